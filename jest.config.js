@@ -1,0 +1,27 @@
+/**
+ * Two projects: `unit` (pure planner and libraries, no services) and `integration`
+ * (a real kube-apiserver + etcd started once by the global setup, or the cluster named by KUBECONFIG).
+ * ESM mode as in ../shared/ecosystem-notes.md §2.6: @kubernetes/client-node is ESM-only.
+ * @type {import('jest').Config}
+ */
+const common = {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+};
+
+export default {
+  maxWorkers: 2,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/integration/globalSetup.ts',
+      globalTeardown: '<rootDir>/test/integration/globalTeardown.ts',
+      testTimeout: 120000,
+    },
+  ],
+};
