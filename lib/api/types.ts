@@ -1,0 +1,261 @@
+/**
+ * Plain data types for the Kubernetes objects Kruiseless reads and writes, and for the CloneSet
+ * (`apps.kruise.io/v1alpha1`, spec §1). Only the fields the controller uses are named; everything else a
+ * user may put in an object passes through untouched (`[key: string]: unknown`), so a pod template is never
+ * pruned. No I/O and no SDK imports here: `lib/cloneset` builds on these types.
+ */
+
+/** A JSON value as the API server serves it. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Kubernetes `IntOrString`: an integer count or a percentage string such as `"20%"` (spec §1.7). */
+export type IntOrString = number | string;
+
+/** `metav1.OwnerReference`. */
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** `metav1.ObjectMeta` (the fields the controller uses; others pass through). */
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  /** RFC 3339 timestamp. */
+  creationTimestamp?: string | null;
+  /** RFC 3339 timestamp; set when graceful deletion has started. */
+  deletionTimestamp?: string | null;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  [key: string]: unknown;
+}
+
+/** `metav1.LabelSelectorRequirement`. */
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
+  values?: string[];
+}
+
+/** `metav1.LabelSelector`. */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+/** `corev1.EnvVar` (only `valueFrom.fieldRef` matters to in-place env-from-metadata, spec §3.10). */
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { fieldRef?: { fieldPath: string; apiVersion?: string }; [key: string]: unknown };
+}
+
+/** `corev1.Container`. */
+export interface Container {
+  name: string;
+  image?: string;
+  imagePullPolicy?: string;
+  env?: EnvVar[];
+  resources?: { limits?: Record<string, string>; requests?: Record<string, string> };
+  [key: string]: unknown;
+}
+
+/** `corev1.Volume`. */
+export interface Volume {
+  name: string;
+  persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
+  [key: string]: unknown;
+}
+
+/** `corev1.PodSpec` (fields the controller reads or writes; the rest passes through). */
+export interface PodSpec {
+  containers: Container[];
+  initContainers?: Container[];
+  volumes?: Volume[];
+  nodeName?: string;
+  readinessGates?: { conditionType: string }[];
+  restartPolicy?: string;
+  activeDeadlineSeconds?: number;
+  topologySpreadConstraints?: { topologyKey: string; [key: string]: unknown }[];
+  [key: string]: unknown;
+}
+
+/** `corev1.PodTemplateSpec`. */
+export interface PodTemplateSpec {
+  metadata?: ObjectMeta;
+  spec: PodSpec;
+}
+
+/** `corev1.PodCondition`. */
+export interface PodCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown' | string;
+  reason?: string;
+  message?: string;
+  /** RFC 3339 timestamp. */
+  lastTransitionTime?: string | null;
+  lastProbeTime?: string | null;
+}
+
+/** `corev1.ContainerStatus`. */
+export interface ContainerStatus {
+  name: string;
+  image: string;
+  imageID: string;
+  containerID?: string;
+  ready: boolean;
+  restartCount: number;
+  started?: boolean;
+  state?: JsonObject;
+  lastState?: JsonObject;
+  resources?: { limits?: Record<string, string>; requests?: Record<string, string> };
+}
+
+/** `corev1.PodStatus`. */
+export interface PodStatus {
+  phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown' | string;
+  conditions?: PodCondition[];
+  containerStatuses?: ContainerStatus[];
+  [key: string]: unknown;
+}
+
+/** `corev1.Pod`. */
+export interface Pod {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: PodSpec;
+  status?: PodStatus;
+}
+
+/** `corev1.PersistentVolumeClaim` (spec is passed through as written in the volumeClaimTemplate). */
+export interface PersistentVolumeClaim {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: { [key: string]: unknown };
+  status?: { [key: string]: unknown };
+}
+
+/** `apps/v1 ControllerRevision` (spec §2.6). `data` is the raw `{"spec":{"template":…}}` object. */
+export interface ControllerRevision {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  /** Sequence number; higher is newer. */
+  revision: number;
+  data?: JsonValue;
+}
+
+/** A lifecycle hook (spec §1.5). */
+export interface LifecycleHook {
+  labelsHandler?: Record<string, string>;
+  finalizersHandler?: string[];
+  markPodNotReady?: boolean;
+}
+
+/** `spec.lifecycle` (spec §1.5). */
+export interface Lifecycle {
+  preDelete?: LifecycleHook;
+  inPlaceUpdate?: LifecycleHook;
+  preNormal?: LifecycleHook;
+}
+
+/** `spec.scaleStrategy` (spec §1.3, v1alpha1). */
+export interface CloneSetScaleStrategy {
+  podsToDelete?: string[];
+  maxUnavailable?: IntOrString;
+  disablePVCReuse?: boolean;
+}
+
+/** Update policy types. `OnDelete` is reachable only through v1beta1 conversion (spec §1.4, §1.8). */
+export type CloneSetUpdateStrategyType = 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly' | 'OnDelete';
+
+/** `updateStrategy.priorityStrategy` (spec §1.4, §3.9 step 6b). */
+export interface UpdatePriorityStrategy {
+  weightPriority?: { weight: number; matchSelector: LabelSelector }[];
+  orderPriority?: { orderedKey: string }[];
+}
+
+/** One `updateStrategy.scatterStrategy` term (spec §3.9 step 6c). */
+export interface UpdateScatterTerm {
+  key: string;
+  value: string;
+}
+
+/** `spec.updateStrategy` (spec §1.4, v1alpha1). */
+export interface CloneSetUpdateStrategy {
+  type?: CloneSetUpdateStrategyType;
+  partition?: IntOrString;
+  maxUnavailable?: IntOrString;
+  maxSurge?: IntOrString;
+  paused?: boolean;
+  priorityStrategy?: UpdatePriorityStrategy;
+  scatterStrategy?: UpdateScatterTerm[];
+  inPlaceUpdateStrategy?: { gracePeriodSeconds?: number };
+}
+
+/** `spec` of a v1alpha1 CloneSet (spec §1.2). */
+export interface CloneSetSpec {
+  replicas?: number;
+  selector: LabelSelector;
+  template: PodTemplateSpec;
+  volumeClaimTemplates?: PersistentVolumeClaim[];
+  scaleStrategy?: CloneSetScaleStrategy;
+  updateStrategy?: CloneSetUpdateStrategy;
+  revisionHistoryLimit?: number;
+  minReadySeconds?: number;
+  lifecycle?: Lifecycle;
+  progressDeadlineSeconds?: number;
+}
+
+/** A CloneSet status condition (spec §1.9, §3.12). */
+export interface CloneSetCondition {
+  type: 'Progressing' | 'FailedScale' | 'FailedUpdate' | string;
+  status: 'True' | 'False' | 'Unknown';
+  /** RFC 3339 timestamp. */
+  lastUpdateTime?: string;
+  /** RFC 3339 timestamp. */
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+/** `status` of a CloneSet (spec §1.9). Counts are pod counts. */
+export interface CloneSetStatus {
+  observedGeneration?: number;
+  replicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  updatedReplicas: number;
+  updatedReadyReplicas: number;
+  updatedAvailableReplicas?: number;
+  expectedUpdatedReplicas?: number;
+  updateRevision?: string;
+  currentRevision?: string;
+  collisionCount?: number;
+  labelSelector?: string;
+  conditions?: CloneSetCondition[];
+}
+
+/** A v1alpha1 CloneSet as stored by the API server. */
+export interface CloneSet {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: CloneSetSpec;
+  status?: CloneSetStatus;
+}

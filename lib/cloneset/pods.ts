@@ -1,0 +1,136 @@
+/**
+ * Pod predicates used throughout the planner (spec §3.4), revision matching (spec §2.2) and lifecycle-hook
+ * evaluation (spec §1.5). Pure functions of their arguments; time comes in as `now`.
+ */
+import {
+  ANNOTATION_POD_DELETION_COST,
+  CONDITION_INPLACE_UPDATE_READY,
+  LABEL_CONTROLLER_REVISION_HASH,
+  LABEL_LIFECYCLE_STATE,
+  LABEL_SPECIFIED_DELETE,
+  LifecycleState,
+  type LifecycleStateValue,
+} from '../api/keys.js';
+import type { LifecycleHook, Pod, PodCondition } from '../api/types.js';
+
+/** The condition of `type` on the pod, if any. */
+export function getPodCondition(pod: Pod, type: string): PodCondition | undefined {
+  return pod.status?.conditions?.find((c) => c.type === type);
+}
+
+/** Active = not finished (`Succeeded`/`Failed`) and not terminating (spec §3.1 step 4). */
+export function isPodActive(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata.deletionTimestamp;
+}
+
+/** The pod's lifecycle state label, `''` when absent (spec §2.2). */
+export function lifecycleState(pod: Pod): LifecycleStateValue {
+  return (pod.metadata.labels?.[LABEL_LIFECYCLE_STATE] ?? '') as LifecycleStateValue;
+}
+
+/** The revision label `controller-revision-hash`, `''` when absent. */
+export function podRevision(pod: Pod): string {
+  return pod.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH] ?? '';
+}
+
+/**
+ * Revision matching (spec §2.2): the label equals `revision`, or the parts after the last `-` of both are equal
+ * (so a short-hash label matches a full revision name and vice versa).
+ */
+export function revisionMatches(label: string, revision: string): boolean {
+  if (label === revision) return true;
+  if (!label || !revision) return false;
+  const suffix = (s: string) => s.slice(s.lastIndexOf('-') + 1);
+  return suffix(label) === suffix(revision);
+}
+
+/** Whether the pod's revision label matches `revision` (spec §2.2). */
+export function podMatchesRevision(pod: Pod, revision: string): boolean {
+  return revisionMatches(podRevision(pod), revision);
+}
+
+/** `running-ready` (spec §3.4): phase Running and condition Ready=True. */
+export function isRunningReady(pod: Pod): boolean {
+  return pod.status?.phase === 'Running' && getPodCondition(pod, 'Ready')?.status === 'True';
+}
+
+/** Ready=True regardless of phase (used by victim ordering, spec §3.8). */
+export function isPodReady(pod: Pod): boolean {
+  return getPodCondition(pod, 'Ready')?.status === 'True';
+}
+
+/**
+ * `running-available` (spec §3.4): running-ready, and ready for more than `minReadySeconds`.
+ * @param minReadySeconds seconds (0 = available as soon as ready)
+ */
+export function isRunningAvailable(pod: Pod, minReadySeconds: number, now: Date): boolean {
+  if (!isRunningReady(pod)) return false;
+  if (minReadySeconds <= 0) return true;
+  const t = getPodCondition(pod, 'Ready')?.lastTransitionTime;
+  if (!t) return false;
+  return Date.parse(t) + minReadySeconds * 1000 < now.getTime();
+}
+
+/** `update-ready` (spec §3.4): running-available and `InPlaceUpdateReady`, if present, is True. */
+export function isUpdateReady(pod: Pod, minReadySeconds: number, now: Date): boolean {
+  if (!isRunningAvailable(pod, minReadySeconds, now)) return false;
+  const c = getPodCondition(pod, CONDITION_INPLACE_UPDATE_READY);
+  return !c || c.status === 'True';
+}
+
+/**
+ * `available` (spec §3.4): lifecycle state absent or `Normal`, and update-ready. Pods in every other
+ * lifecycle state are never available.
+ */
+export function isPodAvailable(pod: Pod, minReadySeconds: number, now: Date): boolean {
+  const state = lifecycleState(pod);
+  if (state !== '' && state !== LifecycleState.Normal) return false;
+  return isUpdateReady(pod, minReadySeconds, now);
+}
+
+/** `specified-delete` (spec §3.4): label present (any value) or name listed in `podsToDelete`. */
+export function isSpecifiedDelete(pod: Pod, podsToDelete: readonly string[] | undefined): boolean {
+  if (pod.metadata.labels && LABEL_SPECIFIED_DELETE in pod.metadata.labels) return true;
+  return !!podsToDelete && podsToDelete.includes(pod.metadata.name ?? '');
+}
+
+/** Hooked: the pod carries any finalizer or any label pair of the hook (spec §1.5). */
+export function isHookedBy(pod: Pod, hook: LifecycleHook | undefined): boolean {
+  if (!hook) return false;
+  const labels = pod.metadata.labels ?? {};
+  const finalizers = pod.metadata.finalizers ?? [];
+  return (
+    (hook.finalizersHandler ?? []).some((f) => finalizers.includes(f)) ||
+    Object.entries(hook.labelsHandler ?? {}).some(([k, v]) => labels[k] === v)
+  );
+}
+
+/** All-hooked: the pod carries every finalizer and every label pair of the hook; never for a nil hook (spec §1.5). */
+export function isAllHookedBy(pod: Pod, hook: LifecycleHook | undefined): boolean {
+  if (!hook) return false;
+  const labels = pod.metadata.labels ?? {};
+  const finalizers = pod.metadata.finalizers ?? [];
+  return (
+    (hook.finalizersHandler ?? []).every((f) => finalizers.includes(f)) &&
+    Object.entries(hook.labelsHandler ?? {}).every(([k, v]) => labels[k] === v)
+  );
+}
+
+/**
+ * `controller.kubernetes.io/pod-deletion-cost` as an int32 (spec §2.3); invalid (leading `+`, leading zeros
+ * other than `"0"`, non-numeric, out of range) or absent ⇒ 0.
+ */
+export function podDeletionCost(pod: Pod): number {
+  const raw = pod.metadata.annotations?.[ANNOTATION_POD_DELETION_COST];
+  if (raw === undefined || !/^(0|-?[1-9]\d*)$/.test(raw)) return 0;
+  const n = Number(raw);
+  return n >= -2147483648 && n <= 2147483647 ? n : 0;
+}
+
+/** Milliseconds since the epoch of an RFC 3339 timestamp; 0 for absent/invalid (Go's zero time sorts first). */
+export function timeMillis(t: string | null | undefined): number {
+  if (!t) return 0;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? 0 : ms;
+}
