@@ -52,7 +52,10 @@ export function scaledValueFromIntOrPercent(value: IntOrString, total: number, r
  * @returns the number of pods kept at the current revision
  * @throws IntOrPercentError for an invalid string (callers treat partition as 0 then)
  */
-export function calculatePartitionReplicas(partition: IntOrString | undefined, replicas: number | undefined): number {
+export function calculatePartitionReplicas(
+  partition: IntOrString | undefined,
+  replicas: number | undefined,
+): number {
   if (partition === undefined || partition === null) return 0;
   const r = replicas ?? 1;
   let p = scaledValueFromIntOrPercent(partition, r, 'up');

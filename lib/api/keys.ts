@@ -25,7 +25,8 @@ export const LABEL_SPECIFIED_DELETE = 'apps.kruise.io/specified-delete';
 /** Pod label: lifecycle state, spec §2.2, §3.11. */
 export const LABEL_LIFECYCLE_STATE = 'lifecycle.apps.kruise.io/state';
 /** CloneSet label (v1alpha1): `"true"` turns on excludePreparingDelete, spec §1.3. */
-export const LABEL_SCALING_EXCLUDE_PREPARING_DELETE = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
+export const LABEL_SCALING_EXCLUDE_PREPARING_DELETE =
+  'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
 /** ControllerRevision label holding the hash, spec §2.6. */
 export const LABEL_REVISION_HASH = 'controller.kubernetes.io/hash';
 

@@ -31,13 +31,17 @@ function requirements(selector: LabelSelector): LabelSelectorRequirement[] {
       case 'In':
       case 'NotIn':
         if (!r.values || r.values.length === 0) {
-          throw new InvalidSelectorError(`values: Required value: for 'in', 'notin' operators, values set can't be empty`);
+          throw new InvalidSelectorError(
+            `values: Required value: for 'in', 'notin' operators, values set can't be empty`,
+          );
         }
         break;
       case 'Exists':
       case 'DoesNotExist':
         if (r.values && r.values.length > 0) {
-          throw new InvalidSelectorError(`values: Forbidden: may not be specified when \`operator\` is 'Exists' or 'DoesNotExist'`);
+          throw new InvalidSelectorError(
+            `values: Forbidden: may not be specified when \`operator\` is 'Exists' or 'DoesNotExist'`,
+          );
         }
         break;
       default:
@@ -53,7 +57,10 @@ function requirements(selector: LabelSelector): LabelSelectorRequirement[] {
  * CloneSet validation rejects empty selectors separately).
  * @throws InvalidSelectorError for an invalid selector
  */
-export function selectorMatches(selector: LabelSelector, labels: Record<string, string> | undefined): boolean {
+export function selectorMatches(
+  selector: LabelSelector,
+  labels: Record<string, string> | undefined,
+): boolean {
   const l = labels ?? {};
   return requirements(selector).every((r) => {
     const has = Object.prototype.hasOwnProperty.call(l, r.key);

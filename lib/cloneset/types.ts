@@ -93,11 +93,7 @@ export interface PodRef {
 }
 
 /** Why a pod is deleted (recorded in the scale-down ledger and in logs). */
-export type DeleteReason =
-  | 'ScaleDown'
-  | 'SpecifiedDelete'
-  | 'PreDeleteHookReleased'
-  | 'ReplicasZero';
+export type DeleteReason = 'ScaleDown' | 'SpecifiedDelete' | 'PreDeleteHookReleased' | 'ReplicasZero';
 
 /** Why a pod is patched. */
 export type PatchReason =
