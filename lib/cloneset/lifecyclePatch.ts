@@ -1,0 +1,166 @@
+/**
+ * Patch builders for lifecycle transitions (spec §2.2, §2.4, §3.11): the strategic-merge patch that moves a pod
+ * to a lifecycle state, and the pods/status patch that adds or removes a `markPodNotReady` key on the
+ * `KruisePodReady` condition. Pure functions; time comes in as `now`.
+ */
+import {
+  ANNOTATION_LIFECYCLE_TIMESTAMP,
+  CONDITION_KRUISE_POD_READY,
+  LABEL_LIFECYCLE_STATE,
+  REASON_READINESS_GATES_NOT_READY,
+  type LifecycleStateValue,
+} from '../api/keys.js';
+import type { JsonObject, Pod, PodCondition } from '../api/types.js';
+
+/** `metav1.Time` form of `now`: RFC 3339, UTC, whole seconds (e.g. `2024-05-01T08:00:00Z`). */
+export function rfc3339(now: Date): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Strategic-merge patch setting the lifecycle state label and the lifecycle timestamp annotation (spec §2.2, §2.3):
+ * `{"metadata":{"labels":{"lifecycle.apps.kruise.io/state":state},"annotations":{"lifecycle.apps.kruise.io/timestamp":t}}}`.
+ * (OpenKruise stamps the controller's local offset; Kruiseless always writes the UTC `Z` form.)
+ * @param state the target state; `''` is written as an empty label value
+ */
+export function lifecycleStatePatch(state: LifecycleStateValue, now: Date): JsonObject {
+  return {
+    metadata: {
+      labels: { [LABEL_LIFECYCLE_STATE]: state },
+      annotations: { [ANNOTATION_LIFECYCLE_TIMESTAMP]: rfc3339(now) },
+    },
+  };
+}
+
+/** A `markPodNotReady` key written into the `KruisePodReady` message list (spec §2.4). */
+export type NotReadyKey = 'preDeleteHook' | 'preUpdateHook';
+
+interface NotReadyMessage {
+  userAgent: string;
+  key: string;
+}
+
+const USER_AGENT = 'Lifecycle';
+
+function parseMessages(message: string | undefined): NotReadyMessage[] {
+  if (!message) return [];
+  try {
+    const parsed: unknown = JSON.parse(message);
+    if (!Array.isArray(parsed)) return [];
+    return parsed
+      .filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null)
+      .map((m) => ({
+        userAgent: typeof m.userAgent === 'string' ? m.userAgent : '',
+        key: typeof m.key === 'string' ? m.key : '',
+      }));
+  } catch {
+    return [];
+  }
+}
+
+function dumpMessages(messages: NotReadyMessage[]): string {
+  const sorted = [...messages].sort((a, b) =>
+    a.userAgent === b.userAgent ? cmp(a.key, b.key) : cmp(a.userAgent, b.userAgent),
+  );
+  return JSON.stringify(sorted.map((m) => ({ userAgent: m.userAgent, key: m.key })));
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function hasGate(pod: Pod, type: string): boolean {
+  return (pod.spec.readinessGates ?? []).some((g) => g.conditionType === type);
+}
+
+function conditionJson(c: PodCondition): JsonObject {
+  const out: JsonObject = { type: c.type, status: c.status };
+  if (c.reason !== undefined) out.reason = c.reason;
+  if (c.message !== undefined) out.message = c.message;
+  if (c.lastTransitionTime !== undefined) out.lastTransitionTime = c.lastTransitionTime;
+  return out;
+}
+
+/**
+ * The recomputed `Ready` condition after a readiness-gate change (spec §2.4), or undefined when `Ready` is absent,
+ * `ContainersReady` is not True, or the status would not change.
+ */
+function recomputedReady(pod: Pod, conditions: PodCondition[], now: Date): PodCondition | undefined {
+  const get = (type: string) => conditions.find((c) => c.type === type);
+  const ready = get('Ready');
+  if (!ready || get('ContainersReady')?.status !== 'True') return undefined;
+  const unready: string[] = [];
+  for (const gate of pod.spec.readinessGates ?? []) {
+    const c = get(gate.conditionType);
+    if (!c)
+      unready.push(`corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`);
+    else if (c.status !== 'True') {
+      unready.push(`the status of pod readiness gate "${gate.conditionType}" is not "True", but ${c.status}`);
+    }
+  }
+  const next: PodCondition =
+    unready.length === 0
+      ? { type: 'Ready', status: 'True', lastTransitionTime: rfc3339(now) }
+      : {
+          type: 'Ready',
+          status: 'False',
+          reason: REASON_READINESS_GATES_NOT_READY,
+          message: unready.join(', '),
+          lastTransitionTime: rfc3339(now),
+        };
+  return next.status === ready.status ? undefined : next;
+}
+
+/**
+ * The pods/status strategic-merge patch (conditions merge by `type`) that adds (`add`) or removes the
+ * `{"userAgent":"Lifecycle","key":key}` entry of the `KruisePodReady` condition message (spec §2.4, §3.11).
+ *
+ * Adding: a missing condition is created with the one-entry message; an existing one gets the entry appended
+ * (message re-sorted by userAgent then key), status `False`, `lastTransitionTime` now; then `Ready` is recomputed
+ * from the readiness gates when `Ready` exists and `ContainersReady` is True, and included when its status flips.
+ * Removing: the entry is dropped; an empty list sets status `True` (message `[]`); `Ready` is left to the kubelet.
+ *
+ * Deviations from OpenKruise, on purpose: a newly created condition gets status `False` (upstream leaves it
+ * empty; both mean "gate not satisfied"), and a recomputed `Ready=False` carries `lastTransitionTime` now.
+ * @param key `preDeleteHook` (entering PreparingDelete) or `preUpdateHook` (PreparingUpdate / Updated)
+ * @returns the patch, or undefined when the pod lacks the `KruisePodReady` readiness gate or nothing changes
+ */
+export function markPodNotReadyPatch(
+  pod: Pod,
+  key: NotReadyKey,
+  add: boolean,
+  now: Date,
+): JsonObject | undefined {
+  if (!hasGate(pod, CONDITION_KRUISE_POD_READY)) return undefined;
+  const conditions = pod.status?.conditions ?? [];
+  const current = conditions.find((c) => c.type === CONDITION_KRUISE_POD_READY);
+  const messages = parseMessages(current?.message);
+  const present = messages.some((m) => m.userAgent === USER_AGENT && m.key === key);
+  const t = rfc3339(now);
+
+  if (!add) {
+    if (!current || !present) return undefined;
+    const rest = messages.filter((m) => !(m.userAgent === USER_AGENT && m.key === key));
+    const next: PodCondition = {
+      ...current,
+      status: rest.length === 0 ? 'True' : current.status,
+      message: dumpMessages(rest),
+      lastTransitionTime: t,
+    };
+    return { status: { conditions: [conditionJson(next)] } };
+  }
+
+  if (current && present) return undefined;
+  const next: PodCondition = {
+    ...(current ?? {}),
+    type: CONDITION_KRUISE_POD_READY,
+    status: 'False',
+    message: dumpMessages([...messages, { userAgent: USER_AGENT, key }]),
+    lastTransitionTime: t,
+  };
+  const after = [...conditions.filter((c) => c.type !== CONDITION_KRUISE_POD_READY), next];
+  const ready = recomputedReady(pod, after, now);
+  return {
+    status: { conditions: ready ? [conditionJson(next), conditionJson(ready)] : [conditionJson(next)] },
+  };
+}
