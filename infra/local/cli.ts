@@ -1,0 +1,43 @@
+/**
+ * `npm run cluster:up | cluster:down | cluster:status | cluster:build` (run with tsx).
+ * Exit code 1 with the error message (which names the failed component and its log tail) on failure.
+ */
+import { Command } from 'commander';
+import { ensureBinaries } from './build.js';
+import { clusterDown, clusterUp, runningCluster } from './cluster.js';
+import { binDir } from './versions.js';
+
+const program = new Command('cluster').description('Kruiseless local Kubernetes control plane');
+program
+  .command('up')
+  .description(
+    'build if needed, then start etcd, kube-apiserver, kcm, scheduler and kwok (no-op when running)',
+  )
+  .action(async () => {
+    await clusterUp();
+  });
+program
+  .command('down')
+  .description('stop the processes cluster:up started')
+  .action(async () => {
+    await clusterDown();
+  });
+program
+  .command('status')
+  .description('print the running cluster, exit 1 when none')
+  .action(async () => {
+    const info = await runningCluster();
+    console.log(info ? JSON.stringify(info, null, 2) : 'not running');
+    process.exitCode = info ? 0 : 1;
+  });
+program
+  .command('build')
+  .description(`build the binaries into the cache folder (${binDir()})`)
+  .action(async () => {
+    await ensureBinaries();
+  });
+
+program.parseAsync().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});

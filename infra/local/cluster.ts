@@ -1,0 +1,276 @@
+/**
+ * The local control plane: etcd -> kube-apiserver -> CRDs -> kube-controller-manager -> kube-scheduler -> kwok
+ * with fake nodes, all on free loopback ports, state in `.kruiseless/` (see versions.ts `stateDir()`):
+ * `kubeconfig`, `pki/`, `logs/<component>.log`, `run/<component>.pid`, `run/cluster.json`, `etcd/`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureBinaries, run, type Log } from './build.js';
+import { withLock } from './lock.js';
+import { freePort, probe, waitHealthy, type TlsFiles } from './net.js';
+import { ensurePki, pkiPaths, type Pki } from './pki.js';
+import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from './processes.js';
+import { binPath, CRD_DIR, kubeconfigPath, LOCAL_DIR, stateDir, type Component } from './versions.js';
+
+/** Components in start order; `cluster:down` stops them in reverse. */
+export const COMPONENTS: readonly Component[] = [
+  'etcd',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kwok',
+];
+
+/** Number of fake kwok nodes (kwok-node-0 ...). */
+export const NODE_COUNT = 2;
+
+/** What `run/cluster.json` records about a running cluster. */
+export interface ClusterInfo {
+  kubeconfig: string;
+  server: string;
+  ports: Record<'etcd' | 'etcdPeer' | 'apiserver' | 'controllerManager' | 'scheduler', number>;
+  startedAt: string;
+}
+
+const runDir = (): string => path.join(stateDir(), 'run');
+const logDir = (): string => path.join(stateDir(), 'logs');
+const pidFile = (c: Component): string => path.join(runDir(), `${c}.pid`);
+const logFile = (c: Component): string => path.join(logDir(), `${c}.log`);
+const infoFile = (): string => path.join(runDir(), 'cluster.json');
+const adminTls = (pki: Pki): TlsFiles => ({ ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey });
+
+/**
+ * The running cluster started from this state folder, if every component is alive and /readyz answers.
+ * @returns its info, or undefined when nothing (healthy) runs
+ */
+export async function runningCluster(): Promise<ClusterInfo | undefined> {
+  if (!fs.existsSync(infoFile())) return undefined;
+  const info = JSON.parse(fs.readFileSync(infoFile(), 'utf8')) as ClusterInfo;
+  for (const c of COMPONENTS) {
+    const rec = readPidFile(pidFile(c));
+    if (!rec || !isRunning(rec)) return undefined;
+  }
+  const ready = await probe(`${info.server}/readyz`, adminTls(pkiPaths(path.join(stateDir(), 'pki'))));
+  return ready?.status === 200 ? info : undefined;
+}
+
+/** Stops every process this state folder has a pid file for (reverse start order). */
+async function stopAll(log: Log): Promise<void> {
+  for (const c of [...COMPONENTS].reverse()) {
+    if (await stopFromPidFile(pidFile(c))) log(`[down] stopped ${c}`);
+  }
+  fs.rmSync(infoFile(), { force: true });
+}
+
+/**
+ * Starts the control plane unless it already runs (then a no-op). Leftovers of a dead run (stale pid
+ * files, processes of a half-dead cluster, old etcd data) are stopped and wiped first. Builds the binaries
+ * when missing. On failure everything started here is stopped again.
+ * @returns the cluster info and whether this call started it
+ * @throws Error naming the component that failed, with the tail of its log
+ */
+export async function clusterUp(log: Log = console.log): Promise<{ info: ClusterInfo; started: boolean }> {
+  fs.mkdirSync(stateDir(), { recursive: true });
+  return withLock(path.join(stateDir(), '.lock'), log, async () => {
+    const existing = await runningCluster();
+    if (existing) {
+      log(`[up] already running: ${existing.server} (kubeconfig ${existing.kubeconfig})`);
+      return { info: existing, started: false };
+    }
+    await stopAll(log); // stale or half-dead run
+    await ensureBinaries(log);
+    const t0 = Date.now();
+    try {
+      const info = await start(log);
+      log(`[up] control plane ready in ${((Date.now() - t0) / 1000).toFixed(1)}s: ${info.server}`);
+      log(`[up] kubeconfig: ${info.kubeconfig}   logs: ${logDir()}`);
+      return { info, started: true };
+    } catch (e) {
+      await stopAll(log);
+      throw e;
+    }
+  });
+}
+
+/** Stops the processes `clusterUp` started (by pid file) and wipes etcd data; keeps PKI and logs. */
+export async function clusterDown(log: Log = console.log): Promise<void> {
+  fs.mkdirSync(stateDir(), { recursive: true });
+  await withLock(path.join(stateDir(), '.lock'), log, async () => {
+    await stopAll(log);
+    fs.rmSync(path.join(stateDir(), 'etcd'), { recursive: true, force: true });
+    log('[down] control plane stopped');
+  });
+}
+
+/** Runs the built kubectl against the local cluster; throws with its output on failure. */
+export function kubectl(args: string[], kubeconfig = kubeconfigPath()): Promise<string[]> {
+  return run(binPath('kubectl'), [`--kubeconfig=${kubeconfig}`, ...args]);
+}
+
+async function start(log: Log): Promise<ClusterInfo> {
+  const pki = await ensurePki(path.join(stateDir(), 'pki'));
+  const etcdDir = path.join(stateDir(), 'etcd');
+  fs.rmSync(etcdDir, { recursive: true, force: true });
+  fs.mkdirSync(logDir(), { recursive: true });
+  const ports = {
+    etcd: await freePort(),
+    etcdPeer: await freePort(),
+    apiserver: await freePort(),
+    controllerManager: await freePort(),
+    scheduler: await freePort(),
+  };
+  const server = `https://127.0.0.1:${ports.apiserver}`;
+  const kubeconfig = kubeconfigPath();
+  writeKubeconfig(kubeconfig, server, pki);
+  const etcdUrl = `http://127.0.0.1:${ports.etcd}`;
+  const peerUrl = `http://127.0.0.1:${ports.etcdPeer}`;
+
+  await launch(log, 'etcd', `${etcdUrl}/readyz`, 30000, undefined, [
+    '--name=kruiseless',
+    `--data-dir=${etcdDir}`,
+    `--listen-client-urls=${etcdUrl}`,
+    `--advertise-client-urls=${etcdUrl}`,
+    `--listen-peer-urls=${peerUrl}`,
+    `--initial-advertise-peer-urls=${peerUrl}`,
+    `--initial-cluster=kruiseless=${peerUrl}`,
+    '--unsafe-no-fsync=true',
+    '--log-level=warn',
+  ]);
+  await launch(log, 'kube-apiserver', `${server}/readyz`, 90000, adminTls(pki), [
+    `--etcd-servers=${etcdUrl}`,
+    '--bind-address=127.0.0.1',
+    `--secure-port=${ports.apiserver}`,
+    `--tls-cert-file=${pki.serverCert}`,
+    `--tls-private-key-file=${pki.serverKey}`,
+    `--client-ca-file=${pki.caCert}`,
+    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+    `--service-account-key-file=${pki.saPub}`,
+    `--service-account-signing-key-file=${pki.saKey}`,
+    '--service-cluster-ip-range=10.96.0.0/16',
+    '--authorization-mode=RBAC',
+    '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
+    '--allow-privileged=true',
+    '--endpoint-reconciler-type=none',
+    '--profiling=false',
+  ]);
+  // CRDs before the controller manager: its garbage collector re-discovers resources only every 30 s.
+  log('[up] installing CRDs from infra/crds');
+  await kubectl(['apply', '--server-side', '--force-conflicts', '-f', CRD_DIR], kubeconfig);
+  await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], kubeconfig);
+  const componentArgs = (port: number): string[] => [
+    `--kubeconfig=${kubeconfig}`,
+    `--authentication-kubeconfig=${kubeconfig}`,
+    `--authorization-kubeconfig=${kubeconfig}`,
+    '--bind-address=127.0.0.1',
+    `--secure-port=${port}`,
+    '--leader-elect=false',
+  ];
+  await launch(
+    log,
+    'kube-controller-manager',
+    `https://127.0.0.1:${ports.controllerManager}/healthz`,
+    60000,
+    undefined,
+    [
+      ...componentArgs(ports.controllerManager),
+      '--controllers=garbage-collector-controller,namespace-controller,persistentvolumeclaim-protection-controller',
+    ],
+  );
+  await launch(log, 'kube-scheduler', `https://127.0.0.1:${ports.scheduler}/healthz`, 60000, undefined, [
+    ...componentArgs(ports.scheduler),
+  ]);
+  await launch(log, 'kwok', undefined, 0, undefined, [
+    `--kubeconfig=${kubeconfig}`,
+    `--config=${path.join(LOCAL_DIR, 'kwok-stages.yaml')}`,
+    '--manage-all-nodes=false',
+    '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
+    '--node-ip=127.0.0.1',
+    '--cidr=10.244.0.0/16',
+    '--node-lease-duration-seconds=0',
+  ]);
+  log(`[up] creating ${NODE_COUNT} fake nodes, waiting for Ready`);
+  const nodesFile = path.join(runDir(), 'nodes.yaml');
+  fs.writeFileSync(nodesFile, fakeNodes(NODE_COUNT));
+  await kubectl(['apply', '-f', nodesFile], kubeconfig);
+  try {
+    await kubectl(['wait', '--for=condition=Ready', '--timeout=60s', 'node', '--all'], kubeconfig);
+  } catch (e) {
+    throw new Error(
+      `fake nodes did not become Ready (kwok log tail):\n${logTail(logFile('kwok'))}\n${String(e)}`,
+      { cause: e },
+    );
+  }
+  const info: ClusterInfo = { kubeconfig, server, ports, startedAt: new Date().toISOString() };
+  fs.writeFileSync(infoFile(), JSON.stringify(info, null, 2));
+  return info;
+}
+
+/**
+ * Starts one component and waits for its health URL (if any).
+ * @throws Error naming the component, with the tail of its log, when it dies or is not healthy in time
+ */
+async function launch(
+  log: Log,
+  name: Component,
+  healthUrl: string | undefined,
+  timeoutMs: number,
+  tls: TlsFiles | undefined,
+  args: string[],
+): Promise<void> {
+  const t0 = Date.now();
+  const rec = startProcess({
+    name,
+    cmd: binPath(name),
+    args,
+    logFile: logFile(name),
+    pidFile: pidFile(name),
+  });
+  const dead = (): boolean => !isRunning(rec);
+  const ok = healthUrl ? await waitHealthy(healthUrl, timeoutMs, tls, dead) : !dead();
+  if (!ok || dead()) {
+    const why = dead() ? 'exited' : `not healthy at ${healthUrl} after ${timeoutMs / 1000}s`;
+    throw new Error(
+      `${name} failed to start (${why}); last lines of ${logFile(name)}:\n${logTail(logFile(name))}`,
+    );
+  }
+  log(`[up] ${name} running (pid ${rec.pid}, ${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+}
+
+/** Admin kubeconfig (client certificate in system:masters) for `server`. */
+function writeKubeconfig(file: string, server: string, pki: Pki): void {
+  const yaml = [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    `- name: kruiseless-local`,
+    `  cluster: {server: "${server}", certificate-authority: "${pki.caCert}"}`,
+    'users:',
+    '- name: admin',
+    `  user: {client-certificate: "${pki.adminCert}", client-key: "${pki.adminKey}"}`,
+    'contexts:',
+    '- name: kruiseless-local',
+    '  context: {cluster: kruiseless-local, user: admin}',
+    'current-context: kruiseless-local',
+    '',
+  ].join('\n');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, yaml, { mode: 0o600 });
+}
+
+/** Node objects kwok manages (annotation kwok.x-k8s.io/node=fake); no taints, so pods need no tolerations. */
+function fakeNodes(count: number): string {
+  return Array.from({ length: count }, (_, i) => {
+    const name = `kwok-node-${i}`;
+    return [
+      'apiVersion: v1',
+      'kind: Node',
+      'metadata:',
+      `  name: ${name}`,
+      `  labels: {type: kwok, kubernetes.io/hostname: ${name}, kubernetes.io/os: linux, kubernetes.io/arch: amd64}`,
+      '  annotations: {kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0"}',
+      'status:',
+      '  allocatable: {cpu: "32", memory: 256Gi, pods: "110"}',
+      '  capacity: {cpu: "32", memory: 256Gi, pods: "110"}',
+    ].join('\n');
+  }).join('\n---\n');
+}
