@@ -1,0 +1,301 @@
+/**
+ * Byte-compatible reproductions of the Go serialisation and hashing that name OpenKruise's ControllerRevisions
+ * (spec §3.3, §2.6): `encoding/json` output of untyped maps, FNV-1/FNV-1a 32-bit, and apimachinery's
+ * `SafeEncodeString`. Pure functions; strings go in and out, bytes are UTF-8.
+ */
+import { SAFE_ALPHABET } from '../api/keys.js';
+import type { JsonValue } from '../api/types.js';
+
+/** Thrown for values Go's `encoding/json` refuses to encode (NaN, ±Infinity) or that are not JSON. */
+export class GoJsonError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GoJsonError';
+  }
+}
+
+const HEX = '0123456789abcdef';
+
+function u4(code: number): string {
+  return `\\u${HEX[(code >> 12) & 15]}${HEX[(code >> 8) & 15]}${HEX[(code >> 4) & 15]}${HEX[code & 15]}`;
+}
+
+/**
+ * A JSON string literal as Go (1.22+) writes it with HTML escaping on: `"` `\\` `\n` `\r` `\t` `\b` `\f` as short
+ * escapes, other control characters as `\u00XX`, `<` `>` `&` U+2028 U+2029 as `\uXXXX`, and unpaired UTF-16
+ * surrogates (invalid UTF-8 on the Go side) as `\ufffd`.
+ */
+export function goJsonString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += s[i] + s[i + 1];
+        i++;
+      } else {
+        out += '\\ufffd';
+      }
+      continue;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) {
+      out += '\\ufffd';
+      continue;
+    }
+    switch (c) {
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += '\\\\';
+        break;
+      case 0x0a:
+        out += '\\n';
+        break;
+      case 0x0d:
+        out += '\\r';
+        break;
+      case 0x09:
+        out += '\\t';
+        break;
+      case 0x08:
+        out += '\\b';
+        break;
+      case 0x0c:
+        out += '\\f';
+        break;
+      case 0x3c:
+      case 0x3e:
+      case 0x26:
+      case 0x2028:
+      case 0x2029:
+        out += u4(c);
+        break;
+      default:
+        out += c < 0x20 ? u4(c) : s[i];
+    }
+  }
+  return out + '"';
+}
+
+/**
+ * A float64 as Go's `encoding/json` prints it: shortest round-trip digits, plain notation when
+ * `1e-6 ≤ |n| < 1e21` (so integers have no decimal point), otherwise exponent notation with a two-digit-minimum
+ * exponent shortened from `e-07` to `e-7`, and `-0` kept. (ECMAScript's `Number#toString` uses the same digits and
+ * the same thresholds, so the work left is the exponent form and negative zero.)
+ * @throws GoJsonError for NaN and ±Infinity ("unsupported value")
+ */
+export function goJsonNumber(n: number): string {
+  if (!Number.isFinite(n)) throw new GoJsonError(`json: unsupported value: ${n}`);
+  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
+  const abs = Math.abs(n);
+  if (abs >= 1e-6 && abs < 1e21) return String(n);
+  // exponent form: mantissa digits as JS prints them, exponent as "e+21" / "e-7"
+  const [mantissa, exp] = n.toExponential().split('e');
+  const e = Number(exp);
+  return `${mantissa}e${e < 0 ? '-' : '+'}${Math.abs(e)}`;
+}
+
+/** Orders strings as Go orders map keys: by UTF-8 bytes, i.e. by code point (not by UTF-16 unit). */
+export function compareGoKeys(a: string, b: string): number {
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done || y.done) return x.done && y.done ? 0 : x.done ? -1 : 1;
+    const cx = x.value.codePointAt(0) ?? 0;
+    const cy = y.value.codePointAt(0) ?? 0;
+    if (cx !== cy) return cx - cy;
+  }
+}
+
+/**
+ * `json.Marshal` of a decoded JSON value (`map[string]interface{}` et al.): keys sorted at every level, no
+ * whitespace, Go string and number formatting. Object members whose value is `undefined` are skipped (they do
+ * not exist in a Go map).
+ * @throws GoJsonError for non-finite numbers or non-JSON values (functions, symbols, bigint)
+ */
+export function goJson(value: JsonValue | undefined): string {
+  if (value === null || value === undefined) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return goJsonString(value);
+    case 'number':
+      return goJsonNumber(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (Array.isArray(value)) return `[${value.map((v) => goJson(v)).join(',')}]`;
+      return `{${Object.keys(value)
+        .filter((k) => value[k] !== undefined)
+        .sort(compareGoKeys)
+        .map((k) => `${goJsonString(k)}:${goJson(value[k])}`)
+        .join(',')}}`;
+    default:
+      throw new GoJsonError(`json: unsupported type: ${typeof value}`);
+  }
+}
+
+/** UTF-8 bytes of a string (unpaired surrogates become U+FFFD, as Go's conversion does). */
+export function utf8(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}
+
+/**
+ * FNV-1 32-bit (multiply, then xor) over `bytes`, as Go's `hash/fnv.New32()`.
+ * @param seed continue from a previous sum (default: the FNV offset basis)
+ * @returns the unsigned 32-bit sum
+ */
+export function fnv1_32(bytes: Uint8Array, seed = 0x811c9dc5): number {
+  let h = seed >>> 0;
+  for (const b of bytes) {
+    h = Math.imul(h, 0x01000193) >>> 0;
+    h = (h ^ b) >>> 0;
+  }
+  return h;
+}
+
+/** FNV-1a 32-bit (xor, then multiply), as Go's `hash/fnv.New32a()`; returns the unsigned sum. */
+export function fnv1a_32(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (const b of bytes) {
+    h = (h ^ b) >>> 0;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/**
+ * apimachinery's `rand.SafeEncodeString`: every character `c` becomes `SAFE_ALPHABET[code(c) mod 27]`, so the
+ * output has no vowels and no look-alike characters (digits `0`–`9` → `4 5 6 7 8 9 b c d f`). Input is expected to
+ * be ASCII (a decimal number in practice).
+ */
+export function safeEncodeString(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) out += SAFE_ALPHABET[s.charCodeAt(i) % SAFE_ALPHABET.length];
+  return out;
+}
+
+// ---- typed PersistentVolumeClaim serialisation (VCT hash, spec §2.6) ----
+
+type Obj = { [key: string]: unknown };
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A Go `map[string]string`-like value (resource lists, matchLabels), keys sorted; numbers print as strings. */
+function stringMap(v: unknown): string {
+  const m = v as Obj;
+  return `{${Object.keys(m)
+    .sort(compareGoKeys)
+    .map((k) => `${goJsonString(k)}:${goJsonString(String(m[k]))}`)
+    .join(',')}}`;
+}
+
+function nonEmptyMap(v: unknown): boolean {
+  return isObj(v) && Object.keys(v).length > 0;
+}
+
+function optString(v: unknown): string {
+  return v === undefined || v === null ? 'null' : goJsonString(String(v));
+}
+
+/** Fields in Go struct order; `undefined` members are omitted (omitempty). */
+function struct(fields: [string, string | undefined][]): string {
+  return `{${fields
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `"${k}":${v}`)
+    .join(',')}}`;
+}
+
+function labelSelector(sel: Obj): string {
+  const exprs = Array.isArray(sel.matchExpressions) ? (sel.matchExpressions as Obj[]) : [];
+  return struct([
+    ['matchLabels', nonEmptyMap(sel.matchLabels) ? stringMap(sel.matchLabels) : undefined],
+    [
+      'matchExpressions',
+      exprs.length > 0
+        ? `[${exprs
+            .map((e) =>
+              struct([
+                ['key', goJsonString(String(e.key ?? ''))],
+                ['operator', goJsonString(String(e.operator ?? ''))],
+                [
+                  'values',
+                  Array.isArray(e.values) && e.values.length > 0 ? goJson(e.values as JsonValue) : undefined,
+                ],
+              ]),
+            )
+            .join(',')}]`
+        : undefined,
+    ],
+  ]);
+}
+
+function typedRef(ref: unknown, withNamespace: boolean): string | undefined {
+  if (!isObj(ref)) return undefined;
+  return struct([
+    ['apiGroup', optString(ref.apiGroup)],
+    ['kind', goJsonString(String(ref.kind ?? ''))],
+    ['name', goJsonString(String(ref.name ?? ''))],
+    ['namespace', withNamespace && ref.namespace != null ? goJsonString(String(ref.namespace)) : undefined],
+  ]);
+}
+
+function pointer(v: unknown): string | undefined {
+  return v === undefined || v === null ? undefined : goJsonString(String(v));
+}
+
+/** `corev1.PersistentVolumeClaimSpec` as Go's typed `json.Marshal` writes it (field order, omitempty rules). */
+function pvcSpec(spec: Obj): string {
+  const res = isObj(spec.resources) ? spec.resources : {};
+  const accessModes = Array.isArray(spec.accessModes) ? spec.accessModes : [];
+  return struct([
+    ['accessModes', accessModes.length > 0 ? goJson(accessModes as JsonValue) : undefined],
+    ['selector', isObj(spec.selector) ? labelSelector(spec.selector) : undefined],
+    [
+      'resources',
+      struct([
+        ['limits', nonEmptyMap(res.limits) ? stringMap(res.limits) : undefined],
+        ['requests', nonEmptyMap(res.requests) ? stringMap(res.requests) : undefined],
+      ]),
+    ],
+    ['volumeName', spec.volumeName ? goJsonString(String(spec.volumeName)) : undefined],
+    ['storageClassName', pointer(spec.storageClassName)],
+    ['volumeMode', pointer(spec.volumeMode)],
+    ['dataSource', typedRef(spec.dataSource, false)],
+    ['dataSourceRef', typedRef(spec.dataSourceRef, true)],
+    ['volumeAttributesClassName', pointer(spec.volumeAttributesClassName)],
+  ]);
+}
+
+/**
+ * `json.Marshal` of a `[]corev1.PersistentVolumeClaim` whose items carry only `metadata.name` and `spec` — the typed
+ * (struct-ordered, omitempty-aware) form upstream hashes for the VCT-hash annotation (spec §2.6): per item
+ * `{"metadata":{"name":…,"creationTimestamp":null},"spec":{…},"status":{}}`, spec fields in Go struct order
+ * (accessModes, selector, resources, volumeName, storageClassName, volumeMode, dataSource, dataSourceRef,
+ * volumeAttributesClassName). Items are written in the given order; an empty list is `null` (a nil Go slice).
+ *
+ * Caveats: fields unknown to `PersistentVolumeClaimSpec` are dropped (as Go's typed decoding does); quantities are
+ * written as given, whereas Go re-prints them in canonical form (`"1024Mi"` becomes `"1Gi"`).
+ */
+export function goTypedPvcListJson(items: readonly { name: string; spec: unknown }[]): string {
+  if (items.length === 0) return 'null';
+  return `[${items
+    .map(
+      (t) =>
+        `{"metadata":${struct([
+          ['name', t.name ? goJsonString(t.name) : undefined],
+          ['creationTimestamp', 'null'],
+        ])},"spec":${pvcSpec(isObj(t.spec) ? t.spec : {})},"status":{}}`,
+    )
+    .join(',')}]`;
+}
+
+/** go-spew's `%#v` rendering of a Go `[]byte` holding the UTF-8 of `s`: `([]uint8)[b0 b1 …]`. */
+export function goSpewBytes(s: string): string {
+  return `([]uint8)[${Array.from(utf8(s)).join(' ')}]`;
+}

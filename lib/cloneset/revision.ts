@@ -1,0 +1,310 @@
+/**
+ * ControllerRevisions of a CloneSet (spec §3.3, §2.6): revision data, hash and name, choosing the current and
+ * update revisions, applying a revision, and history truncation. Pure: writes are returned as data
+ * ({@link RevisionPlan}) for the reconciler to perform.
+ */
+import { ANNOTATION_VCT_HASH, KIND, LABEL_REVISION_HASH, OWNER_API_VERSION } from '../api/keys.js';
+import { InvalidRevisionDataError } from '../api/errors.js';
+import { selectorMatches } from '../api/selector.js';
+import type {
+  CloneSet,
+  Container,
+  ControllerRevision,
+  JsonObject,
+  JsonValue,
+  Pod,
+  PodTemplateSpec,
+} from '../api/types.js';
+import {
+  fnv1_32,
+  fnv1a_32,
+  goJson,
+  goSpewBytes,
+  goTypedPvcListJson,
+  safeEncodeString,
+  utf8,
+} from './goJson.js';
+import { podMatchesRevision, timeMillis } from './pods.js';
+import type { RevisionPlan } from './types.js';
+
+/** Longest CloneSet-name prefix kept in a revision name (spec §2.6). */
+export const REVISION_NAME_PREFIX_MAX = 223;
+
+function withResources(containers: Container[] | undefined): Container[] | undefined {
+  return containers?.map((c) =>
+    c.resources === undefined || c.resources === null ? { ...c, resources: {} } : c,
+  );
+}
+
+/**
+ * The `data` of a CloneSet ControllerRevision (spec §3.3): `{"spec":{"template":{…template, "$patch":"replace"}}}`,
+ * with the artefacts Go's typed `PodTemplateSpec` adds when Kruise re-serialises it: `metadata.creationTimestamp:
+ * null` always, and `resources: {}` on every container and init container that has none.
+ *
+ * Caveat: other Go zero-value artefacts are not reproduced (e.g. non-omitempty fields of nested structs such as a
+ * volume's `emptyDir: {}` members, numbers Go would re-print, unknown fields Go's typed decoding would drop).
+ * Templates written by hand normally have none of these, but a revision name can then differ from Kruise's.
+ * @returns a new object; the template is not modified
+ */
+export function revisionData(template: PodTemplateSpec): JsonObject {
+  const t = structuredClone(template);
+  const metadata = { ...(t.metadata ?? {}) };
+  if (metadata.creationTimestamp === undefined) metadata.creationTimestamp = null;
+  const spec = { ...t.spec, containers: withResources(t.spec?.containers) ?? [] };
+  const init = withResources(t.spec?.initContainers);
+  if (init) spec.initContainers = init;
+  const tpl = { ...t, metadata, spec, $patch: 'replace' } as unknown as JsonObject;
+  return { spec: { template: tpl } };
+}
+
+/**
+ * The revision hash (spec §3.3): FNV-1 32 over the raw data bytes followed by the decimal `collisionCount` (only
+ * when given; the CloneSet controller always gives it), printed in decimal and safe-encoded.
+ * @param raw the revision data as Go JSON (see {@link goJson})
+ * @param collisionCount `status.collisionCount`; `undefined` = no probe
+ * @returns e.g. `7dd7d4f698`
+ */
+export function hashRevision(raw: string, collisionCount?: number): string {
+  let h = fnv1_32(utf8(raw));
+  if (collisionCount !== undefined) h = fnv1_32(utf8(String(collisionCount)), h);
+  return safeEncodeString(String(h));
+}
+
+/** `<csName truncated to 223 chars>-<hash>` (spec §2.6). */
+export function revisionName(csName: string, hash: string): string {
+  return `${csName.slice(0, REVISION_NAME_PREFIX_MAX)}-${hash}`;
+}
+
+/**
+ * The `kruise.io/cloneset-volumeclaimtemplate-hash` value (spec §2.6): `""` without volumeClaimTemplates, else the
+ * decimal FNV-1a 32 sum of the go-spew rendering of the Go JSON of the templates reduced to name + spec, sorted by
+ * name — what upstream hashes (see {@link goTypedPvcListJson} for the serialisation caveats). Templates are hashed as
+ * stored: Kruise hashes them after its webhook defaulted them (e.g. `volumeMode: Filesystem`), so a template that
+ * omits such a field hashes differently from a Kruise-made revision (which only makes the annotation get rewritten).
+ */
+export function vctHash(cs: CloneSet): string {
+  const vcts = cs.spec.volumeClaimTemplates ?? [];
+  if (vcts.length === 0) return '';
+  const items = vcts
+    .map((v) => ({ name: v.metadata?.name ?? '', spec: v.spec }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return String(fnv1a_32(utf8(goSpewBytes(goTypedPvcListJson(items)))));
+}
+
+/**
+ * A new ControllerRevision for the CloneSet's live template (spec §2.6, §3.3): name `<cs>-<hash>`, namespace of the
+ * CloneSet, labels = template labels + `controller.kubernetes.io/hash`, annotations = every CloneSet annotation +
+ * the VCT hash, controller owner reference to the CloneSet.
+ * @param revisionNumber the `revision` sequence number
+ * @param collisionCount hash probe (spec §3.3)
+ */
+export function newRevision(
+  cs: CloneSet,
+  revisionNumber: number,
+  collisionCount: number,
+): ControllerRevision {
+  const data = revisionData(cs.spec.template);
+  const hash = hashRevision(goJson(data), collisionCount);
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: {
+      name: revisionName(cs.metadata.name ?? '', hash),
+      namespace: cs.metadata.namespace,
+      labels: { ...(cs.spec.template.metadata?.labels ?? {}), [LABEL_REVISION_HASH]: hash },
+      annotations: { ...(cs.metadata.annotations ?? {}), [ANNOTATION_VCT_HASH]: vctHash(cs) },
+      ownerReferences: [
+        {
+          apiVersion: OWNER_API_VERSION,
+          kind: KIND,
+          name: cs.metadata.name ?? '',
+          uid: cs.metadata.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    data,
+    revision: revisionNumber,
+  };
+}
+
+/**
+ * Revisions sorted ascending by `revision`, then `creationTimestamp`, then name (spec §3.1 step 8).
+ * @returns a new array
+ */
+export function sortRevisions(list: readonly ControllerRevision[]): ControllerRevision[] {
+  return [...list].sort((a, b) => {
+    if (a.revision !== b.revision) return a.revision - b.revision;
+    const ta = timeMillis(a.metadata.creationTimestamp);
+    const tb = timeMillis(b.metadata.creationTimestamp);
+    if (ta !== tb) return ta - tb;
+    const na = a.metadata.name ?? '';
+    const nb = b.metadata.name ?? '';
+    return na < nb ? -1 : na > nb ? 1 : 0;
+  });
+}
+
+/**
+ * Revisions that belong to the CloneSet (spec §3.1 step 8): labels match `spec.selector`, and the controller owner
+ * reference is absent or points to the CloneSet's UID.
+ * @throws InvalidSelectorError when the selector is invalid
+ */
+export function filterOwnedRevisions(
+  cs: CloneSet,
+  list: readonly ControllerRevision[],
+): ControllerRevision[] {
+  return list.filter((r) => {
+    if (!selectorMatches(cs.spec.selector, r.metadata.labels)) return false;
+    const ref = r.metadata.ownerReferences?.find((o) => o.controller);
+    return !ref || ref.uid === cs.metadata.uid;
+  });
+}
+
+function int32Label(r: ControllerRevision): number | undefined {
+  const v = r.metadata.labels?.[LABEL_REVISION_HASH];
+  if (v === undefined || !/^[+-]?\d+$/.test(v)) return undefined;
+  const n = Number(v);
+  return n >= -2147483648 && n <= 2147483647 ? n : undefined;
+}
+
+/**
+ * Whether two revisions are equal (spec §3.3): same data bytes, unless both hash labels parse as int32 and differ.
+ * @param rawB the Go JSON of `b.data`, when already known
+ */
+export function revisionsEqual(a: ControllerRevision, b: ControllerRevision, rawB = goJson(b.data)): boolean {
+  const ha = int32Label(a);
+  const hb = int32Label(b);
+  if (ha !== undefined && hb !== undefined && ha !== hb) return false;
+  return goJson(a.data) === rawB;
+}
+
+/** Result of {@link computeRevisions}. */
+export interface RevisionComputation {
+  /** Names, collision count and the single write needed (create or update), without history truncation. */
+  plan: Omit<RevisionPlan, 'deleteNames'>;
+  /** The current revision (status.currentRevision if listed, else the update revision). */
+  current: ControllerRevision;
+  /** The update revision, as it will be after the plan's write. */
+  update: ControllerRevision;
+  /** The owned listed revisions, sorted (spec §3.1 step 8); does not include a revision created by the plan. */
+  sorted: ControllerRevision[];
+}
+
+/**
+ * Chooses the current and update revisions (spec §3.3 "Choosing current/update revision"):
+ * the newest owned revision equal to the live template is reused as is; an older equal one (template reverted) gets
+ * the next revision number and a corrected VCT-hash annotation (returned as `plan.update`); otherwise a new revision
+ * is created (`plan.create`). A name taken by a listed revision with different data bumps `collisionCount` and is
+ * retried; one with the same data is used as is.
+ *
+ * Name collisions are found only among `listed`. A collision with a revision that was not listed surfaces as
+ * `AlreadyExists` when the reconciler creates it; the reconciler should then GET that object, add it to `listed`
+ * and plan again.
+ * @param cs the defaulted CloneSet
+ * @param listed ControllerRevisions of the namespace (any order; filtered and sorted here)
+ * @throws InvalidSelectorError when the selector is invalid
+ */
+export function computeRevisions(cs: CloneSet, listed: readonly ControllerRevision[]): RevisionComputation {
+  const sorted = sortRevisions(filterOwnedRevisions(cs, listed));
+  let collisionCount = cs.status?.collisionCount ?? 0;
+  const nextNumber = sorted.length > 0 ? sorted[sorted.length - 1].revision + 1 : 1;
+  const candidate = newRevision(cs, nextNumber, collisionCount);
+  const raw = goJson(candidate.data);
+  const equal = sorted.filter((r) => revisionsEqual(r, candidate, raw));
+
+  let update: ControllerRevision;
+  let create: ControllerRevision | undefined;
+  let updated: ControllerRevision | undefined;
+  const newest = sorted[sorted.length - 1];
+  const lastEqual = equal[equal.length - 1];
+  if (lastEqual && revisionsEqual(newest, lastEqual)) {
+    update = newest;
+  } else if (lastEqual) {
+    const wanted = candidate.metadata.annotations?.[ANNOTATION_VCT_HASH] ?? '';
+    const annotations = { ...(lastEqual.metadata.annotations ?? {}) };
+    if (annotations[ANNOTATION_VCT_HASH] !== wanted) annotations[ANNOTATION_VCT_HASH] = wanted;
+    updated = { ...structuredClone(lastEqual), revision: nextNumber };
+    updated.metadata.annotations = annotations;
+    update = updated;
+  } else {
+    const csName = cs.metadata.name ?? '';
+    let name = candidate.metadata.name ?? '';
+    let existing = listed.find((r) => r.metadata.name === name);
+    while (existing && goJson(existing.data) !== raw) {
+      collisionCount++;
+      name = revisionName(csName, hashRevision(raw, collisionCount));
+      existing = listed.find((r) => r.metadata.name === name);
+    }
+    if (existing) {
+      update = existing;
+    } else {
+      // as upstream: only the name moves with the probe; the hash label keeps the first-try hash
+      create = { ...candidate, metadata: { ...candidate.metadata, name } };
+      update = create;
+    }
+  }
+  const current = sorted.find((r) => r.metadata.name === cs.status?.currentRevision) ?? update;
+  const updateName = update.metadata.name ?? '';
+  return {
+    plan: {
+      updateRevision: updateName,
+      currentRevision: current.metadata.name ?? '',
+      collisionCount,
+      ...(create ? { create } : {}),
+      ...(updated ? { update: updated } : {}),
+    },
+    current,
+    update,
+    sorted,
+  };
+}
+
+/**
+ * Names of revisions to delete (spec §3.3 "History truncation"): revisions that are neither current nor update and
+ * that no claimed pod matches (revision-label rule of spec §2.2) are deleted oldest first until at most
+ * `revisionHistoryLimit` (absent ⇒ 10, negative ⇒ 0) of them remain.
+ * @param sorted owned revisions in ascending order ({@link RevisionComputation.sorted})
+ * @param pods claimed active pods
+ */
+export function truncateHistory(
+  cs: CloneSet,
+  sorted: readonly ControllerRevision[],
+  pods: readonly Pod[],
+  currentName: string,
+  updateName: string,
+): string[] {
+  const historic = sorted
+    .map((r) => r.metadata.name ?? '')
+    .filter((name) => name !== currentName && name !== updateName)
+    .filter((name) => !pods.some((p) => podMatchesRevision(p, name)));
+  const limit = Math.max(cs.spec.revisionHistoryLimit ?? 10, 0);
+  return historic.length <= limit ? [] : historic.slice(0, historic.length - limit);
+}
+
+function isObject(v: JsonValue | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The CloneSet as it was at `revision` (spec §3.3 "Applying a revision"): a copy of the live object whose
+ * `spec.template` is replaced wholesale by the revision's template (without the `$patch` directive); replicas, VCTs,
+ * strategies and lifecycle stay live.
+ * @throws InvalidRevisionDataError when the data has no `spec.template` object
+ */
+export function applyRevision(cs: CloneSet, revision: ControllerRevision): CloneSet {
+  const data = revision.data;
+  const spec = isObject(data) ? data.spec : undefined;
+  const template = isObject(spec) ? spec.template : undefined;
+  if (!isObject(template) || !isObject(template.spec)) {
+    throw new InvalidRevisionDataError(
+      revision.metadata.name ?? '',
+      'spec.template is missing or not an object',
+    );
+  }
+  const copy = structuredClone(template);
+  delete copy.$patch;
+  const out = structuredClone(cs);
+  out.spec.template = copy as unknown as PodTemplateSpec;
+  return out;
+}
