@@ -1,0 +1,110 @@
+/**
+ * The kwok fake kubelet (infra/local/kwok-stages.yaml) on a real control plane: scheduling, Running/Ready,
+ * in-place image update reporting, readiness gates, graceful deletion.
+ */
+import { ApiException, PatchStrategy, setHeaderOptions, type V1Pod } from '@kubernetes/client-node';
+import { useTestNamespace } from './support/cluster.js';
+import { waitFor } from './support/wait.js';
+
+const t = useTestNamespace('kubelet');
+
+function pod(name: string, extra: Partial<NonNullable<V1Pod['spec']>> = {}): V1Pod {
+  return {
+    metadata: { name },
+    spec: { containers: [{ name: 'nginx', image: 'nginx:1.18-alpine' }], ...extra },
+  };
+}
+
+const read = (name: string): Promise<V1Pod> => t.core.readNamespacedPod({ name, namespace: t.namespace });
+const condition = (p: V1Pod, type: string): string | undefined =>
+  p.status?.conditions?.find((c) => c.type === type)?.status;
+
+describe('kwok fake kubelet', () => {
+  test('a bare pod is scheduled to a kwok node and becomes Running and Ready', async () => {
+    await t.core.createNamespacedPod({ namespace: t.namespace, body: pod('bare') });
+    const p = await waitFor('pod bare Ready', 30000, async () => {
+      const cur = await read('bare');
+      return condition(cur, 'Ready') === 'True' ? cur : undefined;
+    });
+    expect(p.spec?.nodeName).toMatch(/^kwok-node-\d$/);
+    expect(p.status?.phase).toBe('Running');
+    expect(condition(p, 'ContainersReady')).toBe('True');
+    const [cs] = p.status?.containerStatuses ?? [];
+    expect(cs.name).toBe('nginx');
+    expect(cs.image).toBe('nginx:1.18-alpine');
+    expect(cs.imageID).toMatch(/^sim\.local\/nginx:1\.18-alpine@sha256:[0-9a-f]{64}$/);
+    expect(cs.containerID).toMatch(/^sim:\/\/[0-9a-f]{64}$/);
+    expect(cs.restartCount).toBe(0);
+    expect(cs.ready).toBe(true);
+    expect(cs.state?.running?.startedAt).toBeDefined();
+  });
+
+  test('patching the image reports the new image and imageID with restartCount 1', async () => {
+    const before = await read('bare');
+    const oldStatus = before.status?.containerStatuses?.[0];
+    await t.core.patchNamespacedPod(
+      {
+        name: 'bare',
+        namespace: t.namespace,
+        body: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.19-alpine' }] } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
+    const p = await waitFor('in-place update reported', 30000, async () => {
+      const cur = await read('bare');
+      return cur.status?.containerStatuses?.[0]?.image === 'nginx:1.19-alpine' ? cur : undefined;
+    });
+    const cs = p.status?.containerStatuses?.[0];
+    expect(cs?.restartCount).toBe(1);
+    expect(cs?.imageID).toMatch(/^sim\.local\/nginx:1\.19-alpine@sha256:[0-9a-f]{64}$/);
+    expect(cs?.imageID).not.toBe(oldStatus?.imageID);
+    expect(cs?.containerID).not.toBe(oldStatus?.containerID);
+    expect(cs?.lastState?.terminated?.containerID).toBe(oldStatus?.containerID);
+    expect(p.status?.phase).toBe('Running');
+    expect(condition(p, 'Ready')).toBe('True');
+  });
+
+  test('a pod with an unmet readiness gate stays not Ready until the condition is set', async () => {
+    const gate = 'InPlaceUpdateReady';
+    await t.core.createNamespacedPod({
+      namespace: t.namespace,
+      body: pod('gated', { readinessGates: [{ conditionType: gate }] }),
+    });
+    const running = await waitFor('pod gated Running', 30000, async () => {
+      const cur = await read('gated');
+      return cur.status?.phase === 'Running' ? cur : undefined;
+    });
+    expect(condition(running, 'ContainersReady')).toBe('True');
+    expect(condition(running, 'Ready')).toBe('False');
+    // Give kwok time to (wrongly) flip it; it must not.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(condition(await read('gated'), 'Ready')).toBe('False');
+
+    await t.core.patchNamespacedPodStatus(
+      {
+        name: 'gated',
+        namespace: t.namespace,
+        body: { status: { conditions: [{ type: gate, status: 'True', lastTransitionTime: new Date() }] } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
+    const ready = await waitFor('pod gated Ready', 30000, async () => {
+      const cur = await read('gated');
+      return condition(cur, 'Ready') === 'True' ? cur : undefined;
+    });
+    expect(condition(ready, gate)).toBe('True');
+  });
+
+  test('graceful deletion completes', async () => {
+    await t.core.deleteNamespacedPod({ name: 'gated', namespace: t.namespace });
+    const gone = await waitFor('pod gated deleted', 30000, async () => {
+      try {
+        await read('gated');
+        return undefined;
+      } catch (e) {
+        return e instanceof ApiException && e.code === 404;
+      }
+    });
+    expect(gone).toBe(true);
+  });
+});
