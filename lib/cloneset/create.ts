@@ -11,20 +11,14 @@ import {
   LABEL_POD_TEMPLATE_HASH,
   LifecycleState,
 } from '../api/keys.js';
-import type {
-  CloneSet,
-  ControllerRevision,
-  PersistentVolumeClaim,
-  Pod,
-  PodTemplateSpec,
-  Volume,
-} from '../api/types.js';
+import type { CloneSet, PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from '../api/types.js';
 import { rfc3339 } from './lifecyclePatch.js';
+import { applyRevision } from './revision.js';
 import { cloneSetControllerRef } from './ownership.js';
 import { isPodActive } from './pods.js';
 import type { Action, PhaseContext } from './types.js';
 
-/** Thrown when a revision's data holds no usable template, or when no unused instance id can be generated. */
+/** Thrown when no unused instance id can be generated. */
 export class PodCreationError extends Error {
   constructor(message: string) {
     super(message);
@@ -73,28 +67,6 @@ export function availableInstanceIds(
     chosen.push(id);
   }
   return chosen.sort();
-}
-
-/**
- * The pod template stored in a ControllerRevision (`data.spec.template` without the `$patch` key, spec §3.3).
- * @throws PodCreationError when the data has no template object
- */
-export function revisionTemplate(revision: ControllerRevision): PodTemplateSpec {
-  const data = revision.data;
-  const spec = data && typeof data === 'object' && !Array.isArray(data) ? data.spec : undefined;
-  const tpl = spec && typeof spec === 'object' && !Array.isArray(spec) ? spec.template : undefined;
-  if (
-    !tpl ||
-    typeof tpl !== 'object' ||
-    Array.isArray(tpl) ||
-    typeof tpl.spec !== 'object' ||
-    tpl.spec === null
-  ) {
-    throw new PodCreationError(`revision ${revision.metadata.name ?? ''} has no pod template`);
-  }
-  const copy = structuredClone(tpl) as { [key: string]: unknown };
-  delete copy.$patch;
-  return copy as unknown as PodTemplateSpec;
 }
 
 /** The claim name `<vct>-<cs>-<id>` (spec §2.7). */
@@ -200,7 +172,8 @@ export function slowStartBatch(k: number): number {
  * slow-start batch index.
  * @param count pods to create (scaleUpLimit)
  * @param currentCount how many of them at the current revision (scaleUpNumOldRevision)
- * @throws PodCreationError (see {@link availableInstanceIds}, {@link revisionTemplate})
+ * @throws PodCreationError (see {@link availableInstanceIds}); InvalidRevisionDataError when the current
+ *   revision has no template (the update revision falls back to the live template)
  */
 export function planCreations(ctx: PhaseContext, count: number, currentCount: number): Action[] {
   if (count <= 0) return [];
@@ -209,7 +182,8 @@ export function planCreations(ctx: PhaseContext, count: number, currentCount: nu
   const nCurrent = Math.min(count, Math.max(currentCount, 0));
   const currentName = ctx.currentRevision.metadata.name ?? '';
   const updateName = ctx.updateRevision.metadata.name ?? '';
-  const currentTpl = nCurrent > 0 ? revisionTemplate(ctx.currentRevision) : undefined;
+  const currentTpl =
+    nCurrent > 0 ? applyRevision(ctx.cloneSet, ctx.currentRevision).spec.template : undefined;
   const updateTpl = nCurrent < count ? updateTemplate(ctx) : undefined;
   return ids.map((id, k): Action => {
     const atCurrent = k < nCurrent;
@@ -224,7 +198,7 @@ export function planCreations(ctx: PhaseContext, count: number, currentCount: nu
 /** The update revision's template; the live template when the revision carries no data (it is the live one). */
 function updateTemplate(ctx: PhaseContext): PodTemplateSpec {
   try {
-    return revisionTemplate(ctx.updateRevision);
+    return applyRevision(ctx.cloneSet, ctx.updateRevision).spec.template;
   } catch {
     return structuredClone(ctx.cloneSet.spec.template);
   }

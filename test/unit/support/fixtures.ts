@@ -20,6 +20,12 @@ import type {
   Pod,
   PodTemplateSpec,
 } from '../../../lib/api/types.js';
+import { resolveStrategy } from '../../../lib/cloneset/strategy.js';
+import {
+  DEFAULT_PLANNER_OPTIONS,
+  type PhaseContext,
+  type PlannerOptions,
+} from '../../../lib/cloneset/types.js';
 
 /** Revision names used by the diff scenarios (spec §5): current = `old_rev`, update = `new_rev`. */
 export const OLD_REV = 'old_rev';
@@ -227,4 +233,51 @@ export function pvc(
 export function idSource(ids: string[] = []): () => string {
   let i = 0;
   return () => (i < ids.length ? ids[i++] : `gen${i++}`);
+}
+
+/** Gates of the diff scenarios 1–27 (spec §5): `PreparingUpdateAsUpdate` and `CloneSetPartitionRollback` on. */
+export const SCENARIO_GATES: Partial<PlannerOptions> = {
+  preparingUpdateAsUpdate: true,
+  cloneSetPartitionRollback: true,
+};
+
+/** Options of {@link phaseContext}. */
+export interface ContextOptions {
+  /** Current revision name (default {@link OLD_REV}). */
+  current?: string;
+  /** Update revision name (default {@link NEW_REV}). */
+  update?: string;
+  pvcs?: PersistentVolumeClaim[];
+  /** Gates; missing fields take {@link SCENARIO_GATES}, then the production defaults. */
+  options?: Partial<PlannerOptions>;
+  now?: Date;
+  newInstanceId?: () => string;
+  /** Templates stored in the current / update revisions (default {@link template}). */
+  currentTemplate?: PodTemplateSpec;
+  updateTemplate?: PodTemplateSpec;
+}
+
+/**
+ * A {@link PhaseContext} for `cs` and `pods` as the scale and update phases see it: strategy numbers resolved with
+ * `resolveStrategy`, revisions `old_rev` (current, revision 1) and `new_rev` (update, revision 2) unless overridden.
+ */
+export function phaseContext(cs: CloneSet, podList: Pod[], o: ContextOptions = {}): PhaseContext {
+  const options: PlannerOptions = { ...DEFAULT_PLANNER_OPTIONS, ...SCENARIO_GATES, ...(o.options ?? {}) };
+  const currentName = o.current ?? OLD_REV;
+  const updateName = o.update ?? NEW_REV;
+  const updateRevision = revision(updateName, o.updateTemplate ?? template(), 2);
+  const currentRevision =
+    currentName === updateName ? updateRevision : revision(currentName, o.currentTemplate ?? template(), 1);
+  return {
+    cloneSet: cs,
+    strategy: resolveStrategy(cs, options),
+    currentRevision,
+    updateRevision,
+    revisions: currentRevision === updateRevision ? [updateRevision] : [currentRevision, updateRevision],
+    pods: podList,
+    pvcs: o.pvcs ?? [],
+    now: o.now ?? NOW,
+    options,
+    newInstanceId: o.newInstanceId ?? idSource(),
+  };
 }
