@@ -1,0 +1,254 @@
+/**
+ * CloneSet status calculation (spec §3.12, §1.9): pod counters, current-revision promotion, the `Progressing`
+ * condition with its deadline, `FailedScale`/`FailedUpdate`, and whether the result warrants a status write.
+ * Pure: time comes in as `now`.
+ */
+import { ConditionType } from '../api/keys.js';
+import { selectorString } from '../api/selector.js';
+import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/types.js';
+import { isPodAvailable, isUpdateReady, podMatchesRevision } from './pods.js';
+import type { StrategyNumbers } from './types.js';
+
+/** `progressDeadlineSeconds` value meaning "no deadline" (spec §1.2). */
+export const MAX_INT32 = 2147483647;
+
+/** Reasons of the `Progressing` condition (spec §1.9). */
+export const ProgressingReason = {
+  Available: 'CloneSetAvailable',
+  Paused: 'CloneSetPaused',
+  PartitionAvailable: 'ProgressPartitionAvailable',
+  Updated: 'CloneSetUpdated',
+  DeadlineExceeded: 'ProgressDeadlineExceeded',
+} as const;
+
+/** Reasons after which a rollout is settled: the deadline clock restarts when progress resumes (see {@link calculateStatus}). */
+const SETTLED_REASONS: readonly string[] = [
+  ProgressingReason.Available,
+  ProgressingReason.Paused,
+  ProgressingReason.PartitionAvailable,
+];
+
+/** Input of {@link calculateStatus}. */
+export interface StatusInput {
+  /** The defaulted CloneSet; its `status` is the stored status (conditions are carried over from it). */
+  cloneSet: CloneSet;
+  /** Claimed active pods. */
+  pods: readonly Pod[];
+  /** Resolved strategy numbers (for `expectedUpdatedReplicas`). */
+  strategy: StrategyNumbers;
+  /** Name of the update revision. */
+  updateRevision: string;
+  /** Name of the current revision before promotion. */
+  currentRevision: string;
+  /** Collision count to record. */
+  collisionCount: number;
+  now: Date;
+  /** Error text of the scale phase, if it failed (sets `FailedScale`). */
+  scaleError?: string;
+  /** Error text of the update phase, if it failed (sets `FailedUpdate`). */
+  updateError?: string;
+}
+
+/** Output of {@link calculateStatus}. */
+export interface StatusResult {
+  status: CloneSetStatus;
+  /** Whether a field of the spec §3.12 "write condition" list differs from the stored status. */
+  statusChanged: boolean;
+  /** When the `Progressing` deadline will next need checking, seconds (may be fractional), else undefined. */
+  requeueAfterSeconds?: number;
+}
+
+/** `metav1.Time` text of `t`: RFC 3339, UTC, whole seconds (e.g. `2024-05-01T08:00:00Z`). */
+export function metaTime(t: Date): string {
+  return new Date(Math.floor(t.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * Sets a condition with Kruise's semantics (spec §3.12): same type, status and reason ⇒ unchanged (times and message
+ * kept); same status, other reason ⇒ replaced but keeps `lastTransitionTime`; otherwise replaced. A replaced
+ * condition moves to the end of the list.
+ * @returns a new list
+ */
+export function setCondition(
+  conditions: readonly CloneSetCondition[],
+  next: CloneSetCondition,
+): CloneSetCondition[] {
+  const cur = conditions.find((c) => c.type === next.type);
+  if (cur && cur.status === next.status && (cur.reason ?? '') === (next.reason ?? '')) return [...conditions];
+  const cond =
+    cur && cur.status === next.status ? { ...next, lastTransitionTime: cur.lastTransitionTime } : next;
+  return [...conditions.filter((c) => c.type !== next.type), cond];
+}
+
+function progressing(status: CloneSetCondition['status'], reason: string, message: string, now: string) {
+  return {
+    type: ConditionType.Progressing,
+    status,
+    lastUpdateTime: now,
+    lastTransitionTime: now,
+    reason,
+    message,
+  };
+}
+
+/**
+ * Delay until the `Progressing` deadline of a `CloneSetUpdated` condition (spec §3.12 rule 5): with `remaining =
+ * lastUpdateTime + pds − now`, `remaining + 1 s` if `remaining ≥ 1 s`, `remaining` if `0 < remaining < 1 s`,
+ * else undefined.
+ * @returns seconds, or undefined for no requeue
+ */
+export function progressRequeueSeconds(
+  lastUpdateTime: string | undefined,
+  pds: number,
+  now: Date,
+): number | undefined {
+  if (!lastUpdateTime) return undefined;
+  const remainingMs = Date.parse(lastUpdateTime) + pds * 1000 - now.getTime();
+  if (remainingMs <= 0) return undefined;
+  return (remainingMs >= 1000 ? remainingMs + 1000 : remainingMs) / 1000;
+}
+
+function counters(cs: CloneSet, pods: readonly Pod[], updateRevision: string, now: Date) {
+  const minReady = cs.spec.minReadySeconds ?? 0;
+  const c = { replicas: 0, ready: 0, available: 0, updated: 0, updatedReady: 0, updatedAvailable: 0 };
+  for (const pod of pods) {
+    const ready = isUpdateReady(pod, 0, now);
+    const available = isPodAvailable(pod, minReady, now);
+    const updated = podMatchesRevision(pod, updateRevision);
+    c.replicas++;
+    if (ready) c.ready++;
+    if (available) c.available++;
+    if (updated) c.updated++;
+    if (updated && ready) c.updatedReady++;
+    if (updated && available) c.updatedAvailable++;
+  }
+  return c;
+}
+
+function progressingChanged(a: CloneSetStatus | undefined, b: CloneSetStatus): boolean {
+  const x = a?.conditions?.find((c) => c.type === ConditionType.Progressing);
+  const y = b.conditions?.find((c) => c.type === ConditionType.Progressing);
+  if (!x || !y) return !x !== !y;
+  return x.status !== y.status || (x.reason ?? '') !== (y.reason ?? '');
+}
+
+/** Spec §3.12 "write condition": the stored status differs in a field that warrants a write. */
+export function statusNeedsWrite(old: CloneSetStatus | undefined, next: CloneSetStatus): boolean {
+  return (
+    (next.observedGeneration ?? 0) > (old?.observedGeneration ?? 0) ||
+    next.replicas !== (old?.replicas ?? 0) ||
+    next.readyReplicas !== (old?.readyReplicas ?? 0) ||
+    next.availableReplicas !== (old?.availableReplicas ?? 0) ||
+    next.updatedReplicas !== (old?.updatedReplicas ?? 0) ||
+    next.updatedReadyReplicas !== (old?.updatedReadyReplicas ?? 0) ||
+    (next.updatedAvailableReplicas ?? 0) !== (old?.updatedAvailableReplicas ?? 0) ||
+    (next.expectedUpdatedReplicas ?? 0) !== (old?.expectedUpdatedReplicas ?? 0) ||
+    (next.updateRevision ?? '') !== (old?.updateRevision ?? '') ||
+    (next.currentRevision ?? '') !== (old?.currentRevision ?? '') ||
+    (next.labelSelector ?? '') !== (old?.labelSelector ?? '') ||
+    progressingChanged(old, next)
+  );
+}
+
+/**
+ * The new CloneSet status (spec §3.12, §1.9).
+ *
+ * - Counters over the claimed active pods: `readyReplicas` = running-ready with `InPlaceUpdateReady` (if present)
+ *   True, lifecycle ignored; `availableReplicas` = available (lifecycle Normal/absent, ready for minReadySeconds,
+ *   InPlaceUpdateReady); `updated*` = the same restricted to pods on the update revision.
+ * - `currentRevision` becomes `updateRevision` when every pod is updated and there are exactly R of them.
+ * - `Progressing` (only with a deadline other than MaxInt32, else removed): Available, Paused, PartitionAvailable,
+ *   DeadlineExceeded, else CloneSetUpdated with a requeue at the deadline (+1 s). `ProgressDeadlineExceeded` sticks
+ *   until one of the first three rules holds.
+ * - `FailedScale`/`FailedUpdate` are set True with the error text and never removed.
+ *
+ * Deliberate deviation from upstream (spec §3.12 rule 4): upstream checks the deadline against the `lastUpdateTime`
+ * of whatever condition is carried over, so a CloneSet that has been Available/Paused/PartitionAvailable for longer
+ * than `progressDeadlineSeconds` is declared `ProgressDeadlineExceeded` on the first reconcile of its next rollout.
+ * Kruiseless treats the move from one of those settled reasons to progressing as the start of a new progress: the
+ * deadline is checked only against a condition that was already progressing, and the new `CloneSetUpdated`
+ * condition gets `lastUpdateTime = now` (as the setter does whenever the reason changes).
+ *
+ * Times are written with whole-second precision (RFC 3339 UTC) and the deadline arithmetic uses the written value.
+ * @throws InvalidSelectorError when `spec.selector` is invalid (validation rejects such CloneSets first)
+ */
+export function calculateStatus(args: StatusInput): StatusResult {
+  const { cloneSet: cs, now, strategy } = args;
+  const nowText = metaTime(now);
+  const replicasWanted = cs.spec.replicas ?? 1;
+  let conditions: CloneSetCondition[] = [...(cs.status?.conditions ?? [])];
+  const failures: [string, string | undefined][] = [
+    [ConditionType.FailedScale, args.scaleError],
+    [ConditionType.FailedUpdate, args.updateError],
+  ];
+  for (const [type, message] of failures) {
+    if (message !== undefined) {
+      conditions = setCondition(conditions, { type, status: 'True', lastTransitionTime: nowText, message });
+    }
+  }
+
+  const c = counters(cs, args.pods, args.updateRevision, now);
+  const promoted = c.updated === c.replicas && c.replicas === replicasWanted;
+  const status: CloneSetStatus = {
+    observedGeneration: cs.metadata.generation,
+    replicas: c.replicas,
+    readyReplicas: c.ready,
+    availableReplicas: c.available,
+    updatedReplicas: c.updated,
+    updatedReadyReplicas: c.updatedReady,
+    updatedAvailableReplicas: c.updatedAvailable,
+    expectedUpdatedReplicas: strategy.expectedUpdatedReplicas,
+    updateRevision: args.updateRevision,
+    currentRevision: promoted ? args.updateRevision : args.currentRevision,
+    collisionCount: args.collisionCount,
+    labelSelector: selectorString(cs.spec.selector),
+  };
+
+  let requeueAfterSeconds: number | undefined;
+  const pds = cs.spec.progressDeadlineSeconds;
+  if (pds === undefined || pds === null || pds === MAX_INT32) {
+    conditions = conditions.filter((x) => x.type !== ConditionType.Progressing);
+  } else {
+    const prior = conditions.find((x) => x.type === ConditionType.Progressing);
+    const expected = status.expectedUpdatedReplicas ?? 0;
+    let next: CloneSetCondition;
+    if (
+      status.currentRevision === status.updateRevision &&
+      c.replicas === replicasWanted &&
+      c.updated === replicasWanted &&
+      c.updatedAvailable === replicasWanted
+    ) {
+      next = progressing('True', ProgressingReason.Available, 'CloneSet is available', nowText);
+    } else if (cs.spec.updateStrategy?.paused) {
+      next = progressing('True', ProgressingReason.Paused, 'CloneSet is paused', nowText);
+    } else if (expected < replicasWanted && expected <= c.updatedAvailable) {
+      next = progressing(
+        'True',
+        ProgressingReason.PartitionAvailable,
+        'CloneSet has been paused due to partition ready',
+        nowText,
+      );
+    } else if (
+      prior &&
+      (prior.reason === ProgressingReason.DeadlineExceeded ||
+        (!SETTLED_REASONS.includes(prior.reason ?? '') &&
+          Date.parse(prior.lastUpdateTime ?? '') + pds * 1000 < now.getTime()))
+    ) {
+      const msg = `CloneSet revision ${args.updateRevision} has timed out progressing`;
+      next = progressing('False', ProgressingReason.DeadlineExceeded, msg, nowText);
+    } else {
+      next = progressing('True', ProgressingReason.Updated, 'CloneSet is progressing', nowText);
+    }
+    conditions = setCondition(conditions, next);
+    if (next.reason === ProgressingReason.Updated) {
+      const set = conditions.find((x) => x.type === ConditionType.Progressing);
+      requeueAfterSeconds = progressRequeueSeconds(set?.lastUpdateTime, pds, now);
+    }
+  }
+  if (conditions.length > 0) status.conditions = conditions;
+  return {
+    status,
+    statusChanged: statusNeedsWrite(cs.status, status),
+    ...(requeueAfterSeconds !== undefined ? { requeueAfterSeconds } : {}),
+  };
+}
