@@ -1,0 +1,298 @@
+/**
+ * In-place update actions (spec §3.10): starting an update on a pod ("Performing it"), and the per-pod refresh
+ * run at the start of every update phase (grace periods, next container batches, `InPlaceUpdateReady=True`).
+ * Pure: the results are {@link Action}s for the executor, planned against the listed pod.
+ */
+import {
+  ANNOTATION_INPLACE_UPDATE_GRACE,
+  ANNOTATION_INPLACE_UPDATE_STATE,
+  ANNOTATION_INPLACE_UPDATE_STATE_LEGACY,
+  CONDITION_INPLACE_UPDATE_READY,
+  LABEL_CONTROLLER_REVISION_HASH,
+  LABEL_POD_TEMPLATE_HASH,
+  LifecycleState,
+  REASON_READINESS_GATES_NOT_READY,
+  REASON_START_INPLACE_UPDATE,
+} from '../api/keys.js';
+import type { JsonObject, JsonValue, Pod, PodCondition } from '../api/types.js';
+import { applyUpdateSpec, areContainersUpdated, hasNextBatch } from './inPlaceApply.js';
+import {
+  graceAnnotation,
+  mergeInto,
+  parseInPlaceUpdateState,
+  parseUpdateSpec,
+  removeGraceAnnotations,
+  serializeInPlaceUpdateState,
+  serializeUpdateSpec,
+  stateAnnotation,
+  type InPlaceUpdateState,
+  type UpdateSpec,
+} from './inPlaceState.js';
+import { lifecycleStatePatch, rfc3339 } from './lifecyclePatch.js';
+import { podMatchesRevision, timeMillis } from './pods.js';
+import type { Action, PlannerOptions, PodRef } from './types.js';
+
+/** The reference of the listed pod version an action is planned against. */
+export function podRef(pod: Pod): PodRef {
+  return {
+    name: pod.metadata.name ?? '',
+    uid: pod.metadata.uid ?? '',
+    ...(pod.metadata.resourceVersion ? { resourceVersion: pod.metadata.resourceVersion } : {}),
+  };
+}
+
+/** The part after the last `-` of a revision name (the short hash, spec §2.1). */
+export function shortHash(revision: string): string {
+  return revision.slice(revision.lastIndexOf('-') + 1);
+}
+
+function hasInPlaceGate(pod: Pod): boolean {
+  return (pod.spec.readinessGates ?? []).some((g) => g.conditionType === CONDITION_INPLACE_UPDATE_READY);
+}
+
+/** JSON of a condition that replaces `old` entirely under a strategic merge (fields `old` had become `null`). */
+function replacingCondition(next: PodCondition, old: PodCondition | undefined): JsonObject {
+  const out: JsonObject = { type: next.type, status: next.status };
+  for (const f of ['reason', 'message', 'lastTransitionTime'] as const) {
+    const v = next[f];
+    if (v !== undefined && v !== null && v !== '') out[f] = v;
+    else if (old?.[f]) out[f] = null;
+  }
+  return out;
+}
+
+/**
+ * Sets a condition the way OpenKruise's `SetPodCondition` does (replace only when the status differs, append when
+ * missing) and, when `recomputeReady`, recomputes `Ready` from the readiness gates if `Ready` exists and
+ * `ContainersReady` is True (spec §2.4). Returns the pods/status patch, or undefined when nothing changes.
+ */
+function conditionPatch(
+  pod: Pod,
+  next: PodCondition,
+  recomputeReady: boolean,
+  now: Date,
+): JsonObject | undefined {
+  const conditions = [...(pod.status?.conditions ?? [])];
+  const changed: JsonObject[] = [];
+  const set = (c: PodCondition) => {
+    const i = conditions.findIndex((x) => x.type === c.type);
+    if (i >= 0 && conditions[i].status === c.status) return;
+    changed.push(replacingCondition(c, i >= 0 ? conditions[i] : undefined));
+    if (i >= 0) conditions[i] = c;
+    else conditions.push(c);
+  };
+  set(next);
+  const get = (t: string) => conditions.find((c) => c.type === t);
+  if (recomputeReady && get('Ready') && get('ContainersReady')?.status === 'True') {
+    const unready: string[] = [];
+    for (const g of pod.spec.readinessGates ?? []) {
+      const c = get(g.conditionType);
+      if (!c)
+        unready.push(`corresponding condition of pod readiness gate "${g.conditionType}" does not exist.`);
+      else if (c.status !== 'True')
+        unready.push(`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`);
+    }
+    set(
+      unready.length === 0
+        ? { type: 'Ready', status: 'True', lastTransitionTime: rfc3339(now) }
+        : {
+            type: 'Ready',
+            status: 'False',
+            reason: REASON_READINESS_GATES_NOT_READY,
+            message: unready.join(', '),
+          },
+    );
+  }
+  return changed.length > 0 ? { status: { conditions: changed } } : undefined;
+}
+
+/**
+ * Whether starting `spec` must take the pod out of service first (spec §3.10 step 1): it has the
+ * `InPlaceUpdateReady` gate, except that with vertical scaling a resources-only update keeps the pod ready unless
+ * a changed cpu/memory has a container `resizePolicy` of `RestartContainer`.
+ */
+export function podNeedsUnready(pod: Pod, spec: UpdateSpec, gates: PlannerOptions): boolean {
+  const verticalOnly =
+    Object.keys(spec.containerResources).length > 0 &&
+    Object.keys(spec.containerImages).length === 0 &&
+    !spec.updateEnvFromMetadata;
+  if (!gates.inPlaceWorkloadVerticalScaling || !verticalOnly) return hasInPlaceGate(pod);
+  const restart = pod.spec.containers.some((c) => {
+    const r = spec.containerResources[c.name];
+    if (!r) return false;
+    const policies = (c.resizePolicy ?? []) as { resourceName?: string; restartPolicy?: string }[];
+    return policies.some(
+      (p) =>
+        p.restartPolicy === 'RestartContainer' &&
+        p.resourceName !== undefined &&
+        (r.limits?.[p.resourceName] !== undefined || r.requests?.[p.resourceName] !== undefined),
+    );
+  });
+  return restart && hasInPlaceGate(pod);
+}
+
+/**
+ * The actions that start an in-place update of `pod` to `spec.revision` (spec §3.10 "Performing it"):
+ * 1. when {@link podNeedsUnready}: `PatchPodStatus` (reason `StartInPlaceUpdate`) setting `InPlaceUpdateReady`
+ *    False/StartInPlaceUpdate and recomputing `Ready` (omitted when neither changes);
+ * 2. one `PatchPod` (reason `InPlaceUpdate`): revision labels, lifecycle `Updating` + timestamp, the state
+ *    annotation (legacy key set to `null`), then either the applied first batch (graceSeconds ≤ 0) or the grace
+ *    annotation holding the whole spec (images untouched).
+ * @param shortHashLabel gate `CloneSetShortHash`: `controller-revision-hash` gets only the hash suffix
+ */
+export function startInPlaceUpdate(pod: Pod, spec: UpdateSpec, now: Date, gates: PlannerOptions): Action[] {
+  const actions: Action[] = [];
+  if (podNeedsUnready(pod, spec, gates)) {
+    const patch = conditionPatch(
+      pod,
+      {
+        type: CONDITION_INPLACE_UPDATE_READY,
+        status: 'False',
+        reason: REASON_START_INPLACE_UPDATE,
+        lastTransitionTime: rfc3339(now),
+      },
+      true,
+      now,
+    );
+    if (patch)
+      actions.push({ type: 'PatchPodStatus', pod: podRef(pod), reason: 'StartInPlaceUpdate', patch });
+  }
+  const hash = shortHash(spec.revision);
+  const state: InPlaceUpdateState = {
+    revision: spec.revision,
+    updateTimestamp: rfc3339(now),
+    ...(spec.updateEnvFromMetadata ? { updateEnvFromMetadata: true } : {}),
+    ...(Object.keys(spec.containerResources).length > 0 ? { updateResources: true } : {}),
+    ...(Object.keys(spec.containerImages).length > 0 ? { updateImages: true } : {}),
+  };
+  const patch: JsonObject = {
+    metadata: {
+      labels: {
+        [LABEL_CONTROLLER_REVISION_HASH]: gates.cloneSetShortHash ? hash : spec.revision,
+        [LABEL_POD_TEMPLATE_HASH]: hash,
+      },
+      annotations: {
+        [ANNOTATION_INPLACE_UPDATE_STATE]: serializeInPlaceUpdateState(state),
+        [ANNOTATION_INPLACE_UPDATE_STATE_LEGACY]: null,
+      },
+    },
+  };
+  mergeInto(patch, lifecycleStatePatch(LifecycleState.Updating, now));
+  if (spec.graceSeconds <= 0) {
+    mergeInto(patch, applyUpdateSpec(pod, spec, state, now, gates).patch);
+    mergeInto(patch, { metadata: { annotations: removeGraceAnnotations(pod) } });
+  } else {
+    mergeInto(patch, {
+      metadata: { annotations: { [ANNOTATION_INPLACE_UPDATE_GRACE]: serializeUpdateSpec(spec) } },
+    });
+  }
+  actions.push({ type: 'PatchPod', pod: podRef(pod), reason: 'InPlaceUpdate', patch });
+  return actions;
+}
+
+/** Outcome of {@link refreshInPlace}. */
+export interface InPlaceRefreshResult {
+  actions: Action[];
+  /** Remaining grace period, whole seconds rounded up, when the pod must be looked at again. */
+  requeueAfterSeconds?: number;
+  /** A malformed annotation; aborts the update phase (spec §3.9 step 1a). */
+  error?: string;
+}
+
+/**
+ * The in-place refresh of one listed pod (spec §3.10 "Refresh, in order"; scenarios 33, 37–39, 58):
+ * - grace annotation present: drop it when the pod's revision no longer matches its spec; else request a requeue
+ *   for the remaining time; else apply the first batch and drop it (`PatchPod` `InPlaceUpdateGraceExpired`). Stop.
+ * - state annotation present: stop while containers are not updated; with containers left for later, stop unless
+ *   every `preCheckBeforeNext` container is ready, then apply the next batch (`InPlaceUpdateNextBatch`) and stop.
+ * - finally, with the `InPlaceUpdateReady` gate, set the condition True (`PatchPodStatus` `InPlaceUpdateReady`)
+ *   unless it is already True (like upstream, an existing True condition with a reason is left as it is).
+ * Errors: an unparsable grace or state annotation, or a grace annotation without a state annotation.
+ */
+export function refreshInPlace(pod: Pod, now: Date, gates: PlannerOptions): InPlaceRefreshResult {
+  const graceText = graceAnnotation(pod);
+  if (graceText !== undefined) return finishGracePeriod(pod, graceText, now, gates);
+
+  const stateText = stateAnnotation(pod);
+  if (stateText !== undefined) {
+    let state: InPlaceUpdateState;
+    try {
+      state = parseInPlaceUpdateState(stateText);
+    } catch (e) {
+      return { actions: [], error: (e as Error).message };
+    }
+    if (!areContainersUpdated(pod, state, gates)) return { actions: [] };
+    if (hasNextBatch(state)) {
+      const statuses = pod.status?.containerStatuses ?? [];
+      const ready = (state.preCheckBeforeNext?.containersRequiredReady ?? []).every(
+        (n) => statuses.find((s) => s.name === n)?.ready === true,
+      );
+      if (!ready) return { actions: [] };
+      const images = state.nextContainerImages ?? {};
+      const refMetadata = state.nextContainerRefMetadata ?? {};
+      if (Object.keys(images).length > 0 || Object.keys(refMetadata).length > 0) {
+        const spec: UpdateSpec = {
+          revision: state.revision,
+          containerImages: images,
+          containerRefMetadata: refMetadata,
+          containerResources: state.nextContainerResources ?? {},
+          updateEnvFromMetadata: !!state.updateEnvFromMetadata,
+          graceSeconds: 0,
+        };
+        const { patch } = applyUpdateSpec(pod, spec, state, now, gates);
+        return { actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'InPlaceUpdateNextBatch', patch }] };
+      }
+    }
+  }
+
+  if (!hasInPlaceGate(pod)) return { actions: [] };
+  const patch = conditionPatch(
+    pod,
+    { type: CONDITION_INPLACE_UPDATE_READY, status: 'True', lastTransitionTime: rfc3339(now) },
+    false,
+    now,
+  );
+  return patch
+    ? { actions: [{ type: 'PatchPodStatus', pod: podRef(pod), reason: 'InPlaceUpdateReady', patch }] }
+    : { actions: [] };
+}
+
+function finishGracePeriod(
+  pod: Pod,
+  graceText: string,
+  now: Date,
+  gates: PlannerOptions,
+): InPlaceRefreshResult {
+  let spec: UpdateSpec;
+  try {
+    spec = parseUpdateSpec(graceText);
+  } catch (e) {
+    return { actions: [], error: (e as Error).message };
+  }
+  const stateText = stateAnnotation(pod);
+  if (stateText === undefined) {
+    return {
+      actions: [],
+      error: `pod has ${ANNOTATION_INPLACE_UPDATE_GRACE} but ${ANNOTATION_INPLACE_UPDATE_STATE} not found`,
+    };
+  }
+  let state: InPlaceUpdateState;
+  try {
+    state = parseInPlaceUpdateState(stateText);
+  } catch {
+    return { actions: [] };
+  }
+  const drop: JsonObject = { metadata: { annotations: removeGraceAnnotations(pod) } };
+  if (!podMatchesRevision(pod, spec.revision)) {
+    return {
+      actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'InPlaceUpdateGraceExpired', patch: drop }],
+    };
+  }
+  const remainingMs = spec.graceSeconds * 1000 - (now.getTime() - timeMillis(state.updateTimestamp));
+  if (remainingMs > 0) return { actions: [], requeueAfterSeconds: Math.ceil(remainingMs / 1000) };
+  const patch = mergeInto(
+    applyUpdateSpec(pod, spec, state, now, gates).patch,
+    drop as Record<string, JsonValue>,
+  );
+  return { actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'InPlaceUpdateGraceExpired', patch }] };
+}

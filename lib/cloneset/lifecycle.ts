@@ -1,0 +1,117 @@
+/**
+ * Lifecycle state transitions (spec §3.11): the refresh transitions run for every pod at the start of the update
+ * phase, and the transitions the update phase makes when it picks a pod for an in-place update. Builds
+ * {@link Action}s from engineer B's patch builders (`lifecyclePatch.ts`).
+ */
+import { LifecycleState, type LifecycleStateValue } from '../api/keys.js';
+import type { CloneSet, JsonObject, LifecycleHook, Pod } from '../api/types.js';
+import { isInPlaceUpdateCompleted } from './inPlaceApply.js';
+import { podRef } from './inPlace.js';
+import { mergeInto } from './inPlaceState.js';
+import { lifecycleStatePatch, markPodNotReadyPatch } from './lifecyclePatch.js';
+import { isAllHookedBy, lifecycleState, podMatchesRevision } from './pods.js';
+import type { Action, PlannerOptions } from './types.js';
+
+/** Actions of one transition, and whether the lifecycle label itself is patched. */
+export interface TransitionResult {
+  actions: Action[];
+  /** True when a `PatchPod` changing the lifecycle label was planned. */
+  labelPatched: boolean;
+}
+
+/**
+ * Moves a pod to `state` (spec §3.11): when `markPodNotReady`, first the `KruisePodReady` status patch (add
+ * `preDeleteHook` for PreparingDelete, add `preUpdateHook` for PreparingUpdate, remove `preUpdateHook` for Updated;
+ * nothing for other states or when the pod lacks that readiness gate); then, unless the pod is already in
+ * `state`, a `PatchPod` (reason `LifecycleTransition`) of the label and timestamp, with `extra` merged in.
+ */
+export function transitionLifecycle(
+  pod: Pod,
+  state: LifecycleStateValue,
+  markPodNotReady: boolean,
+  now: Date,
+  extra?: JsonObject,
+): TransitionResult {
+  const actions: Action[] = [];
+  if (markPodNotReady) {
+    const status =
+      state === LifecycleState.PreparingDelete
+        ? markPodNotReadyPatch(pod, 'preDeleteHook', true, now)
+        : state === LifecycleState.PreparingUpdate
+          ? markPodNotReadyPatch(pod, 'preUpdateHook', true, now)
+          : state === LifecycleState.Updated
+            ? markPodNotReadyPatch(pod, 'preUpdateHook', false, now)
+            : undefined;
+    if (status) {
+      const reason = state === LifecycleState.Updated ? 'MarkPodReady' : 'MarkPodNotReady';
+      actions.push({ type: 'PatchPodStatus', pod: podRef(pod), reason, patch: status });
+    }
+  }
+  if (lifecycleState(pod) === state) return { actions, labelPatched: false };
+  const patch = lifecycleStatePatch(state, now);
+  if (extra) mergeInto(patch, extra);
+  actions.push({ type: 'PatchPod', pod: podRef(pod), reason: 'LifecycleTransition', patch });
+  return { actions, labelPatched: true };
+}
+
+/** `Updated` when the CloneSet has a lifecycle and the pod is not all-hooked by `inPlaceUpdate`, else `Normal`. */
+function afterUpdate(cs: CloneSet, pod: Pod): LifecycleStateValue {
+  const lc = cs.spec.lifecycle;
+  return lc && !isAllHookedBy(pod, lc.inPlaceUpdate) ? LifecycleState.Updated : LifecycleState.Normal;
+}
+
+/**
+ * The refresh transition of one listed pod (spec §3.11 "update-phase refresh"; scenarios 40–42, 45, 47; C25,
+ * C27, C30), with `markPodNotReady` taken from `lifecycle.inPlaceUpdate`:
+ * - PreparingNormal → Normal when scheduled (no preNormal hook) or all-hooked by preNormal;
+ * - PreparingUpdate → Updated/Normal when the pod already matches `updateRevision` (rolled back while waiting);
+ * - Updating → Updated/Normal when the in-place update is complete;
+ * - Updated → Normal with no lifecycle, no inPlaceUpdate hook, or all-hooked by it.
+ * @param updateRevision name of the update revision
+ */
+export function refreshLifecycle(
+  cs: CloneSet,
+  pod: Pod,
+  updateRevision: string,
+  now: Date,
+  gates: Pick<PlannerOptions, 'inPlaceWorkloadVerticalScaling'>,
+): TransitionResult {
+  const lc = cs.spec.lifecycle;
+  let target: LifecycleStateValue | undefined;
+  switch (lifecycleState(pod)) {
+    case LifecycleState.PreparingNormal:
+      if (!lc?.preNormal ? !!pod.spec.nodeName : isAllHookedBy(pod, lc.preNormal))
+        target = LifecycleState.Normal;
+      break;
+    case LifecycleState.PreparingUpdate:
+      if (podMatchesRevision(pod, updateRevision)) target = afterUpdate(cs, pod);
+      break;
+    case LifecycleState.Updating:
+      if (isInPlaceUpdateCompleted(pod, gates)) target = afterUpdate(cs, pod);
+      break;
+    case LifecycleState.Updated:
+      if (!lc?.inPlaceUpdate || isAllHookedBy(pod, lc.inPlaceUpdate)) target = LifecycleState.Normal;
+      break;
+  }
+  if (target === undefined) return { actions: [], labelPatched: false };
+  return transitionLifecycle(pod, target, !!lc?.inPlaceUpdate?.markPodNotReady, now);
+}
+
+/**
+ * `Updated → PreparingUpdate` for a pod picked for another in-place update (spec §3.11; C25): the hook's labels
+ * and finalizers are re-added in the same patch (finalizers merge into the pod's list). No-op without an
+ * `inPlaceUpdate` hook.
+ */
+export function reenterPreparingUpdate(
+  pod: Pod,
+  hook: LifecycleHook | undefined,
+  now: Date,
+): TransitionResult {
+  if (!hook) return { actions: [], labelPatched: false };
+  const metadata: JsonObject = {};
+  if (hook.labelsHandler && Object.keys(hook.labelsHandler).length > 0)
+    metadata.labels = { ...hook.labelsHandler };
+  if (hook.finalizersHandler && hook.finalizersHandler.length > 0)
+    metadata.finalizers = [...hook.finalizersHandler];
+  return transitionLifecycle(pod, LifecycleState.PreparingUpdate, !!hook.markPodNotReady, now, { metadata });
+}
