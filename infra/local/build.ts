@@ -116,7 +116,7 @@ export async function ensureBinaries(log: Log = console.log): Promise<boolean> {
     const started = Date.now();
     const secs = (): string => `${Math.round((Date.now() - started) / 1000)}s`;
     log(
-      `[build] Kubernetes ${KUBERNETES_VERSION} + etcd ${ETCD_VERSION} -> ${dir} (cold: ~20 min on 2 cores)`,
+      `[build] Kubernetes ${KUBERNETES_VERSION} + etcd ${ETCD_VERSION} -> ${dir} (cold: ~7-10 min on 2 cores)`,
     );
     let total = 0;
     await run('go', ['list', '-deps', '.'], { cwd: LOCAL_DIR, env: goEnv(), onLine: () => total++ });

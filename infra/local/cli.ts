@@ -1,11 +1,16 @@
 /**
- * `npm run cluster:up | cluster:down | cluster:status | cluster:build` (run with tsx).
+ * `npm run cluster:up | cluster:down | cluster:status | cluster:build` (run with tsx), and `test-setup`
+ * for test/integration/globalSetup.ts.
  * Exit code 1 with the error message (which names the failed component and its log tail) on failure.
  */
 import { Command } from 'commander';
 import { ensureBinaries } from './build.js';
 import { clusterDown, clusterUp, runningCluster } from './cluster.js';
+import { provideTestCluster } from './testcluster.js';
 import { binDir } from './versions.js';
+
+/** Prefix of the one stdout line `test-setup` prints (parsed by test/integration/support/cli.ts). */
+const RESULT_PREFIX = 'KRUISELESS_TEST_CLUSTER ';
 
 const program = new Command('cluster').description('Kruiseless local Kubernetes control plane');
 program
@@ -35,6 +40,14 @@ program
   .description(`build the binaries into the cache folder (${binDir()})`)
   .action(async () => {
     await ensureBinaries();
+  });
+
+program
+  .command('test-setup')
+  .description('for jest globalSetup: provide a cluster, print its kubeconfig as one JSON line on stdout')
+  .action(async () => {
+    const info = await provideTestCluster((line) => void process.stderr.write(`${line}\n`));
+    process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(info)}\n`);
   });
 
 program.parseAsync().catch((e: unknown) => {

@@ -182,7 +182,6 @@ async function start(log: Log): Promise<ClusterInfo> {
   await launch(log, 'kwok', undefined, 0, undefined, [
     `--kubeconfig=${kubeconfig}`,
     `--config=${path.join(LOCAL_DIR, 'kwok-stages.yaml')}`,
-    '--manage-all-nodes=false',
     '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
     '--node-ip=127.0.0.1',
     '--cidr=10.244.0.0/16',

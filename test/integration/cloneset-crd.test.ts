@@ -114,9 +114,9 @@ describe('CloneSet CRD (apps.kruise.io/v1alpha1)', () => {
     );
     expect(r.code).toBe(422);
     expect(r.message).toBe(
-      'CloneSet.apps.kruise.io "bad-partition" is invalid: spec.updateStrategy.partition: Invalid value: ' +
-        '"string": updateStrategy.partition must be a non-negative integer or a percentage string ending with ' +
-        `'%' (e.g. "20%")`,
+      'CloneSet.apps.kruise.io "bad-partition" is invalid: spec.updateStrategy.partition: Invalid value: "": ' +
+        'updateStrategy.partition must be a non-negative integer or a percentage string ending with "%" ' +
+        '(e.g. "20%"), got "5"',
     );
   });
 

@@ -1,17 +1,27 @@
 /**
- * Jest global teardown of the `integration` project: stops the control plane only when globalSetup
- * started it (a cluster from `npm run cluster:up` or from KUBECONFIG is left alone), unless
- * KRUISELESS_KEEP_CLUSTER=1.
+ * Jest global teardown of the `integration` project: stops the control plane (`infra/local/cli.ts down`)
+ * only when globalSetup started it — a cluster from `npm run cluster:up` or from KUBECONFIG is left alone —
+ * and not when KRUISELESS_KEEP_CLUSTER=1 (faster reruns). Node built-ins only (see globalSetup.ts).
  */
-import { clusterDown } from '../../infra/local/cluster.js';
-import { KEEP_CLUSTER_ENV, STARTED_BY_SETUP_ENV } from './support/env.js';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { Config } from '@jest/types';
 
-export default async function globalTeardown(): Promise<void> {
-  if (process.env[STARTED_BY_SETUP_ENV] !== '1') return;
-  delete process.env[STARTED_BY_SETUP_ENV];
-  if (process.env[KEEP_CLUSTER_ENV] === '1') {
+export default function globalTeardown(_g: Config.GlobalConfig, project: Config.ProjectConfig): void {
+  if (process.env.KRUISELESS_TEST_STARTED_CLUSTER !== '1') return;
+  delete process.env.KRUISELESS_TEST_STARTED_CLUSTER;
+  if (process.env.KRUISELESS_KEEP_CLUSTER === '1') {
     process.stderr.write('[integration] KRUISELESS_KEEP_CLUSTER=1: leaving the control plane running\n');
     return;
   }
-  await clusterDown((line) => void process.stderr.write(`${line}\n`));
+  const res = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join('infra', 'local', 'cli.ts'), 'down'],
+    {
+      cwd: project.rootDir,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    },
+  );
+  if (res.status !== 0) throw new Error(`infra/local/cli.ts down failed (exit ${res.status})`);
 }

@@ -4,7 +4,9 @@
  */
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { loadKubeConfig } from './kube.js';
-import { TEST_KUBECONFIG_ENV } from './env.js';
+
+/** Set by globalSetup.ts: the kubeconfig the integration tests must use. */
+const TEST_KUBECONFIG_ENV = 'KRUISELESS_TEST_KUBECONFIG';
 
 /** What a test file gets; fields are valid from its beforeAll on. */
 export interface TestCluster {

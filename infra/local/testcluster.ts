@@ -1,0 +1,92 @@
+/**
+ * The cluster for the integration tests (used by test/integration/globalSetup.ts through `cli.ts test-setup`,
+ * because jest's global setup cannot load this TypeScript module graph itself):
+ * - `KUBECONFIG` set and reachable: that cluster, with the CRDs of infra/crds applied;
+ * - otherwise `clusterUp()` (builds first when needed; reuses a cluster from `npm run cluster:up`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  ApiException,
+  ApiextensionsV1Api,
+  KubeConfig,
+  VersionApi,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
+import type { Log } from './build.js';
+import { clusterUp } from './cluster.js';
+import { CRD_DIR } from './versions.js';
+
+/** What the tests get: the kubeconfig to use, and whether this call started the control plane. */
+export interface TestClusterInfo {
+  kubeconfig: string;
+  started: boolean;
+}
+
+/** Provides the integration-test cluster (see module doc). @throws Error from clusterUp or the API server */
+export async function provideTestCluster(log: Log): Promise<TestClusterInfo> {
+  const given = process.env.KUBECONFIG;
+  if (given && (await reachable(given))) {
+    log(`[integration] using the cluster of KUBECONFIG=${given}`);
+    await installCrds(given);
+    return { kubeconfig: given, started: false };
+  }
+  log(
+    given
+      ? `[integration] KUBECONFIG=${given} is not reachable; using the local control plane`
+      : '[integration] using the local control plane (as `npm run cluster:up`)',
+  );
+  const { info, started } = await clusterUp(log);
+  return { kubeconfig: info.kubeconfig, started };
+}
+
+function load(file: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromFile(file);
+  return kc;
+}
+
+/** True when the cluster of `kubeconfigFile` answers GET /version within 5 s. */
+export async function reachable(kubeconfigFile: string): Promise<boolean> {
+  try {
+    const api = load(kubeconfigFile).makeApiClient(VersionApi);
+    await Promise.race([
+      api.getCode(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 5000).unref()),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates or replaces every CRD in infra/crds and waits until each is Established (60 s).
+ * @throws ApiException from the API server, or Error when a CRD is not Established in time
+ */
+export async function installCrds(kubeconfigFile: string): Promise<void> {
+  const api = load(kubeconfigFile).makeApiClient(ApiextensionsV1Api);
+  for (const f of fs.readdirSync(CRD_DIR).filter((n) => n.endsWith('.yaml'))) {
+    for (const doc of parseAllDocuments(fs.readFileSync(path.join(CRD_DIR, f), 'utf8'))) {
+      const crd = doc.toJS() as V1CustomResourceDefinition;
+      const name = crd.metadata?.name ?? '';
+      try {
+        const old = await api.readCustomResourceDefinition({ name });
+        crd.metadata = { ...crd.metadata, resourceVersion: old.metadata?.resourceVersion };
+        await api.replaceCustomResourceDefinition({ name, body: crd });
+      } catch (e) {
+        if (!(e instanceof ApiException) || e.code !== 404) throw e;
+        await api.createCustomResourceDefinition({ body: crd });
+      }
+      const deadline = Date.now() + 60000;
+      for (;;) {
+        const cur = await api.readCustomResourceDefinition({ name });
+        if (cur.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
+        if (Date.now() > deadline) throw new Error(`CRD ${name} not Established after 60s`);
+        await sleep(250);
+      }
+    }
+  }
+}
