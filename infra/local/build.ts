@@ -22,6 +22,8 @@ import {
 export type Log = (line: string) => void;
 
 const STAMP = '.stamp';
+/** Flags of the tools build besides -ldflags (part of the stamp). -buildvcs=false: no git lookups in a checkout. */
+const GO_BUILD_FLAGS = ['-trimpath', '-buildvcs=false'];
 
 /** -ldflags for the multi-call binary: stripped, and `--version`/`/version` report the real version. */
 function ldflags(): string {
@@ -84,7 +86,9 @@ async function computeStamp(): Promise<string> {
   const h = createHash('sha256');
   for (const f of ['go.mod', 'go.sum', 'main.go']) h.update(fs.readFileSync(path.join(LOCAL_DIR, f)));
   const [goVersion] = await run('go', ['version'], { env: goEnv() });
-  h.update([KUBERNETES_VERSION, ETCD_VERSION, KWOK_VERSION, goVersion, ldflags()].join('\n'));
+  h.update(
+    [KUBERNETES_VERSION, ETCD_VERSION, KWOK_VERSION, goVersion, ldflags(), ...GO_BUILD_FLAGS].join('\n'),
+  );
   return h.digest('hex');
 }
 
@@ -127,7 +131,7 @@ export async function ensureBinaries(log: Log = console.log): Promise<boolean> {
       [
         'build',
         '-v',
-        '-trimpath',
+        ...GO_BUILD_FLAGS,
         `-p=${os.availableParallelism()}`,
         '-ldflags',
         ldflags(),
@@ -156,7 +160,7 @@ export async function ensureBinaries(log: Log = console.log): Promise<boolean> {
     log(`[build] kwok ${KWOK_VERSION} (go install)`);
     await run('go', ['install', '-trimpath', '-ldflags=-s -w', `sigs.k8s.io/kwok/cmd/kwok@${KWOK_VERSION}`], {
       cwd: os.tmpdir(),
-      env: { ...goEnv(), GOBIN: dir, GOFLAGS: '' },
+      env: { ...goEnv(), GOBIN: dir },
     });
     fs.writeFileSync(path.join(dir, STAMP), `${stamp}\n`);
     log(`[build] done in ${secs()}`);
