@@ -1,0 +1,180 @@
+import type { Pod } from '../../../lib/api/types.js';
+import {
+  activePodsLess,
+  sortByPriority,
+  sortByScatter,
+  sortUpdateIndexes,
+} from '../../../lib/cloneset/updateSort.js';
+
+const labelled = (labels: Record<string, string>): Pod => ({
+  metadata: { labels },
+  spec: { containers: [] },
+});
+const fromStrings = (specs: string[]) =>
+  specs.map((s) =>
+    labelled(
+      Object.fromEntries(
+        s
+          .split(',')
+          .filter((kv) => kv.includes('='))
+          .map((kv) => kv.split('=') as [string, string]),
+      ),
+    ),
+  );
+
+describe('sortUpdateIndexes (spec §3.9 step 6)', () => {
+  it('scenario 48: not-ready before ready, pending before running', () => {
+    const pods: Pod[] = [
+      {
+        metadata: {},
+        spec: { containers: [] },
+        status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'True' }] },
+      },
+      { metadata: {}, spec: { containers: [] }, status: { phase: 'Pending' } },
+      { metadata: {}, spec: { containers: [] }, status: { phase: 'Pending' } },
+      {
+        metadata: {},
+        spec: { containers: [] },
+        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+      },
+      { metadata: {}, spec: { containers: [] }, status: { phase: 'Running' } },
+    ];
+    expect(sortUpdateIndexes(pods, [0, 1, 3, 4], { type: 'ReCreate' })).toEqual([1, 0, 4, 3]);
+  });
+
+  it('PreparingUpdate pods come first, stable otherwise', () => {
+    const pods = [
+      labelled({}),
+      labelled({ 'lifecycle.apps.kruise.io/state': 'PreparingUpdate' }),
+      labelled({}),
+    ];
+    expect(sortUpdateIndexes(pods, [0, 1, 2], undefined)).toEqual([1, 0, 2]);
+  });
+
+  it('active-pods order: unscheduled, ready time, restarts, creation time', () => {
+    const p = (o: Partial<Pod['status']> & { node?: string; created?: string; readyAt?: string }): Pod => ({
+      metadata: { creationTimestamp: o.created },
+      spec: { containers: [], nodeName: o.node },
+      status: {
+        phase: 'Running',
+        conditions: o.readyAt ? [{ type: 'Ready', status: 'True', lastTransitionTime: o.readyAt }] : [],
+        containerStatuses: o.containerStatuses,
+      },
+    });
+    expect(activePodsLess(p({}), p({ node: 'n' }))).toBe(true);
+    expect(
+      activePodsLess(p({ readyAt: '2024-01-02T00:00:00Z' }), p({ readyAt: '2024-01-01T00:00:00Z' })),
+    ).toBe(true);
+    const restarts = (n: number) => [{ name: 'c', image: '', imageID: '', ready: true, restartCount: n }];
+    expect(activePodsLess(p({ containerStatuses: restarts(3) }), p({ containerStatuses: restarts(1) }))).toBe(
+      true,
+    );
+    expect(
+      activePodsLess(p({ created: '2024-01-02T00:00:00Z' }), p({ created: '2024-01-01T00:00:00Z' })),
+    ).toBe(true);
+    expect(activePodsLess(p({}), p({ created: '2024-01-01T00:00:00Z' }))).toBe(true);
+    expect(activePodsLess(p({}), p({}))).toBe(false);
+  });
+});
+
+describe('priorityStrategy (spec §3.9 6b)', () => {
+  it('weightPriority: higher weight sum first, stable; invalid selectors ignored', () => {
+    const pods = [labelled({ a: '1' }), labelled({ b: '1' }), labelled({ a: '1', b: '1' }), labelled({})];
+    const strategy = {
+      weightPriority: [
+        { weight: 50, matchSelector: { matchLabels: { a: '1' } } },
+        { weight: 30, matchSelector: { matchLabels: { b: '1' } } },
+        { weight: 99, matchSelector: { matchExpressions: [{ key: 'x', operator: 'Bogus' }] } },
+      ],
+    };
+    expect(sortByPriority(pods, [3, 1, 0, 2], strategy)).toEqual([2, 0, 1, 3]);
+  });
+  it('orderPriority: pods without keys first, then by key index, then higher trailing number', () => {
+    const pods = [labelled({ k1: 'sts-1' }), labelled({ k1: 'sts-10' }), labelled({ k2: 'x' }), labelled({})];
+    expect(
+      sortByPriority(pods, [0, 1, 2, 3], { orderPriority: [{ orderedKey: 'k1' }, { orderedKey: 'k2' }] }),
+    ).toEqual([3, 1, 0, 2]);
+    expect(sortByPriority(pods, [0, 1], {})).toEqual([0, 1]);
+  });
+});
+
+describe('scatterStrategy (spec §3.9 6c, upstream TestScatterPodsByRule)', () => {
+  const term = [{ key: 'labelA', value: 'AAA' }];
+  const cases: [string, string[], number[]][] = [
+    ['even scattered + even ordinary', ['', '', '', '', 'labelA=AAA', 'labelA=AAA'], [4, 0, 1, 2, 3, 5]],
+    ['odd + odd', ['', '', '', 'labelA=AAA', 'labelA=AAA', 'labelA=AAA'], [3, 0, 1, 4, 2, 5]],
+    ['even + odd', ['', '', '', 'labelA=AAA', '', '', 'labelA=AAA'], [3, 0, 1, 2, 4, 5, 6]],
+    [
+      'odd + even',
+      ['', '', '', '', '', '', 'labelA=AAA', 'labelA=AAA', 'labelA=AAA'],
+      [6, 0, 1, 2, 7, 3, 4, 5, 8],
+    ],
+    [
+      'more scattered, even',
+      ['', '', 'labelA=AAA', 'labelA=AAA', 'labelA=AAA', 'labelA=AAA'],
+      [2, 3, 0, 4, 1, 5],
+    ],
+    [
+      'more scattered, even + odd',
+      ['', '', 'labelA=AAA', '', 'labelA=AAA', 'labelA=AAA', 'labelA=AAA', 'labelA=AAA', 'labelA=AAA'],
+      [2, 4, 0, 5, 6, 1, 7, 3, 8],
+    ],
+    [
+      'more scattered, odd + even',
+      ['', 'labelA=AAA', '', 'labelA=AAA', '', '', 'labelA=AAA', 'labelA=AAA', 'labelA=AAA'],
+      [1, 0, 3, 2, 6, 4, 7, 5, 8],
+    ],
+    [
+      'invalid labels',
+      ['', '', '', '', 'ee', 'a', '', 'labelA=AAA', 'labelA=AAA', 'labelA=AAA,labelB=BBB'],
+      [7, 0, 1, 2, 3, 8, 4, 5, 6, 9],
+    ],
+    ['one matched only', ['labelA=AAA', ''], [0, 1]],
+  ];
+  it.each(cases)('%s', (_d, labels, expected) => {
+    const pods = fromStrings(labels);
+    expect(
+      sortByScatter(
+        pods,
+        expected.map((_, i) => i).sort((a, b) => a - b),
+        term,
+      ),
+    ).toEqual(expected);
+  });
+
+  it('density of the whole population shapes the groups (8 pods, 6 candidates; derived by stepping through upstream)', () => {
+    const pods = fromStrings([
+      '',
+      '',
+      '',
+      'labelA=AAA',
+      'labelA=AAA',
+      'labelA=AAA',
+      'labelA=AAA',
+      'labelA=AAA',
+    ]);
+    // totals 4 matched (after setting the last aside) vs 3 unmatched are denser than the candidates' 2 vs 3:
+    // group sizes 1/1, 2 groups, 1 unmatched remainder first.
+    expect(sortByScatter(pods, [0, 1, 2, 3, 4, 5], term)).toEqual([0, 3, 1, 4, 2, 5]);
+  });
+
+  it('several terms are applied most-matched first (upstream TestSort "2 dimensions")', () => {
+    const pods = [
+      labelled({ labelB: 'BBB' }),
+      labelled({ labelB: 'BBB' }),
+      labelled({}),
+      labelled({}),
+      labelled({ labelA: 'AAA' }),
+      labelled({ labelA: 'AAA' }),
+    ];
+    const terms = [
+      { key: 'labelA', value: 'AAA' },
+      { key: 'labelB', value: 'BBB' },
+    ];
+    expect(sortByScatter(pods, [0, 1, 2, 3, 4, 5], terms)).toEqual([0, 4, 2, 3, 5, 1]);
+    expect(sortUpdateIndexes(pods, [0, 1, 2, 3, 4, 5], { scatterStrategy: terms })).toEqual([
+      0, 4, 2, 3, 5, 1,
+    ]);
+    expect(sortByScatter(pods, [0], terms)).toEqual([0]);
+  });
+});
