@@ -20,10 +20,13 @@ export function isEmptySelector(selector: LabelSelector | undefined): boolean {
   );
 }
 
+const EQUALS = '=';
+
 function requirements(selector: LabelSelector): LabelSelectorRequirement[] {
+  // matchLabels become equality requirements (printed `k=v`); a matchExpressions `In` stays `k in (v)`
   const reqs: LabelSelectorRequirement[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({
     key,
-    operator: 'In',
+    operator: EQUALS,
     values: [value],
   }));
   for (const r of selector.matchExpressions ?? []) {
@@ -65,6 +68,7 @@ export function selectorMatches(
   return requirements(selector).every((r) => {
     const has = Object.prototype.hasOwnProperty.call(l, r.key);
     switch (r.operator) {
+      case EQUALS:
       case 'In':
         return has && (r.values ?? []).includes(l[r.key]);
       case 'NotIn':
@@ -91,8 +95,10 @@ export function selectorString(selector: LabelSelector): string {
     .map((r) => {
       const values = [...(r.values ?? [])].sort();
       switch (r.operator) {
+        case EQUALS:
+          return `${r.key}=${values[0]}`;
         case 'In':
-          return values.length === 1 ? `${r.key}=${values[0]}` : `${r.key} in (${values.join(',')})`;
+          return `${r.key} in (${values.join(',')})`;
         case 'NotIn':
           return `${r.key} notin (${values.join(',')})`;
         case 'Exists':
