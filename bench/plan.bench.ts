@@ -48,7 +48,13 @@ function podsOf(n: number, oldRev: ControllerRevision, newRev: ControllerRevisio
           'lifecycle.apps.kruise.io/state': 'Normal',
         },
         ownerReferences: [
-          { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'bench', uid: 'bench-uid', controller: true },
+          {
+            apiVersion: 'apps.kruise.io/v1alpha1',
+            kind: 'CloneSet',
+            name: 'bench',
+            uid: 'bench-uid',
+            controller: true,
+          },
         ],
       },
       spec: {
@@ -63,7 +69,13 @@ function podsOf(n: number, oldRev: ControllerRevision, newRev: ControllerRevisio
           { type: 'InPlaceUpdateReady', status: 'True', lastTransitionTime: '2024-05-01T07:01:00Z' },
         ],
         containerStatuses: [
-          { name: 'main', image: updated ? 'app:v2' : 'app:v1', imageID: `id-${i}`, ready: true, restartCount: 0 },
+          {
+            name: 'main',
+            image: updated ? 'app:v2' : 'app:v1',
+            imageID: `id-${i}`,
+            ready: true,
+            restartCount: 0,
+          },
         ],
       },
     });
@@ -87,7 +99,10 @@ function measure(fn: () => void, iterations: number): number {
   return median(times);
 }
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 for (const n of sizes.length ? sizes : [1000, 10000]) {
   const oldCs = cloneSetOf(n, 'app:v1');
   const cs = cloneSetOf(n, 'app:v2');
@@ -104,7 +119,14 @@ for (const n of sizes.length ? sizes : [1000, 10000]) {
     collisionCount: 0,
   };
   const pods = podsOf(n, oldRev, newRev);
-  const input = { cloneSet: cs, pods, pvcs: [], revisions: [oldRev, newRev], now: NOW, newInstanceId: () => 'zzzzz' };
+  const input = {
+    cloneSet: cs,
+    pods,
+    pvcs: [],
+    revisions: [oldRev, newRev],
+    now: NOW,
+    newInstanceId: () => 'zzzzz',
+  };
   const iterations = n >= 10000 ? 15 : 50;
   const planMs = measure(() => void planCloneSet(input), iterations);
   const refMs = measure(() => void JSON.parse(JSON.stringify(pods)), iterations);

@@ -1,0 +1,229 @@
+/**
+ * The CloneSet planner: one pure function from what the API server holds to what the controller does next
+ * (spec §3.1, OpenKruise's reconcile, minus the I/O). Expectations and leases are the caller's business
+ * (DESIGN §2 steps 1, 3): call this only when they allow acting.
+ */
+import { applyDefaults } from '../api/defaults.js';
+import { EventReason, GROUP, KIND } from '../api/keys.js';
+import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/types.js';
+import { validateCloneSet } from '../api/validation.js';
+import { emptyDiff } from './diff.js';
+import { metaTime, calculateStatus } from './status.js';
+import { claimPods, cleanupPVCs } from './ownership.js';
+import { isPodActive } from './pods.js';
+import { computeRevisions, truncateHistory } from './revision.js';
+import { planScale } from './scale.js';
+import { resolveStrategy } from './strategy.js';
+import {
+  DEFAULT_PLANNER_OPTIONS,
+  type Action,
+  type PhaseContext,
+  type Plan,
+  type PlanInput,
+} from './types.js';
+import { planUpdate } from './update.js';
+
+/** Condition type Kruiseless sets while the CloneSet fails validation (DESIGN §2a); removed once it is valid. */
+export const CONDITION_FAILED_VALIDATION = 'FailedValidation';
+
+/** Whether `pod` has any owner reference with `uid` (spec §3.1 step 4). */
+function ownedBy(uid: string | undefined) {
+  return (o: { metadata: { ownerReferences?: { uid: string }[] } }) =>
+    !!uid && (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid);
+}
+
+/** Smallest positive of the given delays (seconds), else undefined (spec §3.1 step 17). */
+export function smallestPositive(...delays: (number | undefined)[]): number | undefined {
+  const positive = delays.filter((d): d is number => d !== undefined && d > 0);
+  return positive.length ? Math.min(...positive) : undefined;
+}
+
+function byName(a: Pod, b: Pod): number {
+  const x = a.metadata.name ?? '';
+  const y = b.metadata.name ?? '';
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The plan for a CloneSet that failed validation: no writes but a condition and a Warning event. */
+function invalidPlan(cs: CloneSet, errors: { path: string; message: string }[], now: Date): Plan {
+  const message = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+  const old = cs.status ?? {
+    replicas: 0,
+    readyReplicas: 0,
+    availableReplicas: 0,
+    updatedReplicas: 0,
+    updatedReadyReplicas: 0,
+  };
+  const previous = (old.conditions ?? []).find((c) => c.type === CONDITION_FAILED_VALIDATION);
+  const unchanged = previous?.status === 'True' && previous.message === message;
+  const condition: CloneSetCondition = unchanged
+    ? previous
+    : {
+        type: CONDITION_FAILED_VALIDATION,
+        status: 'True',
+        reason: 'InvalidSpec',
+        message,
+        lastUpdateTime: metaTime(now),
+        lastTransitionTime:
+          previous?.status === 'True' ? (previous.lastTransitionTime ?? metaTime(now)) : metaTime(now),
+      };
+  const status: CloneSetStatus = {
+    ...old,
+    conditions: [...(old.conditions ?? []).filter((c) => c.type !== CONDITION_FAILED_VALIDATION), condition],
+  };
+  return {
+    validationErrors: errors,
+    revisions: {
+      updateRevision: old.updateRevision ?? '',
+      currentRevision: old.currentRevision ?? '',
+      collisionCount: old.collisionCount ?? 0,
+      deleteNames: [],
+    },
+    phase: 'none',
+    diff: emptyDiff(),
+    actions: [],
+    status,
+    statusChanged: !unchanged,
+    events: unchanged ? [] : [{ type: 'Warning', reason: EventReason.FailedValidation, message }],
+  };
+}
+
+/**
+ * Plan one reconcile of a CloneSet (spec §3.1): default and validate the CloneSet (DESIGN §2a), keep the owned
+ * pods and PVCs, clean up PVCs when reuse is disabled, claim/release pods (§3.2), choose the current and update
+ * revisions (§3.3), run the scale phase and — only if it changed nothing — the update phase (§0.2, §3.6, §3.9),
+ * compute the status (§3.12), truncate `podsToDelete` and revision history (§3.13), and pick the requeue delay.
+ *
+ * Deterministic: the clock is `input.now`, new instance ids come from `input.newInstanceId`, and pods are taken
+ * in name order. Never throws for bad cluster data: a CloneSet that fails validation yields a plan with
+ * `validationErrors`, no actions, a `FailedValidation` condition and a Warning event.
+ * @returns the plan (actions in the order they must be written)
+ */
+export function planCloneSet(input: PlanInput): Plan {
+  const options = { ...DEFAULT_PLANNER_OPTIONS, ...(input.options ?? {}) };
+  const cs = applyDefaults(input.cloneSet);
+  const errors = validateCloneSet(cs);
+  if (errors.length > 0) return invalidPlan(cs, errors, input.now);
+
+  const uid = cs.metadata.uid;
+  const deleting = !!cs.metadata.deletionTimestamp;
+  const ownedPods = input.pods.filter(ownedBy(uid)).sort(byName);
+  const ownedPvcs = input.pvcs.filter(ownedBy(uid)).filter((p) => !p.metadata.deletionTimestamp);
+
+  const actions: Action[] = [];
+  const pvcCleanup = cleanupPVCs(cs, ownedPods, ownedPvcs);
+  actions.push(...pvcCleanup.actions);
+  const claim = deleting
+    ? { claimed: ownedPods.filter(isPodActive).filter((p) => isControlledBy(p, uid)), actions: [] }
+    : claimPods(cs, ownedPods);
+  actions.push(...claim.actions);
+  const pods = claim.claimed;
+
+  const revisions = computeRevisions(cs, input.revisions);
+  const strategy = resolveStrategy(cs, options);
+  const ctx: PhaseContext = {
+    cloneSet: cs,
+    strategy,
+    currentRevision: revisions.current,
+    updateRevision: revisions.update,
+    revisions: revisions.plan.create ? [...revisions.sorted, revisions.plan.create] : revisions.sorted,
+    pods,
+    pvcs: pvcCleanup.keep,
+    now: input.now,
+    options,
+    newInstanceId: input.newInstanceId,
+  };
+
+  let phase: Plan['phase'] = 'none';
+  let diff = emptyDiff();
+  const events: Plan['events'] = [];
+  let scaleError: string | undefined;
+  let updateError: string | undefined;
+  let phaseRequeue: number | undefined;
+  if (!deleting) {
+    const scale = planScale(ctx);
+    diff = scale.diff;
+    events.push(...scale.events);
+    actions.push(...scale.actions);
+    scaleError = scale.error;
+    phaseRequeue = scale.requeueAfterSeconds;
+    if (scale.changed) {
+      phase = 'scale';
+    } else {
+      const update = planUpdate(ctx);
+      events.push(...update.events);
+      actions.push(...update.actions);
+      updateError = update.error;
+      phaseRequeue = smallestPositive(phaseRequeue, update.requeueAfterSeconds);
+      if (update.actions.length > 0) phase = 'update';
+    }
+  }
+
+  const statusResult = calculateStatus({
+    cloneSet: cs,
+    pods,
+    strategy,
+    updateRevision: revisions.plan.updateRevision,
+    currentRevision: revisions.plan.currentRevision,
+    collisionCount: revisions.plan.collisionCount,
+    now: input.now,
+    scaleError,
+    updateError,
+  });
+  const status = statusResult.status;
+  const currentRevision = status.currentRevision ?? revisions.plan.currentRevision;
+
+  const listed = cs.spec.scaleStrategy?.podsToDelete;
+  const activeNames = new Set(pods.map((p) => p.metadata.name));
+  const survivors = listed?.filter((n) => activeNames.has(n));
+  const podsToDelete = listed && survivors && survivors.length !== listed.length ? survivors : undefined;
+
+  const syncOk = !scaleError && !updateError;
+  const minReady = strategy.minReadySeconds;
+  const minReadyRequeue =
+    syncOk && minReady > 0 && status.availableReplicas !== status.readyReplicas ? minReady : undefined;
+
+  return {
+    validationErrors: [],
+    revisions: {
+      ...revisions.plan,
+      currentRevision,
+      deleteNames: truncateHistory(
+        cs,
+        revisions.sorted,
+        pods,
+        currentRevision,
+        revisions.plan.updateRevision,
+      ),
+    },
+    phase,
+    diff,
+    actions,
+    status: stripFailedValidation(status),
+    statusChanged: statusResult.statusChanged || hasFailedValidation(cs.status),
+    ...(podsToDelete ? { podsToDelete } : {}),
+    events,
+    ...withRequeue(smallestPositive(phaseRequeue, statusResult.requeueAfterSeconds, minReadyRequeue)),
+  };
+}
+
+function withRequeue(seconds: number | undefined): { requeueAfterSeconds?: number } {
+  return seconds === undefined ? {} : { requeueAfterSeconds: seconds };
+}
+
+function isControlledBy(pod: Pod, uid: string | undefined): boolean {
+  const ref = (pod.metadata.ownerReferences ?? []).find((r) => r.controller);
+  return !!ref && ref.uid === uid && ref.kind === KIND && ref.apiVersion.split('/')[0] === GROUP;
+}
+
+function hasFailedValidation(status: CloneSetStatus | undefined): boolean {
+  return (status?.conditions ?? []).some((c) => c.type === CONDITION_FAILED_VALIDATION);
+}
+
+function stripFailedValidation(status: CloneSetStatus): CloneSetStatus {
+  if (!hasFailedValidation(status)) return status;
+  return {
+    ...status,
+    conditions: (status.conditions ?? []).filter((c) => c.type !== CONDITION_FAILED_VALIDATION),
+  };
+}

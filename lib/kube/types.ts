@@ -1,0 +1,75 @@
+/**
+ * The API-server port the reconciler uses (DESIGN §2 steps 2 and 6): typed reads and writes of CloneSets, pods,
+ * PVCs, ControllerRevisions and Events in one cluster. One real implementation (`@kubernetes/client-node`) lives
+ * beside this file; tests run it against a real kube-apiserver.
+ */
+import type {
+  CloneSet,
+  CloneSetStatus,
+  ControllerRevision,
+  JsonObject,
+  PersistentVolumeClaim,
+  Pod,
+} from '../api/types.js';
+
+/** A list result with the collection's resourceVersion (for watches and read-your-writes checks). */
+export interface Listed<T> {
+  items: T[];
+  resourceVersion: string;
+}
+
+/** A Kubernetes Event to record on a CloneSet (spec §2.8). */
+export interface CloneSetEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+/** Typed access to one cluster's API server. Every method throws {@link KubeApiError} on an API error. */
+export interface KubeClient {
+  /** GET a CloneSet; undefined when it does not exist (404). */
+  getCloneSet(namespace: string, name: string): Promise<CloneSet | undefined>;
+  /** LIST CloneSets (all namespaces when `namespace` is undefined). */
+  listCloneSets(namespace?: string): Promise<Listed<CloneSet>>;
+  /** LIST pods of a namespace carrying `labelSelector` (e.g. `apps.kruise.io/cloneset-instance-id`). */
+  listPods(namespace: string, labelSelector?: string): Promise<Listed<Pod>>;
+  /** LIST PVCs of a namespace carrying `labelSelector`. */
+  listPVCs(namespace: string, labelSelector?: string): Promise<Listed<PersistentVolumeClaim>>;
+  /** LIST ControllerRevisions of a namespace matching `labelSelector`. */
+  listControllerRevisions(namespace: string, labelSelector?: string): Promise<Listed<ControllerRevision>>;
+
+  createControllerRevision(revision: ControllerRevision): Promise<ControllerRevision>;
+  /** PUT a ControllerRevision (resourceVersion precondition from the object). */
+  replaceControllerRevision(revision: ControllerRevision): Promise<ControllerRevision>;
+  deleteControllerRevision(namespace: string, name: string): Promise<void>;
+
+  createPod(pod: Pod): Promise<Pod>;
+  /** DELETE a pod with a UID precondition (never deletes a same-named successor). */
+  deletePod(namespace: string, name: string, uid: string): Promise<void>;
+  /**
+   * Strategic-merge PATCH of a pod. When `resourceVersion` is given it is sent in the patch, so the API server
+   * rejects the write with 409 if the pod changed since it was read.
+   */
+  patchPod(namespace: string, name: string, patch: JsonObject, resourceVersion?: string): Promise<Pod>;
+  /** Strategic-merge PATCH of `pods/status` (same precondition rule as {@link patchPod}). */
+  patchPodStatus(namespace: string, name: string, patch: JsonObject, resourceVersion?: string): Promise<Pod>;
+
+  createPVC(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim>;
+  /** DELETE a PVC with a UID precondition. */
+  deletePVC(namespace: string, name: string, uid: string): Promise<void>;
+  /** Merge PATCH of a PVC's owner references (UID precondition via the patch). */
+  patchPVCOwnerReferences(
+    namespace: string,
+    name: string,
+    uid: string,
+    ownerReferences: NonNullable<PersistentVolumeClaim['metadata']['ownerReferences']>,
+  ): Promise<void>;
+
+  /** Replace `.status` through the status subresource (resourceVersion precondition from `cloneSet`). */
+  updateCloneSetStatus(cloneSet: CloneSet, status: CloneSetStatus): Promise<CloneSet>;
+  /** Merge PATCH of `spec.scaleStrategy.podsToDelete` (spec §3.13), resourceVersion precondition. */
+  patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet>;
+
+  /** Record a core/v1 Event on the CloneSet (best effort: never throws). */
+  recordEvent(cloneSet: CloneSet, event: CloneSetEvent): Promise<void>;
+}
