@@ -58,7 +58,7 @@ describe('goJson: Go encoding/json output for revision data', () => {
     [1e21, '1e+21'],
     [1.2345e25, '1.2345e+25'],
     [-2.5e-8, '-2.5e-8'],
-    [9007199254740993, '9007199254740992'],
+    [2 ** 53 + 2, '9007199254740994'],
   ])('number %p prints as %p', (n, want) => {
     expect(goJsonNumber(n)).toBe(want);
   });
