@@ -115,10 +115,12 @@ export async function stopFromPidFile(pidFile: string, graceMs = 10000): Promise
   return stopped;
 }
 
-/** Last `n` lines of a log file ('' when missing), for error messages. */
+/** Last `n` lines of the latest run in a log file (after its last `===` start marker; '' when missing). */
 export function logTail(file: string, n = 30): string {
   try {
-    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-n).join('\n');
+    const text = fs.readFileSync(file, 'utf8');
+    const latest = text.slice(Math.max(0, text.lastIndexOf('\n=== ') + 1));
+    return latest.trimEnd().split('\n').slice(-n).join('\n');
   } catch {
     return '';
   }
