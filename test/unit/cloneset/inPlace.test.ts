@@ -277,7 +277,7 @@ const stateJson = (o: Partial<InPlaceUpdateState>) =>
   serializeInPlaceUpdateState({ revision: NEW_REV, updateTimestamp: T, ...o });
 
 describe('isInPlaceUpdateCompleted (scenario 56)', () => {
-  const withState = (state: string, imageID: string, image = 'foo1', extra: Record<string, string> = {}) =>
+  const withState = (state: string, imageID: string, _image = 'foo1', extra: Record<string, string> = {}) =>
     ipPod('p', NEW_REV, {
       imageID,
       image: 'foo2',

@@ -18,7 +18,7 @@ describe('transitionLifecycle (spec §3.11)', () => {
   it('PreparingUpdate with markPodNotReady adds the preUpdateHook key first', () => {
     const res = transitionLifecycle(kruiseGated('Normal'), 'PreparingUpdate', true, NOW);
     expect(res.labelPatched).toBe(true);
-    expect(res.actions.map((a) => a.type + ':' + a.reason)).toEqual([
+    expect(res.actions.map((a) => a.type + ':' + ('reason' in a ? a.reason : ''))).toEqual([
       'PatchPodStatus:MarkPodNotReady',
       'PatchPod:LifecycleTransition',
     ]);

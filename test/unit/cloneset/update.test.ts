@@ -23,7 +23,7 @@ const T = '2024-05-01T08:00:00Z';
 const hashed = (rev: string) => ({ 'pod-template-hash': rev });
 const kinds = (actions: Action[]) =>
   actions.map(
-    (a) => `${a.type}:${a.pod && 'name' in a.pod ? a.pod.name : ''}:${'reason' in a ? a.reason : ''}`,
+    (a) => `${a.type}:${'pod' in a && 'uid' in a.pod ? a.pod.name : ''}:${'reason' in a ? a.reason : ''}`,
   );
 const labelsOf = (a: Action) =>
   a.type === 'PatchPod' ? (a.patch.metadata as Record<string, unknown>).labels : undefined;

@@ -1,4 +1,4 @@
-import type { Pod } from '../../../lib/api/types.js';
+import type { Pod, UpdatePriorityStrategy } from '../../../lib/api/types.js';
 import {
   activePodsLess,
   sortByPriority,
@@ -80,7 +80,7 @@ describe('sortUpdateIndexes (spec §3.9 step 6)', () => {
 describe('priorityStrategy (spec §3.9 6b)', () => {
   it('weightPriority: higher weight sum first, stable; invalid selectors ignored', () => {
     const pods = [labelled({ a: '1' }), labelled({ b: '1' }), labelled({ a: '1', b: '1' }), labelled({})];
-    const strategy = {
+    const strategy: UpdatePriorityStrategy = {
       weightPriority: [
         { weight: 50, matchSelector: { matchLabels: { a: '1' } } },
         { weight: 30, matchSelector: { matchLabels: { b: '1' } } },
