@@ -138,7 +138,7 @@ export function podNeedsUnready(pod: Pod, spec: UpdateSpec, gates: PlannerOption
  * 2. one `PatchPod` (reason `InPlaceUpdate`): revision labels, lifecycle `Updating` + timestamp, the state
  *    annotation (legacy key set to `null`), then either the applied first batch (graceSeconds ≤ 0) or the grace
  *    annotation holding the whole spec (images untouched).
- * @param shortHashLabel gate `CloneSetShortHash`: `controller-revision-hash` gets only the hash suffix
+ * @param gates `cloneSetShortHash`: `controller-revision-hash` gets only the hash suffix; vertical-scaling gate
  */
 export function startInPlaceUpdate(pod: Pod, spec: UpdateSpec, now: Date, gates: PlannerOptions): Action[] {
   const actions: Action[] = [];
