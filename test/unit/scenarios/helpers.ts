@@ -134,3 +134,23 @@ export function progressing(w: World): string | undefined {
   const c = w.cloneSet.status?.conditions?.find((x) => x.type === 'Progressing');
   return c ? `${c.status}/${c.reason}` : undefined;
 }
+
+/**
+ * Makes the fake kubelet report a pod as crash-looping: Running, `Ready=False`, container not ready, and leaves
+ * it alone from now on (it joins `w.stuck`).
+ */
+export function crashLoop(w: World, name: string): void {
+  const p = w.pod(name);
+  w.stuck.add(name);
+  const t = w.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  p.status = {
+    ...p.status,
+    phase: 'Running',
+    conditions: (p.status?.conditions ?? []).map((c) =>
+      c.type === 'Ready' || c.type === 'ContainersReady'
+        ? { ...c, status: 'False', lastTransitionTime: t }
+        : c,
+    ),
+    containerStatuses: (p.status?.containerStatuses ?? []).map((s) => ({ ...s, ready: false })),
+  };
+}
