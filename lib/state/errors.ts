@@ -1,0 +1,83 @@
+/**
+ * Typed errors of the DynamoDB state layer (DESIGN §2 steps 1, 3, 5 and §3; STYLE: callers branch on the class,
+ * never on message text).
+ */
+
+/**
+ * A write was rejected because a newer lease holder exists (DESIGN §2 step 1: "every DynamoDB write of the old
+ * holder is conditioned on its token"). The caller must stop reconciling at once and write nothing else; a
+ * successor owns the key.
+ */
+export class FencedOutError extends Error {
+  /** The operation that was fenced, e.g. `lease.renew` or `expectations.put`. */
+  readonly operation: string;
+  /** The item's key as `<pk>/<sk>`, e.g. `cs#prod#default#web/lease`. */
+  readonly key: string;
+  /** The fencing token the rejected writer presented. */
+  readonly token: number;
+
+  constructor(operation: string, key: string, token: number, detail?: string) {
+    super(
+      `${operation} on ${key} was fenced out: token ${token} is no longer current${detail ? ` (${detail})` : ''}`,
+    );
+    this.name = 'FencedOutError';
+    this.operation = operation;
+    this.key = key;
+    this.token = token;
+  }
+}
+
+/**
+ * DynamoDB (or the SDK) failed for a reason other than a condition check: missing table, throttling after the
+ * SDK's retries, network, access denied, or a stored item whose shape this code cannot read. `cause` holds the
+ * original error. Callers usually let it fail the invocation so that Lambda retries.
+ */
+export class StateStoreError extends Error {
+  /** The operation that failed, e.g. `lease.acquire (UpdateItem)`. */
+  readonly operation: string;
+  /** The item's key as `<pk>/<sk>`, or the table name for table-wide operations. */
+  readonly key: string;
+
+  constructor(operation: string, key: string, cause: unknown, detail?: string) {
+    const why = detail ?? (cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
+    super(`DynamoDB ${operation} on ${key} failed: ${why}`, { cause });
+    this.name = 'StateStoreError';
+    this.operation = operation;
+    this.key = key;
+  }
+}
+
+/**
+ * A state key cannot be built or parsed (DESIGN §3 key layout `cs#<cluster>#<ns>#<name>`): a part is empty or
+ * contains the separator `#`, or a string does not have the layout.
+ */
+export class InvalidStateKeyError extends Error {
+  /** The offending input (a key string or a rendered key object). */
+  readonly input: string;
+
+  constructor(input: string, reason: string) {
+    super(`invalid state key ${JSON.stringify(input)}: ${reason}`);
+    this.name = 'InvalidStateKeyError';
+    this.input = input;
+  }
+}
+
+/** One problem of a cluster record, with its dotted field path (e.g. `auth.region`). */
+export interface ClusterRecordIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * A cluster registry record (DESIGN §3 `cluster#<name>` / `meta`) failed validation, on write or when read
+ * back. `issues` lists every problem found.
+ */
+export class InvalidClusterRecordError extends Error {
+  readonly issues: ClusterRecordIssue[];
+
+  constructor(issues: ClusterRecordIssue[]) {
+    super(`invalid cluster record: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+    this.name = 'InvalidClusterRecordError';
+    this.issues = issues;
+  }
+}

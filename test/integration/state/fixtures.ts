@@ -1,0 +1,62 @@
+/**
+ * Shared set-up of the state integration tests: one dynalite per test file, a fresh table per test, the stores
+ * under test and a raw document client for reading items exactly as stored.
+ */
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  createStateStores,
+  ensureTable,
+  type CloneSetKey,
+  type StateStores,
+} from '../../../lib/state/index.js';
+import { uniqueTableName, useDynalite } from '../support/dynamo.js';
+
+/** A fresh table with its stores and raw item access. */
+export interface StateFixture {
+  tableName: string;
+  stores: StateStores;
+  /** The item as stored, without pk/sk; undefined when absent. */
+  item(pk: string, sk: string): Promise<Record<string, unknown> | undefined>;
+  putItem(item: Record<string, unknown>): Promise<void>;
+  deleteItem(pk: string, sk: string): Promise<void>;
+}
+
+/** Call at the top level of a test file; call `fresh()` inside each test. */
+export function useStateFixture(): { fresh(clock?: () => number): Promise<StateFixture> } {
+  const db = useDynalite();
+  return {
+    async fresh(clock) {
+      const client = db.client();
+      const tableName = uniqueTableName();
+      await ensureTable(client, tableName);
+      const doc = DynamoDBDocumentClient.from(client);
+      return {
+        tableName,
+        stores: createStateStores({ client, tableName, clock }),
+        async item(pk, sk) {
+          const out = await doc.send(
+            new GetCommand({ TableName: tableName, Key: { pk, sk }, ConsistentRead: true }),
+          );
+          if (!out.Item) return undefined;
+          const { pk: _pk, sk: _sk, ...rest } = out.Item;
+          return rest;
+        },
+        async putItem(item) {
+          await doc.send(new PutCommand({ TableName: tableName, Item: item }));
+        },
+        async deleteItem(pk, sk) {
+          await doc.send(new DeleteCommand({ TableName: tableName, Key: { pk, sk } }));
+        },
+      };
+    },
+  };
+}
+
+/** The CloneSet most tests use; its partition key is {@link PK}. */
+export const KEY: CloneSetKey = { cluster: 'prod-eu', namespace: 'shop', name: 'web' };
+export const PK = 'cs#prod-eu#shop#web';
+/** A fixed "now" (epoch ms) and lease duration (ms) for readable expected values. */
+export const T0 = 1_700_000_000_000;
+export const DURATION = 60_000;
+/** ttl (epoch s) of an item whose relevance ends at `ms`: one day later, rounded up. */
+export const ttlOf = (ms: number): number => Math.ceil((ms + 86_400_000) / 1000);

@@ -1,0 +1,194 @@
+import { FencedOutError, type Lease } from '../../../lib/state/index.js';
+import { DURATION, KEY, PK, T0, ttlOf, useStateFixture } from './fixtures.js';
+
+const fx = useStateFixture();
+
+async function acquired(
+  leases: Awaited<ReturnType<typeof fx.fresh>>['stores']['leases'],
+  holder: string,
+  now: number,
+): Promise<Lease> {
+  const r = await leases.acquire(KEY, holder, DURATION, now);
+  if (!r.acquired) throw new Error(`expected ${holder} to acquire, held by ${r.heldBy}`);
+  return r.lease;
+}
+
+describe('LeaseStore on dynalite (DESIGN §2 step 1)', () => {
+  test('a free lease is acquired with token 1 and a clean release frees it, keeping the token', async () => {
+    const { stores, item } = await fx.fresh();
+    const r = await stores.leases.acquire(KEY, 'inv-a', DURATION, T0);
+    expect(r).toEqual({
+      acquired: true,
+      lease: { key: KEY, holder: 'inv-a', token: 1, expiresAt: T0 + DURATION },
+    });
+    expect(await item(PK, 'lease')).toEqual({
+      holder: 'inv-a',
+      token: 1,
+      expiresAt: T0 + DURATION,
+      dirty: false,
+      ttl: ttlOf(T0 + DURATION),
+    });
+    if (!r.acquired) return;
+    await expect(stores.leases.release(r.lease)).resolves.toBe('released');
+    expect(await item(PK, 'lease')).toEqual({
+      holder: 'inv-a',
+      token: 1,
+      expiresAt: 0,
+      dirty: false,
+      ttl: ttlOf(T0 + DURATION),
+    });
+  });
+
+  test('a released lease is acquired at once by the next holder with token 2', async () => {
+    const { stores } = await fx.fresh();
+    await stores.leases.release(await acquired(stores.leases, 'inv-a', T0));
+    await expect(stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1)).resolves.toEqual({
+      acquired: true,
+      lease: { key: KEY, holder: 'inv-b', token: 2, expiresAt: T0 + 1 + DURATION },
+    });
+  });
+
+  test('a second holder is refused with the live holder and its expiry, and marks the lease dirty', async () => {
+    const { stores, item } = await fx.fresh();
+    await acquired(stores.leases, 'inv-a', T0);
+    await expect(stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1000)).resolves.toEqual({
+      acquired: false,
+      heldBy: 'inv-a',
+      expiresAt: T0 + DURATION,
+    });
+    expect(await item(PK, 'lease')).toMatchObject({ holder: 'inv-a', token: 1, dirty: true });
+  });
+
+  test("the holder's release returns 'dirty' once after a refused acquire, then 'released'", async () => {
+    const { stores, item } = await fx.fresh();
+    const lease = await acquired(stores.leases, 'inv-a', T0);
+    await stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1000);
+    await expect(stores.leases.release(lease)).resolves.toBe('dirty');
+    expect(await item(PK, 'lease')).toMatchObject({
+      holder: 'inv-a',
+      token: 1,
+      expiresAt: T0 + DURATION,
+      dirty: false,
+    });
+    await expect(stores.leases.release(lease)).resolves.toBe('released');
+    expect(await item(PK, 'lease')).toMatchObject({ holder: 'inv-a', token: 1, expiresAt: 0, dirty: false });
+  });
+
+  test('a lease is not taken over one millisecond before it expires', async () => {
+    const { stores } = await fx.fresh();
+    await acquired(stores.leases, 'inv-a', T0);
+    await expect(stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + DURATION - 1)).resolves.toEqual({
+      acquired: false,
+      heldBy: 'inv-a',
+      expiresAt: T0 + DURATION,
+    });
+  });
+
+  test('an expired lease is taken over with token + 1 and dirty reset', async () => {
+    const { stores, item } = await fx.fresh();
+    await acquired(stores.leases, 'inv-a', T0);
+    await stores.leases.acquire(KEY, 'inv-c', DURATION, T0 + 1); // marks dirty
+    const now = T0 + DURATION; // expiresAt <= now: expired
+    await expect(stores.leases.acquire(KEY, 'inv-b', DURATION, now)).resolves.toEqual({
+      acquired: true,
+      lease: { key: KEY, holder: 'inv-b', token: 2, expiresAt: now + DURATION },
+    });
+    expect(await item(PK, 'lease')).toEqual({
+      holder: 'inv-b',
+      token: 2,
+      expiresAt: now + DURATION,
+      dirty: false,
+      ttl: ttlOf(now + DURATION),
+    });
+  });
+
+  test("the old holder's renew and release throw FencedOutError after a takeover", async () => {
+    const { stores, item } = await fx.fresh();
+    const old = await acquired(stores.leases, 'inv-a', T0);
+    await acquired(stores.leases, 'inv-b', T0 + DURATION);
+    const renew = stores.leases.renew(old, DURATION, T0 + DURATION + 5);
+    await expect(renew).rejects.toBeInstanceOf(FencedOutError);
+    await expect(renew).rejects.toMatchObject({ operation: 'lease.renew', key: `${PK}/lease`, token: 1 });
+    await expect(stores.leases.release(old)).rejects.toMatchObject({
+      name: 'FencedOutError',
+      operation: 'lease.release',
+      token: 1,
+    });
+    expect(await item(PK, 'lease')).toMatchObject({
+      holder: 'inv-b',
+      token: 2,
+      expiresAt: T0 + 2 * DURATION,
+    });
+  });
+
+  test('renew moves expiresAt to now + duration and keeps token and dirty flag', async () => {
+    const { stores, item } = await fx.fresh();
+    const lease = await acquired(stores.leases, 'inv-a', T0);
+    await stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1);
+    await expect(stores.leases.renew(lease, 2 * DURATION, T0 + 10_000)).resolves.toEqual({
+      key: KEY,
+      holder: 'inv-a',
+      token: 1,
+      expiresAt: T0 + 10_000 + 2 * DURATION,
+    });
+    expect(await item(PK, 'lease')).toEqual({
+      holder: 'inv-a',
+      token: 1,
+      expiresAt: T0 + 10_000 + 2 * DURATION,
+      dirty: true,
+      ttl: ttlOf(T0 + 10_000 + 2 * DURATION),
+    });
+  });
+
+  test('an expired but not taken-over lease can still be renewed and released by its holder', async () => {
+    const { stores } = await fx.fresh();
+    const lease = await acquired(stores.leases, 'inv-a', T0);
+    const renewed = await stores.leases.renew(lease, DURATION, T0 + 5 * DURATION);
+    expect(renewed.expiresAt).toBe(T0 + 6 * DURATION);
+    await expect(stores.leases.release(renewed)).resolves.toBe('released');
+  });
+
+  test('the holder acquiring again while its lease is live gets token + 1, fencing its earlier lease', async () => {
+    const { stores } = await fx.fresh();
+    const first = await acquired(stores.leases, 'inv-a', T0);
+    const second = await acquired(stores.leases, 'inv-a', T0 + 1);
+    expect(second).toEqual({ key: KEY, holder: 'inv-a', token: 2, expiresAt: T0 + 1 + DURATION });
+    await expect(stores.leases.release(first)).rejects.toBeInstanceOf(FencedOutError);
+    await expect(stores.leases.release(second)).resolves.toBe('released');
+  });
+
+  test('of 10 concurrent acquires exactly one succeeds and the other 9 are told who holds it', async () => {
+    const { stores, item } = await fx.fresh();
+    const holders = Array.from({ length: 10 }, (_, i) => `inv-${i}`);
+    const results = await Promise.all(holders.map((h) => stores.leases.acquire(KEY, h, DURATION, T0)));
+    const winners = results.flatMap((r) => (r.acquired ? [r.lease] : []));
+    expect(winners).toHaveLength(1);
+    const [winner] = winners;
+    expect(winner.token).toBe(1);
+    expect(winner.expiresAt).toBe(T0 + DURATION);
+    expect(results.filter((r) => !r.acquired)).toEqual(
+      Array.from({ length: 9 }, () => ({ acquired: false, heldBy: winner.holder, expiresAt: T0 + DURATION })),
+    );
+    expect(await item(PK, 'lease')).toMatchObject({ holder: winner.holder, token: 1, dirty: true });
+    await expect(stores.leases.release(winner)).resolves.toBe('dirty');
+    await expect(stores.leases.release(winner)).resolves.toBe('released');
+  });
+
+  test('leases of different CloneSets are independent', async () => {
+    const { stores } = await fx.fresh();
+    await acquired(stores.leases, 'inv-a', T0);
+    const other = await stores.leases.acquire({ ...KEY, name: 'api' }, 'inv-b', DURATION, T0);
+    expect(other).toEqual({
+      acquired: true,
+      lease: { key: { ...KEY, name: 'api' }, holder: 'inv-b', token: 1, expiresAt: T0 + DURATION },
+    });
+  });
+
+  test('a non-positive duration is rejected before any write', async () => {
+    const { stores, item } = await fx.fresh();
+    await expect(stores.leases.acquire(KEY, 'inv-a', 0, T0)).rejects.toThrow(
+      'lease.acquire: durationMs must be a positive number of ms, got 0',
+    );
+    expect(await item(PK, 'lease')).toBeUndefined();
+  });
+});
