@@ -1,0 +1,63 @@
+/**
+ * The forwarder's coalescing (DESIGN §1: "coalesces many pod events into one reconcile event per CloneSet per
+ * batch"). Pure.
+ */
+import { type ReconcileReason, type ReconcileRequest } from './schema.js';
+
+/**
+ * Reason precedence when several requests name one CloneSet, strongest first. The reconciler is level-triggered,
+ * so the reason never changes what it does; it is kept for logs and metrics ("why did this reconcile run?").
+ * Keep the most specific cause: a change to the CloneSet itself explains more than a change to one of its pods,
+ * a pod change more than a PVC change (PVCs follow pods), and any observed change more than a timer we set
+ * ourselves (`Requeue`), which in turn is more specific than the periodic safety-net sweep (`Resync`).
+ */
+export const REASON_PRECEDENCE: readonly ReconcileReason[] = [
+  'CloneSetChanged',
+  'PodChanged',
+  'PVCChanged',
+  'Requeue',
+  'Resync',
+];
+
+const NUMERIC = /^[0-9]+$/;
+
+/**
+ * The newer of two resourceVersions. Kubernetes calls them opaque, but on etcd they are one cluster-wide revision
+ * counter shared by CloneSets, pods and PVCs, so the larger number is the newer read bound. Compared as BigInt
+ * (etcd revisions are int64). When either is not a decimal string, the later one (`b`) wins.
+ */
+function newerResourceVersion(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  if (NUMERIC.test(a) && NUMERIC.test(b)) return BigInt(b) > BigInt(a) ? b : a;
+  return b;
+}
+
+/**
+ * One request per CloneSet key `(cluster, namespace, name)`.
+ * @param requests in arrival order
+ * @returns a new array in order of each key's first appearance; each entry carries the strongest reason of
+ *   {@link REASON_PRECEDENCE} and the newest `resourceVersion` seen for its key (omitted when none had one).
+ *   Inputs are not modified.
+ */
+export function coalesce(requests: readonly ReconcileRequest[]): ReconcileRequest[] {
+  const byKey = new Map<string, ReconcileRequest>();
+  for (const request of requests) {
+    const key = JSON.stringify([request.cluster, request.namespace, request.name]);
+    const seen = byKey.get(key);
+    if (seen === undefined) {
+      byKey.set(key, { ...request });
+      continue;
+    }
+    const reason =
+      REASON_PRECEDENCE.indexOf(request.reason) < REASON_PRECEDENCE.indexOf(seen.reason)
+        ? request.reason
+        : seen.reason;
+    const resourceVersion = newerResourceVersion(seen.resourceVersion, request.resourceVersion);
+    const merged: ReconcileRequest = { ...seen, reason };
+    if (resourceVersion === undefined) delete merged.resourceVersion;
+    else merged.resourceVersion = resourceVersion;
+    byKey.set(key, merged);
+  }
+  return [...byKey.values()];
+}

@@ -1,0 +1,197 @@
+/**
+ * Putting reconcile requests on the bus (DESIGN §1; ecosystem-notes §6.2: ≤ 10 entries per PutEvents, partial
+ * failures reported per entry and resent).
+ */
+import {
+  PutEventsCommand,
+  type EventBridgeClient,
+  type PutEventsRequestEntry,
+  type PutEventsResponse,
+} from '@aws-sdk/client-eventbridge';
+import { coalesce } from './coalesce.js';
+import { PublishError, type FailedEntry } from './errors.js';
+import { DETAIL_TYPE, SOURCE, requestKey, type ReconcileRequest } from './schema.js';
+
+/** What one {@link EventPublisher.publish} did. */
+export interface PublishResult {
+  /** Entries accepted by the bus (after coalescing). */
+  published: number;
+  /** PutEvents calls made, first attempts and resends together. */
+  calls: number;
+  /** Entry resends (an entry resent twice counts twice). */
+  retried: number;
+}
+
+/** Puts reconcile requests on the event bus. */
+export interface EventPublisher {
+  /**
+   * Coalesces `requests` ({@link coalesce}) and puts one event per CloneSet key.
+   * @throws PublishError when some entries still fail after every attempt (the others are published)
+   */
+  publish(requests: ReconcileRequest[]): Promise<PublishResult>;
+}
+
+/** The PutEvents operation, reduced to what the publisher needs (real client or {@link LocalBus}). */
+export type PutEventsFn = (entries: PutEventsRequestEntry[]) => Promise<PutEventsResponse>;
+
+/** Retry knobs of {@link createPutEventsPublisher}. */
+export interface PublishRetryOptions {
+  /** Attempts per entry, the first included; ≥ 1. Default 4. */
+  maxAttempts?: number;
+  /** Backoff cap before the first resend, in ms; doubles per attempt. Default 100. */
+  baseDelayMs?: number;
+  /** Largest backoff cap, in ms. Default 5000. */
+  maxDelayMs?: number;
+  /** Waits `ms` milliseconds. Default: a `setTimeout` promise. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Uniform in [0, 1). Default `Math.random`. */
+  random?: () => number;
+}
+
+/** Options of {@link createEventBridgePublisher}. */
+export interface EventBridgePublisherOptions extends PublishRetryOptions {
+  client: EventBridgeClient;
+  /** Bus name or ARN, e.g. `kruiseless`. */
+  eventBusName: string;
+}
+
+/** Most entries one PutEvents call accepts (ecosystem-notes §6.2). */
+export const MAX_ENTRIES_PER_CALL = 10;
+
+/**
+ * The PutEvents entry for one request: `Source` {@link SOURCE}, `DetailType` {@link DETAIL_TYPE}, `Detail` the
+ * request as JSON with a fixed key order (`resourceVersion` omitted when absent).
+ */
+export function toPutEventsEntry(request: ReconcileRequest, eventBusName: string): PutEventsRequestEntry {
+  const { version, cluster, namespace, name, reason, resourceVersion } = request;
+  const detail = {
+    version,
+    cluster,
+    namespace,
+    name,
+    reason,
+    ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+  };
+  return {
+    EventBusName: eventBusName,
+    Source: SOURCE,
+    DetailType: DETAIL_TYPE,
+    Detail: JSON.stringify(detail),
+  };
+}
+
+/**
+ * Backoff before resend number `attempt` (1 = the first resend): "full jitter", uniform in
+ * [0, min(maxDelayMs, baseDelayMs · 2^(attempt-1))), in whole ms.
+ */
+export function backoffDelayMs(
+  attempt: number,
+  baseDelayMs: number,
+  maxDelayMs: number,
+  random: number,
+): number {
+  return Math.floor(random * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Pending {
+  request: ReconcileRequest;
+  entry: PutEventsRequestEntry;
+  failure?: FailedEntry;
+}
+
+/** Sends one chunk; returns the entries that failed, each with its failure recorded. */
+async function sendChunk(putEvents: PutEventsFn, chunk: Pending[]): Promise<Pending[]> {
+  let response: PutEventsResponse;
+  try {
+    response = await putEvents(chunk.map((p) => p.entry));
+  } catch (error) {
+    // The SDK has already retried what it considers retryable; treat the call as failing every entry.
+    const e = error instanceof Error ? error : new Error(String(error));
+    return chunk.map((p) => ({
+      ...p,
+      failure: { key: requestKey(p.request), errorCode: e.name, errorMessage: e.message },
+    }));
+  }
+  if ((response.FailedEntryCount ?? 0) === 0) return [];
+  return chunk.flatMap((p, i) => {
+    const result = response.Entries?.[i];
+    if (result?.EventId !== undefined && result.ErrorCode === undefined) return [];
+    const failure = {
+      key: requestKey(p.request),
+      errorCode: result?.ErrorCode ?? 'MissingEntryResult',
+      errorMessage: result?.ErrorMessage ?? 'no result for this entry in the PutEvents response',
+    };
+    return [{ ...p, failure }];
+  });
+}
+
+/**
+ * An {@link EventPublisher} over any PutEvents implementation: coalesce, send in chunks of
+ * {@link MAX_ENTRIES_PER_CALL}, resend only the failed entries after a jittered exponential backoff
+ * ({@link backoffDelayMs}), up to `maxAttempts` per entry. A call that throws counts as every entry failing.
+ * @throws RangeError if `maxAttempts` < 1 (at construction)
+ */
+export function createPutEventsPublisher(
+  putEvents: PutEventsFn,
+  eventBusName: string,
+  options: PublishRetryOptions = {},
+): EventPublisher {
+  const {
+    maxAttempts = 4,
+    baseDelayMs = 100,
+    maxDelayMs = 5000,
+    sleep = defaultSleep,
+    random = Math.random,
+  } = options;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+    throw new RangeError(`maxAttempts must be ≥ 1, got ${maxAttempts}`);
+  return {
+    async publish(requests) {
+      const all = coalesce(requests);
+      let pending: Pending[] = all.map((request) => ({
+        request,
+        entry: toPutEventsEntry(request, eventBusName),
+      }));
+      let calls = 0;
+      let retried = 0;
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        if (attempt > 1) {
+          await sleep(backoffDelayMs(attempt - 1, baseDelayMs, maxDelayMs, random()));
+          retried += pending.length;
+        }
+        const failed: Pending[] = [];
+        for (const chunk of chunks(pending, MAX_ENTRIES_PER_CALL)) {
+          calls++;
+          failed.push(...(await sendChunk(putEvents, chunk)));
+        }
+        if (failed.length > 0 && attempt >= maxAttempts) {
+          const failures = failed.map((p) => p.failure as FailedEntry);
+          throw new PublishError(failures, all.length - failures.length, attempt);
+        }
+        pending = failed;
+      }
+      return { published: all.length, calls, retried };
+    },
+  };
+}
+
+/**
+ * The production {@link EventPublisher}: PutEvents on `eventBusName` through `client`.
+ * Client-level retries (throttling, 5xx) stay the SDK's; this adds per-entry resends.
+ */
+export function createEventBridgePublisher(options: EventBridgePublisherOptions): EventPublisher {
+  const { client, eventBusName, ...retry } = options;
+  return createPutEventsPublisher(
+    (entries) => client.send(new PutEventsCommand({ Entries: entries })),
+    eventBusName,
+    retry,
+  );
+}

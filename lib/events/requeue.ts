@@ -1,0 +1,198 @@
+/**
+ * Requeue-after (DESIGN §1 (D), §2 step 7; ecosystem-notes §6.5): a later `Requeue` reconcile request for one
+ * CloneSet key.
+ */
+import { createHash } from 'node:crypto';
+import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { EventPublisher } from './publisher.js';
+import { DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
+
+/** Asks for a reconcile of a key after a delay. */
+export interface RequeueScheduler {
+  /**
+   * Publishes `{ ...request, reason: 'Requeue' }` no earlier than `seconds` from now. Idempotent enough to call on
+   * every pass: repeats for one key collapse (how, depends on the implementation).
+   * @param seconds delay, ≥ 0
+   * @throws RangeError when `seconds` is negative or not finite
+   */
+  requeueAfter(request: ReconcileRequest, seconds: number): Promise<void>;
+}
+
+/** Options of {@link createSchedulerRequeue}. */
+export interface SchedulerRequeueOptions {
+  client: SchedulerClient;
+  /** ARN of the Kruiseless bus: the templated EventBridge PutEvents target. */
+  eventBusArn: string;
+  /** Role EventBridge Scheduler assumes; needs `events:PutEvents` on the bus. */
+  roleArn: string;
+  /** Schedule group. Default: the account's `default` group. */
+  groupName?: string;
+  /** SQS queue ARN for events the schedule could not deliver. */
+  deadLetterArn?: string;
+  /** Clock. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+const MINUTE_MS = 60_000;
+/** Longest schedule name, and the characters allowed in one (CreateSchedule `Name`). */
+const MAX_SCHEDULE_NAME = 64;
+const SCHEDULE_NAME_CHARS = /^[0-9a-zA-Z._-]+$/;
+
+function checkDelay(seconds: number): void {
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new RangeError(`requeue delay must be ≥ 0 seconds, got ${seconds}`);
+}
+
+/**
+ * When a requeue of `seconds` fires on EventBridge Scheduler: rounded up to a whole minute (its precision is
+ * 60 s, so this never fires early) and always after `now`.
+ */
+export function requeueMinute(now: Date, seconds: number): Date {
+  const due = now.getTime() + seconds * 1000;
+  const minute = Math.ceil(due / MINUTE_MS) * MINUTE_MS;
+  return new Date(minute > now.getTime() ? minute : minute + MINUTE_MS);
+}
+
+/** `yyyy-mm-ddThh:mm:ss` in UTC, the form of `at(...)`. */
+function atTime(date: Date): string {
+  return date.toISOString().slice(0, 19);
+}
+
+/**
+ * The schedule's name: `requeue_<cluster>_<namespace>_<name>_<yyyymmddhhmm>` when that is ≤ 64 characters of
+ * `[0-9a-zA-Z._-]` and the cluster has no `_` (namespace and name never do, so the parts stay unambiguous);
+ * otherwise `requeue_<first 40 hex of sha256("<cluster>#<namespace>#<name>")>_<yyyymmddhhmm>`. The same key and
+ * minute always give the same name, so repeated requests collide and dedupe.
+ */
+export function requeueScheduleName(request: ReconcileRequest, at: Date): string {
+  const minute = atTime(at).slice(0, 16).replace(/[-T:]/g, '');
+  const { cluster, namespace, name } = request;
+  const readable = `requeue_${cluster}_${namespace}_${name}_${minute}`;
+  if (readable.length <= MAX_SCHEDULE_NAME && SCHEDULE_NAME_CHARS.test(readable) && !cluster.includes('_')) {
+    return readable;
+  }
+  const digest = createHash('sha256').update(`${cluster}#${namespace}#${name}`).digest('hex').slice(0, 40);
+  return `requeue_${digest}_${minute}`;
+}
+
+/** The `Requeue` detail for `request`, keys in the publisher's order. */
+function requeueDetail(request: ReconcileRequest): ReconcileRequest {
+  const { version, cluster, namespace, name, resourceVersion } = request;
+  return {
+    version,
+    cluster,
+    namespace,
+    name,
+    reason: 'Requeue',
+    ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+  };
+}
+
+/**
+ * {@link RequeueScheduler} on EventBridge Scheduler: one one-time schedule per key and minute
+ * (`at(yyyy-mm-ddThh:mm:ss)` UTC, `FlexibleTimeWindow` OFF, `ActionAfterCompletion` DELETE) whose templated target
+ * puts the `Requeue` event on the bus (`Arn` = bus ARN, `EventBridgeParameters` = source and detail-type,
+ * `Input` = the detail; https://docs.aws.amazon.com/scheduler/latest/UserGuide/managing-targets-templated.html).
+ * A `ConflictException` means that schedule already exists: success.
+ * @throws RangeError for a bad delay; any other CreateSchedule error as the SDK raised it
+ */
+export function createSchedulerRequeue(options: SchedulerRequeueOptions): RequeueScheduler {
+  const { client, eventBusArn, roleArn, groupName, deadLetterArn, now = () => new Date() } = options;
+  return {
+    async requeueAfter(request, seconds) {
+      checkDelay(seconds);
+      const at = requeueMinute(now(), seconds);
+      const command = new CreateScheduleCommand({
+        Name: requeueScheduleName(request, at),
+        ...(groupName !== undefined ? { GroupName: groupName } : {}),
+        ScheduleExpression: `at(${atTime(at)})`,
+        ScheduleExpressionTimezone: 'UTC',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        ActionAfterCompletion: 'DELETE',
+        Description: `Requeue CloneSet ${request.cluster}/${request.namespace}/${request.name}`,
+        Target: {
+          Arn: eventBusArn,
+          RoleArn: roleArn,
+          EventBridgeParameters: { Source: SOURCE, DetailType: DETAIL_TYPE },
+          Input: JSON.stringify(requeueDetail(request)),
+          ...(deadLetterArn !== undefined ? { DeadLetterConfig: { Arn: deadLetterArn } } : {}),
+        },
+      });
+      try {
+        await client.send(command);
+      } catch (error) {
+        // instanceof fails across duplicated SDK copies; the name is the service's error code.
+        if (!(error instanceof ConflictException) && (error as Error).name !== 'ConflictException')
+          throw error;
+      }
+    },
+  };
+}
+
+/** Timer functions, injectable for tests. */
+export interface Timers {
+  setTimeout: (callback: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+/** Options of {@link LocalRequeueScheduler}. */
+export interface LocalRequeueOptions {
+  /** Where due requests go (usually the {@link LocalBus}). */
+  publisher: EventPublisher;
+  /** Called when publishing a due request fails. Default: log to stderr. */
+  onError?: (error: unknown, request: ReconcileRequest) => void;
+  /** Default: the global timers. */
+  timers?: Timers;
+  /** Clock, ms. Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * {@link RequeueScheduler} with in-process timers, for the embedded default. At most one pending timer per key:
+ * the earliest wins (an earlier request replaces a later one; a later one is dropped), which is enough because
+ * the reconcile it triggers requeues again if it still needs to wait.
+ */
+export class LocalRequeueScheduler implements RequeueScheduler {
+  private readonly pending = new Map<string, { due: number; handle: unknown }>();
+  private readonly timers: Timers;
+  private readonly now: () => number;
+
+  constructor(private readonly options: LocalRequeueOptions) {
+    this.timers = options.timers ?? {
+      setTimeout: (callback, ms) => setTimeout(callback, ms),
+      clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    };
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Number of keys with a pending requeue. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  async requeueAfter(request: ReconcileRequest, seconds: number): Promise<void> {
+    checkDelay(seconds);
+    const key = JSON.stringify([request.cluster, request.namespace, request.name]);
+    const due = this.now() + seconds * 1000;
+    const existing = this.pending.get(key);
+    if (existing !== undefined) {
+      if (existing.due <= due) return;
+      this.timers.clearTimeout(existing.handle);
+    }
+    const handle = this.timers.setTimeout(() => {
+      this.pending.delete(key);
+      const requeue = requeueDetail(request);
+      this.options.publisher.publish([requeue]).catch((error: unknown) => {
+        const report = this.options.onError ?? ((e: unknown) => console.error('requeue publish failed', e));
+        report(error, requeue);
+      });
+    }, seconds * 1000);
+    this.pending.set(key, { due, handle });
+  }
+
+  /** Cancels every pending requeue; later calls to {@link requeueAfter} still work. */
+  close(): void {
+    for (const { handle } of this.pending.values()) this.timers.clearTimeout(handle);
+    this.pending.clear();
+  }
+}
