@@ -5,8 +5,7 @@
  * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns.html:
  * every field of the pattern must match (AND), fields absent from the pattern are ignored, a leaf is an array of
  * alternatives (OR), an event array matches when any of its elements does, `$or` holds alternative sub-patterns.
- * No npm library does this (ecosystem-notes §4.3); `scripts/check-eventbridge-patterns.ts` cross-checks it
- * against moto.
+ * No npm library does this (ecosystem-notes §4.3). Not yet cross-checked against moto (DESIGN §5 asks for it).
  */
 import { InvalidPatternError } from './errors.js';
 

@@ -3,8 +3,7 @@
  * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns-content-based-filtering.html
  * (operators) and https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns.html (AND across
  * fields, OR within a leaf array, array event values match when any element matches, exact case-sensitive
- * matching, "exists" only on leaves). The same patterns can be fed through moto by
- * scripts/check-eventbridge-patterns.ts.
+ * matching, "exists" only on leaves).
  */
 import { describe, expect, it } from '@jest/globals';
 import {
