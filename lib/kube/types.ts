@@ -12,7 +12,10 @@ import type {
   Pod,
 } from '../api/types.js';
 
-/** A list result with the collection's resourceVersion (for watches and read-your-writes checks). */
+/**
+ * A list result with the collection's resourceVersion (for watches and read-your-writes checks). Items carry
+ * `apiVersion` and `kind` (filled in: the API server omits them on list items of built-in types).
+ */
 export interface Listed<T> {
   items: T[];
   resourceVersion: string;
@@ -25,7 +28,11 @@ export interface CloneSetEvent {
   message: string;
 }
 
-/** Typed access to one cluster's API server. Every method throws {@link KubeApiError} on an API error. */
+/**
+ * Typed access to one cluster's API server. Every method throws {@link KubeApiError} on an API error (and on a
+ * network failure: statusCode 0, reason `NetworkError`), after retrying 429/5xx/network errors; 409/404/422 are
+ * never retried. Objects returned are the API server's JSON (RFC 3339 strings, unknown fields kept).
+ */
 export interface KubeClient {
   /** GET a CloneSet; undefined when it does not exist (404). */
   getCloneSet(namespace: string, name: string): Promise<CloneSet | undefined>;
@@ -41,10 +48,18 @@ export interface KubeClient {
   createControllerRevision(revision: ControllerRevision): Promise<ControllerRevision>;
   /** PUT a ControllerRevision (resourceVersion precondition from the object). */
   replaceControllerRevision(revision: ControllerRevision): Promise<ControllerRevision>;
+  /** DELETE a ControllerRevision; NotFound when it is already gone. */
   deleteControllerRevision(namespace: string, name: string): Promise<void>;
 
+  /**
+   * POST a pod. A create retried after a lost response may report AlreadyExists for the pod it created itself
+   * (pod names are deterministic, so callers treat AlreadyExists like an unobserved create).
+   */
   createPod(pod: Pod): Promise<Pod>;
-  /** DELETE a pod with a UID precondition (never deletes a same-named successor). */
+  /**
+   * DELETE a pod with a UID precondition (never deletes a same-named successor: Conflict) and the pod's default
+   * grace period. NotFound when it is already gone.
+   */
   deletePod(namespace: string, name: string, uid: string): Promise<void>;
   /**
    * Strategic-merge PATCH of a pod. When `resourceVersion` is given it is sent in the patch, so the API server
@@ -57,7 +72,10 @@ export interface KubeClient {
   createPVC(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim>;
   /** DELETE a PVC with a UID precondition. */
   deletePVC(namespace: string, name: string, uid: string): Promise<void>;
-  /** Merge PATCH of a PVC's owner references (UID precondition via the patch). */
+  /**
+   * Merge PATCH replacing a PVC's owner references. `uid` goes into the patch: a PVC with another UID rejects it
+   * with 422 Invalid (`metadata.uid: field is immutable`), not 409 — PATCH has no UID precondition of its own.
+   */
   patchPVCOwnerReferences(
     namespace: string,
     name: string,

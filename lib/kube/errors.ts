@@ -1,0 +1,140 @@
+/**
+ * Typed errors of the API-server adapter (STYLE: callers branch on the class and its `reason`, never on message
+ * text). Every {@link KubeClient} method turns what `@kubernetes/client-node` throws into a {@link KubeApiError}.
+ */
+import { ApiException } from '@kubernetes/client-node';
+
+/** Reason used for failures where no HTTP response arrived (connection refused/reset, DNS, TLS, timeout). */
+export const REASON_NETWORK_ERROR = 'NetworkError';
+
+/** Kubernetes `Status.reason` for the HTTP codes the API server uses, when the body carries no Status. */
+const REASON_BY_CODE: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Expired',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+/**
+ * An API-server request failed.
+ * - `statusCode`: HTTP status (409, 404, 422, 429, 5xx, ...); `0` when no response arrived (network error).
+ * - `reason`: the Kubernetes `Status.reason` (`Conflict`, `AlreadyExists`, `NotFound`, `Invalid`, `Expired`,
+ *   `TooManyRequests`, ...), derived from the status code when the body is not a `Status`, or
+ *   {@link REASON_NETWORK_ERROR}.
+ * - `operation`: what was attempted, e.g. `patch pod ns/name`.
+ * - `apiMessage`: the API server's `Status.message` (or the network error's message).
+ */
+export class KubeApiError extends Error {
+  readonly statusCode: number;
+  readonly reason: string;
+  readonly operation: string;
+  readonly apiMessage: string;
+
+  constructor(
+    operation: string,
+    statusCode: number,
+    reason: string,
+    apiMessage: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${operation}: ${statusCode || 'no response'} ${reason}: ${apiMessage}`, options);
+    this.name = 'KubeApiError';
+    this.operation = operation;
+    this.statusCode = statusCode;
+    this.reason = reason;
+    this.apiMessage = apiMessage;
+  }
+}
+
+/** A Kubernetes `Status` object as far as this module reads it. */
+interface StatusLike {
+  reason?: unknown;
+  message?: unknown;
+}
+
+/** Parses a response body (string or already-parsed object) into a `Status`-like object, if it is one. */
+function parseStatus(body: unknown): StatusLike | undefined {
+  let value = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof value === 'object' && value !== null ? (value as StatusLike) : undefined;
+}
+
+/** True for errors thrown by node-fetch (client-node 1.x) when no HTTP response arrived. */
+function isNetworkFailure(e: unknown): e is Error {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  return (
+    e.name === 'FetchError' ||
+    (typeof code === 'string' && /^(E[A-Z_]+|UND_ERR_.*|ERR_TLS.*|CERT_.*)$/.test(code))
+  );
+}
+
+/**
+ * Builds the error for an HTTP response with a non-2xx status.
+ * @param body the response body (JSON `Status` text or object; anything else is tolerated)
+ */
+export function kubeApiErrorFromResponse(
+  operation: string,
+  statusCode: number,
+  body: unknown,
+  cause?: unknown,
+): KubeApiError {
+  const status = parseStatus(body);
+  const reason =
+    typeof status?.reason === 'string' && status.reason !== ''
+      ? status.reason
+      : (REASON_BY_CODE[statusCode] ?? (statusCode >= 500 ? 'InternalError' : 'Unknown'));
+  const message =
+    typeof status?.message === 'string' ? status.message : typeof body === 'string' ? body.slice(0, 500) : '';
+  return new KubeApiError(operation, statusCode, reason, message, { cause });
+}
+
+/**
+ * Converts whatever client-node threw into a {@link KubeApiError}: `ApiException` (HTTP error; body is the
+ * `Status` JSON as a string) and network failures. Other errors (programming errors) are returned unchanged.
+ */
+export function toKubeApiError(e: unknown, operation: string): unknown {
+  if (e instanceof KubeApiError) return e;
+  if (e instanceof ApiException) {
+    return kubeApiErrorFromResponse(operation, (e as ApiException<unknown>).code, e.body, e);
+  }
+  if (isNetworkFailure(e)) {
+    return new KubeApiError(operation, 0, REASON_NETWORK_ERROR, e.message, { cause: e });
+  }
+  return e;
+}
+
+/** True when retrying the same request may succeed: 429, 5xx, or no response at all. Never 409/404/422. */
+export function isRetryable(e: unknown): boolean {
+  return e instanceof KubeApiError && (e.statusCode === 0 || e.statusCode === 429 || e.statusCode >= 500);
+}
+
+/** True for 409 with reason `Conflict`: a resourceVersion or UID precondition failed (re-read and re-plan). */
+export function isConflict(e: unknown): e is KubeApiError {
+  return e instanceof KubeApiError && e.statusCode === 409 && e.reason === 'Conflict';
+}
+
+/** True for 404 `NotFound`. */
+export function isNotFound(e: unknown): e is KubeApiError {
+  return e instanceof KubeApiError && e.statusCode === 404;
+}
+
+/** True for 409 with reason `AlreadyExists` (a create whose name is taken). */
+export function isAlreadyExists(e: unknown): e is KubeApiError {
+  return e instanceof KubeApiError && e.statusCode === 409 && e.reason === 'AlreadyExists';
+}

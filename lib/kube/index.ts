@@ -1,0 +1,32 @@
+/**
+ * API-server adapter (DESIGN §4 `lib/kube`): the {@link KubeClient} port, its client-node implementation,
+ * typed errors, KubeConfig construction (file, registry record, EKS token) and the bounded watch.
+ */
+export type { CloneSetEvent, KubeClient, Listed } from './types.js';
+export { createKubeClient, type KubeClientLogger, type KubeClientOptions } from './client.js';
+export { DEFAULT_RETRY, type RetryOptions } from './request.js';
+export {
+  KubeApiError,
+  REASON_NETWORK_ERROR,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  isRetryable,
+} from './errors.js';
+export {
+  defaultEksTokenProvider,
+  kubeConfigFromCluster,
+  kubeConfigFromFile,
+  type ClusterAuth,
+  type ClusterRecord,
+  type EksTokenProvider,
+} from './config.js';
+export { EKS_TOKEN_LIFETIME_MS, EKS_TOKEN_PREFIX, eksToken, type EksToken } from './eksToken.js';
+export {
+  isGoneStatus,
+  watchOnce,
+  type WatchEventType,
+  type WatchOptions,
+  type WatchResult,
+} from './watch.js';
+export { EVENT_COMPONENT } from './event.js';

@@ -1,0 +1,160 @@
+/**
+ * One bounded watch for the watch pump (DESIGN §1 source A): resume from a stored resourceVersion, deliver
+ * events, and hand back where to resume next time. The pump relists when the server says the resourceVersion is
+ * too old (410 Gone / reason `Expired`, ecosystem-notes §2.4).
+ */
+import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { JsonObject } from '../api/types.js';
+import { KubeApiError, kubeApiErrorFromResponse, toKubeApiError } from './errors.js';
+
+/** Event types delivered to the callback (`ERROR` events are handled by {@link watchOnce} itself). */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
+
+/** Query of one watch. */
+export interface WatchOptions {
+  /** Resume point; omitted = start with synthetic ADDED events for every existing object. */
+  resourceVersion?: string;
+  labelSelector?: string;
+  /** Server-side bound of the watch, in seconds; the client aborts 30 s after it if the server has not ended it. */
+  timeoutSeconds: number;
+  /** Bookmarks keep the resume point fresh while nothing changes. */
+  allowBookmarks: true;
+  /** Ends the watch early (e.g. the Lambda is running out of time); it then resolves normally. */
+  signal?: AbortSignal;
+}
+
+/** How one watch ended. */
+export interface WatchResult {
+  /**
+   * The last resourceVersion seen (objects or bookmarks), else the one the watch started from, else `''`.
+   * After `gone: true` it is the (expired) start point: the caller must relist instead.
+   */
+  resourceVersion: string;
+  /** The start resourceVersion is too old (410 Gone / `Expired`): relist, then watch from the list's version. */
+  gone: boolean;
+}
+
+/** Client-side grace after `timeoutSeconds` before a silent connection is aborted (ms). */
+const CLIENT_GRACE_MS = 30_000;
+
+/**
+ * True when a watch `ERROR` object (a `metav1.Status`) or an HTTP error means "resourceVersion too old":
+ * code 410, or reason `Expired`/`Gone`, or the message `too old resource version`.
+ */
+export function isGoneStatus(status: unknown): boolean {
+  if (status instanceof KubeApiError) {
+    return status.statusCode === 410 || status.reason === 'Expired' || status.reason === 'Gone';
+  }
+  if (typeof status !== 'object' || status === null) return false;
+  const s = status as { code?: unknown; reason?: unknown; message?: unknown; statusCode?: unknown };
+  return (
+    s.code === 410 ||
+    s.statusCode === 410 ||
+    s.reason === 'Expired' ||
+    s.reason === 'Gone' ||
+    (typeof s.message === 'string' && s.message.includes('too old resource version'))
+  );
+}
+
+/** resourceVersion of a watched object or bookmark, if any. */
+function resourceVersionOf(obj: unknown): string | undefined {
+  const rv = (obj as { metadata?: { resourceVersion?: unknown } } | undefined)?.metadata?.resourceVersion;
+  return typeof rv === 'string' && rv !== '' ? rv : undefined;
+}
+
+/** client-node's Watch rejects a non-200 response with a plain Error carrying `statusCode` (body discarded). */
+function watchError(e: unknown, operation: string): unknown {
+  const statusCode = (e as { statusCode?: unknown } | undefined)?.statusCode;
+  if (!(e instanceof KubeApiError) && e instanceof Error && typeof statusCode === 'number') {
+    return kubeApiErrorFromResponse(operation, statusCode, e.message, e);
+  }
+  return toKubeApiError(e, operation);
+}
+
+/**
+ * Runs one watch on `path` (e.g. `/api/v1/namespaces/ns/pods`, `/apis/apps.kruise.io/v1alpha1/clonesets`) until
+ * the server ends it (after `timeoutSeconds`), calling `onEvent` for every event in order.
+ * One HTTP request, never retried here (the pump retries on its next schedule).
+ * @returns where to resume, or `gone: true` when the start resourceVersion has expired
+ * @throws KubeApiError on other HTTP errors, other `ERROR` events and network failures; whatever `onEvent` throws
+ *   (the watch is aborted first)
+ */
+export function watchOnce(
+  kc: KubeConfig,
+  path: string,
+  opts: WatchOptions,
+  onEvent: (type: WatchEventType, obj: JsonObject) => void,
+): Promise<WatchResult> {
+  const operation = `watch ${path}`;
+  let lastRV = opts.resourceVersion ?? '';
+  let gone = false;
+  let failure: unknown;
+  let controller: AbortController | undefined;
+  let stopped = false;
+
+  return new Promise<WatchResult>((resolve, reject) => {
+    const timer = setTimeout(
+      () => stop(new KubeApiError(operation, 0, 'Timeout', 'the server did not end the watch')),
+      opts.timeoutSeconds * 1000 + CLIENT_GRACE_MS,
+    );
+    /** Ends this watch once: records why, aborts the connection (the done callback settles). */
+    function stop(reason?: unknown): void {
+      if (reason !== undefined && failure === undefined) failure = reason;
+      stopped = true;
+      controller?.abort();
+    }
+    function settle(err: unknown): void {
+      clearTimeout(timer);
+      const cause = failure ?? (stopped ? undefined : (err ?? undefined));
+      if (gone || (cause !== undefined && isGoneStatus(cause))) {
+        resolve({ resourceVersion: lastRV, gone: true });
+      } else if (cause === undefined) {
+        resolve({ resourceVersion: lastRV, gone: false });
+      } else {
+        reject(watchError(cause, operation));
+      }
+    }
+    if (opts.signal?.aborted) stop();
+    opts.signal?.addEventListener('abort', () => stop(), { once: true });
+    const query: Record<string, string | number | boolean> = {
+      allowWatchBookmarks: opts.allowBookmarks,
+      timeoutSeconds: opts.timeoutSeconds,
+    };
+    if (opts.resourceVersion) query.resourceVersion = opts.resourceVersion;
+    if (opts.labelSelector) query.labelSelector = opts.labelSelector;
+
+    new Watch(kc)
+      .watch(
+        path,
+        query,
+        (type: string, obj: unknown) => {
+          if (stopped) return;
+          if (type === 'ERROR') {
+            if (isGoneStatus(obj)) {
+              gone = true;
+              stop();
+            } else {
+              const code = (obj as { code?: unknown }).code;
+              stop(kubeApiErrorFromResponse(operation, typeof code === 'number' ? code : 500, obj));
+            }
+            return;
+          }
+          const rv = resourceVersionOf(obj);
+          if (rv) lastRV = rv;
+          try {
+            onEvent(type as WatchEventType, obj as JsonObject);
+          } catch (e) {
+            stop(e);
+          }
+        },
+        (err: unknown) => settle(err),
+      )
+      .then(
+        (c) => {
+          controller = c;
+          if (stopped) c.abort();
+        },
+        (e: unknown) => settle(e),
+      );
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * KubeClient CloneSet access on a real API server: get/list, status through the status subresource, the
+ * podsToDelete merge patch, and resourceVersion preconditions.
+ */
+import type { CloneSet, CloneSetStatus } from '../../../lib/api/types.js';
+import { createKubeClient } from '../../../lib/kube/client.js';
+import { isConflict } from '../../../lib/kube/errors.js';
+import type { KubeClient } from '../../../lib/kube/types.js';
+import { useTestNamespace } from '../support/cluster.js';
+import { kubeError, seedCloneSet } from './fixtures.js';
+
+const t = useTestNamespace('kube-cs');
+let kube: KubeClient;
+let created: CloneSet;
+
+const status: CloneSetStatus = {
+  observedGeneration: 1,
+  replicas: 2,
+  readyReplicas: 1,
+  availableReplicas: 1,
+  updatedReplicas: 2,
+  updatedReadyReplicas: 1,
+  updatedAvailableReplicas: 1,
+  expectedUpdatedReplicas: 2,
+  updateRevision: 'cs-no-pvc-sample-7c6b5d4f9',
+  currentRevision: 'cs-no-pvc-sample-7c6b5d4f9',
+  collisionCount: 0,
+  labelSelector: 'app=cs-no-pvc-sample',
+  conditions: [
+    {
+      type: 'Progressing',
+      status: 'True',
+      reason: 'NewCloneSetAvailable',
+      message: 'ok',
+      lastUpdateTime: '2026-11-30T12:00:00Z',
+      lastTransitionTime: '2026-11-30T12:00:00Z',
+    },
+  ],
+};
+
+beforeAll(async () => {
+  kube = createKubeClient(t.kc, { retry: { retries: 1, minTimeoutMs: 50 } });
+  created = (await t.custom.createNamespacedCustomObject({
+    group: 'apps.kruise.io',
+    version: 'v1alpha1',
+    plural: 'clonesets',
+    namespace: t.namespace,
+    body: seedCloneSet(t.namespace),
+  })) as CloneSet;
+});
+
+describe('KubeClient CloneSets', () => {
+  test('getCloneSet returns the seed CloneSet as plain JSON with defaults and a string creationTimestamp', async () => {
+    const cs = await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample');
+    expect(cs?.metadata.uid).toBe(created.metadata.uid);
+    expect(cs?.spec.replicas).toBe(2);
+    expect(cs?.spec.updateStrategy).toMatchObject({ type: 'InPlaceIfPossible', partition: 0 });
+    expect(typeof cs?.metadata.creationTimestamp).toBe('string');
+    expect(cs?.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Object.getPrototypeOf(cs)).toBe(Object.prototype);
+  });
+
+  test('getCloneSet of a missing CloneSet is undefined', async () => {
+    await expect(kube.getCloneSet(t.namespace, 'missing')).resolves.toBeUndefined();
+  });
+
+  test('listCloneSets returns the items and the collection resourceVersion, in a namespace and across all', async () => {
+    const inNs = await kube.listCloneSets(t.namespace);
+    expect(inNs.items.map((c) => c.metadata.name)).toEqual(['cs-no-pvc-sample']);
+    expect(inNs.resourceVersion).toMatch(/^\d+$/);
+    expect(Number(inNs.resourceVersion)).toBeGreaterThanOrEqual(Number(created.metadata.resourceVersion));
+    expect(inNs.items[0].kind).toBe('CloneSet');
+    expect(typeof inNs.items[0].metadata.creationTimestamp).toBe('string');
+    const all = await kube.listCloneSets();
+    expect(all.items.some((c) => c.metadata.uid === created.metadata.uid)).toBe(true);
+  });
+
+  test('updateCloneSetStatus writes status through the subresource and leaves spec untouched', async () => {
+    const cs = (await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample')) as CloneSet;
+    const tampered: CloneSet = { ...cs, spec: { ...cs.spec, replicas: 7 } };
+    const updated = await kube.updateCloneSetStatus(tampered, status);
+    expect(updated.status).toEqual(status);
+    expect(updated.spec).toEqual(cs.spec);
+    expect(updated.metadata.generation).toBe(cs.metadata.generation);
+    expect(updated.metadata.resourceVersion).not.toBe(cs.metadata.resourceVersion);
+    const reread = await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample');
+    expect(reread?.status).toEqual(status);
+    expect(reread?.spec.replicas).toBe(2);
+  });
+
+  test('updateCloneSetStatus with a stale resourceVersion fails with reason Conflict', async () => {
+    const err = await kubeError(kube.updateCloneSetStatus(created, { ...status, replicas: 9 }));
+    expect(err.statusCode).toBe(409);
+    expect(err.reason).toBe('Conflict');
+    expect(isConflict(err)).toBe(true);
+    expect(err.operation).toBe(`update cloneset status ${t.namespace}/cs-no-pvc-sample`);
+    expect(err.apiMessage).toMatch(/the object has been modified/);
+    const reread = await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample');
+    expect(reread?.status?.replicas).toBe(2);
+  });
+
+  test('patchCloneSetPodsToDelete sets spec.scaleStrategy.podsToDelete and rejects a stale resourceVersion', async () => {
+    const cs = (await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample')) as CloneSet;
+    const patched = await kube.patchCloneSetPodsToDelete(cs, ['pod-a', 'pod-b']);
+    expect(patched.spec.scaleStrategy?.podsToDelete).toEqual(['pod-a', 'pod-b']);
+    expect(patched.spec.template).toEqual(cs.spec.template);
+    expect(patched.status).toEqual(status);
+    const err = await kubeError(kube.patchCloneSetPodsToDelete(cs, ['pod-c']));
+    expect(err.reason).toBe('Conflict');
+    const reread = await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample');
+    expect(reread?.spec.scaleStrategy?.podsToDelete).toEqual(['pod-a', 'pod-b']);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * KubeClient.recordEvent on a real API server: a core/v1 Event on the CloneSet that `kubectl describe` would
+ * show, and best-effort behaviour (a failed write is logged, never thrown).
+ */
+import type { CloneSet } from '../../../lib/api/types.js';
+import { createKubeClient, type KubeClientLogger } from '../../../lib/kube/client.js';
+import { useTestNamespace } from '../support/cluster.js';
+import { seedCloneSet } from './fixtures.js';
+
+const t = useTestNamespace('kube-events');
+let cs: CloneSet;
+
+beforeAll(async () => {
+  cs = (await t.custom.createNamespacedCustomObject({
+    group: 'apps.kruise.io',
+    version: 'v1alpha1',
+    plural: 'clonesets',
+    namespace: t.namespace,
+    body: seedCloneSet(t.namespace),
+  })) as CloneSet;
+});
+
+describe('KubeClient.recordEvent', () => {
+  test('writes a core/v1 Event whose involvedObject is the CloneSet', async () => {
+    const at = new Date('2026-11-30T12:34:56.789Z');
+    const kube = createKubeClient(t.kc, { now: () => at });
+    await kube.recordEvent(cs, {
+      type: 'Normal',
+      reason: 'SuccessfulCreate',
+      message: 'succeed to create pod cs-no-pvc-sample-abcde',
+    });
+    const events = await t.core.listNamespacedEvent({
+      namespace: t.namespace,
+      fieldSelector: `involvedObject.uid=${cs.metadata.uid}`,
+    });
+    expect(events.items).toHaveLength(1);
+    const [e] = events.items;
+    expect(e.metadata.name).toMatch(/^cs-no-pvc-sample\.[a-z0-9]{5}$/);
+    expect(e.involvedObject).toEqual({
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      name: 'cs-no-pvc-sample',
+      namespace: t.namespace,
+      uid: cs.metadata.uid,
+      resourceVersion: cs.metadata.resourceVersion,
+    });
+    expect(e.type).toBe('Normal');
+    expect(e.reason).toBe('SuccessfulCreate');
+    expect(e.message).toBe('succeed to create pod cs-no-pvc-sample-abcde');
+    expect(e.source).toEqual({ component: 'kruiseless' });
+    expect(e.reportingComponent).toBe('kruiseless');
+    expect(e.count).toBe(1);
+    expect(e.firstTimestamp?.toISOString()).toBe('2026-11-30T12:34:56.000Z');
+    expect(e.lastTimestamp?.toISOString()).toBe('2026-11-30T12:34:56.000Z');
+  });
+
+  test('a Warning event is recorded with its type', async () => {
+    const kube = createKubeClient(t.kc);
+    await kube.recordEvent(cs, { type: 'Warning', reason: 'FailedCreate', message: 'quota exceeded' });
+    const events = await t.core.listNamespacedEvent({
+      namespace: t.namespace,
+      fieldSelector: 'reason=FailedCreate',
+    });
+    expect(events.items.map((e) => [e.type, e.involvedObject.name])).toEqual([
+      ['Warning', 'cs-no-pvc-sample'],
+    ]);
+  });
+
+  test('a failed write is logged and swallowed, never thrown', async () => {
+    const warnings: { message: string; details: Record<string, unknown> }[] = [];
+    const logger: KubeClientLogger = { warn: (message, details) => warnings.push({ message, details }) };
+    const kube = createKubeClient(t.kc, { logger, retry: { retries: 0, minTimeoutMs: 10 } });
+    const elsewhere: CloneSet = { ...cs, metadata: { ...cs.metadata, namespace: 'no-such-namespace' } };
+    await expect(
+      kube.recordEvent(elsewhere, { type: 'Normal', reason: 'SuccessfulDelete', message: 'x' }),
+    ).resolves.toBeUndefined();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].details).toMatchObject({
+      namespace: 'no-such-namespace',
+      cloneSet: 'cs-no-pvc-sample',
+      reason: 'SuccessfulDelete',
+    });
+    expect(String(warnings[0].details.error)).toMatch(/NotFound/);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * watchOnce on a real API server: label-selected pod events in order with the resume resourceVersion, and
+ * `gone: true` when the start resourceVersion has been compacted out of the watch window.
+ */
+import type { JsonObject } from '../../../lib/api/types.js';
+import { createKubeClient } from '../../../lib/kube/client.js';
+import { KubeApiError } from '../../../lib/kube/errors.js';
+import type { KubeClient } from '../../../lib/kube/types.js';
+import { isGoneStatus, watchOnce, type WatchEventType } from '../../../lib/kube/watch.js';
+import { useTestNamespace } from '../support/cluster.js';
+import { samplePod } from './fixtures.js';
+
+const t = useTestNamespace('kube-watch');
+let kube: KubeClient;
+
+beforeAll(() => {
+  kube = createKubeClient(t.kc);
+});
+
+const nameOf = (obj: JsonObject): string => String((obj.metadata as JsonObject | undefined)?.name);
+const rvOf = (obj: JsonObject): number => Number((obj.metadata as JsonObject).resourceVersion);
+
+describe('watchOnce', () => {
+  test('sees ADDED, MODIFIED and DELETED of label-selected pods and returns the last resourceVersion', async () => {
+    const start = await kube.listPods(t.namespace, 'watch=me');
+    const seen: { type: WatchEventType; name: string; rv: number }[] = [];
+    const stop = new AbortController();
+    const watching = watchOnce(
+      t.kc,
+      `/api/v1/namespaces/${t.namespace}/pods`,
+      {
+        resourceVersion: start.resourceVersion,
+        labelSelector: 'watch=me',
+        timeoutSeconds: 30,
+        allowBookmarks: true,
+        signal: stop.signal,
+      },
+      (type, obj) => {
+        if (type !== 'BOOKMARK') seen.push({ type, name: nameOf(obj), rv: rvOf(obj) });
+        if (type === 'DELETED') stop.abort();
+      },
+    );
+    await kube.createPod(samplePod(t.namespace, 'ignored', { watch: 'not-me' }));
+    const created = await kube.createPod(samplePod(t.namespace, 'watched', { watch: 'me' }));
+    await kube.patchPod(t.namespace, 'watched', { metadata: { annotations: { step: 'modified' } } });
+    await kube.deletePod(t.namespace, 'watched', created.metadata.uid as string);
+    const result = await watching;
+
+    expect(result.gone).toBe(false);
+    expect(seen.every((e) => e.name === 'watched')).toBe(true);
+    expect(seen[0].type).toBe('ADDED');
+    expect(seen.some((e) => e.type === 'MODIFIED')).toBe(true);
+    expect(seen[seen.length - 1].type).toBe('DELETED');
+    expect(result.resourceVersion).toBe(String(seen[seen.length - 1].rv));
+    expect(Number(result.resourceVersion)).toBeGreaterThan(Number(start.resourceVersion));
+  });
+
+  test('a watch nothing happens on ends at timeoutSeconds and returns its start resourceVersion or a bookmark', async () => {
+    const start = await kube.listPods(t.namespace, 'watch=quiet');
+    const t0 = Date.now();
+    const result = await watchOnce(
+      t.kc,
+      `/api/v1/namespaces/${t.namespace}/pods`,
+      {
+        resourceVersion: start.resourceVersion,
+        labelSelector: 'watch=quiet',
+        timeoutSeconds: 2,
+        allowBookmarks: true,
+      },
+      () => undefined,
+    );
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1500);
+    expect(result.gone).toBe(false);
+    expect(Number(result.resourceVersion)).toBeGreaterThanOrEqual(Number(start.resourceVersion));
+  });
+
+  test('watching from resourceVersion "1" after many writes returns gone: true (ERROR 410 Expired)', async () => {
+    const events: WatchEventType[] = [];
+    const result = await watchOnce(
+      t.kc,
+      '/api/v1/pods',
+      { resourceVersion: '1', timeoutSeconds: 10, allowBookmarks: true },
+      (type) => events.push(type),
+    );
+    expect(result).toEqual({ resourceVersion: '1', gone: true });
+    expect(events).toEqual([]);
+  });
+});
+
+describe('isGoneStatus', () => {
+  test('recognises the Status of an ERROR event, as kube-apiserver 1.34 sends it', () => {
+    // Captured from this control plane: GET /api/v1/pods?watch=true&resourceVersion=1
+    const status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'too old resource version: 1 (412)',
+      reason: 'Expired',
+      code: 410,
+    };
+    expect(isGoneStatus(status)).toBe(true);
+    expect(isGoneStatus({ ...status, code: undefined, reason: undefined })).toBe(true);
+    expect(isGoneStatus({ ...status, message: 'x', reason: 'Gone' })).toBe(true);
+  });
+
+  test('recognises an HTTP 410 response (client-node Watch rejects with an Error carrying statusCode)', () => {
+    expect(isGoneStatus(Object.assign(new Error('Gone'), { statusCode: 410 }))).toBe(true);
+    expect(isGoneStatus(new KubeApiError('watch /api/v1/pods', 410, 'Expired', 'too old'))).toBe(true);
+  });
+
+  test('other failures are not "gone"', () => {
+    expect(isGoneStatus({ kind: 'Status', code: 500, reason: 'InternalError', message: 'etcd' })).toBe(false);
+    expect(isGoneStatus(Object.assign(new Error('Forbidden'), { statusCode: 403 }))).toBe(false);
+    expect(isGoneStatus(undefined)).toBe(false);
+  });
+});
