@@ -29,7 +29,7 @@ import {
   type UpdateSpec,
 } from './inPlaceState.js';
 import { lifecycleStatePatch, rfc3339 } from './lifecyclePatch.js';
-import { podMatchesRevision, timeMillis } from './pods.js';
+import { getPodCondition, podMatchesRevision, timeMillis } from './pods.js';
 import type { Action, PlannerOptions, PodRef } from './types.js';
 
 /** The reference of the listed pod version an action is planned against. */
@@ -246,6 +246,7 @@ export function refreshInPlace(pod: Pod, now: Date, gates: PlannerOptions): InPl
   }
 
   if (!hasInPlaceGate(pod)) return { actions: [] };
+  if (getPodCondition(pod, CONDITION_INPLACE_UPDATE_READY)?.status === 'True') return { actions: [] };
   const patch = conditionPatch(
     pod,
     { type: CONDITION_INPLACE_UPDATE_READY, status: 'True', lastTransitionTime: rfc3339(now) },

@@ -14,7 +14,8 @@ import type { JsonObject, Pod, PodCondition } from '../api/types.js';
 
 /** `metav1.Time` form of `now`: RFC 3339, UTC, whole seconds (e.g. `2024-05-01T08:00:00Z`). */
 export function rfc3339(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // toISOString always ends in `.sssZ`: drop the milliseconds.
+  return `${now.toISOString().slice(0, -5)}Z`;
 }
 
 /**

@@ -41,8 +41,12 @@ export function podRevision(pod: Pod): string {
 export function revisionMatches(label: string, revision: string): boolean {
   if (label === revision) return true;
   if (!label || !revision) return false;
-  const suffix = (s: string) => s.slice(s.lastIndexOf('-') + 1);
-  return suffix(label) === suffix(revision);
+  return hashSuffix(label) === hashSuffix(revision);
+}
+
+/** The part after the last `-` (the whole string when there is none). */
+function hashSuffix(s: string): string {
+  return s.slice(s.lastIndexOf('-') + 1);
 }
 
 /** Whether the pod's revision label matches `revision` (spec §2.2). */
