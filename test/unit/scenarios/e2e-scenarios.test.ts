@@ -7,7 +7,6 @@
 import type { Container } from '../../../lib/api/types.js';
 import { World } from '../support/world.js';
 import {
-  availablePods,
   countRev,
   drive,
   idOf,
