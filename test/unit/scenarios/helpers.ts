@@ -154,3 +154,9 @@ export function crashLoop(w: World, name: string): void {
     containerStatuses: (p.status?.containerStatuses ?? []).map((s) => ({ ...s, ready: false })),
   };
 }
+
+/** Name of the pod an action writes (undefined for PVC actions). */
+export function actionPod(a: Plan['actions'][number]): string | undefined {
+  if (a.type === 'CreatePod') return a.pod.metadata.name;
+  return 'pod' in a ? a.pod.name : undefined;
+}

@@ -6,6 +6,7 @@ import { LABEL_SPECIFIED_DELETE } from '../../../lib/api/keys.js';
 import type { Pod } from '../../../lib/api/types.js';
 import { World } from '../support/world.js';
 import {
+  actionPod,
   availablePods,
   countRev,
   crashLoop,
@@ -210,7 +211,7 @@ describe('C20: Failed and Succeeded pods are ignored, not cleaned up', () => {
         w.plans
           .slice(from)
           .flatMap((p) => p.actions)
-          .some((x) => 'pod' in x && x.pod.name === 'sample-a'),
+          .some((x) => actionPod(x) === 'sample-a'),
       ).toBe(false);
       const s = w.cloneSet.status!;
       expect([s.replicas, s.readyReplicas, s.availableReplicas]).toEqual([1, 1, 1]);
