@@ -226,10 +226,15 @@ function scatterError(us: CloneSetUpdateStrategy): string | undefined {
   return undefined;
 }
 
-function updateStrategyErrors(us: CloneSetUpdateStrategy, replicas: number): FieldError[] {
+function updateStrategyErrors(
+  us: CloneSetUpdateStrategy,
+  replicas: number,
+  opts: ValidationOptions,
+): FieldError[] {
   const out: FieldError[] = [];
   const p = 'spec.updateStrategy';
-  if (us.type !== 'ReCreate' && us.type !== 'InPlaceIfPossible' && us.type !== 'InPlaceOnly') {
+  const onDelete = opts.allowOnDelete === true && us.type === 'OnDelete';
+  if (!onDelete && us.type !== 'ReCreate' && us.type !== 'InPlaceIfPossible' && us.type !== 'InPlaceOnly') {
     out.push(invalid(`${p}.type`, us.type ?? '', "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'"));
   }
   const partition = scaled(us.partition, replicas, `${p}.partition`, 'partition', out);
@@ -264,7 +269,7 @@ function duplicates(list: readonly string[]): string[] {
   return [...dup];
 }
 
-function specErrors(cs: CloneSet): FieldError[] {
+function specErrors(cs: CloneSet, opts: ValidationOptions): FieldError[] {
   const spec = cs.spec;
   const out: FieldError[] = [];
   const replicas = spec.replicas ?? 1;
@@ -304,7 +309,7 @@ function specErrors(cs: CloneSet): FieldError[] {
       ),
     );
   }
-  out.push(...updateStrategyErrors(spec.updateStrategy ?? {}, replicas));
+  out.push(...updateStrategyErrors(spec.updateStrategy ?? {}, replicas, opts));
   const pds = spec.progressDeadlineSeconds;
   if (pds !== undefined && pds !== null) {
     out.push(...nonNegative(pds, 'spec.progressDeadlineSeconds'));
@@ -347,6 +352,15 @@ function updateErrors(cs: CloneSet, old: CloneSet): FieldError[] {
   return out;
 }
 
+/** Options of {@link validateCloneSet}. */
+export interface ValidationOptions {
+  /**
+   * Accept `updateStrategy.type: OnDelete`. The v1alpha1 webhook rejects it (spec §1.4) and so does the CRD's enum,
+   * but OnDelete is reachable through v1beta1 conversion (spec §1.8), so the planner validates with this on.
+   */
+  allowOnDelete?: boolean;
+}
+
 /**
  * All validation errors of a CloneSet (spec §1.2–§1.4), in the order Kruise's webhook reports them; `[]` when valid.
  * Checks: object name (DNS subdomain); replicas ≥ 0; selector present, valid, non-empty and matching the template
@@ -367,13 +381,13 @@ function updateErrors(cs: CloneSet, old: CloneSet): FieldError[] {
  * absent replicas as 1, and an absent update type is rejected like an empty one.
  * @param old the previous object on update
  */
-export function validateCloneSet(cs: CloneSet, old?: CloneSet): FieldError[] {
+export function validateCloneSet(cs: CloneSet, old?: CloneSet, opts: ValidationOptions = {}): FieldError[] {
   const out: FieldError[] = [];
   if (old) out.push(...updateErrors(cs, old));
   const name = cs.metadata?.name;
   if (name !== undefined) {
     for (const e of subdomainErrors(name)) out.push(invalid('metadata.name', name, e));
   }
-  out.push(...specErrors(cs));
+  out.push(...specErrors(cs, opts));
   return out;
 }

@@ -102,7 +102,7 @@ function invalidPlan(cs: CloneSet, errors: { path: string; message: string }[], 
 export function planCloneSet(input: PlanInput): Plan {
   const options = { ...DEFAULT_PLANNER_OPTIONS, ...(input.options ?? {}) };
   const cs = applyDefaults(input.cloneSet);
-  const errors = validateCloneSet(cs);
+  const errors = validateCloneSet(cs, undefined, { allowOnDelete: true });
   if (errors.length > 0) return invalidPlan(cs, errors, input.now);
 
   const uid = cs.metadata.uid;

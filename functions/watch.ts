@@ -1,0 +1,63 @@
+/**
+ * Lambda `watch` (scheduled every minute): for each registered cluster, the watch pump (DESIGN §1 (A)) follows
+ * CloneSets, CloneSet pods and PVCs from the stored resourceVersion and publishes reconcile requests, stopping
+ * before the invocation's time budget ends.
+ */
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
+import { pumpCluster, type StreamResult } from '../lib/forward/pump.js';
+import { awsRuntime } from '../lib/runtime/aws.js';
+import type { Runtime } from '../lib/runtime/types.js';
+
+/** Time kept back from the Lambda deadline, ms. */
+const DEADLINE_MARGIN_MS = 8_000;
+
+/** Build the handler for a runtime. @returns per cluster, what each stream did */
+export function watchHandler(
+  getRuntime: () => Runtime,
+  logger: Logger = new Logger({ serviceName: 'kruiseless' }),
+) {
+  return async (
+    _event?: unknown,
+    context?: Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>,
+  ): Promise<Record<string, StreamResult[]>> => {
+    const runtime = getRuntime();
+    const remaining = context?.getRemainingTimeInMillis() ?? 60_000;
+    const deadlineMs = Date.now() + remaining - DEADLINE_MARGIN_MS;
+    const holder = context?.awsRequestId ?? randomUUID();
+    const names = await runtime.clusterNames();
+    const results = await Promise.all(
+      names.map(async (name) => {
+        try {
+          const { kc } = await runtime.cluster(name);
+          return [
+            name,
+            await pumpCluster({
+              cluster: name,
+              kc,
+              watches: runtime.stores.watches,
+              publisher: runtime.publisher,
+              holder,
+              now: () => Date.now(),
+              deadlineMs,
+              leaseDurationMs: remaining + 60_000,
+              watchTimeoutSeconds: 50,
+              flushIntervalMs: 1000,
+              log: logger,
+            }),
+          ] as const;
+        } catch (e) {
+          logger.error('watch pump failed', { cluster: name, error: (e as Error).message });
+          return [name, []] as const;
+        }
+      }),
+    );
+    const out = Object.fromEntries(results);
+    logger.info('watch pump finished', { clusters: out });
+    return out;
+  };
+}
+
+/** The Lambda entry point. */
+export const handler = watchHandler(awsRuntime);

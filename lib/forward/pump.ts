@@ -1,0 +1,195 @@
+/**
+ * The watch pump (DESIGN §1 source (A)): for one cluster, bounded watches of CloneSets, CloneSet pods and PVCs,
+ * resumed from the stored resourceVersion, each change mapped to its CloneSet key and published (coalesced) to
+ * the bus. Runs inside a scheduled Lambda until its time budget ends, or continuously in the embedded default.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { LABEL_INSTANCE_ID } from '../api/keys.js';
+import type { JsonObject } from '../api/types.js';
+import type { EventPublisher, ReconcileRequest } from '../events/index.js';
+import { watchOnce } from '../kube/watch.js';
+import type { WatchCheckpoints } from '../state/index.js';
+import type { Logger } from '../reconcile/logger.js';
+import { requestForObject, type WatchedKind } from './keys.js';
+
+/** One watched collection. */
+export interface WatchStream {
+  /** Checkpoint name (`watch#<resource>` item, DESIGN §3). */
+  resource: string;
+  kind: WatchedKind;
+  /** Cluster-wide collection path. */
+  path: string;
+  labelSelector?: string;
+}
+
+/** The three collections the pump follows; pods and PVCs only with the CloneSet instance-id label. */
+export const WATCH_STREAMS: readonly WatchStream[] = [
+  { resource: 'clonesets', kind: 'CloneSet', path: '/apis/apps.kruise.io/v1alpha1/clonesets' },
+  { resource: 'pods', kind: 'Pod', path: '/api/v1/pods', labelSelector: LABEL_INSTANCE_ID },
+  {
+    resource: 'persistentvolumeclaims',
+    kind: 'PersistentVolumeClaim',
+    path: '/api/v1/persistentvolumeclaims',
+    labelSelector: LABEL_INSTANCE_ID,
+  },
+];
+
+/** What the pump needs. */
+export interface PumpDeps {
+  cluster: string;
+  kc: KubeConfig;
+  watches: WatchCheckpoints;
+  publisher: EventPublisher;
+  /** Unique id of this pump run (checkpoint lease holder). */
+  holder: string;
+  /** Epoch ms. */
+  now: () => number;
+  /** Epoch ms by which every watch must have ended and its checkpoint been saved. */
+  deadlineMs: number;
+  /** Checkpoint lease duration, ms (longer than the run). */
+  leaseDurationMs: number;
+  /** Longest single watch, seconds. */
+  watchTimeoutSeconds: number;
+  /** How often buffered changes are published while a watch is open, ms. */
+  flushIntervalMs: number;
+  log: Logger;
+  signal?: AbortSignal;
+}
+
+/** What one stream did. */
+export interface StreamResult {
+  resource: string;
+  /** False when another pump run holds this stream's checkpoint lease. */
+  acquired: boolean;
+  watches: number;
+  /** Changes seen that concern a CloneSet. */
+  changes: number;
+  published: number;
+  /** Times the stored resourceVersion had expired and the stream restarted from a fresh list. */
+  relists: number;
+  resourceVersion?: string;
+}
+
+/**
+ * Follow one stream until the deadline. Changes are published before the checkpoint that covers them is saved,
+ * so a crash re-delivers instead of losing (at-least-once; the reconciler is idempotent). With no stored
+ * resourceVersion, or after `410 Gone`, the watch starts without one: the API server then replays every existing
+ * object as ADDED, which is the relist — for CloneSets it amounts to a resync of every key.
+ * @throws PublishError / KubeApiError / FencedOutError (the checkpoint lease is released first where possible)
+ */
+export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<StreamResult> {
+  const result: StreamResult = {
+    resource: stream.resource,
+    acquired: false,
+    watches: 0,
+    changes: 0,
+    published: 0,
+    relists: 0,
+  };
+  const acq = await deps.watches.acquire(
+    deps.cluster,
+    stream.resource,
+    deps.holder,
+    deps.leaseDurationMs,
+    deps.now(),
+  );
+  if (!acq.acquired) return result;
+  result.acquired = true;
+  let rv = acq.resourceVersion;
+  let buffer: ReconcileRequest[] = [];
+  let bufferRv: string | undefined;
+  let chain: Promise<void> = Promise.resolve();
+
+  const flush = (): Promise<void> => {
+    const batch = buffer;
+    const upTo = bufferRv;
+    buffer = [];
+    chain = chain.then(async () => {
+      if (batch.length > 0) result.published += (await deps.publisher.publish(batch)).published;
+      if (upTo) {
+        await deps.watches.save(deps.cluster, stream.resource, deps.holder, acq.token, upTo);
+        rv = upTo;
+      }
+    });
+    return chain;
+  };
+
+  try {
+    while (deps.now() + 2000 < deps.deadlineMs && !deps.signal?.aborted) {
+      const seconds = Math.max(
+        1,
+        Math.min(deps.watchTimeoutSeconds, Math.floor((deps.deadlineMs - deps.now()) / 1000) - 1),
+      );
+      const timer = setInterval(() => void flush().catch(() => undefined), deps.flushIntervalMs);
+      result.watches++;
+      let watched;
+      try {
+        watched = await watchOnce(
+          deps.kc,
+          stream.path,
+          {
+            ...(rv ? { resourceVersion: rv } : {}),
+            ...(stream.labelSelector ? { labelSelector: stream.labelSelector } : {}),
+            timeoutSeconds: seconds,
+            allowBookmarks: true,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+          },
+          (type, obj: JsonObject) => {
+            const objRv = (obj.metadata as JsonObject | undefined)?.resourceVersion;
+            if (typeof objRv === 'string') bufferRv = objRv;
+            if (type === 'BOOKMARK') return;
+            const request = requestForObject(deps.cluster, stream.kind, obj);
+            if (request) {
+              result.changes++;
+              buffer.push(request);
+            }
+          },
+        );
+      } finally {
+        clearInterval(timer);
+      }
+      await flush();
+      if (watched.gone) {
+        result.relists++;
+        deps.log.warn('watch resourceVersion expired; restarting from a full list', {
+          cluster: deps.cluster,
+          resource: stream.resource,
+        });
+        rv = undefined;
+        bufferRv = undefined;
+      } else if (watched.resourceVersion) {
+        bufferRv = watched.resourceVersion;
+        await flush();
+      }
+    }
+    result.resourceVersion = rv;
+    return result;
+  } finally {
+    await chain.catch(() => undefined);
+    await deps.watches.release(deps.cluster, stream.resource, deps.holder, acq.token).catch(() => undefined);
+  }
+}
+
+/**
+ * Run every stream of {@link WATCH_STREAMS} for one cluster in parallel until the deadline.
+ * @returns each stream's result; a failing stream is logged and reported with `acquired: true` and what it did
+ */
+export async function pumpCluster(deps: PumpDeps): Promise<StreamResult[]> {
+  const results = await Promise.allSettled(WATCH_STREAMS.map((s) => pumpStream(deps, s)));
+  return results.map((r, i) => {
+    if (r.status === 'fulfilled') return r.value;
+    deps.log.error('watch stream failed', {
+      cluster: deps.cluster,
+      resource: WATCH_STREAMS[i].resource,
+      error: r.reason instanceof Error ? r.reason.message : String(r.reason),
+    });
+    return {
+      resource: WATCH_STREAMS[i].resource,
+      acquired: true,
+      watches: 0,
+      changes: 0,
+      published: 0,
+      relists: 0,
+    };
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * The resync source (DESIGN §1 (C)): one reconcile request for every CloneSet of a cluster, so the system
+ * converges even if every other event were lost.
+ */
+import {
+  EVENT_VERSION,
+  type EventPublisher,
+  type PublishResult,
+  type ReconcileRequest,
+} from '../events/index.js';
+import type { KubeClient } from '../kube/types.js';
+
+/**
+ * List every CloneSet of `cluster` and publish a `Resync` request for each.
+ * @returns the number of CloneSets and the publisher's result
+ * @throws KubeApiError when the list fails; PublishError when entries could not be published
+ */
+export async function resyncCluster(
+  cluster: string,
+  kube: KubeClient,
+  publisher: EventPublisher,
+): Promise<{ cloneSets: number; result: PublishResult }> {
+  const listed = await kube.listCloneSets();
+  const requests: ReconcileRequest[] = listed.items
+    .filter((cs) => cs.metadata.namespace && cs.metadata.name)
+    .map((cs) => ({
+      version: EVENT_VERSION,
+      cluster,
+      namespace: cs.metadata.namespace ?? '',
+      name: cs.metadata.name ?? '',
+      reason: 'Resync',
+      ...(cs.metadata.resourceVersion ? { resourceVersion: cs.metadata.resourceVersion } : {}),
+    }));
+  const result = await publisher.publish(requests);
+  return { cloneSets: requests.length, result };
+}

@@ -1,0 +1,77 @@
+/**
+ * Finishing a recorded scale-down intent (DESIGN §2 step 5): when an earlier invocation wrote down the pods it
+ * chose to delete and died (or failed) before deleting all of them, its successor deletes exactly those pods —
+ * the ones still present with the recorded UID — instead of choosing new victims, then clears the record.
+ */
+import { LABEL_INSTANCE_ID } from '../api/keys.js';
+import type { CloneSet, PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { KubeClient } from '../kube/types.js';
+import type {
+  Expectations,
+  ExpectationStore,
+  Lease,
+  ScaleDownIntent,
+  ScaleDownLedger,
+} from '../state/index.js';
+import type { Logger } from './logger.js';
+
+/** What {@link finishScaleDownIntent} needs. */
+export interface IntentContext {
+  kube: KubeClient;
+  expectations: ExpectationStore;
+  ledger: ScaleDownLedger;
+  lease: Lease;
+  cloneSet: CloneSet;
+  /** Owned pods as just listed. */
+  pods: Pod[];
+  /** Owned PVCs as just listed. */
+  pvcs: PersistentVolumeClaim[];
+  /** Pending expectations (after observation). */
+  pending: Expectations;
+  now: () => Date;
+  log: Logger;
+}
+
+/**
+ * Delete the intent's pods that still exist (same name and UID, not terminating) together with their instance's
+ * PVCs, recording delete expectations first, then clear the intent.
+ * @returns the number of API writes made
+ * @throws KubeApiError when a delete fails (the intent stays recorded for the next attempt); state-store errors
+ */
+export async function finishScaleDownIntent(ctx: IntentContext, intent: ScaleDownIntent): Promise<number> {
+  const ns = ctx.cloneSet.metadata.namespace ?? '';
+  const expected: Expectations = structuredClone(ctx.pending);
+  let writes = 0;
+  for (const chosen of intent.pods) {
+    const pod = ctx.pods.find(
+      (p) =>
+        p.metadata.name === chosen.name && p.metadata.uid === chosen.uid && !p.metadata.deletionTimestamp,
+    );
+    if (!pod) continue;
+    const id = pod.metadata.labels?.[LABEL_INSTANCE_ID];
+    const pvcs = id ? ctx.pvcs.filter((c) => c.metadata.labels?.[LABEL_INSTANCE_ID] === id) : [];
+    const at = ctx.now().getTime();
+    expected.deletes.push({ name: chosen.name, uid: chosen.uid, at });
+    for (const c of pvcs)
+      expected.deletes.push({ name: c.metadata.name ?? '', uid: c.metadata.uid ?? '', at });
+    await ctx.expectations.put(ctx.lease, expected);
+    ctx.log.info('finishing recorded scale-down', {
+      pod: chosen.name,
+      reason: chosen.reason,
+      intentId: intent.intentId,
+    });
+    await ctx.kube.deletePod(ns, chosen.name, chosen.uid);
+    writes++;
+    for (const c of pvcs) {
+      await ctx.kube.deletePVC(ns, c.metadata.name ?? '', c.metadata.uid ?? '');
+      writes++;
+    }
+    await ctx.kube.recordEvent(ctx.cloneSet, {
+      type: 'Normal',
+      reason: 'SuccessfulDelete',
+      message: `succeed to delete pod ${chosen.name}`,
+    });
+  }
+  await ctx.ledger.clear(ctx.lease, intent.intentId);
+  return writes;
+}

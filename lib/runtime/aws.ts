@@ -1,0 +1,66 @@
+/**
+ * The AWS {@link Runtime}: DynamoDB state stores, the EventBridge publisher, EventBridge Scheduler requeues and
+ * per-cluster Kubernetes clients from the cluster registry (EKS tokens), built once per Lambda container.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { SSMClient, GetParameterCommand } from '@aws-sdk/client-ssm';
+import { createEventBridgePublisher, createSchedulerRequeue } from '../events/index.js';
+import { createKubeClient, kubeConfigFromCluster } from '../kube/index.js';
+import { createStateStores } from '../state/index.js';
+import { loadConfig } from './config.js';
+import { UnknownClusterError, type Runtime } from './types.js';
+
+let runtime: Runtime | undefined;
+let secret: Promise<string | undefined> | undefined;
+
+/**
+ * The container's runtime, built on first use.
+ * @throws ConfigError when the environment is incomplete
+ */
+export function awsRuntime(): Runtime {
+  if (runtime) return runtime;
+  const config = loadConfig();
+  const stores = createStateStores({ client: new DynamoDBClient({}), tableName: config.TABLE_NAME });
+  runtime = {
+    stores,
+    publisher: createEventBridgePublisher({
+      client: new EventBridgeClient({}),
+      eventBusName: config.EVENT_BUS_NAME,
+    }),
+    requeue: createSchedulerRequeue({
+      client: new SchedulerClient({}),
+      eventBusArn: config.EVENT_BUS_ARN,
+      roleArn: config.SCHEDULER_ROLE_ARN,
+      groupName: config.SCHEDULER_GROUP_NAME,
+      ...(config.REQUEUE_DLQ_ARN ? { deadLetterArn: config.REQUEUE_DLQ_ARN } : {}),
+    }),
+    async clusterNames() {
+      return (await stores.clusters.list()).map((c) => c.name);
+    },
+    async cluster(name) {
+      const record = await stores.clusters.get(name);
+      if (!record) throw new UnknownClusterError(name);
+      if (record.auth.type !== 'eks') {
+        throw new UnknownClusterError(name, `auth type ${record.auth.type} is not supported yet; use eks`);
+      }
+      const kc = await kubeConfigFromCluster({
+        name: record.name,
+        endpoint: record.endpoint,
+        caData: record.caData,
+        auth: record.auth,
+      });
+      return { name, kc, kube: createKubeClient(kc) };
+    },
+    admissionSecret() {
+      const param = config.ADMISSION_SECRET_PARAM;
+      if (!param) return Promise.resolve(undefined);
+      secret ??= new SSMClient({})
+        .send(new GetParameterCommand({ Name: param, WithDecryption: true }))
+        .then((r) => r.Parameter?.Value);
+      return secret;
+    },
+  };
+  return runtime;
+}

@@ -1,0 +1,43 @@
+/**
+ * What a handler needs from its environment, whichever it runs in: AWS (DynamoDB, EventBridge, Scheduler, EKS) or
+ * the embedded default (dynalite, the in-process bus, local timers, a kubeconfig). The handlers in functions/ are
+ * written once against this.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { EventPublisher, RequeueScheduler } from '../events/index.js';
+import type { KubeClient } from '../kube/types.js';
+import type { StateStores } from '../state/index.js';
+
+/** A cluster the runtime can reach. */
+export interface RuntimeCluster {
+  name: string;
+  kc: KubeConfig;
+  kube: KubeClient;
+}
+
+/** The adapters of one runtime. */
+export interface Runtime {
+  stores: StateStores;
+  publisher: EventPublisher;
+  requeue: RequeueScheduler;
+  /** Names of the clusters to watch and resync. */
+  clusterNames(): Promise<string[]>;
+  /**
+   * Client and KubeConfig for a cluster.
+   * @throws UnknownClusterError when the cluster is not registered
+   */
+  cluster(name: string): Promise<RuntimeCluster>;
+  /** Shared secret of the admission source's URL path, if the admission source is enabled. */
+  admissionSecret(): Promise<string | undefined>;
+}
+
+/** Thrown when an event names a cluster that is not registered (DESIGN §3 `cluster#<name>`). */
+export class UnknownClusterError extends Error {
+  constructor(
+    readonly cluster: string,
+    detail = `no cluster#${cluster}/meta item`,
+  ) {
+    super(`cluster "${cluster}" is not registered (${detail})`);
+    this.name = 'UnknownClusterError';
+  }
+}
