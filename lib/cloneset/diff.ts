@@ -53,20 +53,20 @@ interface SideCounts {
   unavailable: number;
 }
 
-function countSide(pods: Pod[], ctx: PhaseContext): SideCounts {
-  const c: SideCounts = { total: 0, active: 0, preDelete: 0, toDelete: 0, unavailable: 0 };
-  const podsToDelete = ctx.cloneSet.spec.scaleStrategy?.podsToDelete;
-  for (const pod of pods) {
-    c.total++;
-    if (lifecycleState(pod) === LifecycleState.PreparingDelete) {
-      c.preDelete++;
-      continue;
-    }
-    c.active++;
-    if (isSpecifiedDelete(pod, podsToDelete)) c.toDelete++;
-    else if (!isPodAvailable(pod, ctx.strategy.minReadySeconds, ctx.now)) c.unavailable++;
+function emptySide(): SideCounts {
+  return { total: 0, active: 0, preDelete: 0, toDelete: 0, unavailable: 0 };
+}
+
+/** Counts `pod` on its side. */
+function countPod(c: SideCounts, pod: Pod, ctx: PhaseContext, podsToDelete: readonly string[] | undefined) {
+  c.total++;
+  if (lifecycleState(pod) === LifecycleState.PreparingDelete) {
+    c.preDelete++;
+    return;
   }
-  return c;
+  c.active++;
+  if (isSpecifiedDelete(pod, podsToDelete)) c.toDelete++;
+  else if (!isPodAvailable(pod, ctx.strategy.minReadySeconds, ctx.now)) c.unavailable++;
 }
 
 /** Whether one number is positive and the other negative. */
@@ -85,14 +85,10 @@ export function calculateDiff(ctx: PhaseContext, isUpdated: (pod: Pod) => boolea
   const { replicas, partition, maxSurge, maxUnavailable, scaleMaxUnavailable, excludePreparingDelete } =
     ctx.strategy;
   const podCount = ctx.pods.length;
-  const newSide = countSide(
-    ctx.pods.filter((p) => isUpdated(p)),
-    ctx,
-  );
-  const oldSide = countSide(
-    ctx.pods.filter((p) => !isUpdated(p)),
-    ctx,
-  );
+  const podsToDelete = ctx.cloneSet.spec.scaleStrategy?.podsToDelete;
+  const newSide = emptySide();
+  const oldSide = emptySide();
+  for (const pod of ctx.pods) countPod(isUpdated(pod) ? newSide : oldSide, pod, ctx, podsToDelete);
 
   let updateOldDiff = oldSide.active - partition;
   let updateNewDiff = newSide.active - (replicas - partition);
