@@ -20,33 +20,48 @@ function afterOrZero(a: number, b: number): boolean {
   return a > b;
 }
 
+/** What Kubernetes' `ActivePods` order reads from a pod, extracted once per pod (see {@link activePodsLess}). */
+interface ActivePodsKey {
+  scheduled: boolean;
+  phase: number;
+  ready: boolean;
+  /** Ready transition time, ms (0 = zero time); only compared when both pods are ready. */
+  readyTime: number;
+  restarts: number;
+  /** Creation time, ms (0 = zero time). */
+  created: number;
+}
+
+function activePodsKey(pod: Pod): ActivePodsKey {
+  const ready = isPodReady(pod);
+  return {
+    scheduled: (pod.spec.nodeName ?? '') !== '',
+    phase: PHASE_ORDINAL[pod.status?.phase ?? ''] ?? 0,
+    ready,
+    readyTime: ready ? timeMillis(getPodCondition(pod, 'Ready')?.lastTransitionTime) : 0,
+    restarts: maxRestarts(pod),
+    created: timeMillis(pod.metadata.creationTimestamp),
+  };
+}
+
+/** {@link activePodsLess} on extracted keys. */
+function activePodsKeyLess(a: ActivePodsKey, b: ActivePodsKey): boolean {
+  if (a.scheduled !== b.scheduled) return !a.scheduled;
+  if (a.phase !== b.phase) return a.phase < b.phase;
+  if (a.ready !== b.ready) return !a.ready;
+  if (a.ready && b.ready && a.readyTime !== b.readyTime) return afterOrZero(a.readyTime, b.readyTime);
+  if (a.restarts !== b.restarts) return a.restarts > b.restarts;
+  if (a.created !== b.created) return afterOrZero(a.created, b.created);
+  return false;
+}
+
 /**
  * Kubernetes `ActivePods` "less" (least valuable first): unscheduled < scheduled; Pending < Unknown < Running;
  * not ready < ready; both ready: more recent Ready transition first (zero first); more restarts first; newer
  * creation first (zero first).
  */
 export function activePodsLess(a: Pod, b: Pod): boolean {
-  const na = a.spec.nodeName ?? '';
-  const nb = b.spec.nodeName ?? '';
-  if (na !== nb && (na === '' || nb === '')) return na === '';
-  const pa = PHASE_ORDINAL[a.status?.phase ?? ''] ?? 0;
-  const pb = PHASE_ORDINAL[b.status?.phase ?? ''] ?? 0;
-  if (pa !== pb) return pa < pb;
-  const ra = isPodReady(a);
-  const rb = isPodReady(b);
-  if (ra !== rb) return !ra;
-  if (ra && rb) {
-    const ta = timeMillis(getPodCondition(a, 'Ready')?.lastTransitionTime);
-    const tb = timeMillis(getPodCondition(b, 'Ready')?.lastTransitionTime);
-    if (ta !== tb) return afterOrZero(ta, tb);
-  }
-  const ca = maxRestarts(a);
-  const cb = maxRestarts(b);
-  if (ca !== cb) return ca > cb;
-  const ka = timeMillis(a.metadata.creationTimestamp);
-  const kb = timeMillis(b.metadata.creationTimestamp);
-  if (ka !== kb) return afterOrZero(ka, kb);
-  return false;
+  return activePodsKeyLess(activePodsKey(a), activePodsKey(b));
 }
 
 function stableSort(indexes: number[], less: (i: number, j: number) => boolean): number[] {
@@ -197,7 +212,8 @@ export function sortUpdateIndexes(
   indexes: number[],
   strategy: CloneSetUpdateStrategy | undefined,
 ): number[] {
-  let out = stableSort(indexes, (i, j) => activePodsLess(pods[i], pods[j]));
+  const keys = new Map(indexes.map((i) => [i, activePodsKey(pods[i])]));
+  let out = stableSort(indexes, (i, j) => activePodsKeyLess(keys.get(i)!, keys.get(j)!));
   if (strategy?.priorityStrategy) out = sortByPriority(pods, out, strategy.priorityStrategy);
   if (strategy?.scatterStrategy) out = sortByScatter(pods, out, strategy.scatterStrategy);
   const preparing = (i: number) => lifecycleState(pods[i]) === LifecycleState.PreparingUpdate;
