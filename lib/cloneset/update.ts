@@ -8,7 +8,7 @@ import type { ControllerRevision, Pod } from '../api/types.js';
 import { calculateDiff } from './diff.js';
 import { podRef, refreshInPlace, shortHash, startInPlaceUpdate } from './inPlace.js';
 import { calculateInPlaceUpdateSpec, type InPlaceSpecOptions } from './inPlaceSpec.js';
-import { graceAnnotation } from './inPlaceState.js';
+import { graceAnnotation, type UpdateSpec } from './inPlaceState.js';
 import { reenterPreparingUpdate, refreshLifecycle, transitionLifecycle } from './lifecycle.js';
 import { isHookedBy, isPodAvailable, lifecycleState, podMatchesRevision, podRevision } from './pods.js';
 import type { Action, DiffRecord, PhaseContext, PhaseResult } from './types.js';
@@ -105,18 +105,40 @@ interface PodUpdate {
   error?: string;
 }
 
+/**
+ * In-place update specs to one target revision, by pod revision label: the spec depends only on the revision the
+ * pod is at and the target, so it is computed once per label within one update phase and shared (read-only) by
+ * the pods carrying that label.
+ */
+type InPlaceSpecs = Map<string, UpdateSpec | undefined>;
+
+/** The in-place update spec from the pod's own revision to `target` (spec §3.10), computed once per label. */
+function inPlaceSpecOf(
+  ctx: PhaseContext,
+  pod: Pod,
+  target: ControllerRevision,
+  specs: InPlaceSpecs,
+): UpdateSpec | undefined {
+  const label = podRevision(pod);
+  if (specs.has(label)) return specs.get(label);
+  const type = ctx.strategy.updateType;
+  const own = ctx.revisions.find((r) => podMatchesRevision(pod, r.metadata.name ?? ''));
+  const options: InPlaceSpecOptions = {
+    gracePeriodSeconds: ctx.cloneSet.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0,
+    ignoreVolumeClaimTemplatesHashDiff: type === 'InPlaceOnly',
+    gates: ctx.options,
+  };
+  const spec = calculateInPlaceUpdateSpec(own, target, options);
+  specs.set(label, spec);
+  return spec;
+}
+
 /** Step 8 for one pod (spec §3.9 step 8). */
-function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision): PodUpdate {
+function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision, specs: InPlaceSpecs): PodUpdate {
   const type = ctx.strategy.updateType;
   const name = pod.metadata.name ?? '';
   if (type === 'InPlaceIfPossible' || type === 'InPlaceOnly') {
-    const own = ctx.revisions.find((r) => podMatchesRevision(pod, r.metadata.name ?? ''));
-    const options: InPlaceSpecOptions = {
-      gracePeriodSeconds: ctx.cloneSet.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0,
-      ignoreVolumeClaimTemplatesHashDiff: type === 'InPlaceOnly',
-      gates: ctx.options,
-    };
-    const spec = calculateInPlaceUpdateSpec(own, target, options);
+    const spec = inPlaceSpecOf(ctx, pod, target, specs);
     if (spec) {
       const hook = ctx.cloneSet.spec.lifecycle?.inPlaceUpdate;
       const state = lifecycleState(pod);
@@ -197,8 +219,9 @@ export function planUpdate(ctx: PhaseContext): PhaseResult {
     ctx.strategy.minReadySeconds,
     ctx.now,
   );
+  const specs: InPlaceSpecs = new Map();
   for (const i of kept) {
-    const res = updatePod(ctx, ctx.pods[i], target);
+    const res = updatePod(ctx, ctx.pods[i], target, specs);
     result.actions.push(...res.actions);
     result.requeueAfterSeconds = minDelay(result.requeueAfterSeconds, res.requeueAfterSeconds);
     if (res.error) {
