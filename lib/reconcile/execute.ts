@@ -8,9 +8,11 @@ import { EventReason } from '../api/keys.js';
 import type { CloneSet, CloneSetStatus, PersistentVolumeClaim } from '../api/types.js';
 import type { Action, Plan } from '../cloneset/types.js';
 import { metaTime, setCondition } from '../cloneset/status.js';
+import { KubeApiError } from '../kube/errors.js';
 import type { KubeClient, CloneSetEvent } from '../kube/types.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
 import type { Logger } from './logger.js';
+import { ignoreNotFound } from './ignoreNotFound.js';
 
 /** What {@link executePlan} needs. */
 export interface ExecuteContext {
@@ -149,7 +151,9 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
       writes++;
     }
 
-    const deletions = plan.actions.filter((a) => a.type === 'DeletePod');
+    const deletions = plan.actions.filter(
+      (a): a is Extract<Action, { type: 'DeletePod' }> => a.type === 'DeletePod',
+    );
     let intentId: string | undefined;
     for (const step of steps(plan.actions)) {
       const first = step[0];
@@ -158,11 +162,7 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
         await ctx.ledger.record(ctx.lease, {
           intentId,
           createdAt: ctx.nowMs(),
-          pods: deletions.map((d) =>
-            d.type === 'DeletePod'
-              ? { name: d.pod.name, uid: d.pod.uid, reason: d.reason }
-              : { name: '', uid: '', reason: '' },
-          ),
+          pods: deletions.map((d) => ({ name: d.pod.name, uid: d.pod.uid, reason: d.reason })),
         });
       }
       const at = ctx.nowMs();
@@ -268,13 +268,13 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
       case 'DeletePod': {
         expected.deletes.push({ name: a.pod.name, uid: a.pod.uid, at });
         await saveExpectations();
-        await kube.deletePod(ns, a.pod.name, a.pod.uid);
+        await ignoreNotFound(kube.deletePod(ns, a.pod.name, a.pod.uid));
         writes++;
         for (const pvcName of a.pvcNames) {
           const uid = ctx.pvcs.find((p) => p.metadata.name === pvcName)?.metadata.uid ?? '';
           expected.deletes.push({ name: pvcName, uid, at });
           await saveExpectations();
-          await kube.deletePVC(ns, pvcName, uid);
+          await ignoreNotFound(kube.deletePVC(ns, pvcName, uid));
           writes++;
         }
         return;
@@ -299,7 +299,7 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
       case 'DeletePVC':
         expected.deletes.push({ name: a.name, uid: a.uid, at });
         await saveExpectations();
-        await kube.deletePVC(ns, a.name, a.uid);
+        await ignoreNotFound(kube.deletePVC(ns, a.name, a.uid));
         writes++;
         return;
       case 'PatchPVCOwner':
@@ -311,6 +311,6 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
 }
 
 /** API errors are reported and stop the plan; anything else (state store, fencing, bugs) propagates. */
-function isApiError(e: unknown): boolean {
-  return e instanceof Error && e.name === 'KubeApiError';
+function isApiError(e: unknown): e is KubeApiError {
+  return e instanceof KubeApiError;
 }

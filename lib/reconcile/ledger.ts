@@ -14,6 +14,7 @@ import type {
   ScaleDownLedger,
 } from '../state/index.js';
 import type { Logger } from './logger.js';
+import { ignoreNotFound } from './ignoreNotFound.js';
 
 /** What {@link finishScaleDownIntent} needs. */
 export interface IntentContext {
@@ -60,10 +61,10 @@ export async function finishScaleDownIntent(ctx: IntentContext, intent: ScaleDow
       reason: chosen.reason,
       intentId: intent.intentId,
     });
-    await ctx.kube.deletePod(ns, chosen.name, chosen.uid);
+    await ignoreNotFound(ctx.kube.deletePod(ns, chosen.name, chosen.uid));
     writes++;
     for (const c of pvcs) {
-      await ctx.kube.deletePVC(ns, c.metadata.name ?? '', c.metadata.uid ?? '');
+      await ignoreNotFound(ctx.kube.deletePVC(ns, c.metadata.name ?? '', c.metadata.uid ?? ''));
       writes++;
     }
     await ctx.kube.recordEvent(ctx.cloneSet, {
