@@ -64,10 +64,18 @@ export function activePodsLess(a: Pod, b: Pod): boolean {
   return activePodsKeyLess(activePodsKey(a), activePodsKey(b));
 }
 
-function stableSort(indexes: number[], less: (i: number, j: number) => boolean): number[] {
+/**
+ * Stable sort of `indexes` by `less` on a key read once per index (decorate, sort, undecorate), so comparisons
+ * do not re-read pods.
+ */
+function stableSortBy<K>(
+  indexes: number[],
+  keyOf: (i: number) => K,
+  less: (a: K, b: K) => boolean,
+): number[] {
   return indexes
-    .map((v, pos) => ({ v, pos }))
-    .sort((x, y) => (less(x.v, y.v) ? -1 : less(y.v, x.v) ? 1 : x.pos - y.pos))
+    .map((v, pos) => ({ v, pos, key: keyOf(v) }))
+    .sort((x, y) => (less(x.key, y.key) ? -1 : less(y.key, x.key) ? 1 : x.pos - y.pos))
     .map((x) => x.v);
 }
 
@@ -103,14 +111,18 @@ function orderOf(strategy: UpdatePriorityStrategy, pod: Pod): [number, number] {
  */
 export function sortByPriority(pods: Pod[], indexes: number[], strategy: UpdatePriorityStrategy): number[] {
   if (strategy.weightPriority && strategy.weightPriority.length > 0) {
-    return stableSort(indexes, (i, j) => weightOf(strategy, pods[i]) > weightOf(strategy, pods[j]));
+    return stableSortBy(
+      indexes,
+      (i) => weightOf(strategy, pods[i]),
+      (wi, wj) => wi > wj,
+    );
   }
   if (strategy.orderPriority && strategy.orderPriority.length > 0) {
-    return stableSort(indexes, (i, j) => {
-      const [li, oi] = orderOf(strategy, pods[i]);
-      const [lj, oj] = orderOf(strategy, pods[j]);
-      return li !== lj ? li < lj : oi > oj;
-    });
+    return stableSortBy(
+      indexes,
+      (i) => orderOf(strategy, pods[i]),
+      ([li, oi], [lj, oj]) => (li !== lj ? li < lj : oi > oj),
+    );
   }
   return [...indexes];
 }
@@ -212,10 +224,12 @@ export function sortUpdateIndexes(
   indexes: number[],
   strategy: CloneSetUpdateStrategy | undefined,
 ): number[] {
-  const keys = new Map(indexes.map((i) => [i, activePodsKey(pods[i])]));
-  let out = stableSort(indexes, (i, j) => activePodsKeyLess(keys.get(i)!, keys.get(j)!));
+  let out = stableSortBy(indexes, (i) => activePodsKey(pods[i]), activePodsKeyLess);
   if (strategy?.priorityStrategy) out = sortByPriority(pods, out, strategy.priorityStrategy);
   if (strategy?.scatterStrategy) out = sortByScatter(pods, out, strategy.scatterStrategy);
-  const preparing = (i: number) => lifecycleState(pods[i]) === LifecycleState.PreparingUpdate;
-  return stableSort(out, (i, j) => preparing(i) && !preparing(j));
+  return stableSortBy(
+    out,
+    (i) => lifecycleState(pods[i]) === LifecycleState.PreparingUpdate,
+    (preparingI, preparingJ) => preparingI && !preparingJ,
+  );
 }
