@@ -9,6 +9,10 @@ import type { LogLevel } from '@aws-lambda-powertools/logger/types';
 import { clusterUp } from '../../infra/local/cluster.js';
 import { runDemo } from './demo.js';
 import { startEmbedded } from './embedded.js';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EKSClient } from '@aws-sdk/client-eks';
+import { addCluster } from '../admin/clusters.js';
+import { createStateStores } from '../state/index.js';
 
 const program = new Command('kruiseless').description('OpenKruise CloneSet without an in-cluster controller');
 
@@ -40,6 +44,53 @@ program
   )
   .action(async () => {
     process.exitCode = (await runDemo()) ? 0 : 1;
+  });
+
+const cluster = program
+  .command('cluster')
+  .description('the cluster registry of a deployed Kruiseless (DynamoDB)');
+
+cluster
+  .command('add <name>')
+  .description('register an EKS cluster (reads endpoint and CA with eks:DescribeCluster unless given)')
+  .requiredOption('--table <table>', 'the DynamoDB table of the deployment (stack output StateTableName)')
+  .requiredOption('--region <region>', 'AWS region of the EKS cluster')
+  .option('--eks-cluster <eksName>', 'EKS cluster name (default: <name>)')
+  .option('--role-arn <arn>', 'role the reconcilers assume before signing EKS tokens (cross-account)')
+  .option('--endpoint <url>', 'API server URL (with --ca-data: skip DescribeCluster)')
+  .option('--ca-data <base64>', 'base64 PEM CA bundle')
+  .action(
+    async (
+      name: string,
+      o: {
+        table: string;
+        region: string;
+        eksCluster?: string;
+        roleArn?: string;
+        endpoint?: string;
+        caData?: string;
+      },
+    ) => {
+      const stores = createStateStores({
+        client: new DynamoDBClient({ region: o.region }),
+        tableName: o.table,
+      });
+      const record = await addCluster(stores.clusters, new EKSClient({ region: o.region }), { name, ...o });
+      console.log(
+        `registered ${record.name}: ${record.endpoint} (EKS ${record.auth.type === 'eks' ? record.auth.clusterName : ''})`,
+      );
+    },
+  );
+
+cluster
+  .command('list')
+  .description('list registered clusters')
+  .requiredOption('--table <table>', 'the DynamoDB table of the deployment')
+  .option('--region <region>', 'AWS region of the table')
+  .action(async (o: { table: string; region?: string }) => {
+    const client = new DynamoDBClient(o.region ? { region: o.region } : {});
+    const stores = createStateStores({ client, tableName: o.table });
+    for (const c of await stores.clusters.list()) console.log(`${c.name}\t${c.endpoint}\t${c.auth.type}`);
   });
 
 await program.parseAsync(process.argv);
