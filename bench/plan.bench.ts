@@ -89,7 +89,7 @@ function median(xs: number[]): number {
 }
 
 function measure(fn: () => void, iterations: number): number {
-  fn(); // warm-up
+  for (let i = 0; i < 5; i++) fn(); // warm-up: let the JIT settle before timing
   const times: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const t0 = performance.now();
