@@ -29,17 +29,8 @@ import {
   type UpdateSpec,
 } from './inPlaceState.js';
 import { lifecycleStatePatch, rfc3339 } from './lifecyclePatch.js';
-import { getPodCondition, podMatchesRevision, timeMillis } from './pods.js';
-import type { Action, PlannerOptions, PodRef } from './types.js';
-
-/** The reference of the listed pod version an action is planned against. */
-export function podRef(pod: Pod): PodRef {
-  return {
-    name: pod.metadata.name ?? '',
-    uid: pod.metadata.uid ?? '',
-    ...(pod.metadata.resourceVersion ? { resourceVersion: pod.metadata.resourceVersion } : {}),
-  };
-}
+import { getPodCondition, podMatchesRevision, podRef, timeMillis } from './pods.js';
+import type { Action, PlannerOptions } from './types.js';
 
 /** The part after the last `-` of a revision name (the short hash, spec §2.1). */
 export function shortHash(revision: string): string {

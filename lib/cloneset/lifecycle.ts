@@ -6,10 +6,9 @@
 import { LifecycleState, type LifecycleStateValue } from '../api/keys.js';
 import type { CloneSet, JsonObject, LifecycleHook, Pod } from '../api/types.js';
 import { isInPlaceUpdateCompleted } from './inPlaceApply.js';
-import { podRef } from './inPlace.js';
 import { mergeInto } from './inPlaceState.js';
 import { lifecycleStatePatch, markPodNotReadyPatch } from './lifecyclePatch.js';
-import { isAllHookedBy, lifecycleState, podMatchesRevision } from './pods.js';
+import { isAllHookedBy, lifecycleState, podMatchesRevision, podRef } from './pods.js';
 import type { Action, PlannerOptions } from './types.js';
 
 /** Actions of one transition, and whether the lifecycle label itself is patched. */

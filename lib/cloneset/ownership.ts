@@ -6,8 +6,8 @@
 import { KIND, LABEL_INSTANCE_ID, OWNER_API_VERSION } from '../api/keys.js';
 import { selectorMatches } from '../api/selector.js';
 import type { CloneSet, JsonObject, OwnerReference, PersistentVolumeClaim, Pod } from '../api/types.js';
-import { isPodActive } from './pods.js';
-import type { Action, PodRef } from './types.js';
+import { isPodActive, podRef } from './pods.js';
+import type { Action } from './types.js';
 
 /** The controller owner reference of an object, if any. */
 export function controllerRef(refs: OwnerReference[] | undefined): OwnerReference | undefined {
@@ -24,13 +24,6 @@ export function cloneSetControllerRef(cs: CloneSet): OwnerReference {
     controller: true,
     blockOwnerDeletion: true,
   };
-}
-
-/** `{name, uid, resourceVersion}` of a pod, for action preconditions. */
-export function podRef(pod: Pod): PodRef {
-  const ref: PodRef = { name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' };
-  if (pod.metadata.resourceVersion) ref.resourceVersion = pod.metadata.resourceVersion;
-  return ref;
 }
 
 function byName<T extends { metadata: { name?: string } }>(a: T, b: T): number {

@@ -12,10 +12,21 @@ import {
   type LifecycleStateValue,
 } from '../api/keys.js';
 import type { LifecycleHook, Pod, PodCondition } from '../api/types.js';
+import type { PodRef } from './types.js';
 
 /** The condition of `type` on the pod, if any. */
 export function getPodCondition(pod: Pod, type: string): PodCondition | undefined {
   return pod.status?.conditions?.find((c) => c.type === type);
+}
+
+/**
+ * `{name, uid, resourceVersion}` of the listed pod version an action is planned against (action preconditions);
+ * `resourceVersion` only when the pod has one.
+ */
+export function podRef(pod: Pod): PodRef {
+  const ref: PodRef = { name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' };
+  if (pod.metadata.resourceVersion) ref.resourceVersion = pod.metadata.resourceVersion;
+  return ref;
 }
 
 /** Active = not finished (`Succeeded`/`Failed`) and not terminating (spec §3.1 step 4). */

@@ -9,8 +9,7 @@ import type { Pod } from '../api/types.js';
 import { planCreations } from './create.js';
 import { calculateDiff, scalePhaseIsUpdated } from './diff.js';
 import { lifecycleStatePatch, markPodNotReadyPatch } from './lifecyclePatch.js';
-import { podRef } from './ownership.js';
-import { isHookedBy, isPodAvailable, isSpecifiedDelete, lifecycleState } from './pods.js';
+import { isHookedBy, isPodAvailable, isSpecifiedDelete, lifecycleState, podRef } from './pods.js';
 import type { Action, DeleteReason, DiffRecord, PhaseContext, PhaseResult, PlanEvent } from './types.js';
 import { chooseScaleDownVictims } from './victims.js';
 

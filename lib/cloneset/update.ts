@@ -6,11 +6,18 @@
 import { LABEL_POD_TEMPLATE_HASH, LABEL_SPECIFIED_DELETE, LifecycleState } from '../api/keys.js';
 import type { ControllerRevision, Pod } from '../api/types.js';
 import { calculateDiff } from './diff.js';
-import { podRef, refreshInPlace, shortHash, startInPlaceUpdate } from './inPlace.js';
+import { refreshInPlace, shortHash, startInPlaceUpdate } from './inPlace.js';
 import { calculateInPlaceUpdateSpec, type InPlaceSpecOptions } from './inPlaceSpec.js';
 import { graceAnnotation, type UpdateSpec } from './inPlaceState.js';
 import { reenterPreparingUpdate, refreshLifecycle, transitionLifecycle } from './lifecycle.js';
-import { isHookedBy, isPodAvailable, lifecycleState, podMatchesRevision, podRevision } from './pods.js';
+import {
+  isHookedBy,
+  isPodAvailable,
+  lifecycleState,
+  podMatchesRevision,
+  podRef,
+  podRevision,
+} from './pods.js';
 import type { Action, DiffRecord, PhaseContext, PhaseResult } from './types.js';
 import { sortUpdateIndexes } from './updateSort.js';
 
