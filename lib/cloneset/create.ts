@@ -15,7 +15,7 @@ import type { CloneSet, PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } fr
 import { rfc3339 } from './lifecyclePatch.js';
 import { applyRevision } from './revision.js';
 import { cloneSetControllerRef } from './ownership.js';
-import { isPodActive } from './pods.js';
+import { isPodActive, shortHash } from './pods.js';
 import type { Action, PhaseContext } from './types.js';
 
 /** Thrown when no unused instance id can be generated. */
@@ -28,11 +28,6 @@ export class PodCreationError extends Error {
 
 /** How many times `newInstanceId` may return an id already in use before giving up. */
 const MAX_ID_ATTEMPTS = 1000;
-
-/** The hash suffix of a revision name (text after the last `-`, spec §2.1). */
-export function shortHash(revisionName: string): string {
-  return revisionName.slice(revisionName.lastIndexOf('-') + 1);
-}
 
 function instanceId(o: { metadata: { labels?: Record<string, string> } }): string {
   return o.metadata.labels?.[LABEL_INSTANCE_ID] ?? '';

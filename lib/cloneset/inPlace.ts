@@ -29,13 +29,8 @@ import {
   type UpdateSpec,
 } from './inPlaceState.js';
 import { lifecycleStatePatch, rfc3339 } from './lifecyclePatch.js';
-import { getPodCondition, podMatchesRevision, podRef, timeMillis } from './pods.js';
+import { getPodCondition, podMatchesRevision, podRef, shortHash, timeMillis } from './pods.js';
 import type { Action, PlannerOptions } from './types.js';
-
-/** The part after the last `-` of a revision name (the short hash, spec §2.1). */
-export function shortHash(revision: string): string {
-  return revision.slice(revision.lastIndexOf('-') + 1);
-}
 
 function hasInPlaceGate(pod: Pod): boolean {
   return (pod.spec.readinessGates ?? []).some((g) => g.conditionType === CONDITION_INPLACE_UPDATE_READY);

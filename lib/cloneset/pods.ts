@@ -52,12 +52,15 @@ export function podRevision(pod: Pod): string {
 export function revisionMatches(label: string, revision: string): boolean {
   if (label === revision) return true;
   if (!label || !revision) return false;
-  return hashSuffix(label) === hashSuffix(revision);
+  return shortHash(label) === shortHash(revision);
 }
 
-/** The part after the last `-` (the whole string when there is none). */
-function hashSuffix(s: string): string {
-  return s.slice(s.lastIndexOf('-') + 1);
+/**
+ * The hash suffix of a revision name: the part after the last `-` (the short hash, spec §2.1); the whole string
+ * when there is none.
+ */
+export function shortHash(revision: string): string {
+  return revision.slice(revision.lastIndexOf('-') + 1);
 }
 
 /** Whether the pod's revision label matches `revision` (spec §2.2). */

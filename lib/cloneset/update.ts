@@ -6,7 +6,7 @@
 import { LABEL_POD_TEMPLATE_HASH, LABEL_SPECIFIED_DELETE, LifecycleState } from '../api/keys.js';
 import type { ControllerRevision, Pod } from '../api/types.js';
 import { calculateDiff } from './diff.js';
-import { refreshInPlace, shortHash, startInPlaceUpdate } from './inPlace.js';
+import { refreshInPlace, startInPlaceUpdate } from './inPlace.js';
 import { calculateInPlaceUpdateSpec, type InPlaceSpecOptions } from './inPlaceSpec.js';
 import { graceAnnotation, type UpdateSpec } from './inPlaceState.js';
 import { reenterPreparingUpdate, refreshLifecycle, transitionLifecycle } from './lifecycle.js';
@@ -17,6 +17,7 @@ import {
   podMatchesRevision,
   podRef,
   podRevision,
+  shortHash,
 } from './pods.js';
 import type { Action, DiffRecord, PhaseContext, PhaseResult } from './types.js';
 import { sortUpdateIndexes } from './updateSort.js';

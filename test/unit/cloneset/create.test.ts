@@ -8,9 +8,9 @@ import {
   buildPod,
   planCreations,
   PodCreationError,
-  shortHash,
   slowStartBatch,
 } from '../../../lib/cloneset/create.js';
+import { shortHash } from '../../../lib/cloneset/pods.js';
 import { cloneSet, idSource, NOW, P, phaseContext, pvc } from '../support/fixtures.js';
 
 const OWNER = {
