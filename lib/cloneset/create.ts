@@ -12,10 +12,10 @@ import {
   LifecycleState,
 } from '../api/keys.js';
 import type { CloneSet, PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from '../api/types.js';
-import { rfc3339 } from './lifecyclePatch.js';
 import { applyRevision } from './revision.js';
 import { cloneSetControllerRef } from './ownership.js';
 import { isPodActive, shortHash } from './pods.js';
+import { metaTime } from './time.js';
 import type { Action, PhaseContext } from './types.js';
 
 /** Thrown when no unused instance id can be generated. */
@@ -125,7 +125,7 @@ export function buildPod(
     [LABEL_INSTANCE_ID]: id,
     [LABEL_LIFECYCLE_STATE]: LifecycleState.PreparingNormal,
   };
-  const annotations = { ...(meta.annotations ?? {}), [ANNOTATION_LIFECYCLE_TIMESTAMP]: rfc3339(now) };
+  const annotations = { ...(meta.annotations ?? {}), [ANNOTATION_LIFECYCLE_TIMESTAMP]: metaTime(now) };
   const spec = tpl.spec;
   const gates = spec.readinessGates ?? [];
   spec.readinessGates = gates.some((g) => g.conditionType === CONDITION_INPLACE_UPDATE_READY)

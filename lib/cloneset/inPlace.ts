@@ -28,8 +28,9 @@ import {
   type InPlaceUpdateState,
   type UpdateSpec,
 } from './inPlaceState.js';
-import { lifecycleStatePatch, rfc3339 } from './lifecyclePatch.js';
+import { lifecycleStatePatch } from './lifecyclePatch.js';
 import { getPodCondition, podMatchesRevision, podRef, shortHash, timeMillis } from './pods.js';
+import { metaTime } from './time.js';
 import type { Action, PlannerOptions } from './types.js';
 
 function hasInPlaceGate(pod: Pod): boolean {
@@ -80,7 +81,7 @@ function conditionPatch(
     }
     set(
       unready.length === 0
-        ? { type: 'Ready', status: 'True', lastTransitionTime: rfc3339(now) }
+        ? { type: 'Ready', status: 'True', lastTransitionTime: metaTime(now) }
         : {
             type: 'Ready',
             status: 'False',
@@ -135,7 +136,7 @@ export function startInPlaceUpdate(pod: Pod, spec: UpdateSpec, now: Date, gates:
         type: CONDITION_INPLACE_UPDATE_READY,
         status: 'False',
         reason: REASON_START_INPLACE_UPDATE,
-        lastTransitionTime: rfc3339(now),
+        lastTransitionTime: metaTime(now),
       },
       true,
       now,
@@ -146,7 +147,7 @@ export function startInPlaceUpdate(pod: Pod, spec: UpdateSpec, now: Date, gates:
   const hash = shortHash(spec.revision);
   const state: InPlaceUpdateState = {
     revision: spec.revision,
-    updateTimestamp: rfc3339(now),
+    updateTimestamp: metaTime(now),
     ...(spec.updateEnvFromMetadata ? { updateEnvFromMetadata: true } : {}),
     ...(Object.keys(spec.containerResources).length > 0 ? { updateResources: true } : {}),
     ...(Object.keys(spec.containerImages).length > 0 ? { updateImages: true } : {}),
@@ -235,7 +236,7 @@ export function refreshInPlace(pod: Pod, now: Date, gates: PlannerOptions): InPl
   if (getPodCondition(pod, CONDITION_INPLACE_UPDATE_READY)?.status === 'True') return { actions: [] };
   const patch = conditionPatch(
     pod,
-    { type: CONDITION_INPLACE_UPDATE_READY, status: 'True', lastTransitionTime: rfc3339(now) },
+    { type: CONDITION_INPLACE_UPDATE_READY, status: 'True', lastTransitionTime: metaTime(now) },
     false,
     now,
   );

@@ -5,7 +5,7 @@
  */
 import { ANNOTATION_INPLACE_UPDATE_STATE, ANNOTATION_RUNTIME_CONTAINERS_META } from '../api/keys.js';
 import type { Container, JsonObject, Pod } from '../api/types.js';
-import { rfc3339 } from './lifecyclePatch.js';
+import { metaTime } from './time.js';
 import {
   graceAnnotation,
   mergeInto,
@@ -152,7 +152,7 @@ export function applyUpdateSpec(
   else delete next.preCheckBeforeNext;
   next.containerBatchesRecord = [
     ...(next.containerBatchesRecord ?? []),
-    { timestamp: rfc3339(now), containers: sorted(selected) },
+    { timestamp: metaTime(now), containers: sorted(selected) },
   ];
   annotations[ANNOTATION_INPLACE_UPDATE_STATE] = serializeInPlaceUpdateState(next);
 

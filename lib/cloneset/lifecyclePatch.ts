@@ -11,12 +11,7 @@ import {
   type LifecycleStateValue,
 } from '../api/keys.js';
 import type { JsonObject, Pod, PodCondition } from '../api/types.js';
-
-/** `metav1.Time` form of `now`: RFC 3339, UTC, whole seconds (e.g. `2024-05-01T08:00:00Z`). */
-export function rfc3339(now: Date): string {
-  // toISOString always ends in `.sssZ`: drop the milliseconds.
-  return `${now.toISOString().slice(0, -5)}Z`;
-}
+import { metaTime } from './time.js';
 
 /**
  * Strategic-merge patch setting the lifecycle state label and the lifecycle timestamp annotation (spec §2.2, §2.3):
@@ -28,7 +23,7 @@ export function lifecycleStatePatch(state: LifecycleStateValue, now: Date): Json
   return {
     metadata: {
       labels: { [LABEL_LIFECYCLE_STATE]: state },
-      annotations: { [ANNOTATION_LIFECYCLE_TIMESTAMP]: rfc3339(now) },
+      annotations: { [ANNOTATION_LIFECYCLE_TIMESTAMP]: metaTime(now) },
     },
   };
 }
@@ -101,13 +96,13 @@ function recomputedReady(pod: Pod, conditions: PodCondition[], now: Date): PodCo
   }
   const next: PodCondition =
     unready.length === 0
-      ? { type: 'Ready', status: 'True', lastTransitionTime: rfc3339(now) }
+      ? { type: 'Ready', status: 'True', lastTransitionTime: metaTime(now) }
       : {
           type: 'Ready',
           status: 'False',
           reason: REASON_READINESS_GATES_NOT_READY,
           message: unready.join(', '),
-          lastTransitionTime: rfc3339(now),
+          lastTransitionTime: metaTime(now),
         };
   return next.status === ready.status ? undefined : next;
 }
@@ -137,7 +132,7 @@ export function markPodNotReadyPatch(
   const current = conditions.find((c) => c.type === CONDITION_KRUISE_POD_READY);
   const messages = parseMessages(current?.message);
   const present = messages.some((m) => m.userAgent === USER_AGENT && m.key === key);
-  const t = rfc3339(now);
+  const t = metaTime(now);
 
   if (!add) {
     if (!current || !present) return undefined;

@@ -7,6 +7,7 @@ import { ConditionType } from '../api/keys.js';
 import { selectorString } from '../api/selector.js';
 import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/types.js';
 import { isPodAvailable, isUpdateReady, podMatchesRevision } from './pods.js';
+import { metaTime } from './time.js';
 import type { StrategyNumbers } from './types.js';
 
 /** `progressDeadlineSeconds` value meaning "no deadline" (spec §1.2). */
@@ -56,11 +57,6 @@ export interface StatusResult {
   statusChanged: boolean;
   /** When the `Progressing` deadline will next need checking, seconds (may be fractional), else undefined. */
   requeueAfterSeconds?: number;
-}
-
-/** `metav1.Time` text of `t`: RFC 3339, UTC, whole seconds (e.g. `2024-05-01T08:00:00Z`). */
-export function metaTime(t: Date): string {
-  return new Date(Math.floor(t.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /**

@@ -5,15 +5,11 @@
  */
 import { KIND, OWNER_API_VERSION } from '../api/keys.js';
 import type { CloneSet, JsonObject } from '../api/types.js';
+import { metaTime } from '../cloneset/time.js';
 import type { CloneSetEvent } from './types.js';
 
 /** `source.component` and `reportingComponent` of every Event Kruiseless writes. */
 export const EVENT_COMPONENT = 'kruiseless';
-
-/** RFC 3339 with second precision, as metav1.Time serialises (`2026-11-30T12:00:00Z`). */
-export function rfc3339Seconds(at: Date): string {
-  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 /**
  * Builds the Event body for {@link KubeClient.recordEvent}.
@@ -22,7 +18,7 @@ export function rfc3339Seconds(at: Date): string {
  */
 export function cloneSetEventBody(cloneSet: CloneSet, event: CloneSetEvent, now: Date): JsonObject {
   const meta = cloneSet.metadata;
-  const at = rfc3339Seconds(now);
+  const at = metaTime(now);
   const involvedObject: JsonObject = {
     apiVersion: cloneSet.apiVersion ?? OWNER_API_VERSION,
     kind: KIND,

@@ -10,6 +10,7 @@ import {
   LABEL_LIFECYCLE_STATE,
 } from '../../../lib/api/keys.js';
 import type { CloneSet, CloneSetSpec, JsonObject, Pod } from '../../../lib/api/types.js';
+import { metaTime } from '../../../lib/cloneset/time.js';
 import type { Plan } from '../../../lib/cloneset/types.js';
 import type { World } from '../support/world.js';
 
@@ -142,7 +143,7 @@ export function progressing(w: World): string | undefined {
 export function crashLoop(w: World, name: string): void {
   const p = w.pod(name);
   w.stuck.add(name);
-  const t = w.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const t = metaTime(w.now);
   p.status = {
     ...p.status,
     phase: 'Running',

@@ -17,6 +17,7 @@ import type {
 } from '../../../lib/api/types.js';
 import { planCloneSet } from '../../../lib/cloneset/plan.js';
 import type { Action, Plan, PlannerOptions } from '../../../lib/cloneset/types.js';
+import { metaTime } from '../../../lib/cloneset/time.js';
 
 /** List fields that strategic merge patches merge by a key (as in the Kubernetes Go types). */
 const MERGE_KEYS: Record<string, string> = {
@@ -208,7 +209,7 @@ export class World {
         const pod = structuredClone(a.pod);
         pod.metadata.uid = `uid-${pod.metadata.name}`;
         pod.metadata.resourceVersion = this.nextRv();
-        pod.metadata.creationTimestamp = this.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+        pod.metadata.creationTimestamp = metaTime(this.now);
         pod.status = { phase: 'Pending' };
         this.pods.push(pod);
         return;
@@ -244,7 +245,7 @@ export class World {
    * Pods in {@link stuck} are left alone.
    */
   kubelet(): this {
-    const t = this.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const t = metaTime(this.now);
     for (const pod of this.pods) {
       if (pod.metadata.deletionTimestamp || this.stuck.has(pod.metadata.name ?? '')) continue;
       pod.spec.nodeName ||= this.nodeName;
