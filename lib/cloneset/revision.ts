@@ -3,7 +3,7 @@
  * update revisions, applying a revision, and history truncation. Pure: writes are returned as data
  * ({@link RevisionPlan}) for the reconciler to perform.
  */
-import { ANNOTATION_VCT_HASH, KIND, LABEL_REVISION_HASH, OWNER_API_VERSION } from '../api/keys.js';
+import { ANNOTATION_VCT_HASH, LABEL_REVISION_HASH } from '../api/keys.js';
 import { InvalidRevisionDataError } from '../api/errors.js';
 import { selectorMatches } from '../api/selector.js';
 import type {
@@ -24,6 +24,7 @@ import {
   safeEncodeString,
   utf8,
 } from './goJson.js';
+import { cloneSetControllerRef } from './ownership.js';
 import { podMatchesRevision, timeMillis } from './pods.js';
 import type { RevisionPlan } from './types.js';
 
@@ -113,16 +114,7 @@ export function newRevision(
       namespace: cs.metadata.namespace,
       labels: { ...(cs.spec.template.metadata?.labels ?? {}), [LABEL_REVISION_HASH]: hash },
       annotations: { ...(cs.metadata.annotations ?? {}), [ANNOTATION_VCT_HASH]: vctHash(cs) },
-      ownerReferences: [
-        {
-          apiVersion: OWNER_API_VERSION,
-          kind: KIND,
-          name: cs.metadata.name ?? '',
-          uid: cs.metadata.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [cloneSetControllerRef(cs)],
     },
     data,
     revision: revisionNumber,
