@@ -11,7 +11,6 @@ import {
   LABEL_CONTROLLER_REVISION_HASH,
   LABEL_POD_TEMPLATE_HASH,
   LifecycleState,
-  REASON_READINESS_GATES_NOT_READY,
   REASON_START_INPLACE_UPDATE,
 } from '../api/keys.js';
 import type { JsonObject, JsonValue, Pod, PodCondition } from '../api/types.js';
@@ -30,12 +29,9 @@ import {
 } from './inPlaceState.js';
 import { lifecycleStatePatch } from './lifecyclePatch.js';
 import { getPodCondition, podMatchesRevision, podRef, shortHash, timeMillis } from './pods.js';
+import { hasReadinessGate, readinessFromGates } from './readiness.js';
 import { metaTime } from './time.js';
 import type { Action, PlannerOptions } from './types.js';
-
-function hasInPlaceGate(pod: Pod): boolean {
-  return (pod.spec.readinessGates ?? []).some((g) => g.conditionType === CONDITION_INPLACE_UPDATE_READY);
-}
 
 /** JSON of a condition that replaces `old` entirely under a strategic merge (fields `old` had become `null`). */
 function replacingCondition(next: PodCondition, old: PodCondition | undefined): JsonObject {
@@ -69,27 +65,8 @@ function conditionPatch(
     else conditions.push(c);
   };
   set(next);
-  const get = (t: string) => conditions.find((c) => c.type === t);
-  if (recomputeReady && get('Ready') && get('ContainersReady')?.status === 'True') {
-    const unready: string[] = [];
-    for (const g of pod.spec.readinessGates ?? []) {
-      const c = get(g.conditionType);
-      if (!c)
-        unready.push(`corresponding condition of pod readiness gate "${g.conditionType}" does not exist.`);
-      else if (c.status !== 'True')
-        unready.push(`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`);
-    }
-    set(
-      unready.length === 0
-        ? { type: 'Ready', status: 'True', lastTransitionTime: metaTime(now) }
-        : {
-            type: 'Ready',
-            status: 'False',
-            reason: REASON_READINESS_GATES_NOT_READY,
-            message: unready.join(', '),
-          },
-    );
-  }
+  const ready = recomputeReady ? readinessFromGates(pod, conditions, now) : undefined;
+  if (ready) set(ready);
   return changed.length > 0 ? { status: { conditions: changed } } : undefined;
 }
 
@@ -103,7 +80,8 @@ export function podNeedsUnready(pod: Pod, spec: UpdateSpec, gates: PlannerOption
     Object.keys(spec.containerResources).length > 0 &&
     Object.keys(spec.containerImages).length === 0 &&
     !spec.updateEnvFromMetadata;
-  if (!gates.inPlaceWorkloadVerticalScaling || !verticalOnly) return hasInPlaceGate(pod);
+  if (!gates.inPlaceWorkloadVerticalScaling || !verticalOnly)
+    return hasReadinessGate(pod, CONDITION_INPLACE_UPDATE_READY);
   const restart = pod.spec.containers.some((c) => {
     const r = spec.containerResources[c.name];
     if (!r) return false;
@@ -115,7 +93,7 @@ export function podNeedsUnready(pod: Pod, spec: UpdateSpec, gates: PlannerOption
         (r.limits?.[p.resourceName] !== undefined || r.requests?.[p.resourceName] !== undefined),
     );
   });
-  return restart && hasInPlaceGate(pod);
+  return restart && hasReadinessGate(pod, CONDITION_INPLACE_UPDATE_READY);
 }
 
 /**
@@ -232,7 +210,7 @@ export function refreshInPlace(pod: Pod, now: Date, gates: PlannerOptions): InPl
     }
   }
 
-  if (!hasInPlaceGate(pod)) return { actions: [] };
+  if (!hasReadinessGate(pod, CONDITION_INPLACE_UPDATE_READY)) return { actions: [] };
   if (getPodCondition(pod, CONDITION_INPLACE_UPDATE_READY)?.status === 'True') return { actions: [] };
   const patch = conditionPatch(
     pod,

@@ -7,10 +7,10 @@ import {
   ANNOTATION_LIFECYCLE_TIMESTAMP,
   CONDITION_KRUISE_POD_READY,
   LABEL_LIFECYCLE_STATE,
-  REASON_READINESS_GATES_NOT_READY,
   type LifecycleStateValue,
 } from '../api/keys.js';
 import type { JsonObject, Pod, PodCondition } from '../api/types.js';
+import { hasReadinessGate, readinessFromGates } from './readiness.js';
 import { metaTime } from './time.js';
 
 /**
@@ -65,10 +65,6 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function hasGate(pod: Pod, type: string): boolean {
-  return (pod.spec.readinessGates ?? []).some((g) => g.conditionType === type);
-}
-
 function conditionJson(c: PodCondition): JsonObject {
   const out: JsonObject = { type: c.type, status: c.status };
   if (c.reason !== undefined) out.reason = c.reason;
@@ -78,33 +74,14 @@ function conditionJson(c: PodCondition): JsonObject {
 }
 
 /**
- * The recomputed `Ready` condition after a readiness-gate change (spec §2.4), or undefined when `Ready` is absent,
- * `ContainersReady` is not True, or the status would not change.
+ * The recomputed `Ready` condition after a readiness-gate change ({@link readinessFromGates}, spec §2.4), with
+ * `lastTransitionTime` now on `Ready=False` too; undefined when `Ready` is absent, `ContainersReady` is not True,
+ * or the status would not change.
  */
 function recomputedReady(pod: Pod, conditions: PodCondition[], now: Date): PodCondition | undefined {
-  const get = (type: string) => conditions.find((c) => c.type === type);
-  const ready = get('Ready');
-  if (!ready || get('ContainersReady')?.status !== 'True') return undefined;
-  const unready: string[] = [];
-  for (const gate of pod.spec.readinessGates ?? []) {
-    const c = get(gate.conditionType);
-    if (!c)
-      unready.push(`corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`);
-    else if (c.status !== 'True') {
-      unready.push(`the status of pod readiness gate "${gate.conditionType}" is not "True", but ${c.status}`);
-    }
-  }
-  const next: PodCondition =
-    unready.length === 0
-      ? { type: 'Ready', status: 'True', lastTransitionTime: metaTime(now) }
-      : {
-          type: 'Ready',
-          status: 'False',
-          reason: REASON_READINESS_GATES_NOT_READY,
-          message: unready.join(', '),
-          lastTransitionTime: metaTime(now),
-        };
-  return next.status === ready.status ? undefined : next;
+  const next = readinessFromGates(pod, conditions, now);
+  if (!next || next.status === conditions.find((c) => c.type === 'Ready')?.status) return undefined;
+  return next.status === 'False' ? { ...next, lastTransitionTime: metaTime(now) } : next;
 }
 
 /**
@@ -127,7 +104,7 @@ export function markPodNotReadyPatch(
   add: boolean,
   now: Date,
 ): JsonObject | undefined {
-  if (!hasGate(pod, CONDITION_KRUISE_POD_READY)) return undefined;
+  if (!hasReadinessGate(pod, CONDITION_KRUISE_POD_READY)) return undefined;
   const conditions = pod.status?.conditions ?? [];
   const current = conditions.find((c) => c.type === CONDITION_KRUISE_POD_READY);
   const messages = parseMessages(current?.message);
