@@ -14,16 +14,25 @@ export function controllerRef(refs: OwnerReference[] | undefined): OwnerReferenc
   return (refs ?? []).find((r) => r.controller === true);
 }
 
-/** The controller reference Kruiseless writes to pods and PVCs it creates for `cs` (spec §2.1, §2.7). */
-export function cloneSetControllerRef(cs: CloneSet): OwnerReference {
+/** A controller owner reference (`controller` and `blockOwnerDeletion` true) to `owner`, of `apiVersion`/`kind`. */
+function controllerRefTo(
+  apiVersion: string,
+  kind: string,
+  owner: { metadata: { name?: string; uid?: string } },
+): OwnerReference {
   return {
-    apiVersion: OWNER_API_VERSION,
-    kind: KIND,
-    name: cs.metadata.name ?? '',
-    uid: cs.metadata.uid ?? '',
+    apiVersion,
+    kind,
+    name: owner.metadata.name ?? '',
+    uid: owner.metadata.uid ?? '',
     controller: true,
     blockOwnerDeletion: true,
   };
+}
+
+/** The controller reference Kruiseless writes to pods, PVCs and revisions it creates for `cs` (spec §2.1, §2.7). */
+export function cloneSetControllerRef(cs: CloneSet): OwnerReference {
+  return controllerRefTo(OWNER_API_VERSION, KIND, cs);
 }
 
 function byName<T extends { metadata: { name?: string } }>(a: T, b: T): number {
@@ -128,14 +137,7 @@ export function cleanupPVCs(
     const uid = pvc.metadata.uid ?? '';
     if (pod) {
       const others = (pvc.metadata.ownerReferences ?? []).filter((r) => r.uid !== cs.metadata.uid);
-      const podOwner: OwnerReference = {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        name: pod.metadata.name ?? '',
-        uid: pod.metadata.uid ?? '',
-        controller: true,
-        blockOwnerDeletion: true,
-      };
+      const podOwner = controllerRefTo('v1', 'Pod', pod);
       const already = others.some((r) => r.uid === podOwner.uid);
       reown.push({
         type: 'PatchPVCOwner',
