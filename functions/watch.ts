@@ -13,10 +13,15 @@ import type { Runtime } from '../lib/runtime/types.js';
 /** Time kept back from the Lambda deadline, ms. */
 const DEADLINE_MARGIN_MS = 8_000;
 
-/** Build the handler for a runtime. @returns per cluster, what each stream did */
+/**
+ * Build the handler for a runtime.
+ * @param signal ends the running watches early (the embedded default's stop); Lambda passes none
+ * @returns per cluster, what each stream did
+ */
 export function watchHandler(
   getRuntime: () => Runtime,
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
+  signal?: AbortSignal,
 ) {
   return async (
     _event?: unknown,
@@ -44,7 +49,9 @@ export function watchHandler(
               leaseDurationMs: remaining + 60_000,
               watchTimeoutSeconds: 50,
               flushIntervalMs: 1000,
+              checkpointIntervalMs: 10_000,
               log: logger,
+              ...(signal ? { signal } : {}),
             }),
           ] as const;
         } catch (e) {

@@ -140,6 +140,7 @@ export function planCloneSet(input: PlanInput): Plan {
   const events: Plan['events'] = [];
   let scaleError: string | undefined;
   let updateError: string | undefined;
+  let updateRan = false;
   let phaseRequeue: number | undefined;
   if (!deleting) {
     const scale = planScale(ctx);
@@ -152,6 +153,7 @@ export function planCloneSet(input: PlanInput): Plan {
       phase = 'scale';
     } else {
       const update = planUpdate(ctx);
+      updateRan = true;
       events.push(...update.events);
       actions.push(...update.actions);
       updateError = update.error;
@@ -170,6 +172,8 @@ export function planCloneSet(input: PlanInput): Plan {
     now: input.now,
     scaleError,
     updateError,
+    scaleRan: !deleting,
+    updateRan,
   });
   const status = statusResult.status;
   const currentRevision = status.currentRevision ?? revisions.plan.currentRevision;

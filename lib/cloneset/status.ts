@@ -48,6 +48,10 @@ export interface StatusInput {
   scaleError?: string;
   /** Error text of the update phase, if it failed (sets `FailedUpdate`). */
   updateError?: string;
+  /** The scale phase ran (so a missing `scaleError` means it succeeded and `FailedScale` is cleared). */
+  scaleRan?: boolean;
+  /** The update phase ran (so a missing `updateError` means it succeeded and `FailedUpdate` is cleared). */
+  updateRan?: boolean;
 }
 
 /** Output of {@link calculateStatus}. */
@@ -121,6 +125,18 @@ function counters(cs: CloneSet, pods: readonly Pod[], updateRevision: string, no
   return c;
 }
 
+/** Whether the FailedScale/FailedUpdate conditions differ in presence, status or message. */
+function failuresChanged(a: CloneSetStatus | undefined, b: CloneSetStatus): boolean {
+  const key = (st: CloneSetStatus | undefined) =>
+    JSON.stringify(
+      (st?.conditions ?? [])
+        .filter((c) => c.type === ConditionType.FailedScale || c.type === ConditionType.FailedUpdate)
+        .map((c) => [c.type, c.status, c.message ?? ''])
+        .sort(),
+    );
+  return key(a) !== key(b);
+}
+
 function progressingChanged(a: CloneSetStatus | undefined, b: CloneSetStatus): boolean {
   const x = a?.conditions?.find((c) => c.type === ConditionType.Progressing);
   const y = b.conditions?.find((c) => c.type === ConditionType.Progressing);
@@ -128,7 +144,11 @@ function progressingChanged(a: CloneSetStatus | undefined, b: CloneSetStatus): b
   return x.status !== y.status || (x.reason ?? '') !== (y.reason ?? '');
 }
 
-/** Spec §3.12 "write condition": the stored status differs in a field that warrants a write. */
+/**
+ * Spec §3.12 "write condition": the stored status differs in a field that warrants a write. Unlike upstream, a
+ * change of the FailedScale/FailedUpdate conditions (presence, status, message) is written too (see
+ * {@link calculateStatus}).
+ */
 export function statusNeedsWrite(old: CloneSetStatus | undefined, next: CloneSetStatus): boolean {
   return (
     (next.observedGeneration ?? 0) > (old?.observedGeneration ?? 0) ||
@@ -142,7 +162,8 @@ export function statusNeedsWrite(old: CloneSetStatus | undefined, next: CloneSet
     (next.updateRevision ?? '') !== (old?.updateRevision ?? '') ||
     (next.currentRevision ?? '') !== (old?.currentRevision ?? '') ||
     (next.labelSelector ?? '') !== (old?.labelSelector ?? '') ||
-    progressingChanged(old, next)
+    progressingChanged(old, next) ||
+    failuresChanged(old, next)
   );
 }
 
@@ -156,7 +177,8 @@ export function statusNeedsWrite(old: CloneSetStatus | undefined, next: CloneSet
  * - `Progressing` (only with a deadline other than MaxInt32, else removed): Available, Paused, PartitionAvailable,
  *   DeadlineExceeded, else CloneSetUpdated with a requeue at the deadline (+1 s). `ProgressDeadlineExceeded` sticks
  *   until one of the first three rules holds.
- * - `FailedScale`/`FailedUpdate` are set True with the error text and never removed.
+ * - `FailedScale`/`FailedUpdate` are set True with the error text while the phase fails, the text kept current, and
+ *   removed once that phase runs without error (see the deviation below).
  *
  * Deliberate deviation from upstream (spec §3.12 rule 4): upstream checks the deadline against the `lastUpdateTime`
  * of whatever condition is carried over, so a CloneSet that has been Available/Paused/PartitionAvailable for longer
@@ -164,6 +186,12 @@ export function statusNeedsWrite(old: CloneSetStatus | undefined, next: CloneSet
  * Kruiseless treats the move from one of those settled reasons to progressing as the start of a new progress: the
  * deadline is checked only against a condition that was already progressing, and the new `CloneSetUpdated`
  * condition gets `lastUpdateTime = now` (as the setter does whenever the reason changes).
+ *
+ * Deliberate deviation from upstream (spec §3.12, §6): OpenKruise never removes `FailedScale`/`FailedUpdate` and
+ * never refreshes their message, so one transient error (say, a conflict on a pod patch) leaves a healthy CloneSet
+ * showing a failure for good and hides later, different errors. Kruiseless keeps the condition's message current
+ * (same `lastTransitionTime` while it stays True) and removes the condition when the phase next succeeds; these
+ * changes are written (they are part of the write condition here).
  *
  * Times are written with whole-second precision (RFC 3339 UTC) and the deadline arithmetic uses the written value.
  * @throws InvalidSelectorError when `spec.selector` is invalid (validation rejects such CloneSets first)
@@ -177,9 +205,20 @@ export function calculateStatus(args: StatusInput): StatusResult {
     [ConditionType.FailedScale, args.scaleError],
     [ConditionType.FailedUpdate, args.updateError],
   ];
+  const ran: Record<string, boolean | undefined> = {
+    [ConditionType.FailedScale]: args.scaleRan,
+    [ConditionType.FailedUpdate]: args.updateRan,
+  };
   for (const [type, message] of failures) {
+    const cur = conditions.find((c) => c.type === type);
     if (message !== undefined) {
-      conditions = setCondition(conditions, { type, status: 'True', lastTransitionTime: nowText, message });
+      const next: CloneSetCondition = { type, status: 'True', lastTransitionTime: nowText, message };
+      conditions =
+        cur && cur.status === 'True'
+          ? conditions.map((c) => (c === cur ? { ...cur, message } : c))
+          : setCondition(conditions, next);
+    } else if (ran[type] && cur) {
+      conditions = conditions.filter((c) => c !== cur);
     }
   }
 

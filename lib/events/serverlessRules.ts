@@ -20,7 +20,16 @@ export interface ServerlessEventBridgeRule {
   pattern: EventPattern;
   retryPolicy?: { maximumRetryAttempts?: number; maximumEventAge?: number };
   deadLetterQueueArn?: unknown;
+  /**
+   * The function's own `maximumRetryAttempts` (Lambda's async retries of a failed invocation, 0–2; Lambda's default
+   * is 2). This, not the rule's `retryPolicy` (which covers failures to *deliver* to Lambda), decides how often a
+   * handler that throws is retried before the failure goes to the dead-letter destination.
+   */
+  functionRetryAttempts: number;
 }
+
+/** Lambda's default number of async retries (ecosystem-notes §6.3). */
+const LAMBDA_DEFAULT_ASYNC_RETRIES = 2;
 
 const eventBridgeSchema = z.looseObject({
   name: z.string().optional(),
@@ -40,7 +49,12 @@ const configSchema = z.looseObject({
   functions: z
     .record(
       z.string(),
-      z.looseObject({ events: z.array(z.record(z.string(), z.unknown())).optional() }).nullable(),
+      z
+        .looseObject({
+          events: z.array(z.record(z.string(), z.unknown())).optional(),
+          maximumRetryAttempts: z.int().min(0).max(2).optional(),
+        })
+        .nullable(),
     )
     .optional(),
 });
@@ -121,6 +135,7 @@ export function loadRulesFromServerless(yamlText: string): ServerlessEventBridge
         functionName,
         name: name ?? `${functionName}-eventBridge-${i + 1}`,
         pattern: pattern as EventPattern,
+        functionRetryAttempts: fn?.maximumRetryAttempts ?? LAMBDA_DEFAULT_ASYNC_RETRIES,
         ...(eventBus !== undefined ? { eventBus } : {}),
         ...(retryPolicy !== undefined ? { retryPolicy } : {}),
         ...(deadLetterQueueArn !== undefined ? { deadLetterQueueArn } : {}),
@@ -133,7 +148,8 @@ export function loadRulesFromServerless(yamlText: string): ServerlessEventBridge
 
 /**
  * {@link BusRule}s for a {@link LocalBus} from the deployed rules: each rule delivers to its function's handler
- * and keeps its `retryPolicy.maximumRetryAttempts`.
+ * and retries a throwing handler as Lambda would: the function's `maximumRetryAttempts` times (not the rule's
+ * delivery `retryPolicy`), then dead-letters it.
  * @param targets the handler of each function, by function name
  * @throws Error naming the functions that have a rule but no target (their events would vanish silently)
  */
@@ -147,8 +163,6 @@ export function bindServerlessRules(
     name: rule.name,
     eventPattern: rule.pattern,
     target: targets[rule.functionName],
-    ...(rule.retryPolicy?.maximumRetryAttempts !== undefined
-      ? { retryPolicy: { maximumRetryAttempts: rule.retryPolicy.maximumRetryAttempts } }
-      : {}),
+    retryPolicy: { maximumRetryAttempts: rule.functionRetryAttempts },
   }));
 }

@@ -52,6 +52,8 @@ export interface PumpDeps {
   watchTimeoutSeconds: number;
   /** How often buffered changes are published while a watch is open, ms. */
   flushIntervalMs: number;
+  /** Least time between two checkpoint writes of one stream while a watch is open, ms. */
+  checkpointIntervalMs: number;
   log: Logger;
   signal?: AbortSignal;
 }
@@ -95,20 +97,31 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
   );
   if (!acq.acquired) return result;
   result.acquired = true;
+  /** Resume point: every change up to it has been published. */
   let rv = acq.resourceVersion;
+  /** Last resume point written to the checkpoint item. */
+  let savedRv = rv;
+  let savedAt = deps.now();
   let buffer: ReconcileRequest[] = [];
   let bufferRv: string | undefined;
   let chain: Promise<void> = Promise.resolve();
 
-  const flush = (): Promise<void> => {
+  /**
+   * Publish what is buffered, then advance the resume point. The checkpoint is written when the resume point moved,
+   * at most every `checkpointIntervalMs` (bookmarks move it whenever anything in the cluster changes), and always
+   * when `force` (end of a watch): a crash replays at most that interval, which the idempotent reconciler absorbs.
+   */
+  const flush = (force = false): Promise<void> => {
     const batch = buffer;
     const upTo = bufferRv;
     buffer = [];
     chain = chain.then(async () => {
       if (batch.length > 0) result.published += (await deps.publisher.publish(batch)).published;
-      if (upTo) {
-        await deps.watches.save(deps.cluster, stream.resource, deps.holder, acq.token, upTo);
-        rv = upTo;
+      if (upTo) rv = upTo;
+      if (rv && rv !== savedRv && (force || deps.now() - savedAt >= deps.checkpointIntervalMs)) {
+        await deps.watches.save(deps.cluster, stream.resource, deps.holder, acq.token, rv);
+        savedRv = rv;
+        savedAt = deps.now();
       }
     });
     return chain;
@@ -148,7 +161,7 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
       } finally {
         clearInterval(timer);
       }
-      await flush();
+      await flush(true);
       if (watched.gone) {
         result.relists++;
         deps.log.warn('watch resourceVersion expired; restarting from a full list', {
@@ -156,10 +169,11 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
           resource: stream.resource,
         });
         rv = undefined;
+        savedRv = undefined;
         bufferRv = undefined;
       } else if (watched.resourceVersion) {
         bufferRv = watched.resourceVersion;
-        await flush();
+        await flush(true);
       }
     }
     result.resourceVersion = rv;

@@ -14,6 +14,9 @@ import { EKSClient } from '@aws-sdk/client-eks';
 import { addCluster } from '../admin/clusters.js';
 import { createStateStores } from '../state/index.js';
 
+// Node 20 is supported here until the pinned SDK needs 22 (README); its upgrade notice would drown the output.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const program = new Command('kruiseless').description('OpenKruise CloneSet without an in-cluster controller');
 
 program

@@ -9,8 +9,10 @@ import type { KubeClient } from '../kube/types.js';
 export interface CallCounts {
   /** KubeClient method calls (each is one HTTP request, retries aside), by method name. */
   kube: Record<string, number>;
-  /** DynamoDB operations, by command name. */
+  /** DynamoDB operations of the reconcilers (leases, expectations, ledger), by command name. */
   dynamo: Record<string, number>;
+  /** DynamoDB operations of the watch pump's checkpoints, by command name. */
+  dynamoWatch: Record<string, number>;
 }
 
 /** Wrap a KubeClient so every method call is counted into `counts.kube`. */
@@ -27,12 +29,16 @@ export function countingKube(kube: KubeClient, counts: CallCounts): KubeClient {
   });
 }
 
-/** Count every command sent through `client` into `counts.dynamo` (SDK middleware; no behaviour change). */
-export function countDynamo(client: DynamoDBClient, counts: CallCounts): void {
+/** Count every command sent through `client` into `counts[into]` (SDK middleware; no behaviour change). */
+export function countDynamo(
+  client: DynamoDBClient,
+  counts: CallCounts,
+  into: 'dynamo' | 'dynamoWatch',
+): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const name = String(context.commandName ?? 'unknown').replace(/Command$/, '');
-      counts.dynamo[name] = (counts.dynamo[name] ?? 0) + 1;
+      counts[into][name] = (counts[into][name] ?? 0) + 1;
       return next(args);
     },
     { step: 'initialize', name: 'kruiselessCallCounter' },
@@ -46,7 +52,7 @@ export function total(m: Record<string, number>): number {
 
 /** A copy of the counters (for before/after differences). */
 export function snapshot(c: CallCounts): CallCounts {
-  return { kube: { ...c.kube }, dynamo: { ...c.dynamo } };
+  return { kube: { ...c.kube }, dynamo: { ...c.dynamo }, dynamoWatch: { ...c.dynamoWatch } };
 }
 
 /** `after − before`, per key, dropping zeros. */
@@ -57,5 +63,9 @@ export function difference(before: CallCounts, after: CallCounts): CallCounts {
         .map(([k, v]) => [k, v - (a[k] ?? 0)] as const)
         .filter(([, v]) => v !== 0),
     );
-  return { kube: diff(before.kube, after.kube), dynamo: diff(before.dynamo, after.dynamo) };
+  return {
+    kube: diff(before.kube, after.kube),
+    dynamo: diff(before.dynamo, after.dynamo),
+    dynamoWatch: diff(before.dynamoWatch, after.dynamoWatch),
+  };
 }

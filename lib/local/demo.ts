@@ -215,6 +215,20 @@ export async function runDemo(): Promise<boolean> {
     );
     check('DESIRED 1 UPDATED 1 UPDATED_READY 1 READY 1 TOTAL 1', !!done, done ? '' : 'timed out');
     await table(info.kubeconfig);
+    const warnings = (await core.listNamespacedEvent({ namespace: NAMESPACE })).items.filter(
+      (e) => e.type === 'Warning',
+    );
+    const failures = (done?.status?.conditions ?? []).filter((c) => c.type.startsWith('Failed'));
+    check(
+      'no Warning Event and no failure condition',
+      warnings.length === 0 && failures.length === 0,
+      warnings.length || failures.length
+        ? [
+            ...warnings.map((e) => `${e.reason}: ${e.message}`),
+            ...failures.map((c) => `${c.type}: ${c.message}`),
+          ].join('; ')
+        : '',
+    );
 
     await embedded.drain();
     await sleep(1500);

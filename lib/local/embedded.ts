@@ -58,13 +58,19 @@ const REPO_SERVERLESS_YML = new URL('../../serverless.yml', import.meta.url);
 export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const clusterName = opts.clusterName ?? 'local';
   const logger = opts.logger ?? new Logger({ serviceName: 'kruiseless' });
-  const counts: CallCounts = { kube: {}, dynamo: {} };
+  const counts: CallCounts = { kube: {}, dynamo: {}, dynamoWatch: {} };
   const dynalite = await startDynalite();
   const client = dynalite.client();
-  countDynamo(client, counts);
+  countDynamo(client, counts, 'dynamo');
   const tableName = opts.tableName ?? 'kruiseless-local';
   await ensureTable(client, tableName);
-  const stores = createStateStores({ client, tableName });
+  // the watch pump's checkpoints go through their own client, so the reconcilers' operations are counted apart
+  const watchClient = dynalite.client();
+  countDynamo(watchClient, counts, 'dynamoWatch');
+  const stores = {
+    ...createStateStores({ client, tableName }),
+    watches: createStateStores({ client: watchClient, tableName }).watches,
+  };
   const kc = kubeConfigFromFile(opts.kubeconfig);
   const kube = countingKube(createKubeClient(kc, { logger }), counts);
 
@@ -103,8 +109,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     admissionSecret: async () => undefined,
   };
 
-  const watch = watchHandler(getRuntime, logger);
+  const aborter = new AbortController();
+  const watch = watchHandler(getRuntime, logger, aborter.signal);
   let stopped = false;
+  let stopping: Promise<void> | undefined;
   const pumping = (async () => {
     while (!stopped) {
       const started = Date.now();
@@ -122,12 +130,16 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     counts,
     deadLetters: () => [...bus.deadLetters],
     drain: () => bus.drain(),
-    async stop() {
-      stopped = true;
-      requeue.close();
-      await bus.drain().catch(() => undefined);
-      await Promise.race([pumping, new Promise((r) => setTimeout(r, 100))]);
-      await dynalite.close();
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        aborter.abort();
+        requeue.close();
+        await pumping;
+        await bus.drain().catch(() => undefined);
+        await dynalite.close();
+      })();
+      return stopping;
     },
   };
 }

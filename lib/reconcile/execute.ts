@@ -1,12 +1,12 @@
 /**
  * Carries out a {@link Plan} through the API server (DESIGN §2 steps 5–6): revisions first, then the actions in
  * plan order — creations in slow-start batches, deletions only after the scale-down ledger records them, pod
- * patches with resourceVersion preconditions — then status, `podsToDelete` and history, then Events.
+ * patches with resourceVersion preconditions where the plan depends on the exact pod version — then status, `podsToDelete` and history, then Events.
  * Expectations are written before each write and rolled back for writes that failed.
  */
 import { EventReason } from '../api/keys.js';
 import type { CloneSet, CloneSetStatus, PersistentVolumeClaim } from '../api/types.js';
-import type { Action, Plan } from '../cloneset/types.js';
+import type { Action, PatchReason, Plan } from '../cloneset/types.js';
 import { setCondition } from '../cloneset/status.js';
 import { metaTime } from '../cloneset/time.js';
 import { KubeApiError } from '../kube/errors.js';
@@ -32,6 +32,11 @@ export interface ExecuteContext {
   /** A fresh id for a scale-down intent. */
   newIntentId: () => string;
   log: Logger;
+  /**
+   * Events already recorded by this invocation (`type|reason|message`): a repeat is not recorded again, so a
+   * condition that persists over several passes (e.g. ScaleUpLimited) makes one Event per invocation, not one per pass.
+   */
+  recordedEvents?: Set<string>;
 }
 
 /** Outcome of {@link executePlan}. */
@@ -40,7 +45,25 @@ export interface ExecuteResult {
   writes: number;
   /** The first write error, if any (later actions were not attempted). */
   error?: Error;
+  /**
+   * A write met a 409 Conflict (an object changed since it was read): not a failure — the remaining actions were
+   * skipped and the caller should re-read and plan again at once.
+   */
+  conflict?: boolean;
 }
+
+/**
+ * Pod patches that must apply to exactly the pod version they were planned from: an in-place update records the
+ * container statuses it saw (spec §3.10) and releasing ownership must not race a re-adoption. Lifecycle, hash,
+ * recreate-label and condition patches are idempotent strategic merges that OpenKruise sends without a
+ * precondition (spec §3.11, §2.4); with one, they would conflict with the kubelet's own status updates.
+ */
+const PRECONDITIONED: ReadonlySet<PatchReason> = new Set<PatchReason>([
+  'InPlaceUpdate',
+  'InPlaceUpdateGraceExpired',
+  'InPlaceUpdateNextBatch',
+  'ReleaseOwnership',
+]);
 
 /** Spec §3.1 step 13: a failed write becomes FailedScale / FailedUpdate on the status. */
 function withFailureCondition(
@@ -126,7 +149,8 @@ function failureEvent(a: Action, error: Error): CloneSetEvent {
 
 /**
  * Execute `plan`. Never throws for API errors: the first failing write stops the remaining actions, is recorded as
- * a Warning Event and a FailedScale/FailedUpdate condition, and is returned in `error`. Errors of the state store
+ * a Warning Event and a FailedScale/FailedUpdate condition, and is returned in `error` — except a 409 Conflict,
+ * which only stops the actions and sets `conflict` (the world moved on; the caller re-reads and re-plans). Errors of the state store
  * (including `FencedOutError`, when another invocation took the lease over) are thrown: nothing more may be written.
  */
 export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<ExecuteResult> {
@@ -138,6 +162,9 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
   const latestRv = new Map<string, string>();
   let writes = 0;
   let error: Error | undefined;
+  let conflict = false;
+  /** Update expectations are recorded after the writes (they carry the returned resourceVersion), saved once. */
+  let updatesChanged = false;
   let failed: Action | undefined;
 
   const saveExpectations = () => ctx.expectations.put(ctx.lease, expected);
@@ -217,10 +244,16 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
     if (intentId) await ctx.ledger.clear(ctx.lease, intentId);
   } catch (e) {
     if (!isApiError(e)) throw e;
-    error = e as Error;
-    if (failed) events.push(failureEvent(failed, error));
-    ctx.log.warn('write failed; remaining actions skipped', { error: error.message, action: failed?.type });
+    if (isConflict(e)) {
+      conflict = true;
+      ctx.log.info('conflict: the object changed since it was read; re-planning', { action: failed?.type });
+    } else {
+      error = e;
+      if (failed) events.push(failureEvent(failed, error));
+      ctx.log.warn('write failed; remaining actions skipped', { error: error.message, action: failed?.type });
+    }
   }
+  if (updatesChanged) await saveExpectations();
 
   let status = plan.status;
   if (error)
@@ -230,19 +263,24 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
       error,
       new Date(ctx.nowMs()),
     );
+  let latest = cloneSet;
   if (plan.statusChanged || error) {
     try {
-      await kube.updateCloneSetStatus(cloneSet, status);
+      latest = await kube.updateCloneSetStatus(cloneSet, status);
       writes++;
     } catch (e) {
       if (!isApiError(e)) throw e;
-      ctx.log.warn('status update failed', { error: (e as Error).message });
-      error ??= e as Error;
+      if (isConflict(e)) conflict = true;
+      else {
+        ctx.log.warn('status update failed', { error: e.message });
+        error ??= e;
+      }
     }
   }
-  if (plan.podsToDelete && !error) {
+  if (plan.podsToDelete && !error && !conflict) {
     try {
-      await kube.patchCloneSetPodsToDelete(cloneSet, plan.podsToDelete);
+      // the status write bumped the resourceVersion: patch on top of what it returned
+      await kube.patchCloneSetPodsToDelete(latest, plan.podsToDelete);
       writes++;
     } catch (e) {
       if (!isApiError(e)) throw e;
@@ -258,8 +296,13 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
       ctx.log.warn('history truncation failed', { revision: name, error: (e as Error).message });
     }
   }
-  for (const ev of events) await kube.recordEvent(cloneSet, ev);
-  return { writes, ...(error ? { error } : {}) };
+  for (const ev of events) {
+    const key = `${ev.type}|${ev.reason}|${ev.message}`;
+    if (ctx.recordedEvents?.has(key)) continue;
+    ctx.recordedEvents?.add(key);
+    await kube.recordEvent(cloneSet, ev);
+  }
+  return { writes, ...(error ? { error } : {}), ...(conflict ? { conflict } : {}) };
 
   async function executeOne(a: Action): Promise<void> {
     const at = ctx.nowMs();
@@ -282,7 +325,10 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
       }
       case 'PatchPod':
       case 'PatchPodStatus': {
-        const rv = latestRv.get(a.pod.name) ?? a.pod.resourceVersion;
+        const rv =
+          a.type === 'PatchPod' && PRECONDITIONED.has(a.reason)
+            ? (latestRv.get(a.pod.name) ?? a.pod.resourceVersion)
+            : undefined;
         const pod =
           a.type === 'PatchPod'
             ? await kube.patchPod(ns, a.pod.name, a.patch, rv)
@@ -293,7 +339,7 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
           latestRv.set(a.pod.name, newRv);
           expected.updates = expected.updates.filter((op) => op.name !== a.pod.name);
           expected.updates.push({ name: a.pod.name, uid: a.pod.uid, resourceVersion: newRv, at });
-          await saveExpectations();
+          updatesChanged = true;
         }
         return;
       }
@@ -314,4 +360,8 @@ export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<Exec
 /** API errors are reported and stop the plan; anything else (state store, fencing, bugs) propagates. */
 function isApiError(e: unknown): e is KubeApiError {
   return e instanceof KubeApiError;
+}
+
+function isConflict(e: KubeApiError): boolean {
+  return e.statusCode === 409 && e.reason !== 'AlreadyExists';
 }

@@ -104,7 +104,12 @@ async function listRevisions(kube: KubeClient, cs: CloneSet): Promise<Controller
   return (await kube.listControllerRevisions(cs.metadata.namespace ?? '', selector)).items;
 }
 
-async function runPass(deps: ReconcileDeps, key: CloneSetKey, lease: Lease): Promise<PassResult> {
+async function runPass(
+  deps: ReconcileDeps,
+  key: CloneSetKey,
+  lease: Lease,
+  recordedEvents: Set<string>,
+): Promise<PassResult> {
   const { kube, log } = deps;
   const started = Date.now();
   const cs = await kube.getCloneSet(key.namespace, key.name);
@@ -166,10 +171,15 @@ async function runPass(deps: ReconcileDeps, key: CloneSetKey, lease: Lease): Pro
       nowMs: () => deps.now().getTime(),
       newIntentId: randomUUID,
       log,
+      recordedEvents,
     },
     effective,
   );
-  const acted = effective.actions.length > 0 || !!effective.revisions.create || !!effective.revisions.update;
+  const acted =
+    effective.actions.length > 0 ||
+    !!effective.revisions.create ||
+    !!effective.revisions.update ||
+    !!result.conflict;
   log.info('reconciled', {
     cloneSet: `${key.cluster}/${key.namespace}/${key.name}`,
     phase: plan.phase,
@@ -181,6 +191,7 @@ async function runPass(deps: ReconcileDeps, key: CloneSetKey, lease: Lease): Pro
     validationErrors: plan.validationErrors.length ? plan.validationErrors : undefined,
     requeueAfterSeconds: plan.requeueAfterSeconds,
     error: result.error?.message,
+    conflict: result.conflict,
     durationMs: Date.now() - started,
   });
   const requeue = result.error
@@ -221,18 +232,22 @@ export async function reconcileCloneSet(
   const key: CloneSetKey = { cluster: request.cluster, namespace: request.namespace, name: request.name };
   const acquired = await deps.leases.acquire(key, deps.holder, deps.leaseDurationMs, deps.now().getTime());
   if (!acquired.acquired) {
-    deps.log.info('lease held by another invocation; marked dirty', { holder: acquired.heldBy, ...key });
+    deps.log.debug('lease held by another invocation; marked it dirty so the holder runs again', {
+      holder: acquired.heldBy,
+      ...key,
+    });
     return { result: 'deferred', passes: 0, writes: 0 };
   }
   const lease = acquired.lease;
   const outcome: ReconcileOutcome = { result: 'reconciled', passes: 0, writes: 0 };
   let wait: number | undefined;
+  const recordedEvents = new Set<string>();
   try {
     for (;;) {
       wait = undefined;
       while (outcome.passes < deps.maxPasses) {
         outcome.passes++;
-        const pass = await runPass(deps, key, lease);
+        const pass = await runPass(deps, key, lease, recordedEvents);
         outcome.writes += pass.writes;
         if (pass.plan) outcome.plan = pass.plan;
         if (pass.error) outcome.error = pass.error;

@@ -68,8 +68,8 @@ describe('one no-op reconcile of the settled seed CloneSet', () => {
     'it makes exactly 4 DynamoDB operations: lease acquire and release, expectations and ledger reads',
     async () => {
       const client = dynamo.client();
-      const counts: CallCounts = { kube: {}, dynamo: {} };
-      countDynamo(client, counts);
+      const counts: CallCounts = { kube: {}, dynamo: {}, dynamoWatch: {} };
+      countDynamo(client, counts, 'dynamo');
       const tableName = uniqueTableName('noop');
       await ensureTable(client, tableName);
       const stores = createStateStores({ client, tableName });

@@ -292,4 +292,39 @@ describe('the seed CloneSet through watch pump → bus → reconcile → DynamoD
     },
     STEP_TIMEOUT_MS,
   );
+
+  test(
+    'the story leaves no FailedScale/FailedUpdate condition and no Warning Event (pod patches do not race the kubelet)',
+    async () => {
+      const cs = await getCloneSet(ctx.custom, ctx.namespace);
+      expect((cs.status?.conditions ?? []).map((c) => c.type)).toEqual([]);
+      const warnings = countReasons(
+        await eventsOf(ctx.core, ctx.namespace, cs.metadata.uid ?? ''),
+        'Warning',
+      );
+      expect(warnings).toEqual({});
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  test(
+    'a quiet watch pump writes at most one checkpoint per stream per 10 s (not one per flush)',
+    async () => {
+      const before = embedded.counts.dynamoWatch.UpdateItem ?? 0;
+      await sleep(5000);
+      // 3 streams; bookmarks move the resume point whenever anything in the cluster changes
+      expect((embedded.counts.dynamoWatch.UpdateItem ?? 0) - before).toBeLessThanOrEqual(3);
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  test(
+    'stopping the embedded default ends its open watches instead of waiting for them to time out (50 s)',
+    async () => {
+      const t0 = Date.now();
+      await embedded.stop();
+      expect(Date.now() - t0).toBeLessThan(10_000);
+    },
+    STEP_TIMEOUT_MS,
+  );
 });

@@ -343,7 +343,7 @@ describe('currentRevision promotion — C05', () => {
 });
 
 describe('FailedScale / FailedUpdate (spec §3.12)', () => {
-  test('a scale error sets FailedScale True with the message; a later error keeps the first message', () => {
+  test('a scale error sets FailedScale True with the message; an update error adds FailedUpdate', () => {
     const first = calculateStatus(
       input(cloneSet(1, { progressDeadlineSeconds: undefined }), [], { scaleError: 'boom' }),
     ).status;
@@ -362,12 +362,40 @@ describe('FailedScale / FailedUpdate (spec §3.12)', () => {
     ]);
   });
 
-  test('failure conditions are never removed when sync succeeds', () => {
+  test('a failure condition stays while its phase did not run (Kruiseless deviation from spec §3.12)', () => {
     const failed: CloneSetCondition = { type: 'FailedUpdate', status: 'True', message: 'x' };
     const s = calculateStatus(
-      input(cloneSet(1, { progressDeadlineSeconds: undefined }, { conditions: [failed] }), []),
+      input(cloneSet(1, { progressDeadlineSeconds: undefined }, { conditions: [failed] }), [], {
+        scaleRan: true,
+      }),
     ).status;
     expect(s.conditions).toEqual([failed]);
+  });
+
+  test('a failure condition is removed once its phase succeeds, and the removal is written', () => {
+    const failed: CloneSetCondition = { type: 'FailedUpdate', status: 'True', message: 'x' };
+    const other: CloneSetCondition = { type: 'FailedScale', status: 'True', message: 'y' };
+    const cs = cloneSet(1, { progressDeadlineSeconds: undefined }, { conditions: [other, failed] });
+    const r = calculateStatus(input(cs, [], { updateRan: true }));
+    expect(r.status.conditions).toEqual([other]);
+    expect(statusNeedsWrite({ ...r.status, conditions: [other, failed] }, r.status)).toBe(true);
+  });
+
+  test('a new error text replaces the message and keeps lastTransitionTime', () => {
+    const failed: CloneSetCondition = {
+      type: 'FailedUpdate',
+      status: 'True',
+      lastTransitionTime: iso(0),
+      message: 'old',
+    };
+    const s = calculateStatus(
+      input(cloneSet(1, { progressDeadlineSeconds: undefined }, { conditions: [failed] }), [], {
+        now: at(7),
+        updateError: 'new',
+        updateRan: true,
+      }),
+    ).status;
+    expect(s.conditions).toEqual([{ ...failed, message: 'new' }]);
   });
 });
 
@@ -404,6 +432,10 @@ describe('write condition (spec §3.12)', () => {
     ['Progressing reason', { conditions: [cond('CloneSetUpdated', 'True', 0)] }],
     ['Progressing status', { conditions: [cond('CloneSetAvailable', 'False', 0)] }],
     ['Progressing presence', { conditions: [] }],
+    [
+      'a FailedScale condition (Kruiseless writes failure conditions)',
+      { conditions: [...(settled().status!.conditions ?? []), { type: 'FailedScale', status: 'True' }] },
+    ],
   ])('a change of %s is written', (_n, change) => {
     const old = settled().status!;
     const next = { ...old, ...change };
@@ -413,10 +445,6 @@ describe('write condition (spec §3.12)', () => {
   test.each<[string, Partial<CloneSetStatus>]>([
     ['an older observedGeneration', { observedGeneration: 1 }],
     ['collisionCount alone', { collisionCount: 5 }],
-    [
-      'a FailedScale condition alone',
-      { conditions: [...(settled().status!.conditions ?? []), { type: 'FailedScale', status: 'True' }] },
-    ],
     [
       'Progressing times or message alone',
       { conditions: [{ ...settled().status!.conditions![0], message: 'other', lastUpdateTime: iso(9) }] },

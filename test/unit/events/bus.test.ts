@@ -208,6 +208,7 @@ provider:
 functions:
   reconcile:
     handler: functions/reconcile.handler
+    maximumRetryAttempts: 1
     events:
       - eventBridge:
           eventBus: !GetAtt KruiselessBus.Arn
@@ -218,7 +219,7 @@ functions:
               - CloneSet Reconcile Requested
           retryPolicy:
             maximumEventAge: 3600
-            maximumRetryAttempts: 1
+            maximumRetryAttempts: 24
           deadLetterQueueArn: !GetAtt ReconcileDlq.Arn
   resync:
     handler: functions/resync.handler
@@ -250,14 +251,16 @@ describe('loadRulesFromServerless', () => {
         name: 'reconcile-eventBridge-1',
         eventBus: { 'Fn::GetAtt': ['KruiselessBus', 'Arn'] },
         pattern: RECONCILE_PATTERN,
-        retryPolicy: { maximumEventAge: 3600, maximumRetryAttempts: 1 },
+        retryPolicy: { maximumEventAge: 3600, maximumRetryAttempts: 24 },
         deadLetterQueueArn: { 'Fn::GetAtt': ['ReconcileDlq', 'Arn'] },
+        functionRetryAttempts: 1,
       },
       {
         functionName: 'resync',
         name: 'resync-on-demand',
         eventBus: 'kruiseless',
         pattern: { source: ['kruiseless'], detail: { reason: ['Resync'] } },
+        functionRetryAttempts: 2,
       },
     ]);
   });
@@ -277,7 +280,7 @@ describe('loadRulesFromServerless', () => {
     expect(resync.events.map((e) => e.detail.name)).toEqual(['b']);
   });
 
-  it('keeps the rule retry policy when binding targets', async () => {
+  it("retries a throwing handler as Lambda would: the function's maximumRetryAttempts (default 2), not the rule's delivery retries", async () => {
     let calls = 0;
     const rules = bindServerlessRules(loadRulesFromServerless(SERVERLESS_YML), {
       reconcile: async () => {
@@ -288,7 +291,7 @@ describe('loadRulesFromServerless', () => {
     });
     expect(rules.map((r) => [r.name, r.retryPolicy])).toEqual([
       ['reconcile-eventBridge-1', { maximumRetryAttempts: 1 }],
-      ['resync-on-demand', undefined],
+      ['resync-on-demand', { maximumRetryAttempts: 2 }],
     ]);
     const bus = new LocalBus({ rules });
     await bus.publish([req('a')]);
