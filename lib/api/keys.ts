@@ -87,6 +87,8 @@ export const EventReason = {
   SuccessfulUpdatePodReCreate: 'SuccessfulUpdatePodReCreate',
   FailedUpdatePodReCreate: 'FailedUpdatePodReCreate',
   FailedUpdate: 'FailedUpdate',
+  /** Kruiseless-specific: the scale phase failed (the message of the FailedScale condition). */
+  FailedScale: 'FailedScale',
   /** Kruiseless-specific: the CloneSet failed re-validation (DESIGN §2a); nothing was changed. */
   FailedValidation: 'FailedValidation',
 } as const;

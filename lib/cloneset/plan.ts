@@ -48,12 +48,15 @@ function byName(a: Pod, b: Pod): number {
 /** The plan for a CloneSet that failed validation: no writes but a condition and a Warning event. */
 function invalidPlan(cs: CloneSet, errors: { path: string; message: string }[], now: Date): Plan {
   const message = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-  const old = cs.status ?? {
+  // every printer column of spec §1.1 shows a number, even before the first valid reconcile
+  const old: CloneSetStatus = {
     replicas: 0,
     readyReplicas: 0,
     availableReplicas: 0,
     updatedReplicas: 0,
     updatedReadyReplicas: 0,
+    updatedAvailableReplicas: 0,
+    ...(cs.status ?? {}),
   };
   const previous = (old.conditions ?? []).find((c) => c.type === CONDITION_FAILED_VALIDATION);
   const unchanged = previous?.status === 'True' && previous.message === message;
@@ -162,6 +165,9 @@ export function planCloneSet(input: PlanInput): Plan {
     }
   }
 
+  // a phase error is also told as a Warning Event (the executor records a repeat once per invocation)
+  if (scaleError) events.push({ type: 'Warning', reason: EventReason.FailedScale, message: scaleError });
+  if (updateError) events.push({ type: 'Warning', reason: EventReason.FailedUpdate, message: updateError });
   const statusResult = calculateStatus({
     cloneSet: cs,
     pods,

@@ -155,3 +155,33 @@ describe('C32: env-from-metadata annotation change restarts the container in pla
     expect(w.activePods().map((p) => p.status?.containerStatuses?.[0].restartCount)).toEqual([0, 0, 0]);
   });
 });
+
+describe('InPlaceOnly with a change that cannot be done in place (spec §4.13)', () => {
+  test('no pod is recreated; FailedUpdate names the pod and a Warning Event says the same, until the template is fixed', () => {
+    const w = new World(sample({ replicas: 2, updateStrategy: { type: 'InPlaceOnly' } }));
+    w.settle();
+    const before = uids(w);
+    w.edit((cs) => {
+      cs.spec.template.spec.containers[0].env = [{ name: 'X', value: '1' }];
+    });
+    const plan = w.reconcile();
+    w.kubelet();
+    const firstPod = Object.keys(before).sort()[0];
+    const message = `find Pod ${firstPod} update strategy is InPlaceOnly but can not update in-place`;
+    expect(plan.actions).toEqual([]);
+    expect(plan.events).toEqual([{ type: 'Warning', reason: 'FailedUpdate', message }]);
+    expect(
+      w.cloneSet.status?.conditions
+        ?.filter((c) => c.type === 'FailedUpdate')
+        .map((c) => [c.status, c.message]),
+    ).toEqual([['True', message]]);
+    expect(uids(w)).toEqual(before);
+
+    w.edit((cs) => {
+      delete cs.spec.template.spec.containers[0].env;
+    });
+    w.settle();
+    expect((w.cloneSet.status?.conditions ?? []).map((c) => c.type)).not.toContain('FailedUpdate');
+    expect(uids(w)).toEqual(before);
+  });
+});
