@@ -13,6 +13,8 @@ const common = {
 
 export default {
   maxWorkers: 2,
+  // testTimeout is a global option (jest ignores it inside a project): integration tests wait on a real cluster
+  testTimeout: 120000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
@@ -21,7 +23,6 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/integration/globalSetup.ts',
       globalTeardown: '<rootDir>/test/integration/globalTeardown.ts',
-      testTimeout: 120000,
     },
   ],
 };

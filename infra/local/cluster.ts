@@ -152,6 +152,9 @@ async function start(log: Log): Promise<ClusterInfo> {
     '--allow-privileged=true',
     '--endpoint-reconciler-type=none',
     '--profiling=false',
+    // compact etcd every 10 s (default 5 min) so that "too old resourceVersion" (410 Gone), which a watch pump
+    // must survive, happens within seconds on a fresh cluster too
+    '--etcd-compaction-interval=10s',
   ]);
   // CRDs before the controller manager: its garbage collector re-discovers resources only every 30 s.
   log('[up] installing CRDs from infra/crds');
