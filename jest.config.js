@@ -9,6 +9,7 @@ const common = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  setupFiles: ['<rootDir>/test/setupEnv.js'],
 };
 
 export default {

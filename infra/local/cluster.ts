@@ -155,6 +155,9 @@ async function start(log: Log): Promise<ClusterInfo> {
     // compact etcd every 10 s (default 5 min) so that "too old resourceVersion" (410 Gone), which a watch pump
     // must survive, happens within seconds on a fresh cluster too
     '--etcd-compaction-interval=10s',
+    // configmaps (unused by Kruiseless) are watched straight from etcd, so a watch from a compacted
+    // resourceVersion really gets 410 (the watch cache would accept revisions as old as its own start)
+    '--watch-cache-sizes=configmaps#0',
   ]);
   // CRDs before the controller manager: its garbage collector re-discovers resources only every 30 s.
   log('[up] installing CRDs from infra/crds');

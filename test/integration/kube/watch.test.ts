@@ -75,15 +75,15 @@ describe('watchOnce', () => {
   });
 
   test('watching from resourceVersion "1" once it is compacted away returns gone: true (ERROR 410 Expired)', async () => {
-    // the local control plane compacts etcd every 10 s: on a fresh cluster revision 1 may still be there at first,
-    // and then the watch replays history instead; retry until the compaction has passed it (bounded)
+    // the local control plane serves configmap watches from etcd and compacts etcd every 10 s: on a fresh cluster
+    // revision 1 may still be there at first (the watch then replays history); retry until compaction passed it
     let result = { resourceVersion: '', gone: false };
     let events: WatchEventType[] = [];
     for (let i = 0; i < 30 && !result.gone; i++) {
       events = [];
       result = await watchOnce(
         t.kc,
-        '/api/v1/namespaces/kube-system/pods',
+        '/api/v1/namespaces/kube-system/configmaps',
         { resourceVersion: '1', timeoutSeconds: 1, allowBookmarks: true },
         (type) => events.push(type),
       );
