@@ -203,6 +203,10 @@ function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision, spec
  *    "true"` (skipped when the label is already there). The first error stops the loop.
  * Events `SuccessfulUpdatePodInPlace` / `SuccessfulUpdatePodReCreate` are recorded by the executor after the
  * writes succeed, so none are returned here. `changed` is always false (it is meaningful for the scale phase).
+ *
+ * Unsettled upstream, decided here (shared/cases C14): `maxSurge` is honoured even when every changed field could
+ * be updated in place — surge pods are created and then old pods are both updated in place and scaled in, exactly
+ * as OpenKruise does today; Kruiseless keeps that parity rather than skipping surge for in-place-eligible changes.
  */
 export function planUpdate(ctx: PhaseContext): PhaseResult {
   const result: PhaseResult = { changed: false, actions: [], events: [] };
