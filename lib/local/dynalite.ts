@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 
 /** dynalite 4 ships no types; this is the part used here. */
 type Dynalite = (options: {
@@ -19,8 +19,8 @@ type Dynalite = (options: {
 export interface LocalDynamo {
   /** `http://127.0.0.1:<port>` */
   endpoint: string;
-  /** A new client for it, with dummy credentials (dynalite accepts any). */
-  client(): DynamoDBClient;
+  /** A new client for it, with dummy credentials (dynalite accepts any); `overrides` e.g. `{ maxAttempts: 1 }`. */
+  client(overrides?: DynamoDBClientConfig): DynamoDBClient;
   close(): Promise<void>;
 }
 
@@ -33,11 +33,12 @@ export async function startDynalite(): Promise<LocalDynamo> {
   const clients: DynamoDBClient[] = [];
   return {
     endpoint,
-    client() {
+    client(overrides = {}) {
       const c = new DynamoDBClient({
         endpoint,
         region: 'local',
         credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        ...overrides,
       });
       clients.push(c);
       return c;

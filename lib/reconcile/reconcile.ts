@@ -242,10 +242,12 @@ export async function reconcileCloneSet(
   const outcome: ReconcileOutcome = { result: 'reconciled', passes: 0, writes: 0 };
   let wait: number | undefined;
   const recordedEvents = new Set<string>();
+  /** Pass budget or time budget used up: what is left goes to the requeue scheduler. */
+  const exhausted = () => outcome.passes >= deps.maxPasses || deps.now().getTime() >= deps.deadlineMs;
   try {
     for (;;) {
       wait = undefined;
-      while (outcome.passes < deps.maxPasses) {
+      while (!exhausted()) {
         outcome.passes++;
         const pass = await runPass(deps, key, lease, recordedEvents);
         outcome.writes += pass.writes;
@@ -264,11 +266,11 @@ export async function reconcileCloneSet(
         }
         break;
       }
-      if (outcome.passes >= deps.maxPasses && wait === undefined && outcome.result !== 'gone') wait = 1;
+      if (exhausted() && wait === undefined && outcome.result !== 'gone') wait = 1;
       const released = await deps.leases.release(lease);
       if (released === 'released') break;
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
-      if (outcome.passes >= deps.maxPasses || deps.now().getTime() >= deps.deadlineMs) {
+      if (exhausted()) {
         wait = Math.min(wait ?? 1, 1);
         await deps.requeue.requeueAfter({ ...request, reason: 'Requeue' }, wait);
         outcome.requeuedAfterSeconds = wait;
