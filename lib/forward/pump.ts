@@ -12,6 +12,17 @@ import type { WatchCheckpoints } from '../state/index.js';
 import type { Logger } from '../reconcile/logger.js';
 import { requestForObject, type WatchedKind } from './keys.js';
 
+/**
+ * The later of two resume points. A watch started without a resourceVersion (a relist) replays existing objects as
+ * ADDED in key order, not version order, so the resume point must never move backwards; Kubernetes resourceVersions
+ * from etcd are decimal and compared as numbers, anything else is taken as given (the newest seen).
+ */
+export function laterResourceVersion(current: string | undefined, next: string): string {
+  if (current && /^\d+$/.test(current) && /^\d+$/.test(next) && BigInt(next) < BigInt(current))
+    return current;
+  return next;
+}
+
 /** One watched collection. */
 export interface WatchStream {
   /** Checkpoint name (`watch#<resource>` item, DESIGN §3). */
@@ -149,7 +160,7 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
           },
           (type, obj: JsonObject) => {
             const objRv = (obj.metadata as JsonObject | undefined)?.resourceVersion;
-            if (typeof objRv === 'string') bufferRv = objRv;
+            if (typeof objRv === 'string') bufferRv = laterResourceVersion(bufferRv ?? rv, objRv);
             if (type === 'BOOKMARK') return;
             const request = requestForObject(deps.cluster, stream.kind, obj);
             if (request) {
