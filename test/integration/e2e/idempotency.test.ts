@@ -16,7 +16,7 @@ import {
   RecordingLogger,
   SEED_NAME,
   activePods,
-  applySeed,
+  applySeedAndSettle,
   cloneSetKey,
   countReasons,
   envelope,
@@ -37,12 +37,7 @@ const STEP_TIMEOUT_MS = 120_000;
 
 beforeAll(async () => {
   embedded = await startPipeline(ctx.namespace);
-  await applySeed(ctx.custom, ctx.namespace);
-  await waitFor('the seed CloneSet Ready 2', 90_000, async () => {
-    const s = (await getCloneSet(ctx.custom, ctx.namespace)).status;
-    return s?.replicas === 2 && s.readyReplicas === 2 && s.updatedReadyReplicas === 2;
-  });
-  await settle(embedded);
+  await applySeedAndSettle(ctx.custom, ctx.namespace, embedded);
 }, STEP_TIMEOUT_MS);
 
 afterAll(async () => {

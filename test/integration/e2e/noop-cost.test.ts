@@ -19,14 +19,13 @@ import { useTestNamespace } from '../support/cluster.js';
 import { uniqueTableName, useDynalite } from '../support/dynamo.js';
 import {
   SEED_NAME,
-  applySeed,
+  applySeedAndSettle,
   envelope,
   getCloneSet,
   reconcileRequest,
   settle,
   startPipeline,
 } from '../support/pipeline.js';
-import { waitFor } from '../support/wait.js';
 
 const ctx = useTestNamespace('e2e-noop');
 const dynamo = useDynalite();
@@ -38,12 +37,7 @@ const NOOP_API_CALLS = { getCloneSet: 1, listPods: 1, listPVCs: 1, listControlle
 
 beforeAll(async () => {
   embedded = await startPipeline(ctx.namespace);
-  await applySeed(ctx.custom, ctx.namespace);
-  await waitFor('the seed CloneSet Ready 2', 90_000, async () => {
-    const s = (await getCloneSet(ctx.custom, ctx.namespace)).status;
-    return s?.replicas === 2 && s.readyReplicas === 2 && s.updatedReadyReplicas === 2;
-  });
-  await settle(embedded);
+  await applySeedAndSettle(ctx.custom, ctx.namespace, embedded);
 }, STEP_TIMEOUT_MS);
 
 afterAll(async () => {

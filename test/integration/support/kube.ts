@@ -1,13 +1,9 @@
 /** @kubernetes/client-node helpers for the integration tests. */
 import https from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 
-/** Loads a kubeconfig file (its current context). */
-export function loadKubeConfig(file: string): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromFile(file);
-  return kc;
-}
+/** Loads a kubeconfig file (its current context): the library's loader. */
+export { kubeConfigFromFile as loadKubeConfig } from '../../../lib/kube/config.js';
 
 /** A raw GET against the API server with extra headers, for what the typed clients cannot ask (e.g. Tables). */
 export async function rawGet(

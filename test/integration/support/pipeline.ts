@@ -28,6 +28,7 @@ import {
 import { total } from '../../../lib/local/counting.js';
 import { startEmbedded, type Embedded } from '../../../lib/local/embedded.js';
 import type { CloneSetKey } from '../../../lib/state/index.js';
+import { waitFor } from './wait.js';
 
 /** Cluster name the e2e pipelines serve (keys `cs#e2e#<ns>#<name>`). */
 export const E2E_CLUSTER = 'e2e';
@@ -168,6 +169,24 @@ export async function applySeed(
     plural: 'clonesets',
     body: seed,
   })) as CloneSet;
+}
+
+/**
+ * Apply the seed CloneSet, wait until its 2 pods are Ready and updated, then until the pipeline is quiet: the
+ * settled starting point of the idempotency and no-op-cost tests.
+ * @throws Error when the seed is not Ready within 90 s
+ */
+export async function applySeedAndSettle(
+  custom: CustomObjectsApi,
+  namespace: string,
+  embedded: Embedded,
+): Promise<void> {
+  await applySeed(custom, namespace);
+  await waitFor('the seed CloneSet Ready 2', 90_000, async () => {
+    const s = (await getCloneSet(custom, namespace)).status;
+    return s?.replicas === 2 && s.readyReplicas === 2 && s.updatedReadyReplicas === 2;
+  });
+  await settle(embedded);
 }
 
 /** Read a CloneSet. */
