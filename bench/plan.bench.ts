@@ -8,8 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { CloneSet, ControllerRevision, Pod } from '../lib/api/types.js';
-import { planCloneSet } from '../lib/cloneset/plan.js';
-import { newRevision } from '../lib/cloneset/revision.js';
+import { newRevision, planCloneSet } from '../lib/cloneset/index.js';
 
 const NOW = new Date('2024-05-01T08:00:00Z');
 

@@ -7,13 +7,13 @@ import { applyDefaults } from '../api/defaults.js';
 import { EventReason, GROUP, KIND } from '../api/keys.js';
 import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/types.js';
 import { validateCloneSet } from '../api/validation.js';
-import { emptyDiff } from './diff.js';
+import { emptyDiff } from './sync/diff.js';
 import { calculateStatus } from './status.js';
 import { metaTime } from './time.js';
 import { claimPods, cleanupPVCs } from './ownership.js';
 import { isPodActive } from './pods.js';
-import { computeRevisions, truncateHistory } from './revision.js';
-import { planScale } from './scale.js';
+import { computeRevisions, truncateHistory } from './revision/revision.js';
+import { planScale } from './sync/scale.js';
 import { resolveStrategy } from './strategy.js';
 import {
   DEFAULT_PLANNER_OPTIONS,
@@ -22,7 +22,7 @@ import {
   type Plan,
   type PlanInput,
 } from './types.js';
-import { planUpdate } from './update.js';
+import { planUpdate } from './sync/update.js';
 
 /** Condition type Kruiseless sets while the CloneSet fails validation (DESIGN §2a); removed once it is valid. */
 export const CONDITION_FAILED_VALIDATION = 'FailedValidation';

@@ -9,7 +9,7 @@ import {
   planCreations,
   PodCreationError,
   slowStartBatch,
-} from '../../../lib/cloneset/create.js';
+} from '../../../lib/cloneset/sync/create.js';
 import { shortHash } from '../../../lib/cloneset/pods.js';
 import { cloneSet, idSource, NOW, P, phaseContext, pvc } from '../support/fixtures.js';
 

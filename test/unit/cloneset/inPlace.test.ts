@@ -4,12 +4,12 @@ import {
   ANNOTATION_RUNTIME_CONTAINERS_META,
 } from '../../../lib/api/keys.js';
 import type { Container, Pod } from '../../../lib/api/types.js';
-import { startInPlaceUpdate, refreshInPlace, podNeedsUnready } from '../../../lib/cloneset/inPlace.js';
+import { startInPlaceUpdate, refreshInPlace, podNeedsUnready } from '../../../lib/cloneset/inplace/update.js';
 import {
   applyUpdateSpec,
   containerPriority,
   isInPlaceUpdateCompleted,
-} from '../../../lib/cloneset/inPlaceApply.js';
+} from '../../../lib/cloneset/inplace/apply.js';
 import {
   parseInPlaceUpdateState,
   parseUpdateSpec,
@@ -17,7 +17,7 @@ import {
   serializeUpdateSpec,
   type InPlaceUpdateState,
   type UpdateSpec,
-} from '../../../lib/cloneset/inPlaceState.js';
+} from '../../../lib/cloneset/inplace/state.js';
 import { DEFAULT_PLANNER_OPTIONS } from '../../../lib/cloneset/types.js';
 import { ipPod, NEW_REV, NOW } from './updateTestContext.js';
 

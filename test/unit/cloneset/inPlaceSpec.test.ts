@@ -6,7 +6,7 @@ import {
   parseQuantity,
   podQosClass,
   type InPlaceSpecOptions,
-} from '../../../lib/cloneset/inPlaceSpec.js';
+} from '../../../lib/cloneset/inplace/spec.js';
 import { revision } from '../support/fixtures.js';
 
 const gates = {

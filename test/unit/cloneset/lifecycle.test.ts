@@ -3,7 +3,7 @@ import {
   reenterPreparingUpdate,
   refreshLifecycle,
   transitionLifecycle,
-} from '../../../lib/cloneset/lifecycle.js';
+} from '../../../lib/cloneset/lifecycle/lifecycle.js';
 import { DEFAULT_PLANNER_OPTIONS } from '../../../lib/cloneset/types.js';
 import { ipPod, NEW_REV, NOW, OLD_REV, updateCloneSet } from './updateTestContext.js';
 

@@ -5,7 +5,7 @@ import {
 } from '../../../lib/api/keys.js';
 import { InvalidRevisionDataError } from '../../../lib/api/errors.js';
 import type { CloneSet, ControllerRevision, Pod } from '../../../lib/api/types.js';
-import { goJson } from '../../../lib/cloneset/goJson.js';
+import { goJson } from '../../../lib/cloneset/revision/goJson.js';
 import {
   applyRevision,
   computeRevisions,
@@ -18,7 +18,7 @@ import {
   sortRevisions,
   truncateHistory,
   vctHash,
-} from '../../../lib/cloneset/revision.js';
+} from '../../../lib/cloneset/revision/revision.js';
 
 const UID = 'cs-uid';
 

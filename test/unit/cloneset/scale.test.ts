@@ -4,8 +4,8 @@
  */
 import { LABEL_INSTANCE_ID, LifecycleState } from '../../../lib/api/keys.js';
 import type { Pod } from '../../../lib/api/types.js';
-import { lifecycleStatePatch } from '../../../lib/cloneset/lifecyclePatch.js';
-import { deletePodsActions, planScale } from '../../../lib/cloneset/scale.js';
+import { lifecycleStatePatch } from '../../../lib/cloneset/lifecycle/patch.js';
+import { deletePodsActions, planScale } from '../../../lib/cloneset/sync/scale.js';
 import type { Action } from '../../../lib/cloneset/types.js';
 import { DIFF_SCENARIOS, scenarioContext, type DiffScenario } from '../support/diffScenarios.js';
 import { cloneSet, named, NEW_REV, NOW, OLD_REV, P, phaseContext, pod, pvc } from '../support/fixtures.js';

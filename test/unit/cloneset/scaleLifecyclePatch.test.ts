@@ -1,6 +1,6 @@
 /** Lifecycle patch builders (spec §2.2–§2.4): the state patch and the KruisePodReady markPodNotReady patch. */
 import type { Pod, PodCondition } from '../../../lib/api/types.js';
-import { lifecycleStatePatch, markPodNotReadyPatch } from '../../../lib/cloneset/lifecyclePatch.js';
+import { lifecycleStatePatch, markPodNotReadyPatch } from '../../../lib/cloneset/lifecycle/patch.js';
 import { metaTime as rfc3339 } from '../../../lib/cloneset/time.js';
 import { NOW, P } from '../support/fixtures.js';
 

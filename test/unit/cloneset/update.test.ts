@@ -4,7 +4,7 @@ import {
   ANNOTATION_VCT_HASH,
 } from '../../../lib/api/keys.js';
 import type { Pod } from '../../../lib/api/types.js';
-import { limitUpdateIndexes, planUpdate } from '../../../lib/cloneset/update.js';
+import { limitUpdateIndexes, planUpdate } from '../../../lib/cloneset/sync/update.js';
 import type { Action } from '../../../lib/cloneset/types.js';
 import { pod as P, revision } from '../support/fixtures.js';
 import {

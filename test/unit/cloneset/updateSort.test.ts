@@ -4,7 +4,7 @@ import {
   sortByPriority,
   sortByScatter,
   sortUpdateIndexes,
-} from '../../../lib/cloneset/updateSort.js';
+} from '../../../lib/cloneset/sync/updateSort.js';
 
 const labelled = (labels: Record<string, string>): Pod => ({
   metadata: { labels },

@@ -10,8 +10,8 @@ import {
   sortForDeletion,
   spreadRanks,
   type NodeLabels,
-} from '../../../lib/cloneset/victims.js';
-import { scalePhaseIsUpdated } from '../../../lib/cloneset/diff.js';
+} from '../../../lib/cloneset/sync/victims.js';
+import { scalePhaseIsUpdated } from '../../../lib/cloneset/sync/diff.js';
 import { cloneSet, named, NEW_REV, NOW, OLD_REV, P, phaseContext } from '../support/fixtures.js';
 
 const now = NOW.toISOString();

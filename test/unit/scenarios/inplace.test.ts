@@ -1,7 +1,7 @@
 /**
  * In-place update on the in-memory World: shared/cases C31 (metadata patch, eligibility table) and C32
  * (env-from-metadata; Kruiseless documents that such updates never complete without kruise-daemon — spec §4.19,
- * `areContainersUpdated` in lib/cloneset/inPlaceApply.ts).
+ * `areContainersUpdated` in lib/cloneset/inplace/apply.ts).
  */
 import { World } from '../support/world.js';
 import {

@@ -3,10 +3,15 @@
  * order, then `priorityStrategy`, then `scatterStrategy`, then `PreparingUpdate` pods first. Works on indexes
  * into the pod list, like OpenKruise. Pure functions; inputs are not modified.
  */
-import { LifecycleState } from '../api/keys.js';
-import type { CloneSetUpdateStrategy, Pod, UpdatePriorityStrategy, UpdateScatterTerm } from '../api/types.js';
-import { selectorMatches } from '../api/selector.js';
-import { getPodCondition, isPodReady, lifecycleState, timeMillis } from './pods.js';
+import { LifecycleState } from '../../api/keys.js';
+import type {
+  CloneSetUpdateStrategy,
+  Pod,
+  UpdatePriorityStrategy,
+  UpdateScatterTerm,
+} from '../../api/types.js';
+import { selectorMatches } from '../../api/selector.js';
+import { getPodCondition, isPodReady, lifecycleState, timeMillis } from '../pods.js';
 
 const PHASE_ORDINAL: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 

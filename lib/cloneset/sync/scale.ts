@@ -4,13 +4,13 @@
  * so one reconcile does one kind of thing. Pure: returns the writes; the executor performs them and records
  * `SuccessfulCreate` / `SuccessfulDelete` events after each write succeeds.
  */
-import { EventReason, LABEL_INSTANCE_ID, LifecycleState } from '../api/keys.js';
-import type { Pod } from '../api/types.js';
+import { EventReason, LABEL_INSTANCE_ID, LifecycleState } from '../../api/keys.js';
+import type { Pod } from '../../api/types.js';
 import { planCreations } from './create.js';
 import { calculateDiff, scalePhaseIsUpdated } from './diff.js';
-import { lifecycleStatePatch, markPodNotReadyPatch } from './lifecyclePatch.js';
-import { isHookedBy, isPodAvailable, isSpecifiedDelete, lifecycleState, podRef } from './pods.js';
-import type { Action, DeleteReason, DiffRecord, PhaseContext, PhaseResult, PlanEvent } from './types.js';
+import { lifecycleStatePatch, markPodNotReadyPatch } from '../lifecycle/patch.js';
+import { isHookedBy, isPodAvailable, isSpecifiedDelete, lifecycleState, podRef } from '../pods.js';
+import type { Action, DeleteReason, DiffRecord, PhaseContext, PhaseResult, PlanEvent } from '../types.js';
 import { chooseScaleDownVictims } from './victims.js';
 
 /** The scale phase's result plus the diff record it computed (spec §3.5), for logs and tests. */

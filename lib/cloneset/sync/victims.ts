@@ -2,9 +2,9 @@
  * Scale-in victim ordering (spec §3.8): the deletion comparator, the same-node and topology-spread rankers, and
  * the split of victims between not-updated and updated pods. Pure functions; time comes in through the context.
  */
-import type { Pod } from '../api/types.js';
-import { getPodCondition, isPodAvailable, isPodReady, podDeletionCost, timeMillis } from './pods.js';
-import type { PhaseContext } from './types.js';
+import type { Pod } from '../../api/types.js';
+import { getPodCondition, isPodAvailable, isPodReady, podDeletionCost, timeMillis } from '../pods.js';
+import type { PhaseContext } from '../types.js';
 
 /** A pod's rank: higher ranks are deleted first (spec §3.8 step 6). Pods absent from the map rank 0. */
 export type Ranks = Map<Pod, number>;

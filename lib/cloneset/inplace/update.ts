@@ -12,9 +12,9 @@ import {
   LABEL_POD_TEMPLATE_HASH,
   LifecycleState,
   REASON_START_INPLACE_UPDATE,
-} from '../api/keys.js';
-import type { JsonObject, JsonValue, Pod, PodCondition } from '../api/types.js';
-import { applyUpdateSpec, areContainersUpdated, hasNextBatch } from './inPlaceApply.js';
+} from '../../api/keys.js';
+import type { JsonObject, JsonValue, Pod, PodCondition } from '../../api/types.js';
+import { applyUpdateSpec, areContainersUpdated, hasNextBatch } from './apply.js';
 import {
   graceAnnotation,
   mergeInto,
@@ -26,12 +26,12 @@ import {
   stateAnnotation,
   type InPlaceUpdateState,
   type UpdateSpec,
-} from './inPlaceState.js';
-import { lifecycleStatePatch } from './lifecyclePatch.js';
-import { getPodCondition, podMatchesRevision, podRef, shortHash, timeMillis } from './pods.js';
-import { hasReadinessGate, readinessFromGates } from './readiness.js';
-import { metaTime } from './time.js';
-import type { Action, PlannerOptions } from './types.js';
+} from './state.js';
+import { lifecycleStatePatch } from '../lifecycle/patch.js';
+import { getPodCondition, podMatchesRevision, podRef, shortHash, timeMillis } from '../pods.js';
+import { hasReadinessGate, readinessFromGates } from '../readiness.js';
+import { metaTime } from '../time.js';
+import type { Action, PlannerOptions } from '../types.js';
 
 /** JSON of a condition that replaces `old` entirely under a strategic merge (fields `old` had become `null`). */
 function replacingCondition(next: PodCondition, old: PodCondition | undefined): JsonObject {

@@ -9,9 +9,9 @@ import {
   ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY,
   ANNOTATION_INPLACE_UPDATE_STATE,
   ANNOTATION_INPLACE_UPDATE_STATE_LEGACY,
-} from '../api/keys.js';
-import type { JsonObject, JsonValue, Pod } from '../api/types.js';
-import { compareGoKeys, goJson, goJsonString } from './goJson.js';
+} from '../../api/keys.js';
+import type { JsonObject, JsonValue, Pod } from '../../api/types.js';
+import { compareGoKeys, goJson, goJsonString } from '../revision/goJson.js';
 
 /** cpu/memory requirements of one container (`corev1.ResourceRequirements`, quantities as strings). */
 export interface ResourceRequirements {

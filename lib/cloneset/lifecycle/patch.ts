@@ -8,10 +8,10 @@ import {
   CONDITION_KRUISE_POD_READY,
   LABEL_LIFECYCLE_STATE,
   type LifecycleStateValue,
-} from '../api/keys.js';
-import type { JsonObject, Pod, PodCondition } from '../api/types.js';
-import { hasReadinessGate, readinessFromGates } from './readiness.js';
-import { metaTime } from './time.js';
+} from '../../api/keys.js';
+import type { JsonObject, Pod, PodCondition } from '../../api/types.js';
+import { hasReadinessGate, readinessFromGates } from '../readiness.js';
+import { metaTime } from '../time.js';
 
 /**
  * Strategic-merge patch setting the lifecycle state label and the lifecycle timestamp annotation (spec §2.2, §2.3):

@@ -3,13 +3,13 @@
  * revision — in place when possible (honouring the `inPlaceUpdate` lifecycle hook), else by marking them
  * `specified-delete` for the scale phase to recreate. Pure: returns the actions for the executor.
  */
-import { LABEL_POD_TEMPLATE_HASH, LABEL_SPECIFIED_DELETE, LifecycleState } from '../api/keys.js';
-import type { ControllerRevision, Pod } from '../api/types.js';
+import { LABEL_POD_TEMPLATE_HASH, LABEL_SPECIFIED_DELETE, LifecycleState } from '../../api/keys.js';
+import type { ControllerRevision, Pod } from '../../api/types.js';
 import { calculateDiff } from './diff.js';
-import { refreshInPlace, startInPlaceUpdate } from './inPlace.js';
-import { calculateInPlaceUpdateSpec, type InPlaceSpecOptions } from './inPlaceSpec.js';
-import { graceAnnotation, type UpdateSpec } from './inPlaceState.js';
-import { reenterPreparingUpdate, refreshLifecycle, transitionLifecycle } from './lifecycle.js';
+import { refreshInPlace, startInPlaceUpdate } from '../inplace/update.js';
+import { calculateInPlaceUpdateSpec, type InPlaceSpecOptions } from '../inplace/spec.js';
+import { graceAnnotation, type UpdateSpec } from '../inplace/state.js';
+import { reenterPreparingUpdate, refreshLifecycle, transitionLifecycle } from '../lifecycle/lifecycle.js';
 import {
   isHookedBy,
   isPodAvailable,
@@ -18,8 +18,8 @@ import {
   podRef,
   podRevision,
   shortHash,
-} from './pods.js';
-import type { Action, DiffRecord, PhaseContext, PhaseResult } from './types.js';
+} from '../pods.js';
+import type { Action, DiffRecord, PhaseContext, PhaseResult } from '../types.js';
 import { sortUpdateIndexes } from './updateSort.js';
 
 /** Smallest positive of two optional delays, seconds. */

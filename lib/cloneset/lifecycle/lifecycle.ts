@@ -3,13 +3,13 @@
  * phase, and the transitions the update phase makes when it picks a pod for an in-place update. Builds
  * {@link Action}s from engineer B's patch builders (`lifecyclePatch.ts`).
  */
-import { LifecycleState, type LifecycleStateValue } from '../api/keys.js';
-import type { CloneSet, JsonObject, LifecycleHook, Pod } from '../api/types.js';
-import { isInPlaceUpdateCompleted } from './inPlaceApply.js';
-import { mergeInto } from './inPlaceState.js';
-import { lifecycleStatePatch, markPodNotReadyPatch } from './lifecyclePatch.js';
-import { isAllHookedBy, lifecycleState, podMatchesRevision, podRef } from './pods.js';
-import type { Action, PlannerOptions } from './types.js';
+import { LifecycleState, type LifecycleStateValue } from '../../api/keys.js';
+import type { CloneSet, JsonObject, LifecycleHook, Pod } from '../../api/types.js';
+import { isInPlaceUpdateCompleted } from '../inplace/apply.js';
+import { mergeInto } from '../inplace/state.js';
+import { lifecycleStatePatch, markPodNotReadyPatch } from './patch.js';
+import { isAllHookedBy, lifecycleState, podMatchesRevision, podRef } from '../pods.js';
+import type { Action, PlannerOptions } from '../types.js';
 
 /** Actions of one transition, and whether the lifecycle label itself is patched. */
 export interface TransitionResult {

@@ -4,7 +4,7 @@
  * replacements (vertical-scaling gate), env-from-metadata changes and a metadata strategic-merge patch.
  */
 import jsonpatch from 'fast-json-patch';
-import { ANNOTATION_VCT_HASH } from '../api/keys.js';
+import { ANNOTATION_VCT_HASH } from '../../api/keys.js';
 import type {
   Container,
   ControllerRevision,
@@ -12,10 +12,10 @@ import type {
   JsonValue,
   ObjectMeta,
   PodSpec,
-} from '../api/types.js';
-import { goJson } from './goJson.js';
-import type { RefMetadata, UpdateSpec } from './inPlaceState.js';
-import type { PlannerOptions } from './types.js';
+} from '../../api/types.js';
+import { goJson } from '../revision/goJson.js';
+import type { RefMetadata, UpdateSpec } from './state.js';
+import type { PlannerOptions } from '../types.js';
 
 /** Inputs of {@link calculateInPlaceUpdateSpec} besides the two revisions. */
 export interface InPlaceSpecOptions {

@@ -10,13 +10,13 @@ import {
   LABEL_LIFECYCLE_STATE,
   LABEL_POD_TEMPLATE_HASH,
   LifecycleState,
-} from '../api/keys.js';
-import type { CloneSet, PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from '../api/types.js';
-import { applyRevision } from './revision.js';
-import { cloneSetControllerRef } from './ownership.js';
-import { isPodActive, shortHash } from './pods.js';
-import { metaTime } from './time.js';
-import type { Action, PhaseContext } from './types.js';
+} from '../../api/keys.js';
+import type { CloneSet, PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from '../../api/types.js';
+import { applyRevision } from '../revision/revision.js';
+import { cloneSetControllerRef } from '../ownership.js';
+import { isPodActive, shortHash } from '../pods.js';
+import { metaTime } from '../time.js';
+import type { Action, PhaseContext } from '../types.js';
 
 /** Thrown when no unused instance id can be generated. */
 export class PodCreationError extends Error {

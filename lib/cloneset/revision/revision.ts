@@ -3,9 +3,9 @@
  * update revisions, applying a revision, and history truncation. Pure: writes are returned as data
  * ({@link RevisionPlan}) for the reconciler to perform.
  */
-import { ANNOTATION_VCT_HASH, LABEL_REVISION_HASH } from '../api/keys.js';
-import { InvalidRevisionDataError } from '../api/errors.js';
-import { selectorMatches } from '../api/selector.js';
+import { ANNOTATION_VCT_HASH, LABEL_REVISION_HASH } from '../../api/keys.js';
+import { InvalidRevisionDataError } from '../../api/errors.js';
+import { selectorMatches } from '../../api/selector.js';
 import type {
   CloneSet,
   Container,
@@ -14,7 +14,7 @@ import type {
   JsonValue,
   Pod,
   PodTemplateSpec,
-} from '../api/types.js';
+} from '../../api/types.js';
 import {
   fnv1_32,
   fnv1a_32,
@@ -24,9 +24,9 @@ import {
   safeEncodeString,
   utf8,
 } from './goJson.js';
-import { cloneSetControllerRef } from './ownership.js';
-import { podMatchesRevision, timeMillis } from './pods.js';
-import type { RevisionPlan } from './types.js';
+import { cloneSetControllerRef } from '../ownership.js';
+import { podMatchesRevision, timeMillis } from '../pods.js';
+import type { RevisionPlan } from '../types.js';
 
 /** Longest CloneSet-name prefix kept in a revision name (spec §2.6). */
 export const REVISION_NAME_PREFIX_MAX = 223;

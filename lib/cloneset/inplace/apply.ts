@@ -3,9 +3,9 @@
  * scenario 57), and the completion check (spec §3.10 "Completion check", scenario 56). Pure functions: the
  * result is a strategic-merge patch fragment plus the new `InPlaceUpdateState`.
  */
-import { ANNOTATION_INPLACE_UPDATE_STATE, ANNOTATION_RUNTIME_CONTAINERS_META } from '../api/keys.js';
-import type { Container, JsonObject, Pod } from '../api/types.js';
-import { metaTime } from './time.js';
+import { ANNOTATION_INPLACE_UPDATE_STATE, ANNOTATION_RUNTIME_CONTAINERS_META } from '../../api/keys.js';
+import type { Container, JsonObject, Pod } from '../../api/types.js';
+import { metaTime } from '../time.js';
 import {
   graceAnnotation,
   mergeInto,
@@ -15,9 +15,9 @@ import {
   type InPlaceUpdateState,
   type ResourceRequirements,
   type UpdateSpec,
-} from './inPlaceState.js';
-import { parseQuantity } from './inPlaceSpec.js';
-import type { PlannerOptions } from './types.js';
+} from './state.js';
+import { parseQuantity } from './spec.js';
+import type { PlannerOptions } from '../types.js';
 
 /** Env var injected by Kruise's pod webhook carrying a container's launch priority (`p_<n>` key), spec §2.1. */
 export const CONTAINER_BARRIER_ENV = 'KRUISE_CONTAINER_BARRIER';

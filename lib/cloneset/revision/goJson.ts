@@ -3,8 +3,8 @@
  * (spec §3.3, §2.6): `encoding/json` output of untyped maps, FNV-1/FNV-1a 32-bit, and apimachinery's
  * `SafeEncodeString`. Pure functions; strings go in and out, bytes are UTF-8.
  */
-import { SAFE_ALPHABET } from '../api/keys.js';
-import type { JsonValue } from '../api/types.js';
+import { SAFE_ALPHABET } from '../../api/keys.js';
+import type { JsonValue } from '../../api/types.js';
 
 /** Thrown for values Go's `encoding/json` refuses to encode (NaN, ±Infinity) or that are not JSON. */
 export class GoJsonError extends Error {

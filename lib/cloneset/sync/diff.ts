@@ -2,10 +2,10 @@
  * The core scale/update arithmetic of a CloneSet (spec §3.5, OpenKruise's "expectation diffs"): one record of
  * pod counts from which the scale phase and the update phase act.
  */
-import { LifecycleState } from '../api/keys.js';
-import type { Pod } from '../api/types.js';
-import { isPodAvailable, isSpecifiedDelete, lifecycleState, podMatchesRevision } from './pods.js';
-import type { DiffRecord, PhaseContext } from './types.js';
+import { LifecycleState } from '../../api/keys.js';
+import type { Pod } from '../../api/types.js';
+import { isPodAvailable, isSpecifiedDelete, lifecycleState, podMatchesRevision } from '../pods.js';
+import type { DiffRecord, PhaseContext } from '../types.js';
 
 /** A record with every field 0 (the "nothing to do" diff). */
 export function emptyDiff(): DiffRecord {
