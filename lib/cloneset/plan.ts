@@ -9,7 +9,7 @@ import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/ty
 import { validateCloneSet } from '../api/validation.js';
 import { emptyDiff } from './sync/diff.js';
 import { calculateStatus } from './status.js';
-import { metaTime } from './time.js';
+import { metaTime } from '../api/time.js';
 import { claimPods, cleanupPVCs } from './ownership.js';
 import { isPodActive } from './pods.js';
 import { computeRevisions, truncateHistory } from './revision/revision.js';

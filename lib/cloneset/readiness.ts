@@ -4,7 +4,7 @@
  */
 import { REASON_READINESS_GATES_NOT_READY } from '../api/keys.js';
 import type { Pod, PodCondition } from '../api/types.js';
-import { metaTime } from './time.js';
+import { metaTime } from '../api/time.js';
 
 /** Whether the pod spec lists a readiness gate of condition `type`. */
 export function hasReadinessGate(pod: Pod, type: string): boolean {

@@ -8,7 +8,7 @@ import { EventReason } from '../api/keys.js';
 import type { CloneSet, CloneSetStatus, PersistentVolumeClaim } from '../api/types.js';
 import type { Action, PatchReason, Plan } from '../cloneset/types.js';
 import { setCondition } from '../cloneset/status.js';
-import { metaTime } from '../cloneset/time.js';
+import { metaTime } from '../api/time.js';
 import { KubeApiError } from '../kube/errors.js';
 import type { KubeClient, CloneSetEvent } from '../kube/types.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';

@@ -5,7 +5,7 @@
  */
 import { ANNOTATION_INPLACE_UPDATE_STATE, ANNOTATION_RUNTIME_CONTAINERS_META } from '../../api/keys.js';
 import type { Container, JsonObject, Pod } from '../../api/types.js';
-import { metaTime } from '../time.js';
+import { metaTime } from '../../api/time.js';
 import {
   graceAnnotation,
   mergeInto,

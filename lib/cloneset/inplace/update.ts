@@ -30,7 +30,7 @@ import {
 import { lifecycleStatePatch } from '../lifecycle/patch.js';
 import { getPodCondition, podMatchesRevision, podRef, shortHash, timeMillis } from '../pods.js';
 import { hasReadinessGate, readinessFromGates } from '../readiness.js';
-import { metaTime } from '../time.js';
+import { metaTime } from '../../api/time.js';
 import type { Action, PlannerOptions } from '../types.js';
 
 /** JSON of a condition that replaces `old` entirely under a strategic merge (fields `old` had become `null`). */

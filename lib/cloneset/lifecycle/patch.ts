@@ -11,7 +11,7 @@ import {
 } from '../../api/keys.js';
 import type { JsonObject, Pod, PodCondition } from '../../api/types.js';
 import { hasReadinessGate, readinessFromGates } from '../readiness.js';
-import { metaTime } from '../time.js';
+import { metaTime } from '../../api/time.js';
 
 /**
  * Strategic-merge patch setting the lifecycle state label and the lifecycle timestamp annotation (spec §2.2, §2.3):

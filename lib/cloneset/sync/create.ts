@@ -15,7 +15,7 @@ import type { CloneSet, PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } fr
 import { applyRevision } from '../revision/revision.js';
 import { cloneSetControllerRef } from '../ownership.js';
 import { isPodActive, shortHash } from '../pods.js';
-import { metaTime } from '../time.js';
+import { metaTime } from '../../api/time.js';
 import type { Action, PhaseContext } from '../types.js';
 
 /** Thrown when no unused instance id can be generated. */

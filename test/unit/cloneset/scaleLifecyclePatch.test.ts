@@ -1,7 +1,7 @@
 /** Lifecycle patch builders (spec §2.2–§2.4): the state patch and the KruisePodReady markPodNotReady patch. */
 import type { Pod, PodCondition } from '../../../lib/api/types.js';
 import { lifecycleStatePatch, markPodNotReadyPatch } from '../../../lib/cloneset/lifecycle/patch.js';
-import { metaTime as rfc3339 } from '../../../lib/cloneset/time.js';
+import { metaTime as rfc3339 } from '../../../lib/api/time.js';
 import { NOW, P } from '../support/fixtures.js';
 
 const T = '2024-05-01T08:00:00Z';

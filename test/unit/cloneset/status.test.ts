@@ -18,7 +18,7 @@ import {
   type StatusInput,
 } from '../../../lib/cloneset/status.js';
 import type { StrategyNumbers } from '../../../lib/cloneset/types.js';
-import { metaTime } from '../../../lib/cloneset/time.js';
+import { metaTime } from '../../../lib/api/time.js';
 
 const T0 = new Date('2024-05-01T08:00:00Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);

@@ -10,7 +10,7 @@ import {
   LABEL_LIFECYCLE_STATE,
 } from '../../../lib/api/keys.js';
 import type { CloneSet, CloneSetSpec, JsonObject, Pod } from '../../../lib/api/types.js';
-import { metaTime } from '../../../lib/cloneset/time.js';
+import { metaTime } from '../../../lib/api/time.js';
 import type { Plan } from '../../../lib/cloneset/types.js';
 import type { World } from '../support/world.js';
 

@@ -17,7 +17,7 @@ import type {
 } from '../../../lib/api/types.js';
 import { planCloneSet } from '../../../lib/cloneset/plan.js';
 import type { Action, Plan, PlannerOptions } from '../../../lib/cloneset/types.js';
-import { metaTime } from '../../../lib/cloneset/time.js';
+import { metaTime } from '../../../lib/api/time.js';
 
 /** List fields that strategic merge patches merge by a key (as in the Kubernetes Go types). */
 const MERGE_KEYS: Record<string, string> = {

@@ -1,6 +1,7 @@
 /**
- * Timestamps as Kubernetes serialises `metav1.Time`: RFC 3339, UTC, whole seconds. One formatter for every
- * timestamp Kruiseless writes (conditions, lifecycle and in-place annotations, status, Events).
+ * Timestamps as Kubernetes serialises `metav1.Time` (apimachinery's `Time.MarshalJSON`, format `time.RFC3339`):
+ * RFC 3339, UTC, whole seconds. One formatter for every timestamp Kruiseless writes (conditions, lifecycle and
+ * in-place annotations, status, Events); it lives in the API layer so every other layer can use it.
  */
 
 /**
