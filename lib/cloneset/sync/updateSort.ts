@@ -11,78 +11,8 @@ import type {
   UpdateScatterTerm,
 } from '../../api/types.js';
 import { selectorMatches } from '../../api/selector.js';
-import { getPodCondition, isPodReady, lifecycleState, timeMillis } from '../pods.js';
-
-const PHASE_ORDINAL: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
-
-function maxRestarts(pod: Pod): number {
-  return Math.max(0, ...(pod.status?.containerStatuses ?? []).map((s) => s.restartCount ?? 0));
-}
-
-/** Go `afterOrZero`: a zero time sorts first, otherwise the later time first. */
-function afterOrZero(a: number, b: number): boolean {
-  if (a === 0 || b === 0) return a === 0;
-  return a > b;
-}
-
-/** What Kubernetes' `ActivePods` order reads from a pod, extracted once per pod (see {@link activePodsLess}). */
-interface ActivePodsKey {
-  scheduled: boolean;
-  phase: number;
-  ready: boolean;
-  /** Ready transition time, ms (0 = zero time); only compared when both pods are ready. */
-  readyTime: number;
-  restarts: number;
-  /** Creation time, ms (0 = zero time). */
-  created: number;
-}
-
-function activePodsKey(pod: Pod): ActivePodsKey {
-  const ready = isPodReady(pod);
-  return {
-    scheduled: (pod.spec.nodeName ?? '') !== '',
-    phase: PHASE_ORDINAL[pod.status?.phase ?? ''] ?? 0,
-    ready,
-    readyTime: ready ? timeMillis(getPodCondition(pod, 'Ready')?.lastTransitionTime) : 0,
-    restarts: maxRestarts(pod),
-    created: timeMillis(pod.metadata.creationTimestamp),
-  };
-}
-
-/** {@link activePodsLess} on extracted keys. */
-function activePodsKeyLess(a: ActivePodsKey, b: ActivePodsKey): boolean {
-  if (a.scheduled !== b.scheduled) return !a.scheduled;
-  if (a.phase !== b.phase) return a.phase < b.phase;
-  if (a.ready !== b.ready) return !a.ready;
-  if (a.ready && b.ready && a.readyTime !== b.readyTime) return afterOrZero(a.readyTime, b.readyTime);
-  if (a.restarts !== b.restarts) return a.restarts > b.restarts;
-  if (a.created !== b.created) return afterOrZero(a.created, b.created);
-  return false;
-}
-
-/**
- * Kubernetes `ActivePods` "less" (least valuable first): unscheduled < scheduled; Pending < Unknown < Running;
- * not ready < ready; both ready: more recent Ready transition first (zero first); more restarts first; newer
- * creation first (zero first).
- */
-export function activePodsLess(a: Pod, b: Pod): boolean {
-  return activePodsKeyLess(activePodsKey(a), activePodsKey(b));
-}
-
-/**
- * Stable sort of `indexes` by `less` on a key read once per index (decorate, sort, undecorate), so comparisons
- * do not re-read pods.
- */
-function stableSortBy<K>(
-  indexes: number[],
-  keyOf: (i: number) => K,
-  less: (a: K, b: K) => boolean,
-): number[] {
-  return indexes
-    .map((v, pos) => ({ v, pos, key: keyOf(v) }))
-    .sort((x, y) => (less(x.key, y.key) ? -1 : less(y.key, x.key) ? 1 : x.pos - y.pos))
-    .map((x) => x.v);
-}
+import { lifecycleState } from '../pods.js';
+import { activePodKey, compareActivePodKeys, stableSortBy } from '../podOrder.js';
 
 function weightOf(strategy: UpdatePriorityStrategy, pod: Pod): number {
   let sum = 0;
@@ -119,14 +49,14 @@ export function sortByPriority(pods: Pod[], indexes: number[], strategy: UpdateP
     return stableSortBy(
       indexes,
       (i) => weightOf(strategy, pods[i]),
-      (wi, wj) => wi > wj,
+      (wi, wj) => wj - wi,
     );
   }
   if (strategy.orderPriority && strategy.orderPriority.length > 0) {
     return stableSortBy(
       indexes,
       (i) => orderOf(strategy, pods[i]),
-      ([li, oi], [lj, oj]) => (li !== lj ? li < lj : oi > oj),
+      ([li, oi], [lj, oj]) => (li !== lj ? li - lj : oj - oi),
     );
   }
   return [...indexes];
@@ -229,12 +159,12 @@ export function sortUpdateIndexes(
   indexes: number[],
   strategy: CloneSetUpdateStrategy | undefined,
 ): number[] {
-  let out = stableSortBy(indexes, (i) => activePodsKey(pods[i]), activePodsKeyLess);
+  let out = stableSortBy(indexes, (i) => activePodKey(pods[i]), compareActivePodKeys);
   if (strategy?.priorityStrategy) out = sortByPriority(pods, out, strategy.priorityStrategy);
   if (strategy?.scatterStrategy) out = sortByScatter(pods, out, strategy.scatterStrategy);
   return stableSortBy(
     out,
     (i) => lifecycleState(pods[i]) === LifecycleState.PreparingUpdate,
-    (preparingI, preparingJ) => preparingI && !preparingJ,
+    (preparingI, preparingJ) => Number(preparingJ) - Number(preparingI),
   );
 }

@@ -3,85 +3,20 @@
  * the split of victims between not-updated and updated pods. Pure functions; time comes in through the context.
  */
 import type { Pod } from '../../api/types.js';
-import { getPodCondition, isPodAvailable, isPodReady, podDeletionCost, timeMillis } from '../pods.js';
+import { isPodAvailable } from '../pods.js';
+import {
+  activePodKey,
+  compareActivePodKeys,
+  stableSortBy,
+  type ActivePodsOrder,
+  type Ranks,
+} from '../podOrder.js';
 import type { PhaseContext } from '../types.js';
-
-/** A pod's rank: higher ranks are deleted first (spec §3.8 step 6). Pods absent from the map rank 0. */
-export type Ranks = Map<Pod, number>;
-
-/** Options of {@link comparePodsForDeletion}. */
-export interface DeletionOrderOptions {
-  /** Rank of each pod (step 6); absent ⇒ every rank is 0. */
-  ranks?: Ranks;
-  /** The `available(pod, minReadySeconds)` predicate (step 3); absent ⇒ step 3 is skipped. */
-  available?: (pod: Pod) => boolean;
-}
 
 /** Node labels by node name, for the topology-spread ranker (the planner itself has no Node objects). */
 export type NodeLabels = Record<string, Record<string, string>>;
 
 const HOSTNAME_KEY = 'kubernetes.io/hostname';
-
-function phaseOrdinal(pod: Pod): number {
-  const phase = pod.status?.phase;
-  return phase === 'Running' ? 2 : phase === 'Unknown' ? 1 : 0;
-}
-
-function readyMillis(pod: Pod): number {
-  const c = getPodCondition(pod, 'Ready');
-  return c?.status === 'True' ? timeMillis(c.lastTransitionTime) : 0;
-}
-
-function maxRestarts(pod: Pod): number {
-  return Math.max(0, ...(pod.status?.containerStatuses ?? []).map((c) => c.restartCount ?? 0));
-}
-
-/** Negative when `a` (ms, 0 = zero time) sorts first: zero time first, otherwise the later time first. */
-function afterOrZero(a: number, b: number): number {
-  if (a === 0 || b === 0) return a === 0 ? -1 : 1;
-  return b - a;
-}
-
-/**
- * The deletion comparator (spec §3.8 steps 1–10; OpenKruise's `ActivePodsWithRanks`): negative when `a` should
- * be deleted before `b`. Order: unscheduled first; phase Pending (and any unlisted phase) < Unknown < Running;
- * not available first (when `available` is given); not Ready first; lower pod-deletion-cost first; higher rank
- * first; when both Ready, more recent Ready transition first (zero time first); more container restarts first;
- * newer creationTimestamp first (zero first); otherwise 0.
- */
-export function comparePodsForDeletion(a: Pod, b: Pod, opts: DeletionOrderOptions = {}): number {
-  const na = a.spec.nodeName ?? '';
-  const nb = b.spec.nodeName ?? '';
-  if (na !== nb && (na === '' || nb === '')) return na === '' ? -1 : 1;
-  const pa = phaseOrdinal(a);
-  const pb = phaseOrdinal(b);
-  if (pa !== pb) return pa - pb;
-  if (opts.available) {
-    const aa = opts.available(a);
-    if (aa !== opts.available(b)) return aa ? 1 : -1;
-  }
-  const ra = isPodReady(a);
-  const rb = isPodReady(b);
-  if (ra !== rb) return ra ? 1 : -1;
-  const ca = podDeletionCost(a);
-  const cb = podDeletionCost(b);
-  if (ca !== cb) return ca - cb;
-  const ka = opts.ranks?.get(a) ?? 0;
-  const kb = opts.ranks?.get(b) ?? 0;
-  if (ka !== kb) return kb - ka;
-  if (ra && rb) {
-    const ta = readyMillis(a);
-    const tb = readyMillis(b);
-    if (ta !== tb) return afterOrZero(ta, tb);
-  }
-  const xa = maxRestarts(a);
-  const xb = maxRestarts(b);
-  if (xa !== xb) return xb - xa;
-  const cta = timeMillis(a.metadata.creationTimestamp);
-  const ctb = timeMillis(b.metadata.creationTimestamp);
-  if (cta !== ctb) return afterOrZero(cta, ctb);
-  return 0;
-}
 
 /**
  * Same-node ranks (spec §3.8): for each node hosting ≥ 2 of `pods`, sort them with the comparator (no rank, no
@@ -92,7 +27,7 @@ export function sameNodeRanks(pods: Pod[]): Ranks {
   const ranks: Ranks = new Map();
   for (const group of groupBy(pods, (p) => p.spec.nodeName ?? '').values()) {
     if (group.length <= 1 || !group[0].spec.nodeName) continue;
-    const sorted = stableSort(group, (a, b) => comparePodsForDeletion(a, b));
+    const sorted = sortByDeletionOrder(group, {});
     sorted.slice(0, -1).forEach((p, i) => ranks.set(p, sorted.length - 1 - i));
   }
   return ranks;
@@ -114,9 +49,9 @@ export function spreadRanks(pods: Pod[], topologyKeys: string[], nodeLabels: Nod
       (p) => nodeLabels[p.spec.nodeName ?? '']?.[key] ?? '',
     );
     const weight = Math.log(groups.size + 2);
-    const opts: DeletionOrderOptions = key === HOSTNAME_KEY ? {} : { ranks: sameNode };
+    const opts: ActivePodsOrder = key === HOSTNAME_KEY ? {} : { ranks: sameNode };
     for (const group of groups.values()) {
-      const sorted = stableSort(group, (a, b) => comparePodsForDeletion(a, b, opts));
+      const sorted = sortByDeletionOrder(group, opts);
       sorted.forEach((p, i) => ranks.set(p, (ranks.get(p) ?? 0) + (sorted.length - i) * weight));
     }
   }
@@ -134,7 +69,7 @@ export function sortForDeletion(ctx: PhaseContext, pods: Pod[], nodeLabels?: Nod
   const keys = (ctx.cloneSet.spec.template.spec.topologySpreadConstraints ?? []).map((c) => c.topologyKey);
   const ranks = keys.length > 0 && nodeLabels ? spreadRanks(pods, keys, nodeLabels) : sameNodeRanks(pods);
   const available = (p: Pod) => isPodAvailable(p, ctx.strategy.minReadySeconds, ctx.now);
-  return stableSort(pods, (a, b) => comparePodsForDeletion(a, b, { ranks, available }));
+  return sortByDeletionOrder(pods, { ranks, available });
 }
 
 /**
@@ -179,9 +114,8 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return out;
 }
 
-function stableSort<T>(items: T[], cmp: (a: T, b: T) => number): T[] {
-  return items
-    .map((item, i) => ({ item, i }))
-    .sort((x, y) => cmp(x.item, y.item) || x.i - y.i)
-    .map(({ item }) => item);
+/** `pods` stably sorted by OpenKruise's `ActivePodsWithRanks` order (deletion cost always compared). */
+function sortByDeletionOrder(pods: Pod[], order: Omit<ActivePodsOrder, 'deletionCost'>): Pod[] {
+  const withCost: ActivePodsOrder = { ...order, deletionCost: true };
+  return stableSortBy(pods, (p) => activePodKey(p, withCost), compareActivePodKeys);
 }

@@ -1,10 +1,6 @@
 import type { Pod, UpdatePriorityStrategy } from '../../../lib/api/types.js';
-import {
-  activePodsLess,
-  sortByPriority,
-  sortByScatter,
-  sortUpdateIndexes,
-} from '../../../lib/cloneset/sync/updateSort.js';
+import { activePodsLess } from '../../../lib/cloneset/podOrder.js';
+import { sortByPriority, sortByScatter, sortUpdateIndexes } from '../../../lib/cloneset/sync/updateSort.js';
 
 const labelled = (labels: Record<string, string>): Pod => ({
   metadata: { labels },

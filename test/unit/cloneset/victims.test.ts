@@ -5,12 +5,12 @@
 import type { Pod } from '../../../lib/api/types.js';
 import {
   chooseScaleDownVictims,
-  comparePodsForDeletion,
   sameNodeRanks,
   sortForDeletion,
   spreadRanks,
   type NodeLabels,
 } from '../../../lib/cloneset/sync/victims.js';
+import { comparePodsForDeletion } from '../../../lib/cloneset/podOrder.js';
 import { scalePhaseIsUpdated } from '../../../lib/cloneset/sync/diff.js';
 import { cloneSet, named, NEW_REV, NOW, OLD_REV, P, phaseContext } from '../support/fixtures.js';
 
