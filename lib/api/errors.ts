@@ -11,19 +11,37 @@ export interface FieldError {
 }
 
 /**
- * The CloneSet failed validation (spec §1.2–§1.4, DESIGN §2a). The reconciler reports it as a condition and an
- * Event and changes nothing in the cluster.
+ * Joins field errors into one clause: `path: message` items separated by `; ` (an item with an empty path is its
+ * message alone). Every error class that carries {@link FieldError}s renders them with this.
  */
-export class InvalidCloneSetError extends Error {
+export function describeFieldErrors(errors: readonly FieldError[]): string {
+  return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
+}
+
+/**
+ * Base class of every error that reports a list of {@link FieldError}s; the message is
+ * `<subject>: <describeFieldErrors(errors)>`, or `<subject>: <fallback>` when the list is empty.
+ */
+export class FieldErrorsError extends Error {
   /** Every failure found, in check order. */
   readonly errors: FieldError[];
 
-  constructor(errors: FieldError[]) {
-    super(
-      `CloneSet is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ') || 'unknown validation error'}`,
-    );
-    this.name = 'InvalidCloneSetError';
+  constructor(subject: string, errors: FieldError[], fallback = 'unknown error') {
+    super(`${subject}: ${describeFieldErrors(errors) || fallback}`);
+    this.name = 'FieldErrorsError';
     this.errors = errors;
+  }
+}
+
+/**
+ * The CloneSet failed validation (the checks of OpenKruise's CloneSet validating webhook, see
+ * docs/behaviour/cloneset.md#validation). The reconciler reports it as a condition and an Event and changes
+ * nothing in the cluster.
+ */
+export class InvalidCloneSetError extends FieldErrorsError {
+  constructor(errors: FieldError[]) {
+    super('CloneSet is invalid', errors, 'unknown validation error');
+    this.name = 'InvalidCloneSetError';
   }
 }
 

@@ -4,6 +4,7 @@
  * (DESIGN §2 steps 1, 3): call this only when they allow acting.
  */
 import { applyDefaults } from '../api/defaults.js';
+import type { FieldError } from '../api/errors.js';
 import { EventReason, GROUP, KIND } from '../api/keys.js';
 import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/types.js';
 import { validateCloneSet } from '../api/validation.js';
@@ -46,7 +47,7 @@ function byName(a: Pod, b: Pod): number {
 }
 
 /** The plan for a CloneSet that failed validation: no writes but a condition and a Warning event. */
-function invalidPlan(cs: CloneSet, errors: { path: string; message: string }[], now: Date): Plan {
+function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
   const message = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
   // every printer column of spec §1.1 shows a number, even before the first valid reconcile
   const old: CloneSetStatus = {

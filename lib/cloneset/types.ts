@@ -11,6 +11,7 @@ import type {
   PersistentVolumeClaim,
   Pod,
 } from '../api/types.js';
+import type { FieldError } from '../api/errors.js';
 
 /**
  * Feature gates and controller flags that change CloneSet behaviour (spec §0.5), with OpenKruise's production
@@ -159,7 +160,7 @@ export interface RevisionPlan {
 /** The planner's output for one reconcile. */
 export interface Plan {
   /** Field errors when the CloneSet failed validation; then `actions` is empty (DESIGN §2a). */
-  validationErrors: { path: string; message: string }[];
+  validationErrors: FieldError[];
   revisions: RevisionPlan;
   /** Which phase produced the actions (spec §0.2: a reconcile scales or updates, never both). */
   phase: 'none' | 'scale' | 'update';

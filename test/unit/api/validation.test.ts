@@ -1,5 +1,5 @@
 import { applyDefaults } from '../../../lib/api/defaults.js';
-import { InvalidCloneSetError } from '../../../lib/api/errors.js';
+import { describeFieldErrors, FieldErrorsError, InvalidCloneSetError } from '../../../lib/api/errors.js';
 import type { CloneSet } from '../../../lib/api/types.js';
 import { labelValueErrors, qualifiedNameErrors, validateCloneSet } from '../../../lib/api/validation.js';
 
@@ -514,5 +514,16 @@ describe('Kubernetes name rules', () => {
     expect(e.name).toBe('InvalidCloneSetError');
     expect(e.message).toContain('spec.replicas: Invalid value: -1');
     expect(new InvalidCloneSetError([]).message).toBe('CloneSet is invalid: unknown validation error');
+    expect(e).toBeInstanceOf(FieldErrorsError);
+  });
+
+  test('describeFieldErrors joins `path: message` items; an empty path shows the message alone', () => {
+    expect(
+      describeFieldErrors([
+        { path: 'spec.replicas', message: 'must be ≥ 0' },
+        { path: '', message: 'body is not an object' },
+      ]),
+    ).toBe('spec.replicas: must be ≥ 0; body is not an object');
+    expect(new FieldErrorsError('thing is invalid', []).message).toBe('thing is invalid: unknown error');
   });
 });
