@@ -1,5 +1,5 @@
 /**
- * Typed errors of the API layer (STYLE: callers branch on the class, never on message text).
+ * Typed errors of the API layer (callers branch on the class, never on message text).
  */
 
 /** One validation failure, as Kubernetes' `field.Error` reports it. */
@@ -11,8 +11,8 @@ export interface FieldError {
 }
 
 /**
- * Joins field errors into one clause: `path: message` items separated by `; ` (an item with an empty path is its
- * message alone). Every error class that carries {@link FieldError}s renders them with this.
+ * Joins field errors into one clause: `path: message` items separated by `; ` (an item with an empty path is
+ * its message alone). Every error class that carries {@link FieldError}s renders them with this.
  */
 export function describeFieldErrors(errors: readonly FieldError[]): string {
   return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
@@ -47,7 +47,7 @@ export class InvalidCloneSetError extends FieldErrorsError {
 
 /**
  * A ControllerRevision's `data` is not the `{"spec":{"template":…}}` object the CloneSet controller writes
- * (spec §3.3 "Applying a revision"); upstream fails the sync with an error in that case.
+ * (docs/behaviour/cloneset.md#revisions); upstream fails the sync with an error in that case.
  */
 export class InvalidRevisionDataError extends Error {
   /** Name of the offending ControllerRevision. */

@@ -1,6 +1,7 @@
 /**
- * The three int-or-percent evaluators of spec §1.7. OpenKruise keeps them separate and they disagree on
- * purpose (e.g. `"5"` is an error for the first two and 5 % for the legacy one), so they stay separate here.
+ * The three int-or-percent evaluators of docs/behaviour/cloneset.md#int-or-percent. OpenKruise keeps them
+ * separate and they disagree on purpose (e.g. `"5"` is an error for the first two and 5 % for the legacy
+ * one), so they stay separate here.
  */
 import type { IntOrString } from './types.js';
 
@@ -22,8 +23,8 @@ function roundPercent(percent: number, total: number, rounding: Rounding): numbe
 }
 
 /**
- * The webhook's validation helper (spec §1.7): an integer is itself; a string must end with `%` and its
- * number (fractions allowed, e.g. `"10.5%"`) is taken as a percentage of `total`.
+ * The webhook's validation helper (docs/behaviour/cloneset.md#int-or-percent): an integer is itself; a string
+ * must end with `%` and its number (fractions allowed, e.g. `"10.5%"`) is taken as a percentage of `total`.
  * @param value an int-or-percent value
  * @param total the count a percentage refers to (pods)
  * @param rounding `up` = ceil, `down` = floor
@@ -44,9 +45,10 @@ export function scaledValueFromIntOrPercent(value: IntOrString, total: number, r
 }
 
 /**
- * The controller's partition helper, `CalculatePartitionReplicas` (spec §1.7): absent → 0; otherwise the
- * validation helper rounding up against `replicas`; a percentage other than exactly `"100%"` that yields all
- * replicas (with replicas > 1) leaves one pod to update; the result is clamped to `[0, replicas]`.
+ * The controller's partition helper, `CalculatePartitionReplicas`
+ * (docs/behaviour/cloneset.md#int-or-percent): absent → 0; otherwise the validation helper rounding up
+ * against `replicas`; a percentage other than exactly `"100%"` that yields all replicas (with replicas > 1)
+ * leaves one pod to update; the result is clamped to `[0, replicas]`.
  * @param partition `updateStrategy.partition`
  * @param replicas `spec.replicas` (1 when absent)
  * @returns the number of pods kept at the current revision
@@ -64,9 +66,10 @@ export function calculatePartitionReplicas(
 }
 
 /**
- * The legacy helper used for update maxUnavailable, maxSurge and scaleStrategy.maxUnavailable (spec §1.7):
- * an integer is itself; for a string every `%` is removed and the rest parsed as an integer percentage, so
- * `"5"` means 5 % and `"10.5%"` fails. Errors yield 0 (upstream ignores them).
+ * The legacy helper used for update maxUnavailable, maxSurge and scaleStrategy.maxUnavailable
+ * (docs/behaviour/cloneset.md#int-or-percent): an integer is itself; for a string every `%` is removed and
+ * the rest parsed as an integer percentage, so `"5"` means 5 % and `"10.5%"` fails. Errors yield 0 (upstream
+ * ignores them).
  * @param value int-or-percent, or undefined (→ 0)
  * @param total the count a percentage refers to (pods)
  * @param rounding `up` = ceil, `down` = floor

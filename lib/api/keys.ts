@@ -1,62 +1,91 @@
 /**
  * Every label, annotation, condition, readiness-gate and event key the CloneSet controller reads or writes,
- * each with its source in spec/cloneset.md. One module so that no string is spelled twice.
+ * each described in docs/behaviour/cloneset.md#objects. One module so that no string is spelled twice.
  */
 
-/** API group of CloneSet (spec §1.1). */
+/** API group of CloneSet (docs/behaviour/cloneset.md#api-fields). */
 export const GROUP = 'apps.kruise.io';
-/** Kind (spec §1.1). */
+/** Kind (docs/behaviour/cloneset.md#api-fields). */
 export const KIND = 'CloneSet';
 /**
- * apiVersion written into owner references. Upstream writes `v1beta1` (its hub version, spec §0.1); Kruiseless
- * serves and stores `v1alpha1` only, and the garbage collector must be able to resolve the owner's
- * apiVersion, so owner references say `apps.kruise.io/v1alpha1`. Owner lookups compare group and kind only.
+ * apiVersion written into owner references. Upstream writes `v1beta1` (its hub version,
+ * docs/behaviour/cloneset.md#hub-version); Kruiseless serves and stores `v1alpha1` only, and the garbage
+ * collector must be able to resolve the owner's apiVersion, so owner references say
+ * `apps.kruise.io/v1alpha1`. Owner lookups compare group and kind only.
  */
 export const OWNER_API_VERSION = 'apps.kruise.io/v1alpha1';
 
-/** Pod label: full revision name (or short hash with `CloneSetShortHash`), spec §2.1. */
+/**
+ * Pod label: full revision name (or short hash with `CloneSetShortHash`),
+ * docs/behaviour/cloneset.md#new-pods.
+ */
 export const LABEL_CONTROLLER_REVISION_HASH = 'controller-revision-hash';
-/** Pod label: short revision hash, always the suffix form, spec §2.1. */
+/** Pod label: short revision hash, always the suffix form, docs/behaviour/cloneset.md#new-pods. */
 export const LABEL_POD_TEMPLATE_HASH = 'pod-template-hash';
-/** Pod and PVC label: 5-character instance id, spec §2.1, §2.7. */
+/**
+ * Pod and PVC label: 5-character instance id, docs/behaviour/cloneset.md#new-pods,
+ * docs/behaviour/cloneset.md#pvcs.
+ */
 export const LABEL_INSTANCE_ID = 'apps.kruise.io/cloneset-instance-id';
-/** Pod label: presence marks the pod for deletion, spec §2.2. */
+/** Pod label: presence marks the pod for deletion, docs/behaviour/cloneset.md#pod-labels. */
 export const LABEL_SPECIFIED_DELETE = 'apps.kruise.io/specified-delete';
-/** Pod label: lifecycle state, spec §2.2, §3.11. */
+/**
+ * Pod label: lifecycle state, docs/behaviour/cloneset.md#pod-labels, docs/behaviour/cloneset.md#lifecycle.
+ */
 export const LABEL_LIFECYCLE_STATE = 'lifecycle.apps.kruise.io/state';
-/** CloneSet label (v1alpha1): `"true"` turns on excludePreparingDelete, spec §1.3. */
+/**
+ * CloneSet label (v1alpha1): `"true"` turns on excludePreparingDelete, docs/behaviour/cloneset.md#api-fields.
+ */
 export const LABEL_SCALING_EXCLUDE_PREPARING_DELETE =
   'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
-/** ControllerRevision label holding the hash, spec §2.6. */
+/** ControllerRevision label holding the hash, docs/behaviour/cloneset.md#controller-revisions. */
 export const LABEL_REVISION_HASH = 'controller.kubernetes.io/hash';
 
-/** Pod annotation: RFC 3339 time of the last lifecycle change, spec §2.3. */
+/** Pod annotation: RFC 3339 time of the last lifecycle change, docs/behaviour/cloneset.md#pod-annotations. */
 export const ANNOTATION_LIFECYCLE_TIMESTAMP = 'lifecycle.apps.kruise.io/timestamp';
-/** Pod annotation: JSON InPlaceUpdateState, spec §2.3. */
+/** Pod annotation: JSON InPlaceUpdateState, docs/behaviour/cloneset.md#pod-annotations. */
 export const ANNOTATION_INPLACE_UPDATE_STATE = 'apps.kruise.io/inplace-update-state';
-/** Legacy read fallback of {@link ANNOTATION_INPLACE_UPDATE_STATE}, spec §2.3. */
+/**
+ * Legacy read fallback of {@link ANNOTATION_INPLACE_UPDATE_STATE},
+ * docs/behaviour/cloneset.md#pod-annotations.
+ */
 export const ANNOTATION_INPLACE_UPDATE_STATE_LEGACY = 'inplace-update-state';
-/** Pod annotation: JSON UpdateSpec while an in-place grace period is pending, spec §2.3. */
+/**
+ * Pod annotation: JSON UpdateSpec while an in-place grace period is pending,
+ * docs/behaviour/cloneset.md#pod-annotations.
+ */
 export const ANNOTATION_INPLACE_UPDATE_GRACE = 'apps.kruise.io/inplace-update-grace';
-/** Legacy read fallback of {@link ANNOTATION_INPLACE_UPDATE_GRACE}, spec §2.3. */
+/**
+ * Legacy read fallback of {@link ANNOTATION_INPLACE_UPDATE_GRACE},
+ * docs/behaviour/cloneset.md#pod-annotations.
+ */
 export const ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY = 'inplace-update-grace';
-/** Pod annotation written by kruise-daemon, spec §2.3. */
+/** Pod annotation written by kruise-daemon, docs/behaviour/cloneset.md#pod-annotations. */
 export const ANNOTATION_RUNTIME_CONTAINERS_META = 'apps.kruise.io/runtime-containers-meta';
-/** Pod annotation: int32 deletion cost, lower first, spec §2.3. */
+/** Pod annotation: int32 deletion cost, lower first, docs/behaviour/cloneset.md#pod-annotations. */
 export const ANNOTATION_POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
-/** ControllerRevision annotation: decimal uint32 hash of volumeClaimTemplates, spec §2.6. */
+/**
+ * ControllerRevision annotation: decimal uint32 hash of volumeClaimTemplates,
+ * docs/behaviour/cloneset.md#controller-revisions.
+ */
 export const ANNOTATION_VCT_HASH = 'kruise.io/cloneset-volumeclaimtemplate-hash';
 
-/** Readiness gate and condition written by the controller, spec §2.4. */
+/** Readiness gate and condition written by the controller, docs/behaviour/cloneset.md#readiness. */
 export const CONDITION_INPLACE_UPDATE_READY = 'InPlaceUpdateReady';
-/** Readiness gate injected by Kruise's pod webhook, used by markPodNotReady, spec §2.4. */
+/**
+ * Readiness gate injected by Kruise's pod webhook, used by markPodNotReady,
+ * docs/behaviour/cloneset.md#readiness.
+ */
 export const CONDITION_KRUISE_POD_READY = 'KruisePodReady';
-/** Reason written with `InPlaceUpdateReady=False`, spec §2.4. */
+/** Reason written with `InPlaceUpdateReady=False`, docs/behaviour/cloneset.md#readiness. */
 export const REASON_START_INPLACE_UPDATE = 'StartInPlaceUpdate';
-/** Reason written with a recomputed `Ready=False`, spec §2.4. */
+/** Reason written with a recomputed `Ready=False`, docs/behaviour/cloneset.md#readiness. */
 export const REASON_READINESS_GATES_NOT_READY = 'ReadinessGatesNotReady';
 
-/** Lifecycle states (label values), spec §2.2, §3.11. */
+/**
+ * Lifecycle states (label values), docs/behaviour/cloneset.md#pod-labels,
+ * docs/behaviour/cloneset.md#lifecycle.
+ */
 export const LifecycleState = {
   PreparingNormal: 'PreparingNormal',
   Normal: 'Normal',
@@ -68,14 +97,14 @@ export const LifecycleState = {
 /** A lifecycle state value; `''` stands for an absent label (treated like Normal for availability). */
 export type LifecycleStateValue = (typeof LifecycleState)[keyof typeof LifecycleState] | '';
 
-/** CloneSet condition types, spec §1.9. */
+/** CloneSet condition types, docs/behaviour/cloneset.md#status-fields. */
 export const ConditionType = {
   Progressing: 'Progressing',
   FailedScale: 'FailedScale',
   FailedUpdate: 'FailedUpdate',
 } as const;
 
-/** Kubernetes Event reasons emitted on the CloneSet, spec §2.8. */
+/** Kubernetes Event reasons emitted on the CloneSet, docs/behaviour/cloneset.md#events. */
 export const EventReason = {
   SuccessfulCreate: 'SuccessfulCreate',
   FailedCreate: 'FailedCreate',
@@ -89,9 +118,15 @@ export const EventReason = {
   FailedUpdate: 'FailedUpdate',
   /** Kruiseless-specific: the scale phase failed (the message of the FailedScale condition). */
   FailedScale: 'FailedScale',
-  /** Kruiseless-specific: the CloneSet failed re-validation (DESIGN §2a); nothing was changed. */
+  /**
+   * Kruiseless-specific: the CloneSet failed re-validation (docs/behaviour/cloneset.md#validation); nothing
+   * was changed.
+   */
   FailedValidation: 'FailedValidation',
 } as const;
 
-/** Alphabet of instance ids and of the revision-hash safe encoding, spec §2.2, §3.3. */
+/**
+ * Alphabet of instance ids and of the revision-hash safe encoding, docs/behaviour/cloneset.md#pod-labels,
+ * docs/behaviour/cloneset.md#revisions.
+ */
 export const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';

@@ -1,8 +1,9 @@
 /**
  * Ordering of Kubernetes `metadata.resourceVersion` strings. The API treats them as opaque, but etcd-backed
- * servers issue them from one increasing decimal counter shared by every kind, so two decimal versions compare as
- * integers (how Kubernetes' own watch cache orders them, `storage.APIObjectVersioner.CompareResourceVersion`).
- * The one comparison every layer uses; callers decide what an incomparable pair means for them.
+ * servers issue them from one increasing decimal counter shared by every kind, so two decimal versions
+ * compare as integers (how Kubernetes' own watch cache orders them,
+ * `storage.APIObjectVersioner.CompareResourceVersion`). The one comparison every layer uses; callers decide
+ * what an incomparable pair means for them.
  */
 
 const DECIMAL = /^\d+$/;

@@ -1,6 +1,6 @@
 /**
- * Label selectors: matching, validation and the canonical string form (`status.labelSelector`, spec §1.9),
- * with Kubernetes' `metav1.LabelSelectorAsSelector` semantics.
+ * Label selectors: matching, validation and the canonical string form (`status.labelSelector`,
+ * docs/behaviour/cloneset.md#status-fields), with Kubernetes' `metav1.LabelSelectorAsSelector` semantics.
  */
 import type { LabelSelector, LabelSelectorRequirement } from './types.js';
 
@@ -12,7 +12,10 @@ export class InvalidSelectorError extends Error {
   }
 }
 
-/** Whether the selector has neither matchLabels nor matchExpressions (invalid for a CloneSet, spec §1.2). */
+/**
+ * Whether the selector has neither matchLabels nor matchExpressions (invalid for a CloneSet,
+ * docs/behaviour/cloneset.md#api-fields).
+ */
 export function isEmptySelector(selector: LabelSelector | undefined): boolean {
   return (
     !selector ||
@@ -82,8 +85,9 @@ export function selectorMatches(
 }
 
 /**
- * The canonical string of a selector as `labels.Selector.String()` prints it (spec §1.9): requirements sorted
- * by key, `k=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`, joined by commas; values sorted.
+ * The canonical string of a selector as `labels.Selector.String()` prints it
+ * (docs/behaviour/cloneset.md#status-fields): requirements sorted by key, `k=v`, `k in (a,b)`, `k notin
+ * (a,b)`, `k`, `!k`, joined by commas; values sorted.
  * @throws InvalidSelectorError for an invalid selector
  */
 export function selectorString(selector: LabelSelector): string {

@@ -1,8 +1,8 @@
 /**
  * Plain data types for the Kubernetes objects Kruiseless reads and writes, and for the CloneSet
- * (`apps.kruise.io/v1alpha1`, spec §1). Only the fields the controller uses are named; everything else a
- * user may put in an object passes through untouched (`[key: string]: unknown`), so a pod template is never
- * pruned. No I/O and no SDK imports here: `lib/cloneset` builds on these types.
+ * (`apps.kruise.io/v1alpha1`, docs/behaviour/cloneset.md#api). Only the fields the controller uses are named;
+ * everything else a user may put in an object passes through untouched (`[key: string]: unknown`), so a pod
+ * template is never pruned. No I/O and no SDK imports here: `lib/cloneset` builds on these types.
  */
 
 /** A JSON value as the API server serves it. */
@@ -11,7 +11,10 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
 
-/** Kubernetes `IntOrString`: an integer count or a percentage string such as `"20%"` (spec §1.7). */
+/**
+ * Kubernetes `IntOrString`: an integer count or a percentage string such as `"20%"`
+ * (docs/behaviour/cloneset.md#int-or-percent).
+ */
 export type IntOrString = number | string;
 
 /** `metav1.OwnerReference`. */
@@ -56,7 +59,10 @@ export interface LabelSelector {
   matchExpressions?: LabelSelectorRequirement[];
 }
 
-/** `corev1.EnvVar` (only `valueFrom.fieldRef` matters to in-place env-from-metadata, spec §3.10). */
+/**
+ * `corev1.EnvVar` (only `valueFrom.fieldRef` matters to in-place env-from-metadata,
+ * docs/behaviour/cloneset.md#in-place-update).
+ */
 export interface EnvVar {
   name: string;
   value?: string;
@@ -150,7 +156,10 @@ export interface PersistentVolumeClaim {
   status?: { [key: string]: unknown };
 }
 
-/** `apps/v1 ControllerRevision` (spec §2.6). `data` is the raw `{"spec":{"template":…}}` object. */
+/**
+ * `apps/v1 ControllerRevision` (docs/behaviour/cloneset.md#controller-revisions). `data` is the raw
+ * `{"spec":{"template":…}}` object.
+ */
 export interface ControllerRevision {
   apiVersion?: string;
   kind?: string;
@@ -160,43 +169,49 @@ export interface ControllerRevision {
   data?: JsonValue;
 }
 
-/** A lifecycle hook (spec §1.5). */
+/** A lifecycle hook (docs/behaviour/cloneset.md#api-fields). */
 export interface LifecycleHook {
   labelsHandler?: Record<string, string>;
   finalizersHandler?: string[];
   markPodNotReady?: boolean;
 }
 
-/** `spec.lifecycle` (spec §1.5). */
+/** `spec.lifecycle` (docs/behaviour/cloneset.md#api-fields). */
 export interface Lifecycle {
   preDelete?: LifecycleHook;
   inPlaceUpdate?: LifecycleHook;
   preNormal?: LifecycleHook;
 }
 
-/** `spec.scaleStrategy` (spec §1.3, v1alpha1). */
+/** `spec.scaleStrategy` (docs/behaviour/cloneset.md#api-fields, v1alpha1). */
 export interface CloneSetScaleStrategy {
   podsToDelete?: string[];
   maxUnavailable?: IntOrString;
   disablePVCReuse?: boolean;
 }
 
-/** Update policy types. `OnDelete` is reachable only through v1beta1 conversion (spec §1.4, §1.8). */
+/**
+ * Update policy types. `OnDelete` is reachable only through v1beta1 conversion
+ * (docs/behaviour/cloneset.md#api-fields, docs/behaviour/cloneset.md#v1beta1-mapping).
+ */
 export type CloneSetUpdateStrategyType = 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly' | 'OnDelete';
 
-/** `updateStrategy.priorityStrategy` (spec §1.4, §3.9 step 6b). */
+/**
+ * `updateStrategy.priorityStrategy` (docs/behaviour/cloneset.md#api-fields,
+ * docs/behaviour/cloneset.md#update-phase).
+ */
 export interface UpdatePriorityStrategy {
   weightPriority?: { weight: number; matchSelector: LabelSelector }[];
   orderPriority?: { orderedKey: string }[];
 }
 
-/** One `updateStrategy.scatterStrategy` term (spec §3.9 step 6c). */
+/** One `updateStrategy.scatterStrategy` term (docs/behaviour/cloneset.md#update-phase). */
 export interface UpdateScatterTerm {
   key: string;
   value: string;
 }
 
-/** `spec.updateStrategy` (spec §1.4, v1alpha1). */
+/** `spec.updateStrategy` (docs/behaviour/cloneset.md#api-fields, v1alpha1). */
 export interface CloneSetUpdateStrategy {
   type?: CloneSetUpdateStrategyType;
   partition?: IntOrString;
@@ -208,7 +223,7 @@ export interface CloneSetUpdateStrategy {
   inPlaceUpdateStrategy?: { gracePeriodSeconds?: number };
 }
 
-/** `spec` of a v1alpha1 CloneSet (spec §1.2). */
+/** `spec` of a v1alpha1 CloneSet (docs/behaviour/cloneset.md#api-fields). */
 export interface CloneSetSpec {
   replicas?: number;
   selector: LabelSelector;
@@ -222,7 +237,9 @@ export interface CloneSetSpec {
   progressDeadlineSeconds?: number;
 }
 
-/** A CloneSet status condition (spec §1.9, §3.12). */
+/**
+ * A CloneSet status condition (docs/behaviour/cloneset.md#status-fields, docs/behaviour/cloneset.md#status).
+ */
 export interface CloneSetCondition {
   type: 'Progressing' | 'FailedScale' | 'FailedUpdate' | string;
   status: 'True' | 'False' | 'Unknown';
@@ -234,7 +251,7 @@ export interface CloneSetCondition {
   message?: string;
 }
 
-/** `status` of a CloneSet (spec §1.9). Counts are pod counts. */
+/** `status` of a CloneSet (docs/behaviour/cloneset.md#status-fields). Counts are pod counts. */
 export interface CloneSetStatus {
   observedGeneration?: number;
   replicas: number;

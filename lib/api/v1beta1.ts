@@ -1,6 +1,7 @@
 /**
- * The `apps.kruise.io/v1beta1` CloneSet and its conversion to and from v1alpha1 (spec §1.8), for the CRD
- * conversion webhook. Pure data mapping; the inputs are not modified.
+ * The `apps.kruise.io/v1beta1` CloneSet and its conversion to and from v1alpha1
+ * (docs/behaviour/cloneset.md#v1beta1-mapping), for the CRD conversion webhook. Pure data mapping; the inputs
+ * are not modified.
  */
 import { LABEL_SCALING_EXCLUDE_PREPARING_DELETE } from './keys.js';
 import type {
@@ -14,7 +15,10 @@ import type {
   UpdateScatterTerm,
 } from './types.js';
 
-/** v1alpha1 annotations that carry the v1beta1 image pre-download settings (spec §1.8). */
+/**
+ * v1alpha1 annotations that carry the v1beta1 image pre-download settings
+ * (docs/behaviour/cloneset.md#v1beta1-mapping).
+ */
 export const ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM = 'apps.kruise.io/image-predownload-parallelism';
 /** See {@link ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM}. */
 export const ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS =
@@ -94,10 +98,11 @@ function splitSpec(spec: CloneSetSpec | CloneSetSpecV1beta1) {
 }
 
 /**
- * v1alpha1 → v1beta1 (spec §1.8): `type` ReCreate/InPlace* (and unknown) become `RollingUpdate` with that
- * `podUpdatePolicy`, `OnDelete` stays without a rolling-update block; rolling fields move under `rollingUpdate`;
- * `disablePVCReuse` becomes `enablePVCReuse: !disablePVCReuse`; the exclude-preparing-delete label becomes
- * `excludePreparingDelete: true`; the image pre-download annotations fill `inPlaceUpdateStrategy`.
+ * v1alpha1 → v1beta1 (docs/behaviour/cloneset.md#v1beta1-mapping): `type` ReCreate/InPlace* (and unknown)
+ * become `RollingUpdate` with that `podUpdatePolicy`, `OnDelete` stays without a rolling-update block;
+ * rolling fields move under `rollingUpdate`; `disablePVCReuse` becomes `enablePVCReuse: !disablePVCReuse`;
+ * the exclude-preparing-delete label becomes `excludePreparingDelete: true`; the image pre-download
+ * annotations fill `inPlaceUpdateStrategy`.
  */
 export function toV1beta1(cs: CloneSet): CloneSetV1beta1 {
   const us = cs.spec.updateStrategy ?? {};
@@ -151,10 +156,11 @@ export function toV1beta1(cs: CloneSet): CloneSetV1beta1 {
 }
 
 /**
- * v1beta1 → v1alpha1 (spec §1.8), the inverse of {@link toV1beta1}: `OnDelete` → type `OnDelete`; a
- * `podUpdatePolicy` of InPlaceIfPossible/InPlaceOnly → that type, anything else → `ReCreate`; `enablePVCReuse` →
- * `disablePVCReuse: !enablePVCReuse`; image pre-download fields → annotations (only when the in-place strategy has
- * content). `excludePreparingDelete` is not converted back (as upstream).
+ * v1beta1 → v1alpha1 (docs/behaviour/cloneset.md#v1beta1-mapping), the inverse of {@link toV1beta1}:
+ * `OnDelete` → type `OnDelete`; a `podUpdatePolicy` of InPlaceIfPossible/InPlaceOnly → that type, anything
+ * else → `ReCreate`; `enablePVCReuse` → `disablePVCReuse: !enablePVCReuse`; image pre-download fields →
+ * annotations (only when the in-place strategy has content). `excludePreparingDelete` is not converted back
+ * (as upstream).
  */
 export function fromV1beta1(cs: CloneSetV1beta1): CloneSet {
   const us = cs.spec.updateStrategy ?? {};

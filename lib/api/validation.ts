@@ -1,6 +1,7 @@
 /**
- * Re-validation of a v1alpha1 CloneSet without a webhook (DESIGN §2a, spec §1.2–§1.4): every rule of Kruise's
- * validating webhook that needs no API call, with its messages.
+ * Re-validation of a v1alpha1 CloneSet without a webhook (docs/behaviour/cloneset.md#validation,
+ * docs/behaviour/cloneset.md#api-fields): every rule of Kruise's validating webhook that needs no API call,
+ * with its messages.
  */
 import jsonpatch from 'fast-json-patch';
 import type { FieldError } from './errors.js';
@@ -77,7 +78,9 @@ export function qualifiedNameErrors(value: string): string[] {
   return errs;
 }
 
-/** Kubernetes `IsValidLabelValue`: empty, or ≤ 63 chars of `[A-Za-z0-9_.-]` starting and ending alphanumeric. */
+/**
+ * Kubernetes `IsValidLabelValue`: empty, or ≤ 63 chars of `[A-Za-z0-9_.-]` starting and ending alphanumeric.
+ */
 export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
@@ -355,30 +358,32 @@ function updateErrors(cs: CloneSet, old: CloneSet): FieldError[] {
 /** Options of {@link validateCloneSet}. */
 export interface ValidationOptions {
   /**
-   * Accept `updateStrategy.type: OnDelete`. The v1alpha1 webhook rejects it (spec §1.4) and so does the CRD's enum,
-   * but OnDelete is reachable through v1beta1 conversion (spec §1.8), so the planner validates with this on.
+   * Accept `updateStrategy.type: OnDelete`. The v1alpha1 webhook rejects it
+   * (docs/behaviour/cloneset.md#api-fields) and so does the CRD's enum, but OnDelete is reachable through
+   * v1beta1 conversion (docs/behaviour/cloneset.md#v1beta1-mapping), so the planner validates with this on.
    */
   allowOnDelete?: boolean;
 }
 
 /**
- * All validation errors of a CloneSet (spec §1.2–§1.4), in the order Kruise's webhook reports them; `[]` when valid.
- * Checks: object name (DNS subdomain); replicas ≥ 0; selector present, valid, non-empty and matching the template
- * labels; template label keys/values and annotation keys; containers present with unique DNS-label names and volume
- * mounts that name a volume or a volumeClaimTemplate; restartPolicy empty or `Always`; no activeDeadlineSeconds;
- * podsToDelete without duplicates; update type, partition (≥ 0 after round-up), maxUnavailable, maxSurge (strings
- * must end in `%`; maxSurge 0 with InPlaceOnly; not both < 1 when replicas > 0), priority and scatter strategies;
- * progressDeadlineSeconds ≥ 0 and MaxInt32 or > minReadySeconds. With `old` (an update): only the spec fields
- * replicas, template, lifecycle, scaleStrategy, updateStrategy, minReadySeconds, progressDeadlineSeconds,
- * volumeClaimTemplates and revisionHistoryLimit may change (so the selector is immutable), and an InPlaceOnly
- * CloneSet may change nothing in `template.spec` but container images.
+ * All validation errors of a CloneSet (docs/behaviour/cloneset.md#api-fields), in the order Kruise's webhook
+ * reports them; `[]` when valid. Checks: object name (DNS subdomain); replicas ≥ 0; selector present, valid,
+ * non-empty and matching the template labels; template label keys/values and annotation keys; containers
+ * present with unique DNS-label names and volume mounts that name a volume or a volumeClaimTemplate;
+ * restartPolicy empty or `Always`; no activeDeadlineSeconds; podsToDelete without duplicates; update type,
+ * partition (≥ 0 after round-up), maxUnavailable, maxSurge (strings must end in `%`; maxSurge 0 with
+ * InPlaceOnly; not both < 1 when replicas > 0), priority and scatter strategies; progressDeadlineSeconds ≥ 0
+ * and MaxInt32 or > minReadySeconds. With `old` (an update): only the spec fields replicas, template,
+ * lifecycle, scaleStrategy, updateStrategy, minReadySeconds, progressDeadlineSeconds, volumeClaimTemplates
+ * and revisionHistoryLimit may change (so the selector is immutable), and an InPlaceOnly CloneSet may change
+ * nothing in `template.spec` but container images.
  *
- * Not checked (needs I/O): that newly added `podsToDelete` names exist, are not terminating and are owned by this
- * CloneSet. Not checked either: the rest of Kubernetes' pod-template validation (the API server validates pods when
- * they are created).
+ * Not checked (needs I/O): that newly added `podsToDelete` names exist, are not terminating and are owned by
+ * this CloneSet. Not checked either: the rest of Kubernetes' pod-template validation (the API server
+ * validates pods when they are created).
  *
- * Expects the defaulted object ({@link applyDefaults}); absent partition/maxUnavailable/maxSurge count as unset,
- * absent replicas as 1, and an absent update type is rejected like an empty one.
+ * Expects the defaulted object ({@link applyDefaults}); absent partition/maxUnavailable/maxSurge count as
+ * unset, absent replicas as 1, and an absent update type is rejected like an empty one.
  * @param old the previous object on update
  */
 export function validateCloneSet(cs: CloneSet, old?: CloneSet, opts: ValidationOptions = {}): FieldError[] {

@@ -1,8 +1,8 @@
 /**
- * The planner's public surface: what code outside `lib/cloneset` may import. The folders below mirror OpenKruise's
- * layout — `sync/` (pkg/controller/cloneset/sync: scale, update, the diff calculation), `inplace/`
- * (pkg/util/inplaceupdate), `lifecycle/` (pkg/util/lifecycle), `revision/` (pkg/controller/cloneset/revision and
- * the revision history) — and are internal; import from here instead.
+ * The planner's public surface: what code outside `lib/cloneset` may import. The folders below mirror
+ * OpenKruise's layout — `sync/` (pkg/controller/cloneset/sync: scale, update, the diff calculation),
+ * `inplace/` (pkg/util/inplaceupdate), `lifecycle/` (pkg/util/lifecycle), `revision/`
+ * (pkg/controller/cloneset/revision and the revision history) — and are internal; import from here instead.
  */
 export { CONDITION_FAILED_VALIDATION, planCloneSet, smallestPositive } from './plan.js';
 export { MAX_INT32, ProgressingReason, calculateStatus, setCondition, statusNeedsWrite } from './status.js';

@@ -1,7 +1,8 @@
 /**
- * Ownership (spec §3.2): claiming active pods by controller reference and selector, releasing pods that stopped
- * matching, adopting pods without a controller reference, and — when PVC reuse is disabled — cleaning up PVCs whose
- * pods are gone. Pure: returns the pods/PVCs to work with plus the writes to perform.
+ * Ownership (docs/behaviour/cloneset.md#ownership): claiming active pods by controller reference and
+ * selector, releasing pods that stopped matching, adopting pods without a controller reference, and — when
+ * PVC reuse is disabled — cleaning up PVCs whose pods are gone. Pure: returns the pods/PVCs to work with plus
+ * the writes to perform.
  */
 import { KIND, LABEL_INSTANCE_ID, OWNER_API_VERSION } from '../api/keys.js';
 import { selectorMatches } from '../api/selector.js';
@@ -14,7 +15,10 @@ export function controllerRef(refs: OwnerReference[] | undefined): OwnerReferenc
   return (refs ?? []).find((r) => r.controller === true);
 }
 
-/** A controller owner reference (`controller` and `blockOwnerDeletion` true) to `owner`, of `apiVersion`/`kind`. */
+/**
+ * A controller owner reference (`controller` and `blockOwnerDeletion` true) to `owner`, of
+ * `apiVersion`/`kind`.
+ */
 function controllerRefTo(
   apiVersion: string,
   kind: string,
@@ -30,7 +34,10 @@ function controllerRefTo(
   };
 }
 
-/** The controller reference Kruiseless writes to pods, PVCs and revisions it creates for `cs` (spec §2.1, §2.7). */
+/**
+ * The controller reference Kruiseless writes to pods, PVCs and revisions it creates for `cs`
+ * (docs/behaviour/cloneset.md#new-pods, docs/behaviour/cloneset.md#pvcs).
+ */
 export function cloneSetControllerRef(cs: CloneSet): OwnerReference {
   return controllerRefTo(OWNER_API_VERSION, KIND, cs);
 }
@@ -42,21 +49,25 @@ function byName<T extends { metadata: { name?: string } }>(a: T, b: T): number {
 }
 
 /**
- * Claim the CloneSet's active pods (spec §3.2, OpenKruise's ref manager). For each active pod:
+ * Claim the CloneSet's active pods (docs/behaviour/cloneset.md#ownership, OpenKruise's ref manager). For each
+ * active pod:
  * - controller reference to another UID → ignored;
  * - controller reference to `cs` and selector matches → claimed;
  * - controller reference to `cs`, selector does not match → not claimed; unless `cs` is being deleted, a
  *   `PatchPod` (reason `ReleaseOwnership`) removes that reference with the strategic-merge directive
  *   `{"metadata":{"ownerReferences":[{"$patch":"delete","uid":<cs uid>}]}}` (ownerReferences merge by `uid`);
- * - no controller reference, selector matches, `cs` not being deleted → adopted and claimed: a `PatchPod` with
- *   {@link adoptPatch}. `PatchReason` has no adoption member, so the action carries `ReleaseOwnership` too (an
- *   ownership change); the patch body tells the two apart.
- * Inactive pods (finished or terminating) are never claimed. The caller lists only pods referencing the CloneSet's
- * UID, so orphans without any reference never reach here in practice (edge case §4.1).
+ * - no controller reference, selector matches, `cs` not being deleted → adopted and claimed: a `PatchPod`
+ *   with
+ *   {@link adoptPatch}. `PatchReason` has no adoption member, so the action carries `ReleaseOwnership` too
+ * (an   ownership change); the patch body tells the two apart.
+ * Inactive pods (finished or terminating) are never claimed. The caller lists only pods referencing the
+ * CloneSet's UID, so orphans without any reference never reach here in practice
+ * (docs/behaviour/cloneset.md#edge-foreign-pods).
  * @param cs the CloneSet (UID, selector, deletionTimestamp)
  * @param pods pods as listed (any order, active or not)
  * @returns claimed pods sorted by name, and the release/adopt patches in name order
- * @throws InvalidSelectorError when the selector is invalid (callers stop before this, spec §3.1 step 2)
+ * @throws InvalidSelectorError when the selector is invalid (callers stop before this,
+ * docs/behaviour/cloneset.md#reconcile-order)
  */
 export function claimPods(cs: CloneSet, pods: Pod[]): { claimed: Pod[]; actions: Action[] } {
   const uid = cs.metadata.uid ?? '';
@@ -87,25 +98,29 @@ export function claimPods(cs: CloneSet, pods: Pod[]): { claimed: Pod[]; actions:
 }
 
 /**
- * Strategic-merge patch that makes `cs` the pod's controller (adoption, spec §3.2): the owner reference list merges
- * by `uid`, so an existing non-controller reference to `cs` is turned into the controller reference.
+ * Strategic-merge patch that makes `cs` the pod's controller (adoption,
+ * docs/behaviour/cloneset.md#ownership): the owner reference list merges by `uid`, so an existing
+ * non-controller reference to `cs` is turned into the controller reference.
  */
 export function adoptPatch(cs: CloneSet): JsonObject {
   return { metadata: { ownerReferences: [{ ...cloneSetControllerRef(cs) }] } };
 }
 
 /**
- * PVC cleanup when PVC reuse is disabled (`scaleStrategy.disablePVCReuse: true`, spec §3.2, scenario 53).
- * For each PVC (owned, without deletionTimestamp), by its instance-id label:
+ * PVC cleanup when PVC reuse is disabled (`scaleStrategy.disablePVCReuse: true`,
+ * docs/behaviour/cloneset.md#ownership, scenario 53). For each PVC (owned, without deletionTimestamp), by its
+ * instance-id label:
  * - id of an active pod → kept;
- * - id of an inactive pod (finished or terminating) → `PatchPVCOwner`: the CloneSet reference is replaced by a
- *   controller reference `{apiVersion: v1, kind: Pod, name, uid, controller, blockOwnerDeletion}` to that pod,
- *   so the garbage collector removes the PVC with the pod;
+ * - id of an inactive pod (finished or terminating) → `PatchPVCOwner`: the CloneSet reference is replaced by
+ *   a
+ *   controller reference `{apiVersion: v1, kind: Pod, name, uid, controller, blockOwnerDeletion}` to that
+ * pod,   so the garbage collector removes the PVC with the pod;
  * - no pod at all → `DeletePVC`.
  * With reuse enabled (the default) everything is kept and no action is planned.
  * @param pods every listed pod of the CloneSet, active and inactive
  * @param pvcs owned PVCs without deletionTimestamp
- * @returns PVCs to keep (input order) and the actions (owner changes first, then deletions, each in input order)
+ * @returns PVCs to keep (input order) and the actions (owner changes first, then deletions, each in input
+ * order)
  */
 export function cleanupPVCs(
   cs: CloneSet,

@@ -1,7 +1,8 @@
 /**
  * The CloneSet planner: one pure function from what the API server holds to what the controller does next
- * (spec §3.1, OpenKruise's reconcile, minus the I/O). Expectations and leases are the caller's business
- * (DESIGN §2 steps 1, 3): call this only when they allow acting.
+ * (docs/behaviour/cloneset.md#reconcile-order, OpenKruise's reconcile, minus the I/O). Expectations and
+ * leases are the caller's business (lib/reconcile, docs/behaviour/cloneset.md#expectations): call this only
+ * when they allow acting.
  */
 import { applyDefaults } from '../api/defaults.js';
 import type { FieldError } from '../api/errors.js';
@@ -25,16 +26,22 @@ import {
 } from './types.js';
 import { planUpdate } from './sync/update.js';
 
-/** Condition type Kruiseless sets while the CloneSet fails validation (DESIGN §2a); removed once it is valid. */
+/**
+ * Condition type Kruiseless sets while the CloneSet fails validation (docs/behaviour/cloneset.md#validation);
+ * removed once it is valid.
+ */
 export const CONDITION_FAILED_VALIDATION = 'FailedValidation';
 
-/** Whether `pod` has any owner reference with `uid` (spec §3.1 step 4). */
+/** Whether `pod` has any owner reference with `uid` (docs/behaviour/cloneset.md#reconcile-order). */
 function ownedBy(uid: string | undefined) {
   return (o: { metadata: { ownerReferences?: { uid: string }[] } }) =>
     !!uid && (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid);
 }
 
-/** Smallest positive of the given delays (seconds), else undefined (spec §3.1 step 17). */
+/**
+ * Smallest positive of the given delays (seconds), else undefined
+ * (docs/behaviour/cloneset.md#reconcile-order).
+ */
 export function smallestPositive(...delays: (number | undefined)[]): number | undefined {
   const positive = delays.filter((d): d is number => d !== undefined && d > 0);
   return positive.length ? Math.min(...positive) : undefined;
@@ -49,7 +56,8 @@ function byName(a: Pod, b: Pod): number {
 /** The plan for a CloneSet that failed validation: no writes but a condition and a Warning event. */
 function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
   const message = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-  // every printer column of spec §1.1 shows a number, even before the first valid reconcile
+  // every printer column of docs/behaviour/cloneset.md#api-fields shows a number, even before the first valid
+  // reconcile
   const old: CloneSetStatus = {
     replicas: 0,
     readyReplicas: 0,
@@ -94,13 +102,16 @@ function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
 }
 
 /**
- * Plan one reconcile of a CloneSet (spec §3.1): default and validate the CloneSet (DESIGN §2a), keep the owned
- * pods and PVCs, clean up PVCs when reuse is disabled, claim/release pods (§3.2), choose the current and update
- * revisions (§3.3), run the scale phase and — only if it changed nothing — the update phase (§0.2, §3.6, §3.9),
- * compute the status (§3.12), truncate `podsToDelete` and revision history (§3.13), and pick the requeue delay.
+ * Plan one reconcile of a CloneSet (docs/behaviour/cloneset.md#reconcile-order): default and validate the
+ * CloneSet (docs/behaviour/cloneset.md#validation), keep the owned pods and PVCs, clean up PVCs when reuse is
+ * disabled, claim/release pods (docs/behaviour/cloneset.md#ownership), choose the current and update
+ * revisions (docs/behaviour/cloneset.md#revisions), run the scale phase and — only if it changed nothing —
+ * the update phase (docs/behaviour/cloneset.md#one-phase, docs/behaviour/cloneset.md#scale-phase,
+ * docs/behaviour/cloneset.md#update-phase), compute the status (docs/behaviour/cloneset.md#status), truncate
+ * `podsToDelete` and revision history (docs/behaviour/cloneset.md#after-status), and pick the requeue delay.
  *
- * Deterministic: the clock is `input.now`, new instance ids come from `input.newInstanceId`, and pods are taken
- * in name order. Never throws for bad cluster data: a CloneSet that fails validation yields a plan with
+ * Deterministic: the clock is `input.now`, new instance ids come from `input.newInstanceId`, and pods are
+ * taken in name order. Never throws for bad cluster data: a CloneSet that fails validation yields a plan with
  * `validationErrors`, no actions, a `FailedValidation` condition and a Warning event.
  * @returns the plan (actions in the order they must be written)
  */

@@ -1,10 +1,11 @@
 /**
  * Counterpart of OpenKruise's pkg/controller/cloneset/utils/pod_sorter.go: `ActivePodsWithRanks.Less`,
- * `afterOrZero`, `podReadyTime`, `maxContainerRestarts`; and of Kubernetes' pkg/controller/controller_utils.go
- * `ActivePods.Less`, which is the same order without the availability, deletion-cost and rank steps (OpenKruise's
- * `commonControl.GetPodsSortFunc` uses it to order update candidates). One comparator serves both the scale-in
- * victim order (sync/victims.ts) and the update order (sync/updateSort.ts); see docs/behaviour/cloneset.md
- * "Scale-in victims" and "Update order". Pure functions; inputs are not modified.
+ * `afterOrZero`, `podReadyTime`, `maxContainerRestarts`; and of Kubernetes'
+ * pkg/controller/controller_utils.go `ActivePods.Less`, which is the same order without the availability,
+ * deletion-cost and rank steps (OpenKruise's `commonControl.GetPodsSortFunc` uses it to order update
+ * candidates). One comparator serves both the scale-in victim order (sync/victims.ts) and the update order
+ * (sync/updateSort.ts); see docs/behaviour/cloneset.md "Scale-in victims" and "Update order". Pure functions;
+ * inputs are not modified.
  */
 import type { Pod } from '../api/types.js';
 import { getPodCondition, isPodReady, podDeletionCost, timeMillis } from './pods.js';
@@ -58,7 +59,10 @@ export function activePodKey(pod: Pod, order: ActivePodsOrder = {}): ActivePodKe
   };
 }
 
-/** Go's `afterOrZero` as a comparator on ms (0 = zero time): the zero time first, otherwise the later time first. */
+/**
+ * Go's `afterOrZero` as a comparator on ms (0 = zero time): the zero time first, otherwise the later time
+ * first.
+ */
 function afterOrZero(a: number, b: number): number {
   if (a === 0 || b === 0) return a === 0 ? -1 : 1;
   return b - a;
@@ -84,8 +88,9 @@ export function compareActivePodKeys(a: ActivePodKey, b: ActivePodKey): number {
 }
 
 /**
- * The scale-in comparator, as OpenKruise's `ActivePodsWithRanks.Less` (deletion cost always compared): negative
- * when `a` should be deleted before `b`. `opts.ranks` and `opts.available` add the rank and availability steps.
+ * The scale-in comparator, as OpenKruise's `ActivePodsWithRanks.Less` (deletion cost always compared):
+ * negative when `a` should be deleted before `b`. `opts.ranks` and `opts.available` add the rank and
+ * availability steps.
  */
 export function comparePodsForDeletion(
   a: Pod,
@@ -96,14 +101,17 @@ export function comparePodsForDeletion(
   return compareActivePodKeys(activePodKey(a, order), activePodKey(b, order));
 }
 
-/** Kubernetes' `ActivePods.Less`: whether `a` is less valuable than `b` (no cost, rank or availability step). */
+/**
+ * Kubernetes' `ActivePods.Less`: whether `a` is less valuable than `b` (no cost, rank or availability step).
+ */
 export function activePodsLess(a: Pod, b: Pod): boolean {
   return compareActivePodKeys(activePodKey(a), activePodKey(b)) < 0;
 }
 
 /**
- * Stable sort of `items` by `compare` on a key read once per item (decorate, sort, undecorate), so comparisons
- * do not re-read pods; ties keep input order (Go's `sort.Sort` is unstable: ties have no defined order there).
+ * Stable sort of `items` by `compare` on a key read once per item (decorate, sort, undecorate), so
+ * comparisons do not re-read pods; ties keep input order (Go's `sort.Sort` is unstable: ties have no defined
+ * order there).
  * @returns a new array; the input is not modified
  */
 export function stableSortBy<T, K>(

@@ -1,6 +1,7 @@
 /**
- * Pod predicates used throughout the planner (spec §3.4), revision matching (spec §2.2) and lifecycle-hook
- * evaluation (spec §1.5). Pure functions of their arguments; time comes in as `now`.
+ * Pod predicates used throughout the planner (docs/behaviour/cloneset.md#pod-predicates), revision matching
+ * (docs/behaviour/cloneset.md#pod-labels) and lifecycle-hook evaluation
+ * (docs/behaviour/cloneset.md#api-fields). Pure functions of their arguments; time comes in as `now`.
  */
 import {
   ANNOTATION_POD_DELETION_COST,
@@ -20,8 +21,8 @@ export function getPodCondition(pod: Pod, type: string): PodCondition | undefine
 }
 
 /**
- * `{name, uid, resourceVersion}` of the listed pod version an action is planned against (action preconditions);
- * `resourceVersion` only when the pod has one.
+ * `{name, uid, resourceVersion}` of the listed pod version an action is planned against (action
+ * preconditions); `resourceVersion` only when the pod has one.
  */
 export function podRef(pod: Pod): PodRef {
   const ref: PodRef = { name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' };
@@ -29,13 +30,16 @@ export function podRef(pod: Pod): PodRef {
   return ref;
 }
 
-/** Active = not finished (`Succeeded`/`Failed`) and not terminating (spec §3.1 step 4). */
+/**
+ * Active = not finished (`Succeeded`/`Failed`) and not terminating
+ * (docs/behaviour/cloneset.md#reconcile-order).
+ */
 export function isPodActive(pod: Pod): boolean {
   const phase = pod.status?.phase;
   return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata.deletionTimestamp;
 }
 
-/** The pod's lifecycle state label, `''` when absent (spec §2.2). */
+/** The pod's lifecycle state label, `''` when absent (docs/behaviour/cloneset.md#pod-labels). */
 export function lifecycleState(pod: Pod): LifecycleStateValue {
   return (pod.metadata.labels?.[LABEL_LIFECYCLE_STATE] ?? '') as LifecycleStateValue;
 }
@@ -46,8 +50,8 @@ export function podRevision(pod: Pod): string {
 }
 
 /**
- * Revision matching (spec §2.2): the label equals `revision`, or the parts after the last `-` of both are equal
- * (so a short-hash label matches a full revision name and vice versa).
+ * Revision matching (docs/behaviour/cloneset.md#pod-labels): the label equals `revision`, or the parts after
+ * the last `-` of both are equal (so a short-hash label matches a full revision name and vice versa).
  */
 export function revisionMatches(label: string, revision: string): boolean {
   if (label === revision) return true;
@@ -56,30 +60,31 @@ export function revisionMatches(label: string, revision: string): boolean {
 }
 
 /**
- * The hash suffix of a revision name: the part after the last `-` (the short hash, spec §2.1); the whole string
- * when there is none.
+ * The hash suffix of a revision name: the part after the last `-` (the short hash,
+ * docs/behaviour/cloneset.md#new-pods); the whole string when there is none.
  */
 export function shortHash(revision: string): string {
   return revision.slice(revision.lastIndexOf('-') + 1);
 }
 
-/** Whether the pod's revision label matches `revision` (spec §2.2). */
+/** Whether the pod's revision label matches `revision` (docs/behaviour/cloneset.md#pod-labels). */
 export function podMatchesRevision(pod: Pod, revision: string): boolean {
   return revisionMatches(podRevision(pod), revision);
 }
 
-/** `running-ready` (spec §3.4): phase Running and condition Ready=True. */
+/** `running-ready` (docs/behaviour/cloneset.md#pod-predicates): phase Running and condition Ready=True. */
 export function isRunningReady(pod: Pod): boolean {
   return pod.status?.phase === 'Running' && getPodCondition(pod, 'Ready')?.status === 'True';
 }
 
-/** Ready=True regardless of phase (used by victim ordering, spec §3.8). */
+/** Ready=True regardless of phase (used by victim ordering, docs/behaviour/cloneset.md#scale-in-victims). */
 export function isPodReady(pod: Pod): boolean {
   return getPodCondition(pod, 'Ready')?.status === 'True';
 }
 
 /**
- * `running-available` (spec §3.4): running-ready, and ready for more than `minReadySeconds`.
+ * `running-available` (docs/behaviour/cloneset.md#pod-predicates): running-ready, and ready for more than
+ * `minReadySeconds`.
  * @param minReadySeconds seconds (0 = available as soon as ready)
  */
 export function isRunningAvailable(pod: Pod, minReadySeconds: number, now: Date): boolean {
@@ -90,7 +95,10 @@ export function isRunningAvailable(pod: Pod, minReadySeconds: number, now: Date)
   return Date.parse(t) + minReadySeconds * 1000 < now.getTime();
 }
 
-/** `update-ready` (spec §3.4): running-available and `InPlaceUpdateReady`, if present, is True. */
+/**
+ * `update-ready` (docs/behaviour/cloneset.md#pod-predicates): running-available and `InPlaceUpdateReady`, if
+ * present, is True.
+ */
 export function isUpdateReady(pod: Pod, minReadySeconds: number, now: Date): boolean {
   if (!isRunningAvailable(pod, minReadySeconds, now)) return false;
   const c = getPodCondition(pod, CONDITION_INPLACE_UPDATE_READY);
@@ -98,8 +106,8 @@ export function isUpdateReady(pod: Pod, minReadySeconds: number, now: Date): boo
 }
 
 /**
- * `available` (spec §3.4): lifecycle state absent or `Normal`, and update-ready. Pods in every other
- * lifecycle state are never available.
+ * `available` (docs/behaviour/cloneset.md#pod-predicates): lifecycle state absent or `Normal`, and
+ * update-ready. Pods in every other lifecycle state are never available.
  */
 export function isPodAvailable(pod: Pod, minReadySeconds: number, now: Date): boolean {
   const state = lifecycleState(pod);
@@ -107,13 +115,19 @@ export function isPodAvailable(pod: Pod, minReadySeconds: number, now: Date): bo
   return isUpdateReady(pod, minReadySeconds, now);
 }
 
-/** `specified-delete` (spec §3.4): label present (any value) or name listed in `podsToDelete`. */
+/**
+ * `specified-delete` (docs/behaviour/cloneset.md#pod-predicates): label present (any value) or name listed in
+ * `podsToDelete`.
+ */
 export function isSpecifiedDelete(pod: Pod, podsToDelete: readonly string[] | undefined): boolean {
   if (pod.metadata.labels && LABEL_SPECIFIED_DELETE in pod.metadata.labels) return true;
   return !!podsToDelete && podsToDelete.includes(pod.metadata.name ?? '');
 }
 
-/** Hooked: the pod carries any finalizer or any label pair of the hook (spec §1.5). */
+/**
+ * Hooked: the pod carries any finalizer or any label pair of the hook
+ * (docs/behaviour/cloneset.md#api-fields).
+ */
 export function isHookedBy(pod: Pod, hook: LifecycleHook | undefined): boolean {
   if (!hook) return false;
   const labels = pod.metadata.labels ?? {};
@@ -124,7 +138,10 @@ export function isHookedBy(pod: Pod, hook: LifecycleHook | undefined): boolean {
   );
 }
 
-/** All-hooked: the pod carries every finalizer and every label pair of the hook; never for a nil hook (spec §1.5). */
+/**
+ * All-hooked: the pod carries every finalizer and every label pair of the hook; never for a nil hook
+ * (docs/behaviour/cloneset.md#api-fields).
+ */
 export function isAllHookedBy(pod: Pod, hook: LifecycleHook | undefined): boolean {
   if (!hook) return false;
   const labels = pod.metadata.labels ?? {};
@@ -136,8 +153,8 @@ export function isAllHookedBy(pod: Pod, hook: LifecycleHook | undefined): boolea
 }
 
 /**
- * `controller.kubernetes.io/pod-deletion-cost` as an int32 (spec §2.3); invalid (leading `+`, leading zeros
- * other than `"0"`, non-numeric, out of range) or absent ⇒ 0.
+ * `controller.kubernetes.io/pod-deletion-cost` as an int32 (docs/behaviour/cloneset.md#pod-annotations);
+ * invalid (leading `+`, leading zeros other than `"0"`, non-numeric, out of range) or absent ⇒ 0.
  */
 export function podDeletionCost(pod: Pod): number {
   const raw = pod.metadata.annotations?.[ANNOTATION_POD_DELETION_COST];
@@ -146,7 +163,9 @@ export function podDeletionCost(pod: Pod): number {
   return n >= -2147483648 && n <= 2147483647 ? n : 0;
 }
 
-/** Milliseconds since the epoch of an RFC 3339 timestamp; 0 for absent/invalid (Go's zero time sorts first). */
+/**
+ * Milliseconds since the epoch of an RFC 3339 timestamp; 0 for absent/invalid (Go's zero time sorts first).
+ */
 export function timeMillis(t: string | null | undefined): number {
   if (!t) return 0;
   const ms = Date.parse(t);

@@ -1,6 +1,7 @@
 /**
- * Pod readiness gates (spec §2.4): whether a pod has a gate, and `Ready` recomputed from the gates after one of
- * their conditions changes (as the kubelet's `GeneratePodReadyCondition` does). Pure; time comes in as `now`.
+ * Pod readiness gates (docs/behaviour/cloneset.md#readiness): whether a pod has a gate, and `Ready`
+ * recomputed from the gates after one of their conditions changes (as the kubelet's
+ * `GeneratePodReadyCondition` does). Pure; time comes in as `now`.
  */
 import { REASON_READINESS_GATES_NOT_READY } from '../api/keys.js';
 import type { Pod, PodCondition } from '../api/types.js';
@@ -12,12 +13,13 @@ export function hasReadinessGate(pod: Pod, type: string): boolean {
 }
 
 /**
- * `Ready` recomputed from the pod's readiness gates (spec §2.4), only when `Ready` exists and `ContainersReady` is
- * True in `conditions`.
+ * `Ready` recomputed from the pod's readiness gates (docs/behaviour/cloneset.md#readiness), only when `Ready`
+ * exists and `ContainersReady` is True in `conditions`.
  * @param conditions the pod's conditions as they are after the gate change
- * @returns `Ready=True` with `lastTransitionTime` now when every gate's condition is True; otherwise `Ready=False`,
- *   reason `ReadinessGatesNotReady`, the unsatisfied gates' messages joined by `, ` and no `lastTransitionTime`
- *   (callers that stamp one add it); undefined when `Ready` is absent or `ContainersReady` is not True
+ * @returns `Ready=True` with `lastTransitionTime` now when every gate's condition is True; otherwise
+ * `Ready=False`,   reason `ReadinessGatesNotReady`, the unsatisfied gates' messages joined by `, ` and no
+ * `lastTransitionTime`   (callers that stamp one add it); undefined when `Ready` is absent or
+ * `ContainersReady` is not True
  */
 export function readinessFromGates(
   pod: Pod,

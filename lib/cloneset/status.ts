@@ -1,7 +1,7 @@
 /**
- * CloneSet status calculation (spec §3.12, §1.9): pod counters, current-revision promotion, the `Progressing`
- * condition with its deadline, `FailedScale`/`FailedUpdate`, and whether the result warrants a status write.
- * Pure: time comes in as `now`.
+ * CloneSet status calculation (docs/behaviour/cloneset.md#status, docs/behaviour/cloneset.md#status-fields):
+ * pod counters, current-revision promotion, the `Progressing` condition with its deadline,
+ * `FailedScale`/`FailedUpdate`, and whether the result warrants a status write. Pure: time comes in as `now`.
  */
 import { ConditionType } from '../api/keys.js';
 import { selectorString } from '../api/selector.js';
@@ -10,10 +10,10 @@ import { isPodAvailable, isUpdateReady, podMatchesRevision } from './pods.js';
 import { metaTime } from '../api/time.js';
 import type { StrategyNumbers } from './types.js';
 
-/** `progressDeadlineSeconds` value meaning "no deadline" (spec §1.2). */
+/** `progressDeadlineSeconds` value meaning "no deadline" (docs/behaviour/cloneset.md#api-fields). */
 export const MAX_INT32 = 2147483647;
 
-/** Reasons of the `Progressing` condition (spec §1.9). */
+/** Reasons of the `Progressing` condition (docs/behaviour/cloneset.md#status-fields). */
 export const ProgressingReason = {
   Available: 'CloneSetAvailable',
   Paused: 'CloneSetPaused',
@@ -22,7 +22,10 @@ export const ProgressingReason = {
   DeadlineExceeded: 'ProgressDeadlineExceeded',
 } as const;
 
-/** Reasons after which a rollout is settled: the deadline clock restarts when progress resumes (see {@link calculateStatus}). */
+/**
+ * Reasons after which a rollout is settled: the deadline clock restarts when progress resumes (see
+ * {@link calculateStatus}).
+ */
 const SETTLED_REASONS: readonly string[] = [
   ProgressingReason.Available,
   ProgressingReason.Paused,
@@ -57,16 +60,16 @@ export interface StatusInput {
 /** Output of {@link calculateStatus}. */
 export interface StatusResult {
   status: CloneSetStatus;
-  /** Whether a field of the spec §3.12 "write condition" list differs from the stored status. */
+  /** Whether a field of the docs/behaviour/cloneset.md#status list differs from the stored status. */
   statusChanged: boolean;
   /** When the `Progressing` deadline will next need checking, seconds (may be fractional), else undefined. */
   requeueAfterSeconds?: number;
 }
 
 /**
- * Sets a condition with Kruise's semantics (spec §3.12): same type, status and reason ⇒ unchanged (times and message
- * kept); same status, other reason ⇒ replaced but keeps `lastTransitionTime`; otherwise replaced. A replaced
- * condition moves to the end of the list.
+ * Sets a condition with Kruise's semantics (docs/behaviour/cloneset.md#status): same type, status and reason
+ * ⇒ unchanged (times and message kept); same status, other reason ⇒ replaced but keeps `lastTransitionTime`;
+ * otherwise replaced. A replaced condition moves to the end of the list.
  * @returns a new list
  */
 export function setCondition(
@@ -92,9 +95,9 @@ function progressing(status: CloneSetCondition['status'], reason: string, messag
 }
 
 /**
- * Delay until the `Progressing` deadline of a `CloneSetUpdated` condition (spec §3.12 rule 5): with `remaining =
- * lastUpdateTime + pds − now`, `remaining + 1 s` if `remaining ≥ 1 s`, `remaining` if `0 < remaining < 1 s`,
- * else undefined.
+ * Delay until the `Progressing` deadline of a `CloneSetUpdated` condition
+ * (docs/behaviour/cloneset.md#status): with `remaining = lastUpdateTime + pds − now`, `remaining + 1 s` if
+ * `remaining ≥ 1 s`, `remaining` if `0 < remaining < 1 s`, else undefined.
  * @returns seconds, or undefined for no requeue
  */
 export function progressRequeueSeconds(
@@ -145,9 +148,9 @@ function progressingChanged(a: CloneSetStatus | undefined, b: CloneSetStatus): b
 }
 
 /**
- * Spec §3.12 "write condition": the stored status differs in a field that warrants a write. Unlike upstream, a
- * change of the FailedScale/FailedUpdate conditions (presence, status, message) is written too (see
- * {@link calculateStatus}).
+ * Spec docs/behaviour/cloneset.md#status: the stored status differs in a field that warrants a write. Unlike
+ * upstream, a change of the FailedScale/FailedUpdate conditions (presence, status, message) is written too
+ * (see {@link calculateStatus}).
  */
 export function statusNeedsWrite(old: CloneSetStatus | undefined, next: CloneSetStatus): boolean {
   return (
@@ -168,32 +171,38 @@ export function statusNeedsWrite(old: CloneSetStatus | undefined, next: CloneSet
 }
 
 /**
- * The new CloneSet status (spec §3.12, §1.9).
+ * The new CloneSet status (docs/behaviour/cloneset.md#status, docs/behaviour/cloneset.md#status-fields).
  *
- * - Counters over the claimed active pods: `readyReplicas` = running-ready with `InPlaceUpdateReady` (if present)
- *   True, lifecycle ignored; `availableReplicas` = available (lifecycle Normal/absent, ready for minReadySeconds,
- *   InPlaceUpdateReady); `updated*` = the same restricted to pods on the update revision.
+ * - Counters over the claimed active pods: `readyReplicas` = running-ready with `InPlaceUpdateReady` (if
+ *   present)
+ *   True, lifecycle ignored; `availableReplicas` = available (lifecycle Normal/absent, ready for
+ * minReadySeconds,   InPlaceUpdateReady); `updated*` = the same restricted to pods on the update revision.
  * - `currentRevision` becomes `updateRevision` when every pod is updated and there are exactly R of them.
- * - `Progressing` (only with a deadline other than MaxInt32, else removed): Available, Paused, PartitionAvailable,
- *   DeadlineExceeded, else CloneSetUpdated with a requeue at the deadline (+1 s). `ProgressDeadlineExceeded` sticks
- *   until one of the first three rules holds.
- * - `FailedScale`/`FailedUpdate` are set True with the error text while the phase fails, the text kept current, and
+ * - `Progressing` (only with a deadline other than MaxInt32, else removed): Available, Paused,
+ *   PartitionAvailable,
+ *   DeadlineExceeded, else CloneSetUpdated with a requeue at the deadline (+1 s). `ProgressDeadlineExceeded`
+ * sticks   until one of the first three rules holds.
+ * - `FailedScale`/`FailedUpdate` are set True with the error text while the phase fails, the text kept
+ *   current, and
  *   removed once that phase runs without error (see the deviation below).
  *
- * Deliberate deviation from upstream (spec §3.12 rule 4): upstream checks the deadline against the `lastUpdateTime`
- * of whatever condition is carried over, so a CloneSet that has been Available/Paused/PartitionAvailable for longer
- * than `progressDeadlineSeconds` is declared `ProgressDeadlineExceeded` on the first reconcile of its next rollout.
- * Kruiseless treats the move from one of those settled reasons to progressing as the start of a new progress: the
- * deadline is checked only against a condition that was already progressing, and the new `CloneSetUpdated`
- * condition gets `lastUpdateTime = now` (as the setter does whenever the reason changes).
+ * Deliberate deviation from upstream (docs/behaviour/cloneset.md#status): upstream checks the deadline
+ * against the `lastUpdateTime` of whatever condition is carried over, so a CloneSet that has been
+ * Available/Paused/PartitionAvailable for longer than `progressDeadlineSeconds` is declared
+ * `ProgressDeadlineExceeded` on the first reconcile of its next rollout. Kruiseless treats the move from one
+ * of those settled reasons to progressing as the start of a new progress: the deadline is checked only
+ * against a condition that was already progressing, and the new `CloneSetUpdated` condition gets
+ * `lastUpdateTime = now` (as the setter does whenever the reason changes).
  *
- * Deliberate deviation from upstream (spec §3.12, §6): OpenKruise never removes `FailedScale`/`FailedUpdate` and
- * never refreshes their message, so one transient error (say, a conflict on a pod patch) leaves a healthy CloneSet
- * showing a failure for good and hides later, different errors. Kruiseless keeps the condition's message current
- * (same `lastTransitionTime` while it stays True) and removes the condition when the phase next succeeds; these
- * changes are written (they are part of the write condition here).
+ * Deliberate deviation from upstream (docs/behaviour/cloneset.md#status,
+ * docs/behaviour/cloneset.md#decisions): OpenKruise never removes `FailedScale`/`FailedUpdate` and never
+ * refreshes their message, so one transient error (say, a conflict on a pod patch) leaves a healthy CloneSet
+ * showing a failure for good and hides later, different errors. Kruiseless keeps the condition's message
+ * current (same `lastTransitionTime` while it stays True) and removes the condition when the phase next
+ * succeeds; these changes are written (they are part of the write condition here).
  *
- * Times are written with whole-second precision (RFC 3339 UTC) and the deadline arithmetic uses the written value.
+ * Times are written with whole-second precision (RFC 3339 UTC) and the deadline arithmetic uses the written
+ * value.
  * @throws InvalidSelectorError when `spec.selector` is invalid (validation rejects such CloneSets first)
  */
 export function calculateStatus(args: StatusInput): StatusResult {

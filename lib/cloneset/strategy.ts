@@ -1,22 +1,24 @@
 /**
- * Resolves a CloneSet's strategies into the numbers the scale and update arithmetic use (spec §3.5 "Inputs").
+ * Resolves a CloneSet's strategies into the numbers the scale and update arithmetic use
+ * (docs/behaviour/cloneset.md#diff).
  */
 import { LABEL_SCALING_EXCLUDE_PREPARING_DELETE } from '../api/keys.js';
 import { calculatePartitionReplicas, legacyScaledValue } from '../api/intOrPercent.js';
 import type { CloneSet } from '../api/types.js';
 import type { PlannerOptions, StrategyNumbers } from './types.js';
 
-/** `scaleStrategy.maxUnavailable` when unset: unlimited (spec §3.5). */
+/** `scaleStrategy.maxUnavailable` when unset: unlimited (docs/behaviour/cloneset.md#diff). */
 const UNLIMITED = 2147483647;
-/** Default update maxUnavailable (spec §1.6). */
+/** Default update maxUnavailable (docs/behaviour/cloneset.md#defaults). */
 const DEFAULT_MAX_UNAVAILABLE = '20%';
 
 /**
  * Resolve replicas, partition, maxSurge, maxUnavailable and scaleStrategy.maxUnavailable to pod counts
- * (spec §3.5 "Inputs", §1.7): maxSurge rounds up and is forced to 0 while paused; maxUnavailable rounds up when
- * the effective maxSurge is 0 and down otherwise; OnDelete has no rolling-update block (P = 0, MS = 0,
- * MU = floor(20% of R)). An invalid partition counts as 0 and is reported in `partitionError`.
- * @param cs a CloneSet with defaults applied (spec §1.6)
+ * (docs/behaviour/cloneset.md#diff, docs/behaviour/cloneset.md#int-or-percent): maxSurge rounds up and is
+ * forced to 0 while paused; maxUnavailable rounds up when the effective maxSurge is 0 and down otherwise;
+ * OnDelete has no rolling-update block (P = 0, MS = 0, MU = floor(20% of R)). An invalid partition counts as
+ * 0 and is reported in `partitionError`.
+ * @param cs a CloneSet with defaults applied (docs/behaviour/cloneset.md#defaults)
  * @param options feature gates and flags (only `scalingExcludePreparingDelete` is read)
  * @returns counts in pods; never throws
  */

@@ -14,29 +14,53 @@ import type {
 import type { FieldError } from '../api/errors.js';
 
 /**
- * Feature gates and controller flags that change CloneSet behaviour (spec §0.5), with OpenKruise's production
- * defaults in {@link DEFAULT_PLANNER_OPTIONS}.
+ * Feature gates and controller flags that change CloneSet behaviour
+ * (docs/behaviour/cloneset.md#feature-gates), with OpenKruise's production defaults in
+ * {@link DEFAULT_PLANNER_OPTIONS}.
  */
 export interface PlannerOptions {
-  /** Raising partition moves updated pods back to the current revision (spec §3.5). Default false. */
+  /**
+   * Raising partition moves updated pods back to the current revision (docs/behaviour/cloneset.md#diff).
+   * Default false.
+   */
   cloneSetPartitionRollback: boolean;
-  /** In scaling maths only, a `PreparingUpdate` pod counts as updated (spec §3.4). Default false. */
+  /**
+   * In scaling maths only, a `PreparingUpdate` pod counts as updated
+   * (docs/behaviour/cloneset.md#pod-predicates). Default false.
+   */
   preparingUpdateAsUpdate: boolean;
-  /** Pod label `controller-revision-hash` holds only the hash suffix (spec §2.1). Default false. */
+  /**
+   * Pod label `controller-revision-hash` holds only the hash suffix (docs/behaviour/cloneset.md#new-pods).
+   * Default false.
+   */
   cloneSetShortHash: boolean;
-  /** Template label/annotation changes referenced by env fieldRefs restart containers in place (spec §3.10). Default true. */
+  /**
+   * Template label/annotation changes referenced by env fieldRefs restart containers in place
+   * (docs/behaviour/cloneset.md#in-place-update). Default true.
+   */
   inPlaceUpdateEnvFromMetadata: boolean;
-  /** cpu/memory changes may be applied in place (spec §3.10). Default false. */
+  /**
+   * cpu/memory changes may be applied in place (docs/behaviour/cloneset.md#in-place-update). Default false.
+   */
   inPlaceWorkloadVerticalScaling: boolean;
-  /** A volumeClaimTemplates change forces recreate (spec §3.10). Default false. */
+  /**
+   * A volumeClaimTemplates change forces recreate (docs/behaviour/cloneset.md#in-place-update). Default
+   * false.
+   */
   recreatePodWhenChangeVCTInCloneSet: boolean;
-  /** Global `--cloneset-scaling-exclude-preparing-delete` flag (spec §1.3). Default false. */
+  /**
+   * Global `--cloneset-scaling-exclude-preparing-delete` flag (docs/behaviour/cloneset.md#api-fields).
+   * Default false.
+   */
   scalingExcludePreparingDelete: boolean;
-  /** Scale/resourceVersion expectation timeout, seconds (spec §3.14). Default 300. */
+  /**
+   * Scale/resourceVersion expectation timeout, seconds (docs/behaviour/cloneset.md#expectations). Default
+   * 300.
+   */
   expectationTimeoutSeconds: number;
 }
 
-/** OpenKruise's production defaults (spec §0.5). */
+/** OpenKruise's production defaults (docs/behaviour/cloneset.md#feature-gates). */
 export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   cloneSetPartitionRollback: false,
   preparingUpdateAsUpdate: false,
@@ -50,19 +74,26 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
 
 /** Everything the planner needs, read from the API server by the caller. */
 export interface PlanInput {
-  /** The CloneSet as stored (defaults are applied in memory by the planner, spec §1.6). */
+  /**
+   * The CloneSet as stored (defaults are applied in memory by the planner,
+   * docs/behaviour/cloneset.md#defaults).
+   */
   cloneSet: CloneSet;
   /** Pods in the CloneSet's namespace with any owner reference to the CloneSet's UID (active or not). */
   pods: Pod[];
   /** PVCs in the namespace with an owner reference to the CloneSet's UID. */
   pvcs: PersistentVolumeClaim[];
-  /** ControllerRevisions in the namespace matching the selector (any order; the planner sorts, spec §3.1 step 8). */
+  /**
+   * ControllerRevisions in the namespace matching the selector (any order; the planner sorts,
+   * docs/behaviour/cloneset.md#reconcile-order).
+   */
   revisions: ControllerRevision[];
   /** The current time (the planner never reads the clock). */
   now: Date;
   /**
-   * Source of new random instance ids (5 characters from `SAFE_ALPHABET`, spec §3.7). Called until it returns an
-   * unused id. Inject a deterministic one in tests.
+   * Source of new random instance ids (5 characters from `SAFE_ALPHABET`,
+   * docs/behaviour/cloneset.md#pod-creation). Called until it returns an unused id. Inject a deterministic
+   * one in tests.
    */
   newInstanceId: () => string;
   /** Feature gates; missing fields take {@link DEFAULT_PLANNER_OPTIONS}. */
@@ -70,8 +101,8 @@ export interface PlanInput {
 }
 
 /**
- * The record of spec §3.5 ("expectation diffs"), compared whole by tests. All counts are pods; `updateNum`
- * may be negative (rollback to the current revision) and so may `updateMaxUnavailable`.
+ * The record of docs/behaviour/cloneset.md#diff ("expectation diffs"), compared whole by tests. All counts
+ * are pods; `updateNum` may be negative (rollback to the current revision) and so may `updateMaxUnavailable`.
  */
 export interface DiffRecord {
   scaleUpNum: number;
@@ -117,14 +148,20 @@ export type Action =
       pvcs: PersistentVolumeClaim[];
       /** Revision name the pod is created at. */
       revision: string;
-      /** Slow-start batch index (batches of 1, 2, 4, …; spec §3.7); a failure stops later batches. */
+      /**
+       * Slow-start batch index (batches of 1, 2, 4, …; docs/behaviour/cloneset.md#pod-creation); a failure
+       * stops later batches.
+       */
       batch: number;
     }
   | {
       type: 'DeletePod';
       pod: PodRef;
       reason: DeleteReason;
-      /** Owned PVCs with the pod's instance id, deleted right after the pod (spec §3.8). */
+      /**
+       * Owned PVCs with the pod's instance id, deleted right after the pod
+       * (docs/behaviour/cloneset.md#scale-in-victims).
+       */
       pvcNames: string[];
     }
   | { type: 'PatchPod'; pod: PodRef; reason: PatchReason; patch: JsonObject }
@@ -137,90 +174,121 @@ export type Action =
   | { type: 'DeletePVC'; name: string; uid: string }
   | { type: 'PatchPVCOwner'; name: string; uid: string; ownerReferences: OwnerReference[] };
 
-/** A Kubernetes Event to record on the CloneSet (spec §2.8). */
+/** A Kubernetes Event to record on the CloneSet (docs/behaviour/cloneset.md#events). */
 export interface PlanEvent {
   type: 'Normal' | 'Warning';
   reason: string;
   message: string;
 }
 
-/** What to do with ControllerRevisions (spec §3.3). */
+/** What to do with ControllerRevisions (docs/behaviour/cloneset.md#revisions). */
 export interface RevisionPlan {
   updateRevision: string;
   currentRevision: string;
   collisionCount: number;
   /** A revision to create (the template is new). */
   create?: ControllerRevision;
-  /** An existing revision to update (template reverted: revision number bumped, VCT-hash annotation refreshed). */
+  /**
+   * An existing revision to update (template reverted: revision number bumped, VCT-hash annotation
+   * refreshed).
+   */
   update?: ControllerRevision;
-  /** Revision names to delete beyond revisionHistoryLimit (spec §3.3 history truncation). */
+  /**
+   * Revision names to delete beyond revisionHistoryLimit (docs/behaviour/cloneset.md#revisions history
+   * truncation).
+   */
   deleteNames: string[];
 }
 
 /** The planner's output for one reconcile. */
 export interface Plan {
-  /** Field errors when the CloneSet failed validation; then `actions` is empty (DESIGN §2a). */
+  /**
+   * Field errors when the CloneSet failed validation; then `actions` is empty
+   * (docs/behaviour/cloneset.md#validation).
+   */
   validationErrors: FieldError[];
   revisions: RevisionPlan;
-  /** Which phase produced the actions (spec §0.2: a reconcile scales or updates, never both). */
+  /**
+   * Which phase produced the actions (docs/behaviour/cloneset.md#one-phase: a reconcile scales or updates,
+   * never both).
+   */
   phase: 'none' | 'scale' | 'update';
-  /** The scale-phase diff record (spec §3.5), for logs and tests. */
+  /** The scale-phase diff record (docs/behaviour/cloneset.md#diff), for logs and tests. */
   diff: DiffRecord;
   /** Writes in order. */
   actions: Action[];
   /** Status to write through the status subresource. */
   status: CloneSetStatus;
-  /** Whether the status differs in a way that warrants a write (spec §3.12 "write condition"). */
+  /** Whether the status differs in a way that warrants a write (docs/behaviour/cloneset.md#status). */
   statusChanged: boolean;
-  /** New `spec.scaleStrategy.podsToDelete` when stale names were dropped (spec §3.13), else undefined. */
+  /**
+   * New `spec.scaleStrategy.podsToDelete` when stale names were dropped
+   * (docs/behaviour/cloneset.md#after-status), else undefined.
+   */
   podsToDelete?: string[];
   events: PlanEvent[];
-  /** Smallest positive delay after which to reconcile again, seconds (spec §3.1 step 17), else undefined. */
+  /**
+   * Smallest positive delay after which to reconcile again, seconds
+   * (docs/behaviour/cloneset.md#reconcile-order), else undefined.
+   */
   requeueAfterSeconds?: number;
 }
 
 /**
- * Numbers and switches resolved from a (defaulted) CloneSet's strategies (spec §3.5 "Inputs"). Counts are pods.
+ * Numbers and switches resolved from a (defaulted) CloneSet's strategies (docs/behaviour/cloneset.md#diff).
+ * Counts are pods.
  */
 export interface StrategyNumbers {
   /** R = spec.replicas. */
   replicas: number;
-  /** P = partition helper (spec §1.7), 0 when the partition is invalid or there is no rolling-update block. */
+  /**
+   * P = partition helper (docs/behaviour/cloneset.md#int-or-percent), 0 when the partition is invalid or
+   * there is no rolling-update block.
+   */
   partition: number;
   /** The partition helper's error message, if the partition is invalid (then `partition` is 0). */
   partitionError?: string;
   /** MS = legacy helper(maxSurge, R, up), 0 while paused or without a rolling-update block. */
   maxSurge: number;
-  /** MU = legacy helper(maxUnavailable, R, up iff MS == 0 else down); floor(20% R) without a rolling-update block. */
+  /**
+   * MU = legacy helper(maxUnavailable, R, up iff MS == 0 else down); floor(20% R) without a rolling-update
+   * block.
+   */
   maxUnavailable: number;
   /** SMU = legacy helper(scaleStrategy.maxUnavailable ?? 2147483647, R, up). */
   scaleMaxUnavailable: number;
   /** spec.minReadySeconds, seconds. */
   minReadySeconds: number;
-  /** False only for OnDelete (no rolling-update block, spec §1.8). */
+  /** False only for OnDelete (no rolling-update block, docs/behaviour/cloneset.md#v1beta1-mapping). */
   rollingUpdate: boolean;
   paused: boolean;
   /** `ReCreate`, `InPlaceIfPossible`, `InPlaceOnly` or `OnDelete`. */
   updateType: 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly' | 'OnDelete';
-  /** excludePreparingDelete: CloneSet label or the global flag (spec §1.3). */
+  /** excludePreparingDelete: CloneSet label or the global flag (docs/behaviour/cloneset.md#api-fields). */
   excludePreparingDelete: boolean;
-  /** expectedUpdatedReplicas = R − P (R without a rolling-update block); 0 when the partition is invalid (spec §3.12). */
+  /**
+   * expectedUpdatedReplicas = R − P (R without a rolling-update block); 0 when the partition is invalid
+   * (docs/behaviour/cloneset.md#status).
+   */
   expectedUpdatedReplicas: number;
 }
 
 /**
- * What the scale and update phases see (spec §3.1 steps 7–13): the defaulted CloneSet, its revisions, the claimed
- * active pods and the owned non-terminating PVCs.
+ * What the scale and update phases see (docs/behaviour/cloneset.md#reconcile-order): the defaulted CloneSet,
+ * its revisions, the claimed active pods and the owned non-terminating PVCs.
  */
 export interface PhaseContext {
-  /** The CloneSet with in-memory defaults applied (spec §1.6). */
+  /** The CloneSet with in-memory defaults applied (docs/behaviour/cloneset.md#defaults). */
   cloneSet: CloneSet;
   strategy: StrategyNumbers;
   /** The current revision (status.currentRevision if listed, else the update revision). */
   currentRevision: ControllerRevision;
   /** The update revision (revision of the live template). */
   updateRevision: ControllerRevision;
-  /** Every listed revision, sorted ascending (spec §3.1 step 8), including current and update. */
+  /**
+   * Every listed revision, sorted ascending (docs/behaviour/cloneset.md#reconcile-order), including current
+   * and update.
+   */
   revisions: ControllerRevision[];
   /** Claimed active pods, in list order (sorted by name for determinism). */
   pods: Pod[];
@@ -231,14 +299,23 @@ export interface PhaseContext {
   newInstanceId: () => string;
 }
 
-/** Output of the scale phase (spec §3.6) and of the update phase (spec §3.9). */
+/**
+ * Output of the scale phase (docs/behaviour/cloneset.md#scale-phase) and of the update phase
+ * (docs/behaviour/cloneset.md#update-phase).
+ */
 export interface PhaseResult {
-  /** Scale phase: whether it changed anything (then the update phase is skipped, spec §0.2). */
+  /**
+   * Scale phase: whether it changed anything (then the update phase is skipped,
+   * docs/behaviour/cloneset.md#one-phase).
+   */
   changed: boolean;
   actions: Action[];
   events: PlanEvent[];
   /** Delay requested, seconds (e.g. in-place grace period remaining), else undefined. */
   requeueAfterSeconds?: number;
-  /** Error message that becomes a FailedScale / FailedUpdate condition (spec §3.1 step 13). */
+  /**
+   * Error message that becomes a FailedScale / FailedUpdate condition
+   * (docs/behaviour/cloneset.md#reconcile-order).
+   */
   error?: string;
 }

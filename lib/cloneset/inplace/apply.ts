@@ -1,7 +1,8 @@
 /**
- * Applying an in-place update spec to a pod, one container batch at a time (spec §3.10 "Applying the spec",
- * scenario 57), and the completion check (spec §3.10 "Completion check", scenario 56). Pure functions: the
- * result is a strategic-merge patch fragment plus the new `InPlaceUpdateState`.
+ * Applying an in-place update spec to a pod, one container batch at a time
+ * (docs/behaviour/cloneset.md#in-place-update, scenario 57), and the completion check
+ * (docs/behaviour/cloneset.md#in-place-update, scenario 56). Pure functions: the result is a strategic-merge
+ * patch fragment plus the new `InPlaceUpdateState`.
  */
 import { ANNOTATION_INPLACE_UPDATE_STATE, ANNOTATION_RUNTIME_CONTAINERS_META } from '../../api/keys.js';
 import type { Container, JsonObject, Pod } from '../../api/types.js';
@@ -19,12 +20,16 @@ import {
 import { parseQuantity } from './spec.js';
 import type { PlannerOptions } from '../types.js';
 
-/** Env var injected by Kruise's pod webhook carrying a container's launch priority (`p_<n>` key), spec §2.1. */
+/**
+ * Env var injected by Kruise's pod webhook carrying a container's launch priority (`p_<n>` key),
+ * docs/behaviour/cloneset.md#new-pods.
+ */
 export const CONTAINER_BARRIER_ENV = 'KRUISE_CONTAINER_BARRIER';
 
 /**
- * A container's launch priority: the `<n>` of its `KRUISE_CONTAINER_BARRIER` env's configMapKeyRef key `p_<n>`
- * (0 when unparsable), or undefined when the env is absent (spec §3.10).
+ * A container's launch priority: the `<n>` of its `KRUISE_CONTAINER_BARRIER` env's configMapKeyRef key
+ * `p_<n>` (0 when unparsable), or undefined when the env is absent
+ * (docs/behaviour/cloneset.md#in-place-update).
  */
 export function containerPriority(c: Container): number | undefined {
   const env = (c.env ?? []).find((e) => e.name === CONTAINER_BARRIER_ENV);
@@ -90,11 +95,12 @@ function resizable(r: ResourceRequirements): JsonObject {
 }
 
 /**
- * Applies one batch of `spec` to `pod` (spec §3.10 step 3): the metadata patch; images of the selected
- * containers (recording their current `imageID` in `lastContainerStatuses` unless already recorded); cpu/memory
- * of the selected containers (vertical gate; written into the pod spec — Kruiseless does not use the
- * `pods/resize` subresource); labels/annotations read by the selected containers' env. Everything else goes to
- * `next*`; `preCheckBeforeNext` lists the selected containers when something remains; the batch is recorded.
+ * Applies one batch of `spec` to `pod` (docs/behaviour/cloneset.md#in-place-update): the metadata patch;
+ * images of the selected containers (recording their current `imageID` in `lastContainerStatuses` unless
+ * already recorded); cpu/memory of the selected containers (vertical gate; written into the pod spec —
+ * Kruiseless does not use the `pods/resize` subresource); labels/annotations read by the selected containers'
+ * env. Everything else goes to `next*`; `preCheckBeforeNext` lists the selected containers when something
+ * remains; the batch is recorded.
  * @param state the state to continue (a copy is returned; the argument is not modified)
  * @returns a strategic-merge patch fragment (including the new state annotation) and the new state
  */
@@ -167,16 +173,17 @@ interface RuntimeMeta {
 }
 
 /**
- * Whether the containers changed by an in-place update run the new spec (spec §3.10 "Completion check", without
- * the grace/next-batch part; scenario 56):
+ * Whether the containers changed by an in-place update run the new spec
+ * (docs/behaviour/cloneset.md#in-place-update, without the grace/next-batch part; scenario 56):
  * - `updateEnvFromMetadata` needs kruise-daemon's `apps.kruise.io/runtime-containers-meta` and its
  *   extracted-env hashes. Kruiseless cannot recompute those hashes, so such an update is never complete — the
- *   same outcome as upstream without kruise-daemon (spec §4.19);
+ *   same outcome as upstream without kruise-daemon (docs/behaviour/cloneset.md#edge-env-from-metadata);
  * - `updateResources` (vertical gate): every container status reports the spec's cpu/memory;
- * - otherwise every container recorded in `lastContainerStatuses` must have a status whose `imageID` changed, or
- *   whose `image` equals the spec image (`:latest` appended when the spec image has no `:`). `restartCount` is
- *   not consulted. (Upstream's shortcut "runtime meta plain hashes all match" is not evaluated: it needs the
- *   kubelet's container hash; the imageID rule decides instead.)
+ * - otherwise every container recorded in `lastContainerStatuses` must have a status whose `imageID` changed,
+ *   or
+ *   whose `image` equals the spec image (`:latest` appended when the spec image has no `:`). `restartCount`
+ * is   not consulted. (Upstream's shortcut "runtime meta plain hashes all match" is not evaluated: it needs
+ * the   kubelet's container hash; the imageID rule decides instead.)
  */
 export function areContainersUpdated(
   pod: Pod,
@@ -227,9 +234,9 @@ function sameResources(
 }
 
 /**
- * Whole-pod completion (spec §3.10 "Completion check"): not complete while a grace annotation exists or any
- * `next*` map is non-empty (or the state is unparsable); complete without a state annotation; otherwise
- * {@link areContainersUpdated}.
+ * Whole-pod completion (docs/behaviour/cloneset.md#in-place-update): not complete while a grace annotation
+ * exists or any `next*` map is non-empty (or the state is unparsable); complete without a state annotation;
+ * otherwise {@link areContainersUpdated}.
  */
 export function isInPlaceUpdateCompleted(
   pod: Pod,

@@ -1,7 +1,8 @@
 /**
- * "Can this revision change be done in place, and what does it change?" (spec §3.10 "Can it be done in place?"):
- * an RFC 6902 diff between two ControllerRevisions' raw data, classified into image replacements, cpu/memory
- * replacements (vertical-scaling gate), env-from-metadata changes and a metadata strategic-merge patch.
+ * "Can this revision change be done in place, and what does it change?"
+ * (docs/behaviour/cloneset.md#in-place-update): an RFC 6902 diff between two ControllerRevisions' raw data,
+ * classified into image replacements, cpu/memory replacements (vertical-scaling gate), env-from-metadata
+ * changes and a metadata strategic-merge patch.
  */
 import jsonpatch from 'fast-json-patch';
 import { ANNOTATION_VCT_HASH } from '../../api/keys.js';
@@ -21,7 +22,9 @@ import type { PlannerOptions } from '../types.js';
 export interface InPlaceSpecOptions {
   /** `inPlaceUpdateStrategy.gracePeriodSeconds`, seconds (copied into the spec). */
   gracePeriodSeconds: number;
-  /** True for `InPlaceOnly`: the VCT-hash rule does not apply (spec §3.10). */
+  /**
+   * True for `InPlaceOnly`: the VCT-hash rule does not apply (docs/behaviour/cloneset.md#in-place-update).
+   */
   ignoreVolumeClaimTemplatesHashDiff: boolean;
   /** Feature gates read here: env-from-metadata, vertical scaling, VCT recreate. */
   gates: Pick<
@@ -54,7 +57,9 @@ function decodePointer(s: string): string {
   return s.replace(/~[01]/g, (m) => (m === '~1' ? '/' : '~'));
 }
 
-/** The `['key']` subscript of an env fieldRef `metadata.labels['key']` whose path is `path`, else undefined. */
+/**
+ * The `['key']` subscript of an env fieldRef `metadata.labels['key']` whose path is `path`, else undefined.
+ */
 function fieldRefKey(fieldPath: string, path: string): string | undefined {
   if (!fieldPath.endsWith("']")) return undefined;
   const body = fieldPath.slice(0, -2);
@@ -63,7 +68,9 @@ function fieldRefKey(fieldPath: string, path: string): string | undefined {
   return body.slice(0, at) === path ? body.slice(at + 2) : undefined;
 }
 
-/** Whether a container's env reads `path['key']` through a fieldRef (plain-valued and sidecar envs ignored). */
+/**
+ * Whether a container's env reads `path['key']` through a fieldRef (plain-valued and sidecar envs ignored).
+ */
 export function containerReferencesMetadata(c: Container, path: string, key: string): boolean {
   return (c.env ?? []).some(
     (e) =>
@@ -75,8 +82,8 @@ export function containerReferencesMetadata(c: Container, path: string, key: str
 }
 
 /**
- * A Kubernetes quantity string as a number (e.g. `500m` → 0.5, `1Gi` → 1073741824), or undefined when invalid.
- * Precision is that of a double, enough to compare requests with limits.
+ * A Kubernetes quantity string as a number (e.g. `500m` → 0.5, `1Gi` → 1073741824), or undefined when
+ * invalid. Precision is that of a double, enough to compare requests with limits.
  */
 export function parseQuantity(q: string): number | undefined {
   const m = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)|[eE]([+-]?\d+))?$/.exec(
@@ -135,9 +142,10 @@ function addResourceChange(op: jsonpatch.Operation, oldTpl: Template, spec: Upda
 
 /**
  * Strategic-merge two-way patch between two template `metadata` objects, as Kubernetes computes it for a Pod
- * (spec §3.10, scenario 55f): maps (labels, annotations) diff per key with `null` for removed keys; the
- * `finalizers` primitive list gets the added items, `$deleteFromPrimitiveList/finalizers` and
- * `$setElementOrder/finalizers`; other fields replace (or `null` when removed).
+ * (docs/behaviour/cloneset.md#in-place-update, scenario 55f): maps (labels, annotations) diff per key with
+ * `null` for removed keys; the `finalizers` primitive list gets the added items,
+ * `$deleteFromPrimitiveList/finalizers` and `$setElementOrder/finalizers`; other fields replace (or `null`
+ * when removed).
  * @returns `{"metadata":{…}}`, or `{}` when nothing differs
  */
 export function metadataTwoWayPatch(oldMeta: ObjectMeta, newMeta: ObjectMeta): JsonObject {
@@ -184,11 +192,11 @@ function isMap(v: unknown): v is JsonObject {
 }
 
 /**
- * The in-place update spec from `oldRevision` to `newRevision`, or undefined when the change cannot be done in
- * place (spec §3.10; scenario 55). Undefined when: either revision is missing or its data has no template; the
- * VCT-hash rule applies (gate on, not InPlaceOnly, both revisions carry the annotation and they differ); any
- * diff operation outside `/metadata/…` is not an image replace (or, with the vertical gate, a cpu/memory
- * replace with a valid quantity, and the QoS class unchanged).
+ * The in-place update spec from `oldRevision` to `newRevision`, or undefined when the change cannot be done
+ * in place (docs/behaviour/cloneset.md#in-place-update; scenario 55). Undefined when: either revision is
+ * missing or its data has no template; the VCT-hash rule applies (gate on, not InPlaceOnly, both revisions
+ * carry the annotation and they differ); any diff operation outside `/metadata/…` is not an image replace
+ * (or, with the vertical gate, a cpu/memory replace with a valid quantity, and the QoS class unchanged).
  * With the env-from-metadata gate, label/annotation adds/replaces read by a container's env fieldRef go to
  * `containerRefMetadata` (and out of the metadata patch). Any other metadata change yields `metaDataPatch`
  * (JSON text with Go key order; `{}` when only env-referenced keys changed, as upstream).

@@ -1,8 +1,9 @@
 /**
- * The two JSON documents an in-place update keeps on a pod (spec §2.3): the `UpdateSpec` stored in
- * `apps.kruise.io/inplace-update-grace` while a grace period is pending, and the `InPlaceUpdateState` in
- * `apps.kruise.io/inplace-update-state`. Both are written byte-compatible with OpenKruise (Go field order, Go
- * map-key order and string escaping, `metav1.ObjectMeta`'s `"creationTimestamp":null`). Pure functions.
+ * The two JSON documents an in-place update keeps on a pod (docs/behaviour/cloneset.md#pod-annotations): the
+ * `UpdateSpec` stored in `apps.kruise.io/inplace-update-grace` while a grace period is pending, and the
+ * `InPlaceUpdateState` in `apps.kruise.io/inplace-update-state`. Both are written byte-compatible with
+ * OpenKruise (Go field order, Go map-key order and string escaping, `metav1.ObjectMeta`'s
+ * `"creationTimestamp":null`). Pure functions.
  */
 import {
   ANNOTATION_INPLACE_UPDATE_GRACE,
@@ -26,7 +27,8 @@ export interface RefMetadata {
 }
 
 /**
- * What an in-place update changes (OpenKruise `UpdateSpec`, spec §2.3, §3.10). Maps are keyed by container name.
+ * What an in-place update changes (OpenKruise `UpdateSpec`, docs/behaviour/cloneset.md#pod-annotations,
+ * docs/behaviour/cloneset.md#in-place-update). Maps are keyed by container name.
  */
 export interface UpdateSpec {
   /** Target revision name. */
@@ -34,7 +36,9 @@ export interface UpdateSpec {
   containerImages: Record<string, string>;
   containerRefMetadata: Record<string, RefMetadata>;
   containerResources: Record<string, ResourceRequirements>;
-  /** Strategic-merge patch of pod metadata as JSON text (Go key order), absent when metadata did not change. */
+  /**
+   * Strategic-merge patch of pod metadata as JSON text (Go key order), absent when metadata did not change.
+   */
   metaDataPatch?: string;
   updateEnvFromMetadata: boolean;
   /** `inPlaceUpdateStrategy.gracePeriodSeconds`, seconds; 0 = apply at once. */
@@ -48,7 +52,10 @@ export interface ContainerBatch {
   containers: string[];
 }
 
-/** OpenKruise `InPlaceUpdateState` (spec §2.3), as parsed from / written to the pod annotation. */
+/**
+ * OpenKruise `InPlaceUpdateState` (docs/behaviour/cloneset.md#pod-annotations), as parsed from / written to
+ * the pod annotation.
+ */
 export interface InPlaceUpdateState {
   revision: string;
   /** RFC 3339 time the in-place update started. */
@@ -185,7 +192,9 @@ export function parseUpdateSpec(text: string): UpdateSpec {
   };
 }
 
-/** `metav1.ObjectMeta` as Go marshals it: `creationTimestamp` first (always `null`), then labels, annotations. */
+/**
+ * `metav1.ObjectMeta` as Go marshals it: `creationTimestamp` first (always `null`), then labels, annotations.
+ */
 function refMetadataJson(m: RefMetadata): string {
   const parts = ['"creationTimestamp":null'];
   if (!isEmpty(m.labels)) parts.push(`"labels":${goJson(m.labels)}`);
@@ -205,7 +214,10 @@ function mapJson<T>(m: Record<string, T>, each: (v: T) => string): string {
   return `{${keys.map((k) => `${goJsonString(k)}:${each(m[k])}`).join(',')}}`;
 }
 
-/** Serialises a state in OpenKruise's field order (spec §2.3), omitting false/empty fields. */
+/**
+ * Serialises a state in OpenKruise's field order (docs/behaviour/cloneset.md#pod-annotations), omitting
+ * false/empty fields.
+ */
 export function serializeInPlaceUpdateState(s: InPlaceUpdateState): string {
   const parts = [
     `"revision":${goJsonString(s.revision)}`,
@@ -241,7 +253,10 @@ export function serializeInPlaceUpdateState(s: InPlaceUpdateState): string {
   return `{${parts.join(',')}}`;
 }
 
-/** Serialises an `UpdateSpec` for the grace annotation (spec §2.3); `metaDataPatch` becomes base64. */
+/**
+ * Serialises an `UpdateSpec` for the grace annotation (docs/behaviour/cloneset.md#pod-annotations);
+ * `metaDataPatch` becomes base64.
+ */
 export function serializeUpdateSpec(s: UpdateSpec): string {
   const parts = [`"revision":${goJsonString(s.revision)}`];
   if (!isEmpty(s.containerImages)) parts.push(`"containerImages":${goJson(s.containerImages)}`);
@@ -278,8 +293,8 @@ export function removeGraceAnnotations(pod: Pod): Record<string, null> {
 }
 
 /**
- * Deep-merges `src` into `dst` (objects recursively; arrays and scalars replace), as consecutive strategic-merge
- * patches on maps would combine. Returns `dst`.
+ * Deep-merges `src` into `dst` (objects recursively; arrays and scalars replace), as consecutive
+ * strategic-merge patches on maps would combine. Returns `dst`.
  */
 export function mergeInto(dst: JsonObject, src: JsonObject): JsonObject {
   for (const [k, v] of Object.entries(src)) {

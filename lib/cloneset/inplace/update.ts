@@ -1,7 +1,8 @@
 /**
- * In-place update actions (spec §3.10): starting an update on a pod ("Performing it"), and the per-pod refresh
- * run at the start of every update phase (grace periods, next container batches, `InPlaceUpdateReady=True`).
- * Pure: the results are {@link Action}s for the executor, planned against the listed pod.
+ * In-place update actions (docs/behaviour/cloneset.md#in-place-update): starting an update on a pod
+ * ("Performing it"), and the per-pod refresh run at the start of every update phase (grace periods, next
+ * container batches, `InPlaceUpdateReady=True`). Pure: the results are {@link Action}s for the executor,
+ * planned against the listed pod.
  */
 import {
   ANNOTATION_INPLACE_UPDATE_GRACE,
@@ -33,7 +34,9 @@ import { hasReadinessGate, readinessFromGates } from '../readiness.js';
 import { metaTime } from '../../api/time.js';
 import type { Action, PlannerOptions } from '../types.js';
 
-/** JSON of a condition that replaces `old` entirely under a strategic merge (fields `old` had become `null`). */
+/**
+ * JSON of a condition that replaces `old` entirely under a strategic merge (fields `old` had become `null`).
+ */
 function replacingCondition(next: PodCondition, old: PodCondition | undefined): JsonObject {
   const out: JsonObject = { type: next.type, status: next.status };
   for (const f of ['reason', 'message', 'lastTransitionTime'] as const) {
@@ -45,9 +48,10 @@ function replacingCondition(next: PodCondition, old: PodCondition | undefined): 
 }
 
 /**
- * Sets a condition the way OpenKruise's `SetPodCondition` does (replace only when the status differs, append when
- * missing) and, when `recomputeReady`, recomputes `Ready` from the readiness gates if `Ready` exists and
- * `ContainersReady` is True (spec §2.4). Returns the pods/status patch, or undefined when nothing changes.
+ * Sets a condition the way OpenKruise's `SetPodCondition` does (replace only when the status differs, append
+ * when missing) and, when `recomputeReady`, recomputes `Ready` from the readiness gates if `Ready` exists and
+ * `ContainersReady` is True (docs/behaviour/cloneset.md#readiness). Returns the pods/status patch, or
+ * undefined when nothing changes.
  */
 function conditionPatch(
   pod: Pod,
@@ -71,9 +75,10 @@ function conditionPatch(
 }
 
 /**
- * Whether starting `spec` must take the pod out of service first (spec §3.10 step 1): it has the
- * `InPlaceUpdateReady` gate, except that with vertical scaling a resources-only update keeps the pod ready unless
- * a changed cpu/memory has a container `resizePolicy` of `RestartContainer`.
+ * Whether starting `spec` must take the pod out of service first
+ * (docs/behaviour/cloneset.md#in-place-update): it has the `InPlaceUpdateReady` gate, except that with
+ * vertical scaling a resources-only update keeps the pod ready unless a changed cpu/memory has a container
+ * `resizePolicy` of `RestartContainer`.
  */
 export function podNeedsUnready(pod: Pod, spec: UpdateSpec, gates: PlannerOptions): boolean {
   const verticalOnly =
@@ -97,13 +102,16 @@ export function podNeedsUnready(pod: Pod, spec: UpdateSpec, gates: PlannerOption
 }
 
 /**
- * The actions that start an in-place update of `pod` to `spec.revision` (spec §3.10 "Performing it"):
- * 1. when {@link podNeedsUnready}: `PatchPodStatus` (reason `StartInPlaceUpdate`) setting `InPlaceUpdateReady`
+ * The actions that start an in-place update of `pod` to `spec.revision`
+ * (docs/behaviour/cloneset.md#in-place-update):
+ * 1. when {@link podNeedsUnready}: `PatchPodStatus` (reason `StartInPlaceUpdate`) setting
+ *    `InPlaceUpdateReady`
  *    False/StartInPlaceUpdate and recomputing `Ready` (omitted when neither changes);
  * 2. one `PatchPod` (reason `InPlaceUpdate`): revision labels, lifecycle `Updating` + timestamp, the state
- *    annotation (legacy key set to `null`), then either the applied first batch (graceSeconds ≤ 0) or the grace
- *    annotation holding the whole spec (images untouched).
- * @param gates `cloneSetShortHash`: `controller-revision-hash` gets only the hash suffix; vertical-scaling gate
+ *    annotation (legacy key set to `null`), then either the applied first batch (graceSeconds ≤ 0) or the
+ * grace    annotation holding the whole spec (images untouched).
+ * @param gates `cloneSetShortHash`: `controller-revision-hash` gets only the hash suffix; vertical-scaling
+ * gate
  */
 export function startInPlaceUpdate(pod: Pod, spec: UpdateSpec, now: Date, gates: PlannerOptions): Action[] {
   const actions: Action[] = [];
@@ -160,17 +168,23 @@ export interface InPlaceRefreshResult {
   actions: Action[];
   /** Remaining grace period, whole seconds rounded up, when the pod must be looked at again. */
   requeueAfterSeconds?: number;
-  /** A malformed annotation; aborts the update phase (spec §3.9 step 1a). */
+  /** A malformed annotation; aborts the update phase (docs/behaviour/cloneset.md#update-phase). */
   error?: string;
 }
 
 /**
- * The in-place refresh of one listed pod (spec §3.10 "Refresh, in order"; scenarios 33, 37–39, 58):
- * - grace annotation present: drop it when the pod's revision no longer matches its spec; else request a requeue
- *   for the remaining time; else apply the first batch and drop it (`PatchPod` `InPlaceUpdateGraceExpired`). Stop.
- * - state annotation present: stop while containers are not updated; with containers left for later, stop unless
- *   every `preCheckBeforeNext` container is ready, then apply the next batch (`InPlaceUpdateNextBatch`) and stop.
- * - finally, with the `InPlaceUpdateReady` gate, set the condition True (`PatchPodStatus` `InPlaceUpdateReady`)
+ * The in-place refresh of one listed pod (docs/behaviour/cloneset.md#in-place-update; scenarios 33, 37–39,
+ * 58):
+ * - grace annotation present: drop it when the pod's revision no longer matches its spec; else request a
+ *   requeue
+ *   for the remaining time; else apply the first batch and drop it (`PatchPod` `InPlaceUpdateGraceExpired`).
+ * Stop.
+ * - state annotation present: stop while containers are not updated; with containers left for later, stop
+ *   unless
+ *   every `preCheckBeforeNext` container is ready, then apply the next batch (`InPlaceUpdateNextBatch`) and
+ * stop.
+ * - finally, with the `InPlaceUpdateReady` gate, set the condition True (`PatchPodStatus`
+ *   `InPlaceUpdateReady`)
  *   unless it is already True (like upstream, an existing True condition with a reason is left as it is).
  * Errors: an unparsable grace or state annotation, or a grace annotation without a state annotation.
  */

@@ -1,7 +1,7 @@
 /**
- * Lifecycle state transitions (spec §3.11): the refresh transitions run for every pod at the start of the update
- * phase, and the transitions the update phase makes when it picks a pod for an in-place update. Builds
- * {@link Action}s from engineer B's patch builders (`lifecyclePatch.ts`).
+ * Lifecycle state transitions (docs/behaviour/cloneset.md#lifecycle): the refresh transitions run for every
+ * pod at the start of the update phase, and the transitions the update phase makes when it picks a pod for an
+ * in-place update. Builds {@link Action}s from the patch builders in `patch.ts`.
  */
 import { LifecycleState, type LifecycleStateValue } from '../../api/keys.js';
 import type { CloneSet, JsonObject, LifecycleHook, Pod } from '../../api/types.js';
@@ -19,10 +19,11 @@ export interface TransitionResult {
 }
 
 /**
- * Moves a pod to `state` (spec §3.11): when `markPodNotReady`, first the `KruisePodReady` status patch (add
- * `preDeleteHook` for PreparingDelete, add `preUpdateHook` for PreparingUpdate, remove `preUpdateHook` for Updated;
- * nothing for other states or when the pod lacks that readiness gate); then, unless the pod is already in
- * `state`, a `PatchPod` (reason `LifecycleTransition`) of the label and timestamp, with `extra` merged in.
+ * Moves a pod to `state` (docs/behaviour/cloneset.md#lifecycle): when `markPodNotReady`, first the
+ * `KruisePodReady` status patch (add `preDeleteHook` for PreparingDelete, add `preUpdateHook` for
+ * PreparingUpdate, remove `preUpdateHook` for Updated; nothing for other states or when the pod lacks that
+ * readiness gate); then, unless the pod is already in `state`, a `PatchPod` (reason `LifecycleTransition`) of
+ * the label and timestamp, with `extra` merged in.
  */
 export function transitionLifecycle(
   pod: Pod,
@@ -53,17 +54,21 @@ export function transitionLifecycle(
   return { actions, labelPatched: true };
 }
 
-/** `Updated` when the CloneSet has a lifecycle and the pod is not all-hooked by `inPlaceUpdate`, else `Normal`. */
+/**
+ * `Updated` when the CloneSet has a lifecycle and the pod is not all-hooked by `inPlaceUpdate`, else
+ * `Normal`.
+ */
 function afterUpdate(cs: CloneSet, pod: Pod): LifecycleStateValue {
   const lc = cs.spec.lifecycle;
   return lc && !isAllHookedBy(pod, lc.inPlaceUpdate) ? LifecycleState.Updated : LifecycleState.Normal;
 }
 
 /**
- * The refresh transition of one listed pod (spec §3.11 "update-phase refresh"; scenarios 40–42, 45, 47; C25,
- * C27, C30), with `markPodNotReady` taken from `lifecycle.inPlaceUpdate`:
+ * The refresh transition of one listed pod (docs/behaviour/cloneset.md#lifecycle; scenarios 40–42, 45, 47;
+ * C25, C27, C30), with `markPodNotReady` taken from `lifecycle.inPlaceUpdate`:
  * - PreparingNormal → Normal when scheduled (no preNormal hook) or all-hooked by preNormal;
- * - PreparingUpdate → Updated/Normal when the pod already matches `updateRevision` (rolled back while waiting);
+ * - PreparingUpdate → Updated/Normal when the pod already matches `updateRevision` (rolled back while
+ *   waiting);
  * - Updating → Updated/Normal when the in-place update is complete;
  * - Updated → Normal with no lifecycle, no inPlaceUpdate hook, or all-hooked by it.
  * @param updateRevision name of the update revision
@@ -97,9 +102,9 @@ export function refreshLifecycle(
 }
 
 /**
- * `Updated → PreparingUpdate` for a pod picked for another in-place update (spec §3.11; C25): the hook's labels
- * and finalizers are re-added in the same patch (finalizers merge into the pod's list). No-op without an
- * `inPlaceUpdate` hook.
+ * `Updated → PreparingUpdate` for a pod picked for another in-place update
+ * (docs/behaviour/cloneset.md#lifecycle; C25): the hook's labels and finalizers are re-added in the same
+ * patch (finalizers merge into the pod's list). No-op without an `inPlaceUpdate` hook.
  */
 export function reenterPreparingUpdate(
   pod: Pod,

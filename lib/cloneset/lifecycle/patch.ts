@@ -1,7 +1,8 @@
 /**
- * Patch builders for lifecycle transitions (spec §2.2, §2.4, §3.11): the strategic-merge patch that moves a pod
- * to a lifecycle state, and the pods/status patch that adds or removes a `markPodNotReady` key on the
- * `KruisePodReady` condition. Pure functions; time comes in as `now`.
+ * Patch builders for lifecycle transitions (docs/behaviour/cloneset.md#pod-labels,
+ * docs/behaviour/cloneset.md#readiness, docs/behaviour/cloneset.md#lifecycle): the strategic-merge patch that
+ * moves a pod to a lifecycle state, and the pods/status patch that adds or removes a `markPodNotReady` key on
+ * the `KruisePodReady` condition. Pure functions; time comes in as `now`.
  */
 import {
   ANNOTATION_LIFECYCLE_TIMESTAMP,
@@ -14,7 +15,8 @@ import { hasReadinessGate, readinessFromGates } from '../readiness.js';
 import { metaTime } from '../../api/time.js';
 
 /**
- * Strategic-merge patch setting the lifecycle state label and the lifecycle timestamp annotation (spec §2.2, §2.3):
+ * Strategic-merge patch setting the lifecycle state label and the lifecycle timestamp annotation
+ * (docs/behaviour/cloneset.md#pod-labels, docs/behaviour/cloneset.md#pod-annotations):
  * `{"metadata":{"labels":{"lifecycle.apps.kruise.io/state":state},"annotations":{"lifecycle.apps.kruise.io/timestamp":t}}}`.
  * (OpenKruise stamps the controller's local offset; Kruiseless always writes the UTC `Z` form.)
  * @param state the target state; `''` is written as an empty label value
@@ -28,7 +30,10 @@ export function lifecycleStatePatch(state: LifecycleStateValue, now: Date): Json
   };
 }
 
-/** A `markPodNotReady` key written into the `KruisePodReady` message list (spec §2.4). */
+/**
+ * A `markPodNotReady` key written into the `KruisePodReady` message list
+ * (docs/behaviour/cloneset.md#readiness).
+ */
 export type NotReadyKey = 'preDeleteHook' | 'preUpdateHook';
 
 interface NotReadyMessage {
@@ -74,9 +79,9 @@ function conditionJson(c: PodCondition): JsonObject {
 }
 
 /**
- * The recomputed `Ready` condition after a readiness-gate change ({@link readinessFromGates}, spec §2.4), with
- * `lastTransitionTime` now on `Ready=False` too; undefined when `Ready` is absent, `ContainersReady` is not True,
- * or the status would not change.
+ * The recomputed `Ready` condition after a readiness-gate change ({@link readinessFromGates},
+ * docs/behaviour/cloneset.md#readiness), with `lastTransitionTime` now on `Ready=False` too; undefined when
+ * `Ready` is absent, `ContainersReady` is not True, or the status would not change.
  */
 function recomputedReady(pod: Pod, conditions: PodCondition[], now: Date): PodCondition | undefined {
   const next = readinessFromGates(pod, conditions, now);
@@ -86,12 +91,14 @@ function recomputedReady(pod: Pod, conditions: PodCondition[], now: Date): PodCo
 
 /**
  * The pods/status strategic-merge patch (conditions merge by `type`) that adds (`add`) or removes the
- * `{"userAgent":"Lifecycle","key":key}` entry of the `KruisePodReady` condition message (spec §2.4, §3.11).
+ * `{"userAgent":"Lifecycle","key":key}` entry of the `KruisePodReady` condition message
+ * (docs/behaviour/cloneset.md#readiness, docs/behaviour/cloneset.md#lifecycle).
  *
  * Adding: a missing condition is created with the one-entry message; an existing one gets the entry appended
- * (message re-sorted by userAgent then key), status `False`, `lastTransitionTime` now; then `Ready` is recomputed
- * from the readiness gates when `Ready` exists and `ContainersReady` is True, and included when its status flips.
- * Removing: the entry is dropped; an empty list sets status `True` (message `[]`); `Ready` is left to the kubelet.
+ * (message re-sorted by userAgent then key), status `False`, `lastTransitionTime` now; then `Ready` is
+ * recomputed from the readiness gates when `Ready` exists and `ContainersReady` is True, and included when
+ * its status flips. Removing: the entry is dropped; an empty list sets status `True` (message `[]`); `Ready`
+ * is left to the kubelet.
  *
  * Deviations from OpenKruise, on purpose: a newly created condition gets status `False` (upstream leaves it
  * empty; both mean "gate not satisfied"), and a recomputed `Ready=False` carries `lastTransitionTime` now.

@@ -1,7 +1,8 @@
 /**
- * Byte-compatible reproductions of the Go serialisation and hashing that name OpenKruise's ControllerRevisions
- * (spec §3.3, §2.6): `encoding/json` output of untyped maps, FNV-1/FNV-1a 32-bit, and apimachinery's
- * `SafeEncodeString`. Pure functions; strings go in and out, bytes are UTF-8.
+ * Byte-compatible reproductions of the Go serialisation and hashing that name OpenKruise's
+ * ControllerRevisions (docs/behaviour/cloneset.md#revisions,
+ * docs/behaviour/cloneset.md#controller-revisions): `encoding/json` output of untyped maps, FNV-1/FNV-1a
+ * 32-bit, and apimachinery's `SafeEncodeString`. Pure functions; strings go in and out, bytes are UTF-8.
  */
 import { SAFE_ALPHABET } from '../../api/keys.js';
 import type { JsonValue } from '../../api/types.js';
@@ -21,9 +22,9 @@ function u4(code: number): string {
 }
 
 /**
- * A JSON string literal as Go (1.22+) writes it with HTML escaping on: `"` `\\` `\n` `\r` `\t` `\b` `\f` as short
- * escapes, other control characters as `\u00XX`, `<` `>` `&` U+2028 U+2029 as `\uXXXX`, and unpaired UTF-16
- * surrogates (invalid UTF-8 on the Go side) as `\ufffd`.
+ * A JSON string literal as Go (1.22+) writes it with HTML escaping on: `"` `\\` `\n` `\r` `\t` `\b` `\f` as
+ * short escapes, other control characters as `\u00XX`, `<` `>` `&` U+2028 U+2029 as `\uXXXX`, and unpaired
+ * UTF-16 surrogates (invalid UTF-8 on the Go side) as `\ufffd`.
  */
 export function goJsonString(s: string): string {
   let out = '"';
@@ -81,9 +82,9 @@ export function goJsonString(s: string): string {
 
 /**
  * A float64 as Go's `encoding/json` prints it: shortest round-trip digits, plain notation when
- * `1e-6 ≤ |n| < 1e21` (so integers have no decimal point), otherwise exponent notation with a two-digit-minimum
- * exponent shortened from `e-07` to `e-7`, and `-0` kept. (ECMAScript's `Number#toString` uses the same digits and
- * the same thresholds, so the work left is the exponent form and negative zero.)
+ * `1e-6 ≤ |n| < 1e21` (so integers have no decimal point), otherwise exponent notation with a
+ * two-digit-minimum exponent shortened from `e-07` to `e-7`, and `-0` kept. (ECMAScript's `Number#toString`
+ * uses the same digits and the same thresholds, so the work left is the exponent form and negative zero.)
  * @throws GoJsonError for NaN and ±Infinity ("unsupported value")
  */
 export function goJsonNumber(n: number): string {
@@ -169,8 +170,8 @@ export function fnv1a_32(bytes: Uint8Array): number {
 
 /**
  * apimachinery's `rand.SafeEncodeString`: every character `c` becomes `SAFE_ALPHABET[code(c) mod 27]`, so the
- * output has no vowels and no look-alike characters (digits `0`–`9` → `4 5 6 7 8 9 b c d f`). Input is expected to
- * be ASCII (a decimal number in practice).
+ * output has no vowels and no look-alike characters (digits `0`–`9` → `4 5 6 7 8 9 b c d f`). Input is
+ * expected to be ASCII (a decimal number in practice).
  */
 export function safeEncodeString(s: string): string {
   let out = '';
@@ -178,7 +179,8 @@ export function safeEncodeString(s: string): string {
   return out;
 }
 
-// ---- typed PersistentVolumeClaim serialisation (VCT hash, spec §2.6) ----
+// ---- typed PersistentVolumeClaim serialisation (VCT hash, docs/behaviour/cloneset.md#controller-revisions)
+// ----
 
 type Obj = { [key: string]: unknown };
 
@@ -186,7 +188,9 @@ function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A Go `map[string]string`-like value (resource lists, matchLabels), keys sorted; numbers print as strings. */
+/**
+ * A Go `map[string]string`-like value (resource lists, matchLabels), keys sorted; numbers print as strings.
+ */
 function stringMap(v: unknown): string {
   const m = v as Obj;
   return `{${Object.keys(m)
@@ -249,7 +253,9 @@ function pointer(v: unknown): string | undefined {
   return v === undefined || v === null ? undefined : goJsonString(String(v));
 }
 
-/** `corev1.PersistentVolumeClaimSpec` as Go's typed `json.Marshal` writes it (field order, omitempty rules). */
+/**
+ * `corev1.PersistentVolumeClaimSpec` as Go's typed `json.Marshal` writes it (field order, omitempty rules).
+ */
 function pvcSpec(spec: Obj): string {
   const res = isObj(spec.resources) ? spec.resources : {};
   const accessModes = Array.isArray(spec.accessModes) ? spec.accessModes : [];
@@ -273,14 +279,15 @@ function pvcSpec(spec: Obj): string {
 }
 
 /**
- * `json.Marshal` of a `[]corev1.PersistentVolumeClaim` whose items carry only `metadata.name` and `spec` — the typed
- * (struct-ordered, omitempty-aware) form upstream hashes for the VCT-hash annotation (spec §2.6): per item
+ * `json.Marshal` of a `[]corev1.PersistentVolumeClaim` whose items carry only `metadata.name` and `spec` —
+ * the typed (struct-ordered, omitempty-aware) form upstream hashes for the VCT-hash annotation
+ * (docs/behaviour/cloneset.md#controller-revisions): per item
  * `{"metadata":{"name":…,"creationTimestamp":null},"spec":{…},"status":{}}`, spec fields in Go struct order
  * (accessModes, selector, resources, volumeName, storageClassName, volumeMode, dataSource, dataSourceRef,
  * volumeAttributesClassName). Items are written in the given order; an empty list is `null` (a nil Go slice).
  *
- * Caveats: fields unknown to `PersistentVolumeClaimSpec` are dropped (as Go's typed decoding does); quantities are
- * written as given, whereas Go re-prints them in canonical form (`"1024Mi"` becomes `"1Gi"`).
+ * Caveats: fields unknown to `PersistentVolumeClaimSpec` are dropped (as Go's typed decoding does);
+ * quantities are written as given, whereas Go re-prints them in canonical form (`"1024Mi"` becomes `"1Gi"`).
  */
 export function goTypedPvcListJson(items: readonly { name: string; spec: unknown }[]): string {
   if (items.length === 0) return 'null';

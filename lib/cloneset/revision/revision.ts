@@ -1,5 +1,6 @@
 /**
- * ControllerRevisions of a CloneSet (spec §3.3, §2.6): revision data, hash and name, choosing the current and
+ * ControllerRevisions of a CloneSet (docs/behaviour/cloneset.md#revisions,
+ * docs/behaviour/cloneset.md#controller-revisions): revision data, hash and name, choosing the current and
  * update revisions, applying a revision, and history truncation. Pure: writes are returned as data
  * ({@link RevisionPlan}) for the reconciler to perform.
  */
@@ -28,7 +29,7 @@ import { cloneSetControllerRef } from '../ownership.js';
 import { podMatchesRevision, timeMillis } from '../pods.js';
 import type { RevisionPlan } from '../types.js';
 
-/** Longest CloneSet-name prefix kept in a revision name (spec §2.6). */
+/** Longest CloneSet-name prefix kept in a revision name (docs/behaviour/cloneset.md#controller-revisions). */
 export const REVISION_NAME_PREFIX_MAX = 223;
 
 function withResources(containers: Container[] | undefined): Container[] | undefined {
@@ -38,13 +39,15 @@ function withResources(containers: Container[] | undefined): Container[] | undef
 }
 
 /**
- * The `data` of a CloneSet ControllerRevision (spec §3.3): `{"spec":{"template":{…template, "$patch":"replace"}}}`,
- * with the artefacts Go's typed `PodTemplateSpec` adds when Kruise re-serialises it: `metadata.creationTimestamp:
- * null` always, and `resources: {}` on every container and init container that has none.
+ * The `data` of a CloneSet ControllerRevision (docs/behaviour/cloneset.md#revisions):
+ * `{"spec":{"template":{…template, "$patch":"replace"}}}`, with the artefacts Go's typed `PodTemplateSpec`
+ * adds when Kruise re-serialises it: `metadata.creationTimestamp: null` always, and `resources: {}` on every
+ * container and init container that has none.
  *
- * Caveat: other Go zero-value artefacts are not reproduced (e.g. non-omitempty fields of nested structs such as a
- * volume's `emptyDir: {}` members, numbers Go would re-print, unknown fields Go's typed decoding would drop).
- * Templates written by hand normally have none of these, but a revision name can then differ from Kruise's.
+ * Caveat: other Go zero-value artefacts are not reproduced (e.g. non-omitempty fields of nested structs such
+ * as a volume's `emptyDir: {}` members, numbers Go would re-print, unknown fields Go's typed decoding would
+ * drop). Templates written by hand normally have none of these, but a revision name can then differ from
+ * Kruise's.
  * @returns a new object; the template is not modified
  */
 export function revisionData(template: PodTemplateSpec): JsonObject {
@@ -59,8 +62,9 @@ export function revisionData(template: PodTemplateSpec): JsonObject {
 }
 
 /**
- * The revision hash (spec §3.3): FNV-1 32 over the raw data bytes followed by the decimal `collisionCount` (only
- * when given; the CloneSet controller always gives it), printed in decimal and safe-encoded.
+ * The revision hash (docs/behaviour/cloneset.md#revisions): FNV-1 32 over the raw data bytes followed by the
+ * decimal `collisionCount` (only when given; the CloneSet controller always gives it), printed in decimal and
+ * safe-encoded.
  * @param raw the revision data as Go JSON (see {@link goJson})
  * @param collisionCount `status.collisionCount`; `undefined` = no probe
  * @returns e.g. `7dd7d4f698`
@@ -71,17 +75,18 @@ export function hashRevision(raw: string, collisionCount?: number): string {
   return safeEncodeString(String(h));
 }
 
-/** `<csName truncated to 223 chars>-<hash>` (spec §2.6). */
+/** `<csName truncated to 223 chars>-<hash>` (docs/behaviour/cloneset.md#controller-revisions). */
 export function revisionName(csName: string, hash: string): string {
   return `${csName.slice(0, REVISION_NAME_PREFIX_MAX)}-${hash}`;
 }
 
 /**
- * The `kruise.io/cloneset-volumeclaimtemplate-hash` value (spec §2.6): `""` without volumeClaimTemplates, else the
- * decimal FNV-1a 32 sum of the go-spew rendering of the Go JSON of the templates reduced to name + spec, sorted by
- * name — what upstream hashes (see {@link goTypedPvcListJson} for the serialisation caveats). Templates are hashed as
- * stored: Kruise hashes them after its webhook defaulted them (e.g. `volumeMode: Filesystem`), so a template that
- * omits such a field hashes differently from a Kruise-made revision (which only makes the annotation get rewritten).
+ * The `kruise.io/cloneset-volumeclaimtemplate-hash` value (docs/behaviour/cloneset.md#controller-revisions):
+ * `""` without volumeClaimTemplates, else the decimal FNV-1a 32 sum of the go-spew rendering of the Go JSON
+ * of the templates reduced to name + spec, sorted by name — what upstream hashes (see
+ * {@link goTypedPvcListJson} for the serialisation caveats). Templates are hashed as stored: Kruise hashes
+ * them after its webhook defaulted them (e.g. `volumeMode: Filesystem`), so a template that omits such a
+ * field hashes differently from a Kruise-made revision (which only makes the annotation get rewritten).
  */
 export function vctHash(cs: CloneSet): string {
   const vcts = cs.spec.volumeClaimTemplates ?? [];
@@ -93,11 +98,12 @@ export function vctHash(cs: CloneSet): string {
 }
 
 /**
- * A new ControllerRevision for the CloneSet's live template (spec §2.6, §3.3): name `<cs>-<hash>`, namespace of the
- * CloneSet, labels = template labels + `controller.kubernetes.io/hash`, annotations = every CloneSet annotation +
- * the VCT hash, controller owner reference to the CloneSet.
+ * A new ControllerRevision for the CloneSet's live template (docs/behaviour/cloneset.md#controller-revisions,
+ * docs/behaviour/cloneset.md#revisions): name `<cs>-<hash>`, namespace of the CloneSet, labels = template
+ * labels + `controller.kubernetes.io/hash`, annotations = every CloneSet annotation + the VCT hash,
+ * controller owner reference to the CloneSet.
  * @param revisionNumber the `revision` sequence number
- * @param collisionCount hash probe (spec §3.3)
+ * @param collisionCount hash probe (docs/behaviour/cloneset.md#revisions)
  */
 export function newRevision(
   cs: CloneSet,
@@ -122,7 +128,8 @@ export function newRevision(
 }
 
 /**
- * Revisions sorted ascending by `revision`, then `creationTimestamp`, then name (spec §3.1 step 8).
+ * Revisions sorted ascending by `revision`, then `creationTimestamp`, then name
+ * (docs/behaviour/cloneset.md#reconcile-order).
  * @returns a new array
  */
 export function sortRevisions(list: readonly ControllerRevision[]): ControllerRevision[] {
@@ -138,8 +145,8 @@ export function sortRevisions(list: readonly ControllerRevision[]): ControllerRe
 }
 
 /**
- * Revisions that belong to the CloneSet (spec §3.1 step 8): labels match `spec.selector`, and the controller owner
- * reference is absent or points to the CloneSet's UID.
+ * Revisions that belong to the CloneSet (docs/behaviour/cloneset.md#reconcile-order): labels match
+ * `spec.selector`, and the controller owner reference is absent or points to the CloneSet's UID.
  * @throws InvalidSelectorError when the selector is invalid
  */
 export function filterOwnedRevisions(
@@ -161,7 +168,8 @@ function int32Label(r: ControllerRevision): number | undefined {
 }
 
 /**
- * Whether two revisions are equal (spec §3.3): same data bytes, unless both hash labels parse as int32 and differ.
+ * Whether two revisions are equal (docs/behaviour/cloneset.md#revisions): same data bytes, unless both hash
+ * labels parse as int32 and differ.
  * @param rawB the Go JSON of `b.data`, when already known
  */
 export function revisionsEqual(a: ControllerRevision, b: ControllerRevision, rawB = goJson(b.data)): boolean {
@@ -179,20 +187,23 @@ export interface RevisionComputation {
   current: ControllerRevision;
   /** The update revision, as it will be after the plan's write. */
   update: ControllerRevision;
-  /** The owned listed revisions, sorted (spec §3.1 step 8); does not include a revision created by the plan. */
+  /**
+   * The owned listed revisions, sorted (docs/behaviour/cloneset.md#reconcile-order); does not include a
+   * revision created by the plan.
+   */
   sorted: ControllerRevision[];
 }
 
 /**
- * Chooses the current and update revisions (spec §3.3 "Choosing current/update revision"):
- * the newest owned revision equal to the live template is reused as is; an older equal one (template reverted) gets
- * the next revision number and a corrected VCT-hash annotation (returned as `plan.update`); otherwise a new revision
- * is created (`plan.create`). A name taken by a listed revision with different data bumps `collisionCount` and is
- * retried; one with the same data is used as is.
+ * Chooses the current and update revisions (docs/behaviour/cloneset.md#revisions):
+ * the newest owned revision equal to the live template is reused as is; an older equal one (template
+ * reverted) gets the next revision number and a corrected VCT-hash annotation (returned as `plan.update`);
+ * otherwise a new revision is created (`plan.create`). A name taken by a listed revision with different data
+ * bumps `collisionCount` and is retried; one with the same data is used as is.
  *
  * Name collisions are found only among `listed`. A collision with a revision that was not listed surfaces as
- * `AlreadyExists` when the reconciler creates it; the reconciler should then GET that object, add it to `listed`
- * and plan again.
+ * `AlreadyExists` when the reconciler creates it; the reconciler should then GET that object, add it to
+ * `listed` and plan again.
  * @param cs the defaulted CloneSet
  * @param listed ControllerRevisions of the namespace (any order; filtered and sorted here)
  * @throws InvalidSelectorError when the selector is invalid
@@ -253,9 +264,9 @@ export function computeRevisions(cs: CloneSet, listed: readonly ControllerRevisi
 }
 
 /**
- * Names of revisions to delete (spec §3.3 "History truncation"): revisions that are neither current nor update and
- * that no claimed pod matches (revision-label rule of spec §2.2) are deleted oldest first until at most
- * `revisionHistoryLimit` (absent ⇒ 10, negative ⇒ 0) of them remain.
+ * Names of revisions to delete (docs/behaviour/cloneset.md#revisions): revisions that are neither current nor
+ * update and that no claimed pod matches (revision-label rule of docs/behaviour/cloneset.md#pod-labels) are
+ * deleted oldest first until at most `revisionHistoryLimit` (absent ⇒ 10, negative ⇒ 0) of them remain.
  * @param sorted owned revisions in ascending order ({@link RevisionComputation.sorted})
  * @param pods claimed active pods
  */
@@ -279,9 +290,9 @@ function isObject(v: JsonValue | undefined): v is JsonObject {
 }
 
 /**
- * The CloneSet as it was at `revision` (spec §3.3 "Applying a revision"): a copy of the live object whose
- * `spec.template` is replaced wholesale by the revision's template (without the `$patch` directive); replicas, VCTs,
- * strategies and lifecycle stay live.
+ * The CloneSet as it was at `revision` (docs/behaviour/cloneset.md#revisions): a copy of the live object
+ * whose `spec.template` is replaced wholesale by the revision's template (without the `$patch` directive);
+ * replicas, VCTs, strategies and lifecycle stay live.
  * @throws InvalidRevisionDataError when the data has no `spec.template` object
  */
 export function applyRevision(cs: CloneSet, revision: ControllerRevision): CloneSet {

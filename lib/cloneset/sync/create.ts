@@ -1,5 +1,6 @@
 /**
- * Pod creation (spec §3.7, §2.1, §2.7): instance-id selection, the pod and PVC objects built from a revision's
+ * Pod creation (docs/behaviour/cloneset.md#pod-creation, docs/behaviour/cloneset.md#new-pods,
+ * docs/behaviour/cloneset.md#pvcs): instance-id selection, the pod and PVC objects built from a revision's
  * template, and the slow-start batch numbers. Pure: time from `ctx.now`, ids from `ctx.newInstanceId`.
  */
 import {
@@ -34,9 +35,10 @@ function instanceId(o: { metadata: { labels?: Record<string, string> } }): strin
 }
 
 /**
- * Instance ids for `count` new pods (spec §3.7, scenario 31): first the ids of owned PVCs that no active pod uses,
- * taken in ascending order (OpenKruise takes them in map order; Kruiseless is deterministic), then fresh ids from
- * `newInstanceId` skipping any id used by an active pod, an owned PVC or an id already chosen.
+ * Instance ids for `count` new pods (docs/behaviour/cloneset.md#pod-creation, scenario 31): first the ids of
+ * owned PVCs that no active pod uses, taken in ascending order (OpenKruise takes them in map order;
+ * Kruiseless is deterministic), then fresh ids from `newInstanceId` skipping any id used by an active pod, an
+ * owned PVC or an id already chosen.
  * @param pods active claimed pods
  * @param pvcs owned PVCs without deletionTimestamp
  * @returns `count` distinct ids, sorted ascending
@@ -64,15 +66,16 @@ export function availableInstanceIds(
   return chosen.sort();
 }
 
-/** The claim name `<vct>-<cs>-<id>` (spec §2.7). */
+/** The claim name `<vct>-<cs>-<id>` (docs/behaviour/cloneset.md#pvcs). */
 export function claimName(vctName: string, csName: string, id: string): string {
   return `${vctName}-${csName}-${id}`;
 }
 
 /**
- * The PVCs of a new pod, one per volumeClaimTemplate in template order (spec §2.7): name `<vct>-<cs>-<id>`, the
- * CloneSet's namespace, labels = the template's labels + `selector.matchLabels` + instance id, owner references =
- * the template's own plus the CloneSet controller reference. Status is dropped.
+ * The PVCs of a new pod, one per volumeClaimTemplate in template order (docs/behaviour/cloneset.md#pvcs):
+ * name `<vct>-<cs>-<id>`, the CloneSet's namespace, labels = the template's labels + `selector.matchLabels` +
+ * instance id, owner references = the template's own plus the CloneSet controller reference. Status is
+ * dropped.
  */
 export function buildPVCs(cs: CloneSet, id: string): PersistentVolumeClaim[] {
   return (cs.spec.volumeClaimTemplates ?? []).map((vct) => {
@@ -98,12 +101,12 @@ export function buildPVCs(cs: CloneSet, id: string): PersistentVolumeClaim[] {
 }
 
 /**
- * A new pod (spec §2.1): template labels/annotations/finalizers and spec (deep-copied) of `template`; labels
- * `controller-revision-hash` (full revision name, or its suffix with `cloneSetShortHash`), `pod-template-hash`
- * (suffix), instance id, lifecycle `PreparingNormal`; annotation lifecycle timestamp (UTC `Z` form); name
- * `<cs>-<id>`, generateName `<cs>-`; the CloneSet controller reference; readiness gate `InPlaceUpdateReady`
- * appended if missing; one claim volume per volumeClaimTemplate (template order) first, then the template's
- * other volumes in order.
+ * A new pod (docs/behaviour/cloneset.md#new-pods): template labels/annotations/finalizers and spec
+ * (deep-copied) of `template`; labels `controller-revision-hash` (full revision name, or its suffix with
+ * `cloneSetShortHash`), `pod-template-hash` (suffix), instance id, lifecycle `PreparingNormal`; annotation
+ * lifecycle timestamp (UTC `Z` form); name `<cs>-<id>`, generateName `<cs>-`; the CloneSet controller
+ * reference; readiness gate `InPlaceUpdateReady` appended if missing; one claim volume per
+ * volumeClaimTemplate (template order) first, then the template's other volumes in order.
  * @param cs the live CloneSet (name, namespace, UID, VCTs)
  * @param template the pod template of the revision the pod is created at
  */
@@ -155,16 +158,19 @@ export function buildPod(
   return pod;
 }
 
-/** Slow-start batch index of the k-th creation (0-based): batches of 1, 2, 4, 8, … → 0, 1, 1, 2, 2, 2, 2, 3, … */
+/**
+ * Slow-start batch index of the k-th creation (0-based): batches of 1, 2, 4, 8, … → 0, 1, 1, 2, 2, 2, 2, 3, …
+ */
 export function slowStartBatch(k: number): number {
   return Math.floor(Math.log2(k + 1));
 }
 
 /**
- * `CreatePod` actions for `count` new pods (spec §3.6 step 4, §3.7): ids from {@link availableInstanceIds} in
- * ascending order; the first `min(count, currentCount)` pods use the current revision's template, the rest the
- * update revision's; each action lists the pod's PVCs not already among `ctx.pvcs` (by name), and carries its
- * slow-start batch index.
+ * `CreatePod` actions for `count` new pods (docs/behaviour/cloneset.md#scale-phase,
+ * docs/behaviour/cloneset.md#pod-creation): ids from {@link availableInstanceIds} in ascending order; the
+ * first `min(count, currentCount)` pods use the current revision's template, the rest the update revision's;
+ * each action lists the pod's PVCs not already among `ctx.pvcs` (by name), and carries its slow-start batch
+ * index.
  * @param count pods to create (scaleUpLimit)
  * @param currentCount how many of them at the current revision (scaleUpNumOldRevision)
  * @throws PodCreationError (see {@link availableInstanceIds}); InvalidRevisionDataError when the current
@@ -190,7 +196,9 @@ export function planCreations(ctx: PhaseContext, count: number, currentCount: nu
   });
 }
 
-/** The update revision's template; the live template when the revision carries no data (it is the live one). */
+/**
+ * The update revision's template; the live template when the revision carries no data (it is the live one).
+ */
 function updateTemplate(ctx: PhaseContext): PodTemplateSpec {
   try {
     return applyRevision(ctx.cloneSet, ctx.updateRevision).spec.template;

@@ -1,6 +1,6 @@
 /**
- * The core scale/update arithmetic of a CloneSet (spec §3.5, OpenKruise's "expectation diffs"): one record of
- * pod counts from which the scale phase and the update phase act.
+ * The core scale/update arithmetic of a CloneSet (docs/behaviour/cloneset.md#diff, OpenKruise's "expectation
+ * diffs"): one record of pod counts from which the scale phase and the update phase act.
  */
 import { LifecycleState } from '../../api/keys.js';
 import type { Pod } from '../../api/types.js';
@@ -24,8 +24,9 @@ export function emptyDiff(): DiffRecord {
 }
 
 /**
- * The scale phase's "is this pod updated?" predicate (spec §3.4 `is-updated`): the pod's revision label matches
- * the update revision, or — with the `PreparingUpdateAsUpdate` gate — the pod is in lifecycle `PreparingUpdate`.
+ * The scale phase's "is this pod updated?" predicate (docs/behaviour/cloneset.md#pod-predicates
+ * `is-updated`): the pod's revision label matches the update revision, or — with the
+ * `PreparingUpdateAsUpdate` gate — the pod is in lifecycle `PreparingUpdate`.
  */
 export function scalePhaseIsUpdated(ctx: PhaseContext): (pod: Pod) => boolean {
   const updateRevision = ctx.updateRevision.metadata.name ?? '';
@@ -34,7 +35,7 @@ export function scalePhaseIsUpdated(ctx: PhaseContext): (pod: Pod) => boolean {
     (ctx.options.preparingUpdateAsUpdate && lifecycleState(pod) === LifecycleState.PreparingUpdate);
 }
 
-/** The update phase's predicate: plain revision matching (spec §3.5). */
+/** The update phase's predicate: plain revision matching (docs/behaviour/cloneset.md#diff). */
 export function updatePhaseIsUpdated(ctx: PhaseContext): (pod: Pod) => boolean {
   const updateRevision = ctx.updateRevision.metadata.name ?? '';
   return (pod) => podMatchesRevision(pod, updateRevision);
@@ -75,7 +76,7 @@ function oppositeSigns(a: number, b: number): boolean {
 }
 
 /**
- * Compute the diff record of spec §3.5 for the claimed active pods in `ctx.pods`.
+ * Compute the diff record of docs/behaviour/cloneset.md#diff for the claimed active pods in `ctx.pods`.
  * @param ctx phase context (strategy numbers, pods, revisions, clock, gates)
  * @param isUpdated which pods count as "new" — {@link scalePhaseIsUpdated} or {@link updatePhaseIsUpdated}
  * @returns the whole record (counts of pods; `updateNum` and `updateMaxUnavailable` may be negative)

@@ -1,8 +1,9 @@
 /**
- * The scale phase (spec §3.6): cancel pending deletions when pods are needed again, create pods, finish
- * pre-delete pods, honour specified deletions, and scale in — each step returning as soon as it plans a change,
- * so one reconcile does one kind of thing. Pure: returns the writes; the executor performs them and records
- * `SuccessfulCreate` / `SuccessfulDelete` events after each write succeeds.
+ * The scale phase (docs/behaviour/cloneset.md#scale-phase): cancel pending deletions when pods are needed
+ * again, create pods, finish pre-delete pods, honour specified deletions, and scale in — each step returning
+ * as soon as it plans a change, so one reconcile does one kind of thing. Pure: returns the writes; the
+ * executor performs them and records `SuccessfulCreate` / `SuccessfulDelete` events after each write
+ * succeeds.
  */
 import { EventReason, LABEL_INSTANCE_ID, LifecycleState } from '../../api/keys.js';
 import type { Pod } from '../../api/types.js';
@@ -13,17 +14,21 @@ import { isHookedBy, isPodAvailable, isSpecifiedDelete, lifecycleState, podRef }
 import type { Action, DeleteReason, DiffRecord, PhaseContext, PhaseResult, PlanEvent } from '../types.js';
 import { chooseScaleDownVictims } from './victims.js';
 
-/** The scale phase's result plus the diff record it computed (spec §3.5), for logs and tests. */
+/**
+ * The scale phase's result plus the diff record it computed (docs/behaviour/cloneset.md#diff), for logs and
+ * tests.
+ */
 export interface ScaleResult extends PhaseResult {
   diff: DiffRecord;
 }
 
 /**
- * The delete procedure of spec §3.8 for each pod, in order. A pod hooked by `lifecycle.preDelete` is not deleted:
- * when `preDelete.markPodNotReady` is set and the pod has the `KruisePodReady` gate without the `preDeleteHook`
- * key, a `PatchPodStatus` (`MarkPodNotReady`) comes first; then, unless the pod is already `PreparingDelete`, a
- * `PatchPod` (`LifecycleTransition`) to `PreparingDelete`. Any other pod gets a `DeletePod` listing the names of
- * `ctx.pvcs` with the pod's instance id (none when the pod has no instance id).
+ * The delete procedure of docs/behaviour/cloneset.md#scale-in-victims for each pod, in order. A pod hooked by
+ * `lifecycle.preDelete` is not deleted: when `preDelete.markPodNotReady` is set and the pod has the
+ * `KruisePodReady` gate without the `preDeleteHook` key, a `PatchPodStatus` (`MarkPodNotReady`) comes first;
+ * then, unless the pod is already `PreparingDelete`, a `PatchPod` (`LifecycleTransition`) to
+ * `PreparingDelete`. Any other pod gets a `DeletePod` listing the names of `ctx.pvcs` with the pod's instance
+ * id (none when the pod has no instance id).
  * @param reason recorded on `DeletePod` actions
  * @returns the actions, in pod order
  */
@@ -58,7 +63,10 @@ export function deletePodsActions(ctx: PhaseContext, pods: Pod[], reason: Delete
   return actions;
 }
 
-/** Keep every pod that is not ready-for-deletion-budget, and ready ones while `budget` lasts (spec §3.6 steps 6–7). */
+/**
+ * Keep every pod that is not ready-for-deletion-budget, and ready ones while `budget` lasts
+ * (docs/behaviour/cloneset.md#scale-phase).
+ */
 function withinBudget(ctx: PhaseContext, pods: Pod[], budget: number): Pod[] {
   let left = budget;
   return pods.filter((p) => {
@@ -70,9 +78,10 @@ function withinBudget(ctx: PhaseContext, pods: Pod[], budget: number): Pod[] {
 }
 
 /**
- * Step 2 of spec §3.6: while more pods are needed (`R − podCount + numToDelete > 0`), move `PreparingDelete` pods
- * that are not specified-delete back to `PreparingNormal` (`PatchPod`, reason `CancelPreDelete`), in list order.
- * Skipped entirely when `preDelete.markPodNotReady` or `inPlaceUpdate.markPodNotReady` is set.
+ * Step 2 of docs/behaviour/cloneset.md#scale-phase: while more pods are needed (`R − podCount + numToDelete >
+ * 0`), move `PreparingDelete` pods that are not specified-delete back to `PreparingNormal` (`PatchPod`,
+ * reason `CancelPreDelete`), in list order. Skipped entirely when `preDelete.markPodNotReady` or
+ * `inPlaceUpdate.markPodNotReady` is set.
  */
 function cancelPreDelete(ctx: PhaseContext, preDeletePods: Pod[], numToDelete: number): Action[] {
   const lifecycle = ctx.cloneSet.spec.lifecycle;
@@ -95,19 +104,23 @@ function cancelPreDelete(ctx: PhaseContext, preDeletePods: Pod[], numToDelete: n
 }
 
 /**
- * The scale phase (spec §3.6 steps 0–8):
+ * The scale phase (docs/behaviour/cloneset.md#scale-phase):
  * 0. `spec.replicas` absent → error, nothing done;
  * 1. planned deletions = specified-delete pods ∪ `PreparingDelete` pods (`numToDelete` by name);
  * 2. cancel pending deletions (see above) → return if any;
- * 3. diff record with the scale-phase predicate; `ScaleUpLimited` Warning event when `scaleUpNum > scaleUpLimit`;
- * 4. `scaleUpNum > 0` → create `scaleUpLimit` pods, the first `min(scaleUpLimit, scaleUpNumOldRevision)` at the
+ * 3. diff record with the scale-phase predicate; `ScaleUpLimited` Warning event when `scaleUpNum >
+ *    scaleUpLimit`;
+ * 4. `scaleUpNum > 0` → create `scaleUpLimit` pods, the first `min(scaleUpLimit, scaleUpNumOldRevision)` at
+ *    the
  *    current revision, and return (unchanged when the limit is 0);
  * 5. delete procedure on `PreparingDelete` pods (`PreDeleteHookReleased`) → return if any action;
  * 6. specified-delete pods not in `PreparingDelete`, in list order: unready ones always, ready ones while
  *    `deleteReadyLimit` lasts (`SpecifiedDelete`) → return if any action;
- * 7. `scaleDownNum > 0`: nothing while `numToDelete > 0`; otherwise victims (spec §3.8) filtered by the same budget
+ * 7. `scaleDownNum > 0`: nothing while `numToDelete > 0`; otherwise victims
+ *    (docs/behaviour/cloneset.md#scale-in-victims) filtered by the same budget
  *    rule (`ScaleDown`, or `ReplicasZero` when R = 0).
- * `changed` is true iff any action is planned. A creation error (no template, no free id) is returned as `error`.
+ * `changed` is true iff any action is planned. A creation error (no template, no free id) is returned as
+ * `error`.
  * @param ctx claimed active pods (name order), owned PVCs, revisions, strategy numbers, clock and gates
  */
 export function planScale(ctx: PhaseContext): ScaleResult {

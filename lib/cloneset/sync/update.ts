@@ -1,7 +1,8 @@
 /**
- * The update phase (spec §3.9): refresh every pod, then move up to the allowed number of pods to the target
- * revision — in place when possible (honouring the `inPlaceUpdate` lifecycle hook), else by marking them
- * `specified-delete` for the scale phase to recreate. Pure: returns the actions for the executor.
+ * The update phase (docs/behaviour/cloneset.md#update-phase): refresh every pod, then move up to the allowed
+ * number of pods to the target revision — in place when possible (honouring the `inPlaceUpdate` lifecycle
+ * hook), else by marking them `specified-delete` for the scale phase to recreate. Pure: returns the actions
+ * for the executor.
  */
 import { LABEL_POD_TEMPLATE_HASH, LABEL_SPECIFIED_DELETE, LifecycleState } from '../../api/keys.js';
 import type { ControllerRevision, Pod } from '../../api/types.js';
@@ -29,9 +30,9 @@ function minDelay(a: number | undefined, b: number | undefined): number | undefi
 }
 
 /**
- * Keeps the candidates that may be updated now (spec §3.9 step 7; scenario 49): at most `|updateNum|`, and no
- * more than `updateMaxUnavailable` unavailable pods overall nor on the target revision (updating an already
- * unavailable pod does not consume the overall budget).
+ * Keeps the candidates that may be updated now (docs/behaviour/cloneset.md#update-phase; scenario 49): at
+ * most `|updateNum|`, and no more than `updateMaxUnavailable` unavailable pods overall nor on the target
+ * revision (updating an already unavailable pod does not consume the overall budget).
  * @param indexes sorted candidate indexes into `pods`
  * @param minReadySeconds seconds
  * @returns a prefix of `indexes`
@@ -106,7 +107,9 @@ function candidates(ctx: PhaseContext, updateNum: number): number[] {
   return out;
 }
 
-/** Outcome of updating one pod: actions, an optional requeue (grace period), or an error that stops the phase. */
+/**
+ * Outcome of updating one pod: actions, an optional requeue (grace period), or an error that stops the phase.
+ */
 interface PodUpdate {
   actions: Action[];
   requeueAfterSeconds?: number;
@@ -114,13 +117,16 @@ interface PodUpdate {
 }
 
 /**
- * In-place update specs to one target revision, by pod revision label: the spec depends only on the revision the
- * pod is at and the target, so it is computed once per label within one update phase and shared (read-only) by
- * the pods carrying that label.
+ * In-place update specs to one target revision, by pod revision label: the spec depends only on the revision
+ * the pod is at and the target, so it is computed once per label within one update phase and shared
+ * (read-only) by the pods carrying that label.
  */
 type InPlaceSpecs = Map<string, UpdateSpec | undefined>;
 
-/** The in-place update spec from the pod's own revision to `target` (spec §3.10), computed once per label. */
+/**
+ * The in-place update spec from the pod's own revision to `target`
+ * (docs/behaviour/cloneset.md#in-place-update), computed once per label.
+ */
 function inPlaceSpecOf(
   ctx: PhaseContext,
   pod: Pod,
@@ -141,7 +147,7 @@ function inPlaceSpecOf(
   return spec;
 }
 
-/** Step 8 for one pod (spec §3.9 step 8). */
+/** Step 8 for one pod (docs/behaviour/cloneset.md#update-phase). */
 function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision, specs: InPlaceSpecs): PodUpdate {
   const type = ctx.strategy.updateType;
   const name = pod.metadata.name ?? '';
@@ -191,22 +197,24 @@ function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision, spec
 }
 
 /**
- * The update phase (spec §3.9; scenarios 32–49, 50e/f):
+ * The update phase (docs/behaviour/cloneset.md#update-phase; scenarios 32–49, 50e/f):
  * 1. refresh every pod in list order ({@link refreshInPlace}, {@link refreshLifecycle}, `pod-template-hash`
- *    back-fill with the suffix of `controller-revision-hash`); return after this step when any lifecycle or hash
- *    label was patched, or with `error` when a refresh failed;
+ *    back-fill with the suffix of `controller-revision-hash`); return after this step when any lifecycle or
+ * hash    label was patched, or with `error` when a refresh failed;
  * 2. return for OnDelete or paused;
- * 3. diff (spec §3.5, plain revision matching); `updateNum == 0` → return;
+ * 3. diff (docs/behaviour/cloneset.md#diff, plain revision matching); `updateNum == 0` → return;
  * 4–7. target = update revision (`updateNum > 0`) or current revision (rollback); candidates; sort; limit;
  * 8. per pod, in place when possible (by lifecycle state and hook) with a requeue after `gracePeriodSeconds`;
- *    else `InPlaceOnly` → `error`; else a `PatchPod` `RecreateUpdate` labelling `apps.kruise.io/specified-delete:
- *    "true"` (skipped when the label is already there). The first error stops the loop.
- * Events `SuccessfulUpdatePodInPlace` / `SuccessfulUpdatePodReCreate` are recorded by the executor after the
- * writes succeed, so none are returned here. `changed` is always false (it is meaningful for the scale phase).
+ *    else `InPlaceOnly` → `error`; else a `PatchPod` `RecreateUpdate` labelling
+ * `apps.kruise.io/specified-delete:    "true"` (skipped when the label is already there). The first error
+ * stops the loop. Events `SuccessfulUpdatePodInPlace` / `SuccessfulUpdatePodReCreate` are recorded by the
+ * executor after the writes succeed, so none are returned here. `changed` is always false (it is meaningful
+ * for the scale phase).
  *
- * Unsettled upstream, decided here (shared/cases C14): `maxSurge` is honoured even when every changed field could
- * be updated in place — surge pods are created and then old pods are both updated in place and scaled in, exactly
- * as OpenKruise does today; Kruiseless keeps that parity rather than skipping surge for in-place-eligible changes.
+ * Unsettled upstream, decided here (case C14 (docs/behaviour/scenarios.md#c14)): `maxSurge` is honoured even
+ * when every changed field could be updated in place — surge pods are created and then old pods are both
+ * updated in place and scaled in, exactly as OpenKruise does today; Kruiseless keeps that parity rather than
+ * skipping surge for in-place-eligible changes.
  */
 export function planUpdate(ctx: PhaseContext): PhaseResult {
   const result: PhaseResult = { changed: false, actions: [], events: [] };

@@ -1,7 +1,7 @@
 /**
- * The order in which update candidates are updated (spec §3.9 step 6; scenario 48): Kubernetes' active-pods
- * order, then `priorityStrategy`, then `scatterStrategy`, then `PreparingUpdate` pods first. Works on indexes
- * into the pod list, like OpenKruise. Pure functions; inputs are not modified.
+ * The order in which update candidates are updated (docs/behaviour/cloneset.md#update-phase; scenario 48):
+ * Kubernetes' active-pods order, then `priorityStrategy`, then `scatterStrategy`, then `PreparingUpdate` pods
+ * first. Works on indexes into the pod list, like OpenKruise. Pure functions; inputs are not modified.
  */
 import { LifecycleState } from '../../api/keys.js';
 import type {
@@ -26,7 +26,10 @@ function weightOf(strategy: UpdatePriorityStrategy, pod: Pod): number {
   return sum;
 }
 
-/** Level = index of the first `orderedKey` present on the pod (−1 if none); order = the value's trailing digits. */
+/**
+ * Level = index of the first `orderedKey` present on the pod (−1 if none); order = the value's trailing
+ * digits.
+ */
 function orderOf(strategy: UpdatePriorityStrategy, pod: Pod): [number, number] {
   const labels = pod.metadata.labels ?? {};
   const terms = strategy.orderPriority ?? [];
@@ -41,8 +44,9 @@ function orderOf(strategy: UpdatePriorityStrategy, pod: Pod): [number, number] {
 }
 
 /**
- * `priorityStrategy` order (spec §3.9 6b), stable: `weightPriority` — higher weight sum first; else
- * `orderPriority` — lower level first (pods with none of the keys, level −1, come first), then higher order.
+ * `priorityStrategy` order (docs/behaviour/cloneset.md#update-order), stable: `weightPriority` — higher
+ * weight sum first; else `orderPriority` — lower level first (pods with none of the keys, level −1, come
+ * first), then higher order.
  */
 export function sortByPriority(pods: Pod[], indexes: number[], strategy: UpdatePriorityStrategy): number[] {
   if (strategy.weightPriority && strategy.weightPriority.length > 0) {
@@ -137,8 +141,9 @@ function scatterByTerm(pods: Pod[], indexes: number[], term: UpdateScatterTerm):
 }
 
 /**
- * `scatterStrategy` order (spec §3.9 6c): for each term, candidates labelled `key=value` are spread evenly
- * among the others (at least two of each needed); the last matched candidate goes to the very end.
+ * `scatterStrategy` order (docs/behaviour/cloneset.md#update-order): for each term, candidates labelled
+ * `key=value` are spread evenly among the others (at least two of each needed); the last matched candidate
+ * goes to the very end.
  * @param pods the whole pod population (the density of matched pods among all pods shapes the groups)
  */
 export function sortByScatter(pods: Pod[], indexes: number[], terms: UpdateScatterTerm[]): number[] {
@@ -149,8 +154,9 @@ export function sortByScatter(pods: Pod[], indexes: number[], terms: UpdateScatt
 }
 
 /**
- * Update order of candidates (spec §3.9 step 6): active-pods order (a stable sort here, so ties keep list
- * order — upstream's sort is unstable), then priority, then scatter, then `PreparingUpdate` pods first (stable).
+ * Update order of candidates (docs/behaviour/cloneset.md#update-phase): active-pods order (a stable sort
+ * here, so ties keep list order — upstream's sort is unstable), then priority, then scatter, then
+ * `PreparingUpdate` pods first (stable).
  * @param indexes candidate indexes into `pods`
  * @returns a new array of the same indexes
  */

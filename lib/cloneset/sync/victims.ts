@@ -1,6 +1,7 @@
 /**
- * Scale-in victim ordering (spec §3.8): the deletion comparator, the same-node and topology-spread rankers, and
- * the split of victims between not-updated and updated pods. Pure functions; time comes in through the context.
+ * Scale-in victim ordering (docs/behaviour/cloneset.md#scale-in-victims): the deletion comparator, the
+ * same-node and topology-spread rankers, and the split of victims between not-updated and updated pods. Pure
+ * functions; time comes in through the context.
  */
 import type { Pod } from '../../api/types.js';
 import { isPodAvailable } from '../pods.js';
@@ -19,9 +20,10 @@ export type NodeLabels = Record<string, Record<string, string>>;
 const HOSTNAME_KEY = 'kubernetes.io/hostname';
 
 /**
- * Same-node ranks (spec §3.8): for each node hosting ≥ 2 of `pods`, sort them with the comparator (no rank, no
- * availability step) and give the i-th (0-based) `(n − 1) − i`; the last one, and pods alone on a node or
- * unscheduled, get 0. Scenario 59: nodes a:{0,4,10}, b:{3,6}, c:{5}, d:{7,8,9} → `{0:2, 4:1, 3:1, 7:2, 8:1}`.
+ * Same-node ranks (docs/behaviour/cloneset.md#scale-in-victims): for each node hosting ≥ 2 of `pods`, sort
+ * them with the comparator (no rank, no availability step) and give the i-th (0-based) `(n − 1) − i`; the
+ * last one, and pods alone on a node or unscheduled, get 0. Scenario 59: nodes a:{0,4,10}, b:{3,6}, c:{5},
+ * d:{7,8,9} → `{0:2, 4:1, 3:1, 7:2, 8:1}`.
  */
 export function sameNodeRanks(pods: Pod[]): Ranks {
   const ranks: Ranks = new Map();
@@ -34,10 +36,11 @@ export function sameNodeRanks(pods: Pod[]): Ranks {
 }
 
 /**
- * Topology-spread ranks (spec §3.8), used when the template has `topologySpreadConstraints`: for each constraint's
- * `topologyKey`, pods are grouped by their node's label value (pods on nodes without the key, or whose node labels
- * are unknown, get nothing for that key); each group is sorted with the comparator (with same-node ranks for keys
- * other than `kubernetes.io/hostname`) and the i-th pod of a group of n gains `(n − i) · ln(groups + 2)`.
+ * Topology-spread ranks (docs/behaviour/cloneset.md#scale-in-victims), used when the template has
+ * `topologySpreadConstraints`: for each constraint's `topologyKey`, pods are grouped by their node's label
+ * value (pods on nodes without the key, or whose node labels are unknown, get nothing for that key); each
+ * group is sorted with the comparator (with same-node ranks for keys other than `kubernetes.io/hostname`) and
+ * the i-th pod of a group of n gains `(n − i) · ln(groups + 2)`.
  * @param nodeLabels labels of the pods' nodes, by node name
  */
 export function spreadRanks(pods: Pod[], topologyKeys: string[], nodeLabels: NodeLabels): Ranks {
@@ -59,10 +62,11 @@ export function spreadRanks(pods: Pod[], topologyKeys: string[], nodeLabels: Nod
 }
 
 /**
- * `pods` in deletion order (spec §3.8), first victim first. Ranks come from {@link spreadRanks} when the template
- * has topologySpreadConstraints and `nodeLabels` is given, else from {@link sameNodeRanks} (Kruiseless has no Node
- * objects in the planner; without node labels it falls back to the same-node ranker — a documented deviation).
- * Ties keep input order (OpenKruise's sort is unstable; ties have no defined order there).
+ * `pods` in deletion order (docs/behaviour/cloneset.md#scale-in-victims), first victim first. Ranks come from
+ * {@link spreadRanks} when the template has topologySpreadConstraints and `nodeLabels` is given, else from
+ * {@link sameNodeRanks} (Kruiseless has no Node objects in the planner; without node labels it falls back to
+ * the same-node ranker — a documented deviation). Ties keep input order (OpenKruise's sort is unstable; ties
+ * have no defined order there).
  * @returns a new array; the input is not modified
  */
 export function sortForDeletion(ctx: PhaseContext, pods: Pod[], nodeLabels?: NodeLabels): Pod[] {
@@ -73,14 +77,15 @@ export function sortForDeletion(ctx: PhaseContext, pods: Pod[], nodeLabels?: Nod
 }
 
 /**
- * Scale-in victims (spec §3.8): with `scaleDownNumOld ≥ scaleDownNum` all come from not-updated pods; with
- * `0 < scaleDownNumOld < scaleDownNum`, `scaleDownNumOld` from not-updated then the rest from updated; otherwise all
- * from updated. Within a group smaller than or equal to the count the whole group is taken (unsorted); otherwise
- * the first `count` of {@link sortForDeletion} (ranks computed within the group).
+ * Scale-in victims (docs/behaviour/cloneset.md#scale-in-victims): with `scaleDownNumOld ≥ scaleDownNum` all
+ * come from not-updated pods; with `0 < scaleDownNumOld < scaleDownNum`, `scaleDownNumOld` from not-updated
+ * then the rest from updated; otherwise all from updated. Within a group smaller than or equal to the count
+ * the whole group is taken (unsorted); otherwise the first `count` of {@link sortForDeletion} (ranks computed
+ * within the group).
  * @param pods claimed active pods (list order)
  * @param scaleDownNum D, pods to remove (≥ 0)
  * @param scaleDownNumOld D_old, of which from not-updated pods
- * @param isUpdated the scale-phase predicate (spec §3.4)
+ * @param isUpdated the scale-phase predicate (docs/behaviour/cloneset.md#pod-predicates)
  * @param nodeLabels optional node labels for the topology-spread ranker
  * @returns victims, not-updated ones first, each group in deletion order
  */

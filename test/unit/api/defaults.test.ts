@@ -12,7 +12,7 @@ const bare = (): CloneSet => ({
   },
 });
 
-describe('applyDefaults (spec §1.6)', () => {
+describe('applyDefaults (docs/behaviour/cloneset.md#defaults)', () => {
   test('an empty strategy gets replicas 1, history 10, ReCreate, partition 0, maxUnavailable 20%, maxSurge 0', () => {
     const input = bare();
     const out = applyDefaults(input);

@@ -6,7 +6,7 @@ import {
 } from '../../../lib/api/intOrPercent.js';
 import type { IntOrString } from '../../../lib/api/types.js';
 
-describe('partition helper (spec §1.7 worked examples)', () => {
+describe('partition helper (docs/behaviour/cloneset.md#int-or-percent worked examples)', () => {
   test.each<[IntOrString | undefined, number | undefined, number]>([
     ['99%', 4, 3],
     ['90%', 10, 9],

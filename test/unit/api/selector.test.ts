@@ -6,7 +6,7 @@ import {
 } from '../../../lib/api/selector.js';
 import type { LabelSelector } from '../../../lib/api/types.js';
 
-describe('selectorString (status.labelSelector, spec §1.9)', () => {
+describe('selectorString (status.labelSelector, docs/behaviour/cloneset.md#status-fields)', () => {
   test.each<[LabelSelector, string]>([
     [{ matchLabels: { b: '2', a: '1' } }, 'a=1,b=2'],
     [{ matchExpressions: [{ key: 'k', operator: 'In', values: ['y', 'x'] }] }, 'k in (x,y)'],

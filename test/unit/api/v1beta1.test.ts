@@ -16,7 +16,7 @@ const base = (us: CloneSet['spec']['updateStrategy'], extra: Partial<CloneSet> =
   ...extra,
 });
 
-describe('v1alpha1 → v1beta1 (spec §1.8)', () => {
+describe('v1alpha1 → v1beta1 (docs/behaviour/cloneset.md#v1beta1-mapping)', () => {
   test.each<[string, CloneSet['spec']['updateStrategy'], string]>([
     ['ReCreate', { type: 'ReCreate' }, 'ReCreate'],
     ['InPlaceIfPossible', { type: 'InPlaceIfPossible' }, 'InPlaceIfPossible'],
@@ -98,7 +98,7 @@ describe('v1alpha1 → v1beta1 (spec §1.8)', () => {
   });
 });
 
-describe('v1beta1 → v1alpha1 (spec §1.8)', () => {
+describe('v1beta1 → v1alpha1 (docs/behaviour/cloneset.md#v1beta1-mapping)', () => {
   const beta = (us: CloneSetV1beta1['spec']['updateStrategy']): CloneSetV1beta1 => ({
     kind: 'CloneSet',
     metadata: { name: 'cs' },

@@ -92,7 +92,7 @@ describe('validateCloneSet — accepted (scenario 60)', () => {
   });
 });
 
-describe('validateCloneSet — rejected (scenario 60 and spec §1.2–§1.4)', () => {
+describe('validateCloneSet — rejected (scenario 60 and docs/behaviour/cloneset.md#api-fields)', () => {
   test.each<[string, CloneSet, { path: string; message: string }[]]>([
     [
       'replicas −1',

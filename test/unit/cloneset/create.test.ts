@@ -1,6 +1,7 @@
 /**
- * Pod creation (spec §3.7, §2.1, §2.7): TestCreatePods (spec §5 item 29), TestGetOrGenAvailableIDs (item 31),
- * slow start, and C37.
+ * Pod creation (docs/behaviour/cloneset.md#pod-creation, docs/behaviour/cloneset.md#new-pods,
+ * docs/behaviour/cloneset.md#pvcs): TestCreatePods (scenario 29, docs/behaviour/scenarios.md#s29),
+ * TestGetOrGenAvailableIDs (item 31), slow start, and C37.
  */
 import type { CloneSet, PodTemplateSpec } from '../../../lib/api/types.js';
 import {
@@ -55,7 +56,7 @@ function fooCloneSet(): CloneSet {
   return cs;
 }
 
-describe('TestCreatePods (spec §5 item 29)', () => {
+describe('TestCreatePods (scenario 29, docs/behaviour/scenarios.md#s29)', () => {
   const cs = fooCloneSet();
   const ctx = phaseContext(cs, [], {
     current: 'revision_abc',
@@ -76,7 +77,7 @@ describe('TestCreatePods (spec §5 item 29)', () => {
     ]);
   });
 
-  it('builds each pod exactly (§2.1)', () => {
+  it('builds each pod exactly (docs/behaviour/cloneset.md#new-pods)', () => {
     const a = actions[0];
     if (a.type !== 'CreatePod') throw new Error('expected CreatePod');
     expect(a.pod).toEqual({
@@ -111,7 +112,7 @@ describe('TestCreatePods (spec §5 item 29)', () => {
     ]);
   });
 
-  it('creates only the PVCs that do not exist yet: datadir-foo-id1, datadir-foo-id4 (§2.7)', () => {
+  it('creates only the PVCs that do not exist yet: datadir-foo-id1, datadir-foo-id4 (docs/behaviour/cloneset.md#pvcs)', () => {
     const pvcs = actions.flatMap((a) => (a.type === 'CreatePod' ? a.pvcs : []));
     expect(pvcs).toEqual(
       ['id1', 'id4'].map((id) => ({
@@ -134,7 +135,7 @@ describe('TestCreatePods (spec §5 item 29)', () => {
   });
 });
 
-describe('availableInstanceIds (spec §5 item 31)', () => {
+describe('availableInstanceIds (scenario 31, docs/behaviour/scenarios.md#s31)', () => {
   const withId = (id: string) => P('r', 'Normal', true, false, { instanceId: id });
 
   it('pods {a, b}, PVCs {b, c}, need 2 → {c, <generated>}', () => {

@@ -33,7 +33,7 @@ const spec = (o: Partial<UpdateSpec> = {}): UpdateSpec => ({
   ...o,
 });
 
-describe('startInPlaceUpdate (spec §3.10 "Performing it")', () => {
+describe('startInPlaceUpdate (docs/behaviour/cloneset.md#in-place-update)', () => {
   it('scenario 36: status patch then one pod patch with labels, lifecycle, state and image', () => {
     const pod = ipPod('p0', 'old_rev');
     expect(startInPlaceUpdate(pod, spec(), NOW, gates)).toEqual([
@@ -316,7 +316,7 @@ describe('isInPlaceUpdateCompleted (scenario 56)', () => {
     ).toBe(false);
     expect(isInPlaceUpdateCompleted(withState('{bad', 'img02'), gates)).toBe(false);
   });
-  it('env-from-metadata updates never complete (no kruise-daemon hashes, spec §4.19)', () => {
+  it('env-from-metadata updates never complete (no kruise-daemon hashes, docs/behaviour/cloneset.md#edge-env-from-metadata)', () => {
     expect(
       isInPlaceUpdateCompleted(withState(stateJson({ updateEnvFromMetadata: true }), 'img02'), gates),
     ).toBe(false);

@@ -34,7 +34,7 @@ function t(image: string, meta: PodTemplateSpec['metadata'] = {}, env = false): 
 }
 const rev = (name: string, tp: PodTemplateSpec): ControllerRevision => revision(name, tp);
 
-describe('calculateInPlaceUpdateSpec (spec §3.10, scenario 55)', () => {
+describe('calculateInPlaceUpdateSpec (docs/behaviour/cloneset.md#in-place-update, scenario 55)', () => {
   it('(a) unknown old revision cannot be updated in place', () => {
     expect(calculateInPlaceUpdateSpec(undefined, rev('new', t('foo2')), opts)).toBeUndefined();
   });

@@ -14,7 +14,7 @@ const kruiseGated = (state: string, extra: Parameters<typeof ipPod>[2] = {}): Po
   return p;
 };
 
-describe('transitionLifecycle (spec §3.11)', () => {
+describe('transitionLifecycle (docs/behaviour/cloneset.md#lifecycle)', () => {
   it('PreparingUpdate with markPodNotReady adds the preUpdateHook key first', () => {
     const res = transitionLifecycle(kruiseGated('Normal'), 'PreparingUpdate', true, NOW);
     expect(res.labelPatched).toBe(true);
@@ -49,7 +49,7 @@ describe('transitionLifecycle (spec §3.11)', () => {
   });
 });
 
-describe('refreshLifecycle (spec §3.11 refresh table)', () => {
+describe('refreshLifecycle (docs/behaviour/cloneset.md#lifecycle, the refresh transitions)', () => {
   const opts = DEFAULT_PLANNER_OPTIONS;
   it('Updating with an incomplete update stays', () => {
     const p = ipPod('p', NEW_REV, {

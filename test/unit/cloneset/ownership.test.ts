@@ -1,4 +1,4 @@
-/** Ownership (spec §3.2): TestClaimPods (spec §5 item 51), TestCleanupPVCs (item 53) and C21. */
+/** Ownership (docs/behaviour/cloneset.md#ownership): TestClaimPods (scenario 51, docs/behaviour/scenarios.md#s51), TestCleanupPVCs (item 53) and C21. */
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import { claimPods, cleanupPVCs } from '../../../lib/cloneset/ownership.js';
 import { cloneSet, CS_UID, P, pvc } from '../support/fixtures.js';
@@ -26,7 +26,7 @@ function bare(name: string, labels: Record<string, string>, ownerUid?: string, c
   return p;
 }
 
-describe('claimPods (spec §5 item 51)', () => {
+describe('claimPods (scenario 51, docs/behaviour/scenarios.md#s51)', () => {
   it('(a) claims the matching controlled pod and releases the one that stopped matching', () => {
     const pod1 = bare('pod1', { type: 'production' }, CS_UID);
     const pod2 = bare('pod2', {}, CS_UID);
@@ -77,7 +77,7 @@ describe('claimPods (spec §5 item 51)', () => {
     expect(res.actions).toEqual([]);
   });
 
-  it('neither releases nor adopts while the CloneSet is being deleted (edge case §4.6)', () => {
+  it('neither releases nor adopts while the CloneSet is being deleted (docs/behaviour/cloneset.md#edge-deletion)', () => {
     const cs = production();
     cs.metadata.deletionTimestamp = '2024-05-01T07:00:00Z';
     const owned = bare('owned', { type: 'production' }, CS_UID);
@@ -92,11 +92,12 @@ describe('claimPods (spec §5 item 51)', () => {
     expect(claimPods(cs, [drifted]).actions.map((a) => a.type === 'PatchPod' && a.reason)).toEqual([
       'ReleaseOwnership',
     ]);
-    // after the release the pod has no owner reference; the caller lists pods by owner UID, so it never reaches claimPods
+    // after the release the pod has no owner reference; the caller lists pods by owner UID, so it never
+    // reaches claimPods
   });
 });
 
-describe('cleanupPVCs (spec §5 item 53)', () => {
+describe('cleanupPVCs (scenario 53, docs/behaviour/scenarios.md#s53)', () => {
   const cs = () => {
     const c = cloneSet(3);
     c.spec.scaleStrategy = { disablePVCReuse: true };

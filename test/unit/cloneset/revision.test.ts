@@ -63,7 +63,7 @@ const SPEC_VECTOR =
 const ECOSYSTEM_VECTOR =
   '{"spec":{"template":{"$patch":"replace","metadata":{"creationTimestamp":null,"labels":{"app":"web"}},"spec":{"containers":[{"image":"nginx:1.25\\u003c\\u0026\\u003e","name":"main","resources":{}}]}}}}';
 
-describe('revision data and hash (spec §3.3)', () => {
+describe('revision data and hash (docs/behaviour/cloneset.md#revisions)', () => {
   test('revision data wraps the template with $patch replace and Go artefacts, byte for byte', () => {
     expect(goJson(revisionData(cloneSet().spec.template))).toBe(SPEC_VECTOR);
   });
@@ -115,7 +115,7 @@ describe('revision data and hash (spec §3.3)', () => {
   });
 });
 
-describe('VCT hash annotation (spec §2.6)', () => {
+describe('VCT hash annotation (docs/behaviour/cloneset.md#controller-revisions)', () => {
   const pvc = (name: string, req: string, lim: string) => ({
     metadata: { name, labels: { ignored: 'yes' } },
     spec: {
@@ -170,7 +170,7 @@ describe('VCT hash annotation (spec §2.6)', () => {
   });
 });
 
-describe('newRevision (spec §2.6)', () => {
+describe('newRevision (docs/behaviour/cloneset.md#controller-revisions)', () => {
   test('carries template labels + hash label, CloneSet annotations + VCT hash, controller owner reference', () => {
     const r = newRevision(cloneSet(), 4, 0);
     expect(r).toEqual({
@@ -198,7 +198,7 @@ describe('newRevision (spec §2.6)', () => {
   });
 });
 
-describe('sorting and filtering revisions (spec §3.1 step 8)', () => {
+describe('sorting and filtering revisions (docs/behaviour/cloneset.md#reconcile-order)', () => {
   const r = (name: string, revision: number, ts?: string): ControllerRevision => ({
     metadata: { name, creationTimestamp: ts, labels: { app: 'demo' } },
     revision,
@@ -387,7 +387,7 @@ describe('computeRevisions — collisions and current revision', () => {
   });
 });
 
-describe('truncateHistory (spec §3.3)', () => {
+describe('truncateHistory (docs/behaviour/cloneset.md#revisions)', () => {
   const revs = Array.from({ length: 6 }, (_, i) => listed(`test-cs-r${i + 1}`, i + 1, `img${i}`));
   const pod = (rev: string): Pod => ({
     metadata: { name: 'p', labels: { [LABEL_CONTROLLER_REVISION_HASH]: rev } },
@@ -418,7 +418,7 @@ describe('truncateHistory (spec §3.3)', () => {
   });
 });
 
-describe('applyRevision (spec §3.3)', () => {
+describe('applyRevision (docs/behaviour/cloneset.md#revisions)', () => {
   test('replaces the template wholesale and keeps everything else live', () => {
     const cs = cloneSet('new', { replicas: 7 });
     const out = applyRevision(cs, listed('r', 1, 'old'));

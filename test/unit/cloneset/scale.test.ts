@@ -1,6 +1,7 @@
 /**
- * The scale phase (spec §3.6) on the diff scenarios (spec §5 items 1–26) and on TestScale / TestDeletePods /
- * TestSyncCloneSet (items 28, 30, 50a–d), lifecycle hooks, pre-delete cancellation and the field cases.
+ * The scale phase (docs/behaviour/cloneset.md#scale-phase) on the diff scenarios (scenarios 1–26
+ * (docs/behaviour/scenarios.md)) and on TestScale / TestDeletePods / TestSyncCloneSet (items 28, 30, 50a–d),
+ * lifecycle hooks, pre-delete cancellation and the field cases.
  */
 import { LABEL_INSTANCE_ID, LifecycleState } from '../../../lib/api/keys.js';
 import type { Pod } from '../../../lib/api/types.js';
@@ -48,7 +49,7 @@ function summary(actions: Action[]): unknown[] {
   );
 }
 
-describe('planScale on the diff scenarios (spec §5 items 1–26)', () => {
+describe('planScale on the diff scenarios (scenarios 1–26, docs/behaviour/scenarios.md)', () => {
   it.each(DIFF_SCENARIOS.map((s, i) => [`${i}: ${s.name}`, s] as const))('%s', (_name, s) => {
     const res = planScale(scenarioContext(s));
     expect(res.error).toBeUndefined();
@@ -102,7 +103,7 @@ describe('planScale specifics', () => {
     });
   });
 
-  it('cancels a pending deletion instead of creating a pod when replicas are raised (edge case §4.16)', () => {
+  it('cancels a pending deletion instead of creating a pod when replicas are raised (docs/behaviour/cloneset.md#edge-cancel-deletion)', () => {
     const pods = named([
       P(NEW_REV, 'Normal', true),
       P(NEW_REV, 'PreparingDelete', true),
@@ -219,7 +220,7 @@ describe('planScale specifics', () => {
     ]);
   });
 
-  it('uses reason ReplicasZero when scaling to zero (edge case §4.7: all pods go at once)', () => {
+  it('uses reason ReplicasZero when scaling to zero (docs/behaviour/cloneset.md#edge-replicas-zero: all pods go at once)', () => {
     const pods = named([P(NEW_REV, 'Normal', true), P(NEW_REV, 'Normal', true), P(NEW_REV, 'Normal', true)]);
     const res = planScale(phaseContext(cloneSet(0, 0, '20%'), pods));
     expect(res.actions.map((a) => a.type === 'DeletePod' && [a.pod.name, a.reason])).toEqual([
@@ -252,7 +253,7 @@ describe('planScale specifics', () => {
   });
 });
 
-describe('TestScale (spec §5 item 28): R=3, maxUnavailable 20%, 5 pods Ready for 10 s', () => {
+describe('TestScale (scenario 28, docs/behaviour/scenarios.md#s28): R=3, maxUnavailable 20%, 5 pods Ready for 10 s', () => {
   const readySince = new Date(NOW.getTime() - 10_000).toISOString();
   const fivePods = (sdFirst = false) =>
     named(
@@ -289,7 +290,7 @@ describe('TestScale (spec §5 item 28): R=3, maxUnavailable 20%, 5 pods Ready fo
   });
 });
 
-describe('TestDeletePods (spec §5 item 30)', () => {
+describe('TestDeletePods (scenario 30, docs/behaviour/scenarios.md#s30)', () => {
   it('deletes foo-id1 and foo-id3 with their PVCs; datadir-foo-id2 survives', () => {
     const pods = ['id1', 'id3'].map((id) =>
       P(NEW_REV, 'Normal', true, true, { name: `foo-${id}`, instanceId: id }),
@@ -312,7 +313,7 @@ describe('TestDeletePods (spec §5 item 30)', () => {
   });
 });
 
-describe('TestSyncCloneSet scale parts (spec §5 item 50a–d): pods Running without Ready', () => {
+describe('TestSyncCloneSet scale parts (scenario 50a–d, docs/behaviour/scenarios.md#s50): pods Running without Ready', () => {
   const running = (rev: string, n: number, from: number) =>
     Array.from({ length: n }, (_, i) =>
       P(rev, 'Normal', false, false, { phase: 'Running', name: `${rev}-${from + i}` }),

@@ -1,4 +1,4 @@
-/** Lifecycle patch builders (spec §2.2–§2.4): the state patch and the KruisePodReady markPodNotReady patch. */
+/** Lifecycle patch builders (docs/behaviour/cloneset.md#pod-labels): the state patch and the KruisePodReady markPodNotReady patch. */
 import type { Pod, PodCondition } from '../../../lib/api/types.js';
 import { lifecycleStatePatch, markPodNotReadyPatch } from '../../../lib/cloneset/lifecycle/patch.js';
 import { metaTime as rfc3339 } from '../../../lib/api/time.js';

@@ -265,7 +265,7 @@ describe('Progressing deadline: stickiness and the Kruiseless fix of rule 4', ()
   );
 });
 
-describe('status counters (spec §1.9)', () => {
+describe('status counters (docs/behaviour/cloneset.md#status-fields)', () => {
   test.each<[string, Pod, [number, number, number, number]]>([
     ['running, ready, Normal', pod('2', { state: 'Normal' }), [1, 1, 1, 1]],
     ['no lifecycle label counts like Normal', pod('2'), [1, 1, 1, 1]],
@@ -342,7 +342,7 @@ describe('currentRevision promotion — C05', () => {
   });
 });
 
-describe('FailedScale / FailedUpdate (spec §3.12)', () => {
+describe('FailedScale / FailedUpdate (docs/behaviour/cloneset.md#status)', () => {
   test('a scale error sets FailedScale True with the message; an update error adds FailedUpdate', () => {
     const first = calculateStatus(
       input(cloneSet(1, { progressDeadlineSeconds: undefined }), [], { scaleError: 'boom' }),
@@ -362,7 +362,7 @@ describe('FailedScale / FailedUpdate (spec §3.12)', () => {
     ]);
   });
 
-  test('a failure condition stays while its phase did not run (Kruiseless deviation from spec §3.12)', () => {
+  test('a failure condition stays while its phase did not run (Kruiseless deviation, docs/behaviour/cloneset.md#failed-conditions)', () => {
     const failed: CloneSetCondition = { type: 'FailedUpdate', status: 'True', message: 'x' };
     const s = calculateStatus(
       input(cloneSet(1, { progressDeadlineSeconds: undefined }, { conditions: [failed] }), [], {
@@ -399,7 +399,7 @@ describe('FailedScale / FailedUpdate (spec §3.12)', () => {
   });
 });
 
-describe('write condition (spec §3.12)', () => {
+describe('write condition (docs/behaviour/cloneset.md#status)', () => {
   const settled = (): CloneSet => {
     const cs = cloneSet(2, {}, {});
     cs.status = calculateStatus(input(cs, many(2, '2'), { currentRevision: '2' })).status;

@@ -28,7 +28,7 @@ const kinds = (actions: Action[]) =>
 const labelsOf = (a: Action) =>
   a.type === 'PatchPod' ? (a.patch.metadata as Record<string, unknown>).labels : undefined;
 
-describe('planUpdate refresh step (spec §3.9 step 1)', () => {
+describe('planUpdate refresh step (docs/behaviour/cloneset.md#update-phase)', () => {
   it('scenario 32 "do nothing": only the pod-template-hash back-fill', () => {
     const res = planUpdate(phaseContext(updateCloneSet('InPlaceIfPossible'), [ipPod('p0', NEW_REV)]));
     expect(res).toEqual({
@@ -154,7 +154,7 @@ describe('planUpdate recreate (scenarios 34, 35, 50e/f)', () => {
     ]);
   });
 
-  it('InPlaceOnly without an in-place path is an error, nothing recreated (spec §4.13)', () => {
+  it('InPlaceOnly without an in-place path is an error, nothing recreated (docs/behaviour/cloneset.md#edge-inplace-only)', () => {
     const res = planUpdate(
       phaseContext(updateCloneSet('InPlaceOnly'), [
         ipPod('p0', 'unknown_rev', { labels: hashed('unknown_rev') }),
@@ -550,7 +550,8 @@ describe('C27/C28: PreparingUpdate pods', () => {
 describe('limitUpdateIndexes (scenario 49)', () => {
   const r = (rev: string) => P(rev, 'Normal', true);
   const e = (rev: string) => P(rev, 'Normal', false);
-  // [row, pod states ('r' ready / '{}' empty), old indexes, candidates, updateNum, updateMaxUnavailable, allowed]
+  // [row, pod states ('r' ready / '{}' empty), old indexes, candidates, updateNum, updateMaxUnavailable,
+  // allowed]
   const rows: [string, string[], number[], number[], number, number, number][] = [
     ['a', ['r', 'r', 'r'], [0, 1, 2], [0, 1, 2], 3, 1, 1],
     ['b', ['r', '{}', 'r'], [0, 1, 2], [0, 1, 2], 3, 1, 0],

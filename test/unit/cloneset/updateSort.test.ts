@@ -18,7 +18,7 @@ const fromStrings = (specs: string[]) =>
     ),
   );
 
-describe('sortUpdateIndexes (spec §3.9 step 6)', () => {
+describe('sortUpdateIndexes (docs/behaviour/cloneset.md#update-phase)', () => {
   it('scenario 48: not-ready before ready, pending before running', () => {
     const pods: Pod[] = [
       {
@@ -73,7 +73,7 @@ describe('sortUpdateIndexes (spec §3.9 step 6)', () => {
   });
 });
 
-describe('priorityStrategy (spec §3.9 6b)', () => {
+describe('priorityStrategy (docs/behaviour/cloneset.md#update-order)', () => {
   it('weightPriority: higher weight sum first, stable; invalid selectors ignored', () => {
     const pods = [labelled({ a: '1' }), labelled({ b: '1' }), labelled({ a: '1', b: '1' }), labelled({})];
     const strategy: UpdatePriorityStrategy = {
@@ -94,7 +94,7 @@ describe('priorityStrategy (spec §3.9 6b)', () => {
   });
 });
 
-describe('scatterStrategy (spec §3.9 6c, upstream TestScatterPodsByRule)', () => {
+describe('scatterStrategy (docs/behaviour/cloneset.md#update-order, upstream TestScatterPodsByRule)', () => {
   const term = [{ key: 'labelA', value: 'AAA' }];
   const cases: [string, string[], number[]][] = [
     ['even scattered + even ordinary', ['', '', '', '', 'labelA=AAA', 'labelA=AAA'], [4, 0, 1, 2, 3, 5]],

@@ -1,6 +1,7 @@
 /**
- * PhaseContext builder for the update-phase tests (spec §3.9): revisions `old_rev` (image foo1) and `new_rev`
- * (image foo2) of a one-container (`c1`) template, pods shaped like OpenKruise's cloneset_update_test.go.
+ * PhaseContext builder for the update-phase tests (docs/behaviour/cloneset.md#update-phase): revisions
+ * `old_rev` (image foo1) and `new_rev` (image foo2) of a one-container (`c1`) template, pods shaped like
+ * OpenKruise's cloneset_update_test.go.
  */
 import { CONDITION_INPLACE_UPDATE_READY, LABEL_CONTROLLER_REVISION_HASH } from '../../../lib/api/keys.js';
 import type { CloneSet, ControllerRevision, Pod, PodTemplateSpec } from '../../../lib/api/types.js';

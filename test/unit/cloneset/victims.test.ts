@@ -1,6 +1,7 @@
 /**
- * Scale-in victim ordering (spec §3.8): TestSortingActivePods / TestSameNodeRanker / TestSpreadConstraintsRanker
- * (spec §5 item 59) and the field case C18.
+ * Scale-in victim ordering (docs/behaviour/cloneset.md#scale-in-victims): TestSortingActivePods /
+ * TestSameNodeRanker / TestSpreadConstraintsRanker (scenario 59, docs/behaviour/scenarios.md#s59) and the
+ * field case C18.
  */
 import type { Pod } from '../../../lib/api/types.js';
 import {
@@ -48,7 +49,7 @@ function sorterPod(
   };
 }
 
-describe('comparePodsForDeletion (spec §5 item 59, TestSortingActivePods)', () => {
+describe('comparePodsForDeletion (scenario 59, docs/behaviour/scenarios.md#s59, TestSortingActivePods)', () => {
   const unscheduled = sorterPod('unscheduled', '', 'Pending', false);
   const pending = sorterPod('pending', 'node', 'Pending', false);
   const unknown = sorterPod('unknown-phase', 'node', 'Unknown', false);
@@ -246,7 +247,7 @@ describe('spreadRanks (TestSpreadConstraintsRanker)', () => {
   });
 });
 
-describe('chooseScaleDownVictims (spec §3.8)', () => {
+describe('chooseScaleDownVictims (docs/behaviour/cloneset.md#scale-in-victims)', () => {
   const pods = named([
     P(OLD_REV, 'Normal', true, false, { nodeName: 'n1' }),
     P(OLD_REV, 'Normal', false, false, { nodeName: 'n1' }),

@@ -1,8 +1,9 @@
 /**
- * The end-to-end scenarios 61–81 of spec §5 (`test/e2e/apps/v1alpha1/cloneset.go`) on the in-memory World, as
- * far as the planner can show them. kruise-daemon (container restarts for env-from-metadata, runtime metadata)
- * and ImagePullJobs (pre-download, spec §3.15) are outside Kruiseless; those tests say so in their names.
- * Scenario 78 is C34 in pvc.test.ts; scenario 80 (OnDelete) is in KNOWN_BUGS.md.
+ * The end-to-end scenarios 61–81 of docs/behaviour/scenarios.md#scenarios
+ * (`test/e2e/apps/v1alpha1/cloneset.go`) on the in-memory World, as far as the planner can show them.
+ * kruise-daemon (container restarts for env-from-metadata, runtime metadata) and ImagePullJobs (pre-download,
+ * docs/behaviour/cloneset.md#image-pre-download) are outside Kruiseless; those tests say so in their names.
+ * Scenario 78 is C34 in pvc.test.ts; scenario 80 (OnDelete) is in onDelete.test.ts.
  */
 import type { Container } from '../../../lib/api/types.js';
 import { World } from '../support/world.js';
@@ -27,7 +28,7 @@ import {
 const IDS = 'abcdefghijklmnopqrstuvwxyz'.split('');
 const MAX_INT32 = 2147483647;
 
-describe('spec §5 e2e scenarios 61–67: scaling and the Progressing condition', () => {
+describe('e2e scenarios 61–67 (docs/behaviour/scenarios.md#scenarios): scaling and the Progressing condition', () => {
   test('61: an empty strategy defaults to ReCreate / 20%; 3 pods become Ready; Progressing True/CloneSetAvailable', () => {
     const w = new World(sample({ progressDeadlineSeconds: 600 })).useIds(...IDS);
     const first = w.reconcile();
@@ -140,7 +141,7 @@ describe('spec §5 e2e scenarios 61–67: scaling and the Progressing condition'
   });
 });
 
-describe('spec §5 e2e scenarios 68–69: specified delete with a preDelete hook', () => {
+describe('e2e scenarios 68–69 (docs/behaviour/scenarios.md#scenarios): specified delete with a preDelete hook', () => {
   function hookedCs(excludePreparingDelete: boolean) {
     const cs = sample({
       progressDeadlineSeconds: 600,
@@ -190,7 +191,7 @@ describe('spec §5 e2e scenarios 68–69: specified delete with a preDelete hook
   });
 });
 
-describe('spec §5 e2e scenarios 70–74: in-place updates', () => {
+describe('e2e scenarios 70–74 (docs/behaviour/scenarios.md#scenarios): in-place updates', () => {
   test('70: an image tag change with the same imageID completes because status.image equals spec.image; same UID, updatedReadyReplicas 1', () => {
     const w = new World(
       sample({
@@ -218,7 +219,7 @@ describe('spec §5 e2e scenarios 70–74: in-place updates', () => {
     expect(progressing(w)).toBe('True/CloneSetAvailable');
   });
 
-  test('71 without kruise-daemon: image + env-from-label change is applied in place (same UID, one restart) but never completes (spec §4.19)', () => {
+  test('71 without kruise-daemon: image + env-from-label change is applied in place (same UID, one restart) but never completes (docs/behaviour/cloneset.md#edge-env-from-metadata)', () => {
     const cs = sample({ replicas: 1, updateStrategy: { type: 'InPlaceIfPossible' } });
     cs.spec.template.metadata!.labels!['test-env'] = 'foo';
     cs.spec.template.spec.containers[0].env = [
@@ -242,8 +243,8 @@ describe('spec §5 e2e scenarios 70–74: in-place updates', () => {
   });
 
   /**
-   * Two containers with the barrier env Kruise's pod webhook injects from `KRUISE_CONTAINER_PRIORITY` (redis 10,
-   * nginx unset → 0); Kruiseless has no pod webhook, so the template carries it here.
+   * Two containers with the barrier env Kruise's pod webhook injects from `KRUISE_CONTAINER_PRIORITY` (redis
+   * 10, nginx unset → 0); Kruiseless has no pod webhook, so the template carries it here.
    */
   function twoContainers(redisEnv: Container['env'] = []) {
     const barrier = (p: number) => ({
@@ -327,7 +328,7 @@ describe('spec §5 e2e scenarios 70–74: in-place updates', () => {
   });
 });
 
-describe('spec §5 e2e scenarios 75–79: partition, PVC reuse, preparing-update, VCT, resources', () => {
+describe('e2e scenarios 75–79 (docs/behaviour/scenarios.md#scenarios): partition, PVC reuse, preparing-update, VCT, resources', () => {
   test('75: partition 99% of 4 with maxUnavailable 50% updates exactly 1 pod; expected 1; ProgressPartitionAvailable', () => {
     const w = new World(
       sample({
@@ -448,8 +449,8 @@ describe('spec §5 e2e scenarios 75–79: partition, PVC reuse, preparing-update
   });
 });
 
-describe('spec §5 e2e scenario 81', () => {
-  test('81: image pre-download is out of scope (spec §3.15): an image change under partition 1 plans no ImagePullJob, only pod writes', () => {
+describe('e2e scenario 81 (docs/behaviour/scenarios.md#scenarios)', () => {
+  test('81: image pre-download is out of scope (docs/behaviour/cloneset.md#image-pre-download): an image change under partition 1 plans no ImagePullJob, only pod writes', () => {
     const cs = sample({
       replicas: 5,
       progressDeadlineSeconds: 600,

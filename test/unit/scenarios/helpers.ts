@@ -1,7 +1,8 @@
 /**
- * Builders and read-outs shared by the multi-step World scenarios of shared/cases/cloneset-cases.md and spec §5
- * items 61–81: the cases' skeleton CloneSet (`default/sample`, selector `app: sample`, image `example/app:v1`),
- * per-revision counts, and a driver that runs reconcile + kubelet rounds while checking an invariant.
+ * Builders and read-outs shared by the multi-step World scenarios of docs/behaviour/scenarios.md and
+ * docs/behaviour/scenarios.md#scenarios items 61–81: the cases' skeleton CloneSet (`default/sample`, selector
+ * `app: sample`, image `example/app:v1`), per-revision counts, and a driver that runs reconcile + kubelet
+ * rounds while checking an invariant.
  */
 import {
   ANNOTATION_INPLACE_UPDATE_STATE,
@@ -18,8 +19,9 @@ import type { World } from '../support/world.js';
 export const img = (v: string): string => `example/app:${v}`;
 
 /**
- * The cases' skeleton CloneSet (shared/cases "Conventions"): `default/sample`, 3 replicas, selector and template
- * label `app: sample`, one container `main` with image `example/app:v1`; `spec` fields are merged over it.
+ * The cases' skeleton CloneSet (docs/behaviour/scenarios.md cases "Conventions"): `default/sample`, 3
+ * replicas, selector and template label `app: sample`, one container `main` with image `example/app:v1`;
+ * `spec` fields are merged over it.
  */
 export function sample(spec: Partial<CloneSetSpec> = {}): CloneSet {
   return {
@@ -137,8 +139,8 @@ export function progressing(w: World): string | undefined {
 }
 
 /**
- * Makes the fake kubelet report a pod as crash-looping: Running, `Ready=False`, container not ready, and leaves
- * it alone from now on (it joins `w.stuck`).
+ * Makes the fake kubelet report a pod as crash-looping: Running, `Ready=False`, container not ready, and
+ * leaves it alone from now on (it joins `w.stuck`).
  */
 export function crashLoop(w: World, name: string): void {
   const p = w.pod(name);

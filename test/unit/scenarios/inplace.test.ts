@@ -1,7 +1,8 @@
 /**
- * In-place update on the in-memory World: shared/cases C31 (metadata patch, eligibility table) and C32
- * (env-from-metadata; Kruiseless documents that such updates never complete without kruise-daemon — spec §4.19,
- * `areContainersUpdated` in lib/cloneset/inplace/apply.ts).
+ * In-place update on the in-memory World: case C31 (docs/behaviour/scenarios.md#c31) (metadata patch,
+ * eligibility table) and C32 (env-from-metadata; Kruiseless documents that such updates never complete
+ * without kruise-daemon — docs/behaviour/cloneset.md#edge-env-from-metadata, `areContainersUpdated` in
+ * lib/cloneset/inplace/apply.ts).
  */
 import { World } from '../support/world.js';
 import {
@@ -127,7 +128,7 @@ describe('C32: env-from-metadata annotation change restarts the container in pla
     expect(uids(w)).toEqual(before);
   });
 
-  test('C32 without kruise-daemon (documented limitation, spec §4.19): the restart never completes, so the other pods wait (maxUnavailable 1)', () => {
+  test('C32 without kruise-daemon (documented limitation, docs/behaviour/cloneset.md#edge-env-from-metadata): the restart never completes, so the other pods wait (maxUnavailable 1)', () => {
     const w = restartable();
     const before = uids(w);
     w.edit((c) => (c.spec.template.metadata!.annotations = { 'example.io/restart-token': '2' }));
@@ -156,7 +157,7 @@ describe('C32: env-from-metadata annotation change restarts the container in pla
   });
 });
 
-describe('InPlaceOnly with a change that cannot be done in place (spec §4.13)', () => {
+describe('InPlaceOnly with a change that cannot be done in place (docs/behaviour/cloneset.md#edge-inplace-only)', () => {
   test('no pod is recreated; FailedUpdate names the pod and a Warning Event says the same, until the template is fixed', () => {
     const w = new World(sample({ replicas: 2, updateStrategy: { type: 'InPlaceOnly' } }));
     w.settle();

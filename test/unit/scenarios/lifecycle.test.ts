@@ -1,5 +1,6 @@
 /**
- * Lifecycle hooks on the in-memory World: shared/cases C25, C27 (a and b), C28 (gate on and off) and C30.
+ * Lifecycle hooks on the in-memory World: docs/behaviour/scenarios.md cases C25, C27 (a and b), C28 (gate on
+ * and off) and C30.
  */
 import type { CloneSet } from '../../../lib/api/types.js';
 import { World } from '../support/world.js';

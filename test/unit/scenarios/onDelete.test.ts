@@ -1,6 +1,8 @@
 /**
- * OnDelete, reachable through v1beta1 (spec §1.4, §1.8): scenario 80 of spec §5 and the OnDelete variant of C24.
- * (Once a known bug: the planner's validation rejected OnDelete; it now validates with `allowOnDelete`.)
+ * OnDelete, reachable through v1beta1 (docs/behaviour/cloneset.md#api-fields,
+ * docs/behaviour/cloneset.md#v1beta1-mapping): scenario 80 of docs/behaviour/scenarios.md#scenarios and the
+ * OnDelete variant of C24. (Once a known bug: the planner's validation rejected OnDelete; it now validates
+ * with `allowOnDelete`.)
  */
 import { fromV1beta1, toV1beta1 } from '../../../lib/api/v1beta1.js';
 import type { CloneSet } from '../../../lib/api/types.js';

@@ -1,6 +1,7 @@
 /**
- * Partition, rollback and revisions on the in-memory World: shared/cases C01, C02, C04, C05, C07 and the CloneSet
- * analogue of S01. Each test plays the whole story (create at v1, roll out, then the case's action).
+ * Partition, rollback and revisions on the in-memory World: docs/behaviour/scenarios.md cases C01, C02, C04,
+ * C05, C07 and the CloneSet analogue of S01. Each test plays the whole story (create at v1, roll out, then
+ * the case's action).
  */
 import { World } from '../support/world.js';
 import {

@@ -1,5 +1,6 @@
 /**
- * Paused (and OnDelete) on the in-memory World: shared/cases C23, C24 and the CloneSet difference of S04.
+ * Paused (and OnDelete) on the in-memory World: docs/behaviour/scenarios.md cases C23, C24 and the CloneSet
+ * difference of S04.
  */
 import { World } from '../support/world.js';
 import {
@@ -78,7 +79,7 @@ describe('S04 (paused Deployment scales with the old template), CloneSet differe
   });
 });
 
-// The OnDelete variant of C24 is in KNOWN_BUGS.md: planCloneSet rejects `type: OnDelete` in validation.
+// The OnDelete variant of C24 is in onDelete.test.ts.
 describe('C24: paused still marks new pods InPlaceUpdateReady', () => {
   test.each([
     ['paused ReCreate', { type: 'ReCreate' as const, paused: true }, 'delete'],

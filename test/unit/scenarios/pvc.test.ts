@@ -1,6 +1,6 @@
 /**
- * PVC templates on the in-memory World: shared/cases C34 (gate RecreatePodWhenChangeVCTInCloneSetGate on and
- * off), C36 and C37.
+ * PVC templates on the in-memory World: case C34 (docs/behaviour/scenarios.md#c34) (gate
+ * RecreatePodWhenChangeVCTInCloneSetGate on and off), C36 and C37.
  */
 import type { CloneSet, PersistentVolumeClaim } from '../../../lib/api/types.js';
 import { World } from '../support/world.js';

@@ -1,6 +1,6 @@
 /**
- * Scaling and scale-down ordering on the in-memory World: shared/cases C15, C16, C18, C19, C20, C21 and the
- * CloneSet analogue of S05.
+ * Scaling and scale-down ordering on the in-memory World: docs/behaviour/scenarios.md cases C15, C16, C18,
+ * C19, C20, C21 and the CloneSet analogue of S05.
  */
 import { LABEL_SPECIFIED_DELETE } from '../../../lib/api/keys.js';
 import type { Pod } from '../../../lib/api/types.js';

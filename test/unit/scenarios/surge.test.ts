@@ -1,6 +1,6 @@
 /**
- * maxSurge / maxUnavailable budgets on the in-memory World: shared/cases C08, C10, C12, C13, C14 (unsettled
- * upstream; Kruiseless keeps parity) and the CloneSet analogue of S02.
+ * maxSurge / maxUnavailable budgets on the in-memory World: docs/behaviour/scenarios.md cases C08, C10, C12,
+ * C13, C14 (unsettled upstream; Kruiseless keeps parity) and the CloneSet analogue of S02.
  */
 import { World } from '../support/world.js';
 import {

@@ -1,8 +1,9 @@
 /**
- * The diff scenarios of spec §5 items 1–26 (OpenKruise's `TestCalculateDiffsWithExpectation`, 80 steps) as data:
- * CloneSet arguments `CS(R, partition, maxUnavailable, maxSurge)` plus modifiers, pods `P(rev, state, ready, sd)`
- * in list order, the expected diff record (zero fields omitted), and what the scale phase then does (`then`).
- * Pods are named `pod-<index>` (instance id `id<index>`) by {@link scenarioContext}.
+ * The diff scenarios of scenarios 1–26 (docs/behaviour/scenarios.md) (OpenKruise's
+ * `TestCalculateDiffsWithExpectation`, 80 steps) as data: CloneSet arguments `CS(R, partition,
+ * maxUnavailable, maxSurge)` plus modifiers, pods `P(rev, state, ready, sd)` in list order, the expected diff
+ * record (zero fields omitted), and what the scale phase then does (`then`). Pods are named `pod-<index>`
+ * (instance id `id<index>`) by {@link scenarioContext}.
  */
 import { LifecycleState, type LifecycleStateValue } from '../../../lib/api/keys.js';
 import type { CloneSet, IntOrString } from '../../../lib/api/types.js';
@@ -42,7 +43,7 @@ export interface DiffScenario {
   hooked?: boolean;
 }
 
-/** The hook used by the `hooked` scenarios (spec §5 items 21–24). */
+/** The hook used by the `hooked` scenarios (scenarios 21–24 (docs/behaviour/scenarios.md)). */
 export const PRE_DELETE_HOOK = { labelsHandler: { hook: 'true' } };
 
 /** The CloneSet of a scenario step. */
@@ -57,7 +58,7 @@ export function scenarioCloneSet(s: DiffScenario): CloneSet {
   return cs;
 }
 
-/** The phase context of a scenario step (gates of spec §5: both on unless `noRollback`). */
+/** The phase context of a scenario step (gates of docs/behaviour/scenarios.md#scenarios: both on unless `noRollback`). */
 export function scenarioContext(s: DiffScenario): PhaseContext {
   const pods = named(
     s.pods.map(([rev, state, ready, sd]) => {

@@ -1,7 +1,7 @@
 /**
  * Test builders shared by the planner's unit tests, shaped like OpenKruise's `createTestPod` and
- * `createTestCloneSet` (spec §5 notation `P(rev, state, ready, sd)` and `CS(R, partition, maxUnavailable, maxSurge)`).
- * Everything is plain data; builders never read the clock.
+ * `createTestCloneSet` (docs/behaviour/scenarios.md#scenarios notation `P(rev, state, ready, sd)` and `CS(R,
+ * partition, maxUnavailable, maxSurge)`). Everything is plain data; builders never read the clock.
  */
 import {
   LABEL_CONTROLLER_REVISION_HASH,
@@ -27,7 +27,7 @@ import {
   type PlannerOptions,
 } from '../../../lib/cloneset/types.js';
 
-/** Revision names used by the diff scenarios (spec §5): current = `old_rev`, update = `new_rev`. */
+/** Revision names used by the diff scenarios (docs/behaviour/scenarios.md#scenarios): current = `old_rev`, update = `new_rev`. */
 export const OLD_REV = 'old_rev';
 export const NEW_REV = 'new_rev';
 
@@ -60,9 +60,10 @@ export interface PodExtras {
 }
 
 /**
- * `P(rev, state, ready, sd)` of spec §5 (OpenKruise `createTestPod`): labels `controller-revision-hash: rev` and
- * `lifecycle.apps.kruise.io/state: state`; `ready` ⇒ phase `Running` and `Ready=True` (no `InPlaceUpdateReady`
- * condition); not ready ⇒ empty status; `sd` ⇒ label `apps.kruise.io/specified-delete: "true"`.
+ * `P(rev, state, ready, sd)` of docs/behaviour/scenarios.md#scenarios (OpenKruise `createTestPod`): labels
+ * `controller-revision-hash: rev` and `lifecycle.apps.kruise.io/state: state`; `ready` ⇒ phase `Running` and
+ * `Ready=True` (no `InPlaceUpdateReady` condition); not ready ⇒ empty status; `sd` ⇒ label
+ * `apps.kruise.io/specified-delete: "true"`.
  * @param state lifecycle label value; `''` leaves the label out
  */
 export function pod(
@@ -121,7 +122,7 @@ export function pod(
   return p;
 }
 
-/** Alias of {@link pod} matching the spec's notation. */
+/** Alias of {@link pod}, short like OpenKruise's `createTestPod` in table tests. */
 export const P = pod;
 
 /**
@@ -154,9 +155,9 @@ export function template(): PodTemplateSpec {
 }
 
 /**
- * `CS(R, partition, maxUnavailable, maxSurge)` of spec §5 (OpenKruise `createTestCloneSet`): a v1alpha1 CloneSet
- * `default/foo` (UID {@link CS_UID}) with a rolling-update block (type `ReCreate`), selector `app=foo`, no
- * scaleStrategy. Defaults other than the type are not applied.
+ * `CS(R, partition, maxUnavailable, maxSurge)` of docs/behaviour/scenarios.md#scenarios (OpenKruise
+ * `createTestCloneSet`): a v1alpha1 CloneSet `default/foo` (UID {@link CS_UID}) with a rolling-update block
+ * (type `ReCreate`), selector `app=foo`, no scaleStrategy. Defaults other than the type are not applied.
  */
 export function cloneSet(
   replicas: number,
@@ -182,7 +183,8 @@ export function cloneSet(
 export const CS = cloneSet;
 
 /**
- * A ControllerRevision `name` whose data is `{"spec":{"template":{…template, "$patch":"replace"}}}` (spec §3.3).
+ * A ControllerRevision `name` whose data is `{"spec":{"template":{…template, "$patch":"replace"}}}`
+ * (docs/behaviour/cloneset.md#revisions).
  * @param number the `revision` sequence number
  */
 export function revision(name: string, tpl: PodTemplateSpec = template(), number = 1): ControllerRevision {
@@ -199,7 +201,7 @@ export function revision(name: string, tpl: PodTemplateSpec = template(), number
   };
 }
 
-/** An owned PVC `<vct>-foo-<instanceId>` labelled with the instance id (spec §2.7). */
+/** An owned PVC `<vct>-foo-<instanceId>` labelled with the instance id (docs/behaviour/cloneset.md#pvcs). */
 export function pvc(
   instanceId: string,
   vct = 'datadir',
@@ -235,7 +237,7 @@ export function idSource(ids: string[] = []): () => string {
   return () => (i < ids.length ? ids[i++] : `gen${i++}`);
 }
 
-/** Gates of the diff scenarios 1–27 (spec §5): `PreparingUpdateAsUpdate` and `CloneSetPartitionRollback` on. */
+/** Gates of the diff scenarios 1–27 (docs/behaviour/scenarios.md#scenarios): `PreparingUpdateAsUpdate` and `CloneSetPartitionRollback` on. */
 export const SCENARIO_GATES: Partial<PlannerOptions> = {
   preparingUpdateAsUpdate: true,
   cloneSetPartitionRollback: true,
@@ -258,8 +260,9 @@ export interface ContextOptions {
 }
 
 /**
- * A {@link PhaseContext} for `cs` and `pods` as the scale and update phases see it: strategy numbers resolved with
- * `resolveStrategy`, revisions `old_rev` (current, revision 1) and `new_rev` (update, revision 2) unless overridden.
+ * A {@link PhaseContext} for `cs` and `pods` as the scale and update phases see it: strategy numbers resolved
+ * with `resolveStrategy`, revisions `old_rev` (current, revision 1) and `new_rev` (update, revision 2) unless
+ * overridden.
  */
 export function phaseContext(cs: CloneSet, podList: Pod[], o: ContextOptions = {}): PhaseContext {
   const options: PlannerOptions = { ...DEFAULT_PLANNER_OPTIONS, ...SCENARIO_GATES, ...(o.options ?? {}) };

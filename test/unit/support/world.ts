@@ -1,9 +1,10 @@
 /**
  * A small in-memory cluster for multi-step planner tests: it holds a CloneSet with its pods, PVCs and
- * ControllerRevisions, runs `planCloneSet`, applies the plan's writes the way the API server would, and plays the
- * kubelet (schedule, run, report images, Ready from readiness gates). It lets the e2e-style scenarios of spec §5 and
- * the cases in shared/cases run as table-driven planner tests; the real API server is exercised by the
- * integration tests. Test-only code: nothing in lib/ imports it.
+ * ControllerRevisions, runs `planCloneSet`, applies the plan's writes the way the API server would, and plays
+ * the kubelet (schedule, run, report images, Ready from readiness gates). It lets the e2e-style scenarios of
+ * docs/behaviour/scenarios.md#scenarios and the cases in docs/behaviour/scenarios.md cases run as
+ * table-driven planner tests; the real API server is exercised by the integration tests. Test-only code:
+ * nothing in lib/ imports it.
  */
 import { LABEL_INSTANCE_ID } from '../../../lib/api/keys.js';
 import type {
@@ -36,8 +37,8 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 /**
- * Apply a strategic-merge patch (the subset the planner writes: maps, `null` deletions, lists merged by key with
- * `$patch: delete`, finalizers with `$deleteFromPrimitiveList`/`$setElementOrder`).
+ * Apply a strategic-merge patch (the subset the planner writes: maps, `null` deletions, lists merged by key
+ * with `$patch: delete`, finalizers with `$deleteFromPrimitiveList`/`$setElementOrder`).
  */
 export function strategicMerge(target: JsonObject, patch: JsonObject): JsonObject {
   const out: JsonObject = { ...target };
@@ -241,8 +242,8 @@ export class World {
 
   /**
    * One fake-kubelet pass: bind unscheduled pods, start pending ones (Running, container statuses), restart
-   * containers whose spec image changed (new imageID, restartCount + 1), and set Ready = every readiness gate True.
-   * Pods in {@link stuck} are left alone.
+   * containers whose spec image changed (new imageID, restartCount + 1), and set Ready = every readiness gate
+   * True. Pods in {@link stuck} are left alone.
    */
   kubelet(): this {
     const t = metaTime(this.now);
