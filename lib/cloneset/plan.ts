@@ -117,7 +117,7 @@ function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
  */
 export function planCloneSet(input: PlanInput): Plan {
   const options = { ...DEFAULT_PLANNER_OPTIONS, ...(input.options ?? {}) };
-  const cs = applyDefaults(input.cloneSet);
+  const cs = applyDefaults(input.cloneSet, { templateNoDefaults: options.templateNoDefaults });
   const errors = validateCloneSet(cs, undefined, { allowOnDelete: true });
   if (errors.length > 0) return invalidPlan(cs, errors, input.now);
 

@@ -58,6 +58,11 @@ export interface PlannerOptions {
    * 300.
    */
   expectationTimeoutSeconds: number;
+  /**
+   * OpenKruise's `TemplateNoDefaults` gate: the pod template is used as stored, without the webhook's pod-spec
+   * defaults (lib/api/podTemplateDefaults.ts). Default false.
+   */
+  templateNoDefaults: boolean;
 }
 
 /** OpenKruise's production defaults (docs/behaviour/cloneset.md#feature-gates). */
@@ -70,6 +75,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   recreatePodWhenChangeVCTInCloneSet: false,
   scalingExcludePreparingDelete: false,
   expectationTimeoutSeconds: 300,
+  templateNoDefaults: false,
 });
 
 /** Everything the planner needs, read from the API server by the caller. */

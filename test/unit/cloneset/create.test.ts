@@ -1,7 +1,7 @@
 /**
  * Pod creation (docs/behaviour/cloneset.md#pod-creation, docs/behaviour/cloneset.md#new-pods,
  * docs/behaviour/cloneset.md#pvcs): TestCreatePods (scenario 29, docs/behaviour/scenarios.md#s29),
- * TestGetOrGenAvailableIDs (item 31), slow start, and C37.
+ * TestGetOrGenAvailableIDs (scenario 31), slow start, and C37.
  */
 import type { CloneSet, PodTemplateSpec } from '../../../lib/api/types.js';
 import {

@@ -1,4 +1,7 @@
-/** Ownership (docs/behaviour/cloneset.md#ownership): TestClaimPods (scenario 51, docs/behaviour/scenarios.md#s51), TestCleanupPVCs (item 53) and C21. */
+/**
+ * Ownership (docs/behaviour/cloneset.md#ownership): TestClaimPods (scenario 51,
+ * docs/behaviour/scenarios.md#s51), TestCleanupPVCs (scenario 53) and C21.
+ */
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import { claimPods, cleanupPVCs } from '../../../lib/cloneset/ownership.js';
 import { cloneSet, CS_UID, P, pvc } from '../support/fixtures.js';

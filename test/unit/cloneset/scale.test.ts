@@ -1,6 +1,6 @@
 /**
- * The scale phase (docs/behaviour/cloneset.md#scale-phase) on the diff scenarios (scenarios 1–26
- * (docs/behaviour/scenarios.md)) and on TestScale / TestDeletePods / TestSyncCloneSet (items 28, 30, 50a–d),
+ * The scale phase (docs/behaviour/cloneset.md#scale-phase) on the diff scenarios 1–26 and on TestScale /
+ * TestDeletePods / TestSyncCloneSet (scenarios 28, 30, 50a–d; all indexed in docs/behaviour/scenarios.md),
  * lifecycle hooks, pre-delete cancellation and the field cases.
  */
 import { LABEL_INSTANCE_ID, LifecycleState } from '../../../lib/api/keys.js';

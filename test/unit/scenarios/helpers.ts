@@ -1,6 +1,6 @@
 /**
- * Builders and read-outs shared by the multi-step World scenarios of docs/behaviour/scenarios.md and
- * docs/behaviour/scenarios.md#scenarios items 61–81: the cases' skeleton CloneSet (`default/sample`, selector
+ * Builders and read-outs shared by the multi-step World scenarios and the e2e scenarios 61–81
+ * (docs/behaviour/scenarios.md#scenarios): the cases' skeleton CloneSet (`default/sample`, selector
  * `app: sample`, image `example/app:v1`), per-revision counts, and a driver that runs reconcile + kubelet
  * rounds while checking an invariant.
  */
