@@ -3,6 +3,7 @@
  * (docs/behaviour/cloneset.md#v1beta1-mapping), for the CRD conversion webhook. Pure data mapping; the inputs
  * are not modified.
  */
+import { parseInt32 } from './int32.js';
 import { LABEL_SCALING_EXCLUDE_PREPARING_DELETE } from './keys.js';
 import type {
   CloneSet,
@@ -82,12 +83,6 @@ const PREDOWNLOAD = [
   ['imagePreDownloadMinUpdatedReadyPods', ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS],
 ] as const;
 
-function int32(s: string): number | undefined {
-  if (!/^[+-]?\d+$/.test(s)) return undefined;
-  const n = Number(s);
-  return n >= -2147483648 && n <= 2147483647 ? n : undefined;
-}
-
 function withoutUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
@@ -127,7 +122,7 @@ export function toV1beta1(cs: CloneSet): CloneSetV1beta1 {
     for (const [field, key] of PREDOWNLOAD) {
       const raw = annotations[key];
       if (!raw) continue;
-      const value = field === 'imagePreDownloadParallelism' ? (int32(raw) ?? raw) : int32(raw);
+      const value = field === 'imagePreDownloadParallelism' ? (parseInt32(raw) ?? raw) : parseInt32(raw);
       ips ??= {};
       if (value !== undefined) ips[field] = value as number;
     }

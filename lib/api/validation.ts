@@ -9,9 +9,10 @@ import { IntOrPercentError, scaledValueFromIntOrPercent } from './intOrPercent.j
 import { InvalidSelectorError, isEmptySelector, selectorMatches } from './selector.js';
 import type { CloneSet, CloneSetSpec, CloneSetUpdateStrategy, IntOrString, LabelSelector } from './types.js';
 
+import { MAX_INT32 } from './int32.js';
+
 export type { FieldError } from './errors.js';
 
-const MAX_INT32 = 2147483647;
 const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

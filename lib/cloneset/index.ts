@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: none (the planner's public surface; OpenKruise's controller packages import each other
+ * directly).
+ *
  * The planner's public surface: what code outside `lib/cloneset` may import. The folders below mirror
  * OpenKruise's layout — `sync/` (pkg/controller/cloneset/sync: scale, update, the diff calculation),
  * `inplace/` (pkg/util/inplaceupdate), `lifecycle/` (pkg/util/lifecycle), `revision/`

@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/cloneset_controller.go `claimPods`, `cleanupPVCs`,
+ * `updateClaimOwnerRefToPod` (Kubernetes' `PodControllerRefManager.ClaimPods` semantics).
+ *
  * Ownership (docs/behaviour/cloneset.md#ownership): claiming active pods by controller reference and
  * selector, releasing pods that stopped matching, adopting pods without a controller reference, and — when
  * PVC reuse is disabled — cleaning up PVCs whose pods are gone. Pure: returns the pods/PVCs to work with plus

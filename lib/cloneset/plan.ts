@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/cloneset_controller.go `doReconcile`, `syncCloneSet`,
+ * `truncatePodsToDelete`, without the I/O.
+ *
  * The CloneSet planner: one pure function from what the API server holds to what the controller does next
  * (docs/behaviour/cloneset.md#reconcile-order, OpenKruise's reconcile, minus the I/O). Expectations and
  * leases are the caller's business (lib/reconcile, docs/behaviour/cloneset.md#expectations): call this only

@@ -1,10 +1,11 @@
 /**
- * Counterpart of OpenKruise's pkg/controller/cloneset/utils/pod_sorter.go: `ActivePodsWithRanks.Less`,
- * `afterOrZero`, `podReadyTime`, `maxContainerRestarts`; and of Kubernetes'
- * pkg/controller/controller_utils.go `ActivePods.Less`, which is the same order without the availability,
- * deletion-cost and rank steps (OpenKruise's `commonControl.GetPodsSortFunc` uses it to order update
- * candidates). One comparator serves both the scale-in victim order (sync/victims.ts) and the update order
- * (sync/updateSort.ts); see docs/behaviour/cloneset.md "Scale-in victims" and "Update order". Pure functions;
+ * OpenKruise: pkg/controller/cloneset/utils/pod_sorter.go `ActivePodsWithRanks.Less`, `afterOrZero`,
+ * `podReadyTime`, `maxContainerRestarts`; Kubernetes pkg/controller/controller_utils.go `ActivePods.Less`.
+ *
+ * The active-pods order, which is Kubernetes' order plus the availability, deletion-cost and rank steps
+ * (OpenKruise's `commonControl.GetPodsSortFunc` uses the Kubernetes order for update candidates). One
+ * comparator serves both the scale-in victim order (sync/victims.ts) and the update order (sync/updateSort.ts);
+ * see docs/behaviour/cloneset.md#scale-in-victims and docs/behaviour/cloneset.md#update-order. Pure functions;
  * inputs are not modified.
  */
 import type { Pod } from '../api/types.js';

@@ -1,8 +1,15 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/utils/cloneset_utils.go `IsRunningAndReady`, `IsRunningAndAvailable`,
+ * `EqualToRevisionHash`, `GetShortHash`; pkg/controller/cloneset/sync/cloneset_sync_utils.go
+ * `isSpecifiedDelete`, `IsPodAvailable`; pkg/controller/cloneset/core/cloneset_core.go `IsPodUpdateReady`;
+ * pkg/util/lifecycle/lifecycle_utils.go `GetPodLifecycleState`; pkg/controller/cloneset/utils/pod_sorter.go
+ * `getDeletionCostFromPodAnnotations`.
+ *
  * Pod predicates used throughout the planner (docs/behaviour/cloneset.md#pod-predicates), revision matching
  * (docs/behaviour/cloneset.md#pod-labels) and lifecycle-hook evaluation
  * (docs/behaviour/cloneset.md#api-fields). Pure functions of their arguments; time comes in as `now`.
  */
+import { isInt32 } from '../api/int32.js';
 import {
   ANNOTATION_POD_DELETION_COST,
   CONDITION_INPLACE_UPDATE_READY,
@@ -160,7 +167,7 @@ export function podDeletionCost(pod: Pod): number {
   const raw = pod.metadata.annotations?.[ANNOTATION_POD_DELETION_COST];
   if (raw === undefined || !/^(0|-?[1-9]\d*)$/.test(raw)) return 0;
   const n = Number(raw);
-  return n >= -2147483648 && n <= 2147483647 ? n : 0;
+  return isInt32(n) ? n : 0;
 }
 
 /**

@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/util/inplaceupdate/inplace_update.go `containsReadinessGate`; Kubernetes
+ * pkg/kubelet/status/generate.go `GeneratePodReadyCondition`.
+ *
  * Pod readiness gates (docs/behaviour/cloneset.md#readiness): whether a pod has a gate, and `Ready`
  * recomputed from the gates after one of their conditions changes (as the kubelet's
  * `GeneratePodReadyCondition` does). Pure; time comes in as `now`.

@@ -1,4 +1,8 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/cloneset_status.go `calculateStatus`, `calculateProgressingStatus`,
+ * `inconsistentStatus`, `getRequeueSecondsFromCondition`; pkg/controller/cloneset/utils/cloneset_utils.go
+ * `SetCloneSetCondition`.
+ *
  * CloneSet status calculation (docs/behaviour/cloneset.md#status, docs/behaviour/cloneset.md#status-fields):
  * pod counters, current-revision promotion, the `Progressing` condition with its deadline,
  * `FailedScale`/`FailedUpdate`, and whether the result warrants a status write. Pure: time comes in as `now`.
@@ -11,7 +15,8 @@ import { metaTime } from '../api/time.js';
 import type { StrategyNumbers } from './types.js';
 
 /** `progressDeadlineSeconds` value meaning "no deadline" (docs/behaviour/cloneset.md#api-fields). */
-export const MAX_INT32 = 2147483647;
+export { MAX_INT32 } from '../api/int32.js';
+import { MAX_INT32 } from '../api/int32.js';
 
 /** Reasons of the `Progressing` condition (docs/behaviour/cloneset.md#status-fields). */
 export const ProgressingReason = {

@@ -1,16 +1,20 @@
 /**
+ * OpenKruise: the opening of pkg/controller/cloneset/sync/cloneset_sync_utils.go
+ * `calculateDiffsWithExpectation` (partition, maxSurge and maxUnavailable resolved to counts) and
+ * `shouldScalingExcludePreparingDelete`.
+ *
  * Resolves a CloneSet's strategies into the numbers the scale and update arithmetic use
  * (docs/behaviour/cloneset.md#diff).
  */
+import { MAX_INT32 } from '../api/int32.js';
 import { LABEL_SCALING_EXCLUDE_PREPARING_DELETE } from '../api/keys.js';
 import { calculatePartitionReplicas, legacyScaledValue } from '../api/intOrPercent.js';
+import { DEFAULT_MAX_UNAVAILABLE } from '../api/defaults.js';
 import type { CloneSet } from '../api/types.js';
 import type { PlannerOptions, StrategyNumbers } from './types.js';
 
 /** `scaleStrategy.maxUnavailable` when unset: unlimited (docs/behaviour/cloneset.md#diff). */
-const UNLIMITED = 2147483647;
-/** Default update maxUnavailable (docs/behaviour/cloneset.md#defaults). */
-const DEFAULT_MAX_UNAVAILABLE = '20%';
+const UNLIMITED = MAX_INT32;
 
 /**
  * Resolve replicas, partition, maxSurge, maxUnavailable and scaleStrategy.maxUnavailable to pod counts

@@ -1,4 +1,8 @@
 /**
+ * OpenKruise: none as one file: `DiffRecord` is pkg/controller/cloneset/sync/cloneset_sync_utils.go
+ * `expectationDiffs`, `PlannerOptions` the CloneSet gates of pkg/features/kruise_features.go; `Plan` and
+ * `Action` replace the controller's direct writes.
+ *
  * The planner's contract: what goes in ({@link PlanInput}), what comes out ({@link Plan}). Everything here is
  * plain data; `planCloneSet(input)` is a pure function of it (same input, same plan).
  */

@@ -1,4 +1,8 @@
 /**
+ * OpenKruise: pkg/util/inplaceupdate/inplace_update_defaults.go `defaultPatchUpdateSpecToPod`,
+ * `defaultCheckContainersInPlaceUpdateCompleted`; pkg/util/inplaceupdate/inplace_update.go `updateNextBatch`;
+ * pkg/util/containerlaunchpriority (launch-priority env).
+ *
  * Applying an in-place update spec to a pod, one container batch at a time
  * (docs/behaviour/cloneset.md#in-place-update, scenario 57), and the completion check
  * (docs/behaviour/cloneset.md#in-place-update, scenario 56). Pure functions: the result is a strategic-merge

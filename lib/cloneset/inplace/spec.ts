@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/util/inplaceupdate/inplace_update_defaults.go `defaultCalculateInPlaceUpdateSpec`;
+ * pkg/util/inplaceupdate/inplace_update_vertical.go `IsPodQoSChanged`, `CanResourcesResizeInPlace`.
+ *
  * "Can this revision change be done in place, and what does it change?"
  * (docs/behaviour/cloneset.md#in-place-update): an RFC 6902 diff between two ControllerRevisions' raw data,
  * classified into image replacements, cpu/memory replacements (vertical-scaling gate), env-from-metadata

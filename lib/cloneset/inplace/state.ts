@@ -1,4 +1,8 @@
 /**
+ * OpenKruise: apis/apps/pub/inplace_update.go `InPlaceUpdateState`, `InPlaceUpdatePreCheckBeforeNext`,
+ * `GetInPlaceUpdateState`, `GetInPlaceUpdateGrace`, `RemoveInPlaceUpdateGrace`;
+ * pkg/util/inplaceupdate/inplace_update.go `UpdateSpec`.
+ *
  * The two JSON documents an in-place update keeps on a pod (docs/behaviour/cloneset.md#pod-annotations): the
  * `UpdateSpec` stored in `apps.kruise.io/inplace-update-grace` while a grace period is pending, and the
  * `InPlaceUpdateState` in `apps.kruise.io/inplace-update-state`. Both are written byte-compatible with

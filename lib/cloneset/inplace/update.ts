@@ -1,4 +1,8 @@
 /**
+ * OpenKruise: pkg/util/inplaceupdate/inplace_update.go `Update`, `updatePodInPlace`, `Refresh`,
+ * `finishGracePeriod`, `updateNextBatch`, `updateCondition`;
+ * pkg/util/inplaceupdate/inplace_update_defaults.go `defaultCheckPodNeedsBeUnready`.
+ *
  * In-place update actions (docs/behaviour/cloneset.md#in-place-update): starting an update on a pod
  * ("Performing it"), and the per-pod refresh run at the start of every update phase (grace periods, next
  * container batches, `InPlaceUpdateReady=True`). Pure: the results are {@link Action}s for the executor,

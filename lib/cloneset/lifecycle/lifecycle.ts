@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/util/lifecycle/lifecycle_utils.go `UpdatePodLifecycle`, `IsPodHooked`, `IsPodAllHooked`, as
+ * called from pkg/controller/cloneset/sync/cloneset_update.go `refreshPodState` and `updatePod`.
+ *
  * Lifecycle state transitions (docs/behaviour/cloneset.md#lifecycle): the refresh transitions run for every
  * pod at the start of the update phase, and the transitions the update phase makes when it picks a pod for an
  * in-place update. Builds {@link Action}s from the patch builders in `patch.ts`.

@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/util/lifecycle/lifecycle_utils.go `SetPodLifecycle`, `executePodNotReadyPolicy`;
+ * pkg/util/podreadiness/pod_readiness_utils.go `addNotReadyKey`, `removeNotReadyKey`.
+ *
  * Patch builders for lifecycle transitions (docs/behaviour/cloneset.md#pod-labels,
  * docs/behaviour/cloneset.md#readiness, docs/behaviour/cloneset.md#lifecycle): the strategic-merge patch that
  * moves a pod to a lifecycle state, and the pods/status patch that adds or removes a `markPodNotReady` key on

@@ -1,4 +1,8 @@
 /**
+ * OpenKruise: none; reproduces Go's `encoding/json` and `hash/fnv`, apimachinery's
+ * `rand.SafeEncodeString` and Kubernetes' `hashutil.DeepHashObject` (spew) that OpenKruise's revision names
+ * and hash annotations depend on.
+ *
  * Byte-compatible reproductions of the Go serialisation and hashing that name OpenKruise's
  * ControllerRevisions (docs/behaviour/cloneset.md#revisions,
  * docs/behaviour/cloneset.md#controller-revisions): `encoding/json` output of untyped maps, FNV-1/FNV-1a

@@ -1,9 +1,15 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/revision/cloneset_revision.go `NewRevision`, `ApplyRevision`,
+ * `getPatch`; pkg/controller/cloneset/cloneset_controller.go `getActiveRevisions`, `truncateHistory`;
+ * pkg/util/volumeclaimtemplate/volume_templates_hash.go; Kubernetes pkg/controller/history
+ * `HashControllerRevision`, `FindEqualRevisions`.
+ *
  * ControllerRevisions of a CloneSet (docs/behaviour/cloneset.md#revisions,
  * docs/behaviour/cloneset.md#controller-revisions): revision data, hash and name, choosing the current and
  * update revisions, applying a revision, and history truncation. Pure: writes are returned as data
  * ({@link RevisionPlan}) for the reconciler to perform.
  */
+import { parseInt32 } from '../../api/int32.js';
 import { ANNOTATION_VCT_HASH, LABEL_REVISION_HASH } from '../../api/keys.js';
 import { InvalidRevisionDataError } from '../../api/errors.js';
 import { selectorMatches } from '../../api/selector.js';
@@ -162,9 +168,7 @@ export function filterOwnedRevisions(
 
 function int32Label(r: ControllerRevision): number | undefined {
   const v = r.metadata.labels?.[LABEL_REVISION_HASH];
-  if (v === undefined || !/^[+-]?\d+$/.test(v)) return undefined;
-  const n = Number(v);
-  return n >= -2147483648 && n <= 2147483647 ? n : undefined;
+  return v === undefined ? undefined : parseInt32(v);
 }
 
 /**

@@ -1,4 +1,8 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/sync/cloneset_scale.go `createPods`, `getOrGenAvailableIDs`,
+ * `getOrGenInstanceID`; pkg/controller/cloneset/core/cloneset_core.go `newVersionedPods`;
+ * pkg/controller/cloneset/utils/cloneset_utils.go `UpdateStorage`, `DoItSlowly`.
+ *
  * Pod creation (docs/behaviour/cloneset.md#pod-creation, docs/behaviour/cloneset.md#new-pods,
  * docs/behaviour/cloneset.md#pvcs): instance-id selection, the pod and PVC objects built from a revision's
  * template, and the slow-start batch numbers. Pure: time from `ctx.now`, ids from `ctx.newInstanceId`.

@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/sync/cloneset_sync_utils.go `calculateDiffsWithExpectation` and its
+ * `expectationDiffs` record.
+ *
  * The core scale/update arithmetic of a CloneSet (docs/behaviour/cloneset.md#diff, OpenKruise's "expectation
  * diffs"): one record of pod counts from which the scale phase and the update phase act.
  */

@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/sync/cloneset_scale.go `Scale`, `managePreparingDelete`, `deletePods`,
+ * `getPlannedDeletedPods`.
+ *
  * The scale phase (docs/behaviour/cloneset.md#scale-phase): cancel pending deletions when pods are needed
  * again, create pods, finish pre-delete pods, honour specified deletions, and scale in — each step returning
  * as soon as it plans a change, so one reconcile does one kind of thing. Pure: returns the writes; the

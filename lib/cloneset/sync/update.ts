@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/sync/cloneset_update.go `Update`, `refreshPodState`, `updatePod`,
+ * `limitUpdateIndexes`.
+ *
  * The update phase (docs/behaviour/cloneset.md#update-phase): refresh every pod, then move up to the allowed
  * number of pods to the target revision — in place when possible (honouring the `inPlaceUpdate` lifecycle
  * hook), else by marking them `specified-delete` for the scale phase to recreate. Pure: returns the actions

@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/sync/cloneset_update.go `SortUpdateIndexes`;
+ * pkg/util/updatesort/priority_sort.go and scatter_sort.go `Sort`.
+ *
  * The order in which update candidates are updated (docs/behaviour/cloneset.md#update-phase; scenario 48):
  * Kubernetes' active-pods order, then `priorityStrategy`, then `scatterStrategy`, then `PreparingUpdate` pods
  * first. Works on indexes into the pod list, like OpenKruise. Pure functions; inputs are not modified.

@@ -1,4 +1,7 @@
 /**
+ * OpenKruise: pkg/controller/cloneset/sync/cloneset_scale.go `choosePodsToDelete`;
+ * pkg/controller/cloneset/utils/pod_sorter.go `NewSameNodeRanker`, `NewSpreadConstraintsRanker`.
+ *
  * Scale-in victim ordering (docs/behaviour/cloneset.md#scale-in-victims): the deletion comparator, the
  * same-node and topology-spread rankers, and the split of victims between not-updated and updated pods. Pure
  * functions; time comes in through the context.

@@ -5,6 +5,7 @@
  * docs/behaviour/cloneset.md#image-pre-download) are outside Kruiseless; those tests say so in their names.
  * Scenario 78 is C34 in pvc.test.ts; scenario 80 (OnDelete) is in onDelete.test.ts.
  */
+import { MAX_INT32 } from '../../../lib/api/int32.js';
 import type { Container } from '../../../lib/api/types.js';
 import { World } from '../support/world.js';
 import {
@@ -26,7 +27,6 @@ import {
 } from './helpers.js';
 
 const IDS = 'abcdefghijklmnopqrstuvwxyz'.split('');
-const MAX_INT32 = 2147483647;
 
 describe('e2e scenarios 61–67 (docs/behaviour/scenarios.md#scenarios): scaling and the Progressing condition', () => {
   test('61: an empty strategy defaults to ReCreate / 20%; 3 pods become Ready; Progressing True/CloneSetAvailable', () => {

@@ -1,0 +1,24 @@
+/**
+ * Go's `int32` as the API uses it: the bounds (`math.MaxInt32` is also the "no limit" value of several CloneSet
+ * fields, docs/behaviour/cloneset.md#defaults) and the parse of an int32 held in a label or annotation.
+ */
+
+/** `math.MaxInt32`. */
+export const MAX_INT32 = 2147483647;
+/** `math.MinInt32`. */
+export const MIN_INT32 = -2147483648;
+
+/** Whether `n` lies in Go's int32 range (callers have already checked it is an integer). */
+export function isInt32(n: number): boolean {
+  return n >= MIN_INT32 && n <= MAX_INT32;
+}
+
+/**
+ * Go's `strconv.ParseInt(s, 10, 32)`: optional sign, decimal digits, int32 range.
+ * @returns the number, or `undefined` when `s` is not such a string
+ */
+export function parseInt32(s: string): number | undefined {
+  if (!/^[+-]?\d+$/.test(s)) return undefined;
+  const n = Number(s);
+  return isInt32(n) ? n : undefined;
+}
