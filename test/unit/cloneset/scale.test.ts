@@ -9,7 +9,18 @@ import { lifecycleStatePatch } from '../../../lib/cloneset/lifecycle/patch.js';
 import { deletePodsActions, planScale } from '../../../lib/cloneset/sync/scale.js';
 import type { Action } from '../../../lib/cloneset/types.js';
 import { DIFF_SCENARIOS, scenarioContext, type DiffScenario } from '../support/diffScenarios.js';
-import { cloneSet, named, NEW_REV, NOW, OLD_REV, P, phaseContext, pod, pvc } from '../support/fixtures.js';
+import {
+  cloneSet,
+  diffRecord,
+  named,
+  NEW_REV,
+  NOW,
+  OLD_REV,
+  P,
+  phaseContext,
+  pod,
+  pvc,
+} from '../support/fixtures.js';
 
 /** The expected actions of a scenario's `then`. */
 function expectedActions(s: DiffScenario): unknown[] {
@@ -180,7 +191,7 @@ describe('planScale specifics', () => {
     const cs = cloneSet(1);
     cs.spec.lifecycle = { preDelete: { finalizersHandler: ['example.com/hold'] } };
     const res = planScale(phaseContext(cs, pods));
-    expect(res.diff.scaleDownNum).toBe(2);
+    expect(res.diff).toEqual(diffRecord({ scaleDownNum: 2, deleteReadyLimit: 2 }));
     expect(res).toMatchObject({ changed: false, actions: [] });
   });
 
@@ -269,7 +280,7 @@ describe('TestScale (scenario 28, docs/behaviour/scenarios.md#s28): R=3, maxUnav
 
   it('(a) minReadySeconds 9999: nothing deleted (budget max(1+2−5,0) = 0, pods ready)', () => {
     const res = planScale(phaseContext(cs(9999), fivePods(), { current: NEW_REV }));
-    expect(res.diff).toMatchObject({ scaleDownNum: 2, deleteReadyLimit: 0 });
+    expect(res.diff).toEqual(diffRecord({ scaleDownNum: 2 }));
     expect(res).toMatchObject({ changed: false, actions: [] });
   });
 
@@ -282,7 +293,7 @@ describe('TestScale (scenario 28, docs/behaviour/scenarios.md#s28): R=3, maxUnav
 
   it('(c) minReadySeconds 0: 2 pods deleted (budget 3)', () => {
     const res = planScale(phaseContext(cs(0), fivePods(), { current: NEW_REV }));
-    expect(res.diff.deleteReadyLimit).toBe(3);
+    expect(res.diff).toEqual(diffRecord({ scaleDownNum: 2, deleteReadyLimit: 3 }));
     expect(res.actions.map((a) => a.type === 'DeletePod' && [a.pod.name, a.reason])).toEqual([
       ['pod-0', 'ScaleDown'],
       ['pod-1', 'ScaleDown'],
@@ -339,7 +350,9 @@ describe('TestSyncCloneSet scale parts (scenario 50a–d, docs/behaviour/scenari
     const res = planScale(
       phaseContext(onDelete(6), named([...running(OLD_REV, 3, 0), ...running(NEW_REV, 5, 0)])),
     );
-    expect(res.diff).toMatchObject({ scaleDownNum: 2, scaleDownNumOldRevision: 3 });
+    expect(res.diff).toEqual(
+      diffRecord({ scaleDownNum: 2, scaleDownNumOldRevision: 3, updateNum: 1, updateMaxUnavailable: 3 }),
+    );
     expect(deleted(res.actions)).toHaveLength(2);
     expect(deleted(res.actions).every((n) => n.startsWith(OLD_REV))).toBe(true);
   });
@@ -364,7 +377,9 @@ describe('field cases (scale-phase parts)', () => {
       'CreatePod',
     ]);
     const end = planScale(phaseContext(cs, named([...ready(OLD_REV, 6), ...ready(NEW_REV, 3)])));
-    expect(end.diff).toMatchObject({ scaleDownNum: 1, scaleDownNumOldRevision: 1, useSurge: 0 });
+    expect(end.diff).toEqual(
+      diffRecord({ scaleDownNum: 1, scaleDownNumOldRevision: 1, deleteReadyLimit: 1 }),
+    );
     expect(end.actions.map((a) => a.type === 'DeletePod' && a.pod.name)).toEqual(['pod-0']);
   });
 
@@ -390,7 +405,7 @@ describe('field cases (scale-phase parts)', () => {
       ...ready(NEW_REV, 2, { readySince: '2024-05-01T07:59:00Z' }),
     ]);
     const res = planScale(phaseContext(cs, pods));
-    expect(res.diff).toMatchObject({ useSurge: 2, scaleUpNum: 0, scaleDownNum: 0 });
+    expect(res.diff).toEqual(diffRecord({ useSurge: 2, updateNum: 2, updateMaxUnavailable: 2 }));
     expect(res.actions).toEqual([]);
   });
 
@@ -423,7 +438,7 @@ describe('field cases (scale-phase parts)', () => {
     const cs = cloneSet(3, 0, '20%', 0);
     cs.spec.minReadySeconds = 99999;
     const res = planScale(phaseContext(cs, named(ready(NEW_REV, 5, { readySince: '2024-05-01T07:55:00Z' }))));
-    expect(res.diff).toMatchObject({ scaleDownNum: 2, deleteReadyLimit: 0 });
+    expect(res.diff).toEqual(diffRecord({ scaleDownNum: 2 }));
     expect(res.actions).toEqual([]);
   });
 

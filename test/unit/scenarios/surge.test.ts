@@ -2,6 +2,7 @@
  * maxSurge / maxUnavailable budgets on the in-memory World: docs/behaviour/scenarios.md cases C08, C10, C12,
  * C13, C14 (unsettled upstream; Kruiseless keeps parity) and the CloneSet analogue of S02.
  */
+import { diffRecord } from '../support/fixtures.js';
 import { World } from '../support/world.js';
 import {
   availablePods,
@@ -31,7 +32,7 @@ describe('C08: surge is released once the partition is satisfied', () => {
     const r1 = updateRev(w);
     w.edit((cs) => setImage(cs, 'v2'));
     const first = w.reconcile();
-    expect(first.diff).toMatchObject({ useSurge: 1, scaleUpNum: 1 });
+    expect(first.diff).toEqual(diffRecord({ scaleUpNum: 1, scaleUpLimit: 1, useSurge: 1, updateNum: 3 }));
     expect(kinds(first)).toEqual(['CreatePod']);
     w.kubelet();
     let peak = 0;
@@ -157,7 +158,7 @@ describe('C13: raising maxSurge mid-rollout adds no pods (wontfix upstream, pari
     w.edit((cs) => (cs.spec.updateStrategy!.maxSurge = '100%'));
     for (let i = 0; i < 10; i++) round(w.tick(5));
     expect(w.activePods()).toHaveLength(6);
-    expect(w.plans.at(-1)!.diff.useSurge).toBe(2);
+    expect(w.plans.at(-1)!.diff).toEqual(diffRecord({ useSurge: 2, updateNum: 2, updateMaxUnavailable: 2 }));
     expect(w.plans.flatMap((p) => p.actions).filter((a) => a.type === 'DeletePod')).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 /**
- * The diff scenarios of scenarios 1–26 (docs/behaviour/scenarios.md) (OpenKruise's
+ * The diff scenarios 1–26 of docs/behaviour/scenarios.md (OpenKruise's
  * `TestCalculateDiffsWithExpectation`, 80 steps) as data: CloneSet arguments `CS(R, partition,
  * maxUnavailable, maxSurge)` plus modifiers, pods `P(rev, state, ready, sd)` in list order, the expected diff
  * record (zero fields omitted), and what the scale phase then does (`then`). Pods are named `pod-<index>`
@@ -43,7 +43,7 @@ export interface DiffScenario {
   hooked?: boolean;
 }
 
-/** The hook used by the `hooked` scenarios (scenarios 21–24 (docs/behaviour/scenarios.md)). */
+/** The hook used by the `hooked` scenarios (scenarios 21–24, docs/behaviour/scenarios.md). */
 export const PRE_DELETE_HOOK = { labelsHandler: { hook: 'true' } };
 
 /** The CloneSet of a scenario step. */

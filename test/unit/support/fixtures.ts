@@ -23,6 +23,7 @@ import type {
 import { resolveStrategy } from '../../../lib/cloneset/strategy.js';
 import {
   DEFAULT_PLANNER_OPTIONS,
+  type DiffRecord,
   type PhaseContext,
   type PlannerOptions,
 } from '../../../lib/cloneset/types.js';
@@ -282,5 +283,25 @@ export function phaseContext(cs: CloneSet, podList: Pod[], o: ContextOptions = {
     now: o.now ?? NOW,
     options,
     newInstanceId: o.newInstanceId ?? idSource(),
+  };
+}
+
+/**
+ * A whole diff record (docs/behaviour/cloneset.md#diff): the given counts, every other field 0. Tests compare
+ * the record whole with `toEqual(diffRecord({...}))`, so a field that should be 0 is checked too.
+ */
+export function diffRecord(nonZero: Partial<DiffRecord>): DiffRecord {
+  return {
+    scaleUpNum: 0,
+    scaleUpNumOldRevision: 0,
+    scaleDownNum: 0,
+    scaleDownNumOldRevision: 0,
+    scaleUpLimit: 0,
+    deleteReadyLimit: 0,
+    useSurge: 0,
+    useSurgeOldRevision: 0,
+    updateNum: 0,
+    updateMaxUnavailable: 0,
+    ...nonZero,
   };
 }
