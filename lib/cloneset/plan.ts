@@ -8,7 +8,7 @@
  * when they allow acting.
  */
 import { applyDefaults } from '../api/defaults.js';
-import type { FieldError } from '../api/errors.js';
+import { describeFieldErrors, type FieldError } from '../api/errors.js';
 import { EventReason, GROUP, KIND } from '../api/keys.js';
 import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/types.js';
 import { validateCloneSet } from '../api/validation.js';
@@ -58,7 +58,7 @@ function byName(a: Pod, b: Pod): number {
 
 /** The plan for a CloneSet that failed validation: no writes but a condition and a Warning event. */
 function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
-  const message = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+  const message = describeFieldErrors(errors);
   // every printer column of docs/behaviour/cloneset.md#api-fields shows a number, even before the first valid
   // reconcile
   const old: CloneSetStatus = {

@@ -100,24 +100,26 @@ function objectMap<T>(v: unknown, each: (x: unknown) => T): Record<string, T> | 
   return out;
 }
 
-function refMetadata(v: unknown): RefMetadata {
+/** The string-map fields `keys` of a decoded JSON object, in `keys` order, each only when present. */
+function stringMaps<K extends string>(
+  v: unknown,
+  keys: readonly K[],
+): Partial<Record<K, Record<string, string>>> {
   const o = (v ?? {}) as Record<string, unknown>;
-  const out: RefMetadata = {};
-  const labels = stringMap(o.labels);
-  const annotations = stringMap(o.annotations);
-  if (labels) out.labels = labels;
-  if (annotations) out.annotations = annotations;
+  const out: Partial<Record<K, Record<string, string>>> = {};
+  for (const k of keys) {
+    const m = stringMap(o[k]);
+    if (m) out[k] = m;
+  }
   return out;
 }
 
+function refMetadata(v: unknown): RefMetadata {
+  return stringMaps(v, ['labels', 'annotations']);
+}
+
 function resources(v: unknown): ResourceRequirements {
-  const o = (v ?? {}) as Record<string, unknown>;
-  const out: ResourceRequirements = {};
-  const limits = stringMap(o.limits);
-  const requests = stringMap(o.requests);
-  if (limits) out.limits = limits;
-  if (requests) out.requests = requests;
-  return out;
+  return stringMaps(v, ['limits', 'requests']);
 }
 
 function parseObject(text: string, what: string): Record<string, unknown> {
