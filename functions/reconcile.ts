@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import { parseReconcileEvent } from '../lib/events/index.js';
+import { systemClock } from '../lib/core/clock.js';
 import { reconcileCloneSet } from '../lib/reconcile/reconcile.js';
 import { awsRuntime } from '../lib/runtime/aws.js';
 import type { Runtime } from '../lib/runtime/types.js';
@@ -54,7 +55,7 @@ export function reconcileHandler(
           requeue: runtime.requeue,
           log: logger,
           holder: context?.awsRequestId ?? randomUUID(),
-          now: () => new Date(),
+          clock: systemClock,
           sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
           deadlineMs: Date.now() + remaining - DEADLINE_MARGIN_MS,
           leaseDurationMs: remaining + 60_000,

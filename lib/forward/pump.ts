@@ -9,7 +9,7 @@ import type { JsonObject } from '../api/types.js';
 import type { EventPublisher, ReconcileRequest } from '../events/index.js';
 import { watchOnce } from '../kube/watch.js';
 import type { WatchCheckpoints } from '../state/index.js';
-import type { Logger } from '../reconcile/logger.js';
+import type { Logger } from '../core/logger.js';
 import { requestForObject, type WatchedKind } from './keys.js';
 
 /**

@@ -138,3 +138,37 @@ export function isNotFound(e: unknown): e is KubeApiError {
 export function isAlreadyExists(e: unknown): e is KubeApiError {
   return e instanceof KubeApiError && e.statusCode === 409 && e.reason === 'AlreadyExists';
 }
+
+/**
+ * What a failed write means to the reconciler — the one classification of API errors (client-go's
+ * `apierrors.IsConflict` / `IsAlreadyExists` / `IsNotFound`, as OpenKruise's CloneSet controller uses them):
+ * - `conflict`: 409 `Conflict`, a resourceVersion or UID precondition failed: the object changed since it was read;
+ *   not a failure — stop, re-read, re-plan;
+ * - `alreadyExists`: 409 `AlreadyExists`, a create whose name is taken;
+ * - `notFound`: 404, the object is gone (what a delete wanted);
+ * - `failed`: any other API error (reported as a failure);
+ * - `notApi`: not an API-server error at all (state store, fencing, a bug): never handled as a write failure.
+ */
+export type WriteErrorKind = 'conflict' | 'alreadyExists' | 'notFound' | 'failed' | 'notApi';
+
+/** Classifies an error thrown by a {@link KubeClient} write; see {@link WriteErrorKind}. */
+export function classifyWriteError(e: unknown): WriteErrorKind {
+  if (!(e instanceof KubeApiError)) return 'notApi';
+  if (isConflict(e)) return 'conflict';
+  if (isAlreadyExists(e)) return 'alreadyExists';
+  if (isNotFound(e)) return 'notFound';
+  return 'failed';
+}
+
+/**
+ * Awaits a delete, treating NotFound as success: deletes are idempotent, an object already gone is what the delete
+ * wanted (as controller-runtime's `client.IgnoreNotFound`).
+ * @throws whatever else the delete throws
+ */
+export async function ignoreNotFound(p: Promise<void>): Promise<void> {
+  try {
+    await p;
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+}

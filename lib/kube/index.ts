@@ -12,6 +12,9 @@ export {
   isConflict,
   isNotFound,
   isRetryable,
+  classifyWriteError,
+  ignoreNotFound,
+  type WriteErrorKind,
 } from './errors.js';
 export {
   defaultEksTokenProvider,

@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { InvalidClusterRecordError } from './errors.js';
-import { CLUSTER_KEY_PREFIX, clusterKeyString, SK } from './keys.js';
-import { decodeItem, type StateTable } from './table.js';
+import { CLUSTER_KEY_PREFIX, clusterKeyString, SK } from './itemKeys.js';
+import { decodeItem, type StateTable } from './dynamo/table.js';
 
 const ClusterName = z
   .string()

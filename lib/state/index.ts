@@ -4,12 +4,14 @@
  * (`pk` S, `sk` S, TTL attribute `ttl`) written with single-item conditional writes only.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Clock } from '../core/clock.js';
 import { DynamoClusterRegistry, type ClusterRegistry } from './clusters.js';
-import { DynamoExpectationStore, type ExpectationStore } from './expectations.js';
-import { DynamoScaleDownLedger, type ScaleDownLedger } from './ledger.js';
-import { DynamoLeaseStore, type LeaseStore } from './leases.js';
-import { StateTable } from './table.js';
-import { DynamoWatchCheckpoints, type WatchCheckpoints } from './watches.js';
+import { DynamoExpectationStore } from './dynamo/expectations.js';
+import { DynamoScaleDownLedger } from './dynamo/ledger.js';
+import { DynamoLeaseStore } from './dynamo/leases.js';
+import { StateTable } from './dynamo/table.js';
+import { DynamoWatchCheckpoints } from './dynamo/watches.js';
+import type { ExpectationStore, LeaseStore, ScaleDownLedger, WatchCheckpoints } from './ports.js';
 
 export type { ClusterRecord, ClusterRegistry } from './clusters.js';
 export { parseClusterRecord } from './clusters.js';
@@ -20,12 +22,21 @@ export {
   StateStoreError,
   type ClusterRecordIssue,
 } from './errors.js';
-export type { ExpectationStore, Expectations, PendingOp } from './expectations.js';
-export { cloneSetKeyString, clusterKeyString, parseCloneSetKey, type CloneSetKey } from './keys.js';
-export type { ScaleDownIntent, ScaleDownLedger } from './ledger.js';
-export type { AcquireResult, Lease, LeaseStore } from './leases.js';
-export { ensureTable } from './table.js';
-export type { WatchCheckpoints } from './watches.js';
+export type {
+  AcquireResult,
+  ExpectationStore,
+  Expectations,
+  Lease,
+  LeaseStore,
+  PendingOp,
+  ScaleDownIntent,
+  ScaleDownLedger,
+  WatchCheckpoints,
+} from './ports.js';
+export type { CloneSetKey } from '../core/cloneSetKey.js';
+export { cloneSetKeyString, clusterKeyString, parseCloneSetKey } from './itemKeys.js';
+export { ensureTable } from './dynamo/table.js';
+export { createMemoryStores, type MemoryStores } from './memory.js';
 
 /** Every state port, built on one table client. */
 export interface StateStores {
@@ -47,7 +58,7 @@ export interface StateStores {
 export function createStateStores(opts: {
   client: DynamoDBClient;
   tableName: string;
-  clock?: () => number;
+  clock?: Clock;
 }): StateStores {
   const table = new StateTable(opts.client, opts.tableName, opts.clock);
   return {

@@ -479,7 +479,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
           requeue: dropRequeue,
           log: logger,
           holder: 'invocation-C',
-          now: () => new Date(),
+          clock: () => Date.now(),
           sleep: (ms) => sleep(ms),
           deadlineMs: Date.now() + 30_000,
           leaseDurationMs: 1500,

@@ -1,10 +1,13 @@
 /**
- * Finishing a recorded scale-down intent (DESIGN §2 step 5): when an earlier invocation wrote down the pods it
- * chose to delete and died (or failed) before deleting all of them, its successor deletes exactly those pods —
- * the ones still present with the recorded UID — instead of choosing new victims, then clears the record.
+ * Finishing a recorded scale-down intent (docs/architecture.md, "The scale-down ledger"): when an earlier
+ * invocation wrote down the pods it chose to delete and died (or failed) before deleting all of them, its successor
+ * deletes exactly those pods — the ones still present with the recorded UID — instead of choosing new victims, then
+ * clears the record.
  */
-import { LABEL_INSTANCE_ID } from '../api/keys.js';
+import { EventReason, LABEL_INSTANCE_ID } from '../api/keys.js';
 import type { CloneSet, PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { Logger } from '../core/logger.js';
+import type { Clock } from '../core/clock.js';
 import type { KubeClient } from '../kube/types.js';
 import type {
   Expectations,
@@ -13,10 +16,9 @@ import type {
   ScaleDownIntent,
   ScaleDownLedger,
 } from '../state/index.js';
-import type { Logger } from './logger.js';
-import { ignoreNotFound } from './ignoreNotFound.js';
+import { deleteInstance } from './deleteInstance.js';
 
-/** What {@link finishScaleDownIntent} needs. */
+/** What {@link finishScaleDown} needs. */
 export interface IntentContext {
   kube: KubeClient;
   expectations: ExpectationStore;
@@ -29,18 +31,18 @@ export interface IntentContext {
   pvcs: PersistentVolumeClaim[];
   /** Pending expectations (after observation). */
   pending: Expectations;
-  now: () => Date;
+  clock: Clock;
   log: Logger;
 }
 
 /**
  * Delete the intent's pods that still exist (same name and UID, not terminating) together with their instance's
- * PVCs, recording delete expectations first, then clear the intent.
+ * PVCs, through the one delete path ({@link deleteInstance}), then clear the intent.
  * @returns the number of API writes made
  * @throws KubeApiError when a delete fails (the intent stays recorded for the next attempt); state-store errors
  */
-export async function finishScaleDownIntent(ctx: IntentContext, intent: ScaleDownIntent): Promise<number> {
-  const ns = ctx.cloneSet.metadata.namespace ?? '';
+export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownIntent): Promise<number> {
+  const namespace = ctx.cloneSet.metadata.namespace ?? '';
   const expected: Expectations = structuredClone(ctx.pending);
   let writes = 0;
   for (const chosen of intent.pods) {
@@ -51,25 +53,23 @@ export async function finishScaleDownIntent(ctx: IntentContext, intent: ScaleDow
     if (!pod) continue;
     const id = pod.metadata.labels?.[LABEL_INSTANCE_ID];
     const pvcs = id ? ctx.pvcs.filter((c) => c.metadata.labels?.[LABEL_INSTANCE_ID] === id) : [];
-    const at = ctx.now().getTime();
-    expected.deletes.push({ name: chosen.name, uid: chosen.uid, at });
-    for (const c of pvcs)
-      expected.deletes.push({ name: c.metadata.name ?? '', uid: c.metadata.uid ?? '', at });
-    await ctx.expectations.put(ctx.lease, expected);
     ctx.log.info('finishing recorded scale-down', {
       pod: chosen.name,
       reason: chosen.reason,
       intentId: intent.intentId,
     });
-    await ignoreNotFound(ctx.kube.deletePod(ns, chosen.name, chosen.uid));
-    writes++;
-    for (const c of pvcs) {
-      await ignoreNotFound(ctx.kube.deletePVC(ns, c.metadata.name ?? '', c.metadata.uid ?? ''));
-      writes++;
-    }
+    writes += await deleteInstance(
+      { kube: ctx.kube, expectations: ctx.expectations, lease: ctx.lease, namespace },
+      expected,
+      {
+        pod: { name: chosen.name, uid: chosen.uid },
+        pvcs: pvcs.map((c) => ({ name: c.metadata.name ?? '', uid: c.metadata.uid ?? '' })),
+      },
+      ctx.clock(),
+    );
     await ctx.kube.recordEvent(ctx.cloneSet, {
       type: 'Normal',
-      reason: 'SuccessfulDelete',
+      reason: EventReason.SuccessfulDelete,
       message: `succeed to delete pod ${chosen.name}`,
     });
   }

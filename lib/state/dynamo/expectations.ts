@@ -5,45 +5,10 @@
  */
 import { z } from 'zod';
 import { fencedPut } from './fence.js';
-import { cloneSetKeyString, SK, type CloneSetKey } from './keys.js';
-import type { Lease } from './leases.js';
+import { cloneSetKeyString, SK } from '../itemKeys.js';
+import type { CloneSetKey } from '../../core/cloneSetKey.js';
+import type { ExpectationStore, Expectations, Lease, PendingOp } from '../ports.js';
 import { decodeItem, type StateTable } from './table.js';
-
-/** One issued but not yet observed write. */
-export interface PendingOp {
-  /** Pod (or PVC) name. */
-  name: string;
-  /** When the write was issued, epoch ms; expectations older than the timeout (5 min) are given up. */
-  at: number;
-  /** UID of the object, once known (deletes and in-place updates). */
-  uid?: string;
-  /** resourceVersion returned by the write: observed once the cache is at least this new (in-place updates). */
-  resourceVersion?: string;
-}
-
-/** All pending writes of one CloneSet (DESIGN §2 step 3), in the order the caller stored them. */
-export interface Expectations {
-  creates: PendingOp[];
-  deletes: PendingOp[];
-  updates: PendingOp[];
-}
-
-/** The expectations port (DESIGN §2 step 3). */
-export interface ExpectationStore {
-  /**
-   * Strongly consistent read.
-   * @returns the stored expectations; empty lists when the item (or a list) is absent
-   * @throws StateStoreError on DynamoDB failures or a malformed stored item
-   */
-  get(key: CloneSetKey): Promise<Expectations>;
-  /**
-   * Replace the whole expectations item, conditioned on fence: stored fence absent or <= `lease.token` (then
-   * stores `lease.token`). Record expectations *before* each cluster write (DESIGN §2 step 6).
-   * @throws FencedOutError when a newer lease holder wrote (or took over) the item
-   * @throws StateStoreError on DynamoDB failures
-   */
-  put(lease: Lease, expectations: Expectations): Promise<void>;
-}
 
 const PendingOpItem = z.object({
   name: z.string(),

@@ -1,5 +1,9 @@
 import type { Pod } from '../../../lib/api/types.js';
-import { isSatisfied, noExpectations, observeExpectations } from '../../../lib/reconcile/expectations.js';
+import {
+  isSatisfied,
+  noExpectations,
+  observeExpectations,
+} from '../../../lib/reconcile/observeExpectations.js';
 
 const T0 = 1_700_000_000_000;
 const TIMEOUT = 300_000;

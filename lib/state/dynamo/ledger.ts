@@ -5,45 +5,12 @@
  * last writer) and `ttl` (epoch s, 1 day after the last write; GC only).
  */
 import { z } from 'zod';
-import { FencedOutError } from './errors.js';
+import { FencedOutError } from '../errors.js';
 import { FENCE_CONDITION, fencedPut } from './fence.js';
-import { cloneSetKeyString, itemKey, SK, type CloneSetKey } from './keys.js';
-import type { Lease } from './leases.js';
+import { cloneSetKeyString, itemKey, SK } from '../itemKeys.js';
+import type { CloneSetKey } from '../../core/cloneSetKey.js';
+import type { Lease, ScaleDownIntent, ScaleDownLedger } from '../ports.js';
 import { decodeItem, gcTtl, type StateTable } from './table.js';
-
-/** One recorded scale-down decision. */
-export interface ScaleDownIntent {
-  /** Unique id of this decision, chosen by the caller. */
-  intentId: string;
-  /** When the decision was made, epoch ms. */
-  createdAt: number;
-  /** The chosen pods, with why each was chosen (e.g. `specified-delete`, `not-ready`). */
-  pods: { name: string; uid: string; reason: string }[];
-}
-
-/** The scale-down ledger port (DESIGN §2 step 5). */
-export interface ScaleDownLedger {
-  /**
-   * Strongly consistent read.
-   * @returns the recorded intent, or undefined when none is recorded
-   * @throws StateStoreError on DynamoDB failures or a malformed stored item
-   */
-  get(key: CloneSetKey): Promise<ScaleDownIntent | undefined>;
-  /**
-   * Record (replace) the intent, fenced like {@link ExpectationStore.put}.
-   * @throws FencedOutError when a newer lease holder wrote (or took over) the item
-   * @throws StateStoreError on DynamoDB failures
-   */
-  record(lease: Lease, intent: ScaleDownIntent): Promise<void>;
-  /**
-   * Remove the intent, only if the stored `intentId` matches; otherwise (another intent, or none) nothing
-   * changes and this returns normally, so a retried clear is harmless. The item's fence stays (raised to
-   * `lease.token`), so an older holder cannot record afterwards.
-   * @throws FencedOutError when a newer lease holder wrote (or took over) the item
-   * @throws StateStoreError on DynamoDB failures
-   */
-  clear(lease: Lease, intentId: string): Promise<void>;
-}
 
 const IntentItem = z.object({
   intentId: z.string().optional(),

@@ -3,8 +3,8 @@
  * old holder is conditioned on its token"). Each such item stores `fence`, the lease token of its last writer; a
  * write is accepted only when the stored fence is absent or not greater than the writer's token.
  */
-import { FencedOutError } from './errors.js';
-import { itemKey } from './keys.js';
+import { FencedOutError } from '../errors.js';
+import { itemKey } from '../itemKeys.js';
 import { gcTtl, type Item, type StateTable } from './table.js';
 
 /** Condition of every fenced write; uses `#fence` and `:token`. */

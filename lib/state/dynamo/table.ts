@@ -19,8 +19,9 @@ import {
   type NativeAttributeValue,
 } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod';
-import { StateStoreError } from './errors.js';
-import { itemKey } from './keys.js';
+import { systemClock, type Clock } from '../../core/clock.js';
+import { StateStoreError } from '../errors.js';
+import { itemKey } from '../itemKeys.js';
 
 /** A stored item as the document client returns it (numbers as JS numbers). */
 export type Item = Record<string, NativeAttributeValue>;
@@ -61,7 +62,7 @@ export class StateTable {
     client: DynamoDBClient,
     readonly tableName: string,
     /** Wall clock for `ttl` of bookkeeping items, epoch ms. */
-    readonly clock: () => number = Date.now,
+    readonly clock: Clock = systemClock,
   ) {
     this.doc = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true },

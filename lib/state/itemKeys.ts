@@ -2,15 +2,8 @@
  * Item keys of the single state table (DESIGN §3). Partition keys join their parts with `#`, so no part may
  * contain `#` (Kubernetes namespaces and names never do; cluster names are checked here).
  */
+import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
 import { InvalidStateKeyError } from './errors.js';
-
-/** Identifies one CloneSet in the fleet: the unit of reconciliation (DESIGN §2). */
-export interface CloneSetKey {
-  /** Registered cluster name (DESIGN §3 `cluster#<name>`). */
-  cluster: string;
-  namespace: string;
-  name: string;
-}
 
 /** Sort keys of the items under one partition key (DESIGN §3 table). */
 export const SK = {
@@ -38,7 +31,7 @@ function checkPart(field: string, value: string, input: string): string {
  * @throws InvalidStateKeyError when a part is empty or contains `#`
  */
 export function cloneSetKeyString(key: CloneSetKey): string {
-  const input = `${key.cluster}/${key.namespace}/${key.name}`;
+  const input = cloneSetKeyText(key);
   return [
     CLONESET_PREFIX,
     checkPart('cluster', key.cluster, input),
