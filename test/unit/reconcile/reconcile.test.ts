@@ -357,4 +357,80 @@ describe('reconcileCloneSet: the lease', () => {
     expect(out).toEqual({ result: 'gone', passes: 1, writes: 0 });
     expect(h.journal).toEqual(['lease.acquire', 'expectations.put (none)', 'lease.release']);
   });
+
+  test('a scale-down recorded by a predecessor that died is finished first, not chosen again', async () => {
+    const h = harness();
+    await seedTwoReadyPods(h);
+    const taken = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
+    if (!taken.acquired) throw new Error('lease');
+    const a = h.kube.pods.get(A)!;
+    await h.stores.ledger.record(taken.lease, {
+      intentId: 'i-1',
+      createdAt: h.clock.now,
+      pods: [{ name: A, uid: a.metadata.uid!, reason: 'ScaleDown' }],
+    });
+    h.clock.now += 2000; // the predecessor's lease expired
+    await reconcileCloneSet(h.deps({ maxPasses: 1, deadlineMs: h.clock.now + 60_000 }), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'ledger.get',
+      `expectations.put deletes[${A}]`,
+      `delete pod ${A}`,
+      `event SuccessfulDelete: succeed to delete pod ${A}`,
+      'ledger.clear',
+      'lease.release',
+      'requeue 1s',
+    ]);
+    expect([...h.kube.pods.keys()]).toEqual([B]);
+  });
+
+  test('expectations unobserved for longer than the timeout are dropped and the CloneSet re-planned', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    const taken = await h.stores.leases.acquire(KEY, 'old', 1000, h.clock.now);
+    if (!taken.acquired) throw new Error('lease');
+    await h.stores.expectations.put(taken.lease, {
+      creates: [{ name: 'cs-no-pvc-sample-lost1', at: h.clock.now }],
+      deletes: [],
+      updates: [],
+    });
+    await h.stores.leases.release(taken.lease);
+    h.clock.now += 61_000;
+    const out = await reconcileCloneSet(
+      h.deps({ maxPasses: 1, deadlineMs: h.clock.now + 60_000, options: { expectationTimeoutSeconds: 60 } }),
+      REQUEST,
+    );
+    expect(h.journal.slice(0, 5)).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'expectations.put (none)',
+      'ledger.get',
+      'create revision cs-no-pvc-sample-7866b64cc6',
+    ]);
+    expect(out.writes).toBeGreaterThan(0);
+  });
+
+  test('while expectations are pending nothing is written but status, and the pass looks again in 2 s', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    const taken = await h.stores.leases.acquire(KEY, 'old', 1000, h.clock.now);
+    if (!taken.acquired) throw new Error('lease');
+    await h.stores.expectations.put(taken.lease, {
+      creates: [{ name: 'cs-no-pvc-sample-slow1', at: h.clock.now }],
+      deletes: [],
+      updates: [],
+    });
+    await h.stores.leases.release(taken.lease);
+    const out = await reconcileCloneSet(h.deps({ maxPasses: 1, maxInlineWaitSeconds: 0 }), REQUEST);
+    expect(out.requeuedAfterSeconds).toBe(2);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'ledger.get',
+      'update status cs-no-pvc-sample',
+      'lease.release',
+      'requeue 2s',
+    ]);
+  });
 });
