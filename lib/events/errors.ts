@@ -11,7 +11,7 @@ export interface EventFieldError {
 }
 
 /** Joins field errors into the single clause used by every error message here. */
-function describe(errors: readonly EventFieldError[]): string {
+export function describeEventFields(errors: readonly EventFieldError[]): string {
   return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
 }
 
@@ -24,7 +24,7 @@ export class InvalidEventError extends Error {
   readonly errors: EventFieldError[];
 
   constructor(errors: EventFieldError[]) {
-    super(`invalid reconcile event: ${describe(errors) || 'unknown validation error'}`);
+    super(`invalid reconcile event: ${describeEventFields(errors) || 'unknown validation error'}`);
     this.name = 'InvalidEventError';
     this.errors = errors;
   }
@@ -58,35 +58,5 @@ export class PublishError extends Error {
     this.name = 'PublishError';
     this.failed = failed;
     this.published = published;
-  }
-}
-
-/**
- * An EventBridge event pattern uses an operator or a shape EventBridge would reject at PutRule time
- * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns-content-based-filtering.html).
- */
-export class InvalidPatternError extends Error {
-  /** Path inside the pattern, e.g. `detail.reason[0]`. */
-  readonly path: string;
-  /** What is wrong there, without the path. */
-  readonly reason: string;
-
-  constructor(path: string, reason: string) {
-    super(`invalid event pattern at ${path || '(root)'}: ${reason}`);
-    this.name = 'InvalidPatternError';
-    this.path = path;
-    this.reason = reason;
-  }
-}
-
-/** `serverless.yml` does not have the shape osls gives `functions.<fn>.events[].eventBridge`. */
-export class InvalidServerlessConfigError extends Error {
-  /** Every failure found. */
-  readonly errors: EventFieldError[];
-
-  constructor(errors: EventFieldError[]) {
-    super(`invalid serverless.yml: ${describe(errors) || 'unknown error'}`);
-    this.name = 'InvalidServerlessConfigError';
-    this.errors = errors;
   }
 }

@@ -13,13 +13,13 @@ import {
   bindServerlessRules,
   loadRulesFromServerless,
   type DeadLetter,
-} from '../events/index.js';
+} from '../emulator/index.js';
 import { createKubeClient, kubeConfigFromFile } from '../kube/index.js';
 import { createStateStores, ensureTable } from '../state/index.js';
 import type { Runtime } from '../runtime/types.js';
 import { UnknownClusterError } from '../runtime/types.js';
-import { countDynamo, countingKube, type CallCounts } from './counting.js';
-import { startDynalite } from './dynalite.js';
+import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
+import { startDynalite } from '../emulator/dynalite.js';
 
 /** Options of {@link startEmbedded}. */
 export interface EmbeddedOptions {

@@ -10,7 +10,7 @@ import { reconcileHandler } from '../../../functions/reconcile.js';
 import type { CloneSet } from '../../../lib/api/types.js';
 import { InvalidEventError, type EventPublisher, type ReconcileRequest } from '../../../lib/events/index.js';
 import { MAX_ADMISSION_BODY_BYTES } from '../../../lib/forward/admission.js';
-import { difference, snapshot } from '../../../lib/local/counting.js';
+import { difference, snapshot } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import { useTestNamespace } from '../support/cluster.js';

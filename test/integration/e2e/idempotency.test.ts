@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppsV1Api } from '@kubernetes/client-node';
 import type { ControllerRevision, Pod } from '../../../lib/api/types.js';
 import { planCloneSet } from '../../../lib/cloneset/plan.js';
-import { difference, snapshot } from '../../../lib/local/counting.js';
+import { difference, snapshot } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import { reconcileHandler, type ReconcileSummary } from '../../../functions/reconcile.js';
 import { useTestNamespace } from '../support/cluster.js';

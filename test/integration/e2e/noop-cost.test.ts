@@ -11,7 +11,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { reconcileHandler } from '../../../functions/reconcile.js';
-import { countDynamo, difference, snapshot, type CallCounts } from '../../../lib/local/counting.js';
+import { countDynamo, difference, snapshot, type CallCounts } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import { createStateStores, ensureTable } from '../../../lib/state/index.js';

@@ -17,18 +17,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import {
-  LocalBus,
-  LocalRequeueScheduler,
-  bindServerlessRules,
-  loadRulesFromServerless,
   type EventPublisher,
   type ReconcileRequest,
   type RequeueScheduler,
 } from '../../../lib/events/index.js';
+import {
+  LocalBus,
+  LocalRequeueScheduler,
+  bindServerlessRules,
+  loadRulesFromServerless,
+} from '../../../lib/emulator/index.js';
 import { WATCH_STREAMS, pumpStream } from '../../../lib/forward/pump.js';
 import { createKubeClient } from '../../../lib/kube/index.js';
 import type { KubeClient } from '../../../lib/kube/types.js';
-import { countingKube, difference, snapshot, type CallCounts } from '../../../lib/local/counting.js';
+import { countingKube, difference, snapshot, type CallCounts } from '../../../lib/runtime/counting.js';
 import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
 import { UnknownClusterError, type Runtime } from '../../../lib/runtime/types.js';
 import {

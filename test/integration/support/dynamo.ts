@@ -4,7 +4,7 @@
  * file: it starts the server in beforeAll and closes it in afterAll.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { startDynalite, type LocalDynamo } from '../../../lib/local/dynalite.js';
+import { startDynalite, type LocalDynamo } from '../../../lib/emulator/dynalite.js';
 
 /** What a test file gets; `endpoint` and `client()` are valid from its beforeAll on. */
 export interface DynaliteHandle {

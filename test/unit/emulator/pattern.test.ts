@@ -11,7 +11,7 @@ import {
   compilePattern,
   matchesPattern,
   type EventPattern,
-} from '../../../lib/events/index.js';
+} from '../../../lib/emulator/index.js';
 
 type Row = [description: string, pattern: EventPattern, event: Record<string, unknown>, expected: boolean];
 

@@ -10,8 +10,8 @@ import type {
   PutEventsResultEntry,
 } from '@aws-sdk/client-eventbridge';
 import { compilePattern, type EventMatcher, type EventPattern, type JsonValue } from './pattern.js';
-import { createPutEventsPublisher, type EventPublisher, type PublishResult } from './publisher.js';
-import type { ReconcileRequest } from './schema.js';
+import { createPutEventsPublisher, type EventPublisher, type PublishResult } from '../events/publisher.js';
+import type { ReconcileRequest } from '../events/schema.js';
 
 /** An event as EventBridge delivers it to a rule target (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-events-structure.html). */
 export interface EventBridgeEnvelope {

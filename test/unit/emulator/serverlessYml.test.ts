@@ -5,17 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
+import { DETAIL_TYPE, SOURCE, parseReconcileEvent } from '../../../lib/events/index.js';
 import {
-  DETAIL_TYPE,
   LocalBus,
-  SOURCE,
   bindServerlessRules,
   loadRulesFromServerless,
   matchesPattern,
-  parseReconcileEvent,
   type EventBridgeEnvelope,
   type ServerlessEventBridgeRule,
-} from '../../../lib/events/index.js';
+} from '../../../lib/emulator/index.js';
 
 const SERVERLESS_YML = new URL('../../../serverless.yml', import.meta.url);
 

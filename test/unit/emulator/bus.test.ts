@@ -1,15 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
+import { parseReconcileEvent, toPutEventsEntry, type ReconcileRequest } from '../../../lib/events/index.js';
 import {
   InvalidPatternError,
   InvalidServerlessConfigError,
   LocalBus,
   bindServerlessRules,
   loadRulesFromServerless,
-  parseReconcileEvent,
-  toPutEventsEntry,
   type EventBridgeEnvelope,
-  type ReconcileRequest,
-} from '../../../lib/events/index.js';
+} from '../../../lib/emulator/index.js';
 
 const RECONCILE_PATTERN = { source: ['kruiseless'], 'detail-type': ['CloneSet Reconcile Requested'] };
 

@@ -6,7 +6,8 @@
 import { parse, type ScalarTag, type CollectionTag } from 'yaml';
 import { z } from 'zod';
 import type { BusRule, EventBridgeEnvelope } from './bus.js';
-import { InvalidServerlessConfigError, InvalidPatternError, type EventFieldError } from './errors.js';
+import type { EventFieldError } from '../events/errors.js';
+import { InvalidServerlessConfigError, InvalidPatternError } from './errors.js';
 import { compilePattern, type EventPattern } from './pattern.js';
 
 /** One `eventBridge` event of one function, as deployed. */
