@@ -12,6 +12,7 @@ import type {
 import { compilePattern, type EventMatcher, type EventPattern, type JsonValue } from './pattern.js';
 import { createPutEventsPublisher, type EventPublisher, type PublishResult } from '../events/publisher.js';
 import type { ReconcileRequest } from '../events/schema.js';
+import { systemClock, type Clock } from '../core/clock.js';
 
 /** An event as EventBridge delivers it to a rule target (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-events-structure.html). */
 export interface EventBridgeEnvelope {
@@ -67,8 +68,8 @@ export interface LocalBusOptions {
   onDeadLetter?: DeadLetterHandler;
   account?: string;
   region?: string;
-  /** Clock for envelope `time`. Default `() => new Date()`. */
-  now?: () => Date;
+  /** Clock for envelope `time`. Default the system clock. */
+  clock?: Clock;
 }
 
 /** Error code of an entry naming another bus, as EventBridge reports an unknown bus. */
@@ -137,7 +138,7 @@ export class LocalBus implements EventPublisher {
       'detail-type': entry.DetailType,
       source: entry.Source,
       account: this.options.account ?? '000000000000',
-      time: (entry.Time ?? (this.options.now ?? (() => new Date()))())
+      time: (entry.Time ?? new Date((this.options.clock ?? systemClock)()))
         .toISOString()
         .replace(/\.\d{3}Z$/, 'Z'),
       region: this.options.region ?? 'us-east-1',

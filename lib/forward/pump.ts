@@ -9,6 +9,7 @@ import type { JsonObject } from '../api/types.js';
 import type { EventPublisher, ReconcileRequest } from '../events/index.js';
 import { watchOnce } from '../kube/watch.js';
 import type { WatchCheckpoints } from '../state/index.js';
+import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { requestForObject, type WatchedKind } from './keys.js';
 
@@ -53,8 +54,7 @@ export interface PumpDeps {
   publisher: EventPublisher;
   /** Unique id of this pump run (checkpoint lease holder). */
   holder: string;
-  /** Epoch ms. */
-  now: () => number;
+  clock: Clock;
   /** Epoch ms by which every watch must have ended and its checkpoint been saved. */
   deadlineMs: number;
   /** Checkpoint lease duration, ms (longer than the run). */
@@ -104,7 +104,7 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
     stream.resource,
     deps.holder,
     deps.leaseDurationMs,
-    deps.now(),
+    deps.clock(),
   );
   if (!acq.acquired) return result;
   result.acquired = true;
@@ -112,7 +112,7 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
   let rv = acq.resourceVersion;
   /** Last resume point written to the checkpoint item. */
   let savedRv = rv;
-  let savedAt = deps.now();
+  let savedAt = deps.clock();
   let buffer: ReconcileRequest[] = [];
   let bufferRv: string | undefined;
   let chain: Promise<void> = Promise.resolve();
@@ -129,20 +129,20 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
     chain = chain.then(async () => {
       if (batch.length > 0) result.published += (await deps.publisher.publish(batch)).published;
       if (upTo) rv = upTo;
-      if (rv && rv !== savedRv && (force || deps.now() - savedAt >= deps.checkpointIntervalMs)) {
+      if (rv && rv !== savedRv && (force || deps.clock() - savedAt >= deps.checkpointIntervalMs)) {
         await deps.watches.save(deps.cluster, stream.resource, deps.holder, acq.token, rv);
         savedRv = rv;
-        savedAt = deps.now();
+        savedAt = deps.clock();
       }
     });
     return chain;
   };
 
   try {
-    while (deps.now() + 2000 < deps.deadlineMs && !deps.signal?.aborted) {
+    while (deps.clock() + 2000 < deps.deadlineMs && !deps.signal?.aborted) {
       const seconds = Math.max(
         1,
-        Math.min(deps.watchTimeoutSeconds, Math.floor((deps.deadlineMs - deps.now()) / 1000) - 1),
+        Math.min(deps.watchTimeoutSeconds, Math.floor((deps.deadlineMs - deps.clock()) / 1000) - 1),
       );
       const timer = setInterval(() => void flush().catch(() => undefined), deps.flushIntervalMs);
       result.watches++;

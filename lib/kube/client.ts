@@ -31,6 +31,7 @@ import { isNotFound } from './errors.js';
 import { cloneSetEventBody } from './event.js';
 import { DEFAULT_RETRY, requestJson, type RawRequestOptions, type RetryOptions } from './request.js';
 import type { CloneSetEvent, KubeClient, Listed } from './types.js';
+import { systemClock, type Clock } from '../core/clock.js';
 
 /** CloneSet API version and resource served by the CRD in infra/crds (v1alpha1 only, status subresource). */
 const CS = { group: GROUP, version: 'v1alpha1', plural: 'clonesets' } as const;
@@ -49,8 +50,8 @@ export interface KubeClientOptions {
   retry?: RetryOptions;
   /** Receives recordEvent failures; default: one JSON line on stderr. */
   logger?: KubeClientLogger;
-  /** Clock for Event timestamps (tests); default `() => new Date()`. */
-  now?: () => Date;
+  /** Clock for Event timestamps (tests); default the system clock. */
+  clock?: Clock;
 }
 
 /** A list response as the API server sends it. */
@@ -86,7 +87,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
   const custom = kc.makeApiClient(CustomObjectsApi);
   const retry = opts.retry ?? DEFAULT_RETRY;
   const logger = opts.logger ?? consoleLogger;
-  const now = opts.now ?? (() => new Date());
+  const clock = opts.clock ?? systemClock;
 
   const call = <T>(
     operation: string,
@@ -298,7 +299,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     },
 
     async recordEvent(cloneSet, event: CloneSetEvent) {
-      const body = cloneSetEventBody(cloneSet, event, now());
+      const body = cloneSetEventBody(cloneSet, event, new Date(clock()));
       const namespace = cloneSet.metadata.namespace ?? '';
       try {
         await call(

@@ -5,7 +5,7 @@
  */
 import { KIND, OWNER_API_VERSION } from '../api/keys.js';
 import type { CloneSet, JsonObject } from '../api/types.js';
-import { metaTime } from '../cloneset/time.js';
+import { metaTime } from '../api/time.js';
 import type { CloneSetEvent } from './types.js';
 
 /** `source.component` and `reportingComponent` of every Event Kruiseless writes. */

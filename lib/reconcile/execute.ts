@@ -11,7 +11,7 @@
 import type { CloneSet, CloneSetStatus, PersistentVolumeClaim, Pod } from '../api/types.js';
 import type { Action, PatchReason, Plan } from '../cloneset/types.js';
 import { setCondition } from '../cloneset/status.js';
-import { metaTime } from '../cloneset/time.js';
+import { metaTime } from '../api/time.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { classifyWriteError, type KubeApiError } from '../kube/errors.js';

@@ -5,8 +5,8 @@
  * admission test replaces only the runtime's publisher (to see what it would put on the bus) and its secret.
  */
 import { AppsV1Api } from '@kubernetes/client-node';
-import { admissionHandler } from '../../../functions/admission.js';
-import { reconcileHandler } from '../../../functions/reconcile.js';
+import { admissionHandler } from '../../../lib/runtime/handlers/admission.js';
+import { reconcileHandler } from '../../../lib/runtime/handlers/reconcile.js';
 import type { CloneSet } from '../../../lib/api/types.js';
 import { InvalidEventError, type EventPublisher, type ReconcileRequest } from '../../../lib/events/index.js';
 import { MAX_ADMISSION_BODY_BYTES } from '../../../lib/forward/admission.js';

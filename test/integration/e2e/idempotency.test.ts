@@ -10,7 +10,7 @@ import type { ControllerRevision, Pod } from '../../../lib/api/types.js';
 import { planCloneSet } from '../../../lib/cloneset/plan.js';
 import { difference, snapshot } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
-import { reconcileHandler, type ReconcileSummary } from '../../../functions/reconcile.js';
+import { reconcileHandler, type ReconcileSummary } from '../../../lib/runtime/handlers/reconcile.js';
 import { useTestNamespace } from '../support/cluster.js';
 import {
   RecordingLogger,

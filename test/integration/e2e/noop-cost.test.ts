@@ -10,7 +10,7 @@
  * is counted by the same middleware (`countDynamo`) — nothing else runs against that one.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { reconcileHandler } from '../../../functions/reconcile.js';
+import { reconcileHandler } from '../../../lib/runtime/handlers/reconcile.js';
 import { countDynamo, difference, snapshot, type CallCounts } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Runtime } from '../../../lib/runtime/types.js';

@@ -27,7 +27,7 @@ describe('LocalBus', () => {
     const audit = recorder();
     const other = recorder();
     const bus = new LocalBus({
-      now: () => new Date('2026-11-30T12:00:00.123Z'),
+      clock: () => Date.parse('2026-11-30T12:00:00.123Z'),
       rules: [
         { name: 'reconcile', eventPattern: RECONCILE_PATTERN, target: reconcile.target },
         { name: 'audit', eventPattern: { source: [{ prefix: 'kruise' }] }, target: audit.target },
