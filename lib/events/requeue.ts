@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import { systemClock, type Clock } from '../core/clock.js';
+import { cloneSetKeyText } from '../core/cloneSetKey.js';
 import { DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
 
 /** Asks for a reconcile of a key after a delay. */
@@ -113,7 +114,7 @@ export function createSchedulerRequeue(options: SchedulerRequeueOptions): Requeu
         ScheduleExpressionTimezone: 'UTC',
         FlexibleTimeWindow: { Mode: 'OFF' },
         ActionAfterCompletion: 'DELETE',
-        Description: `Requeue CloneSet ${request.cluster}/${request.namespace}/${request.name}`,
+        Description: `Requeue CloneSet ${cloneSetKeyText(request)}`,
         Target: {
           Arn: eventBusArn,
           RoleArn: roleArn,

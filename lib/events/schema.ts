@@ -123,8 +123,3 @@ export function parseReconcileEvent(input: unknown): ReconcileRequest {
     ? { version, cluster, namespace, name, reason }
     : { version, cluster, namespace, name, reason, resourceVersion };
 }
-
-/** `<cluster>/<namespace>/<name>`: how a request's CloneSet key appears in logs and error messages. */
-export function requestKey(request: Pick<ReconcileRequest, 'cluster' | 'namespace' | 'name'>): string {
-  return `${request.cluster}/${request.namespace}/${request.name}`;
-}

@@ -10,19 +10,9 @@ import type { EventPublisher, ReconcileRequest } from '../events/index.js';
 import { watchOnce } from '../kube/watch.js';
 import type { WatchCheckpoints } from '../state/index.js';
 import type { Clock } from '../core/clock.js';
+import { newerResourceVersion } from '../core/resourceVersion.js';
 import type { Logger } from '../core/logger.js';
 import { requestForObject, type WatchedKind } from './keys.js';
-
-/**
- * The later of two resume points. A watch started without a resourceVersion (a relist) replays existing objects as
- * ADDED in key order, not version order, so the resume point must never move backwards; Kubernetes resourceVersions
- * from etcd are decimal and compared as numbers, anything else is taken as given (the newest seen).
- */
-export function laterResourceVersion(current: string | undefined, next: string): string {
-  if (current && /^\d+$/.test(current) && /^\d+$/.test(next) && BigInt(next) < BigInt(current))
-    return current;
-  return next;
-}
 
 /** One watched collection. */
 export interface WatchStream {
@@ -160,7 +150,10 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
           },
           (type, obj: JsonObject) => {
             const objRv = (obj.metadata as JsonObject | undefined)?.resourceVersion;
-            if (typeof objRv === 'string') bufferRv = laterResourceVersion(bufferRv ?? rv, objRv);
+            if (typeof objRv === 'string')
+              // a relist replays existing objects as ADDED in key order, not version order: the resume point never
+              // moves backwards
+              bufferRv = newerResourceVersion(bufferRv ?? rv, objRv);
             if (type === 'BOOKMARK') return;
             const request = requestForObject(deps.cluster, stream.kind, obj);
             if (request) {

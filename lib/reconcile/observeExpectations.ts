@@ -3,6 +3,7 @@
  * what it reads. Pure functions over the stored record and the objects just listed; the store is lib/state.
  */
 import type { PersistentVolumeClaim, Pod } from '../api/types.js';
+import { compareResourceVersions } from '../core/resourceVersion.js';
 import type { Expectations, PendingOp } from '../state/index.js';
 
 /** Result of {@link observeExpectations}. */
@@ -27,11 +28,10 @@ export function isSatisfied(e: Expectations): boolean {
   return e.creates.length === 0 && e.deletes.length === 0 && e.updates.length === 0;
 }
 
-/** Compares Kubernetes resourceVersions: numeric when both are decimal, else any stored value counts as seen. */
+/** Whether `seen` is at least `expected`; a missing or unorderable resourceVersion counts as reached. */
 function resourceVersionReached(seen: string | undefined, expected: string | undefined): boolean {
   if (!expected || !seen) return true;
-  if (!/^\d+$/.test(seen) || !/^\d+$/.test(expected)) return true;
-  return BigInt(seen) >= BigInt(expected);
+  return (compareResourceVersions(seen, expected) ?? 0) >= 0;
 }
 
 /**
