@@ -1,13 +1,13 @@
 /**
  * Typed errors of the emulator (callers branch on the class, never on message text).
  */
-import { describeEventFields, type EventFieldError } from '../events/errors.js';
+import { FieldErrorsError, KruiselessError, type FieldError } from '../core/errors.js';
 
 /**
  * An EventBridge event pattern uses an operator or a shape EventBridge would reject at PutRule time
  * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns-content-based-filtering.html).
  */
-export class InvalidPatternError extends Error {
+export class InvalidPatternError extends KruiselessError {
   /** Path inside the pattern, e.g. `detail.reason[0]`. */
   readonly path: string;
   /** What is wrong there, without the path. */
@@ -22,13 +22,9 @@ export class InvalidPatternError extends Error {
 }
 
 /** `serverless.yml` does not have the shape osls gives `functions.<fn>.events[].eventBridge`. */
-export class InvalidServerlessConfigError extends Error {
-  /** Every failure found. */
-  readonly errors: EventFieldError[];
-
-  constructor(errors: EventFieldError[]) {
-    super(`invalid serverless.yml: ${describeEventFields(errors) || 'unknown error'}`);
+export class InvalidServerlessConfigError extends FieldErrorsError {
+  constructor(errors: FieldError[]) {
+    super('invalid serverless.yml', errors);
     this.name = 'InvalidServerlessConfigError';
-    this.errors = errors;
   }
 }

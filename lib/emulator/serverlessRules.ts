@@ -6,7 +6,7 @@
 import { parse, type ScalarTag, type CollectionTag } from 'yaml';
 import { z } from 'zod';
 import type { BusRule, EventBridgeEnvelope } from './bus.js';
-import type { EventFieldError } from '../events/errors.js';
+import { fieldErrorsFromZod, type FieldError } from '../core/errors.js';
 import { InvalidServerlessConfigError, InvalidPatternError } from './errors.js';
 import { compilePattern, type EventPattern } from './pattern.js';
 
@@ -86,16 +86,6 @@ const cfnTags: Array<ScalarTag | CollectionTag> = INTRINSICS.flatMap((fn) => {
   ];
 });
 
-function issuesOf(error: z.ZodError, prefix: string): EventFieldError[] {
-  return error.issues.map((issue) => ({
-    path: [prefix, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))]
-      .filter(Boolean)
-      .join('.')
-      .replace(/\.\[/g, '['),
-    message: issue.message,
-  }));
-}
-
 /**
  * The enabled `eventBridge` events of every function that carry a `pattern`. Events with only a `schedule`
  * (scheduled rules) and events with `enabled: false` are skipped: they route nothing on a bus.
@@ -112,15 +102,15 @@ export function loadRulesFromServerless(yamlText: string): ServerlessEventBridge
     throw new InvalidServerlessConfigError([{ path: '', message: `not YAML: ${(error as Error).message}` }]);
   }
   const config = configSchema.safeParse(doc ?? {});
-  if (!config.success) throw new InvalidServerlessConfigError(issuesOf(config.error, ''));
+  if (!config.success) throw new InvalidServerlessConfigError(fieldErrorsFromZod(config.error, ''));
   const rules: ServerlessEventBridgeRule[] = [];
-  const errors: EventFieldError[] = [];
+  const errors: FieldError[] = [];
   for (const [functionName, fn] of Object.entries(config.data.functions ?? {})) {
     (fn?.events ?? []).forEach((event, i) => {
       if (!('eventBridge' in event)) return;
       const at = `functions.${functionName}.events[${i}].eventBridge`;
       const parsed = eventBridgeSchema.safeParse(event.eventBridge);
-      if (!parsed.success) return void errors.push(...issuesOf(parsed.error, at));
+      if (!parsed.success) return void errors.push(...fieldErrorsFromZod(parsed.error, at));
       const { name, eventBus, pattern, enabled, retryPolicy, deadLetterQueueArn } = parsed.data;
       if (pattern === undefined || enabled === false) return;
       try {

@@ -3,7 +3,8 @@
  * key. Events are triggers, not truth; the reconciler re-reads everything from the API server.
  */
 import { z } from 'zod';
-import { InvalidEventError, type EventFieldError } from './errors.js';
+import { fieldPath, type FieldError } from '../core/errors.js';
+import { InvalidEventError } from './errors.js';
 
 /** EventBridge `source` of every Kruiseless event (DESIGN §1). */
 export const SOURCE = 'kruiseless';
@@ -89,12 +90,6 @@ const envelopeSchema = z.looseObject(
 );
 
 /** Renders a zod issue path as `detail.namespace` / `detail.items[0]`. */
-function pathOf(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
-    '',
-  );
-}
 
 /**
  * Validates an EventBridge event (as a Lambda target receives it) and returns its reconcile request.
@@ -109,9 +104,9 @@ export function parseReconcileEvent(input: unknown): ReconcileRequest {
   const result = envelopeSchema.safeParse(input);
   if (!result.success) {
     // One message per field: the first check it fails (an empty name is not also "not a DNS subdomain").
-    const errors = new Map<string, EventFieldError>();
+    const errors = new Map<string, FieldError>();
     for (const issue of result.error.issues) {
-      const path = pathOf(issue.path);
+      const path = fieldPath(issue.path);
       const message =
         issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message;
       if (!errors.has(path)) errors.set(path, { path, message });

@@ -12,7 +12,7 @@ import type { WatchCheckpoints } from '../state/index.js';
 import type { Clock } from '../core/clock.js';
 import { newerResourceVersion } from '../core/resourceVersion.js';
 import type { Logger } from '../core/logger.js';
-import { requestForObject, type WatchedKind } from './keys.js';
+import { requestForObject, type WatchedKind } from './requestForObject.js';
 
 /** One watched collection. */
 export interface WatchStream {

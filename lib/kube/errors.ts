@@ -2,6 +2,7 @@
  * Typed errors of the API-server adapter (STYLE: callers branch on the class and its `reason`, never on message
  * text). Every {@link KubeClient} method turns what `@kubernetes/client-node` throws into a {@link KubeApiError}.
  */
+import { KruiselessError } from '../core/errors.js';
 import { ApiException } from '@kubernetes/client-node';
 
 /** Reason used for failures where no HTTP response arrived (connection refused/reset, DNS, TLS, timeout). */
@@ -33,7 +34,7 @@ const REASON_BY_CODE: Record<number, string> = {
  * - `operation`: what was attempted, e.g. `patch pod ns/name`.
  * - `apiMessage`: the API server's `Status.message` (or the network error's message).
  */
-export class KubeApiError extends Error {
+export class KubeApiError extends KruiselessError {
   readonly statusCode: number;
   readonly reason: string;
   readonly operation: string;

@@ -3,6 +3,7 @@
  * the embedded default (dynalite, the in-process bus, local timers, a kubeconfig). The handlers in functions/ are
  * written once against this.
  */
+import { KruiselessError } from '../core/errors.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { EventPublisher, RequeueScheduler } from '../events/index.js';
 import type { KubeClient } from '../kube/types.js';
@@ -32,7 +33,7 @@ export interface Runtime {
 }
 
 /** Thrown when an event names a cluster that is not registered (DESIGN §3 `cluster#<name>`). */
-export class UnknownClusterError extends Error {
+export class UnknownClusterError extends KruiselessError {
   constructor(
     readonly cluster: string,
     detail = `no cluster#${cluster}/meta item`,

@@ -2,6 +2,7 @@
  * The cluster registry (DESIGN §3): item `cluster#<name>` / `meta` saying how to reach one cluster's API server.
  * Registry data is not transient, so this item has no `ttl`.
  */
+import { fieldErrorsFromZod } from '../core/errors.js';
 import { z } from 'zod';
 import { InvalidClusterRecordError } from './errors.js';
 import { CLUSTER_KEY_PREFIX, clusterKeyString, SK } from './itemKeys.js';
@@ -87,10 +88,7 @@ export interface ClusterRecord {
  */
 export function parseClusterRecord(input: unknown): ClusterRecord {
   const parsed = ClusterRecordSchema.safeParse(input);
-  if (!parsed.success)
-    throw new InvalidClusterRecordError(
-      parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
-    );
+  if (!parsed.success) throw new InvalidClusterRecordError(fieldErrorsFromZod(parsed.error));
   return parsed.data;
 }
 

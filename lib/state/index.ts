@@ -20,7 +20,6 @@ export {
   InvalidClusterRecordError,
   InvalidStateKeyError,
   StateStoreError,
-  type ClusterRecordIssue,
 } from './errors.js';
 export type {
   AcquireResult,
