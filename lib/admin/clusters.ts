@@ -1,5 +1,5 @@
 /**
- * Registering the clusters Kruiseless serves (DESIGN §3 `cluster#<name>` / `meta`): the record says where the API
+ * Registering the clusters Kruiseless serves (docs/architecture.md#cluster-registry): the record says where the API
  * server is, which CA to trust, and how to authenticate (an EKS token signed with the Lambda's role, or a role to
  * assume first). Used by `kruiseless cluster add|list`.
  */

@@ -1,7 +1,7 @@
 /**
  * The identity of one CloneSet in the fleet: the unit of reconciliation, of the lease and of every event. One type
- * and one text rendering for logs, error messages and the reconcile request's key (see docs/architecture.md,
- * "The CloneSet key").
+ * and one text rendering for logs, error messages and the reconcile request's key
+ * (docs/architecture.md#cloneset-key).
  */
 
 /** One CloneSet of one registered cluster. */

@@ -1,7 +1,7 @@
 /**
- * The in-process event bus of the embedded default and the tests (DESIGN §5, "EventBridge" row): rules route by
+ * The in-process event bus of the embedded default and the tests (docs/architecture.md#embedded-default): rules route by
  * the same event patterns as the deployed rules ({@link loadRulesFromServerless}), delivery is asynchronous,
- * failed deliveries are retried and then dead-lettered (ecosystem-notes §6.3).
+ * failed deliveries are retried and then dead-lettered.
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -61,7 +61,7 @@ export interface LocalBusOptions {
   rules: BusRule[];
   /**
    * Retry policy of rules without their own. Default `{ maximumRetryAttempts: 2 }`: EventBridge hands events to
-   * Lambda asynchronously, and Lambda retries a failed async invocation twice (ecosystem-notes §6.3).
+   * Lambda asynchronously, and Lambda retries a failed async invocation twice (https://docs.aws.amazon.com/lambda/latest/dg/invocation-async.html).
    */
   retryPolicy?: RetryPolicy;
   /** Called for each dead-lettered delivery, after it is recorded in {@link LocalBus.deadLetters}. */

@@ -1,5 +1,5 @@
 /**
- * dynalite (DESIGN §5: DynamoDB locally; ecosystem-notes §4.1) in-process on 127.0.0.1 with a random port.
+ * dynalite (docs/architecture.md#embedded-default) in-process on 127.0.0.1 with a random port.
  * In memory: nothing survives a restart, and it has no TTL expiry and no transactions (the state protocol uses
  * single-item conditional writes only).
  */

@@ -1,7 +1,7 @@
 /**
  * lib/emulator: the AWS services of the embedded default, in process — the EventBridge bus routing by the rules of
  * serverless.yml, the requeue scheduler on timers, and dynalite for DynamoDB. Never imported by functions/ or the
- * AWS runtime (tested in test/unit/architecture/layers.test.ts).
+ * AWS runtime (tested in test/unit/architecture/imports.test.ts).
  */
 export * from './errors.js';
 export * from './pattern.js';

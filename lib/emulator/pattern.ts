@@ -1,11 +1,11 @@
 /**
- * EventBridge event-pattern matching, for the local bus (DESIGN §5: "an in-process bus that routes by the same
- * event patterns as serverless.yml"). Semantics from
+ * EventBridge event-pattern matching, for the local bus (docs/architecture.md#embedded-default: the in-process bus routes by the
+ * same event patterns as serverless.yml). Semantics from
  * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns-content-based-filtering.html and
  * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns.html:
  * every field of the pattern must match (AND), fields absent from the pattern are ignored, a leaf is an array of
  * alternatives (OR), an event array matches when any of its elements does, `$or` holds alternative sub-patterns.
- * No npm library does this (ecosystem-notes §4.3). Not yet cross-checked against moto (DESIGN §5 asks for it).
+ * No npm library does this. Not yet cross-checked against moto.
  */
 import { InvalidPatternError } from './errors.js';
 

@@ -1,6 +1,6 @@
 /**
  * The deployed EventBridge rules, read from `serverless.yml`, so the local bus routes by the same patterns
- * (DESIGN §5). osls (Serverless Framework v3 syntax, ecosystem-notes §1.3 and §6.3) declares them as
+ * (docs/architecture.md#embedded-default). osls (Serverless Framework v3 syntax) declares them as
  * `functions.<fn>.events[].eventBridge: { eventBus, pattern, retryPolicy, deadLetterQueueArn, ... }`.
  */
 import { parse, type ScalarTag, type CollectionTag } from 'yaml';
@@ -29,7 +29,7 @@ export interface ServerlessEventBridgeRule {
   functionRetryAttempts: number;
 }
 
-/** Lambda's default number of async retries (ecosystem-notes §6.3). */
+/** Lambda's default number of async retries (https://docs.aws.amazon.com/lambda/latest/dg/invocation-async.html). */
 const LAMBDA_DEFAULT_ASYNC_RETRIES = 2;
 
 const eventBridgeSchema = z.looseObject({

@@ -1,6 +1,6 @@
 /**
- * The forwarder's coalescing (DESIGN §1: "coalesces many pod events into one reconcile event per CloneSet per
- * batch"). Pure.
+ * The forwarder's coalescing (many pod events become one reconcile request per CloneSet per batch,
+ * docs/architecture.md#lib-events). Pure.
  */
 import { cloneSetKeyText } from '../core/cloneSetKey.js';
 import { newerResourceVersion } from '../core/resourceVersion.js';

@@ -1,12 +1,12 @@
 /**
- * Typed errors of the event layer (STYLE: callers branch on the class, never on message text).
+ * Typed errors of the event layer (callers branch on the class, never on message text).
  */
 
 import { FieldErrorsError, KruiselessError, type FieldError } from '../core/errors.js';
 
 /**
- * A reconcile-request event is malformed or of an unknown kind (DESIGN §1: "Anything else is rejected with a
- * clear error and goes to the dead-letter queue"). The message names every offending field on one line.
+ * A reconcile-request event is malformed or of an unknown kind (docs/architecture.md#reconcile-request: anything else is rejected
+ * with a clear error and goes to the dead-letter queue). The message names every offending field on one line.
  */
 export class InvalidEventError extends FieldErrorsError {
   constructor(errors: FieldError[]) {
@@ -26,7 +26,7 @@ export interface FailedEntry {
 }
 
 /**
- * Some reconcile requests could not be put on the bus after every attempt (ecosystem-notes §6.2: PutEvents is
+ * Some reconcile requests could not be put on the bus after every attempt (PutEvents is
  * not all-or-nothing). The others were published; `published` says how many.
  */
 export class PublishError extends KruiselessError {

@@ -1,5 +1,5 @@
 /**
- * Putting reconcile requests on the bus (DESIGN §1; ecosystem-notes §6.2: ≤ 10 entries per PutEvents, partial
+ * Putting reconcile requests on the bus (docs/architecture.md#lib-events: ≤ 10 entries per PutEvents, partial
  * failures reported per entry and resent).
  */
 import {
@@ -56,7 +56,7 @@ export interface EventBridgePublisherOptions extends PublishRetryOptions {
   eventBusName: string;
 }
 
-/** Most entries one PutEvents call accepts (ecosystem-notes §6.2). */
+/** Most entries one PutEvents call accepts (https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_PutEvents.html). */
 export const MAX_ENTRIES_PER_CALL = 10;
 
 /**

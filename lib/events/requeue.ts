@@ -1,5 +1,5 @@
 /**
- * Requeue-after (DESIGN §1 (D), §2 step 7; ecosystem-notes §6.5): a later `Requeue` reconcile request for one
+ * Requeue-after (docs/architecture.md#requeue): a later `Requeue` reconcile request for one
  * CloneSet key.
  */
 import { createHash } from 'node:crypto';

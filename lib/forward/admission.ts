@@ -1,5 +1,5 @@
 /**
- * The admission source (DESIGN §1 (B)): the API server calls a webhook on writes of CloneSets, pods, pods/status
+ * The admission source (docs/architecture.md#admission): the API server calls a webhook on writes of CloneSets, pods, pods/status
  * and PVCs; Kruiseless turns the AdmissionReview into a reconcile request and always allows the write.
  */
 import { KruiselessError } from '../core/errors.js';

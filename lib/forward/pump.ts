@@ -1,5 +1,5 @@
 /**
- * The watch pump (DESIGN §1 source (A)): for one cluster, bounded watches of CloneSets, CloneSet pods and PVCs,
+ * The watch pump (docs/architecture.md#watch-pump): for one cluster, bounded watches of CloneSets, CloneSet pods and PVCs,
  * resumed from the stored resourceVersion, each change mapped to its CloneSet key and published (coalesced) to
  * the bus. Runs inside a scheduled Lambda until its time budget ends, or continuously in the embedded default.
  */
@@ -16,7 +16,7 @@ import { requestForObject, type WatchedKind } from './requestForObject.js';
 
 /** One watched collection. */
 export interface WatchStream {
-  /** Checkpoint name (`watch#<resource>` item, DESIGN §3). */
+  /** Checkpoint name (`watch#<resource>` item). */
   resource: string;
   kind: WatchedKind;
   /** Cluster-wide collection path. */

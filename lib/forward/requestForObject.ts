@@ -1,7 +1,7 @@
 /**
- * Maps a changed Kubernetes object to the CloneSet key it concerns (DESIGN §1 "Pods map to their CloneSet"):
+ * Maps a changed Kubernetes object to the CloneSet key it concerns (docs/architecture.md#lib-forward):
  * a CloneSet is its own key; a pod or PVC maps to the CloneSet named by its controller owner reference
- * (group `apps.kruise.io`, kind `CloneSet`, any version — spec §0.1). Anything else maps to nothing.
+ * (group `apps.kruise.io`, kind `CloneSet`, any version). Anything else maps to nothing.
  */
 import { GROUP, KIND } from '../api/keys.js';
 import type { JsonObject } from '../api/types.js';

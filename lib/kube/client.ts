@@ -1,6 +1,6 @@
 /**
  * The one real {@link KubeClient}: `@kubernetes/client-node` 1.4 typed APIs (CoreV1Api, AppsV1Api,
- * CustomObjectsApi) against one cluster's API server (DESIGN §2 steps 2 and 6, §4).
+ * CustomObjectsApi) against one cluster's API server (docs/architecture.md#lib-kube).
  *
  * Every method makes exactly one HTTP request per attempt (see the method docs); 429, 5xx and network errors are
  * retried with exponential backoff, 409/404/422 never are (callers re-read and re-plan). Everything returned is
@@ -68,7 +68,7 @@ const consoleLogger: KubeClientLogger = {
 const key = (namespace: string | undefined, name: string | undefined): string =>
   `${namespace ?? ''}/${name ?? ''}`;
 
-/** `patch` with `metadata.resourceVersion` added (the API server's precondition for PATCH, ecosystem-notes §2.5). */
+/** `patch` with `metadata.resourceVersion` added (the API server's precondition for PATCH). */
 function withResourceVersion(patch: JsonObject, resourceVersion?: string): JsonObject {
   if (resourceVersion === undefined) return patch;
   const metadata = patch.metadata;

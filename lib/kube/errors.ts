@@ -1,5 +1,5 @@
 /**
- * Typed errors of the API-server adapter (STYLE: callers branch on the class and its `reason`, never on message
+ * Typed errors of the API-server adapter (callers branch on the class and its `reason`, never on message
  * text). Every {@link KubeClient} method turns what `@kubernetes/client-node` throws into a {@link KubeApiError}.
  */
 import { KruiselessError } from '../core/errors.js';

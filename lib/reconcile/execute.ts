@@ -4,7 +4,7 @@
  * `truncateHistory`): revisions first; then the actions in plan order — creations in slow-start batches,
  * deletions only after the scale-down ledger records them, pod patches with resourceVersion preconditions where
  * the plan depends on the exact pod version; then status, `podsToDelete` and history; then Events. Expectations
- * are stored before each write and rolled back for writes that failed (docs/architecture.md, "One pass").
+ * are stored before each write and rolled back for writes that failed (docs/architecture.md#lib-reconcile).
  *
  * Each step below returns what it did; {@link executePlan} only strings them together.
  */

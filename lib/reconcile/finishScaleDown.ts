@@ -1,5 +1,5 @@
 /**
- * Finishing a recorded scale-down intent (docs/architecture.md, "The scale-down ledger"): when an earlier
+ * Finishing a recorded scale-down intent (docs/architecture.md#ledger): when an earlier
  * invocation wrote down the pods it chose to delete and died (or failed) before deleting all of them, its successor
  * deletes exactly those pods — the ones still present with the recorded UID — instead of choosing new victims, then
  * clears the record.

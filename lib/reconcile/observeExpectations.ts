@@ -1,5 +1,5 @@
 /**
- * Durable expectations (DESIGN §2 step 3, spec §3.14): writes this controller issued but has not yet seen in
+ * Durable expectations (docs/architecture.md#expectations; OpenKruise's `expectations.ScaleExpectations` and `ResourceVersionExpectation`): writes this controller issued but has not yet seen in
  * what it reads. Pure functions over the stored record and the objects just listed; the store is lib/state.
  */
 import type { PersistentVolumeClaim, Pod } from '../api/types.js';
@@ -35,11 +35,11 @@ function resourceVersionReached(seen: string | undefined, expected: string | und
 }
 
 /**
- * Drop the entries the listed objects show (spec §3.14): a create is observed once a pod or PVC of that name is
+ * Drop the entries the listed objects show (docs/behaviour/cloneset.md#expectations): a create is observed once a pod or PVC of that name is
  * listed; a delete once no active object of that name and UID is listed (gone, or terminating); an update once
  * the pod of that UID is listed at a resourceVersion ≥ the one the write returned (or is gone). Entries older
  * than `timeoutMs` are dropped as expired — unlike OpenKruise's default, which freezes the CloneSet until a
- * restart (spec §4.17), Kruiseless then re-reads and re-plans, which is safe because every read is a quorum read.
+ * restart (docs/behaviour/cloneset.md#expectations), Kruiseless then re-reads and re-plans, which is safe because every read is a quorum read.
  * @param nowMs epoch milliseconds
  * @param timeoutMs expectation timeout, milliseconds (5 min like Kruise)
  */

@@ -1,5 +1,5 @@
 /**
- * One reconcile pass over one CloneSet (docs/architecture.md, "One pass"): read → observe expectations → finish a
+ * One reconcile pass over one CloneSet (docs/architecture.md#lib-reconcile): read → observe expectations → finish a
  * recorded scale-down, or plan and execute → decide when to look again. The steps return data; {@link runPass}
  * strings them together. As one call of OpenKruise's `ReconcileCloneSet.doReconcile`, with the informer cache
  * replaced by quorum reads and the in-memory expectations by the durable ones.

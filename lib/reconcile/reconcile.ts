@@ -1,5 +1,5 @@
 /**
- * One reconcile invocation for one CloneSet key (docs/architecture.md, "One invocation"): lease → passes → requeue
+ * One reconcile invocation for one CloneSet key (docs/architecture.md#one-invocation): lease → passes → requeue
  * → release. Used unchanged by the Lambda handler and by the embedded default.
  *
  * Invariant: an invocation that has returned (or thrown) holds no lease — except when it was fenced out, and then

@@ -32,7 +32,7 @@ export interface Runtime {
   admissionSecret(): Promise<string | undefined>;
 }
 
-/** Thrown when an event names a cluster that is not registered (DESIGN §3 `cluster#<name>`). */
+/** Thrown when an event names a cluster that is not registered (docs/architecture.md#cluster-registry). */
 export class UnknownClusterError extends KruiselessError {
   constructor(
     readonly cluster: string,

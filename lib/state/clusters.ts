@@ -1,5 +1,5 @@
 /**
- * The cluster registry (DESIGN §3): item `cluster#<name>` / `meta` saying how to reach one cluster's API server.
+ * The cluster registry (docs/architecture.md#cluster-registry): item `cluster#<name>` / `meta` saying how to reach one cluster's API server.
  * Registry data is not transient, so this item has no `ttl`.
  */
 import { fieldErrorsFromZod } from '../core/errors.js';
@@ -65,7 +65,7 @@ const ClusterRecordSchema = z.strictObject({
 });
 
 /**
- * How to reach one cluster (DESIGN §3 `cluster#<name>` / `meta`): API endpoint, CA bundle, and how to
+ * How to reach one cluster (item `cluster#<name>` / `meta`): API endpoint, CA bundle, and how to
  * authenticate: an EKS token signed with the Lambda's IAM identity (optionally after assuming `roleArn`), or a
  * kubeconfig kept in Secrets Manager.
  */
@@ -92,7 +92,7 @@ export function parseClusterRecord(input: unknown): ClusterRecord {
   return parsed.data;
 }
 
-/** The cluster registry port (DESIGN §3). */
+/** The cluster registry port (docs/architecture.md#cluster-registry). */
 export interface ClusterRegistry {
   /**
    * Create or replace the record of `c.name`.

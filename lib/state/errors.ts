@@ -1,12 +1,12 @@
 /**
- * Typed errors of the DynamoDB state layer (DESIGN §2 steps 1, 3, 5 and §3; STYLE: callers branch on the class,
+ * Typed errors of the DynamoDB state layer (docs/architecture.md#lib-state; callers branch on the class,
  * never on message text).
  */
 import { FieldErrorsError, KruiselessError, type FieldError } from '../core/errors.js';
 
 /**
- * A write was rejected because a newer lease holder exists (DESIGN §2 step 1: "every DynamoDB write of the old
- * holder is conditioned on its token"). The caller must stop reconciling at once and write nothing else; a
+ * A write was rejected because a newer lease holder exists (docs/architecture.md#lease: every write of a holder is
+ * conditioned on its token). The caller must stop reconciling at once and write nothing else; a
  * successor owns the key.
  */
 export class FencedOutError extends KruiselessError {
@@ -49,7 +49,7 @@ export class StateStoreError extends KruiselessError {
 }
 
 /**
- * A state key cannot be built or parsed (DESIGN §3 key layout `cs#<cluster>#<ns>#<name>`): a part is empty or
+ * A state key cannot be built or parsed (key layout `cs#<cluster>#<ns>#<name>`): a part is empty or
  * contains the separator `#`, or a string does not have the layout.
  */
 export class InvalidStateKeyError extends KruiselessError {
@@ -64,7 +64,7 @@ export class InvalidStateKeyError extends KruiselessError {
 }
 
 /**
- * A cluster registry record (DESIGN §3 `cluster#<name>` / `meta`) failed validation, on write or when read
+ * A cluster registry record (docs/architecture.md#cluster-registry) failed validation, on write or when read
  * back. `issues` lists every problem found.
  */
 export class InvalidClusterRecordError extends FieldErrorsError {

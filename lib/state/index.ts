@@ -1,5 +1,5 @@
 /**
- * lib/state: the DynamoDB state of Kruiseless (DESIGN §2 steps 1, 3, 5 and §3): per-CloneSet lease,
+ * lib/state: the DynamoDB state of Kruiseless (docs/architecture.md#lib-state): per-CloneSet lease,
  * expectations and scale-down ledger, the cluster registry and watch checkpoints, all in one table
  * (`pk` S, `sk` S, TTL attribute `ttl`) written with single-item conditional writes only.
  */
@@ -49,7 +49,7 @@ export interface StateStores {
 /**
  * Builds all state stores on one table.
  * @param opts.client a DynamoDB client (region, credentials, endpoint are its concern)
- * @param opts.tableName the state table (DESIGN §3)
+ * @param opts.tableName the state table (docs/architecture.md#state-table)
  * @param opts.clock wall clock for the `ttl` (GC) of expectations and ledger items, epoch ms; default
  *   `Date.now`. Never used for correctness: leases take the caller's `nowMs`.
  * Creating the stores does no I/O; errors surface per call as StateStoreError.

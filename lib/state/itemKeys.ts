@@ -1,11 +1,11 @@
 /**
- * Item keys of the single state table (DESIGN §3). Partition keys join their parts with `#`, so no part may
+ * Item keys of the single state table (docs/architecture.md#state-table). Partition keys join their parts with `#`, so no part may
  * contain `#` (Kubernetes namespaces and names never do; cluster names are checked here).
  */
 import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
 import { InvalidStateKeyError } from './errors.js';
 
-/** Sort keys of the items under one partition key (DESIGN §3 table). */
+/** Sort keys of the items under one partition key. */
 export const SK = {
   lease: 'lease',
   expectations: 'expectations',
@@ -27,7 +27,7 @@ function checkPart(field: string, value: string, input: string): string {
 }
 
 /**
- * The partition key of a CloneSet's items: `cs#<cluster>#<namespace>#<name>` (DESIGN §3).
+ * The partition key of a CloneSet's items: `cs#<cluster>#<namespace>#<name>`.
  * @throws InvalidStateKeyError when a part is empty or contains `#`
  */
 export function cloneSetKeyString(key: CloneSetKey): string {
@@ -66,7 +66,7 @@ export function parseCloneSetKey(s: string): CloneSetKey {
 }
 
 /**
- * The partition key of a cluster's registry and watch items: `cluster#<name>` (DESIGN §3).
+ * The partition key of a cluster's registry and watch items: `cluster#<name>`.
  * @throws InvalidStateKeyError when the name is empty or contains `#`
  */
 export function clusterKeyString(cluster: string): string {

@@ -1,6 +1,6 @@
 /**
  * The lease protocol shared by every lease of the state layer — the per-CloneSet reconcile lease and the watch
- * pump's per-stream checkpoint lease — and by both adapters (docs/architecture.md, "Leases and fencing"):
+ * pump's per-stream checkpoint lease — and by both adapters (docs/architecture.md#lease):
  * - a lease is free when never taken, released (`expiresAt` = {@link RELEASED_AT}) or expired (`expiresAt <= now`);
  * - taking it (free, or already ours) adds 1 to its fencing token;
  * - only the holder with the current token may renew, save under, or release it.

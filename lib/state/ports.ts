@@ -5,7 +5,7 @@
  */
 import type { CloneSetKey } from '../core/cloneSetKey.js';
 
-/** A lease held by one reconciler invocation (DESIGN §2 step 1). */
+/** A lease held by one reconciler invocation (docs/architecture.md#lease). */
 export interface Lease {
   key: CloneSetKey;
   /** Unique per invocation, e.g. the Lambda request id. */
@@ -21,8 +21,8 @@ export type AcquireResult =
   { acquired: true; lease: Lease } | { acquired: false; heldBy: string; /** epoch ms */ expiresAt: number };
 
 /**
- * The lease port (DESIGN §2 step 1). Choose the duration longer than the function timeout plus a margin, so a
- * holder cannot outlive its lease without noticing (ecosystem-notes §6.6; assumes NTP-synced clocks).
+ * The lease port (docs/architecture.md#lease). Choose the duration longer than the function timeout plus a margin, so a
+ * holder cannot outlive its lease without noticing (assumes NTP-synced clocks).
  */
 export interface LeaseStore {
   /**
@@ -66,14 +66,14 @@ export interface PendingOp {
   resourceVersion?: string;
 }
 
-/** All pending writes of one CloneSet (DESIGN §2 step 3), in the order the caller stored them. */
+/** All pending writes of one CloneSet (docs/architecture.md#expectations), in the order the caller stored them. */
 export interface Expectations {
   creates: PendingOp[];
   deletes: PendingOp[];
   updates: PendingOp[];
 }
 
-/** The expectations port (DESIGN §2 step 3). */
+/** The expectations port (docs/architecture.md#expectations). */
 export interface ExpectationStore {
   /**
    * Strongly consistent read.
@@ -83,7 +83,7 @@ export interface ExpectationStore {
   get(key: CloneSetKey): Promise<Expectations>;
   /**
    * Replace the whole expectations item, conditioned on fence: stored fence absent or <= `lease.token` (then
-   * stores `lease.token`). Record expectations *before* each cluster write (DESIGN §2 step 6).
+   * stores `lease.token`). Record expectations *before* each cluster write (docs/architecture.md#write-order).
    * @throws FencedOutError when a newer lease holder wrote (or took over) the item
    * @throws StateStoreError on DynamoDB failures
    */
@@ -100,7 +100,7 @@ export interface ScaleDownIntent {
   pods: { name: string; uid: string; reason: string }[];
 }
 
-/** The scale-down ledger port (DESIGN §2 step 5). */
+/** The scale-down ledger port (docs/architecture.md#ledger). */
 export interface ScaleDownLedger {
   /**
    * Strongly consistent read.
@@ -124,7 +124,7 @@ export interface ScaleDownLedger {
   clear(lease: Lease, intentId: string): Promise<void>;
 }
 
-/** The watch checkpoint port (DESIGN §1 (A), §3). `resource` is e.g. `pods` or `clonesets`, never with `#`. */
+/** The watch checkpoint port (docs/architecture.md#watch-pump). `resource` is e.g. `pods` or `clonesets`, never with `#`. */
 export interface WatchCheckpoints {
   /**
    * Take the pump lease of (`cluster`, `resource`) if free (never taken, released, or `expiresAt <= nowMs`) or

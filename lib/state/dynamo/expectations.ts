@@ -1,5 +1,5 @@
 /**
- * Durable expectations (DESIGN §2 step 3): item `cs#<cluster>#<ns>#<name>` / `expectations` with the creates,
+ * Durable expectations (docs/architecture.md#expectations): item `cs#<cluster>#<ns>#<name>` / `expectations` with the creates,
  * deletes and in-place updates this controller issued but has not yet observed, plus `fence` (token of the last
  * writer) and `ttl` (epoch s, 1 day after the last write; GC only).
  */

@@ -1,6 +1,6 @@
 /**
- * Fencing of the bookkeeping items `expectations` and `scaledown` (DESIGN §2 step 1: "every DynamoDB write of the
- * old holder is conditioned on its token"). Each such item stores `fence`, the lease token of its last writer; a
+ * Fencing of the bookkeeping items `expectations` and `scaledown` (docs/architecture.md#lease: every write of a
+ * holder is conditioned on its token). Each such item stores `fence`, the lease token of its last writer; a
  * write is accepted only when the stored fence is absent or not greater than the writer's token.
  */
 import { FencedOutError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * The scale-down ledger (DESIGN §2 step 5): item `cs#<cluster>#<ns>#<name>` / `scaledown`. Before deleting (or
+ * The scale-down ledger (docs/architecture.md#ledger): item `cs#<cluster>#<ns>#<name>` / `scaledown`. Before deleting (or
  * moving to PreparingDelete) the chosen pods are written down with the reason for each; a retried or successor
  * invocation finishes that intent instead of choosing new victims. The item also carries `fence` (token of the
  * last writer) and `ttl` (epoch s, 1 day after the last write; GC only).

@@ -1,8 +1,8 @@
 /**
- * The one table client every store is built from (DESIGN §3: one table, partition key `pk`, sort key `sk`,
+ * The one table client every store is built from (docs/architecture.md#state-table: one table, partition key `pk`, sort key `sk`,
  * TTL attribute `ttl`). It turns SDK errors into {@link StateStoreError} and a failed condition into a plain
  * `false`, so the stores decide what a failed condition means (usually {@link FencedOutError}).
- * Only single-item operations are used: dynalite, the local DynamoDB, has no transactions (DESIGN §5).
+ * Only single-item operations are used: dynalite, the local DynamoDB, has no transactions (docs/architecture.md#embedded-default).
  */
 import {
   CreateTableCommand,
@@ -26,7 +26,7 @@ import { itemKey } from '../itemKeys.js';
 /** A stored item as the document client returns it (numbers as JS numbers). */
 export type Item = Record<string, NativeAttributeValue>;
 
-/** Garbage-collection horizon added to every `ttl` (DESIGN §3): 1 day, in milliseconds. */
+/** Garbage-collection horizon added to every `ttl`: 1 day, in milliseconds. */
 export const GC_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /**

@@ -1,7 +1,7 @@
 /**
- * Issue 4 "Done when", bad input: a malformed or unknown event is rejected with a clear log line and reaches the
+ * Bad input: a malformed or unknown event is rejected with a clear log line and reaches the
  * dead-letter path; an invalid CloneSet gets a status condition and an Event and no pod is touched; the admission
- * source answers bad calls with clear 4xx statuses (DESIGN §1, §2a, §6). Real API server and dynalite; the
+ * source answers bad calls with clear 4xx statuses (docs/architecture.md#reconcile-request, #admission). Real API server and dynalite; the
  * admission test replaces only the runtime's publisher (to see what it would put on the bus) and its secret.
  */
 import { AppsV1Api } from '@kubernetes/client-node';

@@ -1,7 +1,7 @@
 /**
- * Issue 4 "Done when": a duplicated event and two reconcile invocations for one key at once change nothing extra;
- * and a scale-down decision recorded by an invocation that died is finished by its successor (DESIGN §2 steps
- * 1, 5; §6 "Replaying any event any number of times … after any crash, converges to the same cluster state").
+ * A duplicated event and two reconcile invocations for one key at once change nothing extra;
+ * and a scale-down decision recorded by an invocation that died is finished by its successor (docs/architecture.md#lease,
+ * #ledger: replaying any event any number of times, after any crash, converges to the same cluster state).
  * Real API server, real dynalite, the embedded pipeline running in the background the whole time.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

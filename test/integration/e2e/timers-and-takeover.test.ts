@@ -1,6 +1,6 @@
 /**
- * Timers, relists, takeovers and deletions on the real API server and dynalite (DESIGN §1 (A) and (D), §2 steps 1,
- * 3 and 7):
+ * Timers, relists, takeovers and deletions on the real API server and dynalite (docs/architecture.md#watch-pump,
+ * #requeue, #lease, #expectations):
  * 1. a wait longer than the inline limit (minReadySeconds 15 > maxInlineWaitSeconds 10) goes to the requeue
  *    scheduler, and that requeue alone makes the CloneSet available;
  * 2. a watch checkpoint too old for the API server (410 Gone) makes the pump relist: every CloneSet is re-announced

@@ -42,7 +42,7 @@ function invalid(input: unknown): InvalidClusterRecordError {
   throw new Error('expected InvalidClusterRecordError');
 }
 
-describe('ClusterRegistry on dynalite (DESIGN §3 cluster#<name>/meta)', () => {
+describe('ClusterRegistry on dynalite (docs/architecture.md#cluster-registry)', () => {
   test('put then get returns the record; an unknown name gives undefined', async () => {
     const { stores, item } = await fx.fresh();
     await stores.clusters.put(EKS);

@@ -1,6 +1,6 @@
 /**
  * The deployed serverless.yml, read the way the local bus reads it ({@link loadRulesFromServerless}): the reconcile
- * function's EventBridge rule must route exactly the reconcile requests of DESIGN §1, so the embedded default and
+ * function's EventBridge rule must route exactly the reconcile requests (docs/architecture.md#reconcile-request), so the embedded default and
  * AWS deliver the same events to the same function.
  */
 import { readFileSync } from 'node:fs';

@@ -42,7 +42,7 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
       'lease.acquire',
       'expectations.get',
       'ledger.get',
-      'create revision cs-no-pvc-sample-7866b64cc6',
+      'create revision cs-no-pvc-sample-7fb7468d98',
       `expectations.put creates[${A}]`,
       `create pod ${A}`,
       `expectations.put creates[${A},${B}]`,
@@ -85,7 +85,7 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
       'lease.acquire',
       'expectations.get',
       'ledger.get',
-      'create revision cs-no-pvc-sample-7d56675775',
+      'create revision cs-no-pvc-sample-6ccb957675',
       `ledger.record [${A}]`,
       `expectations.put deletes[${A}]`,
       `delete pod ${A}`,
@@ -140,7 +140,7 @@ describe('reconcileCloneSet: failures', () => {
       'lease.acquire',
       'expectations.get',
       'ledger.get',
-      'create revision cs-no-pvc-sample-7866b64cc6',
+      'create revision cs-no-pvc-sample-7fb7468d98',
       `expectations.put creates[${A}]`,
       `create pod ${A}`,
       `expectations.put creates[${A},${B}]`,
@@ -159,7 +159,7 @@ describe('reconcileCloneSet: failures', () => {
     expect(await leaseIsFree(h)).toBe(true);
   });
 
-  test('AlreadyExists on create for a pod the plan did not see is an unobserved create, not a failure (issue 8)', async () => {
+  test('AlreadyExists on create for a pod the plan did not see is an unobserved create, not a failure', async () => {
     const h = harness();
     h.kube.apply(seedCloneSet());
     // the first POST of B reached the API server but its answer was lost; the retry meets the pod it created
@@ -186,7 +186,7 @@ describe('reconcileCloneSet: failures', () => {
       'lease.acquire',
       'expectations.get',
       'ledger.get',
-      'create revision cs-no-pvc-sample-7866b64cc6',
+      'create revision cs-no-pvc-sample-7fb7468d98',
       `expectations.put creates[${A}]`,
       `create pod ${A}`,
       `expectations.put creates[${A},${B}]`,
@@ -216,7 +216,7 @@ describe('reconcileCloneSet: failures', () => {
       'lease.acquire',
       'expectations.get',
       'ledger.get',
-      'create revision cs-no-pvc-sample-7d56675775',
+      'create revision cs-no-pvc-sample-6ccb957675',
       `patch pod status ${A}`,
       `patch pod ${A}`,
       `expectations.put updates[${A}]`,
@@ -267,7 +267,7 @@ describe('reconcileCloneSet: the lease', () => {
     expect(await leaseIsFree(h)).toBe(true);
   });
 
-  test('a dirty lease when the pass budget is used up: requeue, and return holding no lease even if another event arrives meanwhile (issue 8)', async () => {
+  test('a dirty lease when the pass budget is used up: requeue, and return holding no lease even if another event arrives meanwhile', async () => {
     const h = harness();
     h.kube.apply(seedCloneSet());
     h.kube.failOn((call) => {
@@ -330,7 +330,7 @@ describe('reconcileCloneSet: the lease', () => {
       'lease.acquire',
       'expectations.get',
       'ledger.get',
-      'create revision cs-no-pvc-sample-7866b64cc6',
+      'create revision cs-no-pvc-sample-7fb7468d98',
       `expectations.put creates[${A}]`,
       `create pod ${A}`,
       `expectations.put creates[${A},${B}]`,
@@ -406,7 +406,7 @@ describe('reconcileCloneSet: the lease', () => {
       'expectations.get',
       'expectations.put (none)',
       'ledger.get',
-      'create revision cs-no-pvc-sample-7866b64cc6',
+      'create revision cs-no-pvc-sample-7fb7468d98',
     ]);
     expect(out.writes).toBeGreaterThan(0);
   });
