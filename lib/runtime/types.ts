@@ -1,7 +1,7 @@
 /**
  * What a handler needs from its environment, whichever it runs in: AWS (DynamoDB, EventBridge, Scheduler, EKS) or
- * the embedded default (dynalite, the in-process bus, local timers, a kubeconfig). The handlers in functions/ are
- * written once against this.
+ * the embedded default (dynalite, the in-process bus, local timers, a kubeconfig). The handlers in
+ * lib/runtime/handlers are written once against this.
  */
 import { KruiselessError } from '../core/errors.js';
 import type { KubeConfig } from '@kubernetes/client-node';
