@@ -1,7 +1,7 @@
 /**
  * Two projects: `unit` (pure planner and libraries, no services) and `integration`
  * (a real kube-apiserver + etcd started once by the global setup, or the cluster named by KUBECONFIG).
- * ESM mode as in ../shared/ecosystem-notes.md §2.6: @kubernetes/client-node is ESM-only.
+ * ESM mode: @kubernetes/client-node is ESM-only.
  * @type {import('jest').Config}
  */
 const common = {

@@ -1,74 +1,9 @@
 /**
- * Lambda `admission` (Function URL, optional source, DESIGN §1 (B)): receives AdmissionReview v1 calls for
- * clonesets, pods, pods/status and PVCs at `/<secret>/<cluster>`, forwards the CloneSet key, and always allows.
- * The API server cannot add headers to webhook calls, so the unguessable path segment authenticates the caller;
- * bodies over the size limit or not shaped like an AdmissionReview get a clear 4xx.
+ * Lambda `admission`: the optional Function URL receiving AdmissionReview calls and forwarding CloneSet keys. The handler is {@link admissionHandler} (lib/runtime/handlers/admission.ts) on the AWS
+ * runtime, so the embedded default runs the same code.
  */
-import { timingSafeEqual } from 'node:crypto';
-import { Logger } from '@aws-lambda-powertools/logger';
-import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
-import {
-  InvalidAdmissionReviewError,
-  MAX_ADMISSION_BODY_BYTES,
-  handleAdmissionReview,
-} from '../lib/forward/admission.js';
 import { awsRuntime } from '../lib/runtime/aws.js';
-import type { Runtime } from '../lib/runtime/types.js';
-
-function reply(statusCode: number, body: unknown): LambdaFunctionURLResult {
-  return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** Build the handler for a runtime. */
-export function admissionHandler(
-  getRuntime: () => Runtime,
-  logger: Logger = new Logger({ serviceName: 'kruiseless' }),
-) {
-  return async (
-    event: Pick<LambdaFunctionURLEvent, 'rawPath' | 'body' | 'isBase64Encoded'>,
-  ): Promise<LambdaFunctionURLResult> => {
-    const runtime = getRuntime();
-    const expected = await runtime.admissionSecret();
-    const [secret = '', cluster = '', ...rest] = (event.rawPath ?? '').split('/').filter(Boolean);
-    if (!expected || !sameSecret(secret, expected) || !cluster || rest.length > 0) {
-      logger.warn('admission call rejected: wrong path or secret', { pathSegments: rest.length + 2 });
-      return reply(404, { message: 'not found' });
-    }
-    const raw = event.body ?? '';
-    const body = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-    if (Buffer.byteLength(body) > MAX_ADMISSION_BODY_BYTES) {
-      logger.warn('admission body too large', {
-        bytes: Buffer.byteLength(body),
-        limit: MAX_ADMISSION_BODY_BYTES,
-      });
-      return reply(413, { message: `AdmissionReview body larger than ${MAX_ADMISSION_BODY_BYTES} bytes` });
-    }
-    try {
-      const { response, requests } = handleAdmissionReview(cluster, body);
-      if (requests.length > 0) {
-        try {
-          await runtime.publisher.publish(requests);
-        } catch (e) {
-          // never block the cluster: the watch pump and the resync will deliver this change too
-          logger.error('could not forward admission event', { error: (e as Error).message });
-        }
-      }
-      return reply(200, response);
-    } catch (e) {
-      if (e instanceof InvalidAdmissionReviewError) {
-        logger.warn('malformed AdmissionReview', { error: e.message });
-        return reply(400, { message: e.message });
-      }
-      throw e;
-    }
-  };
-}
+import { admissionHandler } from '../lib/runtime/handlers/admission.js';
 
 /** The Lambda entry point. */
 export const handler = admissionHandler(awsRuntime);

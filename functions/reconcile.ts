@@ -1,85 +1,9 @@
 /**
- * Lambda `reconcile` (EventBridge target): one CloneSet key per invocation (DESIGN §2). A malformed or unknown
- * event is logged and rethrown, so Lambda's async retries end in the dead-letter queue; nothing else is touched.
+ * Lambda `reconcile`: the EventBridge rule's target, one CloneSet key per invocation. The handler is {@link reconcileHandler} (lib/runtime/handlers/reconcile.ts) on the AWS
+ * runtime, so the embedded default runs the same code.
  */
-import { randomUUID } from 'node:crypto';
-import { Logger } from '@aws-lambda-powertools/logger';
-import type { Context } from 'aws-lambda';
-import { parseReconcileEvent } from '../lib/events/index.js';
-import { reconcileCloneSet } from '../lib/reconcile/reconcile.js';
 import { awsRuntime } from '../lib/runtime/aws.js';
-import type { Runtime } from '../lib/runtime/types.js';
-
-/** Summary returned by the handler (visible in Lambda's async destinations and in tests). */
-export interface ReconcileSummary {
-  key: string;
-  result: string;
-  passes: number;
-  writes: number;
-  requeuedAfterSeconds?: number;
-  error?: string;
-}
-
-/** Time kept back from the Lambda deadline to release the lease and log, ms. */
-const DEADLINE_MARGIN_MS = 10_000;
-
-/**
- * Build the handler for a runtime (AWS in Lambda, in-process in the embedded default).
- * @throws InvalidEventError for a malformed event; UnknownClusterError; state-store errors
- */
-export function reconcileHandler(
-  getRuntime: () => Runtime,
-  logger: Logger = new Logger({ serviceName: 'kruiseless' }),
-) {
-  return async (event: unknown, context?: Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>) => {
-    let request;
-    try {
-      request = parseReconcileEvent(event);
-    } catch (e) {
-      logger.error('rejected reconcile event', { error: (e as Error).message, event });
-      throw e;
-    }
-    const runtime = getRuntime();
-    const { kube } = await runtime.cluster(request.cluster);
-    const remaining = context?.getRemainingTimeInMillis() ?? 120_000;
-    const key = `${request.cluster}/${request.namespace}/${request.name}`;
-    logger.appendKeys({ cloneSet: key });
-    try {
-      const outcome = await reconcileCloneSet(
-        {
-          kube,
-          leases: runtime.stores.leases,
-          expectations: runtime.stores.expectations,
-          ledger: runtime.stores.ledger,
-          requeue: runtime.requeue,
-          log: logger,
-          holder: context?.awsRequestId ?? randomUUID(),
-          now: () => new Date(),
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-          deadlineMs: Date.now() + remaining - DEADLINE_MARGIN_MS,
-          leaseDurationMs: remaining + 60_000,
-          maxInlineWaitSeconds: 10,
-          maxPasses: 20,
-        },
-        request,
-      );
-      const summary: ReconcileSummary = {
-        key,
-        result: outcome.result,
-        passes: outcome.passes,
-        writes: outcome.writes,
-        ...(outcome.requeuedAfterSeconds !== undefined
-          ? { requeuedAfterSeconds: outcome.requeuedAfterSeconds }
-          : {}),
-        ...(outcome.error ? { error: outcome.error } : {}),
-      };
-      logger.info('reconcile finished', { ...summary });
-      return summary;
-    } finally {
-      logger.removeKeys(['cloneSet']);
-    }
-  };
-}
+import { reconcileHandler } from '../lib/runtime/handlers/reconcile.js';
 
 /** The Lambda entry point. */
 export const handler = reconcileHandler(awsRuntime);

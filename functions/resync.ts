@@ -1,34 +1,9 @@
 /**
- * Lambda `resync` (scheduled): one reconcile request for every CloneSet of every registered cluster (DESIGN §1
- * (C)), so the system converges even if every other event were lost. A cluster that fails is logged and skipped.
+ * Lambda `resync`: scheduled, one reconcile request for every CloneSet of every registered cluster. The handler is {@link resyncHandler} (lib/runtime/handlers/resync.ts) on the AWS
+ * runtime, so the embedded default runs the same code.
  */
-import { Logger } from '@aws-lambda-powertools/logger';
-import { resyncCluster } from '../lib/forward/resync.js';
 import { awsRuntime } from '../lib/runtime/aws.js';
-import type { Runtime } from '../lib/runtime/types.js';
-
-/** Build the handler for a runtime. @returns CloneSets resynced per cluster (-1 for a failed cluster) */
-export function resyncHandler(
-  getRuntime: () => Runtime,
-  logger: Logger = new Logger({ serviceName: 'kruiseless' }),
-) {
-  return async (): Promise<Record<string, number>> => {
-    const runtime = getRuntime();
-    const out: Record<string, number> = {};
-    for (const name of await runtime.clusterNames()) {
-      try {
-        const { kube } = await runtime.cluster(name);
-        const { cloneSets } = await resyncCluster(name, kube, runtime.publisher);
-        out[name] = cloneSets;
-      } catch (e) {
-        logger.error('resync failed', { cluster: name, error: (e as Error).message });
-        out[name] = -1;
-      }
-    }
-    logger.info('resync finished', { clusters: out });
-    return out;
-  };
-}
+import { resyncHandler } from '../lib/runtime/handlers/resync.js';
 
 /** The Lambda entry point. */
 export const handler = resyncHandler(awsRuntime);

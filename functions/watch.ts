@@ -1,70 +1,9 @@
 /**
- * Lambda `watch` (scheduled every minute): for each registered cluster, the watch pump (DESIGN §1 (A)) follows
- * CloneSets, CloneSet pods and PVCs from the stored resourceVersion and publishes reconcile requests, stopping
- * before the invocation's time budget ends.
+ * Lambda `watch`: scheduled every minute, the watch pump of every registered cluster. The handler is {@link watchHandler} (lib/runtime/handlers/watch.ts) on the AWS
+ * runtime, so the embedded default runs the same code.
  */
-import { randomUUID } from 'node:crypto';
-import { Logger } from '@aws-lambda-powertools/logger';
-import type { Context } from 'aws-lambda';
-import { pumpCluster, type StreamResult } from '../lib/forward/pump.js';
 import { awsRuntime } from '../lib/runtime/aws.js';
-import type { Runtime } from '../lib/runtime/types.js';
-
-/** Time kept back from the Lambda deadline, ms. */
-const DEADLINE_MARGIN_MS = 8_000;
-
-/**
- * Build the handler for a runtime.
- * @param signal ends the running watches early (the embedded default's stop); Lambda passes none
- * @returns per cluster, what each stream did
- */
-export function watchHandler(
-  getRuntime: () => Runtime,
-  logger: Logger = new Logger({ serviceName: 'kruiseless' }),
-  signal?: AbortSignal,
-) {
-  return async (
-    _event?: unknown,
-    context?: Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>,
-  ): Promise<Record<string, StreamResult[]>> => {
-    const runtime = getRuntime();
-    const remaining = context?.getRemainingTimeInMillis() ?? 60_000;
-    const deadlineMs = Date.now() + remaining - DEADLINE_MARGIN_MS;
-    const holder = context?.awsRequestId ?? randomUUID();
-    const names = await runtime.clusterNames();
-    const results = await Promise.all(
-      names.map(async (name) => {
-        try {
-          const { kc } = await runtime.cluster(name);
-          return [
-            name,
-            await pumpCluster({
-              cluster: name,
-              kc,
-              watches: runtime.stores.watches,
-              publisher: runtime.publisher,
-              holder,
-              now: () => Date.now(),
-              deadlineMs,
-              leaseDurationMs: remaining + 60_000,
-              watchTimeoutSeconds: 50,
-              flushIntervalMs: 1000,
-              checkpointIntervalMs: 10_000,
-              log: logger,
-              ...(signal ? { signal } : {}),
-            }),
-          ] as const;
-        } catch (e) {
-          logger.error('watch pump failed', { cluster: name, error: (e as Error).message });
-          return [name, []] as const;
-        }
-      }),
-    );
-    const out = Object.fromEntries(results);
-    logger.info('watch pump finished', { clusters: out });
-    return out;
-  };
-}
+import { watchHandler } from '../lib/runtime/handlers/watch.js';
 
 /** The Lambda entry point. */
 export const handler = watchHandler(awsRuntime);

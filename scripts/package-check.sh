@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Offline packaging check (issue 4 "osls package + cfn-lint"; ecosystem-notes §1.5):
+# Offline packaging check (osls package + cfn-lint):
 #   1. `osls package --stage ci` with serverless-esbuild, no AWS credentials, no network;
 #   2. every function has its zip, and each bundle imports under Node with a `handler` export;
-#   3. the template has what DESIGN §1-§3 relies on (rule pattern, retries, DLQ, per-function roles, table shape);
+#   3. the template has what docs/architecture.md relies on (rule pattern, retries, DLQ, per-function roles, table shape);
 #   4. cfn-lint (pinned) passes on the generated template, with no rule ignored.
 # Needs `npm ci` first. Usage: bash scripts/package-check.sh   (or npm run package:check)
 set -euo pipefail

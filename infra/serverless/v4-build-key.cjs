@@ -1,7 +1,7 @@
 'use strict';
 /* global module */
 /**
- * Lets one serverless.yml serve osls 4.x and Serverless Framework v4 (DESIGN §3a).
+ * Lets one serverless.yml serve osls 4.x and Serverless Framework v4.
  *
  * Serverless v4 bundles TypeScript handlers with its built-in esbuild unless the top-level `build.esbuild` is
  * `false`; serverless-esbuild does the bundling here, so serverless.yml says `build: { esbuild: false }`.

@@ -1,13 +1,14 @@
 /**
- * Registering the clusters Kruiseless serves (DESIGN §3 `cluster#<name>` / `meta`): the record says where the API
+ * Registering the clusters Kruiseless serves (docs/architecture.md#cluster-registry): the record says where the API
  * server is, which CA to trust, and how to authenticate (an EKS token signed with the Lambda's role, or a role to
  * assume first). Used by `kruiseless cluster add|list`.
  */
+import { KruiselessError } from '../core/errors.js';
 import { DescribeClusterCommand, type EKSClient } from '@aws-sdk/client-eks';
 import { parseClusterRecord, type ClusterRecord, type ClusterRegistry } from '../state/index.js';
 
 /** Thrown when EKS does not describe the cluster with an endpoint and a CA (e.g. still creating). */
-export class ClusterNotReadyError extends Error {
+export class ClusterNotReadyError extends KruiselessError {
   constructor(clusterName: string, detail: string) {
     super(`EKS cluster ${clusterName} cannot be registered: ${detail}`);
     this.name = 'ClusterNotReadyError';

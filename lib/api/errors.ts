@@ -1,37 +1,10 @@
 /**
- * Typed errors of the API layer (callers branch on the class, never on message text).
+ * Typed errors of the API layer (callers branch on the class, never on message text). The `{path, message}`
+ * shape and the base classes live in lib/core/errors.ts; they are re-exported here for the planner's callers.
  */
 
-/** One validation failure, as Kubernetes' `field.Error` reports it. */
-export interface FieldError {
-  /** Dotted field path, e.g. `spec.updateStrategy.partition` or `spec.template.spec.containers[0].name`. */
-  path: string;
-  /** Human-readable reason in the wording of Kruise's validating webhook. */
-  message: string;
-}
-
-/**
- * Joins field errors into one clause: `path: message` items separated by `; ` (an item with an empty path is
- * its message alone). Every error class that carries {@link FieldError}s renders them with this.
- */
-export function describeFieldErrors(errors: readonly FieldError[]): string {
-  return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
-}
-
-/**
- * Base class of every error that reports a list of {@link FieldError}s; the message is
- * `<subject>: <describeFieldErrors(errors)>`, or `<subject>: <fallback>` when the list is empty.
- */
-export class FieldErrorsError extends Error {
-  /** Every failure found, in check order. */
-  readonly errors: FieldError[];
-
-  constructor(subject: string, errors: FieldError[], fallback = 'unknown error') {
-    super(`${subject}: ${describeFieldErrors(errors) || fallback}`);
-    this.name = 'FieldErrorsError';
-    this.errors = errors;
-  }
-}
+export { describeFieldErrors, FieldErrorsError, type FieldError } from '../core/errors.js';
+import { FieldErrorsError, KruiselessError, type FieldError } from '../core/errors.js';
 
 /**
  * The CloneSet failed validation (the checks of OpenKruise's CloneSet validating webhook, see
@@ -49,7 +22,7 @@ export class InvalidCloneSetError extends FieldErrorsError {
  * A ControllerRevision's `data` is not the `{"spec":{"template":…}}` object the CloneSet controller writes
  * (docs/behaviour/cloneset.md#revisions); upstream fails the sync with an error in that case.
  */
-export class InvalidRevisionDataError extends Error {
+export class InvalidRevisionDataError extends KruiselessError {
   /** Name of the offending ControllerRevision. */
   readonly revisionName: string;
 

@@ -1,7 +1,9 @@
 /**
- * The forwarder's coalescing (DESIGN §1: "coalesces many pod events into one reconcile event per CloneSet per
- * batch"). Pure.
+ * The forwarder's coalescing (many pod events become one reconcile request per CloneSet per batch,
+ * docs/architecture.md#lib-events). Pure.
  */
+import { cloneSetKeyText } from '../core/cloneSetKey.js';
+import { newerResourceVersion } from '../core/resourceVersion.js';
 import { type ReconcileReason, type ReconcileRequest } from './schema.js';
 
 /**
@@ -19,20 +21,6 @@ export const REASON_PRECEDENCE: readonly ReconcileReason[] = [
   'Resync',
 ];
 
-const NUMERIC = /^[0-9]+$/;
-
-/**
- * The newer of two resourceVersions. Kubernetes calls them opaque, but on etcd they are one cluster-wide revision
- * counter shared by CloneSets, pods and PVCs, so the larger number is the newer read bound. Compared as BigInt
- * (etcd revisions are int64). When either is not a decimal string, the later one (`b`) wins.
- */
-function newerResourceVersion(a: string | undefined, b: string | undefined): string | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  if (NUMERIC.test(a) && NUMERIC.test(b)) return BigInt(b) > BigInt(a) ? b : a;
-  return b;
-}
-
 /**
  * One request per CloneSet key `(cluster, namespace, name)`.
  * @param requests in arrival order
@@ -43,7 +31,7 @@ function newerResourceVersion(a: string | undefined, b: string | undefined): str
 export function coalesce(requests: readonly ReconcileRequest[]): ReconcileRequest[] {
   const byKey = new Map<string, ReconcileRequest>();
   for (const request of requests) {
-    const key = JSON.stringify([request.cluster, request.namespace, request.name]);
+    const key = cloneSetKeyText(request);
     const seen = byKey.get(key);
     if (seen === undefined) {
       byKey.set(key, { ...request });

@@ -1,32 +1,17 @@
 /**
- * Typed errors of the event layer (STYLE: callers branch on the class, never on message text).
+ * Typed errors of the event layer (callers branch on the class, never on message text).
  */
 
-/** One offending field of an event, a pattern or a config file. */
-export interface EventFieldError {
-  /** Dotted path, e.g. `detail.namespace` or `functions.reconcile.events[0].eventBridge.pattern`. */
-  path: string;
-  /** What is wrong with it, in one short clause. */
-  message: string;
-}
-
-/** Joins field errors into the single clause used by every error message here. */
-function describe(errors: readonly EventFieldError[]): string {
-  return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
-}
+import { FieldErrorsError, KruiselessError, type FieldError } from '../core/errors.js';
 
 /**
- * A reconcile-request event is malformed or of an unknown kind (DESIGN §1: "Anything else is rejected with a
- * clear error and goes to the dead-letter queue"). The message names every offending field on one line.
+ * A reconcile-request event is malformed or of an unknown kind (docs/architecture.md#reconcile-request: anything else is rejected
+ * with a clear error and goes to the dead-letter queue). The message names every offending field on one line.
  */
-export class InvalidEventError extends Error {
-  /** Every failure found, in path order. */
-  readonly errors: EventFieldError[];
-
-  constructor(errors: EventFieldError[]) {
-    super(`invalid reconcile event: ${describe(errors) || 'unknown validation error'}`);
+export class InvalidEventError extends FieldErrorsError {
+  constructor(errors: FieldError[]) {
+    super('invalid reconcile event', errors, 'unknown validation error');
     this.name = 'InvalidEventError';
-    this.errors = errors;
   }
 }
 
@@ -41,10 +26,10 @@ export interface FailedEntry {
 }
 
 /**
- * Some reconcile requests could not be put on the bus after every attempt (ecosystem-notes §6.2: PutEvents is
+ * Some reconcile requests could not be put on the bus after every attempt (PutEvents is
  * not all-or-nothing). The others were published; `published` says how many.
  */
-export class PublishError extends Error {
+export class PublishError extends KruiselessError {
   /** Entries still failing after the last attempt, in request order. */
   readonly failed: FailedEntry[];
   /** Entries that were accepted by the bus. */
@@ -58,35 +43,5 @@ export class PublishError extends Error {
     this.name = 'PublishError';
     this.failed = failed;
     this.published = published;
-  }
-}
-
-/**
- * An EventBridge event pattern uses an operator or a shape EventBridge would reject at PutRule time
- * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns-content-based-filtering.html).
- */
-export class InvalidPatternError extends Error {
-  /** Path inside the pattern, e.g. `detail.reason[0]`. */
-  readonly path: string;
-  /** What is wrong there, without the path. */
-  readonly reason: string;
-
-  constructor(path: string, reason: string) {
-    super(`invalid event pattern at ${path || '(root)'}: ${reason}`);
-    this.name = 'InvalidPatternError';
-    this.path = path;
-    this.reason = reason;
-  }
-}
-
-/** `serverless.yml` does not have the shape osls gives `functions.<fn>.events[].eventBridge`. */
-export class InvalidServerlessConfigError extends Error {
-  /** Every failure found. */
-  readonly errors: EventFieldError[];
-
-  constructor(errors: EventFieldError[]) {
-    super(`invalid serverless.yml: ${describe(errors) || 'unknown error'}`);
-    this.name = 'InvalidServerlessConfigError';
-    this.errors = errors;
   }
 }

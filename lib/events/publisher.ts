@@ -1,5 +1,5 @@
 /**
- * Putting reconcile requests on the bus (DESIGN §1; ecosystem-notes §6.2: ≤ 10 entries per PutEvents, partial
+ * Putting reconcile requests on the bus (docs/architecture.md#lib-events: ≤ 10 entries per PutEvents, partial
  * failures reported per entry and resent).
  */
 import {
@@ -8,9 +8,10 @@ import {
   type PutEventsRequestEntry,
   type PutEventsResponse,
 } from '@aws-sdk/client-eventbridge';
+import { cloneSetKeyText } from '../core/cloneSetKey.js';
 import { coalesce } from './coalesce.js';
 import { PublishError, type FailedEntry } from './errors.js';
-import { DETAIL_TYPE, SOURCE, requestKey, type ReconcileRequest } from './schema.js';
+import { DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
 
 /** What one {@link EventPublisher.publish} did. */
 export interface PublishResult {
@@ -55,7 +56,7 @@ export interface EventBridgePublisherOptions extends PublishRetryOptions {
   eventBusName: string;
 }
 
-/** Most entries one PutEvents call accepts (ecosystem-notes §6.2). */
+/** Most entries one PutEvents call accepts (https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_PutEvents.html). */
 export const MAX_ENTRIES_PER_CALL = 10;
 
 /**
@@ -117,7 +118,7 @@ async function sendChunk(putEvents: PutEventsFn, chunk: Pending[]): Promise<Pend
     const e = error instanceof Error ? error : new Error(String(error));
     return chunk.map((p) => ({
       ...p,
-      failure: { key: requestKey(p.request), errorCode: e.name, errorMessage: e.message },
+      failure: { key: cloneSetKeyText(p.request), errorCode: e.name, errorMessage: e.message },
     }));
   }
   if ((response.FailedEntryCount ?? 0) === 0) return [];
@@ -125,7 +126,7 @@ async function sendChunk(putEvents: PutEventsFn, chunk: Pending[]): Promise<Pend
     const result = response.Entries?.[i];
     if (result?.EventId !== undefined && result.ErrorCode === undefined) return [];
     const failure = {
-      key: requestKey(p.request),
+      key: cloneSetKeyText(p.request),
       errorCode: result?.ErrorCode ?? 'MissingEntryResult',
       errorMessage: result?.ErrorMessage ?? 'no result for this entry in the PutEvents response',
     };

@@ -1,10 +1,11 @@
 /**
- * Requeue-after (DESIGN §1 (D), §2 step 7; ecosystem-notes §6.5): a later `Requeue` reconcile request for one
+ * Requeue-after (docs/architecture.md#requeue): a later `Requeue` reconcile request for one
  * CloneSet key.
  */
 import { createHash } from 'node:crypto';
 import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
-import type { EventPublisher } from './publisher.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { cloneSetKeyText } from '../core/cloneSetKey.js';
 import { DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
 
 /** Asks for a reconcile of a key after a delay. */
@@ -29,8 +30,8 @@ export interface SchedulerRequeueOptions {
   groupName?: string;
   /** SQS queue ARN for events the schedule could not deliver. */
   deadLetterArn?: string;
-  /** Clock. Default `() => new Date()`. */
-  now?: () => Date;
+  /** Default: the system clock. */
+  clock?: Clock;
 }
 
 const MINUTE_MS = 60_000;
@@ -38,7 +39,11 @@ const MINUTE_MS = 60_000;
 const MAX_SCHEDULE_NAME = 64;
 const SCHEDULE_NAME_CHARS = /^[0-9a-zA-Z._-]+$/;
 
-function checkDelay(seconds: number): void {
+/**
+ * A requeue delay must be a finite number of seconds ≥ 0.
+ * @throws RangeError otherwise
+ */
+export function checkRequeueDelay(seconds: number): void {
   if (!Number.isFinite(seconds) || seconds < 0)
     throw new RangeError(`requeue delay must be ≥ 0 seconds, got ${seconds}`);
 }
@@ -76,7 +81,7 @@ export function requeueScheduleName(request: ReconcileRequest, at: Date): string
 }
 
 /** The `Requeue` detail for `request`, keys in the publisher's order. */
-function requeueDetail(request: ReconcileRequest): ReconcileRequest {
+export function requeueDetail(request: ReconcileRequest): ReconcileRequest {
   const { version, cluster, namespace, name, resourceVersion } = request;
   return {
     version,
@@ -97,11 +102,11 @@ function requeueDetail(request: ReconcileRequest): ReconcileRequest {
  * @throws RangeError for a bad delay; any other CreateSchedule error as the SDK raised it
  */
 export function createSchedulerRequeue(options: SchedulerRequeueOptions): RequeueScheduler {
-  const { client, eventBusArn, roleArn, groupName, deadLetterArn, now = () => new Date() } = options;
+  const { client, eventBusArn, roleArn, groupName, deadLetterArn, clock = systemClock } = options;
   return {
     async requeueAfter(request, seconds) {
-      checkDelay(seconds);
-      const at = requeueMinute(now(), seconds);
+      checkRequeueDelay(seconds);
+      const at = requeueMinute(new Date(clock()), seconds);
       const command = new CreateScheduleCommand({
         Name: requeueScheduleName(request, at),
         ...(groupName !== undefined ? { GroupName: groupName } : {}),
@@ -109,7 +114,7 @@ export function createSchedulerRequeue(options: SchedulerRequeueOptions): Requeu
         ScheduleExpressionTimezone: 'UTC',
         FlexibleTimeWindow: { Mode: 'OFF' },
         ActionAfterCompletion: 'DELETE',
-        Description: `Requeue CloneSet ${request.cluster}/${request.namespace}/${request.name}`,
+        Description: `Requeue CloneSet ${cloneSetKeyText(request)}`,
         Target: {
           Arn: eventBusArn,
           RoleArn: roleArn,
@@ -127,72 +132,4 @@ export function createSchedulerRequeue(options: SchedulerRequeueOptions): Requeu
       }
     },
   };
-}
-
-/** Timer functions, injectable for tests. */
-export interface Timers {
-  setTimeout: (callback: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-}
-
-/** Options of {@link LocalRequeueScheduler}. */
-export interface LocalRequeueOptions {
-  /** Where due requests go (usually the {@link LocalBus}). */
-  publisher: EventPublisher;
-  /** Called when publishing a due request fails. Default: log to stderr. */
-  onError?: (error: unknown, request: ReconcileRequest) => void;
-  /** Default: the global timers. */
-  timers?: Timers;
-  /** Clock, ms. Default `Date.now`. */
-  now?: () => number;
-}
-
-/**
- * {@link RequeueScheduler} with in-process timers, for the embedded default. At most one pending timer per key:
- * the earliest wins (an earlier request replaces a later one; a later one is dropped), which is enough because
- * the reconcile it triggers requeues again if it still needs to wait.
- */
-export class LocalRequeueScheduler implements RequeueScheduler {
-  private readonly pending = new Map<string, { due: number; handle: unknown }>();
-  private readonly timers: Timers;
-  private readonly now: () => number;
-
-  constructor(private readonly options: LocalRequeueOptions) {
-    this.timers = options.timers ?? {
-      setTimeout: (callback, ms) => setTimeout(callback, ms),
-      clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-    };
-    this.now = options.now ?? Date.now;
-  }
-
-  /** Number of keys with a pending requeue. */
-  get size(): number {
-    return this.pending.size;
-  }
-
-  async requeueAfter(request: ReconcileRequest, seconds: number): Promise<void> {
-    checkDelay(seconds);
-    const key = JSON.stringify([request.cluster, request.namespace, request.name]);
-    const due = this.now() + seconds * 1000;
-    const existing = this.pending.get(key);
-    if (existing !== undefined) {
-      if (existing.due <= due) return;
-      this.timers.clearTimeout(existing.handle);
-    }
-    const handle = this.timers.setTimeout(() => {
-      this.pending.delete(key);
-      const requeue = requeueDetail(request);
-      this.options.publisher.publish([requeue]).catch((error: unknown) => {
-        const report = this.options.onError ?? ((e: unknown) => console.error('requeue publish failed', e));
-        report(error, requeue);
-      });
-    }, seconds * 1000);
-    this.pending.set(key, { due, handle });
-  }
-
-  /** Cancels every pending requeue; later calls to {@link requeueAfter} still work. */
-  close(): void {
-    for (const { handle } of this.pending.values()) this.timers.clearTimeout(handle);
-    this.pending.clear();
-  }
 }

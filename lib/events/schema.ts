@@ -1,18 +1,19 @@
 /**
- * The reconcile-request event (DESIGN §1 "Event schema"): an EventBridge event whose `detail` names one CloneSet
+ * The reconcile-request event (docs/architecture.md#reconcile-request): an EventBridge event whose `detail` names one CloneSet
  * key. Events are triggers, not truth; the reconciler re-reads everything from the API server.
  */
 import { z } from 'zod';
-import { InvalidEventError, type EventFieldError } from './errors.js';
+import { fieldPath, type FieldError } from '../core/errors.js';
+import { InvalidEventError } from './errors.js';
 
-/** EventBridge `source` of every Kruiseless event (DESIGN §1). */
+/** EventBridge `source` of every Kruiseless event. */
 export const SOURCE = 'kruiseless';
-/** EventBridge `detail-type` of a reconcile request (DESIGN §1). */
+/** EventBridge `detail-type` of a reconcile request. */
 export const DETAIL_TYPE = 'CloneSet Reconcile Requested';
 /** The only `detail.version` this code understands; a new shape gets a new number. */
 export const EVENT_VERSION = 1;
 
-/** Why a reconcile was requested. Informational only: the reconciler is level-triggered (DESIGN §1). */
+/** Why a reconcile was requested. Informational only: the reconciler is level-triggered. */
 export const RECONCILE_REASONS = [
   'CloneSetChanged',
   'PodChanged',
@@ -26,13 +27,13 @@ export type ReconcileReason = (typeof RECONCILE_REASONS)[number];
 /** The `detail` of a reconcile-request event: which CloneSet to look at, and why. */
 export interface ReconcileRequest {
   version: typeof EVENT_VERSION;
-  /** Cluster registry name (DESIGN §3 `cluster#<name>`). */
+  /** Cluster registry name (docs/architecture.md#cluster-registry). */
   cluster: string;
   namespace: string;
   /** CloneSet name. */
   name: string;
   reason: ReconcileReason;
-  /** The triggering object's resourceVersion; reads must not be older than this (DESIGN §2 step 2). */
+  /** The triggering object's resourceVersion; reads must not be older than this (docs/architecture.md#one-invocation). */
   resourceVersion?: string;
 }
 
@@ -48,7 +49,7 @@ function requiredString(): z.ZodString {
   return z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') });
 }
 
-/** A key part: non-empty, ≤ 253 characters, no `#` (the DynamoDB key separator of DESIGN §3). */
+/** A key part: non-empty, ≤ 253 characters, no `#` (the DynamoDB key separator, docs/architecture.md#state-table). */
 function keyPart(): z.ZodString {
   return requiredString()
     .min(1, { error: 'must not be empty' })
@@ -89,12 +90,6 @@ const envelopeSchema = z.looseObject(
 );
 
 /** Renders a zod issue path as `detail.namespace` / `detail.items[0]`. */
-function pathOf(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
-    '',
-  );
-}
 
 /**
  * Validates an EventBridge event (as a Lambda target receives it) and returns its reconcile request.
@@ -109,9 +104,9 @@ export function parseReconcileEvent(input: unknown): ReconcileRequest {
   const result = envelopeSchema.safeParse(input);
   if (!result.success) {
     // One message per field: the first check it fails (an empty name is not also "not a DNS subdomain").
-    const errors = new Map<string, EventFieldError>();
+    const errors = new Map<string, FieldError>();
     for (const issue of result.error.issues) {
-      const path = pathOf(issue.path);
+      const path = fieldPath(issue.path);
       const message =
         issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message;
       if (!errors.has(path)) errors.set(path, { path, message });
@@ -122,9 +117,4 @@ export function parseReconcileEvent(input: unknown): ReconcileRequest {
   return resourceVersion === undefined
     ? { version, cluster, namespace, name, reason }
     : { version, cluster, namespace, name, reason, resourceVersion };
-}
-
-/** `<cluster>/<namespace>/<name>`: how a request's CloneSet key appears in logs and error messages. */
-export function requestKey(request: Pick<ReconcileRequest, 'cluster' | 'namespace' | 'name'>): string {
-  return `${request.cluster}/${request.namespace}/${request.name}`;
 }

@@ -1,11 +1,12 @@
 /**
- * The admission source (DESIGN §1 (B)): the API server calls a webhook on writes of CloneSets, pods, pods/status
+ * The admission source (docs/architecture.md#admission): the API server calls a webhook on writes of CloneSets, pods, pods/status
  * and PVCs; Kruiseless turns the AdmissionReview into a reconcile request and always allows the write.
  */
+import { KruiselessError } from '../core/errors.js';
 import { z } from 'zod';
 import type { JsonObject } from '../api/types.js';
 import type { ReconcileRequest } from '../events/index.js';
-import { requestForObject, type WatchedKind } from './keys.js';
+import { requestForObject, type WatchedKind } from './requestForObject.js';
 
 /** Largest AdmissionReview body accepted, bytes (the API server caps objects at ~1.5 MiB; reviews carry two). */
 export const MAX_ADMISSION_BODY_BYTES = 4 * 1024 * 1024;
@@ -24,7 +25,7 @@ const reviewSchema = z.object({
 });
 
 /** Thrown for a body that is not a well-formed AdmissionReview v1. */
-export class InvalidAdmissionReviewError extends Error {
+export class InvalidAdmissionReviewError extends KruiselessError {
   constructor(message: string) {
     super(message);
     this.name = 'InvalidAdmissionReviewError';

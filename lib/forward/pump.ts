@@ -1,5 +1,5 @@
 /**
- * The watch pump (DESIGN §1 source (A)): for one cluster, bounded watches of CloneSets, CloneSet pods and PVCs,
+ * The watch pump (docs/architecture.md#watch-pump): for one cluster, bounded watches of CloneSets, CloneSet pods and PVCs,
  * resumed from the stored resourceVersion, each change mapped to its CloneSet key and published (coalesced) to
  * the bus. Runs inside a scheduled Lambda until its time budget ends, or continuously in the embedded default.
  */
@@ -9,23 +9,14 @@ import type { JsonObject } from '../api/types.js';
 import type { EventPublisher, ReconcileRequest } from '../events/index.js';
 import { watchOnce } from '../kube/watch.js';
 import type { WatchCheckpoints } from '../state/index.js';
-import type { Logger } from '../reconcile/logger.js';
-import { requestForObject, type WatchedKind } from './keys.js';
-
-/**
- * The later of two resume points. A watch started without a resourceVersion (a relist) replays existing objects as
- * ADDED in key order, not version order, so the resume point must never move backwards; Kubernetes resourceVersions
- * from etcd are decimal and compared as numbers, anything else is taken as given (the newest seen).
- */
-export function laterResourceVersion(current: string | undefined, next: string): string {
-  if (current && /^\d+$/.test(current) && /^\d+$/.test(next) && BigInt(next) < BigInt(current))
-    return current;
-  return next;
-}
+import type { Clock } from '../core/clock.js';
+import { newerResourceVersion } from '../core/resourceVersion.js';
+import type { Logger } from '../core/logger.js';
+import { requestForObject, type WatchedKind } from './requestForObject.js';
 
 /** One watched collection. */
 export interface WatchStream {
-  /** Checkpoint name (`watch#<resource>` item, DESIGN §3). */
+  /** Checkpoint name (`watch#<resource>` item). */
   resource: string;
   kind: WatchedKind;
   /** Cluster-wide collection path. */
@@ -53,8 +44,7 @@ export interface PumpDeps {
   publisher: EventPublisher;
   /** Unique id of this pump run (checkpoint lease holder). */
   holder: string;
-  /** Epoch ms. */
-  now: () => number;
+  clock: Clock;
   /** Epoch ms by which every watch must have ended and its checkpoint been saved. */
   deadlineMs: number;
   /** Checkpoint lease duration, ms (longer than the run). */
@@ -104,7 +94,7 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
     stream.resource,
     deps.holder,
     deps.leaseDurationMs,
-    deps.now(),
+    deps.clock(),
   );
   if (!acq.acquired) return result;
   result.acquired = true;
@@ -112,7 +102,7 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
   let rv = acq.resourceVersion;
   /** Last resume point written to the checkpoint item. */
   let savedRv = rv;
-  let savedAt = deps.now();
+  let savedAt = deps.clock();
   let buffer: ReconcileRequest[] = [];
   let bufferRv: string | undefined;
   let chain: Promise<void> = Promise.resolve();
@@ -129,20 +119,20 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
     chain = chain.then(async () => {
       if (batch.length > 0) result.published += (await deps.publisher.publish(batch)).published;
       if (upTo) rv = upTo;
-      if (rv && rv !== savedRv && (force || deps.now() - savedAt >= deps.checkpointIntervalMs)) {
+      if (rv && rv !== savedRv && (force || deps.clock() - savedAt >= deps.checkpointIntervalMs)) {
         await deps.watches.save(deps.cluster, stream.resource, deps.holder, acq.token, rv);
         savedRv = rv;
-        savedAt = deps.now();
+        savedAt = deps.clock();
       }
     });
     return chain;
   };
 
   try {
-    while (deps.now() + 2000 < deps.deadlineMs && !deps.signal?.aborted) {
+    while (deps.clock() + 2000 < deps.deadlineMs && !deps.signal?.aborted) {
       const seconds = Math.max(
         1,
-        Math.min(deps.watchTimeoutSeconds, Math.floor((deps.deadlineMs - deps.now()) / 1000) - 1),
+        Math.min(deps.watchTimeoutSeconds, Math.floor((deps.deadlineMs - deps.clock()) / 1000) - 1),
       );
       const timer = setInterval(() => void flush().catch(() => undefined), deps.flushIntervalMs);
       result.watches++;
@@ -160,7 +150,10 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
           },
           (type, obj: JsonObject) => {
             const objRv = (obj.metadata as JsonObject | undefined)?.resourceVersion;
-            if (typeof objRv === 'string') bufferRv = laterResourceVersion(bufferRv ?? rv, objRv);
+            if (typeof objRv === 'string')
+              // a relist replays existing objects as ADDED in key order, not version order: the resume point never
+              // moves backwards
+              bufferRv = newerResourceVersion(bufferRv ?? rv, objRv);
             if (type === 'BOOKMARK') return;
             const request = requestForObject(deps.cluster, stream.kind, obj);
             if (request) {

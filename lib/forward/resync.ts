@@ -1,5 +1,5 @@
 /**
- * The resync source (DESIGN §1 (C)): one reconcile request for every CloneSet of a cluster, so the system
+ * The resync source (docs/architecture.md#resync): one reconcile request for every CloneSet of a cluster, so the system
  * converges even if every other event were lost.
  */
 import {

@@ -1,6 +1,6 @@
 /**
  * The one real {@link KubeClient}: `@kubernetes/client-node` 1.4 typed APIs (CoreV1Api, AppsV1Api,
- * CustomObjectsApi) against one cluster's API server (DESIGN §2 steps 2 and 6, §4).
+ * CustomObjectsApi) against one cluster's API server (docs/architecture.md#lib-kube).
  *
  * Every method makes exactly one HTTP request per attempt (see the method docs); 429, 5xx and network errors are
  * retried with exponential backoff, 409/404/422 never are (callers re-read and re-plan). Everything returned is
@@ -31,6 +31,7 @@ import { isNotFound } from './errors.js';
 import { cloneSetEventBody } from './event.js';
 import { DEFAULT_RETRY, requestJson, type RawRequestOptions, type RetryOptions } from './request.js';
 import type { CloneSetEvent, KubeClient, Listed } from './types.js';
+import { systemClock, type Clock } from '../core/clock.js';
 
 /** CloneSet API version and resource served by the CRD in infra/crds (v1alpha1 only, status subresource). */
 const CS = { group: GROUP, version: 'v1alpha1', plural: 'clonesets' } as const;
@@ -49,8 +50,8 @@ export interface KubeClientOptions {
   retry?: RetryOptions;
   /** Receives recordEvent failures; default: one JSON line on stderr. */
   logger?: KubeClientLogger;
-  /** Clock for Event timestamps (tests); default `() => new Date()`. */
-  now?: () => Date;
+  /** Clock for Event timestamps (tests); default the system clock. */
+  clock?: Clock;
 }
 
 /** A list response as the API server sends it. */
@@ -67,7 +68,7 @@ const consoleLogger: KubeClientLogger = {
 const key = (namespace: string | undefined, name: string | undefined): string =>
   `${namespace ?? ''}/${name ?? ''}`;
 
-/** `patch` with `metadata.resourceVersion` added (the API server's precondition for PATCH, ecosystem-notes §2.5). */
+/** `patch` with `metadata.resourceVersion` added (the API server's precondition for PATCH). */
 function withResourceVersion(patch: JsonObject, resourceVersion?: string): JsonObject {
   if (resourceVersion === undefined) return patch;
   const metadata = patch.metadata;
@@ -86,7 +87,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
   const custom = kc.makeApiClient(CustomObjectsApi);
   const retry = opts.retry ?? DEFAULT_RETRY;
   const logger = opts.logger ?? consoleLogger;
-  const now = opts.now ?? (() => new Date());
+  const clock = opts.clock ?? systemClock;
 
   const call = <T>(
     operation: string,
@@ -298,7 +299,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     },
 
     async recordEvent(cloneSet, event: CloneSetEvent) {
-      const body = cloneSetEventBody(cloneSet, event, now());
+      const body = cloneSetEventBody(cloneSet, event, new Date(clock()));
       const namespace = cloneSet.metadata.namespace ?? '';
       try {
         await call(

@@ -1,7 +1,7 @@
 /**
  * KubeConfigs for the clusters Kruiseless serves: from a kubeconfig file (local control plane, tests) or from a
- * cluster registry record (DESIGN §3 `cluster#<name>` / `meta`: endpoint, CA, how to authenticate), with EKS
- * tokens produced in-process (ecosystem-notes §2.2, §3).
+ * cluster registry record (docs/architecture.md#cluster-registry: endpoint, CA, how to authenticate), with EKS
+ * tokens produced in-process (eksToken.ts).
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { eksToken, type EksToken } from './eksToken.js';
@@ -18,7 +18,7 @@ export type ClusterAuth =
     }
   | { type: 'token'; token: string };
 
-/** A registered cluster (DynamoDB `cluster#<name>` / `meta`, DESIGN §3). */
+/** A registered cluster (DynamoDB `cluster#<name>` / `meta`, docs/architecture.md#cluster-registry). */
 export interface ClusterRecord {
   name: string;
   /** API server URL, e.g. `https://ABC.gr7.eu-west-1.eks.amazonaws.com`; `http://` turns TLS checks off. */

@@ -1,5 +1,5 @@
 /**
- * EKS bearer tokens without aws-iam-authenticator (ecosystem-notes §3): a SigV4-presigned STS
+ * EKS bearer tokens without aws-iam-authenticator (the token `aws eks get-token` prints): a SigV4-presigned STS
  * `GetCallerIdentity` URL with the `x-k8s-aws-id: <cluster>` header signed in, encoded as
  * `k8s-aws-v1.<base64url, no padding>`. Same format as aws-iam-authenticator `pkg/token/token.go`.
  *

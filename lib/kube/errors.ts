@@ -1,7 +1,8 @@
 /**
- * Typed errors of the API-server adapter (STYLE: callers branch on the class and its `reason`, never on message
+ * Typed errors of the API-server adapter (callers branch on the class and its `reason`, never on message
  * text). Every {@link KubeClient} method turns what `@kubernetes/client-node` throws into a {@link KubeApiError}.
  */
+import { KruiselessError } from '../core/errors.js';
 import { ApiException } from '@kubernetes/client-node';
 
 /** Reason used for failures where no HTTP response arrived (connection refused/reset, DNS, TLS, timeout). */
@@ -33,7 +34,7 @@ const REASON_BY_CODE: Record<number, string> = {
  * - `operation`: what was attempted, e.g. `patch pod ns/name`.
  * - `apiMessage`: the API server's `Status.message` (or the network error's message).
  */
-export class KubeApiError extends Error {
+export class KubeApiError extends KruiselessError {
   readonly statusCode: number;
   readonly reason: string;
   readonly operation: string;
@@ -137,4 +138,38 @@ export function isNotFound(e: unknown): e is KubeApiError {
 /** True for 409 with reason `AlreadyExists` (a create whose name is taken). */
 export function isAlreadyExists(e: unknown): e is KubeApiError {
   return e instanceof KubeApiError && e.statusCode === 409 && e.reason === 'AlreadyExists';
+}
+
+/**
+ * What a failed write means to the reconciler — the one classification of API errors (client-go's
+ * `apierrors.IsConflict` / `IsAlreadyExists` / `IsNotFound`, as OpenKruise's CloneSet controller uses them):
+ * - `conflict`: 409 `Conflict`, a resourceVersion or UID precondition failed: the object changed since it was read;
+ *   not a failure — stop, re-read, re-plan;
+ * - `alreadyExists`: 409 `AlreadyExists`, a create whose name is taken;
+ * - `notFound`: 404, the object is gone (what a delete wanted);
+ * - `failed`: any other API error (reported as a failure);
+ * - `notApi`: not an API-server error at all (state store, fencing, a bug): never handled as a write failure.
+ */
+export type WriteErrorKind = 'conflict' | 'alreadyExists' | 'notFound' | 'failed' | 'notApi';
+
+/** Classifies an error thrown by a {@link KubeClient} write; see {@link WriteErrorKind}. */
+export function classifyWriteError(e: unknown): WriteErrorKind {
+  if (!(e instanceof KubeApiError)) return 'notApi';
+  if (isConflict(e)) return 'conflict';
+  if (isAlreadyExists(e)) return 'alreadyExists';
+  if (isNotFound(e)) return 'notFound';
+  return 'failed';
+}
+
+/**
+ * Awaits a delete, treating NotFound as success: deletes are idempotent, an object already gone is what the delete
+ * wanted (as controller-runtime's `client.IgnoreNotFound`).
+ * @throws whatever else the delete throws
+ */
+export async function ignoreNotFound(p: Promise<void>): Promise<void> {
+  try {
+    await p;
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * The core/v1 Event Kruiseless writes on a CloneSet (DESIGN §2 step 6, spec §2.8), in the shape client-go's
+ * The core/v1 Event Kruiseless writes on a CloneSet (docs/architecture.md#write-order, docs/behaviour/cloneset.md#events), in the shape client-go's
  * legacy event recorder produces: `generateName: "<cloneset>."`, involvedObject pointing at the CloneSet,
  * source/reportingComponent `kruiseless`, first/last timestamp, count 1.
  */

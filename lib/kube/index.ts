@@ -1,5 +1,5 @@
 /**
- * API-server adapter (DESIGN §4 `lib/kube`): the {@link KubeClient} port, its client-node implementation,
+ * API-server adapter (docs/architecture.md#lib-kube): the {@link KubeClient} port, its client-node implementation,
  * typed errors, KubeConfig construction (file, registry record, EKS token) and the bounded watch.
  */
 export type { CloneSetEvent, KubeClient, Listed } from './types.js';
@@ -12,6 +12,9 @@ export {
   isConflict,
   isNotFound,
   isRetryable,
+  classifyWriteError,
+  ignoreNotFound,
+  type WriteErrorKind,
 } from './errors.js';
 export {
   defaultEksTokenProvider,

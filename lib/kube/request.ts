@@ -4,7 +4,7 @@
  *
  * Why raw JSON: client-node deserialises responses into model classes (timestamps become `Date`, unknown fields
  * are dropped) and serialises request bodies through the same models (fields the model does not know are
- * pruned). The planner works on the API server's JSON (RFC 3339 strings, every field kept, DESIGN §2 step 4), so
+ * pruned). The planner works on the API server's JSON (RFC 3339 strings, every field kept, docs/architecture.md#lib-cloneset), so
  * a middleware sends the request body verbatim and captures the response body text, which is what we return.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The API-server port the reconciler uses (DESIGN §2 steps 2 and 6): typed reads and writes of CloneSets, pods,
+ * The API-server port the reconciler uses (docs/architecture.md#lib-kube): typed reads and writes of CloneSets, pods,
  * PVCs, ControllerRevisions and Events in one cluster. One real implementation (`@kubernetes/client-node`) lives
  * beside this file; tests run it against a real kube-apiserver.
  */
@@ -21,7 +21,7 @@ export interface Listed<T> {
   resourceVersion: string;
 }
 
-/** A Kubernetes Event to record on a CloneSet (spec §2.8). */
+/** A Kubernetes Event to record on a CloneSet (docs/behaviour/cloneset.md#events). */
 export interface CloneSetEvent {
   type: 'Normal' | 'Warning';
   reason: string;
@@ -85,7 +85,7 @@ export interface KubeClient {
 
   /** Replace `.status` through the status subresource (resourceVersion precondition from `cloneSet`). */
   updateCloneSetStatus(cloneSet: CloneSet, status: CloneSetStatus): Promise<CloneSet>;
-  /** Merge PATCH of `spec.scaleStrategy.podsToDelete` (spec §3.13), resourceVersion precondition. */
+  /** Merge PATCH of `spec.scaleStrategy.podsToDelete` (docs/behaviour/cloneset.md#after-status), resourceVersion precondition. */
   patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet>;
 
   /** Record a core/v1 Event on the CloneSet (best effort: never throws). */

@@ -1,7 +1,7 @@
 /**
- * One bounded watch for the watch pump (DESIGN §1 source A): resume from a stored resourceVersion, deliver
+ * One bounded watch for the watch pump (docs/architecture.md#watch-pump): resume from a stored resourceVersion, deliver
  * events, and hand back where to resume next time. The pump relists when the server says the resourceVersion is
- * too old (410 Gone / reason `Expired`, ecosystem-notes §2.4).
+ * too old (410 Gone / reason `Expired`, https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes).
  */
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { JsonObject } from '../api/types.js';

@@ -12,7 +12,7 @@ import { clusterUp, kubectl } from '../../infra/local/cluster.js';
 import type { CloneSet, Pod } from '../api/types.js';
 import { ANNOTATION_INPLACE_UPDATE_STATE } from '../api/keys.js';
 import { EVENT_VERSION } from '../events/index.js';
-import { difference, snapshot, total } from './counting.js';
+import { difference, snapshot, total } from '../runtime/counting.js';
 import { startEmbedded, type Embedded } from './embedded.js';
 
 const NAMESPACE = 'kruiseless-demo';

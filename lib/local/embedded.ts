@@ -1,25 +1,26 @@
 /**
- * The embedded default (`kruiseless local`): the same handlers as in Lambda, wired in-process — DynamoDB served by
- * dynalite on loopback, the in-process bus routing by the rules declared in serverless.yml, local timers for
- * requeues — against any kubeconfig. Runs until stopped.
+ * The embedded default (`kruiseless local`): the same handlers as in Lambda (lib/runtime/handlers) on the embedded
+ * runtime (lib/runtime/embedded.ts), wired in-process to the emulator — DynamoDB served by dynalite on loopback, the
+ * in-process bus routing by the rules declared in serverless.yml, local timers for requeues — against any
+ * kubeconfig. Runs until stopped.
  */
 import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { reconcileHandler } from '../../functions/reconcile.js';
-import { watchHandler } from '../../functions/watch.js';
 import {
   LocalBus,
   LocalRequeueScheduler,
   bindServerlessRules,
   loadRulesFromServerless,
   type DeadLetter,
-} from '../events/index.js';
+} from '../emulator/index.js';
 import { createKubeClient, kubeConfigFromFile } from '../kube/index.js';
 import { createStateStores, ensureTable } from '../state/index.js';
+import { embeddedRuntime } from '../runtime/embedded.js';
+import { reconcileHandler } from '../runtime/handlers/reconcile.js';
+import { watchHandler } from '../runtime/handlers/watch.js';
 import type { Runtime } from '../runtime/types.js';
-import { UnknownClusterError } from '../runtime/types.js';
-import { countDynamo, countingKube, type CallCounts } from './counting.js';
-import { startDynalite } from './dynalite.js';
+import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
+import { startDynalite } from '../emulator/dynalite.js';
 
 /** Options of {@link startEmbedded}. */
 export interface EmbeddedOptions {
@@ -96,18 +97,12 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     },
   });
   const requeue = new LocalRequeueScheduler({ publisher: bus });
-  const runtime: Runtime = {
+  const runtime = embeddedRuntime({
     stores,
     publisher: bus,
     requeue,
-    clusterNames: async () => [clusterName],
-    cluster: async (name) => {
-      if (name !== clusterName)
-        throw new UnknownClusterError(name, `the embedded default serves only "${clusterName}"`);
-      return { name, kc, kube };
-    },
-    admissionSecret: async () => undefined,
-  };
+    cluster: { name: clusterName, kc, kube },
+  });
 
   const aborter = new AbortController();
   const watch = watchHandler(getRuntime, logger, aborter.signal);

@@ -1,19 +1,24 @@
 /**
- * Carries out a {@link Plan} through the API server (DESIGN §2 steps 5–6): revisions first, then the actions in
- * plan order — creations in slow-start batches, deletions only after the scale-down ledger records them, pod
- * patches with resourceVersion preconditions where the plan depends on the exact pod version — then status, `podsToDelete` and history, then Events.
- * Expectations are written before each write and rolled back for writes that failed.
+ * Carries out a {@link Plan} through the API server, in the order of OpenKruise's `Reconcile`
+ * (pkg/controller/cloneset/cloneset_controller.go → `syncCloneSet` → `updateStatus` → `truncatePodsToDelete` →
+ * `truncateHistory`): revisions first; then the actions in plan order — creations in slow-start batches,
+ * deletions only after the scale-down ledger records them, pod patches with resourceVersion preconditions where
+ * the plan depends on the exact pod version; then status, `podsToDelete` and history; then Events. Expectations
+ * are stored before each write and rolled back for writes that failed (docs/architecture.md#lib-reconcile).
+ *
+ * Each step below returns what it did; {@link executePlan} only strings them together.
  */
-import { EventReason } from '../api/keys.js';
-import type { CloneSet, CloneSetStatus, PersistentVolumeClaim } from '../api/types.js';
+import type { CloneSet, CloneSetStatus, PersistentVolumeClaim, Pod } from '../api/types.js';
 import type { Action, PatchReason, Plan } from '../cloneset/types.js';
 import { setCondition } from '../cloneset/status.js';
 import { metaTime } from '../api/time.js';
-import { KubeApiError } from '../kube/errors.js';
-import type { KubeClient, CloneSetEvent } from '../kube/types.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import { classifyWriteError, type KubeApiError } from '../kube/errors.js';
+import type { CloneSetEvent, KubeClient } from '../kube/types.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
-import type { Logger } from './logger.js';
-import { ignoreNotFound } from './ignoreNotFound.js';
+import { deleteInstance } from './deleteInstance.js';
+import { failureEvent, successEvent } from './outcomeEvents.js';
 
 /** What {@link executePlan} needs. */
 export interface ExecuteContext {
@@ -23,12 +28,13 @@ export interface ExecuteContext {
   ledger: ScaleDownLedger;
   /** The CloneSet as read at the start of this pass (its resourceVersion is the status precondition). */
   cloneSet: CloneSet;
+  /** The owned pods as listed: a create that meets AlreadyExists for a name not among them is our own create. */
+  pods: readonly Pod[];
   /** The owned PVCs as listed (their UIDs are the delete preconditions). */
-  pvcs: PersistentVolumeClaim[];
+  pvcs: readonly PersistentVolumeClaim[];
   /** Expectations still pending before this plan (already observed against the listed objects). */
   pending: Expectations;
-  /** Epoch milliseconds. */
-  nowMs: () => number;
+  clock: Clock;
   /** A fresh id for a scale-down intent. */
   newIntentId: () => string;
   log: Logger;
@@ -54,9 +60,10 @@ export interface ExecuteResult {
 
 /**
  * Pod patches that must apply to exactly the pod version they were planned from: an in-place update records the
- * container statuses it saw (spec §3.10) and releasing ownership must not race a re-adoption. Lifecycle, hash,
- * recreate-label and condition patches are idempotent strategic merges that OpenKruise sends without a
- * precondition (spec §3.11, §2.4); with one, they would conflict with the kubelet's own status updates.
+ * container statuses it saw (OpenKruise's `inplaceupdate.Update` does the same through a resourceVersion-checked
+ * update) and releasing ownership must not race a re-adoption. Lifecycle, hash, recreate-label and condition
+ * patches are idempotent strategic merges that OpenKruise sends without a precondition; with one, they would
+ * conflict with the kubelet's own status updates.
  */
 const PRECONDITIONED: ReadonlySet<PatchReason> = new Set<PatchReason>([
   'InPlaceUpdate',
@@ -65,7 +72,7 @@ const PRECONDITIONED: ReadonlySet<PatchReason> = new Set<PatchReason>([
   'ReleaseOwnership',
 ]);
 
-/** Spec §3.1 step 13: a failed write becomes FailedScale / FailedUpdate on the status. */
+/** A failed write becomes a FailedScale / FailedUpdate condition on the status (as OpenKruise's `syncCloneSet`). */
 function withFailureCondition(
   status: CloneSetStatus,
   phase: Plan['phase'],
@@ -87,7 +94,7 @@ function withFailureCondition(
 }
 
 /** Groups consecutive CreatePod actions by slow-start batch, keeping everything else as single steps. */
-function steps(actions: Action[]): Action[][] {
+function batches(actions: readonly Action[]): Action[][] {
   const out: Action[][] = [];
   for (const a of actions) {
     const last = out[out.length - 1];
@@ -98,270 +105,346 @@ function steps(actions: Action[]): Action[][] {
   return out;
 }
 
-function successEvent(a: Action): CloneSetEvent | undefined {
-  switch (a.type) {
-    case 'CreatePod':
-      return {
-        type: 'Normal',
-        reason: EventReason.SuccessfulCreate,
-        message: `succeed to create pod ${a.pod.metadata.name}`,
-      };
-    case 'DeletePod':
-      return {
-        type: 'Normal',
-        reason: EventReason.SuccessfulDelete,
-        message: `succeed to delete pod ${a.pod.name}`,
-      };
-    case 'PatchPod':
-      if (a.reason === 'InPlaceUpdate') {
-        return {
-          type: 'Normal',
-          reason: EventReason.SuccessfulUpdatePodInPlace,
-          message: `successfully update pod ${a.pod.name} in-place`,
-        };
-      }
-      if (a.reason === 'RecreateUpdate') {
-        return {
-          type: 'Normal',
-          reason: EventReason.SuccessfulUpdatePodReCreate,
-          message: `successfully update pod ${a.pod.name} recreate`,
-        };
-      }
-      return undefined;
-    default:
-      return undefined;
+type CreatePod = Extract<Action, { type: 'CreatePod' }>;
+type DeletePod = Extract<Action, { type: 'DeletePod' }>;
+
+/** What {@link applyChanges} did. */
+interface Applied {
+  writes: number;
+  /** Outcome Events of the actions, in order. */
+  events: CloneSetEvent[];
+  error?: KubeApiError;
+  conflict: boolean;
+}
+
+/** The error of a failed create, with the action it stopped and what the rest of its batch did. */
+class ActionFailed extends Error {
+  constructor(
+    readonly action: Action,
+    readonly failure: unknown,
+    readonly partial: { writes: number; events: CloneSetEvent[] },
+  ) {
+    super('action failed');
   }
 }
 
-function failureEvent(a: Action, error: Error): CloneSetEvent {
-  const reason =
-    a.type === 'CreatePod'
-      ? EventReason.FailedCreate
-      : a.type === 'DeletePod' || a.type === 'DeletePVC'
-        ? EventReason.FailedDelete
-        : a.type === 'PatchPod' && a.reason === 'InPlaceUpdate'
-          ? EventReason.FailedUpdatePodInPlace
-          : a.type === 'PatchPod' && a.reason === 'RecreateUpdate'
-            ? EventReason.FailedUpdatePodReCreate
-            : EventReason.FailedUpdate;
-  return { type: 'Warning', reason, message: error.message };
+/** State shared by the steps of one {@link applyChanges}. */
+class Writer {
+  /** Latest resourceVersion written per pod name, so a second patch of a pod in one plan has the right precondition. */
+  readonly latestRv = new Map<string, string>();
+  /** Update expectations are recorded after the writes (they carry the returned resourceVersion), saved once. */
+  updatesChanged = false;
+  readonly namespace: string;
+  /** Names of the objects the plan was computed from. */
+  readonly seen: ReadonlySet<string>;
+
+  constructor(
+    readonly ctx: ExecuteContext,
+    readonly expected: Expectations,
+  ) {
+    this.namespace = ctx.cloneSet.metadata.namespace ?? '';
+    this.seen = new Set([...ctx.pods, ...ctx.pvcs].map((o) => o.metadata.name ?? ''));
+  }
+
+  save(): Promise<void> {
+    return this.ctx.expectations.put(this.ctx.lease, this.expected);
+  }
+
+  /**
+   * POST, where AlreadyExists for a name the plan did not see means the object is ours: the API-server adapter
+   * retries a create whose answer was lost (and instance ids are fresh per plan), so the first attempt created it.
+   * The create expectation stays until the object is listed. A name the plan saw taken is a real failure.
+   */
+  async create(name: string, post: () => Promise<unknown>): Promise<void> {
+    try {
+      await post();
+    } catch (e) {
+      if (classifyWriteError(e) === 'alreadyExists' && !this.seen.has(name)) {
+        this.ctx.log.info('create met AlreadyExists for an object the plan did not see: counted as ours', {
+          name,
+        });
+        return;
+      }
+      throw e;
+    }
+  }
+}
+
+/**
+ * One slow-start batch of creations, in parallel after its create expectations are stored (as OpenKruise's
+ * `createPods` with `slowStartBatch`). Failed creates have their expectations rolled back.
+ * @returns writes made and the Events of the successes
+ * @throws ActionFailed for the first failed create (after the others of the batch finished)
+ */
+async function createBatch(
+  w: Writer,
+  step: CreatePod[],
+): Promise<{ writes: number; events: CloneSetEvent[] }> {
+  const { kube } = w.ctx;
+  const at = w.ctx.clock();
+  for (const a of step) {
+    w.expected.creates.push({ name: a.pod.metadata.name ?? '', at });
+    for (const pvc of a.pvcs) w.expected.creates.push({ name: pvc.metadata.name ?? '', at });
+  }
+  await w.save();
+  const results = await Promise.allSettled(
+    step.map(async (a) => {
+      for (const pvc of a.pvcs) await w.create(pvc.metadata.name ?? '', () => kube.createPVC(pvc));
+      await w.create(a.pod.metadata.name ?? '', () => kube.createPod(a.pod));
+    }),
+  );
+  const events: CloneSetEvent[] = [];
+  const failed: { a: CreatePod; reason: unknown }[] = [];
+  results.forEach((r, i) => {
+    if (r.status === 'rejected') failed.push({ a: step[i], reason: r.reason });
+    else {
+      const ev = successEvent(step[i]);
+      if (ev) events.push(ev);
+    }
+  });
+  if (failed.length > 0) {
+    const names = new Set(
+      failed.flatMap(({ a }) => [a.pod.metadata.name ?? '', ...a.pvcs.map((p) => p.metadata.name ?? '')]),
+    );
+    w.expected.creates = w.expected.creates.filter((op) => !names.has(op.name));
+    await w.save();
+    throw new ActionFailed(failed[0].a, failed[0].reason, { writes: step.length - failed.length, events });
+  }
+  return { writes: step.length, events };
+}
+
+/**
+ * One action other than a create.
+ * @returns writes made
+ * @throws the API error of the write (the caller attaches the action)
+ */
+async function applyOne(w: Writer, a: Exclude<Action, CreatePod>): Promise<number> {
+  const { kube } = w.ctx;
+  const ns = w.namespace;
+  const at = w.ctx.clock();
+  const deleting = { kube, expectations: w.ctx.expectations, lease: w.ctx.lease, namespace: ns };
+  switch (a.type) {
+    case 'DeletePod':
+      return deleteInstance(
+        deleting,
+        w.expected,
+        {
+          pod: { name: a.pod.name, uid: a.pod.uid },
+          pvcs: a.pvcNames.map((name) => ({
+            name,
+            uid: w.ctx.pvcs.find((p) => p.metadata.name === name)?.metadata.uid ?? '',
+          })),
+        },
+        at,
+      );
+    case 'DeletePVC':
+      return deleteInstance(deleting, w.expected, { pvcs: [{ name: a.name, uid: a.uid }] }, at);
+    case 'PatchPod':
+    case 'PatchPodStatus': {
+      const rv =
+        a.type === 'PatchPod' && PRECONDITIONED.has(a.reason)
+          ? (w.latestRv.get(a.pod.name) ?? a.pod.resourceVersion)
+          : undefined;
+      const pod =
+        a.type === 'PatchPod'
+          ? await kube.patchPod(ns, a.pod.name, a.patch, rv)
+          : await kube.patchPodStatus(ns, a.pod.name, a.patch, rv);
+      const newRv = pod.metadata.resourceVersion;
+      if (newRv) {
+        w.latestRv.set(a.pod.name, newRv);
+        w.expected.updates = w.expected.updates.filter((op) => op.name !== a.pod.name);
+        w.expected.updates.push({ name: a.pod.name, uid: a.pod.uid, resourceVersion: newRv, at });
+        w.updatesChanged = true;
+      }
+      return 1;
+    }
+    case 'PatchPVCOwner':
+      await kube.patchPVCOwnerReferences(ns, a.name, a.uid, a.ownerReferences);
+      return 1;
+  }
+}
+
+/** The plan's new and updated ControllerRevisions. @returns writes made */
+async function writeRevisions(kube: KubeClient, plan: Plan): Promise<number> {
+  let writes = 0;
+  if (plan.revisions.create) {
+    await kube.createControllerRevision(plan.revisions.create);
+    writes++;
+  }
+  if (plan.revisions.update) {
+    await kube.replaceControllerRevision(plan.revisions.update);
+    writes++;
+  }
+  return writes;
+}
+
+/**
+ * Revisions, then the actions in plan order; the ledger records every DeletePod of the plan before the first one
+ * and is cleared after the last action. The first API error stops everything after it.
+ * @throws state-store errors (FencedOutError) and non-API errors
+ */
+async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectations): Promise<Applied> {
+  const w = new Writer(ctx, expected);
+  const applied: Applied = { writes: 0, events: [], conflict: false };
+  let current: Action | undefined;
+  try {
+    applied.writes += await writeRevisions(ctx.kube, plan);
+    const deletions = plan.actions.filter((a): a is DeletePod => a.type === 'DeletePod');
+    let intentId: string | undefined;
+    for (const step of batches(plan.actions)) {
+      const first = step[0];
+      if (first.type === 'CreatePod') {
+        const done = await createBatch(w, step as CreatePod[]);
+        applied.writes += done.writes;
+        applied.events.push(...done.events);
+        continue;
+      }
+      if (first.type === 'DeletePod' && !intentId) {
+        intentId = ctx.newIntentId();
+        await ctx.ledger.record(ctx.lease, {
+          intentId,
+          createdAt: ctx.clock(),
+          pods: deletions.map((d) => ({ name: d.pod.name, uid: d.pod.uid, reason: d.reason })),
+        });
+      }
+      current = first;
+      applied.writes += await applyOne(w, first);
+      current = undefined;
+      const ev = successEvent(first);
+      if (ev) applied.events.push(ev);
+    }
+    if (intentId) await ctx.ledger.clear(ctx.lease, intentId);
+  } catch (e) {
+    let failure: unknown = e;
+    if (e instanceof ActionFailed) {
+      current = e.action;
+      failure = e.failure;
+      applied.writes += e.partial.writes;
+      applied.events.push(...e.partial.events);
+    }
+    const kind = classifyWriteError(failure);
+    if (kind === 'notApi') throw failure;
+    if (kind === 'conflict') {
+      applied.conflict = true;
+      ctx.log.info('conflict: the object changed since it was read; re-planning', { action: current?.type });
+    } else {
+      applied.error = failure as KubeApiError;
+      if (current) applied.events.push(failureEvent(current, applied.error));
+      ctx.log.warn('write failed; remaining actions skipped', {
+        error: applied.error.message,
+        action: current?.type,
+      });
+    }
+  }
+  if (w.updatesChanged) await w.save();
+  return applied;
+}
+
+/** What {@link writeStatus} did. */
+interface StatusWritten {
+  writes: number;
+  /** The CloneSet as the status write returned it (or as read, when not written). */
+  latest: CloneSet;
+  conflict: boolean;
+  error?: KubeApiError;
+}
+
+/**
+ * The plan's status — with a FailedScale/FailedUpdate condition when a write failed — when it changed or a write
+ * failed, through the status subresource with the read resourceVersion as precondition.
+ * @throws non-API errors
+ */
+async function writeStatus(
+  ctx: ExecuteContext,
+  plan: Plan,
+  error: Error | undefined,
+): Promise<StatusWritten> {
+  const out: StatusWritten = { writes: 0, latest: ctx.cloneSet, conflict: false };
+  if (!plan.statusChanged && !error) return out;
+  const status = error
+    ? withFailureCondition(
+        plan.status,
+        plan.phase === 'none' ? 'scale' : plan.phase,
+        error,
+        new Date(ctx.clock()),
+      )
+    : plan.status;
+  try {
+    out.latest = await ctx.kube.updateCloneSetStatus(ctx.cloneSet, status);
+    out.writes++;
+  } catch (e) {
+    const kind = classifyWriteError(e);
+    if (kind === 'notApi') throw e;
+    if (kind === 'conflict') out.conflict = true;
+    else {
+      ctx.log.warn('status update failed', { error: (e as Error).message });
+      out.error = e as KubeApiError;
+    }
+  }
+  return out;
+}
+
+/**
+ * Best-effort clean-up after the status: `spec.scaleStrategy.podsToDelete` truncated (only when nothing failed or
+ * conflicted: it patches on top of the status write's resourceVersion), then surplus ControllerRevisions deleted.
+ * Failures are logged, never reported (the next pass retries).
+ * @returns writes made
+ * @throws non-API errors
+ */
+async function truncate(ctx: ExecuteContext, plan: Plan, latest: CloneSet, clean: boolean): Promise<number> {
+  let writes = 0;
+  const attempt = async (
+    what: string,
+    write: () => Promise<unknown>,
+    extra: Record<string, unknown> = {},
+  ) => {
+    try {
+      await write();
+      writes++;
+    } catch (e) {
+      if (classifyWriteError(e) === 'notApi') throw e;
+      ctx.log.warn(`${what} failed`, { ...extra, error: (e as Error).message });
+    }
+  };
+  const { podsToDelete } = plan;
+  if (podsToDelete && clean)
+    await attempt('podsToDelete truncation', () => ctx.kube.patchCloneSetPodsToDelete(latest, podsToDelete));
+  const ns = ctx.cloneSet.metadata.namespace ?? '';
+  for (const name of plan.revisions.deleteNames)
+    await attempt('history truncation', () => ctx.kube.deleteControllerRevision(ns, name), {
+      revision: name,
+    });
+  return writes;
+}
+
+/** Records `events` on the CloneSet, each `type|reason|message` at most once per invocation. */
+async function recordEvents(ctx: ExecuteContext, events: readonly CloneSetEvent[]): Promise<void> {
+  for (const ev of events) {
+    const key = `${ev.type}|${ev.reason}|${ev.message}`;
+    if (ctx.recordedEvents?.has(key)) continue;
+    ctx.recordedEvents?.add(key);
+    await ctx.kube.recordEvent(ctx.cloneSet, ev);
+  }
 }
 
 /**
  * Execute `plan`. Never throws for API errors: the first failing write stops the remaining actions, is recorded as
  * a Warning Event and a FailedScale/FailedUpdate condition, and is returned in `error` — except a 409 Conflict,
- * which only stops the actions and sets `conflict` (the world moved on; the caller re-reads and re-plans). Errors of the state store
- * (including `FencedOutError`, when another invocation took the lease over) are thrown: nothing more may be written.
+ * which only stops the actions and sets `conflict` (the world moved on; the caller re-reads and re-plans), and an
+ * AlreadyExists on a create for a name the plan did not see, which is our own earlier attempt (an unobserved
+ * create). Errors of the state store (including `FencedOutError`, when another invocation took the lease over) are
+ * thrown: nothing more may be written.
  */
 export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<ExecuteResult> {
-  const { kube, cloneSet } = ctx;
-  const ns = cloneSet.metadata.namespace ?? '';
-  const events: CloneSetEvent[] = [...plan.events];
-  const expected: Expectations = structuredClone(ctx.pending);
-  /** Latest resourceVersion written per pod name, so a second patch of a pod in one plan has the right precondition. */
-  const latestRv = new Map<string, string>();
-  let writes = 0;
-  let error: Error | undefined;
-  let conflict = false;
-  /** Update expectations are recorded after the writes (they carry the returned resourceVersion), saved once. */
-  let updatesChanged = false;
-  let failed: Action | undefined;
-
-  const saveExpectations = () => ctx.expectations.put(ctx.lease, expected);
-
-  try {
-    if (plan.revisions.create) {
-      await kube.createControllerRevision(plan.revisions.create);
-      writes++;
-    }
-    if (plan.revisions.update) {
-      await kube.replaceControllerRevision(plan.revisions.update);
-      writes++;
-    }
-
-    const deletions = plan.actions.filter(
-      (a): a is Extract<Action, { type: 'DeletePod' }> => a.type === 'DeletePod',
-    );
-    let intentId: string | undefined;
-    for (const step of steps(plan.actions)) {
-      const first = step[0];
-      if (first.type === 'DeletePod' && !intentId && deletions.length > 0) {
-        intentId = ctx.newIntentId();
-        await ctx.ledger.record(ctx.lease, {
-          intentId,
-          createdAt: ctx.nowMs(),
-          pods: deletions.map((d) => ({ name: d.pod.name, uid: d.pod.uid, reason: d.reason })),
-        });
-      }
-      const at = ctx.nowMs();
-      if (first.type === 'CreatePod') {
-        for (const a of step) {
-          if (a.type !== 'CreatePod') continue;
-          expected.creates.push({ name: a.pod.metadata.name ?? '', at });
-          for (const pvc of a.pvcs) expected.creates.push({ name: pvc.metadata.name ?? '', at });
-        }
-        await saveExpectations();
-        const results = await Promise.allSettled(
-          step.map(async (a) => {
-            if (a.type !== 'CreatePod') return;
-            for (const pvc of a.pvcs) await kube.createPVC(pvc);
-            await kube.createPod(a.pod);
-          }),
-        );
-        const failures = results
-          .map((r, i) => ({ r, a: step[i] }))
-          .filter((x): x is { r: PromiseRejectedResult; a: Action } => x.r.status === 'rejected');
-        writes += results.length - failures.length;
-        for (const [i, r] of results.entries()) {
-          const ev = r.status === 'fulfilled' ? successEvent(step[i]) : undefined;
-          if (ev) events.push(ev);
-        }
-        if (failures.length > 0) {
-          const failedNames = new Set(
-            failures.flatMap(({ a }) =>
-              a.type === 'CreatePod'
-                ? [a.pod.metadata.name ?? '', ...a.pvcs.map((p) => p.metadata.name ?? '')]
-                : [],
-            ),
-          );
-          expected.creates = expected.creates.filter((op) => !failedNames.has(op.name));
-          await saveExpectations();
-          failed = failures[0].a;
-          throw failures[0].r.reason instanceof Error
-            ? failures[0].r.reason
-            : new Error(String(failures[0].r.reason));
-        }
-        continue;
-      }
-      for (const a of step) {
-        failed = a;
-        await executeOne(a);
-        failed = undefined;
-        const ev = successEvent(a);
-        if (ev) events.push(ev);
-      }
-    }
-    if (intentId) await ctx.ledger.clear(ctx.lease, intentId);
-  } catch (e) {
-    if (!isApiError(e)) throw e;
-    if (isConflict(e)) {
-      conflict = true;
-      ctx.log.info('conflict: the object changed since it was read; re-planning', { action: failed?.type });
-    } else {
-      error = e;
-      if (failed) events.push(failureEvent(failed, error));
-      ctx.log.warn('write failed; remaining actions skipped', { error: error.message, action: failed?.type });
-    }
-  }
-  if (updatesChanged) await saveExpectations();
-
-  let status = plan.status;
-  if (error)
-    status = withFailureCondition(
-      status,
-      plan.phase === 'none' ? 'scale' : plan.phase,
-      error,
-      new Date(ctx.nowMs()),
-    );
-  let latest = cloneSet;
-  if (plan.statusChanged || error) {
-    try {
-      latest = await kube.updateCloneSetStatus(cloneSet, status);
-      writes++;
-    } catch (e) {
-      if (!isApiError(e)) throw e;
-      if (isConflict(e)) conflict = true;
-      else {
-        ctx.log.warn('status update failed', { error: e.message });
-        error ??= e;
-      }
-    }
-  }
-  if (plan.podsToDelete && !error && !conflict) {
-    try {
-      // the status write bumped the resourceVersion: patch on top of what it returned
-      await kube.patchCloneSetPodsToDelete(latest, plan.podsToDelete);
-      writes++;
-    } catch (e) {
-      if (!isApiError(e)) throw e;
-      ctx.log.warn('podsToDelete truncation failed', { error: (e as Error).message });
-    }
-  }
-  for (const name of plan.revisions.deleteNames) {
-    try {
-      await kube.deleteControllerRevision(ns, name);
-      writes++;
-    } catch (e) {
-      if (!isApiError(e)) throw e;
-      ctx.log.warn('history truncation failed', { revision: name, error: (e as Error).message });
-    }
-  }
-  for (const ev of events) {
-    const key = `${ev.type}|${ev.reason}|${ev.message}`;
-    if (ctx.recordedEvents?.has(key)) continue;
-    ctx.recordedEvents?.add(key);
-    await kube.recordEvent(cloneSet, ev);
-  }
-  return { writes, ...(error ? { error } : {}), ...(conflict ? { conflict } : {}) };
-
-  async function executeOne(a: Action): Promise<void> {
-    const at = ctx.nowMs();
-    switch (a.type) {
-      case 'CreatePod':
-        return; // handled in batches
-      case 'DeletePod': {
-        expected.deletes.push({ name: a.pod.name, uid: a.pod.uid, at });
-        await saveExpectations();
-        await ignoreNotFound(kube.deletePod(ns, a.pod.name, a.pod.uid));
-        writes++;
-        for (const pvcName of a.pvcNames) {
-          const uid = ctx.pvcs.find((p) => p.metadata.name === pvcName)?.metadata.uid ?? '';
-          expected.deletes.push({ name: pvcName, uid, at });
-          await saveExpectations();
-          await ignoreNotFound(kube.deletePVC(ns, pvcName, uid));
-          writes++;
-        }
-        return;
-      }
-      case 'PatchPod':
-      case 'PatchPodStatus': {
-        const rv =
-          a.type === 'PatchPod' && PRECONDITIONED.has(a.reason)
-            ? (latestRv.get(a.pod.name) ?? a.pod.resourceVersion)
-            : undefined;
-        const pod =
-          a.type === 'PatchPod'
-            ? await kube.patchPod(ns, a.pod.name, a.patch, rv)
-            : await kube.patchPodStatus(ns, a.pod.name, a.patch, rv);
-        writes++;
-        const newRv = pod.metadata.resourceVersion;
-        if (newRv) {
-          latestRv.set(a.pod.name, newRv);
-          expected.updates = expected.updates.filter((op) => op.name !== a.pod.name);
-          expected.updates.push({ name: a.pod.name, uid: a.pod.uid, resourceVersion: newRv, at });
-          updatesChanged = true;
-        }
-        return;
-      }
-      case 'DeletePVC':
-        expected.deletes.push({ name: a.name, uid: a.uid, at });
-        await saveExpectations();
-        await ignoreNotFound(kube.deletePVC(ns, a.name, a.uid));
-        writes++;
-        return;
-      case 'PatchPVCOwner':
-        await kube.patchPVCOwnerReferences(ns, a.name, a.uid, a.ownerReferences);
-        writes++;
-        return;
-    }
-  }
-}
-
-/** API errors are reported and stop the plan; anything else (state store, fencing, bugs) propagates. */
-function isApiError(e: unknown): e is KubeApiError {
-  return e instanceof KubeApiError;
-}
-
-function isConflict(e: KubeApiError): boolean {
-  return e.statusCode === 409 && e.reason !== 'AlreadyExists';
+  const applied = await applyChanges(ctx, plan, structuredClone(ctx.pending));
+  const status = await writeStatus(ctx, plan, applied.error);
+  const error = applied.error ?? status.error;
+  const conflict = applied.conflict || status.conflict;
+  const cleaned = await truncate(ctx, plan, status.latest, !error && !conflict);
+  await recordEvents(ctx, [...plan.events, ...applied.events]);
+  return {
+    writes: applied.writes + status.writes + cleaned,
+    ...(error ? { error } : {}),
+    ...(conflict ? { conflict } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 /**
  * Lambda configuration from environment variables (set by serverless.yml), validated once per container.
  */
+import { KruiselessError } from '../core/errors.js';
 import { z } from 'zod';
 
 const EnvSchema = z.object({
@@ -17,7 +18,7 @@ const EnvSchema = z.object({
 export type LambdaConfig = z.infer<typeof EnvSchema>;
 
 /** Thrown when the function's environment is incomplete (a deployment error, not an event error). */
-export class ConfigError extends Error {
+export class ConfigError extends KruiselessError {
   constructor(message: string) {
     super(message);
     this.name = 'ConfigError';

@@ -1,8 +1,9 @@
 /**
  * What a handler needs from its environment, whichever it runs in: AWS (DynamoDB, EventBridge, Scheduler, EKS) or
- * the embedded default (dynalite, the in-process bus, local timers, a kubeconfig). The handlers in functions/ are
- * written once against this.
+ * the embedded default (dynalite, the in-process bus, local timers, a kubeconfig). The handlers in
+ * lib/runtime/handlers are written once against this.
  */
+import { KruiselessError } from '../core/errors.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { EventPublisher, RequeueScheduler } from '../events/index.js';
 import type { KubeClient } from '../kube/types.js';
@@ -31,8 +32,8 @@ export interface Runtime {
   admissionSecret(): Promise<string | undefined>;
 }
 
-/** Thrown when an event names a cluster that is not registered (DESIGN §3 `cluster#<name>`). */
-export class UnknownClusterError extends Error {
+/** Thrown when an event names a cluster that is not registered (docs/architecture.md#cluster-registry). */
+export class UnknownClusterError extends KruiselessError {
   constructor(
     readonly cluster: string,
     detail = `no cluster#${cluster}/meta item`,

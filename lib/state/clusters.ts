@@ -1,11 +1,12 @@
 /**
- * The cluster registry (DESIGN §3): item `cluster#<name>` / `meta` saying how to reach one cluster's API server.
+ * The cluster registry (docs/architecture.md#cluster-registry): item `cluster#<name>` / `meta` saying how to reach one cluster's API server.
  * Registry data is not transient, so this item has no `ttl`.
  */
+import { fieldErrorsFromZod } from '../core/errors.js';
 import { z } from 'zod';
 import { InvalidClusterRecordError } from './errors.js';
-import { CLUSTER_KEY_PREFIX, clusterKeyString, SK } from './keys.js';
-import { decodeItem, type StateTable } from './table.js';
+import { CLUSTER_KEY_PREFIX, clusterKeyString, SK } from './itemKeys.js';
+import { decodeItem, type StateTable } from './dynamo/table.js';
 
 const ClusterName = z
   .string()
@@ -64,7 +65,7 @@ const ClusterRecordSchema = z.strictObject({
 });
 
 /**
- * How to reach one cluster (DESIGN §3 `cluster#<name>` / `meta`): API endpoint, CA bundle, and how to
+ * How to reach one cluster (item `cluster#<name>` / `meta`): API endpoint, CA bundle, and how to
  * authenticate: an EKS token signed with the Lambda's IAM identity (optionally after assuming `roleArn`), or a
  * kubeconfig kept in Secrets Manager.
  */
@@ -87,14 +88,11 @@ export interface ClusterRecord {
  */
 export function parseClusterRecord(input: unknown): ClusterRecord {
   const parsed = ClusterRecordSchema.safeParse(input);
-  if (!parsed.success)
-    throw new InvalidClusterRecordError(
-      parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
-    );
+  if (!parsed.success) throw new InvalidClusterRecordError(fieldErrorsFromZod(parsed.error));
   return parsed.data;
 }
 
-/** The cluster registry port (DESIGN §3). */
+/** The cluster registry port (docs/architecture.md#cluster-registry). */
 export interface ClusterRegistry {
   /**
    * Create or replace the record of `c.name`.

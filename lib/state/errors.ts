@@ -1,14 +1,15 @@
 /**
- * Typed errors of the DynamoDB state layer (DESIGN §2 steps 1, 3, 5 and §3; STYLE: callers branch on the class,
+ * Typed errors of the DynamoDB state layer (docs/architecture.md#lib-state; callers branch on the class,
  * never on message text).
  */
+import { FieldErrorsError, KruiselessError, type FieldError } from '../core/errors.js';
 
 /**
- * A write was rejected because a newer lease holder exists (DESIGN §2 step 1: "every DynamoDB write of the old
- * holder is conditioned on its token"). The caller must stop reconciling at once and write nothing else; a
+ * A write was rejected because a newer lease holder exists (docs/architecture.md#lease: every write of a holder is
+ * conditioned on its token). The caller must stop reconciling at once and write nothing else; a
  * successor owns the key.
  */
-export class FencedOutError extends Error {
+export class FencedOutError extends KruiselessError {
   /** The operation that was fenced, e.g. `lease.renew` or `expectations.put`. */
   readonly operation: string;
   /** The item's key as `<pk>/<sk>`, e.g. `cs#prod#default#web/lease`. */
@@ -32,7 +33,7 @@ export class FencedOutError extends Error {
  * SDK's retries, network, access denied, or a stored item whose shape this code cannot read. `cause` holds the
  * original error. Callers usually let it fail the invocation so that Lambda retries.
  */
-export class StateStoreError extends Error {
+export class StateStoreError extends KruiselessError {
   /** The operation that failed, e.g. `lease.acquire (UpdateItem)`. */
   readonly operation: string;
   /** The item's key as `<pk>/<sk>`, or the table name for table-wide operations. */
@@ -48,10 +49,10 @@ export class StateStoreError extends Error {
 }
 
 /**
- * A state key cannot be built or parsed (DESIGN §3 key layout `cs#<cluster>#<ns>#<name>`): a part is empty or
+ * A state key cannot be built or parsed (key layout `cs#<cluster>#<ns>#<name>`): a part is empty or
  * contains the separator `#`, or a string does not have the layout.
  */
-export class InvalidStateKeyError extends Error {
+export class InvalidStateKeyError extends KruiselessError {
   /** The offending input (a key string or a rendered key object). */
   readonly input: string;
 
@@ -62,22 +63,13 @@ export class InvalidStateKeyError extends Error {
   }
 }
 
-/** One problem of a cluster record, with its dotted field path (e.g. `auth.region`). */
-export interface ClusterRecordIssue {
-  path: string;
-  message: string;
-}
-
 /**
- * A cluster registry record (DESIGN §3 `cluster#<name>` / `meta`) failed validation, on write or when read
+ * A cluster registry record (docs/architecture.md#cluster-registry) failed validation, on write or when read
  * back. `issues` lists every problem found.
  */
-export class InvalidClusterRecordError extends Error {
-  readonly issues: ClusterRecordIssue[];
-
-  constructor(issues: ClusterRecordIssue[]) {
-    super(`invalid cluster record: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+export class InvalidClusterRecordError extends FieldErrorsError {
+  constructor(errors: FieldError[]) {
+    super('invalid cluster record', errors);
     this.name = 'InvalidClusterRecordError';
-    this.issues = issues;
   }
 }

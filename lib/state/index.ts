@@ -1,15 +1,17 @@
 /**
- * lib/state: the DynamoDB state of Kruiseless (DESIGN §2 steps 1, 3, 5 and §3): per-CloneSet lease,
+ * lib/state: the DynamoDB state of Kruiseless (docs/architecture.md#lib-state): per-CloneSet lease,
  * expectations and scale-down ledger, the cluster registry and watch checkpoints, all in one table
  * (`pk` S, `sk` S, TTL attribute `ttl`) written with single-item conditional writes only.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Clock } from '../core/clock.js';
 import { DynamoClusterRegistry, type ClusterRegistry } from './clusters.js';
-import { DynamoExpectationStore, type ExpectationStore } from './expectations.js';
-import { DynamoScaleDownLedger, type ScaleDownLedger } from './ledger.js';
-import { DynamoLeaseStore, type LeaseStore } from './leases.js';
-import { StateTable } from './table.js';
-import { DynamoWatchCheckpoints, type WatchCheckpoints } from './watches.js';
+import { DynamoExpectationStore } from './dynamo/expectations.js';
+import { DynamoScaleDownLedger } from './dynamo/ledger.js';
+import { DynamoLeaseStore } from './dynamo/leases.js';
+import { StateTable } from './dynamo/table.js';
+import { DynamoWatchCheckpoints } from './dynamo/watches.js';
+import type { ExpectationStore, LeaseStore, ScaleDownLedger, WatchCheckpoints } from './ports.js';
 
 export type { ClusterRecord, ClusterRegistry } from './clusters.js';
 export { parseClusterRecord } from './clusters.js';
@@ -18,14 +20,22 @@ export {
   InvalidClusterRecordError,
   InvalidStateKeyError,
   StateStoreError,
-  type ClusterRecordIssue,
 } from './errors.js';
-export type { ExpectationStore, Expectations, PendingOp } from './expectations.js';
-export { cloneSetKeyString, clusterKeyString, parseCloneSetKey, type CloneSetKey } from './keys.js';
-export type { ScaleDownIntent, ScaleDownLedger } from './ledger.js';
-export type { AcquireResult, Lease, LeaseStore } from './leases.js';
-export { ensureTable } from './table.js';
-export type { WatchCheckpoints } from './watches.js';
+export type {
+  AcquireResult,
+  ExpectationStore,
+  Expectations,
+  Lease,
+  LeaseStore,
+  PendingOp,
+  ScaleDownIntent,
+  ScaleDownLedger,
+  WatchCheckpoints,
+} from './ports.js';
+export type { CloneSetKey } from '../core/cloneSetKey.js';
+export { cloneSetKeyString, clusterKeyString, parseCloneSetKey } from './itemKeys.js';
+export { ensureTable } from './dynamo/table.js';
+export { createMemoryStores, type MemoryStores } from './memory.js';
 
 /** Every state port, built on one table client. */
 export interface StateStores {
@@ -39,7 +49,7 @@ export interface StateStores {
 /**
  * Builds all state stores on one table.
  * @param opts.client a DynamoDB client (region, credentials, endpoint are its concern)
- * @param opts.tableName the state table (DESIGN §3)
+ * @param opts.tableName the state table (docs/architecture.md#state-table)
  * @param opts.clock wall clock for the `ttl` (GC) of expectations and ledger items, epoch ms; default
  *   `Date.now`. Never used for correctness: leases take the caller's `nowMs`.
  * Creating the stores does no I/O; errors surface per call as StateStoreError.
@@ -47,7 +57,7 @@ export interface StateStores {
 export function createStateStores(opts: {
   client: DynamoDBClient;
   tableName: string;
-  clock?: () => number;
+  clock?: Clock;
 }): StateStores {
   const table = new StateTable(opts.client, opts.tableName, opts.clock);
   return {

@@ -11,7 +11,7 @@ const plural = 'clonesets';
 
 type Obj = Record<string, unknown>;
 
-/** The seed's CloneSet (issue 2), as a fresh object. */
+/** The seed's CloneSet (examples/cs-no-pvc-sample.yaml), as a fresh object. */
 function seedCloneSet(name = 'cs-no-pvc-sample'): Obj {
   return {
     apiVersion: 'apps.kruise.io/v1alpha1',
@@ -166,7 +166,7 @@ describe('CloneSet CRD (apps.kruise.io/v1alpha1)', () => {
     expect(message).toContain('selector is immutable');
   });
 
-  test('a Table request returns the printer columns of spec §1.1', async () => {
+  test('a Table request returns the printer columns of the CRD', async () => {
     const res = await rawGet(t.kc, `/apis/${group}/${version}/namespaces/${t.namespace}/${plural}`, {
       Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
     });

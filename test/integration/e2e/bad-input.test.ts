@@ -1,16 +1,16 @@
 /**
- * Issue 4 "Done when", bad input: a malformed or unknown event is rejected with a clear log line and reaches the
+ * Bad input: a malformed or unknown event is rejected with a clear log line and reaches the
  * dead-letter path; an invalid CloneSet gets a status condition and an Event and no pod is touched; the admission
- * source answers bad calls with clear 4xx statuses (DESIGN §1, §2a, §6). Real API server and dynalite; the
+ * source answers bad calls with clear 4xx statuses (docs/architecture.md#reconcile-request, #admission). Real API server and dynalite; the
  * admission test replaces only the runtime's publisher (to see what it would put on the bus) and its secret.
  */
 import { AppsV1Api } from '@kubernetes/client-node';
-import { admissionHandler } from '../../../functions/admission.js';
-import { reconcileHandler } from '../../../functions/reconcile.js';
+import { admissionHandler } from '../../../lib/runtime/handlers/admission.js';
+import { reconcileHandler } from '../../../lib/runtime/handlers/reconcile.js';
 import type { CloneSet } from '../../../lib/api/types.js';
 import { InvalidEventError, type EventPublisher, type ReconcileRequest } from '../../../lib/events/index.js';
 import { MAX_ADMISSION_BODY_BYTES } from '../../../lib/forward/admission.js';
-import { difference, snapshot } from '../../../lib/local/counting.js';
+import { difference, snapshot } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import { useTestNamespace } from '../support/cluster.js';

@@ -1,16 +1,16 @@
 /**
- * Issue 4 "Done when": a duplicated event and two reconcile invocations for one key at once change nothing extra;
- * and a scale-down decision recorded by an invocation that died is finished by its successor (DESIGN §2 steps
- * 1, 5; §6 "Replaying any event any number of times … after any crash, converges to the same cluster state").
+ * A duplicated event and two reconcile invocations for one key at once change nothing extra;
+ * and a scale-down decision recorded by an invocation that died is finished by its successor (docs/architecture.md#lease,
+ * #ledger: replaying any event any number of times, after any crash, converges to the same cluster state).
  * Real API server, real dynalite, the embedded pipeline running in the background the whole time.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppsV1Api } from '@kubernetes/client-node';
 import type { ControllerRevision, Pod } from '../../../lib/api/types.js';
 import { planCloneSet } from '../../../lib/cloneset/plan.js';
-import { difference, snapshot } from '../../../lib/local/counting.js';
+import { difference, snapshot } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
-import { reconcileHandler, type ReconcileSummary } from '../../../functions/reconcile.js';
+import { reconcileHandler, type ReconcileSummary } from '../../../lib/runtime/handlers/reconcile.js';
 import { useTestNamespace } from '../support/cluster.js';
 import {
   RecordingLogger,

@@ -1,17 +1,17 @@
 /**
- * Issue 4 asks for the cost of one no-op reconcile (a settled CloneSet, nothing to do): API calls by KubeClient
+ * The cost of one no-op reconcile (a settled CloneSet, nothing to do): API calls by KubeClient
  * method and DynamoDB operations by command, measured on the real API server and dynalite and asserted exactly.
  *
  * API calls are read from the embedded pipeline's own counters (`embedded.counts.kube`, as `npm run demo` does):
  * only the reconciler uses the KubeClient. DynamoDB operations cannot be read from `embedded.counts.dynamo`
  * without noise: the running watch pump re-saves its three checkpoints about once a second even when nothing
- * changes (see the report of this test's author), and those UpdateItems land in the same counter. So the same
+ * changes, and those UpdateItems land in the same counter. So the same
  * reconcile handler is invoked on the same cluster objects with state stores on a second dynalite whose client
  * is counted by the same middleware (`countDynamo`) — nothing else runs against that one.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { reconcileHandler } from '../../../functions/reconcile.js';
-import { countDynamo, difference, snapshot, type CallCounts } from '../../../lib/local/counting.js';
+import { reconcileHandler } from '../../../lib/runtime/handlers/reconcile.js';
+import { countDynamo, difference, snapshot, type CallCounts } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import { createStateStores, ensureTable } from '../../../lib/state/index.js';
@@ -32,7 +32,7 @@ const dynamo = useDynalite();
 let embedded: Embedded;
 const STEP_TIMEOUT_MS = 120_000;
 
-/** The four reads of one reconcile pass (DESIGN §2 step 2), one call each. */
+/** The four reads of one reconcile pass (docs/architecture.md#one-invocation), one call each. */
 const NOOP_API_CALLS = { getCloneSet: 1, listPods: 1, listPVCs: 1, listControllerRevisions: 1 };
 
 beforeAll(async () => {

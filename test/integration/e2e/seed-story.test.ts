@@ -1,5 +1,5 @@
 /**
- * The demo's story (issue 4 "Done when", first bullet) through the whole pipeline on the real control plane:
+ * The demo's story through the whole pipeline on the real control plane:
  * the seed CloneSet is applied with the API, the watch pump sees it, the bus routes the reconcile request by the
  * serverless.yml rule, the reconcile handler keeps its state in dynalite and writes through the API server. Every
  * step is asserted from API objects only.

@@ -1,6 +1,6 @@
 /**
- * Timers, relists, takeovers and deletions on the real API server and dynalite (DESIGN §1 (A) and (D), §2 steps 1,
- * 3 and 7):
+ * Timers, relists, takeovers and deletions on the real API server and dynalite (docs/architecture.md#watch-pump,
+ * #requeue, #lease, #expectations):
  * 1. a wait longer than the inline limit (minReadySeconds 15 > maxInlineWaitSeconds 10) goes to the requeue
  *    scheduler, and that requeue alone makes the CloneSet available;
  * 2. a watch checkpoint too old for the API server (410 Gone) makes the pump relist: every CloneSet is re-announced
@@ -8,7 +8,7 @@
  * 3. a lease taken over after expiry fences every later write of the old holder, also in the middle of a reconcile;
  * 4. a deleted CloneSet: reconcile says `gone`, clears its expectations, and the garbage collector removes its pods.
  *
- * No watch pump and no resync run here: every reconcile is the reconcile handler (functions/reconcile.ts) invoked
+ * No watch pump and no resync run here: every reconcile is the reconcile handler (lib/runtime/handlers/reconcile.ts) invoked
  * by the test, or by the in-process bus when a requeue fires, with state on this file's own dynalite. So nothing
  * but the test's own invocations and the requeue timer can reconcile this file's CloneSets (the other e2e files'
  * pipelines route only their own namespaces).
@@ -17,18 +17,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import {
-  LocalBus,
-  LocalRequeueScheduler,
-  bindServerlessRules,
-  loadRulesFromServerless,
   type EventPublisher,
   type ReconcileRequest,
   type RequeueScheduler,
 } from '../../../lib/events/index.js';
+import {
+  LocalBus,
+  LocalRequeueScheduler,
+  bindServerlessRules,
+  loadRulesFromServerless,
+} from '../../../lib/emulator/index.js';
+import { systemClock } from '../../../lib/core/clock.js';
 import { WATCH_STREAMS, pumpStream } from '../../../lib/forward/pump.js';
 import { createKubeClient } from '../../../lib/kube/index.js';
 import type { KubeClient } from '../../../lib/kube/types.js';
-import { countingKube, difference, snapshot, type CallCounts } from '../../../lib/local/counting.js';
+import { countingKube, difference, snapshot, type CallCounts } from '../../../lib/runtime/counting.js';
 import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
 import { UnknownClusterError, type Runtime } from '../../../lib/runtime/types.js';
 import {
@@ -41,7 +44,7 @@ import {
   type Lease,
   type StateStores,
 } from '../../../lib/state/index.js';
-import { reconcileHandler, type ReconcileSummary } from '../../../functions/reconcile.js';
+import { reconcileHandler, type ReconcileSummary } from '../../../lib/runtime/handlers/reconcile.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { uniqueTableName, useDynalite } from '../support/dynamo.js';
 import {
@@ -63,7 +66,7 @@ import { waitFor } from '../support/wait.js';
 const ctx = useTestNamespace('e2e-timers');
 const dynamo = useDynalite();
 const STEP_TIMEOUT_MS = 60_000;
-/** The reconcile handler's inline-wait limit (functions/reconcile.ts `maxInlineWaitSeconds`). */
+/** The reconcile handler's inline-wait limit (lib/runtime/handlers/reconcile.ts `maxInlineWaitSeconds`). */
 const MAX_INLINE_WAIT_SECONDS = 10;
 const MIN_READY_SECONDS = 15;
 const TIMER = 'timer';
@@ -323,7 +326,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
           watches: stores.watches,
           publisher: recorder,
           holder: 'e2e-pump',
-          now: () => Date.now(),
+          clock: systemClock,
           deadlineMs: started + 5000,
           leaseDurationMs: 30_000,
           watchTimeoutSeconds: 3,
@@ -479,7 +482,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
           requeue: dropRequeue,
           log: logger,
           holder: 'invocation-C',
-          now: () => new Date(),
+          clock: () => Date.now(),
           sleep: (ms) => sleep(ms),
           deadlineMs: Date.now() + 30_000,
           leaseDurationMs: 1500,

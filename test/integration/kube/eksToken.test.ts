@@ -1,5 +1,5 @@
 /**
- * EKS token format (ecosystem-notes §3.1), offline with fixed credentials and a fixed clock. This proves the
+ * EKS token format (`k8s-aws-v1.` + a presigned STS GetCallerIdentity URL), offline with fixed credentials and a fixed clock. This proves the
  * format aws-iam-authenticator expects; it was NOT checked against a real EKS cluster.
  */
 import { EKS_TOKEN_PREFIX, eksToken } from '../../../lib/kube/eksToken.js';

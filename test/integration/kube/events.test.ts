@@ -23,7 +23,7 @@ beforeAll(async () => {
 describe('KubeClient.recordEvent', () => {
   test('writes a core/v1 Event whose involvedObject is the CloneSet', async () => {
     const at = new Date('2026-11-30T12:34:56.789Z');
-    const kube = createKubeClient(t.kc, { now: () => at });
+    const kube = createKubeClient(t.kc, { clock: () => at.getTime() });
     await kube.recordEvent(cs, {
       type: 'Normal',
       reason: 'SuccessfulCreate',

@@ -2,7 +2,7 @@
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
 
-/** The seed's CloneSet (issue 2), as a fresh object in `namespace`. */
+/** The seed's CloneSet (examples/cs-no-pvc-sample.yaml), as a fresh object in `namespace`. */
 export function seedCloneSet(namespace: string, name = 'cs-no-pvc-sample'): CloneSet {
   return {
     apiVersion: 'apps.kruise.io/v1alpha1',

@@ -1,6 +1,6 @@
 /**
  * What a real API server cannot be made to do on demand: 429/5xx responses and refused connections. A local HTTP
- * server stands in for it here only (ecosystem-notes §2.6 pattern); everything else runs against the real one.
+ * server stands in for it here only; everything else runs against the real one.
  * Also covers kubeConfigFromCluster with token auth (the bearer token reaches the server).
  */
 import http from 'node:http';

@@ -31,7 +31,7 @@ const INTENT: ScaleDownIntent = {
   ],
 };
 
-describe('ExpectationStore on dynalite (DESIGN §2 step 3)', () => {
+describe('ExpectationStore on dynalite (docs/architecture.md#expectations)', () => {
   test('expectations are three empty lists when nothing is stored', async () => {
     const f = await fx.fresh(() => WALL);
     await expect(f.stores.expectations.get(KEY)).resolves.toEqual({ creates: [], deletes: [], updates: [] });
@@ -110,7 +110,7 @@ describe('ExpectationStore on dynalite (DESIGN §2 step 3)', () => {
   });
 });
 
-describe('ScaleDownLedger on dynalite (DESIGN §2 step 5)', () => {
+describe('ScaleDownLedger on dynalite (docs/architecture.md#ledger)', () => {
   test('no intent is reported when nothing was recorded', async () => {
     const f = await fx.fresh(() => WALL);
     await expect(f.stores.ledger.get(KEY)).resolves.toBeUndefined();

@@ -42,7 +42,7 @@ function invalid(input: unknown): InvalidClusterRecordError {
   throw new Error('expected InvalidClusterRecordError');
 }
 
-describe('ClusterRegistry on dynalite (DESIGN §3 cluster#<name>/meta)', () => {
+describe('ClusterRegistry on dynalite (docs/architecture.md#cluster-registry)', () => {
   test('put then get returns the record; an unknown name gives undefined', async () => {
     const { stores, item } = await fx.fresh();
     await stores.clusters.put(EKS);
@@ -86,7 +86,7 @@ describe('ClusterRegistry on dynalite (DESIGN §3 cluster#<name>/meta)', () => {
   });
 
   test("a name containing '#' is rejected", () => {
-    expect(invalid({ ...EKS, name: 'a#b' }).issues).toEqual([
+    expect(invalid({ ...EKS, name: 'a#b' }).errors).toEqual([
       {
         path: 'name',
         message:
@@ -104,7 +104,7 @@ describe('ClusterRegistry on dynalite (DESIGN §3 cluster#<name>/meta)', () => {
   test('a malformed secret ARN, a missing field and an unknown field are each reported', () => {
     const { endpoint: _e, ...noEndpoint } = SECRET;
     expect(
-      invalid({ ...noEndpoint, extra: 1, auth: { type: 'kubeconfigSecret', secretArn: 'edge' } }).issues,
+      invalid({ ...noEndpoint, extra: 1, auth: { type: 'kubeconfigSecret', secretArn: 'edge' } }).errors,
     ).toEqual([
       { path: 'endpoint', message: 'Invalid input: expected string, received undefined' },
       {

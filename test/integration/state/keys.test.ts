@@ -5,7 +5,7 @@ import {
   parseCloneSetKey,
 } from '../../../lib/state/index.js';
 
-describe('state keys (DESIGN §3)', () => {
+describe('state keys (docs/architecture.md#state-table)', () => {
   test('a CloneSet key renders as cs#<cluster>#<ns>#<name> and parses back', () => {
     const key = { cluster: 'prod-eu', namespace: 'shop', name: 'web' };
     expect(cloneSetKeyString(key)).toBe('cs#prod-eu#shop#web');

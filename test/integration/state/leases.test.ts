@@ -13,7 +13,7 @@ async function acquired(
   return r.lease;
 }
 
-describe('LeaseStore on dynalite (DESIGN §2 step 1)', () => {
+describe('LeaseStore on dynalite (docs/architecture.md#lease)', () => {
   test('a free lease is acquired with token 1 and a clean release frees it, keeping the token', async () => {
     const { stores, item } = await fx.fresh();
     const r = await stores.leases.acquire(KEY, 'inv-a', DURATION, T0);

@@ -11,7 +11,7 @@ import { DURATION, KEY, PK, T0 } from './fixtures.js';
 
 const db = useDynalite();
 
-describe('state table (DESIGN §3)', () => {
+describe('state table (docs/architecture.md#state-table)', () => {
   test('ensureTable creates an ACTIVE pk/sk table and is a no-op the second time', async () => {
     const client = db.client();
     const name = uniqueTableName();

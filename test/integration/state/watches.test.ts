@@ -5,7 +5,7 @@ const fx = useStateFixture();
 const PK = 'cluster#prod-eu';
 const SK = 'watch#pods';
 
-describe('WatchCheckpoints on dynalite (DESIGN §1 (A), §3)', () => {
+describe('WatchCheckpoints on dynalite (docs/architecture.md#watch-pump)', () => {
   test('the first pump acquires token 1 with no resourceVersion, saves one and releases', async () => {
     const { stores, item } = await fx.fresh();
     await expect(stores.watches.acquire('prod-eu', 'pods', 'pump-a', DURATION, T0)).resolves.toEqual({

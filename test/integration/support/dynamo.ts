@@ -1,10 +1,10 @@
 /**
- * An in-process dynalite (DESIGN §5: the local DynamoDB; ecosystem-notes §4.1) for one test file — the same
- * starter the embedded default uses (lib/local/dynalite.ts). Call {@link useDynalite} at the top level of a test
+ * An in-process dynalite (docs/architecture.md#embedded-default) for one test file — the same
+ * starter the embedded default uses (lib/emulator/dynalite.ts). Call {@link useDynalite} at the top level of a test
  * file: it starts the server in beforeAll and closes it in afterAll.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { startDynalite, type LocalDynamo } from '../../../lib/local/dynalite.js';
+import { startDynalite, type LocalDynamo } from '../../../lib/emulator/dynalite.js';
 
 /** What a test file gets; `endpoint` and `client()` are valid from its beforeAll on. */
 export interface DynaliteHandle {

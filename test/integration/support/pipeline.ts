@@ -18,14 +18,16 @@ import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import {
   DETAIL_TYPE,
   EVENT_VERSION,
-  LocalRequeueScheduler,
   SOURCE,
-  loadRulesFromServerless,
-  type EventBridgeEnvelope,
   type ReconcileReason,
   type ReconcileRequest,
 } from '../../../lib/events/index.js';
-import { total } from '../../../lib/local/counting.js';
+import {
+  LocalRequeueScheduler,
+  loadRulesFromServerless,
+  type EventBridgeEnvelope,
+} from '../../../lib/emulator/index.js';
+import { total } from '../../../lib/runtime/counting.js';
 import { startEmbedded, type Embedded } from '../../../lib/local/embedded.js';
 import type { CloneSetKey } from '../../../lib/state/index.js';
 import { waitFor } from './wait.js';

@@ -76,7 +76,7 @@ async function setup(respond: (r: RecordedRequest) => FakeResponse, maxAttempts?
 }
 
 describe('createEventBridgePublisher', () => {
-  it('sends one PutEvents entry per coalesced request with the DESIGN §1 envelope', async () => {
+  it('sends one PutEvents entry per coalesced request with the reconcile-request envelope', async () => {
     const { publisher, requests, sleeps } = await setup(partialFailures({}));
     const result = await publisher.publish([
       { ...req('web'), resourceVersion: '41' },

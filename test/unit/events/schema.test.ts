@@ -37,7 +37,7 @@ function messageOf(input: unknown): string {
 }
 
 describe('parseReconcileEvent', () => {
-  it('exports the DESIGN §1 constants', () => {
+  it('exports the reconcile-request constants', () => {
     expect([SOURCE, DETAIL_TYPE, EVENT_VERSION]).toEqual(['kruiseless', 'CloneSet Reconcile Requested', 1]);
   });
 

@@ -1,0 +1,76 @@
+/**
+ * The local requeue scheduler of the embedded default: the {@link RequeueScheduler} port on in-process timers
+ * (EventBridge Scheduler's stand-in; lib/events/requeue.ts has the AWS one).
+ */
+import type { EventPublisher, ReconcileRequest, RequeueScheduler } from '../events/index.js';
+import { checkRequeueDelay, requeueDetail } from '../events/requeue.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { cloneSetKeyText } from '../core/cloneSetKey.js';
+
+/** Timer functions, injectable for tests. */
+export interface Timers {
+  setTimeout: (callback: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+/** Options of {@link LocalRequeueScheduler}. */
+export interface LocalRequeueOptions {
+  /** Where due requests go (usually the {@link LocalBus}). */
+  publisher: EventPublisher;
+  /** Called when publishing a due request fails. Default: log to stderr. */
+  onError?: (error: unknown, request: ReconcileRequest) => void;
+  /** Default: the global timers. */
+  timers?: Timers;
+  /** Default: the system clock. */
+  clock?: Clock;
+}
+
+/**
+ * {@link RequeueScheduler} with in-process timers, for the embedded default. At most one pending timer per key:
+ * the earliest wins (an earlier request replaces a later one; a later one is dropped), which is enough because
+ * the reconcile it triggers requeues again if it still needs to wait.
+ */
+export class LocalRequeueScheduler implements RequeueScheduler {
+  private readonly pending = new Map<string, { due: number; handle: unknown }>();
+  private readonly timers: Timers;
+  private readonly clock: Clock;
+
+  constructor(private readonly options: LocalRequeueOptions) {
+    this.timers = options.timers ?? {
+      setTimeout: (callback, ms) => setTimeout(callback, ms),
+      clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    };
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** Number of keys with a pending requeue. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  async requeueAfter(request: ReconcileRequest, seconds: number): Promise<void> {
+    checkRequeueDelay(seconds);
+    const key = cloneSetKeyText(request);
+    const due = this.clock() + seconds * 1000;
+    const existing = this.pending.get(key);
+    if (existing !== undefined) {
+      if (existing.due <= due) return;
+      this.timers.clearTimeout(existing.handle);
+    }
+    const handle = this.timers.setTimeout(() => {
+      this.pending.delete(key);
+      const requeue = requeueDetail(request);
+      this.options.publisher.publish([requeue]).catch((error: unknown) => {
+        const report = this.options.onError ?? ((e: unknown) => console.error('requeue publish failed', e));
+        report(error, requeue);
+      });
+    }, seconds * 1000);
+    this.pending.set(key, { due, handle });
+  }
+
+  /** Cancels every pending requeue; later calls to {@link requeueAfter} still work. */
+  close(): void {
+    for (const { handle } of this.pending.values()) this.timers.clearTimeout(handle);
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The deployed EventBridge rules, read from `serverless.yml`, so the local bus routes by the same patterns
+ * (docs/architecture.md#embedded-default). osls (Serverless Framework v3 syntax) declares them as
+ * `functions.<fn>.events[].eventBridge: { eventBus, pattern, retryPolicy, deadLetterQueueArn, ... }`.
+ */
+import { parse, type ScalarTag, type CollectionTag } from 'yaml';
+import { z } from 'zod';
+import type { BusRule, EventBridgeEnvelope } from './bus.js';
+import { fieldErrorsFromZod, type FieldError } from '../core/errors.js';
+import { InvalidServerlessConfigError, InvalidPatternError } from './errors.js';
+import { compilePattern, type EventPattern } from './pattern.js';
+
+/** One `eventBridge` event of one function, as deployed. */
+export interface ServerlessEventBridgeRule {
+  /** The key under `functions`. */
+  functionName: string;
+  /** The event's `name`, else `<functionName>-eventBridge-<n>` (n counts from 1 over the function's events). */
+  name: string;
+  /** As written: a bus name, an ARN, a `${…}` variable or a CloudFormation intrinsic (`{ "Fn::GetAtt": … }`). */
+  eventBus?: unknown;
+  pattern: EventPattern;
+  retryPolicy?: { maximumRetryAttempts?: number; maximumEventAge?: number };
+  deadLetterQueueArn?: unknown;
+  /**
+   * The function's own `maximumRetryAttempts` (Lambda's async retries of a failed invocation, 0–2; Lambda's default
+   * is 2). This, not the rule's `retryPolicy` (which covers failures to *deliver* to Lambda), decides how often a
+   * handler that throws is retried before the failure goes to the dead-letter destination.
+   */
+  functionRetryAttempts: number;
+}
+
+/** Lambda's default number of async retries (https://docs.aws.amazon.com/lambda/latest/dg/invocation-async.html). */
+const LAMBDA_DEFAULT_ASYNC_RETRIES = 2;
+
+const eventBridgeSchema = z.looseObject({
+  name: z.string().optional(),
+  eventBus: z.unknown().optional(),
+  pattern: z.record(z.string(), z.unknown()).optional(),
+  enabled: z.boolean().optional(),
+  retryPolicy: z
+    .strictObject({
+      maximumRetryAttempts: z.int().min(0).max(185).optional(),
+      maximumEventAge: z.int().min(60).max(86400).optional(),
+    })
+    .optional(),
+  deadLetterQueueArn: z.unknown().optional(),
+});
+
+const configSchema = z.looseObject({
+  functions: z
+    .record(
+      z.string(),
+      z
+        .looseObject({
+          events: z.array(z.record(z.string(), z.unknown())).optional(),
+          maximumRetryAttempts: z.int().min(0).max(2).optional(),
+        })
+        .nullable(),
+    )
+    .optional(),
+});
+
+/** CloudFormation short-form intrinsics (`!Ref`, `!GetAtt`, ...), parsed into their long form. */
+const INTRINSICS = [
+  'Ref',
+  'GetAtt',
+  'Sub',
+  'Join',
+  'ImportValue',
+  'Select',
+  'Split',
+  'If',
+  'FindInMap',
+  'Base64',
+];
+const cfnTags: Array<ScalarTag | CollectionTag> = INTRINSICS.flatMap((fn) => {
+  const key = fn === 'Ref' ? 'Ref' : `Fn::${fn}`;
+  const tag = `!${fn}`;
+  const wrap = (value: unknown) => ({
+    [key]: fn === 'GetAtt' && typeof value === 'string' ? value.split('.') : value,
+  });
+  return [
+    { tag, resolve: (value: string) => wrap(value) } as ScalarTag,
+    { tag, collection: 'seq', resolve: (seq) => wrap(seq.toJSON()) } as CollectionTag,
+    { tag, collection: 'map', resolve: (map) => wrap(map.toJSON()) } as CollectionTag,
+  ];
+});
+
+/**
+ * The enabled `eventBridge` events of every function that carry a `pattern`. Events with only a `schedule`
+ * (scheduled rules) and events with `enabled: false` are skipped: they route nothing on a bus.
+ * @param yamlText the text of `serverless.yml`
+ * @returns rules in file order
+ * @throws InvalidServerlessConfigError when the YAML does not parse, does not have the osls shape, or a pattern is
+ *   invalid (the message names each path, e.g. `functions.reconcile.events[0].eventBridge.pattern.source`)
+ */
+export function loadRulesFromServerless(yamlText: string): ServerlessEventBridgeRule[] {
+  let doc: unknown;
+  try {
+    doc = parse(yamlText, { customTags: cfnTags });
+  } catch (error) {
+    throw new InvalidServerlessConfigError([{ path: '', message: `not YAML: ${(error as Error).message}` }]);
+  }
+  const config = configSchema.safeParse(doc ?? {});
+  if (!config.success) throw new InvalidServerlessConfigError(fieldErrorsFromZod(config.error, ''));
+  const rules: ServerlessEventBridgeRule[] = [];
+  const errors: FieldError[] = [];
+  for (const [functionName, fn] of Object.entries(config.data.functions ?? {})) {
+    (fn?.events ?? []).forEach((event, i) => {
+      if (!('eventBridge' in event)) return;
+      const at = `functions.${functionName}.events[${i}].eventBridge`;
+      const parsed = eventBridgeSchema.safeParse(event.eventBridge);
+      if (!parsed.success) return void errors.push(...fieldErrorsFromZod(parsed.error, at));
+      const { name, eventBus, pattern, enabled, retryPolicy, deadLetterQueueArn } = parsed.data;
+      if (pattern === undefined || enabled === false) return;
+      try {
+        compilePattern(pattern as EventPattern);
+      } catch (error) {
+        if (!(error instanceof InvalidPatternError)) throw error;
+        return void errors.push({
+          path: `${at}.pattern${error.path ? `.${error.path}` : ''}`,
+          message: error.reason,
+        });
+      }
+      rules.push({
+        functionName,
+        name: name ?? `${functionName}-eventBridge-${i + 1}`,
+        pattern: pattern as EventPattern,
+        functionRetryAttempts: fn?.maximumRetryAttempts ?? LAMBDA_DEFAULT_ASYNC_RETRIES,
+        ...(eventBus !== undefined ? { eventBus } : {}),
+        ...(retryPolicy !== undefined ? { retryPolicy } : {}),
+        ...(deadLetterQueueArn !== undefined ? { deadLetterQueueArn } : {}),
+      });
+    });
+  }
+  if (errors.length > 0) throw new InvalidServerlessConfigError(errors);
+  return rules;
+}
+
+/**
+ * {@link BusRule}s for a {@link LocalBus} from the deployed rules: each rule delivers to its function's handler
+ * and retries a throwing handler as Lambda would: the function's `maximumRetryAttempts` times (not the rule's
+ * delivery `retryPolicy`), then dead-letters it.
+ * @param targets the handler of each function, by function name
+ * @throws Error naming the functions that have a rule but no target (their events would vanish silently)
+ */
+export function bindServerlessRules(
+  rules: readonly ServerlessEventBridgeRule[],
+  targets: Readonly<Record<string, (event: EventBridgeEnvelope) => Promise<void>>>,
+): BusRule[] {
+  const missing = [...new Set(rules.map((r) => r.functionName).filter((fn) => !Object.hasOwn(targets, fn)))];
+  if (missing.length > 0) throw new Error(`no local target for function(s) ${missing.join(', ')}`);
+  return rules.map((rule) => ({
+    name: rule.name,
+    eventPattern: rule.pattern,
+    target: targets[rule.functionName],
+    retryPolicy: { maximumRetryAttempts: rule.functionRetryAttempts },
+  }));
+}

@@ -1,0 +1,54 @@
+/**
+ * Maps a changed Kubernetes object to the CloneSet key it concerns (docs/architecture.md#lib-forward):
+ * a CloneSet is its own key; a pod or PVC maps to the CloneSet named by its controller owner reference
+ * (group `apps.kruise.io`, kind `CloneSet`, any version). Anything else maps to nothing.
+ */
+import { GROUP, KIND } from '../api/keys.js';
+import type { JsonObject } from '../api/types.js';
+import { EVENT_VERSION, type ReconcileReason, type ReconcileRequest } from '../events/index.js';
+
+/** The kinds the watch pump and the admission source look at. */
+export type WatchedKind = 'CloneSet' | 'Pod' | 'PersistentVolumeClaim';
+
+const REASON: Record<WatchedKind, ReconcileReason> = {
+  CloneSet: 'CloneSetChanged',
+  Pod: 'PodChanged',
+  PersistentVolumeClaim: 'PVCChanged',
+};
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * The reconcile request for a changed object of `kind` in `cluster`, or undefined when the object does not concern
+ * a CloneSet (no CloneSet controller reference, or no name/namespace).
+ * @param obj the object as JSON (watch event or admission request)
+ */
+export function requestForObject(
+  cluster: string,
+  kind: WatchedKind,
+  obj: JsonObject,
+): ReconcileRequest | undefined {
+  const meta = (obj.metadata ?? {}) as JsonObject;
+  const namespace = str(meta.namespace);
+  const resourceVersion = str(meta.resourceVersion);
+  let name: string | undefined;
+  if (kind === 'CloneSet') {
+    name = str(meta.name);
+  } else {
+    const refs = Array.isArray(meta.ownerReferences) ? (meta.ownerReferences as JsonObject[]) : [];
+    const ref = refs.find((r) => r.controller === true);
+    const group = str(ref?.apiVersion)?.split('/')[0];
+    if (ref && group === GROUP && ref.kind === KIND) name = str(ref.name);
+  }
+  if (!namespace || !name) return undefined;
+  return {
+    version: EVENT_VERSION,
+    cluster,
+    namespace,
+    name,
+    reason: REASON[kind],
+    ...(resourceVersion ? { resourceVersion } : {}),
+  };
+}

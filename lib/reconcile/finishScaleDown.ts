@@ -1,0 +1,78 @@
+/**
+ * Finishing a recorded scale-down intent (docs/architecture.md#ledger): when an earlier
+ * invocation wrote down the pods it chose to delete and died (or failed) before deleting all of them, its successor
+ * deletes exactly those pods — the ones still present with the recorded UID — instead of choosing new victims, then
+ * clears the record.
+ */
+import { EventReason, LABEL_INSTANCE_ID } from '../api/keys.js';
+import type { CloneSet, PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { Logger } from '../core/logger.js';
+import type { Clock } from '../core/clock.js';
+import type { KubeClient } from '../kube/types.js';
+import type {
+  Expectations,
+  ExpectationStore,
+  Lease,
+  ScaleDownIntent,
+  ScaleDownLedger,
+} from '../state/index.js';
+import { deleteInstance } from './deleteInstance.js';
+
+/** What {@link finishScaleDown} needs. */
+export interface IntentContext {
+  kube: KubeClient;
+  expectations: ExpectationStore;
+  ledger: ScaleDownLedger;
+  lease: Lease;
+  cloneSet: CloneSet;
+  /** Owned pods as just listed. */
+  pods: Pod[];
+  /** Owned PVCs as just listed. */
+  pvcs: PersistentVolumeClaim[];
+  /** Pending expectations (after observation). */
+  pending: Expectations;
+  clock: Clock;
+  log: Logger;
+}
+
+/**
+ * Delete the intent's pods that still exist (same name and UID, not terminating) together with their instance's
+ * PVCs, through the one delete path ({@link deleteInstance}), then clear the intent.
+ * @returns the number of API writes made
+ * @throws KubeApiError when a delete fails (the intent stays recorded for the next attempt); state-store errors
+ */
+export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownIntent): Promise<number> {
+  const namespace = ctx.cloneSet.metadata.namespace ?? '';
+  const expected: Expectations = structuredClone(ctx.pending);
+  let writes = 0;
+  for (const chosen of intent.pods) {
+    const pod = ctx.pods.find(
+      (p) =>
+        p.metadata.name === chosen.name && p.metadata.uid === chosen.uid && !p.metadata.deletionTimestamp,
+    );
+    if (!pod) continue;
+    const id = pod.metadata.labels?.[LABEL_INSTANCE_ID];
+    const pvcs = id ? ctx.pvcs.filter((c) => c.metadata.labels?.[LABEL_INSTANCE_ID] === id) : [];
+    ctx.log.info('finishing recorded scale-down', {
+      pod: chosen.name,
+      reason: chosen.reason,
+      intentId: intent.intentId,
+    });
+    writes += await deleteInstance(
+      { kube: ctx.kube, expectations: ctx.expectations, lease: ctx.lease, namespace },
+      expected,
+      {
+        pod: { name: chosen.name, uid: chosen.uid },
+        pvcs: pvcs.map((c) => ({ name: c.metadata.name ?? '', uid: c.metadata.uid ?? '' })),
+      },
+      ctx.clock(),
+    );
+    await ctx.kube.recordEvent(ctx.cloneSet, {
+      type: 'Normal',
+      reason: EventReason.SuccessfulDelete,
+      message: `succeed to delete pod ${chosen.name}`,
+    });
+  }
+  await ctx.ledger.clear(ctx.lease, intent.intentId);
+  return writes;
+}

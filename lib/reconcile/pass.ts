@@ -1,0 +1,268 @@
+/**
+ * One reconcile pass over one CloneSet (docs/architecture.md#lib-reconcile): read → observe expectations → finish a
+ * recorded scale-down, or plan and execute → decide when to look again. The steps return data; {@link runPass}
+ * strings them together. As one call of OpenKruise's `ReconcileCloneSet.doReconcile`, with the informer cache
+ * replaced by quorum reads and the in-memory expectations by the durable ones.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { LABEL_INSTANCE_ID, SAFE_ALPHABET } from '../api/keys.js';
+import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
+import { selectorString } from '../api/selector.js';
+import { planCloneSet } from '../cloneset/plan.js';
+import { DEFAULT_PLANNER_OPTIONS, type Plan, type PlannerOptions } from '../cloneset/types.js';
+import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { KubeClient, Listed } from '../kube/types.js';
+import type { ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
+import { executePlan, type ExecuteResult } from './execute.js';
+import { finishScaleDown } from './finishScaleDown.js';
+import { isSatisfied, observeExpectations, type ObservedExpectations } from './observeExpectations.js';
+
+/** What a pass needs. */
+export interface PassDeps {
+  kube: KubeClient;
+  expectations: ExpectationStore;
+  ledger: ScaleDownLedger;
+  log: Logger;
+  clock: Clock;
+  /** Planner options; `expectationTimeoutSeconds` is also the expectation timeout of the observation. */
+  options?: Partial<PlannerOptions>;
+  /** Instance-id source; default {@link randomInstanceId}. */
+  newInstanceId?: () => string;
+}
+
+/** What one pass did. */
+export interface PassResult {
+  gone: boolean;
+  writes: number;
+  /** Whether the pass changed the cluster (then the next pass runs at once). */
+  acted: boolean;
+  requeueAfterSeconds?: number;
+  error?: string;
+  plan?: Plan;
+}
+
+/** While expectations are pending, look again after this many seconds. */
+export const PENDING_RECHECK_SECONDS = 2;
+/** After a failed write, try again after this many seconds. */
+export const ERROR_RETRY_SECONDS = 5;
+
+/**
+ * Default instance id: 5 characters of the safe alphabet, like OpenKruise's `rand.String(5)` in
+ * `GenerateNewInstanceID` (k8s.io/apimachinery `util/rand`).
+ */
+export function randomInstanceId(): string {
+  let id = '';
+  for (let i = 0; i < 5; i++) id += SAFE_ALPHABET[randomInt(SAFE_ALPHABET.length)];
+  return id;
+}
+
+/** The CloneSet and what it owns, as read in one pass. */
+export interface World {
+  cloneSet: CloneSet;
+  pods: Pod[];
+  pvcs: PersistentVolumeClaim[];
+  revisions: ControllerRevision[];
+}
+
+async function listOwned<T extends { metadata: { ownerReferences?: { uid: string }[] } }>(
+  p: Promise<Listed<T>>,
+  uid: string,
+): Promise<T[]> {
+  return (await p).items.filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
+}
+
+async function listRevisions(kube: KubeClient, cs: CloneSet): Promise<ControllerRevision[]> {
+  let selector: string;
+  try {
+    selector = selectorString(cs.spec.selector ?? {});
+  } catch {
+    return []; // invalid selector: the planner reports it through validation
+  }
+  return (await kube.listControllerRevisions(cs.metadata.namespace ?? '', selector)).items;
+}
+
+/**
+ * Read the CloneSet, its owned pods and PVCs (by the instance-id label and owner UID) and its revisions.
+ * @returns undefined when the CloneSet does not exist
+ * @throws KubeApiError when a read fails
+ */
+export async function readWorld(kube: KubeClient, key: CloneSetKey): Promise<World | undefined> {
+  const cloneSet = await kube.getCloneSet(key.namespace, key.name);
+  if (!cloneSet) return undefined;
+  const uid = cloneSet.metadata.uid ?? '';
+  const [pods, pvcs, revisions] = await Promise.all([
+    listOwned<Pod>(kube.listPods(key.namespace, LABEL_INSTANCE_ID), uid),
+    listOwned<PersistentVolumeClaim>(kube.listPVCs(key.namespace, LABEL_INSTANCE_ID), uid),
+    listRevisions(kube, cloneSet),
+  ]);
+  return { cloneSet, pods, pvcs, revisions };
+}
+
+/** The expectation timeout, ms: the planner option `expectationTimeoutSeconds` (one setting for both). */
+export function expectationTimeoutMs(options: Partial<PlannerOptions> | undefined): number {
+  return (options?.expectationTimeoutSeconds ?? DEFAULT_PLANNER_OPTIONS.expectationTimeoutSeconds) * 1000;
+}
+
+/**
+ * Observe the stored expectations against what was just listed and write them back when something was observed
+ * or expired.
+ * @throws state-store errors (FencedOutError)
+ */
+export async function observe(
+  deps: PassDeps,
+  key: CloneSetKey,
+  lease: Lease,
+  world: World,
+): Promise<ObservedExpectations> {
+  const stored = await deps.expectations.get(key);
+  const observed = observeExpectations(
+    stored,
+    world.pods,
+    world.pvcs,
+    deps.clock(),
+    expectationTimeoutMs(deps.options),
+  );
+  if (observed.changed) await deps.expectations.put(lease, observed.pending);
+  if (observed.expired.length > 0) {
+    deps.log.warn('expectations timed out; re-planning from what the API server shows', {
+      expired: observed.expired.map((op) => op.name),
+    });
+  }
+  return observed;
+}
+
+/**
+ * The plan for this pass, emptied of writes (actions and revision writes) while expectations are pending, as
+ * OpenKruise's `SatisfiedExpectations` gate in `doReconcile`; status is still written.
+ */
+export function planPass(deps: PassDeps, world: World, waiting: boolean): { plan: Plan; effective: Plan } {
+  const plan = planCloneSet({
+    cloneSet: world.cloneSet,
+    pods: world.pods,
+    pvcs: world.pvcs,
+    revisions: world.revisions,
+    now: new Date(deps.clock()),
+    newInstanceId: deps.newInstanceId ?? randomInstanceId,
+    ...(deps.options ? { options: deps.options } : {}),
+  });
+  const effective: Plan = waiting
+    ? {
+        ...plan,
+        actions: [],
+        revisions: { ...plan.revisions, create: undefined, update: undefined, deleteNames: [] },
+      }
+    : plan;
+  return { plan, effective };
+}
+
+/**
+ * When to look again, seconds: after a failed write {@link ERROR_RETRY_SECONDS}; while expectations are pending
+ * {@link PENDING_RECHECK_SECONDS} (sooner if one times out first); else what the planner asked for.
+ */
+export function nextLook(
+  result: ExecuteResult,
+  waiting: boolean,
+  observed: ObservedExpectations,
+  plan: Plan,
+): number | undefined {
+  if (result.error) return ERROR_RETRY_SECONDS;
+  if (waiting)
+    return Math.min(
+      PENDING_RECHECK_SECONDS,
+      Math.ceil((observed.msUntilTimeout ?? 0) / 1000) || PENDING_RECHECK_SECONDS,
+    );
+  return plan.requeueAfterSeconds;
+}
+
+function countBy(xs: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const x of xs) out[x] = (out[x] ?? 0) + 1;
+  return out;
+}
+
+/**
+ * One pass: read, observe, then either finish a recorded scale-down intent or plan and execute.
+ * @param recordedEvents Events already recorded by this invocation (not repeated)
+ * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError)
+ */
+export async function runPass(
+  deps: PassDeps,
+  key: CloneSetKey,
+  lease: Lease,
+  recordedEvents: Set<string>,
+): Promise<PassResult> {
+  const { kube, log } = deps;
+  const started = Date.now();
+  const world = await readWorld(kube, key);
+  if (!world) {
+    await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
+    return { gone: true, writes: 0, acted: false };
+  }
+  const observed = await observe(deps, key, lease, world);
+
+  const intent = await deps.ledger.get(key);
+  if (intent) {
+    const writes = await finishScaleDown(
+      {
+        ...deps,
+        lease,
+        cloneSet: world.cloneSet,
+        pods: world.pods,
+        pvcs: world.pvcs,
+        pending: observed.pending,
+      },
+      intent,
+    );
+    return { gone: false, writes, acted: writes > 0 };
+  }
+
+  const waiting = !isSatisfied(observed.pending);
+  const { plan, effective } = planPass(deps, world, waiting);
+  const result = await executePlan(
+    {
+      kube,
+      lease,
+      expectations: deps.expectations,
+      ledger: deps.ledger,
+      cloneSet: world.cloneSet,
+      pods: world.pods,
+      pvcs: world.pvcs,
+      pending: observed.pending,
+      clock: deps.clock,
+      newIntentId: randomUUID,
+      log,
+      recordedEvents,
+    },
+    effective,
+  );
+  const acted =
+    effective.actions.length > 0 ||
+    !!effective.revisions.create ||
+    !!effective.revisions.update ||
+    !!result.conflict;
+  log.info('reconciled', {
+    cloneSet: cloneSetKeyText(key),
+    phase: plan.phase,
+    waitingForExpectations: waiting,
+    diff: plan.diff,
+    actions: countBy(effective.actions.map((a) => a.type)),
+    writes: result.writes,
+    statusChanged: plan.statusChanged,
+    validationErrors: plan.validationErrors.length ? plan.validationErrors : undefined,
+    requeueAfterSeconds: plan.requeueAfterSeconds,
+    error: result.error?.message,
+    conflict: result.conflict,
+    durationMs: Date.now() - started,
+  });
+  const requeue = nextLook(result, waiting, observed, plan);
+  return {
+    gone: false,
+    writes: result.writes,
+    acted: acted && !result.error,
+    ...(requeue !== undefined ? { requeueAfterSeconds: requeue } : {}),
+    ...(result.error ? { error: result.error.message } : {}),
+    plan,
+  };
+}

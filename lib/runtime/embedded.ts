@@ -1,0 +1,37 @@
+/**
+ * The embedded {@link Runtime} (`kruiseless local`, the demo, the end-to-end tests): one cluster reached through a
+ * kubeconfig, and whatever state stores, publisher and requeue scheduler the caller built — in practice dynalite,
+ * the in-process bus and timers of lib/emulator, wired by lib/local/embedded.ts. The AWS runtime is aws.ts.
+ */
+import type { EventPublisher, RequeueScheduler } from '../events/index.js';
+import type { StateStores } from '../state/index.js';
+import { UnknownClusterError, type Runtime, type RuntimeCluster } from './types.js';
+
+/** The adapters of {@link embeddedRuntime}. */
+export interface EmbeddedRuntimeParts {
+  stores: StateStores;
+  publisher: EventPublisher;
+  requeue: RequeueScheduler;
+  /** The one cluster served; `cluster.name` is the cluster name in keys and events. */
+  cluster: RuntimeCluster;
+}
+
+/**
+ * A runtime serving one cluster and no admission source.
+ * @returns a Runtime whose `cluster(name)` throws UnknownClusterError for any other name
+ */
+export function embeddedRuntime(parts: EmbeddedRuntimeParts): Runtime {
+  const { stores, publisher, requeue, cluster } = parts;
+  return {
+    stores,
+    publisher,
+    requeue,
+    clusterNames: async () => [cluster.name],
+    cluster: async (name) => {
+      if (name !== cluster.name)
+        throw new UnknownClusterError(name, `the embedded default serves only "${cluster.name}"`);
+      return cluster;
+    },
+    admissionSecret: async () => undefined,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Durable expectations (docs/architecture.md#expectations): item `cs#<cluster>#<ns>#<name>` / `expectations` with the creates,
+ * deletes and in-place updates this controller issued but has not yet observed, plus `fence` (token of the last
+ * writer) and `ttl` (epoch s, 1 day after the last write; GC only).
+ */
+import { z } from 'zod';
+import { fencedPut } from './fence.js';
+import { cloneSetKeyString, SK } from '../itemKeys.js';
+import type { CloneSetKey } from '../../core/cloneSetKey.js';
+import type { ExpectationStore, Expectations, Lease, PendingOp } from '../ports.js';
+import { decodeItem, type StateTable } from './table.js';
+
+const PendingOpItem = z.object({
+  name: z.string(),
+  at: z.number(),
+  uid: z.string().optional(),
+  resourceVersion: z.string().optional(),
+});
+const ExpectationsItem = z.object({
+  creates: z.array(PendingOpItem).optional(),
+  deletes: z.array(PendingOpItem).optional(),
+  updates: z.array(PendingOpItem).optional(),
+});
+
+function copyOps(ops: readonly PendingOp[]): PendingOp[] {
+  return ops.map(({ name, at, uid, resourceVersion }) => ({
+    name,
+    at,
+    ...(uid === undefined ? {} : { uid }),
+    ...(resourceVersion === undefined ? {} : { resourceVersion }),
+  }));
+}
+
+/** {@link ExpectationStore} on the state table. */
+export class DynamoExpectationStore implements ExpectationStore {
+  constructor(private readonly table: StateTable) {}
+
+  async get(key: CloneSetKey): Promise<Expectations> {
+    const op = 'expectations.get';
+    const pk = cloneSetKeyString(key);
+    const item = await this.table.get(op, pk, SK.expectations);
+    const e = item ? decodeItem(ExpectationsItem, item, op, pk, SK.expectations) : {};
+    return {
+      creates: copyOps(e.creates ?? []),
+      deletes: copyOps(e.deletes ?? []),
+      updates: copyOps(e.updates ?? []),
+    };
+  }
+
+  async put(lease: Lease, expectations: Expectations): Promise<void> {
+    const pk = cloneSetKeyString(lease.key);
+    await fencedPut(this.table, 'expectations.put', pk, SK.expectations, lease.token, {
+      creates: copyOps(expectations.creates),
+      deletes: copyOps(expectations.deletes),
+      updates: copyOps(expectations.updates),
+    });
+  }
+}

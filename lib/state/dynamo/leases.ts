@@ -1,0 +1,128 @@
+/**
+ * The per-CloneSet lease on the state table: item `cs#<cluster>#<ns>#<name>` / `lease` holding `holder`, `token`
+ * (monotonic fencing token), `expiresAt` (epoch ms), `dirty` and `ttl` (epoch s, GC only). Single-item conditional
+ * UpdateItems only; the protocol is lib/state/leaseProtocol.ts, written as DynamoDB expressions in ./leaseItem.ts.
+ *
+ * A released lease keeps its item (with `expiresAt = 0`) so the token keeps counting up; deleting it would
+ * restart tokens at 1 below the fences already stored on the bookkeeping items.
+ */
+import { z } from 'zod';
+import type { CloneSetKey } from '../../core/cloneSetKey.js';
+import { StateStoreError } from '../errors.js';
+import { cloneSetKeyString, itemKey, SK } from '../itemKeys.js';
+import { checkLeaseTiming, RELEASED_AT } from '../leaseProtocol.js';
+import type { AcquireResult, Lease, LeaseStore } from '../ports.js';
+import { raiseFence } from './fence.js';
+import { lostLease, RELEASE_UPDATE, takeLease, updateIfOwned } from './leaseItem.js';
+import { decodeItem, gcTtl, type StateTable } from './table.js';
+
+/** How often acquire retries when the lease is freed between its two writes. */
+const MAX_ATTEMPTS = 5;
+
+const LeaseItem = z.object({
+  holder: z.string(),
+  token: z.number().int(),
+  expiresAt: z.number(),
+  dirty: z.boolean().optional(),
+});
+
+/** {@link LeaseStore} on the state table. */
+export class DynamoLeaseStore implements LeaseStore {
+  constructor(private readonly table: StateTable) {}
+
+  async acquire(key: CloneSetKey, holder: string, durationMs: number, nowMs: number): Promise<AcquireResult> {
+    const op = 'lease.acquire';
+    checkLeaseTiming(op, durationMs, nowMs);
+    const pk = cloneSetKeyString(key);
+    const expiresAt = nowMs + durationMs;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const taken = await takeLease(this.table, op, pk, SK.lease, holder, durationMs, nowMs, 'ALL_OLD', {
+        set: '#dirty = :false',
+        names: { '#dirty': 'dirty' },
+        values: { ':false': false },
+      });
+      if (taken.ok) {
+        const old = taken.attributes ? decodeItem(LeaseItem, taken.attributes, op, pk, SK.lease) : undefined;
+        const token = (old?.token ?? 0) + 1;
+        if (old === undefined || old.expiresAt !== RELEASED_AT) {
+          const force = old === undefined;
+          await Promise.all([
+            raiseFence(this.table, op, pk, SK.expectations, token, force),
+            raiseFence(this.table, op, pk, SK.scaledown, token, force),
+          ]);
+        }
+        return { acquired: true, lease: { key: { ...key }, holder, token, expiresAt } };
+      }
+      const marked = await this.table.update(
+        op,
+        pk,
+        SK.lease,
+        'SET #dirty = :true',
+        {
+          condition: 'attribute_exists(#pk) AND #expiresAt > :now AND #holder <> :me',
+          names: { '#pk': 'pk', '#expiresAt': 'expiresAt', '#holder': 'holder', '#dirty': 'dirty' },
+          values: { ':true': true, ':now': nowMs, ':me': holder },
+        },
+        'ALL_NEW',
+      );
+      if (marked.ok && marked.attributes) {
+        const cur = decodeItem(LeaseItem, marked.attributes, op, pk, SK.lease);
+        return { acquired: false, heldBy: cur.holder, expiresAt: cur.expiresAt };
+      }
+      // The holder released (or its lease expired) between the two writes: try to take it again.
+    }
+    throw new StateStoreError(
+      op,
+      itemKey(pk, SK.lease),
+      undefined,
+      `the lease changed hands ${MAX_ATTEMPTS} times during one acquire`,
+    );
+  }
+
+  async renew(lease: Lease, durationMs: number, nowMs: number): Promise<Lease> {
+    const op = 'lease.renew';
+    checkLeaseTiming(op, durationMs, nowMs);
+    const pk = cloneSetKeyString(lease.key);
+    const expiresAt = nowMs + durationMs;
+    const res = await updateIfOwned(this.table, op, pk, SK.lease, lease.holder, lease.token, {
+      expression: 'SET #expiresAt = :exp, #ttl = :ttl',
+      names: { '#expiresAt': 'expiresAt', '#ttl': 'ttl' },
+      values: { ':exp': expiresAt, ':ttl': gcTtl(expiresAt) },
+    });
+    if (!res.ok) throw lostLease(op, pk, SK.lease, lease.holder, lease.token);
+    return { ...lease, key: { ...lease.key }, expiresAt };
+  }
+
+  async release(lease: Lease): Promise<'released' | 'dirty'> {
+    const op = 'lease.release';
+    const pk = cloneSetKeyString(lease.key);
+    const dirty = { '#dirty': 'dirty' };
+    const released = await updateIfOwned(
+      this.table,
+      op,
+      pk,
+      SK.lease,
+      lease.holder,
+      lease.token,
+      {
+        ...RELEASE_UPDATE,
+        names: { ...RELEASE_UPDATE.names, ...dirty },
+        values: { ...RELEASE_UPDATE.values, ':false': false },
+      },
+      '#dirty = :false',
+    );
+    if (released.ok) return 'released';
+    const cleared = await updateIfOwned(
+      this.table,
+      op,
+      pk,
+      SK.lease,
+      lease.holder,
+      lease.token,
+      { expression: 'SET #dirty = :false', names: dirty, values: { ':false': false, ':true': true } },
+      '#dirty = :true',
+    );
+    if (cleared.ok) return 'dirty';
+    throw lostLease(op, pk, SK.lease, lease.holder, lease.token);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The in-memory adapter of the per-CloneSet state ports ({@link LeaseStore}, {@link ExpectationStore},
+ * {@link ScaleDownLedger}): the same protocol as the DynamoDB adapter — fencing tokens, the dirty flag, fences raised
+ * on a takeover — kept in one `Map`, for the reconciler's unit tests. Nothing is persisted.
+ */
+import { FencedOutError } from './errors.js';
+import { cloneSetKeyString, itemKey, SK } from './itemKeys.js';
+import type {
+  AcquireResult,
+  ExpectationStore,
+  Expectations,
+  Lease,
+  LeaseStore,
+  ScaleDownIntent,
+  ScaleDownLedger,
+} from './ports.js';
+import type { CloneSetKey } from '../core/cloneSetKey.js';
+import { checkLeaseTiming, RELEASED_AT } from './leaseProtocol.js';
+
+interface LeaseRecord {
+  holder: string;
+  token: number;
+  expiresAt: number;
+  dirty: boolean;
+}
+
+interface Fenced<T> {
+  fence: number;
+  value?: T;
+}
+
+/** The three per-CloneSet stores over one in-memory table. */
+export interface MemoryStores {
+  leases: LeaseStore;
+  expectations: ExpectationStore;
+  ledger: ScaleDownLedger;
+}
+
+/**
+ * Builds the in-memory stores. Behaves like the DynamoDB adapter for every call the reconciler makes: a released
+ * lease keeps counting tokens; acquiring a lease that was not released (a takeover) raises the fences of the
+ * expectations and ledger items so the previous holder's later writes throw {@link FencedOutError}.
+ */
+export function createMemoryStores(): MemoryStores {
+  const leases = new Map<string, LeaseRecord>();
+  const expectations = new Map<string, Fenced<Expectations>>();
+  const ledger = new Map<string, Fenced<ScaleDownIntent>>();
+
+  const raise = <T>(m: Map<string, Fenced<T>>, pk: string, token: number, force: boolean) => {
+    const cur = m.get(pk);
+    if (!cur) m.set(pk, { fence: token });
+    else if (force || cur.fence < token) cur.fence = token;
+  };
+  const fencedWrite = <T>(
+    m: Map<string, Fenced<T>>,
+    op: string,
+    sk: string,
+    lease: Lease,
+    value: T | undefined,
+  ) => {
+    const pk = cloneSetKeyString(lease.key);
+    const cur = m.get(pk);
+    if (cur && cur.fence > lease.token)
+      throw new FencedOutError(op, itemKey(pk, sk), lease.token, 'a newer lease holder wrote this item');
+    m.set(pk, { fence: lease.token, ...(value === undefined ? {} : { value: structuredClone(value) }) });
+  };
+  const owned = (op: string, lease: Lease): LeaseRecord => {
+    const pk = cloneSetKeyString(lease.key);
+    const cur = leases.get(pk);
+    if (!cur || cur.holder !== lease.holder || cur.token !== lease.token)
+      throw new FencedOutError(op, itemKey(pk, SK.lease), lease.token, `holder ${lease.holder}`);
+    return cur;
+  };
+
+  return {
+    leases: {
+      async acquire(key: CloneSetKey, holder, durationMs, nowMs): Promise<AcquireResult> {
+        checkLeaseTiming('lease.acquire', durationMs, nowMs);
+        const pk = cloneSetKeyString(key);
+        const old = leases.get(pk);
+        if (!old || old.expiresAt <= nowMs || old.holder === holder) {
+          const token = (old?.token ?? 0) + 1;
+          const expiresAt = nowMs + durationMs;
+          leases.set(pk, { holder, token, expiresAt, dirty: false });
+          if (!old || old.expiresAt !== RELEASED_AT) {
+            raise(expectations, pk, token, !old);
+            raise(ledger, pk, token, !old);
+          }
+          return { acquired: true, lease: { key: { ...key }, holder, token, expiresAt } };
+        }
+        old.dirty = true;
+        return { acquired: false, heldBy: old.holder, expiresAt: old.expiresAt };
+      },
+      async renew(lease, durationMs, nowMs) {
+        checkLeaseTiming('lease.renew', durationMs, nowMs);
+        const cur = owned('lease.renew', lease);
+        cur.expiresAt = nowMs + durationMs;
+        return { ...lease, key: { ...lease.key }, expiresAt: cur.expiresAt };
+      },
+      async release(lease) {
+        const cur = owned('lease.release', lease);
+        if (cur.dirty) {
+          cur.dirty = false;
+          return 'dirty';
+        }
+        cur.expiresAt = RELEASED_AT;
+        return 'released';
+      },
+    },
+    expectations: {
+      async get(key) {
+        const e = expectations.get(cloneSetKeyString(key))?.value;
+        return e ? structuredClone(e) : { creates: [], deletes: [], updates: [] };
+      },
+      async put(lease, e) {
+        fencedWrite(expectations, 'expectations.put', SK.expectations, lease, e);
+      },
+    },
+    ledger: {
+      async get(key) {
+        const i = ledger.get(cloneSetKeyString(key))?.value;
+        return i ? structuredClone(i) : undefined;
+      },
+      async record(lease, intent) {
+        fencedWrite(ledger, 'ledger.record', SK.scaledown, lease, intent);
+      },
+      async clear(lease, intentId) {
+        const pk = cloneSetKeyString(lease.key);
+        const cur = ledger.get(pk);
+        if (cur && cur.fence > lease.token)
+          throw new FencedOutError(
+            'ledger.clear',
+            itemKey(pk, SK.scaledown),
+            lease.token,
+            'a newer lease holder wrote this item',
+          );
+        if (cur?.value?.intentId !== intentId) return;
+        ledger.set(pk, { fence: lease.token });
+      },
+    },
+  };
+}

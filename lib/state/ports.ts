@@ -1,0 +1,164 @@
+/**
+ * The ports of the state layer: what the reconciler and the watch pump need from durable state, independent of
+ * where it lives. Adapters: `dynamo/` (the DynamoDB table, production and the embedded default) and `memory.ts`
+ * (one in-process map, for unit tests). The protocol they share is described in docs/architecture.md ("State").
+ */
+import type { CloneSetKey } from '../core/cloneSetKey.js';
+
+/** A lease held by one reconciler invocation (docs/architecture.md#lease). */
+export interface Lease {
+  key: CloneSetKey;
+  /** Unique per invocation, e.g. the Lambda request id. */
+  holder: string;
+  /** Fencing token: strictly greater than every earlier token of this key. */
+  token: number;
+  /** End of the lease, epoch ms. */
+  expiresAt: number;
+}
+
+/** Outcome of {@link LeaseStore.acquire}. */
+export type AcquireResult =
+  { acquired: true; lease: Lease } | { acquired: false; heldBy: string; /** epoch ms */ expiresAt: number };
+
+/**
+ * The lease port (docs/architecture.md#lease). Choose the duration longer than the function timeout plus a margin, so a
+ * holder cannot outlive its lease without noticing (assumes NTP-synced clocks).
+ */
+export interface LeaseStore {
+  /**
+   * Take the lease if it is free (never taken, released, or `expiresAt <= nowMs`) or already ours; the token
+   * increments on every acquire and `dirty` is reset (the caller reads the world after this call). If the
+   * previous lease was not released (a takeover), the `expectations` and `scaledown` fences are raised to the
+   * new token, so the previous holder's later writes fail with FencedOutError.
+   * If another live holder has it, set its `dirty` flag (so the holder re-runs before releasing) and return
+   * `acquired: false`.
+   * @param durationMs lease length in ms, > 0
+   * @param nowMs the caller's clock, epoch ms
+   * @throws StateStoreError on DynamoDB failures
+   * @throws InvalidStateKeyError when the key has an empty part or a part containing `#`
+   */
+  acquire(key: CloneSetKey, holder: string, durationMs: number, nowMs: number): Promise<AcquireResult>;
+  /**
+   * Extend the lease to `nowMs + durationMs` (epoch ms).
+   * @returns the lease with the new `expiresAt`
+   * @throws FencedOutError if the lease was taken over (token or holder changed)
+   * @throws StateStoreError on DynamoDB failures
+   */
+  renew(lease: Lease, durationMs: number, nowMs: number): Promise<Lease>;
+  /**
+   * Release only if `dirty` is false → `'released'`. If `dirty` is true: clear it (conditional on our token) and
+   * return `'dirty'`: the caller must reconcile again before releasing, so no event is lost.
+   * @throws FencedOutError if the lease was taken over
+   * @throws StateStoreError on DynamoDB failures
+   */
+  release(lease: Lease): Promise<'released' | 'dirty'>;
+}
+
+/** One issued but not yet observed write. */
+export interface PendingOp {
+  /** Pod (or PVC) name. */
+  name: string;
+  /** When the write was issued, epoch ms; expectations older than the timeout (5 min) are given up. */
+  at: number;
+  /** UID of the object, once known (deletes and in-place updates). */
+  uid?: string;
+  /** resourceVersion returned by the write: observed once the cache is at least this new (in-place updates). */
+  resourceVersion?: string;
+}
+
+/** All pending writes of one CloneSet (docs/architecture.md#expectations), in the order the caller stored them. */
+export interface Expectations {
+  creates: PendingOp[];
+  deletes: PendingOp[];
+  updates: PendingOp[];
+}
+
+/** The expectations port (docs/architecture.md#expectations). */
+export interface ExpectationStore {
+  /**
+   * Strongly consistent read.
+   * @returns the stored expectations; empty lists when the item (or a list) is absent
+   * @throws StateStoreError on DynamoDB failures or a malformed stored item
+   */
+  get(key: CloneSetKey): Promise<Expectations>;
+  /**
+   * Replace the whole expectations item, conditioned on fence: stored fence absent or <= `lease.token` (then
+   * stores `lease.token`). Record expectations *before* each cluster write (docs/architecture.md#write-order).
+   * @throws FencedOutError when a newer lease holder wrote (or took over) the item
+   * @throws StateStoreError on DynamoDB failures
+   */
+  put(lease: Lease, expectations: Expectations): Promise<void>;
+}
+
+/** One recorded scale-down decision. */
+export interface ScaleDownIntent {
+  /** Unique id of this decision, chosen by the caller. */
+  intentId: string;
+  /** When the decision was made, epoch ms. */
+  createdAt: number;
+  /** The chosen pods, with why each was chosen (e.g. `specified-delete`, `not-ready`). */
+  pods: { name: string; uid: string; reason: string }[];
+}
+
+/** The scale-down ledger port (docs/architecture.md#ledger). */
+export interface ScaleDownLedger {
+  /**
+   * Strongly consistent read.
+   * @returns the recorded intent, or undefined when none is recorded
+   * @throws StateStoreError on DynamoDB failures or a malformed stored item
+   */
+  get(key: CloneSetKey): Promise<ScaleDownIntent | undefined>;
+  /**
+   * Record (replace) the intent, fenced like {@link ExpectationStore.put}.
+   * @throws FencedOutError when a newer lease holder wrote (or took over) the item
+   * @throws StateStoreError on DynamoDB failures
+   */
+  record(lease: Lease, intent: ScaleDownIntent): Promise<void>;
+  /**
+   * Remove the intent, only if the stored `intentId` matches; otherwise (another intent, or none) nothing
+   * changes and this returns normally, so a retried clear is harmless. The item's fence stays (raised to
+   * `lease.token`), so an older holder cannot record afterwards.
+   * @throws FencedOutError when a newer lease holder wrote (or took over) the item
+   * @throws StateStoreError on DynamoDB failures
+   */
+  clear(lease: Lease, intentId: string): Promise<void>;
+}
+
+/** The watch checkpoint port (docs/architecture.md#watch-pump). `resource` is e.g. `pods` or `clonesets`, never with `#`. */
+export interface WatchCheckpoints {
+  /**
+   * Take the pump lease of (`cluster`, `resource`) if free (never taken, released, or `expiresAt <= nowMs`) or
+   * already ours.
+   * @param durationMs lease length in ms, > 0
+   * @param nowMs the caller's clock, epoch ms
+   * @returns `acquired: true` with the new fencing token and the stored resume resourceVersion (if any);
+   *   `acquired: false` with the current holder's token (and no resourceVersion) when another live pump has it
+   * @throws InvalidStateKeyError when the cluster or resource is empty or contains `#`
+   * @throws StateStoreError on DynamoDB failures
+   */
+  acquire(
+    cluster: string,
+    resource: string,
+    holder: string,
+    durationMs: number,
+    nowMs: number,
+  ): Promise<{ acquired: boolean; token: number; resourceVersion?: string }>;
+  /**
+   * Store the resume resourceVersion.
+   * @throws FencedOutError when `holder`/`token` no longer own the pump lease
+   * @throws StateStoreError on DynamoDB failures
+   */
+  save(
+    cluster: string,
+    resource: string,
+    holder: string,
+    token: number,
+    resourceVersion: string,
+  ): Promise<void>;
+  /**
+   * Release the pump lease (the resourceVersion stays).
+   * @throws FencedOutError when `holder`/`token` no longer own the pump lease
+   * @throws StateStoreError on DynamoDB failures
+   */
+  release(cluster: string, resource: string, holder: string, token: number): Promise<void>;
+}

@@ -1,0 +1,92 @@
+/**
+ * Dependencies point inward (docs/architecture.md#layers): every relative import of every file under lib/ and
+ * functions/ is read with the TypeScript parser and checked against the layer of its folder. A file may import its
+ * own folder or a folder of a lower layer, never a folder of its own layer or a higher one. The Lambda entry points
+ * must not reach the emulator or the local application, even indirectly.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import ts from 'typescript';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Layer of each top-level folder: higher may import lower. */
+const LAYERS: Record<string, number> = {
+  'lib/core': 0,
+  'lib/api': 1,
+  // the planner and the adapters are siblings: the planner does no I/O, the adapters make no decisions
+  'lib/cloneset': 2,
+  'lib/kube': 2,
+  'lib/state': 2,
+  'lib/events': 2,
+  'lib/reconcile': 3,
+  'lib/forward': 3,
+  'lib/runtime': 4,
+  'lib/admin': 4,
+  'lib/emulator': 5,
+  infra: 5,
+  'lib/local': 6,
+  functions: 6,
+};
+
+/** `lib/<folder>` or the repository's top-level folder of a path relative to the root. */
+function folderOf(path: string): string {
+  const parts = path.split('/');
+  return parts[0] === 'lib' ? `lib/${parts[1]}` : parts[0];
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** Relative imports (static, re-exports and dynamic) of one file, as root-relative `.ts` paths. */
+function importsOf(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+  return info.importedFiles
+    .map((f) => f.fileName)
+    .filter((name) => name.startsWith('.'))
+    .map((name) => relative(ROOT, resolve(ROOT, dirname(file), name)).replace(/\.js$/, '.ts'));
+}
+
+const FILES = [...sourceFiles('lib'), ...sourceFiles('functions')];
+const EDGES = FILES.flatMap((from) => importsOf(from).map((to) => ({ from, to })));
+
+describe('import layers', () => {
+  it('reads a non-trivial import graph', () => {
+    expect(FILES.length).toBeGreaterThan(80);
+    expect(EDGES.length).toBeGreaterThan(200);
+  });
+
+  it('gives every folder a layer', () => {
+    const unknown = [...new Set(FILES.map(folderOf))].filter((f) => LAYERS[f] === undefined);
+    expect(unknown).toEqual([]);
+  });
+
+  it('has no import outward or sideways between folders', () => {
+    const outward = EDGES.filter(({ from, to }) => {
+      const a = folderOf(from);
+      const b = folderOf(to);
+      return a !== b && !((LAYERS[b] ?? Infinity) < (LAYERS[a] ?? -Infinity));
+    }).map(({ from, to }) => `${from} → ${to}`);
+    expect(outward).toEqual([]);
+  });
+
+  it('keeps the emulator, the local application and the tooling out of every Lambda bundle', () => {
+    const reached = new Set<string>();
+    const queue = sourceFiles('functions');
+    while (queue.length > 0) {
+      const file = queue.pop() as string;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      queue.push(...importsOf(file));
+    }
+    const leaked = [...reached].filter((f) => /^(lib\/emulator|lib\/local|infra)\//.test(f)).sort();
+    expect(leaked).toEqual([]);
+    expect(reached.has('lib/reconcile/reconcile.ts')).toBe(true);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * The embedded default's requeue scheduler ({@link LocalRequeueScheduler}) on timers the test fires by hand, and
+ * once on real timers.
+ */
+import { describe, expect, it } from '@jest/globals';
+import type { EventPublisher, ReconcileRequest } from '../../../lib/events/index.js';
+import { LocalRequeueScheduler, type Timers } from '../../../lib/emulator/index.js';
+
+const web: ReconcileRequest = {
+  version: 1,
+  cluster: 'prod-eu',
+  namespace: 'default',
+  name: 'web',
+  reason: 'PodChanged',
+  resourceVersion: '77',
+};
+
+/** Timers the test fires by hand. */
+function manualTimers() {
+  let next = 1;
+  const live = new Map<number, { callback: () => void; ms: number }>();
+  const timers: Timers = {
+    setTimeout: (callback, ms) => {
+      live.set(next, { callback, ms });
+      return next++;
+    },
+    clearTimeout: (handle) => void live.delete(handle as number),
+  };
+  const fire = (handle: number) => {
+    const timer = live.get(handle);
+    live.delete(handle);
+    timer?.callback();
+  };
+  return { timers, live, fire };
+}
+
+function recordingPublisher(fail = false): EventPublisher & { published: ReconcileRequest[][] } {
+  const published: ReconcileRequest[][] = [];
+  return {
+    published,
+    async publish(requests) {
+      published.push(requests);
+      if (fail) throw new Error('bus down');
+      return { published: requests.length, calls: 1, retried: 0 };
+    },
+  };
+}
+
+describe('LocalRequeueScheduler', () => {
+  it('publishes a Requeue request when the timer fires', async () => {
+    const { timers, live, fire } = manualTimers();
+    const publisher = recordingPublisher();
+    const local = new LocalRequeueScheduler({ publisher, timers, clock: () => 0 });
+    await local.requeueAfter(web, 5);
+    expect([...live.values()].map((t) => t.ms)).toEqual([5000]);
+    fire(1);
+    expect(publisher.published).toEqual([[{ ...web, reason: 'Requeue' }]]);
+    expect(local.size).toBe(0);
+  });
+
+  it('keeps only the earliest pending requeue per key', async () => {
+    const { timers, live } = manualTimers();
+    const local = new LocalRequeueScheduler({ publisher: recordingPublisher(), timers, clock: () => 0 });
+    await local.requeueAfter(web, 30);
+    await local.requeueAfter(web, 60); // later: dropped
+    await local.requeueAfter(web, 10); // earlier: replaces
+    await local.requeueAfter({ ...web, name: 'api' }, 60);
+    expect([...live.entries()].map(([h, t]) => [h, t.ms])).toEqual([
+      [2, 10000],
+      [3, 60000],
+    ]);
+    expect(local.size).toBe(2);
+  });
+
+  it('close clears every pending timer', async () => {
+    const { timers, live } = manualTimers();
+    const local = new LocalRequeueScheduler({ publisher: recordingPublisher(), timers });
+    await local.requeueAfter(web, 5);
+    await local.requeueAfter({ ...web, name: 'api' }, 5);
+    local.close();
+    expect([live.size, local.size]).toEqual([0, 0]);
+  });
+
+  it('reports a failed publish to onError instead of crashing', async () => {
+    const { timers, fire } = manualTimers();
+    const errors: string[] = [];
+    const local = new LocalRequeueScheduler({
+      publisher: recordingPublisher(true),
+      timers,
+      onError: (error, request) => errors.push(`${request.name}: ${(error as Error).message}`),
+    });
+    await local.requeueAfter(web, 1);
+    fire(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toEqual(['web: bus down']);
+  });
+
+  it('works with real timers', async () => {
+    const publisher = recordingPublisher();
+    const local = new LocalRequeueScheduler({ publisher });
+    await local.requeueAfter(web, 0.01);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(publisher.published).toHaveLength(1);
+    local.close();
+  });
+});

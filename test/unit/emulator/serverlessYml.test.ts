@@ -1,0 +1,110 @@
+/**
+ * The deployed serverless.yml, read the way the local bus reads it ({@link loadRulesFromServerless}): the reconcile
+ * function's EventBridge rule must route exactly the reconcile requests (docs/architecture.md#reconcile-request), so the embedded default and
+ * AWS deliver the same events to the same function.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { DETAIL_TYPE, SOURCE, parseReconcileEvent } from '../../../lib/events/index.js';
+import {
+  LocalBus,
+  bindServerlessRules,
+  loadRulesFromServerless,
+  matchesPattern,
+  type EventBridgeEnvelope,
+  type ServerlessEventBridgeRule,
+} from '../../../lib/emulator/index.js';
+
+const SERVERLESS_YML = new URL('../../../serverless.yml', import.meta.url);
+
+function rules(): ServerlessEventBridgeRule[] {
+  return loadRulesFromServerless(readFileSync(SERVERLESS_YML, 'utf8'));
+}
+
+function reconcileRule(): ServerlessEventBridgeRule {
+  const found = rules().filter((r) => r.functionName === 'reconcile');
+  expect(found).toHaveLength(1);
+  return found[0];
+}
+
+/** A reconcile request as EventBridge delivers it to the rule's target. */
+function envelope(overrides: Partial<EventBridgeEnvelope> = {}): EventBridgeEnvelope {
+  return {
+    version: '0',
+    id: '6a7e8feb-b491-4cf7-a9f1-bf3703467718',
+    'detail-type': DETAIL_TYPE,
+    source: SOURCE,
+    account: '111122223333',
+    time: '2026-11-30T12:00:00Z',
+    region: 'us-east-1',
+    resources: [],
+    detail: {
+      version: 1,
+      cluster: 'prod',
+      namespace: 'default',
+      name: 'cs-no-pvc-sample',
+      reason: 'PodChanged',
+      resourceVersion: '4711',
+    },
+    ...overrides,
+  };
+}
+
+describe('serverless.yml EventBridge rules', () => {
+  it('loads, and only the reconcile function is routed from the bus', () => {
+    expect(rules().map((r) => r.functionName)).toEqual(['reconcile']);
+  });
+
+  it('routes by source kruiseless and detail-type "CloneSet Reconcile Requested"', () => {
+    expect(reconcileRule().pattern).toEqual({
+      source: ['kruiseless'],
+      'detail-type': ['CloneSet Reconcile Requested'],
+    });
+  });
+
+  it('matches a valid reconcile request, whatever its reason', () => {
+    const { pattern } = reconcileRule();
+    for (const reason of ['CloneSetChanged', 'PodChanged', 'PVCChanged', 'Resync', 'Requeue']) {
+      const event = envelope({ detail: { ...envelope().detail, reason } });
+      expect(parseReconcileEvent(event)).toMatchObject({ reason });
+      expect(matchesPattern(pattern, event)).toBe(true);
+    }
+  });
+
+  it('rejects other sources and other detail-types', () => {
+    const { pattern } = reconcileRule();
+    for (const source of ['aws.events', 'kruiseless.test', 'Kruiseless', 'kruise']) {
+      expect(matchesPattern(pattern, envelope({ source }))).toBe(false);
+    }
+    for (const detailType of [
+      'Scheduled Event',
+      'CloneSet Reconcile Requested ',
+      'cloneset reconcile requested',
+      'CloneSet Changed',
+    ]) {
+      expect(matchesPattern(pattern, envelope({ 'detail-type': detailType }))).toBe(false);
+    }
+    const { source: _source, ...noSource } = envelope();
+    expect(matchesPattern(pattern, noSource)).toBe(false);
+  });
+
+  it('is on the custom bus with a retry policy and a dead-letter queue', () => {
+    const rule = reconcileRule();
+    expect(rule.eventBus).toEqual({ Ref: 'EventBus' });
+    expect(rule.retryPolicy?.maximumRetryAttempts).toBeGreaterThanOrEqual(0);
+    expect(rule.retryPolicy?.maximumEventAge).toBeGreaterThanOrEqual(60);
+    expect(rule.deadLetterQueueArn).toEqual({ 'Fn::GetAtt': ['DeadLetterQueue', 'Arn'] });
+  });
+
+  it('delivers a published request to the reconcile target on a local bus built from the file', async () => {
+    const delivered: EventBridgeEnvelope[] = [];
+    const bus = new LocalBus({
+      rules: bindServerlessRules(rules(), { reconcile: async (e) => void delivered.push(e) }),
+    });
+    await bus.publish([{ version: 1, cluster: 'prod', namespace: 'default', name: 'web', reason: 'Resync' }]);
+    await bus.drain();
+    expect(delivered.map((e) => parseReconcileEvent(e))).toEqual([
+      { version: 1, cluster: 'prod', namespace: 'default', name: 'web', reason: 'Resync' },
+    ]);
+  });
+});
