@@ -20,14 +20,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseAllDocuments, stringify } from 'yaml';
-import { run, type Log } from '../local/build.js';
+import { binariesUpToDate, run, type Log } from '../local/build.js';
 import { kubectl, type ClusterInfo } from '../local/cluster.js';
 import { withLock } from '../local/lock.js';
 import { freePort, probe, waitHealthy } from '../local/net.js';
 import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from '../local/processes.js';
-import { CRD_DIR, LOCAL_DIR, REPO_ROOT } from '../local/versions.js';
-import { ensureOpenKruise, fmtSecs } from './build.js';
-import { featureGatesFromEnv, referenceStateDir, type OpenKruisePaths } from './settings.js';
+import { binDir, binPath, CRD_DIR, LOCAL_DIR, REPO_ROOT } from '../local/versions.js';
+import { ensureOpenKruise, fmtSecs, openKruiseNotBuiltReason } from './build.js';
+import {
+  featureGatesFromEnv,
+  referenceStateDir,
+  requestedVersion,
+  type OpenKruisePaths,
+} from './settings.js';
 
 /** Namespace kruise-manager believes it runs in (POD_NAMESPACE), where it keeps its webhook certificate secret. */
 export const KRUISE_NAMESPACE = 'kruise-system';
@@ -188,6 +193,43 @@ export async function referenceUp(
   });
 }
 
+/**
+ * Why referenceUp would have to build something first (for CI and tests that must not spend ~10 min building):
+ * the OpenKruise `version` (default: env KRUISELESS_OPENKRUISE_VERSION, else v1.9.0; no fallback) or the control
+ * plane's binaries are not in the cache. Builds and starts nothing.
+ * @returns one sentence, or undefined when both are cached
+ */
+export async function referenceSkipReason(version: string = requestedVersion()): Promise<string | undefined> {
+  const kruise = await openKruiseNotBuiltReason(version);
+  if (kruise) return `${kruise}; \`npm run reference:build\` builds it`;
+  if (!(await binariesUpToDate())) {
+    return `the control plane binaries are not built in ${binDir()}; \`npm run cluster:build\` builds them`;
+  }
+  return undefined;
+}
+
+/** Line printed (and logged) when referenceUpIfCached skips: `not built, skipping: <reason>`. */
+export const SKIP_PREFIX = 'not built, skipping: ';
+
+/**
+ * referenceUp, but only when nothing has to be built (see referenceSkipReason); otherwise logs
+ * `[reference] not built, skipping: <reason>` and starts nothing. `npm run reference:up -- --if-cached`.
+ * @returns referenceUp's result, or `{ skipped: reason }`
+ * @throws what referenceUp throws
+ */
+export async function referenceUpIfCached(
+  opts: ReferenceUpOptions = {},
+): Promise<{ info: ReferenceInfo; started: boolean } | { skipped: string }> {
+  const log = opts.log ?? console.log;
+  const version = opts.version ?? requestedVersion();
+  const reason = await referenceSkipReason(version);
+  if (reason) {
+    log(`[reference] ${SKIP_PREFIX}${reason}`);
+    return { skipped: reason };
+  }
+  return referenceUp({ ...opts, version });
+}
+
 /** Reads every YAML document of a file as plain objects (empty documents dropped). */
 function readDocs(file: string): Record<string, unknown>[] {
   return parseAllDocuments(fs.readFileSync(file, 'utf8'))
@@ -201,11 +243,22 @@ interface CrdShape {
   status?: { storedVersions?: string[] };
 }
 
+/**
+ * Runs kubectl and returns its whole output (cluster.ts `kubectl` keeps only the last 40 lines, too few for JSON).
+ * @throws Error from kubectl
+ */
+async function kubectlJson<T>(args: string[], kubeconfig: string): Promise<T | undefined> {
+  const lines: string[] = [];
+  await run(binPath('kubectl'), [`--kubeconfig=${kubeconfig}`, ...args, '-o', 'json'], {
+    onLine: (l) => lines.push(l),
+  });
+  const text = lines.join('\n').trim();
+  return text ? (JSON.parse(text) as T) : undefined;
+}
+
 /** The CRD `name` as the API server has it, or undefined when absent. */
-async function getCrd(name: string, kubeconfig: string): Promise<CrdShape | undefined> {
-  const out = await kubectl(['get', 'crd', name, '--ignore-not-found', '-o', 'json'], kubeconfig);
-  const text = out.join('\n').trim();
-  return text ? (JSON.parse(text) as CrdShape) : undefined;
+function getCrd(name: string, kubeconfig: string): Promise<CrdShape | undefined> {
+  return kubectlJson<CrdShape>(['get', 'crd', name, '--ignore-not-found'], kubeconfig);
 }
 
 /**
@@ -220,7 +273,13 @@ async function installCrds(
 ): Promise<void> {
   const mark = `openkruise-${version}`;
   const current = await getCrd(CLONESET_CRD, kubeconfig);
-  if (current && current.metadata.annotations?.[REFERENCE_ANNOTATION] !== mark) {
+  if (current?.metadata.annotations?.[REFERENCE_ANNOTATION] === mark) {
+    // Installed by an earlier start. Not re-applied: kruise-manager has since written the conversion webhook's
+    // `url` (its own field), and our `service` next to it would make the CRD invalid. A new manager rewrites the url.
+    log(`[reference] CRDs of OpenKruise ${version} already installed`);
+    return;
+  }
+  if (current) {
     log(
       `[reference] replacing the CloneSet CRD (${current.metadata.annotations?.[REFERENCE_ANNOTATION] ?? 'Kruiseless'})`,
     );
@@ -483,9 +542,7 @@ export async function referenceDown(opts: ReferenceDownOptions = {}): Promise<vo
 
 /** Removes the CRDs the reference installed and applies infra/crds again (see ReferenceDownOptions.keepCluster). */
 async function restoreKruiselessCrd(kubeconfig: string, log: Log): Promise<void> {
-  const list = JSON.parse((await kubectl(['get', 'crd', '-o', 'json'], kubeconfig)).join('\n')) as {
-    items: CrdShape[];
-  };
+  const list = (await kubectlJson<{ items: CrdShape[] }>(['get', 'crd'], kubeconfig)) ?? { items: [] };
   const ours = readDocs(path.join(CRD_DIR, 'apps.kruise.io_clonesets.yaml'))[0] as unknown as CrdShape;
   const ourVersions = new Set(ours.spec.versions.map((v) => v.name));
   for (const crd of list.items) {
