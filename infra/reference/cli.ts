@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { ensureOpenKruise } from './build.js';
-import { referenceDown, referenceInfo, referenceUp } from './reference.js';
+import { referenceDown, referenceInfo, referenceUp, referenceUpIfCached } from './reference.js';
 import { openKruisePaths, referenceStateDir, requestedVersion } from './settings.js';
 
 const program = new Command('reference').description('OpenKruise (the real kruise-manager) as a reference');
@@ -25,9 +25,17 @@ program
     '--kcm-controllers <list>',
     'extra kube-controller-manager controllers when the control plane starts (e.g. deployment-controller,replicaset-controller)',
   )
-  .action(async (o: { version?: string; featureGates?: string; kcmControllers?: string }) => {
-    await referenceUp({ version: o.version, featureGates: o.featureGates, kcmControllers: o.kcmControllers });
-  });
+  .option(
+    '--if-cached',
+    'start only when nothing has to be built; else print "not built, skipping: <reason>", exit 0',
+  )
+  .action(
+    async (o: { version?: string; featureGates?: string; kcmControllers?: string; ifCached?: boolean }) => {
+      const opts = { version: o.version, featureGates: o.featureGates, kcmControllers: o.kcmControllers };
+      if (o.ifCached) await referenceUpIfCached(opts);
+      else await referenceUp(opts);
+    },
+  );
 program
   .command('down')
   .description('delete the kruise-* webhooks, stop kruise-manager and the reference control plane')

@@ -138,8 +138,8 @@ export async function referenceInfo(): Promise<ReferenceInfo | undefined> {
 
 /**
  * Builds (cached) and starts OpenKruise on the reference's control plane, or reuses it when the same version runs
- * with the same feature gates (otherwise the manager is restarted). Waits until kruise-manager's /healthz and /readyz
- * answer 200 and a CloneSet can be created, edited and deleted and a pod passes the webhooks (server-side dry run).
+ * with the same feature gates (otherwise the manager is restarted). Waits until kruise-manager's /readyz
+ * answers 200 and a CloneSet can be created, edited and deleted and a pod passes the webhooks (server-side dry run).
  * @returns the running reference and whether this call started kruise-manager
  * @throws Error from the build, the control plane or kubectl, or when kruise-manager exits or is not ready within
  *   3 min (with the tail of its log)
@@ -416,12 +416,11 @@ async function startManager(
     await stopManager(log, cluster.kubeconfig);
     throw new Error(`kruise-manager ${why}; last lines of ${managerLog()}:\n${logTail(managerLog())}`);
   };
-  log(`[reference] kruise-manager started (pid ${rec.pid}); waiting for /healthz, /readyz and the webhooks`);
-  for (const check of ['healthz', 'readyz']) {
-    const url = `http://127.0.0.1:${ports.health}/${check}`;
-    if (!(await waitHealthy(url, Math.max(deadline - Date.now(), 0), undefined, dead))) {
-      return fail(dead() ? 'exited' : `not healthy at ${url} after ${fmtSecs(Date.now() - t0)}`);
-    }
+  log(`[reference] kruise-manager started (pid ${rec.pid}); waiting for /readyz and the webhooks`);
+  // /readyz only: v1.8.2's probe server has no /healthz (404); /readyz is its webhook-ready check in both versions.
+  const url = `http://127.0.0.1:${ports.health}/readyz`;
+  if (!(await waitHealthy(url, Math.max(deadline - Date.now(), 0), undefined, dead))) {
+    return fail(dead() ? 'exited' : `not ready at ${url} after ${fmtSecs(Date.now() - t0)}`);
   }
   const tHealthy = Date.now();
   for (;;) {
@@ -438,7 +437,7 @@ async function startManager(
     await sleep(1000);
   }
   log(
-    `[reference] kruise-manager healthy after ${fmtSecs(tHealthy - t0)}, webhooks answer after ${fmtSecs(Date.now() - t0)}`,
+    `[reference] kruise-manager ready after ${fmtSecs(tHealthy - t0)}, webhooks answer after ${fmtSecs(Date.now() - t0)}`,
   );
   fs.writeFileSync(infoFile(), `${JSON.stringify(info, null, 2)}\n`);
   return info;
