@@ -3,7 +3,17 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.kruiseless/', '.serverless/', '.esbuild/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'coverage/',
+      '.kruiseless/',
+      '.kruiseless-reference-test/',
+      '.serverless/',
+      '.esbuild/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

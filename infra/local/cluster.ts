@@ -177,10 +177,7 @@ async function start(log: Log): Promise<ClusterInfo> {
     `https://127.0.0.1:${ports.controllerManager}/healthz`,
     60000,
     undefined,
-    [
-      ...componentArgs(ports.controllerManager),
-      '--controllers=garbage-collector-controller,namespace-controller,persistentvolumeclaim-protection-controller',
-    ],
+    [...componentArgs(ports.controllerManager), `--controllers=${kcmControllers()}`],
   );
   await launch(log, 'kube-scheduler', `https://127.0.0.1:${ports.scheduler}/healthz`, 60000, undefined, [
     ...componentArgs(ports.scheduler),
@@ -239,6 +236,27 @@ async function launch(
     );
   }
   log(`[up] ${name} running (pid ${rec.pid}, ${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+}
+
+/** Controllers kube-controller-manager always runs (the rest of the cluster's work is Kruiseless's or kwok's). */
+export const DEFAULT_KCM_CONTROLLERS = [
+  'garbage-collector-controller',
+  'namespace-controller',
+  'persistentvolumeclaim-protection-controller',
+] as const;
+
+/**
+ * The `--controllers` value of kube-controller-manager: DEFAULT_KCM_CONTROLLERS plus the comma-separated names in
+ * env KRUISELESS_KCM_CONTROLLERS (kube-controller-manager's own spelling, e.g.
+ * `deployment-controller,replicaset-controller` for a Deployment reference). Read when the cluster starts: a
+ * cluster that already runs keeps its controllers until `cluster:down`.
+ */
+export function kcmControllers(): string {
+  const extra = (process.env.KRUISELESS_KCM_CONTROLLERS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  return [...new Set([...DEFAULT_KCM_CONTROLLERS, ...extra])].join(',');
 }
 
 /** Admin kubeconfig (client certificate in system:masters) for `server`. */

@@ -1,0 +1,565 @@
+/**
+ * The OpenKruise reference: the real kruise-manager, built by build.ts, running as a plain background process
+ * against a local control plane of its own (infra/local, state folder settings.ts `referenceStateDir()`), so that
+ * the repository's `.kruiseless/` cluster used by the tests is never touched.
+ *
+ * Installation, as OpenKruise's own manifests describe it, adapted to a process outside the cluster:
+ * - the module's CRDs (`config/crd/bases`) replace Kruiseless's CloneSet CRD; when the CloneSet CRD serves more
+ *   than one version (v1.9.0: v1alpha1 and v1beta1, stored as v1beta1) it gets the conversion settings of
+ *   `config/crd/patches/webhook_in_clonesets.yaml`, pointed at service `kruise-webhook-service` in `kruise-system`;
+ * - namespace `kruise-system`;
+ * - the webhook configurations of `config/webhook/manifests.yaml`, named `kruise-mutating-webhook-configuration`
+ *   and `kruise-validating-webhook-configuration` and pointed at the same service;
+ * - kruise-manager with `WEBHOOK_HOST=localhost`: it then generates a certificate for localhost, and rewrites the
+ *   webhook configurations and the CRD conversion to `https://localhost:<port>/…` URLs with its CA bundle.
+ *
+ * Files in the state folder: `run/reference.json` (ReferenceInfo), `run/kruise-manager.pid`,
+ * `logs/kruise-manager.log`, `openkruise-certs/`, and the control plane's own files.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseAllDocuments, stringify } from 'yaml';
+import { binariesUpToDate, run, type Log } from '../local/build.js';
+import { kubectl, type ClusterInfo } from '../local/cluster.js';
+import { withLock } from '../local/lock.js';
+import { freePort, probe, waitHealthy } from '../local/net.js';
+import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from '../local/processes.js';
+import { binDir, binPath, CRD_DIR, LOCAL_DIR, REPO_ROOT } from '../local/versions.js';
+import { ensureOpenKruise, fmtSecs, openKruiseNotBuiltReason } from './build.js';
+import {
+  featureGatesFromEnv,
+  referenceStateDir,
+  requestedVersion,
+  type OpenKruisePaths,
+} from './settings.js';
+
+/** Namespace kruise-manager believes it runs in (POD_NAMESPACE), where it keeps its webhook certificate secret. */
+export const KRUISE_NAMESPACE = 'kruise-system';
+/** Service name the webhook configurations and the CRD conversion refer to (OpenKruise's default). */
+export const WEBHOOK_SERVICE = 'kruise-webhook-service';
+/** Names the webhook configurations get (OpenKruise's install names them so; the manager looks them up by name). */
+export const WEBHOOK_CONFIGS = {
+  mutating: 'kruise-mutating-webhook-configuration',
+  validating: 'kruise-validating-webhook-configuration',
+} as const;
+/** Annotation put on every CRD the reference installs: `openkruise-<version>`. */
+export const REFERENCE_ANNOTATION = 'kruiseless.io/reference';
+/** Field manager of the reference's server-side applies. */
+const FIELD_MANAGER = 'kruiseless-reference';
+const CLONESET_CRD = 'clonesets.apps.kruise.io';
+const PROBE_NAME = 'kruiseless-reference-probe';
+
+/** What `run/reference.json` records about a running reference (and what referenceUp returns). */
+export interface ReferenceInfo {
+  /** admin kubeconfig of the reference's control plane */
+  kubeconfig: string;
+  /** API server URL */
+  server: string;
+  /** state folder of the reference's control plane */
+  stateDir: string;
+  /** OpenKruise version running (the fallback when the requested one could not be downloaded) */
+  version: string;
+  /** `--feature-gates` value given to kruise-manager ('' = none) */
+  featureGates: string;
+  /** loopback ports of kruise-manager: webhook server (HTTPS), metrics, healthz/readyz */
+  ports: { webhook: number; metrics: number; health: number };
+  /** pid of kruise-manager */
+  pid: number;
+  /** kruise-manager's log file */
+  log: string;
+  /** ISO time kruise-manager was started */
+  startedAt: string;
+}
+
+/** Options of referenceUp. */
+export interface ReferenceUpOptions {
+  /** OpenKruise version (default: env KRUISELESS_OPENKRUISE_VERSION, else v1.9.0, falling back to v1.8.2) */
+  version?: string;
+  /** kruise-manager `--feature-gates` value, e.g. `CloneSetPartitionRollback=true` (default: env KRUISELESS_FEATURE_GATES) */
+  featureGates?: string;
+  /**
+   * Extra kube-controller-manager controllers for the reference's control plane when this call starts it (passed as
+   * env KRUISELESS_KCM_CONTROLLERS, e.g. `deployment-controller,replicaset-controller`).
+   */
+  kcmControllers?: string;
+  /** progress lines (default console.log) */
+  log?: Log;
+}
+
+const stateDir = (): string => referenceStateDir();
+const runDir = (): string => path.join(stateDir(), 'run');
+const infoFile = (): string => path.join(runDir(), 'reference.json');
+const managerPidFile = (): string => path.join(runDir(), 'kruise-manager.pid');
+const managerLog = (): string => path.join(stateDir(), 'logs', 'kruise-manager.log');
+const kubeconfigFile = (): string => path.join(stateDir(), 'kubeconfig');
+
+/**
+ * Runs `npm run cluster:<cmd>`'s code (infra/local/cli.ts) in a child process whose KRUISELESS_STATE_DIR is the
+ * reference's state folder, so that this process's own environment (and its default cluster) is left alone.
+ * @throws Error with the output tail when it fails
+ */
+async function localCluster(cmd: 'up' | 'down', log: Log, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  await run(process.execPath, ['--import', 'tsx', path.join(LOCAL_DIR, 'cli.ts'), cmd], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, KRUISELESS_STATE_DIR: stateDir() },
+    onLine: (l) => l && log(`  ${l}`),
+  });
+}
+
+/** True when the reference's control plane answers /readyz (5 s). */
+async function clusterAnswers(): Promise<boolean> {
+  if (!fs.existsSync(kubeconfigFile())) return false;
+  try {
+    await kubectl(['get', '--raw', '/readyz', '--request-timeout=5s'], kubeconfigFile());
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The running reference: `run/reference.json` of the state folder, when kruise-manager is the recorded live process
+ * and answers /readyz. Reads only; changes nothing.
+ * @returns undefined when no reference runs
+ */
+export async function referenceInfo(): Promise<ReferenceInfo | undefined> {
+  let info: ReferenceInfo;
+  try {
+    info = JSON.parse(fs.readFileSync(infoFile(), 'utf8')) as ReferenceInfo;
+  } catch {
+    return undefined;
+  }
+  const rec = readPidFile(managerPidFile());
+  if (!rec || rec.pid !== info.pid || !isRunning(rec)) return undefined;
+  const ready = await probe(`http://127.0.0.1:${info.ports.health}/readyz`);
+  return ready?.status === 200 ? info : undefined;
+}
+
+/**
+ * Builds (cached) and starts OpenKruise on the reference's control plane, or reuses it when the same version runs
+ * with the same feature gates (otherwise the manager is restarted). Waits until kruise-manager's /readyz
+ * answers 200 and a CloneSet can be created, edited and deleted and a pod passes the webhooks (server-side dry run).
+ * @returns the running reference and whether this call started kruise-manager
+ * @throws Error from the build, the control plane or kubectl, or when kruise-manager exits or is not ready within
+ *   3 min (with the tail of its log)
+ */
+export async function referenceUp(
+  opts: ReferenceUpOptions = {},
+): Promise<{ info: ReferenceInfo; started: boolean }> {
+  const log = opts.log ?? console.log;
+  const featureGates = (opts.featureGates ?? featureGatesFromEnv()).trim();
+  const t0 = Date.now();
+  const build = await ensureOpenKruise({ version: opts.version, log });
+  const tBuild = Date.now();
+  fs.mkdirSync(stateDir(), { recursive: true });
+  return withLock(path.join(stateDir(), '.reference.lock'), log, async () => {
+    log(`[reference] control plane in ${stateDir()}`);
+    await localCluster(
+      'up',
+      log,
+      opts.kcmControllers ? { KRUISELESS_KCM_CONTROLLERS: opts.kcmControllers } : {},
+    );
+    const cluster = JSON.parse(fs.readFileSync(path.join(runDir(), 'cluster.json'), 'utf8')) as ClusterInfo;
+    const tCluster = Date.now();
+    const existing = await referenceInfo();
+    if (
+      existing &&
+      existing.version === build.version &&
+      existing.featureGates === featureGates &&
+      existing.server === cluster.server
+    ) {
+      log(`[reference] OpenKruise ${existing.version} already running (pid ${existing.pid})`);
+      log(`[reference] kubeconfig: ${existing.kubeconfig}`);
+      return { info: existing, started: false };
+    }
+    await stopManager(log, cluster.kubeconfig);
+    await installCrds(build.version, build.paths, cluster.kubeconfig, log);
+    await kubectl(['create', 'namespace', KRUISE_NAMESPACE], cluster.kubeconfig).catch((e: unknown) => {
+      if (!String(e).includes('AlreadyExists')) throw e;
+    });
+    await applyWebhooks(build.paths, cluster.kubeconfig);
+    const tInstall = Date.now();
+    const info = await startManager(build.version, build.paths, featureGates, cluster, log);
+    const tReady = Date.now();
+    log(`[reference] kubeconfig: ${info.kubeconfig}`);
+    log(`[reference] kubectl: KRUISELESS_STATE_DIR=${stateDir()} npm run kubectl -- get clone -A`);
+    log(
+      `[reference] OpenKruise ${info.version} ready in ${fmtSecs(tReady - t0)} (build ${build.built ? fmtSecs(tBuild - t0) : 'cached'}, ` +
+        `control plane ${fmtSecs(tCluster - tBuild)}, install ${fmtSecs(tInstall - tCluster)}, manager ${fmtSecs(tReady - tInstall)}), ` +
+        `pid ${info.pid}, webhook :${info.ports.webhook}, gates ${featureGates || 'none'}`,
+    );
+    return { info, started: true };
+  });
+}
+
+/**
+ * Why referenceUp would have to build something first (for CI and tests that must not spend ~10 min building):
+ * the OpenKruise `version` (default: env KRUISELESS_OPENKRUISE_VERSION, else v1.9.0; no fallback) or the control
+ * plane's binaries are not in the cache. Builds and starts nothing.
+ * @returns one sentence, or undefined when both are cached
+ */
+export async function referenceSkipReason(version: string = requestedVersion()): Promise<string | undefined> {
+  const kruise = await openKruiseNotBuiltReason(version);
+  if (kruise) return `${kruise}; \`npm run reference:build\` builds it`;
+  if (!(await binariesUpToDate())) {
+    return `the control plane binaries are not built in ${binDir()}; \`npm run cluster:build\` builds them`;
+  }
+  return undefined;
+}
+
+/** Line printed (and logged) when referenceUpIfCached skips: `not built, skipping: <reason>`. */
+export const SKIP_PREFIX = 'not built, skipping: ';
+
+/**
+ * referenceUp, but only when nothing has to be built (see referenceSkipReason); otherwise logs
+ * `[reference] not built, skipping: <reason>` and starts nothing. `npm run reference:up -- --if-cached`.
+ * @returns referenceUp's result, or `{ skipped: reason }`
+ * @throws what referenceUp throws
+ */
+export async function referenceUpIfCached(
+  opts: ReferenceUpOptions = {},
+): Promise<{ info: ReferenceInfo; started: boolean } | { skipped: string }> {
+  const log = opts.log ?? console.log;
+  const version = opts.version ?? requestedVersion();
+  const reason = await referenceSkipReason(version);
+  if (reason) {
+    log(`[reference] ${SKIP_PREFIX}${reason}`);
+    return { skipped: reason };
+  }
+  return referenceUp({ ...opts, version });
+}
+
+/** Reads every YAML document of a file as plain objects (empty documents dropped). */
+function readDocs(file: string): Record<string, unknown>[] {
+  return parseAllDocuments(fs.readFileSync(file, 'utf8'))
+    .map((d) => d.toJS() as unknown)
+    .filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null);
+}
+
+interface CrdShape {
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec: { versions: { name: string }[]; conversion?: Record<string, unknown> };
+  status?: { storedVersions?: string[] };
+}
+
+/**
+ * Runs kubectl and returns its whole output (cluster.ts `kubectl` keeps only the last 40 lines, too few for JSON).
+ * @throws Error from kubectl
+ */
+async function kubectlJson<T>(args: string[], kubeconfig: string): Promise<T | undefined> {
+  const lines: string[] = [];
+  await run(binPath('kubectl'), [`--kubeconfig=${kubeconfig}`, ...args, '-o', 'json'], {
+    onLine: (l) => lines.push(l),
+  });
+  const text = lines.join('\n').trim();
+  return text ? (JSON.parse(text) as T) : undefined;
+}
+
+/** The CRD `name` as the API server has it, or undefined when absent. */
+function getCrd(name: string, kubeconfig: string): Promise<CrdShape | undefined> {
+  return kubectlJson<CrdShape>(['get', 'crd', name, '--ignore-not-found'], kubeconfig);
+}
+
+/**
+ * Installs the module's CRDs (server-side apply), first deleting a CloneSet CRD that is not this version's
+ * (Kruiseless's, or another reference version's; its CloneSets go with it), and waits until they are Established.
+ */
+async function installCrds(
+  version: string,
+  paths: OpenKruisePaths,
+  kubeconfig: string,
+  log: Log,
+): Promise<void> {
+  const mark = `openkruise-${version}`;
+  const current = await getCrd(CLONESET_CRD, kubeconfig);
+  if (current?.metadata.annotations?.[REFERENCE_ANNOTATION] === mark) {
+    // Installed by an earlier start. Not re-applied: kruise-manager has since written the conversion webhook's
+    // `url` (its own field), and our `service` next to it would make the CRD invalid. A new manager rewrites the url.
+    log(`[reference] CRDs of OpenKruise ${version} already installed`);
+    return;
+  }
+  if (current) {
+    log(
+      `[reference] replacing the CloneSet CRD (${current.metadata.annotations?.[REFERENCE_ANNOTATION] ?? 'Kruiseless'})`,
+    );
+    await kubectl(['delete', 'crd', CLONESET_CRD, '--wait=true', '--timeout=60s'], kubeconfig);
+  }
+  const crds: CrdShape[] = [];
+  for (const f of fs
+    .readdirSync(paths.crdBases)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()) {
+    crds.push(...(readDocs(path.join(paths.crdBases, f)) as unknown as CrdShape[]));
+  }
+  for (const crd of crds) {
+    crd.metadata.annotations = { ...crd.metadata.annotations, [REFERENCE_ANNOTATION]: mark };
+    if (crd.metadata.name === CLONESET_CRD && crd.spec.versions.length > 1) {
+      const patch = readDocs(paths.clonesetConversionPatch)[0] as unknown as CrdShape;
+      const conversion = structuredClone(patch.spec.conversion) as {
+        webhook?: { clientConfig?: { service?: Record<string, unknown> } };
+      };
+      const svc = conversion.webhook?.clientConfig?.service;
+      if (!svc)
+        throw new Error(`${paths.clonesetConversionPatch}: no spec.conversion.webhook.clientConfig.service`);
+      svc.name = WEBHOOK_SERVICE;
+      svc.namespace = KRUISE_NAMESPACE;
+      crd.spec.conversion = conversion;
+    }
+  }
+  const file = path.join(runDir(), 'openkruise-crds.yaml');
+  fs.writeFileSync(file, crds.map((c) => stringify(c)).join('---\n'));
+  await kubectl(
+    ['apply', '--server-side', '--force-conflicts', `--field-manager=${FIELD_MANAGER}`, '-f', file],
+    kubeconfig,
+  );
+  const names = crds.map((c) => `crd/${c.metadata.name}`);
+  await kubectl(['wait', '--for=condition=Established', '--timeout=60s', ...names], kubeconfig);
+  log(`[reference] ${crds.length} CRDs of OpenKruise ${version} installed`);
+}
+
+/** Applies the module's two webhook configurations under OpenKruise's install names, pointed at its service. */
+async function applyWebhooks(paths: OpenKruisePaths, kubeconfig: string): Promise<void> {
+  type Hook = { clientConfig?: { service?: Record<string, unknown> } };
+  const docs = readDocs(paths.webhookManifests) as {
+    kind: string;
+    metadata: { name: string };
+    webhooks?: Hook[];
+  }[];
+  for (const doc of docs) {
+    if (doc.kind === 'MutatingWebhookConfiguration') doc.metadata.name = WEBHOOK_CONFIGS.mutating;
+    else if (doc.kind === 'ValidatingWebhookConfiguration') doc.metadata.name = WEBHOOK_CONFIGS.validating;
+    else throw new Error(`${paths.webhookManifests}: unexpected kind ${doc.kind}`);
+    for (const hook of doc.webhooks ?? []) {
+      const svc = hook.clientConfig?.service;
+      if (!svc) continue;
+      svc.name = WEBHOOK_SERVICE;
+      svc.namespace = KRUISE_NAMESPACE;
+    }
+  }
+  const file = path.join(runDir(), 'openkruise-webhooks.yaml');
+  fs.writeFileSync(file, docs.map((d) => stringify(d)).join('---\n'));
+  await kubectl(
+    ['apply', '--server-side', '--force-conflicts', `--field-manager=${FIELD_MANAGER}`, '-f', file],
+    kubeconfig,
+  );
+}
+
+/** Deletes the two kruise-* webhook configurations (with failurePolicy Fail they block writes once no one serves them). */
+async function deleteWebhooks(kubeconfig: string): Promise<void> {
+  await kubectl(
+    [
+      'delete',
+      '--ignore-not-found',
+      `mutatingwebhookconfiguration/${WEBHOOK_CONFIGS.mutating}`,
+      `validatingwebhookconfiguration/${WEBHOOK_CONFIGS.validating}`,
+    ],
+    kubeconfig,
+  );
+}
+
+/** Webhooks first (when the cluster answers), then the manager process (by pid file). */
+async function stopManager(log: Log, kubeconfig: string | undefined): Promise<void> {
+  if (kubeconfig) await deleteWebhooks(kubeconfig);
+  if (await stopFromPidFile(managerPidFile(), 15000)) log('[reference] stopped kruise-manager');
+  fs.rmSync(infoFile(), { force: true });
+}
+
+async function startManager(
+  version: string,
+  paths: OpenKruisePaths,
+  featureGates: string,
+  cluster: ClusterInfo,
+  log: Log,
+): Promise<ReferenceInfo> {
+  const ports = { webhook: await freePort(), metrics: await freePort(), health: await freePort() };
+  const certDir = path.join(stateDir(), 'openkruise-certs');
+  fs.rmSync(certDir, { recursive: true, force: true });
+  fs.mkdirSync(certDir, { recursive: true });
+  const args = [
+    '--enable-leader-election=false',
+    `--metrics-addr=127.0.0.1:${ports.metrics}`,
+    `--health-probe-addr=127.0.0.1:${ports.health}`,
+    '--enable-pprof=false',
+  ];
+  if (featureGates) args.push(`--feature-gates=${featureGates}`);
+  const rec = startProcess({
+    name: 'kruise-manager',
+    cmd: paths.manager,
+    args,
+    logFile: managerLog(),
+    pidFile: managerPidFile(),
+    env: {
+      ...process.env,
+      KUBECONFIG: cluster.kubeconfig,
+      POD_NAMESPACE: KRUISE_NAMESPACE,
+      WEBHOOK_HOST: 'localhost',
+      WEBHOOK_PORT: String(ports.webhook),
+      WEBHOOK_CERT_DIR: certDir,
+    },
+  });
+  const info: ReferenceInfo = {
+    kubeconfig: cluster.kubeconfig,
+    server: cluster.server,
+    stateDir: stateDir(),
+    version,
+    featureGates,
+    ports,
+    pid: rec.pid,
+    log: managerLog(),
+    startedAt: new Date().toISOString(),
+  };
+  const t0 = Date.now();
+  const deadline = t0 + 180000;
+  const dead = (): boolean => !isRunning(rec);
+  const fail = async (why: string): Promise<never> => {
+    await stopManager(log, cluster.kubeconfig);
+    throw new Error(`kruise-manager ${why}; last lines of ${managerLog()}:\n${logTail(managerLog())}`);
+  };
+  log(`[reference] kruise-manager started (pid ${rec.pid}); waiting for /readyz and the webhooks`);
+  // /readyz only: v1.8.2's probe server has no /healthz (404); /readyz is its webhook-ready check in both versions.
+  const url = `http://127.0.0.1:${ports.health}/readyz`;
+  if (!(await waitHealthy(url, Math.max(deadline - Date.now(), 0), undefined, dead))) {
+    return fail(dead() ? 'exited' : `not ready at ${url} after ${fmtSecs(Date.now() - t0)}`);
+  }
+  const tHealthy = Date.now();
+  for (;;) {
+    if (dead()) return fail('exited');
+    let lastError: string;
+    try {
+      await webhookProbe(cluster.kubeconfig);
+      break;
+    } catch (e) {
+      lastError = e instanceof Error ? e.message : String(e);
+    }
+    if (Date.now() > deadline)
+      return fail(`webhooks do not answer after ${fmtSecs(Date.now() - t0)}: ${lastError}`);
+    await sleep(1000);
+  }
+  log(
+    `[reference] kruise-manager ready after ${fmtSecs(tHealthy - t0)}, webhooks answer after ${fmtSecs(Date.now() - t0)}`,
+  );
+  fs.writeFileSync(infoFile(), `${JSON.stringify(info, null, 2)}\n`);
+  return info;
+}
+
+/**
+ * Proves that the webhooks (and, for v1.9.0, the CRD conversion) answer: a CloneSet of 0 replicas is created,
+ * edited and deleted in kruise-system, and a pod is created as a server-side dry run (so it passes the pod webhooks).
+ * @throws Error from kubectl (typically "failed calling webhook") while they do not answer yet
+ */
+async function webhookProbe(kubeconfig: string): Promise<void> {
+  const cs = {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'CloneSet',
+    metadata: { name: PROBE_NAME, namespace: KRUISE_NAMESPACE },
+    spec: {
+      replicas: 0,
+      selector: { matchLabels: { app: PROBE_NAME } },
+      template: {
+        metadata: { labels: { app: PROBE_NAME } },
+        spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] },
+      },
+      updateStrategy: { type: 'InPlaceIfPossible' },
+    },
+  };
+  const file = path.join(runDir(), 'probe-cloneset.yaml');
+  fs.writeFileSync(file, stringify(cs));
+  await kubectl(['apply', '-f', file], kubeconfig);
+  await kubectl(
+    [
+      '-n',
+      KRUISE_NAMESPACE,
+      'patch',
+      'clonesets.apps.kruise.io',
+      PROBE_NAME,
+      '--type=merge',
+      '-p',
+      '{"spec":{"minReadySeconds":1}}',
+    ],
+    kubeconfig,
+  );
+  await kubectl(
+    ['-n', KRUISE_NAMESPACE, 'delete', 'clonesets.apps.kruise.io', PROBE_NAME, '--wait=true'],
+    kubeconfig,
+  );
+  await kubectl(
+    [
+      '-n',
+      KRUISE_NAMESPACE,
+      'run',
+      PROBE_NAME,
+      '--image=nginx:alpine',
+      '--restart=Never',
+      '--dry-run=server',
+    ],
+    kubeconfig,
+  );
+}
+
+/** Options of referenceDown. */
+export interface ReferenceDownOptions {
+  /**
+   * Keep the reference's control plane running: then the reference's CRDs are removed and Kruiseless's CloneSet CRD
+   * (infra/crds) is put back. CloneSets survive only when every version they were stored in is one Kruiseless's
+   * CRD serves (v1.8.2); after v1.9.0 (stored as v1beta1) the CRD is deleted and re-created, so they are gone.
+   */
+  keepCluster?: boolean;
+  log?: Log;
+}
+
+/**
+ * Stops the reference: deletes the two kruise-* webhook configurations first (failurePolicy Fail would refuse every
+ * pod and CloneSet write once no one serves them), stops kruise-manager, then stops the reference's control plane
+ * (or, with keepCluster, puts Kruiseless's CRD back). A no-op for parts that do not run.
+ * @throws Error from kubectl or from stopping the control plane
+ */
+export async function referenceDown(opts: ReferenceDownOptions = {}): Promise<void> {
+  const log = opts.log ?? console.log;
+  fs.mkdirSync(stateDir(), { recursive: true });
+  await withLock(path.join(stateDir(), '.reference.lock'), log, async () => {
+    const answers = await clusterAnswers();
+    await stopManager(log, answers ? kubeconfigFile() : undefined);
+    if (answers) log('[reference] webhook configurations deleted');
+    if (!opts.keepCluster) {
+      await localCluster('down', log);
+      log('[reference] down: kruise-manager and its control plane stopped');
+      return;
+    }
+    if (!answers) {
+      log('[reference] down: kruise-manager stopped (no control plane answers)');
+      return;
+    }
+    await restoreKruiselessCrd(kubeconfigFile(), log);
+    await kubectl(
+      ['delete', 'namespace', KRUISE_NAMESPACE, '--ignore-not-found', '--wait=false'],
+      kubeconfigFile(),
+    );
+    log("[reference] down: kruise-manager stopped, control plane kept with Kruiseless's CRD");
+  });
+}
+
+/** Removes the CRDs the reference installed and applies infra/crds again (see ReferenceDownOptions.keepCluster). */
+async function restoreKruiselessCrd(kubeconfig: string, log: Log): Promise<void> {
+  const list = (await kubectlJson<{ items: CrdShape[] }>(['get', 'crd'], kubeconfig)) ?? { items: [] };
+  const ours = readDocs(path.join(CRD_DIR, 'apps.kruise.io_clonesets.yaml'))[0] as unknown as CrdShape;
+  const ourVersions = new Set(ours.spec.versions.map((v) => v.name));
+  for (const crd of list.items) {
+    if (!crd.metadata.annotations?.[REFERENCE_ANNOTATION]) continue;
+    const stored = crd.status?.storedVersions ?? [];
+    if (crd.metadata.name === CLONESET_CRD && stored.every((v) => ourVersions.has(v))) continue;
+    if (crd.metadata.name === CLONESET_CRD) {
+      log(
+        `[reference] CloneSet CRD stored as ${stored.join(',')}: deleting it (and its CloneSets) before putting ours back`,
+      );
+    }
+    await kubectl(['delete', 'crd', crd.metadata.name, '--wait=true', '--timeout=60s'], kubeconfig);
+  }
+  // Same field manager as the reference's apply, so fields only OpenKruise's CRD had are removed.
+  await kubectl(
+    ['apply', '--server-side', '--force-conflicts', `--field-manager=${FIELD_MANAGER}`, '-f', CRD_DIR],
+    kubeconfig,
+  );
+  await kubectl(['wait', '--for=condition=Established', '--timeout=60s', `crd/${CLONESET_CRD}`], kubeconfig);
+  log('[reference] Kruiseless CloneSet CRD (infra/crds) back in place');
+}
