@@ -3,6 +3,7 @@
  * structural-schema defaults, the reconciler re-applies them so that objects created before the CRD defaults
  * existed behave the same).
  */
+import { defaultPodTemplate } from './podTemplateDefaults.js';
 import type { CloneSet, CloneSetUpdateStrategy } from './types.js';
 
 /** `updateStrategy.maxUnavailable` default (spec §1.4). */
@@ -17,17 +18,18 @@ export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
  * in-place types, `partition` 0, `maxUnavailable` `"20%"`, `maxSurge` 0. `scaleStrategy`, `lifecycle`,
  * `minReadySeconds` and `progressDeadlineSeconds` are untouched (item 5).
  *
- * Pod-template defaulting (item 2) is deliberately NOT done. Kruise's webhook injects Kubernetes pod-spec defaults
- * (restartPolicy, dnsPolicy, schedulerName, terminationGracePeriodSeconds, imagePullPolicy `Always`, …) into the
- * stored template; Kruiseless has no webhook, and the CRD cannot default inside the schemaless
- * (`x-kubernetes-preserve-unknown-fields`) template. So the template stays exactly as stored, revision hashes are
- * computed from it as stored, and pods get only the defaults the API server itself applies when they are created.
- * Consequences: revision names differ from Kruise's for the same YAML (they depend on the stored bytes), and an
- * empty `imagePullPolicy` follows Kubernetes' tag rule instead of Kruise's `Always`.
+ * The pod template (item 2) gets the defaults OpenKruise's webhook stores in it ({@link defaultPodTemplate}:
+ * `dnsPolicy`, `restartPolicy`, `securityContext`, `terminationGracePeriodSeconds`, `schedulerName`, container
+ * `imagePullPolicy` `Always`, termination-message fields, probe/port/volume defaults), so revision names and pods
+ * match OpenKruise's for the same YAML. With `templateNoDefaults` (OpenKruise's `TemplateNoDefaults` gate) the
+ * template is kept exactly as stored. Kruise injects them only when the template is created or changed; doing it
+ * on every read gives the same template because the defaulting is idempotent.
+ * @param options.templateNoDefaults skip the pod-template defaults (default false)
  */
-export function applyDefaults(cs: CloneSet): CloneSet {
+export function applyDefaults(cs: CloneSet, options: { templateNoDefaults?: boolean } = {}): CloneSet {
   const out: CloneSet = structuredClone(cs);
   const spec = out.spec;
+  if (!options.templateNoDefaults && spec.template) spec.template = defaultPodTemplate(spec.template);
   spec.replicas ??= 1;
   spec.revisionHistoryLimit ??= DEFAULT_REVISION_HISTORY_LIMIT;
   const us: CloneSetUpdateStrategy = spec.updateStrategy ?? {};

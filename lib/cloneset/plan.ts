@@ -105,7 +105,7 @@ function invalidPlan(cs: CloneSet, errors: { path: string; message: string }[], 
  */
 export function planCloneSet(input: PlanInput): Plan {
   const options = { ...DEFAULT_PLANNER_OPTIONS, ...(input.options ?? {}) };
-  const cs = applyDefaults(input.cloneSet);
+  const cs = applyDefaults(input.cloneSet, { templateNoDefaults: options.templateNoDefaults });
   const errors = validateCloneSet(cs, undefined, { allowOnDelete: true });
   if (errors.length > 0) return invalidPlan(cs, errors, input.now);
 

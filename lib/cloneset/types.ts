@@ -33,6 +33,11 @@ export interface PlannerOptions {
   scalingExcludePreparingDelete: boolean;
   /** Scale/resourceVersion expectation timeout, seconds (spec §3.14). Default 300. */
   expectationTimeoutSeconds: number;
+  /**
+   * OpenKruise's `TemplateNoDefaults` gate: the pod template is used as stored, without the webhook's pod-spec
+   * defaults (lib/api/podTemplateDefaults.ts). Default false.
+   */
+  templateNoDefaults: boolean;
 }
 
 /** OpenKruise's production defaults (spec §0.5). */
@@ -45,6 +50,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   recreatePodWhenChangeVCTInCloneSet: false,
   scalingExcludePreparingDelete: false,
   expectationTimeoutSeconds: 300,
+  templateNoDefaults: false,
 });
 
 /** Everything the planner needs, read from the API server by the caller. */

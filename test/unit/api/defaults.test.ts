@@ -18,6 +18,26 @@ describe('applyDefaults (spec §1.6)', () => {
     const out = applyDefaults(input);
     expect(out.spec).toEqual({
       ...input.spec,
+      template: {
+        metadata: { labels: { app: 'demo' } },
+        spec: {
+          containers: [
+            {
+              name: 'c',
+              image: 'nginx',
+              imagePullPolicy: 'Always',
+              terminationMessagePath: '/dev/termination-log',
+              terminationMessagePolicy: 'File',
+              resources: {},
+            },
+          ],
+          dnsPolicy: 'ClusterFirst',
+          restartPolicy: 'Always',
+          securityContext: {},
+          terminationGracePeriodSeconds: 30,
+          schedulerName: 'default-scheduler',
+        },
+      },
       replicas: 1,
       revisionHistoryLimit: 10,
       updateStrategy: { type: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 },
@@ -35,7 +55,7 @@ describe('applyDefaults (spec §1.6)', () => {
     },
   );
 
-  test('set values are kept; the template is not defaulted', () => {
+  test('set values are kept; with templateNoDefaults the template is not defaulted', () => {
     const cs = bare();
     cs.spec.replicas = 0;
     cs.spec.revisionHistoryLimit = 3;
@@ -46,8 +66,9 @@ describe('applyDefaults (spec §1.6)', () => {
       maxSurge: '10%',
       inPlaceUpdateStrategy: { gracePeriodSeconds: 5 },
     };
-    const out = applyDefaults(cs);
+    const out = applyDefaults(cs, { templateNoDefaults: true });
     expect(out.spec).toEqual(cs.spec);
     expect(out.spec.template.spec.restartPolicy).toBeUndefined();
+    expect(applyDefaults(cs).spec.template.spec.restartPolicy).toBe('Always');
   });
 });

@@ -451,8 +451,8 @@ describe('validateCloneSet — updates', () => {
     ['an image change is allowed', (c) => (c.spec.template.spec.containers[0].image = 'nginx:2'), undefined],
     [
       'an imagePullPolicy change is rejected',
-      (c) => (c.spec.template.spec.containers[0].imagePullPolicy = 'Always'),
-      'add /containers/0/imagePullPolicy',
+      (c) => (c.spec.template.spec.containers[0].imagePullPolicy = 'IfNotPresent'),
+      'replace /containers/0/imagePullPolicy',
     ],
     [
       'an env addition is rejected',

@@ -66,13 +66,13 @@ describe('spec §5 e2e scenarios 61–67: scaling and the Progressing condition'
     expect(progressing(w)).toBe('True/CloneSetAvailable');
   });
 
-  test('63: Kruiseless does no pod-template defaulting (documented in applyDefaults): a hostNetwork port gets no hostPort, and the pod still comes up', () => {
+  test('63: a hostNetwork port gets protocol TCP from the template defaults but no hostPort (OpenKruise 1.9 on Kubernetes 1.32 no longer defaults it in templates), and the pod comes up', () => {
     const cs = sample({ replicas: 1 });
     cs.spec.template.spec.hostNetwork = true;
     cs.spec.template.spec.containers[0].ports = [{ containerPort: 80 }];
     const w = new World(cs).useIds(...IDS);
     w.settle();
-    expect(w.pod('sample-a').spec.containers[0].ports).toEqual([{ containerPort: 80 }]);
+    expect(w.pod('sample-a').spec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP' }]);
     expect(w.cloneSet.status!.availableReplicas).toBe(1);
   });
 
