@@ -1,0 +1,136 @@
+/**
+ * What the parity runner reads and writes on one cluster, through @kubernetes/client-node: the scenario's
+ * CloneSet (v1alpha1, as users write it), its pods, PVCs, ControllerRevisions and Events. Both controllers'
+ * clusters are driven through this same code, so a difference in a snapshot is the controllers', not ours.
+ */
+import {
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
+  type CoreV1Event,
+  type V1ControllerRevision,
+  type V1PersistentVolumeClaim,
+  type V1Pod,
+} from '@kubernetes/client-node';
+
+/** apps.kruise.io CloneSet coordinates as users write them. */
+export const CLONESET = { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'clonesets' } as const;
+
+/** A CloneSet as read (only what the runner looks at is typed). */
+export interface CloneSetObject {
+  metadata: { name: string; namespace?: string; generation?: number; uid?: string };
+  spec: Record<string, unknown>;
+  status?: Record<string, unknown> & { observedGeneration?: number };
+}
+
+/** Everything the runner reads in one namespace at one instant. */
+export interface ClusterState {
+  cloneSet?: CloneSetObject;
+  pods: V1Pod[];
+  pvcs: V1PersistentVolumeClaim[];
+  revisions: V1ControllerRevision[];
+  events: CoreV1Event[];
+}
+
+/** One cluster, seen by the runner. */
+export class ParityCluster {
+  readonly core: CoreV1Api;
+  readonly apps: AppsV1Api;
+  readonly custom: CustomObjectsApi;
+
+  /** @param kubeconfig path of an admin kubeconfig (its current context) */
+  constructor(readonly kubeconfig: string) {
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    this.core = kc.makeApiClient(CoreV1Api);
+    this.apps = kc.makeApiClient(AppsV1Api);
+    this.custom = kc.makeApiClient(CustomObjectsApi);
+  }
+
+  /** Creates the namespace (a no-op when it exists). */
+  async ensureNamespace(namespace: string): Promise<void> {
+    try {
+      await this.core.createNamespace({ body: { metadata: { name: namespace } } });
+    } catch (e) {
+      if (statusCode(e) !== 409) throw e;
+    }
+  }
+
+  /** Deletes the namespace and waits (up to `timeoutMs`) until it is gone, so a rerun starts clean. */
+  async deleteNamespace(namespace: string, timeoutMs = 60_000): Promise<void> {
+    try {
+      await this.core.deleteNamespace({ name: namespace });
+    } catch (e) {
+      if (statusCode(e) === 404) return;
+      throw e;
+    }
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      try {
+        await this.core.readNamespace({ name: namespace });
+      } catch (e) {
+        if (statusCode(e) === 404) return;
+        throw e;
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error(`namespace ${namespace} still terminating after ${timeoutMs / 1000} s`);
+  }
+
+  /** Creates a CloneSet from a manifest in `namespace`. */
+  async createCloneSet(namespace: string, manifest: Record<string, unknown>): Promise<void> {
+    await this.custom.createNamespacedCustomObject({ ...CLONESET, namespace, body: manifest });
+  }
+
+  /** Merge-patches the CloneSet (RFC 7386: lists are replaced whole). */
+  async patchCloneSet(namespace: string, name: string, patch: Record<string, unknown>): Promise<void> {
+    await this.custom.patchNamespacedCustomObject(
+      { ...CLONESET, namespace, name, body: patch },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+  }
+
+  /** Merge-patches a pod's metadata or spec. */
+  async patchPod(namespace: string, name: string, patch: Record<string, unknown>): Promise<void> {
+    await this.core.patchNamespacedPod(
+      { namespace, name, body: patch },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+  }
+
+  /** Deletes a pod with its default grace period (404 counts as done). */
+  async deletePod(namespace: string, name: string): Promise<void> {
+    try {
+      await this.core.deleteNamespacedPod({ namespace, name });
+    } catch (e) {
+      if (statusCode(e) !== 404) throw e;
+    }
+  }
+
+  /** Reads the CloneSet, pods, PVCs, ControllerRevisions and Events of one namespace. */
+  async read(namespace: string, name: string): Promise<ClusterState> {
+    const [cloneSet, pods, pvcs, revisions, events] = await Promise.all([
+      this.custom
+        .getNamespacedCustomObject({ ...CLONESET, namespace, name })
+        .then((o) => o as CloneSetObject)
+        .catch((e: unknown) => {
+          if (statusCode(e) === 404) return undefined;
+          throw e;
+        }),
+      this.core.listNamespacedPod({ namespace }).then((l) => l.items),
+      this.core.listNamespacedPersistentVolumeClaim({ namespace }).then((l) => l.items),
+      this.apps.listNamespacedControllerRevision({ namespace }).then((l) => l.items),
+      this.core.listNamespacedEvent({ namespace }).then((l) => l.items),
+    ]);
+    return { cloneSet, pods, pvcs, revisions, events };
+  }
+}
+
+/** HTTP status of a client-node ApiException (`code`), or undefined for other errors. */
+export function statusCode(e: unknown): number | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
+}

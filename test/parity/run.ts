@@ -1,0 +1,248 @@
+/**
+ * Runs one scenario on one cluster: a fresh namespace, the steps in order, a timeline sampled every 200 ms, and
+ * at each checkpoint a wait until the cluster is settled followed by a {@link Snapshot}.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { V1Pod } from '@kubernetes/client-node';
+import { parse } from 'yaml';
+import { ParityCluster, type ClusterState } from './cluster.js';
+import { REPO_ROOT, type PodSelector, type Scenario, type Step } from './scenario.js';
+import { podUids, takeSnapshot, type Snapshot, type TimelinePeaks } from './snapshot.js';
+
+/** Pod label the `mark` step writes. */
+export const MARKER_LABEL = 'parity.kruiseless.io/marker';
+const STATE_LABEL = 'lifecycle.apps.kruise.io/state';
+const REVISION_LABEL = 'controller-revision-hash';
+const SAMPLE_MS = 200;
+
+/** The outcome of one scenario on one cluster. */
+export interface ScenarioRun {
+  /** Snapshot per checkpoint name, in step order. */
+  checkpoints: Record<string, Snapshot>;
+  /** The first step that failed, if any (the run stops there). */
+  error?: string;
+}
+
+/**
+ * Runs `scenario` in namespace `parity-<name>` (deleted first, and again after the run unless `keep`).
+ * Never throws for a failing step: the error is recorded in the result and the checkpoints taken so far are kept.
+ */
+export async function runScenario(
+  cluster: ParityCluster,
+  scenario: Scenario,
+  opts: { keep?: boolean } = {},
+): Promise<ScenarioRun> {
+  const namespace = `parity-${scenario.name}`;
+  const result: ScenarioRun = { checkpoints: {} };
+  await cluster.deleteNamespace(namespace);
+  await cluster.ensureNamespace(namespace);
+  const sampler = new Sampler(cluster, namespace);
+  let name = '';
+  let previous = new Set<string>();
+  try {
+    for (const step of scenario.steps) {
+      if ('checkpoint' in step) {
+        const settled = await settle(cluster, namespace, name, scenario);
+        const state = await cluster.read(namespace, name);
+        result.checkpoints[step.checkpoint] = takeSnapshot(state, previous, sampler.take(), settled);
+        previous = podUids(state);
+        continue;
+      }
+      name = (await applyStep(cluster, namespace, name, step)) ?? name;
+      if (name) sampler.start(name);
+    }
+  } catch (e) {
+    result.error = e instanceof Error ? e.message : String(e);
+  } finally {
+    sampler.stop();
+    if (!opts.keep) await cluster.deleteNamespace(namespace).catch(() => undefined);
+  }
+  return result;
+}
+
+/** Does one non-checkpoint step. @returns the CloneSet's name when the step created it */
+async function applyStep(
+  cluster: ParityCluster,
+  namespace: string,
+  name: string,
+  step: Exclude<Step, { checkpoint: string }>,
+): Promise<string | undefined> {
+  if ('apply' in step || 'create' in step) {
+    const manifest =
+      'apply' in step
+        ? (parse(readFileSync(path.resolve(REPO_ROOT, step.apply), 'utf8')) as Record<string, unknown>)
+        : step.create;
+    const meta = (manifest.metadata ?? {}) as { name?: string };
+    if (!meta.name) throw new Error('the CloneSet manifest has no metadata.name');
+    await cluster.createCloneSet(namespace, { ...manifest, metadata: { ...meta, namespace } });
+    return meta.name;
+  }
+  if (!name) throw new Error('a step before the CloneSet was created');
+  if ('patch' in step) return void (await cluster.patchCloneSet(namespace, name, step.patch));
+  if ('scale' in step)
+    return void (await cluster.patchCloneSet(namespace, name, { spec: { replicas: step.scale } }));
+  if ('sleep' in step) return void (await sleep(step.sleep * 1000));
+  const state = await cluster.read(namespace, name);
+  if ('mark' in step) {
+    for (const p of selectPods(state, step.mark.pod))
+      await cluster.patchPod(namespace, podName(p), {
+        metadata: { labels: { [MARKER_LABEL]: step.mark.marker } },
+      });
+    return undefined;
+  }
+  if ('label' in step) {
+    for (const p of selectPods(state, step.label.pod))
+      await cluster.patchPod(namespace, podName(p), { metadata: { labels: step.label.labels } });
+    return undefined;
+  }
+  if ('annotate' in step) {
+    for (const p of selectPods(state, step.annotate.pod))
+      await cluster.patchPod(namespace, podName(p), { metadata: { annotations: step.annotate.annotations } });
+    return undefined;
+  }
+  if ('podsToDelete' in step) {
+    const names = selectPods(state, step.podsToDelete).map(podName);
+    await cluster.patchCloneSet(namespace, name, { spec: { scaleStrategy: { podsToDelete: names } } });
+    return undefined;
+  }
+  if ('addFinalizer' in step) {
+    for (const p of selectPods(state, step.addFinalizer.pod)) {
+      const finalizers = [...(p.metadata?.finalizers ?? []), step.addFinalizer.finalizer];
+      await cluster.patchPod(namespace, podName(p), {
+        metadata: { finalizers, resourceVersion: p.metadata?.resourceVersion },
+      });
+    }
+    return undefined;
+  }
+  if ('deletePod' in step) {
+    for (const p of selectPods(state, step.deletePod)) await cluster.deletePod(namespace, podName(p));
+    return undefined;
+  }
+  for (const p of selectPods(state, step.removeFinalizer.pod)) {
+    const finalizers = (p.metadata?.finalizers ?? []).filter((f) => f !== step.removeFinalizer.finalizer);
+    await cluster.patchPod(namespace, podName(p), {
+      metadata: { finalizers, resourceVersion: p.metadata?.resourceVersion },
+    });
+  }
+  return undefined;
+}
+
+/**
+ * The pods a selector picks among the live pods owned by the CloneSet, sorted by creationTimestamp then name.
+ * @throws Error when the selector picks none (a scenario that cannot act is a broken scenario)
+ */
+export function selectPods(state: ClusterState, s: PodSelector): V1Pod[] {
+  const status = (state.cloneSet?.status ?? {}) as { updateRevision?: string; currentRevision?: string };
+  const revision =
+    s.revision === 'update'
+      ? status.updateRevision
+      : s.revision === 'current'
+        ? status.currentRevision
+        : undefined;
+  const owned = state.pods
+    .filter((p) => !p.metadata?.deletionTimestamp)
+    .filter((p) => p.metadata?.ownerReferences?.some((o) => o.kind === 'CloneSet'));
+  const live = owned
+    .filter((p) => s.marker === undefined || p.metadata?.labels?.[MARKER_LABEL] === s.marker)
+    .filter((p) => s.state === undefined || p.metadata?.labels?.[STATE_LABEL] === s.state)
+    .filter((p) => revision === undefined || p.metadata?.labels?.[REVISION_LABEL] === revision)
+    .sort((a, b) => time(a) - time(b) || (podName(a) < podName(b) ? -1 : podName(a) > podName(b) ? 1 : 0));
+  const picked = s.all ? live : live.slice(s.index ?? 0, (s.index ?? 0) + 1);
+  if (picked.length === 0)
+    throw new Error(`no pod matches ${JSON.stringify(s)} (of ${owned.length} live pods)`);
+  return picked;
+}
+
+/**
+ * Waits until the CloneSet has observed its generation and nothing observable changed for `quietSeconds`.
+ * @returns false when `settleTimeoutSeconds` passed first
+ */
+async function settle(
+  cluster: ParityCluster,
+  namespace: string,
+  name: string,
+  scenario: Scenario,
+): Promise<boolean> {
+  const deadline = Date.now() + scenario.settleTimeoutSeconds * 1000;
+  let last = '';
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    const state = await cluster.read(namespace, name);
+    const cs = state.cloneSet;
+    const observed = !cs || (cs.status?.observedGeneration ?? 0) >= (cs.metadata.generation ?? 0);
+    const fingerprint = JSON.stringify({
+      ...takeSnapshot(state, new Set(), { maxPods: 0, minReady: 0 }, true),
+    });
+    if (fingerprint !== last || !observed) {
+      last = fingerprint;
+      since = Date.now();
+    } else if (Date.now() - since >= scenario.quietSeconds * 1000) {
+      return true;
+    }
+    await sleep(250);
+  }
+  return false;
+}
+
+/** Samples pod counts in the background; {@link take} returns and resets the peaks of the current segment. */
+class Sampler {
+  private timer: NodeJS.Timeout | undefined;
+  private peaks: TimelinePeaks = { maxPods: 0, minReady: Number.POSITIVE_INFINITY };
+  private busy = false;
+
+  constructor(
+    private readonly cluster: ParityCluster,
+    private readonly namespace: string,
+  ) {}
+
+  start(_name: string): void {
+    this.timer ??= setInterval(() => void this.sample(), SAMPLE_MS);
+  }
+
+  private async sample(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const pods = (await this.cluster.core.listNamespacedPod({ namespace: this.namespace })).items.filter(
+        (p) => !p.metadata?.deletionTimestamp,
+      );
+      const ready = pods.filter((p) =>
+        p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+      );
+      this.peaks.maxPods = Math.max(this.peaks.maxPods, pods.length);
+      this.peaks.minReady = Math.min(this.peaks.minReady, ready.length);
+    } catch {
+      // a missed sample only makes the peaks less sharp
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  take(): TimelinePeaks {
+    const out = {
+      maxPods: this.peaks.maxPods,
+      minReady: Number.isFinite(this.peaks.minReady) ? this.peaks.minReady : 0,
+    };
+    this.peaks = { maxPods: 0, minReady: Number.POSITIVE_INFINITY };
+    return out;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+function podName(p: V1Pod): string {
+  return p.metadata?.name ?? '';
+}
+
+function time(p: V1Pod): number {
+  const t = p.metadata?.creationTimestamp;
+  return t ? new Date(t).getTime() : 0;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

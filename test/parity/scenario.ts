@@ -1,0 +1,118 @@
+/**
+ * Parity scenarios as data: a CloneSet, a list of steps a user (or another controller, or the kubelet) takes, and
+ * checkpoints where both clusters are compared once settled. Files live in `test/parity/scenarios/*.yaml`; the
+ * format is documented in `docs/parity.md`.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+/** Folder of the scenario files. */
+export const SCENARIO_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'scenarios');
+/** Repository root (scenario `apply:` paths are relative to it). */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Which pods a step acts on, among the scenario CloneSet's live pods (not terminating) sorted by
+ * creationTimestamp, then name. `marker` picks pods labelled by an earlier `mark` step; `state` filters by the
+ * `lifecycle.apps.kruise.io/state` label; `index` takes one pod of what is left (0 = oldest); `all` takes all.
+ */
+export const PodSelectorSchema = z
+  .object({
+    marker: z.string().optional(),
+    state: z.string().optional(),
+    revision: z.enum(['update', 'current']).optional(),
+    index: z.number().int().min(0).optional(),
+    all: z.literal(true).optional(),
+  })
+  .strict()
+  .refine((s) => (s.index === undefined) !== (s.all === undefined), {
+    message: 'a pod selector takes exactly one of index or all',
+  });
+export type PodSelector = z.infer<typeof PodSelectorSchema>;
+
+const JsonObjectSchema = z.record(z.string(), z.unknown());
+
+/** One step. Exactly one key per step (a tagged union by key). */
+export const StepSchema = z.union([
+  z.object({ apply: z.string() }).strict(),
+  z.object({ create: JsonObjectSchema }).strict(),
+  z.object({ patch: JsonObjectSchema }).strict(),
+  z.object({ scale: z.number().int().min(0) }).strict(),
+  z.object({ mark: z.object({ pod: PodSelectorSchema, marker: z.string() }).strict() }).strict(),
+  z
+    .object({
+      label: z
+        .object({ pod: PodSelectorSchema, labels: z.record(z.string(), z.string().nullable()) })
+        .strict(),
+    })
+    .strict(),
+  z
+    .object({
+      annotate: z
+        .object({ pod: PodSelectorSchema, annotations: z.record(z.string(), z.string().nullable()) })
+        .strict(),
+    })
+    .strict(),
+  z.object({ deletePod: PodSelectorSchema }).strict(),
+  z.object({ podsToDelete: PodSelectorSchema }).strict(),
+  z.object({ addFinalizer: z.object({ pod: PodSelectorSchema, finalizer: z.string() }).strict() }).strict(),
+  z
+    .object({ removeFinalizer: z.object({ pod: PodSelectorSchema, finalizer: z.string() }).strict() })
+    .strict(),
+  z.object({ sleep: z.number().positive().max(120) }).strict(),
+  z.object({ checkpoint: z.string().regex(/^[a-z0-9-]+$/) }).strict(),
+]);
+export type Step = z.infer<typeof StepSchema>;
+
+/** A difference chosen on purpose: the snapshot paths (glob `*` per segment) it covers, and why. */
+export const DeliberateSchema = z.object({ path: z.string(), reason: z.string().min(10) }).strict();
+export type Deliberate = z.infer<typeof DeliberateSchema>;
+
+/** A whole scenario file. */
+export const ScenarioSchema = z
+  .object({
+    name: z.string().regex(/^[a-z0-9-]+$/),
+    description: z.string(),
+    /** Where the behaviour is described: an upstream test or function, or a case id. */
+    source: z.string(),
+    /** Feature gates both controllers run with, as OpenKruise names them (default: none, i.e. its defaults). */
+    gates: z.record(z.string(), z.boolean()).default({}),
+    /** Part of the quick subset run by `npm test`. */
+    quick: z.boolean().default(false),
+    /** Seconds of no observable change that count as settled (default 3). */
+    quietSeconds: z.number().positive().max(60).default(3),
+    /** Seconds a checkpoint may wait for the cluster to settle (default 90). */
+    settleTimeoutSeconds: z.number().positive().max(600).default(90),
+    steps: z.array(StepSchema).min(1),
+    deliberate: z.array(DeliberateSchema).default([]),
+  })
+  .strict();
+export type Scenario = z.infer<typeof ScenarioSchema>;
+
+/**
+ * Reads and validates one scenario file.
+ * @throws Error naming the file and the first invalid field path
+ */
+export function loadScenario(file: string): Scenario {
+  const parsed = ScenarioSchema.safeParse(parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${file}: ${issue?.path.join('.') || '<root>'}: ${issue?.message ?? 'invalid'}`);
+  }
+  if (`${parsed.data.name}.yaml` !== path.basename(file))
+    throw new Error(`${file}: name "${parsed.data.name}" must match the file name`);
+  if (!parsed.data.steps.some((s) => 'checkpoint' in s))
+    throw new Error(`${file}: a scenario needs at least one checkpoint`);
+  return parsed.data;
+}
+
+/** All scenarios in {@link SCENARIO_DIR}, sorted by name. @throws as {@link loadScenario} */
+export function loadScenarios(dir: string = SCENARIO_DIR): Scenario[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => loadScenario(path.join(dir, f)));
+}

@@ -1,0 +1,202 @@
+/**
+ * A checkpoint's snapshot: what a user can observe of a CloneSet through the API, with only what is random made
+ * comparable (instance ids, uids, timestamps, node names, resourceVersions). Everything else — revision names,
+ * pod specs, labels, annotations, conditions, restart counts, status fields, Events, PVCs — is kept as read, so
+ * two controllers that behave alike produce equal snapshots.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { ClusterState } from './cluster.js';
+
+/** The pod label holding the instance id (random, so normalised away). */
+const INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
+const UID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
+const TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})\b/g;
+/** The service-account token volume's random suffix (kube-api-access-xxxxx). */
+const SA_VOLUME = /\bkube-api-access-[a-z0-9]{5}\b/g;
+
+/** One pod as compared: its spec and metadata as read, normalised, and what changed since the last checkpoint. */
+export interface PodView {
+  /** `new` when the pod did not exist at the previous checkpoint (or this is the first), else `kept`. */
+  since: 'new' | 'kept';
+  /** Whether the pod is terminating (deletionTimestamp set). */
+  terminating: boolean;
+  labels: Record<string, string>;
+  annotations: Record<string, unknown>;
+  finalizers: string[];
+  owners: string[];
+  readinessGates: string[];
+  spec: unknown;
+  phase: string;
+  /** `Type=Status` per condition, sorted. */
+  conditions: string[];
+  /** Sum of the containers' restart counts. */
+  restarts: number;
+  /** `name=image` of each container status. */
+  runningImages: string[];
+}
+
+/** A comparable view of one namespace at one checkpoint. */
+export interface Snapshot {
+  /** False when the cluster did not settle within the scenario's timeout. */
+  settled: boolean;
+  cloneSet: { spec: unknown; status: unknown } | 'absent';
+  /** `name #revision`, in revision order. */
+  revisions: string[];
+  pods: PodView[];
+  pvcs: unknown[];
+  /** `Type Reason: message` of each Event on the CloneSet → count. */
+  events: Record<string, number>;
+  /** Extremes sampled while the cluster moved since the previous checkpoint. */
+  timeline: TimelinePeaks;
+}
+
+/** Extremes of a timeline segment. */
+export interface TimelinePeaks {
+  /** Most pods that were not terminating at once. */
+  maxPods: number;
+  /** Fewest Ready pods (not terminating) at once, after the first pod became Ready in the segment or before. */
+  minReady: number;
+}
+
+/**
+ * Builds the snapshot of `state`.
+ * @param previousUids uids of the pods at the previous checkpoint (empty at the first)
+ * @param timeline the sampled peaks since the previous checkpoint
+ */
+export function takeSnapshot(
+  state: ClusterState,
+  previousUids: ReadonlySet<string>,
+  timeline: TimelinePeaks,
+  settled: boolean,
+): Snapshot {
+  const ids = new Set<string>();
+  for (const p of state.pods) {
+    const id = p.metadata?.labels?.[INSTANCE_ID_LABEL];
+    if (id) ids.add(id);
+  }
+  for (const c of state.pvcs) {
+    const id = c.metadata?.labels?.[INSTANCE_ID_LABEL];
+    if (id) ids.add(id);
+  }
+  const norm = normaliser(ids, state.cloneSet?.metadata.name ?? '');
+  const cs = state.cloneSet;
+  const events: Record<string, number> = {};
+  for (const e of state.events) {
+    if (e.involvedObject?.kind !== 'CloneSet') continue;
+    const key = norm(`${e.type ?? ''} ${e.reason ?? ''}: ${e.message ?? ''}`) as string;
+    events[key] = (events[key] ?? 0) + (e.count ?? 1);
+  }
+  return {
+    settled,
+    cloneSet: cs ? { spec: norm(cs.spec), status: norm(statusView(cs.status ?? {})) } : 'absent',
+    revisions: state.revisions
+      .filter((r) => r.metadata?.ownerReferences?.some((o) => o.kind === 'CloneSet'))
+      .sort((a, b) => a.revision - b.revision)
+      .map((r) => `${r.metadata?.name ?? ''} #${r.revision}`),
+    pods: sortCanonical(state.pods.map((p) => norm(podView(p, previousUids)) as PodView)),
+    pvcs: sortCanonical(
+      state.pvcs.map((c) =>
+        norm({
+          name: c.metadata?.name,
+          labels: c.metadata?.labels ?? {},
+          owners: (c.metadata?.ownerReferences ?? []).map((o) => `${o.kind}/${o.name}`),
+          terminating: Boolean(c.metadata?.deletionTimestamp),
+          spec: { ...c.spec, volumeName: undefined },
+        }),
+      ),
+    ),
+    events,
+    timeline,
+  };
+}
+
+/** Uids of the pods in a state (for the next checkpoint's `since`). */
+export function podUids(state: ClusterState): Set<string> {
+  return new Set(state.pods.map((p) => p.metadata?.uid ?? ''));
+}
+
+function podView(p: V1Pod, previousUids: ReadonlySet<string>): PodView {
+  const spec: Record<string, unknown> = { ...(p.spec ?? {}) };
+  delete spec.nodeName;
+  return {
+    since: previousUids.has(p.metadata?.uid ?? '') ? 'kept' : 'new',
+    terminating: Boolean(p.metadata?.deletionTimestamp),
+    labels: p.metadata?.labels ?? {},
+    annotations: Object.fromEntries(
+      Object.entries(p.metadata?.annotations ?? {}).map(([k, v]) => [k, parseJsonObject(v)]),
+    ),
+    finalizers: [...(p.metadata?.finalizers ?? [])].sort(),
+    owners: (p.metadata?.ownerReferences ?? []).map(
+      (o) => `${o.kind}/${o.name} controller=${String(o.controller ?? false)}`,
+    ),
+    readinessGates: (p.spec?.readinessGates ?? []).map((g) => g.conditionType).sort(),
+    spec,
+    phase: p.status?.phase ?? '',
+    conditions: (p.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).sort(),
+    restarts: (p.status?.containerStatuses ?? []).reduce((n, c) => n + (c.restartCount ?? 0), 0),
+    runningImages: (p.status?.containerStatuses ?? []).map((c) => `${c.name}=${c.image}`).sort(),
+  };
+}
+
+/** Status with condition timestamps dropped (kept: type, status, reason, message). */
+function statusView(status: Record<string, unknown>): Record<string, unknown> {
+  const conditions = (status.conditions as Record<string, unknown>[] | undefined)?.map((c) => ({
+    type: c.type,
+    status: c.status,
+    reason: c.reason,
+    message: c.message,
+  }));
+  return { ...status, ...(conditions ? { conditions } : {}) };
+}
+
+/** Annotation values that are JSON objects are compared as objects (key order is the writer's choice). */
+function parseJsonObject(v: string): unknown {
+  if (!v.startsWith('{')) return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+}
+
+/**
+ * A deep copy of a value with random parts replaced in every string: instance ids (`<id>`), uids (`<uid>`),
+ * RFC 3339 times (`<time>`), the service-account volume suffix; and object keys sorted.
+ */
+function normaliser(ids: ReadonlySet<string>, cloneSetName: string): (v: unknown) => unknown {
+  // pod and PVC names end in `<CloneSet name>-<5-character instance id>` (revision names have 10 characters)
+  const named = cloneSetName
+    ? new RegExp(`(?<=${escape(cloneSetName)}-)[a-z0-9]{5}(?![a-z0-9])`, 'g')
+    : undefined;
+  const fix = (s: string): string => {
+    if (ids.has(s)) return '<id>';
+    const out = s.replace(UID, '<uid>').replace(TIME, '<time>').replace(SA_VOLUME, 'kube-api-access-<sfx>');
+    return named ? out.replace(named, '<id>') : out;
+  };
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return fix(v);
+    if (v instanceof Date) return '<time>';
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== undefined) out[k] = walk(x);
+      }
+      return out;
+    }
+    return v;
+  };
+  return walk;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function sortCanonical<T>(xs: T[]): T[] {
+  return xs
+    .map((x) => [JSON.stringify(x), x] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([, x]) => x);
+}

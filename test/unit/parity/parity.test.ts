@@ -1,0 +1,169 @@
+/** The parity runner's pure parts: scenario files, snapshot normalisation, pod selection, comparison, report. */
+import type { V1Pod } from '@kubernetes/client-node';
+import { compareRuns, matchesPath } from '../../parity/compare.js';
+import type { ClusterState } from '../../parity/cluster.js';
+import { renderReport, summaryLine } from '../../parity/report.js';
+import { selectPods, type ScenarioRun } from '../../parity/run.js';
+import { loadScenarios } from '../../parity/scenario.js';
+import { takeSnapshot } from '../../parity/snapshot.js';
+
+function pod(name: string, id: string, created: string, extra: Partial<V1Pod['metadata']> = {}): V1Pod {
+  return {
+    metadata: {
+      name,
+      uid: `0000000${name.length}-1111-2222-3333-444444444444`,
+      creationTimestamp: new Date(created),
+      labels: { 'apps.kruise.io/cloneset-instance-id': id, app: 'web' },
+      ownerReferences: [
+        { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'u', controller: true },
+      ],
+      ...extra,
+    },
+    spec: { nodeName: 'kwok-node-1', containers: [{ name: 'main', image: 'nginx' }] },
+    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+  };
+}
+
+function state(pods: V1Pod[]): ClusterState {
+  return {
+    cloneSet: { metadata: { name: 'web', generation: 1 }, spec: {}, status: { updateRevision: 'web-abc' } },
+    pods,
+    pvcs: [],
+    revisions: [],
+    events: [
+      {
+        metadata: {},
+        involvedObject: { kind: 'CloneSet', name: 'web' },
+        type: 'Normal',
+        reason: 'SuccessfulCreate',
+        message: `succeed to create pod ${pods[0]?.metadata?.name ?? ''}`,
+        count: 1,
+      },
+    ],
+  };
+}
+
+describe('scenario files', () => {
+  it('every file in test/parity/scenarios loads and validates', () => {
+    const scenarios = loadScenarios();
+    expect(scenarios.length).toBeGreaterThanOrEqual(25);
+    expect(scenarios.filter((s) => s.quick).map((s) => s.name)).toEqual([
+      'partition-inplace',
+      'predelete-hook',
+      'predelete-not-ready',
+      'scale-normal',
+      'seed-story',
+    ]);
+  });
+});
+
+describe('takeSnapshot', () => {
+  it('makes two clusters whose pods differ only in random parts equal', () => {
+    const a = takeSnapshot(
+      state([pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z')]),
+      new Set(),
+      { maxPods: 1, minReady: 0 },
+      true,
+    );
+    const b = takeSnapshot(
+      state([pod('web-q9z4m', 'q9z4m', '2026-02-02T00:00:05Z')]),
+      new Set(),
+      { maxPods: 1, minReady: 0 },
+      true,
+    );
+    expect(a).toEqual(b);
+    expect(a.events).toEqual({ 'Normal SuccessfulCreate: succeed to create pod web-<id>': 1 });
+    expect(a.pods[0]?.labels).toEqual({ 'apps.kruise.io/cloneset-instance-id': '<id>', app: 'web' });
+    expect(a.pods[0]?.spec).toEqual({ containers: [{ image: 'nginx', name: 'main' }] });
+  });
+
+  it('tells kept pods from new ones and keeps what is not random', () => {
+    const p = pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z');
+    const kept = takeSnapshot(
+      state([p]),
+      new Set([p.metadata?.uid ?? '']),
+      { maxPods: 1, minReady: 1 },
+      true,
+    );
+    expect(kept.pods.map((x) => x.since)).toEqual(['kept']);
+    const other = pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z', { labels: { app: 'other' } });
+    expect(
+      takeSnapshot(state([other]), new Set(), { maxPods: 1, minReady: 1 }, true).pods[0]?.labels,
+    ).toEqual({ app: 'other' });
+  });
+});
+
+describe('selectPods', () => {
+  const pods = [
+    pod('web-bbbbb', 'bbbbb', '2026-01-01T00:00:02Z'),
+    pod('web-aaaaa', 'aaaaa', '2026-01-01T00:00:01Z', { labels: { 'parity.kruiseless.io/marker': 'm' } }),
+    pod('web-ccccc', 'ccccc', '2026-01-01T00:00:01Z', {
+      deletionTimestamp: new Date('2026-01-01T00:00:09Z'),
+    }),
+  ];
+  it('orders live pods by creation time, then name', () => {
+    expect(selectPods(state(pods), { all: true }).map((p) => p.metadata?.name)).toEqual([
+      'web-aaaaa',
+      'web-bbbbb',
+    ]);
+    expect(selectPods(state(pods), { index: 1 }).map((p) => p.metadata?.name)).toEqual(['web-bbbbb']);
+    expect(selectPods(state(pods), { marker: 'm', index: 0 }).map((p) => p.metadata?.name)).toEqual([
+      'web-aaaaa',
+    ]);
+  });
+  it('fails loudly when nothing matches', () => {
+    expect(() => selectPods(state(pods), { state: 'PreparingDelete', all: true })).toThrow(
+      'no pod matches {"state":"PreparingDelete","all":true} (of 2 live pods)',
+    );
+  });
+});
+
+describe('compareRuns', () => {
+  const run = (replicas: number, error?: string): ScenarioRun => ({
+    checkpoints: {
+      created: takeSnapshot(
+        { ...state([]), cloneSet: { metadata: { name: 'web' }, spec: {}, status: { replicas } } },
+        new Set(),
+        { maxPods: 0, minReady: 0 },
+        true,
+      ),
+    },
+    ...(error ? { error } : {}),
+  });
+  it('identical, deliberate or different, with the paths', () => {
+    expect(compareRuns('s', run(2), run(2), []).result).toBe('identical');
+    const different = compareRuns('s', run(2), run(3), []);
+    expect(different).toEqual({
+      scenario: 's',
+      result: 'different',
+      differences: [{ path: 'created.cloneSet.status.replicas', reference: 2, kruiseless: 3 }],
+    });
+    const deliberate = compareRuns('s', run(2), run(3), [
+      { path: 'created.*.status', reason: 'a chosen difference' },
+    ]);
+    expect(deliberate.result).toBe('deliberate');
+    expect(compareRuns('s', run(2), run(2, 'boom'), []).differences).toEqual([
+      { path: 'error', reference: undefined, kruiseless: 'boom' },
+    ]);
+  });
+  it('matchesPath: `*` is one segment and a pattern covers what is below it', () => {
+    expect(matchesPath('a.*.c', 'a.b.c.d')).toBe(true);
+    expect(matchesPath('a.*.c', 'a.b.x')).toBe(false);
+    expect(matchesPath('a.b.c', 'a.b')).toBe(false);
+  });
+  it('report and summary line', () => {
+    const verdicts = [compareRuns('one', run(2), run(2), []), compareRuns('two', run(2), run(3), [])];
+    expect(summaryLine(verdicts)).toBe('parity: 2 scenarios, 1 identical, 0 deliberate, 1 different');
+    expect(renderReport(verdicts)).toEqual([
+      'scenario  result',
+      '--------  ----------',
+      'one       identical',
+      'two       different',
+      '',
+      'two: different',
+      '  created.cloneSet.status.replicas: DIFFERENT',
+      '    openkruise: 2',
+      '    kruiseless: 3',
+    ]);
+  });
+});
