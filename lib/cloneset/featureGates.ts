@@ -1,6 +1,8 @@
 /**
- * OpenKruise's `--feature-gates` flag, read into {@link PlannerOptions}. The gate names are OpenKruise's
- * (`pkg/features/kruise_features.go`); only the gates that change CloneSet behaviour map to a planner option.
+ * OpenKruise: pkg/features/kruise_features.go (the gate names and defaults; Kubernetes' `featuregate.Set`).
+ *
+ * OpenKruise's `--feature-gates` flag, read into {@link PlannerOptions}; only the gates that change CloneSet
+ * behaviour map to a planner option.
  */
 import type { PlannerOptions } from './types.js';
 

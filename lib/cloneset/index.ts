@@ -12,6 +12,12 @@ export { MAX_INT32, ProgressingReason, calculateStatus, setCondition, statusNeed
 export { resolveStrategy } from './strategy.js';
 export { newRevision } from './revision/revision.js';
 export {
+  CLONESET_GATE_NAMES,
+  InvalidFeatureGatesError,
+  parseFeatureGates,
+  type ParsedFeatureGates,
+} from './featureGates.js';
+export {
   DEFAULT_PLANNER_OPTIONS,
   type Action,
   type DeleteReason,

@@ -13,9 +13,29 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EKSClient } from '@aws-sdk/client-eks';
 import { addCluster } from '../admin/clusters.js';
 import { createStateStores } from '../state/index.js';
+import { CLONESET_GATE_NAMES } from '../cloneset/index.js';
+import { controllerSettings, type ControllerSettings } from '../runtime/config.js';
 
 // Node 20 is supported here until the pinned SDK needs 22 (README); its upgrade notice would drown the output.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+/** Options of `kruiseless local`. */
+interface LocalOptions {
+  kubeconfig?: string;
+  clusterName: string;
+  logLevel: string;
+  featureGates: string;
+  clonesetScalingExcludePreparingDelete: boolean;
+}
+
+/** The planner options of `kruiseless local`'s flags; a malformed gate list ends the command with its message. */
+function readSettings(opts: LocalOptions): ControllerSettings {
+  try {
+    return controllerSettings(opts.featureGates, opts.clonesetScalingExcludePreparingDelete);
+  } catch (e) {
+    return program.error(`kruiseless local: ${(e as Error).message}`);
+  }
+}
 
 const program = new Command('kruiseless').description('OpenKruise CloneSet without an in-cluster controller');
 
@@ -28,11 +48,34 @@ program
   )
   .option('--cluster-name <name>', 'cluster name used in keys and logs', 'local')
   .option('--log-level <level>', 'DEBUG | INFO | WARN | ERROR', 'INFO')
-  .action(async (opts: { kubeconfig?: string; clusterName: string; logLevel: string }) => {
-    const kubeconfig = opts.kubeconfig ? path.resolve(opts.kubeconfig) : (await clusterUp()).info.kubeconfig;
+  .option(
+    '--feature-gates <gates>',
+    `OpenKruise feature gates, Name=true|false,... (CloneSet gates: ${CLONESET_GATE_NAMES.join(', ')})`,
+    process.env.KRUISELESS_FEATURE_GATES ?? '',
+  )
+  .option(
+    '--cloneset-scaling-exclude-preparing-delete',
+    "OpenKruise's controller flag: PreparingDelete pods do not count as replicas when scaling",
+    false,
+  )
+  .action(async (opts: LocalOptions) => {
     const logger = new Logger({ serviceName: 'kruiseless', logLevel: opts.logLevel as LogLevel });
-    const embedded = await startEmbedded({ kubeconfig, clusterName: opts.clusterName, logger });
-    logger.info('kruiseless local running; Ctrl-C to stop', { kubeconfig, cluster: opts.clusterName });
+    const settings = readSettings(opts);
+    if (settings.ignoredGates.length > 0) {
+      logger.warn('feature gates that do not concern CloneSet are ignored', { gates: settings.ignoredGates });
+    }
+    const kubeconfig = opts.kubeconfig ? path.resolve(opts.kubeconfig) : (await clusterUp()).info.kubeconfig;
+    const embedded = await startEmbedded({
+      kubeconfig,
+      clusterName: opts.clusterName,
+      logger,
+      plannerOptions: settings.plannerOptions,
+    });
+    logger.info('kruiseless local running; Ctrl-C to stop', {
+      kubeconfig,
+      cluster: opts.clusterName,
+      featureGates: opts.featureGates,
+    });
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

@@ -21,6 +21,7 @@ import { watchHandler } from '../runtime/handlers/watch.js';
 import type { Runtime } from '../runtime/types.js';
 import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
 import { startDynalite } from '../emulator/dynalite.js';
+import type { PlannerOptions } from '../cloneset/index.js';
 
 /** Options of {@link startEmbedded}. */
 export interface EmbeddedOptions {
@@ -32,6 +33,8 @@ export interface EmbeddedOptions {
   logger?: Logger;
   /** serverless.yml whose eventBridge rules the bus uses (default: the repository's). */
   serverlessYml?: string;
+  /** Feature gates and controller flags for the planner (default: OpenKruise's defaults). */
+  plannerOptions?: Readonly<Partial<PlannerOptions>>;
   /** Table name in dynalite (default `kruiseless-local`). */
   tableName?: string;
 }
@@ -102,6 +105,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     publisher: bus,
     requeue,
     cluster: { name: clusterName, kc, kube },
+    ...(opts.plannerOptions ? { plannerOptions: opts.plannerOptions } : {}),
   });
 
   const aborter = new AbortController();

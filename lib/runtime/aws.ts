@@ -9,7 +9,7 @@ import { SSMClient, GetParameterCommand } from '@aws-sdk/client-ssm';
 import { createEventBridgePublisher, createSchedulerRequeue } from '../events/index.js';
 import { createKubeClient, kubeConfigFromCluster } from '../kube/index.js';
 import { createStateStores } from '../state/index.js';
-import { loadConfig } from './config.js';
+import { controllerSettings, loadConfig } from './config.js';
 import { UnknownClusterError, type Runtime } from './types.js';
 
 let runtime: Runtime | undefined;
@@ -22,9 +22,14 @@ let secret: Promise<string | undefined> | undefined;
 export function awsRuntime(): Runtime {
   if (runtime) return runtime;
   const config = loadConfig();
+  const { plannerOptions } = controllerSettings(
+    config.KRUISELESS_FEATURE_GATES,
+    config.KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE === 'true',
+  );
   const stores = createStateStores({ client: new DynamoDBClient({}), tableName: config.TABLE_NAME });
   runtime = {
     stores,
+    plannerOptions,
     publisher: createEventBridgePublisher({
       client: new EventBridgeClient({}),
       eventBusName: config.EVENT_BUS_NAME,

@@ -3,6 +3,7 @@
  */
 import { KruiselessError } from '../core/errors.js';
 import { z } from 'zod';
+import { parseFeatureGates, type PlannerOptions } from '../cloneset/index.js';
 
 const EnvSchema = z.object({
   TABLE_NAME: z.string().min(3),
@@ -12,6 +13,10 @@ const EnvSchema = z.object({
   SCHEDULER_GROUP_NAME: z.string().min(1).default('default'),
   REQUEUE_DLQ_ARN: z.string().startsWith('arn:').optional(),
   ADMISSION_SECRET_PARAM: z.string().min(1).optional(),
+  /** OpenKruise's `--feature-gates` value, e.g. `CloneSetShortHash=true` (lib/cloneset/featureGates.ts). */
+  KRUISELESS_FEATURE_GATES: z.string().default(''),
+  /** OpenKruise's `--cloneset-scaling-exclude-preparing-delete` flag. */
+  KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE: z.enum(['true', 'false']).default('false'),
 });
 
 /** The validated environment. */
@@ -36,4 +41,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LambdaConfig {
     throw new ConfigError(`invalid Lambda environment: ${detail}`);
   }
   return parsed.data;
+}
+
+/** The planner options a deployment sets, and the gates it names that do not concern CloneSet. */
+export interface ControllerSettings {
+  plannerOptions: Partial<PlannerOptions>;
+  ignoredGates: string[];
+}
+
+/**
+ * Planner options from OpenKruise's feature gates and controller flag, as a deployment spells them.
+ * @param featureGates `--feature-gates` value (`Name=true,Other=false`; empty sets nothing)
+ * @param scalingExcludePreparingDelete `--cloneset-scaling-exclude-preparing-delete`
+ * @throws ConfigError for a malformed gate list
+ */
+export function controllerSettings(
+  featureGates: string,
+  scalingExcludePreparingDelete: boolean,
+): ControllerSettings {
+  try {
+    const { options, ignored } = parseFeatureGates(featureGates);
+    return {
+      plannerOptions: {
+        ...options,
+        ...(scalingExcludePreparingDelete ? { scalingExcludePreparingDelete } : {}),
+      },
+      ignoredGates: ignored,
+    };
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
 }

@@ -5,6 +5,7 @@
  */
 import type { EventPublisher, RequeueScheduler } from '../events/index.js';
 import type { StateStores } from '../state/index.js';
+import type { PlannerOptions } from '../cloneset/index.js';
 import { UnknownClusterError, type Runtime, type RuntimeCluster } from './types.js';
 
 /** The adapters of {@link embeddedRuntime}. */
@@ -14,6 +15,8 @@ export interface EmbeddedRuntimeParts {
   requeue: RequeueScheduler;
   /** The one cluster served; `cluster.name` is the cluster name in keys and events. */
   cluster: RuntimeCluster;
+  /** Feature gates and controller flags (default: OpenKruise's defaults). */
+  plannerOptions?: Readonly<Partial<PlannerOptions>>;
 }
 
 /**
@@ -21,9 +24,10 @@ export interface EmbeddedRuntimeParts {
  * @returns a Runtime whose `cluster(name)` throws UnknownClusterError for any other name
  */
 export function embeddedRuntime(parts: EmbeddedRuntimeParts): Runtime {
-  const { stores, publisher, requeue, cluster } = parts;
+  const { stores, publisher, requeue, cluster, plannerOptions } = parts;
   return {
     stores,
+    ...(plannerOptions ? { plannerOptions } : {}),
     publisher,
     requeue,
     clusterNames: async () => [cluster.name],

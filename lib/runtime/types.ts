@@ -8,6 +8,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { EventPublisher, RequeueScheduler } from '../events/index.js';
 import type { KubeClient } from '../kube/types.js';
 import type { StateStores } from '../state/index.js';
+import type { PlannerOptions } from '../cloneset/index.js';
 
 /** A cluster the runtime can reach. */
 export interface RuntimeCluster {
@@ -28,6 +29,12 @@ export interface Runtime {
    * @throws UnknownClusterError when the cluster is not registered
    */
   cluster(name: string): Promise<RuntimeCluster>;
+  /**
+   * Feature gates and controller flags for the planner, as the deployment set them (serverless.yml parameters
+   * `featureGates` and `scalingExcludePreparingDelete`, or `kruiseless local --feature-gates`); absent fields take
+   * OpenKruise's defaults.
+   */
+  plannerOptions?: Readonly<Partial<PlannerOptions>>;
   /** Shared secret of the admission source's URL path, if the admission source is enabled. */
   admissionSecret(): Promise<string | undefined>;
 }

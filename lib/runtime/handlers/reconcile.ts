@@ -61,6 +61,7 @@ export function reconcileHandler(
           leaseDurationMs: remaining + 60_000,
           maxInlineWaitSeconds: 10,
           maxPasses: 20,
+          ...(runtime.plannerOptions ? { options: runtime.plannerOptions } : {}),
         },
         request,
       );
