@@ -198,7 +198,7 @@ async function createBatch(
   results.forEach((r, i) => {
     if (r.status === 'rejected') failed.push({ a: step[i], reason: r.reason });
     else {
-      const ev = successEvent(step[i]);
+      const ev = successEvent(step[i], '');
       if (ev) events.push(ev);
     }
   });
@@ -310,7 +310,7 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
       current = first;
       applied.writes += await applyOne(w, first);
       current = undefined;
-      const ev = successEvent(first);
+      const ev = successEvent(first, plan.revisions.updateRevision);
       if (ev) applied.events.push(ev);
     }
     if (intentId) await ctx.ledger.clear(ctx.lease, intentId);
@@ -329,7 +329,7 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
       ctx.log.info('conflict: the object changed since it was read; re-planning', { action: current?.type });
     } else {
       applied.error = failure as KubeApiError;
-      if (current) applied.events.push(failureEvent(current, applied.error));
+      if (current) applied.events.push(failureEvent(current, applied.error, plan.revisions.updateRevision));
       ctx.log.warn('write failed; remaining actions skipped', {
         error: applied.error.message,
         action: current?.type,

@@ -8,8 +8,11 @@ import { EventReason } from '../api/keys.js';
 import type { Action } from '../cloneset/types.js';
 import type { CloneSetEvent } from '../kube/types.js';
 
-/** The Normal Event for an action that succeeded, if upstream records one. */
-export function successEvent(a: Action): CloneSetEvent | undefined {
+/**
+ * The Normal Event for an action that succeeded, if upstream records one.
+ * @param updateRevision name of the plan's update revision (pod updates name it, as OpenKruise v1.9's messages do)
+ */
+export function successEvent(a: Action, updateRevision: string): CloneSetEvent | undefined {
   switch (a.type) {
     case 'CreatePod':
       return {
@@ -28,14 +31,14 @@ export function successEvent(a: Action): CloneSetEvent | undefined {
         return {
           type: 'Normal',
           reason: EventReason.SuccessfulUpdatePodInPlace,
-          message: `successfully update pod ${a.pod.name} in-place`,
+          message: `successfully update pod ${a.pod.name} in-place(revision ${updateRevision})`,
         };
       }
       if (a.reason === 'RecreateUpdate') {
         return {
           type: 'Normal',
           reason: EventReason.SuccessfulUpdatePodReCreate,
-          message: `successfully update pod ${a.pod.name} recreate`,
+          message: `successfully patch pod ${a.pod.name} specified-delete for update(revision ${updateRevision})`,
         };
       }
       return undefined;
@@ -44,17 +47,34 @@ export function successEvent(a: Action): CloneSetEvent | undefined {
   }
 }
 
-/** The Warning Event for an action that failed with `error`. */
-export function failureEvent(a: Action, error: Error): CloneSetEvent {
-  const reason =
-    a.type === 'CreatePod'
-      ? EventReason.FailedCreate
-      : a.type === 'DeletePod' || a.type === 'DeletePVC'
-        ? EventReason.FailedDelete
-        : a.type === 'PatchPod' && a.reason === 'InPlaceUpdate'
-          ? EventReason.FailedUpdatePodInPlace
-          : a.type === 'PatchPod' && a.reason === 'RecreateUpdate'
-            ? EventReason.FailedUpdatePodReCreate
-            : EventReason.FailedUpdate;
-  return { type: 'Warning', reason, message: error.message };
+/**
+ * The Warning Event for an action that failed with `error`, with OpenKruise's reason and message for it.
+ * @param updateRevision name of the plan's update revision (named by the pod-update messages)
+ */
+export function failureEvent(a: Action, error: Error, updateRevision: string): CloneSetEvent {
+  const warning = (reason: string, message: string): CloneSetEvent => ({ type: 'Warning', reason, message });
+  switch (a.type) {
+    case 'CreatePod':
+      return warning(EventReason.FailedCreate, error.message);
+    case 'DeletePod':
+      return warning(EventReason.FailedDelete, `failed to delete pod ${a.pod.name}: ${error.message}`);
+    case 'DeletePVC':
+      return warning(EventReason.FailedDelete, `failed to delete pvc ${a.name}: ${error.message}`);
+    case 'PatchPod':
+      if (a.reason === 'InPlaceUpdate') {
+        return warning(
+          EventReason.FailedUpdatePodInPlace,
+          `failed to update pod ${a.pod.name} in-place(revision ${updateRevision}): ${error.message}`,
+        );
+      }
+      if (a.reason === 'RecreateUpdate') {
+        return warning(
+          EventReason.FailedUpdatePodReCreate,
+          `failed to patch pod specified-delete ${a.pod.name} for update(revision ${updateRevision}): ${error.message}`,
+        );
+      }
+      return warning(EventReason.FailedUpdate, error.message);
+    default:
+      return warning(EventReason.FailedUpdate, error.message);
+  }
 }

@@ -284,7 +284,7 @@ describe('the seed CloneSet through watch pump → bus → reconcile → DynamoD
       );
       expect(messages('SuccessfulDelete')).toEqual([`succeed to delete pod ${story.deleted?.metadata.name}`]);
       expect(messages('SuccessfulUpdatePodInPlace')).toEqual([
-        `successfully update pod ${story.kept?.metadata.name} in-place`,
+        `successfully update pod ${story.kept?.metadata.name} in-place(revision cs-no-pvc-sample-6ccb957675)`,
       ]);
       for (const e of events) {
         expect(e.involvedObject).toMatchObject({

@@ -200,7 +200,7 @@ describe('executePlan: the order of writes', () => {
       'expectations.put deletes[data-cs-x-bbbbb] updates[cs-x-aaaaa]',
       'delete pvc data-cs-x-bbbbb',
       'expectations.put deletes[data-cs-x-bbbbb] updates[cs-x-aaaaa]',
-      'event SuccessfulUpdatePodInPlace: successfully update pod cs-x-aaaaa in-place',
+      'event SuccessfulUpdatePodInPlace: successfully update pod cs-x-aaaaa in-place(revision r2)',
     ]);
     expect(s.kube.pods.get('cs-x-aaaaa')?.metadata.labels?.step).toBe('2');
   });
@@ -259,7 +259,7 @@ describe('executePlan: API errors', () => {
       'expectations.put deletes[cs-x-aaaaa]',
       'delete pod cs-x-aaaaa',
       'update status cs-no-pvc-sample',
-      'event FailedDelete: delete pod cs-x-aaaaa: 500 InternalError: etcd is unavailable',
+      'event FailedDelete: failed to delete pod cs-x-aaaaa: delete pod cs-x-aaaaa: 500 InternalError: etcd is unavailable',
     ]);
     expect((await s.stores.ledger.get(KEY))?.pods.map((p) => p.name)).toEqual(['cs-x-aaaaa']);
     expect([...s.kube.cloneSets.values()][0].status?.conditions?.[0]?.type).toBe('FailedScale');
@@ -276,7 +276,9 @@ describe('executePlan: API errors', () => {
     });
     const out = await executePlan(s.ctx(), plan);
     expect(out.error).toBeDefined();
-    expect(s.kube.events.map((e) => e.reason)).toEqual(['FailedUpdatePodInPlace']);
+    expect(s.kube.events.map((e) => `${e.reason}: ${e.message}`)).toEqual([
+      'FailedUpdatePodInPlace: failed to update pod cs-x-aaaaa in-place(revision r2): patch pod cs-x-aaaaa: 500 InternalError: etcd is unavailable',
+    ]);
     expect([...s.kube.cloneSets.values()][0].status?.conditions?.[0]?.type).toBe('FailedUpdate');
   });
 

@@ -106,7 +106,7 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
       `patch pod ${B}`,
       `expectations.put updates[${B}]`,
       'update status cs-no-pvc-sample',
-      `event SuccessfulUpdatePodInPlace: successfully update pod ${B} in-place`,
+      `event SuccessfulUpdatePodInPlace: successfully update pod ${B} in-place(revision cs-no-pvc-sample-6ccb957675)`,
       'expectations.get',
       'expectations.put (none)',
       'ledger.get',
