@@ -67,7 +67,6 @@ function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
     availableReplicas: 0,
     updatedReplicas: 0,
     updatedReadyReplicas: 0,
-    updatedAvailableReplicas: 0,
     ...(cs.status ?? {}),
   };
   const previous = (old.conditions ?? []).find((c) => c.type === CONDITION_FAILED_VALIDATION);

@@ -245,8 +245,11 @@ export function calculateStatus(args: StatusInput): StatusResult {
     availableReplicas: c.available,
     updatedReplicas: c.updated,
     updatedReadyReplicas: c.updatedReady,
-    updatedAvailableReplicas: c.updatedAvailable,
-    expectedUpdatedReplicas: strategy.expectedUpdatedReplicas,
+    // both are `omitempty` in OpenKruise's CloneSetStatus: a 0 is not written (found by the parity suite)
+    ...(c.updatedAvailable !== 0 ? { updatedAvailableReplicas: c.updatedAvailable } : {}),
+    ...(strategy.expectedUpdatedReplicas !== 0
+      ? { expectedUpdatedReplicas: strategy.expectedUpdatedReplicas }
+      : {}),
     updateRevision: args.updateRevision,
     currentRevision: promoted ? args.updateRevision : args.currentRevision,
     collisionCount: args.collisionCount,

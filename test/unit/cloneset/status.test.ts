@@ -295,7 +295,7 @@ describe('status counters (docs/behaviour/cloneset.md#status-fields)', () => {
       s.readyReplicas,
       s.availableReplicas,
       s.updatedReadyReplicas,
-      s.updatedAvailableReplicas,
+      s.updatedAvailableReplicas ?? 0,
     ]).toEqual([ready, available, updatedReady, updatedAvailable]);
     expect(s.replicas).toBe(1);
   });
@@ -467,5 +467,14 @@ describe('setCondition and metaTime', () => {
 
   test('metaTime drops sub-second precision', () => {
     expect(metaTime(new Date('2024-05-01T08:00:00.987Z'))).toBe('2024-05-01T08:00:00Z');
+  });
+});
+
+describe('omitempty counters (OpenKruise CloneSetStatus json tags)', () => {
+  it('writes no updatedAvailableReplicas when it is 0', () => {
+    const cs = cloneSet(1, { minReadySeconds: 10, progressDeadlineSeconds: 20 });
+    const s = calculateStatus(input(cs, [pod('1')])).status;
+    expect(Object.keys(s)).not.toContain('updatedAvailableReplicas');
+    expect(s.updatedReplicas).toBe(0);
   });
 });

@@ -53,7 +53,7 @@ describe('C01: raising partition without CloneSetPartitionRollback', () => {
     expect(w.pods.some((p) => p.metadata.deletionTimestamp)).toBe(false);
     expect(w.plans.at(-1)!.diff).toEqual(diffRecord({}));
     const s = w.cloneSet.status!;
-    expect([s.updatedReplicas, s.expectedUpdatedReplicas]).toEqual([3, 1]);
+    expect([s.updatedReplicas, s.expectedUpdatedReplicas ?? 0]).toEqual([3, 1]);
     expect([s.updateRevision, s.currentRevision]).toEqual([r2, r1]);
   });
 
@@ -97,7 +97,7 @@ describe('C02: raising partition with CloneSetPartitionRollback', () => {
     expect(w.activePods().map(revOf)).toEqual([r1, r1, r1]);
     expect(w.activePods().map(imageOf)).toEqual([img('v1'), img('v1'), img('v1')]);
     const s = w.cloneSet.status!;
-    expect([s.updatedReplicas, s.expectedUpdatedReplicas, s.updateRevision]).toEqual([0, 0, r2]);
+    expect([s.updatedReplicas, s.expectedUpdatedReplicas ?? 0, s.updateRevision]).toEqual([0, 0, r2]);
   });
 
   test('C02 with the gate off: raising partition to 3 changes nothing (as C01)', () => {
@@ -125,7 +125,7 @@ describe('C04: percentage partition rounding and the "at least one updated" clam
     (replicas, partition, kept, updated) => {
       const { w, r1, r2 } = rolledOut(replicas, partition);
       expect([countRev(w, r1), countRev(w, r2)]).toEqual([kept, updated]);
-      expect(w.cloneSet.status!.expectedUpdatedReplicas).toBe(updated);
+      expect(w.cloneSet.status!.expectedUpdatedReplicas ?? 0).toBe(updated);
       expect(w.cloneSet.status!.updatedReplicas).toBe(updated);
       expect(w.plans.every((p) => p.validationErrors.length === 0)).toBe(true);
     },
@@ -141,7 +141,7 @@ describe('C04: percentage partition rounding and the "at least one updated" clam
     w.settle();
     expect(names(w)).toContain(canary);
     expect([countRev(w, r1), countRev(w, r2)]).toEqual([8, 1]);
-    expect(w.cloneSet.status!.expectedUpdatedReplicas).toBe(1);
+    expect(w.cloneSet.status!.expectedUpdatedReplicas ?? 0).toBe(1);
   });
 });
 
@@ -169,7 +169,7 @@ describe('C05: currentRevision is promoted only when every expected pod is updat
     w.edit((cs) => (cs.spec.replicas = 4));
     w.settle();
     expect([countRev(w, r1), countRev(w, r2)]).toEqual([2, 2]);
-    expect(w.cloneSet.status!.expectedUpdatedReplicas).toBe(2);
+    expect(w.cloneSet.status!.expectedUpdatedReplicas ?? 0).toBe(2);
     expect(currentRev(w)).toBe(r1);
     for (const plan of w.plans) {
       for (const a of plan.actions) if (a.type === 'CreatePod') expect([r1, r2]).toContain(a.revision);
