@@ -234,6 +234,8 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       );
     },
 
+    // createPod/createPVC and deletePod/deletePVC share their shape on purpose: one call per typed client-node
+    // method, kept apart so each request is named by its resource in logs and errors
     createPVC(pvc) {
       const namespace = pvc.metadata.namespace ?? '';
       const body = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...pvc };

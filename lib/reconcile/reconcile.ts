@@ -5,34 +5,23 @@
  * Invariant: an invocation that has returned (or thrown) holds no lease — except when it was fenced out, and then
  * the lease is someone else's.
  */
-import type { Plan, PlannerOptions } from '../cloneset/types.js';
+import type { Plan } from '../cloneset/types.js';
 import { cloneSetKeyOf, type CloneSetKey } from '../core/cloneSetKey.js';
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
 import type { RequeueScheduler, ReconcileRequest } from '../events/index.js';
-import type { KubeClient } from '../kube/types.js';
-import {
-  FencedOutError,
-  type ExpectationStore,
-  type Lease,
-  type LeaseStore,
-  type ScaleDownLedger,
-} from '../state/index.js';
-import { runPass, type PassResult } from './pass.js';
+import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
+import { runPass, type PassDeps, type PassResult } from './pass.js';
 
 export { randomInstanceId } from './pass.js';
 
-/** Everything one invocation needs; built by the Lambda handler or the embedded default. */
-export interface ReconcileDeps {
-  kube: KubeClient;
+/**
+ * Everything one invocation needs: a pass's needs plus the lease and the time budget. Built by the Lambda handler
+ * or the embedded default.
+ */
+export interface ReconcileDeps extends PassDeps {
   leases: LeaseStore;
-  expectations: ExpectationStore;
-  ledger: ScaleDownLedger;
   requeue: RequeueScheduler;
-  log: Logger;
   /** Unique id of this invocation (lease holder). */
   holder: string;
-  clock: Clock;
   sleep: (ms: number) => Promise<void>;
   /** Epoch ms by which the invocation must have released its lease (Lambda remaining time minus a margin). */
   deadlineMs: number;
@@ -42,9 +31,6 @@ export interface ReconcileDeps {
   maxInlineWaitSeconds: number;
   /** Reconcile passes per invocation at most (each pass re-reads everything). */
   maxPasses: number;
-  options?: Partial<PlannerOptions>;
-  /** Instance-id source; default: 5 random characters of SAFE_ALPHABET. */
-  newInstanceId?: () => string;
 }
 
 /** What one invocation did. */

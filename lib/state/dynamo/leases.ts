@@ -112,6 +112,8 @@ export class DynamoLeaseStore implements LeaseStore {
       '#dirty = :false',
     );
     if (released.ok) return 'released';
+    // the same owned-update call as above on purpose: the second step of the release protocol, taken only when the
+    // first found the dirty flag set (docs/architecture.md#lib-state)
     const cleared = await updateIfOwned(
       this.table,
       op,
