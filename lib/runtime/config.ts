@@ -3,7 +3,7 @@
  */
 import { KruiselessError } from '../core/errors.js';
 import { z } from 'zod';
-import { parseFeatureGates, type PlannerOptions } from '../cloneset/index.js';
+import { InvalidFeatureGatesError, parseFeatureGates, type PlannerOptions } from '../cloneset/index.js';
 
 const EnvSchema = z.object({
   TABLE_NAME: z.string().min(3),
@@ -69,6 +69,7 @@ export function controllerSettings(
       ignoredGates: ignored,
     };
   } catch (e) {
-    throw new ConfigError((e as Error).message);
+    if (e instanceof InvalidFeatureGatesError) throw new ConfigError(e.message);
+    throw e;
   }
 }
