@@ -8,6 +8,7 @@
  */
 import type { CloneSetStatus } from '../../../lib/api/types.js';
 import { planCloneSet, type Plan } from '../../../lib/cloneset/index.js';
+import { diffRecord } from '../support/fixtures.js';
 import { input, web, webPod, webRevision } from './goldenInputs.js';
 
 /** Revision names of templates `app:v1`, `app:v2`, `app:v3`. */
@@ -45,18 +46,7 @@ describe('planCloneSet golden plans', () => {
         deleteNames: [],
       },
       phase: 'scale',
-      diff: {
-        scaleUpNum: 2,
-        scaleUpNumOldRevision: 0,
-        scaleDownNum: 0,
-        scaleDownNumOldRevision: 0,
-        scaleUpLimit: 2,
-        deleteReadyLimit: 0,
-        useSurge: 0,
-        useSurgeOldRevision: 0,
-        updateNum: 0,
-        updateMaxUnavailable: 0,
-      },
+      diff: diffRecord({ scaleUpNum: 2, scaleUpLimit: 2 }),
       actions: [
         {
           type: 'CreatePod',
@@ -193,18 +183,7 @@ describe('planCloneSet golden plans', () => {
         deleteNames: [],
       },
       phase: 'scale',
-      diff: {
-        scaleUpNum: 0,
-        scaleUpNumOldRevision: 0,
-        scaleDownNum: 0,
-        scaleDownNumOldRevision: 0,
-        scaleUpLimit: 0,
-        deleteReadyLimit: 2,
-        useSurge: 0,
-        useSurgeOldRevision: 0,
-        updateNum: 0,
-        updateMaxUnavailable: 0,
-      },
+      diff: diffRecord({ deleteReadyLimit: 2 }),
       actions: [
         {
           type: 'DeletePod',
@@ -255,18 +234,7 @@ describe('planCloneSet golden plans', () => {
         deleteNames: [],
       },
       phase: 'update',
-      diff: {
-        scaleUpNum: 0,
-        scaleUpNumOldRevision: 0,
-        scaleDownNum: 0,
-        scaleDownNumOldRevision: 0,
-        scaleUpLimit: 0,
-        deleteReadyLimit: 0,
-        useSurge: 0,
-        useSurgeOldRevision: 0,
-        updateNum: 1,
-        updateMaxUnavailable: 1,
-      },
+      diff: diffRecord({ updateNum: 1, updateMaxUnavailable: 1 }),
       actions: [
         {
           type: 'PatchPodStatus',
@@ -358,18 +326,7 @@ describe('planCloneSet golden plans', () => {
         deleteNames: [],
       },
       phase: 'update',
-      diff: {
-        scaleUpNum: 0,
-        scaleUpNumOldRevision: 0,
-        scaleDownNum: 0,
-        scaleDownNumOldRevision: 0,
-        scaleUpLimit: 0,
-        deleteReadyLimit: 0,
-        useSurge: 0,
-        useSurgeOldRevision: 0,
-        updateNum: 1,
-        updateMaxUnavailable: 1,
-      },
+      diff: diffRecord({ updateNum: 1, updateMaxUnavailable: 1 }),
       actions: [
         {
           type: 'PatchPod',
@@ -424,18 +381,7 @@ describe('planCloneSet golden plans', () => {
         deleteNames: [],
       },
       phase: 'scale',
-      diff: {
-        scaleUpNum: 0,
-        scaleUpNumOldRevision: 0,
-        scaleDownNum: 1,
-        scaleDownNumOldRevision: 0,
-        scaleUpLimit: 0,
-        deleteReadyLimit: 2,
-        useSurge: 0,
-        useSurgeOldRevision: 0,
-        updateNum: 0,
-        updateMaxUnavailable: 0,
-      },
+      diff: diffRecord({ scaleDownNum: 1, deleteReadyLimit: 2 }),
       actions: [
         {
           type: 'PatchPod',
@@ -494,18 +440,7 @@ describe('planCloneSet golden plans', () => {
         deleteNames: [],
       },
       phase: 'none',
-      diff: {
-        scaleUpNum: 0,
-        scaleUpNumOldRevision: 0,
-        scaleDownNum: 0,
-        scaleDownNumOldRevision: 0,
-        scaleUpLimit: 0,
-        deleteReadyLimit: 0,
-        useSurge: 0,
-        useSurgeOldRevision: 0,
-        updateNum: 0,
-        updateMaxUnavailable: 0,
-      },
+      diff: diffRecord({}),
       actions: [],
       status: {
         observedGeneration: 1,
@@ -592,18 +527,7 @@ describe('planCloneSet golden plans', () => {
         deleteNames: [V1],
       },
       phase: 'none',
-      diff: {
-        scaleUpNum: 0,
-        scaleUpNumOldRevision: 0,
-        scaleDownNum: 0,
-        scaleDownNumOldRevision: 0,
-        scaleUpLimit: 0,
-        deleteReadyLimit: 0,
-        useSurge: 0,
-        useSurgeOldRevision: 0,
-        updateNum: 2,
-        updateMaxUnavailable: 1,
-      },
+      diff: diffRecord({ updateNum: 2, updateMaxUnavailable: 1 }),
       actions: [],
       status: {
         observedGeneration: 1,
@@ -640,18 +564,7 @@ describe('planCloneSet golden plans', () => {
         deleteNames: [],
       },
       phase: 'none',
-      diff: {
-        scaleUpNum: 0,
-        scaleUpNumOldRevision: 0,
-        scaleDownNum: 0,
-        scaleDownNumOldRevision: 0,
-        scaleUpLimit: 0,
-        deleteReadyLimit: 0,
-        useSurge: 0,
-        useSurgeOldRevision: 0,
-        updateNum: 0,
-        updateMaxUnavailable: 0,
-      },
+      diff: diffRecord({}),
       actions: [],
       status: {
         replicas: 0,
@@ -699,18 +612,7 @@ describe('planCloneSet golden plans', () => {
         deleteNames: [],
       },
       phase: 'none',
-      diff: {
-        scaleUpNum: 0,
-        scaleUpNumOldRevision: 0,
-        scaleDownNum: 0,
-        scaleDownNumOldRevision: 0,
-        scaleUpLimit: 0,
-        deleteReadyLimit: 0,
-        useSurge: 0,
-        useSurgeOldRevision: 0,
-        updateNum: 0,
-        updateMaxUnavailable: 0,
-      },
+      diff: diffRecord({}),
       actions: [],
       status: {
         observedGeneration: 1,

@@ -5,6 +5,7 @@
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import type { Plan } from '../../../lib/cloneset/types.js';
 import { silentLogger } from '../../../lib/core/logger.js';
+import { diffRecord } from '../support/fixtures.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
 import { executePlan, type ExecuteContext } from '../../../lib/reconcile/execute.js';
 import { finishScaleDown } from '../../../lib/reconcile/finishScaleDown.js';
@@ -37,18 +38,7 @@ function emptyPlan(overrides: Partial<Plan> = {}): Plan {
     validationErrors: [],
     revisions: { updateRevision: 'r2', currentRevision: 'r1', collisionCount: 0, deleteNames: [] },
     phase: 'scale',
-    diff: {
-      scaleUpNum: 0,
-      scaleUpNumOldRevision: 0,
-      scaleDownNum: 0,
-      scaleDownNumOldRevision: 0,
-      scaleUpLimit: 0,
-      deleteReadyLimit: 0,
-      useSurge: 0,
-      useSurgeOldRevision: 0,
-      updateNum: 0,
-      updateMaxUnavailable: 0,
-    },
+    diff: diffRecord({}),
     actions: [],
     status: { observedGeneration: 1, replicas: 1 } as Plan['status'],
     statusChanged: true,
