@@ -78,6 +78,16 @@ async function invoke(h: Harness, n: number, overrides = {}): Promise<ReconcileO
 
 const ALREADY_EXISTS = `create pod ${POD}: 409 AlreadyExists: pods "${POD}" already exists`;
 
+/** Every attempt begins so: the lease, the reads of the state, the create expectation, the create, its rollback. */
+const FAILED_CREATE = [
+  'lease.acquire',
+  'expectations.get',
+  'ledger.get',
+  `expectations.put creates[${POD}]`,
+  `create pod ${POD}`,
+  'expectations.put (none)',
+];
+
 /** The stored FailedCreate Event objects (the setup's SuccessfulCreate Event is stored too). */
 function failedCreates(h: Harness): { name: string; count: unknown }[] {
   return [...h.kube.eventObjects.values()]
@@ -99,12 +109,7 @@ describe('reconcileCloneSet: an evicted pod whose name the replacement needs', (
       plan: undefined,
     });
     expect(h.journal).toEqual([
-      'lease.acquire',
-      'expectations.get',
-      'ledger.get',
-      `expectations.put creates[${POD}]`,
-      `create pod ${POD}`,
-      'expectations.put (none)',
+      ...FAILED_CREATE,
       'update status cs-no-pvc-sample',
       `event FailedCreate: ${ALREADY_EXISTS}`,
       'lease.release (failures 1)',
@@ -125,12 +130,7 @@ describe('reconcileCloneSet: an evicted pod whose name the replacement needs', (
       if (n === 2) {
         // the condition already says this: nothing but the create, the Event and the lease
         expect(h.journal).toEqual([
-          'lease.acquire',
-          'expectations.get',
-          'ledger.get',
-          `expectations.put creates[${POD}]`,
-          `create pod ${POD}`,
-          'expectations.put (none)',
+          ...FAILED_CREATE,
           `event FailedCreate: ${ALREADY_EXISTS}`,
           'lease.release (failures 2)',
           'requeue 2s',
