@@ -28,7 +28,8 @@ import type {
   Pod,
 } from '../api/types.js';
 import { isNotFound } from './errors.js';
-import { cloneSetEventBody } from './event.js';
+import type { StoredEvent } from './event.js';
+import { recordFolded, type EventApi } from './eventFolding.js';
 import { DEFAULT_RETRY, requestJson, type RawRequestOptions, type RetryOptions } from './request.js';
 import type { CloneSetEvent, KubeClient, Listed } from './types.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -118,6 +119,38 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     contentType: PatchStrategy.MergePatch,
   });
   const uidPrecondition = (uid: string) => ({ preconditions: { uid } });
+
+  /** The Event calls of {@link recordFolded}: POST, GET (404 → undefined), merge PATCH. */
+  const events: EventApi = {
+    async createEvent(namespace, body) {
+      await call(
+        `create event ${key(namespace, String((body.metadata as JsonObject | undefined)?.name ?? ''))}`,
+        (o) =>
+          core.createNamespacedEvent(
+            { namespace, body: body as unknown as CoreV1Event, fieldManager: FIELD_MANAGER },
+            o,
+          ),
+        { body },
+      );
+    },
+    async getEvent(namespace, name) {
+      try {
+        return await call<StoredEvent>(`get event ${key(namespace, name)}`, (o) =>
+          core.readNamespacedEvent({ namespace, name }, o),
+        );
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+    async patchEvent(namespace, name, patch) {
+      await call(
+        `patch event ${key(namespace, name)}`,
+        (o) => core.patchNamespacedEvent({ namespace, name, body: {}, fieldManager: FIELD_MANAGER }, o),
+        merge(patch),
+      );
+    },
+  };
 
   return {
     async getCloneSet(namespace, name) {
@@ -301,18 +334,9 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     },
 
     async recordEvent(cloneSet, event: CloneSetEvent) {
-      const body = cloneSetEventBody(cloneSet, event, new Date(clock()));
       const namespace = cloneSet.metadata.namespace ?? '';
       try {
-        await call(
-          `create event ${key(namespace, cloneSet.metadata.name)} ${event.reason}`,
-          (o) =>
-            core.createNamespacedEvent(
-              { namespace, body: body as unknown as CoreV1Event, fieldManager: FIELD_MANAGER },
-              o,
-            ),
-          { body },
-        );
+        await recordFolded(events, cloneSet, event, new Date(clock()));
       } catch (e) {
         logger.warn('recording a Kubernetes Event failed (ignored)', {
           namespace,

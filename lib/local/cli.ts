@@ -14,7 +14,8 @@ import { EKSClient } from '@aws-sdk/client-eks';
 import { addCluster } from '../admin/clusters.js';
 import { createStateStores } from '../state/index.js';
 import { CLONESET_GATE_NAMES } from '../cloneset/index.js';
-import { controllerSettings, type ControllerSettings } from '../runtime/config.js';
+import { backoffSettings, controllerSettings, type ControllerSettings } from '../runtime/config.js';
+import { DEFAULT_BACKOFF, type BackoffSettings } from '../reconcile/backoff.js';
 
 // Node 20 is supported here until the pinned SDK needs 22 (README); its upgrade notice would drown the output.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -26,12 +27,20 @@ interface LocalOptions {
   logLevel: string;
   featureGates: string;
   clonesetScalingExcludePreparingDelete: boolean;
+  backoffBaseSeconds: string;
+  backoffMaxSeconds: string;
 }
 
-/** The planner options of `kruiseless local`'s flags; a malformed gate list ends the command with its message. */
-function readSettings(opts: LocalOptions): ControllerSettings {
+/**
+ * The planner options and retry schedule of `kruiseless local`'s flags; a malformed gate list or backoff ends the
+ * command with its message.
+ */
+function readSettings(opts: LocalOptions): ControllerSettings & { backoff: BackoffSettings } {
   try {
-    return controllerSettings(opts.featureGates, opts.clonesetScalingExcludePreparingDelete);
+    return {
+      ...controllerSettings(opts.featureGates, opts.clonesetScalingExcludePreparingDelete),
+      backoff: backoffSettings(Number(opts.backoffBaseSeconds), Number(opts.backoffMaxSeconds)),
+    };
   } catch (e) {
     return program.error(`kruiseless local: ${(e as Error).message}`);
   }
@@ -58,6 +67,16 @@ program
     "OpenKruise's controller flag: PreparingDelete pods do not count as replicas when scaling",
     false,
   )
+  .option(
+    '--backoff-base-seconds <s>',
+    'delay after a CloneSet write first fails, doubling with each further failure',
+    process.env.KRUISELESS_BACKOFF_BASE_SECONDS ?? String(DEFAULT_BACKOFF.baseSeconds),
+  )
+  .option(
+    '--backoff-max-seconds <s>',
+    'longest delay between attempts of a CloneSet whose writes keep failing',
+    process.env.KRUISELESS_BACKOFF_MAX_SECONDS ?? String(DEFAULT_BACKOFF.maxSeconds),
+  )
   .action(async (opts: LocalOptions) => {
     const logger = new Logger({ serviceName: 'kruiseless', logLevel: opts.logLevel as LogLevel });
     const settings = readSettings(opts);
@@ -70,6 +89,7 @@ program
       clusterName: opts.clusterName,
       logger,
       plannerOptions: settings.plannerOptions,
+      backoff: settings.backoff,
     });
     logger.info('kruiseless local running; Ctrl-C to stop', {
       kubeconfig,

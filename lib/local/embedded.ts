@@ -22,6 +22,7 @@ import type { Runtime } from '../runtime/types.js';
 import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
 import { startDynalite } from '../emulator/dynalite.js';
 import type { PlannerOptions } from '../cloneset/index.js';
+import type { BackoffSettings } from '../reconcile/backoff.js';
 
 /** Options of {@link startEmbedded}. */
 export interface EmbeddedOptions {
@@ -35,6 +36,8 @@ export interface EmbeddedOptions {
   serverlessYml?: string;
   /** Feature gates and controller flags for the planner (default: OpenKruise's defaults). */
   plannerOptions?: Readonly<Partial<PlannerOptions>>;
+  /** Retry schedule after failed writes (default: `DEFAULT_BACKOFF`, docs/reliability.md#backoff). */
+  backoff?: Readonly<BackoffSettings>;
   /** Table name in dynalite (default `kruiseless-local`). */
   tableName?: string;
 }
@@ -106,6 +109,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     requeue,
     cluster: { name: clusterName, kc, kube },
     ...(opts.plannerOptions ? { plannerOptions: opts.plannerOptions } : {}),
+    ...(opts.backoff ? { backoff: opts.backoff } : {}),
   });
 
   const aborter = new AbortController();

@@ -45,8 +45,6 @@ export interface PassResult {
 
 /** While expectations are pending, look again after this many seconds. */
 export const PENDING_RECHECK_SECONDS = 2;
-/** After a failed write, try again after this many seconds. */
-export const ERROR_RETRY_SECONDS = 5;
 
 /**
  * Default instance id: 5 characters of the safe alphabet, like OpenKruise's `rand.String(5)` in
@@ -158,8 +156,10 @@ export function planPass(deps: PassDeps, world: World, waiting: boolean): { plan
 }
 
 /**
- * When to look again, seconds: after a failed write {@link ERROR_RETRY_SECONDS}; while expectations are pending
- * {@link PENDING_RECHECK_SECONDS} (sooner if one times out first); else what the planner asked for.
+ * When to look again, seconds: after a failed write nothing here (the invocation backs off by the CloneSet's
+ * failure count, ./backoff.ts, as OpenKruise's failed `Reconcile` is requeued by the rate limiter whatever
+ * `RequeueAfter` it asked for); while expectations are pending {@link PENDING_RECHECK_SECONDS} (sooner if one
+ * times out first); else what the planner asked for.
  */
 export function nextLook(
   result: ExecuteResult,
@@ -167,7 +167,7 @@ export function nextLook(
   observed: ObservedExpectations,
   plan: Plan,
 ): number | undefined {
-  if (result.error) return ERROR_RETRY_SECONDS;
+  if (result.error) return undefined;
   if (waiting)
     return Math.min(
       PENDING_RECHECK_SECONDS,

@@ -9,7 +9,7 @@ import { SSMClient, GetParameterCommand } from '@aws-sdk/client-ssm';
 import { createEventBridgePublisher, createSchedulerRequeue } from '../events/index.js';
 import { createKubeClient, kubeConfigFromCluster } from '../kube/index.js';
 import { createStateStores } from '../state/index.js';
-import { controllerSettings, loadConfig } from './config.js';
+import { backoffSettings, controllerSettings, loadConfig } from './config.js';
 import { UnknownClusterError, type Runtime } from './types.js';
 
 let runtime: Runtime | undefined;
@@ -27,9 +27,14 @@ export function awsRuntime(): Runtime {
     config.KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE === 'true',
   );
   const stores = createStateStores({ client: new DynamoDBClient({}), tableName: config.TABLE_NAME });
+  const backoff = backoffSettings(
+    config.KRUISELESS_BACKOFF_BASE_SECONDS,
+    config.KRUISELESS_BACKOFF_MAX_SECONDS,
+  );
   runtime = {
     stores,
     plannerOptions,
+    backoff,
     publisher: createEventBridgePublisher({
       client: new EventBridgeClient({}),
       eventBusName: config.EVENT_BUS_NAME,
