@@ -1,3 +1,4 @@
+import { testDynamoBackend } from '../support/dynamo.js';
 import { FencedOutError, type Lease } from '../../../lib/state/index.js';
 import { DURATION, KEY, PK, T0, ttlOf, useStateFixture } from './fixtures.js';
 
@@ -13,7 +14,7 @@ async function acquired(
   return r.lease;
 }
 
-describe('LeaseStore on dynalite (docs/architecture.md#lease)', () => {
+describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, () => {
   test('a free lease is acquired with token 1 and a clean release frees it, keeping the token', async () => {
     const { stores, item } = await fx.fresh();
     const r = await stores.leases.acquire(KEY, 'inv-a', DURATION, T0);
