@@ -23,6 +23,8 @@ import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.
 import { startDynalite } from '../emulator/dynalite.js';
 import type { PlannerOptions } from '../cloneset/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { exponentialDelay } from '../core/backoff.js';
 
 /** Options of {@link startEmbedded}. */
 export interface EmbeddedOptions {
@@ -116,14 +118,26 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const watch = watchHandler(getRuntime, logger, aborter.signal);
   let stopped = false;
   let stopping: Promise<void> | undefined;
+  // rounds follow each other at once while they work; after a round with a failed stream (API server down,
+  // access refused) the next waits 1 s, 2 s, 4 s … up to a minute — the scheduled Lambda's own interval
   const pumping = (async () => {
+    let failedRounds = 0;
     while (!stopped) {
       const started = Date.now();
-      await watch(undefined, {
+      const failed = await watch(undefined, {
         awsRequestId: `local-${started}`,
         getRemainingTimeInMillis: () => Math.max(0, started + 70_000 - Date.now()),
-      }).catch((e: unknown) => logger.error('watch pump round failed', { error: (e as Error).message }));
-      if (!stopped && Date.now() - started < 1000) await new Promise((r) => setTimeout(r, 1000));
+      }).then(
+        (byCluster) => Object.values(byCluster).some((streams) => streams.some((s) => s.error !== undefined)),
+        (e: unknown) => {
+          logger.error('watch pump round failed', { error: (e as Error).message });
+          return true;
+        },
+      );
+      failedRounds = failed ? failedRounds + 1 : 0;
+      const pause = Math.max(exponentialDelay(failedRounds, 1000, 60_000), 1000 - (Date.now() - started));
+      if (!stopped && pause > 0)
+        await sleep(pause, undefined, { signal: aborter.signal }).catch(() => undefined); // stop() aborts it
     }
   })();
 

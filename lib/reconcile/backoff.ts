@@ -4,6 +4,7 @@
  * uses through `workqueue.DefaultControllerRateLimiter`. The failure count it is computed from is kept on the
  * CloneSet's lease item (lib/state), so it survives between stateless invocations.
  */
+import { exponentialDelay } from '../core/backoff.js';
 
 /** The two numbers of the schedule, seconds. */
 export interface BackoffSettings {
@@ -22,17 +23,13 @@ export const DEFAULT_BACKOFF: Readonly<BackoffSettings> = { baseSeconds: 1, maxS
 
 /**
  * The delay before the next attempt after `failures` consecutive failed passes: `base × 2^(failures − 1)`, at most
- * `max`; 0 when `failures` is 0 (nothing failed).
+ * `max`; 0 when `failures` is 0 (nothing failed) — lib/core/backoff.ts `exponentialDelay`.
  * @param failures consecutive failed passes, an integer ≥ 0
  * @returns seconds
  * @throws RangeError when `failures` is negative or not an integer
  */
 export function backoffSeconds(failures: number, settings: Readonly<BackoffSettings>): number {
-  if (!Number.isInteger(failures) || failures < 0)
-    throw new RangeError(`failures must be an integer ≥ 0, got ${failures}`);
-  if (failures === 0) return 0;
-  // 2^n overflows to Infinity long after the cap is reached, and Math.min handles Infinity
-  return Math.min(settings.baseSeconds * 2 ** (failures - 1), settings.maxSeconds);
+  return exponentialDelay(failures, settings.baseSeconds, settings.maxSeconds);
 }
 
 /**
