@@ -26,7 +26,8 @@ import { withLock } from '../local/lock.js';
 import { freePort, probe, waitHealthy } from '../local/net.js';
 import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from '../local/processes.js';
 import { binDir, binPath, CRD_DIR, LOCAL_DIR, REPO_ROOT } from '../local/versions.js';
-import { ensureOpenKruise, fmtSecs, openKruiseNotBuiltReason } from './build.js';
+import { ensureOpenKruise, openKruiseNotBuiltReason } from './build.js';
+import { fmtSecs } from './gomodule.js';
 import {
   featureGatesFromEnv,
   referenceStateDir,
