@@ -27,6 +27,12 @@ const reason = await kubectlKruiseSkipReason();
 const BINARY = kubectlKruiseTarget().binary;
 const ctx = useTestNamespace('kubectl-kruise');
 const STEP_TIMEOUT_MS = 120_000;
+/** What `rollout status` answers for an InPlaceIfPossible CloneSet whose 2 pods are all updated. */
+const ROLLED_OUT = {
+  code: 0,
+  stdout: 'partitioned roll out complete: 2 new pods have been updated...\n',
+  stderr: '',
+};
 
 /** Runs the plugin with the test kubeconfig and namespace (asynchronously: the pipeline runs in this process). */
 function kk(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -96,11 +102,7 @@ if (reason) {
       story.first = pods;
       story.rev1 = cs.status?.updateRevision;
       expect(story.rev1).toBe(`${SEED_NAME}-7fb7468d98`);
-      expect(await kk('rollout', 'status', ref)).toEqual({
-        code: 0,
-        stdout: 'partitioned roll out complete: 2 new pods have been updated...\n',
-        stderr: '',
-      });
+      expect(await kk('rollout', 'status', ref)).toEqual(ROLLED_OUT);
     },
     STEP_TIMEOUT_MS,
   );
@@ -183,11 +185,7 @@ if (reason) {
         stdout: `${name} \nREVISION  CHANGE-CAUSE\n2         <none>\n3         <none>\n\n`,
         stderr: '',
       });
-      expect(await kk('rollout', 'status', ref)).toEqual({
-        code: 0,
-        stdout: 'partitioned roll out complete: 2 new pods have been updated...\n',
-        stderr: '',
-      });
+      expect(await kk('rollout', 'status', ref)).toEqual(ROLLED_OUT);
     },
     STEP_TIMEOUT_MS,
   );
