@@ -105,13 +105,14 @@ if (reason) {
     (await kc.makeApiClient(AppsV1Api).listNamespacedControllerRevision({ namespace: NS })).items
       .map((r) => r.metadata?.name ?? '')
       .sort();
-  /** Both pods Ready on `image`, the status saying so, and no pod written for 3 s. */
-  const rolledOut = (image: string): Promise<PodMark[]> =>
-    waitFor(`2 pods Ready on ${image}, then quiet`, 60_000, async () => {
+  /** Both pods Ready on `image` after `restarts` container restarts, the status saying so, no pod written for 3 s. */
+  const rolledOut = (image: string, restarts: number): Promise<PodMark[]> =>
+    waitFor(`2 pods Ready on ${image} (${restarts} restarts), then quiet`, 90_000, async () => {
       const cs = await getCs();
       const s = cs.status;
       const before = await marks();
-      if (before.length !== 2 || before.some((m) => m.image !== image)) return undefined;
+      if (before.length !== 2 || before.some((m) => m.image !== image || m.restarts !== restarts))
+        return undefined;
       if (s?.observedGeneration !== cs.metadata.generation || s?.updatedReadyReplicas !== 2) return undefined;
       await sleep(3000);
       const after = await marks();
@@ -125,9 +126,9 @@ if (reason) {
     async () => {
       await core.createNamespace({ body: { metadata: { name: NS } } });
       await custom.createNamespacedCustomObject({ ...CS, body: SEED });
-      const first = await rolledOut('nginx:1.18-alpine');
+      const first = await rolledOut('nginx:1.18-alpine', 0);
       await patchImage('nginx:1.19-alpine');
-      const pods = await rolledOut('nginx:1.19-alpine');
+      const pods = await rolledOut('nginx:1.19-alpine', 1);
       expect(pods.map((p) => [p.uid, p.restarts, p.revision])).toEqual(
         first.map((p) => [p.uid, 1, `${NAME}-6ccb957675`]),
       );
@@ -184,14 +185,17 @@ if (reason) {
       });
       await waitFor('a reconcile pass', 30_000, async () => (embedded?.counts.kube.getCloneSet ?? 0) > 0);
       await settle(embedded);
-      // not a pod, not even the status: OpenKruise's status is what Kruiseless computes
-      expect(kubeWrites(embedded.counts.kube)).toEqual({});
+      // no pod, revision or CloneSet spec write; at most the status (when kruise-manager was stopped before it
+      // wrote its last one, which happens on a loaded machine)
+      expect(
+        Object.keys(kubeWrites(embedded.counts.kube)).filter((m) => m !== 'updateCloneSetStatus'),
+      ).toEqual([]);
       expect(await marks()).toEqual(story.pods);
       expect((await getCs()).status?.updateRevision).toBe(story.revision);
       expect(await revisionNames()).toEqual(story.revisions);
 
       await patchImage('nginx:1.20-alpine');
-      const pods = await rolledOut('nginx:1.20-alpine');
+      const pods = await rolledOut('nginx:1.20-alpine', 2);
       const cs = await getCs();
       expect(pods.map((p) => [p.name, p.uid, p.restarts, p.revision])).toEqual(
         (story.pods ?? []).map((p) => [p.name, p.uid, 2, cs.status?.updateRevision]),
@@ -223,7 +227,7 @@ if (reason) {
       expect(await revisionNames()).toEqual(story.revisions);
 
       await patchImage('nginx:1.21-alpine');
-      const pods = await rolledOut('nginx:1.21-alpine');
+      const pods = await rolledOut('nginx:1.21-alpine', 3);
       const cs = await getCs();
       expect(pods.map((p) => [p.name, p.uid, p.restarts, p.revision])).toEqual(
         (story.pods ?? []).map((p) => [p.name, p.uid, 3, cs.status?.updateRevision]),
