@@ -18,12 +18,14 @@ import {
   type V1PersistentVolumeClaim,
   type V1Pod,
 } from '@kubernetes/client-node';
+import { goJson } from '../api/goJson.js';
 import { GROUP } from '../api/keys.js';
 import type {
   CloneSet,
   CloneSetStatus,
   ControllerRevision,
   JsonObject,
+  JsonValue,
   PersistentVolumeClaim,
   Pod,
 } from '../api/types.js';
@@ -196,6 +198,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     createControllerRevision(revision) {
       const namespace = revision.metadata.namespace ?? '';
       const body = { apiVersion: 'apps/v1', kind: 'ControllerRevision', ...revision };
+      const bodyText = revisionBodyText(body);
       return call(
         `create controllerrevision ${key(namespace, revision.metadata.name)}`,
         (o) =>
@@ -203,7 +206,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
             { namespace, body: body as unknown as V1ControllerRevision, fieldManager: FIELD_MANAGER },
             o,
           ),
-        { body },
+        { body, bodyText },
       );
     },
 
@@ -211,6 +214,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       const namespace = revision.metadata.namespace ?? '';
       const name = revision.metadata.name ?? '';
       const body = { apiVersion: 'apps/v1', kind: 'ControllerRevision', ...revision };
+      const bodyText = revisionBodyText(body);
       return call(
         `replace controllerrevision ${key(namespace, name)}`,
         (o) =>
@@ -218,7 +222,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
             { namespace, name, body: body as unknown as V1ControllerRevision, fieldManager: FIELD_MANAGER },
             o,
           ),
-        { body },
+        { body, bodyText },
       );
     },
 
@@ -347,4 +351,16 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       }
     },
   };
+}
+
+/**
+ * The JSON text of a ControllerRevision with its `data` written as Go's `encoding/json` writes it (keys sorted, HTML
+ * characters escaped): OpenKruise's CreateControllerRevision (pkg/util/history) treats a revision of the same name
+ * as its own only when the stored `data` bytes equal its `json.Marshal` output, and the API server keeps those bytes
+ * as sent. Without this, OpenKruise taking over from Kruiseless would count a hash collision and re-label every pod.
+ */
+export function revisionBodyText(body: { data?: JsonValue } & Record<string, unknown>): string {
+  const { data, ...rest } = body;
+  const head = JSON.stringify(rest);
+  return data === undefined ? head : `${head.slice(0, -1)},"data":${goJson(data)}}`;
 }

@@ -35,6 +35,8 @@ const MAX_TIMEOUT_MS = 5000;
 export interface RawRequestOptions {
   /** Request body sent verbatim as JSON (replaces the typed serialiser's output). */
   body?: unknown;
+  /** Request body text sent byte for byte (wins over `body`), for bodies whose exact bytes matter. */
+  bodyText?: string;
   /** Content-Type header, e.g. a `PatchStrategy` value (set with client-node's `setHeaderOptions`). */
   contentType?: string;
 }
@@ -43,7 +45,8 @@ export interface RawRequestOptions {
 function captureMiddleware(raw: RawRequestOptions, sink: { body?: Buffer }): ObservableMiddleware {
   return {
     pre(ctx: RequestContext): Observable<RequestContext> {
-      if (raw.body !== undefined) ctx.setBody(JSON.stringify(raw.body));
+      if (raw.bodyText !== undefined) ctx.setBody(raw.bodyText);
+      else if (raw.body !== undefined) ctx.setBody(JSON.stringify(raw.body));
       return new Observable(Promise.resolve(ctx));
     },
     post(rsp: ResponseContext): Observable<ResponseContext> {
