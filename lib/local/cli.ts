@@ -1,6 +1,7 @@
 /**
  * The `kruiseless` command line: `kruiseless local` runs the embedded default until interrupted; `kruiseless demo`
- * runs the seed story (`npm run demo`).
+ * runs the seed story (`npm run demo`); `cluster add|list` edits the cluster registry; the operator commands
+ * `rollout`, `plan`, `why` and `lint` live in lib/cli (docs/cli.md).
  */
 import path from 'node:path';
 import { Command } from 'commander';
@@ -15,6 +16,7 @@ import { addCluster } from '../admin/clusters.js';
 import { createStateStores } from '../state/index.js';
 import { CLONESET_GATE_NAMES } from '../cloneset/index.js';
 import { controllerSettings, type ControllerSettings } from '../runtime/config.js';
+import { registerCliCommands } from '../cli/program.js';
 
 // Node 20 is supported here until the pinned SDK needs 22 (README); its upgrade notice would drown the output.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -138,5 +140,14 @@ cluster
     const stores = createStateStores({ client, tableName: o.table });
     for (const c of await stores.clusters.list()) console.log(`${c.name}\t${c.endpoint}\t${c.auth.type}`);
   });
+
+registerCliCommands(program, {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  env: process.env,
+  exit: (code) => {
+    process.exitCode = code;
+  },
+});
 
 await program.parseAsync(process.argv);

@@ -137,7 +137,11 @@ export async function observe(
  * The plan for this pass, emptied of writes (actions and revision writes) while expectations are pending, as
  * OpenKruise's `SatisfiedExpectations` gate in `doReconcile`; status is still written.
  */
-export function planPass(deps: PassDeps, world: World, waiting: boolean): { plan: Plan; effective: Plan } {
+export function planPass(
+  deps: Pick<PassDeps, 'clock' | 'newInstanceId' | 'options'>,
+  world: World,
+  waiting: boolean,
+): { plan: Plan; effective: Plan } {
   const plan = planCloneSet({
     cloneSet: world.cloneSet,
     pods: world.pods,
