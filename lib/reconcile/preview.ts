@@ -1,14 +1,14 @@
 /**
  * What the next reconcile pass would do, without doing it (docs/architecture.md#lib-reconcile): the same reads as
- * {@link runPass} — the world through {@link readWorld}, the stored expectations observed against it, the
- * scale-down ledger — and the same planning step ({@link planPass}), with no lease taken and nothing written. The
- * read side of `kruiseless plan`.
+ * `runPass` — the world through {@link readWorld}, the stored expectations observed against it
+ * ({@link readObserved}), the scale-down ledger — and the same planning step ({@link planPass}), with no lease
+ * taken and nothing written. The read side of `kruiseless plan` (docs/cli.md#plan).
  */
 import type { Plan } from '../cloneset/types.js';
 import type { CloneSetKey } from '../core/cloneSetKey.js';
 import type { ScaleDownIntent } from '../state/index.js';
-import { isSatisfied, observeExpectations, type ObservedExpectations } from './observeExpectations.js';
-import { expectationTimeoutMs, planPass, readWorld, type PassDeps, type World } from './pass.js';
+import { isSatisfied, type ObservedExpectations } from './observeExpectations.js';
+import { planPass, readObserved, readWorld, type PassDeps, type World } from './pass.js';
 
 /** What a preview reads: a pass's reads, without the lease and the logger. */
 export type PreviewDeps = Pick<
@@ -39,14 +39,7 @@ export interface PassPreview {
 export async function previewPass(deps: PreviewDeps, key: CloneSetKey): Promise<PassPreview | undefined> {
   const world = await readWorld(deps.kube, key);
   if (!world) return undefined;
-  const [stored, intent] = await Promise.all([deps.expectations.get(key), deps.ledger.get(key)]);
-  const observed = observeExpectations(
-    stored,
-    world.pods,
-    world.pvcs,
-    deps.clock(),
-    expectationTimeoutMs(deps.options),
-  );
+  const [observed, intent] = await Promise.all([readObserved(deps, key, world), deps.ledger.get(key)]);
   const waiting = !isSatisfied(observed.pending);
   const { plan, effective } = planPass(deps, world, waiting);
   return { world, observed, ...(intent ? { intent } : {}), waiting, plan, effective };
