@@ -123,11 +123,13 @@ function placeholders(done: string[]): string[] {
   );
 }
 
-/** Runs passes (the readiness gate InPlaceUpdateReady is set by one) until `n` pods are active and Ready. */
+/** Runs passes (the readiness gate InPlaceUpdateReady is set by one) until `n` CloneSet pods are active and Ready. */
 const readyPods = async (n: number): Promise<Pod[]> =>
   waitFor(`${n} Ready pods`, 60_000, async () => {
     await pass();
-    const pods = await activePods(ctx.core, ctx.namespace);
+    const pods = (await activePods(ctx.core, ctx.namespace)).filter((p) =>
+      p.metadata.name?.startsWith(`${SEED_NAME}-`),
+    );
     const ready = pods.filter((p) =>
       (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
     );
@@ -278,5 +280,37 @@ describe('kruiseless why', () => {
       stdout: '',
       stderr: 'Error from server (NotFound): clonesets.apps.kruise.io "nope" not found\n',
     });
+  });
+});
+
+describe('kruiseless plan and why across an in-place update', () => {
+  it('prints the pod patches the pass then makes, and why reports the update', async () => {
+    const [pod] = await readyPods(1);
+    const name = pod?.metadata.name ?? '';
+    await patchCloneSet(ctx.custom, ctx.namespace, [
+      { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.19-alpine' },
+    ]);
+    const report = await cli('plan', SEED_NAME);
+    const planned = printedWrites(report.stdout);
+    expect(planned.map((w) => w.replace(/^(create controllerrevision .*)-[a-z0-9]+$/, '$1-<hash>'))).toEqual([
+      `create controllerrevision ${SEED_NAME}-<hash>`,
+      `patch pod/status ${name}`,
+      `patch pod ${name}`,
+      `update cloneset/status ${SEED_NAME}`,
+    ]);
+    expect(report.stdout).toContain('  phase:            update\n');
+    expect(report.stdout).toContain(`  3. patch pod ${name}: in-place update to the update revision\n`);
+    expect(await pass()).toEqual(planned);
+
+    await readyPods(1);
+    const why = await cli('why', name);
+    expect(why.stdout).toMatch(
+      /\n {2}in-place update: {2}to revision cs-no-pvc-sample-[a-z0-9]+ at \S+ \(containers nginx\)\n/,
+    );
+    expect(why.stdout).toMatch(
+      new RegExp(
+        `Normal SuccessfulUpdatePodInPlace on CloneSet/${SEED_NAME}: successfully update pod ${name} in-place\\(revision ${SEED_NAME}-[a-z0-9]+\\) → updated in place\\n`,
+      ),
+    );
   });
 });
