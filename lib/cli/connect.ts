@@ -23,7 +23,10 @@ export interface ConnectionOptions {
 export interface StateOptions {
   /** DynamoDB table of the deployment (stack output StateTableName); env KRUISELESS_TABLE. */
   table?: string;
-  /** DynamoDB endpoint (e.g. dynalite of `kruiseless local`); env KRUISELESS_DYNAMODB_ENDPOINT. */
+  /**
+   * DynamoDB endpoint (e.g. dynalite of `kruiseless local`); env KRUISELESS_DYNAMODB_ENDPOINT. A loopback endpoint
+   * gets dummy credentials unless AWS_ACCESS_KEY_ID is set.
+   */
   dynamodbEndpoint?: string;
   /** AWS region of the table. */
   region?: string;
@@ -97,9 +100,14 @@ export function openState(opts: StateOptions, env: CliIO['env']): StateReaders |
   const table = opts.table ?? env.KRUISELESS_TABLE;
   if (!table) return undefined;
   const endpoint = opts.dynamodbEndpoint ?? env.KRUISELESS_DYNAMODB_ENDPOINT;
+  // a loopback endpoint is a local dynalite (kruiseless local), which takes any credentials
+  const loopback = !!endpoint && /^https?:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(endpoint);
   const client = new DynamoDBClient({
     ...(endpoint ? { endpoint } : {}),
     ...(opts.region ? { region: opts.region } : endpoint ? { region: 'local' } : {}),
+    ...(loopback && !env.AWS_ACCESS_KEY_ID
+      ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
     maxAttempts: 2,
   });
   const stores = createStateStores({ client, tableName: table });

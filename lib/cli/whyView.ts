@@ -138,7 +138,9 @@ export function whyReport(facts: PodFacts): string {
   field('state', facts.stateNote);
   field('scale-down', ledgerLine(facts));
   field('expectations', expectationLine(facts));
-  const events = [...facts.events].sort((a, b) => eventTime(a).localeCompare(eventTime(b)));
+  const events = [...facts.events].sort(
+    (a, b) => (Date.parse(eventTime(a)) || 0) - (Date.parse(eventTime(b)) || 0),
+  );
   lines.push(events.length > 0 ? 'History (Events):' : 'History (Events): none kept');
   for (const e of events) {
     const meaning = e.involvedObject.kind === 'CloneSet' ? MEANING[e.reason ?? ''] : undefined;

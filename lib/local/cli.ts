@@ -73,10 +73,13 @@ program
       logger,
       plannerOptions: settings.plannerOptions,
     });
+    const { state } = embedded;
     logger.info('kruiseless local running; Ctrl-C to stop', {
       kubeconfig,
       cluster: opts.clusterName,
       featureGates: opts.featureGates,
+      // plan and why read the expectations and the scale-down ledger from here while this process runs
+      stateFlags: `--table ${state.tableName} --dynamodb-endpoint ${state.endpoint} --cluster-name ${state.clusterName}`,
     });
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

@@ -80,8 +80,6 @@ const cli = (...argv: string[]) =>
     {
       KUBECONFIG: testKubeconfig(),
       HOME: '/nonexistent',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
     },
   );
 
@@ -137,8 +135,6 @@ const readyPods = async (n: number): Promise<Pod[]> =>
   });
 
 beforeAll(async () => {
-  process.env.AWS_ACCESS_KEY_ID ??= 'local';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   await ensureTable(dynamo.client(), table);
   stores = createStateStores({ client: dynamo.client(), tableName: table });
   await applySeed(ctx.custom, ctx.namespace);

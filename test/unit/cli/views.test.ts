@@ -99,7 +99,7 @@ describe('why report', () => {
     expect(namesPod(undefined, 'web-abcde')).toBe(false);
   });
 
-  it('explains a pod at an old revision, marked for deletion and chosen by a recorded scale-down', () => {
+  it('explains a pod at an old revision, marked for deletion and chosen by a recorded scale-down; Events by time', () => {
     const pod: Pod = {
       metadata: {
         name: 'web-abcde',
@@ -140,6 +140,13 @@ describe('why report', () => {
       events: [
         {
           type: 'Normal',
+          reason: 'Scheduled',
+          message: 'Successfully assigned ns/web-abcde to node-1',
+          eventTime: '2026-01-01T00:00:00.500000Z',
+          involvedObject: { kind: 'Pod', name: 'web-abcde' },
+        },
+        {
+          type: 'Normal',
           reason: 'SuccessfulCreate',
           message: 'succeed to create pod web-abcde',
           lastTimestamp: '2026-01-01T00:00:00Z',
@@ -162,6 +169,7 @@ describe('why report', () => {
         '  expectations:     delete issued at 1970-01-01T00:00:01.000Z not yet seen',
         'History (Events):',
         '  2026-01-01T00:00:00Z  Normal SuccessfulCreate on CloneSet/web: succeed to create pod web-abcde → created by the CloneSet',
+        '  2026-01-01T00:00:00.500000Z  Normal Scheduled on Pod/web-abcde: Successfully assigned ns/web-abcde to node-1',
         '',
       ].join('\n'),
     );
