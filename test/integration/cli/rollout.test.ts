@@ -91,6 +91,11 @@ describe('kruiseless rollout', () => {
     });
 
     await patchCloneSet(ctx.custom, ctx.namespace, [
+      {
+        op: 'add',
+        path: '/metadata/annotations',
+        value: { 'kubernetes.io/change-cause': 'image nginx:1.19-alpine' },
+      },
       { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.19-alpine' },
     ]);
     await observed();
@@ -126,10 +131,10 @@ describe('kruiseless rollout', () => {
     expect(new Set(lines).size).toBe(lines.length); // a line is printed when it changes, not on every poll
   }, 150_000);
 
-  it('history lists the revisions; undo restores the previous template; --to-revision picks one', async () => {
+  it('history lists the revisions with the change-cause they copied from the CloneSet; undo restores the previous template; --to-revision picks one', async () => {
     expect(await cli('rollout', 'history', SEED_NAME)).toEqual({
       code: 0,
-      stdout: `${SHOWN} \nREVISION  CHANGE-CAUSE\n1         <none>\n2         <none>\n\n`,
+      stdout: `${SHOWN} \nREVISION  CHANGE-CAUSE\n1         <none>\n2         image nginx:1.19-alpine\n\n`,
       stderr: '',
     });
     expect(await cli('rollout', 'undo', SEED_NAME)).toEqual({
@@ -144,7 +149,7 @@ describe('kruiseless rollout', () => {
     // the old revision is renumbered (OpenKruise reuses a revision whose template came back)
     expect(await cli('rollout', 'history', SEED_NAME)).toEqual({
       code: 0,
-      stdout: `${SHOWN} \nREVISION  CHANGE-CAUSE\n2         <none>\n3         <none>\n\n`,
+      stdout: `${SHOWN} \nREVISION  CHANGE-CAUSE\n2         image nginx:1.19-alpine\n3         <none>\n\n`,
       stderr: '',
     });
     expect(await cli('rollout', 'undo', SEED_NAME, '--to-revision', '3')).toEqual({
