@@ -1,6 +1,7 @@
 /**
  * The `kruiseless` command line: `kruiseless local` runs the embedded default until interrupted; `kruiseless demo`
- * runs the seed story (`npm run demo`).
+ * runs the seed story (`npm run demo`); `cluster add|list` edits the cluster registry; the operator commands
+ * `rollout`, `plan`, `why` and `lint` live in lib/cli (docs/cli.md).
  */
 import path from 'node:path';
 import { Command } from 'commander';
@@ -16,6 +17,7 @@ import { createStateStores } from '../state/index.js';
 import { CLONESET_GATE_NAMES } from '../cloneset/index.js';
 import { backoffSettings, controllerSettings, type ControllerSettings } from '../runtime/config.js';
 import { DEFAULT_BACKOFF, type BackoffSettings } from '../reconcile/backoff.js';
+import { registerCliCommands } from '../cli/program.js';
 
 // Node 20 is supported here until the pinned SDK needs 22 (README); its upgrade notice would drown the output.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -91,10 +93,13 @@ program
       plannerOptions: settings.plannerOptions,
       backoff: settings.backoff,
     });
+    const { state } = embedded;
     logger.info('kruiseless local running; Ctrl-C to stop', {
       kubeconfig,
       cluster: opts.clusterName,
       featureGates: opts.featureGates,
+      // plan and why read the expectations and the scale-down ledger from here while this process runs
+      stateFlags: `--table ${state.tableName} --dynamodb-endpoint ${state.endpoint} --cluster-name ${state.clusterName}`,
     });
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
@@ -158,5 +163,14 @@ cluster
     const stores = createStateStores({ client, tableName: o.table });
     for (const c of await stores.clusters.list()) console.log(`${c.name}\t${c.endpoint}\t${c.auth.type}`);
   });
+
+registerCliCommands(program, {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  env: process.env,
+  exit: (code) => {
+    process.exitCode = code;
+  },
+});
 
 await program.parseAsync(process.argv);

@@ -49,6 +49,11 @@ export interface Embedded {
   runtime: Runtime;
   bus: LocalBus;
   counts: CallCounts;
+  /**
+   * Where the state lives, for `kruiseless plan|why --dynamodb-endpoint <endpoint> --table <tableName>
+   * --cluster-name <clusterName>` (docs/cli.md#connection).
+   */
+  state: { endpoint: string; tableName: string; clusterName: string };
   /** Events that exhausted their retries (the local dead-letter queue). */
   deadLetters: () => readonly DeadLetter[];
   /** Wait until the bus is idle (every published event delivered and handled). */
@@ -145,6 +150,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     runtime,
     bus,
     counts,
+    state: { endpoint: dynalite.endpoint, tableName, clusterName },
     deadLetters: () => [...bus.deadLetters],
     drain: () => bus.drain(),
     stop() {

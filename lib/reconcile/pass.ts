@@ -104,6 +104,26 @@ export function expectationTimeoutMs(options: Partial<PlannerOptions> | undefine
 }
 
 /**
+ * The stored expectations of `key` observed against what was just listed (read-only; {@link observe} writes the
+ * result back, `kruiseless plan` only shows it).
+ * @throws state-store errors
+ */
+export async function readObserved(
+  deps: Pick<PassDeps, 'expectations' | 'clock' | 'options'>,
+  key: CloneSetKey,
+  world: World,
+): Promise<ObservedExpectations> {
+  const stored = await deps.expectations.get(key);
+  return observeExpectations(
+    stored,
+    world.pods,
+    world.pvcs,
+    deps.clock(),
+    expectationTimeoutMs(deps.options),
+  );
+}
+
+/**
  * Observe the stored expectations against what was just listed and write them back when something was observed
  * or expired.
  * @throws state-store errors (FencedOutError)
@@ -114,14 +134,7 @@ export async function observe(
   lease: Lease,
   world: World,
 ): Promise<ObservedExpectations> {
-  const stored = await deps.expectations.get(key);
-  const observed = observeExpectations(
-    stored,
-    world.pods,
-    world.pvcs,
-    deps.clock(),
-    expectationTimeoutMs(deps.options),
-  );
+  const observed = await readObserved(deps, key, world);
   if (observed.changed) await deps.expectations.put(lease, observed.pending);
   if (observed.expired.length > 0) {
     deps.log.warn('expectations timed out; re-planning from what the API server shows', {
@@ -135,7 +148,11 @@ export async function observe(
  * The plan for this pass, emptied of writes (actions and revision writes) while expectations are pending, as
  * OpenKruise's `SatisfiedExpectations` gate in `doReconcile`; status is still written.
  */
-export function planPass(deps: PassDeps, world: World, waiting: boolean): { plan: Plan; effective: Plan } {
+export function planPass(
+  deps: Pick<PassDeps, 'clock' | 'newInstanceId' | 'options'>,
+  world: World,
+  waiting: boolean,
+): { plan: Plan; effective: Plan } {
   const plan = planCloneSet({
     cloneSet: world.cloneSet,
     pods: world.pods,
