@@ -178,7 +178,12 @@ export type Action =
   | {
       type: 'PatchPodStatus';
       pod: PodRef;
-      reason: 'InPlaceUpdateReady' | 'StartInPlaceUpdate' | 'MarkPodNotReady' | 'MarkPodReady';
+      reason:
+        | 'InPlaceUpdateReady'
+        | 'StartInPlaceUpdate'
+        | 'MarkPodNotReady'
+        | 'MarkPodReady'
+        | 'InitKruisePodReady';
       patch: JsonObject;
     }
   | { type: 'DeletePVC'; name: string; uid: string }

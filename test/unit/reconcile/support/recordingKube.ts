@@ -107,7 +107,9 @@ export class RecordingKube implements KubeClient {
       pod.status = {
         ...pod.status,
         phase: 'Running',
+        // the conditions controllers own (readiness-gate conditions) stay, as a kubelet leaves them
         conditions: [
+          ...(pod.status?.conditions ?? []).filter((c) => c.type !== 'ContainersReady' && c.type !== 'Ready'),
           { type: 'ContainersReady', status: 'True', lastTransitionTime: '2024-05-01T08:00:00Z' },
           { type: 'Ready', status: 'True', lastTransitionTime: '2024-05-01T08:00:00Z' },
         ],
