@@ -288,7 +288,8 @@ export class RecordingKube implements KubeClient {
   async patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet> {
     this.record(`patch podsToDelete ${cloneSet.metadata.name} [${podsToDelete.join(',')}]`);
     const stored = this.current(cloneSet, 'patch podsToDelete');
-    stored.spec.scaleStrategy = { ...stored.spec.scaleStrategy, podsToDelete };
+    const { podsToDelete: _old, ...rest } = stored.spec.scaleStrategy ?? {};
+    stored.spec.scaleStrategy = podsToDelete.length > 0 ? { ...rest, podsToDelete } : rest;
     stored.metadata.resourceVersion = this.nextRv();
     return structuredClone(stored);
   }
