@@ -196,7 +196,8 @@ function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision, spec
   }
   if (pod.metadata.labels && LABEL_SPECIFIED_DELETE in pod.metadata.labels) return { actions: [] };
   const patch = { metadata: { labels: { [LABEL_SPECIFIED_DELETE]: 'true' } } };
-  return { actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'RecreateUpdate', patch }] };
+  const revision = target.metadata.name ?? '';
+  return { actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'RecreateUpdate', patch, revision }] };
 }
 
 /**

@@ -271,6 +271,7 @@ describe('planCloneSet golden plans', () => {
             resourceVersion: '100',
           },
           reason: 'InPlaceUpdate',
+          revision: V2,
           patch: {
             metadata: {
               labels: {
@@ -342,6 +343,7 @@ describe('planCloneSet golden plans', () => {
             resourceVersion: '100',
           },
           reason: 'RecreateUpdate',
+          revision: V2,
           patch: {
             metadata: {
               labels: {

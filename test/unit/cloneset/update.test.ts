@@ -102,6 +102,7 @@ describe('planUpdate recreate (scenarios 34, 35, 50e/f)', () => {
         type: 'PatchPod',
         pod: { name: 'p0', uid: 'uid-p0' },
         reason: 'RecreateUpdate',
+        revision: 'new_rev',
         patch: { metadata: { labels: { 'apps.kruise.io/specified-delete': 'true' } } },
       },
     ]);
