@@ -50,7 +50,7 @@ export async function runScenario(
         continue;
       }
       name = (await applyStep(cluster, namespace, name, step)) ?? name;
-      if (name) sampler.start(name);
+      if (name) await sampler.start();
     }
   } catch (e) {
     result.error = e instanceof Error ? e.message : String(e);
@@ -196,12 +196,17 @@ class Sampler {
     private readonly namespace: string,
   ) {}
 
-  start(_name: string): void {
+  /**
+   * Samples at once (the state right after a step, before either controller could react: otherwise a controller
+   * faster than one sampling interval hides what the step itself did), then every {@link SAMPLE_MS}.
+   */
+  async start(): Promise<void> {
     this.timer ??= setInterval(() => void this.sample(), SAMPLE_MS);
+    await this.sample(true);
   }
 
-  private async sample(): Promise<void> {
-    if (this.busy) return;
+  private async sample(now = false): Promise<void> {
+    if (this.busy && !now) return;
     this.busy = true;
     try {
       const pods = (await this.cluster.core.listNamespacedPod({ namespace: this.namespace })).items.filter(

@@ -93,6 +93,30 @@ describe('takeSnapshot', () => {
   });
 });
 
+describe('takeSnapshot: Events', () => {
+  it('counts each Event, except a per-reconcile ScaleUpLimited, which is only present', () => {
+    const s = state([pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z')]);
+    const limited = {
+      metadata: {},
+      involvedObject: { kind: 'CloneSet', name: 'web' },
+      type: 'Warning',
+      reason: 'ScaleUpLimited',
+      message: 'scaleUp is limited because of scaleStrategy.maxUnavailable, limit: 0',
+      count: 7,
+    };
+    const snap = takeSnapshot(
+      { ...s, events: [...s.events, { ...s.events[0], count: 3 }, limited] },
+      new Set(),
+      { maxPods: 1, minReady: 1 },
+      true,
+    );
+    expect(snap.events).toEqual({
+      'Normal SuccessfulCreate: succeed to create pod web-<id>': 4,
+      'Warning ScaleUpLimited: scaleUp is limited because of scaleStrategy.maxUnavailable, limit: 0': 1,
+    });
+  });
+});
+
 describe('takeSnapshot: CloneSet status conditions', () => {
   const withConditions = (conditions: Record<string, unknown>[]): ClusterState => {
     const s = state([pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z')]);
