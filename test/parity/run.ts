@@ -106,6 +106,14 @@ async function applyStep(
     await cluster.patchCloneSet(namespace, name, { spec: { scaleStrategy: { podsToDelete: names } } });
     return undefined;
   }
+  if ('scaleDown' in step) {
+    // one update, as OpenKruise's e2e does: two back-to-back steps would race the controllers' reaction time
+    const names = selectPods(state, step.scaleDown.podsToDelete).map(podName);
+    await cluster.patchCloneSet(namespace, name, {
+      spec: { replicas: step.scaleDown.replicas, scaleStrategy: { podsToDelete: names } },
+    });
+    return undefined;
+  }
   if ('addFinalizer' in step) {
     for (const p of selectPods(state, step.addFinalizer.pod)) {
       const finalizers = [...(p.metadata?.finalizers ?? []), step.addFinalizer.finalizer];
