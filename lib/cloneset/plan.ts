@@ -17,6 +17,7 @@ import { metaTime } from '../api/time.js';
 import { claimPods, cleanupPVCs } from './ownership.js';
 import { isPodActive } from './pods.js';
 import { computeRevisions, truncateHistory } from './revision/revision.js';
+import { initKruisePodReady, podsDeletedOrMarked } from './podReadiness.js';
 import { planScale } from './sync/scale.js';
 import { resolveStrategy } from './strategy.js';
 import {
@@ -110,6 +111,8 @@ function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
  * the update phase (docs/behaviour/cloneset.md#one-phase, docs/behaviour/cloneset.md#scale-phase,
  * docs/behaviour/cloneset.md#update-phase), compute the status (docs/behaviour/cloneset.md#status), truncate
  * `podsToDelete` and revision history (docs/behaviour/cloneset.md#after-status), and pick the requeue delay.
+ * Last come the first `KruisePodReady` conditions of pods created with that gate
+ * (docs/behaviour/cloneset.md#kruise-pod-ready), whatever the phase.
  *
  * Deterministic: the clock is `input.now`, new instance ids come from `input.newInstanceId`, and pods are
  * taken in name order. Never throws for bad cluster data: a CloneSet that fails validation yields a plan with
@@ -179,6 +182,10 @@ export function planCloneSet(input: PlanInput): Plan {
       if (update.actions.length > 0) phase = 'update';
     }
   }
+
+  // OpenKruise's pod-readiness controller runs beside the CloneSet controller: its first KruisePodReady
+  // condition does not count as a phase's change
+  actions.push(...initKruisePodReady(pods, podsDeletedOrMarked(actions), input.now));
 
   // a phase error is also told as a Warning Event (the executor records a repeat once per invocation)
   if (scaleError) events.push({ type: 'Warning', reason: EventReason.FailedScale, message: scaleError });

@@ -325,7 +325,9 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
 
     patchCloneSetPodsToDelete(cloneSet, podsToDelete) {
       const { namespace = '', name = '', resourceVersion } = cloneSet.metadata;
-      const body = withResourceVersion({ spec: { scaleStrategy: { podsToDelete } } }, resourceVersion);
+      // an empty list is removed, as OpenKruise's truncatePodsToDelete leaves a nil slice (omitted)
+      const value = podsToDelete.length > 0 ? podsToDelete : null;
+      const body = withResourceVersion({ spec: { scaleStrategy: { podsToDelete: value } } }, resourceVersion);
       return call(
         `patch cloneset podsToDelete ${key(namespace, name)}`,
         (o) =>

@@ -85,7 +85,10 @@ export interface KubeClient {
 
   /** Replace `.status` through the status subresource (resourceVersion precondition from `cloneSet`). */
   updateCloneSetStatus(cloneSet: CloneSet, status: CloneSetStatus): Promise<CloneSet>;
-  /** Merge PATCH of `spec.scaleStrategy.podsToDelete` (docs/behaviour/cloneset.md#after-status), resourceVersion precondition. */
+  /**
+   * Merge PATCH of `spec.scaleStrategy.podsToDelete` (docs/behaviour/cloneset.md#after-status), resourceVersion
+   * precondition; an empty list removes the field (OpenKruise's `truncatePodsToDelete` stores none).
+   */
   patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet>;
 
   /**

@@ -195,6 +195,36 @@ describe('executePlan: the order of writes', () => {
     expect(s.kube.pods.get('cs-x-aaaaa')?.metadata.labels?.step).toBe('2');
   });
 
+  test('a pod update names the revision its action carries (a partition rollback targets the current revision)', async () => {
+    const s = await setup();
+    const a = s.kube.pods.get('cs-x-aaaaa')!;
+    const b = s.kube.pods.get('cs-x-bbbbb')!;
+    const plan = emptyPlan({
+      statusChanged: false,
+      actions: [
+        {
+          type: 'PatchPod',
+          pod: { name: 'cs-x-aaaaa', uid: a.metadata.uid!, resourceVersion: a.metadata.resourceVersion },
+          reason: 'InPlaceUpdate',
+          patch: { metadata: { labels: { step: '1' } } },
+          revision: 'r1',
+        },
+        {
+          type: 'PatchPod',
+          pod: { name: 'cs-x-bbbbb', uid: b.metadata.uid!, resourceVersion: b.metadata.resourceVersion },
+          reason: 'RecreateUpdate',
+          patch: { metadata: { labels: { 'apps.kruise.io/specified-delete': 'true' } } },
+          revision: 'r1',
+        },
+      ],
+    });
+    await executePlan(s.ctx(), plan);
+    expect(s.journal.filter((l) => l.startsWith('event'))).toEqual([
+      'event SuccessfulUpdatePodInPlace: successfully update pod cs-x-aaaaa in-place(revision r1)',
+      'event SuccessfulUpdatePodReCreate: successfully patch pod cs-x-bbbbb specified-delete for update(revision r1)',
+    ]);
+  });
+
   test('an Event already recorded by this invocation is not recorded again', async () => {
     const s = await setup();
     const recordedEvents = new Set<string>();

@@ -35,7 +35,7 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
     expect({ ...out, plan: undefined }).toEqual({
       result: 'reconciled',
       passes: 3,
-      writes: 7,
+      writes: 9,
       plan: undefined,
     });
     expect(h.journal).toEqual([
@@ -53,6 +53,9 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
       'expectations.get',
       'expectations.put (none)',
       'ledger.get',
+      // InPlaceUpdateReady, then the first KruisePodReady of each pod
+      `patch pod status ${A}`,
+      `patch pod status ${B}`,
       `patch pod status ${A}`,
       `patch pod status ${B}`,
       `expectations.put updates[${A},${B}]`,
@@ -78,7 +81,7 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
     expect({ ...out, plan: undefined }).toEqual({
       result: 'reconciled',
       passes: 6,
-      writes: 11,
+      writes: 10,
       plan: undefined,
     });
     expect(h.journal).toEqual([
@@ -95,7 +98,6 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
       'expectations.get',
       'expectations.put (none)',
       'ledger.get',
-      `patch pod status ${B}`,
       `patch pod ${B}`,
       `expectations.put updates[${B}]`,
       'update status cs-no-pvc-sample',
@@ -211,24 +213,22 @@ describe('reconcileCloneSet: failures', () => {
     h.kube.failOn((call) => (call === `patch pod ${A}` && conflicts++ === 0 ? conflict(call) : undefined));
     const out = await reconcileCloneSet(h.deps({ maxPasses: 2 }), REQUEST);
     expect(out.error).toBeUndefined();
-    // pass 1: the readiness-gate status patch of A succeeds, its in-place patch meets 409: B is not touched;
+    // pass 1: A's lifecycle patch (PreparingNormal → Normal) meets 409: B is not touched;
     // pass 2 re-reads at once and carries on from what the API server shows
-    expect(h.journal.slice(0, 15)).toEqual([
+    expect(h.journal).toEqual([
       'lease.acquire',
       'expectations.get',
       'ledger.get',
       'create revision cs-no-pvc-sample-6ccb957675',
-      `patch pod status ${A}`,
       `patch pod ${A}`,
-      `expectations.put updates[${A}]`,
       'update status cs-no-pvc-sample',
       'expectations.get',
-      'expectations.put (none)',
       'ledger.get',
       `patch pod ${A}`,
-      `patch pod status ${B}`,
       `patch pod ${B}`,
       `expectations.put updates[${A},${B}]`,
+      'lease.release',
+      'requeue 1s',
     ]);
     expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
   });

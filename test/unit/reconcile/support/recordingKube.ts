@@ -117,7 +117,9 @@ export class RecordingKube implements KubeClient {
       pod.status = {
         ...pod.status,
         phase: 'Running',
+        // the conditions controllers own (readiness-gate conditions) stay, as a kubelet leaves them
         conditions: [
+          ...(pod.status?.conditions ?? []).filter((c) => c.type !== 'ContainersReady' && c.type !== 'Ready'),
           { type: 'ContainersReady', status: 'True', lastTransitionTime: '2024-05-01T08:00:00Z' },
           { type: 'Ready', status: 'True', lastTransitionTime: '2024-05-01T08:00:00Z' },
         ],
@@ -296,7 +298,8 @@ export class RecordingKube implements KubeClient {
   async patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet> {
     this.record(`patch podsToDelete ${cloneSet.metadata.name} [${podsToDelete.join(',')}]`);
     const stored = this.current(cloneSet, 'patch podsToDelete');
-    stored.spec.scaleStrategy = { ...stored.spec.scaleStrategy, podsToDelete };
+    const { podsToDelete: _old, ...rest } = stored.spec.scaleStrategy ?? {};
+    stored.spec.scaleStrategy = podsToDelete.length > 0 ? { ...rest, podsToDelete } : rest;
     stored.metadata.resourceVersion = this.nextRv();
     return structuredClone(stored);
   }
