@@ -9,7 +9,7 @@ import type { Plan } from '../cloneset/types.js';
 import { cloneSetKeyOf, type CloneSetKey } from '../core/cloneSetKey.js';
 import type { RequeueScheduler, ReconcileRequest } from '../events/index.js';
 import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
-import { runPass, type PassDeps, type PassResult } from './pass.js';
+import { readScopeFor, runPass, type PassDeps, type PassResult, type ReadScope } from './pass.js';
 
 export { randomInstanceId } from './pass.js';
 
@@ -55,6 +55,8 @@ interface Run {
   lease: Lease;
   outcome: ReconcileOutcome;
   recordedEvents: Set<string>;
+  /** What each pass lists, from the request's reason. */
+  scope: ReadScope;
 }
 
 /** Pass budget or time budget used up: what is left goes to the requeue scheduler. */
@@ -81,7 +83,7 @@ async function runPasses(run: Run): Promise<number | undefined> {
   let wait: number | undefined;
   while (!exhausted(run)) {
     run.outcome.passes++;
-    const pass = await runPass(deps, run.key, run.lease, run.recordedEvents);
+    const pass = await runPass(deps, run.key, run.lease, run.recordedEvents, run.scope);
     tally(run.outcome, pass);
     if (pass.gone) return undefined;
     if (pass.acted) continue;
@@ -136,6 +138,7 @@ export async function reconcileCloneSet(
     lease: acquired.lease,
     outcome: { result: 'reconciled', passes: 0, writes: 0 },
     recordedEvents: new Set(),
+    scope: readScopeFor(request.reason),
   };
   const requeue = async (seconds: number) => {
     await deps.requeue.requeueAfter({ ...request, reason: 'Requeue' }, seconds);
