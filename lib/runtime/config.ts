@@ -2,7 +2,7 @@
  * Lambda configuration from environment variables (set by serverless.yml), validated once per container.
  */
 import { KruiselessError } from '../core/errors.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidFeatureGatesError, parseFeatureGates, type PlannerOptions } from '../cloneset/index.js';
 
 const EnvSchema = z.object({
