@@ -79,7 +79,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const ofType = (type) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const ENV = ['TABLE_NAME', 'EVENT_BUS_NAME', 'EVENT_BUS_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_GROUP_NAME',
   'REQUEUE_DLQ_ARN', 'ADMISSION_SECRET_PARAM', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'KRUISELESS_FEATURE_GATES',
-  'KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE'];
+  'KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE', 'KRUISELESS_WRITE_CONCURRENCY'];
 
 const functions = Object.fromEntries(ofType('AWS::Lambda::Function'));
 check(same(Object.keys(functions).sort(),

@@ -31,6 +31,8 @@ export interface PassDeps {
   options?: Partial<PlannerOptions>;
   /** Instance-id source; default {@link randomInstanceId}. */
   newInstanceId?: () => string;
+  /** Writes in flight at most within a create batch or a run of pod patches (execute.ts#write-concurrency). */
+  writeConcurrency?: number;
 }
 
 /** What one pass did. */
@@ -275,6 +277,7 @@ export async function runPass(
       newIntentId: randomUUID,
       log,
       recordedEvents,
+      ...(deps.writeConcurrency ? { writeConcurrency: deps.writeConcurrency } : {}),
     },
     effective,
   );

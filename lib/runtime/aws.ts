@@ -42,6 +42,7 @@ function buildRuntime(readParameter: ParameterReader | undefined): Runtime {
   runtime = {
     stores,
     plannerOptions,
+    writeConcurrency: config.KRUISELESS_WRITE_CONCURRENCY,
     publisher: createEventBridgePublisher({
       client: new EventBridgeClient({}),
       eventBusName: config.EVENT_BUS_NAME,

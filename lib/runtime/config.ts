@@ -1,6 +1,7 @@
 /**
  * Lambda configuration from environment variables (set by serverless.yml), validated once per container.
  */
+import { DEFAULT_WRITE_CONCURRENCY } from '../core/bounded.js';
 import { KruiselessError } from '../core/errors.js';
 import * as z from 'zod';
 import { InvalidFeatureGatesError, parseFeatureGates, type PlannerOptions } from '../cloneset/index.js';
@@ -17,6 +18,8 @@ const EnvSchema = z.object({
   KRUISELESS_FEATURE_GATES: z.string().default(''),
   /** OpenKruise's `--cloneset-scaling-exclude-preparing-delete` flag. */
   KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE: z.enum(['true', 'false']).default('false'),
+  /** Writes in flight at most within a create batch or a run of pod patches (lib/reconcile/execute.ts). */
+  KRUISELESS_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(DEFAULT_WRITE_CONCURRENCY),
 });
 
 /** The validated environment. */

@@ -35,6 +35,11 @@ export interface Runtime {
    * OpenKruise's defaults.
    */
   plannerOptions?: Readonly<Partial<PlannerOptions>>;
+  /**
+   * Writes one reconcile pass keeps in flight within a create batch or a run of pod patches (serverless.yml
+   * parameter `writeConcurrency`); absent = lib/core/bounded.ts `DEFAULT_WRITE_CONCURRENCY`.
+   */
+  writeConcurrency?: number;
   /** Shared secret of the admission source's URL path, if the admission source is enabled. */
   admissionSecret(): Promise<string | undefined>;
 }
