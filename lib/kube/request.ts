@@ -67,6 +67,34 @@ function urlOf(kc: KubeConfig, call: HttpCall): URL {
   return url;
 }
 
+/** One keep-alive agent per KubeConfig (a client's lifetime, a Lambda container's for the AWS runtime). */
+const agents = new WeakMap<KubeConfig, http.Agent>();
+
+/**
+ * The connection pool for `kc`: `applyToHTTPSOptions` makes a new agent — a new TCP and TLS connection — for every
+ * request; this keeps one keep-alive agent with the same TLS settings (CA, client certificate, server name,
+ * verification) instead, so the writes of a pass reuse their connections. A proxy agent (the cluster's
+ * `proxy-url`) is left as the KubeConfig made it.
+ */
+function agentFor(kc: KubeConfig, opts: https.RequestOptions, plain: boolean): http.Agent | undefined {
+  if (kc.getCurrentCluster()?.proxyUrl) return opts.agent instanceof http.Agent ? opts.agent : undefined;
+  let agent = agents.get(kc);
+  if (!agent) {
+    agent = plain
+      ? new http.Agent({ keepAlive: true })
+      : new https.Agent({
+          keepAlive: true,
+          ca: opts.ca,
+          cert: opts.cert,
+          key: opts.key,
+          servername: opts.servername,
+          ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
+        });
+    agents.set(kc, agent);
+  }
+  return agent;
+}
+
 /** Sends one request; rejects only when no response arrived. */
 async function send(kc: KubeConfig, call: HttpCall): Promise<HttpResponse> {
   const url = urlOf(kc, call);
@@ -85,6 +113,7 @@ async function send(kc: KubeConfig, call: HttpCall): Promise<HttpResponse> {
     },
   };
   await kc.applyToHTTPSOptions(opts);
+  opts.agent = agentFor(kc, opts, url.protocol === 'http:');
   const transport = url.protocol === 'http:' ? http : https;
   return new Promise((resolve, reject) => {
     const req = transport.request(opts, (res) => {
