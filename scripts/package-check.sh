@@ -3,7 +3,8 @@
 #   1. `osls package --stage ci` with serverless-esbuild, no AWS credentials, no network;
 #   2. every function has its zip, each bundle imports under Node with a `handler` export, and each zip is within
 #      its size budget (ZIP_BUDGET_BYTES, set from the sizes measured in BENCHMARKS.md#bundles);
-#   3. the template has what docs/architecture.md relies on (rule pattern, retries, DLQ, per-function roles, table shape);
+#   3. the template has what docs/architecture.md relies on (rule pattern, retries, DLQ, per-function roles, table shape)
+#      and every IAM Allow names its actions and resources (no wildcard action, no Resource "*");
 #   4. cfn-lint (pinned) passes on the generated template, with no rule ignored.
 # Needs `npm ci` first. Usage: bash scripts/package-check.sh   (or npm run package:check)
 set -euo pipefail
@@ -125,6 +126,20 @@ check(same(table.TimeToLiveSpecification, { AttributeName: 'ttl', Enabled: true 
 check(table.PointInTimeRecoverySpecification?.PointInTimeRecoveryEnabled === true, 'table PITR');
 check(ofType('AWS::Scheduler::ScheduleGroup').length === 1, 'requeue schedule group');
 check(ofType('AWS::Lambda::Url').length === 1, 'admission Function URL');
+// Least privilege: every Allow names its actions (no wildcard in any action) and its resources (never "*").
+const statements = Object.entries(resources).flatMap(([id, r]) => {
+  const docs = r.Type === 'AWS::IAM::Role' ? (r.Properties.Policies ?? []).map((p) => p.PolicyDocument)
+    : ['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy', 'AWS::SQS::QueuePolicy'].includes(r.Type) ? [r.Properties.PolicyDocument]
+    : [];
+  return docs.flatMap((d) => [d.Statement].flat().map((st) => [id, st]));
+});
+check(statements.length >= 10, `IAM statements found: ${statements.length}`);
+for (const [id, st] of statements) {
+  if (st.Effect !== 'Allow') continue;
+  for (const action of [st.Action].flat()) check(!String(action).includes('*'), `${id}: wildcard action ${action}`);
+  for (const res of [st.Resource].flat()) check(res !== '*', `${id}: Resource "*" for ${[st.Action].flat()}`);
+  check(st.NotAction === undefined && st.NotResource === undefined, `${id}: NotAction/NotResource in an Allow`);
+}
 for (const out of ['EventBusArn', 'StateTableName', 'AdmissionUrl', 'DeadLetterQueueUrl'])
   check(template.Outputs?.[out], `output ${out}`);
 

@@ -7,11 +7,10 @@
  * leases are the caller's business (lib/reconcile, docs/behaviour/cloneset.md#expectations): call this only
  * when they allow acting.
  */
-import { applyDefaults } from '../api/defaults.js';
+import { checkCloneSet } from '../api/check.js';
 import { describeFieldErrors, type FieldError } from '../api/errors.js';
 import { EventReason, GROUP, KIND } from '../api/keys.js';
 import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/types.js';
-import { validateCloneSet } from '../api/validation.js';
 import { emptyDiff } from './sync/diff.js';
 import { calculateStatus } from './status.js';
 import { metaTime } from '../api/time.js';
@@ -119,8 +118,10 @@ function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
  */
 export function planCloneSet(input: PlanInput): Plan {
   const options = { ...DEFAULT_PLANNER_OPTIONS, ...(input.options ?? {}) };
-  const cs = applyDefaults(input.cloneSet, { templateNoDefaults: options.templateNoDefaults });
-  const errors = validateCloneSet(cs, undefined, { allowOnDelete: true });
+  const { cloneSet: cs, errors } = checkCloneSet(input.cloneSet, {
+    templateNoDefaults: options.templateNoDefaults,
+    allowOnDelete: true,
+  });
   if (errors.length > 0) return invalidPlan(cs, errors, input.now);
 
   const uid = cs.metadata.uid;

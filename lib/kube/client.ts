@@ -7,17 +7,20 @@
  * the API server's JSON (RFC 3339 strings, unknown fields kept).
  */
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { goJson } from '../api/goJson.js';
 import { GROUP } from '../api/keys.js';
 import type {
   CloneSet,
   CloneSetStatus,
   ControllerRevision,
   JsonObject,
+  JsonValue,
   PersistentVolumeClaim,
   Pod,
 } from '../api/types.js';
 import { isNotFound } from './errors.js';
-import { cloneSetEventBody } from './event.js';
+import type { StoredEvent } from './event.js';
+import { recordFolded, type EventApi } from './eventFolding.js';
 import { CONTENT_TYPE, DEFAULT_RETRY, requestJson, type HttpCall, type RetryOptions } from './request.js';
 import type { CloneSetEvent, KubeClient, Listed } from './types.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -119,6 +122,33 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
   const patch = <T>(operation: string, path: string, body: JsonObject, contentType: string): Promise<T> =>
     call<T>(operation, { method: 'PATCH', path, query: written, body, contentType });
 
+  /** The Event calls of {@link recordFolded}: POST, GET (404 → undefined), merge PATCH. */
+  const events: EventApi = {
+    async createEvent(namespace, body) {
+      const name = String((body.metadata as JsonObject | undefined)?.name ?? '');
+      await create(`create event ${key(namespace, name)}`, paths.core(namespace, 'events'), body);
+    },
+    async getEvent(namespace, name) {
+      try {
+        return await call<StoredEvent>(`get event ${key(namespace, name)}`, {
+          method: 'GET',
+          path: paths.core(namespace, 'events', name),
+        });
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+    async patchEvent(namespace, name, body) {
+      await patch(
+        `patch event ${key(namespace, name)}`,
+        paths.core(namespace, 'events', name),
+        body,
+        CONTENT_TYPE.merge,
+      );
+    },
+  };
+
   return {
     async getCloneSet(namespace, name) {
       try {
@@ -157,8 +187,12 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     createControllerRevision(revision) {
       const namespace = revision.metadata.namespace ?? '';
       const body = { apiVersion: 'apps/v1', kind: 'ControllerRevision', ...revision };
-      const operation = `create controllerrevision ${key(namespace, revision.metadata.name)}`;
-      return create(operation, paths.revisions(namespace), body);
+      return call(`create controllerrevision ${key(namespace, revision.metadata.name)}`, {
+        method: 'POST',
+        path: paths.revisions(namespace),
+        query: written,
+        bodyText: revisionBodyText(body),
+      });
     },
 
     replaceControllerRevision(revision) {
@@ -169,7 +203,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
         method: 'PUT',
         path: paths.revisions(namespace, name),
         query: written,
-        body,
+        bodyText: revisionBodyText(body),
       });
     },
 
@@ -254,14 +288,9 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     },
 
     async recordEvent(cloneSet, event: CloneSetEvent) {
-      const body = cloneSetEventBody(cloneSet, event, new Date(clock()));
       const namespace = cloneSet.metadata.namespace ?? '';
       try {
-        await create(
-          `create event ${key(namespace, cloneSet.metadata.name)} ${event.reason}`,
-          paths.core(namespace, 'events'),
-          body,
-        );
+        await recordFolded(events, cloneSet, event, new Date(clock()));
       } catch (e) {
         logger.warn('recording a Kubernetes Event failed (ignored)', {
           namespace,
@@ -272,4 +301,16 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       }
     },
   };
+}
+
+/**
+ * The JSON text of a ControllerRevision with its `data` written as Go's `encoding/json` writes it (keys sorted, HTML
+ * characters escaped): OpenKruise's CreateControllerRevision (pkg/util/history) treats a revision of the same name
+ * as its own only when the stored `data` bytes equal its `json.Marshal` output, and the API server keeps those bytes
+ * as sent. Without this, OpenKruise taking over from Kruiseless would count a hash collision and re-label every pod.
+ */
+export function revisionBodyText(body: { data?: JsonValue } & Record<string, unknown>): string {
+  const { data, ...rest } = body;
+  const head = JSON.stringify(rest);
+  return data === undefined ? head : `${head.slice(0, -1)},"data":${goJson(data)}}`;
 }

@@ -46,6 +46,8 @@ export interface HttpCall {
   query?: Record<string, string | undefined>;
   /** JSON body, sent verbatim. */
   body?: unknown;
+  /** Body text sent byte for byte (wins over `body`), for bodies whose exact bytes matter. */
+  bodyText?: string;
   /** Content-Type of the body; default `application/json`. */
   contentType?: string;
 }
@@ -98,7 +100,7 @@ function agentFor(kc: KubeConfig, opts: https.RequestOptions, plain: boolean): h
 /** Sends one request; rejects only when no response arrived. */
 async function send(kc: KubeConfig, call: HttpCall): Promise<HttpResponse> {
   const url = urlOf(kc, call);
-  const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+  const body = call.bodyText ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
   const opts: https.RequestOptions = {
     protocol: url.protocol,
     hostname: url.hostname,

@@ -88,6 +88,9 @@ export interface KubeClient {
   /** Merge PATCH of `spec.scaleStrategy.podsToDelete` (docs/behaviour/cloneset.md#after-status), resourceVersion precondition. */
   patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet>;
 
-  /** Record a core/v1 Event on the CloneSet (best effort: never throws). */
+  /**
+   * Record a core/v1 Event on the CloneSet, folded into the stored Event of the same type, reason and message if
+   * there is one (a count increment, lib/kube/eventFolding.ts). Best effort: never throws.
+   */
   recordEvent(cloneSet: CloneSet, event: CloneSetEvent): Promise<void>;
 }

@@ -17,7 +17,7 @@
  */
 import type { CloneSet, CloneSetStatus, PersistentVolumeClaim, Pod } from '../api/types.js';
 import type { Action, PatchReason, Plan } from '../cloneset/types.js';
-import { setCondition } from '../cloneset/status.js';
+import { CONDITION_FAILED_VALIDATION, statusNeedsWrite } from '../cloneset/index.js';
 import { metaTime } from '../api/time.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -82,24 +82,29 @@ const PRECONDITIONED: ReadonlySet<PatchReason> = new Set<PatchReason>([
   'ReleaseOwnership',
 ]);
 
-/** A failed write becomes a FailedScale / FailedUpdate condition on the status (as OpenKruise's `syncCloneSet`). */
+/**
+ * A failed write becomes a FailedScale / FailedUpdate condition on the status (as OpenKruise's `syncCloneSet`). A
+ * condition of that type already True in the stored status is kept as it is, only its message brought up to
+ * date (OpenKruise's `SetCloneSetCondition` keeps a condition of unchanged status and reason): a failure that
+ * repeats then leaves the status unchanged, so it is not rewritten and its watch event cannot trigger the next
+ * attempt before the backoff does (docs/reliability.md#backoff).
+ */
 function withFailureCondition(
   status: CloneSetStatus,
+  stored: CloneSetStatus | undefined,
   phase: Plan['phase'],
   error: Error,
   now: Date,
 ): CloneSetStatus {
   const type = phase === 'update' ? 'FailedUpdate' : 'FailedScale';
   const t = metaTime(now);
+  const current = stored?.conditions?.find((c) => c.type === type && c.status === 'True');
+  const condition = current
+    ? { ...current, message: error.message }
+    : { type, status: 'True' as const, lastUpdateTime: t, lastTransitionTime: t, message: error.message };
   return {
     ...status,
-    conditions: setCondition(status.conditions ?? [], {
-      type,
-      status: 'True',
-      lastUpdateTime: t,
-      lastTransitionTime: t,
-      message: error.message,
-    }),
+    conditions: [...(status.conditions ?? []).filter((c) => c.type !== type), condition],
   };
 }
 
@@ -443,14 +448,23 @@ async function writeStatus(
 ): Promise<StatusWritten> {
   const out: StatusWritten = { writes: 0, latest: ctx.cloneSet, conflict: false };
   if (!plan.statusChanged && !error) return out;
+  const stored = ctx.cloneSet.status;
   const status = error
     ? withFailureCondition(
         plan.status,
+        stored,
         plan.phase === 'none' ? 'scale' : plan.phase,
         error,
         new Date(ctx.clock()),
       )
     : plan.status;
+  // after a failure, write only what differs from the stored status (the plan's own test does not know the
+  // failure condition it is about to get back)
+  const unchanged =
+    error &&
+    !statusNeedsWrite(stored, status) &&
+    !(stored?.conditions ?? []).some((c) => c.type === CONDITION_FAILED_VALIDATION);
+  if (unchanged) return out;
   try {
     out.latest = await ctx.kube.updateCloneSetStatus(ctx.cloneSet, status);
     out.writes++;

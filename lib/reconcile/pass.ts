@@ -48,8 +48,6 @@ export interface PassResult {
 
 /** While expectations are pending, look again after this many seconds. */
 export const PENDING_RECHECK_SECONDS = 2;
-/** After a failed write, try again after this many seconds. */
-export const ERROR_RETRY_SECONDS = 5;
 
 /**
  * Default instance id: 5 characters of the safe alphabet, like OpenKruise's `rand.String(5)` in
@@ -146,6 +144,34 @@ export function expectationTimeoutMs(options: Partial<PlannerOptions> | undefine
   return (options?.expectationTimeoutSeconds ?? DEFAULT_PLANNER_OPTIONS.expectationTimeoutSeconds) * 1000;
 }
 
+/** `stored` expectations observed against what was just listed (pure). */
+function observedFrom(
+  deps: Pick<PassDeps, 'clock' | 'options'>,
+  stored: Expectations,
+  world: World,
+): ObservedExpectations {
+  return observeExpectations(
+    stored,
+    world.pods,
+    world.pvcs,
+    deps.clock(),
+    expectationTimeoutMs(deps.options),
+  );
+}
+
+/**
+ * The stored expectations of `key` observed against what was just listed (read-only; {@link observe} writes the
+ * result back, `kruiseless plan` only shows it).
+ * @throws state-store errors
+ */
+export async function readObserved(
+  deps: Pick<PassDeps, 'expectations' | 'clock' | 'options'>,
+  key: CloneSetKey,
+  world: World,
+): Promise<ObservedExpectations> {
+  return observedFrom(deps, await deps.expectations.get(key), world);
+}
+
 /**
  * Observe the stored expectations against what was just listed and write them back when something was observed
  * or expired.
@@ -157,13 +183,7 @@ export async function observe(
   stored: Expectations,
   world: World,
 ): Promise<ObservedExpectations> {
-  const observed = observeExpectations(
-    stored,
-    world.pods,
-    world.pvcs,
-    deps.clock(),
-    expectationTimeoutMs(deps.options),
-  );
+  const observed = observedFrom(deps, stored, world);
   if (observed.changed) await deps.expectations.put(lease, observed.pending);
   if (observed.expired.length > 0) {
     deps.log.warn('expectations timed out; re-planning from what the API server shows', {
@@ -177,7 +197,11 @@ export async function observe(
  * The plan for this pass, emptied of writes (actions and revision writes) while expectations are pending, as
  * OpenKruise's `SatisfiedExpectations` gate in `doReconcile`; status is still written.
  */
-export function planPass(deps: PassDeps, world: World, waiting: boolean): { plan: Plan; effective: Plan } {
+export function planPass(
+  deps: Pick<PassDeps, 'clock' | 'newInstanceId' | 'options'>,
+  world: World,
+  waiting: boolean,
+): { plan: Plan; effective: Plan } {
   const plan = planCloneSet({
     cloneSet: world.cloneSet,
     pods: world.pods,
@@ -198,8 +222,10 @@ export function planPass(deps: PassDeps, world: World, waiting: boolean): { plan
 }
 
 /**
- * When to look again, seconds: after a failed write {@link ERROR_RETRY_SECONDS}; while expectations are pending
- * {@link PENDING_RECHECK_SECONDS} (sooner if one times out first); else what the planner asked for.
+ * When to look again, seconds: after a failed write nothing here (the invocation backs off by the CloneSet's
+ * failure count, ./backoff.ts, as OpenKruise's failed `Reconcile` is requeued by the rate limiter whatever
+ * `RequeueAfter` it asked for); while expectations are pending {@link PENDING_RECHECK_SECONDS} (sooner if one
+ * times out first); else what the planner asked for.
  */
 export function nextLook(
   result: ExecuteResult,
@@ -207,7 +233,7 @@ export function nextLook(
   observed: ObservedExpectations,
   plan: Plan,
 ): number | undefined {
-  if (result.error) return ERROR_RETRY_SECONDS;
+  if (result.error) return undefined;
   if (waiting)
     return Math.min(
       PENDING_RECHECK_SECONDS,

@@ -8,7 +8,7 @@ import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { createEventBridgePublisher, createSchedulerRequeue } from '../events/index.js';
 import { createKubeClient, kubeConfigFromCluster } from '../kube/index.js';
 import { createStateStores } from '../state/index.js';
-import { ConfigError, controllerSettings, loadConfig } from './config.js';
+import { backoffSettings, ConfigError, controllerSettings, loadConfig } from './config.js';
 import { UnknownClusterError, type Runtime } from './types.js';
 
 let runtime: Runtime | undefined;
@@ -39,10 +39,15 @@ function buildRuntime(readParameter: ParameterReader | undefined): Runtime {
     config.KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE === 'true',
   );
   const stores = createStateStores({ client: new DynamoDBClient({}), tableName: config.TABLE_NAME });
+  const backoff = backoffSettings(
+    config.KRUISELESS_BACKOFF_BASE_SECONDS,
+    config.KRUISELESS_BACKOFF_MAX_SECONDS,
+  );
   runtime = {
     stores,
     plannerOptions,
     writeConcurrency: config.KRUISELESS_WRITE_CONCURRENCY,
+    backoff,
     publisher: createEventBridgePublisher({
       client: new EventBridgeClient({}),
       eventBusName: config.EVENT_BUS_NAME,

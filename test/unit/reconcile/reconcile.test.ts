@@ -128,14 +128,15 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
 });
 
 describe('reconcileCloneSet: failures', () => {
-  test('a failed create: later creates skipped, its expectation rolled back, FailedCreate Event and FailedScale condition, retry in 5 s', async () => {
+  test('a failed create: later creates skipped, its expectation rolled back, FailedCreate Event and FailedScale condition, retry after the first backoff step (1 s)', async () => {
     const h = harness();
     h.kube.apply(seedCloneSet());
     h.kube.failOn((call) => (call === `create pod ${B}` ? internalError(call) : undefined));
     const out = await reconcileCloneSet(h.deps({ maxPasses: 2 }), REQUEST);
     expect(out.result).toBe('reconciled');
     expect(out.error).toMatch(/500 InternalError/);
-    expect(out.requeuedAfterSeconds).toBe(5);
+    expect(out.requeuedAfterSeconds).toBe(1);
+    expect(out.failures).toBe(1);
     expect(h.journal).toEqual([
       'lease.acquire',
       'expectations.get',
@@ -149,8 +150,8 @@ describe('reconcileCloneSet: failures', () => {
       'update status cs-no-pvc-sample',
       `event SuccessfulCreate: succeed to create pod ${A}`,
       `event FailedCreate: create pod ${B}: 500 InternalError: etcd is unavailable`,
-      'lease.release',
-      'requeue 5s',
+      'lease.release (failures 1)',
+      'requeue 1s',
     ]);
     const status = [...h.kube.cloneSets.values()][0].status;
     expect(status?.conditions?.map((c) => [c.type, c.status, c.message])).toEqual([

@@ -3,7 +3,7 @@
  * controller flag read from it into planner options.
  */
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, controllerSettings, loadConfig } from '../../../lib/runtime/config.js';
+import { ConfigError, backoffSettings, controllerSettings, loadConfig } from '../../../lib/runtime/config.js';
 
 const ENV = {
   TABLE_NAME: 'kruiseless-dev',
@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       KRUISELESS_FEATURE_GATES: '',
       KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE: 'false',
       KRUISELESS_WRITE_CONCURRENCY: 16,
+      KRUISELESS_BACKOFF_BASE_SECONDS: 1,
+      KRUISELESS_BACKOFF_MAX_SECONDS: 1000,
     });
   });
 
@@ -31,6 +33,19 @@ describe('loadConfig', () => {
       ),
     );
     expect(() => loadConfig({ ...ENV, KRUISELESS_WRITE_CONCURRENCY: 'many' })).toThrow(ConfigError);
+  });
+
+  it('reads the backoff numbers as seconds and refuses ones that are not positive numbers', () => {
+    const env = { ...ENV, KRUISELESS_BACKOFF_BASE_SECONDS: '0.5', KRUISELESS_BACKOFF_MAX_SECONDS: '300' };
+    expect(loadConfig(env)).toMatchObject({
+      KRUISELESS_BACKOFF_BASE_SECONDS: 0.5,
+      KRUISELESS_BACKOFF_MAX_SECONDS: 300,
+    });
+    expect(() => loadConfig({ ...ENV, KRUISELESS_BACKOFF_BASE_SECONDS: 'soon' })).toThrow(
+      new ConfigError(
+        'invalid Lambda environment: KRUISELESS_BACKOFF_BASE_SECONDS: Invalid input: expected number, received NaN',
+      ),
+    );
   });
 
   it('names every missing or malformed variable', () => {
@@ -60,6 +75,18 @@ describe('controllerSettings', () => {
   it('refuses a malformed gate list as a deployment error', () => {
     expect(() => controllerSettings('CloneSetShortHash=maybe', false)).toThrow(
       new ConfigError('invalid feature gates: CloneSetShortHash: "maybe" is not a boolean'),
+    );
+  });
+});
+
+describe('backoffSettings', () => {
+  it('passes a valid schedule through', () => {
+    expect(backoffSettings(0.005, 1000)).toEqual({ baseSeconds: 0.005, maxSeconds: 1000 });
+  });
+
+  it('refuses a cap below the base as a deployment error', () => {
+    expect(() => backoffSettings(10, 5)).toThrow(
+      new ConfigError('backoff max must be a number of seconds ≥ the base (10), got 5'),
     );
   });
 });
