@@ -2,15 +2,15 @@
  * The API calls only the CLI makes (docs/cli.md): CloneSet spec patches (pause, resume, undo), one pod, Events.
  * Through lib/kube's request helper, so failures are the same {@link KubeApiError}s as the reconciler's.
  */
-import { PatchStrategy } from '@kubernetes/client-node';
 import { GROUP } from '../api/keys.js';
 import type { CloneSet, JsonObject, JsonValue, Pod } from '../api/types.js';
 import { isNotFound } from '../kube/errors.js';
-import { requestJson, type RetryOptions } from '../kube/request.js';
+import { CONTENT_TYPE, requestJson, type RetryOptions } from '../kube/request.js';
 import type { Connection } from './connect.js';
 
 const RETRY: RetryOptions = { retries: 1, minTimeoutMs: 200 };
-const CS = { group: GROUP, version: 'v1alpha1', plural: 'clonesets' } as const;
+/** JSON patch (RFC 6902) content type; the merge patch one is lib/kube's. */
+const JSON_PATCH = 'application/json-patch+json';
 
 /** One JSON-patch operation (RFC 6902) as the API server takes it. */
 export interface JsonPatchOp {
@@ -28,14 +28,13 @@ export function patchCloneSet(
   name: string,
   patch: JsonObject | JsonPatchOp[],
 ): Promise<CloneSet> {
-  const contentType = Array.isArray(patch) ? PatchStrategy.JsonPatch : PatchStrategy.MergePatch;
-  return requestJson<CloneSet>(
-    `patch cloneset ${conn.namespace}/${name}`,
-    RETRY,
-    (o) =>
-      conn.custom.patchNamespacedCustomObject({ ...CS, namespace: conn.namespace, name, body: patch }, o),
-    { body: patch, contentType },
-  );
+  const ns = encodeURIComponent(conn.namespace);
+  return requestJson<CloneSet>(conn.kc, `patch cloneset ${conn.namespace}/${name}`, RETRY, {
+    method: 'PATCH',
+    path: `/apis/${GROUP}/v1alpha1/namespaces/${ns}/clonesets/${encodeURIComponent(name)}`,
+    body: patch,
+    contentType: Array.isArray(patch) ? JSON_PATCH : CONTENT_TYPE.merge,
+  });
 }
 
 /**
@@ -45,9 +44,10 @@ export function patchCloneSet(
  */
 export async function getPod(conn: Connection, name: string): Promise<Pod | undefined> {
   try {
-    return await requestJson<Pod>(`get pod ${conn.namespace}/${name}`, RETRY, (o) =>
-      conn.core.readNamespacedPod({ namespace: conn.namespace, name }, o),
-    );
+    return await requestJson<Pod>(conn.kc, `get pod ${conn.namespace}/${name}`, RETRY, {
+      method: 'GET',
+      path: `/api/v1/namespaces/${encodeURIComponent(conn.namespace)}/pods/${encodeURIComponent(name)}`,
+    });
   } catch (e) {
     if (isNotFound(e)) return undefined;
     throw e;
@@ -71,11 +71,10 @@ export interface EventRecord {
  * @throws KubeApiError
  */
 export async function eventsOf(conn: Connection, uid: string): Promise<EventRecord[]> {
-  const body = await requestJson<{ items?: EventRecord[] }>(`list events ${conn.namespace}`, RETRY, (o) =>
-    conn.core.listNamespacedEvent(
-      { namespace: conn.namespace, fieldSelector: `involvedObject.uid=${uid}` },
-      o,
-    ),
-  );
+  const body = await requestJson<{ items?: EventRecord[] }>(conn.kc, `list events ${conn.namespace}`, RETRY, {
+    method: 'GET',
+    path: `/api/v1/namespaces/${encodeURIComponent(conn.namespace)}/events`,
+    query: { fieldSelector: `involvedObject.uid=${uid}` },
+  });
   return body.items ?? [];
 }

@@ -27,10 +27,7 @@ const DELETE_WHY: Record<DeleteReason, string> = {
   ReplicasZero: 'replicas is 0',
 };
 
-const PATCH_WHY: Record<
-  PatchReason | 'InPlaceUpdateReady' | 'StartInPlaceUpdate' | 'MarkPodNotReady' | 'MarkPodReady',
-  string
-> = {
+const PATCH_WHY: Record<PatchReason | Extract<Action, { type: 'PatchPodStatus' }>['reason'], string> = {
   LifecycleTransition: 'lifecycle state change',
   BackfillPodTemplateHash: 'backfill the pod-template-hash label',
   RecreateUpdate: 'recreate update: mark for deletion at the update revision',
@@ -43,6 +40,7 @@ const PATCH_WHY: Record<
   StartInPlaceUpdate: 'in-place update starts: InPlaceUpdateReady=False',
   MarkPodNotReady: 'mark not ready before the update (KruisePodReady=False)',
   MarkPodReady: 'mark ready again (KruisePodReady=True)',
+  InitKruisePodReady: 'new pod with the KruisePodReady gate: condition set True',
 };
 
 /** The writes of one action, in the order the executor makes them. */

@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { checkCloneSet } from '../api/check.js';
 import type { CloneSet, JsonValue } from '../api/types.js';
 import { applyRevision, newRevision } from '../cloneset/index.js';
+import { noExpectations } from '../reconcile/observeExpectations.js';
 import { readWorld } from '../reconcile/pass.js';
 import { patchCloneSet } from './calls.js';
 import { cloneSetName, connect, type Connection, type ConnectionOptions } from './connect.js';
@@ -102,7 +103,12 @@ async function undo(io: CliIO, arg: string, opts: ConnectionOptions & { toRevisi
   if (!Number.isInteger(toRevision)) throw new CliError(`invalid --to-revision "${opts.toRevision}"`);
   const conn = connect(opts, io);
   const name = cloneSetName(arg);
-  const world = await readWorld(conn.kube, { cluster: '', namespace: conn.namespace, name });
+  const world = await readWorld(
+    conn.kube,
+    { cluster: '', namespace: conn.namespace, name },
+    'selector',
+    noExpectations(),
+  );
   if (!world) throw notFound(RESOURCE.cloneset, name);
   const target = findRevision(controlledRevisions(world.cloneSet, world.revisions), toRevision);
   const live = newRevision(checkCloneSet(world.cloneSet).cloneSet, 0, 0);
@@ -138,7 +144,12 @@ async function history(
 ): Promise<void> {
   const conn = connect(opts, io);
   const name = cloneSetName(arg);
-  const world = await readWorld(conn.kube, { cluster: '', namespace: conn.namespace, name });
+  const world = await readWorld(
+    conn.kube,
+    { cluster: '', namespace: conn.namespace, name },
+    'selector',
+    noExpectations(),
+  );
   if (!world) throw notFound(RESOURCE.cloneset, name);
   const revisions = controlledRevisions(world.cloneSet, world.revisions);
   const revision = Number(opts.revision);

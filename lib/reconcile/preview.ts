@@ -7,7 +7,7 @@
 import type { Plan } from '../cloneset/types.js';
 import type { CloneSetKey } from '../core/cloneSetKey.js';
 import type { ScaleDownIntent } from '../state/index.js';
-import { isSatisfied, type ObservedExpectations } from './observeExpectations.js';
+import { isSatisfied, noExpectations, type ObservedExpectations } from './observeExpectations.js';
 import { planPass, readObserved, readWorld, type PassDeps, type World } from './pass.js';
 
 /** What a preview reads: a pass's reads, without the lease and the logger. */
@@ -37,7 +37,8 @@ export interface PassPreview {
  * @throws KubeApiError when a read fails; StateStoreError when the state table cannot be read
  */
 export async function previewPass(deps: PreviewDeps, key: CloneSetKey): Promise<PassPreview | undefined> {
-  const world = await readWorld(deps.kube, key);
+  // what a pass after a change reads (every owned pod and PVC), so the preview misses no release or clean-up
+  const world = await readWorld(deps.kube, key, 'owned', noExpectations());
   if (!world) return undefined;
   const [observed, intent] = await Promise.all([readObserved(deps, key, world), deps.ledger.get(key)]);
   const waiting = !isSatisfied(observed.pending);

@@ -10,7 +10,7 @@ import { cloneSetKeyOf, type CloneSetKey } from '../core/cloneSetKey.js';
 import type { RequeueScheduler, ReconcileRequest } from '../events/index.js';
 import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
-import { runPass, type PassDeps, type PassResult } from './pass.js';
+import { readScopeFor, runPass, type PassDeps, type PassResult, type ReadScope } from './pass.js';
 
 export { randomInstanceId } from './pass.js';
 
@@ -63,6 +63,8 @@ interface Run {
   lease: Lease;
   outcome: ReconcileOutcome;
   recordedEvents: Set<string>;
+  /** What each pass lists, from the request's reason. */
+  scope: ReadScope;
   /** Consecutive failed passes: as the lease brought them, +1 per failed pass, 0 after a pass without one. */
   failures: number;
 }
@@ -96,7 +98,7 @@ async function runPasses(run: Run): Promise<number | undefined> {
   let wait: number | undefined;
   while (!exhausted(run)) {
     run.outcome.passes++;
-    const pass = await runPass(deps, run.key, run.lease, run.recordedEvents);
+    const pass = await runPass(deps, run.key, run.lease, run.recordedEvents, run.scope);
     tally(run, pass);
     if (pass.gone) return undefined;
     if (pass.error) return backoffSeconds(run.failures, deps.backoff ?? DEFAULT_BACKOFF);
@@ -153,6 +155,7 @@ export async function reconcileCloneSet(
     lease: acquired.lease,
     outcome: { result: 'reconciled', passes: 0, writes: 0 },
     recordedEvents: new Set(),
+    scope: readScopeFor(request.reason),
     failures: acquired.failures,
   };
   const requeue = async (seconds: number) => {

@@ -36,6 +36,11 @@ export interface Runtime {
    * OpenKruise's defaults.
    */
   plannerOptions?: Readonly<Partial<PlannerOptions>>;
+  /**
+   * Writes one reconcile pass keeps in flight within a create batch or a run of pod patches (serverless.yml
+   * parameter `writeConcurrency`); absent = lib/core/bounded.ts `DEFAULT_WRITE_CONCURRENCY`.
+   */
+  writeConcurrency?: number;
   /** Retry schedule after failed writes (docs/reliability.md#backoff); default `DEFAULT_BACKOFF` (1 s to 1000 s). */
   backoff?: Readonly<BackoffSettings>;
   /** Shared secret of the admission source's URL path, if the admission source is enabled. */

@@ -64,6 +64,7 @@ export function reconcileHandler(
           maxInlineWaitSeconds: 10,
           maxPasses: 20,
           ...(runtime.plannerOptions ? { options: runtime.plannerOptions } : {}),
+          ...(runtime.writeConcurrency ? { writeConcurrency: runtime.writeConcurrency } : {}),
           ...(runtime.backoff ? { backoff: runtime.backoff } : {}),
         },
         request,

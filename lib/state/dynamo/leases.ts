@@ -7,7 +7,7 @@
  * A released lease keeps its item (with `expiresAt = 0`) so the token keeps counting up; deleting it would
  * restart tokens at 1 below the fences already stored on the bookkeeping items.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CloneSetKey } from '../../core/cloneSetKey.js';
 import { StateStoreError } from '../errors.js';
 import { cloneSetKeyString, itemKey, SK } from '../itemKeys.js';

@@ -203,7 +203,8 @@ describe('reconcileCloneSet: failures', () => {
     expect(status?.conditions ?? []).toEqual([]);
   });
 
-  test('a 409 Conflict mid-plan stops the remaining actions and re-plans at once, without a failure', async () => {
+  /** The seed with a new image, where the first in-place patch of A meets a 409 Conflict. */
+  async function rolloutWithConflictOnA(): Promise<Harness> {
     const h = harness();
     await seedTwoReadyPods(h);
     const cs = seedCloneSet();
@@ -211,7 +212,12 @@ describe('reconcileCloneSet: failures', () => {
     h.kube.apply(cs);
     let conflicts = 0;
     h.kube.failOn((call) => (call === `patch pod ${A}` && conflicts++ === 0 ? conflict(call) : undefined));
-    const out = await reconcileCloneSet(h.deps({ maxPasses: 2 }), REQUEST);
+    return h;
+  }
+
+  test('one write at a time: a 409 Conflict mid-plan stops the remaining actions and re-plans at once, without a failure', async () => {
+    const h = await rolloutWithConflictOnA();
+    const out = await reconcileCloneSet(h.deps({ maxPasses: 2, writeConcurrency: 1 }), REQUEST);
     expect(out.error).toBeUndefined();
     // pass 1: A's lifecycle patch (PreparingNormal → Normal) meets 409: B is not touched;
     // pass 2 re-reads at once and carries on from what the API server shows
@@ -229,6 +235,35 @@ describe('reconcileCloneSet: failures', () => {
       `expectations.put updates[${A},${B}]`,
       'lease.release',
       'requeue 1s',
+    ]);
+    expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
+  });
+
+  test('patches of different pods in flight together: B is patched beside A, the conflict on A still re-plans at once', async () => {
+    const h = await rolloutWithConflictOnA();
+    const out = await reconcileCloneSet(h.deps({ maxPasses: 2 }), REQUEST);
+    expect(out.error).toBeUndefined();
+    const pass1 = h.journal.slice(4, 8);
+    // both pods' status patches go out first; each pod's in-place patch follows its own status patch
+    expect([...pass1].sort()).toEqual(
+      [`patch pod status ${A}`, `patch pod ${A}`, `patch pod status ${B}`, `patch pod ${B}`].sort(),
+    );
+    expect(pass1.indexOf(`patch pod status ${A}`)).toBeLessThan(pass1.indexOf(`patch pod ${A}`));
+    expect(pass1.indexOf(`patch pod status ${B}`)).toBeLessThan(pass1.indexOf(`patch pod ${B}`));
+    expect(h.journal.slice(0, 4)).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'ledger.get',
+      'create revision cs-no-pvc-sample-6ccb957675',
+    ]);
+    // B's patch succeeded and is expected; pass 2 has only A left to patch
+    expect(h.journal.slice(8, 14)).toEqual([
+      `expectations.put updates[${A},${B}]`,
+      'update status cs-no-pvc-sample',
+      'expectations.get',
+      'expectations.put (none)',
+      'ledger.get',
+      `patch pod ${A}`,
     ]);
     expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
   });
@@ -356,7 +391,13 @@ describe('reconcileCloneSet: the lease', () => {
     const h = harness();
     const out = await reconcileCloneSet(h.deps(), REQUEST);
     expect(out).toEqual({ result: 'gone', passes: 1, writes: 0 });
-    expect(h.journal).toEqual(['lease.acquire', 'expectations.put (none)', 'lease.release']);
+    // the stored expectations are read before the world (they decide whether PVCs are listed)
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'expectations.put (none)',
+      'lease.release',
+    ]);
   });
 
   test('a scale-down recorded by a predecessor that died is finished first, not chosen again', async () => {

@@ -13,15 +13,26 @@ const ENV = {
 };
 
 describe('loadConfig', () => {
-  it('defaults the gates to none and the flag to false', () => {
+  it('defaults the gates to none, the flag to false and the write concurrency to 16', () => {
     expect(loadConfig(ENV)).toEqual({
       ...ENV,
       SCHEDULER_GROUP_NAME: 'default',
       KRUISELESS_FEATURE_GATES: '',
       KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE: 'false',
+      KRUISELESS_WRITE_CONCURRENCY: 16,
       KRUISELESS_BACKOFF_BASE_SECONDS: 1,
       KRUISELESS_BACKOFF_MAX_SECONDS: 1000,
     });
+  });
+
+  it('reads the write concurrency as a whole number from 1 to 256', () => {
+    expect(loadConfig({ ...ENV, KRUISELESS_WRITE_CONCURRENCY: '1' }).KRUISELESS_WRITE_CONCURRENCY).toBe(1);
+    expect(() => loadConfig({ ...ENV, KRUISELESS_WRITE_CONCURRENCY: '0' })).toThrow(
+      new ConfigError(
+        'invalid Lambda environment: KRUISELESS_WRITE_CONCURRENCY: Too small: expected number to be >=1',
+      ),
+    );
+    expect(() => loadConfig({ ...ENV, KRUISELESS_WRITE_CONCURRENCY: 'many' })).toThrow(ConfigError);
   });
 
   it('reads the backoff numbers as seconds and refuses ones that are not positive numbers', () => {
