@@ -36,6 +36,15 @@ export interface IntentContext {
 }
 
 /**
+ * Whether a recorded intent still belongs to the CloneSet as it is now: chosen for the same `metadata.generation`
+ * (or recorded without one). Once the user has changed the spec, the victims may be wanted again — OpenKruise
+ * chooses afresh on every reconcile — so a stale intent is cleared and the pass plans anew.
+ */
+export function intentIsCurrent(intent: ScaleDownIntent, cloneSet: CloneSet): boolean {
+  return intent.generation === undefined || intent.generation === cloneSet.metadata.generation;
+}
+
+/**
  * Delete the intent's pods that still exist (same name and UID, not terminating) together with their instance's
  * PVCs, through the one delete path ({@link deleteInstance}), then clear the intent.
  * @returns the number of API writes made

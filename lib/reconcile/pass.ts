@@ -16,7 +16,7 @@ import type { Logger } from '../core/logger.js';
 import type { KubeClient, Listed } from '../kube/types.js';
 import type { ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
 import { executePlan, type ExecuteResult } from './execute.js';
-import { finishScaleDown } from './finishScaleDown.js';
+import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';
 import { isSatisfied, observeExpectations, type ObservedExpectations } from './observeExpectations.js';
 
 /** What a pass needs. */
@@ -203,7 +203,13 @@ export async function runPass(
   const observed = await observe(deps, key, lease, world);
 
   const intent = await deps.ledger.get(key);
-  if (intent) {
+  if (intent && !intentIsCurrent(intent, world.cloneSet)) {
+    log.info('scale-down intent recorded for an older spec: cleared, planning anew', {
+      intentId: intent.intentId,
+      generation: intent.generation,
+    });
+    await deps.ledger.clear(lease, intent.intentId);
+  } else if (intent) {
     const writes = await finishScaleDown(
       {
         ...deps,

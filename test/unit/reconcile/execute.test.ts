@@ -226,7 +226,7 @@ describe('executePlan: API errors', () => {
     ]);
   });
 
-  test('a failed delete: FailedDelete, the ledger keeps the intent, podsToDelete is not truncated', async () => {
+  test('a failed delete: FailedDelete, its expectation dropped, the ledger keeps the intent, podsToDelete is not truncated', async () => {
     const s = await setup();
     const a = s.kube.pods.get('cs-x-aaaaa')!;
     s.kube.failOn((call) => (call === 'delete pod cs-x-aaaaa' ? internalError(call) : undefined));
@@ -248,6 +248,7 @@ describe('executePlan: API errors', () => {
       'ledger.record [cs-x-aaaaa]',
       'expectations.put deletes[cs-x-aaaaa]',
       'delete pod cs-x-aaaaa',
+      'expectations.put (none)', // the failed delete is not expected any more (OpenKruise's deletePods)
       'update status cs-no-pvc-sample',
       'event FailedDelete: failed to delete pod cs-x-aaaaa: delete pod cs-x-aaaaa: 500 InternalError: etcd is unavailable',
     ]);

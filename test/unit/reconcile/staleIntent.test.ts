@@ -1,0 +1,64 @@
+/**
+ * Two faults found by the randomized fault test (docs/reliability.md#randomized-fault-test):
+ * - a scale-down intent recorded under an older spec was finished: the ledger lets a successor delete the victims
+ *   a predecessor chose for the same scale-down, but once the user has changed the CloneSet since, those victims
+ *   may be wanted again — OpenKruise, which chooses afresh on every reconcile, keeps them;
+ * - a failed delete left its delete expectation pending, so the next pass waited the whole expectation timeout
+ *   (5 min) for a delete that never happened; OpenKruise's `deletePods` observes the expectation of a failed
+ *   delete at once.
+ */
+import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
+import { internalError } from './support/recordingKube.js';
+import { harness, REQUEST, seedCloneSet } from './support/harness.js';
+
+const KEY = { cluster: REQUEST.cluster, namespace: REQUEST.namespace, name: REQUEST.name };
+const A = 'cs-no-pvc-sample-aaaaa';
+const B = 'cs-no-pvc-sample-bbbbb';
+const C = 'cs-no-pvc-sample-ccccc';
+
+describe('finishing a recorded scale-down', () => {
+  test('2 → 0 fails after deleting A; the user scales back to 2 before the retry: B is kept, A is replaced, the stale intent cleared', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    await reconcileCloneSet(h.deps(), REQUEST);
+    h.kube.kubelet();
+    h.clock.now += 30_000;
+
+    const zero = seedCloneSet();
+    zero.spec.replicas = 0;
+    h.kube.apply(zero);
+    let failed = false;
+    h.kube.failOn((call) => {
+      if (call !== `delete pod ${B}` || failed) return undefined;
+      failed = true;
+      return internalError(call);
+    });
+    const first = await reconcileCloneSet(h.deps({ holder: 'inv-2', maxPasses: 1 }), REQUEST);
+    expect(first.error).toMatch(/delete pod cs-no-pvc-sample-bbbbb: 500 InternalError/);
+    expect([...h.kube.pods.keys()]).toEqual([B]);
+    expect((await h.stores.ledger.get(KEY))?.pods.map((p) => p.name)).toEqual([A, B]);
+    // B's delete failed, so no delete of B is expected (as OpenKruise's deletePods observes a failed delete);
+    // A's is, until a read shows A gone
+    expect((await h.stores.expectations.get(KEY)).deletes.map((op) => op.name)).toEqual([A]);
+
+    h.kube.apply(seedCloneSet()); // replicas 2 again
+    h.kube.kubelet();
+    h.journal.length = 0;
+    h.clock.now += 5_000;
+    const second = await reconcileCloneSet(h.deps({ holder: 'inv-3', maxPasses: 2 }), REQUEST);
+    expect(second.error).toBeUndefined();
+    expect(h.journal.slice(0, 9)).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'expectations.put (none)', // A's delete observed; B's was dropped when its delete failed
+      'ledger.get',
+      'ledger.clear',
+      `expectations.put creates[${C}]`,
+      `create pod ${C}`,
+      'update status cs-no-pvc-sample',
+      `event SuccessfulCreate: succeed to create pod ${C}`,
+    ]);
+    expect([...h.kube.pods.keys()]).toEqual([B, C]);
+    expect(await h.stores.ledger.get(KEY)).toBeUndefined();
+  });
+});
