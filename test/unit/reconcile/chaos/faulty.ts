@@ -272,12 +272,13 @@ const WRITES = new Set([...FENCED, 'leases.acquire']);
 
 /**
  * The three stores as one invocation sees them: DynamoDB faults first, then the real in-memory stores.
- * `onCall` sees every call that goes through (for the checker's ledger bookkeeping).
+ * `onCall` sees every call that goes through (for the checker's ledger bookkeeping) and may return what to do once
+ * it succeeded.
  */
 export function faultyStores(
   stores: { leases: LeaseStore; expectations: ExpectationStore; ledger: ScaleDownLedger },
   inv: Invocation,
-  onCall: (call: string, args: unknown[]) => void,
+  onCall: (call: string, args: unknown[]) => (() => void) | undefined,
 ): { leases: LeaseStore; expectations: ExpectationStore; ledger: ScaleDownLedger } {
   const wrap = <T extends object>(name: string, target: T): T =>
     new Proxy(target, {
@@ -304,8 +305,9 @@ export function faultyStores(
               inv.host.fired('store conditional');
               await inv.host.ghostTakeover();
             }
-            onCall(call, args);
+            const after = onCall(call, args);
             const r = await (value as (...a: unknown[]) => Promise<unknown>).apply(t, args);
+            after?.();
             if (fault === 'timeoutApplied') {
               inv.host.fired('store timeoutApplied');
               throw fail('TimeoutError');

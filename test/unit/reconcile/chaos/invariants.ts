@@ -136,18 +136,31 @@ export function projectionOf(
 }
 
 /**
+ * The fields that depend on the history of a run, not only on its actions, when a partition above 0 is left at
+ * the end: which pods a rollout reached before the partition was raised again (OpenKruise does not roll them back
+ * without the CloneSetPartitionRollback gate), and pods it had moved to PreparingUpdate, which stay there
+ * (OpenKruise's `refreshPodState` only returns a PreparingUpdate pod to Normal once it is at the update revision)
+ * and so count as unavailable.
+ */
+const HISTORY_DEPENDENT_UNDER_PARTITION = [
+  'updated',
+  'updatedReplicas',
+  'updatedReadyReplicas',
+  'updatedAvailableReplicas',
+  'currentRevision',
+  'states',
+  'available',
+  'availableReplicas',
+];
+
+/**
  * Differences between the faulty run's projection and the fault-free run's, as `field: faulty ≠ fault-free`
- * lines. With a partition above 0 at the end, which pods were updated depends on how far each rollout got before
- * the next change (OpenKruise does not roll back without the CloneSetPartitionRollback gate), so then the
- * counts at the update revision and `currentRevision` are only checked against the partition, not compared.
+ * lines. With a partition above 0 at the end, the {@link HISTORY_DEPENDENT_UNDER_PARTITION} fields are not
+ * compared; instead each run must have updated at least replicas − partition pods (unless the spec is invalid).
  */
 export function compareProjections(faulty: Projection, clean: Projection, bounds: Bounds): string[] {
   const out: string[] = [];
-  const historyDependent = new Set(
-    bounds.partition > 0
-      ? ['updated', 'updatedReplicas', 'updatedReadyReplicas', 'updatedAvailableReplicas', 'currentRevision']
-      : [],
-  );
+  const historyDependent = new Set(bounds.partition > 0 ? HISTORY_DEPENDENT_UNDER_PARTITION : []);
   const cmp = (field: string, a: unknown, b: unknown) => {
     if (historyDependent.has(field)) return;
     if (JSON.stringify(a) !== JSON.stringify(b))
@@ -158,12 +171,14 @@ export function compareProjections(faulty: Projection, clean: Projection, bounds
   cmp('available', faulty.available, clean.available);
   cmp('states', faulty.states, clean.states);
   for (const k of Object.keys(clean.status)) cmp(k, faulty.status[k], clean.status[k]);
+  const invalid = (p: Projection) =>
+    (p.status.conditions as string[]).some((c) => c.startsWith('FailedValidation='));
   if (bounds.partition > 0) {
     for (const [run, p] of [
       ['faulty', faulty],
       ['fault-free', clean],
     ] as const)
-      if (p.updated < bounds.replicas - bounds.partition)
+      if (!invalid(p) && p.updated < bounds.replicas - bounds.partition)
         out.push(
           `${run}: ${p.updated} pods updated, partition ${bounds.partition} of ${bounds.replicas} wants ≥ ${bounds.replicas - bounds.partition}`,
         );

@@ -11,7 +11,10 @@ import { metaTime } from '../../../../lib/api/time.js';
 import { planCloneSet } from '../../../../lib/cloneset/plan.js';
 import { silentLogger } from '../../../../lib/core/logger.js';
 import type { ReconcileReason, ReconcileRequest } from '../../../../lib/events/index.js';
+import { KubeApiError } from '../../../../lib/kube/errors.js';
+import { isSatisfied } from '../../../../lib/reconcile/observeExpectations.js';
 import { reconcileCloneSet, type ReconcileDeps } from '../../../../lib/reconcile/reconcile.js';
+import { StateStoreError } from '../../../../lib/state/errors.js';
 import { createMemoryStores, type LeaseStore, type ScaleDownIntent } from '../../../../lib/state/index.js';
 import { imageIdOf } from '../../support/world.js';
 import { RecordingKube } from '../support/recordingKube.js';
@@ -464,12 +467,10 @@ export class Simulation {
       return;
     }
     if (outcome !== 'returned') {
-      if (
-        !inv.leaseCallFailed &&
-        !(outcome instanceof Error && /StateStoreError|DynamoDB/.test(`${outcome.name} ${outcome.message}`))
-      )
+      if (!inv.leaseCallFailed && !(outcome instanceof StateStoreError || outcome instanceof KubeApiError))
         this.violation(`${inv.holder} threw ${String(outcome)}`);
-      if (retries < MAX_RETRIES) this.bus.push({ request, due: this.clock.now + 1000, retries: retries + 1, holder });
+      if (retries < MAX_RETRIES)
+        this.bus.push({ request, due: this.clock.now + 1000, retries: retries + 1, holder });
     }
     const owner = this.leaseOwner;
     if (owner?.holder === inv.holder && owner.expiresAt > this.clock.now && !inv.leaseCallFailed)
@@ -539,7 +540,8 @@ export class Simulation {
   }
 
   /**
-   * Faults off, every pod healthy, every hook released: resync until two rounds in a row change nothing.
+   * Faults off, every pod healthy, every hook released: resync until two rounds in a row change nothing while no
+   * expectation is pending and no scale-down intent is recorded.
    * @returns whether that happened within {@link SETTLE_ROUNDS} rounds, and after how many
    */
   async settle(): Promise<{ converged: boolean; rounds: number }> {
@@ -559,7 +561,8 @@ export class Simulation {
       await this.kubelet();
       this.kube.journal.length = 0;
       this.kube.events.length = 0;
-      quiet = writes === this.appliedWrites && print === this.worldPrint() ? quiet + 1 : 0;
+      const idle = isSatisfied(await this.raw.expectations.get(KEY)) && !(await this.raw.ledger.get(KEY));
+      quiet = idle && writes === this.appliedWrites && print === this.worldPrint() ? quiet + 1 : 0;
       if (quiet >= 2) return { converged: true, rounds: i };
     }
     return { converged: false, rounds: SETTLE_ROUNDS };
