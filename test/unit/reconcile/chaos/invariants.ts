@@ -156,10 +156,21 @@ const HISTORY_DEPENDENT_UNDER_PARTITION = [
 /**
  * Differences between the faulty run's projection and the fault-free run's, as `field: faulty ≠ fault-free`
  * lines. With a partition above 0 at the end, the {@link HISTORY_DEPENDENT_UNDER_PARTITION} fields are not
- * compared; instead each run must have updated at least replicas − partition pods (unless the spec is invalid).
+ * compared; instead each run must have updated at least replicas − partition pods. When the final spec fails
+ * validation (OpenKruise's webhook would have refused it; Kruiseless reports it and leaves the cluster alone),
+ * only the conditions are compared: the pods and the rest of the status are as the last valid spec left them.
  */
 export function compareProjections(faulty: Projection, clean: Projection, bounds: Bounds): string[] {
   const out: string[] = [];
+  const invalid = (p: Projection) =>
+    (p.status.conditions as string[]).some((c) => c.startsWith('FailedValidation='));
+  if (invalid(clean) || invalid(faulty)) {
+    // the reconciler leaves the cluster as the last valid spec left it, which depends on how far it got
+    const [a, b] = [faulty.status.conditions, clean.status.conditions];
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      out.push(`conditions: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)} (fault-free)`);
+    return out;
+  }
   const historyDependent = new Set(bounds.partition > 0 ? HISTORY_DEPENDENT_UNDER_PARTITION : []);
   const cmp = (field: string, a: unknown, b: unknown) => {
     if (historyDependent.has(field)) return;
@@ -171,14 +182,12 @@ export function compareProjections(faulty: Projection, clean: Projection, bounds
   cmp('available', faulty.available, clean.available);
   cmp('states', faulty.states, clean.states);
   for (const k of Object.keys(clean.status)) cmp(k, faulty.status[k], clean.status[k]);
-  const invalid = (p: Projection) =>
-    (p.status.conditions as string[]).some((c) => c.startsWith('FailedValidation='));
   if (bounds.partition > 0) {
     for (const [run, p] of [
       ['faulty', faulty],
       ['fault-free', clean],
     ] as const)
-      if (!invalid(p) && p.updated < bounds.replicas - bounds.partition)
+      if (p.updated < bounds.replicas - bounds.partition)
         out.push(
           `${run}: ${p.updated} pods updated, partition ${bounds.partition} of ${bounds.replicas} wants ≥ ${bounds.replicas - bounds.partition}`,
         );

@@ -139,23 +139,31 @@ export class Simulation {
   readonly faults: Record<string, number> = {};
   readonly violations: string[] = [];
 
-  constructor(spec: SpecParams, faultsOn: boolean) {
+  /**
+   * @param reconcile the reconcile entry under test; only the test that shows the checks can fail passes a
+   *   deliberately broken one
+   */
+  constructor(
+    spec: SpecParams,
+    faultsOn: boolean,
+    private readonly reconcile: typeof reconcileCloneSet = reconcileCloneSet,
+  ) {
     this.spec = { ...spec };
     this.faultsOn = faultsOn;
     const raw = this.raw.leases;
     this.leases = {
-      acquire: async (key, holder, durationMs, nowMs) => {
-        const r = await raw.acquire(key, holder, durationMs, nowMs);
-        if (r.acquired) this.leaseOwner = { holder, expiresAt: r.lease.expiresAt };
+      acquire: async (...args: Parameters<LeaseStore['acquire']>) => {
+        const r = await raw.acquire(...args);
+        if (r.acquired) this.leaseOwner = { holder: args[1], expiresAt: r.lease.expiresAt };
         return r;
       },
-      renew: async (lease, durationMs, nowMs) => {
-        const r = await raw.renew(lease, durationMs, nowMs);
-        this.leaseOwner = { holder: lease.holder, expiresAt: r.expiresAt };
+      renew: async (...args: Parameters<LeaseStore['renew']>) => {
+        const r = await raw.renew(...args);
+        this.leaseOwner = { holder: args[0].holder, expiresAt: r.expiresAt };
         return r;
       },
-      release: async (lease) => {
-        const r = await raw.release(lease);
+      release: async (...args: Parameters<LeaseStore['release']>) => {
+        const r = await raw.release(...args);
         if (r === 'released') this.leaseOwner = undefined;
         return r;
       },
@@ -454,7 +462,7 @@ export class Simulation {
       newInstanceId: () => idOf(this.ids++),
     };
     const outcome = await Promise.race([
-      reconcileCloneSet(deps, request).then(
+      this.reconcile(deps, request).then(
         () => 'returned' as const,
         (e: unknown) => e,
       ),
@@ -584,8 +592,12 @@ export class Simulation {
 }
 
 /** Run a scenario, with or without its faults, then resync to quiescence. */
-export async function runScenario(s: Scenario, faultsOn: boolean): Promise<RunResult> {
-  const sim = new Simulation(s.spec, faultsOn);
+export async function runScenario(
+  s: Scenario,
+  faultsOn: boolean,
+  reconcile: typeof reconcileCloneSet = reconcileCloneSet,
+): Promise<RunResult> {
+  const sim = new Simulation(s.spec, faultsOn, reconcile);
   for (const r of s.rounds) await sim.round(r);
   return sim.result(s.rounds.length, await sim.settle());
 }
