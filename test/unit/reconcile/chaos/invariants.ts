@@ -42,8 +42,10 @@ export function ownedBy(pod: Pod, uid: string | undefined): boolean {
 }
 
 /**
- * Whether the pod serves traffic, by the simulated kubelet's truth: not terminating, reported healthy, running
- * every container at its spec image, and every readiness gate True.
+ * Whether the pod serves traffic, by the simulated kubelet's truth: not terminating, healthy, running every
+ * container at its spec image, every readiness gate True — and reported Ready by the kubelet's last sync, so a
+ * pod only becomes available when the kubelet says so, but stops being available the moment anything takes it
+ * out (a failed probe, a new image, a readiness gate set False).
  */
 export function isAvailable(pod: Pod, unhealthy: ReadonlySet<string>): boolean {
   if (pod.metadata.deletionTimestamp || unhealthy.has(pod.metadata.name ?? '')) return false;
@@ -56,7 +58,8 @@ export function isAvailable(pod: Pod, unhealthy: ReadonlySet<string>): boolean {
   const gates = (pod.spec.readinessGates ?? []).every((g) =>
     conds.some((c) => c.type === g.conditionType && c.status === 'True'),
   );
-  return running && gates;
+  const reported = conds.some((c) => c.type === 'Ready' && c.status === 'True');
+  return running && gates && reported;
 }
 
 /**
@@ -84,6 +87,7 @@ export function notServingBecause(pod: Pod, unhealthy: ReadonlySet<string>): str
     (g) => !conds.some((c) => c.type === g.conditionType && c.status === 'True'),
   );
   if (gate) return `${gate.conditionType} not True`;
+  if (!conds.some((c) => c.type === 'Ready' && c.status === 'True')) return 'not reported Ready';
   const state = lifecycleOf(pod);
   return state === '' || state === 'Normal' ? '' : state;
 }

@@ -495,7 +495,8 @@ export class Simulation {
       if (f.on !== 'bus' || due.length === 0) continue;
       this.faults[`bus ${f.kind}`] = (this.faults[`bus ${f.kind}`] ?? 0) + 1;
       if (f.kind === 'drop') due.shift();
-      else if (f.kind === 'duplicate') due.push({ ...due[0] });
+      else if (f.kind === 'duplicate')
+        due.push({ ...due[0], holder: undefined }); // another invocation
       else if (f.kind === 'reorder') due = due.reverse();
       else if (f.kind === 'delay') this.bus.push({ ...due.shift()!, due: now + 15_000 });
       else concurrent = true;
