@@ -221,7 +221,8 @@ export async function runPass(
       },
       intent,
     );
-    return { gone: false, writes, acted: writes > 0 };
+    // the intent is cleared: plan at once (it may have kept pods that are no longer surplus)
+    return { gone: false, writes, acted: true };
   }
 
   const waiting = !isSatisfied(observed.pending);

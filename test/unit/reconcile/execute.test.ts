@@ -365,6 +365,7 @@ describe('finishScaleDown: a recorded intent is finished, not re-chosen', () => 
     const writes = await finishScaleDown(
       {
         ...ctx,
+        cloneSet: { ...ctx.cloneSet, spec: { ...ctx.cloneSet.spec, replicas: 1 } }, // scaling 2 → 1
         pods: [...s.kube.pods.values()],
         pvcs: [...s.kube.pvcs.values()].map((c) => ({
           ...c,

@@ -1,8 +1,9 @@
 /**
- * Two faults found by the randomized fault test (docs/reliability.md#randomized-fault-test):
- * - a scale-down intent recorded under an older spec was finished: the ledger lets a successor delete the victims
- *   a predecessor chose for the same scale-down, but once the user has changed the CloneSet since, those victims
- *   may be wanted again — OpenKruise, which chooses afresh on every reconcile, keeps them;
+ * Faults found by the randomized fault test (docs/reliability.md#randomized-fault-test):
+ * - a scale-down intent was finished after it had gone stale: the ledger lets a successor delete the victims a
+ *   predecessor chose for the same scale-down, but once the user has changed the CloneSet, or someone else has
+ *   deleted pods, those victims may be wanted again — OpenKruise, which chooses afresh on every reconcile, keeps
+ *   them;
  * - a failed delete left its delete expectation pending, so the next pass waited the whole expectation timeout
  *   (5 min) for a delete that never happened; OpenKruise's `deletePods` observes the expectation of a failed
  *   delete at once.
@@ -59,6 +60,39 @@ describe('finishing a recorded scale-down', () => {
       `event SuccessfulCreate: succeed to create pod ${C}`,
     ]);
     expect([...h.kube.pods.keys()]).toEqual([B, C]);
+    expect(await h.stores.ledger.get(KEY)).toBeUndefined();
+  });
+
+  test('3 → 2: the delete of the chosen victim fails; someone else deletes another pod: the victim is kept, nothing more is deleted', async () => {
+    const h = harness();
+    const three = seedCloneSet();
+    three.spec.replicas = 3;
+    h.kube.apply(three);
+    await reconcileCloneSet(h.deps(), REQUEST);
+    h.kube.kubelet();
+    h.clock.now += 30_000;
+    expect([...h.kube.pods.keys()]).toEqual([A, B, C]);
+
+    const two = seedCloneSet(); // replicas 2
+    h.kube.apply(two);
+    let failed = false;
+    h.kube.failOn((call) => {
+      if (!call.startsWith('delete pod') || failed) return undefined;
+      failed = true;
+      return internalError(call);
+    });
+    const first = await reconcileCloneSet(h.deps({ holder: 'inv-2', maxPasses: 1 }), REQUEST);
+    expect(first.error).toMatch(/500 InternalError/);
+    const [victim] = (await h.stores.ledger.get(KEY))?.pods.map((p) => p.name) ?? [];
+    const other = [A, B, C].find((n) => n !== victim)!;
+    h.kube.pods.delete(other); // someone else: now 2 pods for 2 replicas
+
+    h.journal.length = 0;
+    h.clock.now += 5_000;
+    const second = await reconcileCloneSet(h.deps({ holder: 'inv-3', maxPasses: 3 }), REQUEST);
+    expect(second.error).toBeUndefined();
+    expect(h.journal.filter((l) => l.startsWith('delete') || l.startsWith('create'))).toEqual([]);
+    expect([...h.kube.pods.keys()]).toEqual([A, B, C].filter((n) => n !== other));
     expect(await h.stores.ledger.get(KEY)).toBeUndefined();
   });
 });
