@@ -31,16 +31,15 @@ export interface IntentContext {
   pvcs: PersistentVolumeClaim[];
   /** Pending expectations (after observation). */
   pending: Expectations;
+  /**
+   * `name/uid` of the pods the plan for the world as it is now deletes. A recorded victim not among them is kept:
+   * since it was chosen, someone else may have deleted pods or the budget (OpenKruise's `deleteReadyLimit`) may
+   * have shrunk, and OpenKruise, choosing afresh, would not delete it. Absent: every recorded victim is deleted.
+   */
+  stillChosen?: ReadonlySet<string>;
   clock: Clock;
   log: Logger;
 }
-
-/**
- * Reasons for which a pod is chosen only because there are more pods than replicas (`DeleteReason` of
- * lib/cloneset/types.ts). Pods chosen for other reasons (specified delete, a released preDelete hook) are marked
- * on the pod itself and deleted whatever the count.
- */
-const SCALE_DOWN_REASONS: ReadonlySet<string> = new Set(['ScaleDown', 'ReplicasZero']);
 
 /**
  * Whether a recorded intent still belongs to the CloneSet as it is now: chosen for the same `metadata.generation`
@@ -52,9 +51,8 @@ export function intentIsCurrent(intent: ScaleDownIntent, cloneSet: CloneSet): bo
 }
 
 /**
- * Delete the intent's pods that still exist (same name and UID, not terminating) — those chosen only to scale
- * down ({@link SCALE_DOWN_REASONS}) only while there are still more pods than replicas (someone else may have
- * deleted pods since; OpenKruise, choosing afresh, would then delete fewer) — together with their instance's
+ * Delete the intent's pods that still exist (same name and UID, not terminating) and that the plan for the
+ * world as it is now deletes too ({@link IntentContext.stillChosen}) — together with their instance's
  * PVCs, through the one delete path ({@link deleteInstance}), then clear the intent.
  * @returns the number of API writes made
  * @throws KubeApiError when a delete fails (the intent stays recorded for the next attempt); state-store errors
@@ -63,23 +61,18 @@ export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownInten
   const namespace = ctx.cloneSet.metadata.namespace ?? '';
   const expected: Expectations = structuredClone(ctx.pending);
   let writes = 0;
-  /** Pods beyond `replicas` now: a victim chosen only to scale down is deleted only while there is a surplus. */
-  let surplus =
-    ctx.pods.filter((p) => !p.metadata.deletionTimestamp).length - (ctx.cloneSet.spec.replicas ?? 1);
   for (const chosen of intent.pods) {
     const pod = ctx.pods.find(
       (p) =>
         p.metadata.name === chosen.name && p.metadata.uid === chosen.uid && !p.metadata.deletionTimestamp,
     );
     if (!pod) continue;
-    if (SCALE_DOWN_REASONS.has(chosen.reason)) {
-      if (surplus <= 0) {
-        ctx.log.info('recorded scale-down victim kept: no pod beyond replicas any more', {
-          pod: chosen.name,
-        });
-        continue;
-      }
-      surplus--;
+    if (ctx.stillChosen && !ctx.stillChosen.has(`${chosen.name}/${chosen.uid}`)) {
+      ctx.log.info('recorded victim kept: the plan for the world as it is now does not delete it', {
+        pod: chosen.name,
+        reason: chosen.reason,
+      });
+      continue;
     }
     const id = pod.metadata.labels?.[LABEL_INSTANCE_ID];
     const pvcs = id ? ctx.pvcs.filter((c) => c.metadata.labels?.[LABEL_INSTANCE_ID] === id) : [];

@@ -210,6 +210,11 @@ export async function runPass(
     });
     await deps.ledger.clear(lease, intent.intentId);
   } else if (intent) {
+    // the same victims as the predecessor, but only those the plan for the world as it is now still deletes
+    const { plan: now } = planPass({ ...deps, newInstanceId: randomInstanceId }, world, false);
+    const stillChosen = new Set(
+      now.actions.flatMap((a) => (a.type === 'DeletePod' ? [`${a.pod.name}/${a.pod.uid}`] : [])),
+    );
     const writes = await finishScaleDown(
       {
         ...deps,
@@ -218,6 +223,7 @@ export async function runPass(
         pods: world.pods,
         pvcs: world.pvcs,
         pending: observed.pending,
+        stillChosen,
       },
       intent,
     );

@@ -95,4 +95,30 @@ describe('finishing a recorded scale-down', () => {
     expect([...h.kube.pods.keys()]).toEqual([A, B, C].filter((n) => n !== other));
     expect(await h.stores.ledger.get(KEY)).toBeUndefined();
   });
+
+  test('a recorded specified delete of a ready pod waits for the budget, as OpenKruise’s deleteReadyLimit: a surge pod comes first', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    await reconcileCloneSet(h.deps(), REQUEST);
+    h.kube.kubelet();
+    h.clock.now += 30_000;
+    const cs = seedCloneSet();
+    cs.spec.updateStrategy = { ...cs.spec.updateStrategy, maxSurge: 1, maxUnavailable: 0 };
+    cs.spec.scaleStrategy = { podsToDelete: [A] };
+    const stored = h.kube.apply(cs);
+    // a predecessor chose A for this very spec and died before deleting it
+    const dead = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
+    if (!dead.acquired) throw new Error('lease');
+    await h.stores.ledger.record(dead.lease, {
+      intentId: 'i-1',
+      createdAt: h.clock.now,
+      generation: stored.metadata.generation,
+      pods: [{ name: A, uid: h.kube.pods.get(A)!.metadata.uid!, reason: 'SpecifiedDelete' }],
+    });
+    h.clock.now += 2_000;
+    h.journal.length = 0;
+    await reconcileCloneSet(h.deps({ holder: 'inv-3', maxPasses: 2 }), REQUEST);
+    expect(h.journal.filter((l) => /^(delete|create) pod/.test(l))).toEqual([`create pod ${C}`]);
+    expect([...h.kube.pods.keys()]).toEqual([A, B, C]);
+  });
 });
