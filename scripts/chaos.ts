@@ -34,6 +34,7 @@ const scenarios = fc.sample(scenarioArb(MIN_ROUNDS, MAX_ROUNDS), {
   numRuns: Math.ceil(steps / MIN_ROUNDS) + 1,
 });
 let done = 0;
+let ran = 0;
 let violations = 0;
 let converged = true;
 let printed = 0;
@@ -44,6 +45,7 @@ for (const [i, s] of scenarios.entries()) {
   if (done >= steps) break;
   const v = await checkScenario(s);
   done += s.rounds.length;
+  ran++;
   for (const [k, n] of Object.entries(v.faulty.faults)) faults[k] = (faults[k] ?? 0) + n;
   const problems = [
     ...v.faulty.violations,
@@ -74,6 +76,7 @@ const byKind = Object.entries(faults)
   .map(([k, n]) => `${k} ${n}`)
   .join(', ');
 console.error(`chaos: faults by kind: ${byKind}`);
+console.error(`chaos: ${ran} scenarios, each run with its faults and without`);
 console.error(
   `chaos: longest final resync ${settleMax} rounds; wall time ${((Date.now() - started) / 1000).toFixed(1)} s`,
 );
