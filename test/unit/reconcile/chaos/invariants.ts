@@ -4,7 +4,11 @@
  * pod's availability is the simulated kubelet's truth, not the Ready condition the controller last saw.
  * Test-only.
  */
-import { LABEL_CONTROLLER_REVISION_HASH, LABEL_LIFECYCLE_STATE } from '../../../../lib/api/keys.js';
+import {
+  LABEL_CONTROLLER_REVISION_HASH,
+  LABEL_LIFECYCLE_STATE,
+  LABEL_SPECIFIED_DELETE,
+} from '../../../../lib/api/keys.js';
 import type { CloneSet, IntOrString, Pod } from '../../../../lib/api/types.js';
 
 /** `value` of `replicas` as a pod count: ints as they are, percents rounded up or down (OpenKruise's rounding). */
@@ -67,11 +71,15 @@ export function isAvailable(pod: Pod, unhealthy: ReadonlySet<string>): boolean {
  * (`IsPodAvailable` in pkg/controller/cloneset/sync/cloneset_sync_utils.go): available by the kubelet's truth
  * and in lifecycle state Normal (or none). A pod in any other state — PreparingNormal, PreparingUpdate, Updating,
  * Updated, PreparingDelete — is unavailable to OpenKruise, so the controller may delete or update it without
- * spending the budget.
+ * spending the budget. A pod marked `apps.kruise.io/specified-delete` (how a ReCreate update takes a pod out) is
+ * charged when it is marked: OpenKruise counts it as "to delete", not as unavailable, and may then delete it
+ * together with unready marked pods although that goes below the bound (`deleteReadyLimit` in
+ * `calculateDiffsWithExpectation`).
  */
 export function isServing(pod: Pod, unhealthy: ReadonlySet<string>): boolean {
   const state = lifecycleOf(pod);
-  return isAvailable(pod, unhealthy) && (state === '' || state === 'Normal');
+  const marked = pod.metadata.labels?.[LABEL_SPECIFIED_DELETE] !== undefined;
+  return isAvailable(pod, unhealthy) && (state === '' || state === 'Normal') && !marked;
 }
 
 /** Why a pod does not serve (`''` when it does), for violation messages. */
@@ -88,6 +96,7 @@ export function notServingBecause(pod: Pod, unhealthy: ReadonlySet<string>): str
   );
   if (gate) return `${gate.conditionType} not True`;
   if (!conds.some((c) => c.type === 'Ready' && c.status === 'True')) return 'not reported Ready';
+  if (pod.metadata.labels?.[LABEL_SPECIFIED_DELETE] !== undefined) return 'specified-delete';
   const state = lifecycleOf(pod);
   return state === '' || state === 'Normal' ? '' : state;
 }
