@@ -114,6 +114,8 @@ export interface Projection {
   available: number;
   /** Lifecycle states of the pods, sorted. */
   states: string[];
+  /** Pods left in PreparingUpdate at an old revision (see {@link compareProjections}). */
+  stranded: number;
   status: Record<string, unknown>;
 }
 
@@ -132,6 +134,11 @@ export function projectionOf(
     ).length,
     available: pods.filter((p) => isAvailable(p, unhealthy)).length,
     states: pods.map(lifecycleOf).sort(),
+    stranded: pods.filter(
+      (p) =>
+        lifecycleOf(p) === 'PreparingUpdate' &&
+        !updateRevision.endsWith(p.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH] ?? '-'),
+    ).length,
     status: {
       observedGeneration: st?.observedGeneration,
       replicas: st?.replicas,
@@ -185,6 +192,17 @@ export function compareProjections(faulty: Projection, clean: Projection, bounds
     const [a, b] = [kept(faulty), kept(clean)];
     if (JSON.stringify(a) !== JSON.stringify(b))
       out.push(`conditions: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)} (fault-free)`);
+    return out;
+  }
+  if (faulty.stranded > 0 || clean.stranded > 0) {
+    // a pod an earlier rollout moved to PreparingUpdate, no longer needed at the old revision: OpenKruise's
+    // refreshPodState keeps it there, PreparingUpdateAsUpdate counts it as updated (so no update moves it), and a
+    // scale-down may then be held by deleteReadyLimit — where a run ends depends on its history
+    for (const k of ['updateRevision', 'observedGeneration', 'conditions'])
+      if (JSON.stringify(faulty.status[k]) !== JSON.stringify(clean.status[k]))
+        out.push(
+          `${k}: ${JSON.stringify(faulty.status[k])} ≠ ${JSON.stringify(clean.status[k])} (fault-free)`,
+        );
     return out;
   }
   const historyDependent = new Set(bounds.partition > 0 ? HISTORY_DEPENDENT_UNDER_PARTITION : []);
