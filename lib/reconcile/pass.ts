@@ -9,6 +9,7 @@ import { LABEL_INSTANCE_ID, SAFE_ALPHABET } from '../api/keys.js';
 import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { selectorString } from '../api/selector.js';
 import { planCloneSet } from '../cloneset/plan.js';
+import { isPodAvailable } from '../cloneset/pods.js';
 import { DEFAULT_PLANNER_OPTIONS, type Plan, type PlannerOptions } from '../cloneset/types.js';
 import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
 import type { Clock } from '../core/clock.js';
@@ -210,11 +211,16 @@ export async function runPass(
     });
     await deps.ledger.clear(lease, intent.intentId);
   } else if (intent) {
-    // the same victims as the predecessor, but only those the plan for the world as it is now still deletes
+    // the same victims as the predecessor, but no more than the plan for the world as it is now would delete
     const { plan: now } = planPass({ ...deps, newInstanceId: randomInstanceId }, world, false);
-    const stillChosen = new Set(
-      now.actions.flatMap((a) => (a.type === 'DeletePod' ? [`${a.pod.name}/${a.pod.uid}`] : [])),
+    const at = new Date(deps.clock());
+    const deleting = now.actions.flatMap((a) =>
+      a.type === 'DeletePod' ? world.pods.filter((p) => p.metadata.uid === a.pod.uid) : [],
     );
+    const allowance = {
+      total: deleting.length,
+      available: deleting.filter((p) => isPodAvailable(p, 0, at)).length,
+    };
     const writes = await finishScaleDown(
       {
         ...deps,
@@ -223,7 +229,7 @@ export async function runPass(
         pods: world.pods,
         pvcs: world.pvcs,
         pending: observed.pending,
-        stillChosen,
+        allowance,
       },
       intent,
     );
