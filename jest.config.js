@@ -1,6 +1,8 @@
 /**
- * Two projects: `unit` (pure planner and libraries, no services) and `integration`
- * (a real kube-apiserver + etcd started once by the global setup, or the cluster named by KUBECONFIG).
+ * Three projects: `unit` (pure planner and libraries, no services), `integration`
+ * (a real kube-apiserver + etcd started once by the global setup, or the cluster named by KUBECONFIG) and
+ * `state-moto` (the state-store suites of `integration` once more, on moto instead of dynalite: two DynamoDB
+ * implementations, docs/reliability.md#two-dynamodb-implementations; moto from `npm run moto:install`).
  * ESM mode: @kubernetes/client-node is ESM-only.
  * @type {import('jest').Config}
  */
@@ -10,6 +12,8 @@ const common = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   setupFiles: ['<rootDir>/test/setupEnv.js'],
+  // per-checkout cluster state dirs (KRUISELESS_STATE_DIR etc.): etcd's *.snap files there are not jest snapshots
+  modulePathIgnorePatterns: ['<rootDir>/.kruiseless/', '<rootDir>/.reference/', '<rootDir>/.parity/'],
 };
 
 export default {
@@ -24,6 +28,13 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/integration/globalSetup.ts',
       globalTeardown: '<rootDir>/test/integration/globalTeardown.ts',
+    },
+    {
+      ...common,
+      displayName: 'state-moto',
+      testMatch: ['<rootDir>/test/integration/state/**/*.test.ts'],
+      setupFiles: [...common.setupFiles, '<rootDir>/test/integration/state/motoEnv.js'],
+      globalSetup: '<rootDir>/test/integration/state/motoSetup.ts',
     },
   ],
 };

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Offline packaging check (osls package + cfn-lint):
 #   1. `osls package --stage ci` with serverless-esbuild, no AWS credentials, no network;
-#   2. every function has its zip, and each bundle imports under Node with a `handler` export;
-#   3. the template has what docs/architecture.md relies on (rule pattern, retries, DLQ, per-function roles, table shape);
+#   2. every function has its zip, each bundle imports under Node with a `handler` export, and each zip is within
+#      its size budget (ZIP_BUDGET_BYTES, set from the sizes measured in BENCHMARKS.md#bundles);
+#   3. the template has what docs/architecture.md relies on (rule pattern, retries, DLQ, per-function roles, table shape)
+#      and every IAM Allow names its actions and resources (no wildcard action, no Resource "*");
 #   4. cfn-lint (pinned) passes on the generated template, with no rule ignored.
 # Needs `npm ci` first. Usage: bash scripts/package-check.sh   (or npm run package:check)
 set -euo pipefail
@@ -13,6 +15,9 @@ cd "$(dirname "$0")/.."
 CFN_LINT_VERSION=1.51.0
 STAGE=ci
 FUNCTIONS=(watch resync admission reconcile)
+# Largest zip allowed, bytes (1 MiB). Measured: 0.83–0.96 MiB (admission is largest: it alone carries the SSM client);
+# a dependency reached through a barrel file or a whole-package import typically adds 0.2–2 MiB and trips this.
+ZIP_BUDGET_BYTES=${ZIP_BUDGET_BYTES:-1048576}
 TEMPLATE=.serverless/cloudformation-template-update-stack.json
 
 step() { printf '[package-check] %s\n' "$*"; }
@@ -56,9 +61,12 @@ for fn in "${FUNCTIONS[@]}"; do
     fail "functions/$fn.mjs from $zip does not import with a handler export"
   map=0
   [ -f "$bundle.map" ] && map=$(stat -c %s "$bundle.map")
+  zip_bytes=$(stat -c %s "$zip")
   awk -v fn="$fn" -v z="$(stat -c %s "$zip")" -v b="$(stat -c %s "$bundle")" -v m="$map" 'BEGIN {
     printf "[package-check]   %-10s zip %6.2f MB   bundle %6.2f MB (+ source map %.2f MB)\n", fn, z / 1048576, b / 1048576, m / 1048576
   }'
+  [ "$zip_bytes" -le "$ZIP_BUDGET_BYTES" ] ||
+    fail "$zip is $zip_bytes bytes, over the budget of $ZIP_BUDGET_BYTES (see what grew: npx esbuild functions/$fn.ts --bundle --platform=node --format=esm --metafile=meta.json --outfile=/tmp/$fn.mjs, then npx esbuild --analyze)"
 done
 
 step "template assertions"
@@ -72,7 +80,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const ofType = (type) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const ENV = ['TABLE_NAME', 'EVENT_BUS_NAME', 'EVENT_BUS_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_GROUP_NAME',
   'REQUEUE_DLQ_ARN', 'ADMISSION_SECRET_PARAM', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'KRUISELESS_FEATURE_GATES',
-  'KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE'];
+  'KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE', 'KRUISELESS_WRITE_CONCURRENCY'];
 
 const functions = Object.fromEntries(ofType('AWS::Lambda::Function'));
 check(same(Object.keys(functions).sort(),
@@ -118,6 +126,20 @@ check(same(table.TimeToLiveSpecification, { AttributeName: 'ttl', Enabled: true 
 check(table.PointInTimeRecoverySpecification?.PointInTimeRecoveryEnabled === true, 'table PITR');
 check(ofType('AWS::Scheduler::ScheduleGroup').length === 1, 'requeue schedule group');
 check(ofType('AWS::Lambda::Url').length === 1, 'admission Function URL');
+// Least privilege: every Allow names its actions (no wildcard in any action) and its resources (never "*").
+const statements = Object.entries(resources).flatMap(([id, r]) => {
+  const docs = r.Type === 'AWS::IAM::Role' ? (r.Properties.Policies ?? []).map((p) => p.PolicyDocument)
+    : ['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy', 'AWS::SQS::QueuePolicy'].includes(r.Type) ? [r.Properties.PolicyDocument]
+    : [];
+  return docs.flatMap((d) => [d.Statement].flat().map((st) => [id, st]));
+});
+check(statements.length >= 10, `IAM statements found: ${statements.length}`);
+for (const [id, st] of statements) {
+  if (st.Effect !== 'Allow') continue;
+  for (const action of [st.Action].flat()) check(!String(action).includes('*'), `${id}: wildcard action ${action}`);
+  for (const res of [st.Resource].flat()) check(res !== '*', `${id}: Resource "*" for ${[st.Action].flat()}`);
+  check(st.NotAction === undefined && st.NotResource === undefined, `${id}: NotAction/NotResource in an Allow`);
+}
 for (const out of ['EventBusArn', 'StateTableName', 'AdmissionUrl', 'DeadLetterQueueUrl'])
   check(template.Outputs?.[out], `output ${out}`);
 

@@ -26,7 +26,8 @@ import { withLock } from '../local/lock.js';
 import { freePort, probe, waitHealthy } from '../local/net.js';
 import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from '../local/processes.js';
 import { binDir, binPath, CRD_DIR, LOCAL_DIR, REPO_ROOT } from '../local/versions.js';
-import { ensureOpenKruise, fmtSecs, openKruiseNotBuiltReason } from './build.js';
+import { ensureOpenKruise, openKruiseNotBuiltReason } from './build.js';
+import { fmtSecs } from './gomodule.js';
 import {
   featureGatesFromEnv,
   referenceStateDir,
@@ -48,6 +49,8 @@ export const REFERENCE_ANNOTATION = 'kruiseless.io/reference';
 /** Field manager of the reference's server-side applies. */
 const FIELD_MANAGER = 'kruiseless-reference';
 const CLONESET_CRD = 'clonesets.apps.kruise.io';
+/** The one CloneSet version Kruiseless's CRD (infra/crds) serves and stores. */
+const KRUISELESS_VERSION = 'v1alpha1';
 const PROBE_NAME = 'kruiseless-reference-probe';
 
 /** What `run/reference.json` records about a running reference (and what referenceUp returns). */
@@ -174,7 +177,7 @@ export async function referenceUp(
       return { info: existing, started: false };
     }
     await stopManager(log, cluster.kubeconfig);
-    await installCrds(build.version, build.paths, cluster.kubeconfig, log);
+    await installOpenKruiseCrds(build.version, build.paths, cluster.kubeconfig, log);
     await kubectl(['create', 'namespace', KRUISE_NAMESPACE], cluster.kubeconfig).catch((e: unknown) => {
       if (!String(e).includes('AlreadyExists')) throw e;
     });
@@ -238,7 +241,7 @@ function readDocs(file: string): Record<string, unknown>[] {
 }
 
 interface CrdShape {
-  metadata: { name: string; annotations?: Record<string, string> };
+  metadata: { name: string; annotations?: Record<string, string>; resourceVersion?: string };
   spec: { versions: { name: string }[]; conversion?: Record<string, unknown> };
   status?: { storedVersions?: string[] };
 }
@@ -262,10 +265,31 @@ function getCrd(name: string, kubeconfig: string): Promise<CrdShape | undefined>
 }
 
 /**
- * Installs the module's CRDs (server-side apply), first deleting a CloneSet CRD that is not this version's
- * (Kruiseless's, or another reference version's; its CloneSets go with it), and waits until they are Established.
+ * Puts `crd` in place exactly as given: a PUT over the current definition at its resourceVersion (`kubectl
+ * replace`), so that no field of the earlier one survives and the custom objects stay; then waits until it is
+ * Established. (kubectl, not the typed client: its schema type would drop the `x-kubernetes-*` keys.)
+ * @throws Error from kubectl, e.g. when a version in status.storedVersions would no longer be served
  */
-async function installCrds(
+async function replaceCrd(crd: CrdShape, kubeconfig: string): Promise<void> {
+  const current = await getCrd(crd.metadata.name, kubeconfig);
+  const body = { ...crd, metadata: { ...crd.metadata, resourceVersion: current?.metadata.resourceVersion } };
+  const file = path.join(runDir(), `replace-${crd.metadata.name}.yaml`);
+  fs.mkdirSync(runDir(), { recursive: true });
+  fs.writeFileSync(file, stringify(body));
+  await kubectl([current ? 'replace' : 'create', '-f', file], kubeconfig);
+  await kubectl(
+    ['wait', '--for=condition=Established', '--timeout=60s', `crd/${crd.metadata.name}`],
+    kubeconfig,
+  );
+}
+
+/**
+ * Installs the module's CRDs (server-side apply) and waits until they are Established. A CloneSet CRD that is not
+ * this version's (Kruiseless's, or another reference version's) is first replaced whole, keeping its CloneSets, when
+ * every version it stored is one the module's CRD serves (Kruiseless's v1alpha1 under v1.9.0); otherwise it is
+ * deleted, and its CloneSets with it (v1beta1-stored under v1.8.2).
+ */
+async function installOpenKruiseCrds(
   version: string,
   paths: OpenKruisePaths,
   kubeconfig: string,
@@ -278,12 +302,6 @@ async function installCrds(
     // `url` (its own field), and our `service` next to it would make the CRD invalid. A new manager rewrites the url.
     log(`[reference] CRDs of OpenKruise ${version} already installed`);
     return;
-  }
-  if (current) {
-    log(
-      `[reference] replacing the CloneSet CRD (${current.metadata.annotations?.[REFERENCE_ANNOTATION] ?? 'Kruiseless'})`,
-    );
-    await kubectl(['delete', 'crd', CLONESET_CRD, '--wait=true', '--timeout=60s'], kubeconfig);
   }
   const crds: CrdShape[] = [];
   for (const f of fs
@@ -305,6 +323,23 @@ async function installCrds(
       svc.name = WEBHOOK_SERVICE;
       svc.namespace = KRUISE_NAMESPACE;
       crd.spec.conversion = conversion;
+    }
+  }
+  const cloneSetCrd = crds.find((c) => c.metadata.name === CLONESET_CRD);
+  if (current && cloneSetCrd) {
+    const owner = current.metadata.annotations?.[REFERENCE_ANNOTATION] ?? 'Kruiseless';
+    const stored = current.status?.storedVersions ?? [];
+    if (stored.every((v) => cloneSetCrd.spec.versions.some((sv) => sv.name === v))) {
+      // Every stored version stays readable: the definition is replaced whole and the CloneSets stay.
+      log(
+        `[reference] taking over the CloneSet CRD (${owner}) with its CloneSets (stored as ${stored.join(',')})`,
+      );
+      await replaceCrd(cloneSetCrd, kubeconfig);
+    } else {
+      log(
+        `[reference] replacing the CloneSet CRD (${owner}, stored as ${stored.join(',')}) and its CloneSets`,
+      );
+      await kubectl(['delete', 'crd', CLONESET_CRD, '--wait=true', '--timeout=60s'], kubeconfig);
     }
   }
   const file = path.join(runDir(), 'openkruise-crds.yaml');
@@ -519,6 +554,10 @@ export async function referenceDown(opts: ReferenceDownOptions = {}): Promise<vo
   fs.mkdirSync(stateDir(), { recursive: true });
   await withLock(path.join(stateDir(), '.reference.lock'), log, async () => {
     const answers = await clusterAnswers();
+    if (opts.keepCluster && answers && (await referenceInfo())) {
+      // while kruise-manager still converts: every CloneSet rewritten in the version Kruiseless's CRD serves
+      await storeCloneSetsAs(KRUISELESS_VERSION, kubeconfigFile(), log);
+    }
     await stopManager(log, answers ? kubeconfigFile() : undefined);
     if (answers) log('[reference] webhook configurations deleted');
     if (!opts.keepCluster) {
@@ -539,7 +578,68 @@ export async function referenceDown(opts: ReferenceDownOptions = {}): Promise<vo
   });
 }
 
-/** Removes the CRDs the reference installed and applies infra/crds again (see ReferenceDownOptions.keepCluster). */
+/**
+ * Re-stores every CloneSet as `version` while kruise-manager still serves the conversion webhook: the CRD's storage
+ * version becomes `version`, each CloneSet gets an empty merge patch (which the API server writes back in the new
+ * storage version), and `version` becomes the only stored version, so that a CRD serving only `version` may then
+ * replace OpenKruise's. A no-op when `version` is the only stored version already.
+ * Kubernetes doc: "Upgrade existing objects to a new stored version" (custom-resource-definition-versioning).
+ * @throws Error from kubectl (e.g. the conversion webhook not answering)
+ */
+async function storeCloneSetsAs(version: string, kubeconfig: string, log: Log): Promise<void> {
+  const crd = await getCrd(CLONESET_CRD, kubeconfig);
+  const stored = crd?.status?.storedVersions ?? [];
+  if (!crd || (stored.length === 1 && stored[0] === version)) return;
+  if (!crd.spec.versions.some((v) => v.name === version)) {
+    throw new Error(`the CloneSet CRD serves no ${version}; its CloneSets cannot be re-stored as ${version}`);
+  }
+  const ops = crd.spec.versions.map((v, i) => ({
+    op: 'replace',
+    path: `/spec/versions/${i}/storage`,
+    value: v.name === version,
+  }));
+  await kubectl(['patch', 'crd', CLONESET_CRD, '--type=json', '-p', JSON.stringify(ops)], kubeconfig);
+  // the API server switches the storage version when its CRD informer sees the change
+  await sleep(2000);
+  type Item = { metadata: { name: string; namespace: string } };
+  const list = await kubectlJson<{ items: Item[] }>(['get', 'clonesets.apps.kruise.io', '-A'], kubeconfig);
+  for (const cs of list?.items ?? []) {
+    await kubectl(
+      [
+        '-n',
+        cs.metadata.namespace,
+        'patch',
+        'clonesets.apps.kruise.io',
+        cs.metadata.name,
+        '--type=merge',
+        '-p',
+        '{}',
+      ],
+      kubeconfig,
+    );
+  }
+  await kubectl(
+    [
+      'patch',
+      'crd',
+      CLONESET_CRD,
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status: { storedVersions: [version] } }),
+    ],
+    kubeconfig,
+  );
+  log(
+    `[reference] ${list?.items.length ?? 0} CloneSet(s) re-stored as ${version} (were ${stored.join(',')})`,
+  );
+}
+
+/**
+ * Removes the CRDs the reference installed and puts infra/crds in place whole (replaceCrd). The CloneSet CRD is
+ * replaced, keeping its CloneSets, when every stored version is one Kruiseless's serves (after storeCloneSetsAs);
+ * otherwise it is deleted first, and its CloneSets with it.
+ */
 async function restoreKruiselessCrd(kubeconfig: string, log: Log): Promise<void> {
   const list = (await kubectlJson<{ items: CrdShape[] }>(['get', 'crd'], kubeconfig)) ?? { items: [] };
   const ours = readDocs(path.join(CRD_DIR, 'apps.kruise.io_clonesets.yaml'))[0] as unknown as CrdShape;
@@ -555,11 +655,6 @@ async function restoreKruiselessCrd(kubeconfig: string, log: Log): Promise<void>
     }
     await kubectl(['delete', 'crd', crd.metadata.name, '--wait=true', '--timeout=60s'], kubeconfig);
   }
-  // Same field manager as the reference's apply, so fields only OpenKruise's CRD had are removed.
-  await kubectl(
-    ['apply', '--server-side', '--force-conflicts', `--field-manager=${FIELD_MANAGER}`, '-f', CRD_DIR],
-    kubeconfig,
-  );
-  await kubectl(['wait', '--for=condition=Established', '--timeout=60s', `crd/${CLONESET_CRD}`], kubeconfig);
+  await replaceCrd(ours, kubeconfig);
   log('[reference] Kruiseless CloneSet CRD (infra/crds) back in place');
 }

@@ -10,7 +10,7 @@
 export { CONDITION_FAILED_VALIDATION, planCloneSet, smallestPositive } from './plan.js';
 export { MAX_INT32, ProgressingReason, calculateStatus, setCondition, statusNeedsWrite } from './status.js';
 export { resolveStrategy } from './strategy.js';
-export { newRevision } from './revision/revision.js';
+export { applyRevision, newRevision } from './revision/revision.js';
 export {
   CLONESET_GATE_NAMES,
   InvalidFeatureGatesError,

@@ -7,17 +7,17 @@
  * leases are the caller's business (lib/reconcile, docs/behaviour/cloneset.md#expectations): call this only
  * when they allow acting.
  */
-import { applyDefaults } from '../api/defaults.js';
+import { checkCloneSet } from '../api/check.js';
 import { describeFieldErrors, type FieldError } from '../api/errors.js';
 import { EventReason, GROUP, KIND } from '../api/keys.js';
 import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/types.js';
-import { validateCloneSet } from '../api/validation.js';
 import { emptyDiff } from './sync/diff.js';
 import { calculateStatus } from './status.js';
 import { metaTime } from '../api/time.js';
 import { claimPods, cleanupPVCs } from './ownership.js';
 import { isPodActive } from './pods.js';
 import { computeRevisions, truncateHistory } from './revision/revision.js';
+import { initKruisePodReady, podsDeletedOrMarked } from './podReadiness.js';
 import { planScale } from './sync/scale.js';
 import { resolveStrategy } from './strategy.js';
 import {
@@ -111,6 +111,8 @@ function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
  * the update phase (docs/behaviour/cloneset.md#one-phase, docs/behaviour/cloneset.md#scale-phase,
  * docs/behaviour/cloneset.md#update-phase), compute the status (docs/behaviour/cloneset.md#status), truncate
  * `podsToDelete` and revision history (docs/behaviour/cloneset.md#after-status), and pick the requeue delay.
+ * Last come the first `KruisePodReady` conditions of pods created with that gate
+ * (docs/behaviour/cloneset.md#kruise-pod-ready), whatever the phase.
  *
  * Deterministic: the clock is `input.now`, new instance ids come from `input.newInstanceId`, and pods are
  * taken in name order. Never throws for bad cluster data: a CloneSet that fails validation yields a plan with
@@ -119,8 +121,10 @@ function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
  */
 export function planCloneSet(input: PlanInput): Plan {
   const options = { ...DEFAULT_PLANNER_OPTIONS, ...(input.options ?? {}) };
-  const cs = applyDefaults(input.cloneSet, { templateNoDefaults: options.templateNoDefaults });
-  const errors = validateCloneSet(cs, undefined, { allowOnDelete: true });
+  const { cloneSet: cs, errors } = checkCloneSet(input.cloneSet, {
+    templateNoDefaults: options.templateNoDefaults,
+    allowOnDelete: true,
+  });
   if (errors.length > 0) return invalidPlan(cs, errors, input.now);
 
   const uid = cs.metadata.uid;
@@ -178,6 +182,10 @@ export function planCloneSet(input: PlanInput): Plan {
       if (update.actions.length > 0) phase = 'update';
     }
   }
+
+  // OpenKruise's pod-readiness controller runs beside the CloneSet controller: its first KruisePodReady
+  // condition does not count as a phase's change
+  actions.push(...initKruisePodReady(pods, podsDeletedOrMarked(actions), input.now));
 
   // a phase error is also told as a Warning Event (the executor records a repeat once per invocation)
   if (scaleError) events.push({ type: 'Warning', reason: EventReason.FailedScale, message: scaleError });

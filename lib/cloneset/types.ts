@@ -174,11 +174,26 @@ export type Action =
        */
       pvcNames: string[];
     }
-  | { type: 'PatchPod'; pod: PodRef; reason: PatchReason; patch: JsonObject }
+  | {
+      type: 'PatchPod';
+      pod: PodRef;
+      reason: PatchReason;
+      patch: JsonObject;
+      /**
+       * `InPlaceUpdate` and `RecreateUpdate`: the revision the pod is updated to (the update revision, or the
+       * current one when a partition rolls back), named by the outcome Events (docs/behaviour/cloneset.md#events).
+       */
+      revision?: string;
+    }
   | {
       type: 'PatchPodStatus';
       pod: PodRef;
-      reason: 'InPlaceUpdateReady' | 'StartInPlaceUpdate' | 'MarkPodNotReady' | 'MarkPodReady';
+      reason:
+        | 'InPlaceUpdateReady'
+        | 'StartInPlaceUpdate'
+        | 'MarkPodNotReady'
+        | 'MarkPodReady'
+        | 'InitKruisePodReady';
       patch: JsonObject;
     }
   | { type: 'DeletePVC'; name: string; uid: string }

@@ -3,7 +3,7 @@
  * emulator) and the one `{path, message}` shape for "this input is wrong at this field", like Kubernetes'
  * `field.Error`. Callers branch on the subclass, never on message text.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** Base class of every error Kruiseless throws on purpose; `name` is the subclass's name. */
 export class KruiselessError extends Error {

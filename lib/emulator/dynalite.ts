@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { localDynamo, type LocalDynamo } from './localDynamo.js';
 
 /** dynalite 4 ships no types; this is the part used here. */
 type Dynalite = (options: {
@@ -15,14 +15,7 @@ type Dynalite = (options: {
   updateTableMs?: number;
 }) => Server;
 
-/** A running dynalite. */
-export interface LocalDynamo {
-  /** `http://127.0.0.1:<port>` */
-  endpoint: string;
-  /** A new client for it, with dummy credentials (dynalite accepts any); `overrides` e.g. `{ maxAttempts: 1 }`. */
-  client(overrides?: DynamoDBClientConfig): DynamoDBClient;
-  close(): Promise<void>;
-}
+export type { LocalDynamo } from './localDynamo.js';
 
 /** Start dynalite on a free loopback port. */
 export async function startDynalite(): Promise<LocalDynamo> {
@@ -30,23 +23,8 @@ export async function startDynalite(): Promise<LocalDynamo> {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const clients: DynamoDBClient[] = [];
-  return {
-    endpoint,
-    client(overrides = {}) {
-      const c = new DynamoDBClient({
-        endpoint,
-        region: 'local',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        ...overrides,
-      });
-      clients.push(c);
-      return c;
-    },
-    async close() {
-      for (const c of clients) c.destroy();
-      server.closeAllConnections?.();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return localDynamo(endpoint, 'local', async () => {
+    server.closeAllConnections?.();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
 }

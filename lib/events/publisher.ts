@@ -12,6 +12,7 @@ import { cloneSetKeyText } from '../core/cloneSetKey.js';
 import { coalesce } from './coalesce.js';
 import { PublishError, type FailedEntry } from './errors.js';
 import { DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
+import { exponentialDelay } from '../core/backoff.js';
 
 /** What one {@link EventPublisher.publish} did. */
 export interface PublishResult {
@@ -83,7 +84,7 @@ export function toPutEventsEntry(request: ReconcileRequest, eventBusName: string
 
 /**
  * Backoff before resend number `attempt` (1 = the first resend): "full jitter", uniform in
- * [0, min(maxDelayMs, baseDelayMs · 2^(attempt-1))), in whole ms.
+ * [0, min(maxDelayMs, baseDelayMs · 2^(attempt-1))) (lib/core/backoff.ts `exponentialDelay`), in whole ms.
  */
 export function backoffDelayMs(
   attempt: number,
@@ -91,7 +92,7 @@ export function backoffDelayMs(
   maxDelayMs: number,
   random: number,
 ): number {
-  return Math.floor(random * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
+  return Math.floor(random * exponentialDelay(attempt, baseDelayMs, maxDelayMs));
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {

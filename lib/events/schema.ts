@@ -2,7 +2,7 @@
  * The reconcile-request event (docs/architecture.md#reconcile-request): an EventBridge event whose `detail` names one CloneSet
  * key. Events are triggers, not truth; the reconciler re-reads everything from the API server.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { fieldPath, type FieldError } from '../core/errors.js';
 import { InvalidEventError } from './errors.js';
 

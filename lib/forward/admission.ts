@@ -3,7 +3,7 @@
  * and PVCs; Kruiseless turns the AdmissionReview into a reconcile request and always allows the write.
  */
 import { KruiselessError } from '../core/errors.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonObject } from '../api/types.js';
 import type { ReconcileRequest } from '../events/index.js';
 import { requestForObject, type WatchedKind } from './requestForObject.js';

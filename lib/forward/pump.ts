@@ -71,6 +71,8 @@ export interface StreamResult {
   /** Times the stored resourceVersion had expired and the stream restarted from a fresh list. */
   relists: number;
   resourceVersion?: string;
+  /** Why the stream failed (it was logged); absent when it ran until the deadline. */
+  error?: string;
 }
 
 /**
@@ -190,16 +192,17 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
 
 /**
  * Run every stream of {@link WATCH_STREAMS} for one cluster in parallel until the deadline.
- * @returns each stream's result; a failing stream is logged and reported with `acquired: true` and what it did
+ * @returns each stream's result; a failing stream is logged and reported with `acquired: true`, its `error` and what it did
  */
 export async function pumpCluster(deps: PumpDeps): Promise<StreamResult[]> {
   const results = await Promise.allSettled(WATCH_STREAMS.map((s) => pumpStream(deps, s)));
   return results.map((r, i) => {
     if (r.status === 'fulfilled') return r.value;
+    const error = r.reason instanceof Error ? r.reason.message : String(r.reason);
     deps.log.error('watch stream failed', {
       cluster: deps.cluster,
       resource: WATCH_STREAMS[i].resource,
-      error: r.reason instanceof Error ? r.reason.message : String(r.reason),
+      error,
     });
     return {
       resource: WATCH_STREAMS[i].resource,
@@ -208,6 +211,7 @@ export async function pumpCluster(deps: PumpDeps): Promise<StreamResult[]> {
       changes: 0,
       published: 0,
       relists: 0,
+      error,
     };
   });
 }

@@ -1,35 +1,27 @@
 /**
- * The one real {@link KubeClient}: `@kubernetes/client-node` 1.4 typed APIs (CoreV1Api, AppsV1Api,
- * CustomObjectsApi) against one cluster's API server (docs/architecture.md#lib-kube).
+ * The one real {@link KubeClient}: plain HTTP requests (./request.ts) with a client-node `KubeConfig`'s connection
+ * and authentication, against one cluster's API server (docs/architecture.md#lib-kube).
  *
  * Every method makes exactly one HTTP request per attempt (see the method docs); 429, 5xx and network errors are
  * retried with exponential backoff, 409/404/422 never are (callers re-read and re-plan). Everything returned is
- * the API server's JSON (RFC 3339 strings, unknown fields kept), see ./request.ts.
+ * the API server's JSON (RFC 3339 strings, unknown fields kept).
  */
-import {
-  AppsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  PatchStrategy,
-  type ConfigurationOptions,
-  type CoreV1Event,
-  type KubeConfig,
-  type V1ControllerRevision,
-  type V1PersistentVolumeClaim,
-  type V1Pod,
-} from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { goJson } from '../api/goJson.js';
 import { GROUP } from '../api/keys.js';
 import type {
   CloneSet,
   CloneSetStatus,
   ControllerRevision,
   JsonObject,
+  JsonValue,
   PersistentVolumeClaim,
   Pod,
 } from '../api/types.js';
 import { isNotFound } from './errors.js';
-import { cloneSetEventBody } from './event.js';
-import { DEFAULT_RETRY, requestJson, type RawRequestOptions, type RetryOptions } from './request.js';
+import type { StoredEvent } from './event.js';
+import { recordFolded, type EventApi } from './eventFolding.js';
+import { CONTENT_TYPE, DEFAULT_RETRY, requestJson, type HttpCall, type RetryOptions } from './request.js';
 import type { CloneSetEvent, KubeClient, Listed } from './types.js';
 import { systemClock, type Clock } from '../core/clock.js';
 
@@ -76,55 +68,94 @@ function withResourceVersion(patch: JsonObject, resourceVersion?: string): JsonO
   return { ...patch, metadata: { ...base, resourceVersion } };
 }
 
+/** API paths of the resources this client touches (namespace and name URL-encoded). */
+const seg = encodeURIComponent;
+const paths = {
+  cloneSets: (namespace?: string) =>
+    namespace === undefined
+      ? `/apis/${CS.group}/${CS.version}/${CS.plural}`
+      : `/apis/${CS.group}/${CS.version}/namespaces/${seg(namespace)}/${CS.plural}`,
+  cloneSet: (namespace: string, name: string) => `${paths.cloneSets(namespace)}/${seg(name)}`,
+  core: (namespace: string, plural: string, name?: string) =>
+    `/api/v1/namespaces/${seg(namespace)}/${plural}${name === undefined ? '' : `/${seg(name)}`}`,
+  revisions: (namespace: string, name?: string) =>
+    `/apis/apps/v1/namespaces/${seg(namespace)}/controllerrevisions${name === undefined ? '' : `/${seg(name)}`}`,
+};
+
 /**
  * Builds the client for the cluster `kc` points at (its current context).
  * @param kc a KubeConfig from ./config.ts (file, or endpoint + CA + token)
- * @throws Error when `kc` has no current cluster
+ * @throws Error (from each request) when `kc` has no current cluster
  */
 export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): KubeClient {
-  const core = kc.makeApiClient(CoreV1Api);
-  const apps = kc.makeApiClient(AppsV1Api);
-  const custom = kc.makeApiClient(CustomObjectsApi);
   const retry = opts.retry ?? DEFAULT_RETRY;
   const logger = opts.logger ?? consoleLogger;
   const clock = opts.clock ?? systemClock;
 
-  const call = <T>(
-    operation: string,
-    send: (o: ConfigurationOptions) => Promise<unknown>,
-    raw?: RawRequestOptions,
-  ): Promise<T> => requestJson<T>(operation, retry, send, raw);
+  const call = <T>(operation: string, request: HttpCall): Promise<T> =>
+    requestJson<T>(kc, operation, retry, request);
+  const written = { fieldManager: FIELD_MANAGER };
 
   /** One LIST; items get `apiVersion`/`kind` (the API server omits them on built-in list items). */
   async function list<T extends object>(
     operation: string,
     apiVersion: string,
     kind: string,
-    send: (o: ConfigurationOptions) => Promise<unknown>,
+    path: string,
+    labelSelector?: string,
   ): Promise<Listed<T>> {
-    const body = await call<ListBody<T>>(operation, send);
+    const body = await call<ListBody<T>>(operation, { method: 'GET', path, query: { labelSelector } });
     return {
       items: (body.items ?? []).map((item) => ({ apiVersion, kind, ...item })),
       resourceVersion: body.metadata?.resourceVersion ?? '',
     };
   }
 
-  const strategic = (body: JsonObject): RawRequestOptions => ({
-    body,
-    contentType: PatchStrategy.StrategicMergePatch,
-  });
-  const merge = (body: JsonObject): RawRequestOptions => ({
-    body,
-    contentType: PatchStrategy.MergePatch,
-  });
-  const uidPrecondition = (uid: string) => ({ preconditions: { uid } });
+  /** POST `body` (with its apiVersion/kind) to `path`. */
+  const create = <T>(operation: string, path: string, body: object): Promise<T> =>
+    call<T>(operation, { method: 'POST', path, query: written, body });
+  /** DELETE with a UID precondition (the object must still be the one that was read). */
+  const deleteWithUid = async (operation: string, path: string, uid?: string): Promise<void> => {
+    const body = uid === undefined ? undefined : { preconditions: { uid } };
+    await call(operation, { method: 'DELETE', path, ...(body ? { body } : {}) });
+  };
+  const patch = <T>(operation: string, path: string, body: JsonObject, contentType: string): Promise<T> =>
+    call<T>(operation, { method: 'PATCH', path, query: written, body, contentType });
+
+  /** The Event calls of {@link recordFolded}: POST, GET (404 → undefined), merge PATCH. */
+  const events: EventApi = {
+    async createEvent(namespace, body) {
+      const name = String((body.metadata as JsonObject | undefined)?.name ?? '');
+      await create(`create event ${key(namespace, name)}`, paths.core(namespace, 'events'), body);
+    },
+    async getEvent(namespace, name) {
+      try {
+        return await call<StoredEvent>(`get event ${key(namespace, name)}`, {
+          method: 'GET',
+          path: paths.core(namespace, 'events', name),
+        });
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+    async patchEvent(namespace, name, body) {
+      await patch(
+        `patch event ${key(namespace, name)}`,
+        paths.core(namespace, 'events', name),
+        body,
+        CONTENT_TYPE.merge,
+      );
+    },
+  };
 
   return {
     async getCloneSet(namespace, name) {
       try {
-        return await call<CloneSet>(`get cloneset ${key(namespace, name)}`, (o) =>
-          custom.getNamespacedCustomObject({ ...CS, namespace, name }, o),
-        );
+        return await call<CloneSet>(`get cloneset ${key(namespace, name)}`, {
+          method: 'GET',
+          path: paths.cloneSet(namespace, name),
+        });
       } catch (e) {
         if (isNotFound(e)) return undefined;
         throw e;
@@ -133,186 +164,135 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
 
     listCloneSets(namespace) {
       const operation = `list clonesets ${namespace ?? '(all namespaces)'}`;
-      return list<CloneSet>(operation, `${GROUP}/v1alpha1`, 'CloneSet', (o) =>
-        namespace === undefined
-          ? custom.listClusterCustomObject({ ...CS }, o)
-          : custom.listNamespacedCustomObject({ ...CS, namespace }, o),
-      );
+      return list<CloneSet>(operation, `${GROUP}/v1alpha1`, 'CloneSet', paths.cloneSets(namespace));
     },
 
     listPods(namespace, labelSelector) {
-      return list<Pod>(`list pods ${namespace} ${labelSelector ?? ''}`, 'v1', 'Pod', (o) =>
-        core.listNamespacedPod({ namespace, labelSelector }, o),
-      );
+      const operation = `list pods ${namespace} ${labelSelector ?? ''}`;
+      return list<Pod>(operation, 'v1', 'Pod', paths.core(namespace, 'pods'), labelSelector);
     },
 
     listPVCs(namespace, labelSelector) {
       const operation = `list persistentvolumeclaims ${namespace} ${labelSelector ?? ''}`;
-      return list<PersistentVolumeClaim>(operation, 'v1', 'PersistentVolumeClaim', (o) =>
-        core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector }, o),
-      );
+      const path = paths.core(namespace, 'persistentvolumeclaims');
+      return list<PersistentVolumeClaim>(operation, 'v1', 'PersistentVolumeClaim', path, labelSelector);
     },
 
     listControllerRevisions(namespace, labelSelector) {
       const operation = `list controllerrevisions ${namespace} ${labelSelector ?? ''}`;
-      return list<ControllerRevision>(operation, 'apps/v1', 'ControllerRevision', (o) =>
-        apps.listNamespacedControllerRevision({ namespace, labelSelector }, o),
-      );
+      const path = paths.revisions(namespace);
+      return list<ControllerRevision>(operation, 'apps/v1', 'ControllerRevision', path, labelSelector);
     },
 
     createControllerRevision(revision) {
       const namespace = revision.metadata.namespace ?? '';
       const body = { apiVersion: 'apps/v1', kind: 'ControllerRevision', ...revision };
-      return call(
-        `create controllerrevision ${key(namespace, revision.metadata.name)}`,
-        (o) =>
-          apps.createNamespacedControllerRevision(
-            { namespace, body: body as unknown as V1ControllerRevision, fieldManager: FIELD_MANAGER },
-            o,
-          ),
-        { body },
-      );
+      return call(`create controllerrevision ${key(namespace, revision.metadata.name)}`, {
+        method: 'POST',
+        path: paths.revisions(namespace),
+        query: written,
+        bodyText: revisionBodyText(body),
+      });
     },
 
     replaceControllerRevision(revision) {
       const namespace = revision.metadata.namespace ?? '';
       const name = revision.metadata.name ?? '';
       const body = { apiVersion: 'apps/v1', kind: 'ControllerRevision', ...revision };
-      return call(
-        `replace controllerrevision ${key(namespace, name)}`,
-        (o) =>
-          apps.replaceNamespacedControllerRevision(
-            { namespace, name, body: body as unknown as V1ControllerRevision, fieldManager: FIELD_MANAGER },
-            o,
-          ),
-        { body },
-      );
+      return call(`replace controllerrevision ${key(namespace, name)}`, {
+        method: 'PUT',
+        path: paths.revisions(namespace, name),
+        query: written,
+        bodyText: revisionBodyText(body),
+      });
     },
 
     async deleteControllerRevision(namespace, name) {
-      await call(`delete controllerrevision ${key(namespace, name)}`, (o) =>
-        apps.deleteNamespacedControllerRevision({ namespace, name }, o),
+      await deleteWithUid(
+        `delete controllerrevision ${key(namespace, name)}`,
+        paths.revisions(namespace, name),
       );
     },
 
     createPod(pod) {
       const namespace = pod.metadata.namespace ?? '';
       const body = { apiVersion: 'v1', kind: 'Pod', ...pod };
-      return call(
-        `create pod ${key(namespace, pod.metadata.name ?? pod.metadata.generateName)}`,
-        (o) =>
-          core.createNamespacedPod(
-            { namespace, body: body as unknown as V1Pod, fieldManager: FIELD_MANAGER },
-            o,
-          ),
-        { body },
-      );
+      const operation = `create pod ${key(namespace, pod.metadata.name ?? pod.metadata.generateName)}`;
+      return create(operation, paths.core(namespace, 'pods'), body);
     },
 
     async deletePod(namespace, name, uid) {
-      const body = uidPrecondition(uid);
-      await call(
-        `delete pod ${key(namespace, name)}`,
-        (o) => core.deleteNamespacedPod({ namespace, name, body }, o),
-        { body },
-      );
+      await deleteWithUid(`delete pod ${key(namespace, name)}`, paths.core(namespace, 'pods', name), uid);
     },
 
-    patchPod(namespace, name, patch, resourceVersion) {
-      return call(
+    patchPod(namespace, name, body, resourceVersion) {
+      return patch(
         `patch pod ${key(namespace, name)}`,
-        (o) => core.patchNamespacedPod({ namespace, name, body: {}, fieldManager: FIELD_MANAGER }, o),
-        strategic(withResourceVersion(patch, resourceVersion)),
+        paths.core(namespace, 'pods', name),
+        withResourceVersion(body, resourceVersion),
+        CONTENT_TYPE.strategicMerge,
       );
     },
 
-    patchPodStatus(namespace, name, patch, resourceVersion) {
-      return call(
+    patchPodStatus(namespace, name, body, resourceVersion) {
+      return patch(
         `patch pod status ${key(namespace, name)}`,
-        (o) => core.patchNamespacedPodStatus({ namespace, name, body: {}, fieldManager: FIELD_MANAGER }, o),
-        strategic(withResourceVersion(patch, resourceVersion)),
+        `${paths.core(namespace, 'pods', name)}/status`,
+        withResourceVersion(body, resourceVersion),
+        CONTENT_TYPE.strategicMerge,
       );
     },
 
-    // createPod/createPVC and deletePod/deletePVC share their shape on purpose: one call per typed client-node
-    // method, kept apart so each request is named by its resource in logs and errors
     createPVC(pvc) {
       const namespace = pvc.metadata.namespace ?? '';
       const body = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...pvc };
-      return call(
-        `create persistentvolumeclaim ${key(namespace, pvc.metadata.name)}`,
-        (o) =>
-          core.createNamespacedPersistentVolumeClaim(
-            { namespace, body: body as unknown as V1PersistentVolumeClaim, fieldManager: FIELD_MANAGER },
-            o,
-          ),
-        { body },
-      );
+      const operation = `create persistentvolumeclaim ${key(namespace, pvc.metadata.name)}`;
+      return create(operation, paths.core(namespace, 'persistentvolumeclaims'), body);
     },
 
     async deletePVC(namespace, name, uid) {
-      const body = uidPrecondition(uid);
-      await call(
-        `delete persistentvolumeclaim ${key(namespace, name)}`,
-        (o) => core.deleteNamespacedPersistentVolumeClaim({ namespace, name, body }, o),
-        { body },
-      );
+      const path = paths.core(namespace, 'persistentvolumeclaims', name);
+      await deleteWithUid(`delete persistentvolumeclaim ${key(namespace, name)}`, path, uid);
     },
 
     async patchPVCOwnerReferences(namespace, name, uid, ownerReferences) {
       const body = { metadata: { uid, ownerReferences } } as unknown as JsonObject;
-      await call(
+      await patch(
         `patch persistentvolumeclaim ownerReferences ${key(namespace, name)}`,
-        (o) =>
-          core.patchNamespacedPersistentVolumeClaim(
-            { namespace, name, body: {}, fieldManager: FIELD_MANAGER },
-            o,
-          ),
-        merge(body),
+        paths.core(namespace, 'persistentvolumeclaims', name),
+        body,
+        CONTENT_TYPE.merge,
       );
     },
 
     updateCloneSetStatus(cloneSet, status: CloneSetStatus) {
       const { namespace = '', name = '' } = cloneSet.metadata;
       const body = { apiVersion: `${GROUP}/v1alpha1`, kind: 'CloneSet', ...cloneSet, status };
-      return call(
-        `update cloneset status ${key(namespace, name)}`,
-        (o) =>
-          custom.replaceNamespacedCustomObjectStatus(
-            { ...CS, namespace, name, body, fieldManager: FIELD_MANAGER },
-            o,
-          ),
-        { body },
-      );
+      return call(`update cloneset status ${key(namespace, name)}`, {
+        method: 'PUT',
+        path: `${paths.cloneSet(namespace, name)}/status`,
+        query: written,
+        body,
+      });
     },
 
     patchCloneSetPodsToDelete(cloneSet, podsToDelete) {
       const { namespace = '', name = '', resourceVersion } = cloneSet.metadata;
-      const body = withResourceVersion({ spec: { scaleStrategy: { podsToDelete } } }, resourceVersion);
-      return call(
+      // an empty list is removed, as OpenKruise's truncatePodsToDelete leaves a nil slice (omitted)
+      const value = podsToDelete.length > 0 ? podsToDelete : null;
+      const body = withResourceVersion({ spec: { scaleStrategy: { podsToDelete: value } } }, resourceVersion);
+      return patch(
         `patch cloneset podsToDelete ${key(namespace, name)}`,
-        (o) =>
-          custom.patchNamespacedCustomObject(
-            { ...CS, namespace, name, body: {}, fieldManager: FIELD_MANAGER },
-            o,
-          ),
-        merge(body),
+        paths.cloneSet(namespace, name),
+        body,
+        CONTENT_TYPE.merge,
       );
     },
 
     async recordEvent(cloneSet, event: CloneSetEvent) {
-      const body = cloneSetEventBody(cloneSet, event, new Date(clock()));
       const namespace = cloneSet.metadata.namespace ?? '';
       try {
-        await call(
-          `create event ${key(namespace, cloneSet.metadata.name)} ${event.reason}`,
-          (o) =>
-            core.createNamespacedEvent(
-              { namespace, body: body as unknown as CoreV1Event, fieldManager: FIELD_MANAGER },
-              o,
-            ),
-          { body },
-        );
+        await recordFolded(events, cloneSet, event, new Date(clock()));
       } catch (e) {
         logger.warn('recording a Kubernetes Event failed (ignored)', {
           namespace,
@@ -323,4 +303,16 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       }
     },
   };
+}
+
+/**
+ * The JSON text of a ControllerRevision with its `data` written as Go's `encoding/json` writes it (keys sorted, HTML
+ * characters escaped): OpenKruise's CreateControllerRevision (pkg/util/history) treats a revision of the same name
+ * as its own only when the stored `data` bytes equal its `json.Marshal` output, and the API server keeps those bytes
+ * as sent. Without this, OpenKruise taking over from Kruiseless would count a hash collision and re-label every pod.
+ */
+export function revisionBodyText(body: { data?: JsonValue } & Record<string, unknown>): string {
+  const { data, ...rest } = body;
+  const head = JSON.stringify(rest);
+  return data === undefined ? head : `${head.slice(0, -1)},"data":${goJson(data)}}`;
 }

@@ -3,7 +3,7 @@
  * cluster registry record (docs/architecture.md#cluster-registry: endpoint, CA, how to authenticate), with EKS
  * tokens produced in-process (eksToken.ts).
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { eksToken, type EksToken } from './eksToken.js';
 
 /** How to authenticate to a registered cluster. */

@@ -3,7 +3,7 @@
  * text). Every {@link KubeClient} method turns what `@kubernetes/client-node` throws into a {@link KubeApiError}.
  */
 import { KruiselessError } from '../core/errors.js';
-import { ApiException } from '@kubernetes/client-node';
+import { ApiException } from '@kubernetes/client-node/dist/gen/apis/exception.js';
 
 /** Reason used for failures where no HTTP response arrived (connection refused/reset, DNS, TLS, timeout). */
 export const REASON_NETWORK_ERROR = 'NetworkError';
@@ -39,6 +39,8 @@ export class KubeApiError extends KruiselessError {
   readonly reason: string;
   readonly operation: string;
   readonly apiMessage: string;
+  /** For a 429/503: the wait the server asked for (`Retry-After`), seconds, capped (./request.ts). */
+  retryAfterSeconds?: number;
 
   constructor(
     operation: string,

@@ -1,8 +1,10 @@
 /**
  * The core/v1 Event Kruiseless writes on a CloneSet (docs/architecture.md#write-order, docs/behaviour/cloneset.md#events), in the shape client-go's
- * legacy event recorder produces: `generateName: "<cloneset>."`, involvedObject pointing at the CloneSet,
- * source/reportingComponent `kruiseless`, first/last timestamp, count 1.
+ * legacy event recorder produces: involvedObject pointing at the CloneSet, source/reportingComponent
+ * `kruiseless`, first/last timestamp, count 1 — named deterministically so that repeats fold into it
+ * (./eventFolding.ts, docs/reliability.md#event-folding).
  */
+import { createHash } from 'node:crypto';
 import { KIND, OWNER_API_VERSION } from '../api/keys.js';
 import type { CloneSet, JsonObject } from '../api/types.js';
 import { metaTime } from '../api/time.js';
@@ -11,8 +13,39 @@ import type { CloneSetEvent } from './types.js';
 /** `source.component` and `reportingComponent` of every Event Kruiseless writes. */
 export const EVENT_COMPONENT = 'kruiseless';
 
+/** Longest object name the API server accepts for an Event (a DNS subdomain). */
+const MAX_NAME = 253;
+/** Hex digits of the digest in an Event name. */
+const DIGEST_HEX = 16;
+
 /**
- * Builds the Event body for {@link KubeClient.recordEvent}.
+ * The name of the Event object for `event` on `cloneSet`: `<cloneset name>.<16 hex>`, the hex being the first 64
+ * bits of SHA-256 over the CloneSet's uid, the Event's type, reason and message, and {@link EVENT_COMPONENT} — the
+ * fields client-go's EventCorrelator compares to decide that two Events are the same (its `getEventKey`). The same
+ * inputs always give the same name, so a stateless recorder finds the Event it wrote before. The CloneSet name is
+ * shortened when the whole would exceed 253 characters.
+ */
+export function cloneSetEventName(cloneSet: CloneSet, event: CloneSetEvent): string {
+  const digest = createHash('sha256')
+    .update(
+      [cloneSet.metadata.uid ?? '', event.type, event.reason, event.message, EVENT_COMPONENT].join('\0'),
+    )
+    .digest('hex')
+    .slice(0, DIGEST_HEX);
+  const prefix = (cloneSet.metadata.name ?? 'cloneset').slice(0, MAX_NAME - DIGEST_HEX - 1);
+  return `${prefix}.${digest}`;
+}
+
+/** The fields of a stored Event that folding reads (the API server's JSON). */
+export interface StoredEvent {
+  metadata: { name?: string; resourceVersion?: string };
+  count?: number;
+  firstTimestamp?: string;
+  lastTimestamp?: string;
+}
+
+/**
+ * Builds the body of a new Event (count 1), named by {@link cloneSetEventName}.
  * @param cloneSet the involved object; name, namespace, uid and resourceVersion are copied from its metadata
  * @param now event time (first and last timestamp)
  */
@@ -30,7 +63,7 @@ export function cloneSetEventBody(cloneSet: CloneSet, event: CloneSetEvent, now:
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { generateName: `${meta.name ?? 'cloneset'}.`, namespace: meta.namespace ?? '' },
+    metadata: { name: cloneSetEventName(cloneSet, event), namespace: meta.namespace ?? '' },
     involvedObject,
     type: event.type,
     reason: event.reason,

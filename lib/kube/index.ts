@@ -32,4 +32,12 @@ export {
   type WatchOptions,
   type WatchResult,
 } from './watch.js';
-export { EVENT_COMPONENT } from './event.js';
+export { EVENT_COMPONENT, cloneSetEventName, type StoredEvent } from './event.js';
+export {
+  FOLD_ATTEMPTS,
+  FOLD_WINDOW_MS,
+  foldPatch,
+  recordFolded,
+  type EventApi,
+  type FoldResult,
+} from './eventFolding.js';

@@ -85,9 +85,15 @@ export interface KubeClient {
 
   /** Replace `.status` through the status subresource (resourceVersion precondition from `cloneSet`). */
   updateCloneSetStatus(cloneSet: CloneSet, status: CloneSetStatus): Promise<CloneSet>;
-  /** Merge PATCH of `spec.scaleStrategy.podsToDelete` (docs/behaviour/cloneset.md#after-status), resourceVersion precondition. */
+  /**
+   * Merge PATCH of `spec.scaleStrategy.podsToDelete` (docs/behaviour/cloneset.md#after-status), resourceVersion
+   * precondition; an empty list removes the field (OpenKruise's `truncatePodsToDelete` stores none).
+   */
   patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet>;
 
-  /** Record a core/v1 Event on the CloneSet (best effort: never throws). */
+  /**
+   * Record a core/v1 Event on the CloneSet, folded into the stored Event of the same type, reason and message if
+   * there is one (a count increment, lib/kube/eventFolding.ts). Best effort: never throws.
+   */
   recordEvent(cloneSet: CloneSet, event: CloneSetEvent): Promise<void>;
 }

@@ -3,7 +3,8 @@
  * events, and hand back where to resume next time. The pump relists when the server says the resourceVersion is
  * too old (410 Gone / reason `Expired`, https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes).
  */
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { Watch } from '@kubernetes/client-node/dist/watch.js';
 import type { JsonObject } from '../api/types.js';
 import { KubeApiError, kubeApiErrorFromResponse, toKubeApiError } from './errors.js';
 

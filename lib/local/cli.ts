@@ -1,6 +1,7 @@
 /**
  * The `kruiseless` command line: `kruiseless local` runs the embedded default until interrupted; `kruiseless demo`
- * runs the seed story (`npm run demo`).
+ * runs the seed story (`npm run demo`); `cluster add|list` edits the cluster registry; the operator commands
+ * `rollout`, `plan`, `why` and `lint` live in lib/cli (docs/cli.md).
  */
 import path from 'node:path';
 import { Command } from 'commander';
@@ -14,7 +15,9 @@ import { EKSClient } from '@aws-sdk/client-eks';
 import { addCluster } from '../admin/clusters.js';
 import { createStateStores } from '../state/index.js';
 import { CLONESET_GATE_NAMES } from '../cloneset/index.js';
-import { controllerSettings, type ControllerSettings } from '../runtime/config.js';
+import { backoffSettings, controllerSettings, type ControllerSettings } from '../runtime/config.js';
+import { DEFAULT_BACKOFF, type BackoffSettings } from '../reconcile/backoff.js';
+import { registerCliCommands } from '../cli/program.js';
 
 // Node 20 is supported here until the pinned SDK needs 22 (README); its upgrade notice would drown the output.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -26,12 +29,20 @@ interface LocalOptions {
   logLevel: string;
   featureGates: string;
   clonesetScalingExcludePreparingDelete: boolean;
+  backoffBaseSeconds: string;
+  backoffMaxSeconds: string;
 }
 
-/** The planner options of `kruiseless local`'s flags; a malformed gate list ends the command with its message. */
-function readSettings(opts: LocalOptions): ControllerSettings {
+/**
+ * The planner options and retry schedule of `kruiseless local`'s flags; a malformed gate list or backoff ends the
+ * command with its message.
+ */
+function readSettings(opts: LocalOptions): ControllerSettings & { backoff: BackoffSettings } {
   try {
-    return controllerSettings(opts.featureGates, opts.clonesetScalingExcludePreparingDelete);
+    return {
+      ...controllerSettings(opts.featureGates, opts.clonesetScalingExcludePreparingDelete),
+      backoff: backoffSettings(Number(opts.backoffBaseSeconds), Number(opts.backoffMaxSeconds)),
+    };
   } catch (e) {
     return program.error(`kruiseless local: ${(e as Error).message}`);
   }
@@ -58,6 +69,16 @@ program
     "OpenKruise's controller flag: PreparingDelete pods do not count as replicas when scaling",
     false,
   )
+  .option(
+    '--backoff-base-seconds <s>',
+    'delay after a CloneSet write first fails, doubling with each further failure',
+    process.env.KRUISELESS_BACKOFF_BASE_SECONDS ?? String(DEFAULT_BACKOFF.baseSeconds),
+  )
+  .option(
+    '--backoff-max-seconds <s>',
+    'longest delay between attempts of a CloneSet whose writes keep failing',
+    process.env.KRUISELESS_BACKOFF_MAX_SECONDS ?? String(DEFAULT_BACKOFF.maxSeconds),
+  )
   .action(async (opts: LocalOptions) => {
     const logger = new Logger({ serviceName: 'kruiseless', logLevel: opts.logLevel as LogLevel });
     const settings = readSettings(opts);
@@ -70,11 +91,15 @@ program
       clusterName: opts.clusterName,
       logger,
       plannerOptions: settings.plannerOptions,
+      backoff: settings.backoff,
     });
+    const { state } = embedded;
     logger.info('kruiseless local running; Ctrl-C to stop', {
       kubeconfig,
       cluster: opts.clusterName,
       featureGates: opts.featureGates,
+      // plan and why read the expectations and the scale-down ledger from here while this process runs
+      stateFlags: `--table ${state.tableName} --dynamodb-endpoint ${state.endpoint} --cluster-name ${state.clusterName}`,
     });
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
@@ -138,5 +163,14 @@ cluster
     const stores = createStateStores({ client, tableName: o.table });
     for (const c of await stores.clusters.list()) console.log(`${c.name}\t${c.endpoint}\t${c.auth.type}`);
   });
+
+registerCliCommands(program, {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  env: process.env,
+  exit: (code) => {
+    process.exitCode = code;
+  },
+});
 
 await program.parseAsync(process.argv);

@@ -22,6 +22,9 @@ import type { Runtime } from '../runtime/types.js';
 import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
 import { startDynalite } from '../emulator/dynalite.js';
 import type { PlannerOptions } from '../cloneset/index.js';
+import type { BackoffSettings } from '../reconcile/backoff.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { exponentialDelay } from '../core/backoff.js';
 
 /** Options of {@link startEmbedded}. */
 export interface EmbeddedOptions {
@@ -35,6 +38,8 @@ export interface EmbeddedOptions {
   serverlessYml?: string;
   /** Feature gates and controller flags for the planner (default: OpenKruise's defaults). */
   plannerOptions?: Readonly<Partial<PlannerOptions>>;
+  /** Retry schedule after failed writes (default: `DEFAULT_BACKOFF`, docs/reliability.md#backoff). */
+  backoff?: Readonly<BackoffSettings>;
   /** Table name in dynalite (default `kruiseless-local`). */
   tableName?: string;
 }
@@ -44,6 +49,11 @@ export interface Embedded {
   runtime: Runtime;
   bus: LocalBus;
   counts: CallCounts;
+  /**
+   * Where the state lives, for `kruiseless plan|why --dynamodb-endpoint <endpoint> --table <tableName>
+   * --cluster-name <clusterName>` (docs/cli.md#connection).
+   */
+  state: { endpoint: string; tableName: string; clusterName: string };
   /** Events that exhausted their retries (the local dead-letter queue). */
   deadLetters: () => readonly DeadLetter[];
   /** Wait until the bus is idle (every published event delivered and handled). */
@@ -53,6 +63,9 @@ export interface Embedded {
 }
 
 const REPO_SERVERLESS_YML = new URL('../../serverless.yml', import.meta.url);
+
+/** The watch pump's flush interval in the embedded default, ms (no per-publish cost here). */
+const LOCAL_FLUSH_INTERVAL_MS = 50;
 
 /**
  * Start the embedded default. The watch pump runs in the background (one-minute rounds, like the scheduled Lambda)
@@ -106,20 +119,34 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     requeue,
     cluster: { name: clusterName, kc, kube },
     ...(opts.plannerOptions ? { plannerOptions: opts.plannerOptions } : {}),
+    ...(opts.backoff ? { backoff: opts.backoff } : {}),
   });
 
   const aborter = new AbortController();
-  const watch = watchHandler(getRuntime, logger, aborter.signal);
+  // events reach the bus within 50 ms, as an in-cluster controller's informer would hand them over
+  const watch = watchHandler(getRuntime, logger, aborter.signal, LOCAL_FLUSH_INTERVAL_MS);
   let stopped = false;
   let stopping: Promise<void> | undefined;
+  // rounds follow each other at once while they work; after a round with a failed stream (API server down,
+  // access refused) the next waits 1 s, 2 s, 4 s … up to a minute — the scheduled Lambda's own interval
   const pumping = (async () => {
+    let failedRounds = 0;
     while (!stopped) {
       const started = Date.now();
-      await watch(undefined, {
+      const failed = await watch(undefined, {
         awsRequestId: `local-${started}`,
         getRemainingTimeInMillis: () => Math.max(0, started + 70_000 - Date.now()),
-      }).catch((e: unknown) => logger.error('watch pump round failed', { error: (e as Error).message }));
-      if (!stopped && Date.now() - started < 1000) await new Promise((r) => setTimeout(r, 1000));
+      }).then(
+        (byCluster) => Object.values(byCluster).some((streams) => streams.some((s) => s.error !== undefined)),
+        (e: unknown) => {
+          logger.error('watch pump round failed', { error: (e as Error).message });
+          return true;
+        },
+      );
+      failedRounds = failed ? failedRounds + 1 : 0;
+      const pause = Math.max(exponentialDelay(failedRounds, 1000, 60_000), 1000 - (Date.now() - started));
+      if (!stopped && pause > 0)
+        await sleep(pause, undefined, { signal: aborter.signal }).catch(() => undefined); // stop() aborts it
     }
   })();
 
@@ -127,6 +154,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     runtime,
     bus,
     counts,
+    state: { endpoint: dynalite.endpoint, tableName, clusterName },
     deadLetters: () => [...bus.deadLetters],
     drain: () => bus.drain(),
     stop() {

@@ -6,17 +6,25 @@
  * the plan depends on the exact pod version; then status, `podsToDelete` and history; then Events. Expectations
  * are stored before each write and rolled back for writes that failed (docs/architecture.md#lib-reconcile).
  *
+ * <a id="write-concurrency"></a>The writes of one slow-start batch, and a run of consecutive pod patches, go out
+ * concurrently, at most {@link ExecuteContext.writeConcurrency} at a time, started in plan order; two patches of
+ * the same pod stay in order (the second waits for the first). A failed create lets the rest of its batch finish
+ * and stops the next batch (OpenKruise's `slowStartBatch`); a failed patch starts no further patch. Everything else
+ * (revisions, the ledger, deletions, status, clean-up) stays one write at a time. With a concurrency of 1 the writes
+ * are made one by one in plan order.
+ *
  * Each step below returns what it did; {@link executePlan} only strings them together.
  */
 import type { CloneSet, CloneSetStatus, PersistentVolumeClaim, Pod } from '../api/types.js';
 import type { Action, PatchReason, Plan } from '../cloneset/types.js';
-import { setCondition } from '../cloneset/status.js';
+import { CONDITION_FAILED_VALIDATION, statusNeedsWrite } from '../cloneset/index.js';
 import { metaTime } from '../api/time.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { classifyWriteError, type KubeApiError } from '../kube/errors.js';
 import type { CloneSetEvent, KubeClient } from '../kube/types.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
+import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../core/bounded.js';
 import { deleteInstance } from './deleteInstance.js';
 import { failureEvent, successEvent } from './outcomeEvents.js';
 
@@ -43,6 +51,8 @@ export interface ExecuteContext {
    * condition that persists over several passes (e.g. ScaleUpLimited) makes one Event per invocation, not one per pass.
    */
   recordedEvents?: Set<string>;
+  /** Writes in flight at most, within a create batch or a run of pod patches; default {@link DEFAULT_WRITE_CONCURRENCY}. */
+  writeConcurrency?: number;
 }
 
 /** Outcome of {@link executePlan}. */
@@ -72,41 +82,55 @@ const PRECONDITIONED: ReadonlySet<PatchReason> = new Set<PatchReason>([
   'ReleaseOwnership',
 ]);
 
-/** A failed write becomes a FailedScale / FailedUpdate condition on the status (as OpenKruise's `syncCloneSet`). */
+/**
+ * A failed write becomes a FailedScale / FailedUpdate condition on the status (as OpenKruise's `syncCloneSet`). A
+ * condition of that type already True in the stored status is kept as it is, only its message brought up to
+ * date (OpenKruise's `SetCloneSetCondition` keeps a condition of unchanged status and reason): a failure that
+ * repeats then leaves the status unchanged, so it is not rewritten and its watch event cannot trigger the next
+ * attempt before the backoff does (docs/reliability.md#backoff).
+ */
 function withFailureCondition(
   status: CloneSetStatus,
+  stored: CloneSetStatus | undefined,
   phase: Plan['phase'],
   error: Error,
   now: Date,
 ): CloneSetStatus {
   const type = phase === 'update' ? 'FailedUpdate' : 'FailedScale';
   const t = metaTime(now);
+  const current = stored?.conditions?.find((c) => c.type === type && c.status === 'True');
+  const condition = current
+    ? { ...current, message: error.message }
+    : { type, status: 'True' as const, lastUpdateTime: t, lastTransitionTime: t, message: error.message };
   return {
     ...status,
-    conditions: setCondition(status.conditions ?? [], {
-      type,
-      status: 'True',
-      lastUpdateTime: t,
-      lastTransitionTime: t,
-      message: error.message,
-    }),
+    conditions: [...(status.conditions ?? []).filter((c) => c.type !== type), condition],
   };
-}
-
-/** Groups consecutive CreatePod actions by slow-start batch, keeping everything else as single steps. */
-function batches(actions: readonly Action[]): Action[][] {
-  const out: Action[][] = [];
-  for (const a of actions) {
-    const last = out[out.length - 1];
-    if (a.type === 'CreatePod' && last && last[0].type === 'CreatePod' && last[0].batch === a.batch)
-      last.push(a);
-    else out.push([a]);
-  }
-  return out;
 }
 
 type CreatePod = Extract<Action, { type: 'CreatePod' }>;
 type DeletePod = Extract<Action, { type: 'DeletePod' }>;
+type PodPatch = Extract<Action, { type: 'PatchPod' | 'PatchPodStatus' }>;
+
+const isPodPatch = (a: Action): a is PodPatch => a.type === 'PatchPod' || a.type === 'PatchPodStatus';
+
+/**
+ * Groups consecutive CreatePod actions by slow-start batch and consecutive pod patches into one run, keeping
+ * everything else as single steps.
+ */
+function batches(actions: readonly Action[]): Action[][] {
+  const out: Action[][] = [];
+  for (const a of actions) {
+    const first = out[out.length - 1]?.[0];
+    const together =
+      first !== undefined &&
+      ((a.type === 'CreatePod' && first.type === 'CreatePod' && first.batch === a.batch) ||
+        (isPodPatch(a) && isPodPatch(first)));
+    if (together) out[out.length - 1].push(a);
+    else out.push([a]);
+  }
+  return out;
+}
 
 /** What {@link applyChanges} did. */
 interface Applied {
@@ -117,7 +141,7 @@ interface Applied {
   conflict: boolean;
 }
 
-/** The error of a failed create, with the action it stopped and what the rest of its batch did. */
+/** The error of a failed create or patch, with the action it stopped and what the rest of its step did. */
 class ActionFailed extends Error {
   constructor(
     readonly action: Action,
@@ -150,6 +174,11 @@ class Writer {
     return this.ctx.expectations.put(this.ctx.lease, this.expected);
   }
 
+  /** Writes in flight at most. */
+  get concurrency(): number {
+    return this.ctx.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY;
+  }
+
   /**
    * POST, where AlreadyExists for a name the plan did not see means the object is ours: the API-server adapter
    * retries a create whose answer was lost (and instance ids are fresh per plan), so the first attempt created it.
@@ -171,8 +200,9 @@ class Writer {
 }
 
 /**
- * One slow-start batch of creations, in parallel after its create expectations are stored (as OpenKruise's
- * `createPods` with `slowStartBatch`). Failed creates have their expectations rolled back.
+ * One slow-start batch of creations, concurrently (bounded) after its create expectations are stored (as
+ * OpenKruise's `createPods` with `slowStartBatch`): every create of the batch is attempted. Failed creates have
+ * their expectations rolled back.
  * @returns writes made and the Events of the successes
  * @throws ActionFailed for the first failed create (after the others of the batch finished)
  */
@@ -187,11 +217,14 @@ async function createBatch(
     for (const pvc of a.pvcs) w.expected.creates.push({ name: pvc.metadata.name ?? '', at });
   }
   await w.save();
-  const results = await Promise.allSettled(
-    step.map(async (a) => {
+  const results = await runBounded(
+    step,
+    w.concurrency,
+    async (a) => {
       for (const pvc of a.pvcs) await w.create(pvc.metadata.name ?? '', () => kube.createPVC(pvc));
       await w.create(a.pod.metadata.name ?? '', () => kube.createPod(a.pod));
-    }),
+    },
+    false,
   );
   const events: CloneSetEvent[] = [];
   const failed: { a: CreatePod; reason: unknown }[] = [];
@@ -211,6 +244,57 @@ async function createBatch(
     throw new ActionFailed(failed[0].a, failed[0].reason, { writes: step.length - failed.length, events });
   }
   return { writes: step.length, events };
+}
+
+/** Marks a patch not attempted because an earlier patch of the same pod failed. */
+const NOT_ATTEMPTED = Symbol('not attempted');
+
+/**
+ * A run of consecutive pod patches, concurrently (bounded) in plan order; a patch waits for the previous patch of
+ * the same pod, and is not attempted when that one failed. After a failure no further patch is started.
+ * @returns writes made and the Events of the successes, in plan order
+ * @throws ActionFailed for the first failed patch in plan order (after the patches in flight finished)
+ */
+async function patchRun(
+  w: Writer,
+  step: PodPatch[],
+  updateRevision: string,
+): Promise<{ writes: number; events: CloneSetEvent[] }> {
+  const lastOfPod = new Map<string, Promise<unknown>>();
+  const outcomes = await runBounded(
+    step,
+    w.concurrency,
+    (a) => {
+      const before = lastOfPod.get(a.pod.name);
+      const mine = (async () => {
+        if (
+          before &&
+          !(await before.then(
+            () => true,
+            () => false,
+          ))
+        )
+          throw NOT_ATTEMPTED;
+        return applyOne(w, a);
+      })();
+      lastOfPod.set(a.pod.name, mine);
+      return mine;
+    },
+    true,
+  );
+  const done = { writes: 0, events: [] as CloneSetEvent[] };
+  let failure: { a: PodPatch; reason: unknown } | undefined;
+  outcomes.forEach((o, i) => {
+    if (o.status === 'fulfilled') {
+      done.writes += o.value;
+      const ev = successEvent(step[i], updateRevision);
+      if (ev) done.events.push(ev);
+    } else if (o.status === 'rejected' && o.reason !== NOT_ATTEMPTED && !failure) {
+      failure = { a: step[i], reason: o.reason };
+    }
+  });
+  if (failure) throw new ActionFailed(failure.a, failure.reason, done);
+  return done;
 }
 
 /**
@@ -293,8 +377,11 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
     let intentId: string | undefined;
     for (const step of batches(plan.actions)) {
       const first = step[0];
-      if (first.type === 'CreatePod') {
-        const done = await createBatch(w, step as CreatePod[]);
+      if (first.type === 'CreatePod' || isPodPatch(first)) {
+        const done =
+          first.type === 'CreatePod'
+            ? await createBatch(w, step as CreatePod[])
+            : await patchRun(w, step as PodPatch[], plan.revisions.updateRevision);
         applied.writes += done.writes;
         applied.events.push(...done.events);
         continue;
@@ -364,14 +451,23 @@ async function writeStatus(
 ): Promise<StatusWritten> {
   const out: StatusWritten = { writes: 0, latest: ctx.cloneSet, conflict: false };
   if (!plan.statusChanged && !error) return out;
+  const stored = ctx.cloneSet.status;
   const status = error
     ? withFailureCondition(
         plan.status,
+        stored,
         plan.phase === 'none' ? 'scale' : plan.phase,
         error,
         new Date(ctx.clock()),
       )
     : plan.status;
+  // after a failure, write only what differs from the stored status (the plan's own test does not know the
+  // failure condition it is about to get back)
+  const unchanged =
+    error &&
+    !statusNeedsWrite(stored, status) &&
+    !(stored?.conditions ?? []).some((c) => c.type === CONDITION_FAILED_VALIDATION);
+  if (unchanged) return out;
   try {
     out.latest = await ctx.kube.updateCloneSetStatus(ctx.cloneSet, status);
     out.writes++;

@@ -10,7 +10,8 @@ import type { CloneSetEvent } from '../kube/types.js';
 
 /**
  * The Normal Event for an action that succeeded, if upstream records one.
- * @param updateRevision name of the plan's update revision (pod updates name it, as OpenKruise v1.9's messages do)
+ * @param updateRevision name of the plan's update revision, named by a pod update whose action carries no
+ * `revision` (OpenKruise v1.9's messages name the revision the pod is updated to)
  */
 export function successEvent(a: Action, updateRevision: string): CloneSetEvent | undefined {
   switch (a.type) {
@@ -31,14 +32,14 @@ export function successEvent(a: Action, updateRevision: string): CloneSetEvent |
         return {
           type: 'Normal',
           reason: EventReason.SuccessfulUpdatePodInPlace,
-          message: `successfully update pod ${a.pod.name} in-place(revision ${updateRevision})`,
+          message: `successfully update pod ${a.pod.name} in-place(revision ${a.revision ?? updateRevision})`,
         };
       }
       if (a.reason === 'RecreateUpdate') {
         return {
           type: 'Normal',
           reason: EventReason.SuccessfulUpdatePodReCreate,
-          message: `successfully patch pod ${a.pod.name} specified-delete for update(revision ${updateRevision})`,
+          message: `successfully patch pod ${a.pod.name} specified-delete for update(revision ${a.revision ?? updateRevision})`,
         };
       }
       return undefined;
@@ -49,7 +50,7 @@ export function successEvent(a: Action, updateRevision: string): CloneSetEvent |
 
 /**
  * The Warning Event for an action that failed with `error`, with OpenKruise's reason and message for it.
- * @param updateRevision name of the plan's update revision (named by the pod-update messages)
+ * @param updateRevision name of the plan's update revision, for a pod update whose action carries no `revision`
  */
 export function failureEvent(a: Action, error: Error, updateRevision: string): CloneSetEvent {
   const warning = (reason: string, message: string): CloneSetEvent => ({ type: 'Warning', reason, message });
@@ -64,13 +65,13 @@ export function failureEvent(a: Action, error: Error, updateRevision: string): C
       if (a.reason === 'InPlaceUpdate') {
         return warning(
           EventReason.FailedUpdatePodInPlace,
-          `failed to update pod ${a.pod.name} in-place(revision ${updateRevision}): ${error.message}`,
+          `failed to update pod ${a.pod.name} in-place(revision ${a.revision ?? updateRevision}): ${error.message}`,
         );
       }
       if (a.reason === 'RecreateUpdate') {
         return warning(
           EventReason.FailedUpdatePodReCreate,
-          `failed to patch pod specified-delete ${a.pod.name} for update(revision ${updateRevision}): ${error.message}`,
+          `failed to patch pod specified-delete ${a.pod.name} for update(revision ${a.revision ?? updateRevision}): ${error.message}`,
         );
       }
       return warning(EventReason.FailedUpdate, error.message);

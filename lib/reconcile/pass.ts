@@ -15,7 +15,8 @@ import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { KubeClient, Listed } from '../kube/types.js';
-import type { ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
+import type { ReconcileReason } from '../events/schema.js';
+import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
 import { executePlan, type ExecuteResult } from './execute.js';
 import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';
 import { isSatisfied, observeExpectations, type ObservedExpectations } from './observeExpectations.js';
@@ -31,6 +32,8 @@ export interface PassDeps {
   options?: Partial<PlannerOptions>;
   /** Instance-id source; default {@link randomInstanceId}. */
   newInstanceId?: () => string;
+  /** Writes in flight at most within a create batch or a run of pod patches (execute.ts#write-concurrency). */
+  writeConcurrency?: number;
 }
 
 /** What one pass did. */
@@ -46,8 +49,6 @@ export interface PassResult {
 
 /** While expectations are pending, look again after this many seconds. */
 export const PENDING_RECHECK_SECONDS = 2;
-/** After a failed write, try again after this many seconds. */
-export const ERROR_RETRY_SECONDS = 5;
 
 /**
  * Default instance id: 5 characters of the safe alphabet, like OpenKruise's `rand.String(5)` in
@@ -67,43 +68,109 @@ export interface World {
   revisions: ControllerRevision[];
 }
 
-async function listOwned<T extends { metadata: { ownerReferences?: { uid: string }[] } }>(
-  p: Promise<Listed<T>>,
-  uid: string,
-): Promise<T[]> {
-  return (await p).items.filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
+/**
+ * Which pods and PVCs a pass lists (docs/architecture.md#reads).
+ * - `selector`: the pods matching the CloneSet's `spec.selector` (so the read does not grow with other CloneSets'
+ *   pods in the namespace), and the PVCs only when the CloneSet has `volumeClaimTemplates` or expectations are
+ *   pending (a PVC can only be ours if a template made it, or a pending delete must be observed).
+ * - `owned`: every pod and PVC of the namespace carrying the instance-id label, as OpenKruise's owner-UID index
+ *   gives it. Needed when a pod may have stopped matching the selector (its labels or the selector changed), so
+ *   that it is released, and when PVCs of a removed template may need cleaning up.
+ * Both keep only objects whose owner references name the CloneSet's UID.
+ */
+export type ReadScope = 'selector' | 'owned';
+
+/**
+ * The read scope for a request reason: a change to a pod, a PVC or the CloneSet itself may have taken an object
+ * out of the selector or left PVCs behind, so those read `owned`; the timers (`Resync`, `Requeue`) read
+ * `selector`, which is the no-op reconcile of a settled CloneSet.
+ */
+export function readScopeFor(reason: ReconcileReason): ReadScope {
+  return reason === 'Resync' || reason === 'Requeue' ? 'selector' : 'owned';
 }
 
-async function listRevisions(kube: KubeClient, cs: CloneSet): Promise<ControllerRevision[]> {
-  let selector: string;
+function ownedBy<T extends { metadata: { ownerReferences?: { uid: string }[] } }>(
+  items: T[],
+  uid: string,
+): T[] {
+  return items.filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
+}
+
+/** `selectorString` of the CloneSet's selector, undefined when it is invalid (the planner reports it). */
+function selectorOf(cs: CloneSet): string | undefined {
   try {
-    selector = selectorString(cs.spec.selector ?? {});
+    return selectorString(cs.spec.selector ?? {});
   } catch {
-    return []; // invalid selector: the planner reports it through validation
+    return undefined;
   }
-  return (await kube.listControllerRevisions(cs.metadata.namespace ?? '', selector)).items;
 }
 
 /**
- * Read the CloneSet, its owned pods and PVCs (by the instance-id label and owner UID) and its revisions.
+ * Read the CloneSet, then its owned pods and PVCs (as {@link ReadScope} says) and its revisions (by selector), in
+ * parallel. Every read is a quorum read (no `resourceVersion`), never `resourceVersion=0`: see
+ * docs/architecture.md#reads for why the watch cache's possibly stale answer is not used.
+ * @param pending the stored expectations (read before the world; only this invocation, the lease holder, writes them)
  * @returns undefined when the CloneSet does not exist
  * @throws KubeApiError when a read fails
  */
-export async function readWorld(kube: KubeClient, key: CloneSetKey): Promise<World | undefined> {
+export async function readWorld(
+  kube: KubeClient,
+  key: CloneSetKey,
+  scope: ReadScope,
+  pending: Expectations,
+): Promise<World | undefined> {
   const cloneSet = await kube.getCloneSet(key.namespace, key.name);
   if (!cloneSet) return undefined;
   const uid = cloneSet.metadata.uid ?? '';
+  const selector = selectorOf(cloneSet);
+  const narrow = scope === 'selector' && selector !== undefined;
+  const hasTemplates = (cloneSet.spec.volumeClaimTemplates ?? []).length > 0;
+  const skipPVCs = narrow && !hasTemplates && isSatisfied(pending);
+  const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
   const [pods, pvcs, revisions] = await Promise.all([
-    listOwned<Pod>(kube.listPods(key.namespace, LABEL_INSTANCE_ID), uid),
-    listOwned<PersistentVolumeClaim>(kube.listPVCs(key.namespace, LABEL_INSTANCE_ID), uid),
-    listRevisions(kube, cloneSet),
+    kube.listPods(key.namespace, narrow ? selector : LABEL_INSTANCE_ID),
+    skipPVCs ? none : kube.listPVCs(key.namespace, LABEL_INSTANCE_ID),
+    selector === undefined ? none : kube.listControllerRevisions(key.namespace, selector),
   ]);
-  return { cloneSet, pods, pvcs, revisions };
+  return {
+    cloneSet,
+    pods: ownedBy<Pod>(pods.items, uid),
+    pvcs: ownedBy<PersistentVolumeClaim>(pvcs.items, uid),
+    revisions: revisions.items,
+  };
 }
 
 /** The expectation timeout, ms: the planner option `expectationTimeoutSeconds` (one setting for both). */
 export function expectationTimeoutMs(options: Partial<PlannerOptions> | undefined): number {
   return (options?.expectationTimeoutSeconds ?? DEFAULT_PLANNER_OPTIONS.expectationTimeoutSeconds) * 1000;
+}
+
+/** `stored` expectations observed against what was just listed (pure). */
+function observedFrom(
+  deps: Pick<PassDeps, 'clock' | 'options'>,
+  stored: Expectations,
+  world: World,
+): ObservedExpectations {
+  return observeExpectations(
+    stored,
+    world.pods,
+    world.pvcs,
+    deps.clock(),
+    expectationTimeoutMs(deps.options),
+  );
+}
+
+/**
+ * The stored expectations of `key` observed against what was just listed (read-only; {@link observe} writes the
+ * result back, `kruiseless plan` only shows it).
+ * @throws state-store errors
+ */
+export async function readObserved(
+  deps: Pick<PassDeps, 'expectations' | 'clock' | 'options'>,
+  key: CloneSetKey,
+  world: World,
+): Promise<ObservedExpectations> {
+  return observedFrom(deps, await deps.expectations.get(key), world);
 }
 
 /**
@@ -113,18 +180,11 @@ export function expectationTimeoutMs(options: Partial<PlannerOptions> | undefine
  */
 export async function observe(
   deps: PassDeps,
-  key: CloneSetKey,
   lease: Lease,
+  stored: Expectations,
   world: World,
 ): Promise<ObservedExpectations> {
-  const stored = await deps.expectations.get(key);
-  const observed = observeExpectations(
-    stored,
-    world.pods,
-    world.pvcs,
-    deps.clock(),
-    expectationTimeoutMs(deps.options),
-  );
+  const observed = observedFrom(deps, stored, world);
   if (observed.changed) await deps.expectations.put(lease, observed.pending);
   if (observed.expired.length > 0) {
     deps.log.warn('expectations timed out; re-planning from what the API server shows', {
@@ -138,7 +198,11 @@ export async function observe(
  * The plan for this pass, emptied of writes (actions and revision writes) while expectations are pending, as
  * OpenKruise's `SatisfiedExpectations` gate in `doReconcile`; status is still written.
  */
-export function planPass(deps: PassDeps, world: World, waiting: boolean): { plan: Plan; effective: Plan } {
+export function planPass(
+  deps: Pick<PassDeps, 'clock' | 'newInstanceId' | 'options'>,
+  world: World,
+  waiting: boolean,
+): { plan: Plan; effective: Plan } {
   const plan = planCloneSet({
     cloneSet: world.cloneSet,
     pods: world.pods,
@@ -159,8 +223,10 @@ export function planPass(deps: PassDeps, world: World, waiting: boolean): { plan
 }
 
 /**
- * When to look again, seconds: after a failed write {@link ERROR_RETRY_SECONDS}; while expectations are pending
- * {@link PENDING_RECHECK_SECONDS} (sooner if one times out first); else what the planner asked for.
+ * When to look again, seconds: after a failed write nothing here (the invocation backs off by the CloneSet's
+ * failure count, ./backoff.ts, as OpenKruise's failed `Reconcile` is requeued by the rate limiter whatever
+ * `RequeueAfter` it asked for); while expectations are pending {@link PENDING_RECHECK_SECONDS} (sooner if one
+ * times out first); else what the planner asked for.
  */
 export function nextLook(
   result: ExecuteResult,
@@ -168,7 +234,7 @@ export function nextLook(
   observed: ObservedExpectations,
   plan: Plan,
 ): number | undefined {
-  if (result.error) return ERROR_RETRY_SECONDS;
+  if (result.error) return undefined;
   if (waiting)
     return Math.min(
       PENDING_RECHECK_SECONDS,
@@ -186,6 +252,7 @@ function countBy(xs: string[]): Record<string, number> {
 /**
  * One pass: read, observe, then either finish a recorded scale-down intent or plan and execute.
  * @param recordedEvents Events already recorded by this invocation (not repeated)
+ * @param scope what to list ({@link readScopeFor} the request's reason)
  * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError)
  */
 export async function runPass(
@@ -193,15 +260,17 @@ export async function runPass(
   key: CloneSetKey,
   lease: Lease,
   recordedEvents: Set<string>,
+  scope: ReadScope = 'owned',
 ): Promise<PassResult> {
   const { kube, log } = deps;
   const started = Date.now();
-  const world = await readWorld(kube, key);
+  const stored = await deps.expectations.get(key);
+  const world = await readWorld(kube, key, scope, stored);
   if (!world) {
     await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
     return { gone: true, writes: 0, acted: false };
   }
-  const observed = await observe(deps, key, lease, world);
+  const observed = await observe(deps, lease, stored, world);
 
   const intent = await deps.ledger.get(key);
   if (intent && !intentIsCurrent(intent, world.cloneSet)) {
@@ -253,6 +322,7 @@ export async function runPass(
       newIntentId: randomUUID,
       log,
       recordedEvents,
+      ...(deps.writeConcurrency ? { writeConcurrency: deps.writeConcurrency } : {}),
     },
     effective,
   );

@@ -9,7 +9,8 @@ import type { Plan } from '../cloneset/types.js';
 import { cloneSetKeyOf, type CloneSetKey } from '../core/cloneSetKey.js';
 import type { RequeueScheduler, ReconcileRequest } from '../events/index.js';
 import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
-import { runPass, type PassDeps, type PassResult } from './pass.js';
+import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
+import { readScopeFor, runPass, type PassDeps, type PassResult, type ReadScope } from './pass.js';
 
 export { randomInstanceId } from './pass.js';
 
@@ -31,6 +32,8 @@ export interface ReconcileDeps extends PassDeps {
   maxInlineWaitSeconds: number;
   /** Reconcile passes per invocation at most (each pass re-reads everything). */
   maxPasses: number;
+  /** Retry schedule after failed writes (docs/reliability.md#backoff); default {@link DEFAULT_BACKOFF}. */
+  backoff?: Readonly<BackoffSettings>;
 }
 
 /** What one invocation did. */
@@ -44,6 +47,11 @@ export interface ReconcileOutcome {
   requeuedAfterSeconds?: number;
   /** The last write error, if any (also recorded as an Event and a condition). */
   error?: string;
+  /**
+   * Consecutive failed passes of this CloneSet after this invocation, as stored on its lease when it released
+   * (docs/reliability.md#backoff); absent when 0 or when no pass ran.
+   */
+  failures?: number;
   /** The last plan (for logs and tests). */
   plan?: Plan;
 }
@@ -55,6 +63,10 @@ interface Run {
   lease: Lease;
   outcome: ReconcileOutcome;
   recordedEvents: Set<string>;
+  /** What each pass lists, from the request's reason. */
+  scope: ReadScope;
+  /** Consecutive failed passes: as the lease brought them, +1 per failed pass, 0 after a pass without one. */
+  failures: number;
 }
 
 /** Pass budget or time budget used up: what is left goes to the requeue scheduler. */
@@ -62,8 +74,12 @@ function exhausted(run: Run): boolean {
   return run.outcome.passes >= run.deps.maxPasses || run.deps.clock() >= run.deps.deadlineMs;
 }
 
-/** Adds a pass's numbers to the outcome. */
-function tally(outcome: ReconcileOutcome, pass: PassResult): void {
+/** Adds a pass's numbers to the run: writes, plan, error, failure count. */
+function tally(run: Run, pass: PassResult): void {
+  const { outcome } = run;
+  run.failures = pass.error ? run.failures + 1 : 0;
+  if (run.failures > 0) outcome.failures = run.failures;
+  else delete outcome.failures;
   outcome.writes += pass.writes;
   if (pass.plan) outcome.plan = pass.plan;
   if (pass.error) outcome.error = pass.error;
@@ -71,8 +87,9 @@ function tally(outcome: ReconcileOutcome, pass: PassResult): void {
 }
 
 /**
- * Passes until nothing changes, the CloneSet is gone, or the budget is used up; waits that fit the budget and
- * {@link ReconcileDeps.maxInlineWaitSeconds} are slept inline.
+ * Passes until nothing changes, a write failed, the CloneSet is gone, or the budget is used up; waits that fit
+ * the budget and {@link ReconcileDeps.maxInlineWaitSeconds} are slept inline. After a failed write the wait is
+ * the backoff of the failure count (never slept inline: each attempt is one invocation).
  * @returns the delay (seconds) still to wait, if any
  */
 async function runPasses(run: Run): Promise<number | undefined> {
@@ -81,13 +98,14 @@ async function runPasses(run: Run): Promise<number | undefined> {
   let wait: number | undefined;
   while (!exhausted(run)) {
     run.outcome.passes++;
-    const pass = await runPass(deps, run.key, run.lease, run.recordedEvents);
-    tally(run.outcome, pass);
+    const pass = await runPass(deps, run.key, run.lease, run.recordedEvents, run.scope);
+    tally(run, pass);
     if (pass.gone) return undefined;
+    if (pass.error) return backoffSeconds(run.failures, deps.backoff ?? DEFAULT_BACKOFF);
     if (pass.acted) continue;
     wait = pass.requeueAfterSeconds;
     const fits = wait !== undefined && deps.clock() + wait * 1000 < deps.deadlineMs;
-    if (wait !== undefined && wait <= deps.maxInlineWaitSeconds && fits && !pass.error) {
+    if (wait !== undefined && wait <= deps.maxInlineWaitSeconds && fits) {
       await deps.sleep(Math.ceil(wait * 1000));
       continue;
     }
@@ -101,10 +119,11 @@ async function runPasses(run: Run): Promise<number | undefined> {
 /**
  * Release the lease, clearing the dirty flag as often as it is set: for callers that have already arranged for
  * whatever made it dirty to be handled (a requeue, or a rethrown error that the event source retries).
+ * @param failures stored with the release (see {@link LeaseStore.release}); omitted: the stored count stays
  * @throws FencedOutError (the lease is someone else's); StateStoreError
  */
-async function releaseFully(deps: ReconcileDeps, lease: Lease): Promise<void> {
-  while ((await deps.leases.release(lease)) === 'dirty') {
+async function releaseFully(deps: ReconcileDeps, lease: Lease, failures?: number): Promise<void> {
+  while ((await deps.leases.release(lease, failures)) === 'dirty') {
     // another event arrived after the caller's arrangement: it is covered by it; clear and try again
   }
 }
@@ -136,6 +155,8 @@ export async function reconcileCloneSet(
     lease: acquired.lease,
     outcome: { result: 'reconciled', passes: 0, writes: 0 },
     recordedEvents: new Set(),
+    scope: readScopeFor(request.reason),
+    failures: acquired.failures,
   };
   const requeue = async (seconds: number) => {
     await deps.requeue.requeueAfter({ ...request, reason: 'Requeue' }, seconds);
@@ -144,14 +165,14 @@ export async function reconcileCloneSet(
   try {
     for (;;) {
       const wait = await runPasses(run);
-      if ((await deps.leases.release(run.lease)) === 'released') {
+      if ((await deps.leases.release(run.lease, run.failures)) === 'released') {
         if (wait !== undefined && run.outcome.result !== 'gone') await requeue(wait);
         return run.outcome;
       }
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
       if (exhausted(run)) {
         await requeue(Math.min(wait ?? 1, 1));
-        await releaseFully(deps, run.lease);
+        await releaseFully(deps, run.lease, run.failures);
         return run.outcome;
       }
     }

@@ -5,21 +5,33 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
-import { SSMClient, GetParameterCommand } from '@aws-sdk/client-ssm';
 import { createEventBridgePublisher, createSchedulerRequeue } from '../events/index.js';
 import { createKubeClient, kubeConfigFromCluster } from '../kube/index.js';
 import { createStateStores } from '../state/index.js';
-import { controllerSettings, loadConfig } from './config.js';
+import { backoffSettings, ConfigError, controllerSettings, loadConfig } from './config.js';
 import { UnknownClusterError, type Runtime } from './types.js';
 
 let runtime: Runtime | undefined;
 let secret: Promise<string | undefined> | undefined;
 
 /**
- * The container's runtime, built on first use.
+ * Reads a SecureString parameter (decrypted), undefined when it has no value. Only the admission function reads one
+ * (lib/runtime/ssm.ts); the other bundles leave the SSM client out.
+ */
+export type ParameterReader = (name: string) => Promise<string | undefined>;
+
+/**
+ * The container's runtime, built on first use; `readParameter` serves {@link Runtime.admissionSecret}.
  * @throws ConfigError when the environment is incomplete
  */
-export function awsRuntime(): Runtime {
+export function awsRuntimeWith(readParameter?: ParameterReader): () => Runtime {
+  return () => buildRuntime(readParameter);
+}
+
+/** The runtime of the functions that read no parameter (watch, resync, reconcile). */
+export const awsRuntime: () => Runtime = awsRuntimeWith();
+
+function buildRuntime(readParameter: ParameterReader | undefined): Runtime {
   if (runtime) return runtime;
   const config = loadConfig();
   const { plannerOptions } = controllerSettings(
@@ -27,9 +39,15 @@ export function awsRuntime(): Runtime {
     config.KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE === 'true',
   );
   const stores = createStateStores({ client: new DynamoDBClient({}), tableName: config.TABLE_NAME });
+  const backoff = backoffSettings(
+    config.KRUISELESS_BACKOFF_BASE_SECONDS,
+    config.KRUISELESS_BACKOFF_MAX_SECONDS,
+  );
   runtime = {
     stores,
     plannerOptions,
+    writeConcurrency: config.KRUISELESS_WRITE_CONCURRENCY,
+    backoff,
     publisher: createEventBridgePublisher({
       client: new EventBridgeClient({}),
       eventBusName: config.EVENT_BUS_NAME,
@@ -61,9 +79,11 @@ export function awsRuntime(): Runtime {
     admissionSecret() {
       const param = config.ADMISSION_SECRET_PARAM;
       if (!param) return Promise.resolve(undefined);
-      secret ??= new SSMClient({})
-        .send(new GetParameterCommand({ Name: param, WithDecryption: true }))
-        .then((r) => r.Parameter?.Value);
+      if (!readParameter)
+        return Promise.reject(
+          new ConfigError('this function reads no parameter: only admission has the SSM client'),
+        );
+      secret ??= readParameter(param);
       return secret;
     },
   };

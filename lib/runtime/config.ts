@@ -1,9 +1,11 @@
 /**
  * Lambda configuration from environment variables (set by serverless.yml), validated once per container.
  */
+import { DEFAULT_WRITE_CONCURRENCY } from '../core/bounded.js';
 import { KruiselessError } from '../core/errors.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidFeatureGatesError, parseFeatureGates, type PlannerOptions } from '../cloneset/index.js';
+import { checkBackoff, DEFAULT_BACKOFF, type BackoffSettings } from '../reconcile/backoff.js';
 
 const EnvSchema = z.object({
   TABLE_NAME: z.string().min(3),
@@ -17,6 +19,12 @@ const EnvSchema = z.object({
   KRUISELESS_FEATURE_GATES: z.string().default(''),
   /** OpenKruise's `--cloneset-scaling-exclude-preparing-delete` flag. */
   KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE: z.enum(['true', 'false']).default('false'),
+  /** Writes in flight at most within a create batch or a run of pod patches (lib/reconcile/execute.ts). */
+  KRUISELESS_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(DEFAULT_WRITE_CONCURRENCY),
+  /** Delay after a CloneSet's first failed write, seconds (docs/reliability.md#backoff). */
+  KRUISELESS_BACKOFF_BASE_SECONDS: z.coerce.number().positive().default(DEFAULT_BACKOFF.baseSeconds),
+  /** Longest delay between attempts of a CloneSet whose writes keep failing, seconds. */
+  KRUISELESS_BACKOFF_MAX_SECONDS: z.coerce.number().positive().default(DEFAULT_BACKOFF.maxSeconds),
 });
 
 /** The validated environment. */
@@ -72,4 +80,23 @@ export function controllerSettings(
     if (e instanceof InvalidFeatureGatesError) throw new ConfigError(e.message);
     throw e;
   }
+}
+
+/**
+ * The retry schedule after failed writes (docs/reliability.md#backoff), as a deployment sets it
+ * (`KRUISELESS_BACKOFF_BASE_SECONDS` / `KRUISELESS_BACKOFF_MAX_SECONDS`, `kruiseless local --backoff-base-seconds`
+ * / `--backoff-max-seconds`).
+ * @param baseSeconds delay after the first failure, > 0
+ * @param maxSeconds longest delay, ≥ `baseSeconds`
+ * @throws ConfigError naming the bad number
+ */
+export function backoffSettings(baseSeconds: number, maxSeconds: number): BackoffSettings {
+  const settings = { baseSeconds, maxSeconds };
+  try {
+    checkBackoff(settings);
+  } catch (e) {
+    if (e instanceof RangeError) throw new ConfigError(e.message);
+    throw e;
+  }
+  return settings;
 }

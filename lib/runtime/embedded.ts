@@ -6,6 +6,7 @@
 import type { EventPublisher, RequeueScheduler } from '../events/index.js';
 import type { StateStores } from '../state/index.js';
 import type { PlannerOptions } from '../cloneset/index.js';
+import type { BackoffSettings } from '../reconcile/backoff.js';
 import { UnknownClusterError, type Runtime, type RuntimeCluster } from './types.js';
 
 /** The adapters of {@link embeddedRuntime}. */
@@ -17,6 +18,8 @@ export interface EmbeddedRuntimeParts {
   cluster: RuntimeCluster;
   /** Feature gates and controller flags (default: OpenKruise's defaults). */
   plannerOptions?: Readonly<Partial<PlannerOptions>>;
+  /** Retry schedule after failed writes (default: `DEFAULT_BACKOFF`). */
+  backoff?: Readonly<BackoffSettings>;
 }
 
 /**
@@ -24,10 +27,11 @@ export interface EmbeddedRuntimeParts {
  * @returns a Runtime whose `cluster(name)` throws UnknownClusterError for any other name
  */
 export function embeddedRuntime(parts: EmbeddedRuntimeParts): Runtime {
-  const { stores, publisher, requeue, cluster, plannerOptions } = parts;
+  const { stores, publisher, requeue, cluster, plannerOptions, backoff } = parts;
   return {
     stores,
     ...(plannerOptions ? { plannerOptions } : {}),
+    ...(backoff ? { backoff } : {}),
     publisher,
     requeue,
     clusterNames: async () => [cluster.name],

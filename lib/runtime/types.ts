@@ -9,6 +9,7 @@ import type { EventPublisher, RequeueScheduler } from '../events/index.js';
 import type { KubeClient } from '../kube/types.js';
 import type { StateStores } from '../state/index.js';
 import type { PlannerOptions } from '../cloneset/index.js';
+import type { BackoffSettings } from '../reconcile/backoff.js';
 
 /** A cluster the runtime can reach. */
 export interface RuntimeCluster {
@@ -35,6 +36,13 @@ export interface Runtime {
    * OpenKruise's defaults.
    */
   plannerOptions?: Readonly<Partial<PlannerOptions>>;
+  /**
+   * Writes one reconcile pass keeps in flight within a create batch or a run of pod patches (serverless.yml
+   * parameter `writeConcurrency`); absent = lib/core/bounded.ts `DEFAULT_WRITE_CONCURRENCY`.
+   */
+  writeConcurrency?: number;
+  /** Retry schedule after failed writes (docs/reliability.md#backoff); default `DEFAULT_BACKOFF` (1 s to 1000 s). */
+  backoff?: Readonly<BackoffSettings>;
   /** Shared secret of the admission source's URL path, if the admission source is enabled. */
   admissionSecret(): Promise<string | undefined>;
 }

@@ -3,7 +3,7 @@
  * Registry data is not transient, so this item has no `ttl`.
  */
 import { fieldErrorsFromZod } from '../core/errors.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidClusterRecordError } from './errors.js';
 import { CLUSTER_KEY_PREFIX, clusterKeyString, SK } from './itemKeys.js';
 import { decodeItem, type StateTable } from './dynamo/table.js';

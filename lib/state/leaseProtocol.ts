@@ -21,3 +21,12 @@ export function checkLeaseTiming(operation: string, durationMs: number, nowMs: n
   if (!Number.isFinite(nowMs) || nowMs <= RELEASED_AT)
     throw new RangeError(`${operation}: nowMs must be a positive epoch ms, got ${nowMs}`);
 }
+
+/**
+ * Checks the failure count a release stores (docs/reliability.md#backoff).
+ * @throws RangeError naming `operation` unless it is an integer ≥ 0
+ */
+export function checkFailures(operation: string, failures: number): void {
+  if (!Number.isInteger(failures) || failures < 0)
+    throw new RangeError(`${operation}: failures must be an integer ≥ 0, got ${failures}`);
+}

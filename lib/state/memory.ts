@@ -15,13 +15,14 @@ import type {
   ScaleDownLedger,
 } from './ports.js';
 import type { CloneSetKey } from '../core/cloneSetKey.js';
-import { checkLeaseTiming, RELEASED_AT } from './leaseProtocol.js';
+import { checkFailures, checkLeaseTiming, RELEASED_AT } from './leaseProtocol.js';
 
 interface LeaseRecord {
   holder: string;
   token: number;
   expiresAt: number;
   dirty: boolean;
+  failures: number;
 }
 
 interface Fenced<T> {
@@ -81,12 +82,16 @@ export function createMemoryStores(): MemoryStores {
         if (!old || old.expiresAt <= nowMs || old.holder === holder) {
           const token = (old?.token ?? 0) + 1;
           const expiresAt = nowMs + durationMs;
-          leases.set(pk, { holder, token, expiresAt, dirty: false });
+          leases.set(pk, { holder, token, expiresAt, dirty: false, failures: old?.failures ?? 0 });
           if (!old || old.expiresAt !== RELEASED_AT) {
             raise(expectations, pk, token, !old);
             raise(ledger, pk, token, !old);
           }
-          return { acquired: true, lease: { key: { ...key }, holder, token, expiresAt } };
+          return {
+            acquired: true,
+            lease: { key: { ...key }, holder, token, expiresAt },
+            failures: old?.failures ?? 0,
+          };
         }
         old.dirty = true;
         return { acquired: false, heldBy: old.holder, expiresAt: old.expiresAt };
@@ -97,8 +102,10 @@ export function createMemoryStores(): MemoryStores {
         cur.expiresAt = nowMs + durationMs;
         return { ...lease, key: { ...lease.key }, expiresAt: cur.expiresAt };
       },
-      async release(lease) {
+      async release(lease, failures) {
+        if (failures !== undefined) checkFailures('lease.release', failures);
         const cur = owned('lease.release', lease);
+        if (failures !== undefined) cur.failures = failures;
         if (cur.dirty) {
           cur.dirty = false;
           return 'dirty';

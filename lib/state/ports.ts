@@ -16,9 +16,13 @@ export interface Lease {
   expiresAt: number;
 }
 
-/** Outcome of {@link LeaseStore.acquire}. */
+/**
+ * Outcome of {@link LeaseStore.acquire}. `failures`: the consecutive failed reconcile passes the last release
+ * stored on the lease item (docs/reliability.md#backoff), 0 when none was stored.
+ */
 export type AcquireResult =
-  { acquired: true; lease: Lease } | { acquired: false; heldBy: string; /** epoch ms */ expiresAt: number };
+  | { acquired: true; lease: Lease; failures: number }
+  | { acquired: false; heldBy: string; /** epoch ms */ expiresAt: number };
 
 /**
  * The lease port (docs/architecture.md#lease). Choose the duration longer than the function timeout plus a margin, so a
@@ -48,10 +52,13 @@ export interface LeaseStore {
   /**
    * Release only if `dirty` is false → `'released'`. If `dirty` is true: clear it (conditional on our token) and
    * return `'dirty'`: the caller must reconcile again before releasing, so no event is lost.
+   * @param failures when given, stored on the lease item in the same write (either outcome) as the consecutive
+   *   failed passes the next {@link acquire} returns (docs/reliability.md#backoff); when omitted the stored count
+   *   is kept. An integer ≥ 0.
    * @throws FencedOutError if the lease was taken over
    * @throws StateStoreError on DynamoDB failures
    */
-  release(lease: Lease): Promise<'released' | 'dirty'>;
+  release(lease: Lease, failures?: number): Promise<'released' | 'dirty'>;
 }
 
 /** One issued but not yet observed write. */

@@ -40,11 +40,14 @@ export class ParityCluster {
   readonly core: CoreV1Api;
   readonly apps: AppsV1Api;
   readonly custom: CustomObjectsApi;
+  /** The loaded kubeconfig (for watches). */
+  readonly kc: KubeConfig;
 
   /** @param kubeconfig path of an admin kubeconfig (its current context) */
   constructor(readonly kubeconfig: string) {
     const kc = new KubeConfig();
     kc.loadFromFile(kubeconfig);
+    this.kc = kc;
     this.core = kc.makeApiClient(CoreV1Api);
     this.apps = kc.makeApiClient(AppsV1Api);
     this.custom = kc.makeApiClient(CustomObjectsApi);

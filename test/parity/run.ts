@@ -1,10 +1,10 @@
 /**
- * Runs one scenario on one cluster: a fresh namespace, the steps in order, a timeline sampled every 200 ms, and
+ * Runs one scenario on one cluster: a fresh namespace, the steps in order, a timeline of every pod change, and
  * at each checkpoint a wait until the cluster is settled followed by a {@link Snapshot}.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { V1Pod } from '@kubernetes/client-node';
+import { Watch, type V1Pod } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { ParityCluster, type ClusterState } from './cluster.js';
 import { REPO_ROOT, type PodSelector, type Scenario, type Step } from './scenario.js';
@@ -14,7 +14,6 @@ import { podUids, takeSnapshot, type Snapshot, type TimelinePeaks } from './snap
 export const MARKER_LABEL = 'parity.kruiseless.io/marker';
 const STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 const REVISION_LABEL = 'controller-revision-hash';
-const SAMPLE_MS = 200;
 
 /** The outcome of one scenario on one cluster. */
 export interface ScenarioRun {
@@ -37,25 +36,25 @@ export async function runScenario(
   const result: ScenarioRun = { checkpoints: {} };
   await cluster.deleteNamespace(namespace);
   await cluster.ensureNamespace(namespace);
-  const sampler = new Sampler(cluster, namespace);
+  const timeline = new Timeline(cluster, namespace);
   let name = '';
   let previous = new Set<string>();
   try {
+    await timeline.start();
     for (const step of scenario.steps) {
       if ('checkpoint' in step) {
         const settled = await settle(cluster, namespace, name, scenario);
         const state = await cluster.read(namespace, name);
-        result.checkpoints[step.checkpoint] = takeSnapshot(state, previous, sampler.take(), settled);
+        result.checkpoints[step.checkpoint] = takeSnapshot(state, previous, timeline.take(), settled);
         previous = podUids(state);
         continue;
       }
       name = (await applyStep(cluster, namespace, name, step)) ?? name;
-      if (name) sampler.start(name);
     }
   } catch (e) {
     result.error = e instanceof Error ? e.message : String(e);
   } finally {
-    sampler.stop();
+    timeline.stop();
     if (!opts.keep) await cluster.deleteNamespace(namespace).catch(() => undefined);
   }
   return result;
@@ -104,6 +103,14 @@ async function applyStep(
   if ('podsToDelete' in step) {
     const names = selectPods(state, step.podsToDelete).map(podName);
     await cluster.patchCloneSet(namespace, name, { spec: { scaleStrategy: { podsToDelete: names } } });
+    return undefined;
+  }
+  if ('scaleDown' in step) {
+    // one update, as OpenKruise's e2e does: two back-to-back steps would race the controllers' reaction time
+    const names = selectPods(state, step.scaleDown.podsToDelete).map(podName);
+    await cluster.patchCloneSet(namespace, name, {
+      spec: { replicas: step.scaleDown.replicas, scaleStrategy: { podsToDelete: names } },
+    });
     return undefined;
   }
   if ('addFinalizer' in step) {
@@ -185,52 +192,70 @@ async function settle(
   return false;
 }
 
-/** Samples pod counts in the background; {@link take} returns and resets the peaks of the current segment. */
-class Sampler {
-  private timer: NodeJS.Timeout | undefined;
-  private peaks: TimelinePeaks = { maxPods: 0, minReady: Number.POSITIVE_INFINITY };
-  private busy = false;
+/**
+ * Follows the namespace's pods with a watch and keeps the peaks of the current segment: every state the API server
+ * went through counts, whatever the controllers' speed (a poll every 200 ms saw OpenKruise's sub-interval
+ * transitions only by chance). {@link take} returns the peaks and starts the next segment at the current state.
+ */
+class Timeline {
+  private readonly pods = new Map<string, V1Pod>();
+  private peaks: TimelinePeaks = { maxPods: 0, minReady: 0 };
+  private abort: AbortController | undefined;
+  private stopped = false;
 
   constructor(
     private readonly cluster: ParityCluster,
     private readonly namespace: string,
   ) {}
 
-  start(_name: string): void {
-    this.timer ??= setInterval(() => void this.sample(), SAMPLE_MS);
+  /** Lists the pods, then watches from there; a closed watch is resumed with a fresh list. */
+  async start(): Promise<void> {
+    const list = await this.cluster.core.listNamespacedPod({ namespace: this.namespace });
+    this.pods.clear();
+    for (const p of list.items) this.pods.set(p.metadata?.uid ?? '', p);
+    this.record();
+    if (this.stopped) return;
+    this.abort = await new Watch(this.cluster.kc).watch(
+      `/api/v1/namespaces/${this.namespace}/pods`,
+      { resourceVersion: list.metadata?.resourceVersion, allowWatchBookmarks: true },
+      (type: string, obj: V1Pod) => {
+        const uid = obj.metadata?.uid ?? '';
+        if (type === 'ADDED' || type === 'MODIFIED') this.pods.set(uid, obj);
+        else if (type === 'DELETED') this.pods.delete(uid);
+        else return;
+        this.record();
+      },
+      () => {
+        if (!this.stopped) void this.start().catch(() => undefined);
+      },
+    );
   }
 
-  private async sample(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      const pods = (await this.cluster.core.listNamespacedPod({ namespace: this.namespace })).items.filter(
-        (p) => !p.metadata?.deletionTimestamp,
-      );
-      const ready = pods.filter((p) =>
-        p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
-      );
-      this.peaks.maxPods = Math.max(this.peaks.maxPods, pods.length);
-      this.peaks.minReady = Math.min(this.peaks.minReady, ready.length);
-    } catch {
-      // a missed sample only makes the peaks less sharp
-    } finally {
-      this.busy = false;
-    }
+  private counts(): TimelinePeaks {
+    const live = [...this.pods.values()].filter((p) => !p.metadata?.deletionTimestamp);
+    const ready = live.filter((p) =>
+      p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+    );
+    return { maxPods: live.length, minReady: ready.length };
+  }
+
+  private record(): void {
+    const now = this.counts();
+    this.peaks = {
+      maxPods: Math.max(this.peaks.maxPods, now.maxPods),
+      minReady: Math.min(this.peaks.minReady, now.minReady),
+    };
   }
 
   take(): TimelinePeaks {
-    const out = {
-      maxPods: this.peaks.maxPods,
-      minReady: Number.isFinite(this.peaks.minReady) ? this.peaks.minReady : 0,
-    };
-    this.peaks = { maxPods: 0, minReady: Number.POSITIVE_INFINITY };
+    const out = this.peaks;
+    this.peaks = this.counts();
     return out;
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopped = true;
+    this.abort?.abort();
   }
 }
 

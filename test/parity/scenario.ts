@@ -58,6 +58,11 @@ export const StepSchema = z.union([
     .strict(),
   z.object({ deletePod: PodSelectorSchema }).strict(),
   z.object({ podsToDelete: PodSelectorSchema }).strict(),
+  z
+    .object({
+      scaleDown: z.object({ replicas: z.number().int().min(0), podsToDelete: PodSelectorSchema }).strict(),
+    })
+    .strict(),
   z.object({ addFinalizer: z.object({ pod: PodSelectorSchema, finalizer: z.string() }).strict() }).strict(),
   z
     .object({ removeFinalizer: z.object({ pod: PodSelectorSchema, finalizer: z.string() }).strict() })

@@ -84,7 +84,7 @@ export function takeSnapshot(
   for (const e of state.events) {
     if (e.involvedObject?.kind !== 'CloneSet') continue;
     const key = norm(`${e.type ?? ''} ${e.reason ?? ''}: ${e.message ?? ''}`) as string;
-    events[key] = (events[key] ?? 0) + (e.count ?? 1);
+    events[key] = PER_RECONCILE_REASONS.has(e.reason ?? '') ? 1 : (events[key] ?? 0) + (e.count ?? 1);
   }
   return {
     settled,
@@ -138,15 +138,32 @@ function podView(p: V1Pod, previousUids: ReadonlySet<string>): PodView {
   };
 }
 
-/** Status with condition timestamps dropped (kept: type, status, reason, message). */
+/**
+ * Event reasons a controller repeats on every reconcile while a limit holds: how often is the number of
+ * reconciles, a matter of timing, so only whether it was recorded is compared (docs/parity.md#what-is-compared).
+ */
+const PER_RECONCILE_REASONS = new Set(['ScaleUpLimited']);
+
+/**
+ * The API server's optimistic-concurrency message. A controller that writes from a stale cache meets it by chance
+ * (OpenKruise's CloneSet controller then keeps a `FailedUpdate` condition with it until the next real failure),
+ * so whether it shows is a matter of timing, not behaviour (docs/parity.md#what-is-compared).
+ */
+const CONFLICT_MESSAGE = 'the object has been modified; please apply your changes to the latest version';
+
+/**
+ * Status with condition timestamps dropped (kept: type, status, reason, message) and without a `FailedUpdate`
+ * condition that only reports an optimistic-concurrency conflict; an emptied condition list is dropped.
+ */
 function statusView(status: Record<string, unknown>): Record<string, unknown> {
-  const conditions = (status.conditions as Record<string, unknown>[] | undefined)?.map((c) => ({
-    type: c.type,
-    status: c.status,
-    reason: c.reason,
-    message: c.message,
-  }));
-  return { ...status, ...(conditions ? { conditions } : {}) };
+  const conditions = (status.conditions as Record<string, unknown>[] | undefined)
+    ?.filter(
+      (c) =>
+        !(c.type === 'FailedUpdate' && typeof c.message === 'string' && c.message.includes(CONFLICT_MESSAGE)),
+    )
+    .map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }));
+  const { conditions: _dropped, ...rest } = status;
+  return { ...rest, ...(conditions && conditions.length > 0 ? { conditions } : {}) };
 }
 
 /** Annotation values that are JSON objects are compared as objects (key order is the writer's choice). */

@@ -146,7 +146,8 @@ function addResourceChange(op: jsonpatch.Operation, oldTpl: Template, spec: Upda
 /**
  * Strategic-merge two-way patch between two template `metadata` objects, as Kubernetes computes it for a Pod
  * (docs/behaviour/cloneset.md#in-place-update, scenario 55f): maps (labels, annotations) diff per key with
- * `null` for removed keys; the `finalizers` primitive list gets the added items,
+ * `null` for removed keys, also when the whole map is gone (Kubernetes would write the map as `null`, wiping what
+ * other writers put on the pod; docs/behaviour/cloneset.md#template-keys-removed); the `finalizers` primitive list gets the added items,
  * `$deleteFromPrimitiveList/finalizers` and `$setElementOrder/finalizers`; other fields replace (or `null`
  * when removed).
  * @returns `{"metadata":{…}}`, or `{}` when nothing differs
@@ -158,7 +159,10 @@ export function metadataTwoWayPatch(oldMeta: ObjectMeta, newMeta: ObjectMeta): J
     const o = normalise(oldMeta[key]);
     const n = normalise(newMeta[key]);
     if (goJson(o) === goJson(n)) continue;
-    if (n === undefined) {
+    if (n === undefined && isMap(o) && (key === 'labels' || key === 'annotations')) {
+      // only the keys the old template set (docs/behaviour/cloneset.md#template-keys-removed)
+      out[key] = Object.fromEntries(Object.keys(o).map((k) => [k, null]));
+    } else if (n === undefined) {
       out[key] = null;
     } else if (o === undefined) {
       out[key] = n;

@@ -163,7 +163,13 @@ export function startInPlaceUpdate(pod: Pod, spec: UpdateSpec, now: Date, gates:
       metadata: { annotations: { [ANNOTATION_INPLACE_UPDATE_GRACE]: serializeUpdateSpec(spec) } },
     });
   }
-  actions.push({ type: 'PatchPod', pod: podRef(pod), reason: 'InPlaceUpdate', patch });
+  actions.push({
+    type: 'PatchPod',
+    pod: podRef(pod),
+    reason: 'InPlaceUpdate',
+    patch,
+    revision: spec.revision,
+  });
   return actions;
 }
 

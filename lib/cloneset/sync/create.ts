@@ -10,6 +10,7 @@
 import {
   ANNOTATION_LIFECYCLE_TIMESTAMP,
   CONDITION_INPLACE_UPDATE_READY,
+  CONDITION_KRUISE_POD_READY,
   LABEL_CONTROLLER_REVISION_HASH,
   LABEL_INSTANCE_ID,
   LABEL_LIFECYCLE_STATE,
@@ -109,7 +110,8 @@ export function buildPVCs(cs: CloneSet, id: string): PersistentVolumeClaim[] {
  * (deep-copied) of `template`; labels `controller-revision-hash` (full revision name, or its suffix with
  * `cloneSetShortHash`), `pod-template-hash` (suffix), instance id, lifecycle `PreparingNormal`; annotation
  * lifecycle timestamp (UTC `Z` form); name `<cs>-<id>`, generateName `<cs>-`; the CloneSet controller
- * reference; readiness gate `InPlaceUpdateReady` appended if missing; one claim volume per
+ * reference; readiness gates `InPlaceUpdateReady`, then `KruisePodReady` (what OpenKruise's pod webhook
+ * `injectPodReadinessGate` adds to every pod a Kruise workload creates), each appended if missing; one claim volume per
  * volumeClaimTemplate (template order) first, then the template's other volumes in order.
  * @param cs the live CloneSet (name, namespace, UID, VCTs)
  * @param template the pod template of the revision the pod is created at
@@ -134,10 +136,10 @@ export function buildPod(
   };
   const annotations = { ...(meta.annotations ?? {}), [ANNOTATION_LIFECYCLE_TIMESTAMP]: metaTime(now) };
   const spec = tpl.spec;
-  const gates = spec.readinessGates ?? [];
-  spec.readinessGates = gates.some((g) => g.conditionType === CONDITION_INPLACE_UPDATE_READY)
-    ? gates
-    : [...gates, { conditionType: CONDITION_INPLACE_UPDATE_READY }];
+  const gates = [...(spec.readinessGates ?? [])];
+  for (const conditionType of [CONDITION_INPLACE_UPDATE_READY, CONDITION_KRUISE_POD_READY])
+    if (!gates.some((g) => g.conditionType === conditionType)) gates.push({ conditionType });
+  spec.readinessGates = gates;
   const vcts = (cs.spec.volumeClaimTemplates ?? []).map((v) => v.metadata.name ?? '');
   const claimVolumes: Volume[] = vcts.map((name) => ({
     name,

@@ -196,7 +196,8 @@ function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision, spec
   }
   if (pod.metadata.labels && LABEL_SPECIFIED_DELETE in pod.metadata.labels) return { actions: [] };
   const patch = { metadata: { labels: { [LABEL_SPECIFIED_DELETE]: 'true' } } };
-  return { actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'RecreateUpdate', patch }] };
+  const revision = target.metadata.name ?? '';
+  return { actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'RecreateUpdate', patch, revision }] };
 }
 
 /**
@@ -210,7 +211,8 @@ function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision, spec
  * 8. per pod, in place when possible (by lifecycle state and hook) with a requeue after `gracePeriodSeconds`;
  *    else `InPlaceOnly` → `error`; else a `PatchPod` `RecreateUpdate` labelling
  * `apps.kruise.io/specified-delete:    "true"` (skipped when the label is already there). The first error
- * stops the loop. Events `SuccessfulUpdatePodInPlace` / `SuccessfulUpdatePodReCreate` are recorded by the
+ * stops the loop; a pod whose update starts here keeps `InPlaceUpdateReady` False (no step-1 refresh to True).
+ * Events `SuccessfulUpdatePodInPlace` / `SuccessfulUpdatePodReCreate` are recorded by the
  * executor after the writes succeed, so none are returned here. `changed` is always false (it is meaningful
  * for the scale phase).
  *
@@ -252,5 +254,21 @@ export function planUpdate(ctx: PhaseContext): PhaseResult {
       break;
     }
   }
+  result.actions = withoutReadyWhileStarting(result.actions);
   return result;
+}
+
+/**
+ * `actions` without the step-1 `InPlaceUpdateReady=True` refresh of a pod whose in-place update starts in the
+ * same plan (docs/behaviour/cloneset.md#in-place-update): such a pod is one whose last start was cut short
+ * (its `StartInPlaceUpdate` status patch landed, the pod patch did not, e.g. a 409), so it stays not ready
+ * instead of flapping Ready until the update is done.
+ */
+function withoutReadyWhileStarting(actions: Action[]): Action[] {
+  const starting = new Set(
+    actions.flatMap((a) => (a.type === 'PatchPod' && a.reason === 'InPlaceUpdate' ? [a.pod.name] : [])),
+  );
+  return actions.filter(
+    (a) => !(a.type === 'PatchPodStatus' && a.reason === 'InPlaceUpdateReady' && starting.has(a.pod.name)),
+  );
 }

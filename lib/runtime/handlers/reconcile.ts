@@ -19,6 +19,8 @@ export interface ReconcileSummary {
   writes: number;
   requeuedAfterSeconds?: number;
   error?: string;
+  /** Consecutive failed passes of the CloneSet after this invocation (docs/reliability.md#backoff). */
+  failures?: number;
 }
 
 /** Time kept back from the Lambda deadline to release the lease and log, ms. */
@@ -62,6 +64,8 @@ export function reconcileHandler(
           maxInlineWaitSeconds: 10,
           maxPasses: 20,
           ...(runtime.plannerOptions ? { options: runtime.plannerOptions } : {}),
+          ...(runtime.writeConcurrency ? { writeConcurrency: runtime.writeConcurrency } : {}),
+          ...(runtime.backoff ? { backoff: runtime.backoff } : {}),
         },
         request,
       );
@@ -74,6 +78,7 @@ export function reconcileHandler(
           ? { requeuedAfterSeconds: outcome.requeuedAfterSeconds }
           : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
+        ...(outcome.failures ? { failures: outcome.failures } : {}),
       };
       logger.info('reconcile finished', { ...summary });
       return summary;

@@ -14,14 +14,22 @@ import type { Runtime } from '../types.js';
 const DEADLINE_MARGIN_MS = 8_000;
 
 /**
+ * How long the pump buffers watch events before publishing them, ms: one EventBridge call per second at most in
+ * Lambda; the embedded default has no per-call cost and passes a shorter one.
+ */
+export const DEFAULT_FLUSH_INTERVAL_MS = 1000;
+
+/**
  * Build the handler for a runtime.
  * @param signal ends the running watches early (the embedded default's stop); Lambda passes none
+ * @param flushIntervalMs see {@link DEFAULT_FLUSH_INTERVAL_MS}
  * @returns per cluster, what each stream did
  */
 export function watchHandler(
   getRuntime: () => Runtime,
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
   signal?: AbortSignal,
+  flushIntervalMs = DEFAULT_FLUSH_INTERVAL_MS,
 ) {
   return async (
     _event?: unknown,
@@ -48,7 +56,7 @@ export function watchHandler(
               deadlineMs,
               leaseDurationMs: remaining + 60_000,
               watchTimeoutSeconds: 50,
-              flushIntervalMs: 1000,
+              flushIntervalMs,
               checkpointIntervalMs: 10_000,
               log: logger,
               ...(signal ? { signal } : {}),

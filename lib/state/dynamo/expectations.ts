@@ -3,7 +3,7 @@
  * deletes and in-place updates this controller issued but has not yet observed, plus `fence` (token of the last
  * writer) and `ttl` (epoch s, 1 day after the last write; GC only).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { fencedPut } from './fence.js';
 import { cloneSetKeyString, SK } from '../itemKeys.js';
 import type { CloneSetKey } from '../../core/cloneSetKey.js';

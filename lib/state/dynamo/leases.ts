@@ -1,20 +1,21 @@
 /**
  * The per-CloneSet lease on the state table: item `cs#<cluster>#<ns>#<name>` / `lease` holding `holder`, `token`
- * (monotonic fencing token), `expiresAt` (epoch ms), `dirty` and `ttl` (epoch s, GC only). Single-item conditional
+ * (monotonic fencing token), `expiresAt` (epoch ms), `dirty`, `failures` (consecutive failed passes, written by a
+ * release, docs/reliability.md#backoff) and `ttl` (epoch s, GC only). Single-item conditional
  * UpdateItems only; the protocol is lib/state/leaseProtocol.ts, written as DynamoDB expressions in ./leaseItem.ts.
  *
  * A released lease keeps its item (with `expiresAt = 0`) so the token keeps counting up; deleting it would
  * restart tokens at 1 below the fences already stored on the bookkeeping items.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CloneSetKey } from '../../core/cloneSetKey.js';
 import { StateStoreError } from '../errors.js';
 import { cloneSetKeyString, itemKey, SK } from '../itemKeys.js';
-import { checkLeaseTiming, RELEASED_AT } from '../leaseProtocol.js';
+import { checkFailures, checkLeaseTiming, RELEASED_AT } from '../leaseProtocol.js';
 import type { AcquireResult, Lease, LeaseStore } from '../ports.js';
 import { raiseFence } from './fence.js';
 import { lostLease, RELEASE_UPDATE, takeLease, updateIfOwned } from './leaseItem.js';
-import { decodeItem, gcTtl, type StateTable } from './table.js';
+import { decodeItem, gcTtl, type Item, type StateTable } from './table.js';
 
 /** How often acquire retries when the lease is freed between its two writes. */
 const MAX_ATTEMPTS = 5;
@@ -24,6 +25,7 @@ const LeaseItem = z.object({
   token: z.number().int(),
   expiresAt: z.number(),
   dirty: z.boolean().optional(),
+  failures: z.number().int().nonnegative().optional(),
 });
 
 /** {@link LeaseStore} on the state table. */
@@ -51,7 +53,11 @@ export class DynamoLeaseStore implements LeaseStore {
             raiseFence(this.table, op, pk, SK.scaledown, token, force),
           ]);
         }
-        return { acquired: true, lease: { key: { ...key }, holder, token, expiresAt } };
+        return {
+          acquired: true,
+          lease: { key: { ...key }, holder, token, expiresAt },
+          failures: old?.failures ?? 0,
+        };
       }
       const marked = await this.table.update(
         op,
@@ -93,10 +99,20 @@ export class DynamoLeaseStore implements LeaseStore {
     return { ...lease, key: { ...lease.key }, expiresAt };
   }
 
-  async release(lease: Lease): Promise<'released' | 'dirty'> {
+  async release(lease: Lease, failures?: number): Promise<'released' | 'dirty'> {
     const op = 'lease.release';
+    if (failures !== undefined) checkFailures(op, failures);
     const pk = cloneSetKeyString(lease.key);
     const dirty = { '#dirty': 'dirty' };
+    // the failure count rides on whichever of the two writes succeeds (no extra DynamoDB operation)
+    const count: { set: string; names: Record<string, string>; values: Item } =
+      failures === undefined
+        ? { set: '', names: {}, values: {} }
+        : {
+            set: ', #failures = :failures',
+            names: { '#failures': 'failures' },
+            values: { ':failures': failures },
+          };
     const released = await updateIfOwned(
       this.table,
       op,
@@ -105,9 +121,9 @@ export class DynamoLeaseStore implements LeaseStore {
       lease.holder,
       lease.token,
       {
-        ...RELEASE_UPDATE,
-        names: { ...RELEASE_UPDATE.names, ...dirty },
-        values: { ...RELEASE_UPDATE.values, ':false': false },
+        expression: RELEASE_UPDATE.expression + count.set,
+        names: { ...RELEASE_UPDATE.names, ...dirty, ...count.names },
+        values: { ...RELEASE_UPDATE.values, ':false': false, ...count.values },
       },
       '#dirty = :false',
     );
@@ -121,7 +137,11 @@ export class DynamoLeaseStore implements LeaseStore {
       SK.lease,
       lease.holder,
       lease.token,
-      { expression: 'SET #dirty = :false', names: dirty, values: { ':false': false, ':true': true } },
+      {
+        expression: 'SET #dirty = :false' + count.set,
+        names: { ...dirty, ...count.names },
+        values: { ':false': false, ':true': true, ...count.values },
+      },
       '#dirty = :true',
     );
     if (cleared.ok) return 'dirty';

@@ -4,7 +4,7 @@
  * invocation finishes that intent instead of choosing new victims. The item also carries `fence` (token of the
  * last writer) and `ttl` (epoch s, 1 day after the last write; GC only).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FencedOutError } from '../errors.js';
 import { FENCE_CONDITION, fencedPut } from './fence.js';
 import { cloneSetKeyString, itemKey, SK } from '../itemKeys.js';

@@ -18,7 +18,7 @@ import {
   UpdateCommand,
   type NativeAttributeValue,
 } from '@aws-sdk/lib-dynamodb';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { StateStoreError } from '../errors.js';
 import { itemKey } from '../itemKeys.js';

@@ -4,7 +4,7 @@
  * (epoch ms; 0 once released) and `ttl` (epoch s, `expiresAt` + 1 day; GC only — losing the item only costs a
  * relist). The lease follows lib/state/leaseProtocol.ts through ./leaseItem.ts, like the CloneSet lease.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { clusterKeyString, SK } from '../itemKeys.js';
 import type { WatchCheckpoints } from '../ports.js';
 import { lostLease, RELEASE_UPDATE, takeLease, updateIfOwned } from './leaseItem.js';

@@ -98,8 +98,12 @@ describe('the seed CloneSet through watch pump → bus → reconcile → DynamoD
             blockOwnerDeletion: true,
           },
         ]);
-        expect(pod.spec.readinessGates).toEqual([{ conditionType: 'InPlaceUpdateReady' }]);
+        expect(pod.spec.readinessGates).toEqual([
+          { conditionType: 'InPlaceUpdateReady' },
+          { conditionType: 'KruisePodReady' },
+        ]);
         expect(podCondition(pod, 'InPlaceUpdateReady')?.status).toBe('True');
+        expect(podCondition(pod, 'KruisePodReady')?.status).toBe('True');
         expect(podCondition(pod, 'Ready')?.status).toBe('True');
         expect(pod.spec.containers.map((c) => [c.name, c.image, c.imagePullPolicy])).toEqual([
           ['nginx', 'nginx:1.18-alpine', 'Always'],

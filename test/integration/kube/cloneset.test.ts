@@ -99,7 +99,7 @@ describe('KubeClient CloneSets', () => {
     expect(reread?.status?.replicas).toBe(2);
   });
 
-  test('patchCloneSetPodsToDelete sets spec.scaleStrategy.podsToDelete and rejects a stale resourceVersion', async () => {
+  test('patchCloneSetPodsToDelete sets spec.scaleStrategy.podsToDelete , rejects a stale resourceVersion, and removes the field for an empty list', async () => {
     const cs = (await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample')) as CloneSet;
     const patched = await kube.patchCloneSetPodsToDelete(cs, ['pod-a', 'pod-b']);
     expect(patched.spec.scaleStrategy?.podsToDelete).toEqual(['pod-a', 'pod-b']);
@@ -109,5 +109,7 @@ describe('KubeClient CloneSets', () => {
     expect(err.reason).toBe('Conflict');
     const reread = await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample');
     expect(reread?.spec.scaleStrategy?.podsToDelete).toEqual(['pod-a', 'pod-b']);
+    const emptied = await kube.patchCloneSetPodsToDelete(reread as CloneSet, []);
+    expect(emptied.spec.scaleStrategy).toEqual({});
   });
 });

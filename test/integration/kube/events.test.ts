@@ -1,9 +1,11 @@
 /**
  * KubeClient.recordEvent on a real API server: a core/v1 Event on the CloneSet that `kubectl describe` would
- * show, and best-effort behaviour (a failed write is logged, never thrown).
+ * show, repeats folded into it with a count (docs/reliability.md#event-folding), and best-effort behaviour (a
+ * failed write is logged, never thrown).
  */
 import type { CloneSet } from '../../../lib/api/types.js';
 import { createKubeClient, type KubeClientLogger } from '../../../lib/kube/client.js';
+import { cloneSetEventName } from '../../../lib/kube/event.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { seedCloneSet } from './fixtures.js';
 
@@ -35,7 +37,14 @@ describe('KubeClient.recordEvent', () => {
     });
     expect(events.items).toHaveLength(1);
     const [e] = events.items;
-    expect(e.metadata.name).toMatch(/^cs-no-pvc-sample\.[a-z0-9]{5}$/);
+    expect(e.metadata.name).toBe(
+      cloneSetEventName(cs, {
+        type: 'Normal',
+        reason: 'SuccessfulCreate',
+        message: 'succeed to create pod cs-no-pvc-sample-abcde',
+      }),
+    );
+    expect(e.metadata.name).toMatch(/^cs-no-pvc-sample\.[0-9a-f]{16}$/);
     expect(e.involvedObject).toEqual({
       apiVersion: 'apps.kruise.io/v1alpha1',
       kind: 'CloneSet',
@@ -63,6 +72,38 @@ describe('KubeClient.recordEvent', () => {
     });
     expect(events.items.map((e) => [e.type, e.involvedObject.name])).toEqual([
       ['Warning', 'cs-no-pvc-sample'],
+    ]);
+  });
+
+  test('repeats fold into one Event: count and lastTimestamp move, firstTimestamp stays; 10 minutes later it restarts', async () => {
+    let now = Date.parse('2026-11-30T13:00:00Z');
+    const kube = createKubeClient(t.kc, { clock: () => now });
+    const event = { type: 'Warning' as const, reason: 'FailedScale', message: 'folded' };
+    const read = async () =>
+      (
+        await t.core.listNamespacedEvent({ namespace: t.namespace, fieldSelector: 'reason=FailedScale' })
+      ).items.map((e) => ({
+        name: e.metadata.name,
+        count: e.count,
+        first: e.firstTimestamp?.toISOString(),
+        last: e.lastTimestamp?.toISOString(),
+      }));
+    const name = cloneSetEventName(cs, event);
+    await kube.recordEvent(cs, event);
+    now += 30_000;
+    await kube.recordEvent(cs, event);
+    now += 90_000;
+    await kube.recordEvent(cs, event);
+    expect(await read()).toEqual([
+      { name, count: 3, first: '2026-11-30T13:00:00.000Z', last: '2026-11-30T13:02:00.000Z' },
+    ]);
+    // three recorders at once (concurrent invocations): the conflicts are retried, every repeat is counted
+    await Promise.all([1, 2, 3].map(() => kube.recordEvent(cs, event)));
+    expect((await read())[0].count).toBe(6);
+    now += 10 * 60_000 + 1000;
+    await kube.recordEvent(cs, event);
+    expect(await read()).toEqual([
+      { name, count: 1, first: '2026-11-30T13:12:01.000Z', last: '2026-11-30T13:12:01.000Z' },
     ]);
   });
 

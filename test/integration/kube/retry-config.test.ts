@@ -1,5 +1,5 @@
 /**
- * What a real API server cannot be made to do on demand: 429/5xx responses and refused connections. A local HTTP
+ * What a real API server cannot be made to do on demand: 429/5xx responses (with Retry-After) and refused connections. A local HTTP
  * server stands in for it here only; everything else runs against the real one.
  * Also covers kubeConfigFromCluster with token auth (the bearer token reaches the server).
  */
@@ -20,7 +20,7 @@ interface Seen {
 
 /** Serves `responses` in order (the last one repeats); records every request. */
 async function fakeServer(
-  responses: { status: number; body: unknown }[],
+  responses: { status: number; body: unknown; headers?: Record<string, string> }[],
 ): Promise<{ url: string; seen: Seen[]; close: () => Promise<void> }> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
@@ -35,7 +35,7 @@ async function fakeServer(
         body,
       });
       const r = responses[Math.min(seen.length - 1, responses.length - 1)];
-      res.writeHead(r.status, { 'content-type': 'application/json' });
+      res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
       res.end(JSON.stringify(r.body));
     });
   });
@@ -85,6 +85,34 @@ describe('KubeClient retries', () => {
       await srv.close();
     }
   });
+
+  test.each([
+    ['the Retry-After header', { 'retry-after': '1' }, status(429, 'TooManyRequests', 'slow down')],
+    [
+      'the Status details',
+      {},
+      { ...status(429, 'TooManyRequests', 'slow down'), details: { retryAfterSeconds: 1 } },
+    ],
+  ])(
+    'a 429 waits what %s asks (1 s) before the retry, not the 10 ms backoff',
+    async (_what, headers, body) => {
+      const srv = await fakeServer([
+        { status: 429, body, headers },
+        { status: 200, body: podList },
+      ]);
+      try {
+        const kube = await clientFor(srv.url);
+        const started = Date.now();
+        await expect(kube.listPods('ns')).resolves.toEqual({ items: [], resourceVersion: '42' });
+        const elapsed = Date.now() - started;
+        expect(srv.seen).toHaveLength(2);
+        expect(elapsed).toBeGreaterThanOrEqual(1000);
+        expect(elapsed).toBeLessThan(3000);
+      } finally {
+        await srv.close();
+      }
+    },
+  );
 
   test('retries stop after `retries` attempts and the last error is thrown', async () => {
     const srv = await fakeServer([{ status: 500, body: status(500, 'InternalError', 'boom') }]);

@@ -1,3 +1,4 @@
+import { testDynamoBackend } from '../support/dynamo.js';
 import {
   FencedOutError,
   type Expectations,
@@ -31,7 +32,7 @@ const INTENT: ScaleDownIntent = {
   ],
 };
 
-describe('ExpectationStore on dynalite (docs/architecture.md#expectations)', () => {
+describe(`ExpectationStore on ${testDynamoBackend()} (docs/architecture.md#expectations)`, () => {
   test('expectations are three empty lists when nothing is stored', async () => {
     const f = await fx.fresh(() => WALL);
     await expect(f.stores.expectations.get(KEY)).resolves.toEqual({ creates: [], deletes: [], updates: [] });
@@ -110,7 +111,7 @@ describe('ExpectationStore on dynalite (docs/architecture.md#expectations)', () 
   });
 });
 
-describe('ScaleDownLedger on dynalite (docs/architecture.md#ledger)', () => {
+describe(`ScaleDownLedger on ${testDynamoBackend()} (docs/architecture.md#ledger)`, () => {
   test('no intent is reported when nothing was recorded', async () => {
     const f = await fx.fresh(() => WALL);
     await expect(f.stores.ledger.get(KEY)).resolves.toBeUndefined();

@@ -1,3 +1,4 @@
+import { testDynamoBackend } from '../support/dynamo.js';
 import {
   InvalidClusterRecordError,
   parseClusterRecord,
@@ -42,7 +43,7 @@ function invalid(input: unknown): InvalidClusterRecordError {
   throw new Error('expected InvalidClusterRecordError');
 }
 
-describe('ClusterRegistry on dynalite (docs/architecture.md#cluster-registry)', () => {
+describe(`ClusterRegistry on ${testDynamoBackend()} (docs/architecture.md#cluster-registry)`, () => {
   test('put then get returns the record; an unknown name gives undefined', async () => {
     const { stores, item } = await fx.fresh();
     await stores.clusters.put(EKS);

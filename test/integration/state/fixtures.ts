@@ -1,5 +1,5 @@
 /**
- * Shared set-up of the state integration tests: one dynalite per test file, a fresh table per test, the stores
+ * Shared set-up of the state integration tests: one DynamoDB server (dynalite, or moto in the state-moto project) per test file, a fresh table per test, the stores
  * under test and a raw document client for reading items exactly as stored.
  */
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,3 +1,4 @@
+import { testDynamoBackend } from '../support/dynamo.js';
 import { FencedOutError, type Lease } from '../../../lib/state/index.js';
 import { DURATION, KEY, PK, T0, ttlOf, useStateFixture } from './fixtures.js';
 
@@ -13,13 +14,14 @@ async function acquired(
   return r.lease;
 }
 
-describe('LeaseStore on dynalite (docs/architecture.md#lease)', () => {
+describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, () => {
   test('a free lease is acquired with token 1 and a clean release frees it, keeping the token', async () => {
     const { stores, item } = await fx.fresh();
     const r = await stores.leases.acquire(KEY, 'inv-a', DURATION, T0);
     expect(r).toEqual({
       acquired: true,
       lease: { key: KEY, holder: 'inv-a', token: 1, expiresAt: T0 + DURATION },
+      failures: 0,
     });
     expect(await item(PK, 'lease')).toEqual({
       holder: 'inv-a',
@@ -45,6 +47,7 @@ describe('LeaseStore on dynalite (docs/architecture.md#lease)', () => {
     await expect(stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1)).resolves.toEqual({
       acquired: true,
       lease: { key: KEY, holder: 'inv-b', token: 2, expiresAt: T0 + 1 + DURATION },
+      failures: 0,
     });
   });
 
@@ -92,6 +95,7 @@ describe('LeaseStore on dynalite (docs/architecture.md#lease)', () => {
     await expect(stores.leases.acquire(KEY, 'inv-b', DURATION, now)).resolves.toEqual({
       acquired: true,
       lease: { key: KEY, holder: 'inv-b', token: 2, expiresAt: now + DURATION },
+      failures: 0,
     });
     expect(await item(PK, 'lease')).toEqual({
       holder: 'inv-b',
@@ -181,7 +185,33 @@ describe('LeaseStore on dynalite (docs/architecture.md#lease)', () => {
     expect(other).toEqual({
       acquired: true,
       lease: { key: { ...KEY, name: 'api' }, holder: 'inv-b', token: 1, expiresAt: T0 + DURATION },
+      failures: 0,
     });
+  });
+
+  test('the failure count rides on the release write (either step) and comes back with the next acquire (docs/reliability.md#backoff)', async () => {
+    const { stores, item } = await fx.fresh();
+    await expect(stores.leases.release(await acquired(stores.leases, 'inv-a', T0), 3)).resolves.toBe(
+      'released',
+    );
+    expect(await item(PK, 'lease')).toMatchObject({ expiresAt: 0, failures: 3 });
+    const b = await stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1);
+    expect(b).toMatchObject({ acquired: true, failures: 3 });
+    if (!b.acquired) return;
+    // a release without a count keeps the stored one
+    await stores.leases.release(b.lease);
+    const c = await stores.leases.acquire(KEY, 'inv-c', DURATION, T0 + 2);
+    expect(c).toMatchObject({ acquired: true, failures: 3 });
+    if (!c.acquired) return;
+    // the dirty step stores it too
+    await stores.leases.acquire(KEY, 'inv-d', DURATION, T0 + 3);
+    await expect(stores.leases.release(c.lease, 4)).resolves.toBe('dirty');
+    expect(await item(PK, 'lease')).toMatchObject({ dirty: false, failures: 4 });
+    await expect(stores.leases.release(c.lease, 0)).resolves.toBe('released');
+    expect(await item(PK, 'lease')).toMatchObject({ expiresAt: 0, failures: 0 });
+    await expect(stores.leases.release(c.lease, -1)).rejects.toThrow(
+      'lease.release: failures must be an integer ≥ 0, got -1',
+    );
   });
 
   test('a non-positive duration is rejected before any write', async () => {

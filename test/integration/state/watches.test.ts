@@ -1,3 +1,4 @@
+import { testDynamoBackend } from '../support/dynamo.js';
 import { FencedOutError } from '../../../lib/state/index.js';
 import { DURATION, T0, ttlOf, useStateFixture } from './fixtures.js';
 
@@ -5,7 +6,7 @@ const fx = useStateFixture();
 const PK = 'cluster#prod-eu';
 const SK = 'watch#pods';
 
-describe('WatchCheckpoints on dynalite (docs/architecture.md#watch-pump)', () => {
+describe(`WatchCheckpoints on ${testDynamoBackend()} (docs/architecture.md#watch-pump)`, () => {
   test('the first pump acquires token 1 with no resourceVersion, saves one and releases', async () => {
     const { stores, item } = await fx.fresh();
     await expect(stores.watches.acquire('prod-eu', 'pods', 'pump-a', DURATION, T0)).resolves.toEqual({

@@ -1,10 +1,22 @@
 /**
- * An in-process dynalite (docs/architecture.md#embedded-default) for one test file — the same
- * starter the embedded default uses (lib/emulator/dynalite.ts). Call {@link useDynalite} at the top level of a test
- * file: it starts the server in beforeAll and closes it in afterAll.
+ * A DynamoDB server for one test file: dynalite in-process (docs/architecture.md#embedded-default, the same
+ * starter the embedded default uses), or moto in server mode when `KRUISELESS_TEST_DYNAMO=moto` (the `state-moto`
+ * jest project, docs/reliability.md#two-dynamodb-implementations). Call {@link useDynalite} at the top level of a
+ * test file: it starts the server in beforeAll and closes it in afterAll.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startDynalite, type LocalDynamo } from '../../../lib/emulator/dynalite.js';
+import { startMoto } from '../../../lib/emulator/moto.js';
+
+/** The DynamoDB implementations the state tests run on. */
+export type DynamoBackend = 'dynalite' | 'moto';
+
+/** The backend of this run: `KRUISELESS_TEST_DYNAMO` (`dynalite` when unset). @throws Error on another value */
+export function testDynamoBackend(): DynamoBackend {
+  const v = process.env.KRUISELESS_TEST_DYNAMO ?? 'dynalite';
+  if (v !== 'dynalite' && v !== 'moto') throw new Error(`KRUISELESS_TEST_DYNAMO=${v}: use dynalite or moto`);
+  return v;
+}
 
 /** What a test file gets; `endpoint` and `client()` are valid from its beforeAll on. */
 export interface DynaliteHandle {
@@ -19,20 +31,20 @@ export function uniqueTableName(prefix = 'state'): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Registers beforeAll/afterAll hooks that start and stop one dynalite server for the test file. */
+/** Registers beforeAll/afterAll hooks that start and stop one server of {@link testDynamoBackend} for the test file. */
 export function useDynalite(): DynaliteHandle {
   let local: LocalDynamo | undefined;
   const handle: DynaliteHandle = {
     endpoint: '',
     client() {
-      if (!local) throw new Error('dynalite is not started yet: call client() from a test or beforeAll');
+      if (!local) throw new Error('DynamoDB is not started yet: call client() from a test or beforeAll');
       return local.client({ region: 'us-east-1', maxAttempts: 1 });
     },
   };
   beforeAll(async () => {
-    local = await startDynalite();
+    local = testDynamoBackend() === 'moto' ? await startMoto() : await startDynalite();
     handle.endpoint = local.endpoint;
-  });
+  }, 60_000);
   afterAll(async () => {
     await local?.close();
   });

@@ -26,6 +26,7 @@ const LAYERS: Record<string, number> = {
   'lib/runtime': 4,
   'lib/admin': 4,
   'lib/emulator': 5,
+  'lib/cli': 5,
   infra: 5,
   'lib/local': 6,
   functions: 6,

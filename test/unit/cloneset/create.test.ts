@@ -103,7 +103,7 @@ describe('TestCreatePods (scenario 29, docs/behaviour/scenarios.md#s29)', () => 
           { name: 'datadir', persistentVolumeClaim: { claimName: 'datadir-foo-id1', readOnly: false } },
           { name: 'home', hostPath: { path: '/tmp', type: '' } },
         ],
-        readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+        readinessGates: [{ conditionType: 'InPlaceUpdateReady' }, { conditionType: 'KruisePodReady' }],
       },
     });
     const b = actions[2];
@@ -173,7 +173,7 @@ describe('pod details', () => {
     expect(shortHash('foo-7dd7d4f698')).toBe('7dd7d4f698');
   });
 
-  it('keeps an existing InPlaceUpdateReady gate, copies finalizers and annotations, replaces a same-named volume', () => {
+  it('keeps an existing InPlaceUpdateReady gate (KruisePodReady appended after it), copies finalizers and annotations, replaces a same-named volume', () => {
     const cs = cloneSet(1);
     cs.spec.volumeClaimTemplates = [
       { metadata: { name: 'home', labels: { tier: 'db' } }, spec: {}, status: { phase: 'Bound' } },
@@ -187,7 +187,10 @@ describe('pod details', () => {
       },
     };
     const p = buildPod(cs, t, 'foo-1', 'abcde', false, NOW);
-    expect(p.spec.readinessGates).toEqual([{ conditionType: 'InPlaceUpdateReady' }]);
+    expect(p.spec.readinessGates).toEqual([
+      { conditionType: 'InPlaceUpdateReady' },
+      { conditionType: 'KruisePodReady' },
+    ]);
     expect(p.metadata.finalizers).toEqual(['f/1']);
     expect(p.metadata.annotations).toEqual({
       a: '1',

@@ -2,14 +2,14 @@
  * Golden whole-Plan tests: for each shape of Plan the executor handles, one input and the complete Plan it
  * must produce, compared with `toEqual` (no field left out, so any added, dropped or changed field fails).
  * Shapes: create, specified delete with podsToDelete trimming, in-place update, recreate update, lifecycle
- * hook patch, status-only, revision creation with history truncation, invalid CloneSet, settled no-op.
+ * hook patch, first KruisePodReady condition, status-only, revision creation with history truncation, invalid CloneSet, settled no-op.
  * "Expectations unsatisfied" is decided before the planner runs (lib/reconcile), so it has no Plan shape here.
  * Revision names are literal: they pin the Go-compatible revision hash (docs/behaviour/cloneset.md#controller-revisions).
  */
-import type { CloneSetStatus } from '../../../lib/api/types.js';
+import type { CloneSetStatus, Pod } from '../../../lib/api/types.js';
 import { planCloneSet, type Plan } from '../../../lib/cloneset/index.js';
 import { diffRecord } from '../support/fixtures.js';
-import { input, web, webPod, webRevision } from './goldenInputs.js';
+import { input, READY_SINCE, web, webPod, webRevision } from './goldenInputs.js';
 
 /** Revision names of templates `app:v1`, `app:v2`, `app:v3`. */
 const V1 = 'web-6958f6fc76';
@@ -90,6 +90,9 @@ describe('planCloneSet golden plans', () => {
                 {
                   conditionType: 'InPlaceUpdateReady',
                 },
+                {
+                  conditionType: 'KruisePodReady',
+                },
               ],
             },
           },
@@ -138,6 +141,9 @@ describe('planCloneSet golden plans', () => {
               readinessGates: [
                 {
                   conditionType: 'InPlaceUpdateReady',
+                },
+                {
+                  conditionType: 'KruisePodReady',
                 },
               ],
             },
@@ -265,6 +271,7 @@ describe('planCloneSet golden plans', () => {
             resourceVersion: '100',
           },
           reason: 'InPlaceUpdate',
+          revision: V2,
           patch: {
             metadata: {
               labels: {
@@ -336,6 +343,7 @@ describe('planCloneSet golden plans', () => {
             resourceVersion: '100',
           },
           reason: 'RecreateUpdate',
+          revision: V2,
           patch: {
             metadata: {
               labels: {
@@ -421,6 +429,79 @@ describe('planCloneSet golden plans', () => {
       events: [],
     };
     expect(plan).toEqual(want);
+  });
+
+  test('sets the first KruisePodReady condition of a gated pod, after the phase, and not on a pod the phase marks not ready (docs/behaviour/cloneset.md#kruise-pod-ready)', () => {
+    const gated = (id: string, condition: boolean): Pod => {
+      const pod = webPod(id, 'v1');
+      pod.spec.readinessGates = [
+        { conditionType: 'InPlaceUpdateReady' },
+        { conditionType: 'KruisePodReady' },
+      ];
+      pod.status!.conditions = [
+        ...(pod.status!.conditions ?? []).map((c) =>
+          c.type === 'Ready' && !condition ? { ...c, status: 'False', reason: 'ReadinessGatesNotReady' } : c,
+        ),
+        ...(condition ? [{ type: 'KruisePodReady', status: 'True', lastTransitionTime: READY_SINCE }] : []),
+      ];
+      return pod;
+    };
+    const plan = planCloneSet(
+      input(
+        web('v1', {
+          replicas: 2,
+          lifecycle: { preDelete: { labelsHandler: { hold: 'true' }, markPodNotReady: true } },
+        }),
+        [gated('a', false), gated('b', false), gated('c', true)].map((p) => {
+          p.metadata.labels = { ...p.metadata.labels, hold: 'true' };
+          return p;
+        }),
+        [webRevision('v1', 1)],
+      ),
+    );
+    expect(plan.phase).toBe('scale');
+    expect(plan.actions).toEqual([
+      {
+        type: 'PatchPodStatus',
+        pod: { name: 'web-a', uid: 'uid-web-a', resourceVersion: '100' },
+        reason: 'MarkPodNotReady',
+        patch: {
+          status: {
+            conditions: [
+              {
+                type: 'KruisePodReady',
+                status: 'False',
+                message: '[{"userAgent":"Lifecycle","key":"preDeleteHook"}]',
+                lastTransitionTime: '2024-05-01T08:00:00Z',
+              },
+            ],
+          },
+        },
+      },
+      {
+        type: 'PatchPod',
+        pod: { name: 'web-a', uid: 'uid-web-a', resourceVersion: '100' },
+        reason: 'LifecycleTransition',
+        patch: {
+          metadata: {
+            labels: { 'lifecycle.apps.kruise.io/state': 'PreparingDelete' },
+            annotations: { 'lifecycle.apps.kruise.io/timestamp': '2024-05-01T08:00:00Z' },
+          },
+        },
+      },
+      {
+        type: 'PatchPodStatus',
+        pod: { name: 'web-b', uid: 'uid-web-b', resourceVersion: '100' },
+        reason: 'InitKruisePodReady',
+        patch: {
+          status: {
+            conditions: [
+              { type: 'KruisePodReady', status: 'True', lastTransitionTime: '2024-05-01T08:00:00Z' },
+            ],
+          },
+        },
+      },
+    ]);
   });
 
   test('writes only the status when the pods already match the spec (docs/behaviour/cloneset.md#status)', () => {

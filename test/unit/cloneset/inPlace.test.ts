@@ -58,6 +58,7 @@ describe('startInPlaceUpdate (docs/behaviour/cloneset.md#in-place-update)', () =
         type: 'PatchPod',
         pod: { name: 'p0', uid: 'uid-p0' },
         reason: 'InPlaceUpdate',
+        revision: 'new_rev',
         patch: {
           metadata: {
             labels: {

@@ -265,7 +265,13 @@ describe('helpers', () => {
   });
   it('metadataTwoWayPatch handles whole-field adds, removals and scalar changes', () => {
     expect(metadataTwoWayPatch({}, {})).toEqual({});
-    expect(metadataTwoWayPatch({ labels: { a: '1' } }, {})).toEqual({ metadata: { labels: null } });
+    expect(metadataTwoWayPatch({ labels: { a: '1' } }, {})).toEqual({ metadata: { labels: { a: null } } });
+    expect(metadataTwoWayPatch({ annotations: { app: 'test', b: '2' } }, { labels: { x: 'y' } })).toEqual({
+      metadata: { annotations: { app: null, b: null }, labels: { x: 'y' } },
+    });
+    expect(metadataTwoWayPatch({ ownerReferences: [], generateName: 'g' } as never, {})).toEqual({
+      metadata: { generateName: null },
+    });
     expect(metadataTwoWayPatch({}, { finalizers: ['x'] })).toEqual({ metadata: { finalizers: ['x'] } });
     expect(metadataTwoWayPatch({ finalizers: ['x'] }, { finalizers: ['x', 'y'] })).toEqual({
       metadata: { finalizers: ['y'], '$setElementOrder/finalizers': ['x', 'y'] },

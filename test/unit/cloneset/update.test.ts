@@ -102,6 +102,7 @@ describe('planUpdate recreate (scenarios 34, 35, 50e/f)', () => {
         type: 'PatchPod',
         pod: { name: 'p0', uid: 'uid-p0' },
         reason: 'RecreateUpdate',
+        revision: 'new_rev',
         patch: { metadata: { labels: { 'apps.kruise.io/specified-delete': 'true' } } },
       },
     ]);
@@ -197,6 +198,42 @@ describe('planUpdate in place (scenarios 36–39)', () => {
       ],
     ).toBe('{"revision":"new_rev","containerImages":{"c1":"foo2"},"graceSeconds":3630}');
     expect(res.requeueAfterSeconds).toBe(3630);
+  });
+
+  it('a start cut short by a 409 on the pod patch (InPlaceUpdateReady already False, no grace annotation): started again, InPlaceUpdateReady never set True in between', () => {
+    const cut = ipPod('p0', OLD_REV, { labels: hashed(OLD_REV), ready: false, ipur: false });
+    cut.status!.conditions!.push({
+      type: 'InPlaceUpdateReady',
+      status: 'False',
+      reason: 'StartInPlaceUpdate',
+      lastTransitionTime: '2024-05-01T07:59:58Z',
+    });
+    const res = planUpdate(phaseContext(cs(3630), [cut]));
+    expect(kinds(res.actions)).toEqual(['PatchPod:p0:InPlaceUpdate']);
+    const annotations = (
+      (res.actions[0].type === 'PatchPod' ? res.actions[0].patch.metadata : {}) as Record<
+        string,
+        Record<string, unknown>
+      >
+    ).annotations;
+    expect(annotations[ANNOTATION_INPLACE_UPDATE_GRACE]).toBe(
+      '{"revision":"new_rev","containerImages":{"c1":"foo2"},"graceSeconds":3630}',
+    );
+    expect(res.requeueAfterSeconds).toBe(3630);
+  });
+
+  it('the same pod once the update is no longer wanted (paused) is set InPlaceUpdateReady=True again', () => {
+    const cut = ipPod('p0', OLD_REV, { labels: hashed(OLD_REV), ready: false, ipur: false });
+    cut.status!.conditions!.push({
+      type: 'InPlaceUpdateReady',
+      status: 'False',
+      reason: 'StartInPlaceUpdate',
+    });
+    const paused = cs(3630);
+    paused.spec.updateStrategy!.paused = true;
+    expect(kinds(planUpdate(phaseContext(paused, [cut])).actions)).toEqual([
+      'PatchPodStatus:p0:InPlaceUpdateReady',
+    ]);
   });
 
   const inGrace = (agoSeconds: number) =>

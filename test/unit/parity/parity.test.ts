@@ -93,6 +93,71 @@ describe('takeSnapshot', () => {
   });
 });
 
+describe('takeSnapshot: Events', () => {
+  it('counts each Event, except a per-reconcile ScaleUpLimited, which is only present', () => {
+    const s = state([pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z')]);
+    const limited = {
+      metadata: {},
+      involvedObject: { kind: 'CloneSet', name: 'web' },
+      type: 'Warning',
+      reason: 'ScaleUpLimited',
+      message: 'scaleUp is limited because of scaleStrategy.maxUnavailable, limit: 0',
+      count: 7,
+    };
+    const snap = takeSnapshot(
+      { ...s, events: [...s.events, { ...s.events[0], count: 3 }, limited] },
+      new Set(),
+      { maxPods: 1, minReady: 1 },
+      true,
+    );
+    expect(snap.events).toEqual({
+      'Normal SuccessfulCreate: succeed to create pod web-<id>': 4,
+      'Warning ScaleUpLimited: scaleUp is limited because of scaleStrategy.maxUnavailable, limit: 0': 1,
+    });
+  });
+});
+
+describe('takeSnapshot: CloneSet status conditions', () => {
+  const withConditions = (conditions: Record<string, unknown>[]): ClusterState => {
+    const s = state([pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z')]);
+    return { ...s, cloneSet: { ...s.cloneSet!, status: { updateRevision: 'web-abc', conditions } } };
+  };
+  const statusOf = (s: ClusterState) => {
+    const snap = takeSnapshot(s, new Set(), { maxPods: 1, minReady: 1 }, true);
+    return snap.cloneSet === 'absent' ? undefined : snap.cloneSet.status;
+  };
+
+  it('drops a FailedUpdate that only reports an optimistic-concurrency conflict, and the emptied list', () => {
+    const conflict = {
+      type: 'FailedUpdate',
+      status: 'True',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+      message:
+        'Operation cannot be fulfilled on pods "web-x7k2p": the object has been modified; please apply your changes to the latest version and try again',
+    };
+    expect(statusOf(withConditions([conflict]))).toEqual({ updateRevision: 'web-abc' });
+  });
+
+  it('keeps any other FailedUpdate, without its timestamps', () => {
+    const failed = {
+      type: 'FailedUpdate',
+      status: 'True',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+      message: 'find Pod web-x7k2p update strategy is InPlaceOnly but can not update in-place',
+    };
+    expect(statusOf(withConditions([failed]))).toEqual({
+      updateRevision: 'web-abc',
+      conditions: [
+        {
+          type: 'FailedUpdate',
+          status: 'True',
+          message: 'find Pod web-<id> update strategy is InPlaceOnly but can not update in-place',
+        },
+      ],
+    });
+  });
+});
+
 describe('selectPods', () => {
   const pods = [
     pod('web-bbbbb', 'bbbbb', '2026-01-01T00:00:02Z'),

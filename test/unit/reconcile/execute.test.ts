@@ -92,6 +92,8 @@ async function setup(): Promise<Setup> {
       clock: () => T0,
       newIntentId: () => 'intent-1',
       log: silentLogger,
+      // one write at a time: the exact order of the writes (concurrent writes have their own tests below)
+      writeConcurrency: 1,
       ...o,
     }),
   };
@@ -195,6 +197,36 @@ describe('executePlan: the order of writes', () => {
     expect(s.kube.pods.get('cs-x-aaaaa')?.metadata.labels?.step).toBe('2');
   });
 
+  test('a pod update names the revision its action carries (a partition rollback targets the current revision)', async () => {
+    const s = await setup();
+    const a = s.kube.pods.get('cs-x-aaaaa')!;
+    const b = s.kube.pods.get('cs-x-bbbbb')!;
+    const plan = emptyPlan({
+      statusChanged: false,
+      actions: [
+        {
+          type: 'PatchPod',
+          pod: { name: 'cs-x-aaaaa', uid: a.metadata.uid!, resourceVersion: a.metadata.resourceVersion },
+          reason: 'InPlaceUpdate',
+          patch: { metadata: { labels: { step: '1' } } },
+          revision: 'r1',
+        },
+        {
+          type: 'PatchPod',
+          pod: { name: 'cs-x-bbbbb', uid: b.metadata.uid!, resourceVersion: b.metadata.resourceVersion },
+          reason: 'RecreateUpdate',
+          patch: { metadata: { labels: { 'apps.kruise.io/specified-delete': 'true' } } },
+          revision: 'r1',
+        },
+      ],
+    });
+    await executePlan(s.ctx(), plan);
+    expect(s.journal.filter((l) => l.startsWith('event'))).toEqual([
+      'event SuccessfulUpdatePodInPlace: successfully update pod cs-x-aaaaa in-place(revision r1)',
+      'event SuccessfulUpdatePodReCreate: successfully patch pod cs-x-bbbbb specified-delete for update(revision r1)',
+    ]);
+  });
+
   test('an Event already recorded by this invocation is not recorded again', async () => {
     const s = await setup();
     const recordedEvents = new Set<string>();
@@ -205,6 +237,133 @@ describe('executePlan: the order of writes', () => {
     await executePlan(s.ctx({ recordedEvents }), plan);
     await executePlan(s.ctx({ recordedEvents }), plan);
     expect(s.journal).toEqual(['event ScaleUpLimited: limited']);
+  });
+});
+
+/** 7 creations in slow-start batches of 1, 2 and 4 (cs-x-c0 … cs-x-c6). */
+function sevenCreates(): Plan['actions'] {
+  const batch = [0, 1, 1, 2, 2, 2, 2];
+  return batch.map((b, i) => ({
+    type: 'CreatePod',
+    pod: pod(`cs-x-c${i}`),
+    pvcs: [],
+    revision: 'r2',
+    batch: b,
+  }));
+}
+
+/**
+ * `kube` whose pod creates and patches answer after 5 ms (the fake API server answers at once, which would never
+ * overlap two writes), counting how many are in flight. Calls still reach the recording server in call order.
+ */
+function slowWrites(kube: RecordingKube): { kube: RecordingKube; maxInFlight: () => number } {
+  let inFlight = 0;
+  let max = 0;
+  const slow = new Proxy(kube, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function' || !['createPod', 'patchPod', 'patchPodStatus'].includes(String(prop)))
+        return value;
+      return async (...args: unknown[]) => {
+        inFlight++;
+        max = Math.max(max, inFlight);
+        try {
+          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          await new Promise((r) => setTimeout(r, 5));
+          return result;
+        } finally {
+          inFlight--;
+        }
+      };
+    },
+  });
+  return { kube: slow, maxInFlight: () => max };
+}
+
+describe('executePlan: concurrent writes (writeConcurrency > 1)', () => {
+  test('each slow-start batch goes out concurrently, bounded, after its expectations; the batches stay in order', async () => {
+    const s = await setup();
+    const slow = slowWrites(s.kube);
+    const out = await executePlan(
+      s.ctx({ kube: slow.kube, writeConcurrency: 3 }),
+      emptyPlan({ actions: sevenCreates() }),
+    );
+    expect(out).toEqual({ writes: 8 });
+    expect(slow.maxInFlight()).toBe(3); // the batch of 4 is held to 3 at a time
+    const creates = (...i: number[]) => i.map((n) => `create pod cs-x-c${n}`);
+    expect(s.journal.slice(0, 10)).toEqual([
+      'expectations.put creates[cs-x-c0]',
+      ...creates(0),
+      'expectations.put creates[cs-x-c0,cs-x-c1,cs-x-c2]',
+      ...creates(1, 2),
+      'expectations.put creates[cs-x-c0,cs-x-c1,cs-x-c2,cs-x-c3,cs-x-c4,cs-x-c5,cs-x-c6]',
+      ...creates(3, 4, 5, 6),
+    ]);
+    expect([...s.kube.pods.keys()].filter((n) => n.startsWith('cs-x-c'))).toHaveLength(7);
+  });
+
+  test('with writeConcurrency 1 the same plan is written one create at a time', async () => {
+    const s = await setup();
+    const slow = slowWrites(s.kube);
+    await executePlan(
+      s.ctx({ kube: slow.kube, writeConcurrency: 1 }),
+      emptyPlan({ actions: sevenCreates() }),
+    );
+    expect(slow.maxInFlight()).toBe(1);
+  });
+
+  test('a failed create lets its batch finish and stops the next batch (slowStartBatch)', async () => {
+    const s = await setup();
+    s.kube.failOn((call) => (call === 'create pod cs-x-c1' ? internalError(call) : undefined));
+    const slow = slowWrites(s.kube);
+    const out = await executePlan(
+      s.ctx({ kube: slow.kube, writeConcurrency: 16 }),
+      emptyPlan({ actions: sevenCreates() }),
+    );
+    expect((out.error as KubeApiError).statusCode).toBe(500);
+    expect(out.writes).toBe(3); // c0, c2 and the status
+    expect(s.journal).toEqual([
+      'expectations.put creates[cs-x-c0]',
+      'create pod cs-x-c0',
+      'expectations.put creates[cs-x-c0,cs-x-c1,cs-x-c2]',
+      'create pod cs-x-c1',
+      'create pod cs-x-c2',
+      'expectations.put creates[cs-x-c0,cs-x-c2]',
+      'update status cs-no-pvc-sample',
+      'event SuccessfulCreate: succeed to create pod cs-x-c0',
+      'event SuccessfulCreate: succeed to create pod cs-x-c2',
+      'event FailedCreate: create pod cs-x-c1: 500 InternalError: etcd is unavailable',
+    ]);
+  });
+
+  test('a run of pod patches goes out concurrently; after a failure no further patch starts', async () => {
+    const s = await setup();
+    const names = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5'].map((n) => `cs-x-${n}`);
+    for (const n of names)
+      s.kube.pods.set(n, { ...pod(n), metadata: { ...pod(n).metadata, uid: `uid-${n}` } });
+    s.journal.length = 0;
+    s.kube.failOn((call) => (call === 'patch pod cs-x-p1' ? internalError(call) : undefined));
+    const slow = slowWrites(s.kube);
+    const out = await executePlan(
+      s.ctx({ kube: slow.kube, writeConcurrency: 4 }),
+      emptyPlan({
+        phase: 'update',
+        statusChanged: false,
+        actions: names.map((n) => ({
+          type: 'PatchPod',
+          pod: { name: n, uid: `uid-${n}` },
+          reason: 'LifecycleTransition' as const,
+          patch: { metadata: { labels: { touched: 'yes' } } },
+        })),
+      }),
+    );
+    expect((out.error as KubeApiError).statusCode).toBe(500);
+    expect(slow.maxInFlight()).toBe(4);
+    // p0…p3 started together (p1 failed at once); p4 and p5 were never started
+    expect(s.journal.filter((l) => l.startsWith('patch pod'))).toEqual(
+      names.slice(0, 4).map((n) => `patch pod ${n}`),
+    );
+    expect(out.writes).toBe(4); // p0, p2, p3 and the failure's status write
   });
 });
 

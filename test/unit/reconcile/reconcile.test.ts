@@ -35,7 +35,7 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
     expect({ ...out, plan: undefined }).toEqual({
       result: 'reconciled',
       passes: 3,
-      writes: 7,
+      writes: 9,
       plan: undefined,
     });
     expect(h.journal).toEqual([
@@ -53,6 +53,9 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
       'expectations.get',
       'expectations.put (none)',
       'ledger.get',
+      // InPlaceUpdateReady, then the first KruisePodReady of each pod
+      `patch pod status ${A}`,
+      `patch pod status ${B}`,
       `patch pod status ${A}`,
       `patch pod status ${B}`,
       `expectations.put updates[${A},${B}]`,
@@ -78,7 +81,7 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
     expect({ ...out, plan: undefined }).toEqual({
       result: 'reconciled',
       passes: 6,
-      writes: 11,
+      writes: 10,
       plan: undefined,
     });
     expect(h.journal).toEqual([
@@ -95,7 +98,6 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
       'expectations.get',
       'expectations.put (none)',
       'ledger.get',
-      `patch pod status ${B}`,
       `patch pod ${B}`,
       `expectations.put updates[${B}]`,
       'update status cs-no-pvc-sample',
@@ -128,14 +130,15 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
 });
 
 describe('reconcileCloneSet: failures', () => {
-  test('a failed create: later creates skipped, its expectation rolled back, FailedCreate Event and FailedScale condition, retry in 5 s', async () => {
+  test('a failed create: later creates skipped, its expectation rolled back, FailedCreate Event and FailedScale condition, retry after the first backoff step (1 s)', async () => {
     const h = harness();
     h.kube.apply(seedCloneSet());
     h.kube.failOn((call) => (call === `create pod ${B}` ? internalError(call) : undefined));
     const out = await reconcileCloneSet(h.deps({ maxPasses: 2 }), REQUEST);
     expect(out.result).toBe('reconciled');
     expect(out.error).toMatch(/500 InternalError/);
-    expect(out.requeuedAfterSeconds).toBe(5);
+    expect(out.requeuedAfterSeconds).toBe(1);
+    expect(out.failures).toBe(1);
     expect(h.journal).toEqual([
       'lease.acquire',
       'expectations.get',
@@ -149,8 +152,8 @@ describe('reconcileCloneSet: failures', () => {
       'update status cs-no-pvc-sample',
       `event SuccessfulCreate: succeed to create pod ${A}`,
       `event FailedCreate: create pod ${B}: 500 InternalError: etcd is unavailable`,
-      'lease.release',
-      'requeue 5s',
+      'lease.release (failures 1)',
+      'requeue 1s',
     ]);
     const status = [...h.kube.cloneSets.values()][0].status;
     expect(status?.conditions?.map((c) => [c.type, c.status, c.message])).toEqual([
@@ -200,7 +203,8 @@ describe('reconcileCloneSet: failures', () => {
     expect(status?.conditions ?? []).toEqual([]);
   });
 
-  test('a 409 Conflict mid-plan stops the remaining actions and re-plans at once, without a failure', async () => {
+  /** The seed with a new image, where the first in-place patch of A meets a 409 Conflict. */
+  async function rolloutWithConflictOnA(): Promise<Harness> {
     const h = harness();
     await seedTwoReadyPods(h);
     const cs = seedCloneSet();
@@ -208,26 +212,57 @@ describe('reconcileCloneSet: failures', () => {
     h.kube.apply(cs);
     let conflicts = 0;
     h.kube.failOn((call) => (call === `patch pod ${A}` && conflicts++ === 0 ? conflict(call) : undefined));
-    const out = await reconcileCloneSet(h.deps({ maxPasses: 2 }), REQUEST);
+    return h;
+  }
+
+  test('one write at a time: a 409 Conflict mid-plan stops the remaining actions and re-plans at once, without a failure', async () => {
+    const h = await rolloutWithConflictOnA();
+    const out = await reconcileCloneSet(h.deps({ maxPasses: 2, writeConcurrency: 1 }), REQUEST);
     expect(out.error).toBeUndefined();
-    // pass 1: the readiness-gate status patch of A succeeds, its in-place patch meets 409: B is not touched;
+    // pass 1: A's lifecycle patch (PreparingNormal → Normal) meets 409: B is not touched;
     // pass 2 re-reads at once and carries on from what the API server shows
-    expect(h.journal.slice(0, 15)).toEqual([
+    expect(h.journal).toEqual([
       'lease.acquire',
       'expectations.get',
       'ledger.get',
       'create revision cs-no-pvc-sample-6ccb957675',
-      `patch pod status ${A}`,
       `patch pod ${A}`,
-      `expectations.put updates[${A}]`,
+      'update status cs-no-pvc-sample',
+      'expectations.get',
+      'ledger.get',
+      `patch pod ${A}`,
+      `patch pod ${B}`,
+      `expectations.put updates[${A},${B}]`,
+      'lease.release',
+      'requeue 1s',
+    ]);
+    expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
+  });
+
+  test('patches of different pods in flight together: B is patched beside A, the conflict on A still re-plans at once', async () => {
+    const h = await rolloutWithConflictOnA();
+    const out = await reconcileCloneSet(h.deps({ maxPasses: 2 }), REQUEST);
+    expect(out.error).toBeUndefined();
+    // pass 1: A's and B's patches go out together; A meets the 409, B's succeeds and is expected
+    expect(h.journal.slice(0, 4)).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'ledger.get',
+      'create revision cs-no-pvc-sample-6ccb957675',
+    ]);
+    expect([...h.journal.slice(4, 6)].sort()).toEqual([`patch pod ${A}`, `patch pod ${B}`]);
+    // pass 2 re-reads at once and has only A left to patch
+    expect(h.journal.slice(6)).toEqual([
+      `expectations.put updates[${B}]`,
       'update status cs-no-pvc-sample',
       'expectations.get',
       'expectations.put (none)',
       'ledger.get',
       `patch pod ${A}`,
-      `patch pod status ${B}`,
-      `patch pod ${B}`,
-      `expectations.put updates[${A},${B}]`,
+      `expectations.put updates[${A}]`,
+      'update status cs-no-pvc-sample',
+      'lease.release',
+      'requeue 1s',
     ]);
     expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
   });
@@ -355,7 +390,13 @@ describe('reconcileCloneSet: the lease', () => {
     const h = harness();
     const out = await reconcileCloneSet(h.deps(), REQUEST);
     expect(out).toEqual({ result: 'gone', passes: 1, writes: 0 });
-    expect(h.journal).toEqual(['lease.acquire', 'expectations.put (none)', 'lease.release']);
+    // the stored expectations are read before the world (they decide whether PVCs are listed)
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'expectations.put (none)',
+      'lease.release',
+    ]);
   });
 
   test('a scale-down recorded by a predecessor that died is finished first, not chosen again', async () => {

@@ -3,7 +3,7 @@
  * controller flag read from it into planner options.
  */
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, controllerSettings, loadConfig } from '../../../lib/runtime/config.js';
+import { ConfigError, backoffSettings, controllerSettings, loadConfig } from '../../../lib/runtime/config.js';
 
 const ENV = {
   TABLE_NAME: 'kruiseless-dev',
@@ -13,13 +13,39 @@ const ENV = {
 };
 
 describe('loadConfig', () => {
-  it('defaults the gates to none and the flag to false', () => {
+  it('defaults the gates to none, the flag to false and the write concurrency to 16', () => {
     expect(loadConfig(ENV)).toEqual({
       ...ENV,
       SCHEDULER_GROUP_NAME: 'default',
       KRUISELESS_FEATURE_GATES: '',
       KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE: 'false',
+      KRUISELESS_WRITE_CONCURRENCY: 16,
+      KRUISELESS_BACKOFF_BASE_SECONDS: 1,
+      KRUISELESS_BACKOFF_MAX_SECONDS: 1000,
     });
+  });
+
+  it('reads the write concurrency as a whole number from 1 to 256', () => {
+    expect(loadConfig({ ...ENV, KRUISELESS_WRITE_CONCURRENCY: '1' }).KRUISELESS_WRITE_CONCURRENCY).toBe(1);
+    expect(() => loadConfig({ ...ENV, KRUISELESS_WRITE_CONCURRENCY: '0' })).toThrow(
+      new ConfigError(
+        'invalid Lambda environment: KRUISELESS_WRITE_CONCURRENCY: Too small: expected number to be >=1',
+      ),
+    );
+    expect(() => loadConfig({ ...ENV, KRUISELESS_WRITE_CONCURRENCY: 'many' })).toThrow(ConfigError);
+  });
+
+  it('reads the backoff numbers as seconds and refuses ones that are not positive numbers', () => {
+    const env = { ...ENV, KRUISELESS_BACKOFF_BASE_SECONDS: '0.5', KRUISELESS_BACKOFF_MAX_SECONDS: '300' };
+    expect(loadConfig(env)).toMatchObject({
+      KRUISELESS_BACKOFF_BASE_SECONDS: 0.5,
+      KRUISELESS_BACKOFF_MAX_SECONDS: 300,
+    });
+    expect(() => loadConfig({ ...ENV, KRUISELESS_BACKOFF_BASE_SECONDS: 'soon' })).toThrow(
+      new ConfigError(
+        'invalid Lambda environment: KRUISELESS_BACKOFF_BASE_SECONDS: Invalid input: expected number, received NaN',
+      ),
+    );
   });
 
   it('names every missing or malformed variable', () => {
@@ -49,6 +75,18 @@ describe('controllerSettings', () => {
   it('refuses a malformed gate list as a deployment error', () => {
     expect(() => controllerSettings('CloneSetShortHash=maybe', false)).toThrow(
       new ConfigError('invalid feature gates: CloneSetShortHash: "maybe" is not a boolean'),
+    );
+  });
+});
+
+describe('backoffSettings', () => {
+  it('passes a valid schedule through', () => {
+    expect(backoffSettings(0.005, 1000)).toEqual({ baseSeconds: 0.005, maxSeconds: 1000 });
+  });
+
+  it('refuses a cap below the base as a deployment error', () => {
+    expect(() => backoffSettings(10, 5)).toThrow(
+      new ConfigError('backoff max must be a number of seconds ≥ the base (10), got 5'),
     );
   });
 });

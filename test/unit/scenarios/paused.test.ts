@@ -97,12 +97,19 @@ describe('C24: paused still marks new pods InPlaceUpdateReady', () => {
       const create = round(w);
       expect(kinds(create)).toEqual(['CreatePod']);
       const fresh = w.pod('sample-c');
-      expect(fresh.spec.readinessGates).toEqual([{ conditionType: 'InPlaceUpdateReady' }]);
+      expect(fresh.spec.readinessGates).toEqual([
+        { conditionType: 'InPlaceUpdateReady' },
+        { conditionType: 'KruisePodReady' },
+      ]);
       expect(ipur(fresh)).toBeUndefined();
       expect(fresh.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
 
       const refresh = round(w);
-      expect(kinds(refresh)).toContain('PatchPodStatus:InPlaceUpdateReady');
+      expect(kinds(refresh)).toEqual([
+        'PatchPodStatus:InPlaceUpdateReady',
+        'PatchPod:LifecycleTransition',
+        'PatchPodStatus:InitKruisePodReady',
+      ]);
       expect(ipur(w.pod('sample-c'))).toBe('True');
       expect(w.pod('sample-c').status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
       w.settle();

@@ -16,6 +16,8 @@ import type {
   Pod,
 } from '../../../../lib/api/types.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
+import type { StoredEvent } from '../../../../lib/kube/event.js';
+import { recordFolded, type EventApi } from '../../../../lib/kube/eventFolding.js';
 import type { CloneSetEvent, KubeClient, Listed } from '../../../../lib/kube/types.js';
 import type { ExpectationStore, LeaseStore, ScaleDownLedger } from '../../../../lib/state/index.js';
 import { imageIdOf, strategicMerge } from '../../support/world.js';
@@ -60,7 +62,15 @@ export class RecordingKube implements KubeClient {
   pods = new Map<string, Pod>();
   pvcs = new Map<string, PersistentVolumeClaim>();
   revisions = new Map<string, ControllerRevision>();
+  /** Every Event the reconciler asked to record, in order (before folding). */
   events: CloneSetEvent[] = [];
+  /** The stored core/v1 Event objects by name, as the real recorder leaves them (lib/kube/eventFolding.ts). */
+  eventObjects = new Map<string, JsonObject>();
+  /**
+   * The Event API calls of the folding recorder, as `<verb> event <name>` (patches also show what they set): kept
+   * apart from {@link journal} so the order of the other writes reads as before. Faults apply to them too.
+   */
+  eventCalls: string[] = [];
   private rv = 100;
   private faults: Fault[] = [];
 
@@ -107,7 +117,9 @@ export class RecordingKube implements KubeClient {
       pod.status = {
         ...pod.status,
         phase: 'Running',
+        // the conditions controllers own (readiness-gate conditions) stay, as a kubelet leaves them
         conditions: [
+          ...(pod.status?.conditions ?? []).filter((c) => c.type !== 'ContainersReady' && c.type !== 'Ready'),
           { type: 'ContainersReady', status: 'True', lastTransitionTime: '2024-05-01T08:00:00Z' },
           { type: 'Ready', status: 'True', lastTransitionTime: '2024-05-01T08:00:00Z' },
         ],
@@ -286,14 +298,64 @@ export class RecordingKube implements KubeClient {
   async patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet> {
     this.record(`patch podsToDelete ${cloneSet.metadata.name} [${podsToDelete.join(',')}]`);
     const stored = this.current(cloneSet, 'patch podsToDelete');
-    stored.spec.scaleStrategy = { ...stored.spec.scaleStrategy, podsToDelete };
+    const { podsToDelete: _old, ...rest } = stored.spec.scaleStrategy ?? {};
+    stored.spec.scaleStrategy = podsToDelete.length > 0 ? { ...rest, podsToDelete } : rest;
     stored.metadata.resourceVersion = this.nextRv();
     return structuredClone(stored);
   }
 
-  async recordEvent(_cloneSet: CloneSet, event: CloneSetEvent): Promise<void> {
+  /** Every Event PATCH body, in order. */
+  eventPatches: JsonObject[] = [];
+
+  /** The in-memory Event API the real folding recorder runs on (exposed for the folding tests). */
+  readonly eventApiForTests: EventApi = {
+    createEvent: async (_namespace, body) => {
+      const name = String((body.metadata as JsonObject).name);
+      this.eventCall(`create event ${name}`);
+      if (this.eventObjects.has(name))
+        throw apiError(`create event ${name}`, 409, 'AlreadyExists', `events "${name}" already exists`);
+      const stored = structuredClone(body);
+      stored.metadata = { ...(body.metadata as JsonObject), resourceVersion: this.nextRv() };
+      this.eventObjects.set(name, stored);
+    },
+    getEvent: async (_namespace, name) => {
+      this.eventCall(`get event ${name}`);
+      const stored = this.eventObjects.get(name);
+      return stored && (structuredClone(stored) as unknown as StoredEvent);
+    },
+    patchEvent: async (_namespace, name, patch) => {
+      const { metadata, ...fields } = patch;
+      const sets = Object.entries(fields)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(' ');
+      this.eventCall(`patch event ${name} ${sets}`);
+      this.eventPatches.push(structuredClone(patch));
+      const stored = this.eventObjects.get(name);
+      if (!stored) throw apiError(`patch event ${name}`, 404, 'NotFound');
+      const meta = stored.metadata as JsonObject;
+      if ((metadata as JsonObject).resourceVersion !== meta.resourceVersion)
+        throw conflict(`patch event ${name}`);
+      this.eventObjects.set(name, {
+        ...stored,
+        ...fields,
+        metadata: { ...meta, resourceVersion: this.nextRv() },
+      });
+    },
+  };
+
+  private eventCall(call: string): void {
+    this.eventCalls.push(call);
+    for (const f of this.faults) {
+      const e = f(call);
+      if (e) throw e;
+    }
+  }
+
+  /** Journals the request, then records it through the real folding recorder (best effort, as the real client). */
+  async recordEvent(cloneSet: CloneSet, event: CloneSetEvent): Promise<void> {
     this.journal.push(`event ${event.reason}: ${event.message}`);
     this.events.push(event);
+    await recordFolded(this.eventApiForTests, cloneSet, event, this.clock()).catch(() => undefined);
   }
 }
 
@@ -326,6 +388,9 @@ export function recordingStores<
             line +=
               part('creates', e.creates) + part('deletes', e.deletes) + part('updates', e.updates) ||
               ' (none)';
+          }
+          if (name === 'lease' && prop === 'release' && typeof args[1] === 'number' && args[1] > 0) {
+            line += ` (failures ${args[1]})`;
           }
           if (name === 'ledger' && prop === 'record') {
             const i = args[1] as { pods: { name: string }[] };

@@ -1,0 +1,22 @@
+/**
+ * `npm run kubectl-kruise:build [-- --version <tag>]` (run with tsx): builds OpenKruise's kubectl plugin into the
+ * cache (see build.ts). Exit code 1 with the error message on failure.
+ */
+import { Command } from 'commander';
+import { ensureKubectlKruise } from './build.js';
+
+const program = new Command('kubectl-kruise').description(
+  "OpenKruise's kubectl plugin, built from its Go module",
+);
+program
+  .command('build')
+  .description('download and build kubectl-kruise into the cache (no-op when built)')
+  .option('--version <v>', 'kruise-tools version (default: env KRUISELESS_KRUISE_TOOLS_VERSION or v1.2.2)')
+  .action(async (o: { version?: string }) => {
+    await ensureKubectlKruise({ version: o.version });
+  });
+
+program.parseAsync().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});

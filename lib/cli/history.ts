@@ -1,0 +1,57 @@
+/**
+ * A CloneSet's rollout history from its ControllerRevisions (docs/cli.md#rollout-history-and-undo), as
+ * kubectl-kruise reads it (`clonesetHistory`, `printHistory`, `findHistory`): the revisions selected by the
+ * CloneSet's selector and controlled by it, numbered by their `revision` field, with the `kubernetes.io/change-cause`
+ * annotation each revision copied from the CloneSet.
+ */
+import type { CloneSet, ControllerRevision } from '../api/types.js';
+import { CliError } from './io.js';
+
+/** Annotation kubectl reads as CHANGE-CAUSE. */
+export const ANNOTATION_CHANGE_CAUSE = 'kubernetes.io/change-cause';
+
+/** The revisions controlled by `cs`, ascending by revision number. */
+export function controlledRevisions(
+  cs: CloneSet,
+  listed: readonly ControllerRevision[],
+): ControllerRevision[] {
+  return listed
+    .filter((r) => (r.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === cs.metadata.uid))
+    .sort((a, b) => a.revision - b.revision);
+}
+
+/**
+ * The `REVISION  CHANGE-CAUSE` table (kubectl's tabwriter: columns padded to the widest cell plus 2 spaces), or
+ * `No rollout history found.` for none. Ends with a newline.
+ */
+export function historyTable(revisions: readonly ControllerRevision[]): string {
+  if (revisions.length === 0) return 'No rollout history found.\n';
+  const rows = [
+    ['REVISION', 'CHANGE-CAUSE'],
+    ...revisions.map((r) => [
+      String(r.revision),
+      r.metadata.annotations?.[ANNOTATION_CHANGE_CAUSE] || '<none>',
+    ]),
+  ];
+  const width = Math.max(...rows.map((r) => (r[0] ?? '').length)) + 2;
+  return rows.map(([rev, cause]) => `${(rev ?? '').padEnd(width)}${cause ?? ''}\n`).join('');
+}
+
+/**
+ * The revision to roll back to: `toRevision` itself, or for 0 the one before the newest.
+ * @throws CliError `no last revision to roll back to` (0 with fewer than two revisions) or
+ *   `unable to find specified revision <n> in history`
+ */
+export function findRevision(
+  revisions: readonly ControllerRevision[],
+  toRevision: number,
+): ControllerRevision {
+  if (toRevision < 0) throw new CliError(`unable to find specified revision ${toRevision} in history`);
+  if (toRevision === 0) {
+    if (revisions.length <= 1) throw new CliError('no last revision to roll back to');
+    return revisions[revisions.length - 2] as ControllerRevision;
+  }
+  const found = revisions.find((r) => r.revision === toRevision);
+  if (!found) throw new CliError(`unable to find specified revision ${toRevision} in history`);
+  return found;
+}

@@ -1,0 +1,105 @@
+/**
+ * moto in server mode (docs/reliability.md#two-dynamodb-implementations): a second, independent implementation of
+ * the DynamoDB API, so that the state protocol's conditional writes are not checked against one emulator's quirks.
+ * moto is a Python package (PyPI `moto[server]`); this module only finds its Python and runs moto's server app.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { localDynamo, type LocalDynamo } from './localDynamo.js';
+
+/** The moto release `npm run moto:install` puts into the cache (PyPI `moto[server]==MOTO_VERSION`). */
+export const MOTO_VERSION = '5.2.5';
+
+/** Where `npm run moto:install` puts its virtualenv: `~/.cache/kruiseless/moto-<version>` (or `$KRUISELESS_CACHE`). */
+export function motoVenvDir(): string {
+  const cache = process.env.KRUISELESS_CACHE ?? path.join(os.homedir(), '.cache', 'kruiseless');
+  return path.join(cache, `moto-${MOTO_VERSION}`);
+}
+
+/**
+ * The Python interpreter that has moto: `$KRUISELESS_MOTO_PYTHON` when set, else the cached virtualenv's
+ * (`npm run moto:install`).
+ * @returns its path, or undefined when there is none
+ */
+export function findMotoPython(): string | undefined {
+  const fromEnv = process.env.KRUISELESS_MOTO_PYTHON;
+  if (fromEnv) return fs.existsSync(fromEnv) ? fromEnv : undefined;
+  const cached = path.join(motoVenvDir(), 'bin', 'python');
+  return fs.existsSync(cached) ? cached : undefined;
+}
+
+/**
+ * moto's own server app, served one request at a time. `moto_server` serves requests on concurrent threads, and
+ * then two conditional UpdateItems on the same item can both succeed (seen: 2 of 10 concurrent lease acquires won);
+ * DynamoDB applies the writes to one item atomically, so serial requests are the faithful model here.
+ */
+const SERIAL_SERVER = [
+  'import sys',
+  'from werkzeug.serving import run_simple',
+  'from moto.server import DomainDispatcherApplication, create_backend_app',
+  'app = DomainDispatcherApplication(create_backend_app)',
+  'run_simple(sys.argv[1], int(sys.argv[2]), app, threaded=False, use_reloader=False)',
+].join('\n');
+
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Start moto's server ({@link SERIAL_SERVER}) on a free loopback port and wait until it answers (at most `startTimeoutMs`, default 30 s).
+ * Each server is its own in-memory account: nothing is shared with another server or survives {@link LocalDynamo.close}.
+ * @throws Error when moto is not installed (with how to install it), when it exits early or does not answer in time
+ */
+export async function startMoto(startTimeoutMs = 30_000): Promise<LocalDynamo> {
+  const python = findMotoPython();
+  if (!python)
+    throw new Error(
+      'moto not found: run `npm run moto:install` (PyPI moto[server]), or set KRUISELESS_MOTO_PYTHON to a Python that has it',
+    );
+  const port = await freeLoopbackPort();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(python, ['-c', SERIAL_SERVER, '127.0.0.1', String(port)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, MOTO_PORT: String(port) },
+  });
+  let stderr = '';
+  child.stderr?.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) =>
+      reject(new Error(`moto server exited (${code}) before answering:\n${stderr}`)),
+    ),
+  );
+  exited.catch(() => undefined);
+  const deadline = Date.now() + startTimeoutMs;
+  for (;;) {
+    const up = await Promise.race([
+      fetch(`${endpoint}/moto-api/`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+      exited,
+    ]);
+    if (up) break;
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`moto server did not answer on ${endpoint} within ${startTimeoutMs} ms:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return localDynamo(endpoint, 'us-east-1', async () => {
+    if (child.exitCode !== null) return;
+    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await gone;
+  });
+}

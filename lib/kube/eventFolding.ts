@@ -1,0 +1,99 @@
+/**
+ * Event folding (docs/reliability.md#event-folding): a repeat of an Event already recorded on a CloneSet — same
+ * involved object, type, reason, message and source — increments the stored Event's `count` and moves its
+ * `lastTimestamp`, instead of creating another object, as client-go's `EventCorrelator` (its `eventObserve`) and
+ * `recordToSink` do. client-go remembers the Events it wrote in memory; a stateless reconciler cannot, so the name
+ * is derived from those fields ({@link cloneSetEventName}) and a create that meets AlreadyExists becomes the
+ * count increment: read, then a merge PATCH conditioned on the read resourceVersion, retried on conflict.
+ */
+import type { CloneSet, JsonObject } from '../api/types.js';
+import { metaTime } from '../api/time.js';
+import { isAlreadyExists, isConflict, isNotFound } from './errors.js';
+import { cloneSetEventBody, cloneSetEventName, type StoredEvent } from './event.js';
+import type { CloneSetEvent } from './types.js';
+
+/** The three Event calls folding makes, in one namespace of one cluster. */
+export interface EventApi {
+  /**
+   * POST an Event.
+   * @throws KubeApiError (409 AlreadyExists when the name is taken)
+   */
+  createEvent(namespace: string, body: JsonObject): Promise<void>;
+  /**
+   * GET an Event.
+   * @returns undefined when it does not exist
+   * @throws KubeApiError
+   */
+  getEvent(namespace: string, name: string): Promise<StoredEvent | undefined>;
+  /**
+   * Merge PATCH of an Event; `patch.metadata.resourceVersion` is the precondition.
+   * @throws KubeApiError (409 Conflict when the Event changed since it was read, 404 when it is gone)
+   */
+  patchEvent(namespace: string, name: string, patch: JsonObject): Promise<void>;
+}
+
+/** A repeat within this many ms of the stored `lastTimestamp` is counted; a later one starts the series anew. */
+export const FOLD_WINDOW_MS = 10 * 60 * 1000;
+
+/** Reads and patches per Event at most when other writers keep changing it (409 Conflict). */
+export const FOLD_ATTEMPTS = 5;
+
+/** What {@link recordFolded} did. */
+export type FoldResult = 'created' | 'counted' | 'restarted';
+
+/**
+ * The patch for a repeat at `now` of `stored`: `count + 1` and `lastTimestamp = now` within
+ * {@link FOLD_WINDOW_MS} of its `lastTimestamp`, else a new series on the same object (`count` 1, first and last
+ * timestamp `now`): a count that spanned a long quiet gap would overstate the rate. Conditioned on the stored
+ * resourceVersion.
+ */
+export function foldPatch(stored: StoredEvent, now: Date): { patch: JsonObject; result: FoldResult } {
+  const at = metaTime(now);
+  const last = Date.parse(stored.lastTimestamp ?? '');
+  const within = Number.isFinite(last) && now.getTime() - last <= FOLD_WINDOW_MS;
+  const metadata = { resourceVersion: stored.metadata.resourceVersion ?? '' };
+  return within
+    ? { patch: { metadata, count: (stored.count ?? 1) + 1, lastTimestamp: at }, result: 'counted' }
+    : { patch: { metadata, count: 1, firstTimestamp: at, lastTimestamp: at }, result: 'restarted' };
+}
+
+/**
+ * Record `event` on `cloneSet` at `now`: create its Event, or fold it into the one already stored under the same
+ * name ({@link foldPatch}). Writes: one POST for a new Event; for a repeat, the POST (AlreadyExists), then one GET
+ * and one PATCH per attempt. An Event deleted between the read and the write is created again.
+ * @returns what was written
+ * @throws KubeApiError for any other API error, and the last 409 after {@link FOLD_ATTEMPTS} attempts
+ */
+export async function recordFolded(
+  api: EventApi,
+  cloneSet: CloneSet,
+  event: CloneSetEvent,
+  now: Date,
+): Promise<FoldResult> {
+  const namespace = cloneSet.metadata.namespace ?? '';
+  const name = cloneSetEventName(cloneSet, event);
+  let lastConflict: unknown;
+  for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
+    const stored = attempt === 0 ? undefined : await api.getEvent(namespace, name);
+    if (!stored) {
+      try {
+        await api.createEvent(namespace, cloneSetEventBody(cloneSet, event, now));
+        return 'created';
+      } catch (e) {
+        if (!isAlreadyExists(e)) throw e;
+        lastConflict = e;
+        continue;
+      }
+    }
+    const { patch, result } = foldPatch(stored, now);
+    try {
+      await api.patchEvent(namespace, name, patch);
+      return result;
+    } catch (e) {
+      // changed since read: read again; deleted since read (404): the next attempt creates it again
+      if (!isConflict(e) && !isNotFound(e)) throw e;
+      lastConflict = e;
+    }
+  }
+  throw lastConflict;
+}

@@ -1,0 +1,452 @@
+/**
+ * The cluster access Kruiseless asks for (infra/rbac/), proven on the real API server:
+ * - SubjectAccessReview, as the groups EKS access entries map the Lambda roles to: every call the code makes is
+ *   allowed, and Secrets, other workloads, escalation (bind, escalate, impersonate) and token minting are not;
+ * - the optional ValidatingAdmissionPolicy (kruiseless-pod-guard.yaml): as kruiseless:controller, writes to pods
+ *   and PVCs that no CloneSet owns are refused by the API server, CloneSet-owned ones go through;
+ * - the whole pipeline (watch pump, bus, reconcile, DynamoDB) running as those groups and nothing more — through
+ *   `kubectl proxy --as --as-group`, the API server's own impersonation — takes the seed CloneSet through create,
+ *   in-place update and scale-down, and a CloneSet with volumeClaimTemplates through PVC create and delete.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AppsV1Api, AuthorizationV1Api } from '@kubernetes/client-node';
+import type { Embedded } from '../../../lib/local/embedded.js';
+import { binPath } from '../../../infra/local/versions.js';
+import { useTestNamespace } from '../support/cluster.js';
+import {
+  E2E_CLUSTER,
+  RecordingLogger,
+  activePods,
+  applySeed,
+  getCloneSet,
+  namespaceScopedServerlessYml,
+  patchCloneSet,
+  testKubeconfig,
+} from '../support/pipeline.js';
+import { startEmbedded } from '../../../lib/local/embedded.js';
+import { waitFor } from '../support/wait.js';
+
+const ctx = useTestNamespace('rbac');
+/** The pod guard's own namespace: its stray pods stay out of the pipeline's way. */
+const guardNs = useTestNamespace('rbac-guard');
+const RBAC_FILES = ['kruiseless-rbac.yaml', 'kruiseless-pod-guard.yaml'].map(
+  (f) => new URL(`../../../infra/rbac/${f}`, import.meta.url).pathname,
+);
+const CONTROLLER = 'kruiseless:controller';
+const WATCHER = 'kruiseless:watcher';
+const USER = 'kruiseless-rbac-test';
+const STEP_TIMEOUT_MS = 120_000;
+
+let proxy: ChildProcess | undefined;
+let proxyUrl = '';
+let tmpDir = '';
+
+function kubectl(...args: string[]): string {
+  const res = spawnSync(binPath('kubectl'), [`--kubeconfig=${testKubeconfig()}`, ...args], {
+    encoding: 'utf8',
+  });
+  if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${res.stderr}`);
+  return res.stdout;
+}
+
+/** `kubectl proxy` on a free port, impersonating USER in `groups`; resolves with its base URL. */
+function startProxy(groups: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    binPath('kubectl'),
+    [
+      `--kubeconfig=${testKubeconfig()}`,
+      'proxy',
+      '--port=0',
+      `--as=${USER}`,
+      ...groups.map((g) => `--as-group=${g}`),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) resolve({ child, url: `http://127.0.0.1:${m[1]}` });
+    });
+    child.on('exit', (code) => reject(new Error(`kubectl proxy exited ${code}: ${out}`)));
+  });
+}
+
+/** One request through the impersonating proxy. */
+async function asController(
+  method: string,
+  apiPath: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; message: string }> {
+  const res = await fetch(`${proxyUrl}${apiPath}`, {
+    method,
+    headers: { 'content-type': contentType },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { message?: string };
+  return { status: res.status, message: json.message ?? '' };
+}
+
+interface Access {
+  verb: string;
+  group?: string;
+  resource: string;
+  subresource?: string;
+  namespaced?: boolean;
+}
+
+async function allowed(groups: string[], a: Access): Promise<boolean> {
+  const authz = ctx.kc.makeApiClient(AuthorizationV1Api);
+  const review = await authz.createSubjectAccessReview({
+    body: {
+      spec: {
+        user: USER,
+        groups: [...groups, 'system:authenticated'],
+        resourceAttributes: {
+          verb: a.verb,
+          group: a.group ?? '',
+          resource: a.resource,
+          subresource: a.subresource,
+          namespace: a.namespaced === false ? undefined : ctx.namespace,
+        },
+      },
+    },
+  });
+  return review.status?.allowed === true;
+}
+
+function label(a: Access): string {
+  const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  return `${a.verb} ${a.group ? `${res}.${a.group}` : res}`;
+}
+
+const KRUISE = 'apps.kruise.io';
+const CONTROLLER_ALLOWED: Access[] = [
+  { verb: 'get', group: KRUISE, resource: 'clonesets' },
+  { verb: 'list', group: KRUISE, resource: 'clonesets' },
+  { verb: 'patch', group: KRUISE, resource: 'clonesets' },
+  { verb: 'update', group: KRUISE, resource: 'clonesets', subresource: 'status' },
+  { verb: 'list', resource: 'pods' },
+  { verb: 'create', resource: 'pods' },
+  { verb: 'patch', resource: 'pods' },
+  { verb: 'delete', resource: 'pods' },
+  { verb: 'patch', resource: 'pods', subresource: 'status' },
+  { verb: 'create', resource: 'persistentvolumeclaims' },
+  { verb: 'delete', resource: 'persistentvolumeclaims' },
+  { verb: 'list', group: 'apps', resource: 'controllerrevisions' },
+  { verb: 'create', group: 'apps', resource: 'controllerrevisions' },
+  { verb: 'delete', group: 'apps', resource: 'controllerrevisions' },
+  { verb: 'get', resource: 'events' },
+  { verb: 'create', resource: 'events' },
+  { verb: 'patch', resource: 'events' },
+];
+/** What no Kruiseless identity may do: read Secrets, touch other workloads, escalate, mint tokens. */
+const NOBODY: Access[] = [
+  { verb: 'get', resource: 'secrets' },
+  { verb: 'list', resource: 'secrets' },
+  { verb: 'watch', resource: 'secrets' },
+  { verb: 'get', resource: 'configmaps' },
+  { verb: 'create', resource: 'pods', subresource: 'exec' },
+  { verb: 'create', resource: 'pods', subresource: 'eviction' },
+  { verb: 'create', resource: 'serviceaccounts', subresource: 'token' },
+  { verb: 'create', group: KRUISE, resource: 'clonesets' },
+  { verb: 'delete', group: KRUISE, resource: 'clonesets' },
+  { verb: 'update', group: KRUISE, resource: 'clonesets' },
+  { verb: 'patch', group: 'apps', resource: 'deployments' },
+  { verb: 'delete', group: 'apps', resource: 'replicasets' },
+  { verb: 'delete', resource: 'namespaces', namespaced: false },
+  { verb: 'patch', resource: 'nodes', namespaced: false },
+  { verb: 'bind', group: 'rbac.authorization.k8s.io', resource: 'clusterroles', namespaced: false },
+  { verb: 'escalate', group: 'rbac.authorization.k8s.io', resource: 'clusterroles', namespaced: false },
+  { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', namespaced: false },
+  { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'rolebindings' },
+  { verb: 'impersonate', resource: 'users', namespaced: false },
+  { verb: 'impersonate', resource: 'groups', namespaced: false },
+  { verb: 'impersonate', resource: 'serviceaccounts' },
+  {
+    verb: 'patch',
+    group: 'admissionregistration.k8s.io',
+    resource: 'validatingadmissionpolicies',
+    namespaced: false,
+  },
+];
+const WATCHER_ALLOWED: Access[] = ['get', 'list', 'watch'].flatMap((verb) => [
+  { verb, group: KRUISE, resource: 'clonesets' },
+  { verb, resource: 'pods' },
+  { verb, resource: 'persistentvolumeclaims' },
+]);
+const WATCHER_DENIED: Access[] = [
+  { verb: 'create', resource: 'pods' },
+  { verb: 'patch', resource: 'pods' },
+  { verb: 'delete', resource: 'pods' },
+  { verb: 'patch', group: KRUISE, resource: 'clonesets' },
+  { verb: 'update', group: KRUISE, resource: 'clonesets', subresource: 'status' },
+  { verb: 'create', resource: 'events' },
+  { verb: 'create', group: 'apps', resource: 'controllerrevisions' },
+];
+
+beforeAll(async () => {
+  if (!fs.existsSync(binPath('kubectl')))
+    throw new Error(
+      `${binPath('kubectl')} is missing: run \`npm run cluster:build\` (the test drives kubectl proxy)`,
+    );
+  kubectl('apply', ...RBAC_FILES.flatMap((f) => ['-f', f]));
+  const started = await startProxy([CONTROLLER, WATCHER]);
+  proxy = started.child;
+  proxyUrl = started.url;
+  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kruiseless-rbac-'));
+}, 30_000);
+
+afterAll(() => {
+  proxy?.kill();
+  if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
+});
+
+describe('SubjectAccessReview of the RBAC in infra/rbac/kruiseless-rbac.yaml', () => {
+  test('kruiseless:controller may make every call the reconciler makes', async () => {
+    const answers = await Promise.all(CONTROLLER_ALLOWED.map((a) => allowed([CONTROLLER], a)));
+    expect(Object.fromEntries(CONTROLLER_ALLOWED.map((a, i) => [label(a), answers[i]]))).toEqual(
+      Object.fromEntries(CONTROLLER_ALLOWED.map((a) => [label(a), true])),
+    );
+  });
+
+  test('kruiseless:watcher may only read CloneSets, pods and PVCs', async () => {
+    const all = [...WATCHER_ALLOWED, ...WATCHER_DENIED];
+    const answers = await Promise.all(all.map((a) => allowed([WATCHER], a)));
+    expect(Object.fromEntries(all.map((a, i) => [label(a), answers[i]]))).toEqual(
+      Object.fromEntries(all.map((a, i) => [label(a), i < WATCHER_ALLOWED.length])),
+    );
+  });
+
+  test('neither group, nor both together, can read Secrets, touch other workloads or escalate', async () => {
+    const answers = await Promise.all(NOBODY.map((a) => allowed([CONTROLLER, WATCHER], a)));
+    expect(Object.fromEntries(NOBODY.map((a, i) => [label(a), answers[i]]))).toEqual(
+      Object.fromEntries(NOBODY.map((a) => [label(a), false])),
+    );
+  });
+});
+
+describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:controller', () => {
+  const podsPath = (): string => `/api/v1/namespaces/${guardNs.namespace}/pods`;
+  const pod = (name: string, owner?: { apiVersion: string; kind: string; name: string; uid: string }) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: guardNs.namespace,
+      ...(owner ? { ownerReferences: [{ ...owner, controller: true }] } : {}),
+    },
+    spec: { containers: [{ name: 'main', image: 'nginx:1.19-alpine' }] },
+  });
+  const denial = (op: string, resource: string, name: string): string =>
+    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet (apps.kruise.io); ${guardNs.namespace}/${name} is not`;
+  let cloneSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
+  let replicaSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
+
+  beforeAll(async () => {
+    // real owners, so that the garbage collector keeps their dependents; nothing reconciles this namespace's
+    // CloneSet (no pipeline watches it), and kube-controller-manager runs no ReplicaSet controller here
+    const cs = await applySeed(guardNs.custom, guardNs.namespace, (c) => {
+      c.metadata.name = 'guard-owner';
+      c.spec.replicas = 0;
+      c.spec.selector = { matchLabels: { app: 'guard-owner' } };
+      c.spec.template.metadata = { labels: { app: 'guard-owner' } };
+    });
+    cloneSetOwner = {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      name: 'guard-owner',
+      uid: cs.metadata.uid ?? '',
+    };
+    const apps = guardNs.kc.makeApiClient(AppsV1Api);
+    const rs = await apps.createNamespacedReplicaSet({
+      namespace: guardNs.namespace,
+      body: {
+        metadata: { name: 'other-controller' },
+        spec: {
+          replicas: 0,
+          selector: { matchLabels: { app: 'other' } },
+          template: {
+            metadata: { labels: { app: 'other' } },
+            spec: { containers: [{ name: 'main', image: 'nginx:1.19-alpine' }] },
+          },
+        },
+      },
+    });
+    replicaSetOwner = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      name: 'other-controller',
+      uid: rs.metadata?.uid ?? '',
+    };
+    // a new policy takes a moment to be loaded by the API server
+    await waitFor('the pod guard enforced', 20_000, async () => {
+      const r = await asController('POST', podsPath(), pod('probe'), 'application/json');
+      if (r.status === 201)
+        await guardNs.core.deleteNamespacedPod({ name: 'probe', namespace: guardNs.namespace });
+      return r.status === 403;
+    });
+  }, 60_000);
+
+  test('creating a pod without a CloneSet owner is refused; with one it is accepted', async () => {
+    expect(await asController('POST', podsPath(), pod('orphan-create'))).toEqual({
+      status: 403,
+      message: expect.stringContaining(denial('create', 'pods', 'orphan-create')) as string,
+    });
+    expect((await asController('POST', podsPath(), pod('owned', cloneSetOwner))).status).toBe(201);
+  });
+
+  test("another controller's pod can be neither adopted, relabelled nor deleted", async () => {
+    await guardNs.core.createNamespacedPod({
+      namespace: guardNs.namespace,
+      body: pod('foreign', replicaSetOwner),
+    });
+    const adopt = await asController(
+      'PATCH',
+      `${podsPath()}/foreign`,
+      { metadata: { ownerReferences: [{ ...cloneSetOwner, controller: true }] } },
+      'application/merge-patch+json',
+    );
+    const relabel = await asController(
+      'PATCH',
+      `${podsPath()}/foreign`,
+      { metadata: { labels: { x: 'y' } } },
+      'application/merge-patch+json',
+    );
+    const del = await asController('DELETE', `${podsPath()}/foreign`);
+    expect([adopt, relabel, del]).toEqual([
+      { status: 403, message: expect.stringContaining(denial('update', 'pods', 'foreign')) as string },
+      { status: 403, message: expect.stringContaining(denial('update', 'pods', 'foreign')) as string },
+      { status: 403, message: expect.stringContaining(denial('delete', 'pods', 'foreign')) as string },
+    ]);
+    const still = await guardNs.core.readNamespacedPod({ name: 'foreign', namespace: guardNs.namespace });
+    expect(still.metadata?.labels).toBeUndefined();
+    expect(still.metadata?.ownerReferences?.map((r) => r.kind)).toEqual(['ReplicaSet']);
+  });
+
+  test('an orphan may be adopted (as OpenKruise claims pods) but not deleted while it is unowned', async () => {
+    await guardNs.core.createNamespacedPod({ namespace: guardNs.namespace, body: pod('orphan') });
+    expect((await asController('DELETE', `${podsPath()}/orphan`)).status).toBe(403);
+    const adopt = await asController(
+      'PATCH',
+      `${podsPath()}/orphan`,
+      { metadata: { ownerReferences: [{ ...cloneSetOwner, controller: true, blockOwnerDeletion: true }] } },
+      'application/merge-patch+json',
+    );
+    expect(adopt.status).toBe(200);
+    expect((await asController('DELETE', `${podsPath()}/orphan`)).status).toBe(200);
+  });
+
+  test('a PVC without a CloneSet owner is refused', async () => {
+    const r = await asController('POST', `/api/v1/namespaces/${guardNs.namespace}/persistentvolumeclaims`, {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'orphan-pvc' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    });
+    expect(r).toEqual({
+      status: 403,
+      message: expect.stringContaining(denial('create', 'persistentvolumeclaims', 'orphan-pvc')) as string,
+    });
+  });
+});
+
+describe('the whole pipeline with nothing but the granted access', () => {
+  let embedded: Embedded;
+  const logger = new RecordingLogger();
+
+  beforeAll(async () => {
+    const kubeconfig = path.join(tmpDir, 'kubeconfig');
+    fs.writeFileSync(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'proxy', cluster: { server: proxyUrl, 'insecure-skip-tls-verify': true } }],
+        users: [{ name: 'proxy', user: {} }],
+        contexts: [{ name: 'proxy', context: { cluster: 'proxy', user: 'proxy' } }],
+        'current-context': 'proxy',
+      }),
+    );
+    embedded = await startEmbedded({
+      kubeconfig,
+      clusterName: E2E_CLUSTER,
+      logger,
+      serverlessYml: namespaceScopedServerlessYml(ctx.namespace),
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await embedded?.stop();
+  });
+
+  test(
+    'the seed CloneSet is created, updated in place and scaled down; a PVC CloneSet gets and loses its PVC',
+    async () => {
+      await applySeed(ctx.custom, ctx.namespace);
+      await waitFor('2 Ready pods', 90_000, async () => {
+        const s = (await getCloneSet(ctx.custom, ctx.namespace)).status;
+        return s?.readyReplicas === 2 && s.updatedReadyReplicas === 2;
+      });
+      const before = await activePods(ctx.core, ctx.namespace);
+      await patchCloneSet(ctx.custom, ctx.namespace, [
+        { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.19-alpine' },
+      ]);
+      const updated = await waitFor('in-place update to 1.19-alpine', 90_000, async () => {
+        const cs = await getCloneSet(ctx.custom, ctx.namespace);
+        const s = cs.status;
+        return s?.updateRevision === 'cs-no-pvc-sample-6ccb957675' && s.updatedReadyReplicas === 2
+          ? cs
+          : undefined;
+      });
+      expect(updated.status?.updateRevision).toBe('cs-no-pvc-sample-6ccb957675');
+      const after = await activePods(ctx.core, ctx.namespace);
+      // updated in place: the same pods (uids), now running the new image
+      expect(after.map((p) => p.metadata.uid).sort()).toEqual(before.map((p) => p.metadata.uid).sort());
+      await patchCloneSet(ctx.custom, ctx.namespace, [{ op: 'replace', path: '/spec/replicas', value: 1 }]);
+      await waitFor(
+        '1 pod left',
+        60_000,
+        async () => (await activePods(ctx.core, ctx.namespace)).length === 1,
+      );
+
+      await applySeed(ctx.custom, ctx.namespace, (c) => {
+        c.metadata.name = 'with-pvc';
+        c.spec.replicas = 1;
+        c.spec.selector = { matchLabels: { app: 'with-pvc' } };
+        c.spec.template.metadata = { labels: { app: 'with-pvc' } };
+        c.spec.volumeClaimTemplates = [
+          {
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
+        ];
+      });
+      await waitFor('the PVC of with-pvc', 60_000, async () => {
+        const pvcs = await ctx.core.listNamespacedPersistentVolumeClaim({ namespace: ctx.namespace });
+        return pvcs.items.length === 1;
+      });
+      await patchCloneSet(
+        ctx.custom,
+        ctx.namespace,
+        [{ op: 'replace', path: '/spec/replicas', value: 0 }],
+        'with-pvc',
+      );
+      await waitFor('with-pvc scaled to 0 and its PVC deleted', 60_000, async () => {
+        const pvcs = await ctx.core.listNamespacedPersistentVolumeClaim({ namespace: ctx.namespace });
+        return pvcs.items.every((p) => p.metadata?.deletionTimestamp);
+      });
+      const refused = logger.records.filter((r) =>
+        /forbidden|403/i.test(`${r.message} ${JSON.stringify(r.extra)}`),
+      );
+      expect(refused).toEqual([]);
+      expect(embedded.deadLetters()).toEqual([]);
+    },
+    STEP_TIMEOUT_MS * 3,
+  );
+});

@@ -1,0 +1,103 @@
+/** `kruiseless lint` offline: exact `path: message` lines, exit codes, wrong kind, missing file. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { runCli } from '../../../lib/cli/program.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'kruiseless-lint-'));
+function file(name: string, text: string): string {
+  const p = path.join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+const TEMPLATE = `  selector: {matchLabels: {app: x}}
+  template:
+    metadata: {labels: {app: x}}
+    spec: {containers: [{name: c, image: nginx}]}
+`;
+
+describe('kruiseless lint', () => {
+  it('accepts the seed example', async () => {
+    expect(await runCli(['lint', '-f', 'examples/cs-no-pvc-sample.yaml'], {})).toEqual({
+      code: 0,
+      stdout: 'cloneset "cs-no-pvc-sample" is valid\n',
+      stderr: '',
+    });
+  });
+
+  it("prints OpenKruise's messages as path: message lines and exits 1", async () => {
+    const bad = file(
+      'bad.yaml',
+      `apiVersion: apps.kruise.io/v1alpha1
+kind: CloneSet
+metadata: {name: web}
+spec:
+  replicas: -1
+  selector: {matchLabels: {app: x}}
+  template:
+    metadata: {labels: {app: y}}
+    spec: {containers: [{name: c, image: nginx}]}
+  updateStrategy: {type: InPlaceOnly, maxSurge: 1}
+`,
+    );
+    expect(await runCli(['lint', '-f', bad], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'spec.replicas: Invalid value: -1: must be greater than or equal to 0\n' +
+        'spec.template.metadata.labels: Invalid value: {"app":"y"}: `selector` does not match template `labels`\n' +
+        'spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly\n',
+    });
+  });
+
+  it('OnDelete: rejected in v1alpha1 (as the webhook), valid through v1beta1', async () => {
+    const alpha = file(
+      'a.yaml',
+      `apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: a}\nspec:\n${TEMPLATE}  updateStrategy: {type: OnDelete}\n`,
+    );
+    const run = await runCli(['lint', '-f', alpha], {});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^spec\.updateStrategy\.type: /);
+    const beta = file(
+      'b.yaml',
+      `apiVersion: apps.kruise.io/v1beta1\nkind: CloneSet\nmetadata: {name: b}\nspec:\n${TEMPLATE}  updateStrategy: {type: OnDelete}\n`,
+    );
+    expect(await runCli(['lint', '-f', beta], {})).toEqual({
+      code: 0,
+      stdout: 'cloneset "b" is valid\n',
+      stderr: '',
+    });
+  });
+
+  it('names each CloneSet of a multi-document file that has errors', async () => {
+    const two = file(
+      'two.yaml',
+      `apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: ok}\nspec:\n${TEMPLATE}---\napiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: neg}\nspec:\n  replicas: -2\n${TEMPLATE}`,
+    );
+    expect(await runCli(['lint', '-f', two], {})).toEqual({
+      code: 1,
+      stdout: 'cloneset "ok" is valid\n',
+      stderr: 'cloneset "neg":\nspec.replicas: Invalid value: -2: must be greater than or equal to 0\n',
+    });
+  });
+
+  it('wrong kind, missing file and missing flag are errors', async () => {
+    const dep = file('dep.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n');
+    expect(await runCli(['lint', '-f', dep], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: document 1: kind Deployment is not a CloneSet\n',
+    });
+    expect(await runCli(['lint', '-f', '/nonexistent.yaml'], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: the path "/nonexistent.yaml" does not exist\n',
+    });
+    expect(await runCli(['lint'], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "error: required option '-f, --filename <file>' not specified\n",
+    });
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * ControllerRevision bodies carry `data` as Go's `encoding/json` bytes (lib/kube/client.ts revisionBodyText), since
+ * OpenKruise compares a revision of the same name with its own by those bytes.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { revisionBodyText } from '../../../lib/kube/client.js';
+
+describe('revisionBodyText', () => {
+  const body = {
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: { name: 'cs-1', namespace: 'ns' },
+    data: {
+      spec: {
+        template: {
+          spec: { containers: [{ name: 'c', command: ['sh', '-c', 'a && b > /dev/null'], image: 'x' }] },
+          metadata: { labels: { app: 'cs' } },
+          $patch: 'replace',
+        },
+      },
+    },
+    revision: 2,
+  };
+
+  it('writes data with sorted keys and HTML escapes, the rest as JSON.stringify does, and parses back equal', () => {
+    const text = revisionBodyText(body);
+    expect(text).toBe(
+      '{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"cs-1","namespace":"ns"},"revision":2,' +
+        '"data":{"spec":{"template":{"$patch":"replace","metadata":{"labels":{"app":"cs"}},"spec":{"containers":' +
+        '[{"command":["sh","-c","a \\u0026\\u0026 b \\u003e /dev/null"],"image":"x","name":"c"}]}}}}}',
+    );
+    expect(JSON.parse(text)).toEqual(body);
+  });
+
+  it('leaves a body without data as JSON.stringify writes it', () => {
+    const { data: _data, ...rest } = body;
+    expect(revisionBodyText(rest)).toBe(JSON.stringify(rest));
+  });
+});
