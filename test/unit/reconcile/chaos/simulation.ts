@@ -325,7 +325,11 @@ export class Simulation {
     const cached = this.planned.get(inv);
     if (cached?.seq === r.seq) return cached.deletes;
     const deletes = new Set<string>();
-    if (r.cloneSet && r.pods && r.pvcs && r.revisions) {
+    // a timer pass of a settled CloneSet without volumeClaimTemplates does not list PVCs and plans with none
+    // (readWorld in lib/reconcile/pass.ts); with templates, the PVCs must have been read
+    const noTemplates = (r.cloneSet?.spec.volumeClaimTemplates ?? []).length === 0;
+    const pvcs = r.pvcs ?? (noTemplates ? [] : undefined);
+    if (r.cloneSet && r.pods && pvcs && r.revisions) {
       const uid = r.cloneSet.metadata.uid;
       const mine = <T extends { metadata: { ownerReferences?: { uid: string }[] } }>(xs: T[]) =>
         xs.filter((o) => (o.metadata.ownerReferences ?? []).some((x) => x.uid === uid));
@@ -333,7 +337,7 @@ export class Simulation {
       const plan = planCloneSet({
         cloneSet: structuredClone(r.cloneSet),
         pods: structuredClone(mine(r.pods)),
-        pvcs: structuredClone(mine(r.pvcs)),
+        pvcs: structuredClone(mine(pvcs)),
         revisions: structuredClone(r.revisions),
         now: new Date(r.at),
         newInstanceId: () => `zz${idOf(n++).slice(0, 3)}`,
