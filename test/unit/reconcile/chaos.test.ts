@@ -3,15 +3,20 @@
  * user actions interleaved with API-server, DynamoDB, bus, crash and clock faults, driving the real
  * reconcileCloneSet against the in-memory API server and state stores. The faults are mocks of faults that cannot
  * be caused for real in a unit test (test/unit/reconcile/chaos/faulty.ts); everything else is the real protocol.
- * The seed is printed by fast-check on a failure; set CHAOS_SEED to replay a run. The long run is
- * `npm run test:chaos -- --steps N [--seed S]`.
+ * The seed is fixed ({@link DEFAULT_SEED}) and printed in the test name; set CHAOS_SEED to run another. The
+ * long run is `npm run test:chaos -- --steps N [--seed S]`.
  */
 import fc from 'fast-check';
 import { scenarioArb, type Scenario } from './chaos/scenario.js';
 import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
 import { checkScenario, runScenario } from './chaos/simulation.js';
 
-const SEED = process.env.CHAOS_SEED ? Number(process.env.CHAOS_SEED) : Date.now() % 2 ** 31;
+/**
+ * A fixed seed, so `npm test` cannot go red by chance: the same 40 scenarios every run. CHAOS_SEED replays or
+ * explores another seed; random seeds are for the long run (`npm run test:chaos` without --seed).
+ */
+const DEFAULT_SEED = 20261201;
+const SEED = process.env.CHAOS_SEED ? Number(process.env.CHAOS_SEED) : DEFAULT_SEED;
 /** 40 scenarios of 25–35 rounds: at least 1,000 rounds, every one with the fault injector on. */
 const RUNS = 40;
 
@@ -36,6 +41,27 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
     );
     expect(rounds).toBeGreaterThanOrEqual(1000);
     expect(faults).toBeGreaterThan(300);
+  });
+
+  test('the shape of a harness gap it showed (seed 801639914, scenario 8: a Resync pass that lists no PVCs records a scale-down) holds every invariant', async () => {
+    // the ninth scenario of that seed: the harness re-planned such a pass as if nothing had been listed, so it
+    // reported the victims the pass recorded in the ledger as chosen by no plan
+    const s = fc.sample(scenarioArb(25, 35), { seed: 801639914, numRuns: 9 })[8];
+    expect(s.spec).toEqual({
+      replicas: 1,
+      image: 0,
+      partition: 1,
+      maxSurge: 3,
+      maxUnavailable: 2,
+      type: 'ReCreate',
+      preDeleteHook: true,
+      inPlaceUpdateHook: false,
+    });
+    const v = await checkScenario(s);
+    expect(v.faulty.violations).toEqual([]);
+    expect(v.clean.violations).toEqual([]);
+    expect({ faulty: v.faulty.converged, clean: v.clean.converged }).toEqual({ faulty: true, clean: true });
+    expect(v.divergence).toEqual([]);
   });
 
   const two: Scenario = {
