@@ -28,8 +28,8 @@ export interface DeleteContext {
  * stores it before the first delete.
  * @param at epoch ms, the time recorded on the expectations
  * @returns the number of API writes made
- * @throws KubeApiError for a failed delete other than NotFound (a 409 means the UID changed); state-store errors
- *   (FencedOutError after a takeover)
+ * @throws KubeApiError for a failed delete other than NotFound (a 409 means the UID changed), after dropping the
+ *   delete expectations of the objects not deleted; state-store errors (FencedOutError after a takeover)
  */
 export async function deleteInstance(
   ctx: DeleteContext,
@@ -43,12 +43,47 @@ export async function deleteInstance(
   await ctx.expectations.put(ctx.lease, expected);
   let writes = 0;
   if (target.pod) {
-    await ignoreNotFound(kube.deletePod(namespace, target.pod.name, target.pod.uid));
+    const { name, uid } = target.pod;
+    await rollBackOnFailure(
+      ctx,
+      expected,
+      [target.pod],
+      ignoreNotFound(kube.deletePod(namespace, name, uid)),
+    );
     writes++;
   }
-  for (const c of target.pvcs) {
-    await ignoreNotFound(kube.deletePVC(namespace, c.name, c.uid));
+  for (const [i, c] of target.pvcs.entries()) {
+    await rollBackOnFailure(
+      ctx,
+      expected,
+      target.pvcs.slice(i),
+      ignoreNotFound(kube.deletePVC(namespace, c.name, c.uid)),
+    );
     writes++;
   }
   return writes;
+}
+
+/**
+ * Awaits a delete; when it fails, first drops the delete expectations of `doomed` (the failed object and those not
+ * yet attempted) and stores that, as OpenKruise's `deletePods` observes the expectation of a failed delete — else
+ * the next pass would wait the whole expectation timeout for a delete that did not happen. A delete whose answer
+ * was lost but that was applied shows in the next (quorum) read, so nothing is deleted twice.
+ * @throws the delete's error, after the expectations were stored
+ */
+async function rollBackOnFailure(
+  ctx: DeleteContext,
+  expected: Expectations,
+  doomed: Doomed[],
+  del: Promise<unknown>,
+): Promise<void> {
+  try {
+    await del;
+  } catch (e) {
+    expected.deletes = expected.deletes.filter(
+      (op) => !doomed.some((d) => d.name === op.name && d.uid === op.uid),
+    );
+    await ctx.expectations.put(ctx.lease, expected);
+    throw e;
+  }
 }

@@ -391,6 +391,9 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
         await ctx.ledger.record(ctx.lease, {
           intentId,
           createdAt: ctx.clock(),
+          ...(ctx.cloneSet.metadata.generation !== undefined
+            ? { generation: ctx.cloneSet.metadata.generation }
+            : {}),
           pods: deletions.map((d) => ({ name: d.pod.name, uid: d.pod.uid, reason: d.reason })),
         });
       }

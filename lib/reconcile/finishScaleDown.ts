@@ -16,6 +16,7 @@ import type {
   ScaleDownIntent,
   ScaleDownLedger,
 } from '../state/index.js';
+import { isPodAvailable } from '../cloneset/pods.js';
 import { deleteInstance } from './deleteInstance.js';
 
 /** What {@link finishScaleDown} needs. */
@@ -31,12 +32,30 @@ export interface IntentContext {
   pvcs: PersistentVolumeClaim[];
   /** Pending expectations (after observation). */
   pending: Expectations;
+  /**
+   * How many pods the plan for the world as it is now deletes (`total`), and how many of them are available
+   * (`available`, the part of OpenKruise's `deleteReadyLimit` the plan uses). The recorded victims are deleted
+   * instead of the plan's own choice, but no more of them than that: since they were chosen, someone else may
+   * have deleted pods or the budget may have shrunk, and OpenKruise, choosing afresh, would then delete fewer.
+   * Absent: every recorded victim is deleted.
+   */
+  allowance?: { total: number; available: number };
   clock: Clock;
   log: Logger;
 }
 
 /**
- * Delete the intent's pods that still exist (same name and UID, not terminating) together with their instance's
+ * Whether a recorded intent still belongs to the CloneSet as it is now: chosen for the same `metadata.generation`
+ * (or recorded without one). Once the user has changed the spec, the victims may be wanted again — OpenKruise
+ * chooses afresh on every reconcile — so a stale intent is cleared and the pass plans anew.
+ */
+export function intentIsCurrent(intent: ScaleDownIntent, cloneSet: CloneSet): boolean {
+  return intent.generation === undefined || intent.generation === cloneSet.metadata.generation;
+}
+
+/**
+ * Delete the intent's pods that still exist (same name and UID, not terminating), within what the plan for the
+ * world as it is now would delete ({@link IntentContext.allowance}) — together with their instance's
  * PVCs, through the one delete path ({@link deleteInstance}), then clear the intent.
  * @returns the number of API writes made
  * @throws KubeApiError when a delete fails (the intent stays recorded for the next attempt); state-store errors
@@ -51,6 +70,19 @@ export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownInten
         p.metadata.name === chosen.name && p.metadata.uid === chosen.uid && !p.metadata.deletionTimestamp,
     );
     if (!pod) continue;
+    const allowance = ctx.allowance;
+    if (allowance) {
+      const available = isPodAvailable(pod, 0, new Date(ctx.clock()));
+      if (allowance.total <= 0 || (available && allowance.available <= 0)) {
+        ctx.log.info('recorded victim kept: the plan for the world as it is now deletes fewer pods', {
+          pod: chosen.name,
+          reason: chosen.reason,
+        });
+        continue;
+      }
+      allowance.total--;
+      if (available) allowance.available--;
+    }
     const id = pod.metadata.labels?.[LABEL_INSTANCE_ID];
     const pvcs = id ? ctx.pvcs.filter((c) => c.metadata.labels?.[LABEL_INSTANCE_ID] === id) : [];
     ctx.log.info('finishing recorded scale-down', {

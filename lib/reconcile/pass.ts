@@ -9,6 +9,7 @@ import { LABEL_INSTANCE_ID, SAFE_ALPHABET } from '../api/keys.js';
 import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { selectorString } from '../api/selector.js';
 import { planCloneSet } from '../cloneset/plan.js';
+import { isPodAvailable } from '../cloneset/pods.js';
 import { DEFAULT_PLANNER_OPTIONS, type Plan, type PlannerOptions } from '../cloneset/types.js';
 import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
 import type { Clock } from '../core/clock.js';
@@ -17,7 +18,7 @@ import type { KubeClient, Listed } from '../kube/types.js';
 import type { ReconcileReason } from '../events/schema.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
 import { executePlan, type ExecuteResult } from './execute.js';
-import { finishScaleDown } from './finishScaleDown.js';
+import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';
 import { isSatisfied, observeExpectations, type ObservedExpectations } from './observeExpectations.js';
 
 /** What a pass needs. */
@@ -272,7 +273,23 @@ export async function runPass(
   const observed = await observe(deps, lease, stored, world);
 
   const intent = await deps.ledger.get(key);
-  if (intent) {
+  if (intent && !intentIsCurrent(intent, world.cloneSet)) {
+    log.info('scale-down intent recorded for an older spec: cleared, planning anew', {
+      intentId: intent.intentId,
+      generation: intent.generation,
+    });
+    await deps.ledger.clear(lease, intent.intentId);
+  } else if (intent) {
+    // the same victims as the predecessor, but no more than the plan for the world as it is now would delete
+    const { plan: now } = planPass({ ...deps, newInstanceId: randomInstanceId }, world, false);
+    const at = new Date(deps.clock());
+    const deleting = now.actions.flatMap((a) =>
+      a.type === 'DeletePod' ? world.pods.filter((p) => p.metadata.uid === a.pod.uid) : [],
+    );
+    const allowance = {
+      total: deleting.length,
+      available: deleting.filter((p) => isPodAvailable(p, 0, at)).length,
+    };
     const writes = await finishScaleDown(
       {
         ...deps,
@@ -281,10 +298,12 @@ export async function runPass(
         pods: world.pods,
         pvcs: world.pvcs,
         pending: observed.pending,
+        allowance,
       },
       intent,
     );
-    return { gone: false, writes, acted: writes > 0 };
+    // the intent is cleared: plan at once (it may have kept pods that are no longer surplus)
+    return { gone: false, writes, acted: true };
   }
 
   const waiting = !isSatisfied(observed.pending);

@@ -105,6 +105,11 @@ export interface ScaleDownIntent {
   createdAt: number;
   /** The chosen pods, with why each was chosen (e.g. `specified-delete`, `not-ready`). */
   pods: { name: string; uid: string; reason: string }[];
+  /**
+   * `metadata.generation` of the CloneSet the pods were chosen for: a successor finishes the intent only while the
+   * spec is unchanged (docs/architecture.md#ledger). Absent in intents recorded before it was kept.
+   */
+  generation?: number;
 }
 
 /** The scale-down ledger port (docs/architecture.md#ledger). */

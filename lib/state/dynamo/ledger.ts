@@ -16,6 +16,7 @@ const IntentItem = z.object({
   intentId: z.string().optional(),
   createdAt: z.number().optional(),
   pods: z.array(z.object({ name: z.string(), uid: z.string(), reason: z.string() })).optional(),
+  generation: z.number().optional(),
   fence: z.number().optional(),
 });
 
@@ -34,6 +35,7 @@ export class DynamoScaleDownLedger implements ScaleDownLedger {
       intentId: i.intentId,
       createdAt: i.createdAt ?? 0,
       pods: (i.pods ?? []).map((p) => ({ name: p.name, uid: p.uid, reason: p.reason })),
+      ...(i.generation !== undefined ? { generation: i.generation } : {}),
     };
   }
 
@@ -43,6 +45,7 @@ export class DynamoScaleDownLedger implements ScaleDownLedger {
       intentId: intent.intentId,
       createdAt: intent.createdAt,
       pods: intent.pods.map((p) => ({ name: p.name, uid: p.uid, reason: p.reason })),
+      ...(intent.generation !== undefined ? { generation: intent.generation } : {}),
     });
   }
 
@@ -53,13 +56,14 @@ export class DynamoScaleDownLedger implements ScaleDownLedger {
       op,
       pk,
       SK.scaledown,
-      'REMOVE #intentId, #createdAt, #pods SET #fence = :token, #ttl = :ttl',
+      'REMOVE #intentId, #createdAt, #pods, #generation SET #fence = :token, #ttl = :ttl',
       {
         condition: `#intentId = :id AND (${FENCE_CONDITION})`,
         names: {
           '#intentId': 'intentId',
           '#createdAt': 'createdAt',
           '#pods': 'pods',
+          '#generation': 'generation',
           '#fence': 'fence',
           '#ttl': 'ttl',
         },

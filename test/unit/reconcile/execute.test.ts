@@ -385,7 +385,7 @@ describe('executePlan: API errors', () => {
     ]);
   });
 
-  test('a failed delete: FailedDelete, the ledger keeps the intent, podsToDelete is not truncated', async () => {
+  test('a failed delete: FailedDelete, its expectation dropped, the ledger keeps the intent, podsToDelete is not truncated', async () => {
     const s = await setup();
     const a = s.kube.pods.get('cs-x-aaaaa')!;
     s.kube.failOn((call) => (call === 'delete pod cs-x-aaaaa' ? internalError(call) : undefined));
@@ -407,6 +407,7 @@ describe('executePlan: API errors', () => {
       'ledger.record [cs-x-aaaaa]',
       'expectations.put deletes[cs-x-aaaaa]',
       'delete pod cs-x-aaaaa',
+      'expectations.put (none)', // the failed delete is not expected any more (OpenKruise's deletePods)
       'update status cs-no-pvc-sample',
       'event FailedDelete: failed to delete pod cs-x-aaaaa: delete pod cs-x-aaaaa: 500 InternalError: etcd is unavailable',
     ]);
@@ -523,6 +524,7 @@ describe('finishScaleDown: a recorded intent is finished, not re-chosen', () => 
     const writes = await finishScaleDown(
       {
         ...ctx,
+        cloneSet: { ...ctx.cloneSet, spec: { ...ctx.cloneSet.spec, replicas: 1 } }, // scaling 2 → 1
         pods: [...s.kube.pods.values()],
         pvcs: [...s.kube.pvcs.values()].map((c) => ({
           ...c,

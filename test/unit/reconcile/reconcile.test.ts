@@ -402,6 +402,9 @@ describe('reconcileCloneSet: the lease', () => {
   test('a scale-down recorded by a predecessor that died is finished first, not chosen again', async () => {
     const h = harness();
     await seedTwoReadyPods(h);
+    const one = seedCloneSet();
+    one.spec.replicas = 1; // the predecessor was scaling 2 → 1
+    h.kube.apply(one);
     const taken = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
     if (!taken.acquired) throw new Error('lease');
     const a = h.kube.pods.get(A)!;

@@ -1,0 +1,86 @@
+/**
+ * `npm run test:chaos -- --steps N [--seed S] [--verbose]`: the long run of the randomized fault test
+ * (docs/reliability.md#randomized-fault-test). Generates scenarios from the seed until N rounds ran, runs each with
+ * its faults and without, and ends with one line on stdout:
+ *   chaos: <steps> steps, <faults> faults, violations <v>, converged <yes|no>
+ * Progress (percentage and ETA) and the first violations go to stderr. Exit 0 only with no violation and every run
+ * converged; the same --seed replays the same run.
+ */
+import fc from 'fast-check';
+import { Command } from 'commander';
+import { scenarioArb } from '../test/unit/reconcile/chaos/scenario.js';
+import { checkScenario } from '../test/unit/reconcile/chaos/simulation.js';
+
+const program = new Command()
+  .option('--steps <n>', 'rounds to run in total', '10000')
+  .option('--seed <s>', 'seed (default: random, printed)')
+  .option('--verbose', 'print every violation, not only the first ones')
+  .parse();
+const opts = program.opts<{ steps: string; seed?: string; verbose?: boolean }>();
+const steps = Number(opts.steps);
+const seed = opts.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(opts.seed);
+if (!Number.isInteger(steps) || steps <= 0 || !Number.isInteger(seed)) {
+  console.error('chaos: --steps must be a positive integer and --seed an integer');
+  process.exit(2);
+}
+
+const MIN_ROUNDS = 20;
+const MAX_ROUNDS = 60;
+const started = Date.now();
+console.error(`chaos: seed ${seed} (replay: npm run test:chaos -- --steps ${steps} --seed ${seed})`);
+
+const scenarios = fc.sample(scenarioArb(MIN_ROUNDS, MAX_ROUNDS), {
+  seed,
+  numRuns: Math.ceil(steps / MIN_ROUNDS) + 1,
+});
+let done = 0;
+let ran = 0;
+let violations = 0;
+let converged = true;
+let printed = 0;
+let settleMax = 0;
+const faults: Record<string, number> = {};
+let lastProgress = 0;
+for (const [i, s] of scenarios.entries()) {
+  if (done >= steps) break;
+  const v = await checkScenario(s);
+  done += s.rounds.length;
+  ran++;
+  for (const [k, n] of Object.entries(v.faulty.faults)) faults[k] = (faults[k] ?? 0) + n;
+  const problems = [
+    ...v.faulty.violations,
+    ...v.clean.violations.map((x) => `fault-free run: ${x}`),
+    ...v.divergence,
+  ];
+  violations += problems.length;
+  settleMax = Math.max(settleMax, v.faulty.settleRounds);
+  if (!v.faulty.converged || !v.clean.converged) {
+    converged = false;
+    problems.push(`did not converge (faulty ${v.faulty.converged}, fault-free ${v.clean.converged})`);
+  }
+  for (const p of problems) {
+    if (printed++ < 20 || opts.verbose) console.error(`  scenario ${i}: ${p}`);
+  }
+  if (problems.length > 0 && printed <= 20) console.error(`  scenario ${i} spec: ${JSON.stringify(s.spec)}`);
+  const now = Date.now();
+  if (now - lastProgress > 2000 || done >= steps) {
+    lastProgress = now;
+    const pct = Math.min(100, (100 * done) / steps);
+    const eta = done > 0 ? ((now - started) / done) * Math.max(0, steps - done) : 0;
+    console.error(`chaos: ${pct.toFixed(1)}% (${done}/${steps} steps), ETA ${(eta / 1000).toFixed(0)} s`);
+  }
+}
+const total = Object.values(faults).reduce((a, b) => a + b, 0);
+const byKind = Object.entries(faults)
+  .sort(([a], [b]) => (a < b ? -1 : 1))
+  .map(([k, n]) => `${k} ${n}`)
+  .join(', ');
+console.error(`chaos: faults by kind: ${byKind}`);
+console.error(`chaos: ${ran} scenarios, each run with its faults and without`);
+console.error(
+  `chaos: longest final resync ${settleMax} rounds; wall time ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
+console.log(
+  `chaos: ${done} steps, ${total} faults, violations ${violations}, converged ${converged ? 'yes' : 'no'}`,
+);
+process.exit(violations === 0 && converged ? 0 : 1);
