@@ -29,6 +29,7 @@ import {
   type ReferenceInfo,
 } from '../../infra/reference/reference.js';
 import { referenceStateDir } from '../../infra/reference/settings.js';
+import { waitOwnerKindResolved } from './support/garbageCollector.js';
 import { kubeWrites, RecordingLogger, settle } from './support/pipeline.js';
 import { waitFor } from './support/wait.js';
 
@@ -76,7 +77,12 @@ if (reason) {
     kc.loadFromFile(info.kubeconfig);
     core = kc.makeApiClient(CoreV1Api);
     custom = kc.makeApiClient(CustomObjectsApi);
-  }, STEP_TIMEOUT_MS);
+    // OpenKruise v1.9 owns its pods and revisions as apps.kruise.io/v1beta1, which Kruiseless's CRD does not
+    // serve: pods created while the fresh CRD is still unknown to the garbage collector stay in its retry queue
+    // and get deleted as orphans by a retry after the hand-over. A cluster that has run OpenKruise a while is past
+    // that window; this one is made so before the seed goes in.
+    await waitOwnerKindResolved(core, 'default', 'apps.kruise.io/v1beta1', 'CloneSet', 90_000);
+  }, STEP_TIMEOUT_MS + 90_000);
 
   afterAll(async () => {
     await embedded?.stop();
