@@ -31,7 +31,14 @@ import { recordingStores, type Journal } from '../reconcile/support/recordingKub
 
 const CORPUS = fileURLToPath(new URL('../../corpus/', import.meta.url));
 /** Every corpus file: a file added or lost shows here. */
-const CORPUS_FILES = ['cloneset/validation.yaml', 'events/detail.yaml', 'events/envelope.yaml'];
+const CORPUS_FILES = [
+  'cloneset/validation.yaml',
+  'events/detail.yaml',
+  'events/envelope.yaml',
+  'objects/holes.yaml',
+  'objects/huge.yaml',
+  'objects/unvalidated.yaml',
+];
 
 interface Case {
   name: string;
@@ -39,10 +46,15 @@ interface Case {
   patch?: jsonpatch.Operation[];
   /** objects: pods to add to the cluster (after the seed's own, if `seeded`). */
   pods?: Pod[];
-  /** objects: `count` copies of `pod`, named `<prefix>-<i>`. */
-  generate?: { count: number; prefix: string; pod: Pod };
+  /**
+   * objects: `count` copies of `pod` (or of the pod named `from` already in the cluster), named `<prefix>-<i>`,
+   * uid `<prefix>-<i>-uid`.
+   */
+  generate?: { count: number; prefix: string; pod?: Pod; from?: string };
   /** objects: reconcile the seed to 2 ready pods first. */
   seeded?: boolean;
+  /** objects: JSON Patches to apply to pods already in the cluster (after `seeded`), by pod name. */
+  podPatches?: Record<string, jsonpatch.Operation[]>;
   expect?: Expectation;
 }
 
@@ -93,10 +105,11 @@ function load(file: string): CorpusFile {
   return parse(readFileSync(file, 'utf8')) as CorpusFile;
 }
 
-/** The case's input: `input` as written, or `base` with `patch` applied (both expanded). */
+/** The case's input: `input` as written, or `base` with `patch` (default none) applied (both expanded). */
 function inputOf(file: CorpusFile, c: Case, base: unknown = file.base): unknown {
-  if (c.patch) {
-    return jsonpatch.applyPatch(structuredClone(base), expand(c.patch) as jsonpatch.Operation[]).newDocument;
+  if (c.patch || c.input === undefined) {
+    return jsonpatch.applyPatch(structuredClone(base), expand(c.patch ?? []) as jsonpatch.Operation[])
+      .newDocument;
   }
   return expand(c.input);
 }
@@ -168,11 +181,13 @@ async function runEvent(file: CorpusFile, c: Case, expected: Expectation): Promi
   }
 }
 
-/** The seed CloneSet reconciled to 2 ready pods, journal cleared, clock 30 s on. */
+/** The seed CloneSet reconciled to 2 ready pods and once more to a steady state, journal cleared, clock 30 s on. */
 async function seeded(h: Harness): Promise<void> {
   h.kube.apply(seedCloneSet());
   await reconcileCloneSet(h.deps(), REQUEST);
   h.kube.kubelet();
+  h.clock.now += 30_000;
+  await reconcileCloneSet(h.deps({ deadlineMs: h.clock.now + 60_000 }), REQUEST);
   h.journal.length = 0;
   h.kube.events.length = 0;
   h.clock.now += 30_000;
@@ -224,16 +239,28 @@ async function runObjects(file: CorpusFile, c: Case, expected: Expectation): Pro
   if (c.seeded) await seeded(h);
   const cs = inputOf(file, c, seedCloneSet()) as CloneSet;
   h.kube.apply(cs);
+  for (const [name, ops] of Object.entries(c.podPatches ?? {})) {
+    const pod = h.kube.pods.get(name);
+    if (!pod) throw new Error(`corpus case "${c.name}": no pod ${name} to patch`);
+    h.kube.pods.set(name, jsonpatch.applyPatch(structuredClone(pod), ops).newDocument);
+  }
   const pods = [...(c.pods ?? [])];
   if (c.generate) {
+    const template = c.generate.pod ?? h.kube.pods.get(c.generate.from ?? '');
+    if (!template)
+      throw new Error(`corpus case "${c.name}": generate needs a pod or an existing pod to copy`);
     for (let i = 0; i < c.generate.count; i++) {
-      const pod = structuredClone(c.generate.pod);
+      const pod = structuredClone(template);
       pod.metadata.name = `${c.generate.prefix}-${i}`;
+      pod.metadata.uid = `${pod.metadata.name}-uid`;
       pods.push(pod);
     }
   }
   for (const pod of pods) {
+    // what the API server sets on every stored pod; everything else is as the corpus wrote it
     pod.metadata.namespace ??= REQUEST.namespace;
+    pod.metadata.uid ??= `${pod.metadata.name}-uid`;
+    pod.metadata.resourceVersion ??= '1';
     h.kube.pods.set(pod.metadata.name ?? '', pod);
   }
   const out = await reconcileCloneSet(h.deps({ deadlineMs: h.clock.now + 60_000 }), REQUEST);
