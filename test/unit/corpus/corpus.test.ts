@@ -11,6 +11,8 @@
  *   (status and Warning Event only), with pods, PVCs and revisions untouched.
  * - `objects`: cluster objects with holes (pods without labels, foreign controllers, 5,000 pods, ...); expected the
  *   result, the exact journal (or, for huge inputs, its counts), and the pods left.
+ * After every reconcile of the last two kinds the stores are settled: lease free, no pending expectation, no open
+ * scale-down intent.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -193,6 +195,17 @@ async function seeded(h: Harness): Promise<void> {
   h.clock.now += 30_000;
 }
 
+const KEY = { cluster: REQUEST.cluster, namespace: REQUEST.namespace, name: REQUEST.name };
+
+/** After an invocation: the lease is free, no expectation is left pending and no scale-down intent is left open. */
+async function storesSettled(h: Harness): Promise<void> {
+  const probe = await h.stores.leases.acquire(KEY, 'probe', 1000, h.clock.now);
+  expect(probe.acquired).toBe(true);
+  if (probe.acquired) await h.stores.leases.release(probe.lease);
+  expect(await h.stores.expectations.get(KEY)).toEqual({ creates: [], deletes: [], updates: [] });
+  expect(await h.stores.ledger.get(KEY)).toBeUndefined();
+}
+
 function snapshot(h: Harness): unknown {
   return structuredClone({
     pods: [...h.kube.pods.entries()],
@@ -223,6 +236,7 @@ async function runCloneSet(file: CorpusFile, c: Case, expected: Expectation): Pr
   expect(h.journal.filter((l) => !/^(lease|expectations|ledger)\./.test(l))).toEqual([]);
   expect(h.kube.events).toHaveLength(1);
   expect(snapshot(h)).toEqual(before);
+  await storesSettled(h);
 }
 
 function countsOf(journal: Journal): Record<string, number> {
@@ -281,6 +295,7 @@ async function runObjects(file: CorpusFile, c: Case, expected: Expectation): Pro
     const stored = h.kube.cloneSets.get(`${REQUEST.namespace}/${REQUEST.name}`);
     expect(stored?.status).toMatchObject(expected.status);
   }
+  await storesSettled(h);
 }
 
 /** Runs one case against its expected outcome; throws for a case without one or a file of an unknown kind. */
