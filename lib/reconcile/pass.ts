@@ -5,7 +5,7 @@
  * replaced by quorum reads and the in-memory expectations by the durable ones.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { LABEL_INSTANCE_ID, SAFE_ALPHABET } from '../api/keys.js';
+import { SAFE_ALPHABET } from '../api/keys.js';
 import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { selectorString } from '../api/selector.js';
 import { planCloneSet } from '../cloneset/plan.js';
@@ -73,9 +73,10 @@ export interface World {
  * - `selector`: the pods matching the CloneSet's `spec.selector` (so the read does not grow with other CloneSets'
  *   pods in the namespace), and the PVCs only when the CloneSet has `volumeClaimTemplates` or expectations are
  *   pending (a PVC can only be ours if a template made it, or a pending delete must be observed).
- * - `owned`: every pod and PVC of the namespace carrying the instance-id label, as OpenKruise's owner-UID index
- *   gives it. Needed when a pod may have stopped matching the selector (its labels or the selector changed), so
- *   that it is released, and when PVCs of a removed template may need cleaning up.
+ * - `owned`: every pod and PVC of the namespace, whatever their labels (an owned pod may have lost even the
+ *   instance-id label), as OpenKruise's owner-UID index gives them. Needed when a pod may have stopped matching the
+ *   selector (its labels or the selector changed), so that it is released, and when PVCs of a removed template may
+ *   need cleaning up.
  * Both keep only objects whose owner references name the CloneSet's UID.
  */
 export type ReadScope = 'selector' | 'owned';
@@ -128,8 +129,8 @@ export async function readWorld(
   const skipPVCs = narrow && !hasTemplates && isSatisfied(pending);
   const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
   const [pods, pvcs, revisions] = await Promise.all([
-    kube.listPods(key.namespace, narrow ? selector : LABEL_INSTANCE_ID),
-    skipPVCs ? none : kube.listPVCs(key.namespace, LABEL_INSTANCE_ID),
+    kube.listPods(key.namespace, narrow ? selector : undefined),
+    skipPVCs ? none : kube.listPVCs(key.namespace),
     selector === undefined ? none : kube.listControllerRevisions(key.namespace, selector),
   ]);
   return {

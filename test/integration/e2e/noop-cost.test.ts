@@ -204,7 +204,7 @@ describe(`a no-op reconcile beside ${OTHERS} other CloneSets and their ${OTHERS 
       // DynamoDB: the lease acquire and release are the only writes
       expect(difference(d0, counts).dynamo).toEqual({ UpdateItem: 2, GetItem: 2 });
 
-      // a pass after a pod change reads what the CloneSet owns: every instance-labelled pod, and the PVCs
+      // a pass after a pod change reads what the CloneSet owns: every pod of the namespace (here all 42), and the PVCs
       const m2 = await quietScrape(ctx);
       expect(await reconcile(event('PodChanged'))).toMatchObject({
         result: 'reconciled',

@@ -23,7 +23,8 @@ function recordingReads(kube: KubeClient, reads: string[]): KubeClient {
       if (typeof value !== 'function' || typeof prop !== 'string') return value;
       return (...args: unknown[]) => {
         if (prop === 'getCloneSet') reads.push(`getCloneSet ${String(args[1])}`);
-        else if (prop.startsWith('list')) reads.push(`${prop} ${String(args[1])}`);
+        else if (prop.startsWith('list'))
+          reads.push(`${prop} ${args[1] === undefined ? '(all)' : String(args[1])}`);
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
@@ -95,15 +96,15 @@ describe('the reads of one pass', () => {
     expect(h.journal).toEqual(['lease.acquire', 'expectations.get', 'ledger.get', 'lease.release']);
   });
 
-  test('a pod change reads every instance-labelled pod and PVC (kept only when owned)', async () => {
+  test('a pod change reads every pod and PVC of the namespace (kept only when owned, whatever their labels)', async () => {
     const h = await settled();
     const reads: string[] = [];
     const out = await reconcileWith(h, 'PodChanged', reads);
     expect(out.writes).toBe(0);
     expect(reads).toEqual([
       'getCloneSet cs-no-pvc-sample',
-      `listPods ${LABEL_INSTANCE_ID}`,
-      `listPVCs ${LABEL_INSTANCE_ID}`,
+      'listPods (all)',
+      'listPVCs (all)',
       `listControllerRevisions ${SELECTOR}`,
     ]);
     expect(out.plan?.status.replicas).toBe(2);
@@ -124,7 +125,7 @@ describe('the reads of one pass', () => {
     expect(reads.slice(0, 4)).toEqual([
       'getCloneSet cs-no-pvc-sample',
       `listPods ${SELECTOR}`,
-      `listPVCs ${LABEL_INSTANCE_ID}`,
+      'listPVCs (all)',
       `listControllerRevisions ${SELECTOR}`,
     ]);
   });
@@ -149,7 +150,7 @@ describe('the reads of one pass', () => {
     expect(reads).toEqual([
       'getCloneSet cs-no-pvc-sample',
       `listPods ${SELECTOR}`,
-      `listPVCs ${LABEL_INSTANCE_ID}`,
+      'listPVCs (all)',
       `listControllerRevisions ${SELECTOR}`,
     ]);
   });
