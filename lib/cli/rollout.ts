@@ -94,6 +94,21 @@ async function setPaused(io: CliIO, arg: string, opts: ConnectionOptions, paused
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
 
 /**
+ * The CloneSet `name` with its pods (by selector) and revisions, read as a timer pass of the reconciler reads them.
+ * @throws CliError (not found) when there is no such CloneSet
+ */
+async function readCloneSetWorld(conn: ReturnType<typeof connect>, name: string) {
+  const world = await readWorld(
+    conn.kube,
+    { cluster: '', namespace: conn.namespace, name },
+    'selector',
+    noExpectations(),
+  );
+  if (!world) throw notFound(RESOURCE.cloneset, name);
+  return world;
+}
+
+/**
  * Rolls back to `--to-revision` (default: the revision before the newest): replaces `spec.template` with the
  * revision's template, conditioned on the CloneSet's resourceVersion. Skipped when the live template already is
  * that revision.
@@ -103,13 +118,7 @@ async function undo(io: CliIO, arg: string, opts: ConnectionOptions & { toRevisi
   if (!Number.isInteger(toRevision)) throw new CliError(`invalid --to-revision "${opts.toRevision}"`);
   const conn = connect(opts, io);
   const name = cloneSetName(arg);
-  const world = await readWorld(
-    conn.kube,
-    { cluster: '', namespace: conn.namespace, name },
-    'selector',
-    noExpectations(),
-  );
-  if (!world) throw notFound(RESOURCE.cloneset, name);
+  const world = await readCloneSetWorld(conn, name);
   const target = findRevision(controlledRevisions(world.cloneSet, world.revisions), toRevision);
   const live = newRevision(checkCloneSet(world.cloneSet).cloneSet, 0, 0);
   if (isDeepStrictEqual(plain(live.data), plain(target.data))) {
@@ -144,13 +153,7 @@ async function history(
 ): Promise<void> {
   const conn = connect(opts, io);
   const name = cloneSetName(arg);
-  const world = await readWorld(
-    conn.kube,
-    { cluster: '', namespace: conn.namespace, name },
-    'selector',
-    noExpectations(),
-  );
-  if (!world) throw notFound(RESOURCE.cloneset, name);
+  const world = await readCloneSetWorld(conn, name);
   const revisions = controlledRevisions(world.cloneSet, world.revisions);
   const revision = Number(opts.revision);
   if (revision > 0) {
