@@ -64,6 +64,8 @@ export interface EventRecord {
   lastTimestamp?: string;
   eventTime?: string;
   involvedObject: { kind?: string; name?: string };
+  /** The write order of Events stamped in the same second. */
+  metadata?: { resourceVersion?: string };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   LABEL_SPECIFIED_DELETE,
 } from '../api/keys.js';
 import type { CloneSet, Pod } from '../api/types.js';
+import { compareResourceVersions } from '../core/resourceVersion.js';
 import type { Expectations, ScaleDownIntent } from '../state/index.js';
 import type { EventRecord } from './calls.js';
 
@@ -138,8 +139,11 @@ export function whyReport(facts: PodFacts): string {
   field('state', facts.stateNote);
   field('scale-down', ledgerLine(facts));
   field('expectations', expectationLine(facts));
+  // Event times have whole seconds: within one second the API server's write order (resourceVersion) decides
   const events = [...facts.events].sort(
-    (a, b) => (Date.parse(eventTime(a)) || 0) - (Date.parse(eventTime(b)) || 0),
+    (a, b) =>
+      (Date.parse(eventTime(a)) || 0) - (Date.parse(eventTime(b)) || 0) ||
+      (compareResourceVersions(a.metadata?.resourceVersion ?? '', b.metadata?.resourceVersion ?? '') ?? 0),
   );
   lines.push(events.length > 0 ? 'History (Events):' : 'History (Events): none kept');
   for (const e of events) {

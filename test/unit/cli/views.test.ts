@@ -99,6 +99,32 @@ describe('why report', () => {
     expect(namesPod(undefined, 'web-abcde')).toBe(false);
   });
 
+  it('orders Events of the same second by their resourceVersion (the order the API server wrote them)', () => {
+    const at = '2026-01-01T00:00:00Z';
+    const event = (reason: string, message: string, resourceVersion: string) => ({
+      type: 'Normal',
+      reason,
+      message,
+      lastTimestamp: at,
+      metadata: { resourceVersion },
+      involvedObject: { kind: 'CloneSet', name: 'web' },
+    });
+    const report = whyReport({
+      namespace: 'ns',
+      name: 'web-abcde',
+      cloneSetName: 'web',
+      events: [
+        event('SuccessfulDelete', 'succeed to delete pod web-abcde', '120'),
+        event('SuccessfulCreate', 'succeed to create pod web-abcde', '99'),
+      ],
+      stateNote: 'not read',
+    });
+    expect(report.split('\n').filter((l) => l.includes(' on CloneSet/'))).toEqual([
+      `  ${at}  Normal SuccessfulCreate on CloneSet/web: succeed to create pod web-abcde → created by the CloneSet`,
+      `  ${at}  Normal SuccessfulDelete on CloneSet/web: succeed to delete pod web-abcde → deleted by the CloneSet`,
+    ]);
+  });
+
   it('explains a pod at an old revision, marked for deletion and chosen by a recorded scale-down; Events by time', () => {
     const pod: Pod = {
       metadata: {
