@@ -27,6 +27,7 @@ import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../core/bounded.js';
 import { deleteInstance } from './deleteInstance.js';
 import { failureEvent, successEvent } from './outcomeEvents.js';
+import { capPendingWrites } from './passLimit.js';
 
 /** What {@link executePlan} needs. */
 export interface ExecuteContext {
@@ -527,7 +528,8 @@ async function recordEvents(ctx: ExecuteContext, events: readonly CloneSetEvent[
 }
 
 /**
- * Execute `plan`. Never throws for API errors: the first failing write stops the remaining actions, is recorded as
+ * Execute `plan`, its creations and deletions capped by {@link capPendingWrites} (the expectations and the
+ * scale-down ledger must fit one DynamoDB item; the next pass continues). Never throws for API errors: the first failing write stops the remaining actions, is recorded as
  * a Warning Event and a FailedScale/FailedUpdate condition, and is returned in `error` — except a 409 Conflict,
  * which only stops the actions and sets `conflict` (the world moved on; the caller re-reads and re-plans), and an
  * AlreadyExists on a create for a name the plan did not see, which is our own earlier attempt (an unobserved
@@ -535,7 +537,13 @@ async function recordEvents(ctx: ExecuteContext, events: readonly CloneSetEvent[
  * thrown: nothing more may be written.
  */
 export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<ExecuteResult> {
-  const applied = await applyChanges(ctx, plan, structuredClone(ctx.pending));
+  const actions = capPendingWrites(plan.actions);
+  if (actions.length < plan.actions.length)
+    ctx.log.info('pod writes of this pass capped; the next pass continues', {
+      planned: plan.actions.length,
+      executed: actions.length,
+    });
+  const applied = await applyChanges(ctx, { ...plan, actions }, structuredClone(ctx.pending));
   const status = await writeStatus(ctx, plan, applied.error);
   const error = applied.error ?? status.error;
   const conflict = applied.conflict || status.conflict;
