@@ -8,6 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbedded, type Embedded } from '../../../lib/local/embedded.js';
+import { writeKubeconfig } from '../support/kube.js';
 import { RecordingLogger } from '../support/pipeline.js';
 
 let embedded: Embedded | undefined;
@@ -28,23 +29,10 @@ afterAll(async () => {
 
 test('rounds whose streams fail back off exponentially, and stop() does not wait out the pause', async () => {
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kruiseless-pump-'));
-  const kubeconfig = path.join(tmpDir, 'kubeconfig');
-  fs.writeFileSync(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'gone',
-          cluster: { server: `http://127.0.0.1:${await closedPort()}`, 'insecure-skip-tls-verify': true },
-        },
-      ],
-      users: [{ name: 'gone', user: {} }],
-      contexts: [{ name: 'gone', context: { cluster: 'gone', user: 'gone' } }],
-      'current-context': 'gone',
-    }),
-  );
+  const kubeconfig = writeKubeconfig(path.join(tmpDir, 'kubeconfig'), {
+    server: `http://127.0.0.1:${await closedPort()}`,
+    cluster: { 'insecure-skip-tls-verify': true },
+  });
   const logger = new RecordingLogger();
   embedded = await startEmbedded({ kubeconfig, clusterName: 'gone', logger });
   await new Promise((r) => setTimeout(r, 7_500));

@@ -4,7 +4,6 @@
  * reconciler's writes fail and get logged — then granted); every captured line is searched for the token, for the
  * admin kubeconfig's client key and certificate, and for anything shaped like a credential.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +11,8 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import { startEmbedded } from '../../../lib/local/embedded.js';
-import { binPath } from '../../../infra/local/versions.js';
 import { useTestNamespace } from '../support/cluster.js';
+import { kubectl, writeKubeconfig } from '../support/kube.js';
 import {
   E2E_CLUSTER,
   applySeed,
@@ -53,14 +52,6 @@ let embedded: Embedded | undefined;
 let tmpDir = '';
 let token = '';
 
-function kubectl(...args: string[]): string {
-  const res = spawnSync(binPath('kubectl'), [`--kubeconfig=${testKubeconfig()}`, ...args], {
-    encoding: 'utf8',
-  });
-  if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${res.stderr}`);
-  return res.stdout;
-}
-
 const bindings: string[] = [];
 
 /** Grants the service account a Kruiseless ClusterRole cluster-wide (the watch pump follows every namespace). */
@@ -84,7 +75,7 @@ function credential(data: string | undefined, file: string | undefined): string 
 }
 
 beforeAll(async () => {
-  kubectl('apply', '-f', RBAC_FILE);
+  kubectl(testKubeconfig(), 'apply', '-f', RBAC_FILE);
   await ctx.core.createNamespacedServiceAccount({
     namespace: ctx.namespace,
     body: { metadata: { name: SA } },
@@ -98,28 +89,16 @@ beforeAll(async () => {
   expect(token.length).toBeGreaterThan(100);
   const server = ctx.kc.getCurrentCluster();
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kruiseless-secrets-'));
-  const kubeconfig = path.join(tmpDir, 'kubeconfig');
-  fs.writeFileSync(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'c',
-          cluster: {
-            server: server?.server,
-            ...(server?.caData ? { 'certificate-authority-data': server.caData } : {}),
-            ...(server?.caFile ? { 'certificate-authority': server.caFile } : {}),
-          },
-        },
-      ],
-      users: [{ name: SA, user: { token } }],
-      contexts: [{ name: 'c', context: { cluster: 'c', user: SA, namespace: ctx.namespace } }],
-      'current-context': 'c',
-    }),
-  );
-  // the watcher's rights only (namespaced here): the pump works, the reconciler's writes are refused
+  const kubeconfig = writeKubeconfig(path.join(tmpDir, 'kubeconfig'), {
+    server: server?.server ?? '',
+    cluster: {
+      ...(server?.caData ? { 'certificate-authority-data': server.caData } : {}),
+      ...(server?.caFile ? { 'certificate-authority': server.caFile } : {}),
+    },
+    user: { token },
+    namespace: ctx.namespace,
+  });
+  // the watcher's rights only: the pump works, the reconciler's writes are refused
   await bind('kruiseless-watcher');
   embedded = await startEmbedded({
     kubeconfig,

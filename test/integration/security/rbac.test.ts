@@ -8,7 +8,7 @@
  *   `kubectl proxy --as --as-group`, the API server's own impersonation — takes the seed CloneSet through create,
  *   in-place update and scale-down, and a CloneSet with volumeClaimTemplates through PVC create and delete.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { AppsV1Api, AuthorizationV1Api } from '@kubernetes/client-node';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import { binPath } from '../../../infra/local/versions.js';
 import { useTestNamespace } from '../support/cluster.js';
+import { kubectl, writeKubeconfig } from '../support/kube.js';
 import {
   E2E_CLUSTER,
   RecordingLogger,
@@ -43,14 +44,6 @@ const STEP_TIMEOUT_MS = 120_000;
 let proxy: ChildProcess | undefined;
 let proxyUrl = '';
 let tmpDir = '';
-
-function kubectl(...args: string[]): string {
-  const res = spawnSync(binPath('kubectl'), [`--kubeconfig=${testKubeconfig()}`, ...args], {
-    encoding: 'utf8',
-  });
-  if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${res.stderr}`);
-  return res.stdout;
-}
 
 /** `kubectl proxy` on a free port, impersonating USER in `groups`; resolves with its base URL. */
 function startProxy(groups: string[]): Promise<{ child: ChildProcess; url: string }> {
@@ -195,7 +188,7 @@ beforeAll(async () => {
     throw new Error(
       `${binPath('kubectl')} is missing: run \`npm run cluster:build\` (the test drives kubectl proxy)`,
     );
-  kubectl('apply', ...RBAC_FILES.flatMap((f) => ['-f', f]));
+  kubectl(testKubeconfig(), 'apply', ...RBAC_FILES.flatMap((f) => ['-f', f]));
   const started = await startProxy([CONTROLLER, WATCHER]);
   proxy = started.child;
   proxyUrl = started.url;
@@ -361,18 +354,10 @@ describe('the whole pipeline with nothing but the granted access', () => {
   const logger = new RecordingLogger();
 
   beforeAll(async () => {
-    const kubeconfig = path.join(tmpDir, 'kubeconfig');
-    fs.writeFileSync(
-      kubeconfig,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'proxy', cluster: { server: proxyUrl, 'insecure-skip-tls-verify': true } }],
-        users: [{ name: 'proxy', user: {} }],
-        contexts: [{ name: 'proxy', context: { cluster: 'proxy', user: 'proxy' } }],
-        'current-context': 'proxy',
-      }),
-    );
+    const kubeconfig = writeKubeconfig(path.join(tmpDir, 'kubeconfig'), {
+      server: proxyUrl,
+      cluster: { 'insecure-skip-tls-verify': true },
+    });
     embedded = await startEmbedded({
       kubeconfig,
       clusterName: E2E_CLUSTER,

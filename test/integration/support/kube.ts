@@ -1,6 +1,9 @@
 /** @kubernetes/client-node helpers for the integration tests. */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { binPath } from '../../../infra/local/versions.js';
 
 /** Loads a kubeconfig file (its current context): the library's loader. */
 export { kubeConfigFromFile as loadKubeConfig } from '../../../lib/kube/config.js';
@@ -29,4 +32,55 @@ export async function rawGet(
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * Runs the built kubectl (`binPath('kubectl')`, from the control-plane cache) against `kubeconfig`.
+ * @returns its stdout
+ * @throws Error naming the command, with kubectl's stderr, on a non-zero exit
+ */
+export function kubectl(kubeconfig: string, ...args: string[]): string {
+  const res = spawnSync(binPath('kubectl'), [`--kubeconfig=${kubeconfig}`, ...args], { encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${res.stderr}`);
+  return res.stdout;
+}
+
+/** One cluster, one user, one context: what {@link writeKubeconfig} writes. */
+export interface KubeconfigSpec {
+  /** API server URL; `http://` needs `insecure-skip-tls-verify` in `cluster` (client-node refuses it otherwise). */
+  server: string;
+  /** Further fields of the cluster entry, e.g. `certificate-authority-data` or `insecure-skip-tls-verify`. */
+  cluster?: Record<string, unknown>;
+  /** The user entry, e.g. `{ token }`; empty for no credentials (a proxy that adds its own). */
+  user?: Record<string, unknown>;
+  /** The context's default namespace. */
+  namespace?: string;
+}
+
+/**
+ * Writes a kubeconfig with a single context to `file` (as JSON, which is YAML).
+ * @returns `file`
+ */
+export function writeKubeconfig(file: string, spec: KubeconfigSpec): string {
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'test', cluster: { server: spec.server, ...spec.cluster } }],
+      users: [{ name: 'test', user: spec.user ?? {} }],
+      contexts: [
+        {
+          name: 'test',
+          context: {
+            cluster: 'test',
+            user: 'test',
+            ...(spec.namespace ? { namespace: spec.namespace } : {}),
+          },
+        },
+      ],
+      'current-context': 'test',
+    }),
+  );
+  return file;
 }

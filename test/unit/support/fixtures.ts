@@ -21,6 +21,7 @@ import type {
   PodTemplateSpec,
 } from '../../../lib/api/types.js';
 import { resolveStrategy } from '../../../lib/cloneset/strategy.js';
+import { emptyDiff } from '../../../lib/cloneset/sync/diff.js';
 import {
   DEFAULT_PLANNER_OPTIONS,
   type DiffRecord,
@@ -291,17 +292,5 @@ export function phaseContext(cs: CloneSet, podList: Pod[], o: ContextOptions = {
  * the record whole with `toEqual(diffRecord({...}))`, so a field that should be 0 is checked too.
  */
 export function diffRecord(nonZero: Partial<DiffRecord>): DiffRecord {
-  return {
-    scaleUpNum: 0,
-    scaleUpNumOldRevision: 0,
-    scaleDownNum: 0,
-    scaleDownNumOldRevision: 0,
-    scaleUpLimit: 0,
-    deleteReadyLimit: 0,
-    useSurge: 0,
-    useSurgeOldRevision: 0,
-    updateNum: 0,
-    updateMaxUnavailable: 0,
-    ...nonZero,
-  };
+  return { ...emptyDiff(), ...nonZero };
 }
