@@ -2,9 +2,9 @@
  * The API calls only the CLI makes (docs/cli.md): CloneSet spec patches (pause, resume, undo), one pod, Events.
  * Through lib/kube's request helper, so failures are the same {@link KubeApiError}s as the reconciler's.
  */
-import { GROUP } from '../api/keys.js';
 import type { CloneSet, JsonObject, JsonValue, Pod } from '../api/types.js';
 import { isNotFound } from '../kube/errors.js';
+import { apiPaths } from '../kube/paths.js';
 import { CONTENT_TYPE, requestJson, type RetryOptions } from '../kube/request.js';
 import type { Connection } from './connect.js';
 
@@ -28,10 +28,9 @@ export function patchCloneSet(
   name: string,
   patch: JsonObject | JsonPatchOp[],
 ): Promise<CloneSet> {
-  const ns = encodeURIComponent(conn.namespace);
   return requestJson<CloneSet>(conn.kc, `patch cloneset ${conn.namespace}/${name}`, RETRY, {
     method: 'PATCH',
-    path: `/apis/${GROUP}/v1alpha1/namespaces/${ns}/clonesets/${encodeURIComponent(name)}`,
+    path: apiPaths.cloneSet(conn.namespace, name),
     body: patch,
     contentType: Array.isArray(patch) ? JSON_PATCH : CONTENT_TYPE.merge,
   });
@@ -46,7 +45,7 @@ export async function getPod(conn: Connection, name: string): Promise<Pod | unde
   try {
     return await requestJson<Pod>(conn.kc, `get pod ${conn.namespace}/${name}`, RETRY, {
       method: 'GET',
-      path: `/api/v1/namespaces/${encodeURIComponent(conn.namespace)}/pods/${encodeURIComponent(name)}`,
+      path: apiPaths.core(conn.namespace, 'pods', name),
     });
   } catch (e) {
     if (isNotFound(e)) return undefined;
@@ -75,7 +74,7 @@ export interface EventRecord {
 export async function eventsOf(conn: Connection, uid: string): Promise<EventRecord[]> {
   const body = await requestJson<{ items?: EventRecord[] }>(conn.kc, `list events ${conn.namespace}`, RETRY, {
     method: 'GET',
-    path: `/api/v1/namespaces/${encodeURIComponent(conn.namespace)}/events`,
+    path: apiPaths.core(conn.namespace, 'events'),
     query: { fieldSelector: `involvedObject.uid=${uid}` },
   });
   return body.items ?? [];

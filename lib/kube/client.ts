@@ -23,10 +23,8 @@ import type { StoredEvent } from './event.js';
 import { recordFolded, type EventApi } from './eventFolding.js';
 import { CONTENT_TYPE, DEFAULT_RETRY, requestJson, type HttpCall, type RetryOptions } from './request.js';
 import type { CloneSetEvent, KubeClient, Listed } from './types.js';
+import { apiPaths } from './paths.js';
 import { systemClock, type Clock } from '../core/clock.js';
-
-/** CloneSet API version and resource served by the CRD in infra/crds (v1alpha1 only, status subresource). */
-const CS = { group: GROUP, version: 'v1alpha1', plural: 'clonesets' } as const;
 
 /** `fieldManager` of every write (managedFields show who changed what). */
 export const FIELD_MANAGER = 'kruiseless';
@@ -67,20 +65,6 @@ function withResourceVersion(patch: JsonObject, resourceVersion?: string): JsonO
   const base = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? metadata : {};
   return { ...patch, metadata: { ...base, resourceVersion } };
 }
-
-/** API paths of the resources this client touches (namespace and name URL-encoded). */
-const seg = encodeURIComponent;
-const paths = {
-  cloneSets: (namespace?: string) =>
-    namespace === undefined
-      ? `/apis/${CS.group}/${CS.version}/${CS.plural}`
-      : `/apis/${CS.group}/${CS.version}/namespaces/${seg(namespace)}/${CS.plural}`,
-  cloneSet: (namespace: string, name: string) => `${paths.cloneSets(namespace)}/${seg(name)}`,
-  core: (namespace: string, plural: string, name?: string) =>
-    `/api/v1/namespaces/${seg(namespace)}/${plural}${name === undefined ? '' : `/${seg(name)}`}`,
-  revisions: (namespace: string, name?: string) =>
-    `/apis/apps/v1/namespaces/${seg(namespace)}/controllerrevisions${name === undefined ? '' : `/${seg(name)}`}`,
-};
 
 /**
  * Builds the client for the cluster `kc` points at (its current context).
@@ -126,13 +110,13 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
   const events: EventApi = {
     async createEvent(namespace, body) {
       const name = String((body.metadata as JsonObject | undefined)?.name ?? '');
-      await create(`create event ${key(namespace, name)}`, paths.core(namespace, 'events'), body);
+      await create(`create event ${key(namespace, name)}`, apiPaths.core(namespace, 'events'), body);
     },
     async getEvent(namespace, name) {
       try {
         return await call<StoredEvent>(`get event ${key(namespace, name)}`, {
           method: 'GET',
-          path: paths.core(namespace, 'events', name),
+          path: apiPaths.core(namespace, 'events', name),
         });
       } catch (e) {
         if (isNotFound(e)) return undefined;
@@ -142,7 +126,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     async patchEvent(namespace, name, body) {
       await patch(
         `patch event ${key(namespace, name)}`,
-        paths.core(namespace, 'events', name),
+        apiPaths.core(namespace, 'events', name),
         body,
         CONTENT_TYPE.merge,
       );
@@ -154,7 +138,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       try {
         return await call<CloneSet>(`get cloneset ${key(namespace, name)}`, {
           method: 'GET',
-          path: paths.cloneSet(namespace, name),
+          path: apiPaths.cloneSet(namespace, name),
         });
       } catch (e) {
         if (isNotFound(e)) return undefined;
@@ -164,23 +148,23 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
 
     listCloneSets(namespace) {
       const operation = `list clonesets ${namespace ?? '(all namespaces)'}`;
-      return list<CloneSet>(operation, `${GROUP}/v1alpha1`, 'CloneSet', paths.cloneSets(namespace));
+      return list<CloneSet>(operation, `${GROUP}/v1alpha1`, 'CloneSet', apiPaths.cloneSets(namespace));
     },
 
     listPods(namespace, labelSelector) {
       const operation = `list pods ${namespace} ${labelSelector ?? ''}`;
-      return list<Pod>(operation, 'v1', 'Pod', paths.core(namespace, 'pods'), labelSelector);
+      return list<Pod>(operation, 'v1', 'Pod', apiPaths.core(namespace, 'pods'), labelSelector);
     },
 
     listPVCs(namespace, labelSelector) {
       const operation = `list persistentvolumeclaims ${namespace} ${labelSelector ?? ''}`;
-      const path = paths.core(namespace, 'persistentvolumeclaims');
+      const path = apiPaths.core(namespace, 'persistentvolumeclaims');
       return list<PersistentVolumeClaim>(operation, 'v1', 'PersistentVolumeClaim', path, labelSelector);
     },
 
     listControllerRevisions(namespace, labelSelector) {
       const operation = `list controllerrevisions ${namespace} ${labelSelector ?? ''}`;
-      const path = paths.revisions(namespace);
+      const path = apiPaths.revisions(namespace);
       return list<ControllerRevision>(operation, 'apps/v1', 'ControllerRevision', path, labelSelector);
     },
 
@@ -189,7 +173,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       const body = { apiVersion: 'apps/v1', kind: 'ControllerRevision', ...revision };
       return call(`create controllerrevision ${key(namespace, revision.metadata.name)}`, {
         method: 'POST',
-        path: paths.revisions(namespace),
+        path: apiPaths.revisions(namespace),
         query: written,
         bodyText: revisionBodyText(body),
       });
@@ -201,7 +185,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       const body = { apiVersion: 'apps/v1', kind: 'ControllerRevision', ...revision };
       return call(`replace controllerrevision ${key(namespace, name)}`, {
         method: 'PUT',
-        path: paths.revisions(namespace, name),
+        path: apiPaths.revisions(namespace, name),
         query: written,
         bodyText: revisionBodyText(body),
       });
@@ -210,7 +194,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     async deleteControllerRevision(namespace, name) {
       await deleteWithUid(
         `delete controllerrevision ${key(namespace, name)}`,
-        paths.revisions(namespace, name),
+        apiPaths.revisions(namespace, name),
       );
     },
 
@@ -218,17 +202,17 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       const namespace = pod.metadata.namespace ?? '';
       const body = { apiVersion: 'v1', kind: 'Pod', ...pod };
       const operation = `create pod ${key(namespace, pod.metadata.name ?? pod.metadata.generateName)}`;
-      return create(operation, paths.core(namespace, 'pods'), body);
+      return create(operation, apiPaths.core(namespace, 'pods'), body);
     },
 
     async deletePod(namespace, name, uid) {
-      await deleteWithUid(`delete pod ${key(namespace, name)}`, paths.core(namespace, 'pods', name), uid);
+      await deleteWithUid(`delete pod ${key(namespace, name)}`, apiPaths.core(namespace, 'pods', name), uid);
     },
 
     patchPod(namespace, name, body, resourceVersion) {
       return patch(
         `patch pod ${key(namespace, name)}`,
-        paths.core(namespace, 'pods', name),
+        apiPaths.core(namespace, 'pods', name),
         withResourceVersion(body, resourceVersion),
         CONTENT_TYPE.strategicMerge,
       );
@@ -237,7 +221,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     patchPodStatus(namespace, name, body, resourceVersion) {
       return patch(
         `patch pod status ${key(namespace, name)}`,
-        `${paths.core(namespace, 'pods', name)}/status`,
+        `${apiPaths.core(namespace, 'pods', name)}/status`,
         withResourceVersion(body, resourceVersion),
         CONTENT_TYPE.strategicMerge,
       );
@@ -247,11 +231,11 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       const namespace = pvc.metadata.namespace ?? '';
       const body = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...pvc };
       const operation = `create persistentvolumeclaim ${key(namespace, pvc.metadata.name)}`;
-      return create(operation, paths.core(namespace, 'persistentvolumeclaims'), body);
+      return create(operation, apiPaths.core(namespace, 'persistentvolumeclaims'), body);
     },
 
     async deletePVC(namespace, name, uid) {
-      const path = paths.core(namespace, 'persistentvolumeclaims', name);
+      const path = apiPaths.core(namespace, 'persistentvolumeclaims', name);
       await deleteWithUid(`delete persistentvolumeclaim ${key(namespace, name)}`, path, uid);
     },
 
@@ -259,7 +243,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       const body = { metadata: { uid, ownerReferences } } as unknown as JsonObject;
       await patch(
         `patch persistentvolumeclaim ownerReferences ${key(namespace, name)}`,
-        paths.core(namespace, 'persistentvolumeclaims', name),
+        apiPaths.core(namespace, 'persistentvolumeclaims', name),
         body,
         CONTENT_TYPE.merge,
       );
@@ -270,7 +254,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       const body = { apiVersion: `${GROUP}/v1alpha1`, kind: 'CloneSet', ...cloneSet, status };
       return call(`update cloneset status ${key(namespace, name)}`, {
         method: 'PUT',
-        path: `${paths.cloneSet(namespace, name)}/status`,
+        path: `${apiPaths.cloneSet(namespace, name)}/status`,
         query: written,
         body,
       });
@@ -283,7 +267,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       const body = withResourceVersion({ spec: { scaleStrategy: { podsToDelete: value } } }, resourceVersion);
       return patch(
         `patch cloneset podsToDelete ${key(namespace, name)}`,
-        paths.cloneSet(namespace, name),
+        apiPaths.cloneSet(namespace, name),
         body,
         CONTENT_TYPE.merge,
       );

@@ -4,10 +4,11 @@
  * against a second control plane with our CRD). Both are started as child processes through the same commands a
  * user types, so the suite exercises what users run.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { REPO_ROOT } from './scenario.js';
 
 /** A started side: its kubeconfig and how to stop what the runner started. */
@@ -37,11 +38,12 @@ export function kruiselessStateDir(): string {
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 
-/**
- * Runs a repository command to completion, its output appended to `logFile`.
- * @throws Error with the exit code and the log file's path when it fails
- */
-export async function runCommand(args: string[], env: NodeJS.ProcessEnv, logFile: string): Promise<void> {
+/** Starts a repository command under tsx in the repository root, stdout and stderr appended to `logFile`. */
+function spawnLogged(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+): ChildProcessByStdio<null, Readable, Readable> {
   mkdirSync(path.dirname(logFile), { recursive: true });
   const out = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(TSX, args, {
@@ -51,6 +53,15 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv, logFile
   });
   child.stdout.pipe(out);
   child.stderr.pipe(out);
+  return child;
+}
+
+/**
+ * Runs a repository command to completion, its output appended to `logFile`.
+ * @throws Error with the exit code and the log file's path when it fails
+ */
+export async function runCommand(args: string[], env: NodeJS.ProcessEnv, logFile: string): Promise<void> {
+  const child = spawnLogged(args, env, logFile);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`${args.join(' ')} exited ${String(code)} (log: ${logFile})`);
 }
@@ -70,14 +81,7 @@ export async function startKruiseless(gates: Readonly<Record<string, boolean>>):
   const args = ['lib/local/cli.ts', 'local', '--kubeconfig', kubeconfig, '--cluster-name', 'parity'];
   if (flag) args.push('--feature-gates', flag);
   const logFile = path.join(logDir, 'kruiseless-local.log');
-  const out = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(TSX, args, {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
+  const child = spawnLogged(args, env, logFile);
   await waitForLine(child, /kruiseless local running/, 60_000, logFile);
   return {
     name: 'kruiseless',
