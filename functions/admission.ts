@@ -7,4 +7,4 @@ import { admissionHandler } from '../lib/runtime/handlers/admission.js';
 import { readSsmParameter } from '../lib/runtime/ssm.js';
 
 /** The Lambda entry point. */
-export const handler = admissionHandler(awsRuntimeWith(readSsmParameter));
+export const handler = admissionHandler(awsRuntimeWith({ readParameter: readSsmParameter }));

@@ -2,8 +2,9 @@
  * Lambda `watch`: scheduled every minute, the watch pump of every registered cluster. The handler is {@link watchHandler} (lib/runtime/handlers/watch.ts) on the AWS
  * runtime, so the embedded default runs the same code.
  */
-import { awsRuntime } from '../lib/runtime/aws.js';
+import { awsRuntimeWith } from '../lib/runtime/aws.js';
+import { emfSink } from '../lib/runtime/emf.js';
 import { watchHandler } from '../lib/runtime/handlers/watch.js';
 
 /** The Lambda entry point. */
-export const handler = watchHandler(awsRuntime);
+export const handler = watchHandler(awsRuntimeWith({ metrics: emfSink() }));

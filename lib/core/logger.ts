@@ -16,3 +16,17 @@ export const silentLogger: Logger = {
   warn: () => undefined,
   error: () => undefined,
 };
+
+/**
+ * A logger that adds `keys` to every line it writes through `base`, leaving `base` unchanged: one per reconcile
+ * invocation, so concurrent invocations sharing `base` never see each other's keys (appended keys on a shared
+ * Powertools logger would). Keys given on a call win over `keys`.
+ */
+export function withKeys(base: Logger, keys: Record<string, unknown>): Logger {
+  return {
+    debug: (message, ...extra) => base.debug(message, keys, ...extra),
+    info: (message, ...extra) => base.info(message, keys, ...extra),
+    warn: (message, ...extra) => base.warn(message, keys, ...extra),
+    error: (message, ...extra) => base.error(message, keys, ...extra),
+  };
+}

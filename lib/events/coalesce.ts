@@ -4,7 +4,7 @@
  */
 import { cloneSetKeyText } from '../core/cloneSetKey.js';
 import { newerResourceVersion } from '../core/resourceVersion.js';
-import { type ReconcileReason, type ReconcileRequest } from './schema.js';
+import { MAX_CORRELATION_IDS, type ReconcileReason, type ReconcileRequest } from './schema.js';
 
 /**
  * Reason precedence when several requests name one CloneSet, strongest first. The reconciler is level-triggered,
@@ -25,8 +25,9 @@ export const REASON_PRECEDENCE: readonly ReconcileReason[] = [
  * One request per CloneSet key `(cluster, namespace, name)`.
  * @param requests in arrival order
  * @returns a new array in order of each key's first appearance; each entry carries the strongest reason of
- *   {@link REASON_PRECEDENCE} and the newest `resourceVersion` seen for its key (omitted when none had one).
- *   Inputs are not modified.
+ *   {@link REASON_PRECEDENCE}, the newest `resourceVersion` seen for its key (omitted when none had one) and the
+ *   correlation ids of all of them in arrival order without repeats, the first {@link MAX_CORRELATION_IDS}
+ *   (omitted when none had any). Inputs are not modified.
  */
 export function coalesce(requests: readonly ReconcileRequest[]): ReconcileRequest[] {
   const byKey = new Map<string, ReconcileRequest>();
@@ -45,6 +46,8 @@ export function coalesce(requests: readonly ReconcileRequest[]): ReconcileReques
     const merged: ReconcileRequest = { ...seen, reason };
     if (resourceVersion === undefined) delete merged.resourceVersion;
     else merged.resourceVersion = resourceVersion;
+    const ids = [...new Set([...(seen.correlationIds ?? []), ...(request.correlationIds ?? [])])];
+    if (ids.length > 0) merged.correlationIds = ids.slice(0, MAX_CORRELATION_IDS);
     byKey.set(key, merged);
   }
   return [...byKey.values()];

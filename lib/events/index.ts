@@ -8,3 +8,4 @@ export * from './schema.js';
 export * from './coalesce.js';
 export * from './publisher.js';
 export * from './requeue.js';
+export * from './correlation.js';

@@ -62,10 +62,10 @@ export const MAX_ENTRIES_PER_CALL = 10;
 
 /**
  * The PutEvents entry for one request: `Source` {@link SOURCE}, `DetailType` {@link DETAIL_TYPE}, `Detail` the
- * request as JSON with a fixed key order (`resourceVersion` omitted when absent).
+ * request as JSON with a fixed key order (`resourceVersion` and `correlationIds` omitted when absent).
  */
 export function toPutEventsEntry(request: ReconcileRequest, eventBusName: string): PutEventsRequestEntry {
-  const { version, cluster, namespace, name, reason, resourceVersion } = request;
+  const { version, cluster, namespace, name, reason, resourceVersion, correlationIds } = request;
   const detail = {
     version,
     cluster,
@@ -73,6 +73,7 @@ export function toPutEventsEntry(request: ReconcileRequest, eventBusName: string
     name,
     reason,
     ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+    ...(correlationIds !== undefined ? { correlationIds } : {}),
   };
   return {
     EventBusName: eventBusName,

@@ -80,9 +80,9 @@ export function requeueScheduleName(request: ReconcileRequest, at: Date): string
   return `requeue_${digest}_${minute}`;
 }
 
-/** The `Requeue` detail for `request`, keys in the publisher's order. */
+/** The `Requeue` detail for `request`, keys in the publisher's order; the correlation ids of its cause are kept. */
 export function requeueDetail(request: ReconcileRequest): ReconcileRequest {
-  const { version, cluster, namespace, name, resourceVersion } = request;
+  const { version, cluster, namespace, name, resourceVersion, correlationIds } = request;
   return {
     version,
     cluster,
@@ -90,6 +90,7 @@ export function requeueDetail(request: ReconcileRequest): ReconcileRequest {
     name,
     reason: 'Requeue',
     ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+    ...(correlationIds !== undefined ? { correlationIds } : {}),
   };
 }
 

@@ -35,7 +35,18 @@ export interface ReconcileRequest {
   reason: ReconcileReason;
   /** The triggering object's resourceVersion; reads must not be older than this (docs/architecture.md#one-invocation). */
   resourceVersion?: string;
+  /**
+   * Ids of the observations this request stands for, oldest first, at most {@link MAX_CORRELATION_IDS}: set by the
+   * source (watch pump, admission, resync), merged by coalescing, carried by requeues, and put on every log line of
+   * the reconcile it causes (README.md#observability). Absent: the reconcile uses the EventBridge event id.
+   */
+  correlationIds?: string[];
 }
+
+/** Most correlation ids one request carries; coalescing keeps the oldest ones. */
+export const MAX_CORRELATION_IDS = 10;
+/** Longest correlation id (a UUID is 36). */
+const MAX_CORRELATION_ID = 64;
 
 /** Longest Kubernetes object name (DNS-1123 subdomain) and the bound used for every key part. */
 const MAX_NAME = 253;
@@ -69,6 +80,16 @@ const detailSchema = z.strictObject(
     }),
     reason: z.enum(RECONCILE_REASONS, { error: `must be one of ${RECONCILE_REASONS.join('|')}` }),
     resourceVersion: requiredString().min(1, { error: 'must not be empty' }).optional(),
+    correlationIds: z
+      .array(
+        requiredString()
+          .min(1, { error: 'must not be empty' })
+          .max(MAX_CORRELATION_ID, { error: `must be at most ${MAX_CORRELATION_ID} characters` }),
+        { error: 'must be an array of strings' },
+      )
+      .min(1, { error: 'must not be empty' })
+      .max(MAX_CORRELATION_IDS, { error: `must have at most ${MAX_CORRELATION_IDS} entries` })
+      .optional(),
   },
   {
     error: (iss) =>
@@ -96,7 +117,7 @@ const envelopeSchema = z.looseObject(
  * Envelope fields other than `source`, `detail-type` and `detail` (id, time, account, ...) are ignored; unknown
  * `detail` fields are rejected, since a new shape must come with a new `version`.
  * @param input the parsed event, of unknown shape
- * @returns a new {@link ReconcileRequest}; `resourceVersion` only when present
+ * @returns a new {@link ReconcileRequest}; `resourceVersion` and `correlationIds` only when present
  * @throws InvalidEventError naming every offending field in one line, e.g.
  *   `invalid reconcile event: source: must be "kruiseless"; detail.namespace: must be a DNS-1123 label …`
  */
@@ -113,8 +134,14 @@ export function parseReconcileEvent(input: unknown): ReconcileRequest {
     }
     throw new InvalidEventError([...errors.values()]);
   }
-  const { version, cluster, namespace, name, reason, resourceVersion } = result.data.detail;
-  return resourceVersion === undefined
-    ? { version, cluster, namespace, name, reason }
-    : { version, cluster, namespace, name, reason, resourceVersion };
+  const { version, cluster, namespace, name, reason, resourceVersion, correlationIds } = result.data.detail;
+  return {
+    version,
+    cluster,
+    namespace,
+    name,
+    reason,
+    ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+    ...(correlationIds !== undefined ? { correlationIds } : {}),
+  };
 }

@@ -6,7 +6,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { LABEL_INSTANCE_ID } from '../api/keys.js';
 import type { JsonObject } from '../api/types.js';
-import type { EventPublisher, ReconcileRequest } from '../events/index.js';
+import { withCorrelationIds, type EventPublisher, type ReconcileRequest } from '../events/index.js';
 import { watchOnce } from '../kube/watch.js';
 import type { WatchCheckpoints } from '../state/index.js';
 import type { Clock } from '../core/clock.js';
@@ -119,7 +119,8 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
     const upTo = bufferRv;
     buffer = [];
     chain = chain.then(async () => {
-      if (batch.length > 0) result.published += (await deps.publisher.publish(batch)).published;
+      if (batch.length > 0)
+        result.published += (await deps.publisher.publish(withCorrelationIds(batch))).published;
       if (upTo) rv = upTo;
       if (rv && rv !== savedRv && (force || deps.clock() - savedAt >= deps.checkpointIntervalMs)) {
         await deps.watches.save(deps.cluster, stream.resource, deps.holder, acq.token, rv);

@@ -4,6 +4,7 @@
  */
 import {
   EVENT_VERSION,
+  withCorrelationIds,
   type EventPublisher,
   type PublishResult,
   type ReconcileRequest,
@@ -31,6 +32,6 @@ export async function resyncCluster(
       reason: 'Resync',
       ...(cs.metadata.resourceVersion ? { resourceVersion: cs.metadata.resourceVersion } : {}),
     }));
-  const result = await publisher.publish(requests);
+  const result = await publisher.publish(withCorrelationIds(requests));
   return { cloneSets: requests.length, result };
 }

@@ -21,7 +21,14 @@ import type {
 import { isNotFound } from './errors.js';
 import type { StoredEvent } from './event.js';
 import { recordFolded, type EventApi } from './eventFolding.js';
-import { CONTENT_TYPE, DEFAULT_RETRY, requestJson, type HttpCall, type RetryOptions } from './request.js';
+import {
+  CONTENT_TYPE,
+  DEFAULT_RETRY,
+  requestJson,
+  type HttpCall,
+  type RequestObserver,
+  type RetryOptions,
+} from './request.js';
 import type { CloneSetEvent, KubeClient, Listed } from './types.js';
 import { apiPaths } from './paths.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -42,6 +49,8 @@ export interface KubeClientOptions {
   logger?: KubeClientLogger;
   /** Clock for Event timestamps (tests); default the system clock. */
   clock?: Clock;
+  /** Told about every HTTP attempt (method, resource, status code), for metrics; default none. */
+  onRequest?: RequestObserver;
 }
 
 /** A list response as the API server sends it. */
@@ -77,7 +86,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
   const clock = opts.clock ?? systemClock;
 
   const call = <T>(operation: string, request: HttpCall): Promise<T> =>
-    requestJson<T>(kc, operation, retry, request);
+    requestJson<T>(kc, operation, retry, request, opts.onRequest);
   const written = { fieldManager: FIELD_MANAGER };
 
   /** One LIST; items get `apiVersion`/`kind` (the API server omits them on built-in list items). */

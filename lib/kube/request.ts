@@ -22,6 +22,31 @@ export interface RetryOptions {
   minTimeoutMs: number;
 }
 
+/**
+ * What one attempt of a request was, for metrics (client-go's `rest_client_requests_total` labels): the HTTP
+ * method, the resource of its path (`pods`, `clonesets`, `events`, …; a subresource counts as its resource) and the
+ * status code, or `'<error>'` when no response arrived (client-go's label for it).
+ */
+export interface RequestRecord {
+  method: HttpCall['method'];
+  resource: string;
+  code: string;
+}
+
+/** Receives a {@link RequestRecord} after every attempt, retries included; must not throw. */
+export type RequestObserver = (record: RequestRecord) => void;
+
+/**
+ * The resource a path names: the segment after `/api/v1` or `/apis/<group>/<version>`, skipping
+ * `namespaces/<ns>` (so `/api/v1/namespaces/a/pods/p/status` → `pods`; `/api/v1/namespaces/a` → `namespaces`).
+ */
+export function resourceOfPath(path: string): string {
+  const parts = path.split('/').filter((s) => s !== '');
+  const rest = parts[0] === 'api' ? parts.slice(2) : parts.slice(3);
+  const named = rest[0] === 'namespaces' && rest.length > 2 ? rest.slice(2) : rest;
+  return named[0] ?? 'unknown';
+}
+
 /** Default policy: 4 retries, 200 ms doubling up to 5 s (about 3 s in the worst case before jitter). */
 export const DEFAULT_RETRY: RetryOptions = { retries: 4, minTimeoutMs: 200 };
 
@@ -152,11 +177,20 @@ export function retryAfterSeconds(headers: http.IncomingHttpHeaders, body: strin
 }
 
 /** One attempt: the parsed body of a 2xx response, else a {@link KubeApiError}. */
-async function attempt<T>(kc: KubeConfig, operation: string, call: HttpCall): Promise<T> {
+async function attempt<T>(
+  kc: KubeConfig,
+  operation: string,
+  call: HttpCall,
+  observe: RequestObserver | undefined,
+): Promise<T> {
   let res: HttpResponse;
+  const record = (code: string) =>
+    observe?.({ method: call.method, resource: resourceOfPath(call.path), code });
   try {
     res = await send(kc, call);
+    record(String(res.status));
   } catch (e) {
+    record('<error>');
     // Node's socket errors (ECONNREFUSED, ECONNRESET, ETIMEDOUT, TLS errors) carry a string `code`; they may come
     // from another realm than this module's `Error` (test sandboxes), so they are recognised by shape
     const { code, message } = (typeof e === 'object' && e !== null ? e : {}) as {
@@ -181,6 +215,7 @@ async function attempt<T>(kc: KubeConfig, operation: string, call: HttpCall): Pr
 /**
  * Runs one request against the current cluster of `kc` and returns the response body as parsed JSON.
  * @param operation description for errors, e.g. `patch pod ns/name`
+ * @param observe told about every attempt (metrics)
  * @returns the response body JSON (`undefined` for an empty body)
  * @throws KubeApiError for API and network errors, after retries for 429/5xx/network errors (a 429/503 with
  *   `Retry-After` is retried no sooner than it says, up to {@link MAX_RETRY_AFTER_SECONDS})
@@ -190,8 +225,9 @@ export function requestJson<T>(
   operation: string,
   retry: RetryOptions,
   call: HttpCall,
+  observe?: RequestObserver,
 ): Promise<T> {
-  return pRetry(() => attempt<T>(kc, operation, call), {
+  return pRetry(() => attempt<T>(kc, operation, call, observe), {
     retries: retry.retries,
     minTimeout: retry.minTimeoutMs,
     maxTimeout: MAX_TIMEOUT_MS,

@@ -19,6 +19,7 @@ import { embeddedRuntime } from '../runtime/embedded.js';
 import { reconcileHandler } from '../runtime/handlers/reconcile.js';
 import { watchHandler } from '../runtime/handlers/watch.js';
 import type { Runtime } from '../runtime/types.js';
+import { recordApiRequest, type MetricsSink } from '../runtime/metrics.js';
 import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
 import { startDynalite } from '../emulator/dynalite.js';
 import type { PlannerOptions } from '../cloneset/index.js';
@@ -42,6 +43,11 @@ export interface EmbeddedOptions {
   backoff?: Readonly<BackoffSettings>;
   /** Table name in dynalite (default `kruiseless-local`). */
   tableName?: string;
+  /**
+   * Where handler metrics go: nowhere by default (no EMF here); a `MemoryMetrics` to read them, or an `emfSink`
+   * to print what the Lambda functions would (README.md#observability).
+   */
+  metrics?: MetricsSink;
 }
 
 /** A running embedded default. */
@@ -89,7 +95,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     watches: createStateStores({ client: watchClient, tableName }).watches,
   };
   const kc = kubeConfigFromFile(opts.kubeconfig);
-  const kube = countingKube(createKubeClient(kc, { logger }), counts);
+  const kube = countingKube(createKubeClient(kc, { logger, onRequest: recordApiRequest }), counts);
 
   // handlers reach the runtime lazily (it is complete before the first event can arrive)
   const getRuntime = (): Runtime => runtime;
@@ -120,6 +126,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     cluster: { name: clusterName, kc, kube },
     ...(opts.plannerOptions ? { plannerOptions: opts.plannerOptions } : {}),
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
 
   const aborter = new AbortController();

@@ -9,6 +9,7 @@ import { createEventBridgePublisher, createSchedulerRequeue } from '../events/in
 import { createKubeClient, kubeConfigFromCluster } from '../kube/index.js';
 import { createStateStores } from '../state/index.js';
 import { backoffSettings, ConfigError, controllerSettings, loadConfig } from './config.js';
+import { recordApiRequest, type MetricsSink } from './metrics.js';
 import { UnknownClusterError, type Runtime } from './types.js';
 
 let runtime: Runtime | undefined;
@@ -20,18 +21,23 @@ let secret: Promise<string | undefined> | undefined;
  */
 export type ParameterReader = (name: string) => Promise<string | undefined>;
 
-/**
- * The container's runtime, built on first use; `readParameter` serves {@link Runtime.admissionSecret}.
- * @throws ConfigError when the environment is incomplete
- */
-export function awsRuntimeWith(readParameter?: ParameterReader): () => Runtime {
-  return () => buildRuntime(readParameter);
+/** What a function adds to the AWS runtime; each is left out of the bundles of the functions that pass none. */
+export interface AwsRuntimeExtras {
+  /** Serves {@link Runtime.admissionSecret} (only admission reads a parameter). */
+  readParameter?: ParameterReader;
+  /** Where handler metrics go (the EMF sink of lib/runtime/emf.ts); absent: none. */
+  metrics?: MetricsSink;
 }
 
-/** The runtime of the functions that read no parameter (watch, resync, reconcile). */
-export const awsRuntime: () => Runtime = awsRuntimeWith();
+/**
+ * The container's runtime, built on first use.
+ * @throws ConfigError when the environment is incomplete
+ */
+export function awsRuntimeWith(extras: AwsRuntimeExtras = {}): () => Runtime {
+  return () => buildRuntime(extras);
+}
 
-function buildRuntime(readParameter: ParameterReader | undefined): Runtime {
+function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
   if (runtime) return runtime;
   const config = loadConfig();
   const { plannerOptions } = controllerSettings(
@@ -45,6 +51,7 @@ function buildRuntime(readParameter: ParameterReader | undefined): Runtime {
   );
   runtime = {
     stores,
+    ...(metrics ? { metrics } : {}),
     plannerOptions,
     writeConcurrency: config.KRUISELESS_WRITE_CONCURRENCY,
     backoff,
@@ -74,7 +81,7 @@ function buildRuntime(readParameter: ParameterReader | undefined): Runtime {
         caData: record.caData,
         auth: record.auth,
       });
-      return { name, kc, kube: createKubeClient(kc) };
+      return { name, kc, kube: createKubeClient(kc, { onRequest: recordApiRequest }) };
     },
     admissionSecret() {
       const param = config.ADMISSION_SECRET_PARAM;

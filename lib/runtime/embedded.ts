@@ -7,6 +7,7 @@ import type { EventPublisher, RequeueScheduler } from '../events/index.js';
 import type { StateStores } from '../state/index.js';
 import type { PlannerOptions } from '../cloneset/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';
+import type { MetricsSink } from './metrics.js';
 import { UnknownClusterError, type Runtime, type RuntimeCluster } from './types.js';
 
 /** The adapters of {@link embeddedRuntime}. */
@@ -20,6 +21,8 @@ export interface EmbeddedRuntimeParts {
   plannerOptions?: Readonly<Partial<PlannerOptions>>;
   /** Retry schedule after failed writes (default: `DEFAULT_BACKOFF`). */
   backoff?: Readonly<BackoffSettings>;
+  /** Where handler metrics go (default: nowhere). */
+  metrics?: MetricsSink;
 }
 
 /**
@@ -27,9 +30,10 @@ export interface EmbeddedRuntimeParts {
  * @returns a Runtime whose `cluster(name)` throws UnknownClusterError for any other name
  */
 export function embeddedRuntime(parts: EmbeddedRuntimeParts): Runtime {
-  const { stores, publisher, requeue, cluster, plannerOptions, backoff } = parts;
+  const { stores, publisher, requeue, cluster, plannerOptions, backoff, metrics } = parts;
   return {
     stores,
+    ...(metrics ? { metrics } : {}),
     ...(plannerOptions ? { plannerOptions } : {}),
     ...(backoff ? { backoff } : {}),
     publisher,

@@ -10,6 +10,7 @@ import type { KubeClient } from '../kube/types.js';
 import type { StateStores } from '../state/index.js';
 import type { PlannerOptions } from '../cloneset/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';
+import type { MetricsSink } from './metrics.js';
 
 /** A cluster the runtime can reach. */
 export interface RuntimeCluster {
@@ -43,6 +44,8 @@ export interface Runtime {
   writeConcurrency?: number;
   /** Retry schedule after failed writes (docs/reliability.md#backoff); default `DEFAULT_BACKOFF` (1 s to 1000 s). */
   backoff?: Readonly<BackoffSettings>;
+  /** Where each handler invocation's metrics go (README.md#observability); absent: nowhere. */
+  metrics?: MetricsSink;
   /** Shared secret of the admission source's URL path, if the admission source is enabled. */
   admissionSecret(): Promise<string | undefined>;
 }

@@ -6,12 +6,13 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import {
   InvalidAdmissionReviewError,
   MAX_ADMISSION_BODY_BYTES,
   handleAdmissionReview,
 } from '../../forward/admission.js';
+import { withCorrelationIds } from '../../events/index.js';
 import type { Runtime } from '../types.js';
 
 function reply(statusCode: number, body: unknown): LambdaFunctionURLResult {
@@ -31,7 +32,9 @@ export function admissionHandler(
 ) {
   return async (
     event: Pick<LambdaFunctionURLEvent, 'rawPath' | 'body' | 'isBase64Encoded'>,
+    context?: Context,
   ): Promise<LambdaFunctionURLResult> => {
+    if (context) logger.addContext(context);
     const runtime = getRuntime();
     const expected = await runtime.admissionSecret();
     const [secret = '', cluster = '', ...rest] = (event.rawPath ?? '').split('/').filter(Boolean);
@@ -52,7 +55,9 @@ export function admissionHandler(
       const { response, requests } = handleAdmissionReview(cluster, body);
       if (requests.length > 0) {
         try {
-          await runtime.publisher.publish(requests);
+          const forwarded = withCorrelationIds(requests);
+          await runtime.publisher.publish(forwarded);
+          logger.debug('forwarded', { requests: forwarded });
         } catch (e) {
           // never block the cluster: the watch pump and the resync will deliver this change too
           logger.error('could not forward admission event', { error: (e as Error).message });

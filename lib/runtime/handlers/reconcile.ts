@@ -5,10 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
-import { parseReconcileEvent } from '../../events/index.js';
+import { correlationIdsOf, parseReconcileEvent, type ReconcileRequest } from '../../events/index.js';
 import { systemClock } from '../../core/clock.js';
 import { cloneSetKeyText } from '../../core/cloneSetKey.js';
-import { reconcileCloneSet } from '../../reconcile/reconcile.js';
+import { withKeys, type Logger as CoreLogger } from '../../core/logger.js';
+import { reconcileCloneSet, type ReconcileOutcome } from '../../reconcile/reconcile.js';
+import { InvocationMetrics, noMetricsSink, recordReconcile, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';
 
 /** Summary returned by the handler (visible in Lambda's async destinations and in tests). */
@@ -26,15 +28,22 @@ export interface ReconcileSummary {
 /** Time kept back from the Lambda deadline to release the lease and log, ms. */
 const DEADLINE_MARGIN_MS = 10_000;
 
+/** The Lambda context fields the handler reads; a full `Context` also sets the logger's cold start and request id. */
+export type ReconcileContext = Context | Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>;
+
 /**
- * Build the handler for a runtime (AWS in Lambda, in-process in the embedded default).
+ * Build the handler for a runtime (AWS in Lambda, in-process in the embedded default). Every log line of an
+ * invocation carries `cloneSet` and `correlation_id` (the request's first correlation id, else the EventBridge
+ * event id; `correlationIds` lists all of them when coalescing merged several), through a logger of its own, so
+ * concurrent invocations sharing `logger` never mix keys. Metrics go to `runtime.metrics` when it ends.
  * @throws InvalidEventError for a malformed event; UnknownClusterError; state-store errors
  */
 export function reconcileHandler(
   getRuntime: () => Runtime,
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
 ) {
-  return async (event: unknown, context?: Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>) => {
+  return async (event: unknown, context?: ReconcileContext): Promise<ReconcileSummary> => {
+    if (context && 'functionName' in context) logger.addContext(context);
     let request;
     try {
       request = parseReconcileEvent(event);
@@ -43,32 +52,33 @@ export function reconcileHandler(
       throw e;
     }
     const runtime = getRuntime();
-    const { kube } = await runtime.cluster(request.cluster);
-    const remaining = context?.getRemainingTimeInMillis() ?? 120_000;
     const key = cloneSetKeyText(request);
-    logger.appendKeys({ cloneSet: key });
-    try {
-      const outcome = await reconcileCloneSet(
-        {
-          kube,
-          leases: runtime.stores.leases,
-          expectations: runtime.stores.expectations,
-          ledger: runtime.stores.ledger,
-          requeue: runtime.requeue,
-          log: logger,
-          holder: context?.awsRequestId ?? randomUUID(),
-          clock: systemClock,
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-          deadlineMs: Date.now() + remaining - DEADLINE_MARGIN_MS,
-          leaseDurationMs: remaining + 60_000,
-          maxInlineWaitSeconds: 10,
-          maxPasses: 20,
-          ...(runtime.plannerOptions ? { options: runtime.plannerOptions } : {}),
-          ...(runtime.writeConcurrency ? { writeConcurrency: runtime.writeConcurrency } : {}),
-          ...(runtime.backoff ? { backoff: runtime.backoff } : {}),
-        },
-        request,
-      );
+    const ids = correlationIdsOf(request, eventIdOf(event));
+    const log = withKeys(logger, {
+      cloneSet: key,
+      ...(ids[0] !== undefined ? { correlation_id: ids[0] } : {}),
+      ...(ids.length > 1 ? { correlationIds: ids } : {}),
+    });
+    const recorder = new InvocationMetrics();
+    recorder.property('cloneSet', key);
+    recorder.property('reason', request.reason);
+    if (ids.length > 0) recorder.property('correlationIds', ids);
+    const started = performance.now();
+    const parsed = request;
+    return withMetrics(recorder, runtime.metrics ?? noMetricsSink, async () => {
+      let outcome: ReconcileOutcome | undefined;
+      try {
+        outcome = await reconcileOnce(runtime, parsed, log, context);
+      } finally {
+        recordReconcile(recorder, {
+          failed: outcome === undefined || outcome.error !== undefined,
+          deferred: outcome?.result === 'deferred',
+          ...(outcome?.requeuedAfterSeconds !== undefined
+            ? { requeuedAfterSeconds: outcome.requeuedAfterSeconds }
+            : {}),
+          seconds: (performance.now() - started) / 1000,
+        });
+      }
       const summary: ReconcileSummary = {
         key,
         result: outcome.result,
@@ -80,10 +90,46 @@ export function reconcileHandler(
         ...(outcome.error ? { error: outcome.error } : {}),
         ...(outcome.failures ? { failures: outcome.failures } : {}),
       };
-      logger.info('reconcile finished', { ...summary });
+      log.info('reconcile finished', { ...summary });
       return summary;
-    } finally {
-      logger.removeKeys(['cloneSet']);
-    }
+    });
   };
+}
+
+/** The `id` of an EventBridge envelope, if `event` has one. */
+function eventIdOf(event: unknown): string | undefined {
+  const id = (event as { id?: unknown } | null)?.id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** One {@link reconcileCloneSet} call with the runtime's adapters and the invocation's time budget. */
+async function reconcileOnce(
+  runtime: Runtime,
+  request: ReconcileRequest,
+  log: CoreLogger,
+  context: ReconcileContext | undefined,
+): Promise<ReconcileOutcome> {
+  const { kube } = await runtime.cluster(request.cluster);
+  const remaining = context?.getRemainingTimeInMillis() ?? 120_000;
+  return reconcileCloneSet(
+    {
+      kube,
+      leases: runtime.stores.leases,
+      expectations: runtime.stores.expectations,
+      ledger: runtime.stores.ledger,
+      requeue: runtime.requeue,
+      log,
+      holder: context?.awsRequestId ?? randomUUID(),
+      clock: systemClock,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      deadlineMs: Date.now() + remaining - DEADLINE_MARGIN_MS,
+      leaseDurationMs: remaining + 60_000,
+      maxInlineWaitSeconds: 10,
+      maxPasses: 20,
+      ...(runtime.plannerOptions ? { options: runtime.plannerOptions } : {}),
+      ...(runtime.writeConcurrency ? { writeConcurrency: runtime.writeConcurrency } : {}),
+      ...(runtime.backoff ? { backoff: runtime.backoff } : {}),
+    },
+    request,
+  );
 }

@@ -3,6 +3,8 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { resyncCluster } from '../../forward/resync.js';
+import type { Context } from 'aws-lambda';
+import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';
 
 /** Build the handler for a runtime. @returns CloneSets resynced per cluster (-1 for a failed cluster) */
@@ -10,20 +12,25 @@ export function resyncHandler(
   getRuntime: () => Runtime,
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
 ) {
-  return async (): Promise<Record<string, number>> => {
+  return async (_event?: unknown, context?: Context): Promise<Record<string, number>> => {
+    if (context) logger.addContext(context);
     const runtime = getRuntime();
-    const out: Record<string, number> = {};
-    for (const name of await runtime.clusterNames()) {
-      try {
-        const { kube } = await runtime.cluster(name);
-        const { cloneSets } = await resyncCluster(name, kube, runtime.publisher);
-        out[name] = cloneSets;
-      } catch (e) {
-        logger.error('resync failed', { cluster: name, error: (e as Error).message });
-        out[name] = -1;
+    const recorder = new InvocationMetrics();
+    const publisher = meteredPublisher(runtime.publisher, recorder);
+    return withMetrics(recorder, runtime.metrics ?? noMetricsSink, async () => {
+      const out: Record<string, number> = {};
+      for (const name of await runtime.clusterNames()) {
+        try {
+          const { kube } = await runtime.cluster(name);
+          const { cloneSets } = await resyncCluster(name, kube, publisher);
+          out[name] = cloneSets;
+        } catch (e) {
+          logger.error('resync failed', { cluster: name, error: (e as Error).message });
+          out[name] = -1;
+        }
       }
-    }
-    logger.info('resync finished', { clusters: out });
-    return out;
+      logger.info('resync finished', { clusters: out });
+      return out;
+    });
   };
 }

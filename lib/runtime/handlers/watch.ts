@@ -8,6 +8,8 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import { pumpCluster, type StreamResult } from '../../forward/pump.js';
 import { systemClock } from '../../core/clock.js';
+import type { EventPublisher } from '../../events/index.js';
+import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';
 
 /** Time kept back from the Lambda deadline, ms. */
@@ -33,43 +35,66 @@ export function watchHandler(
 ) {
   return async (
     _event?: unknown,
-    context?: Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>,
+    context?: Context | Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>,
   ): Promise<Record<string, StreamResult[]>> => {
+    if (context && 'functionName' in context) logger.addContext(context);
     const runtime = getRuntime();
-    const remaining = context?.getRemainingTimeInMillis() ?? 60_000;
-    const deadlineMs = Date.now() + remaining - DEADLINE_MARGIN_MS;
-    const holder = context?.awsRequestId ?? randomUUID();
-    const names = await runtime.clusterNames();
-    const results = await Promise.all(
-      names.map(async (name) => {
-        try {
-          const { kc } = await runtime.cluster(name);
-          return [
-            name,
-            await pumpCluster({
-              cluster: name,
-              kc,
-              watches: runtime.stores.watches,
-              publisher: runtime.publisher,
-              holder,
-              clock: systemClock,
-              deadlineMs,
-              leaseDurationMs: remaining + 60_000,
-              watchTimeoutSeconds: 50,
-              flushIntervalMs,
-              checkpointIntervalMs: 10_000,
-              log: logger,
-              ...(signal ? { signal } : {}),
-            }),
-          ] as const;
-        } catch (e) {
-          logger.error('watch pump failed', { cluster: name, error: (e as Error).message });
-          return [name, []] as const;
-        }
-      }),
+    const recorder = new InvocationMetrics();
+    return withMetrics(recorder, runtime.metrics ?? noMetricsSink, () =>
+      pumpAll(
+        runtime,
+        meteredPublisher(runtime.publisher, recorder),
+        logger,
+        context,
+        signal,
+        flushIntervalMs,
+      ),
     );
-    const out = Object.fromEntries(results);
-    logger.info('watch pump finished', { clusters: out });
-    return out;
   };
+}
+
+/** One pump round over every registered cluster, publishing through `publisher`. */
+async function pumpAll(
+  runtime: Runtime,
+  publisher: EventPublisher,
+  logger: Logger,
+  context: Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'> | undefined,
+  signal: AbortSignal | undefined,
+  flushIntervalMs: number,
+): Promise<Record<string, StreamResult[]>> {
+  const remaining = context?.getRemainingTimeInMillis() ?? 60_000;
+  const deadlineMs = Date.now() + remaining - DEADLINE_MARGIN_MS;
+  const holder = context?.awsRequestId ?? randomUUID();
+  const names = await runtime.clusterNames();
+  const results = await Promise.all(
+    names.map(async (name) => {
+      try {
+        const { kc } = await runtime.cluster(name);
+        return [
+          name,
+          await pumpCluster({
+            cluster: name,
+            kc,
+            watches: runtime.stores.watches,
+            publisher,
+            holder,
+            clock: systemClock,
+            deadlineMs,
+            leaseDurationMs: remaining + 60_000,
+            watchTimeoutSeconds: 50,
+            flushIntervalMs,
+            checkpointIntervalMs: 10_000,
+            log: logger,
+            ...(signal ? { signal } : {}),
+          }),
+        ] as const;
+      } catch (e) {
+        logger.error('watch pump failed', { cluster: name, error: (e as Error).message });
+        return [name, []] as const;
+      }
+    }),
+  );
+  const out = Object.fromEntries(results);
+  logger.info('watch pump finished', { clusters: out });
+  return out;
 }
