@@ -3,6 +3,7 @@
  * runs the seed story (`npm run demo`); `cluster add|list` edits the cluster registry; the operator commands
  * `rollout`, `plan`, `why` and `lint` live in lib/cli (docs/cli.md).
  */
+import { stopRequested } from './stopSignal.js';
 import path from 'node:path';
 import { Command } from 'commander';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -101,10 +102,8 @@ program
       // plan and why read the expectations and the scale-down ledger from here while this process runs
       stateFlags: `--table ${state.tableName} --dynamodb-endpoint ${state.endpoint} --cluster-name ${state.clusterName}`,
     });
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    const why = await stopRequested();
+    logger.info('kruiseless local stopping', { why });
     await embedded.stop();
   });
 

@@ -1,0 +1,31 @@
+/**
+ * When a long-running local command (`kruiseless local`) should stop: SIGINT (Ctrl-C), SIGTERM, SIGHUP, or its
+ * parent process gone. The last covers `npm run local` stopped by signalling npm: npm exits at once, and a
+ * wrapper between npm and this process (the script's shell, tsx's watcher) may die without passing the signal
+ * on, which used to leave this process running, re-parented, with nobody to stop it.
+ */
+
+/** How often the parent process id is checked, ms. */
+const PARENT_CHECK_MS = 1000;
+
+/**
+ * @returns resolves once with what asked for the stop (`SIGINT`, `SIGTERM`, `SIGHUP` or `parent exited`); the
+ *   listeners and the parent check are removed then
+ */
+export function stopRequested(): Promise<string> {
+  const parent = process.ppid;
+  return new Promise((resolve) => {
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const handlers = signals.map((s) => [s, () => done(s)] as const);
+    const timer = setInterval(() => {
+      if (process.ppid !== parent) done('parent exited');
+    }, PARENT_CHECK_MS);
+    timer.unref();
+    function done(why: string): void {
+      clearInterval(timer);
+      for (const [s, h] of handlers) process.off(s, h);
+      resolve(why);
+    }
+    for (const [s, h] of handlers) process.once(s, h);
+  });
+}
