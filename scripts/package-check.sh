@@ -80,7 +80,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const ofType = (type) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const ENV = ['TABLE_NAME', 'EVENT_BUS_NAME', 'EVENT_BUS_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_GROUP_NAME',
   'REQUEUE_DLQ_ARN', 'ADMISSION_SECRET_PARAM', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'KRUISELESS_FEATURE_GATES',
-  'KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE', 'KRUISELESS_WRITE_CONCURRENCY'];
+  'KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE', 'KRUISELESS_WRITE_CONCURRENCY', 'POWERTOOLS_METRICS_NAMESPACE'];
 
 const functions = Object.fromEntries(ofType('AWS::Lambda::Function'));
 check(same(Object.keys(functions).sort(),
@@ -140,6 +140,46 @@ for (const [id, st] of statements) {
   for (const res of [st.Resource].flat()) check(res !== '*', `${id}: Resource "*" for ${[st.Action].flat()}`);
   check(st.NotAction === undefined && st.NotResource === undefined, `${id}: NotAction/NotResource in an Allow`);
 }
+// Observability (README.md#observability): the alarms, the dashboard and the VPC option are in the template.
+const namespace = functions.ReconcileLambdaFunction?.Properties.Environment?.Variables?.POWERTOOLS_METRICS_NAMESPACE;
+const alarmActions = { 'Fn::If': ['HasAlarmTopic', [{ Ref: 'AlarmTopicArn' }], { Ref: 'AWS::NoValue' }] };
+const dlqAlarm = resources.DeadLetterQueueAlarm?.Properties ?? {};
+check(dlqAlarm.Namespace === 'AWS/SQS' && dlqAlarm.MetricName === 'ApproximateNumberOfMessagesVisible' &&
+  same(dlqAlarm.Dimensions, [{ Name: 'QueueName', Value: { 'Fn::GetAtt': ['DeadLetterQueue', 'QueueName'] } }]) &&
+  dlqAlarm.Threshold === 0 && dlqAlarm.ComparisonOperator === 'GreaterThanThreshold', 'DLQ depth alarm (> 0 messages)');
+const rateAlarm = resources.ReconcileErrorRateAlarm?.Properties ?? {};
+const stat = (id) => rateAlarm.Metrics?.find((m) => m.Id === id)?.MetricStat;
+check(stat('errors')?.Metric.MetricName === 'controller_runtime_reconcile_errors_total' &&
+  stat('errors')?.Metric.Namespace === namespace && stat('reconciles')?.Stat === 'SampleCount' &&
+  rateAlarm.Metrics?.some((m) => m.ReturnData && /errors \/ reconciles/.test(m.Expression ?? '')),
+  'reconcile error-rate alarm on the EMF metrics of the functions\' namespace');
+for (const a of [dlqAlarm, rateAlarm])
+  check(same(a.AlarmActions, alarmActions) && same(a.OKActions, alarmActions), 'alarm actions: the alarmTopicArn param, if set');
+// every metric name of lib/core/metrics.ts is on the dashboard, with the DLQ depth and the throttles
+const metricNames = [...readFileSync('lib/core/metrics.ts', 'utf8').matchAll(/: '([a-z_]+_(?:total|seconds))'/g)].map((m) => m[1]);
+check(metricNames.length === 7, `metric names in lib/core/metrics.ts: ${metricNames}`);
+const [body, vars] = resources.Dashboard?.Properties.DashboardBody?.['Fn::Sub'] ?? [''];
+let dashboard = '';
+try {
+  dashboard = JSON.stringify(JSON.parse(body.replace(/\$\{[^}]+\}/g, 'x')));
+} catch (e) {
+  problems.push(`dashboard body is not JSON: ${e.message}`);
+}
+for (const name of [...metricNames, 'ApproximateNumberOfMessagesVisible', 'Throttles'])
+  check(dashboard.includes(name), `dashboard shows ${name}`);
+check(vars?.Namespace === namespace, 'dashboard reads the functions\' metrics namespace');
+// private EKS endpoints: the functions that call API servers can run in a VPC; admission never needs to
+const vpc = { 'Fn::If': ['InVpc', { SubnetIds: { Ref: 'VpcSubnetIds' }, SecurityGroupIds: { Ref: 'VpcSecurityGroupIds' } }, { Ref: 'AWS::NoValue' }] };
+for (const fn of ['Watch', 'Resync', 'Reconcile']) {
+  check(same(functions[`${fn}LambdaFunction`]?.Properties.VpcConfig, vpc), `${fn}: VpcConfig under InVpc`);
+  check(same(resources[`${fn}Role`]?.Properties.ManagedPolicyArns, { 'Fn::If': ['InVpc',
+    [{ 'Fn::Sub': 'arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole' }], { Ref: 'AWS::NoValue' }] }),
+    `${fn}Role: only the VPC access policy, only in a VPC`);
+}
+check(functions.AdmissionLambdaFunction?.Properties.VpcConfig === undefined, 'admission stays out of the VPC');
+check(Object.values(resources).every((r) => r.Type !== 'AWS::IAM::Role' || r.Properties.ManagedPolicyArns === undefined ||
+  JSON.stringify(r.Properties.ManagedPolicyArns).includes('AWSLambdaVPCAccessExecutionRole')), 'no other managed policy');
+
 for (const out of ['EventBusArn', 'StateTableName', 'AdmissionUrl', 'DeadLetterQueueUrl'])
   check(template.Outputs?.[out], `output ${out}`);
 
