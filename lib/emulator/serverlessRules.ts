@@ -72,6 +72,12 @@ const INTRINSICS = [
   'If',
   'FindInMap',
   'Base64',
+  // condition functions (serverless.yml's Conditions and the alarms' optional actions)
+  'Equals',
+  'Not',
+  'And',
+  'Or',
+  'Condition',
 ];
 const cfnTags: Array<ScalarTag | CollectionTag> = INTRINSICS.flatMap((fn) => {
   const key = fn === 'Ref' ? 'Ref' : `Fn::${fn}`;
