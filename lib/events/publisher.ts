@@ -11,7 +11,7 @@ import {
 import { cloneSetKeyText } from '../core/cloneSetKey.js';
 import { coalesce } from './coalesce.js';
 import { PublishError, type FailedEntry } from './errors.js';
-import { DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
+import { canonicalRequest, DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
 import { exponentialDelay } from '../core/backoff.js';
 
 /** What one {@link EventPublisher.publish} did. */
@@ -65,16 +65,7 @@ export const MAX_ENTRIES_PER_CALL = 10;
  * request as JSON with a fixed key order (`resourceVersion` and `correlationIds` omitted when absent).
  */
 export function toPutEventsEntry(request: ReconcileRequest, eventBusName: string): PutEventsRequestEntry {
-  const { version, cluster, namespace, name, reason, resourceVersion, correlationIds } = request;
-  const detail = {
-    version,
-    cluster,
-    namespace,
-    name,
-    reason,
-    ...(resourceVersion !== undefined ? { resourceVersion } : {}),
-    ...(correlationIds !== undefined ? { correlationIds } : {}),
-  };
+  const detail = canonicalRequest(request);
   return {
     EventBusName: eventBusName,
     Source: SOURCE,

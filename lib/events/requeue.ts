@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import { systemClock, type Clock } from '../core/clock.js';
 import { cloneSetKeyText } from '../core/cloneSetKey.js';
-import { DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
+import { canonicalRequest, DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
 
 /** Asks for a reconcile of a key after a delay. */
 export interface RequeueScheduler {
@@ -82,16 +82,7 @@ export function requeueScheduleName(request: ReconcileRequest, at: Date): string
 
 /** The `Requeue` detail for `request`, keys in the publisher's order; the correlation ids of its cause are kept. */
 export function requeueDetail(request: ReconcileRequest): ReconcileRequest {
-  const { version, cluster, namespace, name, resourceVersion, correlationIds } = request;
-  return {
-    version,
-    cluster,
-    namespace,
-    name,
-    reason: 'Requeue',
-    ...(resourceVersion !== undefined ? { resourceVersion } : {}),
-    ...(correlationIds !== undefined ? { correlationIds } : {}),
-  };
+  return canonicalRequest({ ...request, reason: 'Requeue' });
 }
 
 /**

@@ -134,7 +134,16 @@ export function parseReconcileEvent(input: unknown): ReconcileRequest {
     }
     throw new InvalidEventError([...errors.values()]);
   }
-  const { version, cluster, namespace, name, reason, resourceVersion, correlationIds } = result.data.detail;
+  return canonicalRequest(result.data.detail);
+}
+
+/**
+ * A copy of `request` with only the detail's fields, in the detail's key order (version, cluster, namespace, name,
+ * reason, resourceVersion, correlationIds), the optional ones only when present: the one shape every event
+ * detail is written in.
+ */
+export function canonicalRequest(request: ReconcileRequest): ReconcileRequest {
+  const { version, cluster, namespace, name, reason, resourceVersion, correlationIds } = request;
   return {
     version,
     cluster,
