@@ -12,7 +12,6 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { LogItem } from '@aws-lambda-powertools/logger';
 import type { CoreV1Api, CoreV1Event, CustomObjectsApi } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
@@ -33,6 +32,8 @@ import type { MetricsSink } from '../../../lib/runtime/metrics.js';
 import { startEmbedded, type Embedded } from '../../../lib/local/embedded.js';
 import type { CloneSetKey } from '../../../lib/state/index.js';
 import { waitFor } from './wait.js';
+
+export { CapturingLogger } from '../../unit/support/capturingLogger.js';
 
 /** Cluster name the e2e pipelines serve (keys `cs#e2e#<ns>#<name>`). */
 export const E2E_CLUSTER = 'e2e';
@@ -91,22 +92,6 @@ function messageOf(input: unknown): string {
   if (typeof input === 'string') return input;
   if (input && typeof input === 'object' && 'message' in input) return String(input.message);
   return JSON.stringify(input);
-}
-
-/**
- * A Powertools logger that prints nothing and keeps every line it would print, at every level, as the JSON
- * attributes Powertools built (persistent and per-call keys merged) — what CloudWatch would receive.
- */
-export class CapturingLogger extends Logger {
-  readonly lines: Record<string, unknown>[] = [];
-
-  constructor() {
-    super({ serviceName: 'kruiseless-e2e', logLevel: 'DEBUG' });
-  }
-
-  protected override printLog(_level: number, log: LogItem): void {
-    this.lines.push(JSON.parse(JSON.stringify(log.getAttributes())) as Record<string, unknown>);
-  }
 }
 
 /** Start the embedded default for one test namespace (see the file comment). Stop it in afterAll. */
