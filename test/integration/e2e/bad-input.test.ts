@@ -29,6 +29,7 @@ import {
   reconcileRequest,
   settle,
   startPipeline,
+  UUID_PATTERN,
 } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
 
@@ -318,6 +319,7 @@ describe('the admission source', () => {
           name: INVALID,
           reason: 'PodChanged',
           resourceVersion: pod.metadata.resourceVersion,
+          correlationIds: [expect.stringMatching(UUID_PATTERN)], // the admission source's id for this change
         },
       ]);
     }

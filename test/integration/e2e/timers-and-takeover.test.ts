@@ -60,6 +60,7 @@ import {
   patchCloneSet,
   podCondition,
   reconcileRequest,
+  UUID_PATTERN,
 } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
 
@@ -358,8 +359,10 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
           name: c.metadata.name,
           reason: 'CloneSetChanged',
           resourceVersion: c.metadata.resourceVersion,
+          correlationIds: [expect.stringMatching(UUID_PATTERN)], // one new id per observed change
         })),
       );
+      expect(new Set(ours.map((r) => r.correlationIds?.[0])).size).toBe(ours.length);
       expect(result.changes).toBe(published.length);
 
       // the checkpoint now holds the relisted resume point (etcd revisions: numeric, newer than every object)

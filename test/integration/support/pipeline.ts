@@ -35,6 +35,9 @@ import { waitFor } from './wait.js';
 
 export { CapturingLogger } from '../../unit/support/capturingLogger.js';
 
+/** A random UUID (crypto.randomUUID): the correlation id the watch pump, resync and admission give each request. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 /** Cluster name the e2e pipelines serve (keys `cs#e2e#<ns>#<name>`). */
 export const E2E_CLUSTER = 'e2e';
 /** Name of the seed CloneSet (examples/cs-no-pvc-sample.yaml). */
