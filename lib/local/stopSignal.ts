@@ -1,8 +1,9 @@
 /**
  * When a long-running local command (`kruiseless local`) should stop: SIGINT (Ctrl-C), SIGTERM, SIGHUP, or its
- * parent process gone. The last covers `npm run local` stopped by signalling npm: npm exits at once, and a
- * wrapper between npm and this process (the script's shell, tsx's watcher) may die without passing the signal
- * on, which used to leave this process running, re-parented, with nobody to stop it.
+ * parent process gone. `npm run local` execs this process directly (no shell and no tsx wrapper in between: the
+ * shell died on npm's SIGTERM without passing it on, and tsx's relay SIGKILLs a child that does not acknowledge
+ * the signal within 30 ms), so npm's SIGTERM arrives here; when npm itself is killed outright, the parent check
+ * stops this process instead of leaving it running, re-parented, with nobody to stop it.
  */
 
 /** How often the parent process id is checked, ms. */

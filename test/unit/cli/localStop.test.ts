@@ -29,25 +29,35 @@ function groupAlive(pgid: number): boolean {
 }
 
 describe('npm run local', () => {
-  it('stops entirely when npm gets SIGTERM', async () => {
-    const kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'kruiseless-stop-')), 'kubeconfig');
-    writeFileSync(kubeconfig, KUBECONFIG);
-    const npm = spawn('npm', ['run', '--silent', 'local', '--', '--kubeconfig', kubeconfig], {
-      detached: true, // its own process group, so the whole tree can be seen (and cleaned up) by group id
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const pgid = npm.pid as number;
-    let out = '';
-    npm.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    try {
-      for (let i = 0; i < 120 && !out.includes('kruiseless local running'); i++) await sleep(500);
-      expect(out).toContain('kruiseless local running');
-      process.kill(pgid, 'SIGTERM'); // npm only, not the group
-      for (let i = 0; i < 40 && groupAlive(pgid); i++) await sleep(250);
-      expect(groupAlive(pgid)).toBe(false);
-      expect(out).toContain('"message":"kruiseless local stopping"');
-    } finally {
-      if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
-    }
-  }, 90_000);
+  it.each([
+    ['SIGTERM', 'SIGTERM'], // passed on by npm to the CLI, its direct child
+    ['SIGKILL', 'parent exited'], // npm cannot pass anything on: the CLI notices it was re-parented
+  ] as const)(
+    'stops entirely, logging why, when npm gets %s',
+    async (signal, why) => {
+      const kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'kruiseless-stop-')), 'kubeconfig');
+      writeFileSync(kubeconfig, KUBECONFIG);
+      const npm = spawn('npm', ['run', '--silent', 'local', '--', '--kubeconfig', kubeconfig], {
+        detached: true, // its own process group, so the whole tree can be seen (and cleaned up) by group id
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const pgid = npm.pid as number;
+      let out = '';
+      npm.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      // end of output: every process holding the pipe has exited and everything written has been read
+      const ended = new Promise((resolve) => npm.stdout.once('end', resolve));
+      try {
+        for (let i = 0; i < 120 && !out.includes('kruiseless local running'); i++) await sleep(500);
+        expect(out).toContain('kruiseless local running');
+        process.kill(pgid, signal); // npm only, not the group
+        for (let i = 0; i < 40 && groupAlive(pgid); i++) await sleep(250);
+        expect(groupAlive(pgid)).toBe(false);
+        await ended;
+        expect(out).toMatch(new RegExp(`"message":"kruiseless local stopping".*"why":"${why}"`));
+      } finally {
+        if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
+      }
+    },
+    90_000,
+  );
 });
