@@ -17,6 +17,8 @@ export {
   parseFeatureGates,
   type ParsedFeatureGates,
 } from './featureGates.js';
+export { hasPreDownloadWrites, planImagePullJobs, type PreDownloadPlan } from './predownload/jobs.js';
+export { preDownloadSettings, type PreDownloadSettings } from './predownload/settings.js';
 export {
   DEFAULT_PLANNER_OPTIONS,
   type Action,

@@ -28,6 +28,7 @@ import {
   type PlanInput,
 } from './types.js';
 import { planUpdate } from './sync/update.js';
+import { hasPreDownloadWrites, planImagePullJobs } from './predownload/jobs.js';
 
 /**
  * Condition type Kruiseless sets while the CloneSet fails validation (docs/behaviour/cloneset.md#validation);
@@ -111,6 +112,8 @@ function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
  * the update phase (docs/behaviour/cloneset.md#one-phase, docs/behaviour/cloneset.md#scale-phase,
  * docs/behaviour/cloneset.md#update-phase), compute the status (docs/behaviour/cloneset.md#status), truncate
  * `podsToDelete` and revision history (docs/behaviour/cloneset.md#after-status), and pick the requeue delay.
+ * Before the phases, the image pre-download step (docs/behaviour/cloneset.md#image-pre-download) decides its
+ * ImagePullJob writes.
  * Last come the first `KruisePodReady` conditions of pods created with that gate
  * (docs/behaviour/cloneset.md#kruise-pod-ready), whatever the phase.
  *
@@ -155,6 +158,8 @@ export function planCloneSet(input: PlanInput): Plan {
     options,
     newInstanceId: input.newInstanceId,
   };
+
+  const preDownload = planImagePullJobs(ctx, input.imagePullJobs);
 
   let phase: Plan['phase'] = 'none';
   let diff = emptyDiff();
@@ -236,6 +241,7 @@ export function planCloneSet(input: PlanInput): Plan {
     statusChanged: statusResult.statusChanged || hasFailedValidation(cs.status),
     ...(podsToDelete ? { podsToDelete } : {}),
     events,
+    ...(hasPreDownloadWrites(preDownload) ? { preDownload } : {}),
     ...withRequeue(smallestPositive(phaseRequeue, statusResult.requeueAfterSeconds, minReadyRequeue)),
   };
 }
