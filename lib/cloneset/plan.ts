@@ -29,6 +29,7 @@ import {
 } from './types.js';
 import { planUpdate } from './sync/update.js';
 import { hasPreDownloadWrites, planImagePullJobs } from './predownload/jobs.js';
+import { isPrePullPod, planPrePullPods } from './predownload/prePullPods.js';
 
 /**
  * Condition type Kruiseless sets while the CloneSet fails validation (docs/behaviour/cloneset.md#validation);
@@ -113,7 +114,7 @@ function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
  * docs/behaviour/cloneset.md#update-phase), compute the status (docs/behaviour/cloneset.md#status), truncate
  * `podsToDelete` and revision history (docs/behaviour/cloneset.md#after-status), and pick the requeue delay.
  * Before the phases, the image pre-download step (docs/behaviour/cloneset.md#image-pre-download) decides its
- * ImagePullJob writes.
+ * ImagePullJob writes and, without a node agent, its pre-pull pods.
  * Last come the first `KruisePodReady` conditions of pods created with that gate
  * (docs/behaviour/cloneset.md#kruise-pod-ready), whatever the phase.
  *
@@ -132,7 +133,10 @@ export function planCloneSet(input: PlanInput): Plan {
 
   const uid = cs.metadata.uid;
   const deleting = !!cs.metadata.deletionTimestamp;
-  const ownedPods = input.pods.filter(ownedBy(uid)).sort(byName);
+  const ownedPods = input.pods
+    .filter(ownedBy(uid))
+    .filter((p) => !isPrePullPod(p))
+    .sort(byName);
   const ownedPvcs = input.pvcs.filter(ownedBy(uid)).filter((p) => !p.metadata.deletionTimestamp);
 
   const actions: Action[] = [];
@@ -160,6 +164,8 @@ export function planCloneSet(input: PlanInput): Plan {
   };
 
   const preDownload = planImagePullJobs(ctx, input.imagePullJobs);
+  const prePull = planPrePullPods(ctx, input.prePullPods, input.nodeAgent ?? false);
+  if (prePull.create.length > 0 || prePull.delete.length > 0) preDownload.prePull = prePull;
 
   let phase: Plan['phase'] = 'none';
   let diff = emptyDiff();
@@ -242,7 +248,14 @@ export function planCloneSet(input: PlanInput): Plan {
     ...(podsToDelete ? { podsToDelete } : {}),
     events,
     ...(hasPreDownloadWrites(preDownload) ? { preDownload } : {}),
-    ...withRequeue(smallestPositive(phaseRequeue, statusResult.requeueAfterSeconds, minReadyRequeue)),
+    ...withRequeue(
+      smallestPositive(
+        phaseRequeue,
+        statusResult.requeueAfterSeconds,
+        minReadyRequeue,
+        deleting ? undefined : prePull.requeueAfterSeconds,
+      ),
+    ),
   };
 }
 

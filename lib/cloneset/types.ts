@@ -135,6 +135,13 @@ export interface PlanInput {
    * docs/behaviour/cloneset.md#image-pre-download).
    */
   imagePullJobs?: ImagePullJob[];
+  /**
+   * The CloneSet's pre-pull pods (label `kruiseless.io/image-prepull-for`), listed only with gate
+   * `PreDownloadImageWithPods` on; undefined otherwise (docs/behaviour/cloneset.md#image-pre-download).
+   */
+  prePullPods?: Pod[];
+  /** Whether the cluster has a node agent (kruise-daemon's NodeImages exist); read with the pre-pull pods. */
+  nodeAgent?: boolean;
 }
 
 /**

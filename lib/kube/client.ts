@@ -238,6 +238,20 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       await deleteWithUid(`delete imagepulljob ${key(namespace, name)}`, path, uid);
     },
 
+    async anyNodeImage() {
+      try {
+        const body = await call<ListBody<unknown>>('list nodeimages', {
+          method: 'GET',
+          path: apiPaths.nodeImages(),
+          query: { limit: '1' },
+        });
+        return (body.items ?? []).length > 0;
+      } catch (e) {
+        if (isNotFound(e)) return false;
+        throw e;
+      }
+    },
+
     createPod(pod) {
       const namespace = pod.metadata.namespace ?? '';
       const body = { apiVersion: 'v1', kind: 'Pod', ...pod };

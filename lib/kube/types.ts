@@ -67,6 +67,11 @@ export interface KubeClient {
   createImagePullJob(job: ImagePullJob): Promise<ImagePullJob>;
   /** DELETE an ImagePullJob with a UID precondition; NotFound when it is already gone. */
   deleteImagePullJob(namespace: string, name: string, uid: string): Promise<void>;
+  /**
+   * Whether any NodeImage exists (one LIST with `limit=1`; false when the resource is not served): kruise-daemon
+   * keeps one per node it runs on, so none means no node agent acts on ImagePullJobs.
+   */
+  anyNodeImage(): Promise<boolean>;
 
   /**
    * POST a pod. A create retried after a lost response may report AlreadyExists for the pod it created itself

@@ -10,6 +10,7 @@ import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '.
 import type { ImagePullJob } from '../api/imagePullJob.js';
 import { selectorString } from '../api/selector.js';
 import { planCloneSet } from '../cloneset/plan.js';
+import { isPrePullPod, LABEL_PREPULL_FOR } from '../cloneset/index.js';
 import { isPodAvailable } from '../cloneset/pods.js';
 import { DEFAULT_PLANNER_OPTIONS, type Plan, type PlannerOptions } from '../cloneset/types.js';
 import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
@@ -72,6 +73,10 @@ export interface World {
    * is not served (docs/behaviour/cloneset.md#image-pre-download).
    */
   imagePullJobs?: ImagePullJob[];
+  /** The CloneSet's pre-pull pods, listed only with gate `PreDownloadImageWithPods` on (then also `nodeAgent`). */
+  prePullPods?: Pod[];
+  /** Whether the cluster has a node agent (any NodeImage), read with the pre-pull pods. */
+  nodeAgent?: boolean;
 }
 
 /**
@@ -136,18 +141,23 @@ export async function readWorld(
   const hasTemplates = (cloneSet.spec.volumeClaimTemplates ?? []).length > 0;
   const skipPVCs = narrow && !hasTemplates && isSatisfied(pending);
   const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
-  const [pods, pvcs, revisions, jobs] = await Promise.all([
+  const preDownload = !!options?.preDownloadImageForInPlaceUpdate;
+  const prePull = preDownload && !!options?.preDownloadImageWithPods;
+  const [pods, pvcs, revisions, jobs, prePulls, nodeAgent] = await Promise.all([
     kube.listPods(key.namespace, narrow ? selector : undefined),
     skipPVCs ? none : kube.listPVCs(key.namespace),
     selector === undefined ? none : kube.listControllerRevisions(key.namespace, selector),
-    options?.preDownloadImageForInPlaceUpdate ? kube.listImagePullJobs(key.namespace) : undefined,
+    preDownload ? kube.listImagePullJobs(key.namespace) : undefined,
+    prePull ? kube.listPods(key.namespace, `${LABEL_PREPULL_FOR}=${uid}`) : undefined,
+    prePull ? kube.anyNodeImage() : undefined,
   ]);
   return {
     cloneSet,
-    pods: ownedBy<Pod>(pods.items, uid),
+    pods: ownedBy<Pod>(pods.items, uid).filter((p) => !isPrePullPod(p)),
     pvcs: ownedBy<PersistentVolumeClaim>(pvcs.items, uid),
     revisions: revisions.items,
     ...(jobs ? { imagePullJobs: jobs.items } : {}),
+    ...(prePulls ? { prePullPods: ownedBy<Pod>(prePulls.items, uid), nodeAgent: !!nodeAgent } : {}),
   };
 }
 
@@ -220,6 +230,7 @@ export function planPass(
     pvcs: world.pvcs,
     revisions: world.revisions,
     ...(world.imagePullJobs ? { imagePullJobs: world.imagePullJobs } : {}),
+    ...(world.prePullPods ? { prePullPods: world.prePullPods, nodeAgent: !!world.nodeAgent } : {}),
     now: new Date(deps.clock()),
     newInstanceId: deps.newInstanceId ?? randomInstanceId,
     ...(deps.options ? { options: deps.options } : {}),

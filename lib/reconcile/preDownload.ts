@@ -26,7 +26,8 @@ function apiErrorOnly(e: unknown): Error {
  * Creates the plan's ImagePullJobs one by one (AlreadyExists counts as done, silently; another error is logged and
  * told as a `FailedCreateImagePullJob` Event), then sets the revision label — after failed creates too, as OpenKruise
  * does, so that a job that cannot be created is not retried forever — then deletes the jobs to clean up (stopping at
- * the first failure).
+ * the first failure); then the pre-pull pods are created and deleted (AlreadyExists / NotFound count as done; the first
+ * other failure stops that list).
  * @param namespace the CloneSet's namespace
  * @returns writes made and the Events to record
  * @throws only errors that are not API-server errors
@@ -78,6 +79,28 @@ export async function writePreDownload(
       const err = apiErrorOnly(e);
       if (classifyWriteError(err) === 'notFound') continue;
       log.warn('deleting an ImagePullJob failed', { job: job.name, error: err.message });
+      break;
+    }
+  }
+  for (const pod of plan.prePull?.create ?? []) {
+    try {
+      await kube.createPod(pod);
+      out.writes++;
+    } catch (e) {
+      const err = apiErrorOnly(e);
+      if (classifyWriteError(err) === 'alreadyExists') continue;
+      log.warn('creating a pre-pull pod failed', { pod: pod.metadata.name, error: err.message });
+      break;
+    }
+  }
+  for (const pod of plan.prePull?.delete ?? []) {
+    try {
+      await kube.deletePod(namespace, pod.name, pod.uid);
+      out.writes++;
+    } catch (e) {
+      const err = apiErrorOnly(e);
+      if (classifyWriteError(err) === 'notFound') continue;
+      log.warn('deleting a pre-pull pod failed', { pod: pod.name, error: err.message });
       break;
     }
   }

@@ -17,10 +17,11 @@ import {
 } from '../../api/imagePullJob.js';
 import { legacyScaledValue } from '../../api/intOrPercent.js';
 import { LABEL_CONTROLLER_REVISION_HASH, LABEL_REVISION_HASH } from '../../api/keys.js';
-import type { ControllerRevision, LabelSelector } from '../../api/types.js';
+import type { CloneSet, ControllerRevision, LabelSelector } from '../../api/types.js';
 import { calculateInPlaceUpdateSpec, templateOf } from '../inplace/spec.js';
 import { cloneSetControllerRef, controllerRef } from '../ownership.js';
 import type { PhaseContext } from '../types.js';
+import type { PrePullPlan } from './prePullPods.js';
 import { preDownloadSettings } from './settings.js';
 
 /** CloneSets of this many replicas or fewer never pre-download (OpenKruise's `minimumReplicasToPreDownloadImage`). */
@@ -30,8 +31,8 @@ const JOB_BACKOFF_LIMIT = 1;
 /** `completionPolicy.ttlSecondsAfterFinished` of the jobs, seconds. */
 const JOB_TTL_SECONDS = 600;
 
-/** `ignoreReason`'s answer for an unreadable partition. */
-const INVALID_PARTITION = Symbol('invalid partition');
+/** {@link ignoreReason}'s answer for an unreadable partition. */
+export const INVALID_PARTITION = Symbol('invalid partition');
 
 /** What the pre-download step does in one reconcile. */
 export interface PreDownloadPlan {
@@ -43,6 +44,8 @@ export interface PreDownloadPlan {
   createJobs: ImagePullJob[];
   /** ImagePullJobs the CloneSet controls, to delete now that every pod is at one revision. */
   deleteJobs: { name: string; uid: string }[];
+  /** Pre-pull pods to create and delete (./prePullPods.ts); absent when there are none. */
+  prePull?: PrePullPlan;
 }
 
 /** A plan that writes nothing. */
@@ -52,7 +55,13 @@ export function emptyPreDownloadPlan(): PreDownloadPlan {
 
 /** Whether `plan` writes anything. */
 export function hasPreDownloadWrites(plan: PreDownloadPlan): boolean {
-  return !!plan.revisionLabel || plan.createJobs.length > 0 || plan.deleteJobs.length > 0;
+  return (
+    !!plan.revisionLabel ||
+    plan.createJobs.length > 0 ||
+    plan.deleteJobs.length > 0 ||
+    (plan.prePull?.create.length ?? 0) > 0 ||
+    (plan.prePull?.delete.length ?? 0) > 0
+  );
 }
 
 /** What {@link planImagePullJobs} reads. */
@@ -96,7 +105,7 @@ export function changedImages(current: ControllerRevision, update: ControllerRev
  * default 20 %, rounded down — at least the replicas); a change that cannot be made in place. Undefined when it
  * needs one; {@link INVALID_PARTITION} when the partition cannot be read (nothing is decided then).
  */
-function ignoreReason(ctx: PreDownloadContext): string | undefined | typeof INVALID_PARTITION {
+export function ignoreReason(ctx: PreDownloadContext): string | undefined | typeof INVALID_PARTITION {
   const { strategy, cloneSet: cs } = ctx;
   if (strategy.updateType === 'ReCreate' || strategy.updateType === 'OnDelete') return 'recreate update';
   if (strategy.replicas <= MIN_REPLICAS_TO_PREDOWNLOAD) return `replicas ${strategy.replicas} <= 3`;
@@ -162,6 +171,16 @@ function imagePullJob(ctx: PreDownloadContext, container: string, image: string)
       sandboxConfig: sandbox,
     },
   };
+}
+
+/**
+ * Whether the updated ready pods (`status.updatedReadyReplicas`, 0 while the status names another update revision)
+ * reach the `image-predownload-min-updated-ready-pods` annotation (OpenKruise's `doReconcile`).
+ */
+export function minUpdatedReadyReached(cs: CloneSet, updateRevision: string): boolean {
+  const updatedReady =
+    cs.status?.updateRevision === updateRevision ? (cs.status.updatedReadyReplicas ?? 0) : 0;
+  return preDownloadSettings(cs).minUpdatedReadyPods <= updatedReady;
 }
 
 /**

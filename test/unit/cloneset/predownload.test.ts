@@ -5,10 +5,11 @@
  * objects.
  */
 import type { ImagePullJob } from '../../../lib/api/imagePullJob.js';
-import type { CloneSet, ControllerRevision, PodTemplateSpec } from '../../../lib/api/types.js';
+import type { CloneSet, ControllerRevision, Pod, PodTemplateSpec } from '../../../lib/api/types.js';
 import { newRevision, planCloneSet } from '../../../lib/cloneset/index.js';
 import { changedImages, planImagePullJobs } from '../../../lib/cloneset/predownload/jobs.js';
 import { preDownloadSettings } from '../../../lib/cloneset/predownload/settings.js';
+import { planPrePullPods } from '../../../lib/cloneset/predownload/prePullPods.js';
 import { resolveStrategy } from '../../../lib/cloneset/strategy.js';
 import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from '../../../lib/cloneset/types.js';
 
@@ -305,5 +306,168 @@ describe('planCloneSet carries the pre-download plan', () => {
       key: 'apps.kruise.io/pre-predownload-created',
     });
     expect(planCloneSet(input).preDownload).toBeUndefined();
+  });
+});
+
+describe('planPrePullPods: pods that pull the new images without a node agent', () => {
+  const PODS_ON: PlannerOptions = { ...GATES_ON, preDownloadImageWithPods: true };
+  const NOW = new Date('2024-05-01T08:00:00Z');
+
+  /** 5 pods at the current revision on nodes n1, n1, n2, n3, n3 (names p0…p4), as claimed pods. */
+  function ctxWithPods(c: Case = { partition: 1 }, options: PlannerOptions = PODS_ON) {
+    const { ctx, current, update } = setup(c, options);
+    const nodes = ['n1', 'n1', 'n2', 'n3', 'n3'];
+    const pods: Pod[] = nodes.map((n, i) => ({
+      metadata: {
+        name: `p${i}`,
+        uid: `uid-p${i}`,
+        labels: { app: 'web', 'controller-revision-hash': current.metadata.name ?? '' },
+      },
+      spec: { nodeName: n, containers: [{ name: 'main', image: 'nginx:1.18' }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    }));
+    return { ctx: { ...ctx, pods, now: NOW }, current, update };
+  }
+
+  function existing(update: ControllerRevision, node: string, status: Pod['status'], created = NOW): Pod {
+    return {
+      metadata: {
+        name: `pull-${node}`,
+        uid: `uid-pull-${node}`,
+        creationTimestamp: created.toISOString(),
+        labels: {
+          'kruiseless.io/image-prepull-for': 'uid-web',
+          'kruiseless.io/image-prepull-revision':
+            update.metadata.labels?.['controller.kubernetes.io/hash'] ?? '',
+        },
+      },
+      spec: { nodeName: node, containers: [{ name: 'main', image: 'nginx:1.19' }] },
+      status,
+    };
+  }
+
+  test('parallelism 2: pods for the first two nodes in update order, exactly as built; look again in 5 s', () => {
+    const { ctx, update } = ctxWithPods({
+      partition: 1,
+      annotations: { 'apps.kruise.io/image-predownload-parallelism': '2' },
+    });
+    const plan = planPrePullPods(ctx, [], false);
+    expect(plan.create.map((p) => p.spec.nodeName)).toEqual(['n1', 'n2']);
+    expect(plan.delete).toEqual([]);
+    expect(plan.requeueAfterSeconds).toBe(5);
+    const pod = plan.create[0];
+    expect(pod.metadata.name).toMatch(new RegExp(`^${update.metadata.name}-prepull-[0-9a-z]+$`));
+    expect({ ...pod, metadata: { ...pod.metadata, name: 'x' } }).toEqual({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        namespace: 'ns',
+        name: 'x',
+        labels: {
+          'kruiseless.io/image-prepull-for': 'uid-web',
+          'kruiseless.io/image-prepull-revision': update.metadata.labels?.['controller.kubernetes.io/hash'],
+        },
+        ownerReferences: [
+          {
+            apiVersion: 'apps.kruise.io/v1alpha1',
+            kind: 'CloneSet',
+            name: 'web',
+            uid: 'uid-web',
+            controller: false,
+            blockOwnerDeletion: false,
+          },
+        ],
+      },
+      spec: {
+        nodeName: 'n1',
+        restartPolicy: 'Never',
+        activeDeadlineSeconds: 300,
+        terminationGracePeriodSeconds: 0,
+        automountServiceAccountToken: false,
+        enableServiceLinks: false,
+        containers: [{ name: 'main', image: 'nginx:1.19', command: ['sh', '-c', 'exit 0'] }],
+        imagePullSecrets: [{ name: 'regcred' }],
+      },
+    });
+    expect(plan.create[0].metadata.name).not.toBe(plan.create[1].metadata.name);
+  });
+
+  const running: Pod['status'] = { phase: 'Pending' };
+  const started: Pod['status'] = {
+    phase: 'Running',
+    containerStatuses: [
+      {
+        name: 'main',
+        image: 'nginx:1.19',
+        imageID: 'x',
+        ready: true,
+        restartCount: 0,
+        state: { running: {} },
+      },
+    ],
+  };
+  const cases: [string, (u: ControllerRevision) => Pod[], string[], number | undefined][] = [
+    ['n1 still pulling (parallelism 1): nothing new, look again', (u) => [existing(u, 'n1', running)], [], 5],
+    ['n1 Succeeded: n2 next', (u) => [existing(u, 'n1', { phase: 'Succeeded' })], ['n2'], 5],
+    [
+      'n1 Failed (no shell in the image): n2 next',
+      (u) => [existing(u, 'n1', { phase: 'Failed' })],
+      ['n2'],
+      5,
+    ],
+    ['n1 containers started: n2 next', (u) => [existing(u, 'n1', started)], ['n2'], 5],
+    [
+      'n1 older than the 300 s timeout: n2 next',
+      (u) => [existing(u, 'n1', running, new Date(NOW.getTime() - 300_000))],
+      ['n2'],
+      5,
+    ],
+    [
+      'every node done: nothing more, no recheck',
+      (u) => ['n1', 'n2', 'n3'].map((n) => existing(u, n, { phase: 'Succeeded' })),
+      [],
+      undefined,
+    ],
+  ];
+  test.each(cases)('%s', (_name, pulls, nodes, requeue) => {
+    const { ctx, update } = ctxWithPods();
+    const plan = planPrePullPods(ctx, pulls(update), false);
+    expect(plan.create.map((p) => p.spec.nodeName)).toEqual(nodes);
+    expect(plan.delete).toEqual([]);
+    expect(plan.requeueAfterSeconds).toBe(requeue);
+  });
+
+  test('a pod of another revision is deleted and its node pulled again for this one', () => {
+    const { ctx, update } = ctxWithPods();
+    const stale = existing(update, 'n1', { phase: 'Succeeded' });
+    stale.metadata.labels = { ...stale.metadata.labels, 'kruiseless.io/image-prepull-revision': 'older' };
+    const plan = planPrePullPods(ctx, [stale], false);
+    expect(plan.delete).toEqual([{ name: 'pull-n1', uid: 'uid-pull-n1' }]);
+    expect(plan.create.map((p) => p.spec.nodeName)).toEqual(['n1']);
+  });
+
+  const none: [string, PlannerOptions, boolean, boolean][] = [
+    ['a node agent runs: the pods are deleted, none created', PODS_ON, true, false],
+    ['rollout done (current = update): the pods are deleted', PODS_ON, false, true],
+    ['pods gate off (pods listed anyway): deleted', GATES_ON, false, false],
+  ];
+  test.each(none)('%s', (_name, options, agent, done) => {
+    const { ctx, update } = ctxWithPods({ partition: 1 }, options);
+    const pulls = [existing(update, 'n1', { phase: 'Succeeded' })];
+    const plan = planPrePullPods(done ? { ...ctx, currentRevision: update } : ctx, pulls, agent);
+    expect(plan).toEqual({ create: [], delete: [{ name: 'pull-n1', uid: 'uid-pull-n1' }] });
+  });
+
+  test('not listed (gate off), ReCreate, or 3 replicas: nothing', () => {
+    const { ctx } = ctxWithPods();
+    expect(planPrePullPods(ctx, undefined, false)).toEqual({ create: [], delete: [] });
+    expect(planPrePullPods(ctxWithPods({ type: 'ReCreate' }).ctx, [], false)).toEqual({
+      create: [],
+      delete: [],
+    });
+    expect(planPrePullPods(ctxWithPods({ replicas: 3, partition: 1 }).ctx, [], false)).toEqual({
+      create: [],
+      delete: [],
+    });
   });
 });

@@ -230,6 +230,9 @@ export class FaultyKube implements KubeClient {
       this.inner.deleteImagePullJob(namespace, name, uid),
     );
   }
+  anyNodeImage(): Promise<boolean> {
+    return this.inv.gate(() => this.inner.anyNodeImage());
+  }
   createPod(pod: Pod): Promise<Pod> {
     return this.write(`create pod ${pod.metadata.name}`, { verb: 'createPod', pod }, () =>
       this.inner.createPod(pod),

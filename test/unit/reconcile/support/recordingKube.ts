@@ -238,6 +238,12 @@ export class RecordingKube implements KubeClient {
     this.imagePullJobs?.delete(name);
   }
 
+  /** NodeImages present (a node agent runs); default none. */
+  nodeImages = 0;
+  async anyNodeImage(): Promise<boolean> {
+    return this.nodeImages > 0;
+  }
+
   async createPod(pod: Pod): Promise<Pod> {
     const name = pod.metadata.name ?? '';
     this.record(`create pod ${name}`);
