@@ -3,16 +3,19 @@
  * pipeline, as OpenKruise's e2e spec "pre-download for new image" drives it: 5 replicas, partition 1, an image change
  * with parallelism 2. With gate `PreDownloadImageForInPlaceUpdate` on, the exact ImagePullJob (spec, labels, owner)
  * is created, the update revision is labelled `apps.kruise.io/pre-predownload-created`, a `CreatedImagePullJob` Event
- * is recorded, and once every pod is updated the job is deleted; with the gate off, no job and no label.
+ * is recorded, and once every pod is updated the job is deleted; with the gate off, no job and no label. With
+ * Kruiseless's `PreDownloadImageWithPods` gate too and no node agent (no NodeImages on the local control plane), one
+ * pre-pull pod per node of the CloneSet's pods, removed when the rollout is done.
  * Asserted from API objects only.
  */
 import { AppsV1Api } from '@kubernetes/client-node';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { ImagePullJob } from '../../../lib/api/imagePullJob.js';
-import type { CloneSet } from '../../../lib/api/types.js';
+import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import { useTestNamespace, type TestCluster } from '../support/cluster.js';
 import {
   SEED_NAME,
+  activePods,
   applySeed,
   eventsOf,
   getCloneSet,
@@ -27,17 +30,24 @@ const NEW_IMAGE = 'nginx:1.19-alpine';
 
 const on = useTestNamespace('e2e-predl-on');
 const off = useTestNamespace('e2e-predl-off');
+const withPods = useTestNamespace('e2e-predl-pods');
 let onPipeline: Embedded;
 let offPipeline: Embedded;
+let podsPipeline: Embedded;
 
 beforeAll(async () => {
   onPipeline = await startPipeline(on.namespace, undefined, { preDownloadImageForInPlaceUpdate: true });
   offPipeline = await startPipeline(off.namespace);
+  podsPipeline = await startPipeline(withPods.namespace, undefined, {
+    preDownloadImageForInPlaceUpdate: true,
+    preDownloadImageWithPods: true,
+  });
 }, 30_000);
 
 afterAll(async () => {
   await onPipeline?.stop();
   await offPipeline?.stop();
+  await podsPipeline?.stop();
 });
 
 async function listJobs(ctx: TestCluster): Promise<ImagePullJob[]> {
@@ -165,6 +175,69 @@ describe('image pre-download through the whole pipeline', () => {
       const cs = await getCloneSet(off.custom, off.namespace);
       const labels = await revisionLabels(off, cs.status?.updateRevision ?? '');
       expect(Object.keys(labels).filter((k) => k.includes('predownload'))).toEqual([]);
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  test(
+    'PreDownloadImageWithPods, no node agent: one pre-pull pod per node of the pods to update, gone after the rollout',
+    async () => {
+      const cs = await fiveReady(withPods);
+      const nodes = [
+        ...new Set((await activePods(withPods.core, withPods.namespace)).map((p) => p.spec.nodeName ?? '')),
+      ].sort();
+      expect(nodes.length).toBeGreaterThan(0);
+      await updateImage(withPods);
+      const selector = `kruiseless.io/image-prepull-for=${cs.metadata.uid}`;
+      const prePulls = async () =>
+        (await withPods.core.listNamespacedPod({ namespace: withPods.namespace, labelSelector: selector }))
+          .items as unknown as Pod[];
+      const created = await waitFor('a pre-pull pod on every node (parallelism 2)', 60_000, async () => {
+        const l = await prePulls();
+        return l.length === nodes.length ? l : undefined;
+      });
+      const revision = (await getCloneSet(withPods.custom, withPods.namespace)).status?.updateRevision ?? '';
+      expect(created.map((p) => p.spec.nodeName).sort()).toEqual(nodes);
+      for (const p of created) {
+        expect(p.metadata.name).toMatch(new RegExp(`^${revision}-prepull-[0-9a-z]+$`));
+        expect(p.metadata.ownerReferences).toEqual([
+          {
+            apiVersion: 'apps.kruise.io/v1alpha1',
+            kind: 'CloneSet',
+            name: SEED_NAME,
+            uid: cs.metadata.uid,
+            controller: false,
+            blockOwnerDeletion: false,
+          },
+        ]);
+        expect(p.spec).toMatchObject({
+          restartPolicy: 'Never',
+          activeDeadlineSeconds: 300,
+          containers: [
+            expect.objectContaining({ name: 'nginx', image: NEW_IMAGE, command: ['sh', '-c', 'exit 0'] }),
+          ],
+        });
+      }
+      // the ImagePullJob is created as well (a node agent installed later would act on it)
+      expect((await listJobs(withPods)).map((j) => j.metadata.name)).toEqual([`${revision}-nginx`]);
+      // not CloneSet pods: replicas stay 5
+      expect((await getCloneSet(withPods.custom, withPods.namespace)).status?.replicas).toBe(5);
+
+      await waitFor('4 pods updated (partition 1)', 90_000, async () => {
+        const s = (await getCloneSet(withPods.custom, withPods.namespace)).status;
+        return s?.updatedReadyReplicas === 4;
+      });
+      await patchCloneSet(withPods.custom, withPods.namespace, [
+        { op: 'replace', path: '/spec/updateStrategy/partition', value: 0 },
+      ]);
+      await waitFor('rollout done, pre-pull pods and job gone', 90_000, async () => {
+        const s = (await getCloneSet(withPods.custom, withPods.namespace)).status;
+        const left = (await prePulls()).filter((p) => !p.metadata.deletionTimestamp);
+        return (
+          s?.currentRevision === revision && left.length === 0 && (await listJobs(withPods)).length === 0
+        );
+      });
+      expect((await getCloneSet(withPods.custom, withPods.namespace)).status?.replicas).toBe(5);
     },
     STEP_TIMEOUT_MS,
   );
