@@ -22,10 +22,16 @@ function install(...args: string[]) {
 }
 
 const crdLines = (): string[] =>
-  crdManifests().flatMap((c) => [
-    `customresourcedefinition.apiextensions.k8s.io/${c.metadata?.name ?? ''} serverside-applied`,
-    `customresourcedefinition.apiextensions.k8s.io/${c.metadata?.name ?? ''} condition met (Established)`,
-  ]);
+  // every CRD is applied first, then each is waited for
+  [
+    ...crdManifests().map(
+      (c) => `customresourcedefinition.apiextensions.k8s.io/${c.metadata?.name ?? ''} serverside-applied`,
+    ),
+    ...crdManifests().map(
+      (c) =>
+        `customresourcedefinition.apiextensions.k8s.io/${c.metadata?.name ?? ''} condition met (Established)`,
+    ),
+  ];
 const rbacLines = (): string[] => [
   'clusterrole.rbac.authorization.k8s.io/kruiseless-controller serverside-applied',
   'clusterrolebinding.rbac.authorization.k8s.io/kruiseless-controller serverside-applied',
