@@ -104,4 +104,47 @@ describe('image pre-download writes', () => {
     expect(h.kube.imagePullJobs?.size).toBe(0);
     expect(h.journal.filter((l) => l.startsWith('delete imagepulljob'))).toHaveLength(1);
   });
+
+  const PODS: Partial<PlannerOptions> = { ...GATE_ON, preDownloadImageWithPods: true };
+
+  test('PreDownloadImageWithPods without NodeImages: a pre-pull pod on the pods’ node after the job, not counted', async () => {
+    const h = await settled(PODS);
+    changeImage(h);
+    await run(h, PODS);
+    const revision = stored(h).status?.updateRevision ?? '';
+    const writes = kubeWrites(h);
+    expect(writes.slice(0, 3)).toEqual([
+      `create revision ${revision}`,
+      `create imagepulljob ${revision}-nginx`,
+      `patch revision ${revision} labels {"apps.kruise.io/pre-predownload-created":"true"}`,
+    ]);
+    expect(writes[3]).toMatch(new RegExp(`^create pod ${revision}-prepull-[0-9a-z]+$`));
+    const pulls = [...h.kube.pods.values()].filter((p) => p.metadata.name?.includes('-prepull-'));
+    expect(pulls.map((p) => [p.spec.nodeName, p.spec.containers.map((c) => c.image)])).toEqual([
+      ['node-1', ['nginx:1.19-alpine']],
+    ]);
+    expect(stored(h).status?.replicas).toBe(5);
+  });
+
+  test('with a node agent (a NodeImage exists) no pre-pull pod is made', async () => {
+    const h = await settled(PODS);
+    h.kube.nodeImages = 1;
+    changeImage(h);
+    await run(h, PODS);
+    expect(h.journal.filter((l) => l.includes('-prepull-'))).toEqual([]);
+    expect(h.journal.filter((l) => l.startsWith('create imagepulljob'))).toHaveLength(1);
+  });
+
+  test('a failed pre-pull create is logged only; the pass goes on', async () => {
+    const h = await settled(PODS);
+    h.kube.failOn((call) => (call.includes('-prepull-') ? internalError(call) : undefined));
+    changeImage(h);
+    const out = await run(h, PODS);
+    expect(out.error).toBeUndefined();
+    expect(
+      h.journal.filter((l) => l.startsWith('create pod') && l.includes('-prepull-')).length,
+    ).toBeGreaterThan(0);
+    expect([...h.kube.pods.keys()].filter((n) => n.includes('-prepull-'))).toEqual([]);
+    expect(h.journal.some((l) => l.startsWith('patch pod'))).toBe(true);
+  });
 });
