@@ -73,6 +73,7 @@ beforeAll(async () => {
   embedded = await startPipeline(
     ctx.namespace,
     logger,
+    undefined,
     emfSink({ namespace: NAMESPACE, serviceName: 'kruiseless', write: (l) => emf.push(l) }),
   );
 }, STEP_TIMEOUT_MS);
