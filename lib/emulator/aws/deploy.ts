@@ -35,6 +35,7 @@ interface DeployContext {
   /** Where the zips are (`.serverless/`). */
   artifactDir: string;
   stack: DeployedStack;
+  narrowPatterns?: Record<string, unknown>;
 }
 
 type Props = Record<string, unknown>;
@@ -53,6 +54,17 @@ async function createQueue(ctx: DeployContext, name: string, attributes: Record<
     AttributeNames: ['QueueArn'],
   });
   return { url: QueueUrl, arn: Attributes.QueueArn };
+}
+
+/** `pattern` with `extra`'s fields added (objects merged one level deep). */
+function narrow(pattern: Props, extra: Props | undefined): Props {
+  const out = { ...pattern };
+  for (const [k, v] of Object.entries(extra ?? {}))
+    out[k] =
+      typeof v === 'object' && v && !Array.isArray(v) && typeof out[k] === 'object'
+        ? { ...(out[k] as Props), ...(v as Props) }
+        : v;
+  return out;
 }
 
 const isFunctionArn = (a: unknown): a is string => typeof a === 'string' && a.includes(':lambda:');
@@ -101,7 +113,9 @@ const CREATORS: Record<string, Creator> = {
       new PutRuleCommand({
         Name: name,
         ...(bus ? { EventBusName: bus } : {}),
-        ...(p.EventPattern ? { EventPattern: JSON.stringify(p.EventPattern) } : {}),
+        ...(p.EventPattern
+          ? { EventPattern: JSON.stringify(narrow(p.EventPattern as Props, ctx.narrowPatterns)) }
+          : {}),
         ...(p.ScheduleExpression ? { ScheduleExpression: p.ScheduleExpression as string } : {}),
         State: (p.State as 'ENABLED' | undefined) ?? 'ENABLED',
       }),
@@ -221,6 +235,11 @@ export interface DeployOptions {
   stackName: string;
   /** moto's default account unless told otherwise. */
   accountId?: string;
+  /**
+   * Fields added to every rule's `EventPattern`, e.g. `{ detail: { namespace: ['ns'] } }`: tests sharing one
+   * cluster narrow their rule to their namespace, as test/integration/support/pipeline.ts does for the embedded bus.
+   */
+  narrowPatterns?: Record<string, unknown>;
 }
 
 /**
@@ -250,6 +269,7 @@ export async function deployTemplate(opts: DeployOptions): Promise<DeployedStack
     ep,
     artifactDir,
     stack,
+    ...(opts.narrowPatterns ? { narrowPatterns: opts.narrowPatterns } : {}),
     clients: {
       dynamo: new DynamoDBClient(config),
       events: new EventBridgeClient(config),

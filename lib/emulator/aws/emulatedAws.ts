@@ -42,6 +42,8 @@ export interface EmulatedAwsOptions {
   /** Schedule rules run this much faster than their rate (default 1). */
   intervalScale?: number;
   retryDelaysMs?: readonly number[];
+  /** Fields added to every rule's pattern (deploy.ts, `DeployOptions.narrowPatterns`). */
+  narrowPatterns?: Record<string, unknown>;
   log?: (line: string) => void;
 }
 
@@ -54,8 +56,8 @@ export interface EmulatedAws {
   failures: { fn: string; error: string }[];
   /** Messages now in the dead-letter queue(s) of the template (every `AWS::SQS::Queue` named `*dlq*`). */
   deadLetters(): Promise<number>;
-  /** Resolves when no async invocation is running or retrying. */
-  idle(): Promise<void>;
+  /** Resolves when no async invocation of this function (default: of any) is running or retrying. */
+  idle(functionLogicalId?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -133,7 +135,7 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
     );
 
     const failures: { fn: string; error: string }[] = [];
-    const running = new Set<Promise<AsyncOutcome>>();
+    const running = new Map<Promise<AsyncOutcome>, string>();
     const invoke = (id: string, event: unknown) => {
       const fn = functions.get(id);
       if (!fn) return;
@@ -145,7 +147,7 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
             failures.push({ fn: f.spec.name, error: `${r.error.errorType}: ${r.error.errorMessage}` });
         },
       });
-      running.add(p);
+      running.set(p, id);
       void p
         .catch((e: Error) => failures.push({ fn: fn.spec.name, error: e.message }))
         .finally(() => running.delete(p));
@@ -185,8 +187,10 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
         }
         return n;
       },
-      async idle() {
-        while (running.size > 0) await Promise.allSettled([...running]);
+      async idle(functionLogicalId) {
+        const pending = () =>
+          [...running].filter(([, id]) => !functionLogicalId || id === functionLogicalId).map(([p]) => p);
+        for (let p = pending(); p.length > 0; p = pending()) await Promise.allSettled(p);
       },
       stop: stopAll,
     };
