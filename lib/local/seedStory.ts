@@ -26,6 +26,9 @@ export interface StoryResult {
 }
 
 const NAME = 'cs-no-pvc-sample';
+
+/** The revisions OpenKruise (and Kruiseless) name the seed's template before and after the edit. */
+export const SEED_REVISIONS = ['cs-no-pvc-sample-7fb7468d98', 'cs-no-pvc-sample-6ccb957675'] as const;
 const SEED = new URL('../../examples/cs-no-pvc-sample.yaml', import.meta.url);
 
 /** Wait `ms` milliseconds. */

@@ -6,7 +6,14 @@
  * does; the rule, schedule rules and Scheduler start the functions (sources.ts).
  */
 import path from 'node:path';
-import { kubectl } from '../../../infra/local/cluster.js';
+import { readFileSync } from 'node:fs';
+import {
+  KubeConfig,
+  KubernetesObjectApi,
+  PatchStrategy,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
 import { addCluster } from '../../admin/clusters.js';
 import { createStateStores } from '../../state/index.js';
 import { startMoto } from '../moto.js';
@@ -28,6 +35,18 @@ const ACCESS_ENTRIES: Record<string, string[]> = {
 };
 
 const RBAC_FILE = new URL('../../../infra/rbac/kruiseless-rbac.yaml', import.meta.url);
+
+/** Server-side apply of infra/rbac/kruiseless-rbac.yaml (step 2 of infra/rbac/README.md) as the kubeconfig's admin. */
+async function applyRbac(kubeconfig: string): Promise<void> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  const api = KubernetesObjectApi.makeApiClient(kc);
+  for (const doc of parseAllDocuments(readFileSync(RBAC_FILE, 'utf8'))) {
+    const obj = doc.toJS() as KubernetesObject | null;
+    if (obj?.kind)
+      await api.patch(obj, undefined, undefined, 'kruiseless-emulator', true, PatchStrategy.ServerSideApply);
+  }
+}
 
 /** Options of {@link startEmulatedAws}. */
 export interface EmulatedAwsOptions {
@@ -115,7 +134,7 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
     }
     log(`functions: ${[...functions.values()].map((f) => `${f.spec.name} (${f.spec.handler}, timeout ${f.spec.timeoutSeconds} s, retries ${f.spec.maxRetries}${f.spec.onFailureArn ? ', on failure → DLQ' : ''})`).join('; ')}`); // prettier-ignore
 
-    await kubectl(['apply', '-f', RBAC_FILE.pathname], opts.kubeconfig);
+    await applyRbac(opts.kubeconfig);
     const accessEntries: AccessEntry[] = Object.entries(ACCESS_ENTRIES).flatMap(([output, groups]) =>
       stack.outputs[output] ? [{ roleArn: stack.outputs[output], groups }] : [],
     );

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { AppsV1Api } from '@kubernetes/client-node';
 import type { ControllerRevision } from '../../../lib/api/types.js';
 import { ensureArtifacts } from '../../../lib/emulator/aws/artifacts.js';
-import { SEED_REVISIONS } from '../../../lib/emulator/aws/demo.js';
+import { SEED_REVISIONS } from '../../../lib/local/seedStory.js';
 import { startEmulatedAws, type EmulatedAws } from '../../../lib/emulator/aws/emulatedAws.js';
 import { findMotoPython } from '../../../lib/emulator/moto.js';
 import { stateDir } from '../../../infra/local/versions.js';

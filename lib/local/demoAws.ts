@@ -1,18 +1,15 @@
 /**
- * `npm run demo:aws`: the seed's story (lib/local/seedStory.ts) run by the packaged `watch` and `reconcile` zips on
- * emulated AWS (emulatedAws.ts) against the local control plane. Ends with one line a script can read:
+ * `npm run demo:aws`: the seed's story (seedStory.ts) run by the packaged `watch` and `reconcile` zips on
+ * emulated AWS (lib/emulator/aws/emulatedAws.ts) against the local control plane. Ends with one line a script can read:
  * `demo:aws: 6/6 steps passed in <s> s; invocations reconcile=<n> watch=<m>; dlq=<k>` (or `FAILED`).
  */
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { clusterUp } from '../../../infra/local/cluster.js';
-import { REPO_ROOT, stateDir } from '../../../infra/local/versions.js';
-import { runSeedStory, sleep } from '../../local/seedStory.js';
-import { ensureArtifacts } from './artifacts.js';
-import { startEmulatedAws } from './emulatedAws.js';
-
-/** The revisions `npm run demo` (and OpenKruise) name the seed's two templates. */
-export const SEED_REVISIONS = ['cs-no-pvc-sample-7fb7468d98', 'cs-no-pvc-sample-6ccb957675'] as const;
+import { clusterUp } from '../../infra/local/cluster.js';
+import { REPO_ROOT, stateDir } from '../../infra/local/versions.js';
+import { ensureArtifacts } from '../emulator/aws/artifacts.js';
+import { startEmulatedAws } from '../emulator/aws/emulatedAws.js';
+import { runSeedStory, SEED_REVISIONS, sleep } from './seedStory.js';
 
 const NAMESPACE = 'kruiseless-demo-aws';
 
