@@ -22,7 +22,7 @@ import { sqs, sts, type AwsEndpoint } from './awsCall.js';
 import { deployTemplate } from './deploy.js';
 import { startEksAuthProxy, type AccessEntry, type EksAuthProxy } from './eksAuthProxy.js';
 import { EmulatedFunction, type InvokeResult } from './lambda.js';
-import { startEventSources, type EventSources } from './sources.js';
+import { startEventSources, type EventSources, type FiredSchedule } from './sources.js';
 import type { DeployedStack } from './stackModel.js';
 import { readTemplate } from './template.js';
 import { TEMPLATE_FILE } from './artifacts.js';
@@ -71,6 +71,8 @@ export interface EmulatedAws {
   stack: DeployedStack;
   functions: Map<string, EmulatedFunction>;
   proxy: EksAuthProxy;
+  /** EventBridge Scheduler schedules fired so far (requeues), in order. */
+  schedulesFired(): readonly FiredSchedule[];
   /** Failed attempts so far, in order. */
   failures: { fn: string; error: string }[];
   /** Messages now in the dead-letter queue(s) of the template (every `AWS::SQS::Queue` named `*dlq*`). */
@@ -193,6 +195,7 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
       functions,
       proxy,
       failures,
+      schedulesFired: () => sources.schedulesFired(),
       async deadLetters() {
         let n = 0;
         for (const QueueUrl of dlqUrls) {

@@ -38,7 +38,7 @@ export interface EmulatedFunctionOptions {
   runtimeEnv: Record<string, string>;
   /** The zip is unpacked under here (`<workDir>/<function name>`). */
   workDir: string;
-  /** Each instance's stdout and stderr are appended here. */
+  /** Each instance's stdout and stderr go here (the file is started afresh). */
   logFile: string;
 }
 
@@ -68,7 +68,7 @@ export class EmulatedFunction {
     private readonly opts: EmulatedFunctionOptions,
   ) {
     fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
-    this.log = fs.createWriteStream(opts.logFile, { flags: 'a' });
+    this.log = fs.createWriteStream(opts.logFile);
   }
 
   /**
@@ -226,8 +226,10 @@ export class EmulatedFunction {
       });
       instance.child = child;
       if (this.stopped) child.kill('SIGKILL');
-      child.stdout?.pipe(this.log, { end: false });
-      child.stderr?.pipe(this.log, { end: false });
+      // (not pipe(): twenty instances would be twenty sets of listeners on one stream)
+      const write = (b: Buffer) => this.log.write(b);
+      child.stdout?.on('data', write);
+      child.stderr?.on('data', write);
       await new Promise<void>((resolve, reject) => {
         child.once('message', (m: ShimMessage) =>
           m.type === 'ready' ? resolve() : m.type === 'initError' ? reject(m.error) : undefined,

@@ -33,10 +33,17 @@ export interface EventSourceOptions {
   onError?: (e: Error) => void;
 }
 
+/** A one-time schedule that fired: its group, name and the event detail it put on the bus. */
+export interface FiredSchedule {
+  group: string;
+  name: string;
+  detail: unknown;
+}
+
 /** The running sources. */
 export interface EventSources {
-  /** Schedules fired so far. */
-  readonly schedulesFired: () => number;
+  /** Schedules fired so far, in order. */
+  readonly schedulesFired: () => readonly FiredSchedule[];
   stop(): Promise<void>;
 }
 
@@ -84,7 +91,7 @@ export function startEventSources(opts: EventSourceOptions): EventSources {
   const config = { endpoint: ep.url, region: ep.region, credentials: ep.credentials };
   const events = new EventBridgeClient(config);
   const scheduler = new SchedulerClient(config);
-  let fired = 0;
+  const fired: FiredSchedule[] = [];
   const stops: (() => Promise<void>)[] = [];
 
   for (const inbox of stack.inboxes)
@@ -161,7 +168,7 @@ export function startEventSources(opts: EventSourceOptions): EventSources {
           MessageBody: s.Target.Input ?? '',
         });
       }
-      fired++;
+      fired.push({ group, name: item.Name ?? '', detail: JSON.parse(s.Target.Input ?? 'null') as unknown });
       log(`schedule ${group}/${item.Name} fired`);
       if ((s.ActionAfterCompletion ?? 'NONE') === 'DELETE')
         await scheduler.send(new DeleteScheduleCommand({ GroupName: group, Name: item.Name }));

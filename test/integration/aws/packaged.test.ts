@@ -133,4 +133,33 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
       [...aws.proxy.requests.keys()].some((u) => u.includes(':assumed-role/kruiseless-ReconcileRole/')),
     ).toBe(true);
   }, 240_000);
+
+  test('a requeue longer than the inline wait goes through EventBridge Scheduler back to the reconcile rule', async () => {
+    // minReadySeconds 15 > the handler's 10 s inline wait: availability needs a requeue (CreateSchedule at(...))
+    await applySeed(ctx.custom, ctx.namespace, (cs) => {
+      cs.metadata.name = 'cs-requeue';
+      cs.spec.replicas = 1;
+      cs.spec.minReadySeconds = 15;
+    });
+    const fired = await waitFor('the requeue schedule of cs-requeue fired', 100_000, async () =>
+      aws.schedulesFired().find((f) => (f.detail as { name?: string }).name === 'cs-requeue'),
+    );
+    expect(aws.stack.scheduleGroups).toEqual([fired.group]);
+    expect(fired.name).toMatch(new RegExp(`^requeue_e2e-aws_${ctx.namespace}_cs-requeue_\\d{12}$`));
+    expect(fired.detail).toMatchObject({
+      version: 1,
+      cluster: 'e2e-aws',
+      namespace: ctx.namespace,
+      name: 'cs-requeue',
+      reason: 'Requeue',
+    });
+    const s = await waitFor('READY 1 AVAILABLE 1', 30_000, async () => {
+      const st = (await getCloneSet(ctx.custom, ctx.namespace, 'cs-requeue')).status;
+      return st?.readyReplicas === 1 && st.availableReplicas === 1 ? st : undefined;
+    });
+    expect(s).toMatchObject({ replicas: 1, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1 });
+    await aws.idle('ReconcileLambdaFunction');
+    expect(aws.failures).toEqual([]);
+    expect(await aws.deadLetters()).toBe(0);
+  }, 150_000);
 });
