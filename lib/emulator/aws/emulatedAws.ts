@@ -68,6 +68,8 @@ export interface EmulatedAwsOptions {
 
 /** The running emulation. */
 export interface EmulatedAws {
+  /** moto, with credentials that may do anything. */
+  endpoint: AwsEndpoint;
   stack: DeployedStack;
   functions: Map<string, EmulatedFunction>;
   proxy: EksAuthProxy;
@@ -77,6 +79,8 @@ export interface EmulatedAws {
   failures: { fn: string; error: string }[];
   /** Messages now in the dead-letter queue(s) of the template (every `AWS::SQS::Queue` named `*dlq*`). */
   deadLetters(): Promise<number>;
+  /** The URLs of those queues. */
+  deadLetterQueues: string[];
   /** Resolves when no async invocation of this function (default: of any) is running or retrying. */
   idle(functionLogicalId?: string): Promise<void>;
   stop(): Promise<void>;
@@ -191,11 +195,13 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
       )
       .map(([, p]) => p.ref);
     return {
+      endpoint: ep,
       stack,
       functions,
       proxy,
       failures,
       schedulesFired: () => sources.schedulesFired(),
+      deadLetterQueues: dlqUrls,
       async deadLetters() {
         let n = 0;
         for (const QueueUrl of dlqUrls) {

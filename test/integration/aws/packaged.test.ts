@@ -2,7 +2,8 @@
  * The packaged functions on emulated AWS (lib/emulator/aws): the zips `osls package` writes (built here when missing
  * or stale) run the seed story against the integration cluster, started only by the template's schedule rule (the
  * watch zip) and the template's EventBridge rule (the reconcile zip), with state in moto's DynamoDB and the cluster
- * reached with EKS tokens and the RBAC of infra/rbac. Asserted from API objects, the DLQ and the invocation counts.
+ * reached with EKS tokens and the RBAC of infra/rbac. Asserted from API objects, the DLQ and the invocation counts;
+ * then a requeue through EventBridge Scheduler, and a request that must fail into the DLQ after Lambda's retries.
  *
  * Skipped, with the reason printed, only when moto cannot be installed (`npm run moto:install` needs PyPI).
  */
@@ -10,6 +11,8 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppsV1Api } from '@kubernetes/client-node';
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { sqs } from '../../../lib/emulator/aws/awsCall.js';
 import type { ControllerRevision } from '../../../lib/api/types.js';
 import { ensureArtifacts } from '../../../lib/emulator/aws/artifacts.js';
 import { SEED_REVISIONS } from '../../../lib/local/seedStory.js';
@@ -162,4 +165,53 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
     expect(aws.failures).toEqual([]);
     expect(await aws.deadLetters()).toBe(0);
   }, 150_000);
+
+  test('a reconcile request for an unregistered cluster fails three times, then its record is in the DLQ', async () => {
+    const detail = {
+      version: 1,
+      cluster: 'not-registered',
+      namespace: ctx.namespace,
+      name: 'x',
+      reason: 'Resync',
+    };
+    const events = new EventBridgeClient({
+      endpoint: aws.endpoint.url,
+      region: aws.endpoint.region,
+      credentials: aws.endpoint.credentials,
+    });
+    const put = await events.send(
+      new PutEventsCommand({
+        Entries: [
+          {
+            EventBusName: aws.stack.physical.get('EventBus')?.ref,
+            Source: 'kruiseless',
+            DetailType: 'CloneSet Reconcile Requested',
+            Detail: JSON.stringify(detail),
+          },
+        ],
+      }),
+    );
+    events.destroy();
+    expect(put.FailedEntryCount).toBe(0);
+    await waitFor('one dead letter', 30_000, async () => (await aws.deadLetters()) === 1);
+    await aws.idle('ReconcileLambdaFunction');
+    const failed =
+      'UnknownClusterError: cluster "not-registered" is not registered (no cluster#not-registered/meta item)';
+    expect(aws.failures).toEqual([
+      { fn: 'kruiseless-dev-reconcile', error: failed },
+      { fn: 'kruiseless-dev-reconcile', error: failed },
+      { fn: 'kruiseless-dev-reconcile', error: failed },
+    ]);
+    const { Messages } = await sqs<{ Messages: { Body: string }[] }>(aws.endpoint, 'ReceiveMessage', {
+      QueueUrl: aws.deadLetterQueues[0],
+      MaxNumberOfMessages: 10,
+    });
+    expect(Messages.map((m) => JSON.parse(m.Body) as Record<string, unknown>)).toMatchObject([
+      {
+        requestContext: { condition: 'RetriesExhausted', approximateInvokeCount: 3 },
+        requestPayload: { source: 'kruiseless', 'detail-type': 'CloneSet Reconcile Requested', detail },
+        responsePayload: { errorType: 'UnknownClusterError' },
+      },
+    ]);
+  }, 60_000);
 });
