@@ -3,7 +3,8 @@
  * or stale) run the seed story against the integration cluster, started only by the template's schedule rule (the
  * watch zip) and the template's EventBridge rule (the reconcile zip), with state in moto's DynamoDB and the cluster
  * reached with EKS tokens and the RBAC of infra/rbac. Asserted from API objects, the DLQ and the invocation counts;
- * then a requeue through EventBridge Scheduler, and a request that must fail into the DLQ after Lambda's retries.
+ * then a requeue through EventBridge Scheduler, the admission zip with its SSM secret, and a request that must fail
+ * into the DLQ after Lambda's retries.
  *
  * Skipped, with the reason printed, only when moto cannot be installed (`npm run moto:install` needs PyPI).
  */
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { sqs } from '../../../lib/emulator/aws/awsCall.js';
 import type { ControllerRevision } from '../../../lib/api/types.js';
 import { ensureArtifacts } from '../../../lib/emulator/aws/artifacts.js';
@@ -165,6 +167,53 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
     expect(aws.failures).toEqual([]);
     expect(await aws.deadLetters()).toBe(0);
   }, 150_000);
+
+  test('the admission zip reads its secret from SSM and forwards a CloneSet review to the reconcile rule', async () => {
+    const admission = aws.functions.get('AdmissionLambdaFunction');
+    const param = admission?.spec.env.ADMISSION_SECRET_PARAM ?? '';
+    expect(param).toMatch(/^\/kruiseless\/.+\/admission-path-secret$/);
+    const ssm = new SSMClient({
+      endpoint: aws.endpoint.url,
+      region: aws.endpoint.region,
+      credentials: aws.endpoint.credentials,
+    });
+    // what the operator does before deploying (README "Deploy to AWS")
+    await ssm.send(new PutParameterCommand({ Name: param, Type: 'SecureString', Value: 's3cr3t-path' }));
+    ssm.destroy();
+    const cs = await getCloneSet(ctx.custom, ctx.namespace);
+    const review = {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'a1b2c3d4-0000-4000-8000-000000000002',
+        kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' },
+        namespace: ctx.namespace,
+        operation: 'UPDATE',
+        object: cs,
+      },
+    };
+    const call = (rawPath: string) =>
+      admission!.invoke({ rawPath, body: JSON.stringify(review), isBase64Encoded: false });
+    expect(await call('/wrong/e2e-aws')).toMatchObject({
+      ok: true,
+      result: { statusCode: 404, body: '{"message":"not found"}' },
+    });
+    const reconcilesBefore = aws.functions.get('ReconcileLambdaFunction')?.stats.invocations ?? 0;
+    const r = await call('/s3cr3t-path/e2e-aws');
+    expect(r).toMatchObject({ ok: true, result: { statusCode: 200 } });
+    expect(JSON.parse((r as { result: { body: string } }).result.body)).toEqual({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid: review.request.uid, allowed: true },
+    });
+    await waitFor(
+      'the forwarded request reconciled',
+      30_000,
+      async () => (aws.functions.get('ReconcileLambdaFunction')?.stats.invocations ?? 0) > reconcilesBefore,
+    );
+    await aws.idle('ReconcileLambdaFunction');
+    expect(aws.failures).toEqual([]);
+  }, 60_000);
 
   test('a reconcile request for an unregistered cluster fails three times, then its record is in the DLQ', async () => {
     const detail = {
