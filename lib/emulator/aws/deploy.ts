@@ -16,7 +16,15 @@ import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-sch
 import { KruiselessError } from '../../core/errors.js';
 import { sqs, type AwsEndpoint } from './awsCall.js';
 import type { DeployedStack, FunctionSpec } from './stackModel.js';
-import { creationOrder, resolve, type CfnTemplate, type Physical } from './template.js';
+import {
+  conditionsOf,
+  creationOrder,
+  parameterDefaults,
+  resolve,
+  type CfnTemplate,
+  type Physical,
+  type ResolveContext,
+} from './template.js';
 
 /** Thrown for a resource type the emulator neither creates nor may skip. */
 export class UnsupportedResourceError extends KruiselessError {
@@ -283,18 +291,32 @@ export async function deployTemplate(opts: DeployOptions): Promise<DeployedStack
     'AWS::StackName': stackName,
     'AWS::URLSuffix': 'amazonaws.com',
   };
+  const base: ResolveContext = { pseudo, physical: stack.physical, parameters: parameterDefaults(template) };
+  const rctx: ResolveContext = { ...base, condition: conditionsOf(template, base) };
   for (const id of creationOrder(template)) {
     const r = template.Resources[id];
-    const props = resolve(r.Properties ?? {}, { pseudo, physical: stack.physical }) as Props;
+    if (r.Condition && !rctx.condition?.(r.Condition)) {
+      stack.skipped.push({ id, type: r.Type, why: `condition ${r.Condition} is false` });
+      continue;
+    }
     const skip = SKIPPED[r.Type];
     if (skip) {
+      let props: Props;
+      try {
+        props = resolve(r.Properties ?? {}, rctx) as Props;
+      } catch {
+        props = {}; // nothing is created from it: its names only, when they resolve
+      }
       stack.skipped.push({ id, type: r.Type, why: skip.why });
       stack.physical.set(id, skip.physical(id, props, stack));
-    } else stack.physical.set(id, await CREATORS[r.Type](id, props, ctx));
+    } else {
+      const props = resolve(r.Properties ?? {}, rctx) as Props;
+      stack.physical.set(id, await CREATORS[r.Type](id, props, ctx));
+    }
   }
   for (const [name, out] of Object.entries(template.Outputs ?? {})) {
     try {
-      stack.outputs[name] = String(resolve(out.Value, { pseudo, physical: stack.physical }));
+      stack.outputs[name] = String(resolve(out.Value, rctx));
     } catch {
       // an output on a skipped resource's attribute (the Function URL): not available here
     }

@@ -7,8 +7,10 @@ import { describe, expect, it } from '@jest/globals';
 import { deployTemplate, UnsupportedResourceError } from '../../../lib/emulator/aws/deploy.js';
 import { atMs, rateMs } from '../../../lib/emulator/aws/sources.js';
 import {
+  conditionsOf,
   creationOrder,
   IntrinsicError,
+  parameterDefaults,
   references,
   resolve,
   type Physical,
@@ -60,7 +62,70 @@ describe('resolve', () => {
       new IntrinsicError('reference to Table, which is not created (or not in the template)'),
     );
     expect(() => resolve({ 'Fn::GetAtt': ['Bus', 'Name'] }, ctx)).toThrow('Bus has no attribute Name here');
-    expect(() => resolve({ 'Fn::If': ['c', 1, 2] }, ctx)).toThrow('Fn::If is not supported by the emulator');
+    expect(() => resolve({ 'Fn::GetAZs': '' }, ctx)).toThrow('Fn::GetAZs is not supported by the emulator');
+    expect(() => resolve({ 'Fn::If': ['c', 1, 2] }, ctx)).toThrow(
+      'condition c used, but the template has none',
+    );
+  });
+});
+
+describe('parameters and conditions', () => {
+  // the shapes of serverless.yml's optional alarm topic and VPC settings
+  const template = {
+    Parameters: {
+      AlarmTopicArn: { Type: 'String', Default: '' },
+      VpcSubnetIds: { Type: 'CommaDelimitedList', Default: 'subnet-a,subnet-b' },
+    },
+    Conditions: {
+      HasAlarmTopic: { 'Fn::Not': [{ 'Fn::Equals': [{ Ref: 'AlarmTopicArn' }, ''] }] },
+      InVpc: { 'Fn::Not': [{ 'Fn::Equals': [{ 'Fn::Join': ['', { Ref: 'VpcSubnetIds' }] }, ''] }] },
+      Both: { 'Fn::And': [{ Condition: 'HasAlarmTopic' }, { Condition: 'InVpc' }] },
+      Either: { 'Fn::Or': [{ Condition: 'HasAlarmTopic' }, { Condition: 'InVpc' }] },
+    },
+    Resources: {},
+  };
+  const base = { ...ctx, parameters: parameterDefaults(template) };
+  const full = { ...base, condition: conditionsOf(template, base) };
+
+  it('reads parameter defaults (lists split) and evaluates conditions once each', () => {
+    expect(base.parameters).toEqual({ AlarmTopicArn: '', VpcSubnetIds: ['subnet-a', 'subnet-b'] });
+    expect(['HasAlarmTopic', 'InVpc', 'Both', 'Either'].map((c) => full.condition(c))).toEqual([
+      false,
+      true,
+      false,
+      true,
+    ]);
+  });
+
+  it('drops what AWS::NoValue stands for, in objects and lists, and picks Fn::If branches', () => {
+    expect(
+      resolve(
+        {
+          AlarmActions: { 'Fn::If': ['HasAlarmTopic', [{ Ref: 'AlarmTopicArn' }], { Ref: 'AWS::NoValue' }] },
+          VpcConfig: {
+            'Fn::If': ['InVpc', { SubnetIds: { Ref: 'VpcSubnetIds' } }, { Ref: 'AWS::NoValue' }],
+          },
+          List: ['a', { 'Fn::If': ['Both', 'b', { Ref: 'AWS::NoValue' }] }],
+          First: { 'Fn::Select': [0, { 'Fn::Split': [',', 'x,y'] }] },
+          Literal: { 'Fn::Sub': '${!Literal}-${AWS::Region}' },
+        },
+        full,
+      ),
+    ).toEqual({
+      VpcConfig: { SubnetIds: ['subnet-a', 'subnet-b'] },
+      List: ['a'],
+      First: 'x',
+      Literal: '${Literal}-us-east-1',
+    });
+  });
+
+  it('refuses unknown conditions and cycles', () => {
+    expect(() => full.condition('Nope')).toThrow('condition Nope is not in the template');
+    const cyclic = {
+      Conditions: { A: { Condition: 'B' }, B: { 'Fn::Not': [{ Condition: 'A' }] } },
+      Resources: {},
+    };
+    expect(() => conditionsOf(cyclic, ctx)('A')).toThrow('condition cycle through A');
   });
 });
 
@@ -117,5 +182,25 @@ describe('deployTemplate', () => {
         stackName: 's',
       }),
     ).rejects.toThrow(UnsupportedResourceError);
+  });
+
+  it('creates nothing for a resource whose condition is false, and says why', async () => {
+    const stack = await deployTemplate({
+      ep: {
+        url: 'http://127.0.0.1:1',
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+      },
+      template: {
+        Conditions: { Never: { 'Fn::Equals': ['a', 'b'] } },
+        Resources: { Queue: { Type: 'AWS::SQS::Queue', Condition: 'Never' } },
+      },
+      artifactDir: '.serverless',
+      stackName: 's',
+    });
+    expect(stack.skipped).toEqual([
+      { id: 'Queue', type: 'AWS::SQS::Queue', why: 'condition Never is false' },
+    ]);
+    expect(stack.physical.size).toBe(0);
   });
 });
