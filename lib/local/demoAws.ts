@@ -46,6 +46,12 @@ export async function runAwsDemo(opts: AwsDemoOptions = {}): Promise<boolean> {
     log: say,
   });
   say(`function logs: ${path.join(workDir, 'logs')}/`);
+  // moto and the function processes are this process's children: stop them on Ctrl-C or SIGTERM too
+  const interrupted = (signal: NodeJS.Signals) => {
+    void aws.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     const kc = new KubeConfig();
     kc.loadFromFile(info.kubeconfig);
@@ -65,6 +71,8 @@ export async function runAwsDemo(opts: AwsDemoOptions = {}): Promise<boolean> {
     );
     return ok;
   } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     await aws.stop();
   }
 }
