@@ -9,6 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { run, type Log } from '../local/build.js';
 import { withLock } from '../local/lock.js';
+import { fmtSecs, goCompileProgress } from '../local/progress.js';
+
+export { fmtSecs };
 
 /** Flags of `go build` besides -o and -p (part of the stamp). -buildvcs=false: the copy is no git checkout. */
 export const GO_BUILD_FLAGS = ['-buildvcs=false', '-ldflags=-s -w'];
@@ -84,12 +87,6 @@ function readStamp(file: string): Stamp | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Duration as `1m05s` / `42s`. */
-export function fmtSecs(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
 /**
@@ -187,24 +184,11 @@ async function buildLocked(t: GoModuleTarget, log: Log): Promise<void> {
   await run('go', ['list', '-deps', t.pkg], { cwd: t.src, env, onLine: (l) => void (l && total++) });
   const tDeps = Date.now();
   log(`${t.prefix} dependencies ready in ${fmtSecs(tDeps - tCopy)}; compiling up to ${total} packages`);
-  let compiled = 0;
-  let lastReport = Date.now();
   const jobs = buildJobs();
   await run('go', ['build', '-v', `-p=${jobs}`, ...GO_BUILD_FLAGS, '-o', t.binary, t.pkg], {
     cwd: t.src,
     env,
-    onLine: (line) => {
-      if (!line || line.startsWith('go: ')) return;
-      compiled++;
-      if (Date.now() - lastReport < 15000) return;
-      lastReport = Date.now();
-      const done = Math.min(compiled / Math.max(total, 1), 1);
-      const spent = Date.now() - tDeps;
-      const eta = done > 0.02 ? ` ETA ${fmtSecs((spent / done) * (1 - done))}` : '';
-      log(
-        `${t.prefix} go build ${Math.round(done * 100)}% (${compiled}/${total} packages) ${fmtSecs(spent)}${eta}`,
-      );
-    },
+    onLine: goCompileProgress({ label: `${t.prefix} go build`, total, log }),
   });
   const stamp: Stamp = { version: t.version, sum: mod.sum, go: await goVersion(), flags: GO_BUILD_FLAGS };
   fs.writeFileSync(t.stamp, `${JSON.stringify(stamp, null, 2)}\n`);

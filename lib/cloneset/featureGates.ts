@@ -20,6 +20,9 @@ const CLONESET_GATES = {
   InPlaceWorkloadVerticalScaling: 'inPlaceWorkloadVerticalScaling',
   RecreatePodWhenChangeVCTInCloneSet: 'recreatePodWhenChangeVCTInCloneSet',
   TemplateNoDefaults: 'templateNoDefaults',
+  PreDownloadImageForInPlaceUpdate: 'preDownloadImageForInPlaceUpdate',
+  KruiseDaemon: 'kruiseDaemon',
+  PreDownloadImageWithPods: 'preDownloadImageWithPods',
 } as const satisfies Record<string, GateOption>;
 
 /** The gate names Kruiseless acts on, sorted. */

@@ -17,6 +17,9 @@ describe('parseFeatureGates', () => {
         inPlaceWorkloadVerticalScaling: true,
         recreatePodWhenChangeVCTInCloneSet: true,
         templateNoDefaults: true,
+        preDownloadImageForInPlaceUpdate: true,
+        kruiseDaemon: true,
+        preDownloadImageWithPods: true,
       },
       ignored: [],
     });
