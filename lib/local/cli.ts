@@ -1,6 +1,7 @@
 /**
  * The `kruiseless` command line: `kruiseless local` runs the embedded default until interrupted; `kruiseless demo`
- * runs the seed story (`npm run demo`); `cluster add|list` edits the cluster registry; the operator commands
+ * runs the seed story (`npm run demo`), `kruiseless demo-aws` the same through the packaged zips on moto
+ * (`npm run demo:aws`); `cluster add|list` edits the cluster registry; the operator commands
  * `rollout`, `plan`, `why` and `lint` live in lib/cli (docs/cli.md).
  */
 import { stopRequested } from './stopSignal.js';
@@ -10,6 +11,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogLevel } from '@aws-lambda-powertools/logger/types';
 import { clusterUp } from '../../infra/local/cluster.js';
 import { runDemo } from './demo.js';
+import { runAwsDemo } from './demoAws.js';
 import { startEmbedded } from './embedded.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EKSClient } from '@aws-sdk/client-eks';
@@ -114,6 +116,16 @@ program
   )
   .action(async () => {
     process.exitCode = (await runDemo()) ? 0 : 1;
+  });
+
+program
+  .command('demo-aws')
+  .description(
+    'the same story through the packaged watch and reconcile zips (osls package) on moto; exit code 0 only if it passed',
+  )
+  .option('--interval-scale <f>', 'run the schedule rules at this fraction of their rate', '0.25')
+  .action(async (opts: { intervalScale: string }) => {
+    process.exitCode = (await runAwsDemo({ intervalScale: Number(opts.intervalScale) })) ? 0 : 1;
   });
 
 const cluster = program
