@@ -5,10 +5,10 @@
  * `apiserver_response_sizes`) and by the pipeline's DynamoDB middleware. The pipeline is idle meanwhile (settled
  * CloneSets, nothing forwarded), so its counters change only by the call measured.
  */
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { DETAIL_TYPE, EVENT_VERSION, SOURCE } from '../../lib/events/index.js';
+import { EVENT_VERSION } from '../../lib/events/index.js';
+import { envelope } from '../../test/integration/support/pipeline.js';
 import type { Embedded } from '../../lib/local/embedded.js';
 import { difference, snapshot } from '../../lib/runtime/counting.js';
 import { reconcileHandler } from '../../lib/runtime/handlers/reconcile.js';
@@ -78,17 +78,8 @@ export async function runNoop(
     );
     await embedded.drain();
     const handler = reconcileHandler(() => embedded.runtime, new Logger({ logLevel: 'SILENT' }));
-    const event = (name: string) => ({
-      version: '0',
-      id: randomUUID(),
-      'detail-type': DETAIL_TYPE,
-      source: SOURCE,
-      account: '000000000000',
-      time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      region: 'us-east-1',
-      resources: [],
-      detail: { version: EVENT_VERSION, cluster: 'bench', namespace: ns, name, reason: 'Resync' },
-    });
+    const event = (name: string) =>
+      envelope({ version: EVENT_VERSION, cluster: 'bench', namespace: ns, name, reason: 'Resync' });
     const out: NoopResult[] = [];
     for (const size of sizes) {
       const name = `noop-${size}`;

@@ -3,13 +3,14 @@ import { mergeStatusPatches, type PodPatch } from '../../../lib/reconcile/status
 
 const T = '2026-12-01T05:59:00Z';
 const ref = (name: string) => ({ name, uid: `uid-${name}`, resourceVersion: '7' });
-const inPlaceReady = (name: string): PodPatch => ({
+type StatusPatch = Extract<PodPatch, { type: 'PatchPodStatus' }>;
+const inPlaceReady = (name: string): StatusPatch => ({
   type: 'PatchPodStatus',
   pod: ref(name),
   reason: 'InPlaceUpdateReady',
   patch: { status: { conditions: [{ type: 'InPlaceUpdateReady', status: 'True', lastTransitionTime: T }] } },
 });
-const kruiseReady = (name: string): PodPatch => ({
+const kruiseReady = (name: string): StatusPatch => ({
   type: 'PatchPodStatus',
   pod: ref(name),
   reason: 'InitKruisePodReady',
