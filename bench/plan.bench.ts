@@ -4,7 +4,7 @@
  * `JSON.parse(JSON.stringify(input))` round trip of the same pods, i.e. the cost of merely decoding the LIST
  * response the reconciler gets from the API server — so the ratio says how much planning adds to reading.
  *
- * Run: `npm run bench` (optionally `-- 1000 10000 50000`).
+ * Run: `npm run bench:plan` (optionally `-- 1000 10000 50000`); `npm run bench` runs it as one of its scenarios.
  */
 import { performance } from 'node:perf_hooks';
 import type { CloneSet, ControllerRevision, Pod } from '../lib/api/types.js';

@@ -106,6 +106,7 @@ export function watchOnce(
     }
     function settle(err: unknown): void {
       clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort); // a long-lived signal outlives many watches
       const cause = failure ?? (stopped ? undefined : (err ?? undefined));
       if (gone || (cause !== undefined && isGoneStatus(cause))) {
         resolve({ resourceVersion: lastRV, gone: true });
@@ -115,8 +116,9 @@ export function watchOnce(
         reject(watchError(cause, operation));
       }
     }
+    const onAbort = (): void => stop();
     if (opts.signal?.aborted) stop();
-    opts.signal?.addEventListener('abort', () => stop(), { once: true });
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
     const query: Record<string, string | number | boolean> = {
       allowWatchBookmarks: opts.allowBookmarks,
       timeoutSeconds: opts.timeoutSeconds,

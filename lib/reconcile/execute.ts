@@ -29,6 +29,7 @@ import { deleteInstance } from './deleteInstance.js';
 import { failureEvent, successEvent } from './outcomeEvents.js';
 import { capPendingWrites } from './passLimit.js';
 import { writePreDownload } from './preDownload.js';
+import { mergeStatusPatches, type PodPatch } from './statusPatches.js';
 
 /** What {@link executePlan} needs. */
 export interface ExecuteContext {
@@ -112,7 +113,6 @@ function withFailureCondition(
 
 type CreatePod = Extract<Action, { type: 'CreatePod' }>;
 type DeletePod = Extract<Action, { type: 'DeletePod' }>;
-type PodPatch = Extract<Action, { type: 'PatchPod' | 'PatchPodStatus' }>;
 
 const isPodPatch = (a: Action): a is PodPatch => a.type === 'PatchPod' || a.type === 'PatchPodStatus';
 
@@ -252,16 +252,17 @@ async function createBatch(
 const NOT_ATTEMPTED = Symbol('not attempted');
 
 /**
- * A run of consecutive pod patches, concurrently (bounded) in plan order; a patch waits for the previous patch of
- * the same pod, and is not attempted when that one failed. After a failure no further patch is started.
+ * A run of consecutive pod patches, concurrently (bounded) in plan order, two condition patches of one pod merged
+ * into one write (statusPatches.ts#status-patch-merge); a patch waits for the previous patch of the same pod, and is not attempted when that one failed. After a failure no further patch is started.
  * @returns writes made and the Events of the successes, in plan order
  * @throws ActionFailed for the first failed patch in plan order (after the patches in flight finished)
  */
 async function patchRun(
   w: Writer,
-  step: PodPatch[],
+  planned: PodPatch[],
   updateRevision: string,
 ): Promise<{ writes: number; events: CloneSetEvent[] }> {
+  const step = mergeStatusPatches(planned); // two condition patches of one pod: one write (statusPatches.ts)
   const lastOfPod = new Map<string, Promise<unknown>>();
   const outcomes = await runBounded(
     step,

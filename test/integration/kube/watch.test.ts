@@ -1,7 +1,9 @@
 /**
  * watchOnce on a real API server: label-selected pod events in order with the resume resourceVersion, and
- * `gone: true` when the start resourceVersion has been compacted out of the watch window.
+ * `gone: true` when the start resourceVersion has been compacted out of the watch window, and no listener left on a
+ * long-lived abort signal.
  */
+import { getEventListeners } from 'node:events';
 import type { JsonObject } from '../../../lib/api/types.js';
 import { createKubeClient } from '../../../lib/kube/client.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
@@ -72,6 +74,25 @@ describe('watchOnce', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1500);
     expect(result.gone).toBe(false);
     expect(Number(result.resourceVersion)).toBeGreaterThanOrEqual(Number(start.resourceVersion));
+  });
+
+  test('watches that end leave no abort listener on a long-lived signal (the watch pump passes one for hours)', async () => {
+    const start = await kube.listPods(t.namespace, 'watch=quiet');
+    const pump = new AbortController();
+    for (let i = 0; i < 3; i++)
+      await watchOnce(
+        t.kc,
+        `/api/v1/namespaces/${t.namespace}/pods`,
+        {
+          resourceVersion: start.resourceVersion,
+          labelSelector: 'watch=quiet',
+          timeoutSeconds: 1,
+          allowBookmarks: true,
+          signal: pump.signal,
+        },
+        () => undefined,
+      );
+    expect(getEventListeners(pump.signal, 'abort')).toHaveLength(0);
   });
 
   test('watching from resourceVersion "1" once it is compacted away returns gone: true (ERROR 410 Expired)', async () => {

@@ -5,6 +5,7 @@
  * the watch pump's and the control plane's own informers.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { samples } from '../../../bench/support/promText.js';
 import { rawGet } from './kube.js';
 
 /** Resources a CloneSet reconcile reads or writes. */
@@ -18,25 +19,6 @@ const RECONCILER_RESOURCES = new Set([
 
 /** Counter values by series key. */
 export type Counters = Record<string, number>;
-
-/** `{a="b",c="d"}` → `{ a: 'b', c: 'd' }` (label values here never contain quotes or commas). */
-function labelsOf(text: string): Record<string, string> {
-  return Object.fromEntries([...text.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-}
-
-/** Every sample of `metric` in the exposition text, with its labels. */
-function samples(text: string, metric: string): { labels: Record<string, string>; value: number }[] {
-  const out: { labels: Record<string, string>; value: number }[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${metric}{`)) continue;
-    const close = line.lastIndexOf('}');
-    out.push({
-      labels: labelsOf(line.slice(metric.length + 1, close)),
-      value: Number(line.slice(close + 1)),
-    });
-  }
-  return out;
-}
 
 /** A scrape of the counters the tests read. */
 export interface Scrape {

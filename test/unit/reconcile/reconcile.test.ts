@@ -35,7 +35,7 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
     expect({ ...out, plan: undefined }).toEqual({
       result: 'reconciled',
       passes: 3,
-      writes: 9,
+      writes: 7,
       plan: undefined,
     });
     expect(h.journal).toEqual([
@@ -53,9 +53,7 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
       'expectations.get',
       'expectations.put (none)',
       'ledger.get',
-      // InPlaceUpdateReady, then the first KruisePodReady of each pod
-      `patch pod status ${A}`,
-      `patch pod status ${B}`,
+      // InPlaceUpdateReady and the first KruisePodReady of each pod, in one write per pod (statusPatches.ts)
       `patch pod status ${A}`,
       `patch pod status ${B}`,
       `expectations.put updates[${A},${B}]`,
@@ -66,6 +64,13 @@ describe('reconcileCloneSet: the seed story (examples/cs-no-pvc-sample.yaml)', (
       'lease.release',
     ]);
     expect([...h.kube.pods.keys()]).toEqual([A, B]);
+    for (const pod of h.kube.pods.values())
+      expect(
+        (pod.status?.conditions ?? [])
+          .filter((c) => c.type === 'InPlaceUpdateReady' || c.type === 'KruisePodReady')
+          .map((c) => `${c.type}=${c.status}`)
+          .sort(),
+      ).toEqual(['InPlaceUpdateReady=True', 'KruisePodReady=True']);
     expect(h.requeues).toEqual([]);
     expect(await leaseIsFree(h)).toBe(true);
   });

@@ -1,0 +1,252 @@
+/**
+ * `npm run bench`: Kruiseless against OpenKruise's controller and kube-controller-manager's Deployment controller
+ * in the same run, on two local control planes of the same build (bench/support/sides.ts), every figure a ratio
+ * against a reference measured minutes apart. Scenarios: scale-up and rollout with API cost and coalescing
+ * (scenarios/rollout.ts), reaction time (scenarios/reaction.ts), no-op reconcile (scenarios/noop.ts), fleet
+ * (scenarios/fleet.ts), Lambda packaging (scenarios/packaging.ts), planner (plan.bench.ts). Prints progress with
+ * percent and ETA, writes `bench/results/<date>[-quick].json` and the rollout chart next to it, prints the tables
+ * for BENCHMARKS.md, and ends with the summary line of bench/support/stats.ts `summaryLine()`.
+ *
+ * `npm run bench` (N = 100, 500, 1,000, 2 rounds), `npm run bench -- --quick` (N = 200, 1 round),
+ * `--sizes 50,100 --rounds 1 --samples 5` for development. Clusters it started are stopped at the end.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import { runFleet, type FleetResult } from './scenarios/fleet.js';
+import { runNoop, type NoopResult } from './scenarios/noop.js';
+import { runPackaging } from './scenarios/packaging.js';
+import { runPlanner } from './scenarios/planner.js';
+import { runReactionIn, type Reaction } from './scenarios/reaction.js';
+import { runRollout, type RolloutRun } from './scenarios/rollout.js';
+import type { ControllerName } from './scenarios/workload.js';
+import { ensureNodes, nodesFor } from './support/kube.js';
+import { headline, rolloutPanels, rolloutTable, summarizeRollouts } from './support/report.js';
+import { startSides, type Sides } from './support/sides.js';
+import { summaryLine } from './support/stats.js';
+import { stepChart } from './support/svg.js';
+import { Tracker } from './support/tracker.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// both control planes run the Deployment controller (read when a control plane starts)
+process.env.KRUISELESS_KCM_CONTROLLERS ??= 'deployment-controller,replicaset-controller';
+process.env.KRUISELESS_REFERENCE_STATE_DIR ??= path.join(REPO, '.reference');
+
+const opts = new Command('bench')
+  .option('--quick', 'N = 200, one round, fewer reaction samples (under ~10 min)')
+  .option('--sizes <list>', 'comma-separated N')
+  .option('--rounds <n>', 'rounds of the three controllers per N')
+  .option('--samples <n>', 'reaction samples per kind and controller')
+  .option('--only <list>', 'comma-separated parts: packaging,planner,rollout,reaction,noop,fleet')
+  .parse(process.argv)
+  .opts<{ quick?: boolean; sizes?: string; rounds?: string; samples?: string; only?: string }>();
+
+const sizes = (opts.sizes ?? (opts.quick ? '200' : '100,500,1000')).split(',').map(Number);
+const rounds = Number(opts.rounds ?? (opts.quick ? 1 : 2));
+const samples = Number(opts.samples ?? (opts.quick ? 8 : 20));
+const parts = new Set((opts.only ?? 'packaging,planner,rollout,reaction,noop,fleet').split(','));
+const maxN = Math.max(...sizes);
+const noopSizes = [...new Set([10, 100, maxN])].sort((a, b) => a - b);
+const CONTROLLERS: readonly ControllerName[] = ['deployment', 'openkruise', 'kruiseless'];
+
+/** A step of the run and its estimated cost, seconds (for the ETA). */
+interface Step {
+  name: string;
+  estimate: number;
+  run: (sides: Sides) => Promise<void>;
+}
+
+const results: {
+  packaging?: ReturnType<typeof runPackaging>;
+  planner?: ReturnType<typeof runPlanner>;
+  rollouts: RolloutRun[];
+  reaction: Partial<Record<'openkruise' | 'kruiseless', { podDeleted: Reaction; cloneSetEdited: Reaction }>>;
+  noop?: NoopResult[];
+  fleet?: FleetResult;
+} = { rollouts: [], reaction: {} };
+
+function machine(): Record<string, unknown> {
+  const cpu =
+    readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m)?.[1] ?? os.cpus()[0]?.model;
+  return { nproc: os.availableParallelism(), cpu, memGiB: Math.round(os.totalmem() / 2 ** 30) };
+}
+
+const load = (): number[] => os.loadavg().map((x) => Math.round(x * 100) / 100);
+
+function steps(): Step[] {
+  const out: Step[] = [];
+  if (parts.has('packaging'))
+    out.push({
+      name: 'packaging',
+      estimate: 20,
+      run: async () => void (results.packaging = runPackaging(path.join(REPO, '.serverless'))),
+    });
+  if (parts.has('planner'))
+    out.push({
+      name: 'planner',
+      estimate: 30,
+      run: async () => void (results.planner = runPlanner(REPO, [1000, 10000])),
+    });
+  if (parts.has('rollout'))
+    for (const n of sizes)
+      for (let r = 1; r <= rounds; r++)
+        // alternate the order between rounds so that no controller always follows the same one
+        for (const c of r % 2 === 1 ? CONTROLLERS : [...CONTROLLERS].reverse())
+          out.push({
+            name: `rollout ${c} N=${n} round ${r}`,
+            estimate: 20 + n * 0.12,
+            run: async (s) => {
+              const cluster = c === 'openkruise' ? s.reference : s.ours;
+              results.rollouts.push(
+                await runRollout(c, cluster, n, r, c === 'kruiseless' ? s.logger : undefined),
+              );
+            },
+          });
+  if (parts.has('reaction'))
+    for (const c of ['openkruise', 'kruiseless'] as const)
+      out.push({
+        name: `reaction ${c}`,
+        estimate: 10 + samples * 5,
+        run: async (s) => {
+          const cluster = c === 'openkruise' ? s.reference : s.ours;
+          results.reaction[c] = await runReactionIn(cluster, (ns) => new Tracker(cluster, ns), c, samples);
+        },
+      });
+  if (parts.has('noop'))
+    out.push({
+      name: 'noop',
+      estimate: 40 + maxN * 0.08,
+      run: async (s) => void (results.noop = await runNoop(s.ours, s.embedded, noopSizes)),
+    });
+  if (parts.has('fleet'))
+    out.push({
+      name: 'fleet',
+      estimate: 90,
+      run: async (s) =>
+        void (results.fleet = await runFleet(s.ours, s.logger, () => s.embedded.drain(), {
+          namespaces: 20,
+          podsEach: 5,
+          rounds: opts.quick ? 3 : 5,
+        })),
+    });
+  return out;
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const loadStart = load();
+  const plan = steps();
+  const total = plan.reduce((a, s) => a + s.estimate, 0);
+  const t0 = performance.now();
+  const logDir = path.join(REPO, '.kruiseless', 'logs');
+  mkdirSync(logDir, { recursive: true });
+  console.log(
+    `[bench] N=${sizes.join(',')} rounds=${rounds} samples=${samples}; ${plan.length} steps, estimated ${Math.round(total / 60)} min; load ${loadStart.join(' ')}`,
+  );
+  const sides = await startSides(logDir);
+  let done = 0;
+  const failures: string[] = [];
+  try {
+    const nodes = nodesFor(maxN + 100);
+    await ensureNodes(sides.ours, nodes);
+    await ensureNodes(sides.reference, nodes);
+    console.log(
+      `[bench] control planes up (OpenKruise ${sides.openKruiseVersion}), ${nodes} kwok nodes each`,
+    );
+    for (const step of plan) {
+      const s0 = performance.now();
+      // a failed step is reported and the run goes on: the other figures of a long run are still worth having
+      await step.run(sides).catch((e: unknown) => {
+        failures.push(`${step.name}: ${e instanceof Error ? e.message : String(e)}`);
+        console.error(`[bench] ${step.name} FAILED: ${e instanceof Error ? e.message : String(e)}`);
+      });
+      done += step.estimate;
+      const elapsed = (performance.now() - t0) / 1000;
+      const eta = Math.round((elapsed / done) * (total - done));
+      console.log(
+        `[bench] ${Math.round((done / total) * 100)}% ${step.name} done in ${((performance.now() - s0) / 1000).toFixed(1)} s — ETA ${eta} s`,
+      );
+    }
+  } finally {
+    await sides.stop();
+  }
+  const loadEnd = load();
+  const sizesSummary = summarizeRollouts(results.rollouts);
+  const h = headline(sizesSummary, results.noop ?? []);
+  const day = startedAt.toISOString().slice(0, 10);
+  const base = path.join(REPO, 'bench', 'results', `${day}${opts.quick ? '-quick' : ''}`);
+  mkdirSync(path.dirname(base), { recursive: true });
+  const versions = {
+    node: process.version,
+    kubernetes: 'v1.34.4 (infra/local)',
+    openKruise: sides.openKruiseVersion,
+    kruiseless: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim(),
+  };
+  writeFileSync(
+    `${base}.json`,
+    JSON.stringify(
+      {
+        startedAt,
+        wallSeconds: Math.round((performance.now() - t0) / 1000),
+        machine: machine(),
+        load: { start: loadStart, end: loadEnd },
+        versions,
+        config: { sizes, rounds, samples, noopSizes },
+        failures,
+        summary: { sizes: sizesSummary, headline: h },
+        results,
+      },
+      null,
+      2,
+    ),
+  );
+  const firstRound = results.rollouts.filter((r) => r.n === maxN && r.round === 1);
+  if (firstRound.length > 0)
+    writeFileSync(
+      `${base}-rollout.svg`,
+      stepChart(
+        CONTROLLERS.flatMap((c) => rolloutPanels(firstRound.filter((r) => r.controller === c))),
+        {
+          title: `Image change of ${maxN} pods (maxUnavailable 20 %): pods per revision over time`,
+          xLabel: 'seconds since the change',
+          yLabel: 'pods',
+        },
+      ),
+    );
+  console.log(
+    `[bench] machine ${JSON.stringify(machine())}, load ${loadStart.join(' ')} → ${loadEnd.join(' ')}, ${JSON.stringify(versions)}`,
+  );
+  for (const row of rolloutTable(sizesSummary)) console.log(row);
+  for (const r of results.rollouts.filter((x) => x.controller === 'kruiseless'))
+    console.log(
+      `[bench] coalescing N=${r.n} round ${r.round}: scale-up ${JSON.stringify(r.scaleUp.coalescing)} rollout ${JSON.stringify(r.rollout.coalescing)}`,
+    );
+  for (const [c, r] of Object.entries(results.reaction))
+    console.log(
+      `[bench] reaction ${c}: pod deleted first write p50/p99 ${r.podDeleted.firstWrite.p50}/${r.podDeleted.firstWrite.p99} s, status ${r.podDeleted.correctStatus.p50}/${r.podDeleted.correctStatus.p99} s; CloneSet edited first write ${r.cloneSetEdited.firstWrite.p50}/${r.cloneSetEdited.firstWrite.p99} s, status ${r.cloneSetEdited.correctStatus.p50}/${r.cloneSetEdited.correctStatus.p99} s`,
+    );
+  for (const r of results.noop ?? [])
+    console.log(
+      `[bench] noop ${r.pods} pods (+${r.otherPods} others): reads ${r.apiReads} writes ${r.apiWrites} bytes ${r.bytesRead} dynamo ${JSON.stringify(r.dynamo)} wall ${r.wallMs} ms`,
+    );
+  if (results.fleet) console.log(`[bench] fleet ${JSON.stringify(results.fleet)}`);
+  if (results.packaging) console.log(`[bench] packaging ${JSON.stringify(results.packaging)}`);
+  if (results.planner) console.log(`[bench] planner ${JSON.stringify(results.planner)}`);
+  for (const f of failures) console.log(`[bench] failed step: ${f}`);
+  console.log(`[bench] results: ${base}.json`);
+  console.log(summaryLine(h));
+  if (failures.length > 0) process.exitCode = 1;
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (e: unknown) => {
+    console.error(`bench: failed — ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,145 @@
+/**
+ * Scenarios 1, 2 and 4: scale 0 → N, then an image change of all N pods, for one controller — times until all
+ * pods exist / are Ready, the API server's request counters over each phase, pods per image over time, and for
+ * Kruiseless the coalescing figures (pod events vs reconcile invocations vs invocations that wrote).
+ */
+import { performance } from 'node:perf_hooks';
+import { diffCounters, summarizeCost, type CostSummary } from '../support/apiCost.js';
+import {
+  createNamespace,
+  deleteNamespace,
+  quietScrape,
+  scrapeApi,
+  type BenchCluster,
+} from '../support/kube.js';
+import type { BenchLogger } from '../support/sides.js';
+import { Timeline, Tracker } from '../support/tracker.js';
+import { IMAGE_V2, MERGE_PATCH, imagePatch, objectPath, workload, type ControllerName } from './workload.js';
+
+/** Coalescing during one phase (Kruiseless only). */
+export interface Coalescing {
+  /** Pod watch events (ADDED/MODIFIED/DELETED) of the namespace: what the watch pump forwards. */
+  podEvents: number;
+  /** Reconcile invocations of the CloneSet's key. */
+  invocations: number;
+  /** Invocations that wrote at least once. */
+  withWrites: number;
+  /** Invocations that left the work to the lease holder. */
+  deferred: number;
+  /** invocations ÷ podEvents. */
+  ratio: number;
+}
+
+/** One controller's run. */
+export interface RolloutRun {
+  controller: ControllerName;
+  n: number;
+  round: number;
+  scaleUp: { allExistS: number; allReadyS: number; cost: CostSummary; coalescing?: Coalescing };
+  rollout: { allUpdatedS: number; allReadyS: number; cost: CostSummary; coalescing?: Coalescing };
+  /** Pods per image (live pods) and new Ready pods, every 250 ms from the image change. */
+  timeline: { t: number; byImage: Record<string, number>; readyNew: number }[];
+}
+
+const NAME = 'bench';
+const secs = (ms: number): number => Math.round(ms) / 1000;
+
+function coalescing(
+  logger: BenchLogger | undefined,
+  key: string,
+  from: number,
+  podEvents: number,
+): Coalescing | undefined {
+  if (!logger) return undefined;
+  const mine = logger.finished.slice(from).filter((f) => f.key === key);
+  const invocations = mine.length;
+  return {
+    podEvents,
+    invocations,
+    withWrites: mine.filter((f) => f.writes > 0).length,
+    deferred: mine.filter((f) => f.result === 'deferred').length,
+    ratio: podEvents > 0 ? Math.round((invocations / podEvents) * 1000) / 1000 : 0,
+  };
+}
+
+/**
+ * Run scale-up and rollout of `n` pods for `controller` in a fresh namespace, deleted afterwards.
+ * @param logger the pipeline's recording logger, for Kruiseless (coalescing figures)
+ * @throws Error when a phase does not finish within its timeout
+ */
+export async function runRollout(
+  controller: ControllerName,
+  cluster: BenchCluster,
+  n: number,
+  round: number,
+  logger?: BenchLogger,
+): Promise<RolloutRun> {
+  const ns = `bench-${controller}-${n}-${round}-${Date.now().toString(36)}`;
+  const timeoutMs = 120_000 + n * 600;
+  await createNamespace(cluster, ns);
+  const tracker = new Tracker(cluster, ns);
+  await tracker.start();
+  try {
+    const key = `bench/${ns}/${NAME}`;
+    const m0 = await scrapeApi(cluster);
+    const l0 = logger?.finished.length ?? 0;
+    const e0 = tracker.podEvents;
+    const { path, body } = workload(controller, ns, NAME, n);
+    const t0 = performance.now();
+    await cluster.request('POST', path, body);
+    const exist = await tracker.until(
+      `${controller}: ${n} pods exist`,
+      () => tracker.live().length === n,
+      timeoutMs,
+    );
+    const ready = await tracker.until(
+      `${controller}: ${n} pods Ready`,
+      () => tracker.live().filter((p) => p.ready).length === n,
+      timeoutMs,
+    );
+    const m1 = await quietScrape(cluster);
+    const scaleCoalescing = coalescing(logger, key, l0, tracker.podEvents - e0);
+
+    const l1 = logger?.finished.length ?? 0;
+    const e1 = tracker.podEvents;
+    const timeline = new Timeline(tracker, IMAGE_V2);
+    const t1 = performance.now();
+    timeline.start(t1);
+    await cluster.request('PATCH', objectPath(controller, ns, NAME), imagePatch(IMAGE_V2), MERGE_PATCH);
+    const updated = (): boolean => {
+      const live = tracker.live();
+      return live.length === n && live.every((p) => p.image === IMAGE_V2);
+    };
+    const allUpdated = await tracker.until(`${controller}: ${n} pods updated`, updated, timeoutMs);
+    const allReady = await tracker.until(
+      `${controller}: ${n} updated pods Ready`,
+      () => updated() && tracker.live().every((p) => p.runningImage === IMAGE_V2 && p.ready),
+      timeoutMs,
+    );
+    await new Promise((r) => setTimeout(r, 500)); // half a second more of the chart: the settled state
+    timeline.stop();
+    const m2 = await quietScrape(cluster);
+    const rolloutCoalescing = coalescing(logger, key, l1, tracker.podEvents - e1);
+    return {
+      controller,
+      n,
+      round,
+      scaleUp: {
+        allExistS: secs(exist - t0),
+        allReadyS: secs(ready - t0),
+        cost: summarizeCost(diffCounters(m0.requests, m1.requests), n),
+        ...(scaleCoalescing ? { coalescing: scaleCoalescing } : {}),
+      },
+      rollout: {
+        allUpdatedS: secs(allUpdated - t1),
+        allReadyS: secs(allReady - t1),
+        cost: summarizeCost(diffCounters(m1.requests, m2.requests), n),
+        ...(rolloutCoalescing ? { coalescing: rolloutCoalescing } : {}),
+      },
+      timeline: timeline.samples,
+    };
+  } finally {
+    tracker.stop();
+    await deleteNamespace(cluster, ns, 60_000 + n * 300);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The controllers of a bench run. Two local control planes of the same build (infra/local, Kubernetes v1.34.4),
+ * each with kube-controller-manager's Deployment controller turned on (`KRUISELESS_KCM_CONTROLLERS`):
+ * - the reference control plane (`npm run reference:up`) with OpenKruise's kruise-manager (its CRDs, webhooks);
+ * - Kruiseless's control plane (`npm run cluster:up`, our CRD) with Kruiseless's embedded pipeline in this process
+ *   (the same handlers as in Lambda, lib/local/embedded.ts, as `kruiseless local` runs them), which also hosts
+ *   the Deployment runs.
+ * Each controller sees only its own control plane, so one never reconciles the other's CloneSets.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { startEmbedded, type Embedded } from '../../lib/local/embedded.js';
+import type { ReconcileSummary } from '../../lib/runtime/handlers/reconcile.js';
+import { referenceInfoFile, runCommand } from '../../test/parity/sides.js';
+import { kubeconfigPath, stateDir } from '../../infra/local/versions.js';
+import { benchCluster, type BenchCluster } from './kube.js';
+
+/** A reconcile the pipeline finished, as its handler logged it, stamped with `performance.now()`. */
+export interface FinishedReconcile extends ReconcileSummary {
+  at: number;
+}
+
+/** A Powertools logger that prints only errors and records every `reconcile finished` summary. */
+export class BenchLogger extends Logger {
+  readonly finished: FinishedReconcile[] = [];
+  errors = 0;
+
+  constructor() {
+    super({ serviceName: 'kruiseless-bench', logLevel: 'ERROR' });
+  }
+
+  override info(input: unknown, ...extra: unknown[]): void {
+    if (input === 'reconcile finished' && extra[0] && typeof extra[0] === 'object')
+      this.finished.push({ ...(extra[0] as ReconcileSummary), at: performance.now() });
+  }
+
+  override error(input: unknown, ...extra: unknown[]): void {
+    this.errors++;
+    super.error(input as string, ...(extra as []));
+  }
+}
+
+/** The running sides. */
+export interface Sides {
+  reference: BenchCluster;
+  ours: BenchCluster;
+  embedded: Embedded;
+  logger: BenchLogger;
+  /** OpenKruise version of the reference. */
+  openKruiseVersion: string;
+  /** Stop the pipeline, and the control planes this run started. */
+  stop: () => Promise<void>;
+}
+
+async function reachable(kubeconfig: string): Promise<boolean> {
+  if (!existsSync(kubeconfig)) return false;
+  try {
+    await benchCluster('probe', kubeconfig).request('GET', '/readyz');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Start (or reuse) both control planes and the pipeline.
+ * @param logDir where the `up`/`down` commands' output goes
+ * @throws Error when a control plane does not come up (the log file is named)
+ */
+export async function startSides(logDir: string): Promise<Sides> {
+  const refInfo = referenceInfoFile();
+  const refWasUp = existsSync(refInfo) && (await reachable(readInfo(refInfo).kubeconfig));
+  const oursWasUp = await reachable(kubeconfigPath());
+  await runCommand(['infra/local/cli.ts', 'up'], {}, path.join(logDir, 'cluster-up.log'));
+  await runCommand(['infra/reference/cli.ts', 'up'], {}, path.join(logDir, 'reference-up.log'));
+  const info = readInfo(refInfo);
+  const logger = new BenchLogger();
+  const embedded = await startEmbedded({ kubeconfig: kubeconfigPath(), clusterName: 'bench', logger });
+  return {
+    reference: benchCluster('reference', info.kubeconfig),
+    ours: benchCluster('kruiseless', kubeconfigPath()),
+    embedded,
+    logger,
+    openKruiseVersion: info.version,
+    stop: async () => {
+      await embedded.stop();
+      if (!refWasUp)
+        await runCommand(['infra/reference/cli.ts', 'down'], {}, path.join(logDir, 'reference-down.log'));
+      if (!oursWasUp)
+        await runCommand(['infra/local/cli.ts', 'down'], {}, path.join(logDir, 'cluster-down.log'));
+    },
+  };
+}
+
+function readInfo(file: string): { kubeconfig: string; version: string } {
+  return JSON.parse(readFileSync(file, 'utf8')) as { kubeconfig: string; version: string };
+}
+
+/** State folder of Kruiseless's control plane (where the bench writes its logs). */
+export const benchStateDir = (): string => stateDir();

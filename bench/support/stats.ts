@@ -1,0 +1,56 @@
+/**
+ * Small statistics of the bench: percentiles, ratios and the summary line `npm run bench` ends with. Pure.
+ */
+
+/**
+ * Nearest-rank percentile (the smallest value with at least p % of the values at or below it).
+ * @param p 0 < p ≤ 100
+ * @returns NaN for no values
+ */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1];
+}
+
+/** Median (the 50th nearest-rank percentile). */
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+/**
+ * `ours ÷ reference`, rounded to 2 decimals.
+ * @returns NaN when either side is missing or the reference is 0
+ */
+export function ratio(ours: number | undefined, reference: number | undefined): number {
+  if (ours === undefined || reference === undefined || !(reference > 0) || !Number.isFinite(ours)) return NaN;
+  return Math.round((ours / reference) * 100) / 100;
+}
+
+/** The figures of the summary line. */
+export interface Headline {
+  /** Kruiseless scale-up (all Ready) time ÷ OpenKruise's. */
+  scaleUpVsOpenKruise: number;
+  /** Kruiseless scale-up (all Ready) time ÷ the Deployment controller's. */
+  scaleUpVsDeployment: number;
+  /** Kruiseless in-place rollout (all updated and Ready) time ÷ OpenKruise's. */
+  rolloutVsOpenKruise: number;
+  /** API reads of one no-op reconcile (largest of the sizes measured). */
+  noopReads: number;
+  /** API writes of one no-op reconcile (largest of the sizes measured). */
+  noopWrites: number;
+}
+
+const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+
+/**
+ * The last line of `npm run bench`, exactly:
+ * `bench: scale-up <a>x OpenKruise <b>x Deployment; rollout <c>x OpenKruise; noop reads <r> writes <w>`.
+ */
+export function summaryLine(h: Headline): string {
+  return (
+    `bench: scale-up ${fmt(h.scaleUpVsOpenKruise)}x OpenKruise ${fmt(h.scaleUpVsDeployment)}x Deployment; ` +
+    `rollout ${fmt(h.rolloutVsOpenKruise)}x OpenKruise; noop reads ${h.noopReads} writes ${h.noopWrites}`
+  );
+}
