@@ -336,10 +336,10 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
       );
     },
 
-    async recordEvent(cloneSet, event: CloneSetEvent) {
+    async recordEvent(cloneSet, event: CloneSetEvent, aggregate = false) {
       const namespace = cloneSet.metadata.namespace ?? '';
       try {
-        await recordFolded(events, cloneSet, event, new Date(clock()));
+        await recordFolded(events, cloneSet, event, new Date(clock()), aggregate);
       } catch (e) {
         logger.warn('recording a Kubernetes Event failed (ignored)', {
           namespace,

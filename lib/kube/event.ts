@@ -26,10 +26,22 @@ const DIGEST_HEX = 16;
  * shortened when the whole would exceed 253 characters.
  */
 export function cloneSetEventName(cloneSet: CloneSet, event: CloneSetEvent): string {
+  return digestName(cloneSet, [event.type, event.reason, event.message, EVENT_COMPONENT]);
+}
+
+/**
+ * The name of the aggregate Event of `event`'s type and reason on `cloneSet` (./eventCorrelation.ts): like
+ * {@link cloneSetEventName} but without the message, which changes with every aggregated Event, so all of them
+ * fold into one object (client-go keeps the aggregate's name in memory instead).
+ */
+export function aggregateEventName(cloneSet: CloneSet, event: CloneSetEvent): string {
+  return digestName(cloneSet, [event.type, event.reason, EVENT_COMPONENT, 'aggregate']);
+}
+
+/** `<cloneset name>.<first 64 bits of SHA-256 over the uid and `fields`>`, at most 253 characters. */
+function digestName(cloneSet: CloneSet, fields: string[]): string {
   const digest = createHash('sha256')
-    .update(
-      [cloneSet.metadata.uid ?? '', event.type, event.reason, event.message, EVENT_COMPONENT].join('\0'),
-    )
+    .update([cloneSet.metadata.uid ?? '', ...fields].join('\0'))
     .digest('hex')
     .slice(0, DIGEST_HEX);
   const prefix = (cloneSet.metadata.name ?? 'cloneset').slice(0, MAX_NAME - DIGEST_HEX - 1);
@@ -45,11 +57,16 @@ export interface StoredEvent {
 }
 
 /**
- * Builds the body of a new Event (count 1), named by {@link cloneSetEventName}.
+ * Builds the body of a new Event (count 1), named `name` (default {@link cloneSetEventName}).
  * @param cloneSet the involved object; name, namespace, uid and resourceVersion are copied from its metadata
  * @param now event time (first and last timestamp)
  */
-export function cloneSetEventBody(cloneSet: CloneSet, event: CloneSetEvent, now: Date): JsonObject {
+export function cloneSetEventBody(
+  cloneSet: CloneSet,
+  event: CloneSetEvent,
+  now: Date,
+  name: string = cloneSetEventName(cloneSet, event),
+): JsonObject {
   const meta = cloneSet.metadata;
   const at = metaTime(now);
   const involvedObject: JsonObject = {
@@ -63,7 +80,7 @@ export function cloneSetEventBody(cloneSet: CloneSet, event: CloneSetEvent, now:
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: cloneSetEventName(cloneSet, event), namespace: meta.namespace ?? '' },
+    metadata: { name, namespace: meta.namespace ?? '' },
     involvedObject,
     type: event.type,
     reason: event.reason,

@@ -9,7 +9,7 @@
 import type { CloneSet, JsonObject } from '../api/types.js';
 import { metaTime } from '../api/time.js';
 import { isAlreadyExists, isConflict, isNotFound } from './errors.js';
-import { cloneSetEventBody, cloneSetEventName, type StoredEvent } from './event.js';
+import { aggregateEventName, cloneSetEventBody, cloneSetEventName, type StoredEvent } from './event.js';
 import type { CloneSetEvent } from './types.js';
 
 /** The three Event calls folding makes, in one namespace of one cluster. */
@@ -45,22 +45,30 @@ export type FoldResult = 'created' | 'counted' | 'restarted';
  * The patch for a repeat at `now` of `stored`: `count + 1` and `lastTimestamp = now` within
  * {@link FOLD_WINDOW_MS} of its `lastTimestamp`, else a new series on the same object (`count` 1, first and last
  * timestamp `now`): a count that spanned a long quiet gap would overstate the rate. Conditioned on the stored
- * resourceVersion.
+ * resourceVersion. With `message`, the patch also sets the message (an aggregate series, whose message is the
+ * latest aggregated one).
  */
-export function foldPatch(stored: StoredEvent, now: Date): { patch: JsonObject; result: FoldResult } {
+export function foldPatch(
+  stored: StoredEvent,
+  now: Date,
+  message?: string,
+): { patch: JsonObject; result: FoldResult } {
   const at = metaTime(now);
   const last = Date.parse(stored.lastTimestamp ?? '');
   const within = Number.isFinite(last) && now.getTime() - last <= FOLD_WINDOW_MS;
   const metadata = { resourceVersion: stored.metadata.resourceVersion ?? '' };
+  const text: JsonObject = message === undefined ? {} : { message };
   return within
-    ? { patch: { metadata, count: (stored.count ?? 1) + 1, lastTimestamp: at }, result: 'counted' }
-    : { patch: { metadata, count: 1, firstTimestamp: at, lastTimestamp: at }, result: 'restarted' };
+    ? { patch: { metadata, count: (stored.count ?? 1) + 1, lastTimestamp: at, ...text }, result: 'counted' }
+    : { patch: { metadata, count: 1, firstTimestamp: at, lastTimestamp: at, ...text }, result: 'restarted' };
 }
 
 /**
  * Record `event` on `cloneSet` at `now`: create its Event, or fold it into the one already stored under the same
  * name ({@link foldPatch}). Writes: one POST for a new Event; for a repeat, the POST (AlreadyExists), then one GET
- * and one PATCH per attempt. An Event deleted between the read and the write is created again.
+ * and one PATCH per attempt. An Event deleted between the read and the write is created again. With `aggregate`,
+ * `event` is an aggregate (./eventCorrelation.ts): it goes to the series' one object ({@link aggregateEventName})
+ * and a fold also replaces the stored message with its own.
  * @returns what was written
  * @throws KubeApiError for any other API error, and the last 409 after {@link FOLD_ATTEMPTS} attempts
  */
@@ -69,15 +77,16 @@ export async function recordFolded(
   cloneSet: CloneSet,
   event: CloneSetEvent,
   now: Date,
+  aggregate = false,
 ): Promise<FoldResult> {
   const namespace = cloneSet.metadata.namespace ?? '';
-  const name = cloneSetEventName(cloneSet, event);
+  const name = aggregate ? aggregateEventName(cloneSet, event) : cloneSetEventName(cloneSet, event);
   let lastConflict: unknown;
   for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
     const stored = attempt === 0 ? undefined : await api.getEvent(namespace, name);
     if (!stored) {
       try {
-        await api.createEvent(namespace, cloneSetEventBody(cloneSet, event, now));
+        await api.createEvent(namespace, cloneSetEventBody(cloneSet, event, now, name));
         return 'created';
       } catch (e) {
         if (!isAlreadyExists(e)) throw e;
@@ -85,7 +94,7 @@ export async function recordFolded(
         continue;
       }
     }
-    const { patch, result } = foldPatch(stored, now);
+    const { patch, result } = foldPatch(stored, now, aggregate ? event.message : undefined);
     try {
       await api.patchEvent(namespace, name, patch);
       return result;

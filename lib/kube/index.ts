@@ -32,7 +32,20 @@ export {
   type WatchOptions,
   type WatchResult,
 } from './watch.js';
-export { EVENT_COMPONENT, cloneSetEventName, type StoredEvent } from './event.js';
+export { EVENT_COMPONENT, aggregateEventName, cloneSetEventName, type StoredEvent } from './event.js';
+export {
+  AGGREGATE_MAX_MESSAGES,
+  AGGREGATE_PREFIX,
+  AGGREGATE_WINDOW_MS,
+  SPAM_BURST,
+  SPAM_REFILL_MS,
+  correlateEvent,
+  emptyCorrelation,
+  type CorrelationDecision,
+  type EventCorrelationState,
+  type MessageGroup,
+  type SpamBucket,
+} from './eventCorrelation.js';
 export {
   FOLD_ATTEMPTS,
   FOLD_WINDOW_MS,

@@ -115,7 +115,8 @@ export interface KubeClient {
 
   /**
    * Record a core/v1 Event on the CloneSet, folded into the stored Event of the same type, reason and message if
-   * there is one (a count increment, lib/kube/eventFolding.ts). Best effort: never throws.
+   * there is one (a count increment, lib/kube/eventFolding.ts); with `aggregate`, into the aggregate Event of its
+   * type and reason, its message replacing the stored one (lib/kube/eventCorrelation.ts). Best effort: never throws.
    */
-  recordEvent(cloneSet: CloneSet, event: CloneSetEvent): Promise<void>;
+  recordEvent(cloneSet: CloneSet, event: CloneSetEvent, aggregate?: boolean): Promise<void>;
 }

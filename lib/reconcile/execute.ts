@@ -22,6 +22,7 @@ import { metaTime } from '../api/time.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { classifyWriteError, type KubeApiError } from '../kube/errors.js';
+import { correlateEvent, emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
 import type { CloneSetEvent, KubeClient } from '../kube/types.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../core/bounded.js';
@@ -54,6 +55,11 @@ export interface ExecuteContext {
    * condition that persists over several passes (e.g. ScaleUpLimited) makes one Event per invocation, not one per pass.
    */
   recordedEvents?: Set<string>;
+  /**
+   * Correlation state of this CloneSet's Events (lib/kube/eventCorrelation.ts), replaced after each Event; kept by
+   * the caller for the invocation. Absent: a fresh state for this call.
+   */
+  eventCorrelation?: { state: EventCorrelationState };
   /** Writes in flight at most, within a create batch or a run of pod patches; default {@link DEFAULT_WRITE_CONCURRENCY}. */
   writeConcurrency?: number;
 }
@@ -524,13 +530,21 @@ async function truncate(ctx: ExecuteContext, plan: Plan, latest: CloneSet, clean
   return writes;
 }
 
-/** Records `events` on the CloneSet, each `type|reason|message` at most once per invocation. */
+/**
+ * Records `events` on the CloneSet, each `type|reason|message` at most once per invocation, as the correlator
+ * decides (docs/reliability.md#event-folding): dropped by the spam filter, written as is, or counted into the
+ * aggregate Event of its type and reason.
+ */
 async function recordEvents(ctx: ExecuteContext, events: readonly CloneSetEvent[]): Promise<void> {
+  const correlation = ctx.eventCorrelation ?? { state: emptyCorrelation() };
   for (const ev of events) {
     const key = `${ev.type}|${ev.reason}|${ev.message}`;
     if (ctx.recordedEvents?.has(key)) continue;
     ctx.recordedEvents?.add(key);
-    await ctx.kube.recordEvent(ctx.cloneSet, ev);
+    const { decision, state } = correlateEvent(correlation.state, ev, ctx.clock());
+    correlation.state = state;
+    if (decision.action === 'record') await ctx.kube.recordEvent(ctx.cloneSet, ev);
+    else if (decision.action === 'aggregate') await ctx.kube.recordEvent(ctx.cloneSet, decision.event, true);
   }
 }
 

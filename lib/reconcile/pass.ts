@@ -16,6 +16,7 @@ import { DEFAULT_PLANNER_OPTIONS, type Plan, type PlannerOptions } from '../clon
 import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
 import type { KubeClient, Listed } from '../kube/types.js';
 import type { ReconcileReason } from '../events/schema.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
@@ -277,6 +278,7 @@ function countBy(xs: string[]): Record<string, number> {
  * One pass: read, observe, then either finish a recorded scale-down intent or plan and execute.
  * @param recordedEvents Events already recorded by this invocation (not repeated)
  * @param scope what to list ({@link readScopeFor} the request's reason)
+ * @param eventCorrelation this invocation's Event correlation state (lib/kube/eventCorrelation.ts), updated in place
  * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError)
  */
 export async function runPass(
@@ -285,6 +287,7 @@ export async function runPass(
   lease: Lease,
   recordedEvents: Set<string>,
   scope: ReadScope = 'owned',
+  eventCorrelation: { state: EventCorrelationState } = { state: emptyCorrelation() },
 ): Promise<PassResult> {
   const { kube, log } = deps;
   const started = Date.now();
@@ -346,6 +349,7 @@ export async function runPass(
       newIntentId: randomUUID,
       log,
       recordedEvents,
+      eventCorrelation,
       ...(deps.writeConcurrency ? { writeConcurrency: deps.writeConcurrency } : {}),
     },
     effective,

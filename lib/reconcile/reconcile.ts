@@ -9,6 +9,7 @@ import type { Plan } from '../cloneset/types.js';
 import { cloneSetKeyOf, type CloneSetKey } from '../core/cloneSetKey.js';
 import type { RequeueScheduler, ReconcileRequest } from '../events/index.js';
 import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
+import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 import { readScopeFor, runPass, type PassDeps, type PassResult, type ReadScope } from './pass.js';
 
@@ -63,6 +64,8 @@ interface Run {
   lease: Lease;
   outcome: ReconcileOutcome;
   recordedEvents: Set<string>;
+  /** Event correlation state of this invocation (lib/kube/eventCorrelation.ts); starts empty, not persisted. */
+  eventCorrelation: { state: EventCorrelationState };
   /** What each pass lists, from the request's reason. */
   scope: ReadScope;
   /** Consecutive failed passes: as the lease brought them, +1 per failed pass, 0 after a pass without one. */
@@ -98,7 +101,7 @@ async function runPasses(run: Run): Promise<number | undefined> {
   let wait: number | undefined;
   while (!exhausted(run)) {
     run.outcome.passes++;
-    const pass = await runPass(deps, run.key, run.lease, run.recordedEvents, run.scope);
+    const pass = await runPass(deps, run.key, run.lease, run.recordedEvents, run.scope, run.eventCorrelation);
     tally(run, pass);
     if (pass.gone) return undefined;
     if (pass.error) return backoffSeconds(run.failures, deps.backoff ?? DEFAULT_BACKOFF);
@@ -155,6 +158,7 @@ export async function reconcileCloneSet(
     lease: acquired.lease,
     outcome: { result: 'reconciled', passes: 0, writes: 0 },
     recordedEvents: new Set(),
+    eventCorrelation: { state: emptyCorrelation() },
     scope: readScopeFor(request.reason),
     failures: acquired.failures,
   };

@@ -5,7 +5,7 @@
  * call through) and an Event deleted between read and write.
  */
 import type { CloneSet, JsonObject } from '../../../lib/api/types.js';
-import { cloneSetEventName } from '../../../lib/kube/event.js';
+import { aggregateEventName, cloneSetEventName } from '../../../lib/kube/event.js';
 import { FOLD_ATTEMPTS, FOLD_WINDOW_MS, recordFolded } from '../../../lib/kube/eventFolding.js';
 import type { CloneSetEvent } from '../../../lib/kube/types.js';
 import { harness, seedCloneSet, T0, type Harness } from './support/harness.js';
@@ -194,5 +194,43 @@ describe('recordFolded', () => {
       `create event ${name}`,
     ]);
     expect(stored(h, name)).toMatchObject({ count: 1, firstTimestamp: '2024-05-01T08:00:03Z' });
+  });
+});
+
+describe('recordFolded of an aggregate (lib/kube/eventCorrelation.ts)', () => {
+  const agg = (pod: string): CloneSetEvent => ({
+    type: 'Normal',
+    reason: 'SuccessfulCreate',
+    message: `(combined from similar events): succeed to create pod ${pod}`,
+  });
+
+  test('every aggregate goes to one object named without the message; a fold sets count, time and message', async () => {
+    const h = harness();
+    const cs = h.kube.apply(seedCloneSet());
+    const name = aggregateEventName(cs, agg('a'));
+    expect(name).toBe(aggregateEventName(cs, agg('b')));
+    expect(name).toMatch(/^cs-no-pvc-sample\.[0-9a-f]{16}$/);
+    expect(name).not.toBe(cloneSetEventName(cs, agg('a')));
+    expect(name).not.toBe(aggregateEventName(cs, { ...agg('a'), reason: 'SuccessfulDelete' }));
+    await expect(recordFolded(h.kube.eventApiForTests, cs, agg('a'), new Date(T0), true)).resolves.toBe(
+      'created',
+    );
+    const rv = (stored(h, name).metadata as JsonObject).resourceVersion;
+    await expect(
+      recordFolded(h.kube.eventApiForTests, cs, agg('b'), new Date(T0 + 1000), true),
+    ).resolves.toBe('counted');
+    expect(h.kube.eventPatches.at(-1)).toEqual({
+      metadata: { resourceVersion: rv },
+      count: 2,
+      lastTimestamp: '2024-05-01T08:00:01Z',
+      message: '(combined from similar events): succeed to create pod b',
+    });
+    expect(h.kube.eventObjects.size).toBe(1);
+    expect(stored(h, name)).toMatchObject({
+      count: 2,
+      message: '(combined from similar events): succeed to create pod b',
+      firstTimestamp: '2024-05-01T08:00:00Z',
+      lastTimestamp: '2024-05-01T08:00:01Z',
+    });
   });
 });

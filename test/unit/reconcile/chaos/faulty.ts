@@ -281,8 +281,8 @@ export class FaultyKube implements KubeClient {
       this.inner.patchCloneSetPodsToDelete(cloneSet, podsToDelete),
     );
   }
-  recordEvent(cloneSet: CloneSet, event: CloneSetEvent): Promise<void> {
-    return this.inv.gate(() => this.inner.recordEvent(cloneSet, event));
+  recordEvent(cloneSet: CloneSet, event: CloneSetEvent, aggregate?: boolean): Promise<void> {
+    return this.inv.gate(() => this.inner.recordEvent(cloneSet, event, aggregate));
   }
 }
 

@@ -398,10 +398,12 @@ export class RecordingKube implements KubeClient {
   }
 
   /** Journals the request, then records it through the real folding recorder (best effort, as the real client). */
-  async recordEvent(cloneSet: CloneSet, event: CloneSetEvent): Promise<void> {
+  async recordEvent(cloneSet: CloneSet, event: CloneSetEvent, aggregate = false): Promise<void> {
     this.journal.push(`event ${event.reason}: ${event.message}`);
     this.events.push(event);
-    await recordFolded(this.eventApiForTests, cloneSet, event, this.clock()).catch(() => undefined);
+    await recordFolded(this.eventApiForTests, cloneSet, event, this.clock(), aggregate).catch(
+      () => undefined,
+    );
   }
 }
 

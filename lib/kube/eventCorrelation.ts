@@ -1,0 +1,96 @@
+/**
+ * Event correlation (docs/reliability.md#event-folding): which Events on one CloneSet are written at all, and
+ * which are merged into one aggregate Event, following the rules of client-go's `EventCorrelator`
+ * (tools/record/events_cache.go: `EventAggregator`, then `EventSourceObjectSpamFilter`). Pure: the state is a
+ * plain JSON object that the caller keeps (today for one invocation, lib/reconcile/reconcile.ts) and passes back.
+ *
+ * - Aggregation: Events of the same type and reason but different messages form a group. When the group holds
+ *   {@link AGGREGATE_MAX_MESSAGES} distinct messages, the Event is written as the group's aggregate instead
+ *   (message {@link AGGREGATE_PREFIX} + its own message), and the new message is not kept, so the group stays
+ *   below the threshold and every later new message is aggregated too (client-go drops an arbitrary message from
+ *   the group at that point; dropping the new one makes the outcome deterministic). A group idle for more than
+ *   {@link AGGREGATE_WINDOW_MS} starts empty.
+ * - Spam filter: a token bucket per Event type, {@link SPAM_BURST} tokens, refilled continuously at one token per
+ *   {@link SPAM_REFILL_MS}; an Event finding less than one token is dropped. Applied after aggregation, to every
+ *   Event, aggregated or not, so the group state advances even for a dropped Event, as in client-go.
+ */
+import type { CloneSetEvent } from './types.js';
+
+/** Distinct messages of one type and reason at which Events are aggregated (client-go's `defaultAggregateMaxEvents`). */
+export const AGGREGATE_MAX_MESSAGES = 10;
+/** Idle time (ms) after which a group starts empty (client-go's `defaultAggregateIntervalInSeconds`). */
+export const AGGREGATE_WINDOW_MS = 600_000;
+/** Message prefix of an aggregate Event (client-go's `EventAggregatorByReasonMessageFunc`). */
+export const AGGREGATE_PREFIX = '(combined from similar events): ';
+/** Token bucket size per Event type (client-go's `defaultSpamBurst`). */
+export const SPAM_BURST = 25;
+/** Time (ms) to refill one token (client-go's `defaultSpamQPS` of 1/300 per second). */
+export const SPAM_REFILL_MS = 300_000;
+
+/** Token bucket of one Event type: tokens left at `at` (ms since the epoch). */
+export interface SpamBucket {
+  tokens: number;
+  at: number;
+}
+
+/** Distinct messages of one type and reason (at most {@link AGGREGATE_MAX_MESSAGES} − 1), last seen at `last` (ms). */
+export interface MessageGroup {
+  messages: string[];
+  last: number;
+}
+
+/** Correlation state of one CloneSet: buckets keyed by Event type, groups keyed by `type reason`. JSON-safe. */
+export interface EventCorrelationState {
+  spam: Record<string, SpamBucket>;
+  groups: Record<string, MessageGroup>;
+}
+
+/**
+ * What to do with an Event: `drop` it (spam filter), `record` it as it is (folded into an identical Event,
+ * lib/kube/eventFolding.ts), or record `event`, the aggregate, in the group's aggregate series.
+ */
+export type CorrelationDecision =
+  { action: 'drop' } | { action: 'record' } | { action: 'aggregate'; event: CloneSetEvent };
+
+/** A state with no history. */
+export function emptyCorrelation(): EventCorrelationState {
+  return { spam: {}, groups: {} };
+}
+
+/**
+ * Decide about `event` happening at `nowMs` (ms since the epoch) given `state` (not modified).
+ * @returns the decision and the state to pass to the next call
+ */
+export function correlateEvent(
+  state: EventCorrelationState,
+  event: CloneSetEvent,
+  nowMs: number,
+): { decision: CorrelationDecision; state: EventCorrelationState } {
+  const groupKey = `${event.type} ${event.reason}`;
+  const previous = state.groups[groupKey];
+  const fresh = !previous || nowMs - previous.last > AGGREGATE_WINDOW_MS;
+  const messages = fresh ? [] : previous.messages;
+  const known = messages.includes(event.message);
+  const aggregate = !known && messages.length + 1 >= AGGREGATE_MAX_MESSAGES;
+  const group: MessageGroup = {
+    messages: known || aggregate ? [...messages] : [...messages, event.message],
+    last: nowMs,
+  };
+
+  const bucket = state.spam[event.type];
+  const refilled = bucket
+    ? Math.min(SPAM_BURST, bucket.tokens + Math.max(0, nowMs - bucket.at) / SPAM_REFILL_MS)
+    : SPAM_BURST;
+  const allowed = refilled >= 1;
+  const next: EventCorrelationState = {
+    spam: { ...state.spam, [event.type]: { tokens: allowed ? refilled - 1 : refilled, at: nowMs } },
+    groups: { ...state.groups, [groupKey]: group },
+  };
+
+  if (!allowed) return { decision: { action: 'drop' }, state: next };
+  if (!aggregate) return { decision: { action: 'record' }, state: next };
+  return {
+    decision: { action: 'aggregate', event: { ...event, message: `${AGGREGATE_PREFIX}${event.message}` } },
+    state: next,
+  };
+}

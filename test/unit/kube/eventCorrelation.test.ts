@@ -1,0 +1,154 @@
+/**
+ * The Event correlator (lib/kube/eventCorrelation.ts, docs/reliability.md#event-folding): exact decisions for
+ * sequences of Events on one CloneSet, per the rules of client-go's EventCorrelator (aggregation by type and
+ * reason from the 10th distinct message, spam filter of 25 tokens refilled one per 300 s, 10-minute idle window).
+ */
+import {
+  AGGREGATE_WINDOW_MS,
+  SPAM_REFILL_MS,
+  correlateEvent,
+  emptyCorrelation,
+  type EventCorrelationState,
+} from '../../../lib/kube/eventCorrelation.js';
+import type { CloneSetEvent } from '../../../lib/kube/types.js';
+
+const T0 = Date.parse('2024-05-01T08:00:00Z');
+
+function created(i: number): CloneSetEvent {
+  return { type: 'Normal', reason: 'SuccessfulCreate', message: `succeed to create pod p-${i}` };
+}
+
+/** One step: the Event and its time offset from T0 (ms). */
+interface Step {
+  event: CloneSetEvent;
+  at: number;
+}
+
+/** Decisions in order, each `drop`, `record` or `aggregate:<message>`, and the final state. */
+function run(steps: Step[], start: EventCorrelationState = emptyCorrelation()) {
+  let state = start;
+  const decisions: string[] = [];
+  for (const { event, at } of steps) {
+    const r = correlateEvent(state, event, T0 + at);
+    state = r.state;
+    decisions.push(
+      r.decision.action === 'aggregate' ? `aggregate:${r.decision.event.message}` : r.decision.action,
+    );
+  }
+  return { decisions, state };
+}
+
+const range = (from: number, to: number): number[] =>
+  Array.from({ length: to - from + 1 }, (_, k) => from + k);
+const combined = (i: number): string =>
+  `aggregate:(combined from similar events): succeed to create pod p-${i}`;
+
+describe('correlateEvent', () => {
+  const cases: Array<{ name: string; steps: Step[]; expected: string[] }> = [
+    {
+      name: '9 distinct messages are recorded as they are, the 10th is aggregated',
+      steps: range(1, 10).map((i) => ({ event: created(i), at: i })),
+      expected: [...range(1, 9).map(() => 'record'), combined(10)],
+    },
+    {
+      name: '30 distinct messages at once: 9 recorded, 16 aggregated, the last 5 dropped by the spam filter',
+      steps: range(1, 30).map((i) => ({ event: created(i), at: 0 })),
+      expected: [
+        ...range(1, 9).map(() => 'record'),
+        ...range(10, 25).map(combined),
+        ...range(26, 30).map(() => 'drop'),
+      ],
+    },
+    {
+      name: 'identical repeats are recorded as they are (folded later) and each takes a token',
+      steps: range(1, 27).map(() => ({ event: created(1), at: 0 })),
+      expected: [...range(1, 25).map(() => 'record'), 'drop', 'drop'],
+    },
+    {
+      name: 'a message already in the group is recorded as it is even after aggregation started',
+      steps: [...range(1, 11), 3].map((i) => ({ event: created(i), at: 0 })),
+      expected: [...range(1, 9).map(() => 'record'), combined(10), combined(11), 'record'],
+    },
+    {
+      name: 'one token returns 300 s after the bucket ran empty, not before',
+      steps: [
+        ...range(1, 25).map(() => ({ event: created(1), at: 0 })),
+        { event: created(1), at: SPAM_REFILL_MS - 1 },
+        { event: created(1), at: SPAM_REFILL_MS },
+        { event: created(1), at: SPAM_REFILL_MS },
+        { event: created(1), at: 3 * SPAM_REFILL_MS },
+        { event: created(1), at: 3 * SPAM_REFILL_MS },
+        { event: created(1), at: 3 * SPAM_REFILL_MS },
+      ],
+      expected: [...range(1, 25).map(() => 'record'), 'drop', 'record', 'drop', 'record', 'record', 'drop'],
+    },
+    {
+      name: 'Warnings have their own bucket: 25 Normal Events do not stop a Warning',
+      steps: [
+        ...range(1, 25).map(() => ({ event: created(1), at: 0 })),
+        { event: created(1), at: 0 },
+        { event: { type: 'Warning', reason: 'FailedCreate', message: 'quota' }, at: 0 },
+      ],
+      expected: [...range(1, 25).map(() => 'record'), 'drop', 'record'],
+    },
+    {
+      name: 'other reasons form their own group',
+      steps: [
+        ...range(1, 9).map((i) => ({ event: created(i), at: 0 })),
+        {
+          event: { type: 'Normal', reason: 'SuccessfulDelete', message: 'succeed to delete pod p-1' },
+          at: 0,
+        },
+        { event: created(10), at: 0 },
+      ],
+      expected: [...range(1, 9).map(() => 'record'), 'record', combined(10)],
+    },
+    {
+      name: 'a group idle for more than 10 minutes starts empty; exactly 10 minutes keeps it',
+      steps: [
+        ...range(1, 9).map((i) => ({ event: created(i), at: 0 })),
+        { event: created(10), at: AGGREGATE_WINDOW_MS },
+        { event: created(11), at: 2 * AGGREGATE_WINDOW_MS + 1 },
+        ...range(12, 19).map((i) => ({ event: created(i), at: 2 * AGGREGATE_WINDOW_MS + 1 })),
+        { event: created(20), at: 2 * AGGREGATE_WINDOW_MS + 1 },
+      ],
+      expected: [
+        ...range(1, 9).map(() => 'record'),
+        combined(10),
+        ...range(11, 19).map(() => 'record'),
+        combined(20),
+      ],
+    },
+  ];
+
+  test.each(cases)('$name', ({ steps, expected }) => {
+    expect(run(steps).decisions).toEqual(expected);
+  });
+
+  test('the state is plain JSON, the input state is not modified, and the state after 30 Events is exact', () => {
+    const start = emptyCorrelation();
+    const { state } = run(
+      range(1, 30).map((i) => ({ event: created(i), at: 0 })),
+      start,
+    );
+    expect(start).toEqual({ spam: {}, groups: {} });
+    expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+    expect(state).toEqual({
+      spam: { Normal: { tokens: 0, at: T0 } },
+      groups: {
+        'Normal SuccessfulCreate': {
+          messages: range(1, 9).map((i) => `succeed to create pod p-${i}`),
+          last: T0,
+        },
+      },
+    });
+  });
+
+  test('state carried over continues the series (a second scale-up 60 s later is aggregated and filtered)', () => {
+    const first = run(range(1, 30).map((i) => ({ event: created(i), at: 0 })));
+    const second = run([{ event: created(31), at: 60_000 }], first.state);
+    expect(second.decisions).toEqual(['drop']);
+    const later = run([{ event: created(31), at: SPAM_REFILL_MS }], first.state);
+    expect(later.decisions).toEqual([combined(31)]);
+  });
+});
