@@ -7,6 +7,8 @@ import type { Plan } from '../../../lib/cloneset/types.js';
 import { silentLogger } from '../../../lib/core/logger.js';
 import { diffRecord } from '../support/fixtures.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
+import { emptyCorrelation } from '../../../lib/kube/eventCorrelation.js';
+import type { CloneSetEvent } from '../../../lib/kube/types.js';
 import { executePlan, type ExecuteContext } from '../../../lib/reconcile/execute.js';
 import { finishScaleDown } from '../../../lib/reconcile/finishScaleDown.js';
 import { createMemoryStores, FencedOutError, type Lease } from '../../../lib/state/index.js';
@@ -237,6 +239,38 @@ describe('executePlan: the order of writes', () => {
     await executePlan(s.ctx({ recordedEvents }), plan);
     await executePlan(s.ctx({ recordedEvents }), plan);
     expect(s.journal).toEqual(['event ScaleUpLimited: limited']);
+  });
+
+  test('Events go through the correlator, its state kept across passes: 9 as they are, 16 aggregated, 5 dropped', async () => {
+    const s = await setup();
+    const eventCorrelation = { state: emptyCorrelation() };
+    const msg = (i: number): string => `succeed to create pod p-${i}`;
+    const events = (from: number, to: number): CloneSetEvent[] =>
+      Array.from({ length: to - from + 1 }, (_, k) => ({
+        type: 'Normal' as const,
+        reason: 'SuccessfulCreate',
+        message: msg(from + k),
+      }));
+    await executePlan(
+      s.ctx({ eventCorrelation }),
+      emptyPlan({ statusChanged: false, events: events(1, 12) }),
+    );
+    await executePlan(
+      s.ctx({ eventCorrelation }),
+      emptyPlan({ statusChanged: false, events: events(13, 30) }),
+    );
+    expect(s.journal).toEqual([
+      ...Array.from({ length: 9 }, (_, k) => `event SuccessfulCreate: ${msg(k + 1)}`),
+      ...Array.from(
+        { length: 16 },
+        (_, k) => `event SuccessfulCreate: (combined from similar events): ${msg(k + 10)}`,
+      ),
+    ]);
+    const stored = [...s.kube.eventObjects.values()].map((e) => [e.message, e.count]);
+    expect(stored).toEqual([
+      ...Array.from({ length: 9 }, (_, k) => [msg(k + 1), 1]),
+      [`(combined from similar events): ${msg(25)}`, 16],
+    ]);
   });
 });
 
