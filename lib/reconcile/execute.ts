@@ -22,8 +22,9 @@ import { metaTime } from '../api/time.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { classifyWriteError, type KubeApiError } from '../kube/errors.js';
-import { correlateEvent, emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
+import type { EventCorrelationState } from '../kube/eventCorrelation.js';
 import type { CloneSetEvent, KubeClient } from '../kube/types.js';
+import { recordEvents } from './recordEvents.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../core/bounded.js';
 import { deleteInstance } from './deleteInstance.js';
@@ -528,24 +529,6 @@ async function truncate(ctx: ExecuteContext, plan: Plan, latest: CloneSet, clean
       revision: name,
     });
   return writes;
-}
-
-/**
- * Records `events` on the CloneSet, each `type|reason|message` at most once per invocation, as the correlator
- * decides (docs/reliability.md#event-folding): dropped by the spam filter, written as is, or counted into the
- * aggregate Event of its type and reason.
- */
-async function recordEvents(ctx: ExecuteContext, events: readonly CloneSetEvent[]): Promise<void> {
-  const correlation = ctx.eventCorrelation ?? { state: emptyCorrelation() };
-  for (const ev of events) {
-    const key = `${ev.type}|${ev.reason}|${ev.message}`;
-    if (ctx.recordedEvents?.has(key)) continue;
-    ctx.recordedEvents?.add(key);
-    const { decision, state } = correlateEvent(correlation.state, ev, ctx.clock());
-    correlation.state = state;
-    if (decision.action === 'record') await ctx.kube.recordEvent(ctx.cloneSet, ev);
-    else if (decision.action === 'aggregate') await ctx.kube.recordEvent(ctx.cloneSet, decision.event, true);
-  }
 }
 
 /**

@@ -8,6 +8,7 @@ import { EventReason, LABEL_INSTANCE_ID } from '../api/keys.js';
 import type { CloneSet, PersistentVolumeClaim, Pod } from '../api/types.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock } from '../core/clock.js';
+import type { EventCorrelationState } from '../kube/eventCorrelation.js';
 import type { KubeClient } from '../kube/types.js';
 import type {
   Expectations,
@@ -18,6 +19,7 @@ import type {
 } from '../state/index.js';
 import { isPodAvailable } from '../cloneset/pods.js';
 import { deleteInstance } from './deleteInstance.js';
+import { recordEvents } from './recordEvents.js';
 
 /** What {@link finishScaleDown} needs. */
 export interface IntentContext {
@@ -41,6 +43,8 @@ export interface IntentContext {
    */
   allowance?: { total: number; available: number };
   clock: Clock;
+  /** The invocation's Event correlation state (lib/reconcile/recordEvents.ts); absent: fresh for this call. */
+  eventCorrelation?: { state: EventCorrelationState };
   log: Logger;
 }
 
@@ -99,11 +103,13 @@ export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownInten
       },
       ctx.clock(),
     );
-    await ctx.kube.recordEvent(ctx.cloneSet, {
-      type: 'Normal',
-      reason: EventReason.SuccessfulDelete,
-      message: `succeed to delete pod ${chosen.name}`,
-    });
+    await recordEvents(ctx, [
+      {
+        type: 'Normal',
+        reason: EventReason.SuccessfulDelete,
+        message: `succeed to delete pod ${chosen.name}`,
+      },
+    ]);
   }
   await ctx.ledger.clear(ctx.lease, intent.intentId);
   return writes;

@@ -326,6 +326,7 @@ export async function runPass(
         pvcs: world.pvcs,
         pending: observed.pending,
         allowance,
+        eventCorrelation,
       },
       intent,
     );
