@@ -31,6 +31,50 @@ describe('parseFeatureGates', () => {
     });
   });
 
+  it('AllAlpha / AllBeta set every CloneSet gate of their stage the list does not name (OpenKruise e2e install)', () => {
+    expect(parseFeatureGates('AllAlpha=true,AllBeta=true')).toEqual({
+      options: {
+        cloneSetPartitionRollback: true,
+        preparingUpdateAsUpdate: true,
+        cloneSetShortHash: true,
+        inPlaceUpdateEnvFromMetadata: true,
+        inPlaceWorkloadVerticalScaling: true,
+        recreatePodWhenChangeVCTInCloneSet: true,
+        templateNoDefaults: true,
+      },
+      ignored: [],
+    });
+    // a gate named explicitly wins over the stage switch, before or after it
+    expect(
+      parseFeatureGates('TemplateNoDefaults=false,AllAlpha=true,AllBeta=false,CloneSetShortHash=false'),
+    ).toEqual({
+      options: {
+        cloneSetPartitionRollback: true,
+        preparingUpdateAsUpdate: true,
+        cloneSetShortHash: false,
+        inPlaceUpdateEnvFromMetadata: false,
+        inPlaceWorkloadVerticalScaling: true,
+        recreatePodWhenChangeVCTInCloneSet: true,
+        templateNoDefaults: false,
+      },
+      ignored: [],
+    });
+  });
+
+  it("OpenKruise's RecreatePodWhenChangeVCTInCloneSetGate and the earlier spelling without Gate set the same option", () => {
+    expect(parseFeatureGates('RecreatePodWhenChangeVCTInCloneSetGate=true').options).toEqual({
+      recreatePodWhenChangeVCTInCloneSet: true,
+    });
+    expect(parseFeatureGates('RecreatePodWhenChangeVCTInCloneSet=true').options).toEqual({
+      recreatePodWhenChangeVCTInCloneSet: true,
+    });
+    expect(() =>
+      parseFeatureGates(
+        'RecreatePodWhenChangeVCTInCloneSet=true,RecreatePodWhenChangeVCTInCloneSetGate=false',
+      ),
+    ).toThrow('RecreatePodWhenChangeVCTInCloneSetGate is set twice');
+  });
+
   it('an empty value sets nothing', () => {
     expect(parseFeatureGates('')).toEqual({ options: {}, ignored: [] });
   });
