@@ -16,7 +16,7 @@ export interface SpecResult {
   state: SpecState;
   /** run time, seconds (0 for specs that did not run) */
   seconds: number;
-  /** ginkgo's failure message, first line, when the spec did not pass */
+  /** ginkgo's failure message, whitespace collapsed, at most 200 characters, when the spec did not pass */
   failure?: string;
   /** `file.go:line` of the failure, when the spec did not pass */
   where?: string;
@@ -70,7 +70,7 @@ export function parseGinkgoReport(text: string, ran = true): SpecResult[] {
         seconds: Math.round(runTime / 1e8) / 10,
       };
       if (r.State !== 'passed' && r.Failure?.Message) {
-        result.failure = r.Failure.Message.split('\n')[0]?.trim();
+        result.failure = r.Failure.Message.replace(/\s+/g, ' ').trim().slice(0, 200);
         const loc = r.Failure.Location;
         if (loc?.FileName) result.where = `${loc.FileName.split('/').pop() ?? ''}:${loc.LineNumber ?? 0}`;
       }
