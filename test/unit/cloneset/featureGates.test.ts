@@ -5,19 +5,22 @@ import {
   parseFeatureGates,
 } from '../../../lib/cloneset/featureGates.js';
 
+/** Every CloneSet gate's option on. */
+const ALL_ON = {
+  cloneSetPartitionRollback: true,
+  preparingUpdateAsUpdate: true,
+  cloneSetShortHash: true,
+  inPlaceUpdateEnvFromMetadata: true,
+  inPlaceWorkloadVerticalScaling: true,
+  recreatePodWhenChangeVCTInCloneSet: true,
+  templateNoDefaults: true,
+};
+
 describe('parseFeatureGates', () => {
   it('maps every CloneSet gate to its planner option', () => {
     const all = CLONESET_GATE_NAMES.map((n) => `${n}=true`).join(',');
     expect(parseFeatureGates(all)).toEqual({
-      options: {
-        cloneSetPartitionRollback: true,
-        preparingUpdateAsUpdate: true,
-        cloneSetShortHash: true,
-        inPlaceUpdateEnvFromMetadata: true,
-        inPlaceWorkloadVerticalScaling: true,
-        recreatePodWhenChangeVCTInCloneSet: true,
-        templateNoDefaults: true,
-      },
+      options: ALL_ON,
       ignored: [],
     });
   });
@@ -33,15 +36,7 @@ describe('parseFeatureGates', () => {
 
   it('AllAlpha / AllBeta set every CloneSet gate of their stage the list does not name (OpenKruise e2e install)', () => {
     expect(parseFeatureGates('AllAlpha=true,AllBeta=true')).toEqual({
-      options: {
-        cloneSetPartitionRollback: true,
-        preparingUpdateAsUpdate: true,
-        cloneSetShortHash: true,
-        inPlaceUpdateEnvFromMetadata: true,
-        inPlaceWorkloadVerticalScaling: true,
-        recreatePodWhenChangeVCTInCloneSet: true,
-        templateNoDefaults: true,
-      },
+      options: ALL_ON,
       ignored: [],
     });
     // a gate named explicitly wins over the stage switch, before or after it
