@@ -9,7 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { withLock } from './lock.js';
+import { fmtSecs, goCompileProgress } from './progress.js';
 import {
+  COLD_BUILD_ESTIMATE,
   binDir,
   binPath,
   ETCD_VERSION,
@@ -101,10 +103,31 @@ export async function binariesUpToDate(): Promise<boolean> {
   return fs.readFileSync(stampFile, 'utf8').trim() === (await computeStamp());
 }
 
+/** Counts the packages `go list -deps <pkg>` names in `cwd` (the most a `go build -v` of it can compile). */
+async function countDeps(pkg: string, cwd: string): Promise<number> {
+  let total = 0;
+  await run('go', ['list', '-deps', pkg], { cwd, env: goEnv(), onLine: (l) => void (l && total++) });
+  return total;
+}
+
+/** The module-cache folder of kwok at the pinned version (downloaded if missing). */
+async function kwokModuleDir(): Promise<string> {
+  const out = await run('go', ['mod', 'download', '-json', `sigs.k8s.io/kwok@${KWOK_VERSION}`], {
+    cwd: os.tmpdir(),
+    env: goEnv(),
+  });
+  const text = out.join('\n');
+  const json = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1); // stderr lines may surround it
+  const dir = (JSON.parse(json) as { Dir?: string }).Dir;
+  if (!dir) throw new Error(`go mod download sigs.k8s.io/kwok@${KWOK_VERSION} named no folder:\n${text}`);
+  return dir;
+}
+
 /**
  * Makes sure etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubectl (one multi-call
  * binary `k8stools` plus symlinks) and kwok exist in `binDir()` for the pinned versions.
- * Cold: 15-25 min on 2 cores; up to date: well under a second.
+ * Cold: {@link COLD_BUILD_ESTIMATE}; up to date: well under a second. Two steps (k8stools, kwok), each with a
+ * progress line every 15 s (percent of packages, elapsed, ETA: infra/local/progress.ts) and a closing line.
  * @param log receives progress lines
  * @returns true when something was built
  * @throws Error with the go command's output tail when a build fails (e.g. no Go, no module proxy)
@@ -118,14 +141,15 @@ export async function ensureBinaries(log: Log = console.log): Promise<boolean> {
     const stamp = await computeStamp();
     fs.rmSync(path.join(dir, STAMP), { force: true });
     const started = Date.now();
-    const secs = (): string => `${Math.round((Date.now() - started) / 1000)}s`;
+    const secs = (): string => fmtSecs(Date.now() - started);
     log(
-      `[build] Kubernetes ${KUBERNETES_VERSION} + etcd ${ETCD_VERSION} -> ${dir} (cold: ~7-10 min on 2 cores)`,
+      `[build] Kubernetes ${KUBERNETES_VERSION} + etcd ${ETCD_VERSION} + kwok ${KWOK_VERSION} -> ${dir} ` +
+        `(cold: ${COLD_BUILD_ESTIMATE}; 2 steps)`,
     );
-    let total = 0;
-    await run('go', ['list', '-deps', '.'], { cwd: LOCAL_DIR, env: goEnv(), onLine: () => total++ });
-    let compiled = 0;
-    let lastReport = 0;
+    const tools = await countDeps('.', LOCAL_DIR);
+    log(
+      `[build] step 1/2 k8stools (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubectl): up to ${tools} packages`,
+    );
     await run(
       'go',
       [
@@ -142,26 +166,28 @@ export async function ensureBinaries(log: Log = console.log): Promise<boolean> {
       {
         cwd: LOCAL_DIR,
         env: goEnv(),
-        onLine: (line) => {
-          if (!line || line.startsWith('go: downloading')) return;
-          compiled++;
-          if (Date.now() - lastReport > 15000) {
-            lastReport = Date.now();
-            log(`[build] ${secs()}: compiled ${compiled} of at most ${total} packages (last: ${line})`);
-          }
-        },
+        onLine: goCompileProgress({ label: '[build] step 1/2 k8stools', total: tools, log }),
       },
     );
-    log(`[build] k8stools linked after ${secs()}`);
+    log(`[build] step 1/2 k8stools linked after ${secs()}`);
     for (const name of MULTICALL_NAMES) {
       fs.rmSync(binPath(name), { force: true });
       fs.symlinkSync('k8stools', binPath(name));
     }
-    log(`[build] kwok ${KWOK_VERSION} (go install)`);
-    await run('go', ['install', '-trimpath', '-ldflags=-s -w', `sigs.k8s.io/kwok/cmd/kwok@${KWOK_VERSION}`], {
-      cwd: os.tmpdir(),
-      env: { ...goEnv(), GOBIN: dir },
-    });
+    const kwokDir = await kwokModuleDir();
+    const kwok = await countDeps('./cmd/kwok', kwokDir);
+    log(`[build] step 2/2 kwok ${KWOK_VERSION}: up to ${kwok} packages`);
+    const t2 = Date.now();
+    await run(
+      'go',
+      ['install', '-v', '-trimpath', '-ldflags=-s -w', `sigs.k8s.io/kwok/cmd/kwok@${KWOK_VERSION}`],
+      {
+        cwd: os.tmpdir(),
+        env: { ...goEnv(), GOBIN: dir },
+        onLine: goCompileProgress({ label: '[build] step 2/2 kwok', total: kwok, log }),
+      },
+    );
+    log(`[build] step 2/2 kwok installed after ${fmtSecs(Date.now() - t2)}`);
     fs.writeFileSync(path.join(dir, STAMP), `${stamp}\n`);
     log(`[build] done in ${secs()}`);
     return true;

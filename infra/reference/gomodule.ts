@@ -9,6 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { run, type Log } from '../local/build.js';
 import { withLock } from '../local/lock.js';
+import { fmtSecs, goCompileProgress } from '../local/progress.js';
+
+export { fmtSecs };
 
 /** Flags of `go build` besides -o and -p (part of the stamp). -buildvcs=false: the copy is no git checkout. */
 export const GO_BUILD_FLAGS = ['-buildvcs=false', '-ldflags=-s -w'];
@@ -91,12 +94,6 @@ function readStamp(file: string): Stamp | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Duration as `1m05s` / `42s`. */
-export function fmtSecs(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
 /**
@@ -207,7 +204,7 @@ async function buildTestLocked(t: GoModuleTarget, inside: GoModuleTarget, log: L
     onLine: (l) => void (l && !l.includes(' ') && !l.endsWith('.test') && deps.push(l)),
   });
   const tDeps = Date.now();
-  await compileWithProgress(t, ['build', ...deps], deps.length, tDeps, log);
+  await compileWithProgress(t, ['build', ...deps], deps.length, log);
   await run('go', ['test', '-c', '-vet=off', `-p=${buildJobs()}`, ...GO_BUILD_FLAGS, '-o', t.binary, t.pkg], {
     cwd: t.src,
     env,
@@ -216,34 +213,20 @@ async function buildTestLocked(t: GoModuleTarget, inside: GoModuleTarget, log: L
 }
 
 /**
- * Runs `go <args…> -v -p=N` in `t.src` (args[0] the go command, the rest its packages and flags after the
- * common ones), logging every 15 s the share of `total` packages compiled and an ETA.
+ * Runs `go <args…>` with `-v -p=N` and the build flags in `t.src` (args[0] the go command, the rest its flags and
+ * packages), logging every 15 s the share of `total` packages compiled and an ETA (infra/local/progress.ts).
  */
 async function compileWithProgress(
   t: GoModuleTarget,
   args: string[],
   total: number,
-  since: number,
   log: Log,
 ): Promise<void> {
-  let compiled = 0;
-  let lastReport = Date.now();
-  const [cmd, ...rest] = args;
-  await run('go', [cmd ?? 'build', '-v', `-p=${buildJobs()}`, ...GO_BUILD_FLAGS, ...rest], {
+  const [cmd = 'build', ...rest] = args;
+  await run('go', [cmd, '-v', `-p=${buildJobs()}`, ...GO_BUILD_FLAGS, ...rest], {
     cwd: t.src,
     env: goEnv(t),
-    onLine: (line) => {
-      if (!line || line.startsWith('go: ')) return;
-      compiled++;
-      if (Date.now() - lastReport < 15000) return;
-      lastReport = Date.now();
-      const done = Math.min(compiled / Math.max(total, 1), 1);
-      const spent = Date.now() - since;
-      const eta = done > 0.02 ? ` ETA ${fmtSecs((spent / done) * (1 - done))}` : '';
-      log(
-        `${t.prefix} go ${cmd ?? 'build'} ${Math.round(done * 100)}% (${compiled}/${total} packages) ${fmtSecs(spent)}${eta}`,
-      );
-    },
+    onLine: goCompileProgress({ label: `${t.prefix} go ${cmd}`, total, log }),
   });
 }
 
@@ -271,7 +254,7 @@ async function buildLocked(t: GoModuleTarget, log: Log): Promise<void> {
   await run('go', ['list', '-deps', t.pkg], { cwd: t.src, env, onLine: (l) => void (l && total++) });
   const tDeps = Date.now();
   log(`${t.prefix} dependencies ready in ${fmtSecs(tDeps - tCopy)}; compiling up to ${total} packages`);
-  await compileWithProgress(t, ['build', '-o', t.binary, t.pkg], total, tDeps, log);
+  await compileWithProgress(t, ['build', '-o', t.binary, t.pkg], total, log);
   await finish(
     t,
     mod.sum,

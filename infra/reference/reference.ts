@@ -636,7 +636,7 @@ async function storeCloneSetsAs(version: string, kubeconfig: string, log: Log): 
 }
 
 /**
- * Removes the CRDs the reference installed and puts infra/crds in place whole (replaceCrd). The CloneSet CRD is
+ * Removes the CRDs the reference installed and puts infra/crds in place whole (replaceCrd), each of its CRDs. The CloneSet CRD is
  * replaced, keeping its CloneSets, when every stored version is one Kruiseless's serves (after storeCloneSetsAs);
  * otherwise it is deleted first, and its CloneSets with it.
  */
@@ -656,5 +656,12 @@ async function restoreKruiselessCrd(kubeconfig: string, log: Log): Promise<void>
     await kubectl(['delete', 'crd', crd.metadata.name, '--wait=true', '--timeout=60s'], kubeconfig);
   }
   await replaceCrd(ours, kubeconfig);
+  // the other CRDs of infra/crds (ImagePullJob) were the reference's while it ran and went with its CRDs
+  for (const f of fs
+    .readdirSync(CRD_DIR)
+    .filter((n) => n.endsWith('.yaml') && n !== 'apps.kruise.io_clonesets.yaml')) {
+    for (const crd of readDocs(path.join(CRD_DIR, f)) as unknown as CrdShape[])
+      await replaceCrd(crd, kubeconfig);
+  }
   log('[reference] Kruiseless CloneSet CRD (infra/crds) back in place');
 }

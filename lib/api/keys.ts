@@ -116,6 +116,10 @@ export const EventReason = {
   SuccessfulUpdatePodReCreate: 'SuccessfulUpdatePodReCreate',
   FailedUpdatePodReCreate: 'FailedUpdatePodReCreate',
   FailedUpdate: 'FailedUpdate',
+  /** An ImagePullJob was created for a new image (docs/behaviour/cloneset.md#image-pre-download). */
+  CreatedImagePullJob: 'CreatedImagePullJob',
+  /** Creating an ImagePullJob failed (a Normal Event, as upstream records it). */
+  FailedCreateImagePullJob: 'FailedCreateImagePullJob',
   /** Kruiseless-specific: the scale phase failed (the message of the FailedScale condition). */
   FailedScale: 'FailedScale',
   /**

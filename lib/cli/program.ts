@@ -1,10 +1,11 @@
 /**
- * The operator commands of `kruiseless` (docs/cli.md): `rollout`, `plan`, `why`, `lint`, registered on a
+ * The operator commands of `kruiseless` (docs/cli.md): `rollout`, `plan`, `why`, `lint`, `install`, registered on a
  * commander program; {@link runCli} runs them against a given terminal (the integration tests use it in
  * process; `lib/local/cli.ts` registers them on the real program).
  */
 import { Command, CommanderError } from 'commander';
 import type { CliIO } from './io.js';
+import { registerInstall } from './install.js';
 import { registerLint } from './lint.js';
 import { registerPlan } from './plan.js';
 import { registerRollout } from './rollout.js';
@@ -16,6 +17,7 @@ export function registerCliCommands(program: Command, io: CliIO): void {
   registerPlan(program, io);
   registerWhy(program, io);
   registerLint(program, io);
+  registerInstall(program, io);
 }
 
 /** What one {@link runCli} call printed and its exit code. */

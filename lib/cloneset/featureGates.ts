@@ -23,7 +23,11 @@ const CLONESET_GATES = {
   InPlaceWorkloadVerticalScaling: { option: 'inPlaceWorkloadVerticalScaling', stage: 'alpha' },
   RecreatePodWhenChangeVCTInCloneSetGate: { option: 'recreatePodWhenChangeVCTInCloneSet', stage: 'alpha' },
   TemplateNoDefaults: { option: 'templateNoDefaults', stage: 'alpha' },
-} as const satisfies Record<string, { option: GateOption; stage: Stage }>;
+  PreDownloadImageForInPlaceUpdate: { option: 'preDownloadImageForInPlaceUpdate', stage: 'alpha' },
+  KruiseDaemon: { option: 'kruiseDaemon', stage: 'beta' },
+  // Kruiseless's own gate: not OpenKruise's, so AllAlpha/AllBeta leave it alone
+  PreDownloadImageWithPods: { option: 'preDownloadImageWithPods', stage: undefined },
+} as const satisfies Record<string, { option: GateOption; stage: Stage | undefined }>;
 
 /** Names Kruiseless accepted before it followed OpenKruise's spelling → OpenKruise's name. */
 const ALIASES: Readonly<Record<string, keyof typeof CLONESET_GATES>> = {
@@ -88,7 +92,7 @@ export function parseFeatureGates(value: string): ParsedFeatureGates {
     else ignored.push(name);
   }
   for (const [name, gate] of Object.entries(CLONESET_GATES)) {
-    const all = stages.get(gate.stage);
+    const all = gate.stage && stages.get(gate.stage);
     if (all !== undefined && !seen.has(name)) options[gate.option] = all;
   }
   return { options, ignored };

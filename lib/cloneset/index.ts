@@ -17,6 +17,15 @@ export {
   parseFeatureGates,
   type ParsedFeatureGates,
 } from './featureGates.js';
+export { hasPreDownloadWrites, planImagePullJobs, type PreDownloadPlan } from './predownload/jobs.js';
+export { preDownloadSettings, type PreDownloadSettings } from './predownload/settings.js';
+export {
+  LABEL_PREPULL_FOR,
+  LABEL_PREPULL_REVISION,
+  isPrePullPod,
+  planPrePullPods,
+  type PrePullPlan,
+} from './predownload/prePullPods.js';
 export {
   DEFAULT_PLANNER_OPTIONS,
   type Action,

@@ -28,6 +28,8 @@ import {
   type PlanInput,
 } from './types.js';
 import { planUpdate } from './sync/update.js';
+import { hasPreDownloadWrites, planImagePullJobs } from './predownload/jobs.js';
+import { isPrePullPod, planPrePullPods } from './predownload/prePullPods.js';
 
 /**
  * Condition type Kruiseless sets while the CloneSet fails validation (docs/behaviour/cloneset.md#validation);
@@ -111,6 +113,8 @@ function invalidPlan(cs: CloneSet, errors: FieldError[], now: Date): Plan {
  * the update phase (docs/behaviour/cloneset.md#one-phase, docs/behaviour/cloneset.md#scale-phase,
  * docs/behaviour/cloneset.md#update-phase), compute the status (docs/behaviour/cloneset.md#status), truncate
  * `podsToDelete` and revision history (docs/behaviour/cloneset.md#after-status), and pick the requeue delay.
+ * Before the phases, the image pre-download step (docs/behaviour/cloneset.md#image-pre-download) decides its
+ * ImagePullJob writes and, without a node agent, its pre-pull pods.
  * Last come the first `KruisePodReady` conditions of pods created with that gate
  * (docs/behaviour/cloneset.md#kruise-pod-ready), whatever the phase.
  *
@@ -129,7 +133,10 @@ export function planCloneSet(input: PlanInput): Plan {
 
   const uid = cs.metadata.uid;
   const deleting = !!cs.metadata.deletionTimestamp;
-  const ownedPods = input.pods.filter(ownedBy(uid)).sort(byName);
+  const ownedPods = input.pods
+    .filter(ownedBy(uid))
+    .filter((p) => !isPrePullPod(p))
+    .sort(byName);
   const ownedPvcs = input.pvcs.filter(ownedBy(uid)).filter((p) => !p.metadata.deletionTimestamp);
 
   const actions: Action[] = [];
@@ -155,6 +162,10 @@ export function planCloneSet(input: PlanInput): Plan {
     options,
     newInstanceId: input.newInstanceId,
   };
+
+  const preDownload = planImagePullJobs(ctx, input.imagePullJobs);
+  const prePull = planPrePullPods(ctx, input.prePullPods, input.nodeAgent ?? false);
+  if (prePull.create.length > 0 || prePull.delete.length > 0) preDownload.prePull = prePull;
 
   let phase: Plan['phase'] = 'none';
   let diff = emptyDiff();
@@ -236,7 +247,15 @@ export function planCloneSet(input: PlanInput): Plan {
     statusChanged: statusResult.statusChanged || hasFailedValidation(cs.status),
     ...(podsToDelete ? { podsToDelete } : {}),
     events,
-    ...withRequeue(smallestPositive(phaseRequeue, statusResult.requeueAfterSeconds, minReadyRequeue)),
+    ...(hasPreDownloadWrites(preDownload) ? { preDownload } : {}),
+    ...withRequeue(
+      smallestPositive(
+        phaseRequeue,
+        statusResult.requeueAfterSeconds,
+        minReadyRequeue,
+        deleting ? undefined : prePull.requeueAfterSeconds,
+      ),
+    ),
   };
 }
 

@@ -16,6 +16,8 @@ import type {
   Pod,
 } from '../api/types.js';
 import type { FieldError } from '../api/errors.js';
+import type { ImagePullJob } from '../api/imagePullJob.js';
+import type { PreDownloadPlan } from './predownload/jobs.js';
 
 /**
  * Feature gates and controller flags that change CloneSet behaviour
@@ -67,6 +69,22 @@ export interface PlannerOptions {
    * defaults (lib/api/podTemplateDefaults.ts). Default false.
    */
   templateNoDefaults: boolean;
+  /**
+   * OpenKruise's `PreDownloadImageForInPlaceUpdate` gate: ImagePullJobs pull a new revision's images ahead of an
+   * in-place update (docs/behaviour/cloneset.md#image-pre-download). Default false.
+   */
+  preDownloadImageForInPlaceUpdate: boolean;
+  /**
+   * OpenKruise's `KruiseDaemon` gate: off, it turns image pre-download off too
+   * (docs/behaviour/cloneset.md#image-pre-download). Default true.
+   */
+  kruiseDaemon: boolean;
+  /**
+   * Kruiseless's own `PreDownloadImageWithPods` gate: with pre-download on and no node agent in the cluster,
+   * short-lived pods pull the new images on the nodes of the pods to update
+   * (docs/behaviour/cloneset.md#image-pre-download). Default false.
+   */
+  preDownloadImageWithPods: boolean;
 }
 
 /** OpenKruise's production defaults (docs/behaviour/cloneset.md#feature-gates). */
@@ -80,6 +98,9 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   scalingExcludePreparingDelete: false,
   expectationTimeoutSeconds: 300,
   templateNoDefaults: false,
+  preDownloadImageForInPlaceUpdate: false,
+  kruiseDaemon: true,
+  preDownloadImageWithPods: false,
 });
 
 /** Everything the planner needs, read from the API server by the caller. */
@@ -108,6 +129,19 @@ export interface PlanInput {
   newInstanceId: () => string;
   /** Feature gates; missing fields take {@link DEFAULT_PLANNER_OPTIONS}. */
   options?: Partial<PlannerOptions>;
+  /**
+   * ImagePullJobs of the CloneSet's namespace, listed only when pre-download is on; undefined when not listed or the
+   * resource is not served (then pre-download is off, as OpenKruise without the CRD;
+   * docs/behaviour/cloneset.md#image-pre-download).
+   */
+  imagePullJobs?: ImagePullJob[];
+  /**
+   * The CloneSet's pre-pull pods (label `kruiseless.io/image-prepull-for`), listed only with gate
+   * `PreDownloadImageWithPods` on; undefined otherwise (docs/behaviour/cloneset.md#image-pre-download).
+   */
+  prePullPods?: Pod[];
+  /** Whether the cluster has a node agent (kruise-daemon's NodeImages exist); read with the pre-pull pods. */
+  nodeAgent?: boolean;
 }
 
 /**
@@ -252,6 +286,12 @@ export interface Plan {
    */
   podsToDelete?: string[];
   events: PlanEvent[];
+  /**
+   * Image pre-download writes (docs/behaviour/cloneset.md#image-pre-download): best effort, made after the revisions
+   * and before the actions; a failure is logged and told as an Event, never stops the pass. Absent when there is
+   * nothing to write.
+   */
+  preDownload?: PreDownloadPlan;
   /**
    * Smallest positive delay after which to reconcile again, seconds
    * (docs/behaviour/cloneset.md#reconcile-order), else undefined.

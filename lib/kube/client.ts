@@ -18,6 +18,7 @@ import type {
   PersistentVolumeClaim,
   Pod,
 } from '../api/types.js';
+import { IMAGE_PULL_JOB_API_VERSION, IMAGE_PULL_JOB_KIND, type ImagePullJob } from '../api/imagePullJob.js';
 import { isNotFound } from './errors.js';
 import type { StoredEvent } from './event.js';
 import { recordFolded, type EventApi } from './eventFolding.js';
@@ -196,6 +197,59 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
         `delete controllerrevision ${key(namespace, name)}`,
         apiPaths.revisions(namespace, name),
       );
+    },
+
+    patchControllerRevisionLabels(namespace, name, labels) {
+      return patch(
+        `patch controllerrevision labels ${key(namespace, name)}`,
+        apiPaths.revisions(namespace, name),
+        { metadata: { labels } },
+        CONTENT_TYPE.merge,
+      );
+    },
+
+    async listImagePullJobs(namespace) {
+      const path = apiPaths.imagePullJobs(namespace);
+      try {
+        return await list<ImagePullJob>(
+          `list imagepulljobs ${namespace}`,
+          IMAGE_PULL_JOB_API_VERSION,
+          IMAGE_PULL_JOB_KIND,
+          path,
+        );
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+
+    createImagePullJob(job) {
+      const namespace = job.metadata.namespace ?? '';
+      const body = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: IMAGE_PULL_JOB_KIND, ...job };
+      return create(
+        `create imagepulljob ${key(namespace, job.metadata.name)}`,
+        apiPaths.imagePullJobs(namespace),
+        body,
+      );
+    },
+
+    async deleteImagePullJob(namespace, name, uid) {
+      const path = apiPaths.imagePullJobs(namespace, name);
+      await deleteWithUid(`delete imagepulljob ${key(namespace, name)}`, path, uid);
+    },
+
+    async anyNodeImage() {
+      try {
+        const body = await call<ListBody<unknown>>('list nodeimages', {
+          method: 'GET',
+          path: apiPaths.nodeImages(),
+          query: { limit: '1' },
+        });
+        return (body.items ?? []).length > 0;
+      } catch (e) {
+        if (isNotFound(e)) return false;
+        throw e;
+      }
     },
 
     createPod(pod) {

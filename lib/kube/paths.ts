@@ -1,6 +1,6 @@
 /**
  * The API paths Kruiseless calls (namespace and name URL-encoded): the CloneSet at the version the CRD in
- * infra/crds serves (v1alpha1 only, status subresource), core/v1 objects and apps/v1 ControllerRevisions. One home
+ * infra/crds serves (v1alpha1 only, status subresource), ImagePullJobs, core/v1 objects and apps/v1 ControllerRevisions. One home
  * for the reconciler's KubeClient (client.ts) and the CLI's own calls (lib/cli/calls.ts).
  */
 import { GROUP } from '../api/keys.js';
@@ -19,6 +19,11 @@ export const apiPaths = {
   /** A core/v1 collection (`plural`: pods, persistentvolumeclaims, events) or one object of it. */
   core: (namespace: string, plural: string, name?: string): string =>
     `/api/v1/namespaces/${seg(namespace)}/${plural}${name === undefined ? '' : `/${seg(name)}`}`,
+  /** ImagePullJobs of `namespace` (apps.kruise.io/v1alpha1), or one of them. */
+  imagePullJobs: (namespace: string, name?: string): string =>
+    `/apis/${GROUP}/v1alpha1/namespaces/${seg(namespace)}/imagepulljobs${name === undefined ? '' : `/${seg(name)}`}`,
+  /** The cluster's NodeImages (apps.kruise.io/v1alpha1; one per node where kruise-daemon runs). */
+  nodeImages: (): string => `/apis/${GROUP}/v1alpha1/nodeimages`,
   revisions: (namespace: string, name?: string): string =>
     `/apis/apps/v1/namespaces/${seg(namespace)}/controllerrevisions${name === undefined ? '' : `/${seg(name)}`}`,
 };

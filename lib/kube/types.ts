@@ -11,6 +11,7 @@ import type {
   PersistentVolumeClaim,
   Pod,
 } from '../api/types.js';
+import type { ImagePullJob } from '../api/imagePullJob.js';
 
 /**
  * A list result with the collection's resourceVersion (for watches and read-your-writes checks). Items carry
@@ -50,6 +51,27 @@ export interface KubeClient {
   replaceControllerRevision(revision: ControllerRevision): Promise<ControllerRevision>;
   /** DELETE a ControllerRevision; NotFound when it is already gone. */
   deleteControllerRevision(namespace: string, name: string): Promise<void>;
+  /**
+   * Merge PATCH setting `labels` on a ControllerRevision (the image pre-download record,
+   * docs/behaviour/cloneset.md#image-pre-download).
+   */
+  patchControllerRevisionLabels(
+    namespace: string,
+    name: string,
+    labels: Record<string, string>,
+  ): Promise<ControllerRevision>;
+
+  /** LIST the ImagePullJobs of a namespace; undefined when the API server does not serve them (404: no CRD). */
+  listImagePullJobs(namespace: string): Promise<Listed<ImagePullJob> | undefined>;
+  /** POST an ImagePullJob (AlreadyExists when one of that name exists). */
+  createImagePullJob(job: ImagePullJob): Promise<ImagePullJob>;
+  /** DELETE an ImagePullJob with a UID precondition; NotFound when it is already gone. */
+  deleteImagePullJob(namespace: string, name: string, uid: string): Promise<void>;
+  /**
+   * Whether any NodeImage exists (one LIST with `limit=1`; false when the resource is not served): kruise-daemon
+   * keeps one per node it runs on, so none means no node agent acts on ImagePullJobs.
+   */
+  anyNodeImage(): Promise<boolean>;
 
   /**
    * POST a pod. A create retried after a lost response may report AlreadyExists for the pod it created itself

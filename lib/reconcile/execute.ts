@@ -1,7 +1,7 @@
 /**
  * Carries out a {@link Plan} through the API server, in the order of OpenKruise's `Reconcile`
  * (pkg/controller/cloneset/cloneset_controller.go → `syncCloneSet` → `updateStatus` → `truncatePodsToDelete` →
- * `truncateHistory`): revisions first; then the actions in plan order — creations in slow-start batches,
+ * `truncateHistory`): revisions first, then the image pre-download writes (best effort, ./preDownload.ts); then the actions in plan order — creations in slow-start batches,
  * deletions only after the scale-down ledger records them, pod patches with resourceVersion preconditions where
  * the plan depends on the exact pod version; then status, `podsToDelete` and history; then Events. Expectations
  * are stored before each write and rolled back for writes that failed (docs/architecture.md#lib-reconcile).
@@ -28,6 +28,7 @@ import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../core/bounded.js';
 import { deleteInstance } from './deleteInstance.js';
 import { failureEvent, successEvent } from './outcomeEvents.js';
 import { capPendingWrites } from './passLimit.js';
+import { writePreDownload } from './preDownload.js';
 
 /** What {@link executePlan} needs. */
 export interface ExecuteContext {
@@ -374,6 +375,11 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
   let current: Action | undefined;
   try {
     applied.writes += await writeRevisions(ctx.kube, plan);
+    if (plan.preDownload) {
+      const pre = await writePreDownload(ctx.kube, ctx.log, w.namespace, plan.preDownload);
+      applied.writes += pre.writes;
+      applied.events.push(...pre.events);
+    }
     const deletions = plan.actions.filter((a): a is DeletePod => a.type === 'DeletePod');
     let intentId: string | undefined;
     for (const step of batches(plan.actions)) {

@@ -7,8 +7,10 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { SAFE_ALPHABET } from '../api/keys.js';
 import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { ImagePullJob } from '../api/imagePullJob.js';
 import { selectorString } from '../api/selector.js';
 import { planCloneSet } from '../cloneset/plan.js';
+import { isPrePullPod, LABEL_PREPULL_FOR } from '../cloneset/index.js';
 import { isPodAvailable } from '../cloneset/pods.js';
 import { DEFAULT_PLANNER_OPTIONS, type Plan, type PlannerOptions } from '../cloneset/types.js';
 import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
@@ -66,6 +68,15 @@ export interface World {
   pods: Pod[];
   pvcs: PersistentVolumeClaim[];
   revisions: ControllerRevision[];
+  /**
+   * The namespace's ImagePullJobs, listed only with image pre-download on; undefined otherwise or when the resource
+   * is not served (docs/behaviour/cloneset.md#image-pre-download).
+   */
+  imagePullJobs?: ImagePullJob[];
+  /** The CloneSet's pre-pull pods, listed only with gate `PreDownloadImageWithPods` on (then also `nodeAgent`). */
+  prePullPods?: Pod[];
+  /** Whether the cluster has a node agent (any NodeImage), read with the pre-pull pods. */
+  nodeAgent?: boolean;
 }
 
 /**
@@ -111,6 +122,7 @@ function selectorOf(cs: CloneSet): string | undefined {
  * parallel. Every read is a quorum read (no `resourceVersion`), never `resourceVersion=0`: see
  * docs/architecture.md#reads for why the watch cache's possibly stale answer is not used.
  * @param pending the stored expectations (read before the world; only this invocation, the lease holder, writes them)
+ * @param options planner options: with image pre-download on, the namespace's ImagePullJobs are listed too
  * @returns undefined when the CloneSet does not exist
  * @throws KubeApiError when a read fails
  */
@@ -119,6 +131,7 @@ export async function readWorld(
   key: CloneSetKey,
   scope: ReadScope,
   pending: Expectations,
+  options?: Partial<PlannerOptions>,
 ): Promise<World | undefined> {
   const cloneSet = await kube.getCloneSet(key.namespace, key.name);
   if (!cloneSet) return undefined;
@@ -128,16 +141,23 @@ export async function readWorld(
   const hasTemplates = (cloneSet.spec.volumeClaimTemplates ?? []).length > 0;
   const skipPVCs = narrow && !hasTemplates && isSatisfied(pending);
   const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
-  const [pods, pvcs, revisions] = await Promise.all([
+  const preDownload = !!options?.preDownloadImageForInPlaceUpdate;
+  const prePull = preDownload && !!options?.preDownloadImageWithPods;
+  const [pods, pvcs, revisions, jobs, prePulls, nodeAgent] = await Promise.all([
     kube.listPods(key.namespace, narrow ? selector : undefined),
     skipPVCs ? none : kube.listPVCs(key.namespace),
     selector === undefined ? none : kube.listControllerRevisions(key.namespace, selector),
+    preDownload ? kube.listImagePullJobs(key.namespace) : undefined,
+    prePull ? kube.listPods(key.namespace, `${LABEL_PREPULL_FOR}=${uid}`) : undefined,
+    prePull ? kube.anyNodeImage() : undefined,
   ]);
   return {
     cloneSet,
-    pods: ownedBy<Pod>(pods.items, uid),
+    pods: ownedBy<Pod>(pods.items, uid).filter((p) => !isPrePullPod(p)),
     pvcs: ownedBy<PersistentVolumeClaim>(pvcs.items, uid),
     revisions: revisions.items,
+    ...(jobs ? { imagePullJobs: jobs.items } : {}),
+    ...(prePulls ? { prePullPods: ownedBy<Pod>(prePulls.items, uid), nodeAgent: !!nodeAgent } : {}),
   };
 }
 
@@ -209,6 +229,8 @@ export function planPass(
     pods: world.pods,
     pvcs: world.pvcs,
     revisions: world.revisions,
+    ...(world.imagePullJobs ? { imagePullJobs: world.imagePullJobs } : {}),
+    ...(world.prePullPods ? { prePullPods: world.prePullPods, nodeAgent: !!world.nodeAgent } : {}),
     now: new Date(deps.clock()),
     newInstanceId: deps.newInstanceId ?? randomInstanceId,
     ...(deps.options ? { options: deps.options } : {}),
@@ -218,6 +240,7 @@ export function planPass(
         ...plan,
         actions: [],
         revisions: { ...plan.revisions, create: undefined, update: undefined, deleteNames: [] },
+        preDownload: undefined,
       }
     : plan;
   return { plan, effective };
@@ -266,7 +289,7 @@ export async function runPass(
   const { kube, log } = deps;
   const started = Date.now();
   const stored = await deps.expectations.get(key);
-  const world = await readWorld(kube, key, scope, stored);
+  const world = await readWorld(kube, key, scope, stored, deps.options);
   if (!world) {
     await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
     return { gone: true, writes: 0, acted: false };

@@ -36,7 +36,8 @@ export interface InPlaceSpecOptions {
   >;
 }
 
-interface Template {
+/** A revision's pod template, as far as the in-place rules read it. */
+export interface Template {
   metadata?: ObjectMeta;
   spec?: PodSpec;
 }
@@ -46,7 +47,11 @@ const RESOURCES_PATH = /^\/spec\/containers\/(\d+)\/resources\/.*$/;
 const RESIZABLE = new Set(['cpu', 'memory']);
 const EXCLUDED_ENVS = new Set(['SIDECARSET_VERSION', 'SIDECARSET_VERSION_ALT']);
 
-function templateOf(rev: ControllerRevision): Template | undefined {
+/**
+ * A copy of the pod template stored in a revision's `data.spec.template` (OpenKruise's
+ * `GetTemplateFromRevision`), or undefined when the data has none.
+ */
+export function templateOf(rev: ControllerRevision): Template | undefined {
   const data = rev.data;
   if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
   const spec = data.spec;

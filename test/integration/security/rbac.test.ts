@@ -29,6 +29,17 @@ import {
 } from '../support/pipeline.js';
 import { startEmbedded } from '../../../lib/local/embedded.js';
 import { waitFor } from '../support/wait.js';
+import {
+  CONTROLLER_ACCESS,
+  CONTROLLER_GROUP,
+  DENIED_TO_ALL,
+  WATCHER_ACCESS,
+  WATCHER_DENIED,
+  WATCHER_GROUP,
+  accessLabel,
+  reviewAccess,
+  type ResourceAccess,
+} from '../../../lib/kube/access.js';
 
 const ctx = useTestNamespace('rbac');
 /** The pod guard's own namespace: its stray pods stay out of the pipeline's way. */
@@ -36,8 +47,8 @@ const guardNs = useTestNamespace('rbac-guard');
 const RBAC_FILES = ['kruiseless-rbac.yaml', 'kruiseless-pod-guard.yaml'].map(
   (f) => new URL(`../../../infra/rbac/${f}`, import.meta.url).pathname,
 );
-const CONTROLLER = 'kruiseless:controller';
-const WATCHER = 'kruiseless:watcher';
+const CONTROLLER = CONTROLLER_GROUP;
+const WATCHER = WATCHER_GROUP;
 const USER = 'kruiseless-rbac-test';
 const STEP_TIMEOUT_MS = 120_000;
 
@@ -85,103 +96,10 @@ async function asController(
   return { status: res.status, message: json.message ?? '' };
 }
 
-interface Access {
-  verb: string;
-  group?: string;
-  resource: string;
-  subresource?: string;
-  namespaced?: boolean;
+/** One SubjectAccessReview as USER in `groups`, in the test namespace. */
+function allowed(groups: string[], a: ResourceAccess): Promise<boolean> {
+  return reviewAccess(ctx.kc.makeApiClient(AuthorizationV1Api), { user: USER, groups }, a, ctx.namespace);
 }
-
-async function allowed(groups: string[], a: Access): Promise<boolean> {
-  const authz = ctx.kc.makeApiClient(AuthorizationV1Api);
-  const review = await authz.createSubjectAccessReview({
-    body: {
-      spec: {
-        user: USER,
-        groups: [...groups, 'system:authenticated'],
-        resourceAttributes: {
-          verb: a.verb,
-          group: a.group ?? '',
-          resource: a.resource,
-          subresource: a.subresource,
-          namespace: a.namespaced === false ? undefined : ctx.namespace,
-        },
-      },
-    },
-  });
-  return review.status?.allowed === true;
-}
-
-function label(a: Access): string {
-  const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-  return `${a.verb} ${a.group ? `${res}.${a.group}` : res}`;
-}
-
-const KRUISE = 'apps.kruise.io';
-const CONTROLLER_ALLOWED: Access[] = [
-  { verb: 'get', group: KRUISE, resource: 'clonesets' },
-  { verb: 'list', group: KRUISE, resource: 'clonesets' },
-  { verb: 'patch', group: KRUISE, resource: 'clonesets' },
-  { verb: 'update', group: KRUISE, resource: 'clonesets', subresource: 'status' },
-  { verb: 'list', resource: 'pods' },
-  { verb: 'create', resource: 'pods' },
-  { verb: 'patch', resource: 'pods' },
-  { verb: 'delete', resource: 'pods' },
-  { verb: 'patch', resource: 'pods', subresource: 'status' },
-  { verb: 'create', resource: 'persistentvolumeclaims' },
-  { verb: 'delete', resource: 'persistentvolumeclaims' },
-  { verb: 'list', group: 'apps', resource: 'controllerrevisions' },
-  { verb: 'create', group: 'apps', resource: 'controllerrevisions' },
-  { verb: 'delete', group: 'apps', resource: 'controllerrevisions' },
-  { verb: 'get', resource: 'events' },
-  { verb: 'create', resource: 'events' },
-  { verb: 'patch', resource: 'events' },
-];
-/** What no Kruiseless identity may do: read Secrets, touch other workloads, escalate, mint tokens. */
-const NOBODY: Access[] = [
-  { verb: 'get', resource: 'secrets' },
-  { verb: 'list', resource: 'secrets' },
-  { verb: 'watch', resource: 'secrets' },
-  { verb: 'get', resource: 'configmaps' },
-  { verb: 'create', resource: 'pods', subresource: 'exec' },
-  { verb: 'create', resource: 'pods', subresource: 'eviction' },
-  { verb: 'create', resource: 'serviceaccounts', subresource: 'token' },
-  { verb: 'create', group: KRUISE, resource: 'clonesets' },
-  { verb: 'delete', group: KRUISE, resource: 'clonesets' },
-  { verb: 'update', group: KRUISE, resource: 'clonesets' },
-  { verb: 'patch', group: 'apps', resource: 'deployments' },
-  { verb: 'delete', group: 'apps', resource: 'replicasets' },
-  { verb: 'delete', resource: 'namespaces', namespaced: false },
-  { verb: 'patch', resource: 'nodes', namespaced: false },
-  { verb: 'bind', group: 'rbac.authorization.k8s.io', resource: 'clusterroles', namespaced: false },
-  { verb: 'escalate', group: 'rbac.authorization.k8s.io', resource: 'clusterroles', namespaced: false },
-  { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', namespaced: false },
-  { verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'rolebindings' },
-  { verb: 'impersonate', resource: 'users', namespaced: false },
-  { verb: 'impersonate', resource: 'groups', namespaced: false },
-  { verb: 'impersonate', resource: 'serviceaccounts' },
-  {
-    verb: 'patch',
-    group: 'admissionregistration.k8s.io',
-    resource: 'validatingadmissionpolicies',
-    namespaced: false,
-  },
-];
-const WATCHER_ALLOWED: Access[] = ['get', 'list', 'watch'].flatMap((verb) => [
-  { verb, group: KRUISE, resource: 'clonesets' },
-  { verb, resource: 'pods' },
-  { verb, resource: 'persistentvolumeclaims' },
-]);
-const WATCHER_DENIED: Access[] = [
-  { verb: 'create', resource: 'pods' },
-  { verb: 'patch', resource: 'pods' },
-  { verb: 'delete', resource: 'pods' },
-  { verb: 'patch', group: KRUISE, resource: 'clonesets' },
-  { verb: 'update', group: KRUISE, resource: 'clonesets', subresource: 'status' },
-  { verb: 'create', resource: 'events' },
-  { verb: 'create', group: 'apps', resource: 'controllerrevisions' },
-];
 
 beforeAll(async () => {
   if (!fs.existsSync(binPath('kubectl')))
@@ -202,24 +120,24 @@ afterAll(() => {
 
 describe('SubjectAccessReview of the RBAC in infra/rbac/kruiseless-rbac.yaml', () => {
   test('kruiseless:controller may make every call the reconciler makes', async () => {
-    const answers = await Promise.all(CONTROLLER_ALLOWED.map((a) => allowed([CONTROLLER], a)));
-    expect(Object.fromEntries(CONTROLLER_ALLOWED.map((a, i) => [label(a), answers[i]]))).toEqual(
-      Object.fromEntries(CONTROLLER_ALLOWED.map((a) => [label(a), true])),
+    const answers = await Promise.all(CONTROLLER_ACCESS.map((a) => allowed([CONTROLLER], a)));
+    expect(Object.fromEntries(CONTROLLER_ACCESS.map((a, i) => [accessLabel(a), answers[i]]))).toEqual(
+      Object.fromEntries(CONTROLLER_ACCESS.map((a) => [accessLabel(a), true])),
     );
   });
 
   test('kruiseless:watcher may only read CloneSets, pods and PVCs', async () => {
-    const all = [...WATCHER_ALLOWED, ...WATCHER_DENIED];
+    const all = [...WATCHER_ACCESS, ...WATCHER_DENIED];
     const answers = await Promise.all(all.map((a) => allowed([WATCHER], a)));
-    expect(Object.fromEntries(all.map((a, i) => [label(a), answers[i]]))).toEqual(
-      Object.fromEntries(all.map((a, i) => [label(a), i < WATCHER_ALLOWED.length])),
+    expect(Object.fromEntries(all.map((a, i) => [accessLabel(a), answers[i]]))).toEqual(
+      Object.fromEntries(all.map((a, i) => [accessLabel(a), i < WATCHER_ACCESS.length])),
     );
   });
 
   test('neither group, nor both together, can read Secrets, touch other workloads or escalate', async () => {
-    const answers = await Promise.all(NOBODY.map((a) => allowed([CONTROLLER, WATCHER], a)));
-    expect(Object.fromEntries(NOBODY.map((a, i) => [label(a), answers[i]]))).toEqual(
-      Object.fromEntries(NOBODY.map((a) => [label(a), false])),
+    const answers = await Promise.all(DENIED_TO_ALL.map((a) => allowed([CONTROLLER, WATCHER], a)));
+    expect(Object.fromEntries(DENIED_TO_ALL.map((a, i) => [accessLabel(a), answers[i]]))).toEqual(
+      Object.fromEntries(DENIED_TO_ALL.map((a) => [accessLabel(a), false])),
     );
   });
 });

@@ -15,6 +15,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { CoreV1Api, CoreV1Event, CustomObjectsApi } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
+import type { PlannerOptions } from '../../../lib/cloneset/types.js';
 import {
   DETAIL_TYPE,
   EVENT_VERSION,
@@ -91,13 +92,21 @@ function messageOf(input: unknown): string {
   return JSON.stringify(input);
 }
 
-/** Start the embedded default for one test namespace (see the file comment). Stop it in afterAll. */
-export function startPipeline(namespace: string, logger: Logger = new RecordingLogger()): Promise<Embedded> {
+/**
+ * Start the embedded default for one test namespace (see the file comment), with feature gates as `plannerOptions`.
+ * Stop it in afterAll.
+ */
+export function startPipeline(
+  namespace: string,
+  logger: Logger = new RecordingLogger(),
+  plannerOptions?: Partial<PlannerOptions>,
+): Promise<Embedded> {
   return startEmbedded({
     kubeconfig: testKubeconfig(),
     clusterName: E2E_CLUSTER,
     logger,
     serverlessYml: namespaceScopedServerlessYml(namespace),
+    ...(plannerOptions ? { plannerOptions } : {}),
   });
 }
 

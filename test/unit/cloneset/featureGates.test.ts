@@ -5,7 +5,7 @@ import {
   parseFeatureGates,
 } from '../../../lib/cloneset/featureGates.js';
 
-/** Every CloneSet gate's option on. */
+/** Every option of an OpenKruise CloneSet gate on (what AllAlpha=true,AllBeta=true gives). */
 const ALL_ON = {
   cloneSetPartitionRollback: true,
   preparingUpdateAsUpdate: true,
@@ -14,13 +14,15 @@ const ALL_ON = {
   inPlaceWorkloadVerticalScaling: true,
   recreatePodWhenChangeVCTInCloneSet: true,
   templateNoDefaults: true,
+  preDownloadImageForInPlaceUpdate: true,
+  kruiseDaemon: true,
 };
 
 describe('parseFeatureGates', () => {
   it('maps every CloneSet gate to its planner option', () => {
     const all = CLONESET_GATE_NAMES.map((n) => `${n}=true`).join(',');
     expect(parseFeatureGates(all)).toEqual({
-      options: ALL_ON,
+      options: { ...ALL_ON, preDownloadImageWithPods: true },
       ignored: [],
     });
   });
@@ -51,6 +53,8 @@ describe('parseFeatureGates', () => {
         inPlaceWorkloadVerticalScaling: true,
         recreatePodWhenChangeVCTInCloneSet: true,
         templateNoDefaults: false,
+        preDownloadImageForInPlaceUpdate: true,
+        kruiseDaemon: false,
       },
       ignored: [],
     });

@@ -62,9 +62,9 @@ describe('loadConfig', () => {
 
 describe('controllerSettings', () => {
   it('turns gates and the flag into planner options and reports the gates it ignores', () => {
-    expect(controllerSettings('CloneSetPartitionRollback=true,KruiseDaemon=false', true)).toEqual({
+    expect(controllerSettings('CloneSetPartitionRollback=true,PodWebhook=false', true)).toEqual({
       plannerOptions: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true },
-      ignoredGates: ['KruiseDaemon'],
+      ignoredGates: ['PodWebhook'],
     });
   });
 

@@ -17,6 +17,7 @@ import type {
 } from '../../../../lib/api/types.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
 import type { CloneSetEvent, KubeClient, Listed } from '../../../../lib/kube/types.js';
+import type { ImagePullJob } from '../../../../lib/api/imagePullJob.js';
 import { StateStoreError } from '../../../../lib/state/errors.js';
 import type { ExpectationStore, LeaseStore, ScaleDownLedger } from '../../../../lib/state/index.js';
 import type { ApiFaultKind, Fault, StoreFaultKind } from './scenario.js';
@@ -206,6 +207,31 @@ export class FaultyKube implements KubeClient {
     return this.write('delete revision', { verb: 'other', what: 'revision' }, () =>
       this.inner.deleteControllerRevision(namespace, name),
     );
+  }
+  patchControllerRevisionLabels(
+    namespace: string,
+    name: string,
+    labels: Record<string, string>,
+  ): Promise<ControllerRevision> {
+    return this.write('patch revision labels', { verb: 'other', what: 'revision' }, () =>
+      this.inner.patchControllerRevisionLabels(namespace, name, labels),
+    );
+  }
+  listImagePullJobs(namespace: string): Promise<Listed<ImagePullJob> | undefined> {
+    return this.inv.gate(() => this.inner.listImagePullJobs(namespace));
+  }
+  createImagePullJob(job: ImagePullJob): Promise<ImagePullJob> {
+    return this.write('create imagepulljob', { verb: 'other', what: 'imagepulljob' }, () =>
+      this.inner.createImagePullJob(job),
+    );
+  }
+  deleteImagePullJob(namespace: string, name: string, uid: string): Promise<void> {
+    return this.write('delete imagepulljob', { verb: 'other', what: 'imagepulljob' }, () =>
+      this.inner.deleteImagePullJob(namespace, name, uid),
+    );
+  }
+  anyNodeImage(): Promise<boolean> {
+    return this.inv.gate(() => this.inner.anyNodeImage());
   }
   createPod(pod: Pod): Promise<Pod> {
     return this.write(`create pod ${pod.metadata.name}`, { verb: 'createPod', pod }, () =>

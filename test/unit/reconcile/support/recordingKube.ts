@@ -15,6 +15,7 @@ import type {
   PersistentVolumeClaim,
   Pod,
 } from '../../../../lib/api/types.js';
+import type { ImagePullJob } from '../../../../lib/api/imagePullJob.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
 import type { StoredEvent } from '../../../../lib/kube/event.js';
 import { recordFolded, type EventApi } from '../../../../lib/kube/eventFolding.js';
@@ -62,6 +63,8 @@ export class RecordingKube implements KubeClient {
   pods = new Map<string, Pod>();
   pvcs = new Map<string, PersistentVolumeClaim>();
   revisions = new Map<string, ControllerRevision>();
+  /** ImagePullJobs by name; undefined: the resource is not served (no CRD), as by default. */
+  imagePullJobs: Map<string, ImagePullJob> | undefined;
   /** Every Event the reconciler asked to record, in order (before folding). */
   events: CloneSetEvent[] = [];
   /** The stored core/v1 Event objects by name, as the real recorder leaves them (lib/kube/eventFolding.ts). */
@@ -196,6 +199,49 @@ export class RecordingKube implements KubeClient {
   async deleteControllerRevision(_namespace: string, name: string): Promise<void> {
     this.record(`delete revision ${name}`);
     if (!this.revisions.delete(name)) throw apiError('delete revision', 404, 'NotFound');
+  }
+
+  async patchControllerRevisionLabels(
+    _namespace: string,
+    name: string,
+    labels: Record<string, string>,
+  ): Promise<ControllerRevision> {
+    this.record(`patch revision ${name} labels ${JSON.stringify(labels)}`);
+    const stored = this.revisions.get(name);
+    if (!stored) throw apiError('patch revision', 404, 'NotFound');
+    stored.metadata.labels = { ...(stored.metadata.labels ?? {}), ...labels };
+    stored.metadata.resourceVersion = this.nextRv();
+    return structuredClone(stored);
+  }
+
+  async listImagePullJobs(namespace: string): Promise<Listed<ImagePullJob> | undefined> {
+    if (!this.imagePullJobs) return undefined;
+    const items = [...this.imagePullJobs.values()].filter((j) => j.metadata.namespace === namespace);
+    return { items: structuredClone(items), resourceVersion: String(this.rv) };
+  }
+  async createImagePullJob(job: ImagePullJob): Promise<ImagePullJob> {
+    const name = job.metadata.name ?? '';
+    this.record(`create imagepulljob ${name}`);
+    if (!this.imagePullJobs) throw apiError('create imagepulljob', 404, 'NotFound');
+    if (this.imagePullJobs.has(name)) throw apiError('create imagepulljob', 409, 'AlreadyExists');
+    const stored = structuredClone(job);
+    stored.metadata.uid = `uid-${name}`;
+    stored.metadata.resourceVersion = this.nextRv();
+    this.imagePullJobs.set(name, stored);
+    return structuredClone(stored);
+  }
+  async deleteImagePullJob(_namespace: string, name: string, uid: string): Promise<void> {
+    this.record(`delete imagepulljob ${name}`);
+    const stored = this.imagePullJobs?.get(name);
+    if (!stored) throw apiError('delete imagepulljob', 404, 'NotFound');
+    if (stored.metadata.uid !== uid) throw conflict('delete imagepulljob');
+    this.imagePullJobs?.delete(name);
+  }
+
+  /** NodeImages present (a node agent runs); default none. */
+  nodeImages = 0;
+  async anyNodeImage(): Promise<boolean> {
+    return this.nodeImages > 0;
   }
 
   async createPod(pod: Pod): Promise<Pod> {

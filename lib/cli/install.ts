@@ -1,0 +1,234 @@
+/**
+ * `kruiseless install` (docs/cli.md#install): onboards a cluster — server-side applies the CRDs (infra/crds), the
+ * RBAC of the two Kubernetes groups (infra/rbac/kruiseless-rbac.yaml), optionally the pod guard and the admission
+ * webhook, waits for the CRDs to be Established, then proves the access with SubjectAccessReview: every call the
+ * functions make is allowed, and what they must not do is denied (lib/kube/access.ts). Exit 1 when the check fails.
+ */
+import {
+  ApiextensionsV1Api,
+  AuthorizationV1Api,
+  KubernetesObjectApi,
+  PatchStrategy,
+  type KubeConfig,
+  type KubernetesObject,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
+import type { Command } from 'commander';
+import {
+  CONTROLLER_ACCESS,
+  CONTROLLER_GROUP,
+  DENIED_TO_ALL,
+  WATCHER_ACCESS,
+  WATCHER_DENIED,
+  WATCHER_GROUP,
+  accessLabel,
+  reviewAccess,
+  type ResourceAccess,
+} from '../kube/access.js';
+import { connect, type ConnectionOptions } from './connect.js';
+import { CliError, runCommand, type CliIO } from './io.js';
+import {
+  admissionManifests,
+  crdManifests,
+  objectRef,
+  podGuardManifests,
+  rbacManifests,
+} from './manifests.js';
+
+/** The field manager of every object `install` applies (visible in `kubectl get -o yaml --show-managed-fields`). */
+export const INSTALL_FIELD_MANAGER = 'kruiseless-install';
+/** How long `install` waits for a CRD to be Established (seconds). */
+const ESTABLISHED_TIMEOUT_S = 60;
+/** The user name of the access reviews; only the groups matter to the bindings. */
+const REVIEW_USER = 'kruiseless-install-check';
+
+interface InstallOptions extends ConnectionOptions {
+  podGuard?: boolean;
+  admissionUrl?: string;
+  admissionPathSecret?: string;
+  clusterName?: string;
+  skipCrds?: boolean;
+  checkOnly?: boolean;
+  dryRun?: boolean;
+}
+
+/** One expectation of the access check and its answer. */
+export interface AccessCheck {
+  groups: readonly string[];
+  access: ResourceAccess;
+  expected: boolean;
+  allowed: boolean;
+}
+
+/** The reviews `install` asks for: what each group needs (allowed) and must not have (denied). */
+export function accessExpectations(): Omit<AccessCheck, 'allowed'>[] {
+  return [
+    ...CONTROLLER_ACCESS.map((access) => ({ groups: [CONTROLLER_GROUP], access, expected: true })),
+    ...WATCHER_ACCESS.map((access) => ({ groups: [WATCHER_GROUP], access, expected: true })),
+    ...WATCHER_DENIED.map((access) => ({ groups: [WATCHER_GROUP], access, expected: false })),
+    ...DENIED_TO_ALL.map((access) => ({
+      groups: [CONTROLLER_GROUP, WATCHER_GROUP],
+      access,
+      expected: false,
+    })),
+  ];
+}
+
+/**
+ * Refuses to replace a CloneSet CRD that serves versions ours does not, or converts through a webhook: that is
+ * OpenKruise's, and its stored objects would become unreadable (README "Switching from OpenKruise").
+ * @throws CliError naming the versions and the way out
+ */
+export function checkCrdTakeover(current: V1CustomResourceDefinition, ours: KubernetesObject): void {
+  const oursServed = new Set(
+    ((ours as { spec?: { versions?: { name: string }[] } }).spec?.versions ?? []).map((v) => v.name),
+  );
+  const served = current.spec.versions.map((v) => v.name);
+  const stored = current.status?.storedVersions ?? [];
+  const foreign = [...new Set([...served, ...stored])].filter((v) => !oursServed.has(v));
+  const webhook = current.spec.conversion?.strategy === 'Webhook';
+  if (foreign.length === 0 && !webhook) return;
+  throw new CliError(
+    `${current.metadata?.name ?? 'the CRD'} in this cluster serves or stores ${foreign.join(', ') || 'versions'}` +
+      `${webhook ? ' through a conversion webhook' : ''} (OpenKruise's): switch over first as the README's ` +
+      `"Switching from OpenKruise" says, or keep it with --skip-crds`,
+  );
+}
+
+/** Server-side applies `objects`, printing kubectl's `<ref> serverside-applied` line for each. */
+async function applyAll(
+  api: KubernetesObjectApi,
+  objects: KubernetesObject[],
+  io: CliIO,
+  dryRun: boolean,
+): Promise<void> {
+  for (const o of objects) {
+    await api.patch(
+      o,
+      undefined,
+      dryRun ? 'All' : undefined,
+      INSTALL_FIELD_MANAGER,
+      true,
+      PatchStrategy.ServerSideApply,
+    );
+    io.out(`${objectRef(o)} serverside-applied${dryRun ? ' (server dry run)' : ''}\n`);
+  }
+}
+
+/** Waits until every CRD named is Established. @throws CliError after ESTABLISHED_TIMEOUT_S */
+async function waitEstablished(ext: ApiextensionsV1Api, names: string[], io: CliIO): Promise<void> {
+  const deadline = Date.now() + ESTABLISHED_TIMEOUT_S * 1000;
+  for (const name of names) {
+    for (;;) {
+      const crd = await ext.readCustomResourceDefinition({ name });
+      if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
+      if (Date.now() > deadline)
+        throw new CliError(
+          `customresourcedefinition ${name} not Established after ${ESTABLISHED_TIMEOUT_S}s`,
+        );
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    io.out(`customresourcedefinition.apiextensions.k8s.io/${name} condition met (Established)\n`);
+  }
+}
+
+/** Asks every review of {@link accessExpectations} (in parallel). */
+export async function checkAccess(kc: KubeConfig, namespace: string): Promise<AccessCheck[]> {
+  const authz = kc.makeApiClient(AuthorizationV1Api);
+  return Promise.all(
+    accessExpectations().map(async (e) => ({
+      ...e,
+      allowed: await reviewAccess(authz, { user: REVIEW_USER, groups: e.groups }, e.access, namespace),
+    })),
+  );
+}
+
+/** `1 of 17` style count of the checks that came out as expected. */
+function tally(checks: AccessCheck[]): { ok: number; total: number } {
+  return { ok: checks.filter((c) => c.allowed === c.expected).length, total: checks.length };
+}
+
+async function install(io: CliIO, opts: InstallOptions): Promise<number> {
+  const admission = opts.admissionUrl
+    ? admissionManifests({
+        url: opts.admissionUrl,
+        pathSecret: opts.admissionPathSecret ?? io.env.KRUISELESS_ADMISSION_PATH_SECRET ?? '',
+        clusterName:
+          opts.clusterName ??
+          (() => {
+            throw new CliError('--admission-url needs --cluster-name (the name in the cluster registry)');
+          })(),
+      })
+    : [];
+  const conn = connect(opts, io);
+  const dryRun = opts.dryRun === true;
+  const crds = opts.skipCrds ? [] : crdManifests();
+  const rbac = rbacManifests();
+  const guard = opts.podGuard ? podGuardManifests() : [];
+  if (!opts.checkOnly) {
+    const api = KubernetesObjectApi.makeApiClient(conn.kc);
+    const ext = conn.kc.makeApiClient(ApiextensionsV1Api);
+    for (const crd of crds) {
+      const current = await ext
+        .readCustomResourceDefinition({ name: crd.metadata?.name ?? '' })
+        .catch((e: { code?: number }) => {
+          if (e.code === 404) return undefined;
+          throw e;
+        });
+      if (current) checkCrdTakeover(current, crd);
+    }
+    await applyAll(api, crds, io, dryRun);
+    if (!dryRun)
+      await waitEstablished(
+        ext,
+        crds.map((c) => c.metadata?.name ?? ''),
+        io,
+      );
+    await applyAll(api, [...rbac, ...guard, ...admission], io, dryRun);
+  }
+  const applied =
+    `${crds.length} CRD(s), ${rbac.length} RBAC object(s), pod guard ${guard.length > 0 ? 'yes' : 'no'}, ` +
+    `admission webhook ${admission.length > 0 ? 'yes' : 'no'}`;
+  if (dryRun) {
+    io.out(`install: ${applied} (server dry run; access not checked, nothing was stored)\n`);
+    return 0;
+  }
+  const checks = await checkAccess(conn.kc, conn.namespace);
+  const wrong = checks.filter((c) => c.allowed !== c.expected);
+  for (const c of wrong) {
+    io.err(
+      `access: ${c.groups.join('+')} ${c.allowed ? 'may' : 'may not'} ${accessLabel(c.access)}` +
+        ` (expected ${c.expected ? 'allowed' : 'denied'})\n`,
+    );
+  }
+  const { ok, total } = tally(checks);
+  io.out(
+    `install: ${opts.checkOnly ? 'nothing applied (--check-only)' : applied}; access ${ok}/${total} as expected\n`,
+  );
+  return wrong.length === 0 ? 0 : 1;
+}
+
+/** Registers `install`. */
+export function registerInstall(program: Command, io: CliIO): void {
+  program
+    .command('install')
+    .description(
+      'onboard a cluster: apply the CRDs and RBAC (optionally the pod guard and the admission webhook), then check the access with SubjectAccessReview',
+    )
+    .option('--kubeconfig <file>', 'kubeconfig of the cluster (an administrator of it)')
+    .option(
+      '-n, --namespace <ns>',
+      "namespace of the namespaced access checks (default: the context's, or default)",
+    )
+    .option('--pod-guard', 'also apply infra/rbac/kruiseless-pod-guard.yaml (Kubernetes >= 1.30)')
+    .option('--admission-url <url>', "the stack's AdmissionUrl output: also apply the admission webhook")
+    .option(
+      '--admission-path-secret <secret>',
+      'the admission path secret (default: env KRUISELESS_ADMISSION_PATH_SECRET; never printed)',
+    )
+    .option('--cluster-name <name>', "this cluster's name in the cluster registry (with --admission-url)")
+    .option('--skip-crds', 'leave the CRDs as they are')
+    .option('--check-only', 'apply nothing, only check the access')
+    .option('--dry-run', 'server-side dry run: the API server validates every object and stores none')
+    .action((opts: InstallOptions) => runCommand(io, () => install(io, opts)));
+}

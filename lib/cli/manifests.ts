@@ -1,0 +1,108 @@
+/**
+ * The manifests `kruiseless install` applies, read from the package itself (infra/crds, infra/rbac,
+ * infra/webhook), and the rendering of the admission webhook template (infra/webhook/README.md).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import { loadAllYaml, type KubernetesObject } from '@kubernetes/client-node';
+import { CliError } from './io.js';
+
+/** Absolute path of a file or folder of this package, e.g. `infra/crds`. */
+export function packagePath(relative: string): string {
+  return fileURLToPath(new URL(`../../${relative}`, import.meta.url));
+}
+
+/**
+ * The non-empty YAML documents of `text` as client-node's typed objects.
+ * @throws CliError naming `source` when the YAML does not parse or a document is not a Kubernetes object
+ */
+export function parseManifests(text: string, source: string): KubernetesObject[] {
+  const objects: KubernetesObject[] = [];
+  for (const doc of parseAllDocuments(text)) {
+    if (doc.errors.length > 0) throw new CliError(`${source}: ${doc.errors[0]?.message ?? 'invalid YAML'}`);
+    if (doc.toJS() == null) continue;
+    // client-node's typed models: KubernetesObjectApi serializes through them (raw `x-kubernetes-*` keys would be
+    // dropped on the way out)
+    const [o] = loadAllYaml(String(doc)) as (KubernetesObject | undefined)[];
+    if (!o) continue;
+    if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || !o.metadata?.name)
+      throw new CliError(`${source}: a document has no apiVersion, kind or metadata.name`);
+    objects.push(o);
+  }
+  return objects;
+}
+
+/** Every CustomResourceDefinition of infra/crds (the CloneSet CRD and those installed beside it). */
+export function crdManifests(): KubernetesObject[] {
+  const dir = packagePath('infra/crds');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .flatMap((f) => parseManifests(readFileSync(`${dir}/${f}`, 'utf8'), `infra/crds/${f}`));
+}
+
+/** The ClusterRoles and bindings of infra/rbac/kruiseless-rbac.yaml. */
+export function rbacManifests(): KubernetesObject[] {
+  const file = 'infra/rbac/kruiseless-rbac.yaml';
+  return parseManifests(readFileSync(packagePath(file), 'utf8'), file);
+}
+
+/** The optional pod guard (ValidatingAdmissionPolicy and its binding) of infra/rbac/kruiseless-pod-guard.yaml. */
+export function podGuardManifests(): KubernetesObject[] {
+  const file = 'infra/rbac/kruiseless-pod-guard.yaml';
+  return parseManifests(readFileSync(packagePath(file), 'utf8'), file);
+}
+
+/** What the admission webhook template needs (infra/webhook/validating-webhook.yaml). */
+export interface AdmissionSettings {
+  /** The stack's `AdmissionUrl` output: `https://<id>.lambda-url.<region>.on.aws/` (a missing `/` is added). */
+  url: string;
+  /** The value of the SSM parameter `/kruiseless/<stage>/admission-path-secret`. */
+  pathSecret: string;
+  /** This cluster's name in the Kruiseless cluster registry. */
+  clusterName: string;
+}
+
+const PATH_SEGMENT = /^[A-Za-z0-9._~-]+$/;
+
+/**
+ * The admission webhook configuration with its placeholders filled in. The result holds the secret: never print it.
+ * @throws CliError when the URL is not https, or the secret or cluster name is empty or not one URL path segment
+ */
+export function admissionManifests(s: AdmissionSettings): KubernetesObject[] {
+  let url: URL;
+  try {
+    url = new URL(s.url);
+  } catch {
+    throw new CliError(`--admission-url ${s.url} is not a URL`);
+  }
+  if (url.protocol !== 'https:')
+    throw new CliError(`--admission-url must be https (the API server requires it)`);
+  if (url.search || url.username || url.password)
+    throw new CliError(
+      '--admission-url may carry no query string or user info (the API server refuses them)',
+    );
+  if (!PATH_SEGMENT.test(s.pathSecret))
+    throw new CliError(
+      'the admission path secret must be a non-empty URL path segment (letters, digits, ._~-)',
+    );
+  if (!PATH_SEGMENT.test(s.clusterName))
+    throw new CliError(
+      `--cluster-name ${s.clusterName} must be one URL path segment (letters, digits, ._~-)`,
+    );
+  const base = url.href.endsWith('/') ? url.href : `${url.href}/`;
+  const file = 'infra/webhook/validating-webhook.yaml';
+  const text = readFileSync(packagePath(file), 'utf8')
+    .replaceAll('${ADMISSION_URL}', base)
+    .replaceAll('${ADMISSION_PATH_SECRET}', s.pathSecret)
+    .replaceAll('${CLUSTER_NAME}', s.clusterName);
+  return parseManifests(text, file);
+}
+
+/** kubectl's name of an object: `<kind lower-case>.<group>/<name>`, e.g. `clusterrole.rbac.authorization.k8s.io/x`. */
+export function objectRef(o: KubernetesObject): string {
+  const group = (o.apiVersion ?? '').includes('/') ? (o.apiVersion ?? '').split('/')[0] : '';
+  const kind = (o.kind ?? '').toLowerCase();
+  return `${group ? `${kind}.${group}` : kind}/${o.metadata?.name ?? ''}`;
+}

@@ -1,0 +1,119 @@
+/**
+ * `kruiseless install` on the real local control plane: it applies the CRDs and the RBAC, waits for the CRDs, and
+ * its SubjectAccessReview check passes; run again it changes nothing; a namespace where the watcher group has been
+ * granted a write makes the check fail with exactly that line; the admission webhook is rendered and validated by
+ * the API server in a server dry run and never stored (it would slow every pod write of the shared test cluster).
+ */
+import { AdmissionregistrationV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { runCli } from '../../../lib/cli/program.js';
+import { accessExpectations } from '../../../lib/cli/install.js';
+import { crdManifests, rbacManifests } from '../../../lib/cli/manifests.js';
+import { useTestNamespace } from '../support/cluster.js';
+import { testKubeconfig } from '../support/pipeline.js';
+
+const ctx = useTestNamespace('cli-install');
+const SECRET = 'not-a-real-secret-0123456789abcdef';
+
+function install(...args: string[]) {
+  return runCli(['install', '--kubeconfig', testKubeconfig(), '-n', ctx.namespace, ...args], {
+    HOME: '/nonexistent',
+    KRUISELESS_ADMISSION_PATH_SECRET: SECRET,
+  });
+}
+
+const crdLines = (): string[] =>
+  // every CRD is applied first, then each is waited for
+  [
+    ...crdManifests().map(
+      (c) => `customresourcedefinition.apiextensions.k8s.io/${c.metadata?.name ?? ''} serverside-applied`,
+    ),
+    ...crdManifests().map(
+      (c) =>
+        `customresourcedefinition.apiextensions.k8s.io/${c.metadata?.name ?? ''} condition met (Established)`,
+    ),
+  ];
+const rbacLines = (): string[] => [
+  'clusterrole.rbac.authorization.k8s.io/kruiseless-controller serverside-applied',
+  'clusterrolebinding.rbac.authorization.k8s.io/kruiseless-controller serverside-applied',
+  'clusterrole.rbac.authorization.k8s.io/kruiseless-watcher serverside-applied',
+  'clusterrolebinding.rbac.authorization.k8s.io/kruiseless-watcher serverside-applied',
+];
+
+test('applies the CRDs and RBAC, and every access check comes out as expected', async () => {
+  const checks = accessExpectations().length;
+  expect(checks).toBe(60);
+  expect(rbacManifests()).toHaveLength(4);
+  for (let round = 1; round <= 2; round++) {
+    const run = await install();
+    expect({ round, stderr: run.stderr, code: run.code }).toEqual({ round, stderr: '', code: 0 });
+    expect(run.stdout.trimEnd().split('\n')).toEqual([
+      ...crdLines(),
+      ...rbacLines(),
+      `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard no, admission webhook no; access ${checks}/${checks} as expected`,
+    ]);
+  }
+  const rbac = ctx.kc.makeApiClient(RbacAuthorizationV1Api);
+  const role = await rbac.readClusterRole({ name: 'kruiseless-watcher' });
+  expect(role.metadata?.managedFields?.map((f) => f.manager)).toContain('kruiseless-install');
+});
+
+test('the check fails, naming the grant, where the watcher group may write pods', async () => {
+  const rbac = ctx.kc.makeApiClient(RbacAuthorizationV1Api);
+  await rbac.createNamespacedRole({
+    namespace: ctx.namespace,
+    body: {
+      metadata: { name: 'too-much' },
+      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['create'] }],
+    },
+  });
+  await rbac.createNamespacedRoleBinding({
+    namespace: ctx.namespace,
+    body: {
+      metadata: { name: 'too-much' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'too-much' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'kruiseless:watcher' }],
+    },
+  });
+  const run = await install('--check-only');
+  expect(run.code).toBe(1);
+  expect(run.stderr).toBe('access: kruiseless:watcher may create pods (expected denied)\n');
+  expect(run.stdout).toBe('install: nothing applied (--check-only); access 59/60 as expected\n');
+});
+
+test('the admission webhook is rendered and validated by the API server in a dry run, and not stored', async () => {
+  const run = await install(
+    '--dry-run',
+    '--pod-guard',
+    '--admission-url',
+    'https://abcdefghij0123456789.lambda-url.us-east-1.on.aws',
+    '--cluster-name',
+    'prod',
+  );
+  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(run.stdout.trimEnd().split('\n').slice(-4)).toEqual([
+    'validatingadmissionpolicy.admissionregistration.k8s.io/kruiseless-cloneset-owned-only serverside-applied (server dry run)',
+    'validatingadmissionpolicybinding.admissionregistration.k8s.io/kruiseless-cloneset-owned-only serverside-applied (server dry run)',
+    'validatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless serverside-applied (server dry run)',
+    `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, admission webhook yes (server dry run; access not checked, nothing was stored)`,
+  ]);
+  expect(run.stdout).not.toContain(SECRET);
+  const admission = ctx.kc.makeApiClient(AdmissionregistrationV1Api);
+  await expect(admission.readValidatingWebhookConfiguration({ name: 'kruiseless' })).rejects.toMatchObject({
+    code: 404,
+  });
+});
+
+test('bad admission settings are refused before anything is applied', async () => {
+  const http = await install('--admission-url', 'http://example.com/', '--cluster-name', 'prod');
+  expect(http).toEqual({
+    code: 1,
+    stdout: '',
+    stderr: 'error: --admission-url must be https (the API server requires it)\n',
+  });
+  const noName = await install('--admission-url', 'https://example.com/');
+  expect(noName).toEqual({
+    code: 1,
+    stdout: '',
+    stderr: 'error: --admission-url needs --cluster-name (the name in the cluster registry)\n',
+  });
+});

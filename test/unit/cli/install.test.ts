@@ -1,0 +1,97 @@
+/**
+ * The pure parts of `kruiseless install`: rendering the admission webhook from infra/webhook, the CRD take-over
+ * rule, the list of access reviews, and kubectl-style object names.
+ */
+import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { accessExpectations, checkCrdTakeover } from '../../../lib/cli/install.js';
+import { CliError } from '../../../lib/cli/io.js';
+import { admissionManifests, crdManifests, objectRef } from '../../../lib/cli/manifests.js';
+
+const settings = {
+  url: 'https://abc.lambda-url.eu-west-1.on.aws',
+  pathSecret: 's3cr3t',
+  clusterName: 'prod',
+};
+
+describe('admissionManifests', () => {
+  test('fills the URL (with its trailing slash), the secret and the cluster into both webhooks', () => {
+    const [cfg] = admissionManifests(settings) as [{ webhooks: { clientConfig: { url: string } }[] }];
+    expect(cfg.webhooks.map((w) => w.clientConfig.url)).toEqual([
+      'https://abc.lambda-url.eu-west-1.on.aws/s3cr3t/prod',
+      'https://abc.lambda-url.eu-west-1.on.aws/s3cr3t/prod',
+    ]);
+  });
+
+  test.each([
+    [{ url: 'not a url' }, '--admission-url not a url is not a URL'],
+    [{ url: 'http://abc.example/' }, '--admission-url must be https (the API server requires it)'],
+    [
+      { url: 'https://abc.example/?x=1' },
+      '--admission-url may carry no query string or user info (the API server refuses them)',
+    ],
+    [
+      { pathSecret: '' },
+      'the admission path secret must be a non-empty URL path segment (letters, digits, ._~-)',
+    ],
+    [
+      { pathSecret: 'a/b' },
+      'the admission path secret must be a non-empty URL path segment (letters, digits, ._~-)',
+    ],
+    [{ clusterName: 'a b' }, '--cluster-name a b must be one URL path segment (letters, digits, ._~-)'],
+  ])('%j is refused', (change, message) => {
+    expect(() => admissionManifests({ ...settings, ...change })).toThrow(new CliError(message));
+  });
+});
+
+describe('checkCrdTakeover', () => {
+  const ours = crdManifests().find((c) => c.metadata?.name === 'clonesets.apps.kruise.io');
+  const crd = (versions: string[], stored: string[], webhook = false): V1CustomResourceDefinition => ({
+    metadata: { name: 'clonesets.apps.kruise.io' },
+    spec: {
+      group: 'apps.kruise.io',
+      names: { kind: 'CloneSet', plural: 'clonesets' },
+      scope: 'Namespaced',
+      versions: versions.map((name) => ({ name, served: true, storage: name === stored[0] })),
+      ...(webhook ? { conversion: { strategy: 'Webhook' } } : {}),
+    },
+    status: {
+      storedVersions: stored,
+      acceptedNames: { kind: 'CloneSet', plural: 'clonesets' },
+      conditions: [],
+    },
+  });
+
+  test('our own CRD (v1alpha1 only) is replaced', () => {
+    expect(ours).toBeDefined();
+    expect(() => checkCrdTakeover(crd(['v1alpha1'], ['v1alpha1']), ours!)).not.toThrow();
+  });
+
+  test("OpenKruise v1.9's CRD (v1beta1 stored, conversion webhook) is refused with the way out", () => {
+    expect(() => checkCrdTakeover(crd(['v1alpha1', 'v1beta1'], ['v1beta1'], true), ours!)).toThrow(
+      new CliError(
+        'clonesets.apps.kruise.io in this cluster serves or stores v1beta1 through a conversion webhook ' +
+          `(OpenKruise's): switch over first as the README's "Switching from OpenKruise" says, or keep it with --skip-crds`,
+      ),
+    );
+  });
+});
+
+test('the access reviews: 17 calls of the reconciler, 9 reads and 7 refused writes of the watcher, 22 refused to both', () => {
+  const e = accessExpectations();
+  const count = (groups: string, expected: boolean) =>
+    e.filter((x) => x.groups.join('+') === groups && x.expected === expected).length;
+  expect({
+    controllerAllowed: count('kruiseless:controller', true),
+    watcherAllowed: count('kruiseless:watcher', true),
+    watcherDenied: count('kruiseless:watcher', false),
+    bothDenied: count('kruiseless:controller+kruiseless:watcher', false),
+    total: e.length,
+  }).toEqual({ controllerAllowed: 22, watcherAllowed: 9, watcherDenied: 7, bothDenied: 22, total: 60 });
+});
+
+test('objectRef names objects as kubectl does', () => {
+  expect(
+    objectRef({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'x' } }),
+  ).toBe('clusterrole.rbac.authorization.k8s.io/x');
+  expect(objectRef({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'y' } })).toBe('namespace/y');
+});
