@@ -35,6 +35,38 @@ function target(version: string): GoModuleTarget {
   };
 }
 
+/** OpenKruise's e2e suite of `version` (`go test -c ./test/e2e`) as a test-binary target inside the manager's copy. */
+function e2eTarget(version: string): GoModuleTarget {
+  const p = openKruisePaths(version);
+  return {
+    ...target(version),
+    pkg: './test/e2e',
+    binary: p.e2e,
+    stamp: p.e2eStamp,
+    alsoNeeded: [],
+    prefix: '[upstream-e2e]',
+    title: `OpenKruise ${version} e2e suite`,
+    coldHint: '~75 s once kruise-manager is built',
+    compile: 'test',
+    inside: target(version),
+  };
+}
+
+/**
+ * Builds OpenKruise's e2e suite binary of `version` (exactly; no fallback) into the cache unless it is there,
+ * building kruise-manager (and its module copy) first when missing. Logs why it builds, progress every 15 s and
+ * one summary line.
+ * @returns the binary's path and whether this call built it
+ * @throws Error with go's output tail when the download or a build fails
+ */
+export async function ensureOpenKruiseE2e(
+  opts: { version?: string; log?: Log } = {},
+): Promise<{ binary: string; built: boolean }> {
+  const t = e2eTarget(opts.version ?? requestedVersion());
+  const built = await ensureGoModule(t, opts.log ?? console.log);
+  return { binary: t.binary, built };
+}
+
 /** What ensureOpenKruise hands back. */
 export interface OpenKruiseBuild {
   /** the version built (the fallback when the requested one could not be downloaded) */

@@ -38,6 +38,10 @@ export interface OpenKruisePaths {
   manager: string;
   /** build stamp (JSON): present and equal to the expected stamp means "built" */
   stamp: string;
+  /** OpenKruise's e2e suite compiled (`go test -c ./test/e2e` inside `src`), used by `npm run parity:upstream-e2e` */
+  e2e: string;
+  /** build stamp of `e2e` */
+  e2eStamp: string;
   /** the module's CRDs (`config/crd/bases`, one file per CRD) */
   crdBases: string;
   /** the module's webhook configurations (`config/webhook/manifests.yaml`) */
@@ -55,6 +59,8 @@ export function openKruisePaths(version: string): OpenKruisePaths {
     src,
     manager: path.join(dir, 'kruise-manager'),
     stamp: path.join(dir, '.stamp'),
+    e2e: path.join(dir, 'kruise-e2e.test'),
+    e2eStamp: path.join(dir, '.e2e-stamp'),
     crdBases: path.join(src, 'config', 'crd', 'bases'),
     webhookManifests: path.join(src, 'config', 'webhook', 'manifests.yaml'),
     clonesetConversionPatch: path.join(src, 'config', 'crd', 'patches', 'webhook_in_clonesets.yaml'),

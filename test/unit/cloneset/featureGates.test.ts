@@ -5,22 +5,24 @@ import {
   parseFeatureGates,
 } from '../../../lib/cloneset/featureGates.js';
 
+/** Every option of an OpenKruise CloneSet gate on (what AllAlpha=true,AllBeta=true gives). */
+const ALL_ON = {
+  cloneSetPartitionRollback: true,
+  preparingUpdateAsUpdate: true,
+  cloneSetShortHash: true,
+  inPlaceUpdateEnvFromMetadata: true,
+  inPlaceWorkloadVerticalScaling: true,
+  recreatePodWhenChangeVCTInCloneSet: true,
+  templateNoDefaults: true,
+  preDownloadImageForInPlaceUpdate: true,
+  kruiseDaemon: true,
+};
+
 describe('parseFeatureGates', () => {
   it('maps every CloneSet gate to its planner option', () => {
     const all = CLONESET_GATE_NAMES.map((n) => `${n}=true`).join(',');
     expect(parseFeatureGates(all)).toEqual({
-      options: {
-        cloneSetPartitionRollback: true,
-        preparingUpdateAsUpdate: true,
-        cloneSetShortHash: true,
-        inPlaceUpdateEnvFromMetadata: true,
-        inPlaceWorkloadVerticalScaling: true,
-        recreatePodWhenChangeVCTInCloneSet: true,
-        templateNoDefaults: true,
-        preDownloadImageForInPlaceUpdate: true,
-        kruiseDaemon: true,
-        preDownloadImageWithPods: true,
-      },
+      options: { ...ALL_ON, preDownloadImageWithPods: true },
       ignored: [],
     });
   });
@@ -32,6 +34,44 @@ describe('parseFeatureGates', () => {
       options: { cloneSetShortHash: true, inPlaceUpdateEnvFromMetadata: false },
       ignored: ['PodWebhook'],
     });
+  });
+
+  it('AllAlpha / AllBeta set every CloneSet gate of their stage the list does not name (OpenKruise e2e install)', () => {
+    expect(parseFeatureGates('AllAlpha=true,AllBeta=true')).toEqual({
+      options: ALL_ON,
+      ignored: [],
+    });
+    // a gate named explicitly wins over the stage switch, before or after it
+    expect(
+      parseFeatureGates('TemplateNoDefaults=false,AllAlpha=true,AllBeta=false,CloneSetShortHash=false'),
+    ).toEqual({
+      options: {
+        cloneSetPartitionRollback: true,
+        preparingUpdateAsUpdate: true,
+        cloneSetShortHash: false,
+        inPlaceUpdateEnvFromMetadata: false,
+        inPlaceWorkloadVerticalScaling: true,
+        recreatePodWhenChangeVCTInCloneSet: true,
+        templateNoDefaults: false,
+        preDownloadImageForInPlaceUpdate: true,
+        kruiseDaemon: false,
+      },
+      ignored: [],
+    });
+  });
+
+  it("OpenKruise's RecreatePodWhenChangeVCTInCloneSetGate and the earlier spelling without Gate set the same option", () => {
+    expect(parseFeatureGates('RecreatePodWhenChangeVCTInCloneSetGate=true').options).toEqual({
+      recreatePodWhenChangeVCTInCloneSet: true,
+    });
+    expect(parseFeatureGates('RecreatePodWhenChangeVCTInCloneSet=true').options).toEqual({
+      recreatePodWhenChangeVCTInCloneSet: true,
+    });
+    expect(() =>
+      parseFeatureGates(
+        'RecreatePodWhenChangeVCTInCloneSet=true,RecreatePodWhenChangeVCTInCloneSetGate=false',
+      ),
+    ).toThrow('RecreatePodWhenChangeVCTInCloneSetGate is set twice');
   });
 
   it('an empty value sets nothing', () => {
