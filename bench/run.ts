@@ -38,10 +38,15 @@ process.env.KRUISELESS_KCM_CONTROLLERS ??= 'deployment-controller,replicaset-con
 process.env.KRUISELESS_REFERENCE_STATE_DIR ??= path.join(REPO, '.reference');
 
 const opts = new Command('bench')
+  .description(
+    'Kruiseless beside OpenKruise and the Deployment controller on two local control planes (started if needed, ' +
+      'stopped after; the OpenKruise reference is built the first time, ~7 min). Writes bench/results/<date>.json; ' +
+      'figures in BENCHMARKS.md',
+  )
   .option('--quick', 'N = 200, one round, fewer reaction samples (under ~10 min)')
-  .option('--sizes <list>', 'comma-separated N')
-  .option('--rounds <n>', 'rounds of the three controllers per N')
-  .option('--samples <n>', 'reaction samples per kind and controller')
+  .option('--sizes <list>', 'comma-separated N (default: 100,500,1000)')
+  .option('--rounds <n>', 'rounds of the three controllers per N (default: 2)')
+  .option('--samples <n>', 'reaction samples per kind and controller (default: 20, --quick 8)')
   .option('--only <list>', 'comma-separated parts: packaging,planner,rollout,reaction,noop,fleet')
   .parse(process.argv)
   .opts<{ quick?: boolean; sizes?: string; rounds?: string; samples?: string; only?: string }>();

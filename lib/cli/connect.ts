@@ -95,11 +95,21 @@ export interface StateReaders {
   table: string;
 }
 
-/** Opens the state table named by the flags or the environment; undefined when none is named. */
+/**
+ * Opens the state table named by the flags or the environment; undefined when none is named.
+ * @throws CliError when a table is named but no region can be found: no `--region`, `--dynamodb-endpoint`,
+ *   `AWS_REGION` and no AWS config file (where the AWS SDK v3 looks), instead of the SDK's
+ *   bare "Region is missing" on the first read
+ */
 export function openState(opts: StateOptions, env: CliIO['env']): StateReaders | undefined {
   const table = opts.table ?? env.KRUISELESS_TABLE;
   if (!table) return undefined;
   const endpoint = opts.dynamodbEndpoint ?? env.KRUISELESS_DYNAMODB_ENDPOINT;
+  const configFile = env.AWS_CONFIG_FILE ?? path.join(env.HOME ?? homedir(), '.aws', 'config');
+  if (!opts.region && !endpoint && !env.AWS_REGION && !existsSync(configFile))
+    throw new CliError(
+      `--table ${table} needs its AWS region: pass --region (or set AWS_REGION), or --dynamodb-endpoint for a local table`,
+    );
   // a loopback endpoint is a local dynalite (kruiseless local), which takes any credentials
   const loopback = !!endpoint && /^https?:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(endpoint);
   const client = new DynamoDBClient({

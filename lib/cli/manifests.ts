@@ -83,6 +83,10 @@ export function admissionManifests(s: AdmissionSettings): KubernetesObject[] {
     throw new CliError(
       '--admission-url may carry no query string or user info (the API server refuses them)',
     );
+  if (!s.pathSecret)
+    throw new CliError(
+      '--admission-url needs the admission path secret: pass --admission-path-secret or set KRUISELESS_ADMISSION_PATH_SECRET (the SSM parameter /kruiseless/<stage>/admission-path-secret)',
+    );
   if (!PATH_SEGMENT.test(s.pathSecret))
     throw new CliError(
       'the admission path secret must be a non-empty URL path segment (letters, digits, ._~-)',

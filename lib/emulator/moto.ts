@@ -62,6 +62,11 @@ function freeLoopbackPort(): Promise<number> {
  */
 export async function startMoto(startTimeoutMs = 30_000): Promise<LocalDynamo> {
   const python = findMotoPython();
+  const fromEnv = process.env.KRUISELESS_MOTO_PYTHON;
+  if (!python && fromEnv)
+    throw new Error(
+      `moto not found: KRUISELESS_MOTO_PYTHON=${fromEnv} does not exist (unset it to use \`npm run moto:install\`'s virtualenv)`,
+    );
   if (!python)
     throw new Error(
       'moto not found: run `npm run moto:install` (PyPI moto[server]), or set KRUISELESS_MOTO_PYTHON to a Python that has it',

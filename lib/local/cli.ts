@@ -125,7 +125,13 @@ program
   )
   .option('--interval-scale <f>', 'run the schedule rules at this fraction of their rate', '0.25')
   .action(async (opts: { intervalScale: string }) => {
-    process.exitCode = (await runAwsDemo({ intervalScale: Number(opts.intervalScale) })) ? 0 : 1;
+    try {
+      process.exitCode = (await runAwsDemo({ intervalScale: Number(opts.intervalScale) })) ? 0 : 1;
+    } catch (e) {
+      // one line a user can act on (e.g. moto not found) instead of a stack trace
+      console.error(`error: ${(e as Error).message}`);
+      process.exitCode = 1;
+    }
   });
 
 const cluster = program

@@ -62,6 +62,9 @@ export async function runDemo(): Promise<boolean> {
     console.log(
       '(the control plane keeps running: `npm run kubectl -- get clone -A`, `npm run cluster:down`)',
     );
+    console.log(
+      `(the CloneSet stays in namespace ${NAMESPACE}: \`npm run kruiseless -- plan ${NAME} -n ${NAMESPACE} --kubeconfig ${info.kubeconfig}\`, then \`why <pod>\` or \`rollout status ${NAME}\` with the same flags)`,
+    );
     return ok;
   } finally {
     await embedded.stop();

@@ -3,12 +3,14 @@
  * emulated AWS (lib/emulator/aws/emulatedAws.ts) against the local control plane. Ends with one line a script can read:
  * `demo:aws: 6/6 steps passed in <s> s; invocations reconcile=<n> watch=<m>; dlq=<k>` (or `FAILED`).
  */
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { clusterUp } from '../../infra/local/cluster.js';
 import { REPO_ROOT, stateDir } from '../../infra/local/versions.js';
 import { ensureArtifacts } from '../emulator/aws/artifacts.js';
 import { startEmulatedAws } from '../emulator/aws/emulatedAws.js';
+import { findMotoPython } from '../emulator/moto.js';
 import { runSeedStory, SEED_REVISIONS, sleep } from './seedStory.js';
 
 const NAMESPACE = 'kruiseless-demo-aws';
@@ -17,6 +19,18 @@ const NAMESPACE = 'kruiseless-demo-aws';
 export interface AwsDemoOptions {
   /** Schedule rules run at this fraction of their rate (default 0.25: the watch every 15 s). */
   intervalScale?: number;
+}
+
+/**
+ * Installs moto once with `npm run moto:install` (scripts/moto-install.sh: a virtualenv from PyPI, ~1 min) when
+ * neither `$KRUISELESS_MOTO_PYTHON` nor the cached virtualenv provides it, as the README's "Try the packaged
+ * functions on emulated AWS" promises.
+ * @throws Error when the install script fails (its output is shown)
+ */
+function ensureMoto(say: (line: string) => void): void {
+  if (process.env.KRUISELESS_MOTO_PYTHON || findMotoPython()) return;
+  say('moto is not installed: running `npm run moto:install` (PyPI, once)');
+  execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'moto-install.sh')], { stdio: 'inherit' });
 }
 
 /**
@@ -37,6 +51,7 @@ export async function runAwsDemo(opts: AwsDemoOptions = {}): Promise<boolean> {
   console.log(
     `3. emulated AWS (schedule rules at ${intervalScale} × their rate, Lambda retries after 1 s and 2 s)`,
   );
+  ensureMoto(say);
   const workDir = path.join(stateDir(), 'aws-emulator');
   const aws = await startEmulatedAws({
     artifactDir,

@@ -31,7 +31,7 @@ describe('admissionManifests', () => {
     ],
     [
       { pathSecret: '' },
-      'the admission path secret must be a non-empty URL path segment (letters, digits, ._~-)',
+      '--admission-url needs the admission path secret: pass --admission-path-secret or set KRUISELESS_ADMISSION_PATH_SECRET (the SSM parameter /kruiseless/<stage>/admission-path-secret)',
     ],
     [
       { pathSecret: 'a/b' },
