@@ -97,10 +97,14 @@ describe('OpenKruise reference', () => {
       const failed = (v: string): string =>
         `go mod download github.com/openkruise/kruise@${v} failed: github.com/openkruise/kruise@${v}: module lookup disabled by GOPROXY=off`;
       expect(res.status).toBe(1);
+      const notBuilt = (v: string): string =>
+        `[reference] building kruise-manager: OpenKruise ${v} is not built (no ${path.join(tmp, 'cache', `openkruise-${v}`, '.stamp')})`;
       expect(res.stdout.trim().split('\n')).toEqual([
+        notBuilt('v1.9.0'),
         `[reference] OpenKruise v1.9.0 -> ${path.join(tmp, 'cache', 'openkruise-v1.9.0')} (cold: ~7 min of one core)`,
         `[reference] OpenKruise v1.9.0 could not be built: ${failed('v1.9.0')}`,
         '[reference] falling back to OpenKruise v1.8.2',
+        notBuilt('v1.8.2'),
         `[reference] OpenKruise v1.8.2 -> ${path.join(tmp, 'cache', 'openkruise-v1.8.2')} (cold: ~7 min of one core)`,
       ]);
       expect(res.stderr.trim()).toBe(
