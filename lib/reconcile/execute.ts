@@ -1,7 +1,8 @@
 /**
  * Carries out a {@link Plan} through the API server, in the order of OpenKruise's `Reconcile`
  * (pkg/controller/cloneset/cloneset_controller.go → `syncCloneSet` → `updateStatus` → `truncatePodsToDelete` →
- * `truncateHistory`): revisions first, then the image pre-download writes (best effort, ./preDownload.ts); then the actions in plan order — creations in slow-start batches,
+ * `truncateHistory`): revisions first, then the image pre-download writes (best effort, ./preDownload.ts); then
+ * the actions in plan order — creations in slow-start batches,
  * deletions only after the scale-down ledger records them, pod patches with resourceVersion preconditions where
  * the plan depends on the exact pod version; then status, `podsToDelete` and history; then Events. Expectations
  * are stored before each write and rolled back for writes that failed (docs/architecture.md#lib-reconcile).
@@ -260,7 +261,8 @@ const NOT_ATTEMPTED = Symbol('not attempted');
 
 /**
  * A run of consecutive pod patches, concurrently (bounded) in plan order, two condition patches of one pod merged
- * into one write (statusPatches.ts#status-patch-merge); a patch waits for the previous patch of the same pod, and is not attempted when that one failed. After a failure no further patch is started.
+ * into one write (statusPatches.ts#status-patch-merge); a patch waits for the previous patch of the same pod, and
+ * is not attempted when that one failed. After a failure no further patch is started.
  * @returns writes made and the Events of the successes, in plan order
  * @throws ActionFailed for the first failed patch in plan order (after the patches in flight finished)
  */
