@@ -7,8 +7,6 @@
 import {
   ApiextensionsV1Api,
   AuthorizationV1Api,
-  KubernetesObjectApi,
-  PatchStrategy,
   type KubeConfig,
   type KubernetesObject,
   type V1CustomResourceDefinition,
@@ -25,6 +23,7 @@ import {
   reviewAccess,
   type ResourceAccess,
 } from '../kube/access.js';
+import { applyServerSide } from '../kube/apply.js';
 import { connect, type ConnectionOptions } from './connect.js';
 import { CliError, runCommand, type CliIO } from './io.js';
 import {
@@ -96,23 +95,11 @@ export function checkCrdTakeover(current: V1CustomResourceDefinition, ours: Kube
 }
 
 /** Server-side applies `objects`, printing kubectl's `<ref> serverside-applied` line for each. */
-async function applyAll(
-  api: KubernetesObjectApi,
-  objects: KubernetesObject[],
-  io: CliIO,
-  dryRun: boolean,
-): Promise<void> {
-  for (const o of objects) {
-    await api.patch(
-      o,
-      undefined,
-      dryRun ? 'All' : undefined,
-      INSTALL_FIELD_MANAGER,
-      true,
-      PatchStrategy.ServerSideApply,
-    );
-    io.out(`${objectRef(o)} serverside-applied${dryRun ? ' (server dry run)' : ''}\n`);
-  }
+function applyAll(kc: KubeConfig, objects: KubernetesObject[], io: CliIO, dryRun: boolean): Promise<void> {
+  return applyServerSide(kc, objects, INSTALL_FIELD_MANAGER, {
+    dryRun,
+    onApplied: (o) => io.out(`${objectRef(o)} serverside-applied${dryRun ? ' (server dry run)' : ''}\n`),
+  });
 }
 
 /** Waits until every CRD named is Established. @throws CliError after ESTABLISHED_TIMEOUT_S */
@@ -166,7 +153,6 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
   const rbac = rbacManifests();
   const guard = opts.podGuard ? podGuardManifests() : [];
   if (!opts.checkOnly) {
-    const api = KubernetesObjectApi.makeApiClient(conn.kc);
     const ext = conn.kc.makeApiClient(ApiextensionsV1Api);
     for (const crd of crds) {
       const current = await ext
@@ -177,14 +163,14 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
         });
       if (current) checkCrdTakeover(current, crd);
     }
-    await applyAll(api, crds, io, dryRun);
+    await applyAll(conn.kc, crds, io, dryRun);
     if (!dryRun)
       await waitEstablished(
         ext,
         crds.map((c) => c.metadata?.name ?? ''),
         io,
       );
-    await applyAll(api, [...rbac, ...guard, ...admission], io, dryRun);
+    await applyAll(conn.kc, [...rbac, ...guard, ...admission], io, dryRun);
   }
   const applied =
     `${crds.length} CRD(s), ${rbac.length} RBAC object(s), pod guard ${guard.length > 0 ? 'yes' : 'no'}, ` +

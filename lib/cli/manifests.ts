@@ -4,33 +4,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
-import { loadAllYaml, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { parseManifests } from '../kube/apply.js';
 import { CliError } from './io.js';
 
 /** Absolute path of a file or folder of this package, e.g. `infra/crds`. */
 export function packagePath(relative: string): string {
   return fileURLToPath(new URL(`../../${relative}`, import.meta.url));
-}
-
-/**
- * The non-empty YAML documents of `text` as client-node's typed objects.
- * @throws CliError naming `source` when the YAML does not parse or a document is not a Kubernetes object
- */
-export function parseManifests(text: string, source: string): KubernetesObject[] {
-  const objects: KubernetesObject[] = [];
-  for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) throw new CliError(`${source}: ${doc.errors[0]?.message ?? 'invalid YAML'}`);
-    if (doc.toJS() == null) continue;
-    // client-node's typed models: KubernetesObjectApi serializes through them (raw `x-kubernetes-*` keys would be
-    // dropped on the way out)
-    const [o] = loadAllYaml(String(doc)) as (KubernetesObject | undefined)[];
-    if (!o) continue;
-    if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || !o.metadata?.name)
-      throw new CliError(`${source}: a document has no apiVersion, kind or metadata.name`);
-    objects.push(o);
-  }
-  return objects;
 }
 
 /** Every CustomResourceDefinition of infra/crds (the CloneSet CRD and those installed beside it). */

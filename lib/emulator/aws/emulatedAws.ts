@@ -7,13 +7,8 @@
  */
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import {
-  KubeConfig,
-  KubernetesObjectApi,
-  PatchStrategy,
-  type KubernetesObject,
-} from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
+import { KubeConfig } from '@kubernetes/client-node';
+import { applyServerSide, parseManifests } from '../../kube/apply.js';
 import { addCluster } from '../../admin/clusters.js';
 import { createStateStores } from '../../state/index.js';
 import { startMoto } from '../moto.js';
@@ -40,12 +35,8 @@ const RBAC_FILE = new URL('../../../infra/rbac/kruiseless-rbac.yaml', import.met
 async function applyRbac(kubeconfig: string): Promise<void> {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfig);
-  const api = KubernetesObjectApi.makeApiClient(kc);
-  for (const doc of parseAllDocuments(readFileSync(RBAC_FILE, 'utf8'))) {
-    const obj = doc.toJS() as KubernetesObject | null;
-    if (obj?.kind)
-      await api.patch(obj, undefined, undefined, 'kruiseless-emulator', true, PatchStrategy.ServerSideApply);
-  }
+  const rbac = parseManifests(readFileSync(RBAC_FILE, 'utf8'), 'infra/rbac/kruiseless-rbac.yaml');
+  await applyServerSide(kc, rbac, 'kruiseless-emulator');
 }
 
 /** Options of {@link startEmulatedAws}. */
