@@ -110,17 +110,39 @@ async function countDeps(pkg: string, cwd: string): Promise<number> {
   return total;
 }
 
-/** The module-cache folder of kwok at the pinned version (downloaded if missing). */
-async function kwokModuleDir(): Promise<string> {
-  const out = await run('go', ['mod', 'download', '-json', `sigs.k8s.io/kwok@${KWOK_VERSION}`], {
-    cwd: os.tmpdir(),
-    env: goEnv(),
-  });
-  const text = out.join('\n');
-  const json = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1); // stderr lines may surround it
-  const dir = (JSON.parse(json) as { Dir?: string }).Dir;
-  if (!dir) throw new Error(`go mod download sigs.k8s.io/kwok@${KWOK_VERSION} named no folder:\n${text}`);
-  return dir;
+/**
+ * `go mod download -json <module>@<version>` (`spec`), outside any module, with `env`.
+ * @returns the read-only module folder and its h1: sum
+ * @throws Error `go mod download <module>@<version> failed: <go's message>` when the proxy refuses the version or
+ *   the checksum cannot be verified
+ */
+export async function goModDownload(
+  spec: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ dir: string; sum: string }> {
+  const lines: string[] = [];
+  let failure: unknown;
+  try {
+    await run('go', ['mod', 'download', '-json', spec], {
+      cwd: os.tmpdir(),
+      env,
+      onLine: (l) => lines.push(l),
+    });
+  } catch (e) {
+    failure = e;
+  }
+  const text = lines.join('\n');
+  let parsed: { Dir?: string; Sum?: string; Error?: string } = {};
+  try {
+    parsed = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as typeof parsed;
+  } catch {
+    // no JSON: go failed before printing it; reported below
+  }
+  if (failure || parsed.Error || !parsed.Dir || !parsed.Sum) {
+    const why = parsed.Error ?? (failure instanceof Error ? failure.message : text);
+    throw new Error(`go mod download ${spec} failed: ${why}`);
+  }
+  return { dir: parsed.Dir, sum: parsed.Sum };
 }
 
 /**
@@ -174,7 +196,7 @@ export async function ensureBinaries(log: Log = console.log): Promise<boolean> {
       fs.rmSync(binPath(name), { force: true });
       fs.symlinkSync('k8stools', binPath(name));
     }
-    const kwokDir = await kwokModuleDir();
+    const kwokDir = (await goModDownload(`sigs.k8s.io/kwok@${KWOK_VERSION}`, goEnv())).dir;
     const kwok = await countDeps('./cmd/kwok', kwokDir);
     log(`[build] step 2/2 kwok ${KWOK_VERSION}: up to ${kwok} packages`);
     const t2 = Date.now();

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { run, type Log } from '../local/build.js';
+import { goModDownload, run, type Log } from '../local/build.js';
 import { withLock } from '../local/lock.js';
 import { fmtSecs, goCompileProgress } from '../local/progress.js';
 
@@ -119,39 +119,6 @@ export async function goModuleNotBuiltReason(t: GoModuleTarget): Promise<string 
   return undefined;
 }
 
-/**
- * `go mod download -json <module>@<version>`.
- * @returns the read-only module folder and its h1: sum
- * @throws Error `go mod download <module>@<version> failed: <go's message>` when the proxy refuses the version or
- *   the checksum cannot be verified
- */
-async function downloadModule(t: GoModuleTarget): Promise<{ dir: string; sum: string }> {
-  const lines: string[] = [];
-  const spec = `${t.module}@${t.version}`;
-  let failure: unknown;
-  try {
-    await run('go', ['mod', 'download', '-json', spec], {
-      cwd: os.tmpdir(),
-      env: goEnv(t),
-      onLine: (l) => lines.push(l),
-    });
-  } catch (e) {
-    failure = e;
-  }
-  const text = lines.join('\n');
-  let parsed: { Dir?: string; Sum?: string; Error?: string } = {};
-  try {
-    parsed = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as typeof parsed;
-  } catch {
-    // no JSON: go failed before printing it; reported below
-  }
-  if (failure || parsed.Error || !parsed.Dir || !parsed.Sum) {
-    const why = parsed.Error ?? (failure instanceof Error ? failure.message : text);
-    throw new Error(`go mod download ${spec} failed: ${why}`);
-  }
-  return { dir: parsed.Dir, sum: parsed.Sum };
-}
-
 /** Copies the read-only module folder to `dst` and makes the copy writable (files u+w, folders u+rwx). */
 function writableCopy(from: string, dst: string): void {
   fs.rmSync(dst, { recursive: true, force: true });
@@ -245,7 +212,7 @@ async function buildLocked(t: GoModuleTarget, log: Log): Promise<void> {
   fs.rmSync(t.stamp, { force: true });
   const env = goEnv(t);
   log(`${t.prefix} ${t.title} -> ${t.dir} (cold: ${t.coldHint})`);
-  const mod = await downloadModule(t);
+  const mod = await goModDownload(`${t.module}@${t.version}`, env);
   writableCopy(mod.dir, t.src);
   const tCopy = Date.now();
   log(`${t.prefix} module ${mod.sum} copied in ${fmtSecs(tCopy - t0)}; downloading its dependencies`);
