@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
+import { CONTROLLER_GROUP, WATCHER_GROUP } from '../../kube/access.js';
 import { applyServerSide, parseManifests } from '../../kube/apply.js';
 import { addCluster } from '../../admin/clusters.js';
 import { createStateStores } from '../../state/index.js';
@@ -24,9 +25,9 @@ import { TEMPLATE_FILE } from './artifacts.js';
 
 /** The stack outputs holding the function roles, and the Kubernetes groups their access entries give (infra/rbac/README.md). */
 const ACCESS_ENTRIES: Record<string, string[]> = {
-  ReconcileRoleArn: ['kruiseless:controller'],
-  WatchRoleArn: ['kruiseless:watcher'],
-  ResyncRoleArn: ['kruiseless:watcher'],
+  ReconcileRoleArn: [CONTROLLER_GROUP],
+  WatchRoleArn: [WATCHER_GROUP],
+  ResyncRoleArn: [WATCHER_GROUP],
 };
 
 const RBAC_FILE = new URL('../../../infra/rbac/kruiseless-rbac.yaml', import.meta.url);
