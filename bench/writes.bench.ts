@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { CLONESET_KIND } from '../lib/api/kinds.js';
 import type { CloneSet } from '../lib/api/types.js';
 import { planCloneSet } from '../lib/cloneset/plan.js';
 import { silentLogger } from '../lib/core/logger.js';
@@ -71,7 +72,7 @@ async function firstPasses(
       body,
     });
     const stores = createMemoryStores();
-    const key = { cluster: 'bench', namespace: ns, name: created.metadata.name ?? '' };
+    const key = { cluster: 'bench', kind: CLONESET_KIND, namespace: ns, name: created.metadata.name ?? '' };
     const acquired = await stores.leases.acquire(key, 'bench', 600_000, Date.now());
     if (!acquired.acquired) throw new Error('lease');
     const plan = planCloneSet({

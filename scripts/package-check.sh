@@ -104,7 +104,7 @@ check(functions.AdmissionLambdaFunction?.Properties.Timeout === 5, 'admission ti
 const rules = ofType('AWS::Events::Rule').map(([, r]) => r.Properties);
 const reconcileRule = rules.find((r) => r.EventPattern);
 check(reconcileRule && same(reconcileRule.EventPattern,
-  { source: ['kruiseless'], 'detail-type': ['CloneSet Reconcile Requested'] }), 'reconcile rule pattern');
+  { source: ['kruiseless'], 'detail-type': ['Reconcile Requested'] }), 'reconcile rule pattern');
 check(same(reconcileRule?.EventBusName, { Ref: 'EventBus' }), 'reconcile rule on the Kruiseless bus');
 const target = reconcileRule?.Targets?.[0] ?? {};
 check(target.RetryPolicy?.MaximumRetryAttempts >= 0 && target.RetryPolicy?.MaximumEventAgeInSeconds >= 60,

@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { CLONESET_KIND } from '../../lib/api/kinds.js';
 import { EVENT_VERSION } from '../../lib/events/index.js';
 import { envelope } from '../../test/integration/support/pipeline.js';
 import type { Embedded } from '../../lib/local/embedded.js';
@@ -79,7 +80,14 @@ export async function runNoop(
     await embedded.drain();
     const handler = reconcileHandler(() => embedded.runtime, new Logger({ logLevel: 'SILENT' }));
     const event = (name: string) =>
-      envelope({ version: EVENT_VERSION, cluster: 'bench', namespace: ns, name, reason: 'Resync' });
+      envelope({
+        version: EVENT_VERSION,
+        cluster: 'bench',
+        kind: CLONESET_KIND,
+        namespace: ns,
+        name,
+        reason: 'Resync',
+      });
     const out: NoopResult[] = [];
     for (const size of sizes) {
       const name = `noop-${size}`;

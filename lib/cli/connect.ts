@@ -30,7 +30,7 @@ export interface StateOptions {
   dynamodbEndpoint?: string;
   /** AWS region of the table. */
   region?: string;
-  /** Cluster name of the keys (`cs#<cluster>#<ns>#<name>`); env KRUISELESS_CLUSTER, default `local`. */
+  /** Cluster name of the keys (`obj#<cluster>#<group>/<Kind>#<ns>#<name>`); env KRUISELESS_CLUSTER, default `local`. */
   clusterName?: string;
 }
 

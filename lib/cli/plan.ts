@@ -4,6 +4,7 @@
  * scale-down ledger) only when named, else they count as empty and the report says so.
  */
 import type { Command } from 'commander';
+import { CLONESET_KIND } from '../api/kinds.js';
 import { systemClock } from '../core/clock.js';
 import { previewPass } from '../reconcile/preview.js';
 import { createMemoryStores } from '../state/index.js';
@@ -19,7 +20,7 @@ async function plan(io: CliIO, arg: string, opts: ConnectionOptions & StateOptio
   const state = openState(opts, io.env);
   // without a table: the memory stores hold nothing, so expectations and ledger read as empty
   const stores = state ?? { ...createMemoryStores(), cluster: 'local', table: '' };
-  const key = { cluster: stores.cluster, namespace: conn.namespace, name };
+  const key = { cluster: stores.cluster, kind: CLONESET_KIND, namespace: conn.namespace, name };
   const preview = await previewPass(
     {
       kube: conn.kube,

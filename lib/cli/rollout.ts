@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { checkCloneSet } from '../api/check.js';
+import { CLONESET_KIND } from '../api/kinds.js';
 import type { CloneSet, JsonValue } from '../api/types.js';
 import { applyRevision, newRevision } from '../cloneset/index.js';
 import { noExpectations } from '../reconcile/observeExpectations.js';
@@ -100,7 +101,7 @@ const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
 async function readCloneSetWorld(conn: ReturnType<typeof connect>, name: string) {
   const world = await readWorld(
     conn.kube,
-    { cluster: '', namespace: conn.namespace, name },
+    { cluster: '', kind: CLONESET_KIND, namespace: conn.namespace, name },
     'selector',
     noExpectations(),
   );

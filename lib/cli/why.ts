@@ -4,6 +4,7 @@
  * {@link whyReport}. Works for a pod that is gone as long as its CloneSet or Events remain.
  */
 import type { Command } from 'commander';
+import { CLONESET_KIND } from '../api/kinds.js';
 import { KIND } from '../api/keys.js';
 import { eventsOf, getPod } from './calls.js';
 import { connect, openState, type ConnectionOptions, type StateOptions } from './connect.js';
@@ -57,7 +58,7 @@ async function why(io: CliIO, podArg: string, opts: ConnectionOptions & StateOpt
       : 'not read (no --table): scale-down ledger and expectations unknown',
   };
   if (state) {
-    const key = { cluster: state.cluster, namespace: conn.namespace, name: csName };
+    const key = { cluster: state.cluster, kind: CLONESET_KIND, namespace: conn.namespace, name: csName };
     const [intent, expectations] = await Promise.all([state.ledger.get(key), state.expectations.get(key)]);
     if (intent) facts.intent = intent;
     facts.expectations = expectations;

@@ -38,9 +38,6 @@ export const METRIC_UNIT: Readonly<Record<MetricName, 'Count' | 'Seconds'>> = {
   [METRIC.eventsCoalesced]: 'Count',
 };
 
-/** The `controller` dimension on every metric (controller-runtime's label for the controller's name). */
-export const CONTROLLER_NAME = 'cloneset';
-
 /** The `result` dimension of {@link METRIC.reconcileTotal}, controller-runtime's four values. */
 export type ReconcileResultLabel = 'success' | 'error' | 'requeue' | 'requeue_after';
 
@@ -51,7 +48,7 @@ export type Dimensions = Readonly<Record<string, string>>;
 export interface MetricsRecorder {
   /** Adds one data point: counts add up, seconds are kept as separate values. */
   add(name: MetricName, value: number, dimensions?: Dimensions): void;
-  /** Context of the invocation that is not a dimension (CloneSet key, correlation ids), EMF metadata. */
+  /** Context of the invocation that is not a dimension (object key, correlation ids), EMF metadata. */
   property(key: string, value: unknown): void;
 }
 

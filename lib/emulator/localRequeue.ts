@@ -5,7 +5,7 @@
 import type { EventPublisher, ReconcileRequest, RequeueScheduler } from '../events/index.js';
 import { checkRequeueDelay, requeueDetail } from '../events/requeue.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { cloneSetKeyText } from '../core/cloneSetKey.js';
+import { objectKeyText } from '../core/objectKey.js';
 
 /** Timer functions, injectable for tests. */
 export interface Timers {
@@ -50,7 +50,7 @@ export class LocalRequeueScheduler implements RequeueScheduler {
 
   async requeueAfter(request: ReconcileRequest, seconds: number): Promise<void> {
     checkRequeueDelay(seconds);
-    const key = cloneSetKeyText(request);
+    const key = objectKeyText(request);
     const due = this.clock() + seconds * 1000;
     const existing = this.pending.get(key);
     if (existing !== undefined) {

@@ -1,28 +1,28 @@
 /**
- * The forwarder's coalescing (many pod events become one reconcile request per CloneSet per batch,
+ * The forwarder's coalescing (many pod events become one reconcile request per object per batch,
  * docs/architecture.md#lib-events). Pure.
  */
-import { cloneSetKeyText } from '../core/cloneSetKey.js';
+import { objectKeyText } from '../core/objectKey.js';
 import { newerResourceVersion } from '../core/resourceVersion.js';
 import { MAX_CORRELATION_IDS, type ReconcileReason, type ReconcileRequest } from './schema.js';
 
 /**
- * Reason precedence when several requests name one CloneSet, strongest first. The reconciler is level-triggered,
+ * Reason precedence when several requests name one object, strongest first. The reconciler is level-triggered,
  * so the reason never changes what it does; it is kept for logs and metrics ("why did this reconcile run?").
- * Keep the most specific cause: a change to the CloneSet itself explains more than a change to one of its pods,
- * a pod change more than a PVC change (PVCs follow pods), and any observed change more than a timer we set
+ * Keep the most specific cause: a change to the object itself explains more than a change to one it owns (a pod),
+ * an owned object more than one a watch merely maps to it, and any observed change more than a timer we set
  * ourselves (`Requeue`), which in turn is more specific than the periodic safety-net sweep (`Resync`).
  */
 export const REASON_PRECEDENCE: readonly ReconcileReason[] = [
-  'CloneSetChanged',
-  'PodChanged',
-  'PVCChanged',
+  'ObjectChanged',
+  'OwnedObjectChanged',
+  'MappedObjectChanged',
   'Requeue',
   'Resync',
 ];
 
 /**
- * One request per CloneSet key `(cluster, namespace, name)`.
+ * One request per object key `(cluster, kind, namespace, name)` (lib/core/objectKey.ts).
  * @param requests in arrival order
  * @returns a new array in order of each key's first appearance; each entry carries the strongest reason of
  *   {@link REASON_PRECEDENCE}, the newest `resourceVersion` seen for its key (omitted when none had one) and the
@@ -32,7 +32,7 @@ export const REASON_PRECEDENCE: readonly ReconcileReason[] = [
 export function coalesce(requests: readonly ReconcileRequest[]): ReconcileRequest[] {
   const byKey = new Map<string, ReconcileRequest>();
   for (const request of requests) {
-    const key = cloneSetKeyText(request);
+    const key = objectKeyText(request);
     const seen = byKey.get(key);
     if (seen === undefined) {
       byKey.set(key, { ...request });

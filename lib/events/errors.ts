@@ -5,8 +5,9 @@
 import { FieldErrorsError, KruiselessError, type FieldError } from '../core/errors.js';
 
 /**
- * A reconcile-request event is malformed or of an unknown kind (docs/architecture.md#reconcile-request: anything else is rejected
- * with a clear error and goes to the dead-letter queue). The message names every offending field on one line.
+ * A reconcile-request event is malformed, names a kind the deployment does not reconcile, or has a namespace
+ * that does not fit its kind's scope (docs/architecture.md#reconcile-request: anything else is rejected with a
+ * clear error and goes to the dead-letter queue). The message names every offending field on one line.
  */
 export class InvalidEventError extends FieldErrorsError {
   constructor(errors: FieldError[]) {
@@ -17,7 +18,7 @@ export class InvalidEventError extends FieldErrorsError {
 
 /** One entry that PutEvents still refused after the publisher's last attempt. */
 export interface FailedEntry {
-  /** The CloneSet key the entry named, `<cluster>/<namespace>/<name>`. */
+  /** The object key the entry named, as lib/core/objectKey.ts `objectKeyText` renders it. */
   key: string;
   /** EventBridge's `ErrorCode`, or the SDK error's name when the whole call failed. */
   errorCode: string;

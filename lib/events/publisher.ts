@@ -8,7 +8,7 @@ import {
   type PutEventsRequestEntry,
   type PutEventsResponse,
 } from '@aws-sdk/client-eventbridge';
-import { cloneSetKeyText } from '../core/cloneSetKey.js';
+import { objectKeyText } from '../core/objectKey.js';
 import { coalesce } from './coalesce.js';
 import { PublishError, type FailedEntry } from './errors.js';
 import { canonicalRequest, DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
@@ -27,7 +27,7 @@ export interface PublishResult {
 /** Puts reconcile requests on the event bus. */
 export interface EventPublisher {
   /**
-   * Coalesces `requests` ({@link coalesce}) and puts one event per CloneSet key.
+   * Coalesces `requests` ({@link coalesce}) and puts one event per object key.
    * @throws PublishError when some entries still fail after every attempt (the others are published)
    */
   publish(requests: ReconcileRequest[]): Promise<PublishResult>;
@@ -111,7 +111,7 @@ async function sendChunk(putEvents: PutEventsFn, chunk: Pending[]): Promise<Pend
     const e = error instanceof Error ? error : new Error(String(error));
     return chunk.map((p) => ({
       ...p,
-      failure: { key: cloneSetKeyText(p.request), errorCode: e.name, errorMessage: e.message },
+      failure: { key: objectKeyText(p.request), errorCode: e.name, errorMessage: e.message },
     }));
   }
   if ((response.FailedEntryCount ?? 0) === 0) return [];
@@ -119,7 +119,7 @@ async function sendChunk(putEvents: PutEventsFn, chunk: Pending[]): Promise<Pend
     const result = response.Entries?.[i];
     if (result?.EventId !== undefined && result.ErrorCode === undefined) return [];
     const failure = {
-      key: cloneSetKeyText(p.request),
+      key: objectKeyText(p.request),
       errorCode: result?.ErrorCode ?? 'MissingEntryResult',
       errorMessage: result?.ErrorMessage ?? 'no result for this entry in the PutEvents response',
     };

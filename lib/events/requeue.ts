@@ -1,11 +1,10 @@
 /**
- * Requeue-after (docs/architecture.md#requeue): a later `Requeue` reconcile request for one
- * CloneSet key.
+ * Requeue-after (docs/architecture.md#requeue): a later `Requeue` reconcile request for one object key.
  */
 import { createHash } from 'node:crypto';
 import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import { systemClock, type Clock } from '../core/clock.js';
-import { cloneSetKeyText } from '../core/cloneSetKey.js';
+import { isGroupKind, objectKeyText } from '../core/objectKey.js';
 import { canonicalRequest, DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
 
 /** Asks for a reconcile of a key after a delay. */
@@ -64,19 +63,30 @@ function atTime(date: Date): string {
 }
 
 /**
- * The schedule's name: `requeue_<cluster>_<namespace>_<name>_<yyyymmddhhmm>` when that is ≤ 64 characters of
- * `[0-9a-zA-Z._-]` and the cluster has no `_` (namespace and name never do, so the parts stay unambiguous);
- * otherwise `requeue_<first 40 hex of sha256("<cluster>#<namespace>#<name>")>_<yyyymmddhhmm>`. The same key and
- * minute always give the same name, so repeated requests collide and dedupe.
+ * The schedule's name: `requeue_<cluster>_<group>_<Kind>_<namespace>_<name>_<yyyymmddhhmm>` (no `<namespace>_`
+ * for a cluster-scoped key) when that is ≤ 64 characters of `[0-9a-zA-Z._-]`, the kind is `<group>/<Kind>` and the
+ * cluster has no `_` (groups, Kinds, namespaces and names never do, so the parts stay unambiguous and their number
+ * tells the two forms apart); otherwise
+ * `requeue_<first 40 hex of sha256("<cluster>#<kind>#<namespace or empty>#<name>")>_<yyyymmddhhmm>` (no part
+ * contains `#`). The same key and minute always give the same name, so repeated requests collide and dedupe.
  */
 export function requeueScheduleName(request: ReconcileRequest, at: Date): string {
   const minute = atTime(at).slice(0, 16).replace(/[-T:]/g, '');
-  const { cluster, namespace, name } = request;
-  const readable = `requeue_${cluster}_${namespace}_${name}_${minute}`;
-  if (readable.length <= MAX_SCHEDULE_NAME && SCHEDULE_NAME_CHARS.test(readable) && !cluster.includes('_')) {
+  const { cluster, kind, namespace, name } = request;
+  const parts = [cluster, kind.replace('/', '_'), ...(namespace !== undefined ? [namespace] : []), name];
+  const readable = `requeue_${parts.join('_')}_${minute}`;
+  if (
+    readable.length <= MAX_SCHEDULE_NAME &&
+    SCHEDULE_NAME_CHARS.test(readable) &&
+    !cluster.includes('_') &&
+    isGroupKind(kind)
+  ) {
     return readable;
   }
-  const digest = createHash('sha256').update(`${cluster}#${namespace}#${name}`).digest('hex').slice(0, 40);
+  const digest = createHash('sha256')
+    .update(`${cluster}#${kind}#${namespace ?? ''}#${name}`)
+    .digest('hex')
+    .slice(0, 40);
   return `requeue_${digest}_${minute}`;
 }
 
@@ -106,7 +116,7 @@ export function createSchedulerRequeue(options: SchedulerRequeueOptions): Requeu
         ScheduleExpressionTimezone: 'UTC',
         FlexibleTimeWindow: { Mode: 'OFF' },
         ActionAfterCompletion: 'DELETE',
-        Description: `Requeue CloneSet ${cloneSetKeyText(request)}`,
+        Description: `Requeue ${objectKeyText(request)}`,
         Target: {
           Arn: eventBusArn,
           RoleArn: roleArn,

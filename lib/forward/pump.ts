@@ -1,6 +1,6 @@
 /**
  * The watch pump (docs/architecture.md#watch-pump): for one cluster, bounded watches of CloneSets, CloneSet pods and PVCs,
- * resumed from the stored resourceVersion, each change mapped to its CloneSet key and published (coalesced) to
+ * resumed from the stored resourceVersion, each change mapped to its CloneSet's object key and published (coalesced) to
  * the bus. Runs inside a scheduled Lambda until its time budget ends, or continuously in the embedded default.
  */
 import type { KubeConfig } from '@kubernetes/client-node';

@@ -1,8 +1,9 @@
 /**
- * Maps a changed Kubernetes object to the CloneSet key it concerns (docs/architecture.md#lib-forward):
+ * Maps a changed Kubernetes object to the object key of the CloneSet it concerns (docs/architecture.md#lib-forward):
  * a CloneSet is its own key; a pod or PVC maps to the CloneSet named by its controller owner reference
  * (group `apps.kruise.io`, kind `CloneSet`, any version). Anything else maps to nothing.
  */
+import { CLONESET_KIND } from '../api/kinds.js';
 import { GROUP, KIND } from '../api/keys.js';
 import type { JsonObject } from '../api/types.js';
 import { EVENT_VERSION, type ReconcileReason, type ReconcileRequest } from '../events/index.js';
@@ -10,10 +11,11 @@ import { EVENT_VERSION, type ReconcileReason, type ReconcileRequest } from '../e
 /** The kinds the watch pump and the admission source look at. */
 export type WatchedKind = 'CloneSet' | 'Pod' | 'PersistentVolumeClaim';
 
+/** The CloneSet itself changed, or an object it controls (controller-runtime's `For` and `Owns`). */
 const REASON: Record<WatchedKind, ReconcileReason> = {
-  CloneSet: 'CloneSetChanged',
-  Pod: 'PodChanged',
-  PersistentVolumeClaim: 'PVCChanged',
+  CloneSet: 'ObjectChanged',
+  Pod: 'OwnedObjectChanged',
+  PersistentVolumeClaim: 'OwnedObjectChanged',
 };
 
 function str(v: unknown): string | undefined {
@@ -46,6 +48,7 @@ export function requestForObject(
   return {
     version: EVENT_VERSION,
     cluster,
+    kind: CLONESET_KIND,
     namespace,
     name,
     reason: REASON[kind],

@@ -9,6 +9,7 @@ import {
   type PublishResult,
   type ReconcileRequest,
 } from '../events/index.js';
+import { CLONESET_KIND } from '../api/kinds.js';
 import type { KubeClient } from '../kube/types.js';
 
 /**
@@ -27,6 +28,7 @@ export async function resyncCluster(
     .map((cs) => ({
       version: EVENT_VERSION,
       cluster,
+      kind: CLONESET_KIND,
       namespace: cs.metadata.namespace ?? '',
       name: cs.metadata.name ?? '',
       reason: 'Resync',

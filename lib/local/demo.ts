@@ -7,6 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogLevel } from '@aws-lambda-powertools/logger/types';
 import { clusterUp } from '../../infra/local/cluster.js';
+import { CLONESET_KIND } from '../api/kinds.js';
 import { EVENT_VERSION } from '../events/index.js';
 import { difference, snapshot, total } from '../runtime/counting.js';
 import { startEmbedded, type Embedded } from './embedded.js';
@@ -47,7 +48,14 @@ export async function runDemo(): Promise<boolean> {
     await embedded.drain();
     const c0 = snapshot(embedded.counts);
     await embedded.bus.publish([
-      { version: EVENT_VERSION, cluster: 'local', namespace: NAMESPACE, name: NAME, reason: 'Resync' },
+      {
+        version: EVENT_VERSION,
+        cluster: 'local',
+        kind: CLONESET_KIND,
+        namespace: NAMESPACE,
+        name: NAME,
+        reason: 'Resync',
+      },
     ]);
     await embedded.drain();
     const noop = difference(c0, embedded.counts);

@@ -13,7 +13,7 @@ import { planCloneSet } from '../cloneset/plan.js';
 import { isPrePullPod, LABEL_PREPULL_FOR } from '../cloneset/index.js';
 import { isPodAvailable } from '../cloneset/pods.js';
 import { DEFAULT_PLANNER_OPTIONS, type Plan, type PlannerOptions } from '../cloneset/types.js';
-import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
+import { namespaceOf, objectKeyText, type ObjectKey } from '../core/objectKey.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
@@ -125,16 +125,18 @@ function selectorOf(cs: CloneSet): string | undefined {
  * @param pending the stored expectations (read before the world; only this invocation, the lease holder, writes them)
  * @param options planner options: with image pre-download on, the namespace's ImagePullJobs are listed too
  * @returns undefined when the CloneSet does not exist
+ * @throws InvalidObjectKeyError when the key has no namespace (CloneSets are namespaced)
  * @throws KubeApiError when a read fails
  */
 export async function readWorld(
   kube: KubeClient,
-  key: CloneSetKey,
+  key: ObjectKey,
   scope: ReadScope,
   pending: Expectations,
   options?: Partial<PlannerOptions>,
 ): Promise<World | undefined> {
-  const cloneSet = await kube.getCloneSet(key.namespace, key.name);
+  const namespace = namespaceOf(key);
+  const cloneSet = await kube.getCloneSet(namespace, key.name);
   if (!cloneSet) return undefined;
   const uid = cloneSet.metadata.uid ?? '';
   const selector = selectorOf(cloneSet);
@@ -145,11 +147,11 @@ export async function readWorld(
   const preDownload = !!options?.preDownloadImageForInPlaceUpdate;
   const prePull = preDownload && !!options?.preDownloadImageWithPods;
   const [pods, pvcs, revisions, jobs, prePulls, nodeAgent] = await Promise.all([
-    kube.listPods(key.namespace, narrow ? selector : undefined),
-    skipPVCs ? none : kube.listPVCs(key.namespace),
-    selector === undefined ? none : kube.listControllerRevisions(key.namespace, selector),
-    preDownload ? kube.listImagePullJobs(key.namespace) : undefined,
-    prePull ? kube.listPods(key.namespace, `${LABEL_PREPULL_FOR}=${uid}`) : undefined,
+    kube.listPods(namespace, narrow ? selector : undefined),
+    skipPVCs ? none : kube.listPVCs(namespace),
+    selector === undefined ? none : kube.listControllerRevisions(namespace, selector),
+    preDownload ? kube.listImagePullJobs(namespace) : undefined,
+    prePull ? kube.listPods(namespace, `${LABEL_PREPULL_FOR}=${uid}`) : undefined,
     prePull ? kube.anyNodeImage() : undefined,
   ]);
   return {
@@ -189,7 +191,7 @@ function observedFrom(
  */
 export async function readObserved(
   deps: Pick<PassDeps, 'expectations' | 'clock' | 'options'>,
-  key: CloneSetKey,
+  key: ObjectKey,
   world: World,
 ): Promise<ObservedExpectations> {
   return observedFrom(deps, await deps.expectations.get(key), world);
@@ -283,7 +285,7 @@ function countBy(xs: string[]): Record<string, number> {
  */
 export async function runPass(
   deps: PassDeps,
-  key: CloneSetKey,
+  key: ObjectKey,
   lease: Lease,
   recordedEvents: Set<string>,
   scope: ReadScope = 'owned',
@@ -361,7 +363,7 @@ export async function runPass(
     !!effective.revisions.update ||
     !!result.conflict;
   log.info('reconciled', {
-    cloneSet: cloneSetKeyText(key),
+    key: objectKeyText(key),
     phase: plan.phase,
     waitingForExpectations: waiting,
     diff: plan.diff,

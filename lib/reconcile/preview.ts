@@ -5,7 +5,7 @@
  * taken and nothing written. The read side of `kruiseless plan` (docs/cli.md#plan).
  */
 import type { Plan } from '../cloneset/types.js';
-import type { CloneSetKey } from '../core/cloneSetKey.js';
+import type { ObjectKey } from '../core/objectKey.js';
 import type { ScaleDownIntent } from '../state/index.js';
 import { isSatisfied, noExpectations, type ObservedExpectations } from './observeExpectations.js';
 import { planPass, readObserved, readWorld, type PassDeps, type World } from './pass.js';
@@ -36,7 +36,7 @@ export interface PassPreview {
  * @returns undefined when the CloneSet does not exist
  * @throws KubeApiError when a read fails; StateStoreError when the state table cannot be read
  */
-export async function previewPass(deps: PreviewDeps, key: CloneSetKey): Promise<PassPreview | undefined> {
+export async function previewPass(deps: PreviewDeps, key: ObjectKey): Promise<PassPreview | undefined> {
   // what a pass after a change reads (every owned pod and PVC), so the preview misses no release or clean-up
   const world = await readWorld(deps.kube, key, 'owned', noExpectations());
   if (!world) return undefined;

@@ -1,12 +1,12 @@
 /**
- * One reconcile invocation for one CloneSet key (docs/architecture.md#one-invocation): lease → passes → requeue
+ * One reconcile invocation for one object key (docs/architecture.md#one-invocation): lease → passes → requeue
  * → release. Used unchanged by the Lambda handler and by the embedded default.
  *
  * Invariant: an invocation that has returned (or thrown) holds no lease — except when it was fenced out, and then
  * the lease is someone else's.
  */
 import type { Plan } from '../cloneset/types.js';
-import { cloneSetKeyOf, type CloneSetKey } from '../core/cloneSetKey.js';
+import { objectKeyOf, type ObjectKey } from '../core/objectKey.js';
 import type { RequeueScheduler, ReconcileRequest } from '../events/index.js';
 import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
 import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
@@ -60,7 +60,7 @@ export interface ReconcileOutcome {
 /** The state of one invocation, threaded through its steps. */
 interface Run {
   deps: ReconcileDeps;
-  key: CloneSetKey;
+  key: ObjectKey;
   lease: Lease;
   outcome: ReconcileOutcome;
   recordedEvents: Set<string>;
@@ -132,10 +132,10 @@ async function releaseFully(deps: ReconcileDeps, lease: Lease, failures?: number
 }
 
 /**
- * Reconcile one CloneSet key. Takes the lease (or marks the holder dirty and returns `deferred`), runs passes until
- * nothing changes, sleeps short waits inside the invocation and schedules longer ones, re-runs when another event
- * arrived meanwhile (dirty flag), then releases the lease. When the budget is used up while another event waits,
- * it requeues and releases — clearing the dirty flag as often as needed, so it never returns holding the lease.
+ * Reconcile one object key (a CloneSet's, today). Takes the lease (or marks the holder dirty and returns
+ * `deferred`), runs passes until nothing changes, sleeps short waits inside the invocation and schedules longer ones,
+ * re-runs when another event arrived meanwhile (dirty flag), then releases the lease. When the budget is used up
+ * while another event waits, it requeues and releases — clearing the dirty flag as often as needed, so it never returns holding the lease.
  * @throws state-store and unexpected errors after releasing the lease (the event is retried by Lambda / the bus);
  *   a takeover by another invocation (`FencedOutError`) is not an error: it returns `fenced`.
  */
@@ -143,7 +143,7 @@ export async function reconcileCloneSet(
   deps: ReconcileDeps,
   request: ReconcileRequest,
 ): Promise<ReconcileOutcome> {
-  const key = cloneSetKeyOf(request);
+  const key = objectKeyOf(request);
   const acquired = await deps.leases.acquire(key, deps.holder, deps.leaseDurationMs, deps.clock());
   if (!acquired.acquired) {
     deps.log.debug('lease held by another invocation; marked it dirty so the holder runs again', {

@@ -31,7 +31,7 @@ function byDimensions(points: MetricPoint[]): MetricPoint[][] {
 }
 
 /**
- * A sink writing EMF. Each invocation's properties (CloneSet key, correlation ids) go into every line as metadata.
+ * A sink writing EMF. Each invocation's properties (object key, correlation ids) go into every line as metadata.
  * Powertools' own warnings (an invalid dimension) go to standard error.
  */
 export function emfSink(options: EmfSinkOptions = {}): MetricsSink {

@@ -6,7 +6,6 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
-  CONTROLLER_NAME,
   METRIC,
   METRIC_UNIT,
   noMetrics,
@@ -32,9 +31,20 @@ export class InvocationMetrics implements MetricsRecorder {
   /** EMF metadata of the invocation (not dimensions). */
   readonly properties: Record<string, unknown> = {};
 
+  /** The `controller` dimension of every point. */
+  readonly controller: string;
+
+  /**
+   * @param controller the `controller` dimension of every point (controller-runtime's label for the controller's
+   *   name): lib/core/objectKey.ts `controllerNameOf` the reconciled kind, e.g. `cloneset`
+   */
+  constructor(controller: string) {
+    this.controller = controller;
+  }
+
   /** See {@link MetricsRecorder.add}; adds the `controller` dimension. */
   add(name: MetricName, value: number, dimensions: Dimensions = {}): void {
-    const all: Dimensions = { controller: CONTROLLER_NAME, ...dimensions };
+    const all: Dimensions = { controller: this.controller, ...dimensions };
     const id = JSON.stringify([name, Object.entries(all).sort(([a], [b]) => a.localeCompare(b))]);
     const point = this.#points.get(id);
     if (!point) this.#points.set(id, { name, dimensions: all, values: [value] });

@@ -70,7 +70,7 @@ const ClusterRecordSchema = z.strictObject({
  * kubeconfig kept in Secrets Manager.
  */
 export interface ClusterRecord {
-  /** Registry name, used in CloneSet keys; letters, digits, `.`, `_`, `-` (never `#`). */
+  /** Registry name, used in object keys; letters, digits, `.`, `_`, `-` (never `#`). */
   name: string;
   /** API server URL, `https://…`. */
   endpoint: string;

@@ -12,7 +12,7 @@ import { FieldErrorsError, KruiselessError, type FieldError } from '../core/erro
 export class FencedOutError extends KruiselessError {
   /** The operation that was fenced, e.g. `lease.renew` or `expectations.put`. */
   readonly operation: string;
-  /** The item's key as `<pk>/<sk>`, e.g. `cs#prod#default#web/lease`. */
+  /** The item's key as `<pk>/<sk>`, e.g. `obj#prod#apps.kruise.io/CloneSet#default#web/lease`. */
   readonly key: string;
   /** The fencing token the rejected writer presented. */
   readonly token: number;
@@ -49,7 +49,7 @@ export class StateStoreError extends KruiselessError {
 }
 
 /**
- * A state key cannot be built or parsed (key layout `cs#<cluster>#<ns>#<name>`): a part is empty or
+ * A state key cannot be built or parsed (key layout `obj#<cluster>#<group>/<Kind>#<ns>#<name>`): a part is empty or
  * contains the separator `#`, or a string does not have the layout.
  */
 export class InvalidStateKeyError extends KruiselessError {

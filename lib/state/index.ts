@@ -1,5 +1,5 @@
 /**
- * lib/state: the DynamoDB state of Kruiseless (docs/architecture.md#lib-state): per-CloneSet lease,
+ * lib/state: the DynamoDB state of Kruiseless (docs/architecture.md#lib-state): per-object lease,
  * expectations and scale-down ledger, the cluster registry and watch checkpoints, all in one table
  * (`pk` S, `sk` S, TTL attribute `ttl`) written with single-item conditional writes only.
  */
@@ -32,8 +32,8 @@ export type {
   ScaleDownLedger,
   WatchCheckpoints,
 } from './ports.js';
-export type { CloneSetKey } from '../core/cloneSetKey.js';
-export { cloneSetKeyString, clusterKeyString, parseCloneSetKey } from './itemKeys.js';
+export type { ObjectKey } from '../core/objectKey.js';
+export { clusterKeyString, objectKeyString, parseObjectKey } from './itemKeys.js';
 export { ensureTable } from './dynamo/table.js';
 export { createMemoryStores, type MemoryStores } from './memory.js';
 

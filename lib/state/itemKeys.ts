@@ -1,8 +1,9 @@
 /**
- * Item keys of the single state table (docs/architecture.md#state-table). Partition keys join their parts with `#`, so no part may
- * contain `#` (Kubernetes namespaces and names never do; cluster names are checked here).
+ * Item keys of the single state table (docs/architecture.md#state-table). Partition keys join their parts with `#`,
+ * so no part may contain `#` (Kubernetes groups, Kinds, namespaces and names never do; cluster names are checked
+ * here).
  */
-import { cloneSetKeyText, type CloneSetKey } from '../core/cloneSetKey.js';
+import { objectKeyText, type ObjectKey } from '../core/objectKey.js';
 import { InvalidStateKeyError } from './errors.js';
 
 /** Sort keys of the items under one partition key. */
@@ -15,7 +16,8 @@ export const SK = {
   watch: (resource: string): string => `watch#${checkPart('resource', resource, resource)}`,
 } as const;
 
-const CLONESET_PREFIX = 'cs';
+const OBJECT_PREFIX = 'obj';
+const OBJECT_FORM = 'obj#<cluster>#<group>/<Kind>#<namespace>#<name>';
 const CLUSTER_PREFIX = 'cluster';
 
 function checkPart(field: string, value: string, input: string): string {
@@ -27,42 +29,44 @@ function checkPart(field: string, value: string, input: string): string {
 }
 
 /**
- * The partition key of a CloneSet's items: `cs#<cluster>#<namespace>#<name>`.
- * @throws InvalidStateKeyError when a part is empty or contains `#`
+ * The partition key of an object's items (lease, expectations, scale-down ledger):
+ * `obj#<cluster>#<group>/<Kind>#<namespace>#<name>`, the namespace part empty for a cluster-scoped object, e.g.
+ * `obj#prod#apps.kruise.io/CloneSet#shop#web`.
+ * @throws InvalidStateKeyError when the cluster, kind or name is empty, the namespace is the empty string (omit it
+ *   instead), or a part contains `#`
  */
-export function cloneSetKeyString(key: CloneSetKey): string {
-  const input = cloneSetKeyText(key);
+export function objectKeyString(key: ObjectKey): string {
+  const input = objectKeyText(key);
   return [
-    CLONESET_PREFIX,
+    OBJECT_PREFIX,
     checkPart('cluster', key.cluster, input),
-    checkPart('namespace', key.namespace, input),
+    checkPart('kind', key.kind, input),
+    key.namespace === undefined ? '' : checkPart('namespace', key.namespace, input),
     checkPart('name', key.name, input),
   ].join('#');
 }
 
 /**
- * Inverse of {@link cloneSetKeyString}.
- * @param s a string of the form `cs#<cluster>#<namespace>#<name>`
- * @throws InvalidStateKeyError when the prefix is not `cs`, there are not exactly four `#`-separated parts,
- *   or a part is empty
+ * Inverse of {@link objectKeyString}.
+ * @param s a string of the form `obj#<cluster>#<group>/<Kind>#<namespace>#<name>`
+ * @returns the key; without `namespace` when that part is empty
+ * @throws InvalidStateKeyError when the prefix is not `obj`, there are not exactly five `#`-separated parts,
+ *   or the cluster, kind or name is empty
  */
-export function parseCloneSetKey(s: string): CloneSetKey {
+export function parseObjectKey(s: string): ObjectKey {
   const parts = s.split('#');
-  if (parts[0] !== CLONESET_PREFIX)
+  if (parts[0] !== OBJECT_PREFIX)
+    throw new InvalidStateKeyError(s, `expected prefix '${OBJECT_PREFIX}#' (${OBJECT_FORM})`);
+  if (parts.length !== 5)
     throw new InvalidStateKeyError(
       s,
-      `expected prefix '${CLONESET_PREFIX}#' (cs#<cluster>#<namespace>#<name>)`,
+      `expected 5 '#'-separated parts (${OBJECT_FORM}), got ${parts.length}; no part may contain '#'`,
     );
-  if (parts.length !== 4)
-    throw new InvalidStateKeyError(
-      s,
-      `expected 4 '#'-separated parts (cs#<cluster>#<namespace>#<name>), got ${parts.length}; no part may contain '#'`,
-    );
-  const [, cluster, namespace, name] = parts;
+  const [, cluster, kind, namespace, name] = parts;
   checkPart('cluster', cluster, s);
-  checkPart('namespace', namespace, s);
+  checkPart('kind', kind, s);
   checkPart('name', name, s);
-  return { cluster, namespace, name };
+  return { cluster, kind, ...(namespace !== '' ? { namespace } : {}), name };
 }
 
 /**

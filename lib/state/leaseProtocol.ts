@@ -1,5 +1,5 @@
 /**
- * The lease protocol shared by every lease of the state layer — the per-CloneSet reconcile lease and the watch
+ * The lease protocol shared by every lease of the state layer — the per-object reconcile lease and the watch
  * pump's per-stream checkpoint lease — and by both adapters (docs/architecture.md#lease):
  * - a lease is free when never taken, released (`expiresAt` = {@link RELEASED_AT}) or expired (`expiresAt <= now`);
  * - taking it (free, or already ours) adds 1 to its fencing token;

@@ -1,10 +1,10 @@
 /**
- * The in-memory adapter of the per-CloneSet state ports ({@link LeaseStore}, {@link ExpectationStore},
+ * The in-memory adapter of the per-object state ports ({@link LeaseStore}, {@link ExpectationStore},
  * {@link ScaleDownLedger}): the same protocol as the DynamoDB adapter — fencing tokens, the dirty flag, fences raised
  * on a takeover — kept in one `Map`, for the reconciler's unit tests. Nothing is persisted.
  */
 import { FencedOutError } from './errors.js';
-import { cloneSetKeyString, itemKey, SK } from './itemKeys.js';
+import { objectKeyString, itemKey, SK } from './itemKeys.js';
 import type {
   AcquireResult,
   ExpectationStore,
@@ -14,7 +14,7 @@ import type {
   ScaleDownIntent,
   ScaleDownLedger,
 } from './ports.js';
-import type { CloneSetKey } from '../core/cloneSetKey.js';
+import type { ObjectKey } from '../core/objectKey.js';
 import { checkFailures, checkLeaseTiming, RELEASED_AT } from './leaseProtocol.js';
 
 interface LeaseRecord {
@@ -30,7 +30,7 @@ interface Fenced<T> {
   value?: T;
 }
 
-/** The three per-CloneSet stores over one in-memory table. */
+/** The three per-object stores over one in-memory table. */
 export interface MemoryStores {
   leases: LeaseStore;
   expectations: ExpectationStore;
@@ -59,14 +59,14 @@ export function createMemoryStores(): MemoryStores {
     lease: Lease,
     value: T | undefined,
   ) => {
-    const pk = cloneSetKeyString(lease.key);
+    const pk = objectKeyString(lease.key);
     const cur = m.get(pk);
     if (cur && cur.fence > lease.token)
       throw new FencedOutError(op, itemKey(pk, sk), lease.token, 'a newer lease holder wrote this item');
     m.set(pk, { fence: lease.token, ...(value === undefined ? {} : { value: structuredClone(value) }) });
   };
   const owned = (op: string, lease: Lease): LeaseRecord => {
-    const pk = cloneSetKeyString(lease.key);
+    const pk = objectKeyString(lease.key);
     const cur = leases.get(pk);
     if (!cur || cur.holder !== lease.holder || cur.token !== lease.token)
       throw new FencedOutError(op, itemKey(pk, SK.lease), lease.token, `holder ${lease.holder}`);
@@ -75,9 +75,9 @@ export function createMemoryStores(): MemoryStores {
 
   return {
     leases: {
-      async acquire(key: CloneSetKey, holder, durationMs, nowMs): Promise<AcquireResult> {
+      async acquire(key: ObjectKey, holder, durationMs, nowMs): Promise<AcquireResult> {
         checkLeaseTiming('lease.acquire', durationMs, nowMs);
-        const pk = cloneSetKeyString(key);
+        const pk = objectKeyString(key);
         const old = leases.get(pk);
         if (!old || old.expiresAt <= nowMs || old.holder === holder) {
           const token = (old?.token ?? 0) + 1;
@@ -116,7 +116,7 @@ export function createMemoryStores(): MemoryStores {
     },
     expectations: {
       async get(key) {
-        const e = expectations.get(cloneSetKeyString(key))?.value;
+        const e = expectations.get(objectKeyString(key))?.value;
         return e ? structuredClone(e) : { creates: [], deletes: [], updates: [] };
       },
       async put(lease, e) {
@@ -125,14 +125,14 @@ export function createMemoryStores(): MemoryStores {
     },
     ledger: {
       async get(key) {
-        const i = ledger.get(cloneSetKeyString(key))?.value;
+        const i = ledger.get(objectKeyString(key))?.value;
         return i ? structuredClone(i) : undefined;
       },
       async record(lease, intent) {
         fencedWrite(ledger, 'ledger.record', SK.scaledown, lease, intent);
       },
       async clear(lease, intentId) {
-        const pk = cloneSetKeyString(lease.key);
+        const pk = objectKeyString(lease.key);
         const cur = ledger.get(pk);
         if (cur && cur.fence > lease.token)
           throw new FencedOutError(

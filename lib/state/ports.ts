@@ -3,11 +3,11 @@
  * where it lives. Adapters: `dynamo/` (the DynamoDB table, production and the embedded default) and `memory.ts`
  * (one in-process map, for unit tests). The protocol they share is described in docs/architecture.md ("State").
  */
-import type { CloneSetKey } from '../core/cloneSetKey.js';
+import type { ObjectKey } from '../core/objectKey.js';
 
 /** A lease held by one reconciler invocation (docs/architecture.md#lease). */
 export interface Lease {
-  key: CloneSetKey;
+  key: ObjectKey;
   /** Unique per invocation, e.g. the Lambda request id. */
   holder: string;
   /** Fencing token: strictly greater than every earlier token of this key. */
@@ -41,7 +41,7 @@ export interface LeaseStore {
    * @throws StateStoreError on DynamoDB failures
    * @throws InvalidStateKeyError when the key has an empty part or a part containing `#`
    */
-  acquire(key: CloneSetKey, holder: string, durationMs: number, nowMs: number): Promise<AcquireResult>;
+  acquire(key: ObjectKey, holder: string, durationMs: number, nowMs: number): Promise<AcquireResult>;
   /**
    * Extend the lease to `nowMs + durationMs` (epoch ms).
    * @returns the lease with the new `expiresAt`
@@ -73,7 +73,7 @@ export interface PendingOp {
   resourceVersion?: string;
 }
 
-/** All pending writes of one CloneSet (docs/architecture.md#expectations), in the order the caller stored them. */
+/** All pending writes of one object (docs/architecture.md#expectations), in the order the caller stored them. */
 export interface Expectations {
   creates: PendingOp[];
   deletes: PendingOp[];
@@ -87,7 +87,7 @@ export interface ExpectationStore {
    * @returns the stored expectations; empty lists when the item (or a list) is absent
    * @throws StateStoreError on DynamoDB failures or a malformed stored item
    */
-  get(key: CloneSetKey): Promise<Expectations>;
+  get(key: ObjectKey): Promise<Expectations>;
   /**
    * Replace the whole expectations item, conditioned on fence: stored fence absent or <= `lease.token` (then
    * stores `lease.token`). Record expectations *before* each cluster write (docs/architecture.md#write-order).
@@ -119,7 +119,7 @@ export interface ScaleDownLedger {
    * @returns the recorded intent, or undefined when none is recorded
    * @throws StateStoreError on DynamoDB failures or a malformed stored item
    */
-  get(key: CloneSetKey): Promise<ScaleDownIntent | undefined>;
+  get(key: ObjectKey): Promise<ScaleDownIntent | undefined>;
   /**
    * Record (replace) the intent, fenced like {@link ExpectationStore.put}.
    * @throws FencedOutError when a newer lease holder wrote (or took over) the item

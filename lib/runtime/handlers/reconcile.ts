@@ -1,13 +1,15 @@
 /**
- * The `reconcile` handler (EventBridge target): one CloneSet key per invocation ({@link reconcileCloneSet}). A malformed or unknown
- * event is logged and rethrown, so Lambda's async retries end in the dead-letter queue; nothing else is touched.
+ * The `reconcile` handler (EventBridge target): one object key per invocation ({@link reconcileCloneSet}). A
+ * malformed event, or one of a kind this deployment does not reconcile (lib/api/kinds.ts), is logged and rethrown,
+ * so Lambda's async retries end in the dead-letter queue; nothing else is touched.
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import { correlationIdsOf, parseReconcileEvent, type ReconcileRequest } from '../../events/index.js';
+import { KNOWN_KINDS } from '../../api/kinds.js';
 import { systemClock } from '../../core/clock.js';
-import { cloneSetKeyText } from '../../core/cloneSetKey.js';
+import { controllerNameOf, objectKeyText } from '../../core/objectKey.js';
 import { withKeys, type Logger as CoreLogger } from '../../core/logger.js';
 import { reconcileCloneSet, type ReconcileOutcome } from '../../reconcile/reconcile.js';
 import { InvocationMetrics, noMetricsSink, recordReconcile, withMetrics } from '../metrics.js';
@@ -15,13 +17,14 @@ import type { Runtime } from '../types.js';
 
 /** Summary returned by the handler (visible in Lambda's async destinations and in tests). */
 export interface ReconcileSummary {
+  /** The object key as lib/core/objectKey.ts `objectKeyText` renders it. */
   key: string;
   result: string;
   passes: number;
   writes: number;
   requeuedAfterSeconds?: number;
   error?: string;
-  /** Consecutive failed passes of the CloneSet after this invocation (docs/reliability.md#backoff). */
+  /** Consecutive failed passes of the object after this invocation (docs/reliability.md#backoff). */
   failures?: number;
 }
 
@@ -33,9 +36,10 @@ export type ReconcileContext = Context | Pick<Context, 'awsRequestId' | 'getRema
 
 /**
  * Build the handler for a runtime (AWS in Lambda, in-process in the embedded default). Every log line of an
- * invocation carries `cloneSet` and `correlation_id` (the request's first correlation id, else the EventBridge
+ * invocation carries `key` (the object key's text) and `correlation_id` (the request's first correlation id, else the EventBridge
  * event id; `correlationIds` lists all of them when coalescing merged several), through a logger of its own, so
- * concurrent invocations sharing `logger` never mix keys. Metrics go to `runtime.metrics` when it ends.
+ * concurrent invocations sharing `logger` never mix keys. Metrics go to `runtime.metrics` when it ends, with the
+ * `controller` dimension of the request's kind ({@link controllerNameOf}).
  * @throws InvalidEventError for a malformed event; UnknownClusterError; state-store errors
  */
 export function reconcileHandler(
@@ -46,21 +50,21 @@ export function reconcileHandler(
     if (context && 'functionName' in context) logger.addContext(context);
     let request;
     try {
-      request = parseReconcileEvent(event);
+      request = parseReconcileEvent(event, KNOWN_KINDS);
     } catch (e) {
       logger.error('rejected reconcile event', { error: (e as Error).message, event });
       throw e;
     }
     const runtime = getRuntime();
-    const key = cloneSetKeyText(request);
+    const key = objectKeyText(request);
     const ids = correlationIdsOf(request, eventIdOf(event));
     const log = withKeys(logger, {
-      cloneSet: key,
+      key,
       ...(ids[0] !== undefined ? { correlation_id: ids[0] } : {}),
       ...(ids.length > 1 ? { correlationIds: ids } : {}),
     });
-    const recorder = new InvocationMetrics();
-    recorder.property('cloneSet', key);
+    const recorder = new InvocationMetrics(controllerNameOf(request.kind));
+    recorder.property('key', key);
     recorder.property('reason', request.reason);
     if (ids.length > 0) recorder.property('correlationIds', ids);
     const started = performance.now();

@@ -2,6 +2,8 @@
  * The `resync` handler (scheduled): one reconcile request for every CloneSet of every registered cluster, so the system converges even if every other event were lost. A cluster that fails is logged and skipped.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { CLONESET_KIND } from '../../api/kinds.js';
+import { controllerNameOf } from '../../core/objectKey.js';
 import { resyncCluster } from '../../forward/resync.js';
 import type { Context } from 'aws-lambda';
 import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
@@ -15,7 +17,8 @@ export function resyncHandler(
   return async (_event?: unknown, context?: Context): Promise<Record<string, number>> => {
     if (context) logger.addContext(context);
     const runtime = getRuntime();
-    const recorder = new InvocationMetrics();
+    // the sources serve the one controller of lib/api/kinds.ts; with a registry, each watch names its own
+    const recorder = new InvocationMetrics(controllerNameOf(CLONESET_KIND));
     const publisher = meteredPublisher(runtime.publisher, recorder);
     return withMetrics(recorder, runtime.metrics ?? noMetricsSink, async () => {
       const out: Record<string, number> = {};

@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import { pumpCluster, type StreamResult } from '../../forward/pump.js';
+import { CLONESET_KIND } from '../../api/kinds.js';
 import { systemClock } from '../../core/clock.js';
+import { controllerNameOf } from '../../core/objectKey.js';
 import type { EventPublisher } from '../../events/index.js';
 import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';
@@ -39,7 +41,8 @@ export function watchHandler(
   ): Promise<Record<string, StreamResult[]>> => {
     if (context && 'functionName' in context) logger.addContext(context);
     const runtime = getRuntime();
-    const recorder = new InvocationMetrics();
+    // the sources serve the one controller of lib/api/kinds.ts; with a registry, each watch names its own
+    const recorder = new InvocationMetrics(controllerNameOf(CLONESET_KIND));
     return withMetrics(recorder, runtime.metrics ?? noMetricsSink, () =>
       pumpAll(
         runtime,

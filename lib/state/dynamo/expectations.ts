@@ -1,12 +1,12 @@
 /**
- * Durable expectations (docs/architecture.md#expectations): item `cs#<cluster>#<ns>#<name>` / `expectations` with the creates,
+ * Durable expectations (docs/architecture.md#expectations): item `obj#<cluster>#<group>/<Kind>#<ns>#<name>` / `expectations` with the creates,
  * deletes and in-place updates this controller issued but has not yet observed, plus `fence` (token of the last
  * writer) and `ttl` (epoch s, 1 day after the last write; GC only).
  */
 import * as z from 'zod';
 import { fencedPut } from './fence.js';
-import { cloneSetKeyString, SK } from '../itemKeys.js';
-import type { CloneSetKey } from '../../core/cloneSetKey.js';
+import { objectKeyString, SK } from '../itemKeys.js';
+import type { ObjectKey } from '../../core/objectKey.js';
 import type { ExpectationStore, Expectations, Lease, PendingOp } from '../ports.js';
 import { decodeItem, type StateTable } from './table.js';
 
@@ -35,9 +35,9 @@ function copyOps(ops: readonly PendingOp[]): PendingOp[] {
 export class DynamoExpectationStore implements ExpectationStore {
   constructor(private readonly table: StateTable) {}
 
-  async get(key: CloneSetKey): Promise<Expectations> {
+  async get(key: ObjectKey): Promise<Expectations> {
     const op = 'expectations.get';
-    const pk = cloneSetKeyString(key);
+    const pk = objectKeyString(key);
     const item = await this.table.get(op, pk, SK.expectations);
     const e = item ? decodeItem(ExpectationsItem, item, op, pk, SK.expectations) : {};
     return {
@@ -48,7 +48,7 @@ export class DynamoExpectationStore implements ExpectationStore {
   }
 
   async put(lease: Lease, expectations: Expectations): Promise<void> {
-    const pk = cloneSetKeyString(lease.key);
+    const pk = objectKeyString(lease.key);
     await fencedPut(this.table, 'expectations.put', pk, SK.expectations, lease.token, {
       creates: copyOps(expectations.creates),
       deletes: copyOps(expectations.deletes),

@@ -1,5 +1,5 @@
 /**
- * The per-CloneSet lease on the state table: item `cs#<cluster>#<ns>#<name>` / `lease` holding `holder`, `token`
+ * The per-object lease on the state table: item `obj#<cluster>#<group>/<Kind>#<ns>#<name>` / `lease` holding `holder`, `token`
  * (monotonic fencing token), `expiresAt` (epoch ms), `dirty`, `failures` (consecutive failed passes, written by a
  * release, docs/reliability.md#backoff) and `ttl` (epoch s, GC only). Single-item conditional
  * UpdateItems only; the protocol is lib/state/leaseProtocol.ts, written as DynamoDB expressions in ./leaseItem.ts.
@@ -8,9 +8,9 @@
  * restart tokens at 1 below the fences already stored on the bookkeeping items.
  */
 import * as z from 'zod';
-import type { CloneSetKey } from '../../core/cloneSetKey.js';
+import type { ObjectKey } from '../../core/objectKey.js';
 import { StateStoreError } from '../errors.js';
-import { cloneSetKeyString, itemKey, SK } from '../itemKeys.js';
+import { objectKeyString, itemKey, SK } from '../itemKeys.js';
 import { checkFailures, checkLeaseTiming, RELEASED_AT } from '../leaseProtocol.js';
 import type { AcquireResult, Lease, LeaseStore } from '../ports.js';
 import { raiseFence } from './fence.js';
@@ -32,10 +32,10 @@ const LeaseItem = z.object({
 export class DynamoLeaseStore implements LeaseStore {
   constructor(private readonly table: StateTable) {}
 
-  async acquire(key: CloneSetKey, holder: string, durationMs: number, nowMs: number): Promise<AcquireResult> {
+  async acquire(key: ObjectKey, holder: string, durationMs: number, nowMs: number): Promise<AcquireResult> {
     const op = 'lease.acquire';
     checkLeaseTiming(op, durationMs, nowMs);
-    const pk = cloneSetKeyString(key);
+    const pk = objectKeyString(key);
     const expiresAt = nowMs + durationMs;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const taken = await takeLease(this.table, op, pk, SK.lease, holder, durationMs, nowMs, 'ALL_OLD', {
@@ -88,7 +88,7 @@ export class DynamoLeaseStore implements LeaseStore {
   async renew(lease: Lease, durationMs: number, nowMs: number): Promise<Lease> {
     const op = 'lease.renew';
     checkLeaseTiming(op, durationMs, nowMs);
-    const pk = cloneSetKeyString(lease.key);
+    const pk = objectKeyString(lease.key);
     const expiresAt = nowMs + durationMs;
     const res = await updateIfOwned(this.table, op, pk, SK.lease, lease.holder, lease.token, {
       expression: 'SET #expiresAt = :exp, #ttl = :ttl',
@@ -102,7 +102,7 @@ export class DynamoLeaseStore implements LeaseStore {
   async release(lease: Lease, failures?: number): Promise<'released' | 'dirty'> {
     const op = 'lease.release';
     if (failures !== undefined) checkFailures(op, failures);
-    const pk = cloneSetKeyString(lease.key);
+    const pk = objectKeyString(lease.key);
     const dirty = { '#dirty': 'dirty' };
     // the failure count rides on whichever of the two writes succeeds (no extra DynamoDB operation)
     const count: { set: string; names: Record<string, string>; values: Item } =

@@ -1,5 +1,5 @@
 /**
- * The scale-down ledger (docs/architecture.md#ledger): item `cs#<cluster>#<ns>#<name>` / `scaledown`. Before deleting (or
+ * The scale-down ledger (docs/architecture.md#ledger): item `obj#<cluster>#<group>/<Kind>#<ns>#<name>` / `scaledown`. Before deleting (or
  * moving to PreparingDelete) the chosen pods are written down with the reason for each; a retried or successor
  * invocation finishes that intent instead of choosing new victims. The item also carries `fence` (token of the
  * last writer) and `ttl` (epoch s, 1 day after the last write; GC only).
@@ -7,8 +7,8 @@
 import * as z from 'zod';
 import { FencedOutError } from '../errors.js';
 import { FENCE_CONDITION, fencedPut } from './fence.js';
-import { cloneSetKeyString, itemKey, SK } from '../itemKeys.js';
-import type { CloneSetKey } from '../../core/cloneSetKey.js';
+import { objectKeyString, itemKey, SK } from '../itemKeys.js';
+import type { ObjectKey } from '../../core/objectKey.js';
 import type { Lease, ScaleDownIntent, ScaleDownLedger } from '../ports.js';
 import { decodeItem, gcTtl, type StateTable } from './table.js';
 
@@ -24,9 +24,9 @@ const IntentItem = z.object({
 export class DynamoScaleDownLedger implements ScaleDownLedger {
   constructor(private readonly table: StateTable) {}
 
-  async get(key: CloneSetKey): Promise<ScaleDownIntent | undefined> {
+  async get(key: ObjectKey): Promise<ScaleDownIntent | undefined> {
     const op = 'ledger.get';
-    const pk = cloneSetKeyString(key);
+    const pk = objectKeyString(key);
     const item = await this.table.get(op, pk, SK.scaledown);
     if (!item) return undefined;
     const i = decodeItem(IntentItem, item, op, pk, SK.scaledown);
@@ -40,7 +40,7 @@ export class DynamoScaleDownLedger implements ScaleDownLedger {
   }
 
   async record(lease: Lease, intent: ScaleDownIntent): Promise<void> {
-    const pk = cloneSetKeyString(lease.key);
+    const pk = objectKeyString(lease.key);
     await fencedPut(this.table, 'ledger.record', pk, SK.scaledown, lease.token, {
       intentId: intent.intentId,
       createdAt: intent.createdAt,
@@ -51,7 +51,7 @@ export class DynamoScaleDownLedger implements ScaleDownLedger {
 
   async clear(lease: Lease, intentId: string): Promise<void> {
     const op = 'ledger.clear';
-    const pk = cloneSetKeyString(lease.key);
+    const pk = objectKeyString(lease.key);
     const res = await this.table.update(
       op,
       pk,

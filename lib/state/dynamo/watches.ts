@@ -2,7 +2,7 @@
  * Watch-pump checkpoints on the state table: item `cluster#<name>` / `watch#<resource>` holding the resume
  * `resourceVersion` and the pump's own lease: `holder`, `token` (fencing token, +1 per acquire), `expiresAt`
  * (epoch ms; 0 once released) and `ttl` (epoch s, `expiresAt` + 1 day; GC only — losing the item only costs a
- * relist). The lease follows lib/state/leaseProtocol.ts through ./leaseItem.ts, like the CloneSet lease.
+ * relist). The lease follows lib/state/leaseProtocol.ts through ./leaseItem.ts, like the object lease.
  */
 import * as z from 'zod';
 import { clusterKeyString, SK } from '../itemKeys.js';

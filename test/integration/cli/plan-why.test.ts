@@ -63,7 +63,12 @@ function recording(kube: KubeClient): KubeClient {
   };
 }
 
-const key = () => ({ cluster: CLUSTER, namespace: ctx.namespace, name: SEED_NAME });
+const key = () => ({
+  cluster: CLUSTER,
+  kind: 'apps.kruise.io/CloneSet',
+  namespace: ctx.namespace,
+  name: SEED_NAME,
+});
 const cli = (...argv: string[]) =>
   runCli(
     [

@@ -50,11 +50,17 @@ afterAll(async () => {
 describe('malformed and unknown events', () => {
   test('a reconcile event without a name is rejected on every attempt and dead-lettered, naming detail.name', async () => {
     const before = embedded.deadLetters().length;
-    const detail = { version: 1, cluster: E2E_CLUSTER, namespace: ctx.namespace, reason: 'Resync' };
+    const detail = {
+      version: 2,
+      cluster: E2E_CLUSTER,
+      kind: 'apps.kruise.io/CloneSet',
+      namespace: ctx.namespace,
+      reason: 'Resync',
+    };
     const put = await embedded.bus.put([
       {
         Source: 'kruiseless',
-        DetailType: 'CloneSet Reconcile Requested',
+        DetailType: 'Reconcile Requested',
         Detail: JSON.stringify(detail),
       },
     ]);
@@ -97,7 +103,7 @@ describe('malformed and unknown events', () => {
     const c0 = snapshot(embedded.counts);
     const detail = JSON.stringify(reconcileRequest(ctx.namespace));
     const put = await embedded.bus.put([
-      { Source: 'someone-else', DetailType: 'CloneSet Reconcile Requested', Detail: detail },
+      { Source: 'someone-else', DetailType: 'Reconcile Requested', Detail: detail },
       { Source: 'kruiseless', DetailType: 'CloneSet Deleted', Detail: detail },
     ]);
     expect(put.FailedEntryCount).toBe(0);
@@ -122,12 +128,19 @@ describe('malformed and unknown events', () => {
       'invalid reconcile event: source: must be "kruiseless"',
     );
     await expect(reconcile({ ...envelope(request), 'detail-type': 'CloneSet Deleted' })).rejects.toThrow(
-      'invalid reconcile event: detail-type: must be "CloneSet Reconcile Requested"',
+      'invalid reconcile event: detail-type: must be "Reconcile Requested"',
     );
     await expect(
-      reconcile(envelope({ ...request, namespace: 'Not_A_Namespace', version: 2 })),
+      reconcile(envelope({ ...request, namespace: 'Not_A_Namespace', version: 1 })),
     ).rejects.toThrow(
-      'invalid reconcile event: detail.version: must be 1; detail.namespace: must be a DNS-1123 label (lower-case alphanumerics and -)',
+      'invalid reconcile event: detail.version: must be 2; detail.namespace: must be a DNS-1123 label (lower-case alphanumerics and -)',
+    );
+    await expect(reconcile(envelope({ ...request, kind: 'apps.kruise.io/BroadcastJob' }))).rejects.toThrow(
+      'invalid reconcile event: detail.kind: is not a kind this deployment reconciles',
+    );
+    const { namespace: _namespace, ...noNamespace } = request;
+    await expect(reconcile(envelope(noNamespace))).rejects.toThrow(
+      'invalid reconcile event: detail.namespace: is required (apps.kruise.io/CloneSet is namespaced)',
     );
     await expect(reconcile('not an event')).rejects.toBeInstanceOf(InvalidEventError);
   });
@@ -313,11 +326,12 @@ describe('the admission source', () => {
       });
       expect(published).toEqual([
         {
-          version: 1,
+          version: 2,
           cluster: E2E_CLUSTER,
+          kind: 'apps.kruise.io/CloneSet',
           namespace: ctx.namespace,
           name: INVALID,
-          reason: 'PodChanged',
+          reason: 'OwnedObjectChanged',
           resourceVersion: pod.metadata.resourceVersion,
           correlationIds: [expect.stringMatching(UUID_PATTERN)], // the admission source's id for this change
         },

@@ -118,7 +118,7 @@ describe('replayed and concurrent reconcile requests', () => {
       try {
         await patchCloneSet(ctx.custom, ctx.namespace, [{ op: 'replace', path: '/spec/replicas', value: 4 }]);
         // both invocations start before the watch pump has published the change (it flushes once a second)
-        const event = envelope({ ...reconcileRequest(ctx.namespace, SEED_NAME, 'CloneSetChanged') });
+        const event = envelope({ ...reconcileRequest(ctx.namespace, SEED_NAME, 'ObjectChanged') });
         results = await Promise.all([reconcile(event), reconcile(structuredClone(event))]);
         await settledAt(4);
       } finally {

@@ -206,7 +206,7 @@ describe(`a no-op reconcile beside ${OTHERS} other CloneSets and their ${OTHERS 
 
       // a pass after a pod change reads what the CloneSet owns: every pod of the namespace (here all 42), and the PVCs
       const m2 = await quietScrape(ctx);
-      expect(await reconcile(event('PodChanged'))).toMatchObject({
+      expect(await reconcile(event('OwnedObjectChanged'))).toMatchObject({
         result: 'reconciled',
         passes: 1,
         writes: 0,

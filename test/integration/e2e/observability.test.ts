@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { METRIC } from '../../../lib/core/metrics.js';
+import { CLONESET_KIND } from '../../../lib/api/kinds.js';
 import { EVENT_VERSION, type ReconcileRequest } from '../../../lib/events/index.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import { emfSink } from '../../../lib/runtime/emf.js';
@@ -62,6 +63,7 @@ function request(name: string, correlationId: string): ReconcileRequest {
   return {
     version: EVENT_VERSION,
     cluster: E2E_CLUSTER,
+    kind: CLONESET_KIND,
     namespace: ctx.namespace,
     name,
     reason: 'Resync',
@@ -106,19 +108,19 @@ describe('observability of the pipeline', () => {
         .flatMap((d) => [d[METRIC.reconcileTime] ?? []].flat());
       expect(durations).toHaveLength(finished);
 
-      // every document: our namespace, service and controller dimensions, no CloneSet name as a dimension
+      // every document: our namespace, service and controller dimensions, no object key as a dimension
       for (const line of emf) {
         const doc = JSON.parse(line) as EmfDoc;
         const directive = doc._aws.CloudWatchMetrics[0];
         expect(directive?.Namespace).toBe(NAMESPACE);
         expect(doc.controller).toBe('cloneset');
         expect(doc.service).toBe('kruiseless');
-        expect(directive?.Dimensions.flat()).not.toContain('cloneSet');
+        expect(directive?.Dimensions.flat()).not.toContain('key');
       }
-      // the reconcile lines name their CloneSet as metadata
+      // the reconcile lines name their object key as metadata
       const reconcileDocs = emf.map((l) => JSON.parse(l) as EmfDoc).filter((d) => METRIC.reconcileTotal in d);
-      expect(new Set(reconcileDocs.map((d) => d.cloneSet))).toEqual(
-        new Set([`${E2E_CLUSTER}/${ctx.namespace}/${SEED_NAME}`]),
+      expect(new Set(reconcileDocs.map((d) => d.key))).toEqual(
+        new Set([`${E2E_CLUSTER}/${CLONESET_KIND}/${ctx.namespace}/${SEED_NAME}`]),
       );
     },
     STEP_TIMEOUT_MS,
@@ -134,9 +136,10 @@ describe('observability of the pipeline', () => {
       await settle(embedded);
       const caused = logger.lines.slice(from).filter((l) => l.correlation_id === id);
       expect(caused.map((l) => l.message)).toEqual(['reconciled', 'reconcile finished']);
-      for (const line of caused) expect(line.cloneSet).toBe(`${E2E_CLUSTER}/${ctx.namespace}/${SEED_NAME}`);
+      for (const line of caused)
+        expect(line.key).toBe(`${E2E_CLUSTER}/${CLONESET_KIND}/${ctx.namespace}/${SEED_NAME}`);
       // every reconcile line since then is this one's (nothing else was going on)
-      expect(logger.lines.slice(from).filter((l) => 'cloneSet' in l)).toEqual(caused);
+      expect(logger.lines.slice(from).filter((l) => 'key' in l)).toEqual(caused);
       // and the metrics of that invocation name the id
       const docs = emf.slice(emfFrom).map((l) => JSON.parse(l) as EmfDoc);
       expect(docs.filter((d) => METRIC.reconcileTotal in d).map((d) => d.correlationIds)).toEqual([
@@ -163,20 +166,19 @@ describe('observability of the pipeline', () => {
       });
       await settle(embedded);
       const ids: Record<string, string> = { [SEED_NAME]: `a-${randomUUID()}`, [other]: `b-${randomUUID()}` };
-      const keyOf = (name: string) => `${E2E_CLUSTER}/${ctx.namespace}/${name}`;
+      const keyOf = (name: string) => `${E2E_CLUSTER}/${CLONESET_KIND}/${ctx.namespace}/${name}`;
       const from = logger.lines.length;
       // one PutEvents call with both: the bus delivers them concurrently to the same handler and logger
       for (let round = 0; round < 3; round++) {
         await embedded.runtime.publisher.publish(Object.entries(ids).map(([name, id]) => request(name, id)));
         await settle(embedded, 500);
       }
-      const lines = logger.lines.slice(from).filter((l) => 'cloneSet' in l);
+      const lines = logger.lines.slice(from).filter((l) => 'key' in l);
       expect(lines.filter((l) => l.message === 'reconcile finished')).toHaveLength(6);
       for (const line of lines) {
         const name = Object.keys(ids).find((n) => ids[n] === line.correlation_id);
         expect(name).toBeDefined();
-        expect(line.cloneSet).toBe(keyOf(name as string));
-        if ('key' in line) expect(line.key).toBe(line.cloneSet);
+        expect(line.key).toBe(keyOf(name as string));
       }
     },
     STEP_TIMEOUT_MS * 2,

@@ -15,6 +15,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CLONESET_KIND } from '../../../lib/api/kinds.js';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import {
   type EventPublisher,
@@ -36,7 +37,7 @@ import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
 import { UnknownClusterError, type Runtime } from '../../../lib/runtime/types.js';
 import {
   FencedOutError,
-  cloneSetKeyString,
+  objectKeyString,
   createStateStores,
   ensureTable,
   type ExpectationStore,
@@ -137,7 +138,7 @@ async function rawItem(
   name: string,
   sk: 'lease' | 'expectations' | 'scaledown',
 ): Promise<Record<string, AttributeValue> | undefined> {
-  const pk = cloneSetKeyString(cloneSetKey(ctx.namespace, name));
+  const pk = objectKeyString(cloneSetKey(ctx.namespace, name));
   const out = await client.send(
     new GetItemCommand({ TableName: tableName, Key: { pk: { S: pk }, sk: { S: sk } }, ConsistentRead: true }),
   );
@@ -174,7 +175,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
         cs.spec.minReadySeconds = MIN_READY_SECONDS;
       });
       const uid = created.metadata.uid ?? '';
-      const request = reconcileRequest(ctx.namespace, TIMER, 'CloneSetChanged');
+      const request = reconcileRequest(ctx.namespace, TIMER, 'ObjectChanged');
 
       // Setup: create the pods, wait until both are Ready, and let status record readyReplicas 2 / available 0.
       expect(await setupReconcile(envelope({ ...request }))).toMatchObject({ result: 'reconciled' });
@@ -182,7 +183,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
         const pods = await podsOf(uid);
         return pods.length === 2 && pods.every((p) => podCondition(p, 'Ready')?.status === 'True');
       });
-      expect(await setupReconcile(envelope({ ...request, reason: 'PodChanged' }))).toMatchObject({
+      expect(await setupReconcile(envelope({ ...request, reason: 'OwnedObjectChanged' }))).toMatchObject({
         result: 'reconciled',
         requeuedAfterSeconds: MIN_READY_SECONDS,
       });
@@ -228,11 +229,11 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
 
       try {
         // The measured invocation: nothing to do but wait 15 s > 10 s, so it hands the wait to the scheduler.
-        const measured = await handler(envelope({ ...request, reason: 'PodChanged' }));
+        const measured = await handler(envelope({ ...request, reason: 'OwnedObjectChanged' }));
         afterMeasured = snapshot(counts);
         const measuredAt = Date.now();
         expect(measured).toEqual({
-          key: `${E2E_CLUSTER}/${ctx.namespace}/${TIMER}`,
+          key: `${E2E_CLUSTER}/${CLONESET_KIND}/${ctx.namespace}/${TIMER}`,
           result: 'reconciled',
           passes: 1,
           writes: 0,
@@ -267,7 +268,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
         expect(new Set(waiting.map((s) => s.available))).toEqual(new Set([0]));
         // the requeue-driven reconcile wrote the status (one write) and asked for no further requeue
         expect(fired.summary).toEqual({
-          key: `${E2E_CLUSTER}/${ctx.namespace}/${TIMER}`,
+          key: `${E2E_CLUSTER}/${CLONESET_KIND}/${ctx.namespace}/${TIMER}`,
           result: 'reconciled',
           passes: 1,
           writes: 1,
@@ -353,11 +354,12 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
         .sort((x, y) => x.name.localeCompare(y.name));
       expect(ours).toEqual(
         mine.map((c) => ({
-          version: 1,
+          version: 2,
           cluster: E2E_CLUSTER,
+          kind: 'apps.kruise.io/CloneSet',
           namespace: ctx.namespace,
           name: c.metadata.name,
-          reason: 'CloneSetChanged',
+          reason: 'ObjectChanged',
           resourceVersion: c.metadata.resourceVersion,
           correlationIds: [expect.stringMatching(UUID_PATTERN)], // one new id per observed change
         })),
@@ -386,7 +388,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       });
       const uid = created.metadata.uid ?? '';
       const key = cloneSetKey(ctx.namespace, TAKEOVER);
-      const request = reconcileRequest(ctx.namespace, TAKEOVER, 'CloneSetChanged');
+      const request = reconcileRequest(ctx.namespace, TAKEOVER, 'ObjectChanged');
       expect(await setupReconcile(envelope({ ...request }))).toMatchObject({ result: 'reconciled' });
       expect(await podsOf(uid)).toHaveLength(1);
 
@@ -576,10 +578,10 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       });
       const c0 = snapshot(counts);
       const gone = await setupReconcile(
-        envelope({ ...reconcileRequest(ctx.namespace, TAKEOVER, 'CloneSetChanged') }),
+        envelope({ ...reconcileRequest(ctx.namespace, TAKEOVER, 'ObjectChanged') }),
       );
       expect(gone).toEqual({
-        key: `${E2E_CLUSTER}/${ctx.namespace}/${TAKEOVER}`,
+        key: `${E2E_CLUSTER}/${CLONESET_KIND}/${ctx.namespace}/${TAKEOVER}`,
         result: 'gone',
         passes: 1,
         writes: 0,

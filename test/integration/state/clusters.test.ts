@@ -56,7 +56,12 @@ describe(`ClusterRegistry on ${testDynamoBackend()} (docs/architecture.md#cluste
     const { stores } = await fx.fresh();
     await stores.clusters.put(EKS);
     await stores.clusters.put(SECRET);
-    await stores.leases.acquire({ cluster: 'prod-eu', namespace: 'shop', name: 'web' }, 'inv-a', 1000, 1000);
+    await stores.leases.acquire(
+      { cluster: 'prod-eu', kind: 'apps.kruise.io/CloneSet', namespace: 'shop', name: 'web' },
+      'inv-a',
+      1000,
+      1000,
+    );
     await stores.watches.acquire('prod-eu', 'pods', 'pump-a', 1000, 1000);
     await expect(stores.clusters.list()).resolves.toEqual([SECRET, EKS]);
   });

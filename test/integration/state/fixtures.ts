@@ -6,7 +6,7 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@
 import {
   createStateStores,
   ensureTable,
-  type CloneSetKey,
+  type ObjectKey,
   type StateStores,
 } from '../../../lib/state/index.js';
 import { uniqueTableName, useDynalite } from '../support/dynamo.js';
@@ -53,8 +53,13 @@ export function useStateFixture(): { fresh(clock?: () => number): Promise<StateF
 }
 
 /** The CloneSet most tests use; its partition key is {@link PK}. */
-export const KEY: CloneSetKey = { cluster: 'prod-eu', namespace: 'shop', name: 'web' };
-export const PK = 'cs#prod-eu#shop#web';
+export const KEY: ObjectKey = {
+  cluster: 'prod-eu',
+  kind: 'apps.kruise.io/CloneSet',
+  namespace: 'shop',
+  name: 'web',
+};
+export const PK = 'obj#prod-eu#apps.kruise.io/CloneSet#shop#web';
 /** A fixed "now" (epoch ms) and lease duration (ms) for readable expected values. */
 export const T0 = 1_700_000_000_000;
 export const DURATION = 60_000;

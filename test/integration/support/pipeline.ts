@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { CoreV1Api, CoreV1Event, CustomObjectsApi } from '@kubernetes/client-node';
 import { parse } from 'yaml';
+import { CLONESET_KIND } from '../../../lib/api/kinds.js';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import type { PlannerOptions } from '../../../lib/cloneset/types.js';
 import {
@@ -31,7 +32,7 @@ import {
 import { total } from '../../../lib/runtime/counting.js';
 import type { MetricsSink } from '../../../lib/runtime/metrics.js';
 import { startEmbedded, type Embedded } from '../../../lib/local/embedded.js';
-import type { CloneSetKey } from '../../../lib/state/index.js';
+import type { ObjectKey } from '../../../lib/state/index.js';
 import { waitFor } from './wait.js';
 
 export { CapturingLogger } from '../../unit/support/capturingLogger.js';
@@ -39,7 +40,7 @@ export { CapturingLogger } from '../../unit/support/capturingLogger.js';
 /** A random UUID (crypto.randomUUID): the correlation id the watch pump, resync and admission give each request. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** Cluster name the e2e pipelines serve (keys `cs#e2e#<ns>#<name>`). */
+/** Cluster name the e2e pipelines serve (keys `obj#e2e#apps.kruise.io/CloneSet#<ns>#<name>`). */
 export const E2E_CLUSTER = 'e2e';
 /** Name of the seed CloneSet (examples/cs-no-pvc-sample.yaml). */
 export const SEED_NAME = 'cs-no-pvc-sample';
@@ -119,8 +120,8 @@ export function startPipeline(
 }
 
 /** The DynamoDB key of a CloneSet served by an e2e pipeline. */
-export function cloneSetKey(namespace: string, name = SEED_NAME): CloneSetKey {
-  return { cluster: E2E_CLUSTER, namespace, name };
+export function cloneSetKey(namespace: string, name = SEED_NAME): ObjectKey {
+  return { cluster: E2E_CLUSTER, kind: CLONESET_KIND, namespace, name };
 }
 
 /** A reconcile request for the pipeline's cluster. */
@@ -129,7 +130,7 @@ export function reconcileRequest(
   name = SEED_NAME,
   reason: ReconcileReason = 'Resync',
 ): ReconcileRequest {
-  return { version: EVENT_VERSION, cluster: E2E_CLUSTER, namespace, name, reason };
+  return { version: EVENT_VERSION, cluster: E2E_CLUSTER, kind: CLONESET_KIND, namespace, name, reason };
 }
 
 /** The EventBridge event a rule target (the reconcile Lambda) receives for `detail`. */

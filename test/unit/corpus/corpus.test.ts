@@ -195,7 +195,12 @@ async function seeded(h: Harness): Promise<void> {
   h.clock.now += 30_000;
 }
 
-const KEY = { cluster: REQUEST.cluster, namespace: REQUEST.namespace, name: REQUEST.name };
+const KEY = {
+  cluster: REQUEST.cluster,
+  kind: REQUEST.kind,
+  namespace: REQUEST.namespace,
+  name: REQUEST.name,
+};
 
 /** After an invocation: the lease is free, no expectation is left pending and no scale-down intent is left open. */
 async function storesSettled(h: Harness): Promise<void> {

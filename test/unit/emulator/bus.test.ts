@@ -1,3 +1,4 @@
+import { KNOWN_KINDS } from '../../../lib/api/kinds.js';
 import { describe, expect, it } from '@jest/globals';
 import { parseReconcileEvent, toPutEventsEntry, type ReconcileRequest } from '../../../lib/events/index.js';
 import {
@@ -9,10 +10,10 @@ import {
   type EventBridgeEnvelope,
 } from '../../../lib/emulator/index.js';
 
-const RECONCILE_PATTERN = { source: ['kruiseless'], 'detail-type': ['CloneSet Reconcile Requested'] };
+const RECONCILE_PATTERN = { source: ['kruiseless'], 'detail-type': ['Reconcile Requested'] };
 
-function req(name: string, reason: ReconcileRequest['reason'] = 'PodChanged'): ReconcileRequest {
-  return { version: 1, cluster: 'prod', namespace: 'default', name, reason };
+function req(name: string, reason: ReconcileRequest['reason'] = 'OwnedObjectChanged'): ReconcileRequest {
+  return { version: 2, cluster: 'prod', kind: 'apps.kruise.io/CloneSet', namespace: 'default', name, reason };
 }
 
 /** A target that records what it received. */
@@ -44,18 +45,25 @@ describe('LocalBus', () => {
       {
         version: '0',
         id: expect.any(String),
-        'detail-type': 'CloneSet Reconcile Requested',
+        'detail-type': 'Reconcile Requested',
         source: 'kruiseless',
         account: '000000000000',
         time: '2026-11-30T12:00:00Z',
         region: 'us-east-1',
         resources: [],
-        detail: { version: 1, cluster: 'prod', namespace: 'default', name: 'web', reason: 'PodChanged' },
+        detail: {
+          version: 2,
+          cluster: 'prod',
+          kind: 'apps.kruise.io/CloneSet',
+          namespace: 'default',
+          name: 'web',
+          reason: 'OwnedObjectChanged',
+        },
       },
     ]);
     expect(audit.events).toHaveLength(1);
     expect(other.events).toHaveLength(0);
-    expect(parseReconcileEvent(reconcile.events[0])).toEqual(req('web'));
+    expect(parseReconcileEvent(reconcile.events[0], KNOWN_KINDS)).toEqual(req('web'));
   });
 
   it('routes on detail fields', async () => {
@@ -88,14 +96,15 @@ describe('LocalBus', () => {
           eventPattern: RECONCILE_PATTERN,
           target: async (e) => {
             seen.push(String(e.detail.reason));
-            if (e.detail.reason === 'PodChanged') await bus.publish([{ ...req('a'), reason: 'Requeue' }]);
+            if (e.detail.reason === 'OwnedObjectChanged')
+              await bus.publish([{ ...req('a'), reason: 'Requeue' }]);
           },
         },
       ],
     });
     await bus.publish([req('a')]);
     await bus.drain();
-    expect(seen).toEqual(['PodChanged', 'Requeue']);
+    expect(seen).toEqual(['OwnedObjectChanged', 'Requeue']);
   });
 
   it('retries a failing target per its retry policy, then hands the event to the dead-letter handler', async () => {
@@ -214,7 +223,7 @@ functions:
             source:
               - kruiseless
             detail-type:
-              - CloneSet Reconcile Requested
+              - Reconcile Requested
           retryPolicy:
             maximumEventAge: 3600
             maximumRetryAttempts: 24

@@ -7,11 +7,12 @@ import type { EventPublisher, ReconcileRequest } from '../../../lib/events/index
 import { LocalRequeueScheduler, type Timers } from '../../../lib/emulator/index.js';
 
 const web: ReconcileRequest = {
-  version: 1,
+  version: 2,
   cluster: 'prod-eu',
+  kind: 'apps.kruise.io/CloneSet',
   namespace: 'default',
   name: 'web',
-  reason: 'PodChanged',
+  reason: 'OwnedObjectChanged',
   resourceVersion: '77',
 };
 

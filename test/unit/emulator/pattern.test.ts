@@ -203,8 +203,8 @@ const rows: Row[] = [
   // the rule Kruiseless deploys.
   [
     'the reconcile rule matches a reconcile event',
-    { source: ['kruiseless'], 'detail-type': ['CloneSet Reconcile Requested'] },
-    { source: 'kruiseless', 'detail-type': 'CloneSet Reconcile Requested', detail: { version: 1 } },
+    { source: ['kruiseless'], 'detail-type': ['Reconcile Requested'] },
+    { source: 'kruiseless', 'detail-type': 'Reconcile Requested', detail: { version: 1 } },
     true,
   ],
 ];

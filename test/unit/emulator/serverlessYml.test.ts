@@ -3,6 +3,7 @@
  * function's EventBridge rule must route exactly the reconcile requests (docs/architecture.md#reconcile-request), so the embedded default and
  * AWS deliver the same events to the same function.
  */
+import { KNOWN_KINDS } from '../../../lib/api/kinds.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { DETAIL_TYPE, SOURCE, parseReconcileEvent } from '../../../lib/events/index.js';
@@ -39,11 +40,12 @@ function envelope(overrides: Partial<EventBridgeEnvelope> = {}): EventBridgeEnve
     region: 'us-east-1',
     resources: [],
     detail: {
-      version: 1,
+      version: 2,
       cluster: 'prod',
+      kind: 'apps.kruise.io/CloneSet',
       namespace: 'default',
       name: 'cs-no-pvc-sample',
-      reason: 'PodChanged',
+      reason: 'OwnedObjectChanged',
       resourceVersion: '4711',
     },
     ...overrides,
@@ -55,18 +57,18 @@ describe('serverless.yml EventBridge rules', () => {
     expect(rules().map((r) => r.functionName)).toEqual(['reconcile']);
   });
 
-  it('routes by source kruiseless and detail-type "CloneSet Reconcile Requested"', () => {
+  it('routes by source kruiseless and detail-type "Reconcile Requested"', () => {
     expect(reconcileRule().pattern).toEqual({
       source: ['kruiseless'],
-      'detail-type': ['CloneSet Reconcile Requested'],
+      'detail-type': ['Reconcile Requested'],
     });
   });
 
   it('matches a valid reconcile request, whatever its reason', () => {
     const { pattern } = reconcileRule();
-    for (const reason of ['CloneSetChanged', 'PodChanged', 'PVCChanged', 'Resync', 'Requeue']) {
+    for (const reason of ['ObjectChanged', 'OwnedObjectChanged', 'OwnedObjectChanged', 'Resync', 'Requeue']) {
       const event = envelope({ detail: { ...envelope().detail, reason } });
-      expect(parseReconcileEvent(event)).toMatchObject({ reason });
+      expect(parseReconcileEvent(event, KNOWN_KINDS)).toMatchObject({ reason });
       expect(matchesPattern(pattern, event)).toBe(true);
     }
   });
@@ -78,7 +80,7 @@ describe('serverless.yml EventBridge rules', () => {
     }
     for (const detailType of [
       'Scheduled Event',
-      'CloneSet Reconcile Requested ',
+      'Reconcile Requested ',
       'cloneset reconcile requested',
       'CloneSet Changed',
     ]) {
@@ -101,10 +103,26 @@ describe('serverless.yml EventBridge rules', () => {
     const bus = new LocalBus({
       rules: bindServerlessRules(rules(), { reconcile: async (e) => void delivered.push(e) }),
     });
-    await bus.publish([{ version: 1, cluster: 'prod', namespace: 'default', name: 'web', reason: 'Resync' }]);
+    await bus.publish([
+      {
+        version: 2,
+        cluster: 'prod',
+        kind: 'apps.kruise.io/CloneSet',
+        namespace: 'default',
+        name: 'web',
+        reason: 'Resync',
+      },
+    ]);
     await bus.drain();
-    expect(delivered.map((e) => parseReconcileEvent(e))).toEqual([
-      { version: 1, cluster: 'prod', namespace: 'default', name: 'web', reason: 'Resync' },
+    expect(delivered.map((e) => parseReconcileEvent(e, KNOWN_KINDS))).toEqual([
+      {
+        version: 2,
+        cluster: 'prod',
+        kind: 'apps.kruise.io/CloneSet',
+        namespace: 'default',
+        name: 'web',
+        reason: 'Resync',
+      },
     ]);
   });
 });

@@ -6,10 +6,12 @@ function req(
   reason: ReconcileReason,
   resourceVersion?: string,
   cluster = 'c1',
+  kind = 'apps.kruise.io/CloneSet',
 ): ReconcileRequest {
   return {
-    version: 1,
+    version: 2,
     cluster,
+    kind,
     namespace: 'default',
     name,
     reason,
@@ -18,11 +20,11 @@ function req(
 }
 
 describe('coalesce', () => {
-  it('keeps one request per CloneSet key, at the position of its first appearance', () => {
+  it('keeps one request per object key, at the position of its first appearance', () => {
     const out = coalesce([
-      req('a', 'PodChanged'),
-      req('b', 'PodChanged'),
-      req('a', 'PodChanged'),
+      req('a', 'OwnedObjectChanged'),
+      req('b', 'OwnedObjectChanged'),
+      req('a', 'OwnedObjectChanged'),
       req('c', 'Resync'),
     ]);
     expect(out.map((r) => r.name)).toEqual(['a', 'b', 'c']);
@@ -30,18 +32,34 @@ describe('coalesce', () => {
 
   it('treats the same namespace/name in another cluster as another key', () => {
     expect(
-      coalesce([req('a', 'PodChanged', undefined, 'c1'), req('a', 'PodChanged', undefined, 'c2')]),
+      coalesce([
+        req('a', 'OwnedObjectChanged', undefined, 'c1'),
+        req('a', 'OwnedObjectChanged', undefined, 'c2'),
+      ]),
     ).toHaveLength(2);
   });
 
+  it('treats the same namespace/name of another kind, or a cluster-scoped key of that name, as another key', () => {
+    const cloneSet = req('a', 'ObjectChanged');
+    const job = req('a', 'ObjectChanged', undefined, 'c1', 'apps.kruise.io/BroadcastJob');
+    const { namespace: _, ...clusterScoped } = req(
+      'a',
+      'ObjectChanged',
+      undefined,
+      'c1',
+      'apps.kruise.io/ResourceDistribution',
+    );
+    expect(coalesce([cloneSet, job, clusterScoped, job, cloneSet])).toEqual([cloneSet, job, clusterScoped]);
+  });
+
   it.each<[ReconcileReason[], ReconcileReason]>([
-    [['Resync', 'PodChanged'], 'PodChanged'],
-    [['PodChanged', 'CloneSetChanged', 'PVCChanged'], 'CloneSetChanged'],
-    [['PVCChanged', 'PodChanged'], 'PodChanged'],
-    [['Resync', 'PVCChanged'], 'PVCChanged'],
+    [['Resync', 'OwnedObjectChanged'], 'OwnedObjectChanged'],
+    [['OwnedObjectChanged', 'ObjectChanged', 'MappedObjectChanged'], 'ObjectChanged'],
+    [['MappedObjectChanged', 'OwnedObjectChanged'], 'OwnedObjectChanged'],
+    [['Resync', 'MappedObjectChanged'], 'MappedObjectChanged'],
     [['Resync', 'Requeue'], 'Requeue'],
     [['Requeue', 'Resync'], 'Requeue'],
-    [['Requeue', 'PVCChanged'], 'PVCChanged'],
+    [['Requeue', 'MappedObjectChanged'], 'MappedObjectChanged'],
   ])('reasons %j coalesce to %s', (reasons, expected) => {
     expect(coalesce(reasons.map((r) => req('a', r)))).toEqual([req('a', expected)]);
   });
@@ -49,44 +67,46 @@ describe('coalesce', () => {
   it('keeps the numerically highest resourceVersion, not the lexically highest', () => {
     expect(
       coalesce([
-        req('a', 'PodChanged', '999'),
-        req('a', 'PodChanged', '1000'),
-        req('a', 'PodChanged', '998'),
+        req('a', 'OwnedObjectChanged', '999'),
+        req('a', 'OwnedObjectChanged', '1000'),
+        req('a', 'OwnedObjectChanged', '998'),
       ]),
-    ).toEqual([req('a', 'PodChanged', '1000')]);
+    ).toEqual([req('a', 'OwnedObjectChanged', '1000')]);
   });
 
   it('compares resourceVersions beyond 2^53 exactly', () => {
     const out = coalesce([
-      req('a', 'PodChanged', '9007199254740993'),
-      req('a', 'PodChanged', '9007199254740992'),
+      req('a', 'OwnedObjectChanged', '9007199254740993'),
+      req('a', 'OwnedObjectChanged', '9007199254740992'),
     ]);
     expect(out[0].resourceVersion).toBe('9007199254740993');
   });
 
   it('takes the later resourceVersion when one is not numeric', () => {
     expect(
-      coalesce([req('a', 'PodChanged', '12'), req('a', 'PodChanged', 'opaque-7')])[0].resourceVersion,
+      coalesce([req('a', 'OwnedObjectChanged', '12'), req('a', 'OwnedObjectChanged', 'opaque-7')])[0]
+        .resourceVersion,
     ).toBe('opaque-7');
     expect(
-      coalesce([req('a', 'PodChanged', 'opaque-7'), req('a', 'PodChanged', '12')])[0].resourceVersion,
+      coalesce([req('a', 'OwnedObjectChanged', 'opaque-7'), req('a', 'OwnedObjectChanged', '12')])[0]
+        .resourceVersion,
     ).toBe('12');
   });
 
   it('keeps a resourceVersion seen on any request of the key', () => {
-    expect(coalesce([req('a', 'Resync'), req('a', 'PodChanged', '5'), req('a', 'Requeue')])).toEqual([
-      req('a', 'PodChanged', '5'),
+    expect(coalesce([req('a', 'Resync'), req('a', 'OwnedObjectChanged', '5'), req('a', 'Requeue')])).toEqual([
+      req('a', 'OwnedObjectChanged', '5'),
     ]);
   });
 
   it('merges reason and resourceVersion independently', () => {
-    expect(coalesce([req('a', 'CloneSetChanged', '3'), req('a', 'PodChanged', '8')])).toEqual([
-      req('a', 'CloneSetChanged', '8'),
+    expect(coalesce([req('a', 'ObjectChanged', '3'), req('a', 'OwnedObjectChanged', '8')])).toEqual([
+      req('a', 'ObjectChanged', '8'),
     ]);
   });
 
   it('does not modify its input', () => {
-    const input = [req('a', 'Resync', '1'), req('a', 'PodChanged', '2')];
+    const input = [req('a', 'Resync', '1'), req('a', 'OwnedObjectChanged', '2')];
     const copy = structuredClone(input);
     coalesce(input);
     expect(input).toEqual(copy);

@@ -1,4 +1,5 @@
 /** Correlation ids on reconcile requests: set once by a source, parsed, merged by coalescing, kept by requeues. */
+import { KNOWN_KINDS } from '../../../lib/api/kinds.js';
 import { describe, expect, it } from '@jest/globals';
 import {
   DETAIL_TYPE,
@@ -14,11 +15,12 @@ import {
 } from '../../../lib/events/index.js';
 
 const base: ReconcileRequest = {
-  version: 1,
+  version: 2,
   cluster: 'c',
+  kind: 'apps.kruise.io/CloneSet',
   namespace: 'ns',
   name: 'web',
-  reason: 'PodChanged',
+  reason: 'OwnedObjectChanged',
 };
 const withIds = (...correlationIds: string[]): ReconcileRequest => ({ ...base, correlationIds });
 
@@ -38,9 +40,9 @@ describe('correlation ids', () => {
     const request = { ...withIds('a', 'b'), resourceVersion: '7' };
     const entry = toPutEventsEntry(request, 'bus');
     expect(entry.Detail).toBe(
-      '{"version":1,"cluster":"c","namespace":"ns","name":"web","reason":"PodChanged","resourceVersion":"7","correlationIds":["a","b"]}',
+      '{"version":2,"cluster":"c","kind":"apps.kruise.io/CloneSet","namespace":"ns","name":"web","reason":"OwnedObjectChanged","resourceVersion":"7","correlationIds":["a","b"]}',
     );
-    expect(parseReconcileEvent(event(JSON.parse(entry.Detail ?? '')))).toEqual(request);
+    expect(parseReconcileEvent(event(JSON.parse(entry.Detail ?? '')), KNOWN_KINDS)).toEqual(request);
   });
 
   it.each<[unknown, string]>([
@@ -50,7 +52,7 @@ describe('correlation ids', () => {
     [['x'.repeat(65)], 'detail.correlationIds[0]: must be at most 64 characters'],
     [Array.from({ length: 11 }, (_, i) => `id${i}`), 'detail.correlationIds: must have at most 10 entries'],
   ])('rejects correlationIds %j', (correlationIds, message) => {
-    expect(() => parseReconcileEvent(event({ ...base, correlationIds }))).toThrow(message);
+    expect(() => parseReconcileEvent(event({ ...base, correlationIds }), KNOWN_KINDS)).toThrow(message);
   });
 
   it('coalescing keeps every id once, in arrival order, the first ten', () => {

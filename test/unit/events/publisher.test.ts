@@ -31,8 +31,8 @@ const entriesOf = (r: RecordedRequest): WireEntry[] => r.body.Entries as WireEnt
 const namesOf = (r: RecordedRequest): string[] =>
   entriesOf(r).map((e) => (JSON.parse(e.Detail) as { name: string }).name);
 
-function req(name: string, reason: ReconcileRequest['reason'] = 'PodChanged'): ReconcileRequest {
-  return { version: 1, cluster: 'prod', namespace: 'default', name, reason };
+function req(name: string, reason: ReconcileRequest['reason'] = 'OwnedObjectChanged'): ReconcileRequest {
+  return { version: 2, cluster: 'prod', kind: 'apps.kruise.io/CloneSet', namespace: 'default', name, reason };
 }
 
 /** Accepts every entry except those whose CloneSet name is in `failing` (each fails as often as listed). */
@@ -80,7 +80,7 @@ describe('createEventBridgePublisher', () => {
     const { publisher, requests, sleeps } = await setup(partialFailures({}));
     const result = await publisher.publish([
       { ...req('web'), resourceVersion: '41' },
-      { ...req('web', 'CloneSetChanged'), resourceVersion: '42' },
+      { ...req('web', 'ObjectChanged'), resourceVersion: '42' },
     ]);
     expect(result).toEqual({ published: 1, calls: 1, retried: 0 });
     expect(requests).toHaveLength(1);
@@ -89,9 +89,9 @@ describe('createEventBridgePublisher', () => {
       {
         EventBusName: 'kruiseless',
         Source: 'kruiseless',
-        DetailType: 'CloneSet Reconcile Requested',
+        DetailType: 'Reconcile Requested',
         Detail:
-          '{"version":1,"cluster":"prod","namespace":"default","name":"web","reason":"CloneSetChanged","resourceVersion":"42"}',
+          '{"version":2,"cluster":"prod","kind":"apps.kruise.io/CloneSet","namespace":"default","name":"web","reason":"ObjectChanged","resourceVersion":"42"}',
       },
     ]);
     expect(sleeps).toEqual([]);
@@ -123,10 +123,14 @@ describe('createEventBridgePublisher', () => {
     const error = await publisher.publish(['a', 'b', 'c'].map((n) => req(n))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PublishError);
     expect((error as PublishError).message).toBe(
-      'PutEvents failed for 1 of 3 entries after 3 attempts: prod/default/b (InternalFailure: Internal error)',
+      'PutEvents failed for 1 of 3 entries after 3 attempts: prod/apps.kruise.io/CloneSet/default/b (InternalFailure: Internal error)',
     );
     expect((error as PublishError).failed).toEqual([
-      { key: 'prod/default/b', errorCode: 'InternalFailure', errorMessage: 'Internal error' },
+      {
+        key: 'prod/apps.kruise.io/CloneSet/default/b',
+        errorCode: 'InternalFailure',
+        errorMessage: 'Internal error',
+      },
     ]);
     expect((error as PublishError).published).toBe(2);
     expect(requests.map(namesOf)).toEqual([['a', 'b', 'c'], ['b'], ['b']]);
@@ -151,7 +155,7 @@ describe('createEventBridgePublisher', () => {
   it('with maxAttempts 1 never retries', async () => {
     const { publisher, sleeps } = await setup(partialFailures({ a: 1 }), 1);
     await expect(publisher.publish([req('a')])).rejects.toThrow(
-      'PutEvents failed for 1 of 1 entries after 1 attempts: prod/default/a (InternalFailure: Internal error)',
+      'PutEvents failed for 1 of 1 entries after 1 attempts: prod/apps.kruise.io/CloneSet/default/a (InternalFailure: Internal error)',
     );
     expect(sleeps).toEqual([]);
   });

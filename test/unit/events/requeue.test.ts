@@ -15,11 +15,12 @@ import {
 import { DUMMY_CREDENTIALS, startFakeAws, type FakeAws, type FakeResponse } from './support/fakeAws.js';
 
 const web: ReconcileRequest = {
-  version: 1,
+  version: 2,
   cluster: 'prod-eu',
+  kind: 'apps.kruise.io/CloneSet',
   namespace: 'default',
   name: 'web',
-  reason: 'PodChanged',
+  reason: 'OwnedObjectChanged',
   resourceVersion: '77',
 };
 const NOW = new Date('2026-11-30T12:00:10.000Z');
@@ -60,7 +61,9 @@ describe('createSchedulerRequeue', () => {
     await requeue.requeueAfter(web, 300);
     expect(requests).toHaveLength(1);
     expect(requests[0].method).toBe('POST');
-    expect(requests[0].path).toBe('/schedules/requeue_prod-eu_default_web_202611301206');
+    expect(requests[0].path).toBe(
+      '/schedules/requeue_prod-eu_apps.kruise.io_CloneSet_default_web_202611301206',
+    );
     const { ClientToken, ...body } = requests[0].body;
     expect(typeof ClientToken).toBe('string');
     expect(body).toEqual({
@@ -68,13 +71,13 @@ describe('createSchedulerRequeue', () => {
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
       ActionAfterCompletion: 'DELETE',
-      Description: 'Requeue CloneSet prod-eu/default/web',
+      Description: 'Requeue prod-eu/apps.kruise.io/CloneSet/default/web',
       Target: {
         Arn: BUS_ARN,
         RoleArn: ROLE_ARN,
-        EventBridgeParameters: { Source: 'kruiseless', DetailType: 'CloneSet Reconcile Requested' },
+        EventBridgeParameters: { Source: 'kruiseless', DetailType: 'Reconcile Requested' },
         Input:
-          '{"version":1,"cluster":"prod-eu","namespace":"default","name":"web","reason":"Requeue","resourceVersion":"77"}',
+          '{"version":2,"cluster":"prod-eu","kind":"apps.kruise.io/CloneSet","namespace":"default","name":"web","reason":"Requeue","resourceVersion":"77"}',
       },
     });
   });
@@ -127,10 +130,33 @@ describe('requeueScheduleName', () => {
   const at = new Date('2026-11-30T12:06:00Z');
 
   it('is readable for short keys and the same for the same key and minute', () => {
-    expect(requeueScheduleName(web, at)).toBe('requeue_prod-eu_default_web_202611301206');
+    expect(requeueScheduleName(web, at)).toBe(
+      'requeue_prod-eu_apps.kruise.io_CloneSet_default_web_202611301206',
+    );
+    expect(requeueScheduleName(web, at)).toHaveLength(64);
     expect(requeueScheduleName({ ...web, reason: 'Resync' }, at)).toBe(requeueScheduleName(web, at));
     expect(requeueScheduleName(web, new Date('2026-11-30T12:07:00Z'))).toBe(
-      'requeue_prod-eu_default_web_202611301207',
+      'requeue_prod-eu_apps.kruise.io_CloneSet_default_web_202611301207',
+    );
+  });
+
+  it('names a cluster-scoped key without a namespace part', () => {
+    const { namespace: _, ...rest } = web;
+    expect(requeueScheduleName({ ...rest, kind: 'example.io/Thing' }, at)).toBe(
+      'requeue_prod-eu_example.io_Thing_web_202611301206',
+    );
+  });
+
+  it('keeps keys of two kinds apart, also when hashed', () => {
+    const job = { ...web, kind: 'apps.kruise.io/BroadcastJob' };
+    expect(requeueScheduleName(job, at)).toMatch(/^requeue_[0-9a-f]{40}_202611301206$/);
+    expect(requeueScheduleName(job, at)).not.toBe(requeueScheduleName(web, at));
+    const short = { ...web, cluster: 'p' };
+    expect(requeueScheduleName({ ...short, kind: 'a.io/Thing' }, at)).toBe(
+      'requeue_p_a.io_Thing_default_web_202611301206',
+    );
+    expect(requeueScheduleName({ ...short, kind: 'b.io/Thing' }, at)).toBe(
+      'requeue_p_b.io_Thing_default_web_202611301206',
     );
   });
 

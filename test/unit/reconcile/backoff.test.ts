@@ -173,7 +173,7 @@ describe('reconcileCloneSet: an evicted pod whose name the replacement needs', (
     expect(ok.failures).toBeUndefined();
     expect(h.journal.filter((l) => l.startsWith('lease.release'))).toEqual(['lease.release']);
     const acquired = await h.stores.leases.acquire(
-      { cluster: REQUEST.cluster, namespace: REQUEST.namespace, name: REQUEST.name },
+      { cluster: REQUEST.cluster, kind: REQUEST.kind, namespace: REQUEST.namespace, name: REQUEST.name },
       'probe',
       1000,
       h.clock.now,

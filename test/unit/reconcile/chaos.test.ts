@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { scenarioArb, type Scenario } from './chaos/scenario.js';
+import { namespaceOf } from '../../../lib/core/objectKey.js';
 import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
 import { checkScenario, runScenario } from './chaos/simulation.js';
 
@@ -89,7 +90,7 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
   test('the checks can fail: a reconciler that also creates a pod of its own, or deletes one no plan chose, is reported', async () => {
     const extraPod: typeof reconcileCloneSet = async (deps, request) => {
       const out = await reconcileCloneSet(deps, request);
-      const pods = (await deps.kube.listPods(request.namespace)).items;
+      const pods = (await deps.kube.listPods(namespaceOf(request))).items;
       if (pods.length > 0) {
         const copy = structuredClone(pods[0]);
         copy.metadata = {
@@ -107,8 +108,9 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
 
     const rogueDelete: typeof reconcileCloneSet = async (deps, request) => {
       const out = await reconcileCloneSet(deps, request);
-      const [pod] = (await deps.kube.listPods(request.namespace)).items;
-      if (pod) await deps.kube.deletePod(request.namespace, pod.metadata.name ?? '', pod.metadata.uid ?? '');
+      const [pod] = (await deps.kube.listPods(namespaceOf(request))).items;
+      if (pod)
+        await deps.kube.deletePod(namespaceOf(request), pod.metadata.name ?? '', pod.metadata.uid ?? '');
       return out;
     };
     const deleted = await runScenario(two, false, rogueDelete);

@@ -21,7 +21,12 @@ import {
 } from './support/recordingKube.js';
 import { seedCloneSet, T0 } from './support/harness.js';
 
-const KEY = { cluster: 'test', namespace: 'default', name: 'cs-no-pvc-sample' };
+const KEY = {
+  cluster: 'test',
+  kind: 'apps.kruise.io/CloneSet',
+  namespace: 'default',
+  name: 'cs-no-pvc-sample',
+};
 
 function pod(name: string, extra: Partial<Pod['metadata']> = {}): Pod {
   return {

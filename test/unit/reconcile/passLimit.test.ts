@@ -9,7 +9,12 @@ import type { Action } from '../../../lib/cloneset/types.js';
 import type { Pod } from '../../../lib/api/types.js';
 import { harness, REQUEST, seedCloneSet } from './support/harness.js';
 
-const KEY = { cluster: REQUEST.cluster, namespace: REQUEST.namespace, name: REQUEST.name };
+const KEY = {
+  cluster: REQUEST.cluster,
+  kind: REQUEST.kind,
+  namespace: REQUEST.namespace,
+  name: REQUEST.name,
+};
 
 /** A harness with the seed's 2 ready pods plus `surplus` owned copies of the first (names `copy-<i>`). */
 async function withSurplus(surplus: number) {

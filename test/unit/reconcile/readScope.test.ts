@@ -77,7 +77,9 @@ async function reconcileWith(h: Harness, reason: ReconcileReason, reads: string[
 describe('readScopeFor', () => {
   test('the timers read by selector, every observed change reads what the CloneSet owns', () => {
     expect(
-      (['Resync', 'Requeue', 'CloneSetChanged', 'PodChanged', 'PVCChanged'] as const).map(readScopeFor),
+      (['Resync', 'Requeue', 'ObjectChanged', 'OwnedObjectChanged', 'MappedObjectChanged'] as const).map(
+        readScopeFor,
+      ),
     ).toEqual(['selector', 'selector', 'owned', 'owned', 'owned']);
   });
 });
@@ -99,7 +101,7 @@ describe('the reads of one pass', () => {
   test('a pod change reads every pod and PVC of the namespace (kept only when owned, whatever their labels)', async () => {
     const h = await settled();
     const reads: string[] = [];
-    const out = await reconcileWith(h, 'PodChanged', reads);
+    const out = await reconcileWith(h, 'OwnedObjectChanged', reads);
     expect(out.writes).toBe(0);
     expect(reads).toEqual([
       'getCloneSet cs-no-pvc-sample',
@@ -133,7 +135,7 @@ describe('the reads of one pass', () => {
   test('pending expectations make the timers list PVCs (a pending PVC delete must be observed, not assumed)', async () => {
     const h = await settled();
     const lease = await h.stores.leases.acquire(
-      { cluster: REQUEST.cluster, namespace: NAMESPACE, name: REQUEST.name },
+      { cluster: REQUEST.cluster, kind: REQUEST.kind, namespace: NAMESPACE, name: REQUEST.name },
       'setup',
       1000,
       h.clock.now,
@@ -165,7 +167,7 @@ describe('the reads of one pass', () => {
     await reconcileWith(h, 'Resync', []);
     expect(releases()).toEqual([]);
 
-    await reconcileWith(h, 'PodChanged', []);
+    await reconcileWith(h, 'OwnedObjectChanged', []);
     expect(releases()).toEqual([`patch pod ${A}`]);
     expect(h.kube.pods.get(A)?.metadata.ownerReferences ?? []).toEqual([]);
   });

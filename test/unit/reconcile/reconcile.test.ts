@@ -8,7 +8,12 @@ import type { LeaseStore } from '../../../lib/state/index.js';
 import { internalError, conflict } from './support/recordingKube.js';
 import { harness, REQUEST, seedCloneSet, type Harness } from './support/harness.js';
 
-const KEY = { cluster: REQUEST.cluster, namespace: REQUEST.namespace, name: REQUEST.name };
+const KEY = {
+  cluster: REQUEST.cluster,
+  kind: REQUEST.kind,
+  namespace: REQUEST.namespace,
+  name: REQUEST.name,
+};
 const A = 'cs-no-pvc-sample-aaaaa';
 const B = 'cs-no-pvc-sample-bbbbb';
 

@@ -12,7 +12,12 @@ import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
 import { internalError } from './support/recordingKube.js';
 import { harness, REQUEST, seedCloneSet } from './support/harness.js';
 
-const KEY = { cluster: REQUEST.cluster, namespace: REQUEST.namespace, name: REQUEST.name };
+const KEY = {
+  cluster: REQUEST.cluster,
+  kind: REQUEST.kind,
+  namespace: REQUEST.namespace,
+  name: REQUEST.name,
+};
 const A = 'cs-no-pvc-sample-aaaaa';
 const B = 'cs-no-pvc-sample-bbbbb';
 const C = 'cs-no-pvc-sample-ccccc';

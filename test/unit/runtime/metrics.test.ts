@@ -1,6 +1,7 @@
 /** The handlers' metrics: per-invocation aggregation, controller-runtime's result labels, the EMF lines. */
 import { describe, expect, it } from '@jest/globals';
 import { METRIC } from '../../../lib/core/metrics.js';
+import { controllerNameOf } from '../../../lib/core/objectKey.js';
 import { resourceOfPath } from '../../../lib/kube/request.js';
 import { emfSink } from '../../../lib/runtime/emf.js';
 import {
@@ -16,8 +17,22 @@ import {
 import type { ReconcileRequest } from '../../../lib/events/index.js';
 
 describe('InvocationMetrics', () => {
+  it('takes its controller dimension from the reconciled kind', () => {
+    const m = new InvocationMetrics(controllerNameOf('apps.kruise.io/BroadcastJob'));
+    m.add(METRIC.reconcileTotal, 1, { result: 'success' });
+    expect(m.points()).toEqual([
+      {
+        name: METRIC.reconcileTotal,
+        dimensions: { controller: 'broadcastjob', result: 'success' },
+        values: [1],
+      },
+    ]);
+    expect(controllerNameOf('apps.kruise.io/CloneSet')).toBe('cloneset');
+    expect(() => controllerNameOf('CloneSet')).toThrow('kind "CloneSet" is not <group>/<Kind>');
+  });
+
   it('sums counts per name and dimension set, keeps each duration, adds the controller dimension', () => {
-    const m = new InvocationMetrics();
+    const m = new InvocationMetrics('cloneset');
     m.add(METRIC.restClientRequests, 1, { verb: 'POST', resource: 'pods', code: '201' });
     m.add(METRIC.restClientRequests, 1, { code: '201', resource: 'pods', verb: 'POST' });
     m.add(METRIC.restClientRequests, 1, { verb: 'GET', resource: 'pods', code: '200' });
@@ -52,9 +67,9 @@ describe('reconcile results', () => {
 
   it('records total, errors, duration, requeues and contention', () => {
     const sink = new MemoryMetrics();
-    const a = new InvocationMetrics();
+    const a = new InvocationMetrics('cloneset');
     recordReconcile(a, { ...end, failed: true, requeuedAfterSeconds: 4 });
-    const b = new InvocationMetrics();
+    const b = new InvocationMetrics('cloneset');
     recordReconcile(b, { ...end, deferred: true, seconds: 0.1 });
     sink.flush(a);
     sink.flush(b);
@@ -71,8 +86,8 @@ describe('reconcile results', () => {
 describe('the invocation context', () => {
   it('API requests count into the invocation that made them, also across awaits, and it is flushed on throw', async () => {
     const sink = new MemoryMetrics();
-    const a = new InvocationMetrics();
-    const b = new InvocationMetrics();
+    const a = new InvocationMetrics('cloneset');
+    const b = new InvocationMetrics('cloneset');
     const tick = () => new Promise((r) => setTimeout(r, 1));
     await Promise.all([
       withMetrics(a, sink, async () => {
@@ -94,13 +109,14 @@ describe('the invocation context', () => {
   });
 
   it('a publish counts the requests it merged', async () => {
-    const m = new InvocationMetrics();
+    const m = new InvocationMetrics('cloneset');
     const req: ReconcileRequest = {
-      version: 1,
+      version: 2,
       cluster: 'c',
+      kind: 'apps.kruise.io/CloneSet',
       namespace: 'n',
       name: 'a',
-      reason: 'PodChanged',
+      reason: 'OwnedObjectChanged',
     };
     const publisher = meteredPublisher({ publish: async () => ({ published: 1, calls: 1, retried: 0 }) }, m);
     await publisher.publish([req, req, req]);
@@ -132,8 +148,8 @@ describe('emfSink', () => {
       serviceName: 'kruiseless',
       write: (l) => lines.push(l),
     });
-    const m = new InvocationMetrics();
-    m.property('cloneSet', 'c/ns/web');
+    const m = new InvocationMetrics('cloneset');
+    m.property('key', 'c/apps.kruise.io/CloneSet/ns/web');
     m.property('correlationIds', ['x']);
     recordReconcile(m, { failed: false, deferred: false, seconds: 1.5 });
     m.add(METRIC.restClientRequests, 2, { verb: 'POST', resource: 'pods', code: '201' });
@@ -145,7 +161,7 @@ describe('emfSink', () => {
       return { ...d, _aws: { CloudWatchMetrics: aws.CloudWatchMetrics } };
     };
     const meta = {
-      cloneSet: 'c/ns/web',
+      key: 'c/apps.kruise.io/CloneSet/ns/web',
       correlationIds: '["x"]',
       service: 'kruiseless',
       controller: 'cloneset',

@@ -316,7 +316,7 @@ export function faultyStores(
           inv.gate(async () => {
             const fault = inv.storeFault();
             if (fault && (call === 'leases.release' || call === 'leases.acquire')) inv.leaseCallFailed = true;
-            const key = 'cs#chaos#default#web';
+            const key = 'obj#chaos#apps.kruise.io/CloneSet#default#web';
             const fail = (why: string) =>
               new StateStoreError(`${call}`, key, Object.assign(new Error(why), { name: why }));
             if (fault === 'throttle') {

@@ -34,7 +34,7 @@ import type { Fault, Round, Scenario, SpecParams, UserAction } from './scenario.
 
 const NS = 'default';
 const NAME = 'web';
-const KEY = { cluster: 'chaos', namespace: NS, name: NAME };
+const KEY = { cluster: 'chaos', kind: 'apps.kruise.io/CloneSet', namespace: NS, name: NAME };
 const T0 = Date.parse('2024-05-01T08:00:00Z');
 /** Lease length and an invocation's time budget, ms (the lease outlives the budget, as in production). */
 const LEASE_MS = 30_000;
@@ -194,7 +194,7 @@ export class Simulation {
   }
 
   private request(reason: ReconcileReason): ReconcileRequest {
-    return { version: 1, ...KEY, reason };
+    return { version: 2, ...KEY, reason };
   }
 
   private publish(reason: ReconcileReason, delayMs = 0): void {
@@ -423,7 +423,7 @@ export class Simulation {
       beforeWrite: (inv, call) => this.checkWrite(inv, call),
       clockJump: () => {
         this.clock.now += LEASE_MS + 1000;
-        this.live.push(this.invoke({ ...request, reason: 'CloneSetChanged' }, [], 0));
+        this.live.push(this.invoke({ ...request, reason: 'ObjectChanged' }, [], 0));
       },
       ghostTakeover: async () => {
         const r = await this.leases.acquire(KEY, 'ghost', LEASE_MS, this.clock.now + LEASE_MS + 1000);
@@ -531,7 +531,7 @@ export class Simulation {
   /** Publish a reconcile request when the watch would have seen a change; the resync every 5 minutes. */
   private watch(): void {
     const print = this.worldPrint();
-    if (print !== this.fingerprint) this.publish('PodChanged');
+    if (print !== this.fingerprint) this.publish('OwnedObjectChanged');
     this.fingerprint = print;
     if (this.clock.now - this.lastResync >= RESYNC_MS) {
       this.lastResync = this.clock.now;

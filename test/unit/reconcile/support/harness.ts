@@ -25,11 +25,12 @@ export function seedCloneSet(): CloneSet {
 
 /** The reconcile request for the seed CloneSet. */
 export const REQUEST: ReconcileRequest = {
-  version: 1,
+  version: 2,
   cluster: 'test',
+  kind: 'apps.kruise.io/CloneSet',
   namespace: NAMESPACE,
   name: 'cs-no-pvc-sample',
-  reason: 'CloneSetChanged',
+  reason: 'ObjectChanged',
 };
 
 /** Everything a test drives or reads. */
