@@ -99,7 +99,7 @@ describe('one no-op reconcile of the settled seed CloneSet', () => {
       const k1 = snapshot(embedded.counts);
       const noop = await reconcile(event());
       expect(noop).toEqual({
-        key: `e2e/${ctx.namespace}/${SEED_NAME}`,
+        key: `e2e/apps.kruise.io/CloneSet/${ctx.namespace}/${SEED_NAME}`,
         result: 'reconciled',
         passes: 1,
         writes: 0,
