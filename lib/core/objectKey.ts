@@ -91,7 +91,7 @@ export function objectKeyText(key: ObjectKey): string {
 export function namespaceOf(key: ObjectKey): string {
   if (key.namespace === undefined || key.namespace === '')
     throw new InvalidObjectKeyError(
-      `${objectKeyText(key)}: ${key.kind} is namespaced; the key has no namespace`,
+      `${objectKeyText(key)} has no namespace, and code for a namespaced kind needs one`,
     );
   return key.namespace;
 }

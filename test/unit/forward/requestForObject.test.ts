@@ -1,0 +1,75 @@
+/** The sources' mapping of a changed object to the v2 reconcile request of its CloneSet (docs/architecture.md#lib-forward). */
+import { describe, expect, it } from '@jest/globals';
+import { handleAdmissionReview } from '../../../lib/forward/admission.js';
+import { requestForObject } from '../../../lib/forward/requestForObject.js';
+
+const owner = {
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  name: 'web',
+  uid: 'u1',
+  controller: true,
+};
+
+describe('requestForObject', () => {
+  it('maps a CloneSet to its own key with ObjectChanged', () => {
+    const cs = { metadata: { namespace: 'shop', name: 'web', resourceVersion: '7' } };
+    expect(requestForObject('prod', 'CloneSet', cs)).toEqual({
+      version: 2,
+      cluster: 'prod',
+      kind: 'apps.kruise.io/CloneSet',
+      namespace: 'shop',
+      name: 'web',
+      reason: 'ObjectChanged',
+      resourceVersion: '7',
+    });
+  });
+
+  it('maps a pod or PVC to the key of its controller CloneSet with OwnedObjectChanged', () => {
+    for (const kind of ['Pod', 'PersistentVolumeClaim'] as const) {
+      const obj = { metadata: { namespace: 'shop', name: 'web-abcde', ownerReferences: [owner] } };
+      expect(requestForObject('prod', kind, obj)).toEqual({
+        version: 2,
+        cluster: 'prod',
+        kind: 'apps.kruise.io/CloneSet',
+        namespace: 'shop',
+        name: 'web',
+        reason: 'OwnedObjectChanged',
+      });
+    }
+  });
+
+  it('maps a pod of another controller, or without a namespace, to nothing', () => {
+    const rs = { ...owner, apiVersion: 'apps/v1', kind: 'ReplicaSet' };
+    expect(
+      requestForObject('prod', 'Pod', { metadata: { namespace: 'shop', ownerReferences: [rs] } }),
+    ).toBeUndefined();
+    expect(requestForObject('prod', 'Pod', { metadata: { ownerReferences: [owner] } })).toBeUndefined();
+  });
+});
+
+describe('handleAdmissionReview', () => {
+  it('turns a pod write into the v2 request of its CloneSet, the namespace taken from the review', () => {
+    const review = {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'r1',
+        kind: { group: '', version: 'v1', kind: 'Pod' },
+        namespace: 'shop',
+        operation: 'CREATE',
+        object: { metadata: { generateName: 'web-', ownerReferences: [owner] } },
+      },
+    };
+    expect(handleAdmissionReview('prod', JSON.stringify(review)).requests).toEqual([
+      {
+        version: 2,
+        cluster: 'prod',
+        kind: 'apps.kruise.io/CloneSet',
+        namespace: 'shop',
+        name: 'web',
+        reason: 'OwnedObjectChanged',
+      },
+    ]);
+  });
+});
