@@ -1,20 +1,24 @@
 /**
- * `npm run parity`: every scenario of test/parity/scenarios run on OpenKruise (the reference) and on Kruiseless,
- * side by side on two local control planes, compared checkpoint by checkpoint. Prints progress with an ETA, the
- * table, the differences, and ends with `parity: <n> scenarios, <i> identical, <d> deliberate, <x> different`.
- * Exit code 0 only when nothing is different. `--quick` runs the scenarios marked `quick`; `--if-cached` skips
- * the whole run (exit 0, with the reason printed) when the reference binary is not built yet.
+ * `npm run parity`: the scenarios of test/parity/scenarios/<kind>/ run on OpenKruise (the reference) and on
+ * Kruiseless, side by side on two local control planes, compared checkpoint by checkpoint. `--kind <kind>` (the
+ * lower-case kind name, e.g. `cloneset`) runs one kind's scenarios and ends with
+ * `parity: <n> scenarios, <i> identical, <d> deliberate, <x> different`; without it every kind of
+ * test/parity/kinds/index.ts runs, and the run ends with one `parity <kind>: …` line per kind and the total
+ * `parity: …` line last. Prints progress with an ETA, the table and the differences per kind.
+ * Exit code 0 only when nothing is different; 2 (one line) on an unknown kind or a run that could not be made.
+ * `--quick` runs the scenarios marked `quick`; `--if-cached` skips the whole run (exit 0, with the reason printed)
+ * when the reference binary is not built yet.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { parse } from 'yaml';
-import { z } from 'zod';
 import { compareRuns, type Verdict } from '../test/parity/compare.js';
 import { ParityCluster } from '../test/parity/cluster.js';
+import type { ParityKind } from '../test/parity/kind.js';
+import { selectKinds, UnknownKindError } from '../test/parity/kinds/index.js';
 import { renderReport, summaryLine } from '../test/parity/report.js';
 import { runScenario } from '../test/parity/run.js';
-import { DeliberateSchema, loadScenarios, SCENARIO_DIR, type Scenario } from '../test/parity/scenario.js';
+import { loadScenarios, type Scenario } from '../test/parity/scenario.js';
 import {
   gatesFlag,
   kruiselessStateDir,
@@ -28,78 +32,115 @@ import { requestedVersion } from '../infra/reference/settings.js';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const opts = new Command('parity')
+  .option('--kind <kind>', 'only the scenarios of this kind (lower-case kind name, e.g. cloneset)')
   .option('--quick', 'only the scenarios marked quick (the subset npm test runs)')
   .option('--only <names>', 'comma-separated scenario names')
   .option('--keep', 'keep the scenario namespaces for inspection')
   .option('--if-cached', 'skip (exit 0) with a printed reason when the reference is not built')
   .parse(process.argv)
-  .opts<{ quick?: boolean; only?: string; keep?: boolean; ifCached?: boolean }>();
+  .opts<{ kind?: string; quick?: boolean; only?: string; keep?: boolean; ifCached?: boolean }>();
 
-const globalDeliberate = z
-  .array(DeliberateSchema)
-  .parse(parse(readFileSync(path.join(SCENARIO_DIR, '..', 'deliberate.yaml'), 'utf8')));
+/** One kind's scenarios selected for this run. */
+interface KindRun {
+  kind: ParityKind;
+  scenarios: Scenario[];
+}
 
 async function main(): Promise<number> {
+  const kinds = selectKinds(opts.kind);
   if (opts.ifCached && !(await openKruiseUpToDate(requestedVersion()))) {
     console.log(
       'parity: skipped — the OpenKruise reference is not built (run `npm run reference:build`, ~5 min)',
     );
     return 0;
   }
+  const runs = selectScenarios(kinds);
+  const total = runs.reduce((n, r) => n + r.scenarios.length, 0);
+  const verdicts = new Map<ParityKind, Verdict[]>();
+  const started = Date.now();
+  let done = 0;
+  for (const { kind, scenarios } of runs) {
+    console.log(`[parity] ${kind.name}: ${scenarios.length} scenarios`);
+    const mine: Verdict[] = [];
+    verdicts.set(kind, mine);
+    for (const group of byGates(scenarios)) {
+      const gates = group[0]?.gates ?? {};
+      const [reference, ours] = await Promise.all([startOpenKruise(gates), startKruiseless(gates)]);
+      try {
+        console.log(`[parity] ${reference.detail} vs ${ours.detail}`);
+        for (const s of group) {
+          const verdict = await runBoth(kind, s, reference, ours);
+          mine.push(verdict);
+          done += 1;
+          const elapsed = (Date.now() - started) / 1000;
+          const eta = Math.round((elapsed / done) * (total - done));
+          console.log(
+            `[parity] ${Math.round((done / total) * 100)}% (${done}/${total}) ${kind.name}/${s.name}: ${verdict.result} — ETA ${eta} s`,
+          );
+        }
+      } finally {
+        await ours.stop();
+        await reference.stop();
+      }
+    }
+  }
+  const out = path.join(kruiselessStateDir(), 'parity-last.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  const byKind = Object.fromEntries([...verdicts].map(([k, v]) => [k.name, v]));
+  writeFileSync(out, JSON.stringify(byKind, null, 2));
+  for (const [kind, mine] of verdicts) {
+    if (!opts.kind) console.log(`${kind.name}:`);
+    for (const line of renderReport(mine)) console.log(line);
+  }
+  console.log(`(full results: ${out})`);
+  const all = [...verdicts.values()].flat();
+  if (!opts.kind) for (const [kind, mine] of verdicts) console.log(summaryLine(mine, kind.name));
+  console.log(summaryLine(all));
+  return all.some((v) => v.result === 'different') ? 1 : 0;
+}
+
+/**
+ * The scenarios of each kind that `--quick` and `--only` select (every kind is listed, possibly with none).
+ * @throws Error naming the `--only` names no selected kind has, or a scenario name two kinds share (both would use
+ *   namespace `parity-<name>`)
+ */
+function selectScenarios(kinds: readonly ParityKind[]): KindRun[] {
   const only = opts.only?.split(',').filter(Boolean);
-  const scenarios = loadScenarios().filter((s) => (only ? only.includes(s.name) : !opts.quick || s.quick));
-  if (only && scenarios.length !== only.length)
-    throw new Error(`unknown scenario in --only ${opts.only ?? ''}`);
-  // one controller start per distinct set of feature gates
+  const runs = kinds.map((kind) => ({
+    kind,
+    scenarios: loadScenarios(kind).filter((s) => (only ? only.includes(s.name) : !opts.quick || s.quick)),
+  }));
+  const names = runs.flatMap((r) => r.scenarios.map((s) => s.name));
+  const twice = names.filter((n, i) => names.indexOf(n) !== i);
+  if (twice.length) throw new Error(`scenario names in more than one kind: ${twice.join(', ')}`);
+  const unknown = only?.filter((n) => !names.includes(n)) ?? [];
+  if (unknown.length) throw new Error(`unknown scenario in --only: ${unknown.join(', ')}`);
+  return runs;
+}
+
+/** Scenarios grouped by their feature gates, in first-seen order: one controller start per group. */
+function byGates(scenarios: readonly Scenario[]): Scenario[][] {
   const groups = new Map<string, Scenario[]>();
   for (const s of scenarios) {
     const key = gatesFlag(s.gates);
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
-  const verdicts: Verdict[] = [];
-  const started = Date.now();
-  let done = 0;
-  for (const group of groups.values()) {
-    const gates = group[0]?.gates ?? {};
-    const [reference, ours] = await Promise.all([startOpenKruise(gates), startKruiseless(gates)]);
-    try {
-      console.log(`[parity] ${reference.detail} vs ${ours.detail}`);
-      for (const s of group) {
-        verdicts.push(await runBoth(s, reference, ours));
-        done += 1;
-        const elapsed = (Date.now() - started) / 1000;
-        const eta = Math.round((elapsed / done) * (scenarios.length - done));
-        const last = verdicts[verdicts.length - 1];
-        console.log(
-          `[parity] ${Math.round((done / scenarios.length) * 100)}% (${done}/${scenarios.length}) ${s.name}: ${last?.result ?? '?'} — ETA ${eta} s`,
-        );
-      }
-    } finally {
-      await ours.stop();
-      await reference.stop();
-    }
-  }
-  const out = path.join(kruiselessStateDir(), 'parity-last.json');
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify(verdicts, null, 2));
-  for (const line of renderReport(verdicts)) console.log(line);
-  console.log(`(full results: ${out})`);
-  console.log(summaryLine(verdicts));
-  return verdicts.some((v) => v.result === 'different') ? 1 : 0;
+  return [...groups.values()];
 }
 
-async function runBoth(s: Scenario, reference: Side, ours: Side): Promise<Verdict> {
+async function runBoth(kind: ParityKind, s: Scenario, reference: Side, ours: Side): Promise<Verdict> {
   const [a, b] = await Promise.all([
-    runScenario(new ParityCluster(reference.kubeconfig), s, { keep: opts.keep }),
-    runScenario(new ParityCluster(ours.kubeconfig), s, { keep: opts.keep }),
+    runScenario(new ParityCluster(reference.kubeconfig, kind), s, { keep: opts.keep }),
+    runScenario(new ParityCluster(ours.kubeconfig, kind), s, { keep: opts.keep }),
   ]);
-  return compareRuns(s.name, a, b, [...s.deliberate, ...globalDeliberate]);
+  return compareRuns(s.name, a, b, [...s.deliberate, ...kind.deliberate]);
 }
 
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    console.error(`parity: failed — ${e instanceof Error ? e.message : String(e)}`);
+    const message = e instanceof Error ? e.message : String(e);
+    console.error(e instanceof UnknownKindError ? `parity: ${message}` : `parity: failed — ${message}`);
     process.exit(2);
   },
 );

@@ -1,18 +1,23 @@
 /**
- * `npm run parity:upstream-e2e`: OpenKruise's own CloneSet e2e specs (its suite binary, built and cached by
- * infra/reference/build.ts) run against OpenKruise v1.9.0 (the reference, `npm run reference:up`) and against
- * Kruiseless (`kruiseless local` on its own control plane), one after the other, with the gates OpenKruise's own
- * install uses (`AllAlpha=true,AllBeta=true`). Prints progress per spec with an ETA, the table spec → result per
- * controller, and ends with `upstream-e2e: <n> specs, OpenKruise <a> passed, Kruiseless <b> passed, <c> pass on
- * OpenKruise only`. The report goes to `<parity state dir>/upstream-e2e/report.txt` too.
- * Options: `--controller openkruise|kruiseless|both`, `--focus <regex>` (spec names), `--gates <list>`.
- * A full run (no --focus) stores each controller's results, so a later run of one controller is tabled with the
- * other's last full run.
+ * `npm run parity:upstream-e2e`: OpenKruise's own e2e specs of a kind (its suite binary, built and cached by
+ * infra/reference/build.ts; the kind's spec file from its ParityKind's `upstreamE2e`, for CloneSet
+ * `test/e2e/apps/v1alpha1/cloneset.go`) run against OpenKruise v1.9.0 (the reference, `npm run reference:up`) and
+ * against Kruiseless (`kruiseless local` on its own control plane), one after the other, with the gates OpenKruise's
+ * own install uses (`AllAlpha=true,AllBeta=true`). Prints progress per spec with an ETA, the table spec → result per
+ * controller, and `--kind <kind>` ends with `upstream-e2e: <n> specs, OpenKruise <a> passed, Kruiseless <b> passed,
+ * <c> pass on OpenKruise only`; without `--kind` every kind with specs runs, and the run ends with one
+ * `upstream-e2e <kind>: …` line per kind and the total line last. Each kind's report goes to
+ * `<parity state dir>/upstream-e2e/<kind>/report.txt` too. Exit code 2 (one line) on an unknown kind or a failure.
+ * Options: `--kind <kind>`, `--controller openkruise|kruiseless|both`, `--focus <regex>` (spec names),
+ * `--gates <list>`. A full run (no --focus) stores each controller's results, so a later run of one controller is
+ * tabled with the other's last full run.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { ensureOpenKruiseE2e } from '../infra/reference/build.js';
+import type { ParityKind } from '../test/parity/kind.js';
+import { selectKinds, UnknownKindError } from '../test/parity/kinds/index.js';
 import { runUpstreamE2e } from '../test/parity/upstreamE2e.js';
 import {
   parseGinkgoReport,
@@ -29,6 +34,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const DEFAULT_GATES = 'AllAlpha=true,AllBeta=true,EnableExternalCerts=false';
 
 const opts = new Command('upstream-e2e')
+  .option('--kind <kind>', "only this kind's specs (lower-case kind name, e.g. cloneset)")
   .addOption(
     new Option('--controller <which>', 'which controller to test')
       .choices(['openkruise', 'kruiseless', 'both'])
@@ -37,9 +43,10 @@ const opts = new Command('upstream-e2e')
   .option('--focus <regex>', 'only the specs whose name matches (ginkgo -focus)')
   .option('--gates <list>', 'feature gates for both controllers', DEFAULT_GATES)
   .parse(process.argv)
-  .opts<{ controller: 'openkruise' | 'kruiseless' | 'both'; focus?: string; gates: string }>();
+  .opts<{ kind?: string; controller: 'openkruise' | 'kruiseless' | 'both'; focus?: string; gates: string }>();
 
-const outDir = (): string => path.join(kruiselessStateDir(), 'upstream-e2e');
+/** Where one kind's reports, logs and table go. */
+const outDir = (kind: ParityKind): string => path.join(kruiselessStateDir(), 'upstream-e2e', kind.name);
 
 /** `A=true,B=false` as a map (the parity sides take gates so). */
 function gateMap(list: string): Record<string, boolean> {
@@ -53,68 +60,97 @@ function gateMap(list: string): Record<string, boolean> {
 }
 
 async function runOn(
+  kind: ParityKind,
   name: 'openkruise' | 'kruiseless',
   binary: string,
   gates: Record<string, boolean>,
 ): Promise<SpecResult[]> {
   const t0 = Date.now();
-  console.log(`[upstream-e2e] starting ${name}`);
+  const specs = specsOf(kind);
+  console.log(`[upstream-e2e] ${kind.name}: starting ${name}`);
   const side: Side = name === 'openkruise' ? await startOpenKruise(gates) : await startKruiseless(gates);
   try {
     console.log(`[upstream-e2e] ${side.detail} up in ${Math.round((Date.now() - t0) / 1000)} s`);
     const suffix = opts.focus ? '-focus' : '';
-    const specs = await runUpstreamE2e({
+    const results = await runUpstreamE2e({
       binary,
       kubeconfig: side.kubeconfig,
-      focus: opts.focus,
-      reportFile: path.join(outDir(), `${name}${suffix}.json`),
-      logFile: path.join(outDir(), `${name}${suffix}.log`),
-      label: name,
+      focusFile: specs.focusFile,
+      focus: opts.focus ?? specs.focus,
+      reportFile: path.join(outDir(kind), `${name}${suffix}.json`),
+      logFile: path.join(outDir(kind), `${name}${suffix}.log`),
+      label: `${kind.name} ${name}`,
       progress: (l) => console.log(l),
     });
     console.log(`[upstream-e2e] ${name} finished in ${Math.round((Date.now() - t0) / 60000)} min`);
-    return specs;
+    return results;
   } finally {
     await side.stop();
   }
 }
 
-/** The last full run of `name`, when one was stored. */
-function lastFullRun(name: 'openkruise' | 'kruiseless'): SpecResult[] | undefined {
-  const file = path.join(outDir(), `${name}.json`);
+/** The kind's OpenKruise e2e specs. @throws Error when it has none */
+function specsOf(kind: ParityKind): NonNullable<ParityKind['upstreamE2e']> {
+  if (!kind.upstreamE2e) throw new Error(`${kind.name} has no OpenKruise e2e specs`);
+  return kind.upstreamE2e;
+}
+
+/** The last full run of `name` for `kind`, when one was stored. */
+function lastFullRun(kind: ParityKind, name: 'openkruise' | 'kruiseless'): SpecResult[] | undefined {
+  const file = path.join(outDir(kind), `${name}.json`);
   return existsSync(file) ? parseGinkgoReport(readFileSync(file, 'utf8')) : undefined;
 }
 
-async function main(): Promise<number> {
-  const gates = gateMap(opts.gates);
-  const { binary } = await ensureOpenKruiseE2e();
-  mkdirSync(outDir(), { recursive: true });
+/** Runs one kind's specs on the controllers asked for; prints and writes its report. @returns its runs */
+async function runKind(
+  kind: ParityKind,
+  binary: string,
+  gates: Record<string, boolean>,
+): Promise<UpstreamE2eRuns> {
+  mkdirSync(outDir(kind), { recursive: true });
   const runs: UpstreamE2eRuns = {};
   const notes: string[] = [];
   for (const name of ['openkruise', 'kruiseless'] as const) {
-    if (opts.controller === name || opts.controller === 'both') runs[name] = await runOn(name, binary, gates);
-    else if (!opts.focus && (runs[name] = lastFullRun(name))) {
-      notes.push(`(${name}: last full run, ${path.join(outDir(), `${name}.json`)})`);
+    if (opts.controller === name || opts.controller === 'both')
+      runs[name] = await runOn(kind, name, binary, gates);
+    else if (!opts.focus && (runs[name] = lastFullRun(kind, name))) {
+      notes.push(`(${name}: last full run, ${path.join(outDir(kind), `${name}.json`)})`);
     }
   }
   const lines = [
-    `OpenKruise e2e suite, gates ${opts.gates}${opts.focus ? `, focus ${opts.focus}` : ''}`,
+    `OpenKruise e2e suite, ${kind.name} (${specsOf(kind).focusFile}), gates ${opts.gates}${opts.focus ? `, focus ${opts.focus}` : ''}`,
     ...renderUpstreamE2eTable(runs),
     ...notes,
     upstreamE2eSummary(runs),
   ];
-  const report = path.join(outDir(), opts.focus ? 'report-focus.txt' : 'report.txt');
+  const report = path.join(outDir(kind), opts.focus ? 'report-focus.txt' : 'report.txt');
   writeFileSync(report, `${lines.join('\n')}\n`);
   for (const l of lines.slice(0, -1)) console.log(l);
   console.log(`(report: ${report})`);
-  console.log(lines[lines.length - 1]);
+  return runs;
+}
+
+async function main(): Promise<number> {
+  const selected = selectKinds(opts.kind);
+  // a kind asked for by name must have specs; a run of every kind leaves out those without
+  if (opts.kind) for (const k of selected) specsOf(k);
+  const kinds = selected.filter((k) => k.upstreamE2e);
+  const gates = gateMap(opts.gates);
+  const { binary } = await ensureOpenKruiseE2e();
+  const perKind: [ParityKind, UpstreamE2eRuns][] = [];
+  for (const kind of kinds) perKind.push([kind, await runKind(kind, binary, gates)]);
+  if (!opts.kind) for (const [kind, runs] of perKind) console.log(upstreamE2eSummary(runs, kind.name));
+  console.log(upstreamE2eSummary(perKind.map(([, runs]) => runs)));
   return 0;
 }
 
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    console.error(`upstream-e2e: failed — ${e instanceof Error ? e.message : String(e)}`);
+    const message = e instanceof Error ? e.message : String(e);
+    console.error(
+      e instanceof UnknownKindError ? `upstream-e2e: ${message}` : `upstream-e2e: failed — ${message}`,
+    );
     process.exit(2);
   },
 );

@@ -1,7 +1,8 @@
 /**
- * What the parity runner reads and writes on one cluster, through @kubernetes/client-node: the scenario's
- * CloneSet (v1alpha1, as users write it), its pods, PVCs, ControllerRevisions and Events. Both controllers'
- * clusters are driven through this same code, so a difference in a snapshot is the controllers', not ours.
+ * What the parity runner reads and writes on one cluster, through @kubernetes/client-node: the scenario's object
+ * (of the kind's resource, as users write it, e.g. a v1alpha1 CloneSet), the namespace's pods, PVCs,
+ * ControllerRevisions and Events. Both controllers' clusters are driven through this same code, so a difference in
+ * a snapshot is the controllers', not ours.
  */
 import {
   AppsV1Api,
@@ -15,12 +16,10 @@ import {
   type V1PersistentVolumeClaim,
   type V1Pod,
 } from '@kubernetes/client-node';
+import type { ParityKind } from './kind.js';
 
-/** apps.kruise.io CloneSet coordinates as users write them. */
-export const CLONESET = { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'clonesets' } as const;
-
-/** A CloneSet as read (only what the runner looks at is typed). */
-export interface CloneSetObject {
+/** The scenario's object as read (only what the runner looks at is typed). */
+export interface KruiseObject {
   metadata: { name: string; namespace?: string; generation?: number; uid?: string };
   spec: Record<string, unknown>;
   status?: Record<string, unknown> & { observedGeneration?: number };
@@ -28,14 +27,15 @@ export interface CloneSetObject {
 
 /** Everything the runner reads in one namespace at one instant. */
 export interface ClusterState {
-  cloneSet?: CloneSetObject;
+  /** the scenario's object; absent before it is created or after it is deleted */
+  object?: KruiseObject;
   pods: V1Pod[];
   pvcs: V1PersistentVolumeClaim[];
   revisions: V1ControllerRevision[];
   events: CoreV1Event[];
 }
 
-/** One cluster, seen by the runner. */
+/** One cluster, seen by the runner for one kind. */
 export class ParityCluster {
   readonly core: CoreV1Api;
   readonly apps: AppsV1Api;
@@ -43,8 +43,14 @@ export class ParityCluster {
   /** The loaded kubeconfig (for watches). */
   readonly kc: KubeConfig;
 
-  /** @param kubeconfig path of an admin kubeconfig (its current context) */
-  constructor(readonly kubeconfig: string) {
+  /**
+   * @param kubeconfig path of an admin kubeconfig (its current context)
+   * @param kind the kind of the scenario's object
+   */
+  constructor(
+    readonly kubeconfig: string,
+    readonly kind: ParityKind,
+  ) {
     const kc = new KubeConfig();
     kc.loadFromFile(kubeconfig);
     this.kc = kc;
@@ -83,15 +89,15 @@ export class ParityCluster {
     throw new Error(`namespace ${namespace} still terminating after ${timeoutMs / 1000} s`);
   }
 
-  /** Creates a CloneSet from a manifest in `namespace`. */
-  async createCloneSet(namespace: string, manifest: Record<string, unknown>): Promise<void> {
-    await this.custom.createNamespacedCustomObject({ ...CLONESET, namespace, body: manifest });
+  /** Creates the scenario's object from a manifest in `namespace`. */
+  async createObject(namespace: string, manifest: Record<string, unknown>): Promise<void> {
+    await this.custom.createNamespacedCustomObject({ ...this.kind.resource, namespace, body: manifest });
   }
 
-  /** Merge-patches the CloneSet (RFC 7386: lists are replaced whole). */
-  async patchCloneSet(namespace: string, name: string, patch: Record<string, unknown>): Promise<void> {
+  /** Merge-patches the scenario's object (RFC 7386: lists are replaced whole). */
+  async patchObject(namespace: string, name: string, patch: Record<string, unknown>): Promise<void> {
     await this.custom.patchNamespacedCustomObject(
-      { ...CLONESET, namespace, name, body: patch },
+      { ...this.kind.resource, namespace, name, body: patch },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
   }
@@ -113,12 +119,12 @@ export class ParityCluster {
     }
   }
 
-  /** Reads the CloneSet, pods, PVCs, ControllerRevisions and Events of one namespace. */
+  /** Reads the scenario's object `name`, the pods, PVCs, ControllerRevisions and Events of one namespace. */
   async read(namespace: string, name: string): Promise<ClusterState> {
-    const [cloneSet, pods, pvcs, revisions, events] = await Promise.all([
+    const [object, pods, pvcs, revisions, events] = await Promise.all([
       this.custom
-        .getNamespacedCustomObject({ ...CLONESET, namespace, name })
-        .then((o) => o as CloneSetObject)
+        .getNamespacedCustomObject({ ...this.kind.resource, namespace, name })
+        .then((o) => o as KruiseObject)
         .catch((e: unknown) => {
           if (statusCode(e) === 404) return undefined;
           throw e;
@@ -128,7 +134,7 @@ export class ParityCluster {
       this.apps.listNamespacedControllerRevision({ namespace }).then((l) => l.items),
       this.core.listNamespacedEvent({ namespace }).then((l) => l.items),
     ]);
-    return { cloneSet, pods, pvcs, revisions, events };
+    return { object, pods, pvcs, revisions, events };
   }
 }
 

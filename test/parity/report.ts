@@ -1,6 +1,6 @@
 /**
  * The parity report: a table scenario → result, the differences of every scenario that is not identical, and the
- * one summary line scripts read.
+ * summary lines scripts read (one per kind when several ran, and the total last).
  */
 import type { Verdict } from './compare.js';
 
@@ -24,10 +24,13 @@ export function renderReport(verdicts: readonly Verdict[]): string[] {
   return lines;
 }
 
-/** `parity: <n> scenarios, <i> identical, <d> deliberate, <x> different` */
-export function summaryLine(verdicts: readonly Verdict[]): string {
+/**
+ * `parity: <n> scenarios, <i> identical, <d> deliberate, <x> different`: the total line (or the one line of a
+ * `--kind` run); with `kind`, one kind's line of a run of every kind: `parity <kind>: <n> scenarios, …`.
+ */
+export function summaryLine(verdicts: readonly Verdict[], kind?: string): string {
   const count = (r: Verdict['result']): number => verdicts.filter((v) => v.result === r).length;
-  return `parity: ${verdicts.length} scenarios, ${count('identical')} identical, ${count('deliberate')} deliberate, ${count('different')} different`;
+  return `parity${kind ? ` ${kind}` : ''}: ${verdicts.length} scenarios, ${count('identical')} identical, ${count('deliberate')} deliberate, ${count('different')} different`;
 }
 
 function show(v: unknown): string {

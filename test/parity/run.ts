@@ -1,12 +1,15 @@
 /**
  * Runs one scenario on one cluster: a fresh namespace, the steps in order, a timeline of every pod change, and
- * at each checkpoint a wait until the cluster is settled followed by a {@link Snapshot}.
+ * at each checkpoint a wait until the cluster is settled followed by a {@link Snapshot}. The scenario's object is of
+ * the cluster's kind (`ParityCluster.kind`); the steps are the same for every kind, except those naming pods to
+ * delete, which the kind's `deletePodsPatch` writes.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Watch, type V1Pod } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { ParityCluster, type ClusterState } from './cluster.js';
+import type { ParityKind } from './kind.js';
 import { REPO_ROOT, type PodSelector, type Scenario, type Step } from './scenario.js';
 import { podUids, takeSnapshot, type Snapshot, type TimelinePeaks } from './snapshot.js';
 
@@ -45,7 +48,13 @@ export async function runScenario(
       if ('checkpoint' in step) {
         const settled = await settle(cluster, namespace, name, scenario);
         const state = await cluster.read(namespace, name);
-        result.checkpoints[step.checkpoint] = takeSnapshot(state, previous, timeline.take(), settled);
+        result.checkpoints[step.checkpoint] = takeSnapshot(
+          cluster.kind,
+          state,
+          previous,
+          timeline.take(),
+          settled,
+        );
         previous = podUids(state);
         continue;
       }
@@ -60,7 +69,7 @@ export async function runScenario(
   return result;
 }
 
-/** Does one non-checkpoint step. @returns the CloneSet's name when the step created it */
+/** Does one non-checkpoint step. @returns the object's name when the step created it */
 async function applyStep(
   cluster: ParityCluster,
   namespace: string,
@@ -72,49 +81,50 @@ async function applyStep(
       'apply' in step
         ? (parse(readFileSync(path.resolve(REPO_ROOT, step.apply), 'utf8')) as Record<string, unknown>)
         : step.create;
+    const kind = cluster.kind.kind;
+    if (manifest.kind !== kind) throw new Error(`the manifest is a ${String(manifest.kind)}, not a ${kind}`);
     const meta = (manifest.metadata ?? {}) as { name?: string };
-    if (!meta.name) throw new Error('the CloneSet manifest has no metadata.name');
-    await cluster.createCloneSet(namespace, { ...manifest, metadata: { ...meta, namespace } });
+    if (!meta.name) throw new Error(`the ${kind} manifest has no metadata.name`);
+    await cluster.createObject(namespace, { ...manifest, metadata: { ...meta, namespace } });
     return meta.name;
   }
-  if (!name) throw new Error('a step before the CloneSet was created');
-  if ('patch' in step) return void (await cluster.patchCloneSet(namespace, name, step.patch));
+  if (!name) throw new Error(`a step before the ${cluster.kind.kind} was created`);
+  if ('patch' in step) return void (await cluster.patchObject(namespace, name, step.patch));
   if ('scale' in step)
-    return void (await cluster.patchCloneSet(namespace, name, { spec: { replicas: step.scale } }));
+    return void (await cluster.patchObject(namespace, name, { spec: { replicas: step.scale } }));
   if ('sleep' in step) return void (await sleep(step.sleep * 1000));
   const state = await cluster.read(namespace, name);
+  const select = (s: PodSelector): V1Pod[] => selectPods(cluster.kind, state, s);
   if ('mark' in step) {
-    for (const p of selectPods(state, step.mark.pod))
+    for (const p of select(step.mark.pod))
       await cluster.patchPod(namespace, podName(p), {
         metadata: { labels: { [MARKER_LABEL]: step.mark.marker } },
       });
     return undefined;
   }
   if ('label' in step) {
-    for (const p of selectPods(state, step.label.pod))
+    for (const p of select(step.label.pod))
       await cluster.patchPod(namespace, podName(p), { metadata: { labels: step.label.labels } });
     return undefined;
   }
   if ('annotate' in step) {
-    for (const p of selectPods(state, step.annotate.pod))
+    for (const p of select(step.annotate.pod))
       await cluster.patchPod(namespace, podName(p), { metadata: { annotations: step.annotate.annotations } });
     return undefined;
   }
   if ('podsToDelete' in step) {
-    const names = selectPods(state, step.podsToDelete).map(podName);
-    await cluster.patchCloneSet(namespace, name, { spec: { scaleStrategy: { podsToDelete: names } } });
+    const names = select(step.podsToDelete).map(podName);
+    await cluster.patchObject(namespace, name, deletePodsPatch(cluster.kind, names));
     return undefined;
   }
   if ('scaleDown' in step) {
     // one update, as OpenKruise's e2e does: two back-to-back steps would race the controllers' reaction time
-    const names = selectPods(state, step.scaleDown.podsToDelete).map(podName);
-    await cluster.patchCloneSet(namespace, name, {
-      spec: { replicas: step.scaleDown.replicas, scaleStrategy: { podsToDelete: names } },
-    });
+    const names = select(step.scaleDown.podsToDelete).map(podName);
+    await cluster.patchObject(namespace, name, deletePodsPatch(cluster.kind, names, step.scaleDown.replicas));
     return undefined;
   }
   if ('addFinalizer' in step) {
-    for (const p of selectPods(state, step.addFinalizer.pod)) {
+    for (const p of select(step.addFinalizer.pod)) {
       const finalizers = [...(p.metadata?.finalizers ?? []), step.addFinalizer.finalizer];
       await cluster.patchPod(namespace, podName(p), {
         metadata: { finalizers, resourceVersion: p.metadata?.resourceVersion },
@@ -123,10 +133,10 @@ async function applyStep(
     return undefined;
   }
   if ('deletePod' in step) {
-    for (const p of selectPods(state, step.deletePod)) await cluster.deletePod(namespace, podName(p));
+    for (const p of select(step.deletePod)) await cluster.deletePod(namespace, podName(p));
     return undefined;
   }
-  for (const p of selectPods(state, step.removeFinalizer.pod)) {
+  for (const p of select(step.removeFinalizer.pod)) {
     const finalizers = (p.metadata?.finalizers ?? []).filter((f) => f !== step.removeFinalizer.finalizer);
     await cluster.patchPod(namespace, podName(p), {
       metadata: { finalizers, resourceVersion: p.metadata?.resourceVersion },
@@ -136,11 +146,21 @@ async function applyStep(
 }
 
 /**
- * The pods a selector picks among the live pods owned by the CloneSet, sorted by creationTimestamp then name.
+ * The merge patch of `kind` that names pods for deletion.
+ * @throws Error when the kind has none (loadScenario refuses such scenarios first)
+ */
+function deletePodsPatch(kind: ParityKind, names: string[], replicas?: number): Record<string, unknown> {
+  if (!kind.deletePodsPatch) throw new Error(`${kind.kind} has no field naming pods to delete`);
+  return kind.deletePodsPatch(names, replicas);
+}
+
+/**
+ * The pods a selector picks among the live pods owned by an object of `kind` (the scenario's), sorted by
+ * creationTimestamp then name; `revision` reads the object's `status.updateRevision` / `status.currentRevision`.
  * @throws Error when the selector picks none (a scenario that cannot act is a broken scenario)
  */
-export function selectPods(state: ClusterState, s: PodSelector): V1Pod[] {
-  const status = (state.cloneSet?.status ?? {}) as { updateRevision?: string; currentRevision?: string };
+export function selectPods(kind: ParityKind, state: ClusterState, s: PodSelector): V1Pod[] {
+  const status = (state.object?.status ?? {}) as { updateRevision?: string; currentRevision?: string };
   const revision =
     s.revision === 'update'
       ? status.updateRevision
@@ -149,7 +169,7 @@ export function selectPods(state: ClusterState, s: PodSelector): V1Pod[] {
         : undefined;
   const owned = state.pods
     .filter((p) => !p.metadata?.deletionTimestamp)
-    .filter((p) => p.metadata?.ownerReferences?.some((o) => o.kind === 'CloneSet'));
+    .filter((p) => p.metadata?.ownerReferences?.some((o) => o.kind === kind.kind));
   const live = owned
     .filter((p) => s.marker === undefined || p.metadata?.labels?.[MARKER_LABEL] === s.marker)
     .filter((p) => s.state === undefined || p.metadata?.labels?.[STATE_LABEL] === s.state)
@@ -162,7 +182,7 @@ export function selectPods(state: ClusterState, s: PodSelector): V1Pod[] {
 }
 
 /**
- * Waits until the CloneSet has observed its generation and nothing observable changed for `quietSeconds`.
+ * Waits until the object has observed its generation and nothing observable changed for `quietSeconds`.
  * @returns false when `settleTimeoutSeconds` passed first
  */
 async function settle(
@@ -176,10 +196,10 @@ async function settle(
   let since = Date.now();
   while (Date.now() < deadline) {
     const state = await cluster.read(namespace, name);
-    const cs = state.cloneSet;
-    const observed = !cs || (cs.status?.observedGeneration ?? 0) >= (cs.metadata.generation ?? 0);
+    const obj = state.object;
+    const observed = !obj || (obj.status?.observedGeneration ?? 0) >= (obj.metadata.generation ?? 0);
     const fingerprint = JSON.stringify({
-      ...takeSnapshot(state, new Set(), { maxPods: 0, minReady: 0 }, true),
+      ...takeSnapshot(cluster.kind, state, new Set(), { maxPods: 0, minReady: 0 }, true),
     });
     if (fingerprint !== last || !observed) {
       last = fingerprint;

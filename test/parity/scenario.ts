@@ -1,21 +1,22 @@
 /**
- * Parity scenarios as data: a CloneSet, a list of steps a user (or another controller, or the kubelet) takes, and
- * checkpoints where both clusters are compared once settled. Files live in `test/parity/scenarios/*.yaml`; the
- * format is documented in `docs/parity.md`.
+ * Parity scenarios as data: an object of one kind (a CloneSet, …), a list of steps a user (or another controller, or
+ * the kubelet) takes, and checkpoints where both clusters are compared once settled. Files live in
+ * `test/parity/scenarios/<kind>/*.yaml`, each declaring its `kind`; the format is documented in `docs/parity.md`.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import type { ParityKind } from './kind.js';
 
-/** Folder of the scenario files. */
+/** Folder of the scenario folders, one per kind (`scenarios/<kind name>/`). */
 export const SCENARIO_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'scenarios');
 /** Repository root (scenario `apply:` paths are relative to it). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * Which pods a step acts on, among the scenario CloneSet's live pods (not terminating) sorted by
+ * Which pods a step acts on, among the scenario object's live pods (not terminating) sorted by
  * creationTimestamp, then name. `marker` picks pods labelled by an earlier `mark` step; `state` filters by the
  * `lifecycle.apps.kruise.io/state` label; `index` takes one pod of what is left (0 = oldest); `all` takes all.
  */
@@ -80,6 +81,8 @@ export type Deliberate = z.infer<typeof DeliberateSchema>;
 export const ScenarioSchema = z
   .object({
     name: z.string().regex(/^[a-z0-9-]+$/),
+    /** The kind's lower-case name (`cloneset`): the folder the file is in. */
+    kind: z.string().regex(/^[a-z0-9]+$/),
     description: z.string(),
     /** Where the behaviour is described: an upstream test or function, or a case id. */
     source: z.string(),
@@ -98,10 +101,11 @@ export const ScenarioSchema = z
 export type Scenario = z.infer<typeof ScenarioSchema>;
 
 /**
- * Reads and validates one scenario file.
- * @throws Error naming the file and the first invalid field path
+ * Reads and validates one scenario file of `kind`.
+ * @throws Error naming the file and the first invalid field path, or a `kind` other than `kind.name`, or a step
+ *   the kind does not support
  */
-export function loadScenario(file: string): Scenario {
+export function loadScenario(file: string, kind: ParityKind): Scenario {
   const parsed = ScenarioSchema.safeParse(parse(readFileSync(file, 'utf8')));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -109,15 +113,27 @@ export function loadScenario(file: string): Scenario {
   }
   if (`${parsed.data.name}.yaml` !== path.basename(file))
     throw new Error(`${file}: name "${parsed.data.name}" must match the file name`);
+  if (parsed.data.kind !== kind.name)
+    throw new Error(`${file}: kind "${parsed.data.kind}" in the folder of kind "${kind.name}"`);
   if (!parsed.data.steps.some((s) => 'checkpoint' in s))
     throw new Error(`${file}: a scenario needs at least one checkpoint`);
+  const deletes = parsed.data.steps.find((s) => 'podsToDelete' in s || 'scaleDown' in s);
+  if (deletes && !kind.deletePodsPatch)
+    throw new Error(
+      `${file}: ${Object.keys(deletes)[0] ?? ''}: ${kind.kind} has no field naming pods to delete`,
+    );
   return parsed.data;
 }
 
-/** All scenarios in {@link SCENARIO_DIR}, sorted by name. @throws as {@link loadScenario} */
-export function loadScenarios(dir: string = SCENARIO_DIR): Scenario[] {
+/** Folder of `kind`'s scenarios: `<SCENARIO_DIR>/<kind name>`. */
+export function scenarioDir(kind: ParityKind): string {
+  return path.join(SCENARIO_DIR, kind.name);
+}
+
+/** All scenarios of `kind` (the files of its folder), sorted by name. @throws as {@link loadScenario} */
+export function loadScenarios(kind: ParityKind, dir: string = scenarioDir(kind)): Scenario[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
     .sort()
-    .map((f) => loadScenario(path.join(dir, f)));
+    .map((f) => loadScenario(path.join(dir, f), kind));
 }

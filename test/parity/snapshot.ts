@@ -1,14 +1,14 @@
 /**
- * A checkpoint's snapshot: what a user can observe of a CloneSet through the API, with only what is random made
- * comparable (instance ids, uids, timestamps, node names, resourceVersions). Everything else — revision names,
- * pod specs, labels, annotations, conditions, restart counts, status fields, Events, PVCs — is kept as read, so
- * two controllers that behave alike produce equal snapshots.
+ * A checkpoint's snapshot: what a user can observe of the scenario's object through the API, with only what is
+ * random made comparable (instance ids, uids, timestamps, node names, resourceVersions). Everything else — revision
+ * names, pod specs, labels, annotations, conditions, restart counts, status fields, Events, PVCs — is kept as read,
+ * so two controllers that behave alike produce equal snapshots. What differs by kind (the instance-id label, the
+ * owner kind, timing-only Events and conditions) comes from its {@link ParityKind}.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterState } from './cluster.js';
+import type { ParityKind } from './kind.js';
 
-/** The pod label holding the instance id (random, so normalised away). */
-const INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
 const UID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 const TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})\b/g;
 /** The service-account token volume's random suffix (kube-api-access-xxxxx). */
@@ -39,12 +39,13 @@ export interface PodView {
 export interface Snapshot {
   /** False when the cluster did not settle within the scenario's timeout. */
   settled: boolean;
-  cloneSet: { spec: unknown; status: unknown } | 'absent';
+  /** The scenario's object (e.g. the CloneSet): its stored spec and its status. */
+  object: { spec: unknown; status: unknown } | 'absent';
   /** `name #revision`, in revision order. */
   revisions: string[];
   pods: PodView[];
   pvcs: unknown[];
-  /** `Type Reason: message` of each Event on the CloneSet → count. */
+  /** `Type Reason: message` of each Event on an object of the kind → count. */
   events: Record<string, number>;
   /** Extremes sampled while the cluster moved since the previous checkpoint. */
   timeline: TimelinePeaks;
@@ -60,37 +61,44 @@ export interface TimelinePeaks {
 
 /**
  * Builds the snapshot of `state`.
+ * @param kind the kind of the scenario's object
  * @param previousUids uids of the pods at the previous checkpoint (empty at the first)
  * @param timeline the sampled peaks since the previous checkpoint
  */
 export function takeSnapshot(
+  kind: ParityKind,
   state: ClusterState,
   previousUids: ReadonlySet<string>,
   timeline: TimelinePeaks,
   settled: boolean,
 ): Snapshot {
   const ids = new Set<string>();
-  for (const p of state.pods) {
-    const id = p.metadata?.labels?.[INSTANCE_ID_LABEL];
-    if (id) ids.add(id);
+  const label = kind.instanceIdLabel;
+  if (label) {
+    for (const o of [...state.pods, ...state.pvcs]) {
+      const id = o.metadata?.labels?.[label];
+      if (id) ids.add(id);
+    }
   }
-  for (const c of state.pvcs) {
-    const id = c.metadata?.labels?.[INSTANCE_ID_LABEL];
-    if (id) ids.add(id);
-  }
-  const norm = normaliser(ids, state.cloneSet?.metadata.name ?? '');
-  const cs = state.cloneSet;
+  const obj = state.object;
+  const norm = normaliser(
+    ids,
+    kind.randomNameSuffix ? (obj?.metadata.name ?? '') : '',
+    kind.randomNameSuffix,
+  );
   const events: Record<string, number> = {};
   for (const e of state.events) {
-    if (e.involvedObject?.kind !== 'CloneSet') continue;
+    if (e.involvedObject?.kind !== kind.kind) continue;
     const key = norm(`${e.type ?? ''} ${e.reason ?? ''}: ${e.message ?? ''}`) as string;
-    events[key] = PER_RECONCILE_REASONS.has(e.reason ?? '') ? 1 : (events[key] ?? 0) + (e.count ?? 1);
+    events[key] = kind.perReconcileEventReasons.has(e.reason ?? '') ? 1 : (events[key] ?? 0) + (e.count ?? 1);
   }
   return {
     settled,
-    cloneSet: cs ? { spec: norm(cs.spec), status: norm(statusView(cs.status ?? {})) } : 'absent',
+    object: obj
+      ? { spec: norm(obj.spec), status: norm(statusView(obj.status ?? {}, kind.conflictOnlyConditionTypes)) }
+      : 'absent',
     revisions: state.revisions
-      .filter((r) => r.metadata?.ownerReferences?.some((o) => o.kind === 'CloneSet'))
+      .filter((r) => r.metadata?.ownerReferences?.some((o) => o.kind === kind.kind))
       .sort((a, b) => a.revision - b.revision)
       .map((r) => `${r.metadata?.name ?? ''} #${r.revision}`),
     pods: sortCanonical(state.pods.map((p) => norm(podView(p, previousUids)) as PodView)),
@@ -139,12 +147,6 @@ function podView(p: V1Pod, previousUids: ReadonlySet<string>): PodView {
 }
 
 /**
- * Event reasons a controller repeats on every reconcile while a limit holds: how often is the number of
- * reconciles, a matter of timing, so only whether it was recorded is compared (docs/parity.md#what-is-compared).
- */
-const PER_RECONCILE_REASONS = new Set(['ScaleUpLimited']);
-
-/**
  * The API server's optimistic-concurrency message. A controller that writes from a stale cache meets it by chance
  * (OpenKruise's CloneSet controller then keeps a `FailedUpdate` condition with it until the next real failure),
  * so whether it shows is a matter of timing, not behaviour (docs/parity.md#what-is-compared).
@@ -152,14 +154,22 @@ const PER_RECONCILE_REASONS = new Set(['ScaleUpLimited']);
 const CONFLICT_MESSAGE = 'the object has been modified; please apply your changes to the latest version';
 
 /**
- * Status with condition timestamps dropped (kept: type, status, reason, message) and without a `FailedUpdate`
- * condition that only reports an optimistic-concurrency conflict; an emptied condition list is dropped.
+ * Status with condition timestamps dropped (kept: type, status, reason, message) and without a condition of one of
+ * `conflictOnly` types (e.g. `FailedUpdate`) that only reports an optimistic-concurrency conflict; an emptied
+ * condition list is dropped.
  */
-function statusView(status: Record<string, unknown>): Record<string, unknown> {
+function statusView(
+  status: Record<string, unknown>,
+  conflictOnly: ReadonlySet<string>,
+): Record<string, unknown> {
   const conditions = (status.conditions as Record<string, unknown>[] | undefined)
     ?.filter(
       (c) =>
-        !(c.type === 'FailedUpdate' && typeof c.message === 'string' && c.message.includes(CONFLICT_MESSAGE)),
+        !(
+          conflictOnly.has(String(c.type)) &&
+          typeof c.message === 'string' &&
+          c.message.includes(CONFLICT_MESSAGE)
+        ),
     )
     .map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }));
   const { conditions: _dropped, ...rest } = status;
@@ -177,14 +187,19 @@ function parseJsonObject(v: string): unknown {
 }
 
 /**
- * A deep copy of a value with random parts replaced in every string: instance ids (`<id>`), uids (`<uid>`),
- * RFC 3339 times (`<time>`), the service-account volume suffix; and object keys sorted.
+ * A deep copy of a value with random parts replaced in every string: instance ids (`<id>`), the random
+ * `suffix`-character part of names after `<objectName>-` (`<id>`), uids (`<uid>`), RFC 3339 times (`<time>`), the
+ * service-account volume suffix; and object keys sorted.
  */
-function normaliser(ids: ReadonlySet<string>, cloneSetName: string): (v: unknown) => unknown {
-  // pod and PVC names end in `<CloneSet name>-<5-character instance id>` (revision names have 10 characters)
-  const named = cloneSetName
-    ? new RegExp(`(?<=${escape(cloneSetName)}-)[a-z0-9]{5}(?![a-z0-9])`, 'g')
-    : undefined;
+function normaliser(
+  ids: ReadonlySet<string>,
+  objectName: string,
+  suffix: number | undefined,
+): (v: unknown) => unknown {
+  const named =
+    objectName && suffix
+      ? new RegExp(`(?<=${escape(objectName)}-)[a-z0-9]{${suffix}}(?![a-z0-9])`, 'g')
+      : undefined;
   const fix = (s: string): string => {
     if (ids.has(s)) return '<id>';
     const out = s.replace(UID, '<uid>').replace(TIME, '<time>').replace(SA_VOLUME, 'kube-api-access-<sfx>');

@@ -9,21 +9,14 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseGinkgoReport, type SpecResult } from './upstreamE2eReport.js';
 
-/**
- * The specs run by default: the CloneSet specs of the suite's `apps/v1alpha1` folder (the API version Kruiseless's
- * CRD serves). v1.9.0 names them `CloneSet …` in both `apps/v1alpha1` and `apps/v1beta1` (the `[apps] CloneSet`
- * prefix of v1.8.2 is gone), so the file, not the name, picks them.
- */
-export const DEFAULT_FOCUS_FILE = 'test/e2e/apps/v1alpha1/cloneset.go';
-
 /** Options of {@link runUpstreamE2e}. */
 export interface UpstreamE2eRunOptions {
   /** the compiled suite (`kruise-e2e.test`) */
   binary: string;
   /** kubeconfig of the cluster whose controller is tested */
   kubeconfig: string;
-  /** `-ginkgo.focus-file` (default DEFAULT_FOCUS_FILE) */
-  focusFile?: string;
+  /** `-ginkgo.focus-file`: the kind's spec file (its ParityKind's `upstreamE2e.focusFile`) */
+  focusFile: string;
   /** `-ginkgo.focus`: regex of spec names (default: every spec of the file) */
   focus?: string;
   /** where ginkgo writes its JSON report (replaced) */
@@ -52,7 +45,7 @@ export async function runUpstreamE2e(opts: UpstreamE2eRunOptions): Promise<SpecR
   mkdirSync(path.dirname(opts.logFile), { recursive: true });
   rmSync(opts.reportFile, { force: true });
   const args = [
-    `-ginkgo.focus-file=${opts.focusFile ?? DEFAULT_FOCUS_FILE}`,
+    `-ginkgo.focus-file=${opts.focusFile}`,
     ...(opts.focus ? [`-ginkgo.focus=${opts.focus}`] : []),
     '-ginkgo.v',
     '-ginkgo.no-color',

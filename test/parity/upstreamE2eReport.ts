@@ -123,11 +123,16 @@ export function renderUpstreamE2eTable(runs: UpstreamE2eRuns): string[] {
 
 /**
  * `upstream-e2e: <n> specs, OpenKruise <a> passed, Kruiseless <b> passed, <c> pass on OpenKruise only`
- * (n: specs run on either controller; c: passed on OpenKruise and not on Kruiseless).
+ * (n: specs run on either controller; c: passed on OpenKruise and not on Kruiseless): the total line (or the one
+ * line of a `--kind` run); with `kind`, one kind's line of a run of every kind: `upstream-e2e <kind>: …`.
+ * @param runs one kind's runs, or several kinds' (their rows added up: each kind has its own spec file)
  */
-export function upstreamE2eSummary(runs: UpstreamE2eRuns): string {
-  const rows = upstreamE2eRows(runs);
+export function upstreamE2eSummary(
+  runs: UpstreamE2eRuns | readonly UpstreamE2eRuns[],
+  kind?: string,
+): string {
+  const rows = (Array.isArray(runs) ? runs : [runs]).flatMap((r: UpstreamE2eRuns) => upstreamE2eRows(r));
   const passed = (k: 'openkruise' | 'kruiseless'): number => rows.filter((r) => r[k] === 'passed').length;
   const only = rows.filter((r) => r.openkruise === 'passed' && r.kruiseless !== 'passed').length;
-  return `upstream-e2e: ${rows.length} specs, OpenKruise ${passed('openkruise')} passed, Kruiseless ${passed('kruiseless')} passed, ${only} pass on OpenKruise only`;
+  return `upstream-e2e${kind ? ` ${kind}` : ''}: ${rows.length} specs, OpenKruise ${passed('openkruise')} passed, Kruiseless ${passed('kruiseless')} passed, ${only} pass on OpenKruise only`;
 }

@@ -1,7 +1,11 @@
-/** The parity runner's pure parts: scenario files, snapshot normalisation, pod selection, comparison, report. */
+/**
+ * The parity runner's pure parts on CloneSet's scenarios and parity entry: scenario files, snapshot normalisation,
+ * pod selection, comparison, report.
+ */
 import type { V1Pod } from '@kubernetes/client-node';
 import { compareRuns, matchesPath } from '../../parity/compare.js';
 import type { ClusterState } from '../../parity/cluster.js';
+import { cloneSet } from '../../parity/kinds/cloneset/index.js';
 import { renderReport, summaryLine } from '../../parity/report.js';
 import { selectPods, type ScenarioRun } from '../../parity/run.js';
 import { loadScenarios } from '../../parity/scenario.js';
@@ -26,7 +30,7 @@ function pod(name: string, id: string, created: string, extra: Partial<V1Pod['me
 
 function state(pods: V1Pod[]): ClusterState {
   return {
-    cloneSet: { metadata: { name: 'web', generation: 1 }, spec: {}, status: { updateRevision: 'web-abc' } },
+    object: { metadata: { name: 'web', generation: 1 }, spec: {}, status: { updateRevision: 'web-abc' } },
     pods,
     pvcs: [],
     revisions: [],
@@ -44,9 +48,10 @@ function state(pods: V1Pod[]): ClusterState {
 }
 
 describe('scenario files', () => {
-  it('every file in test/parity/scenarios loads and validates', () => {
-    const scenarios = loadScenarios();
-    expect(scenarios.length).toBeGreaterThanOrEqual(25);
+  it('every file in test/parity/scenarios/cloneset loads and validates, each a cloneset scenario', () => {
+    const scenarios = loadScenarios(cloneSet);
+    expect(scenarios.length).toBeGreaterThanOrEqual(28);
+    expect(new Set(scenarios.map((s) => s.kind))).toEqual(new Set(['cloneset']));
     expect(scenarios.filter((s) => s.quick).map((s) => s.name)).toEqual([
       'partition-inplace',
       'predelete-hook',
@@ -60,12 +65,14 @@ describe('scenario files', () => {
 describe('takeSnapshot', () => {
   it('makes two clusters whose pods differ only in random parts equal', () => {
     const a = takeSnapshot(
+      cloneSet,
       state([pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z')]),
       new Set(),
       { maxPods: 1, minReady: 0 },
       true,
     );
     const b = takeSnapshot(
+      cloneSet,
       state([pod('web-q9z4m', 'q9z4m', '2026-02-02T00:00:05Z')]),
       new Set(),
       { maxPods: 1, minReady: 0 },
@@ -80,6 +87,7 @@ describe('takeSnapshot', () => {
   it('tells kept pods from new ones and keeps what is not random', () => {
     const p = pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z');
     const kept = takeSnapshot(
+      cloneSet,
       state([p]),
       new Set([p.metadata?.uid ?? '']),
       { maxPods: 1, minReady: 1 },
@@ -88,7 +96,7 @@ describe('takeSnapshot', () => {
     expect(kept.pods.map((x) => x.since)).toEqual(['kept']);
     const other = pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z', { labels: { app: 'other' } });
     expect(
-      takeSnapshot(state([other]), new Set(), { maxPods: 1, minReady: 1 }, true).pods[0]?.labels,
+      takeSnapshot(cloneSet, state([other]), new Set(), { maxPods: 1, minReady: 1 }, true).pods[0]?.labels,
     ).toEqual({ app: 'other' });
   });
 });
@@ -105,6 +113,7 @@ describe('takeSnapshot: Events', () => {
       count: 7,
     };
     const snap = takeSnapshot(
+      cloneSet,
       { ...s, events: [...s.events, { ...s.events[0], count: 3 }, limited] },
       new Set(),
       { maxPods: 1, minReady: 1 },
@@ -120,11 +129,11 @@ describe('takeSnapshot: Events', () => {
 describe('takeSnapshot: CloneSet status conditions', () => {
   const withConditions = (conditions: Record<string, unknown>[]): ClusterState => {
     const s = state([pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z')]);
-    return { ...s, cloneSet: { ...s.cloneSet!, status: { updateRevision: 'web-abc', conditions } } };
+    return { ...s, object: { ...s.object!, status: { updateRevision: 'web-abc', conditions } } };
   };
   const statusOf = (s: ClusterState) => {
-    const snap = takeSnapshot(s, new Set(), { maxPods: 1, minReady: 1 }, true);
-    return snap.cloneSet === 'absent' ? undefined : snap.cloneSet.status;
+    const snap = takeSnapshot(cloneSet, s, new Set(), { maxPods: 1, minReady: 1 }, true);
+    return snap.object === 'absent' ? undefined : snap.object.status;
   };
 
   it('drops a FailedUpdate that only reports an optimistic-concurrency conflict, and the emptied list', () => {
@@ -167,17 +176,19 @@ describe('selectPods', () => {
     }),
   ];
   it('orders live pods by creation time, then name', () => {
-    expect(selectPods(state(pods), { all: true }).map((p) => p.metadata?.name)).toEqual([
+    expect(selectPods(cloneSet, state(pods), { all: true }).map((p) => p.metadata?.name)).toEqual([
       'web-aaaaa',
       'web-bbbbb',
     ]);
-    expect(selectPods(state(pods), { index: 1 }).map((p) => p.metadata?.name)).toEqual(['web-bbbbb']);
-    expect(selectPods(state(pods), { marker: 'm', index: 0 }).map((p) => p.metadata?.name)).toEqual([
-      'web-aaaaa',
+    expect(selectPods(cloneSet, state(pods), { index: 1 }).map((p) => p.metadata?.name)).toEqual([
+      'web-bbbbb',
     ]);
+    expect(selectPods(cloneSet, state(pods), { marker: 'm', index: 0 }).map((p) => p.metadata?.name)).toEqual(
+      ['web-aaaaa'],
+    );
   });
   it('fails loudly when nothing matches', () => {
-    expect(() => selectPods(state(pods), { state: 'PreparingDelete', all: true })).toThrow(
+    expect(() => selectPods(cloneSet, state(pods), { state: 'PreparingDelete', all: true })).toThrow(
       'no pod matches {"state":"PreparingDelete","all":true} (of 2 live pods)',
     );
   });
@@ -187,7 +198,8 @@ describe('compareRuns', () => {
   const run = (replicas: number, error?: string): ScenarioRun => ({
     checkpoints: {
       created: takeSnapshot(
-        { ...state([]), cloneSet: { metadata: { name: 'web' }, spec: {}, status: { replicas } } },
+        cloneSet,
+        { ...state([]), object: { metadata: { name: 'web' }, spec: {}, status: { replicas } } },
         new Set(),
         { maxPods: 0, minReady: 0 },
         true,
@@ -201,7 +213,7 @@ describe('compareRuns', () => {
     expect(different).toEqual({
       scenario: 's',
       result: 'different',
-      differences: [{ path: 'created.cloneSet.status.replicas', reference: 2, kruiseless: 3 }],
+      differences: [{ path: 'created.object.status.replicas', reference: 2, kruiseless: 3 }],
     });
     const deliberate = compareRuns('s', run(2), run(3), [
       { path: 'created.*.status', reason: 'a chosen difference' },
@@ -219,6 +231,9 @@ describe('compareRuns', () => {
   it('report and summary line', () => {
     const verdicts = [compareRuns('one', run(2), run(2), []), compareRuns('two', run(2), run(3), [])];
     expect(summaryLine(verdicts)).toBe('parity: 2 scenarios, 1 identical, 0 deliberate, 1 different');
+    expect(summaryLine(verdicts, 'cloneset')).toBe(
+      'parity cloneset: 2 scenarios, 1 identical, 0 deliberate, 1 different',
+    );
     expect(renderReport(verdicts)).toEqual([
       'scenario  result',
       '--------  ----------',
@@ -226,7 +241,7 @@ describe('compareRuns', () => {
       'two       different',
       '',
       'two: different',
-      '  created.cloneSet.status.replicas: DIFFERENT',
+      '  created.object.status.replicas: DIFFERENT',
       '    openkruise: 2',
       '    kruiseless: 3',
     ]);

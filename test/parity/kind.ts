@@ -1,0 +1,54 @@
+/**
+ * What the parity harness knows of one kind, and nothing else does: where its objects are served, how it names and
+ * owns its pods, which of its Events and conditions depend on timing alone, the differences chosen on purpose for
+ * all its scenarios, and which of OpenKruise's own e2e specs cover it. One entry per kind in
+ * `test/parity/kinds/<name>/`, listed in `test/parity/kinds/index.ts` (as a controller is one line of OpenKruise's
+ * `pkg/controller/controllers.go`); the runner, snapshot, comparison and report read a kind only through this.
+ */
+import type { Deliberate } from './scenario.js';
+
+/** OpenKruise's own e2e specs of a kind (`npm run parity:upstream-e2e -- --kind <name>`). */
+export interface UpstreamE2eSpecs {
+  /** `-ginkgo.focus-file`: the spec file, relative to the OpenKruise module, e.g. `test/e2e/apps/v1alpha1/cloneset.go` */
+  focusFile: string;
+  /** `-ginkgo.focus`: regex of spec names within the file (default: every spec of the file) */
+  focus?: string;
+}
+
+/** One kind as the parity harness sees it. */
+export interface ParityKind {
+  /** Lower-case kind name: the `--kind` value, the scenarios' folder and their `kind:` field, e.g. `cloneset`. */
+  name: string;
+  /** The kind as the API spells it, e.g. `CloneSet`: manifests, owner references, Events' `involvedObject.kind`. */
+  kind: string;
+  /** Where the scenarios' objects are served, as users write them (namespaced; cluster-scoped kinds need more). */
+  resource: { group: string; version: string; plural: string };
+  /** Pod and PVC label holding a random per-instance id, normalised to `<id>` (absent: the kind has none). */
+  instanceIdLabel?: string;
+  /**
+   * Length of the random suffix of pod and PVC names after `<object name>-` (normalised to `<id>`), e.g. 5 for
+   * CloneSet's `<name>-<instance id>`; absent: names are compared as they are (e.g. ordinals).
+   */
+  randomNameSuffix?: number;
+  /**
+   * Event reasons the controller records on every reconcile while a limit holds: how often is a matter of timing,
+   * so only whether one was recorded is compared (docs/parity.md#what-is-compared).
+   */
+  perReconcileEventReasons: ReadonlySet<string>;
+  /**
+   * Status condition types left out of the snapshot when their message only reports the API server's
+   * optimistic-concurrency conflict, which a controller writing from a stale cache meets by chance.
+   */
+  conflictOnlyConditionTypes: ReadonlySet<string>;
+  /**
+   * The merge patch that names pods for deletion (steps `podsToDelete` and, with `replicas`, `scaleDown`);
+   * absent: the kind has no such field and scenarios using those steps are refused when loaded.
+   * @param names pod names, in selection order
+   * @param replicas the new `spec.replicas`, written in the same update (OpenKruise's e2e does so)
+   */
+  deletePodsPatch?: (names: string[], replicas?: number) => Record<string, unknown>;
+  /** Differences chosen on purpose for every scenario of the kind (each scenario may add its own). */
+  deliberate: readonly Deliberate[];
+  /** OpenKruise's own e2e specs of the kind, when it has some. */
+  upstreamE2e?: UpstreamE2eSpecs;
+}

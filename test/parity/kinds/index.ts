@@ -1,0 +1,28 @@
+/**
+ * Every kind the parity harness runs, one line each (as OpenKruise's `pkg/controller/controllers.go` lists its
+ * controllers): `npm run parity` without `--kind` runs them in this order.
+ */
+import type { ParityKind } from '../kind.js';
+import { cloneSet } from './cloneset/index.js';
+
+/** The kinds, in run order. */
+export const PARITY_KINDS: readonly ParityKind[] = [cloneSet];
+
+/** `--kind` named no kind of {@link PARITY_KINDS}. */
+export class UnknownKindError extends Error {
+  constructor(readonly given: string) {
+    super(`unknown kind "${given}" (known: ${PARITY_KINDS.map((k) => k.name).join(', ')})`);
+    this.name = 'UnknownKindError';
+  }
+}
+
+/**
+ * The kinds a `--kind` option selects: the one named (its lower-case name, case ignored), or every kind when absent.
+ * @throws UnknownKindError when no kind has that name
+ */
+export function selectKinds(name: string | undefined): readonly ParityKind[] {
+  if (name === undefined) return PARITY_KINDS;
+  const kind = PARITY_KINDS.find((k) => k.name === name.trim().toLowerCase());
+  if (!kind) throw new UnknownKindError(name);
+  return [kind];
+}
