@@ -6,8 +6,8 @@
  * test/parity/kinds/index.ts runs, and the run ends with one `parity <kind>: …` line per kind and the total
  * `parity: …` line last. Prints progress with an ETA, the table and the differences per kind.
  * Exit code 0 only when nothing is different; 2 (one line) on an unknown kind or a run that could not be made.
- * `--quick` runs the scenarios marked `quick`; `--if-cached` skips the whole run (exit 0, with the reason printed)
- * when the reference binary is not built yet.
+ * `--quick` runs the scenarios marked `quick`; `--if-cached` skips the whole run (exit 0, with the reason printed,
+ * recorded as a hollow run: infra/reference/hollow.ts) when the reference binary is not built yet.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,8 @@ import {
   startOpenKruise,
   type Side,
 } from '../test/parity/sides.js';
-import { openKruiseUpToDate } from '../infra/reference/build.js';
+import { openKruiseNotBuiltReason } from '../infra/reference/build.js';
+import { recordHollow } from '../infra/reference/hollow.js';
 import { requestedVersion } from '../infra/reference/settings.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -48,10 +49,11 @@ interface KindRun {
 
 async function main(): Promise<number> {
   const kinds = selectKinds(opts.kind);
-  if (opts.ifCached && !(await openKruiseUpToDate(requestedVersion()))) {
-    console.log(
-      'parity: skipped — the OpenKruise reference is not built (run `npm run reference:build`, ~5 min)',
-    );
+  const notBuilt = opts.ifCached ? await openKruiseNotBuiltReason(requestedVersion()) : undefined;
+  if (notBuilt) {
+    const reason = `${notBuilt}; \`npm run reference:build\` builds it (~7 min)`;
+    const suite = opts.quick ? 'parity:quick' : 'parity';
+    console.log(`parity: skipped — ${recordHollow({ suite, component: 'openkruise', reason })}`);
     return 0;
   }
   const runs = selectScenarios(kinds);

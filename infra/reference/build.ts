@@ -74,6 +74,8 @@ export interface OpenKruiseBuild {
   paths: OpenKruisePaths;
   /** true when this call built it, false when the cache already held it */
   built: boolean;
+  /** why the version asked for was not built, when `version` is the fallback */
+  fallbackReason?: string;
 }
 
 /**
@@ -111,7 +113,7 @@ export async function ensureOpenKruise(opts: { version?: string; log?: Log } = {
     log(`[reference] OpenKruise ${version} could not be built: ${why}`);
     log(`[reference] falling back to OpenKruise ${FALLBACK_OPENKRUISE_VERSION}`);
     try {
-      return await ensureVersion(FALLBACK_OPENKRUISE_VERSION, log);
+      return { ...(await ensureVersion(FALLBACK_OPENKRUISE_VERSION, log)), fallbackReason: why };
     } catch (e2) {
       const why2 = e2 instanceof Error ? e2.message : String(e2);
       throw new Error(

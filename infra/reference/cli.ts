@@ -1,19 +1,22 @@
 /**
  * `npm run reference:build | reference:up | reference:down | reference:status` (run with tsx): the OpenKruise
  * reference (see reference.ts). Exit code 1 with the error message on failure; `status` exits 1 when nothing runs.
+ * `build` records its outcome in `<cache>/build-status/openkruise.json` (buildStatus.ts).
  */
 import { Command } from 'commander';
 import { ensureOpenKruise } from './build.js';
+import { withBuildStatus } from './buildStatus.js';
 import { referenceDown, referenceInfo, referenceUp, referenceUpIfCached } from './reference.js';
 import { openKruisePaths, referenceStateDir, requestedVersion } from './settings.js';
 
 const program = new Command('reference').description('OpenKruise (the real kruise-manager) as a reference');
 program
   .command('build')
-  .description('download and build kruise-manager into the cache (no-op when built)')
+  .description('download and build kruise-manager into the cache (no-op when built); records the outcome')
   .option('--version <v>', 'OpenKruise version (default: env KRUISELESS_OPENKRUISE_VERSION or v1.9.0)')
   .action(async (o: { version?: string }) => {
-    const b = await ensureOpenKruise({ version: o.version });
+    const version = o.version ?? requestedVersion();
+    const b = await withBuildStatus('openkruise', version, () => ensureOpenKruise({ version }));
     if (!b.built) console.log(`[reference] OpenKruise ${b.version} up to date: ${b.paths.manager}`);
   });
 program

@@ -197,18 +197,30 @@ export async function referenceUp(
 }
 
 /**
- * Why referenceUp would have to build something first (for CI and tests that must not spend ~10 min building):
- * the OpenKruise `version` (default: env KRUISELESS_OPENKRUISE_VERSION, else v1.9.0; no fallback) or the control
- * plane's binaries are not in the cache. Builds and starts nothing.
+ * What referenceUp would have to build first (for CI and tests that must not spend ~10 min building): the
+ * OpenKruise `version` (default: env KRUISELESS_OPENKRUISE_VERSION, else v1.9.0; no fallback) or the control
+ * plane's binaries, and why (see referenceSkipReason). Builds and starts nothing.
+ * @returns the missing component and the sentence, or undefined when both are cached
+ */
+export async function referenceNotBuilt(
+  version: string = requestedVersion(),
+): Promise<{ component: 'openkruise' | 'control-plane'; reason: string } | undefined> {
+  const kruise = await openKruiseNotBuiltReason(version);
+  if (kruise) return { component: 'openkruise', reason: `${kruise}; \`npm run reference:build\` builds it` };
+  if (!(await binariesUpToDate())) {
+    const reason = `the control plane binaries are not built in ${binDir()}; \`npm run cluster:build\` builds them`;
+    return { component: 'control-plane', reason };
+  }
+  return undefined;
+}
+
+/**
+ * Why referenceUp would have to build something first: the OpenKruise `version` or the control plane's binaries
+ * are not in the cache (referenceNotBuilt's sentence). Builds and starts nothing.
  * @returns one sentence, or undefined when both are cached
  */
 export async function referenceSkipReason(version: string = requestedVersion()): Promise<string | undefined> {
-  const kruise = await openKruiseNotBuiltReason(version);
-  if (kruise) return `${kruise}; \`npm run reference:build\` builds it`;
-  if (!(await binariesUpToDate())) {
-    return `the control plane binaries are not built in ${binDir()}; \`npm run cluster:build\` builds them`;
-  }
-  return undefined;
+  return (await referenceNotBuilt(version))?.reason;
 }
 
 /** Line printed (and logged) when referenceUpIfCached skips: `not built, skipping: <reason>`. */

@@ -2,13 +2,15 @@
  * OpenKruise's kubectl plugin (kubectl-kruise, built by `npm run kubectl-kruise:build`, infra/kubectl-kruise) against
  * a CloneSet that Kruiseless manages on the real control plane: `rollout status|history|pause|resume|undo` and
  * `scaledown --pods`, each checked by what the plugin prints and exits with and by what Kruiseless then does to the
- * pods. When the plugin is not in the cache the file checks the skip reason instead.
+ * pods. When the plugin is not in the cache the file checks the skip reason instead (and records the skip as a hollow
+ * run, infra/reference/hollow.ts).
  */
 import { execFile } from 'node:child_process';
 import { AppsV1Api } from '@kubernetes/client-node';
 import type { Embedded } from '../../lib/local/embedded.js';
 import type { CloneSet, ControllerRevision, Pod } from '../../lib/api/types.js';
 import { kubectlKruiseSkipReason, kubectlKruiseTarget } from '../../infra/kubectl-kruise/build.js';
+import { recordHollow } from '../../infra/reference/hollow.js';
 import { useTestNamespace } from './support/cluster.js';
 import {
   SEED_NAME,
@@ -24,6 +26,8 @@ import {
 import { waitFor } from './support/wait.js';
 
 const reason = await kubectlKruiseSkipReason();
+// a skip is a hollow run: recorded for .ci/run's HOLLOW line, named with the last build's outcome
+const skipTitle = reason && recordHollow({ suite: 'kubectl-kruise', component: 'kubectl-kruise', reason });
 const BINARY = kubectlKruiseTarget().binary;
 const ctx = useTestNamespace('kubectl-kruise');
 const STEP_TIMEOUT_MS = 120_000;
@@ -79,7 +83,7 @@ async function rolledOut(image: string, replicas: number): Promise<{ cs: CloneSe
 }
 
 if (reason) {
-  test(`skips when kubectl-kruise is not cached: ${reason}`, () => {
+  test(`skips when kubectl-kruise is not cached: ${skipTitle ?? reason}`, () => {
     expect(reason).toMatch(/^kubectl-kruise v\S+ .*; `npm run kubectl-kruise:build` builds it$/);
   });
 } else {

@@ -3,7 +3,7 @@
  * brought up on its own control plane (state folder `.kruiseless-reference-test/`), runs the seed CloneSet
  * (examples/cs-no-pvc-sample.yaml) and is torn down; when they are not cached, the skip (`--if-cached`) is checked
  * instead. Either way the CLI's skip line for a version that is never cached and the build's fallback to v1.8.2 are
- * checked. Expected revision names, pull policy and Events are what OpenKruise gives the seed
+ * checked (and the skip recorded as a hollow run, infra/reference/hollow.ts). Expected revision names, pull policy and Events are what OpenKruise gives the seed
  * (infra/reference/README.md#the-seed-cloneset-on-openkruise).
  */
 import { spawnSync } from 'node:child_process';
@@ -21,10 +21,11 @@ import {
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../../infra/local/versions.js';
+import { recordHollow } from '../../infra/reference/hollow.js';
 import {
   referenceDown,
   referenceInfo,
-  referenceSkipReason,
+  referenceNotBuilt,
   referenceUpIfCached,
   SKIP_PREFIX,
   type ReferenceInfo,
@@ -41,7 +42,10 @@ const SEED = parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'cs-no-pvc-s
 const NAME = SEED.metadata.name;
 const CS = { group: 'apps.kruise.io', version: 'v1alpha1', namespace: NS, plural: 'clonesets' };
 
-const reason = await referenceSkipReason();
+const notBuilt = await referenceNotBuilt();
+const reason = notBuilt?.reason;
+// a skip is a hollow run: recorded for .ci/run's HOLLOW line, named with the last build's outcome
+const skipTitle = notBuilt && recordHollow({ suite: 'reference', ...notBuilt });
 const lines: string[] = [];
 const log = (l: string): void => void lines.push(l);
 
@@ -116,7 +120,7 @@ describe('OpenKruise reference', () => {
   });
 
   if (reason) {
-    test(`skips when not cached: ${reason}`, async () => {
+    test(`skips when not cached: ${skipTitle ?? reason}`, async () => {
       expect(referenceStateDir()).toBe(STATE_DIR);
       expect(await referenceUpIfCached({ log })).toEqual({ skipped: reason });
       expect(lines).toEqual([`[reference] ${SKIP_PREFIX}${reason}`]);
