@@ -49,11 +49,13 @@ interface KindRun {
 
 async function main(): Promise<number> {
   const kinds = selectKinds(opts.kind);
-  const notBuilt = opts.ifCached ? await openKruiseNotBuiltReason(requestedVersion()) : undefined;
+  const version = requestedVersion();
+  const notBuilt = opts.ifCached ? await openKruiseNotBuiltReason(version) : undefined;
   if (notBuilt) {
-    const reason = `${notBuilt}; \`npm run reference:build\` builds it (~7 min)`;
+    // the same sentence as the reference suites' (referenceNotBuilt), so the HOLLOW line names it once
+    const reason = `${notBuilt}; \`npm run reference:build\` builds it`;
     const suite = opts.quick ? 'parity:quick' : 'parity';
-    console.log(`parity: skipped — ${recordHollow({ suite, component: 'openkruise', reason })}`);
+    console.log(`parity: skipped — ${recordHollow({ suite, component: 'openkruise', version, reason })}`);
     return 0;
   }
   const runs = selectScenarios(kinds);

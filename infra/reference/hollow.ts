@@ -17,6 +17,8 @@ const HollowSuiteSchema = z.object({
   /** the suite's short name, e.g. `reference`, `switch`, `kubectl-kruise`, `parity:quick` */
   suite: z.string().min(1),
   component: z.enum(['openkruise', 'kubectl-kruise', 'control-plane']),
+  /** the version of `component` the suite needed (a recorded build of another version does not explain it) */
+  version: z.string().optional(),
   /** the suite's own skip reason, e.g. `OpenKruise v1.9.0 is not built (no …/.stamp); …` */
   reason: z.string(),
 });
@@ -60,7 +62,7 @@ export function recordHollow(entry: HollowSuite): string {
   const ledger = process.env[HOLLOW_LEDGER_ENV];
   if (ledger) fs.appendFileSync(ledger, `${JSON.stringify(entry)}\n`);
   const status = entry.component === 'control-plane' ? undefined : readBuildStatus(entry.component);
-  return `${entry.reason}${lastBuildNote(status)}`;
+  return `${entry.reason}${lastBuildNote(statusFor(entry, status))}`;
 }
 
 /**
@@ -126,8 +128,10 @@ export function hollowVerdict(
     .map((component) => {
       const mine = suites.filter((s) => s.component === component);
       const names = [...new Set(mine.map((s) => s.suite))].sort(bySuiteOrder);
-      const status = component === 'control-plane' ? undefined : statuses[component];
-      return { component, names, status, reason: mine[0]?.reason ?? '' };
+      const first = mine[0];
+      const status =
+        component === 'control-plane' || !first ? undefined : statusFor(first, statuses[component]);
+      return { component, names, status, reason: first?.reason ?? '' };
     })
     .filter((g) => g.names.length > 0);
   const why = groups.map(
@@ -145,6 +149,11 @@ export function hollowVerdict(
     line: `HOLLOW: ${names.join(', ')} did not run: ${why.join('; ')} — ${verdict}`,
     fail: ci && !allExcused,
   };
+}
+
+/** `status` when it is of the version `suite` needed (or the suite named none), else undefined. */
+function statusFor(suite: HollowSuite, status: BuildStatus | undefined): BuildStatus | undefined {
+  return status && (suite.version === undefined || suite.version === status.version) ? status : undefined;
 }
 
 /** Why one component is missing, e.g. `OpenKruise v1.9.0 not built: registry unreachable (dial tcp …)`. */

@@ -25,7 +25,7 @@ import { kubectl, type ClusterInfo } from '../local/cluster.js';
 import { withLock } from '../local/lock.js';
 import { freePort, probe, waitHealthy } from '../local/net.js';
 import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from '../local/processes.js';
-import { binDir, binPath, CRD_DIR, LOCAL_DIR, REPO_ROOT } from '../local/versions.js';
+import { binDir, binPath, CRD_DIR, KUBERNETES_VERSION, LOCAL_DIR, REPO_ROOT } from '../local/versions.js';
 import { ensureOpenKruise, openKruiseNotBuiltReason } from './build.js';
 import { fmtSecs } from './gomodule.js';
 import {
@@ -200,16 +200,19 @@ export async function referenceUp(
  * What referenceUp would have to build first (for CI and tests that must not spend ~10 min building): the
  * OpenKruise `version` (default: env KRUISELESS_OPENKRUISE_VERSION, else v1.9.0; no fallback) or the control
  * plane's binaries, and why (see referenceSkipReason). Builds and starts nothing.
- * @returns the missing component and the sentence, or undefined when both are cached
+ * @returns the missing component, its version (OpenKruise's, or Kubernetes' for the control plane) and the
+ *   sentence, or undefined when both are cached
  */
 export async function referenceNotBuilt(
   version: string = requestedVersion(),
-): Promise<{ component: 'openkruise' | 'control-plane'; reason: string } | undefined> {
+): Promise<{ component: 'openkruise' | 'control-plane'; version: string; reason: string } | undefined> {
   const kruise = await openKruiseNotBuiltReason(version);
-  if (kruise) return { component: 'openkruise', reason: `${kruise}; \`npm run reference:build\` builds it` };
+  if (kruise) {
+    return { component: 'openkruise', version, reason: `${kruise}; \`npm run reference:build\` builds it` };
+  }
   if (!(await binariesUpToDate())) {
     const reason = `the control plane binaries are not built in ${binDir()}; \`npm run cluster:build\` builds them`;
-    return { component: 'control-plane', reason };
+    return { component: 'control-plane', version: KUBERNETES_VERSION, reason };
   }
   return undefined;
 }

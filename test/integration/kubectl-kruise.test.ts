@@ -9,7 +9,11 @@ import { execFile } from 'node:child_process';
 import { AppsV1Api } from '@kubernetes/client-node';
 import type { Embedded } from '../../lib/local/embedded.js';
 import type { CloneSet, ControllerRevision, Pod } from '../../lib/api/types.js';
-import { kubectlKruiseSkipReason, kubectlKruiseTarget } from '../../infra/kubectl-kruise/build.js';
+import {
+  kruiseToolsVersion,
+  kubectlKruiseSkipReason,
+  kubectlKruiseTarget,
+} from '../../infra/kubectl-kruise/build.js';
 import { recordHollow } from '../../infra/reference/hollow.js';
 import { useTestNamespace } from './support/cluster.js';
 import {
@@ -27,7 +31,14 @@ import { waitFor } from './support/wait.js';
 
 const reason = await kubectlKruiseSkipReason();
 // a skip is a hollow run: recorded for .ci/run's HOLLOW line, named with the last build's outcome
-const skipTitle = reason && recordHollow({ suite: 'kubectl-kruise', component: 'kubectl-kruise', reason });
+const skipTitle =
+  reason &&
+  recordHollow({
+    suite: 'kubectl-kruise',
+    component: 'kubectl-kruise',
+    version: kruiseToolsVersion(),
+    reason,
+  });
 const BINARY = kubectlKruiseTarget().binary;
 const ctx = useTestNamespace('kubectl-kruise');
 const STEP_TIMEOUT_MS = 120_000;

@@ -153,6 +153,27 @@ describe('hollowVerdict', () => {
   });
 });
 
+describe('hollowVerdict: versions', () => {
+  it('a recorded build of another version than the suites needed explains nothing', () => {
+    const suites = reference.map((s) => ({ ...s, version: 'v0.0.0-other' }));
+    const verdict = hollowVerdict(
+      suites,
+      { openkruise: failed('openkruise', 'v1.9.0', UNREACHABLE, 'registry-unreachable') },
+      true,
+    );
+    expect(verdict).toEqual({
+      line: `HOLLOW: reference, switch, parity:quick did not run: ${NOT_BUILT} (no build recorded) — failing (CI=true): only an unreachable registry excuses a hollow run`,
+      fail: true,
+    });
+    const same = hollowVerdict(
+      suites.map((s) => ({ ...s, version: 'v1.9.0' })),
+      { openkruise: failed('openkruise', 'v1.9.0', UNREACHABLE, 'registry-unreachable') },
+      true,
+    );
+    expect(same?.fail).toBe(false);
+  });
+});
+
 describe('excused', () => {
   it('only a recorded failure (or fallback) caused by an unreachable registry', () => {
     expect(excused(undefined)).toBe(false);
