@@ -20,6 +20,7 @@ import { silentLogger } from '../lib/core/logger.js';
 import { createKubeClient } from '../lib/kube/client.js';
 import { kubeConfigFromFile } from '../lib/kube/config.js';
 import type { KubeClient } from '../lib/kube/types.js';
+import { RESOURCES } from '../lib/kube/resources.js';
 import { DEFAULT_RETRY, requestJson } from '../lib/kube/request.js';
 import { executePlan } from '../lib/reconcile/execute.js';
 import { randomInstanceId } from '../lib/reconcile/pass.js';
@@ -102,9 +103,10 @@ async function firstPasses(
     const ms = performance.now() - t0;
     if (result.error) throw result.error;
     // the second pass: the readiness-gate condition patch of every new pod (a run of pod patches)
-    const cloneSet = (await kube.getCloneSet(ns, key.name)) ?? created;
-    const pods = (await kube.listPods(ns, 'app=cs-no-pvc-sample')).items;
-    const revisions = (await kube.listControllerRevisions(ns, 'app=cs-no-pvc-sample')).items;
+    const cloneSet = (await kube.get(RESOURCES.clonesets, { namespace: ns, name: key.name })) ?? created;
+    const selected = { namespace: ns, labelSelector: 'app=cs-no-pvc-sample' };
+    const pods = (await kube.list(RESOURCES.pods, selected)).items;
+    const revisions = (await kube.list(RESOURCES.controllerrevisions, selected)).items;
     const plan2 = planCloneSet({
       cloneSet,
       pods,

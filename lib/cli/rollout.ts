@@ -13,6 +13,7 @@ import type { CloneSet, JsonValue } from '../api/types.js';
 import { applyRevision, newRevision } from '../cloneset/index.js';
 import { noExpectations } from '../reconcile/observeExpectations.js';
 import { readWorld } from '../reconcile/pass.js';
+import { RESOURCES } from '../kube/resources.js';
 import { patchCloneSet } from './calls.js';
 import { cloneSetName, connect, type Connection, type ConnectionOptions } from './connect.js';
 import { parseDuration } from './duration.js';
@@ -38,7 +39,7 @@ interface StatusOptions extends ConnectionOptions {
  */
 async function getCloneSet(conn: Connection, arg: string): Promise<CloneSet> {
   const name = cloneSetName(arg);
-  const cs = await conn.kube.getCloneSet(conn.namespace, name);
+  const cs = await conn.kube.get(RESOURCES.clonesets, { namespace: conn.namespace, name });
   if (!cs) throw notFound(RESOURCE.cloneset, name);
   return cs;
 }
@@ -139,10 +140,9 @@ async function undo(io: CliIO, arg: string, opts: ConnectionOptions & { toRevisi
   ) {
     delete metadata.creationTimestamp;
   }
-  await patchCloneSet(conn, name, [
-    { op: 'test', path: '/metadata/resourceVersion', value: world.cloneSet.metadata.resourceVersion ?? '' },
-    { op: 'replace', path: '/spec/template', value: template },
-  ]);
+  await patchCloneSet(conn, name, [{ op: 'replace', path: '/spec/template', value: template }], {
+    resourceVersion: world.cloneSet.metadata.resourceVersion ?? '',
+  });
   io.out(`${shown(name)} rolled back\n`);
 }
 

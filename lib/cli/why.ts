@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { CLONESET_KIND } from '../api/kinds.js';
 import { KIND } from '../api/keys.js';
+import { RESOURCES } from '../kube/resources.js';
 import { eventsOf, getPod } from './calls.js';
 import { connect, openState, type ConnectionOptions, type StateOptions } from './connect.js';
 import { CliError, RESOURCE, notFound, runCommand, type CliIO } from './io.js';
@@ -39,7 +40,7 @@ async function why(io: CliIO, podArg: string, opts: ConnectionOptions & StateOpt
   } else {
     csName = cloneSetOfName(name);
   }
-  const cloneSet = await conn.kube.getCloneSet(conn.namespace, csName);
+  const cloneSet = await conn.kube.get(RESOURCES.clonesets, { namespace: conn.namespace, name: csName });
   const csEvents = cloneSet?.metadata.uid ? await eventsOf(conn, cloneSet.metadata.uid) : [];
   const podEvents = pod?.metadata.uid ? await eventsOf(conn, pod.metadata.uid) : [];
   const events = [...csEvents.filter((e) => namesPod(e.message, name)), ...podEvents];

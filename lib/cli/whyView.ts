@@ -15,7 +15,7 @@ import {
 import type { CloneSet, Pod } from '../api/types.js';
 import { compareResourceVersions } from '../core/resourceVersion.js';
 import type { Expectations, ScaleDownIntent } from '../state/index.js';
-import type { EventRecord } from './calls.js';
+import type { CoreEvent } from '../kube/event.js';
 
 /** Everything `why` found about one pod. */
 export interface PodFacts {
@@ -31,7 +31,7 @@ export interface PodFacts {
   /** The stored expectations, when the state table was read. */
   expectations?: Expectations;
   /** Events of the CloneSet that name the pod and Events of the pod itself. */
-  events: EventRecord[];
+  events: CoreEvent[];
   /** Where the state came from, or why it was not read. */
   stateNote: string;
 }
@@ -50,7 +50,7 @@ const MEANING: Record<string, string> = {
 };
 
 /** The time of an Event (last occurrence first, then first, then eventTime), or ''. */
-export function eventTime(e: EventRecord): string {
+export function eventTime(e: CoreEvent): string {
   return e.lastTimestamp ?? e.firstTimestamp ?? e.eventTime ?? '';
 }
 

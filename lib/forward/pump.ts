@@ -7,6 +7,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { LABEL_INSTANCE_ID } from '../api/keys.js';
 import type { JsonObject } from '../api/types.js';
 import { withCorrelationIds, type EventPublisher, type ReconcileRequest } from '../events/index.js';
+import { watchPath } from '../kube/resource.js';
+import { RESOURCES } from '../kube/resources.js';
 import { watchOnce } from '../kube/watch.js';
 import type { WatchCheckpoints } from '../state/index.js';
 import type { Clock } from '../core/clock.js';
@@ -26,12 +28,12 @@ export interface WatchStream {
 
 /** The three collections the pump follows; pods and PVCs only with the CloneSet instance-id label. */
 export const WATCH_STREAMS: readonly WatchStream[] = [
-  { resource: 'clonesets', kind: 'CloneSet', path: '/apis/apps.kruise.io/v1alpha1/clonesets' },
-  { resource: 'pods', kind: 'Pod', path: '/api/v1/pods', labelSelector: LABEL_INSTANCE_ID },
+  { resource: 'clonesets', kind: 'CloneSet', path: watchPath(RESOURCES.clonesets) },
+  { resource: 'pods', kind: 'Pod', path: watchPath(RESOURCES.pods), labelSelector: LABEL_INSTANCE_ID },
   {
     resource: 'persistentvolumeclaims',
     kind: 'PersistentVolumeClaim',
-    path: '/api/v1/persistentvolumeclaims',
+    path: watchPath(RESOURCES.persistentvolumeclaims),
     labelSelector: LABEL_INSTANCE_ID,
   },
 ];

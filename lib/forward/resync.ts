@@ -10,6 +10,7 @@ import {
   type ReconcileRequest,
 } from '../events/index.js';
 import { CLONESET_KIND } from '../api/kinds.js';
+import { RESOURCES } from '../kube/resources.js';
 import type { KubeClient } from '../kube/types.js';
 
 /**
@@ -22,7 +23,7 @@ export async function resyncCluster(
   kube: KubeClient,
   publisher: EventPublisher,
 ): Promise<{ cloneSets: number; result: PublishResult }> {
-  const listed = await kube.listCloneSets();
+  const listed = await kube.list(RESOURCES.clonesets);
   const requests: ReconcileRequest[] = listed.items
     .filter((cs) => cs.metadata.namespace && cs.metadata.name)
     .map((cs) => ({

@@ -1,26 +1,17 @@
 /**
  * The one real {@link KubeClient}: plain HTTP requests (./request.ts) with a client-node `KubeConfig`'s connection
- * and authentication, against one cluster's API server (docs/architecture.md#lib-kube).
+ * and authentication, against one cluster's API server (docs/architecture.md#lib-kube), for any {@link Resource}.
  *
- * Every method makes exactly one HTTP request per attempt (see the method docs); 429, 5xx and network errors are
- * retried with exponential backoff, 409/404/422 never are (callers re-read and re-plan). Everything returned is
- * the API server's JSON (RFC 3339 strings, unknown fields kept).
+ * Every call makes exactly one HTTP request per attempt (Event recording: see ./eventFolding.ts); 429, 5xx and
+ * network errors are retried with exponential backoff, 409/404/422 never are (callers re-read and re-plan).
+ * Everything returned is the API server's JSON (RFC 3339 strings, unknown fields kept). Errors name the operation
+ * as `<verb> <kind>[ <subresource>] <namespace>/<name>`, e.g. `patch pod status ns/web-abcde`.
  */
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
-import { goJson } from '../api/goJson.js';
-import { GROUP } from '../api/keys.js';
-import type {
-  CloneSet,
-  CloneSetStatus,
-  ControllerRevision,
-  JsonObject,
-  JsonValue,
-  PersistentVolumeClaim,
-  Pod,
-} from '../api/types.js';
-import { IMAGE_PULL_JOB_API_VERSION, IMAGE_PULL_JOB_KIND, type ImagePullJob } from '../api/imagePullJob.js';
+import type { JsonObject } from '../api/types.js';
+import { bodyText } from './body.js';
 import { isNotFound } from './errors.js';
-import type { StoredEvent } from './event.js';
+import type { CoreEvent } from './event.js';
 import { recordFolded, type EventApi } from './eventFolding.js';
 import {
   CONTENT_TYPE,
@@ -30,8 +21,16 @@ import {
   type RequestObserver,
   type RetryOptions,
 } from './request.js';
-import type { CloneSetEvent, KubeClient, Listed } from './types.js';
-import { apiPaths } from './paths.js';
+import {
+  apiVersionOf,
+  refText,
+  resourcePath,
+  type KubeObject,
+  type ObjectRef,
+  type Resource,
+} from './resource.js';
+import { RESOURCES } from './resources.js';
+import type { JsonPatchOperation, KubeClient, Listed, ListOptions, Patch, Preconditions } from './types.js';
 import { systemClock, type Clock } from '../core/clock.js';
 
 /** `fieldManager` of every write (managedFields show who changed what). */
@@ -56,7 +55,7 @@ export interface KubeClientOptions {
 
 /** A list response as the API server sends it. */
 interface ListBody<T> {
-  metadata?: { resourceVersion?: string };
+  metadata?: { resourceVersion?: string; continue?: string };
   items?: T[];
 }
 
@@ -64,16 +63,47 @@ const consoleLogger: KubeClientLogger = {
   warn: (message, details) => console.warn(JSON.stringify({ level: 'WARN', message, ...details })),
 };
 
-/** `ns/name` for operation strings. */
-const key = (namespace: string | undefined, name: string | undefined): string =>
-  `${namespace ?? ''}/${name ?? ''}`;
+/** Content type of each patch type. */
+const PATCH_CONTENT_TYPE: Record<Patch['type'], string> = {
+  merge: CONTENT_TYPE.merge,
+  'strategic-merge': CONTENT_TYPE.strategicMerge,
+  json: CONTENT_TYPE.jsonPatch,
+};
 
-/** `patch` with `metadata.resourceVersion` added (the API server's precondition for PATCH). */
-function withResourceVersion(patch: JsonObject, resourceVersion?: string): JsonObject {
-  if (resourceVersion === undefined) return patch;
-  const metadata = patch.metadata;
+/** `<verb> <kind>[ <subresource>] <ref>`, the operation of errors. */
+function operationOf(verb: string, resource: Resource, ref: ObjectRef, subresource?: string): string {
+  const sub = subresource === undefined ? '' : ` ${subresource}`;
+  return `${verb} ${resource.kind.toLowerCase()}${sub} ${refText(resource, ref)}`;
+}
+
+/** The {@link ObjectRef} of an object to write (its metadata). */
+function refOf(object: KubeObject): ObjectRef {
+  const { namespace, name } = object.metadata;
+  return { ...(namespace !== undefined ? { namespace } : {}), name: name ?? '' };
+}
+
+/**
+ * `patch` with `preconditions` added: into `metadata` for a merge or strategic-merge patch (the API server then
+ * rejects a changed resourceVersion with 409, a different UID with 422), as leading `test` operations for a JSON
+ * patch.
+ */
+export function withPreconditions(patch: Patch, preconditions: Preconditions = {}): Patch {
+  const { uid, resourceVersion } = preconditions;
+  if (uid === undefined && resourceVersion === undefined) return patch;
+  if (patch.type === 'json') {
+    const tests: JsonPatchOperation[] = [];
+    if (uid !== undefined) tests.push({ op: 'test', path: '/metadata/uid', value: uid });
+    if (resourceVersion !== undefined)
+      tests.push({ op: 'test', path: '/metadata/resourceVersion', value: resourceVersion });
+    return { type: 'json', body: [...tests, ...patch.body] };
+  }
+  const metadata = patch.body.metadata;
   const base = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? metadata : {};
-  return { ...patch, metadata: { ...base, resourceVersion } };
+  const added: JsonObject = {
+    ...(uid !== undefined ? { uid } : {}),
+    ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+  };
+  return { type: patch.type, body: { ...patch.body, metadata: { ...base, ...added } } };
 }
 
 /**
@@ -90,276 +120,144 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     requestJson<T>(kc, operation, retry, request, opts.onRequest);
   const written = { fieldManager: FIELD_MANAGER };
 
-  /** One LIST; items get `apiVersion`/`kind` (the API server omits them on built-in list items). */
-  async function list<T extends object>(
-    operation: string,
-    apiVersion: string,
-    kind: string,
-    path: string,
-    labelSelector?: string,
-  ): Promise<Listed<T>> {
-    const body = await call<ListBody<T>>(operation, { method: 'GET', path, query: { labelSelector } });
-    return {
-      items: (body.items ?? []).map((item) => ({ apiVersion, kind, ...item })),
-      resourceVersion: body.metadata?.resourceVersion ?? '',
-    };
+  /** `object` with its resource's apiVersion and kind unless it names its own. */
+  const typed = (resource: Resource, object: KubeObject): Record<string, unknown> => ({
+    apiVersion: apiVersionOf(resource),
+    kind: resource.kind,
+    ...object,
+  });
+
+  async function get<T extends KubeObject>(resource: Resource<T>, ref: ObjectRef): Promise<T | undefined> {
+    try {
+      return await call<T>(operationOf('get', resource, ref), {
+        method: 'GET',
+        path: resourcePath(resource, ref.namespace, ref.name),
+      });
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
   }
 
-  /** POST `body` (with its apiVersion/kind) to `path`. */
-  const create = <T>(operation: string, path: string, body: object): Promise<T> =>
-    call<T>(operation, { method: 'POST', path, query: written, body });
-  /** DELETE with a UID precondition (the object must still be the one that was read). */
-  const deleteWithUid = async (operation: string, path: string, uid?: string): Promise<void> => {
-    const body = uid === undefined ? undefined : { preconditions: { uid } };
-    await call(operation, { method: 'DELETE', path, ...(body ? { body } : {}) });
-  };
-  const patch = <T>(operation: string, path: string, body: JsonObject, contentType: string): Promise<T> =>
-    call<T>(operation, { method: 'PATCH', path, query: written, body, contentType });
+  async function create<T extends KubeObject>(resource: Resource<T>, object: T): Promise<T> {
+    const { namespace, name, generateName } = object.metadata;
+    const ref = { ...(namespace !== undefined ? { namespace } : {}), name: name ?? generateName ?? '' };
+    return call<T>(operationOf('create', resource, ref), {
+      method: 'POST',
+      path: resourcePath(resource, resource.namespaced ? (namespace ?? '') : undefined),
+      query: written,
+      bodyText: bodyText(resource, typed(resource, object)),
+    });
+  }
+
+  function patch<T extends KubeObject>(
+    resource: Resource<T>,
+    ref: ObjectRef,
+    change: Patch,
+    options: { subresource?: string; preconditions?: Preconditions } = {},
+  ): Promise<T> {
+    const { subresource } = options;
+    const sent = withPreconditions(change, options.preconditions);
+    return call<T>(operationOf('patch', resource, ref, subresource), {
+      method: 'PATCH',
+      path: resourcePath(resource, ref.namespace, ref.name, subresource),
+      query: written,
+      body: sent.body,
+      contentType: PATCH_CONTENT_TYPE[sent.type],
+    });
+  }
 
   /** The Event calls of {@link recordFolded}: POST, GET (404 → undefined), merge PATCH. */
   const events: EventApi = {
     async createEvent(namespace, body) {
-      const name = String((body.metadata as JsonObject | undefined)?.name ?? '');
-      await create(`create event ${key(namespace, name)}`, apiPaths.core(namespace, 'events'), body);
+      await create(RESOURCES.events, {
+        ...body,
+        metadata: { ...(body.metadata as JsonObject), namespace },
+      } as CoreEvent);
     },
-    async getEvent(namespace, name) {
-      try {
-        return await call<StoredEvent>(`get event ${key(namespace, name)}`, {
-          method: 'GET',
-          path: apiPaths.core(namespace, 'events', name),
-        });
-      } catch (e) {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      }
-    },
+    getEvent: (namespace, name) => get(RESOURCES.events, { namespace, name }),
     async patchEvent(namespace, name, body) {
-      await patch(
-        `patch event ${key(namespace, name)}`,
-        apiPaths.core(namespace, 'events', name),
-        body,
-        CONTENT_TYPE.merge,
-      );
+      await patch(RESOURCES.events, { namespace, name }, { type: 'merge', body });
     },
   };
 
   return {
-    async getCloneSet(namespace, name) {
-      try {
-        return await call<CloneSet>(`get cloneset ${key(namespace, name)}`, {
-          method: 'GET',
-          path: apiPaths.cloneSet(namespace, name),
-        });
-      } catch (e) {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      }
-    },
+    get,
 
-    listCloneSets(namespace) {
-      const operation = `list clonesets ${namespace ?? '(all namespaces)'}`;
-      return list<CloneSet>(operation, `${GROUP}/v1alpha1`, 'CloneSet', apiPaths.cloneSets(namespace));
-    },
-
-    listPods(namespace, labelSelector) {
-      const operation = `list pods ${namespace} ${labelSelector ?? ''}`;
-      return list<Pod>(operation, 'v1', 'Pod', apiPaths.core(namespace, 'pods'), labelSelector);
-    },
-
-    listPVCs(namespace, labelSelector) {
-      const operation = `list persistentvolumeclaims ${namespace} ${labelSelector ?? ''}`;
-      const path = apiPaths.core(namespace, 'persistentvolumeclaims');
-      return list<PersistentVolumeClaim>(operation, 'v1', 'PersistentVolumeClaim', path, labelSelector);
-    },
-
-    listControllerRevisions(namespace, labelSelector) {
-      const operation = `list controllerrevisions ${namespace} ${labelSelector ?? ''}`;
-      const path = apiPaths.revisions(namespace);
-      return list<ControllerRevision>(operation, 'apps/v1', 'ControllerRevision', path, labelSelector);
-    },
-
-    createControllerRevision(revision) {
-      const namespace = revision.metadata.namespace ?? '';
-      const body = { apiVersion: 'apps/v1', kind: 'ControllerRevision', ...revision };
-      return call(`create controllerrevision ${key(namespace, revision.metadata.name)}`, {
-        method: 'POST',
-        path: apiPaths.revisions(namespace),
-        query: written,
-        bodyText: revisionBodyText(body),
+    async list<T extends KubeObject>(resource: Resource<T>, options: ListOptions = {}) {
+      const { namespace, labelSelector, fieldSelector, limit } = options;
+      const scope = resource.namespaced ? ` ${namespace ?? '(all namespaces)'}` : '';
+      const selectors = [labelSelector, fieldSelector].filter((s) => s !== undefined && s !== '').join(' ');
+      const operation = `list ${resource.plural}${scope}${selectors ? ` ${selectors}` : ''}`;
+      const body = await call<ListBody<T>>(operation, {
+        method: 'GET',
+        path: resourcePath(resource, namespace),
+        query: {
+          labelSelector,
+          fieldSelector,
+          limit: limit === undefined ? undefined : String(limit),
+          continue: options.continue,
+        },
       });
+      const listed: Listed<T> = {
+        items: (body.items ?? []).map((item) => ({
+          apiVersion: apiVersionOf(resource),
+          kind: resource.kind,
+          ...item,
+        })),
+        resourceVersion: body.metadata?.resourceVersion ?? '',
+      };
+      if (body.metadata?.continue) listed.continue = body.metadata.continue;
+      return listed;
     },
 
-    replaceControllerRevision(revision) {
-      const namespace = revision.metadata.namespace ?? '';
-      const name = revision.metadata.name ?? '';
-      const body = { apiVersion: 'apps/v1', kind: 'ControllerRevision', ...revision };
-      return call(`replace controllerrevision ${key(namespace, name)}`, {
+    create,
+
+    replace<T extends KubeObject>(resource: Resource<T>, object: T, options: { subresource?: string } = {}) {
+      const ref = refOf(object);
+      const { subresource } = options;
+      return call<T>(operationOf('replace', resource, ref, subresource), {
         method: 'PUT',
-        path: apiPaths.revisions(namespace, name),
+        path: resourcePath(resource, ref.namespace, ref.name, subresource),
         query: written,
-        bodyText: revisionBodyText(body),
+        bodyText: bodyText(resource, typed(resource, object)),
       });
     },
 
-    async deleteControllerRevision(namespace, name) {
-      await deleteWithUid(
-        `delete controllerrevision ${key(namespace, name)}`,
-        apiPaths.revisions(namespace, name),
-      );
+    patch,
+
+    async delete(resource, ref, preconditions = {}) {
+      const { uid, resourceVersion } = preconditions;
+      const given = {
+        ...(uid !== undefined ? { uid } : {}),
+        ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+      };
+      const body = Object.keys(given).length > 0 ? { preconditions: given } : undefined;
+      await call(operationOf('delete', resource, ref), {
+        method: 'DELETE',
+        path: resourcePath(resource, ref.namespace, ref.name),
+        ...(body ? { body } : {}),
+      });
     },
 
-    patchControllerRevisionLabels(namespace, name, labels) {
-      return patch(
-        `patch controllerrevision labels ${key(namespace, name)}`,
-        apiPaths.revisions(namespace, name),
-        { metadata: { labels } },
-        CONTENT_TYPE.merge,
-      );
-    },
-
-    async listImagePullJobs(namespace) {
-      const path = apiPaths.imagePullJobs(namespace);
+    async recordEvent(resource, object, event, options = {}) {
       try {
-        return await list<ImagePullJob>(
-          `list imagepulljobs ${namespace}`,
-          IMAGE_PULL_JOB_API_VERSION,
-          IMAGE_PULL_JOB_KIND,
-          path,
+        await recordFolded(
+          events,
+          { resource, object },
+          event,
+          new Date(clock()),
+          options.aggregate ?? false,
         );
       } catch (e) {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      }
-    },
-
-    createImagePullJob(job) {
-      const namespace = job.metadata.namespace ?? '';
-      const body = { apiVersion: IMAGE_PULL_JOB_API_VERSION, kind: IMAGE_PULL_JOB_KIND, ...job };
-      return create(
-        `create imagepulljob ${key(namespace, job.metadata.name)}`,
-        apiPaths.imagePullJobs(namespace),
-        body,
-      );
-    },
-
-    async deleteImagePullJob(namespace, name, uid) {
-      const path = apiPaths.imagePullJobs(namespace, name);
-      await deleteWithUid(`delete imagepulljob ${key(namespace, name)}`, path, uid);
-    },
-
-    async anyNodeImage() {
-      try {
-        const body = await call<ListBody<unknown>>('list nodeimages', {
-          method: 'GET',
-          path: apiPaths.nodeImages(),
-          query: { limit: '1' },
-        });
-        return (body.items ?? []).length > 0;
-      } catch (e) {
-        if (isNotFound(e)) return false;
-        throw e;
-      }
-    },
-
-    createPod(pod) {
-      const namespace = pod.metadata.namespace ?? '';
-      const body = { apiVersion: 'v1', kind: 'Pod', ...pod };
-      const operation = `create pod ${key(namespace, pod.metadata.name ?? pod.metadata.generateName)}`;
-      return create(operation, apiPaths.core(namespace, 'pods'), body);
-    },
-
-    async deletePod(namespace, name, uid) {
-      await deleteWithUid(`delete pod ${key(namespace, name)}`, apiPaths.core(namespace, 'pods', name), uid);
-    },
-
-    patchPod(namespace, name, body, resourceVersion) {
-      return patch(
-        `patch pod ${key(namespace, name)}`,
-        apiPaths.core(namespace, 'pods', name),
-        withResourceVersion(body, resourceVersion),
-        CONTENT_TYPE.strategicMerge,
-      );
-    },
-
-    patchPodStatus(namespace, name, body, resourceVersion) {
-      return patch(
-        `patch pod status ${key(namespace, name)}`,
-        `${apiPaths.core(namespace, 'pods', name)}/status`,
-        withResourceVersion(body, resourceVersion),
-        CONTENT_TYPE.strategicMerge,
-      );
-    },
-
-    createPVC(pvc) {
-      const namespace = pvc.metadata.namespace ?? '';
-      const body = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...pvc };
-      const operation = `create persistentvolumeclaim ${key(namespace, pvc.metadata.name)}`;
-      return create(operation, apiPaths.core(namespace, 'persistentvolumeclaims'), body);
-    },
-
-    async deletePVC(namespace, name, uid) {
-      const path = apiPaths.core(namespace, 'persistentvolumeclaims', name);
-      await deleteWithUid(`delete persistentvolumeclaim ${key(namespace, name)}`, path, uid);
-    },
-
-    async patchPVCOwnerReferences(namespace, name, uid, ownerReferences) {
-      const body = { metadata: { uid, ownerReferences } } as unknown as JsonObject;
-      await patch(
-        `patch persistentvolumeclaim ownerReferences ${key(namespace, name)}`,
-        apiPaths.core(namespace, 'persistentvolumeclaims', name),
-        body,
-        CONTENT_TYPE.merge,
-      );
-    },
-
-    updateCloneSetStatus(cloneSet, status: CloneSetStatus) {
-      const { namespace = '', name = '' } = cloneSet.metadata;
-      const body = { apiVersion: `${GROUP}/v1alpha1`, kind: 'CloneSet', ...cloneSet, status };
-      return call(`update cloneset status ${key(namespace, name)}`, {
-        method: 'PUT',
-        path: `${apiPaths.cloneSet(namespace, name)}/status`,
-        query: written,
-        body,
-      });
-    },
-
-    patchCloneSetPodsToDelete(cloneSet, podsToDelete) {
-      const { namespace = '', name = '', resourceVersion } = cloneSet.metadata;
-      // an empty list is removed, as OpenKruise's truncatePodsToDelete leaves a nil slice (omitted)
-      const value = podsToDelete.length > 0 ? podsToDelete : null;
-      const body = withResourceVersion({ spec: { scaleStrategy: { podsToDelete: value } } }, resourceVersion);
-      return patch(
-        `patch cloneset podsToDelete ${key(namespace, name)}`,
-        apiPaths.cloneSet(namespace, name),
-        body,
-        CONTENT_TYPE.merge,
-      );
-    },
-
-    async recordEvent(cloneSet, event: CloneSetEvent, aggregate = false) {
-      const namespace = cloneSet.metadata.namespace ?? '';
-      try {
-        await recordFolded(events, cloneSet, event, new Date(clock()), aggregate);
-      } catch (e) {
         logger.warn('recording a Kubernetes Event failed (ignored)', {
-          namespace,
-          cloneSet: cloneSet.metadata.name,
+          namespace: object.metadata.namespace,
+          kind: resource.kind,
+          name: object.metadata.name,
           reason: event.reason,
           error: e instanceof Error ? e.message : String(e),
         });
       }
     },
   };
-}
-
-/**
- * The JSON text of a ControllerRevision with its `data` written as Go's `encoding/json` writes it (keys sorted, HTML
- * characters escaped): OpenKruise's CreateControllerRevision (pkg/util/history) treats a revision of the same name
- * as its own only when the stored `data` bytes equal its `json.Marshal` output, and the API server keeps those bytes
- * as sent. Without this, OpenKruise taking over from Kruiseless would count a hash collision and re-label every pod.
- */
-export function revisionBodyText(body: { data?: JsonValue } & Record<string, unknown>): string {
-  const { data, ...rest } = body;
-  const head = JSON.stringify(rest);
-  return data === undefined ? head : `${head.slice(0, -1)},"data":${goJson(data)}}`;
 }

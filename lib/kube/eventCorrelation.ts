@@ -1,5 +1,5 @@
 /**
- * Event correlation (docs/reliability.md#event-folding): which Events on one CloneSet are written at all, and
+ * Event correlation (docs/reliability.md#event-folding): which Events on one object are written at all, and
  * which are merged into one aggregate Event, following the rules of client-go's `EventCorrelator`
  * (tools/record/events_cache.go: `EventAggregator`, then `EventSourceObjectSpamFilter`). Pure: the state is a
  * plain JSON object that the caller keeps (today for one invocation, lib/reconcile/reconcile.ts) and passes back.
@@ -14,7 +14,7 @@
  *   {@link SPAM_REFILL_MS}; an Event finding less than one token is dropped. Applied after aggregation, to every
  *   Event, aggregated or not, so the group state advances even for a dropped Event, as in client-go.
  */
-import type { CloneSetEvent } from './types.js';
+import type { KubeEvent } from './types.js';
 
 /** Distinct messages of one type and reason at which Events are aggregated (client-go's `defaultAggregateMaxEvents`). */
 export const AGGREGATE_MAX_MESSAGES = 10;
@@ -39,7 +39,7 @@ export interface MessageGroup {
   last: number;
 }
 
-/** Correlation state of one CloneSet: buckets keyed by Event type, groups keyed by `type reason`. JSON-safe. */
+/** Correlation state of one object: buckets keyed by Event type, groups keyed by `type reason`. JSON-safe. */
 export interface EventCorrelationState {
   spam: Record<string, SpamBucket>;
   groups: Record<string, MessageGroup>;
@@ -50,7 +50,7 @@ export interface EventCorrelationState {
  * lib/kube/eventFolding.ts), or record `event`, the aggregate, in the group's aggregate series.
  */
 export type CorrelationDecision =
-  { action: 'drop' } | { action: 'record' } | { action: 'aggregate'; event: CloneSetEvent };
+  { action: 'drop' } | { action: 'record' } | { action: 'aggregate'; event: KubeEvent };
 
 /** A state with no history. */
 export function emptyCorrelation(): EventCorrelationState {
@@ -63,7 +63,7 @@ export function emptyCorrelation(): EventCorrelationState {
  */
 export function correlateEvent(
   state: EventCorrelationState,
-  event: CloneSetEvent,
+  event: KubeEvent,
   nowMs: number,
 ): { decision: CorrelationDecision; state: EventCorrelationState } {
   const groupKey = `${event.type} ${event.reason}`;

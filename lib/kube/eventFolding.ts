@@ -1,16 +1,23 @@
 /**
- * Event folding (docs/reliability.md#event-folding): a repeat of an Event already recorded on a CloneSet — same
+ * Event folding (docs/reliability.md#event-folding): a repeat of an Event already recorded on an object — same
  * involved object, type, reason, message and source — increments the stored Event's `count` and moves its
  * `lastTimestamp`, instead of creating another object, as client-go's `EventCorrelator` (its `eventObserve`) and
  * `recordToSink` do. client-go remembers the Events it wrote in memory; a stateless reconciler cannot, so the name
- * is derived from those fields ({@link cloneSetEventName}) and a create that meets AlreadyExists becomes the
+ * is derived from those fields ({@link eventName}) and a create that meets AlreadyExists becomes the
  * count increment: read, then a merge PATCH conditioned on the read resourceVersion, retried on conflict.
  */
-import type { CloneSet, JsonObject } from '../api/types.js';
+import type { JsonObject } from '../api/types.js';
 import { metaTime } from '../api/time.js';
 import { isAlreadyExists, isConflict, isNotFound } from './errors.js';
-import { aggregateEventName, cloneSetEventBody, cloneSetEventName, type StoredEvent } from './event.js';
-import type { CloneSetEvent } from './types.js';
+import { aggregateEventName, eventBody, eventName, eventNamespace, type CoreEvent } from './event.js';
+import type { KubeObject, Resource } from './resource.js';
+import type { KubeEvent } from './types.js';
+
+/** The object an Event is about, and its resource (for the involvedObject's kind and apiVersion). */
+export interface InvolvedObject {
+  resource: Resource;
+  object: KubeObject;
+}
 
 /** The three Event calls folding makes, in one namespace of one cluster. */
 export interface EventApi {
@@ -24,7 +31,7 @@ export interface EventApi {
    * @returns undefined when it does not exist
    * @throws KubeApiError
    */
-  getEvent(namespace: string, name: string): Promise<StoredEvent | undefined>;
+  getEvent(namespace: string, name: string): Promise<CoreEvent | undefined>;
   /**
    * Merge PATCH of an Event; `patch.metadata.resourceVersion` is the precondition.
    * @throws KubeApiError (409 Conflict when the Event changed since it was read, 404 when it is gone)
@@ -49,7 +56,7 @@ export type FoldResult = 'created' | 'counted' | 'restarted';
  * latest aggregated one).
  */
 export function foldPatch(
-  stored: StoredEvent,
+  stored: CoreEvent,
   now: Date,
   message?: string,
 ): { patch: JsonObject; result: FoldResult } {
@@ -64,7 +71,7 @@ export function foldPatch(
 }
 
 /**
- * Record `event` on `cloneSet` at `now`: create its Event, or fold it into the one already stored under the same
+ * Record `event` on `involved.object` at `now`: create its Event, or fold it into the one already stored under the same
  * name ({@link foldPatch}). Writes: one POST for a new Event; for a repeat, the POST (AlreadyExists), then one GET
  * and one PATCH per attempt. An Event deleted between the read and the write is created again. With `aggregate`,
  * `event` is an aggregate (./eventCorrelation.ts): it goes to the series' one object ({@link aggregateEventName})
@@ -74,19 +81,20 @@ export function foldPatch(
  */
 export async function recordFolded(
   api: EventApi,
-  cloneSet: CloneSet,
-  event: CloneSetEvent,
+  involved: InvolvedObject,
+  event: KubeEvent,
   now: Date,
   aggregate = false,
 ): Promise<FoldResult> {
-  const namespace = cloneSet.metadata.namespace ?? '';
-  const name = aggregate ? aggregateEventName(cloneSet, event) : cloneSetEventName(cloneSet, event);
+  const { resource, object } = involved;
+  const namespace = eventNamespace(object);
+  const name = aggregate ? aggregateEventName(resource, object, event) : eventName(resource, object, event);
   let lastConflict: unknown;
   for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
     const stored = attempt === 0 ? undefined : await api.getEvent(namespace, name);
     if (!stored) {
       try {
-        await api.createEvent(namespace, cloneSetEventBody(cloneSet, event, now, name));
+        await api.createEvent(namespace, eventBody(resource, object, event, now, name));
         return 'created';
       } catch (e) {
         if (!isAlreadyExists(e)) throw e;

@@ -1,9 +1,39 @@
 /**
- * API-server adapter (docs/architecture.md#lib-kube): the {@link KubeClient} port, its client-node implementation,
- * typed errors, KubeConfig construction (file, registry record, EKS token) and the bounded watch.
+ * API-server adapter (docs/architecture.md#lib-kube): the generic {@link KubeClient} port over {@link Resource}s,
+ * its HTTP implementation, the resources Kruiseless uses, LIST helpers, typed errors, KubeConfig construction
+ * (file, registry record, EKS token) and the bounded watch.
  */
-export type { CloneSetEvent, KubeClient, Listed } from './types.js';
-export { createKubeClient, type KubeClientLogger, type KubeClientOptions } from './client.js';
+export type {
+  JsonPatchOperation,
+  KubeClient,
+  KubeEvent,
+  Listed,
+  ListOptions,
+  Patch,
+  PatchOptions,
+  Preconditions,
+  RecordEventOptions,
+  ReplaceOptions,
+} from './types.js';
+export {
+  apiVersionOf,
+  refText,
+  resourcePath,
+  watchPath,
+  type KubeObject,
+  type ObjectOf,
+  type ObjectRef,
+  type Resource,
+} from './resource.js';
+export { RESOURCES } from './resources.js';
+export { anyExists, listAll, listIfServed } from './list.js';
+export { patchOwnerReferences } from './ownerReferences.js';
+export {
+  createKubeClient,
+  withPreconditions,
+  type KubeClientLogger,
+  type KubeClientOptions,
+} from './client.js';
 export { DEFAULT_RETRY, type RetryOptions } from './request.js';
 export {
   KubeApiError,
@@ -32,7 +62,14 @@ export {
   type WatchOptions,
   type WatchResult,
 } from './watch.js';
-export { EVENT_COMPONENT, aggregateEventName, cloneSetEventName, type StoredEvent } from './event.js';
+export {
+  EVENT_COMPONENT,
+  aggregateEventName,
+  eventBody,
+  eventName,
+  eventNamespace,
+  type CoreEvent,
+} from './event.js';
 export {
   AGGREGATE_MAX_MESSAGES,
   AGGREGATE_PREFIX,
@@ -53,4 +90,5 @@ export {
   recordFolded,
   type EventApi,
   type FoldResult,
+  type InvolvedObject,
 } from './eventFolding.js';

@@ -60,6 +60,8 @@ export const CONTENT_TYPE = {
   json: 'application/json',
   strategicMerge: 'application/strategic-merge-patch+json',
   merge: 'application/merge-patch+json',
+  /** JSON patch (RFC 6902). */
+  jsonPatch: 'application/json-patch+json',
 } as const;
 
 /** One request. */

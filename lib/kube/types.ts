@@ -1,17 +1,13 @@
 /**
- * The API-server port the reconciler uses (docs/architecture.md#lib-kube): typed reads and writes of CloneSets, pods,
- * PVCs, ControllerRevisions and Events in one cluster. One real implementation (`@kubernetes/client-node`) lives
- * beside this file; tests run it against a real kube-apiserver.
+ * The API-server port (docs/architecture.md#lib-kube): one generic client over {@link Resource}s — get, list,
+ * create, replace, patch, delete, and Event recording — for every kind a controller reads or writes. One real
+ * implementation (plain HTTP, ./client.ts) lives beside this file; tests run it against a real kube-apiserver.
+ * Typed operations of one kind (a CloneSet's status write) are small functions over it, kept with that kind.
  */
-import type {
-  CloneSet,
-  CloneSetStatus,
-  ControllerRevision,
-  JsonObject,
-  PersistentVolumeClaim,
-  Pod,
-} from '../api/types.js';
-import type { ImagePullJob } from '../api/imagePullJob.js';
+import type { JsonObject, JsonValue } from '../api/types.js';
+import type { KubeObject, ObjectRef, Resource } from './resource.js';
+
+export type { KubeObject, ObjectRef, Resource } from './resource.js';
 
 /**
  * A list result with the collection's resourceVersion (for watches and read-your-writes checks). Items carry
@@ -20,103 +16,126 @@ import type { ImagePullJob } from '../api/imagePullJob.js';
 export interface Listed<T> {
   items: T[];
   resourceVersion: string;
+  /** The token of the next page when the list was limited and more items remain (`metadata.continue`). */
+  continue?: string;
 }
 
-/** A Kubernetes Event to record on a CloneSet (docs/behaviour/cloneset.md#events). */
-export interface CloneSetEvent {
+/** Query of a LIST (https://kubernetes.io/docs/reference/using-api/api-concepts/#retrieving-large-results-sets-in-chunks). */
+export interface ListOptions {
+  /** The namespace of a namespaced resource; undefined: all namespaces. Ignored for cluster-scoped resources. */
+  namespace?: string;
+  /** e.g. `app=web,apps.kruise.io/cloneset-instance-id`. */
+  labelSelector?: string;
+  /** e.g. `involvedObject.uid=<uid>`. */
+  fieldSelector?: string;
+  /** Most items in one page; the answer's `continue` then names the next page. Default: no limit. */
+  limit?: number;
+  /** The `continue` token of the previous page. */
+  continue?: string;
+}
+
+/** One JSON-patch operation (RFC 6902) as the API server takes it. */
+export interface JsonPatchOperation {
+  op: 'test' | 'replace' | 'add' | 'remove';
+  path: string;
+  value?: JsonValue;
+}
+
+/**
+ * A PATCH body and its type: a JSON merge patch (RFC 7386), a strategic-merge patch (lists merged by their patch
+ * keys, built-in types only), or a JSON patch (RFC 6902).
+ */
+export type Patch =
+  | { type: 'merge'; body: JsonObject }
+  | { type: 'strategic-merge'; body: JsonObject }
+  | { type: 'json'; body: JsonPatchOperation[] };
+
+/**
+ * Preconditions of a write: the object must still have this UID and/or resourceVersion, else the API server
+ * rejects the write (409 Conflict; for a PATCH with a different UID, 422 Invalid `metadata.uid: field is
+ * immutable` — PATCH has no UID precondition of its own, the UID goes into the patch).
+ */
+export interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+/** Options of {@link KubeClient.patch}. */
+export interface PatchOptions {
+  /** e.g. `status`: patch `<object>/status`. */
+  subresource?: string;
+  /** Sent in the patch (`metadata.uid`/`metadata.resourceVersion`, or JSON-patch `test` operations). */
+  preconditions?: Preconditions;
+}
+
+/** Options of {@link KubeClient.replace}. */
+export interface ReplaceOptions {
+  /** e.g. `status`: replace `<object>/status` (the API server then keeps everything but `.status`). */
+  subresource?: string;
+}
+
+/** A Kubernetes Event to record on an object: the three fields of client-go's `EventRecorder.Event`. */
+export interface KubeEvent {
   type: 'Normal' | 'Warning';
   reason: string;
   message: string;
 }
 
+/** Options of {@link KubeClient.recordEvent}. */
+export interface RecordEventOptions {
+  /** `event` is an aggregate (./eventCorrelation.ts): fold it into its type and reason's aggregate Event. */
+  aggregate?: boolean;
+}
+
 /**
- * Typed access to one cluster's API server. Every method throws {@link KubeApiError} on an API error (and on a
- * network failure: statusCode 0, reason `NetworkError`), after retrying 429/5xx/network errors; 409/404/422 are
- * never retried. Objects returned are the API server's JSON (RFC 3339 strings, unknown fields kept).
+ * Access to one cluster's API server. Every call makes one HTTP request per attempt and throws
+ * {@link KubeApiError} on an API error (and on a network failure: statusCode 0, reason `NetworkError`), after
+ * retrying 429/5xx/network errors; 409/404/422 are never retried. Objects returned are the API server's JSON
+ * (RFC 3339 strings, unknown fields kept). `T` follows the resource: calls on `Resource<Pod>` take and return `Pod`s.
+ * Objects are named by {@link ObjectRef}; a namespaced resource needs its namespace.
  */
 export interface KubeClient {
-  /** GET a CloneSet; undefined when it does not exist (404). */
-  getCloneSet(namespace: string, name: string): Promise<CloneSet | undefined>;
-  /** LIST CloneSets (all namespaces when `namespace` is undefined). */
-  listCloneSets(namespace?: string): Promise<Listed<CloneSet>>;
-  /** LIST pods of a namespace carrying `labelSelector` (e.g. `apps.kruise.io/cloneset-instance-id`). */
-  listPods(namespace: string, labelSelector?: string): Promise<Listed<Pod>>;
-  /** LIST PVCs of a namespace carrying `labelSelector`. */
-  listPVCs(namespace: string, labelSelector?: string): Promise<Listed<PersistentVolumeClaim>>;
-  /** LIST ControllerRevisions of a namespace matching `labelSelector`. */
-  listControllerRevisions(namespace: string, labelSelector?: string): Promise<Listed<ControllerRevision>>;
-
-  createControllerRevision(revision: ControllerRevision): Promise<ControllerRevision>;
-  /** PUT a ControllerRevision (resourceVersion precondition from the object). */
-  replaceControllerRevision(revision: ControllerRevision): Promise<ControllerRevision>;
-  /** DELETE a ControllerRevision; NotFound when it is already gone. */
-  deleteControllerRevision(namespace: string, name: string): Promise<void>;
+  /** GET one object; undefined when it does not exist (404). */
+  get<T extends KubeObject>(resource: Resource<T>, ref: ObjectRef): Promise<T | undefined>;
   /**
-   * Merge PATCH setting `labels` on a ControllerRevision (the image pre-download record,
-   * docs/behaviour/cloneset.md#image-pre-download).
+   * LIST one page of a collection (all of it unless `limit` is set; ./list.ts `listAll` follows `continue` to the
+   * end). A quorum read: no `resourceVersion` is sent. 404 when the resource is not served (no CRD): see
+   * ./list.ts `listIfServed`.
    */
-  patchControllerRevisionLabels(
-    namespace: string,
-    name: string,
-    labels: Record<string, string>,
-  ): Promise<ControllerRevision>;
-
-  /** LIST the ImagePullJobs of a namespace; undefined when the API server does not serve them (404: no CRD). */
-  listImagePullJobs(namespace: string): Promise<Listed<ImagePullJob> | undefined>;
-  /** POST an ImagePullJob (AlreadyExists when one of that name exists). */
-  createImagePullJob(job: ImagePullJob): Promise<ImagePullJob>;
-  /** DELETE an ImagePullJob with a UID precondition; NotFound when it is already gone. */
-  deleteImagePullJob(namespace: string, name: string, uid: string): Promise<void>;
+  list<T extends KubeObject>(resource: Resource<T>, options?: ListOptions): Promise<Listed<T>>;
   /**
-   * Whether any NodeImage exists (one LIST with `limit=1`; false when the resource is not served): kruise-daemon
-   * keeps one per node it runs on, so none means no node agent acts on ImagePullJobs.
+   * POST an object into its namespace (from `object.metadata.namespace`), `apiVersion` and `kind` filled in when
+   * absent. AlreadyExists (409) when the name is taken. A create retried after a lost response may report
+   * AlreadyExists for the object it created itself: callers with deterministic names (pods, PVCs, revisions,
+   * ImagePullJobs) treat AlreadyExists like an unobserved create.
    */
-  anyNodeImage(): Promise<boolean>;
-
+  create<T extends KubeObject>(resource: Resource<T>, object: T): Promise<T>;
   /**
-   * POST a pod. A create retried after a lost response may report AlreadyExists for the pod it created itself
-   * (pod names are deterministic, so callers treat AlreadyExists like an unobserved create).
+   * PUT an object (or its `subresource`), named by its metadata; the object's `metadata.resourceVersion`, when
+   * set, is the precondition (409 Conflict if it changed since read).
    */
-  createPod(pod: Pod): Promise<Pod>;
+  replace<T extends KubeObject>(resource: Resource<T>, object: T, options?: ReplaceOptions): Promise<T>;
+  /** PATCH an object (or its `subresource`) with `patch`, under `options.preconditions`. */
+  patch<T extends KubeObject>(
+    resource: Resource<T>,
+    ref: ObjectRef,
+    patch: Patch,
+    options?: PatchOptions,
+  ): Promise<T>;
   /**
-   * DELETE a pod with a UID precondition (never deletes a same-named successor: Conflict) and the pod's default
-   * grace period. NotFound when it is already gone.
+   * DELETE an object with the API server's default grace period and propagation, under `preconditions` (a UID
+   * precondition never deletes a same-named successor: 409 Conflict). NotFound (404) when it is already gone.
    */
-  deletePod(namespace: string, name: string, uid: string): Promise<void>;
+  delete(resource: Resource, ref: ObjectRef, preconditions?: Preconditions): Promise<void>;
   /**
-   * Strategic-merge PATCH of a pod. When `resourceVersion` is given it is sent in the patch, so the API server
-   * rejects the write with 409 if the pod changed since it was read.
+   * Record a core/v1 Event on `object` (of `resource`), folded into the stored Event of the same type, reason and
+   * message if there is one (a count increment, ./eventFolding.ts); with `aggregate`, into the aggregate Event of
+   * its type and reason, its message replacing the stored one (./eventCorrelation.ts). Best effort: never throws.
    */
-  patchPod(namespace: string, name: string, patch: JsonObject, resourceVersion?: string): Promise<Pod>;
-  /** Strategic-merge PATCH of `pods/status` (same precondition rule as {@link patchPod}). */
-  patchPodStatus(namespace: string, name: string, patch: JsonObject, resourceVersion?: string): Promise<Pod>;
-
-  createPVC(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim>;
-  /** DELETE a PVC with a UID precondition. */
-  deletePVC(namespace: string, name: string, uid: string): Promise<void>;
-  /**
-   * Merge PATCH replacing a PVC's owner references. `uid` goes into the patch: a PVC with another UID rejects it
-   * with 422 Invalid (`metadata.uid: field is immutable`), not 409 — PATCH has no UID precondition of its own.
-   */
-  patchPVCOwnerReferences(
-    namespace: string,
-    name: string,
-    uid: string,
-    ownerReferences: NonNullable<PersistentVolumeClaim['metadata']['ownerReferences']>,
+  recordEvent<T extends KubeObject>(
+    resource: Resource<T>,
+    object: T,
+    event: KubeEvent,
+    options?: RecordEventOptions,
   ): Promise<void>;
-
-  /** Replace `.status` through the status subresource (resourceVersion precondition from `cloneSet`). */
-  updateCloneSetStatus(cloneSet: CloneSet, status: CloneSetStatus): Promise<CloneSet>;
-  /**
-   * Merge PATCH of `spec.scaleStrategy.podsToDelete` (docs/behaviour/cloneset.md#after-status), resourceVersion
-   * precondition; an empty list removes the field (OpenKruise's `truncatePodsToDelete` stores none).
-   */
-  patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet>;
-
-  /**
-   * Record a core/v1 Event on the CloneSet, folded into the stored Event of the same type, reason and message if
-   * there is one (a count increment, lib/kube/eventFolding.ts); with `aggregate`, into the aggregate Event of its
-   * type and reason, its message replacing the stored one (lib/kube/eventCorrelation.ts). Best effort: never throws.
-   */
-  recordEvent(cloneSet: CloneSet, event: CloneSetEvent, aggregate?: boolean): Promise<void>;
 }

@@ -73,7 +73,8 @@ function watchError(e: unknown, operation: string): unknown {
 }
 
 /**
- * Runs one watch on `path` (e.g. `/api/v1/namespaces/ns/pods`, `/apis/apps.kruise.io/v1alpha1/clonesets`) until
+ * Runs one watch on `path` (from ./resource.ts `watchPath`, e.g. `/api/v1/namespaces/ns/pods`,
+ * `/apis/apps.kruise.io/v1alpha1/clonesets`) until
  * the server ends it (after `timeoutSeconds`), calling `onEvent` for every event in order.
  * One HTTP request, never retried here (the pump retries on its next schedule).
  * @returns where to resume, or `gone: true` when the start resourceVersion has expired

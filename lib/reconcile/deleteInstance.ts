@@ -6,6 +6,7 @@
  * pod.
  */
 import { ignoreNotFound } from '../kube/errors.js';
+import { RESOURCES } from '../kube/resources.js';
 import type { KubeClient } from '../kube/types.js';
 import type { Expectations, ExpectationStore, Lease } from '../state/index.js';
 
@@ -48,7 +49,7 @@ export async function deleteInstance(
       ctx,
       expected,
       [target.pod],
-      ignoreNotFound(kube.deletePod(namespace, name, uid)),
+      ignoreNotFound(kube.delete(RESOURCES.pods, { namespace, name }, { uid })),
     );
     writes++;
   }
@@ -57,7 +58,9 @@ export async function deleteInstance(
       ctx,
       expected,
       target.pvcs.slice(i),
-      ignoreNotFound(kube.deletePVC(namespace, c.name, c.uid)),
+      ignoreNotFound(
+        kube.delete(RESOURCES.persistentvolumeclaims, { namespace, name: c.name }, { uid: c.uid }),
+      ),
     );
     writes++;
   }

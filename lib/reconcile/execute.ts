@@ -24,7 +24,10 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { classifyWriteError, type KubeApiError } from '../kube/errors.js';
 import type { EventCorrelationState } from '../kube/eventCorrelation.js';
-import type { CloneSetEvent, KubeClient } from '../kube/types.js';
+import { patchOwnerReferences } from '../kube/ownerReferences.js';
+import { RESOURCES } from '../kube/resources.js';
+import type { KubeClient, KubeEvent } from '../kube/types.js';
+import { patchCloneSetPodsToDelete, updateCloneSetStatus } from './cloneSetWrites.js';
 import { recordEvents } from './recordEvents.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../core/bounded.js';
@@ -146,7 +149,7 @@ function batches(actions: readonly Action[]): Action[][] {
 interface Applied {
   writes: number;
   /** Outcome Events of the actions, in order. */
-  events: CloneSetEvent[];
+  events: KubeEvent[];
   error?: KubeApiError;
   conflict: boolean;
 }
@@ -156,7 +159,7 @@ class ActionFailed extends Error {
   constructor(
     readonly action: Action,
     readonly failure: unknown,
-    readonly partial: { writes: number; events: CloneSetEvent[] },
+    readonly partial: { writes: number; events: KubeEvent[] },
   ) {
     super('action failed');
   }
@@ -216,10 +219,7 @@ class Writer {
  * @returns writes made and the Events of the successes
  * @throws ActionFailed for the first failed create (after the others of the batch finished)
  */
-async function createBatch(
-  w: Writer,
-  step: CreatePod[],
-): Promise<{ writes: number; events: CloneSetEvent[] }> {
+async function createBatch(w: Writer, step: CreatePod[]): Promise<{ writes: number; events: KubeEvent[] }> {
   const { kube } = w.ctx;
   const at = w.ctx.clock();
   for (const a of step) {
@@ -231,12 +231,13 @@ async function createBatch(
     step,
     w.concurrency,
     async (a) => {
-      for (const pvc of a.pvcs) await w.create(pvc.metadata.name ?? '', () => kube.createPVC(pvc));
-      await w.create(a.pod.metadata.name ?? '', () => kube.createPod(a.pod));
+      for (const pvc of a.pvcs)
+        await w.create(pvc.metadata.name ?? '', () => kube.create(RESOURCES.persistentvolumeclaims, pvc));
+      await w.create(a.pod.metadata.name ?? '', () => kube.create(RESOURCES.pods, a.pod));
     },
     false,
   );
-  const events: CloneSetEvent[] = [];
+  const events: KubeEvent[] = [];
   const failed: { a: CreatePod; reason: unknown }[] = [];
   results.forEach((r, i) => {
     if (r.status === 'rejected') failed.push({ a: step[i], reason: r.reason });
@@ -270,7 +271,7 @@ async function patchRun(
   w: Writer,
   planned: PodPatch[],
   updateRevision: string,
-): Promise<{ writes: number; events: CloneSetEvent[] }> {
+): Promise<{ writes: number; events: KubeEvent[] }> {
   const step = mergeStatusPatches(planned); // two condition patches of one pod: one write (statusPatches.ts)
   const lastOfPod = new Map<string, Promise<unknown>>();
   const outcomes = await runBounded(
@@ -294,7 +295,7 @@ async function patchRun(
     },
     true,
   );
-  const done = { writes: 0, events: [] as CloneSetEvent[] };
+  const done = { writes: 0, events: [] as KubeEvent[] };
   let failure: { a: PodPatch; reason: unknown } | undefined;
   outcomes.forEach((o, i) => {
     if (o.status === 'fulfilled') {
@@ -341,10 +342,15 @@ async function applyOne(w: Writer, a: Exclude<Action, CreatePod>): Promise<numbe
         a.type === 'PatchPod' && PRECONDITIONED.has(a.reason)
           ? (w.latestRv.get(a.pod.name) ?? a.pod.resourceVersion)
           : undefined;
-      const pod =
-        a.type === 'PatchPod'
-          ? await kube.patchPod(ns, a.pod.name, a.patch, rv)
-          : await kube.patchPodStatus(ns, a.pod.name, a.patch, rv);
+      const pod = await kube.patch(
+        RESOURCES.pods,
+        { namespace: ns, name: a.pod.name },
+        { type: 'strategic-merge', body: a.patch },
+        {
+          ...(a.type === 'PatchPodStatus' ? { subresource: 'status' } : {}),
+          ...(rv !== undefined ? { preconditions: { resourceVersion: rv } } : {}),
+        },
+      );
       const newRv = pod.metadata.resourceVersion;
       if (newRv) {
         w.latestRv.set(a.pod.name, newRv);
@@ -355,7 +361,13 @@ async function applyOne(w: Writer, a: Exclude<Action, CreatePod>): Promise<numbe
       return 1;
     }
     case 'PatchPVCOwner':
-      await kube.patchPVCOwnerReferences(ns, a.name, a.uid, a.ownerReferences);
+      await patchOwnerReferences(
+        kube,
+        RESOURCES.persistentvolumeclaims,
+        { namespace: ns, name: a.name },
+        a.uid,
+        a.ownerReferences,
+      );
       return 1;
   }
 }
@@ -364,11 +376,11 @@ async function applyOne(w: Writer, a: Exclude<Action, CreatePod>): Promise<numbe
 async function writeRevisions(kube: KubeClient, plan: Plan): Promise<number> {
   let writes = 0;
   if (plan.revisions.create) {
-    await kube.createControllerRevision(plan.revisions.create);
+    await kube.create(RESOURCES.controllerrevisions, plan.revisions.create);
     writes++;
   }
   if (plan.revisions.update) {
-    await kube.replaceControllerRevision(plan.revisions.update);
+    await kube.replace(RESOURCES.controllerrevisions, plan.revisions.update);
     writes++;
   }
   return writes;
@@ -486,7 +498,7 @@ async function writeStatus(
     !(stored?.conditions ?? []).some((c) => c.type === CONDITION_FAILED_VALIDATION);
   if (unchanged) return out;
   try {
-    out.latest = await ctx.kube.updateCloneSetStatus(ctx.cloneSet, status);
+    out.latest = await updateCloneSetStatus(ctx.kube, ctx.cloneSet, status);
     out.writes++;
   } catch (e) {
     const kind = classifyWriteError(e);
@@ -524,12 +536,16 @@ async function truncate(ctx: ExecuteContext, plan: Plan, latest: CloneSet, clean
   };
   const { podsToDelete } = plan;
   if (podsToDelete && clean)
-    await attempt('podsToDelete truncation', () => ctx.kube.patchCloneSetPodsToDelete(latest, podsToDelete));
+    await attempt('podsToDelete truncation', () => patchCloneSetPodsToDelete(ctx.kube, latest, podsToDelete));
   const ns = ctx.cloneSet.metadata.namespace ?? '';
   for (const name of plan.revisions.deleteNames)
-    await attempt('history truncation', () => ctx.kube.deleteControllerRevision(ns, name), {
-      revision: name,
-    });
+    await attempt(
+      'history truncation',
+      () => ctx.kube.delete(RESOURCES.controllerrevisions, { namespace: ns, name }),
+      {
+        revision: name,
+      },
+    );
   return writes;
 }
 

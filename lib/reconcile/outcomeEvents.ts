@@ -6,14 +6,14 @@
  */
 import { EventReason } from '../api/keys.js';
 import type { Action } from '../cloneset/types.js';
-import type { CloneSetEvent } from '../kube/types.js';
+import type { KubeEvent } from '../kube/types.js';
 
 /**
  * The Normal Event for an action that succeeded, if upstream records one.
  * @param updateRevision name of the plan's update revision, named by a pod update whose action carries no
  * `revision` (OpenKruise v1.9's messages name the revision the pod is updated to)
  */
-export function successEvent(a: Action, updateRevision: string): CloneSetEvent | undefined {
+export function successEvent(a: Action, updateRevision: string): KubeEvent | undefined {
   switch (a.type) {
     case 'CreatePod':
       return {
@@ -52,8 +52,8 @@ export function successEvent(a: Action, updateRevision: string): CloneSetEvent |
  * The Warning Event for an action that failed with `error`, with OpenKruise's reason and message for it.
  * @param updateRevision name of the plan's update revision, for a pod update whose action carries no `revision`
  */
-export function failureEvent(a: Action, error: Error, updateRevision: string): CloneSetEvent {
-  const warning = (reason: string, message: string): CloneSetEvent => ({ type: 'Warning', reason, message });
+export function failureEvent(a: Action, error: Error, updateRevision: string): KubeEvent {
+  const warning = (reason: string, message: string): KubeEvent => ({ type: 'Warning', reason, message });
   switch (a.type) {
     case 'CreatePod':
       return warning(EventReason.FailedCreate, error.message);

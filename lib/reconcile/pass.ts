@@ -17,6 +17,8 @@ import { namespaceOf, objectKeyText, type ObjectKey } from '../core/objectKey.js
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
+import { anyExists, listIfServed } from '../kube/list.js';
+import { RESOURCES } from '../kube/resources.js';
 import type { KubeClient, Listed } from '../kube/types.js';
 import type { ReconcileReason } from '../events/schema.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
@@ -136,7 +138,7 @@ export async function readWorld(
   options?: Partial<PlannerOptions>,
 ): Promise<World | undefined> {
   const namespace = namespaceOf(key);
-  const cloneSet = await kube.getCloneSet(namespace, key.name);
+  const cloneSet = await kube.get(RESOURCES.clonesets, { namespace, name: key.name });
   if (!cloneSet) return undefined;
   const uid = cloneSet.metadata.uid ?? '';
   const selector = selectorOf(cloneSet);
@@ -147,12 +149,16 @@ export async function readWorld(
   const preDownload = !!options?.preDownloadImageForInPlaceUpdate;
   const prePull = preDownload && !!options?.preDownloadImageWithPods;
   const [pods, pvcs, revisions, jobs, prePulls, nodeAgent] = await Promise.all([
-    kube.listPods(namespace, narrow ? selector : undefined),
-    skipPVCs ? none : kube.listPVCs(namespace),
-    selector === undefined ? none : kube.listControllerRevisions(namespace, selector),
-    preDownload ? kube.listImagePullJobs(namespace) : undefined,
-    prePull ? kube.listPods(namespace, `${LABEL_PREPULL_FOR}=${uid}`) : undefined,
-    prePull ? kube.anyNodeImage() : undefined,
+    kube.list(RESOURCES.pods, narrow ? { namespace, labelSelector: selector } : { namespace }),
+    skipPVCs ? none : kube.list(RESOURCES.persistentvolumeclaims, { namespace }),
+    selector === undefined
+      ? none
+      : kube.list(RESOURCES.controllerrevisions, { namespace, labelSelector: selector }),
+    preDownload ? listIfServed(kube, RESOURCES.imagepulljobs, { namespace }) : undefined,
+    prePull
+      ? kube.list(RESOURCES.pods, { namespace, labelSelector: `${LABEL_PREPULL_FOR}=${uid}` })
+      : undefined,
+    prePull ? anyExists(kube, RESOURCES.nodeimages) : undefined,
   ]);
   return {
     cloneSet,

@@ -8,12 +8,13 @@ import { EventReason } from '../api/keys.js';
 import type { PreDownloadPlan } from '../cloneset/index.js';
 import type { Logger } from '../core/logger.js';
 import { classifyWriteError, type WriteErrorKind } from '../kube/errors.js';
-import type { CloneSetEvent, KubeClient } from '../kube/types.js';
+import { RESOURCES } from '../kube/resources.js';
+import type { KubeClient, KubeEvent } from '../kube/types.js';
 
 /** What {@link writePreDownload} did. */
 export interface PreDownloadWritten {
   writes: number;
-  events: CloneSetEvent[];
+  events: KubeEvent[];
 }
 
 /** One list of like writes: what to call each, the answer that counts as done, and whether a failure stops the rest. */
@@ -72,12 +73,12 @@ export async function writePreDownload(
   namespace: string,
   plan: PreDownloadPlan,
 ): Promise<PreDownloadWritten> {
-  const events: CloneSetEvent[] = [];
+  const events: KubeEvent[] = [];
   let writes = await writeAll(log, {
     what: 'creating an ImagePullJob',
     items: plan.createJobs,
     nameOf: (job) => job.metadata.name ?? '',
-    write: (job) => kube.createImagePullJob(job),
+    write: (job) => kube.create(RESOURCES.imagepulljobs, job),
     alreadyDone: 'alreadyExists',
     onSuccess: (job) =>
       events.push({
@@ -98,7 +99,12 @@ export async function writePreDownload(
     what: 'labelling the update revision',
     items: label ? [label] : [],
     nameOf: (l) => l.revision,
-    write: (l) => kube.patchControllerRevisionLabels(namespace, l.revision, { [l.key]: 'true' }),
+    write: (l) =>
+      kube.patch(
+        RESOURCES.controllerrevisions,
+        { namespace, name: l.revision },
+        { type: 'merge', body: { metadata: { labels: { [l.key]: 'true' } } } },
+      ),
     alreadyDone: 'notApi',
     onSuccess: (l) => {
       if (plan.ignoredBecause)
@@ -113,7 +119,7 @@ export async function writePreDownload(
     what: 'deleting an ImagePullJob',
     items: plan.deleteJobs,
     nameOf: (job) => job.name,
-    write: (job) => kube.deleteImagePullJob(namespace, job.name, job.uid),
+    write: (job) => kube.delete(RESOURCES.imagepulljobs, { namespace, name: job.name }, { uid: job.uid }),
     alreadyDone: 'notFound',
     stopOnFailure: true,
   });
@@ -121,7 +127,7 @@ export async function writePreDownload(
     what: 'creating a pre-pull pod',
     items: plan.prePull?.create ?? [],
     nameOf: (pod) => pod.metadata.name ?? '',
-    write: (pod) => kube.createPod(pod),
+    write: (pod) => kube.create(RESOURCES.pods, pod),
     alreadyDone: 'alreadyExists',
     stopOnFailure: true,
   });
@@ -129,7 +135,7 @@ export async function writePreDownload(
     what: 'deleting a pre-pull pod',
     items: plan.prePull?.delete ?? [],
     nameOf: (pod) => pod.name,
-    write: (pod) => kube.deletePod(namespace, pod.name, pod.uid),
+    write: (pod) => kube.delete(RESOURCES.pods, { namespace, name: pod.name }, { uid: pod.uid }),
     alreadyDone: 'notFound',
     stopOnFailure: true,
   });

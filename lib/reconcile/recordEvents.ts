@@ -7,7 +7,8 @@
 import type { CloneSet } from '../api/types.js';
 import type { Clock } from '../core/clock.js';
 import { correlateEvent, emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
-import type { CloneSetEvent, KubeClient } from '../kube/types.js';
+import type { KubeClient, KubeEvent } from '../kube/types.js';
+import { recordCloneSetEvent } from './cloneSetWrites.js';
 
 /** What recording needs: the CloneSet, the client, the time, and the invocation's memory of its Events. */
 export interface EventRecording {
@@ -21,7 +22,7 @@ export interface EventRecording {
 }
 
 /** Record `events` in order on `ctx.cloneSet`. Best effort, as {@link KubeClient.recordEvent}: never throws. */
-export async function recordEvents(ctx: EventRecording, events: readonly CloneSetEvent[]): Promise<void> {
+export async function recordEvents(ctx: EventRecording, events: readonly KubeEvent[]): Promise<void> {
   const correlation = ctx.eventCorrelation ?? { state: emptyCorrelation() };
   for (const ev of events) {
     const key = `${ev.type}|${ev.reason}|${ev.message}`;
@@ -29,7 +30,8 @@ export async function recordEvents(ctx: EventRecording, events: readonly CloneSe
     ctx.recordedEvents?.add(key);
     const { decision, state } = correlateEvent(correlation.state, ev, ctx.clock());
     correlation.state = state;
-    if (decision.action === 'record') await ctx.kube.recordEvent(ctx.cloneSet, ev);
-    else if (decision.action === 'aggregate') await ctx.kube.recordEvent(ctx.cloneSet, decision.event, true);
+    if (decision.action === 'record') await recordCloneSetEvent(ctx.kube, ctx.cloneSet, ev);
+    else if (decision.action === 'aggregate')
+      await recordCloneSetEvent(ctx.kube, ctx.cloneSet, decision.event, true);
   }
 }

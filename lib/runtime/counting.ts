@@ -3,11 +3,15 @@
  * (the issue asks for these numbers for a no-op reconcile).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Resource } from '../kube/resource.js';
 import type { KubeClient } from '../kube/types.js';
 
 /** Running totals. */
 export interface CallCounts {
-  /** KubeClient method calls (each is one HTTP request, retries aside), by method name. */
+  /**
+   * KubeClient calls (each is one HTTP request, retries aside; an Event recording is one call), by
+   * {@link kubeCallName}: `get clonesets`, `list pods`, `patch pods/status`, `recordEvent clonesets`, ….
+   */
   kube: Record<string, number>;
   /** DynamoDB operations of the reconcilers (leases, expectations, ledger), by command name. */
   dynamo: Record<string, number>;
@@ -15,18 +19,47 @@ export interface CallCounts {
   dynamoWatch: Record<string, number>;
 }
 
-/** Wrap a KubeClient so every method call is counted into `counts.kube`. */
+/**
+ * The counter name of a KubeClient call: the method, then the resource's plural with the subresource, if any
+ * (`replace clonesets/status`; for recordEvent, the resource of the object the Event is about).
+ */
+export function kubeCallName(method: keyof KubeClient, resource: Resource, subresource?: string): string {
+  return `${method} ${resource.plural}${subresource === undefined ? '' : `/${subresource}`}`;
+}
+
+/** Wrap a KubeClient so every call is counted into `counts.kube` under its {@link kubeCallName}. */
 export function countingKube(kube: KubeClient, counts: CallCounts): KubeClient {
-  return new Proxy(kube, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== 'function' || typeof prop !== 'string') return value;
-      return (...args: unknown[]) => {
-        counts.kube[prop] = (counts.kube[prop] ?? 0) + 1;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
+  const count = (name: string) => (counts.kube[name] = (counts.kube[name] ?? 0) + 1);
+  return {
+    get(resource, ref) {
+      count(kubeCallName('get', resource));
+      return kube.get(resource, ref);
     },
-  });
+    list(resource, options) {
+      count(kubeCallName('list', resource));
+      return kube.list(resource, options);
+    },
+    create(resource, object) {
+      count(kubeCallName('create', resource));
+      return kube.create(resource, object);
+    },
+    replace(resource, object, options) {
+      count(kubeCallName('replace', resource, options?.subresource));
+      return kube.replace(resource, object, options);
+    },
+    patch(resource, ref, patch, options) {
+      count(kubeCallName('patch', resource, options?.subresource));
+      return kube.patch(resource, ref, patch, options);
+    },
+    delete(resource, ref, preconditions) {
+      count(kubeCallName('delete', resource));
+      return kube.delete(resource, ref, preconditions);
+    },
+    recordEvent(resource, object, event, options) {
+      count(kubeCallName('recordEvent', resource));
+      return kube.recordEvent(resource, object, event, options);
+    },
+  };
 }
 
 /** Count every command sent through `client` into `counts[into]` (SDK middleware; no behaviour change). */

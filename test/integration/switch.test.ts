@@ -194,12 +194,16 @@ if (reason) {
         clusterName: 'switch',
         logger: new RecordingLogger(),
       });
-      await waitFor('a reconcile pass', 30_000, async () => (embedded?.counts.kube.getCloneSet ?? 0) > 0);
+      await waitFor(
+        'a reconcile pass',
+        30_000,
+        async () => (embedded?.counts.kube['get clonesets'] ?? 0) > 0,
+      );
       await settle(embedded);
       // no pod, revision or CloneSet spec write; at most the status (when kruise-manager was stopped before it
       // wrote its last one, which happens on a loaded machine)
       expect(
-        Object.keys(kubeWrites(embedded.counts.kube)).filter((m) => m !== 'updateCloneSetStatus'),
+        Object.keys(kubeWrites(embedded.counts.kube)).filter((m) => m !== 'replace clonesets/status'),
       ).toEqual([]);
       expect(await marks()).toEqual(story.pods);
       expect((await getCs()).status?.updateRevision).toBe(story.revision);

@@ -7,7 +7,12 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Pod } from '../../../lib/api/types.js';
 import { runCli } from '../../../lib/cli/program.js';
-import { createKubeClient, kubeConfigFromFile, type KubeClient } from '../../../lib/kube/index.js';
+import {
+  createKubeClient,
+  kubeConfigFromFile,
+  type KubeClient,
+  type Resource,
+} from '../../../lib/kube/index.js';
 import { runPass, type PassDeps } from '../../../lib/reconcile/pass.js';
 import { createStateStores, ensureTable, type StateStores } from '../../../lib/state/index.js';
 import { useTestNamespace } from '../support/cluster.js';
@@ -22,44 +27,35 @@ const CLUSTER = 'cli';
 let stores: StateStores;
 let writes: string[] = [];
 
-/** The `<verb> <resource> <name>` of each KubeClient write, as `plan` prints them. */
+/**
+ * The `<verb> <resource> <name>` of each KubeClient write, as `plan` prints them: kubectl's verbs (a PUT is
+ * `update`), the lower-case kind (`pvc` for a PersistentVolumeClaim) with `/<subresource>`.
+ */
 function recording(kube: KubeClient): KubeClient {
-  const log = (w: string) => writes.push(w);
+  const log = (verb: string, resource: Resource, name: string | undefined, subresource?: string) => {
+    const what = resource.plural === 'persistentvolumeclaims' ? 'pvc' : resource.kind.toLowerCase();
+    writes.push(`${verb} ${what}${subresource ? `/${subresource}` : ''} ${name ?? ''}`);
+  };
   return {
-    ...kube,
-    createControllerRevision: (r) => (
-      log(`create controllerrevision ${r.metadata.name ?? ''}`),
-      kube.createControllerRevision(r)
+    get: (resource, ref) => kube.get(resource, ref),
+    list: (resource, options) => kube.list(resource, options),
+    create: (resource, object) => (
+      log('create', resource, object.metadata.name),
+      kube.create(resource, object)
     ),
-    replaceControllerRevision: (r) => (
-      log(`update controllerrevision ${r.metadata.name ?? ''}`),
-      kube.replaceControllerRevision(r)
+    replace: (resource, object, options) => (
+      log('update', resource, object.metadata.name, options?.subresource),
+      kube.replace(resource, object, options)
     ),
-    deleteControllerRevision: (ns, n) => (
-      log(`delete controllerrevision ${n}`),
-      kube.deleteControllerRevision(ns, n)
+    patch: (resource, ref, patch, options) => (
+      log('patch', resource, ref.name, options?.subresource),
+      kube.patch(resource, ref, patch, options)
     ),
-    createPod: (p) => (log(`create pod ${p.metadata.name ?? ''}`), kube.createPod(p)),
-    deletePod: (ns, n, uid) => (log(`delete pod ${n}`), kube.deletePod(ns, n, uid)),
-    patchPod: (ns, n, patch, rv) => (log(`patch pod ${n}`), kube.patchPod(ns, n, patch, rv)),
-    patchPodStatus: (ns, n, patch, rv) => (
-      log(`patch pod/status ${n}`),
-      kube.patchPodStatus(ns, n, patch, rv)
+    delete: (resource, ref, preconditions) => (
+      log('delete', resource, ref.name),
+      kube.delete(resource, ref, preconditions)
     ),
-    createPVC: (p) => (log(`create pvc ${p.metadata.name ?? ''}`), kube.createPVC(p)),
-    deletePVC: (ns, n, uid) => (log(`delete pvc ${n}`), kube.deletePVC(ns, n, uid)),
-    patchPVCOwnerReferences: (ns, n, uid, refs) => (
-      log(`patch pvc ${n}`),
-      kube.patchPVCOwnerReferences(ns, n, uid, refs)
-    ),
-    updateCloneSetStatus: (cs, s) => (
-      log(`update cloneset/status ${cs.metadata.name ?? ''}`),
-      kube.updateCloneSetStatus(cs, s)
-    ),
-    patchCloneSetPodsToDelete: (cs, p) => (
-      log(`patch cloneset ${cs.metadata.name ?? ''}`),
-      kube.patchCloneSetPodsToDelete(cs, p)
-    ),
+    recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
   };
 }
 

@@ -90,9 +90,9 @@ test(
     const failed: CoreV1Event[] = (await eventsOf(ctx.core, ctx.namespace, uid)).filter(
       (e) => e.reason === 'FailedCreate',
     );
-    const creates = calls.createPod ?? 0;
+    const creates = calls['create pods'] ?? 0;
     process.stderr.write(
-      `[backoff] ${OBSERVE_MS / 1000}s: createPod ${creates}, recordEvent ${calls.recordEvent ?? 0}, ` +
+      `[backoff] ${OBSERVE_MS / 1000}s: create pods ${creates}, recordEvent clonesets ${calls['recordEvent clonesets'] ?? 0}, ` +
         `FailedCreate objects ${failed.length}, counts [${failed.map((e) => e.count).join(',')}]\n`,
     );
 

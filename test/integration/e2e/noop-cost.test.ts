@@ -1,6 +1,6 @@
 /**
- * The cost of one no-op reconcile (a settled CloneSet, nothing to do): API calls by KubeClient
- * method and DynamoDB operations by command, measured on the real API server and dynalite and asserted exactly.
+ * The cost of one no-op reconcile (a settled CloneSet, nothing to do): API calls by KubeClient call (verb and
+ * resource) and DynamoDB operations by command, measured on the real API server and dynalite and asserted exactly.
  *
  * API calls are read from the embedded pipeline's own counters (`embedded.counts.kube`, as `npm run demo` does):
  * only the reconciler uses the KubeClient. DynamoDB operations cannot be read from `embedded.counts.dynamo`
@@ -43,7 +43,7 @@ const STEP_TIMEOUT_MS = 120_000;
  * The three reads of a no-op pass on a timer (docs/architecture.md#reads), one call each: the CloneSet, its pods by
  * its selector, its revisions. No PVC list: the seed has no volumeClaimTemplates and nothing is pending.
  */
-const NOOP_API_CALLS = { getCloneSet: 1, listPods: 1, listControllerRevisions: 1 };
+const NOOP_API_CALLS = { 'get clonesets': 1, 'list pods': 1, 'list controllerrevisions': 1 };
 /** The same as the API server counts them (apiserver_request_total, see ../support/apiMetrics.ts). */
 const NOOP_API_REQUESTS = { 'GET clonesets': 1, 'LIST pods': 1, 'LIST controllerrevisions': 1 };
 /** Other CloneSets put beside the seed, each with this many pods. */

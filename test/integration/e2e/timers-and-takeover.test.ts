@@ -30,7 +30,7 @@ import {
 } from '../../../lib/emulator/index.js';
 import { systemClock } from '../../../lib/core/clock.js';
 import { WATCH_STREAMS, pumpStream } from '../../../lib/forward/pump.js';
-import { createKubeClient } from '../../../lib/kube/index.js';
+import { RESOURCES, createKubeClient } from '../../../lib/kube/index.js';
 import type { KubeClient } from '../../../lib/kube/types.js';
 import { countingKube, difference, snapshot, type CallCounts } from '../../../lib/runtime/counting.js';
 import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
@@ -408,8 +408,8 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       const c0 = snapshot(counts);
       const b = await setupReconcile(envelope({ ...request }));
       expect(b).toMatchObject({ result: 'reconciled' });
-      expect(difference(c0, counts).kube).toMatchObject({ createPod: 1 });
-      expect(difference(c0, counts).kube.deletePod).toBeUndefined();
+      expect(difference(c0, counts).kube).toMatchObject({ 'create pods': 1 });
+      expect(difference(c0, counts).kube['delete pods']).toBeUndefined();
       expect(await podsOf(uid)).toHaveLength(2);
       const afterB = await storedLease(TAKEOVER);
       expect(afterB).toMatchObject({ token: a.token + 1, expiresAt: 0 });
@@ -448,20 +448,18 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       );
       let successor: Lease | undefined;
       let stalled = false;
-      const stallingKube: KubeClient = new Proxy(kube, {
-        get(target, prop, receiver) {
-          if (prop !== 'getCloneSet') return Reflect.get(target, prop, receiver) as unknown;
-          return async (namespace: string, name: string) => {
-            if (!stalled) {
-              stalled = true;
-              await sleep(1600);
-              const s = await stores.leases.acquire(key, 'successor', 30_000, Date.now());
-              if (s.acquired) successor = s.lease;
-            }
-            return target.getCloneSet(namespace, name);
-          };
+      const stallingKube: KubeClient = {
+        ...kube,
+        async get(resource, ref) {
+          if (resource.plural === RESOURCES.clonesets.plural && !stalled) {
+            stalled = true;
+            await sleep(1600);
+            const s = await stores.leases.acquire(key, 'successor', 30_000, Date.now());
+            if (s.acquired) successor = s.lease;
+          }
+          return kube.get(resource, ref);
         },
-      });
+      };
       // C's expectation writes, recorded on their way to the real store
       const putsOfC: { expectations: Expectations; error?: unknown }[] = [];
       const recordingExpectations: ExpectationStore = {
@@ -509,10 +507,10 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       expect(putsOfC[0].error).toBeInstanceOf(FencedOutError);
       expect(putsOfC[0].error).toMatchObject({ operation: 'expectations.put', token: a.token + 2 });
       expect(difference(c1, counts).kube).toEqual({
-        getCloneSet: 1,
-        listPods: 1,
-        listPVCs: 1,
-        listControllerRevisions: 1,
+        'get clonesets': 1,
+        'list pods': 1,
+        'list persistentvolumeclaims': 1,
+        'list controllerrevisions': 1,
       });
       expect((await podsOf(uid)).map((p) => p.metadata.name)).not.toContain(`${TAKEOVER}-fxncd`);
       expect(await podsOf(uid)).toHaveLength(2);
@@ -530,7 +528,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       expect(await stores.leases.release(successor)).toBe('released');
       const c2 = snapshot(counts);
       expect(await setupReconcile(envelope({ ...request }))).toMatchObject({ result: 'reconciled' });
-      expect(difference(c2, counts).kube).toMatchObject({ createPod: 1 });
+      expect(difference(c2, counts).kube).toMatchObject({ 'create pods': 1 });
       expect(await podsOf(uid)).toHaveLength(3);
     },
     STEP_TIMEOUT_MS,
@@ -586,7 +584,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
         passes: 1,
         writes: 0,
       });
-      expect(difference(c0, counts).kube).toEqual({ getCloneSet: 1 });
+      expect(difference(c0, counts).kube).toEqual({ 'get clonesets': 1 });
       expect(await stores.expectations.get(key)).toEqual(EMPTY);
       expect(await fenceOf(TAKEOVER, 'expectations')).toBe((await storedLease(TAKEOVER)).token);
       expect((await storedLease(TAKEOVER)).expiresAt).toBe(0);

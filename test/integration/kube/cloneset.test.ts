@@ -1,11 +1,14 @@
 /**
- * KubeClient CloneSet access on a real API server: get/list, status through the status subresource, the
- * podsToDelete merge patch, and resourceVersion preconditions.
+ * The generic KubeClient on CloneSets (a CRD) and the CloneSet's typed writes (lib/reconcile/cloneSetWrites.ts) on a
+ * real API server: get/list, status through the status subresource, the podsToDelete merge patch, a JSON patch,
+ * and resourceVersion preconditions.
  */
 import type { CloneSet, CloneSetStatus } from '../../../lib/api/types.js';
 import { createKubeClient } from '../../../lib/kube/client.js';
 import { isConflict } from '../../../lib/kube/errors.js';
+import { RESOURCES } from '../../../lib/kube/resources.js';
 import type { KubeClient } from '../../../lib/kube/types.js';
+import { patchCloneSetPodsToDelete, updateCloneSetStatus } from '../../../lib/reconcile/cloneSetWrites.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { kubeError, seedCloneSet } from './fixtures.js';
 
@@ -38,6 +41,10 @@ const status: CloneSetStatus = {
   ],
 };
 
+const ref = () => ({ namespace: t.namespace, name: 'cs-no-pvc-sample' });
+const getCloneSet = (name = 'cs-no-pvc-sample') =>
+  kube.get(RESOURCES.clonesets, { namespace: t.namespace, name });
+
 beforeAll(async () => {
   kube = createKubeClient(t.kc, { retry: { retries: 1, minTimeoutMs: 50 } });
   created = (await t.custom.createNamespacedCustomObject({
@@ -49,9 +56,9 @@ beforeAll(async () => {
   })) as CloneSet;
 });
 
-describe('KubeClient CloneSets', () => {
-  test('getCloneSet returns the seed CloneSet as plain JSON with defaults and a string creationTimestamp', async () => {
-    const cs = await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample');
+describe('KubeClient on CloneSets', () => {
+  test('get returns the seed CloneSet as plain JSON with defaults and a string creationTimestamp', async () => {
+    const cs = await getCloneSet();
     expect(cs?.metadata.uid).toBe(created.metadata.uid);
     expect(cs?.spec.replicas).toBe(2);
     expect(cs?.spec.updateStrategy).toMatchObject({ type: 'InPlaceIfPossible', partition: 0 });
@@ -60,56 +67,77 @@ describe('KubeClient CloneSets', () => {
     expect(Object.getPrototypeOf(cs)).toBe(Object.prototype);
   });
 
-  test('getCloneSet of a missing CloneSet is undefined', async () => {
-    await expect(kube.getCloneSet(t.namespace, 'missing')).resolves.toBeUndefined();
+  test('get of a missing CloneSet is undefined', async () => {
+    await expect(getCloneSet('missing')).resolves.toBeUndefined();
   });
 
-  test('listCloneSets returns the items and the collection resourceVersion, in a namespace and across all', async () => {
-    const inNs = await kube.listCloneSets(t.namespace);
+  test('list returns the items and the collection resourceVersion, in a namespace and across all', async () => {
+    const inNs = await kube.list(RESOURCES.clonesets, { namespace: t.namespace });
     expect(inNs.items.map((c) => c.metadata.name)).toEqual(['cs-no-pvc-sample']);
     expect(inNs.resourceVersion).toMatch(/^\d+$/);
     expect(Number(inNs.resourceVersion)).toBeGreaterThanOrEqual(Number(created.metadata.resourceVersion));
     expect(inNs.items[0].kind).toBe('CloneSet');
     expect(typeof inNs.items[0].metadata.creationTimestamp).toBe('string');
-    const all = await kube.listCloneSets();
+    const all = await kube.list(RESOURCES.clonesets);
     expect(all.items.some((c) => c.metadata.uid === created.metadata.uid)).toBe(true);
   });
 
   test('updateCloneSetStatus writes status through the subresource and leaves spec untouched', async () => {
-    const cs = (await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample')) as CloneSet;
+    const cs = (await getCloneSet()) as CloneSet;
     const tampered: CloneSet = { ...cs, spec: { ...cs.spec, replicas: 7 } };
-    const updated = await kube.updateCloneSetStatus(tampered, status);
+    const updated = await updateCloneSetStatus(kube, tampered, status);
     expect(updated.status).toEqual(status);
     expect(updated.spec).toEqual(cs.spec);
     expect(updated.metadata.generation).toBe(cs.metadata.generation);
     expect(updated.metadata.resourceVersion).not.toBe(cs.metadata.resourceVersion);
-    const reread = await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample');
+    const reread = await getCloneSet();
     expect(reread?.status).toEqual(status);
     expect(reread?.spec.replicas).toBe(2);
   });
 
   test('updateCloneSetStatus with a stale resourceVersion fails with reason Conflict', async () => {
-    const err = await kubeError(kube.updateCloneSetStatus(created, { ...status, replicas: 9 }));
+    const err = await kubeError(updateCloneSetStatus(kube, created, { ...status, replicas: 9 }));
     expect(err.statusCode).toBe(409);
     expect(err.reason).toBe('Conflict');
     expect(isConflict(err)).toBe(true);
-    expect(err.operation).toBe(`update cloneset status ${t.namespace}/cs-no-pvc-sample`);
+    expect(err.operation).toBe(`replace cloneset status ${t.namespace}/cs-no-pvc-sample`);
     expect(err.apiMessage).toMatch(/the object has been modified/);
-    const reread = await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample');
+    const reread = await getCloneSet();
     expect(reread?.status?.replicas).toBe(2);
   });
 
   test('patchCloneSetPodsToDelete sets spec.scaleStrategy.podsToDelete , rejects a stale resourceVersion, and removes the field for an empty list', async () => {
-    const cs = (await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample')) as CloneSet;
-    const patched = await kube.patchCloneSetPodsToDelete(cs, ['pod-a', 'pod-b']);
+    const cs = (await getCloneSet()) as CloneSet;
+    const patched = await patchCloneSetPodsToDelete(kube, cs, ['pod-a', 'pod-b']);
     expect(patched.spec.scaleStrategy?.podsToDelete).toEqual(['pod-a', 'pod-b']);
     expect(patched.spec.template).toEqual(cs.spec.template);
     expect(patched.status).toEqual(status);
-    const err = await kubeError(kube.patchCloneSetPodsToDelete(cs, ['pod-c']));
+    const err = await kubeError(patchCloneSetPodsToDelete(kube, cs, ['pod-c']));
     expect(err.reason).toBe('Conflict');
-    const reread = await kube.getCloneSet(t.namespace, 'cs-no-pvc-sample');
+    const reread = await getCloneSet();
     expect(reread?.spec.scaleStrategy?.podsToDelete).toEqual(['pod-a', 'pod-b']);
-    const emptied = await kube.patchCloneSetPodsToDelete(reread as CloneSet, []);
+    const emptied = await patchCloneSetPodsToDelete(kube, reread as CloneSet, []);
     expect(emptied.spec.scaleStrategy).toEqual({});
+  });
+
+  test('a JSON patch applies its operations; a resourceVersion precondition becomes a test operation that fails on a stale version', async () => {
+    const cs = (await getCloneSet()) as CloneSet;
+    const patched = await kube.patch(
+      RESOURCES.clonesets,
+      ref(),
+      { type: 'json', body: [{ op: 'replace', path: '/spec/minReadySeconds', value: 3 }] },
+      { preconditions: { resourceVersion: cs.metadata.resourceVersion } },
+    );
+    expect(patched.spec.minReadySeconds).toBe(3);
+    const err = await kubeError(
+      kube.patch(
+        RESOURCES.clonesets,
+        ref(),
+        { type: 'json', body: [{ op: 'replace', path: '/spec/minReadySeconds', value: 4 }] },
+        { preconditions: { resourceVersion: cs.metadata.resourceVersion } },
+      ),
+    );
+    expect([409, 422]).toContain(err.statusCode);
+    expect((await getCloneSet())?.spec.minReadySeconds).toBe(3);
   });
 });

@@ -1,11 +1,14 @@
 /**
- * KubeClient.recordEvent on a real API server: a core/v1 Event on the CloneSet that `kubectl describe` would
- * show, repeats folded into it with a count (docs/reliability.md#event-folding), and best-effort behaviour (a
+ * KubeClient.recordEvent on a real API server: a core/v1 Event on the CloneSet (through its typed
+ * recordCloneSetEvent) that `kubectl describe` would show, repeats folded into it with a count (docs/reliability.md#event-folding), and best-effort behaviour (a
  * failed write is logged, never thrown).
  */
 import type { CloneSet } from '../../../lib/api/types.js';
 import { createKubeClient, type KubeClientLogger } from '../../../lib/kube/client.js';
-import { cloneSetEventName } from '../../../lib/kube/event.js';
+import { eventName } from '../../../lib/kube/event.js';
+import { listAll } from '../../../lib/kube/list.js';
+import { RESOURCES } from '../../../lib/kube/resources.js';
+import { recordCloneSetEvent } from '../../../lib/reconcile/cloneSetWrites.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { seedCloneSet } from './fixtures.js';
 
@@ -26,7 +29,7 @@ describe('KubeClient.recordEvent', () => {
   test('writes a core/v1 Event whose involvedObject is the CloneSet', async () => {
     const at = new Date('2026-11-30T12:34:56.789Z');
     const kube = createKubeClient(t.kc, { clock: () => at.getTime() });
-    await kube.recordEvent(cs, {
+    await recordCloneSetEvent(kube, cs, {
       type: 'Normal',
       reason: 'SuccessfulCreate',
       message: 'succeed to create pod cs-no-pvc-sample-abcde',
@@ -38,7 +41,7 @@ describe('KubeClient.recordEvent', () => {
     expect(events.items).toHaveLength(1);
     const [e] = events.items;
     expect(e.metadata.name).toBe(
-      cloneSetEventName(cs, {
+      eventName(RESOURCES.clonesets, cs, {
         type: 'Normal',
         reason: 'SuccessfulCreate',
         message: 'succeed to create pod cs-no-pvc-sample-abcde',
@@ -65,7 +68,11 @@ describe('KubeClient.recordEvent', () => {
 
   test('a Warning event is recorded with its type', async () => {
     const kube = createKubeClient(t.kc);
-    await kube.recordEvent(cs, { type: 'Warning', reason: 'FailedCreate', message: 'quota exceeded' });
+    await recordCloneSetEvent(kube, cs, {
+      type: 'Warning',
+      reason: 'FailedCreate',
+      message: 'quota exceeded',
+    });
     const events = await t.core.listNamespacedEvent({
       namespace: t.namespace,
       fieldSelector: 'reason=FailedCreate',
@@ -88,23 +95,37 @@ describe('KubeClient.recordEvent', () => {
         first: e.firstTimestamp?.toISOString(),
         last: e.lastTimestamp?.toISOString(),
       }));
-    const name = cloneSetEventName(cs, event);
-    await kube.recordEvent(cs, event);
+    const name = eventName(RESOURCES.clonesets, cs, event);
+    await recordCloneSetEvent(kube, cs, event);
     now += 30_000;
-    await kube.recordEvent(cs, event);
+    await recordCloneSetEvent(kube, cs, event);
     now += 90_000;
-    await kube.recordEvent(cs, event);
+    await recordCloneSetEvent(kube, cs, event);
     expect(await read()).toEqual([
       { name, count: 3, first: '2026-11-30T13:00:00.000Z', last: '2026-11-30T13:02:00.000Z' },
     ]);
     // three recorders at once (concurrent invocations): the conflicts are retried, every repeat is counted
-    await Promise.all([1, 2, 3].map(() => kube.recordEvent(cs, event)));
+    await Promise.all([1, 2, 3].map(() => recordCloneSetEvent(kube, cs, event)));
     expect((await read())[0].count).toBe(6);
     now += 10 * 60_000 + 1000;
-    await kube.recordEvent(cs, event);
+    await recordCloneSetEvent(kube, cs, event);
     expect(await read()).toEqual([
       { name, count: 1, first: '2026-11-30T13:12:01.000Z', last: '2026-11-30T13:12:01.000Z' },
     ]);
+  });
+
+  test('the Events of an object are listed through the generic client by an involvedObject field selector', async () => {
+    const kube = createKubeClient(t.kc);
+    const events = await listAll(kube, RESOURCES.events, {
+      namespace: t.namespace,
+      fieldSelector: `involvedObject.uid=${cs.metadata.uid}`,
+    });
+    expect(events.items.length).toBeGreaterThanOrEqual(3);
+    for (const e of events.items) {
+      expect(e.kind).toBe('Event');
+      expect(e.involvedObject.uid).toBe(cs.metadata.uid);
+      expect(typeof e.lastTimestamp).toBe('string');
+    }
   });
 
   test('a failed write is logged and swallowed, never thrown', async () => {
@@ -113,12 +134,13 @@ describe('KubeClient.recordEvent', () => {
     const kube = createKubeClient(t.kc, { logger, retry: { retries: 0, minTimeoutMs: 10 } });
     const elsewhere: CloneSet = { ...cs, metadata: { ...cs.metadata, namespace: 'no-such-namespace' } };
     await expect(
-      kube.recordEvent(elsewhere, { type: 'Normal', reason: 'SuccessfulDelete', message: 'x' }),
+      recordCloneSetEvent(kube, elsewhere, { type: 'Normal', reason: 'SuccessfulDelete', message: 'x' }),
     ).resolves.toBeUndefined();
     expect(warnings).toHaveLength(1);
     expect(warnings[0].details).toMatchObject({
       namespace: 'no-such-namespace',
-      cloneSet: 'cs-no-pvc-sample',
+      kind: 'CloneSet',
+      name: 'cs-no-pvc-sample',
       reason: 'SuccessfulDelete',
     });
     expect(String(warnings[0].details.error)).toMatch(/NotFound/);

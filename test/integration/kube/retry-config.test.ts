@@ -6,6 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createKubeClient } from '../../../lib/kube/client.js';
+import { RESOURCES } from '../../../lib/kube/resources.js';
+import { patchCloneSetPodsToDelete } from '../../../lib/reconcile/cloneSetWrites.js';
 import { kubeConfigFromCluster } from '../../../lib/kube/config.js';
 import { REASON_NETWORK_ERROR, isRetryable } from '../../../lib/kube/errors.js';
 import { kubeError } from './fixtures.js';
@@ -77,7 +79,10 @@ describe('KubeClient retries', () => {
     ]);
     try {
       const kube = await clientFor(srv.url);
-      await expect(kube.listPods('ns', 'a=b')).resolves.toEqual({ items: [], resourceVersion: '42' });
+      await expect(kube.list(RESOURCES.pods, { namespace: 'ns', labelSelector: 'a=b' })).resolves.toEqual({
+        items: [],
+        resourceVersion: '42',
+      });
       expect(srv.seen).toHaveLength(3);
       expect(srv.seen[0].url).toBe('/api/v1/namespaces/ns/pods?labelSelector=a%3Db');
       expect(srv.seen.every((s) => s.authorization === 'Bearer sekret')).toBe(true);
@@ -103,7 +108,10 @@ describe('KubeClient retries', () => {
       try {
         const kube = await clientFor(srv.url);
         const started = Date.now();
-        await expect(kube.listPods('ns')).resolves.toEqual({ items: [], resourceVersion: '42' });
+        await expect(kube.list(RESOURCES.pods, { namespace: 'ns' })).resolves.toEqual({
+          items: [],
+          resourceVersion: '42',
+        });
         const elapsed = Date.now() - started;
         expect(srv.seen).toHaveLength(2);
         expect(elapsed).toBeGreaterThanOrEqual(1000);
@@ -118,7 +126,7 @@ describe('KubeClient retries', () => {
     const srv = await fakeServer([{ status: 500, body: status(500, 'InternalError', 'boom') }]);
     try {
       const kube = await clientFor(srv.url);
-      const err = await kubeError(kube.listPods('ns'));
+      const err = await kubeError(kube.list(RESOURCES.pods, { namespace: 'ns' }));
       expect(srv.seen).toHaveLength(4);
       expect(err).toMatchObject({ statusCode: 500, reason: 'InternalError', apiMessage: 'boom' });
       expect(isRetryable(err)).toBe(true);
@@ -135,7 +143,14 @@ describe('KubeClient retries', () => {
     const srv = await fakeServer([{ status: code, body: status(code, reason, 'no') }]);
     try {
       const kube = await clientFor(srv.url);
-      const err = await kubeError(kube.patchPod('ns', 'p', { metadata: { labels: { a: 'b' } } }, '7'));
+      const err = await kubeError(
+        kube.patch(
+          RESOURCES.pods,
+          { namespace: 'ns', name: 'p' },
+          { type: 'strategic-merge', body: { metadata: { labels: { a: 'b' } } } },
+          { preconditions: { resourceVersion: '7' } },
+        ),
+      );
       expect(srv.seen).toHaveLength(1);
       expect(err).toMatchObject({ statusCode: code, reason, operation: 'patch pod ns/p' });
       expect(srv.seen[0]).toMatchObject({
@@ -156,7 +171,7 @@ describe('KubeClient retries', () => {
     const url = srv.url;
     await srv.close();
     const kube = await clientFor(url);
-    const err = await kubeError(kube.listPods('ns'));
+    const err = await kubeError(kube.list(RESOURCES.pods, { namespace: 'ns' }));
     expect(err.statusCode).toBe(0);
     expect(err.reason).toBe(REASON_NETWORK_ERROR);
     expect(err.apiMessage).toMatch(/ECONNREFUSED/);
@@ -166,7 +181,8 @@ describe('KubeClient retries', () => {
     const srv = await fakeServer([{ status: 200, body: { metadata: { name: 'cs' }, spec: {} } }]);
     try {
       const kube = await clientFor(srv.url);
-      await kube.patchCloneSetPodsToDelete(
+      await patchCloneSetPodsToDelete(
+        kube,
         { metadata: { name: 'cs', namespace: 'ns', resourceVersion: '9' }, spec: {} as never },
         ['p1'],
       );
@@ -197,7 +213,7 @@ describe('kubeConfigFromCluster', () => {
           return { token: 'k8s-aws-v1.abc', expiresAt: new Date(Date.now() + 60_000) };
         },
       );
-      await createKubeClient(kc).listPods('ns');
+      await createKubeClient(kc).list(RESOURCES.pods, { namespace: 'ns' });
       expect(calls).toEqual([{ type: 'eks', clusterName: 'prod', region: 'eu-west-1' }]);
       expect(srv.seen[0].authorization).toBe('Bearer k8s-aws-v1.abc');
     } finally {

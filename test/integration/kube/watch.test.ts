@@ -6,6 +6,8 @@
 import { getEventListeners } from 'node:events';
 import type { JsonObject } from '../../../lib/api/types.js';
 import { createKubeClient } from '../../../lib/kube/client.js';
+import { watchPath } from '../../../lib/kube/resource.js';
+import { RESOURCES } from '../../../lib/kube/resources.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
 import type { KubeClient } from '../../../lib/kube/types.js';
 import { isGoneStatus, watchOnce, type WatchEventType } from '../../../lib/kube/watch.js';
@@ -24,12 +26,12 @@ const rvOf = (obj: JsonObject): number => Number((obj.metadata as JsonObject).re
 
 describe('watchOnce', () => {
   test('sees ADDED, MODIFIED and DELETED of label-selected pods and returns the last resourceVersion', async () => {
-    const start = await kube.listPods(t.namespace, 'watch=me');
+    const start = await kube.list(RESOURCES.pods, { namespace: t.namespace, labelSelector: 'watch=me' });
     const seen: { type: WatchEventType; name: string; rv: number }[] = [];
     const stop = new AbortController();
     const watching = watchOnce(
       t.kc,
-      `/api/v1/namespaces/${t.namespace}/pods`,
+      watchPath(RESOURCES.pods, t.namespace),
       {
         resourceVersion: start.resourceVersion,
         labelSelector: 'watch=me',
@@ -42,10 +44,18 @@ describe('watchOnce', () => {
         if (type === 'DELETED') stop.abort();
       },
     );
-    await kube.createPod(samplePod(t.namespace, 'ignored', { watch: 'not-me' }));
-    const created = await kube.createPod(samplePod(t.namespace, 'watched', { watch: 'me' }));
-    await kube.patchPod(t.namespace, 'watched', { metadata: { annotations: { step: 'modified' } } });
-    await kube.deletePod(t.namespace, 'watched', created.metadata.uid as string);
+    await kube.create(RESOURCES.pods, samplePod(t.namespace, 'ignored', { watch: 'not-me' }));
+    const created = await kube.create(RESOURCES.pods, samplePod(t.namespace, 'watched', { watch: 'me' }));
+    await kube.patch(
+      RESOURCES.pods,
+      { namespace: t.namespace, name: 'watched' },
+      { type: 'strategic-merge', body: { metadata: { annotations: { step: 'modified' } } } },
+    );
+    await kube.delete(
+      RESOURCES.pods,
+      { namespace: t.namespace, name: 'watched' },
+      { uid: created.metadata.uid as string },
+    );
     const result = await watching;
 
     expect(result.gone).toBe(false);
@@ -58,11 +68,11 @@ describe('watchOnce', () => {
   });
 
   test('a watch nothing happens on ends at timeoutSeconds and returns its start resourceVersion or a bookmark', async () => {
-    const start = await kube.listPods(t.namespace, 'watch=quiet');
+    const start = await kube.list(RESOURCES.pods, { namespace: t.namespace, labelSelector: 'watch=quiet' });
     const t0 = Date.now();
     const result = await watchOnce(
       t.kc,
-      `/api/v1/namespaces/${t.namespace}/pods`,
+      watchPath(RESOURCES.pods, t.namespace),
       {
         resourceVersion: start.resourceVersion,
         labelSelector: 'watch=quiet',
@@ -77,12 +87,12 @@ describe('watchOnce', () => {
   });
 
   test('watches that end leave no abort listener on a long-lived signal (the watch pump passes one for hours)', async () => {
-    const start = await kube.listPods(t.namespace, 'watch=quiet');
+    const start = await kube.list(RESOURCES.pods, { namespace: t.namespace, labelSelector: 'watch=quiet' });
     const pump = new AbortController();
     for (let i = 0; i < 3; i++)
       await watchOnce(
         t.kc,
-        `/api/v1/namespaces/${t.namespace}/pods`,
+        watchPath(RESOURCES.pods, t.namespace),
         {
           resourceVersion: start.resourceVersion,
           labelSelector: 'watch=quiet',

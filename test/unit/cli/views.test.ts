@@ -170,6 +170,7 @@ describe('why report', () => {
           message: 'Successfully assigned ns/web-abcde to node-1',
           eventTime: '2026-01-01T00:00:00.500000Z',
           involvedObject: { kind: 'Pod', name: 'web-abcde' },
+          metadata: {},
         },
         {
           type: 'Normal',
@@ -177,6 +178,7 @@ describe('why report', () => {
           message: 'succeed to create pod web-abcde',
           lastTimestamp: '2026-01-01T00:00:00Z',
           involvedObject: { kind: 'CloneSet', name: 'web' },
+          metadata: {},
         },
       ],
       stateNote: 'from table t',

@@ -177,8 +177,8 @@ async function runEvent(file: CorpusFile, c: Case, expected: Expectation): Promi
     const summary = await handler(event);
     expect(summary.result).toBe(expected.result);
     expect(calls.slice(0, 2)).toEqual(['runtime.cluster test', 'lease.acquire']);
-    expect(calls).toContain('kube.getCloneSet');
-    expect(calls).toContain('kube.createPod');
+    expect(calls).toContain('kube.get');
+    expect(calls).toContain('kube.create');
     expect(h.kube.pods.size).toBe(2);
   }
 }
@@ -232,7 +232,7 @@ async function runCloneSet(file: CorpusFile, c: Case, expected: Expectation): Pr
   expect(snapshot(h)).toEqual(before);
   const message = describeFieldErrors(expected.errors ?? []);
   expect(h.kube.events).toEqual([{ type: 'Warning', reason: 'FailedValidation', message }]);
-  const stored = h.kube.cloneSets.get(`${REQUEST.namespace}/${REQUEST.name}`);
+  const stored = h.kube.cloneSets.get(REQUEST.name);
   const condition = stored?.status?.conditions?.find((x) => x.type === 'FailedValidation');
   expect(condition).toMatchObject({ status: 'True', reason: 'InvalidSpec', message });
   // level-triggered: the same invalid spec again writes nothing and records no second Event
@@ -297,7 +297,7 @@ async function runObjects(file: CorpusFile, c: Case, expected: Expectation): Pro
     expect(left).toEqual(expected.pods);
   }
   if (expected.status) {
-    const stored = h.kube.cloneSets.get(`${REQUEST.namespace}/${REQUEST.name}`);
+    const stored = h.kube.cloneSets.get(REQUEST.name);
     expect(stored?.status).toMatchObject(expected.status);
   }
   await storesSettled(h);

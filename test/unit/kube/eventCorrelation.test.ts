@@ -10,17 +10,17 @@ import {
   emptyCorrelation,
   type EventCorrelationState,
 } from '../../../lib/kube/eventCorrelation.js';
-import type { CloneSetEvent } from '../../../lib/kube/types.js';
+import type { KubeEvent } from '../../../lib/kube/types.js';
 
 const T0 = Date.parse('2024-05-01T08:00:00Z');
 
-function created(i: number): CloneSetEvent {
+function created(i: number): KubeEvent {
   return { type: 'Normal', reason: 'SuccessfulCreate', message: `succeed to create pod p-${i}` };
 }
 
 /** One step: the Event and its time offset from T0 (ms). */
 interface Step {
-  event: CloneSetEvent;
+  event: KubeEvent;
   at: number;
 }
 

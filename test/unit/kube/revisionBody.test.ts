@@ -1,9 +1,9 @@
 /**
- * ControllerRevision bodies carry `data` as Go's `encoding/json` bytes (lib/kube/client.ts revisionBodyText), since
+ * ControllerRevision bodies carry `data` as Go's `encoding/json` bytes (lib/kube/body.ts revisionBodyText), since
  * OpenKruise compares a revision of the same name with its own by those bytes.
  */
 import { describe, expect, it } from '@jest/globals';
-import { revisionBodyText } from '../../../lib/kube/client.js';
+import { revisionBodyText } from '../../../lib/kube/body.js';
 
 describe('revisionBodyText', () => {
   const body = {

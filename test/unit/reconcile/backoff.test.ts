@@ -110,7 +110,7 @@ describe('reconcileCloneSet: an evicted pod whose name the replacement needs', (
     });
     expect(h.journal).toEqual([
       ...FAILED_CREATE,
-      'update status cs-no-pvc-sample',
+      'replace cloneset status cs-no-pvc-sample',
       `event FailedCreate: ${ALREADY_EXISTS}`,
       'lease.release (failures 1)',
       'requeue 1s',

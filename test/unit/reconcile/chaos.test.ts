@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { scenarioArb, type Scenario } from './chaos/scenario.js';
 import { namespaceOf } from '../../../lib/core/objectKey.js';
 import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
+import { RESOURCES } from '../../../lib/kube/resources.js';
 import { checkScenario, runScenario } from './chaos/simulation.js';
 
 /**
@@ -90,7 +91,7 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
   test('the checks can fail: a reconciler that also creates a pod of its own, or deletes one no plan chose, is reported', async () => {
     const extraPod: typeof reconcileCloneSet = async (deps, request) => {
       const out = await reconcileCloneSet(deps, request);
-      const pods = (await deps.kube.listPods(namespaceOf(request))).items;
+      const pods = (await deps.kube.list(RESOURCES.pods, { namespace: namespaceOf(request) })).items;
       if (pods.length > 0) {
         const copy = structuredClone(pods[0]);
         copy.metadata = {
@@ -99,7 +100,7 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
           uid: undefined,
           resourceVersion: undefined,
         };
-        await deps.kube.createPod(copy);
+        await deps.kube.create(RESOURCES.pods, copy);
       }
       return out;
     };
@@ -108,9 +109,13 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
 
     const rogueDelete: typeof reconcileCloneSet = async (deps, request) => {
       const out = await reconcileCloneSet(deps, request);
-      const [pod] = (await deps.kube.listPods(namespaceOf(request))).items;
+      const [pod] = (await deps.kube.list(RESOURCES.pods, { namespace: namespaceOf(request) })).items;
       if (pod)
-        await deps.kube.deletePod(namespaceOf(request), pod.metadata.name ?? '', pod.metadata.uid ?? '');
+        await deps.kube.delete(
+          RESOURCES.pods,
+          { namespace: namespaceOf(request), name: pod.metadata.name ?? '' },
+          { uid: pod.metadata.uid ?? '' },
+        );
       return out;
     };
     const deleted = await runScenario(two, false, rogueDelete);

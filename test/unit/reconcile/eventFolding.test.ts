@@ -5,17 +5,18 @@
  * call through) and an Event deleted between read and write.
  */
 import type { CloneSet, JsonObject } from '../../../lib/api/types.js';
-import { aggregateEventName, cloneSetEventName } from '../../../lib/kube/event.js';
+import { aggregateEventName, eventName } from '../../../lib/kube/event.js';
 import { FOLD_ATTEMPTS, FOLD_WINDOW_MS, recordFolded } from '../../../lib/kube/eventFolding.js';
-import type { CloneSetEvent } from '../../../lib/kube/types.js';
+import { RESOURCES } from '../../../lib/kube/resources.js';
+import type { KubeEvent } from '../../../lib/kube/types.js';
 import { harness, seedCloneSet, T0, type Harness } from './support/harness.js';
 
-const WARNING: CloneSetEvent = { type: 'Warning', reason: 'FailedCreate', message: 'quota exceeded' };
+const WARNING: KubeEvent = { type: 'Warning', reason: 'FailedCreate', message: 'quota exceeded' };
 
 function setup(): { h: Harness; cs: CloneSet; name: string } {
   const h = harness();
   const cs = h.kube.apply(seedCloneSet());
-  return { h, cs, name: cloneSetEventName(cs, WARNING) };
+  return { h, cs, name: eventName(RESOURCES.clonesets, cs, WARNING) };
 }
 
 function stored(h: Harness, name: string): JsonObject {
@@ -24,18 +25,18 @@ function stored(h: Harness, name: string): JsonObject {
   return e;
 }
 
-describe('cloneSetEventName', () => {
+describe('eventName', () => {
   test('the same CloneSet uid, type, reason and message give the same name; any other field another', () => {
     const cs = seedCloneSet();
     cs.metadata.uid = 'uid-1';
-    const name = cloneSetEventName(cs, WARNING);
+    const name = eventName(RESOURCES.clonesets, cs, WARNING);
     expect(name).toMatch(/^cs-no-pvc-sample\.[0-9a-f]{16}$/);
-    expect(cloneSetEventName(structuredClone(cs), { ...WARNING })).toBe(name);
+    expect(eventName(RESOURCES.clonesets, structuredClone(cs), { ...WARNING })).toBe(name);
     const others = [
-      cloneSetEventName({ ...cs, metadata: { ...cs.metadata, uid: 'uid-2' } }, WARNING),
-      cloneSetEventName(cs, { ...WARNING, type: 'Normal' }),
-      cloneSetEventName(cs, { ...WARNING, reason: 'FailedDelete' }),
-      cloneSetEventName(cs, { ...WARNING, message: 'quota exceeded!' }),
+      eventName(RESOURCES.clonesets, { ...cs, metadata: { ...cs.metadata, uid: 'uid-2' } }, WARNING),
+      eventName(RESOURCES.clonesets, cs, { ...WARNING, type: 'Normal' }),
+      eventName(RESOURCES.clonesets, cs, { ...WARNING, reason: 'FailedDelete' }),
+      eventName(RESOURCES.clonesets, cs, { ...WARNING, message: 'quota exceeded!' }),
     ];
     expect(new Set([name, ...others]).size).toBe(5);
   });
@@ -43,7 +44,7 @@ describe('cloneSetEventName', () => {
   test('a CloneSet name too long for a 253-character Event name is shortened', () => {
     const cs = seedCloneSet();
     cs.metadata.name = 'x'.repeat(253);
-    const name = cloneSetEventName(cs, WARNING);
+    const name = eventName(RESOURCES.clonesets, cs, WARNING);
     expect(name).toHaveLength(253);
     expect(name).toMatch(/^x{236}\.[0-9a-f]{16}$/);
   });
@@ -52,9 +53,14 @@ describe('cloneSetEventName', () => {
 describe('recordFolded', () => {
   test('a new Event: one POST, count 1, the fields client-go writes', async () => {
     const { h, cs, name } = setup();
-    await expect(recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0 + 1500))).resolves.toBe(
-      'created',
-    );
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: RESOURCES.clonesets, object: cs },
+        WARNING,
+        new Date(T0 + 1500),
+      ),
+    ).resolves.toBe('created');
     expect(h.kube.eventCalls).toEqual([`create event ${name}`]);
     expect(stored(h, name)).toEqual({
       apiVersion: 'v1',
@@ -81,11 +87,21 @@ describe('recordFolded', () => {
 
   test('a repeat within 10 minutes: POST meets AlreadyExists, GET, PATCH count+1 and lastTimestamp on the read resourceVersion', async () => {
     const { h, cs, name } = setup();
-    await recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0));
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: RESOURCES.clonesets, object: cs },
+      WARNING,
+      new Date(T0),
+    );
     const rv = (stored(h, name).metadata as JsonObject).resourceVersion;
     h.kube.eventCalls.length = 0;
     await expect(
-      recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0 + FOLD_WINDOW_MS)),
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: RESOURCES.clonesets, object: cs },
+        WARNING,
+        new Date(T0 + FOLD_WINDOW_MS),
+      ),
     ).resolves.toBe('counted');
     expect(h.kube.eventCalls).toEqual([
       `create event ${name}`,
@@ -106,11 +122,23 @@ describe('recordFolded', () => {
 
   test('a repeat more than 10 minutes after the last one starts the series anew on the same object', async () => {
     const { h, cs, name } = setup();
-    await recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0));
-    await recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0 + 60_000));
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: RESOURCES.clonesets, object: cs },
+      WARNING,
+      new Date(T0),
+    );
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: RESOURCES.clonesets, object: cs },
+      WARNING,
+      new Date(T0 + 60_000),
+    );
     h.kube.eventCalls.length = 0;
     const later = new Date(T0 + 60_000 + FOLD_WINDOW_MS + 1000);
-    await expect(recordFolded(h.kube.eventApiForTests, cs, WARNING, later)).resolves.toBe('restarted');
+    await expect(
+      recordFolded(h.kube.eventApiForTests, { resource: RESOURCES.clonesets, object: cs }, WARNING, later),
+    ).resolves.toBe('restarted');
     expect(h.kube.eventCalls).toEqual([
       `create event ${name}`,
       `get event ${name}`,
@@ -121,7 +149,12 @@ describe('recordFolded', () => {
 
   test('another writer counted the Event between our read and write: 409 Conflict, read again, count on top of it', async () => {
     const { h, cs, name } = setup();
-    await recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0));
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: RESOURCES.clonesets, object: cs },
+      WARNING,
+      new Date(T0),
+    );
     let raced = false;
     h.kube.failOn((call) => {
       if (raced || !call.startsWith(`patch event ${name}`)) return undefined;
@@ -135,9 +168,14 @@ describe('recordFolded', () => {
       return undefined;
     });
     h.kube.eventCalls.length = 0;
-    await expect(recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0 + 2000))).resolves.toBe(
-      'counted',
-    );
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: RESOURCES.clonesets, object: cs },
+        WARNING,
+        new Date(T0 + 2000),
+      ),
+    ).resolves.toBe('counted');
     expect(h.kube.eventCalls).toEqual([
       `create event ${name}`,
       `get event ${name}`,
@@ -150,7 +188,12 @@ describe('recordFolded', () => {
 
   test(`conflicts on every attempt: gives up after ${FOLD_ATTEMPTS} attempts with the 409`, async () => {
     const { h, cs, name } = setup();
-    await recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0));
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: RESOURCES.clonesets, object: cs },
+      WARNING,
+      new Date(T0),
+    );
     h.kube.failOn((call) => {
       if (!call.startsWith(`patch event ${name}`)) return undefined;
       const e = stored(h, name);
@@ -163,7 +206,12 @@ describe('recordFolded', () => {
     });
     h.kube.eventCalls.length = 0;
     await expect(
-      recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0 + 2000)),
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: RESOURCES.clonesets, object: cs },
+        WARNING,
+        new Date(T0 + 2000),
+      ),
     ).rejects.toMatchObject({
       statusCode: 409,
       reason: 'Conflict',
@@ -174,7 +222,12 @@ describe('recordFolded', () => {
 
   test('the Event was deleted between read and write (its TTL): the PATCH meets 404, it is created again', async () => {
     const { h, cs, name } = setup();
-    await recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0));
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: RESOURCES.clonesets, object: cs },
+      WARNING,
+      new Date(T0),
+    );
     let deleted = false;
     h.kube.failOn((call) => {
       if (deleted || !call.startsWith(`patch event ${name}`)) return undefined;
@@ -183,9 +236,14 @@ describe('recordFolded', () => {
       return undefined;
     });
     h.kube.eventCalls.length = 0;
-    await expect(recordFolded(h.kube.eventApiForTests, cs, WARNING, new Date(T0 + 3000))).resolves.toBe(
-      'created',
-    );
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: RESOURCES.clonesets, object: cs },
+        WARNING,
+        new Date(T0 + 3000),
+      ),
+    ).resolves.toBe('created');
     expect(h.kube.eventCalls).toEqual([
       `create event ${name}`,
       `get event ${name}`,
@@ -198,7 +256,7 @@ describe('recordFolded', () => {
 });
 
 describe('recordFolded of an aggregate (lib/kube/eventCorrelation.ts)', () => {
-  const agg = (pod: string): CloneSetEvent => ({
+  const agg = (pod: string): KubeEvent => ({
     type: 'Normal',
     reason: 'SuccessfulCreate',
     message: `(combined from similar events): succeed to create pod ${pod}`,
@@ -207,17 +265,31 @@ describe('recordFolded of an aggregate (lib/kube/eventCorrelation.ts)', () => {
   test('every aggregate goes to one object named without the message; a fold sets count, time and message', async () => {
     const h = harness();
     const cs = h.kube.apply(seedCloneSet());
-    const name = aggregateEventName(cs, agg('a'));
-    expect(name).toBe(aggregateEventName(cs, agg('b')));
+    const name = aggregateEventName(RESOURCES.clonesets, cs, agg('a'));
+    expect(name).toBe(aggregateEventName(RESOURCES.clonesets, cs, agg('b')));
     expect(name).toMatch(/^cs-no-pvc-sample\.[0-9a-f]{16}$/);
-    expect(name).not.toBe(cloneSetEventName(cs, agg('a')));
-    expect(name).not.toBe(aggregateEventName(cs, { ...agg('a'), reason: 'SuccessfulDelete' }));
-    await expect(recordFolded(h.kube.eventApiForTests, cs, agg('a'), new Date(T0), true)).resolves.toBe(
-      'created',
+    expect(name).not.toBe(eventName(RESOURCES.clonesets, cs, agg('a')));
+    expect(name).not.toBe(
+      aggregateEventName(RESOURCES.clonesets, cs, { ...agg('a'), reason: 'SuccessfulDelete' }),
     );
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: RESOURCES.clonesets, object: cs },
+        agg('a'),
+        new Date(T0),
+        true,
+      ),
+    ).resolves.toBe('created');
     const rv = (stored(h, name).metadata as JsonObject).resourceVersion;
     await expect(
-      recordFolded(h.kube.eventApiForTests, cs, agg('b'), new Date(T0 + 1000), true),
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: RESOURCES.clonesets, object: cs },
+        agg('b'),
+        new Date(T0 + 1000),
+        true,
+      ),
     ).resolves.toBe('counted');
     expect(h.kube.eventPatches.at(-1)).toEqual({
       metadata: { resourceVersion: rv },

@@ -8,7 +8,8 @@ import { silentLogger } from '../../../lib/core/logger.js';
 import { diffRecord } from '../support/fixtures.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
 import { emptyCorrelation } from '../../../lib/kube/eventCorrelation.js';
-import type { CloneSetEvent } from '../../../lib/kube/types.js';
+import { RESOURCES } from '../../../lib/kube/resources.js';
+import type { KubeEvent } from '../../../lib/kube/types.js';
 import { executePlan, type ExecuteContext } from '../../../lib/reconcile/execute.js';
 import { finishScaleDown } from '../../../lib/reconcile/finishScaleDown.js';
 import { createMemoryStores, FencedOutError, type Lease } from '../../../lib/state/index.js';
@@ -68,11 +69,14 @@ async function setup(): Promise<Setup> {
   const kube = new RecordingKube(journal, () => new Date(T0));
   const cloneSet = kube.apply(seedCloneSet());
   for (const name of ['cs-x-aaaaa', 'cs-x-bbbbb']) {
-    const p = await kube.createPod(pod(name));
+    const p = await kube.create(RESOURCES.pods, pod(name));
     kube.pods.set(name, p);
   }
-  await kube.createPVC({ metadata: { name: 'data-cs-x-bbbbb', namespace: 'default' }, spec: {} });
-  await kube.createControllerRevision({
+  await kube.create(RESOURCES.persistentvolumeclaims, {
+    metadata: { name: 'data-cs-x-bbbbb', namespace: 'default' },
+    spec: {},
+  });
+  await kube.create(RESOURCES.controllerrevisions, {
     metadata: { name: 'r0', namespace: 'default' },
     revision: 0,
   } as never);
@@ -140,19 +144,19 @@ describe('executePlan: the order of writes', () => {
     const out = await executePlan(s.ctx(), plan);
     expect(out).toEqual({ writes: 8 });
     expect(s.journal).toEqual([
-      'create revision r2',
+      'create controllerrevision r2',
       'ledger.record [cs-x-aaaaa,cs-x-bbbbb]',
       'expectations.put deletes[cs-x-aaaaa]',
       'delete pod cs-x-aaaaa',
       'expectations.put deletes[cs-x-aaaaa,cs-x-bbbbb,data-cs-x-bbbbb]',
       'delete pod cs-x-bbbbb',
-      'delete pvc data-cs-x-bbbbb',
+      'delete persistentvolumeclaim data-cs-x-bbbbb',
       'expectations.put creates[cs-x-ccccc] deletes[cs-x-aaaaa,cs-x-bbbbb,data-cs-x-bbbbb]',
       'create pod cs-x-ccccc',
       'ledger.clear',
-      'update status cs-no-pvc-sample',
-      'patch podsToDelete cs-no-pvc-sample []',
-      'delete revision r0',
+      'replace cloneset status cs-no-pvc-sample',
+      'patch cloneset cs-no-pvc-sample {"spec":{"scaleStrategy":{"podsToDelete":null}}}',
+      'delete controllerrevision r0',
       'event Planned: from the planner',
       'event SuccessfulDelete: succeed to delete pod cs-x-aaaaa',
       'event SuccessfulDelete: succeed to delete pod cs-x-bbbbb',
@@ -195,9 +199,9 @@ describe('executePlan: the order of writes', () => {
       'patch pod cs-x-aaaaa',
       'patch pod cs-x-aaaaa',
       'patch pod status cs-x-aaaaa',
-      'patch pvc owner data-cs-x-bbbbb',
+      'patch persistentvolumeclaim data-cs-x-bbbbb {"metadata":{"ownerReferences":[]}}',
       'expectations.put deletes[data-cs-x-bbbbb] updates[cs-x-aaaaa]',
-      'delete pvc data-cs-x-bbbbb',
+      'delete persistentvolumeclaim data-cs-x-bbbbb',
       'expectations.put deletes[data-cs-x-bbbbb] updates[cs-x-aaaaa]',
       'event SuccessfulUpdatePodInPlace: successfully update pod cs-x-aaaaa in-place(revision r2)',
     ]);
@@ -250,7 +254,7 @@ describe('executePlan: the order of writes', () => {
     const s = await setup();
     const eventCorrelation = { state: emptyCorrelation() };
     const msg = (i: number): string => `succeed to create pod p-${i}`;
-    const events = (from: number, to: number): CloneSetEvent[] =>
+    const events = (from: number, to: number): KubeEvent[] =>
       Array.from({ length: to - from + 1 }, (_, k) => ({
         type: 'Normal' as const,
         reason: 'SuccessfulCreate',
@@ -301,8 +305,7 @@ function slowWrites(kube: RecordingKube): { kube: RecordingKube; maxInFlight: ()
   const slow = new Proxy(kube, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== 'function' || !['createPod', 'patchPod', 'patchPodStatus'].includes(String(prop)))
-        return value;
+      if (typeof value !== 'function' || !['create', 'patch'].includes(String(prop))) return value;
       return async (...args: unknown[]) => {
         inFlight++;
         max = Math.max(max, inFlight);
@@ -368,7 +371,7 @@ describe('executePlan: concurrent writes (writeConcurrency > 1)', () => {
       'create pod cs-x-c1',
       'create pod cs-x-c2',
       'expectations.put creates[cs-x-c0,cs-x-c2]',
-      'update status cs-no-pvc-sample',
+      'replace cloneset status cs-no-pvc-sample',
       'event SuccessfulCreate: succeed to create pod cs-x-c0',
       'event SuccessfulCreate: succeed to create pod cs-x-c2',
       'event FailedCreate: create pod cs-x-c1: 500 InternalError: etcd is unavailable',
@@ -419,7 +422,7 @@ describe('executePlan: API errors', () => {
       'expectations.put creates[cs-x-aaaaa]',
       'create pod cs-x-aaaaa',
       'expectations.put (none)',
-      'update status cs-no-pvc-sample',
+      'replace cloneset status cs-no-pvc-sample',
       'event FailedCreate: create pod cs-x-aaaaa: 409 AlreadyExists: pods "cs-x-aaaaa" already exists',
     ]);
   });
@@ -447,7 +450,7 @@ describe('executePlan: API errors', () => {
       'expectations.put deletes[cs-x-aaaaa]',
       'delete pod cs-x-aaaaa',
       'expectations.put (none)', // the failed delete is not expected any more (OpenKruise's deletePods)
-      'update status cs-no-pvc-sample',
+      'replace cloneset status cs-no-pvc-sample',
       'event FailedDelete: failed to delete pod cs-x-aaaaa: delete pod cs-x-aaaaa: 500 InternalError: etcd is unavailable',
     ]);
     expect((await s.stores.ledger.get(KEY))?.pods.map((p) => p.name)).toEqual(['cs-x-aaaaa']);
@@ -473,7 +476,7 @@ describe('executePlan: API errors', () => {
 
   test('a failed revision create stops everything after it; no action Event', async () => {
     const s = await setup();
-    s.kube.failOn((call) => (call.startsWith('create revision') ? internalError(call) : undefined));
+    s.kube.failOn((call) => (call.startsWith('create controllerrevision') ? internalError(call) : undefined));
     const plan = emptyPlan({
       revisions: {
         updateRevision: 'r2',
@@ -486,38 +489,38 @@ describe('executePlan: API errors', () => {
     });
     const out = await executePlan(s.ctx(), plan);
     expect(out.error).toBeDefined();
-    expect(s.journal).toEqual(['create revision r2', 'update status cs-no-pvc-sample']);
+    expect(s.journal).toEqual(['create controllerrevision r2', 'replace cloneset status cs-no-pvc-sample']);
   });
 
   test('a 409 on the status write is a conflict: no podsToDelete truncation, history still truncated', async () => {
     const s = await setup();
-    s.kube.failOn((call) => (call.startsWith('update status') ? conflict(call) : undefined));
+    s.kube.failOn((call) => (call.startsWith('replace cloneset status') ? conflict(call) : undefined));
     const plan = emptyPlan({
       podsToDelete: [],
       revisions: { ...emptyPlan().revisions, deleteNames: ['r0'] },
     });
     const out = await executePlan(s.ctx(), plan);
     expect(out).toEqual({ writes: 1, conflict: true });
-    expect(s.journal).toEqual(['update status cs-no-pvc-sample', 'delete revision r0']);
+    expect(s.journal).toEqual(['replace cloneset status cs-no-pvc-sample', 'delete controllerrevision r0']);
   });
 
   test('a failed status write is the error; failed truncations are only logged', async () => {
     const s = await setup();
     s.kube.failOn((call) =>
-      call.startsWith('update status') || call.startsWith('delete revision')
+      call.startsWith('replace cloneset status') || call.startsWith('delete controllerrevision')
         ? internalError(call)
         : undefined,
     );
     const plan = emptyPlan({ revisions: { ...emptyPlan().revisions, deleteNames: ['r0'] } });
     const out = await executePlan(s.ctx(), plan);
-    expect(out.error?.message).toMatch(/update status/);
+    expect(out.error?.message).toMatch(/replace cloneset status/);
     expect(out.writes).toBe(0);
-    expect(s.journal).toEqual(['update status cs-no-pvc-sample', 'delete revision r0']);
+    expect(s.journal).toEqual(['replace cloneset status cs-no-pvc-sample', 'delete controllerrevision r0']);
   });
 
   test('a failed podsToDelete patch is logged, not reported', async () => {
     const s = await setup();
-    s.kube.failOn((call) => (call.startsWith('patch podsToDelete') ? internalError(call) : undefined));
+    s.kube.failOn((call) => (call.startsWith('patch cloneset') ? internalError(call) : undefined));
     const out = await executePlan(s.ctx(), emptyPlan({ podsToDelete: ['x'] }));
     expect(out).toEqual({ writes: 1 });
   });
@@ -535,7 +538,7 @@ describe('executePlan: API errors', () => {
   test('a non-API error of a write propagates', async () => {
     const s = await setup();
     const bug = new TypeError('bug');
-    s.kube.patchPod = () => Promise.reject(bug);
+    s.kube.patch = () => Promise.reject(bug);
     const plan = emptyPlan({
       actions: [
         { type: 'PatchPod', pod: { name: 'cs-x-aaaaa', uid: 'u' }, reason: 'LifecycleTransition', patch: {} },
@@ -576,7 +579,7 @@ describe('finishScaleDown: a recorded intent is finished, not re-chosen', () => 
     expect(s.journal).toEqual([
       'expectations.put deletes[cs-x-bbbbb,data-cs-x-bbbbb]',
       'delete pod cs-x-bbbbb',
-      'delete pvc data-cs-x-bbbbb',
+      'delete persistentvolumeclaim data-cs-x-bbbbb',
       'event SuccessfulDelete: succeed to delete pod cs-x-bbbbb',
       'ledger.clear',
     ]);

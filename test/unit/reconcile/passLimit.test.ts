@@ -72,7 +72,7 @@ describe('a 5,000-pod scale-down is bounded per pass', () => {
     expect(deleted).toEqual(records.flat());
     expect(new Set(deleted).size).toBe(5000);
     expect(h.kube.pods.size).toBe(2);
-    expect(h.kube.cloneSets.get(`${REQUEST.namespace}/${REQUEST.name}`)?.status?.replicas).toBe(2);
+    expect(h.kube.cloneSets.get(REQUEST.name)?.status?.replicas).toBe(2);
     const largestPut = Math.max(
       ...h.journal
         .filter((l) => l.startsWith('expectations.put deletes['))

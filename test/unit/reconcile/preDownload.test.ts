@@ -4,6 +4,7 @@
  * then the ImagePullJob, then the revision label, then the pod writes; a failed create is an Event and does not stop
  * the pass; nothing is listed or written with the gate off; the job goes once every pod is at one revision.
  */
+import { RESOURCES } from '../../../lib/kube/resources.js';
 import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
 import { internalError } from './support/recordingKube.js';
 import { harness, REQUEST, seedCloneSet, type Harness } from './support/harness.js';
@@ -15,7 +16,7 @@ const GATE_ON: Partial<PlannerOptions> = { preDownloadImageForInPlaceUpdate: tru
 /** The seed at 5 replicas, partition 1, settled at 1.18; ImagePullJobs served. */
 async function settled(options: Partial<PlannerOptions>): Promise<Harness> {
   const h = harness();
-  h.kube.imagePullJobs = new Map();
+  h.kube.serve(RESOURCES.imagepulljobs);
   const cs = seedCloneSet();
   cs.spec.replicas = 5;
   cs.spec.updateStrategy = { ...cs.spec.updateStrategy, partition: 1 };
@@ -34,7 +35,7 @@ function run(h: Harness, options: Partial<PlannerOptions> = {}) {
 }
 
 function stored(h: Harness): CloneSet {
-  return h.kube.cloneSets.get(`default/${REQUEST.name}`) as CloneSet;
+  return h.kube.cloneSets.get(REQUEST.name) as CloneSet;
 }
 
 function changeImage(h: Harness): void {
@@ -44,7 +45,7 @@ function changeImage(h: Harness): void {
 }
 
 const kubeWrites = (h: Harness) =>
-  h.journal.filter((l) => /^(create|patch|delete|replace) (revision|imagepulljob|pod)/.test(l));
+  h.journal.filter((l) => /^(create|patch|delete|replace) (controllerrevision|imagepulljob|pod)/.test(l));
 
 describe('image pre-download writes', () => {
   test('gate on: revision, then the job, then the label, then the in-place updates; the Event is recorded', async () => {
@@ -54,12 +55,12 @@ describe('image pre-download writes', () => {
     const writes = kubeWrites(h);
     const revision = stored(h).status?.updateRevision ?? '';
     expect(writes.slice(0, 3)).toEqual([
-      `create revision ${revision}`,
+      `create controllerrevision ${revision}`,
       `create imagepulljob ${revision}-nginx`,
-      `patch revision ${revision} labels {"apps.kruise.io/pre-predownload-created":"true"}`,
+      `patch controllerrevision ${revision} {"metadata":{"labels":{"apps.kruise.io/pre-predownload-created":"true"}}}`,
     ]);
     expect(writes.slice(3).every((l) => l.startsWith('patch pod'))).toBe(true);
-    expect([...(h.kube.imagePullJobs?.keys() ?? [])]).toEqual([`${revision}-nginx`]);
+    expect([...h.kube.objects(RESOURCES.imagepulljobs).keys()]).toEqual([`${revision}-nginx`]);
     expect(h.journal.filter((l) => l.includes('CreatedImagePullJob'))).toHaveLength(1);
     // labelled: later passes create nothing more
     const creates = h.journal.filter((l) => l.startsWith('create imagepulljob'));
@@ -85,7 +86,7 @@ describe('image pre-download writes', () => {
     changeImage(h);
     await run(h);
     expect(h.journal.filter((l) => l.includes('imagepulljob'))).toEqual([]);
-    expect(h.kube.imagePullJobs?.size).toBe(0);
+    expect(h.kube.objects(RESOURCES.imagepulljobs).size).toBe(0);
   });
 
   test('once current = update the CloneSet’s jobs are deleted', async () => {
@@ -95,13 +96,13 @@ describe('image pre-download writes', () => {
     const cs = structuredClone(stored(h));
     cs.spec.updateStrategy = { ...cs.spec.updateStrategy, partition: 0 };
     h.kube.apply(cs);
-    for (let i = 0; i < 30 && (h.kube.imagePullJobs?.size ?? 0) > 0; i++) {
+    for (let i = 0; i < 30 && h.kube.objects(RESOURCES.imagepulljobs).size > 0; i++) {
       h.kube.kubelet();
       h.clock.now += 30_000;
       await run(h, GATE_ON);
     }
     expect(stored(h).status?.currentRevision).toBe(stored(h).status?.updateRevision);
-    expect(h.kube.imagePullJobs?.size).toBe(0);
+    expect(h.kube.objects(RESOURCES.imagepulljobs).size).toBe(0);
     expect(h.journal.filter((l) => l.startsWith('delete imagepulljob'))).toHaveLength(1);
   });
 
@@ -114,9 +115,9 @@ describe('image pre-download writes', () => {
     const revision = stored(h).status?.updateRevision ?? '';
     const writes = kubeWrites(h);
     expect(writes.slice(0, 3)).toEqual([
-      `create revision ${revision}`,
+      `create controllerrevision ${revision}`,
       `create imagepulljob ${revision}-nginx`,
-      `patch revision ${revision} labels {"apps.kruise.io/pre-predownload-created":"true"}`,
+      `patch controllerrevision ${revision} {"metadata":{"labels":{"apps.kruise.io/pre-predownload-created":"true"}}}`,
     ]);
     expect(writes[3]).toMatch(new RegExp(`^create pod ${revision}-prepull-[0-9a-z]+$`));
     const pulls = [...h.kube.pods.values()].filter((p) => p.metadata.name?.includes('-prepull-'));
@@ -128,7 +129,7 @@ describe('image pre-download writes', () => {
 
   test('with a node agent (a NodeImage exists) no pre-pull pod is made', async () => {
     const h = await settled(PODS);
-    h.kube.nodeImages = 1;
+    h.kube.objects(RESOURCES.nodeimages).set('node-1', { metadata: { name: 'node-1' } });
     changeImage(h);
     await run(h, PODS);
     expect(h.journal.filter((l) => l.includes('-prepull-'))).toEqual([]);

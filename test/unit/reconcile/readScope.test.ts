@@ -15,20 +15,23 @@ import { harness, NAMESPACE, REQUEST, seedCloneSet, type Harness } from './suppo
 const SELECTOR = 'app=cs-no-pvc-sample';
 const A = 'cs-no-pvc-sample-aaaaa';
 
-/** `kube` with every list call recorded as `<method> <labelSelector>` into `reads`. */
+/** `kube` with every get recorded as `get <plural> <name>` and every list as `list <plural> <labelSelector>`. */
 function recordingReads(kube: KubeClient, reads: string[]): KubeClient {
-  return new Proxy(kube, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== 'function' || typeof prop !== 'string') return value;
-      return (...args: unknown[]) => {
-        if (prop === 'getCloneSet') reads.push(`getCloneSet ${String(args[1])}`);
-        else if (prop.startsWith('list'))
-          reads.push(`${prop} ${args[1] === undefined ? '(all)' : String(args[1])}`);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
+  return {
+    create: (resource, object) => kube.create(resource, object),
+    replace: (resource, object, options) => kube.replace(resource, object, options),
+    patch: (resource, ref, patch, options) => kube.patch(resource, ref, patch, options),
+    delete: (resource, ref, preconditions) => kube.delete(resource, ref, preconditions),
+    recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
+    get: (resource, ref) => {
+      reads.push(`get ${resource.plural} ${ref.name}`);
+      return kube.get(resource, ref);
     },
-  });
+    list: (resource, options) => {
+      reads.push(`list ${resource.plural} ${options?.labelSelector ?? '(all)'}`);
+      return kube.list(resource, options);
+    },
+  };
 }
 
 /** A pod of another CloneSet in the same namespace (its own selector label, the instance-id label). */
@@ -91,9 +94,9 @@ describe('the reads of one pass', () => {
     const out = await reconcileWith(h, 'Resync', reads);
     expect(out).toEqual({ result: 'reconciled', passes: 1, writes: 0, plan: out.plan });
     expect(reads).toEqual([
-      'getCloneSet cs-no-pvc-sample',
-      `listPods ${SELECTOR}`,
-      `listControllerRevisions ${SELECTOR}`,
+      'get clonesets cs-no-pvc-sample',
+      `list pods ${SELECTOR}`,
+      `list controllerrevisions ${SELECTOR}`,
     ]);
     expect(h.journal).toEqual(['lease.acquire', 'expectations.get', 'ledger.get', 'lease.release']);
   });
@@ -104,10 +107,10 @@ describe('the reads of one pass', () => {
     const out = await reconcileWith(h, 'OwnedObjectChanged', reads);
     expect(out.writes).toBe(0);
     expect(reads).toEqual([
-      'getCloneSet cs-no-pvc-sample',
-      'listPods (all)',
-      'listPVCs (all)',
-      `listControllerRevisions ${SELECTOR}`,
+      'get clonesets cs-no-pvc-sample',
+      'list pods (all)',
+      'list persistentvolumeclaims (all)',
+      `list controllerrevisions ${SELECTOR}`,
     ]);
     expect(out.plan?.status.replicas).toBe(2);
   });
@@ -125,10 +128,10 @@ describe('the reads of one pass', () => {
     const reads: string[] = [];
     await reconcileWith(h, 'Requeue', reads);
     expect(reads.slice(0, 4)).toEqual([
-      'getCloneSet cs-no-pvc-sample',
-      `listPods ${SELECTOR}`,
-      'listPVCs (all)',
-      `listControllerRevisions ${SELECTOR}`,
+      'get clonesets cs-no-pvc-sample',
+      `list pods ${SELECTOR}`,
+      'list persistentvolumeclaims (all)',
+      `list controllerrevisions ${SELECTOR}`,
     ]);
   });
 
@@ -150,10 +153,10 @@ describe('the reads of one pass', () => {
     const reads: string[] = [];
     await reconcileWith(h, 'Resync', reads);
     expect(reads).toEqual([
-      'getCloneSet cs-no-pvc-sample',
-      `listPods ${SELECTOR}`,
-      'listPVCs (all)',
-      `listControllerRevisions ${SELECTOR}`,
+      'get clonesets cs-no-pvc-sample',
+      `list pods ${SELECTOR}`,
+      'list persistentvolumeclaims (all)',
+      `list controllerrevisions ${SELECTOR}`,
     ]);
   });
 

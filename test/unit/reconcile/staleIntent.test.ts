@@ -61,7 +61,7 @@ describe('finishing a recorded scale-down', () => {
       'ledger.clear',
       `expectations.put creates[${C}]`,
       `create pod ${C}`,
-      'update status cs-no-pvc-sample',
+      'replace cloneset status cs-no-pvc-sample',
       `event SuccessfulCreate: succeed to create pod ${C}`,
     ]);
     expect([...h.kube.pods.keys()]).toEqual([B, C]);

@@ -7,17 +7,23 @@
  * clock that jumps past the lease). Everything else — the API server's preconditions, the lease and fencing
  * protocol of the state stores — is the real in-memory implementation. Test-only.
  */
-import type {
-  CloneSet,
-  CloneSetStatus,
-  ControllerRevision,
-  JsonObject,
-  PersistentVolumeClaim,
-  Pod,
-} from '../../../../lib/api/types.js';
+import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../../../../lib/api/types.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
-import type { CloneSetEvent, KubeClient, Listed } from '../../../../lib/kube/types.js';
-import type { ImagePullJob } from '../../../../lib/api/imagePullJob.js';
+import { RESOURCES } from '../../../../lib/kube/resources.js';
+import type {
+  KubeClient,
+  KubeEvent,
+  KubeObject,
+  Listed,
+  ListOptions,
+  ObjectRef,
+  Patch,
+  PatchOptions,
+  Preconditions,
+  RecordEventOptions,
+  ReplaceOptions,
+  Resource,
+} from '../../../../lib/kube/types.js';
 import { StateStoreError } from '../../../../lib/state/errors.js';
 import type { ExpectationStore, LeaseStore, ScaleDownLedger } from '../../../../lib/state/index.js';
 import type { ApiFaultKind, Fault, StoreFaultKind } from './scenario.js';
@@ -118,6 +124,25 @@ const API_ERRORS: Partial<Record<ApiFaultKind, [number, string, string]>> = {
   internal500: [500, 'InternalError', 'etcd is unavailable'],
 };
 
+/** The same resource (group and plural). */
+const is = (a: Resource, b: Resource): boolean => a.group === b.group && a.plural === b.plural;
+
+/** The pod writes the checker examines (pod count and availability bounds); every other write is `other`. */
+function writeCall(
+  verb: 'create' | 'replace' | 'patch' | 'delete',
+  resource: Resource,
+  object: {
+    pod?: Pod;
+    name: string;
+    uid?: string;
+  },
+): WriteCall {
+  if (!is(resource, RESOURCES.pods)) return { verb: 'other', what: resource.plural };
+  if (verb === 'create' && object.pod) return { verb: 'createPod', pod: object.pod };
+  if (verb === 'delete') return { verb: 'deletePod', name: object.name, uid: object.uid ?? '' };
+  return { verb: 'patchPod', name: object.name };
+}
+
 /** The API server as one invocation sees it: faults first, then the real in-memory server, then the checker. */
 export class FaultyKube implements KubeClient {
   constructor(
@@ -152,6 +177,7 @@ export class FaultyKube implements KubeClient {
     });
   }
 
+  /** A read, kept as the invocation's last view of the world (a CloneSet read starts a new view). */
   private reading<T>(f: () => Promise<T>, keep: (r: T) => void): Promise<T> {
     return this.inv.gate(async () => {
       const r = await f();
@@ -161,128 +187,74 @@ export class FaultyKube implements KubeClient {
     });
   }
 
-  getCloneSet(namespace: string, name: string): Promise<CloneSet | undefined> {
+  get<T extends KubeObject>(resource: Resource<T>, ref: ObjectRef): Promise<T | undefined> {
+    if (!is(resource, RESOURCES.clonesets)) return this.inv.gate(() => this.inner.get(resource, ref));
     return this.reading(
-      () => this.inner.getCloneSet(namespace, name),
+      () => this.inner.get(resource, ref),
       (cs) => {
-        this.inv.read.cloneSet = cs;
+        this.inv.read.cloneSet = cs as CloneSet | undefined;
         this.inv.read.pods = this.inv.read.pvcs = this.inv.read.revisions = undefined;
         this.inv.read.at = this.inv.host.now();
       },
     );
   }
-  listCloneSets(): Promise<Listed<CloneSet>> {
-    return this.inv.gate(() => this.inner.listCloneSets());
-  }
-  listPods(namespace: string, labelSelector?: string): Promise<Listed<Pod>> {
+  list<T extends KubeObject>(resource: Resource<T>, options?: ListOptions): Promise<Listed<T>> {
+    const keep: ((items: KubeObject[]) => void) | undefined = is(resource, RESOURCES.pods)
+      ? (items) => (this.inv.read.pods = items as Pod[])
+      : is(resource, RESOURCES.persistentvolumeclaims)
+        ? (items) => (this.inv.read.pvcs = items as PersistentVolumeClaim[])
+        : is(resource, RESOURCES.controllerrevisions)
+          ? (items) => (this.inv.read.revisions = items as ControllerRevision[])
+          : undefined;
+    if (!keep || is(resource, RESOURCES.clonesets))
+      return this.inv.gate(() => this.inner.list(resource, options));
     return this.reading(
-      () => this.inner.listPods(namespace, labelSelector),
-      (l) => (this.inv.read.pods = l.items),
+      () => this.inner.list(resource, options),
+      (l) => keep(l.items),
     );
   }
-  listPVCs(namespace: string, labelSelector?: string): Promise<Listed<PersistentVolumeClaim>> {
-    return this.reading(
-      () => this.inner.listPVCs(namespace, labelSelector),
-      (l) => (this.inv.read.pvcs = l.items),
+  create<T extends KubeObject>(resource: Resource<T>, object: T): Promise<T> {
+    const name = object.metadata.name ?? '';
+    const call = writeCall('create', resource, { pod: object as unknown as Pod, name });
+    return this.write(`create ${resource.kind.toLowerCase()} ${name}`, call, () =>
+      this.inner.create(resource, object),
     );
   }
-  listControllerRevisions(namespace: string, labelSelector?: string): Promise<Listed<ControllerRevision>> {
-    return this.reading(
-      () => this.inner.listControllerRevisions(namespace, labelSelector),
-      (l) => (this.inv.read.revisions = l.items),
+  replace<T extends KubeObject>(resource: Resource<T>, object: T, options?: ReplaceOptions): Promise<T> {
+    const name = object.metadata.name ?? '';
+    return this.write(
+      `replace ${resource.kind.toLowerCase()} ${name}`,
+      writeCall('replace', resource, { name }),
+      () => this.inner.replace(resource, object, options),
     );
   }
-
-  createControllerRevision(r: ControllerRevision): Promise<ControllerRevision> {
-    return this.write('create revision', { verb: 'other', what: 'revision' }, () =>
-      this.inner.createControllerRevision(r),
+  patch<T extends KubeObject>(
+    resource: Resource<T>,
+    ref: ObjectRef,
+    patch: Patch,
+    options?: PatchOptions,
+  ): Promise<T> {
+    const call = writeCall('patch', resource, { name: ref.name });
+    return this.write(`patch ${resource.kind.toLowerCase()} ${ref.name}`, call, () =>
+      this.inner.patch(resource, ref, patch, options),
     );
   }
-  replaceControllerRevision(r: ControllerRevision): Promise<ControllerRevision> {
-    return this.write('replace revision', { verb: 'other', what: 'revision' }, () =>
-      this.inner.replaceControllerRevision(r),
+  delete(resource: Resource, ref: ObjectRef, preconditions?: Preconditions): Promise<void> {
+    const call = writeCall('delete', resource, {
+      name: ref.name,
+      ...(preconditions?.uid ? { uid: preconditions.uid } : {}),
+    });
+    return this.write(`delete ${resource.kind.toLowerCase()} ${ref.name}`, call, () =>
+      this.inner.delete(resource, ref, preconditions),
     );
   }
-  deleteControllerRevision(namespace: string, name: string): Promise<void> {
-    return this.write('delete revision', { verb: 'other', what: 'revision' }, () =>
-      this.inner.deleteControllerRevision(namespace, name),
-    );
-  }
-  patchControllerRevisionLabels(
-    namespace: string,
-    name: string,
-    labels: Record<string, string>,
-  ): Promise<ControllerRevision> {
-    return this.write('patch revision labels', { verb: 'other', what: 'revision' }, () =>
-      this.inner.patchControllerRevisionLabels(namespace, name, labels),
-    );
-  }
-  listImagePullJobs(namespace: string): Promise<Listed<ImagePullJob> | undefined> {
-    return this.inv.gate(() => this.inner.listImagePullJobs(namespace));
-  }
-  createImagePullJob(job: ImagePullJob): Promise<ImagePullJob> {
-    return this.write('create imagepulljob', { verb: 'other', what: 'imagepulljob' }, () =>
-      this.inner.createImagePullJob(job),
-    );
-  }
-  deleteImagePullJob(namespace: string, name: string, uid: string): Promise<void> {
-    return this.write('delete imagepulljob', { verb: 'other', what: 'imagepulljob' }, () =>
-      this.inner.deleteImagePullJob(namespace, name, uid),
-    );
-  }
-  anyNodeImage(): Promise<boolean> {
-    return this.inv.gate(() => this.inner.anyNodeImage());
-  }
-  createPod(pod: Pod): Promise<Pod> {
-    return this.write(`create pod ${pod.metadata.name}`, { verb: 'createPod', pod }, () =>
-      this.inner.createPod(pod),
-    );
-  }
-  deletePod(namespace: string, name: string, uid: string): Promise<void> {
-    return this.write(`delete pod ${name}`, { verb: 'deletePod', name, uid }, () =>
-      this.inner.deletePod(namespace, name, uid),
-    );
-  }
-  patchPod(namespace: string, name: string, patch: JsonObject, resourceVersion?: string): Promise<Pod> {
-    return this.write(`patch pod ${name}`, { verb: 'patchPod', name }, () =>
-      this.inner.patchPod(namespace, name, patch, resourceVersion),
-    );
-  }
-  patchPodStatus(namespace: string, name: string, patch: JsonObject, resourceVersion?: string): Promise<Pod> {
-    return this.write(`patch pod status ${name}`, { verb: 'patchPod', name }, () =>
-      this.inner.patchPodStatus(namespace, name, patch, resourceVersion),
-    );
-  }
-  createPVC(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim> {
-    return this.write('create pvc', { verb: 'other', what: 'pvc' }, () => this.inner.createPVC(pvc));
-  }
-  deletePVC(namespace: string, name: string, uid: string): Promise<void> {
-    return this.write('delete pvc', { verb: 'other', what: 'pvc' }, () =>
-      this.inner.deletePVC(namespace, name, uid),
-    );
-  }
-  patchPVCOwnerReferences(
-    namespace: string,
-    name: string,
-    uid: string,
-    refs: NonNullable<PersistentVolumeClaim['metadata']['ownerReferences']>,
+  recordEvent<T extends KubeObject>(
+    resource: Resource<T>,
+    object: T,
+    event: KubeEvent,
+    options?: RecordEventOptions,
   ): Promise<void> {
-    return this.write('patch pvc', { verb: 'other', what: 'pvc' }, () =>
-      this.inner.patchPVCOwnerReferences(namespace, name, uid, refs),
-    );
-  }
-  updateCloneSetStatus(cloneSet: CloneSet, status: CloneSetStatus): Promise<CloneSet> {
-    return this.write('update status', { verb: 'other', what: 'status' }, () =>
-      this.inner.updateCloneSetStatus(cloneSet, status),
-    );
-  }
-  patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet> {
-    return this.write('patch podsToDelete', { verb: 'other', what: 'podsToDelete' }, () =>
-      this.inner.patchCloneSetPodsToDelete(cloneSet, podsToDelete),
-    );
-  }
-  recordEvent(cloneSet: CloneSet, event: CloneSetEvent, aggregate?: boolean): Promise<void> {
-    return this.inv.gate(() => this.inner.recordEvent(cloneSet, event, aggregate));
+    return this.inv.gate(() => this.inner.recordEvent(resource, object, event, options));
   }
 }
 

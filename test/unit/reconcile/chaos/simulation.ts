@@ -12,6 +12,7 @@ import { planCloneSet } from '../../../../lib/cloneset/plan.js';
 import { silentLogger } from '../../../../lib/core/logger.js';
 import type { ReconcileReason, ReconcileRequest } from '../../../../lib/events/index.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
+import { RESOURCES } from '../../../../lib/kube/resources.js';
 import { isSatisfied } from '../../../../lib/reconcile/observeExpectations.js';
 import { reconcileCloneSet, type ReconcileDeps } from '../../../../lib/reconcile/reconcile.js';
 import { StateStoreError } from '../../../../lib/state/errors.js';
@@ -172,7 +173,7 @@ export class Simulation {
   }
 
   private get cloneSet(): CloneSet | undefined {
-    return this.kube.cloneSets.get(`${NS}/${NAME}`);
+    return this.kube.cloneSets.get(NAME);
   }
 
   /** The current CloneSet's pods (not terminating), sorted by name. */
@@ -216,6 +217,17 @@ export class Simulation {
     this.garbage = [];
   }
 
+  /** A strategic-merge patch of a pod (or its `subresource`) by the cluster around the controller. */
+  private patchPod(name: string, body: JsonObject, subresource?: string): Promise<Pod> {
+    const options = subresource ? { subresource } : {};
+    return this.kube.patch(
+      RESOURCES.pods,
+      { namespace: NS, name },
+      { type: 'strategic-merge', body },
+      options,
+    );
+  }
+
   /**
    * The kubelet: binds and starts pods, restarts containers whose image changed, and reports Ready when the pod is
    * healthy and every readiness gate is True. Writes only what changed.
@@ -225,7 +237,7 @@ export class Simulation {
     for (const pod of [...this.kube.pods.values()]) {
       if (pod.metadata.deletionTimestamp) continue;
       const name = pod.metadata.name ?? '';
-      if (!pod.spec.nodeName) await this.kube.patchPod(NS, name, { spec: { nodeName: 'node-1' } });
+      if (!pod.spec.nodeName) await this.patchPod(name, { spec: { nodeName: 'node-1' } });
       const healthy = !this.unhealthy.has(name);
       const old = pod.status?.containerStatuses ?? [];
       const containerStatuses = pod.spec.containers.map((c) => {
@@ -255,9 +267,13 @@ export class Simulation {
       const same =
         JSON.stringify(containerStatuses) === JSON.stringify(old) && pod.status?.phase === 'Running';
       if (same && conditions.length === 0) continue;
-      await this.kube.patchPodStatus(NS, name, {
-        status: { phase: 'Running', containerStatuses, ...(conditions.length ? { conditions } : {}) },
-      } as unknown as JsonObject);
+      await this.patchPod(
+        name,
+        {
+          status: { phase: 'Running', containerStatuses, ...(conditions.length ? { conditions } : {}) },
+        } as unknown as JsonObject,
+        'status',
+      );
     }
   }
 
@@ -273,7 +289,7 @@ export class Simulation {
         patch = { [IN_PLACE_LABEL]: 'false' };
       if (state === 'Updated' && this.spec.inPlaceUpdateHook && labels[IN_PLACE_LABEL] !== 'true')
         patch = { [IN_PLACE_LABEL]: 'true' };
-      if (patch) await this.kube.patchPod(NS, pod.metadata.name ?? '', { metadata: { labels: patch } });
+      if (patch) await this.patchPod(pod.metadata.name ?? '', { metadata: { labels: patch } });
     }
   }
 
@@ -309,7 +325,7 @@ export class Simulation {
       case 'recreate': {
         const uid = this.cloneSet?.metadata.uid;
         if (uid) this.garbage.push(uid);
-        this.kube.cloneSets.delete(`${NS}/${NAME}`);
+        this.kube.cloneSets.delete(NAME);
         this.incarnation++;
         return this.applyCloneSet();
       }

@@ -1,25 +1,39 @@
 /**
  * A recording in-memory API server for the reconciler's unit tests, in the manner of client-go's
- * `k8s.io/client-go/testing` fake (`Fake.Actions()`): it implements the {@link KubeClient} port over maps, keeps
- * resourceVersions, UID and resourceVersion preconditions (409 Conflict), AlreadyExists and NotFound as the real API
- * server does for the calls the reconciler makes, and appends every call to a shared {@link Journal} — which the
- * recording state stores write to as well, so a test reads the one ordered list of writes of an invocation.
+ * `k8s.io/client-go/testing` fake (`Fake.Actions()`): it implements the generic {@link KubeClient} port over one
+ * map of objects per resource, keeps resourceVersions, UID and resourceVersion preconditions (409 Conflict; a PATCH
+ * naming another UID: 422 Invalid), AlreadyExists and NotFound as the real API server does, applies merge,
+ * strategic-merge and JSON patches, and appends every write to a shared {@link Journal} — which the recording state
+ * stores write to as well, so a test reads the one ordered list of writes of an invocation.
  * Faults that a real API server cannot be made to produce on cue (a 500 on the n-th create) are injected with
  * {@link RecordingKube.failOn}.
+ *
+ * Journal lines: `<verb> <kind>[ <subresource>] <name>` (kind in lower case: `create pod web-a`, `replace cloneset
+ * status web`), a merge patch followed by its body without preconditions (`patch cloneset web {"spec":…}`: the
+ * field it sets is the point), an Event as `event <reason>: <message>`. Reads (`get cloneset web`, `list pods`)
+ * are not journaled, but faults see them. Objects are stored by name: one namespace per test.
  */
-import type {
-  CloneSet,
-  CloneSetStatus,
-  ControllerRevision,
-  JsonObject,
-  PersistentVolumeClaim,
-  Pod,
-} from '../../../../lib/api/types.js';
-import type { ImagePullJob } from '../../../../lib/api/imagePullJob.js';
+import jsonpatch from 'fast-json-patch';
+import type { JsonObject, JsonValue, PersistentVolumeClaim } from '../../../../lib/api/types.js';
+import type { CloneSet, ControllerRevision, Pod } from '../../../../lib/api/types.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
-import type { StoredEvent } from '../../../../lib/kube/event.js';
+import type { CoreEvent } from '../../../../lib/kube/event.js';
 import { recordFolded, type EventApi } from '../../../../lib/kube/eventFolding.js';
-import type { CloneSetEvent, KubeClient, Listed } from '../../../../lib/kube/types.js';
+import { RESOURCES } from '../../../../lib/kube/resources.js';
+import type {
+  KubeClient,
+  KubeEvent,
+  KubeObject,
+  Listed,
+  ListOptions,
+  ObjectRef,
+  Patch,
+  PatchOptions,
+  Preconditions,
+  RecordEventOptions,
+  ReplaceOptions,
+  Resource,
+} from '../../../../lib/kube/types.js';
 import type { ExpectationStore, LeaseStore, ScaleDownLedger } from '../../../../lib/state/index.js';
 import { imageIdOf, strategicMerge } from '../../support/world.js';
 
@@ -48,7 +62,7 @@ export function internalError(op = 'write'): KubeApiError {
   return apiError(op, 500, 'InternalError', 'etcd is unavailable');
 }
 
-function hasLabel(o: { metadata: { labels?: Record<string, string> } }, selector?: string): boolean {
+function hasLabel(o: KubeObject, selector?: string): boolean {
   if (!selector) return true;
   return selector.split(',').every((term) => {
     const [k, v] = term.split('=');
@@ -57,16 +71,67 @@ function hasLabel(o: { metadata: { labels?: Record<string, string> } }, selector
   });
 }
 
+/** `field.path=value,…` equality terms, as the API server's field selectors (the fields the tests use). */
+function hasFields(o: KubeObject, selector?: string): boolean {
+  if (!selector) return true;
+  return selector.split(',').every((term) => {
+    const [path, want] = term.split('=');
+    let value: unknown = o;
+    for (const part of path.split('.')) value = (value as Record<string, unknown> | undefined)?.[part];
+    return String(value ?? '') === want;
+  });
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** An RFC 7386 JSON merge patch: objects merged, `null` removes, anything else replaces. */
+function mergePatch(target: JsonObject, patch: JsonObject): JsonObject {
+  const out: JsonObject = { ...target };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else if (isObject(value)) out[key] = mergePatch(isObject(out[key]) ? out[key] : {}, value);
+    else out[key] = structuredClone(value);
+  }
+  return out;
+}
+
+/** `body` without the preconditions in its metadata (uid, resourceVersion), and the preconditions. */
+function splitPreconditions(body: JsonObject): { body: JsonObject; preconditions: Preconditions } {
+  if (!isObject(body.metadata)) return { body, preconditions: {} };
+  const { uid, resourceVersion, ...metadata } = body.metadata;
+  const preconditions: Preconditions = {
+    ...(typeof uid === 'string' ? { uid } : {}),
+    ...(typeof resourceVersion === 'string' ? { resourceVersion } : {}),
+  };
+  const { metadata: _all, ...rest } = body;
+  return { body: Object.keys(metadata).length > 0 ? { ...rest, metadata } : rest, preconditions };
+}
+
+/** The store key of a resource. */
+const keyOf = (r: Resource): string => `${r.group}/${r.plural}`;
+
+/**
+ * What the API server does to an object on create beyond uid and resourceVersion (its registry strategy's
+ * `PrepareForCreate`): a pod gets its creation time and starts Pending.
+ */
+const ON_CREATE: Record<string, (o: KubeObject, now: Date) => void> = {
+  [keyOf(RESOURCES.pods)]: (o, now) => {
+    const pod = o as Pod;
+    pod.metadata.creationTimestamp = now.toISOString().slice(0, 19) + 'Z';
+    pod.status = { phase: 'Pending' };
+  },
+};
+
 /** The in-memory API server. */
 export class RecordingKube implements KubeClient {
-  cloneSets = new Map<string, CloneSet>();
-  pods = new Map<string, Pod>();
-  pvcs = new Map<string, PersistentVolumeClaim>();
-  revisions = new Map<string, ControllerRevision>();
-  /** ImagePullJobs by name; undefined: the resource is not served (no CRD), as by default. */
-  imagePullJobs: Map<string, ImagePullJob> | undefined;
+  /** Stored objects by resource, then by name. */
+  private readonly stores = new Map<string, Map<string, KubeObject>>();
+  /** Resources not served (no CRD): every call answers 404. By default ImagePullJobs (see {@link serve}). */
+  private readonly unserved = new Set<string>([keyOf(RESOURCES.imagepulljobs)]);
   /** Every Event the reconciler asked to record, in order (before folding). */
-  events: CloneSetEvent[] = [];
+  events: KubeEvent[] = [];
   /** The stored core/v1 Event objects by name, as the real recorder leaves them (lib/kube/eventFolding.ts). */
   eventObjects = new Map<string, JsonObject>();
   /**
@@ -81,6 +146,31 @@ export class RecordingKube implements KubeClient {
     readonly journal: Journal,
     private readonly clock: () => Date,
   ) {}
+
+  /** The stored objects of `resource` by name (live: tests may add, change or remove objects behind the client). */
+  objects<T extends KubeObject>(resource: Resource<T>): Map<string, T> {
+    let store = this.stores.get(keyOf(resource));
+    if (!store) this.stores.set(keyOf(resource), (store = new Map()));
+    return store as Map<string, T>;
+  }
+  get cloneSets(): Map<string, CloneSet> {
+    return this.objects(RESOURCES.clonesets);
+  }
+  get pods(): Map<string, Pod> {
+    return this.objects(RESOURCES.pods);
+  }
+  get pvcs(): Map<string, PersistentVolumeClaim> {
+    return this.objects(RESOURCES.persistentvolumeclaims);
+  }
+  get revisions(): Map<string, ControllerRevision> {
+    return this.objects(RESOURCES.controllerrevisions);
+  }
+
+  /** Serve `resource` (install its CRD). */
+  serve(resource: Resource): this {
+    this.unserved.delete(keyOf(resource));
+    return this;
+  }
 
   /** Fail calls chosen by `fault` (once each it returns an error). */
   failOn(fault: Fault): this {
@@ -102,14 +192,14 @@ export class RecordingKube implements KubeClient {
 
   /** Store a CloneSet as a user's `kubectl apply` would (uid, generation, resourceVersion). */
   apply(cs: CloneSet): CloneSet {
-    const key = `${cs.metadata.namespace}/${cs.metadata.name}`;
-    const old = this.cloneSets.get(key);
+    const name = cs.metadata.name ?? '';
+    const old = this.cloneSets.get(name);
     const stored: CloneSet = structuredClone(cs);
     stored.metadata.uid = old?.metadata.uid ?? 'cs-uid';
     stored.metadata.generation = (old?.metadata.generation ?? 0) + 1;
     stored.metadata.resourceVersion = this.nextRv();
     if (old?.status) stored.status = old.status;
-    this.cloneSets.set(key, stored);
+    this.cloneSets.set(name, stored);
     return stored;
   }
 
@@ -143,211 +233,141 @@ export class RecordingKube implements KubeClient {
     }
   }
 
-  async getCloneSet(namespace: string, name: string): Promise<CloneSet | undefined> {
-    this.record(`get cloneset ${name}`, false);
-    const cs = this.cloneSets.get(`${namespace}/${name}`);
-    return cs && structuredClone(cs);
+  /** `<verb> <kind>[ <subresource>] <name>`. */
+  private line(verb: string, resource: Resource, name: string, subresource?: string): string {
+    return `${verb} ${resource.kind.toLowerCase()}${subresource ? ` ${subresource}` : ''} ${name}`;
   }
-  async listCloneSets(): Promise<Listed<CloneSet>> {
-    return {
-      items: [...this.cloneSets.values()].map((c) => structuredClone(c)),
+
+  /** The stored object `ref` names (its namespace must match), or a 404 (also when the resource is not served). */
+  private stored<T extends KubeObject>(resource: Resource<T>, ref: ObjectRef, op: string): T {
+    const found = this.unserved.has(keyOf(resource)) ? undefined : this.objects(resource).get(ref.name);
+    if (!found || (resource.namespaced && found.metadata.namespace !== ref.namespace))
+      throw apiError(op, 404, 'NotFound', `${resource.plural} "${ref.name}" not found`);
+    return found;
+  }
+
+  /** 409 Conflict when `stored` fails `preconditions`. */
+  private check(stored: KubeObject, preconditions: Preconditions, op: string): void {
+    const { uid, resourceVersion } = preconditions;
+    if (uid !== undefined && stored.metadata.uid !== uid) throw conflict(op);
+    if (resourceVersion !== undefined && stored.metadata.resourceVersion !== resourceVersion)
+      throw conflict(op);
+  }
+
+  async get<T extends KubeObject>(resource: Resource<T>, ref: ObjectRef): Promise<T | undefined> {
+    const op = this.line('get', resource, ref.name);
+    this.record(op, false);
+    try {
+      return structuredClone(this.stored(resource, ref, op));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async list<T extends KubeObject>(resource: Resource<T>, options: ListOptions = {}): Promise<Listed<T>> {
+    const op = `list ${resource.plural}`;
+    this.record(op, false);
+    if (this.unserved.has(keyOf(resource)))
+      throw apiError(op, 404, 'NotFound', 'the server could not find the requested resource');
+    const { namespace, labelSelector, fieldSelector, limit } = options;
+    const all = [...this.objects(resource).values()].filter(
+      (o) =>
+        (!resource.namespaced || namespace === undefined || o.metadata.namespace === namespace) &&
+        hasLabel(o, labelSelector) &&
+        hasFields(o, fieldSelector),
+    );
+    const from = Number(options.continue ?? 0);
+    const to = limit === undefined ? all.length : from + limit;
+    const listed: Listed<T> = {
+      items: structuredClone(all.slice(from, to)),
       resourceVersion: String(this.rv),
     };
-  }
-  async listPods(namespace: string, labelSelector?: string): Promise<Listed<Pod>> {
-    const items = [...this.pods.values()].filter(
-      (p) => p.metadata.namespace === namespace && hasLabel(p, labelSelector),
-    );
-    return { items: structuredClone(items), resourceVersion: String(this.rv) };
-  }
-  async listPVCs(namespace: string, labelSelector?: string): Promise<Listed<PersistentVolumeClaim>> {
-    const items = [...this.pvcs.values()].filter(
-      (p) => p.metadata.namespace === namespace && hasLabel(p, labelSelector),
-    );
-    return { items: structuredClone(items), resourceVersion: String(this.rv) };
-  }
-  async listControllerRevisions(
-    namespace: string,
-    labelSelector?: string,
-  ): Promise<Listed<ControllerRevision>> {
-    const items = [...this.revisions.values()].filter(
-      (r) => r.metadata.namespace === namespace && hasLabel(r, labelSelector),
-    );
-    return { items: structuredClone(items), resourceVersion: String(this.rv) };
+    if (to < all.length) listed.continue = String(to);
+    return listed;
   }
 
-  async createControllerRevision(revision: ControllerRevision): Promise<ControllerRevision> {
-    const name = revision.metadata.name ?? '';
-    this.record(`create revision ${name}`);
-    if (this.revisions.has(name)) throw apiError('create revision', 409, 'AlreadyExists');
-    const stored = structuredClone(revision);
+  async create<T extends KubeObject>(resource: Resource<T>, object: T): Promise<T> {
+    const name = object.metadata.name ?? '';
+    const op = this.line('create', resource, name);
+    this.record(op);
+    if (this.unserved.has(keyOf(resource)))
+      throw apiError(op, 404, 'NotFound', 'the server could not find the requested resource');
+    const store = this.objects(resource);
+    if (store.has(name))
+      throw apiError(op, 409, 'AlreadyExists', `${resource.plural} "${name}" already exists`);
+    const stored = structuredClone(object);
     stored.metadata.uid = `uid-${name}`;
     stored.metadata.resourceVersion = this.nextRv();
-    this.revisions.set(name, stored);
-    return structuredClone(stored);
-  }
-  async replaceControllerRevision(revision: ControllerRevision): Promise<ControllerRevision> {
-    const name = revision.metadata.name ?? '';
-    this.record(`replace revision ${name}`);
-    const stored = {
-      ...structuredClone(revision),
-      metadata: { ...revision.metadata, resourceVersion: this.nextRv() },
-    };
-    this.revisions.set(name, stored);
-    return structuredClone(stored);
-  }
-  async deleteControllerRevision(_namespace: string, name: string): Promise<void> {
-    this.record(`delete revision ${name}`);
-    if (!this.revisions.delete(name)) throw apiError('delete revision', 404, 'NotFound');
-  }
-
-  async patchControllerRevisionLabels(
-    _namespace: string,
-    name: string,
-    labels: Record<string, string>,
-  ): Promise<ControllerRevision> {
-    this.record(`patch revision ${name} labels ${JSON.stringify(labels)}`);
-    const stored = this.revisions.get(name);
-    if (!stored) throw apiError('patch revision', 404, 'NotFound');
-    stored.metadata.labels = { ...(stored.metadata.labels ?? {}), ...labels };
-    stored.metadata.resourceVersion = this.nextRv();
+    ON_CREATE[keyOf(resource)]?.(stored, this.clock());
+    store.set(name, stored);
     return structuredClone(stored);
   }
 
-  async listImagePullJobs(namespace: string): Promise<Listed<ImagePullJob> | undefined> {
-    if (!this.imagePullJobs) return undefined;
-    const items = [...this.imagePullJobs.values()].filter((j) => j.metadata.namespace === namespace);
-    return { items: structuredClone(items), resourceVersion: String(this.rv) };
-  }
-  async createImagePullJob(job: ImagePullJob): Promise<ImagePullJob> {
-    const name = job.metadata.name ?? '';
-    this.record(`create imagepulljob ${name}`);
-    if (!this.imagePullJobs) throw apiError('create imagepulljob', 404, 'NotFound');
-    if (this.imagePullJobs.has(name)) throw apiError('create imagepulljob', 409, 'AlreadyExists');
-    const stored = structuredClone(job);
-    stored.metadata.uid = `uid-${name}`;
-    stored.metadata.resourceVersion = this.nextRv();
-    this.imagePullJobs.set(name, stored);
-    return structuredClone(stored);
-  }
-  async deleteImagePullJob(_namespace: string, name: string, uid: string): Promise<void> {
-    this.record(`delete imagepulljob ${name}`);
-    const stored = this.imagePullJobs?.get(name);
-    if (!stored) throw apiError('delete imagepulljob', 404, 'NotFound');
-    if (stored.metadata.uid !== uid) throw conflict('delete imagepulljob');
-    this.imagePullJobs?.delete(name);
+  async replace<T extends KubeObject>(
+    resource: Resource<T>,
+    object: T,
+    options: ReplaceOptions = {},
+  ): Promise<T> {
+    const { namespace, name = '', resourceVersion } = object.metadata;
+    const op = this.line('replace', resource, name, options.subresource);
+    this.record(op);
+    const stored = this.stored(resource, { ...(namespace !== undefined ? { namespace } : {}), name }, op);
+    this.check(stored, resourceVersion === undefined ? {} : { resourceVersion }, op);
+    const next: T =
+      options.subresource === 'status'
+        ? { ...stored, status: structuredClone((object as { status?: unknown }).status) }
+        : {
+            ...structuredClone(object),
+            metadata: { ...structuredClone(object.metadata), uid: stored.metadata.uid },
+          };
+    next.metadata = { ...next.metadata, resourceVersion: this.nextRv() };
+    this.objects(resource).set(name, next);
+    return structuredClone(next);
   }
 
-  /** NodeImages present (a node agent runs); default none. */
-  nodeImages = 0;
-  async anyNodeImage(): Promise<boolean> {
-    return this.nodeImages > 0;
-  }
-
-  async createPod(pod: Pod): Promise<Pod> {
-    const name = pod.metadata.name ?? '';
-    this.record(`create pod ${name}`);
-    if (this.pods.has(name))
-      throw apiError(`create pod ${name}`, 409, 'AlreadyExists', `pods "${name}" already exists`);
-    const stored = structuredClone(pod);
-    stored.metadata.uid = `uid-${name}`;
-    stored.metadata.resourceVersion = this.nextRv();
-    stored.metadata.creationTimestamp = this.clock().toISOString().slice(0, 19) + 'Z';
-    stored.status = { phase: 'Pending' };
-    this.pods.set(name, stored);
-    return structuredClone(stored);
-  }
-  async deletePod(_namespace: string, name: string, uid: string): Promise<void> {
-    this.record(`delete pod ${name}`);
-    const pod = this.pods.get(name);
-    if (!pod) throw apiError(`delete pod ${name}`, 404, 'NotFound');
-    if (pod.metadata.uid !== uid) throw conflict(`delete pod ${name}`);
-    this.pods.delete(name);
-  }
-  private patch(kind: string, name: string, patch: JsonObject, resourceVersion?: string): Pod {
-    this.record(`${kind} ${name}`);
-    const pod = this.pods.get(name);
-    if (!pod) throw apiError(`${kind} ${name}`, 404, 'NotFound');
-    if (resourceVersion !== undefined && pod.metadata.resourceVersion !== resourceVersion)
-      throw conflict(`${kind} ${name}`);
-    const { metadata, ...rest } = patch;
-    const base = metadata ? { ...(metadata as JsonObject) } : undefined;
-    if (base) delete base.resourceVersion;
-    const merged = strategicMerge(pod as unknown as JsonObject, {
-      ...rest,
-      ...(base ? { metadata: base } : {}),
-    }) as unknown as Pod;
-    merged.metadata.resourceVersion = this.nextRv();
-    this.pods.set(name, merged);
+  async patch<T extends KubeObject>(
+    resource: Resource<T>,
+    ref: ObjectRef,
+    patch: Patch,
+    options: PatchOptions = {},
+  ): Promise<T> {
+    const base = this.line('patch', resource, ref.name, options.subresource);
+    const given =
+      patch.type === 'json' ? { body: patch.body, preconditions: {} } : splitPreconditions(patch.body);
+    const op = patch.type === 'merge' ? `${base} ${JSON.stringify(given.body)}` : base;
+    this.record(op);
+    const stored = this.stored(resource, ref, base);
+    const preconditions = { ...given.preconditions, ...options.preconditions };
+    if (preconditions.uid !== undefined && preconditions.uid !== stored.metadata.uid)
+      throw apiError(
+        base,
+        422,
+        'Invalid',
+        `${resource.kind} "${ref.name}" is invalid: metadata.uid: field is immutable`,
+      );
+    this.check(stored, preconditions, base);
+    const doc = structuredClone(stored) as unknown as JsonObject;
+    let next: JsonObject;
+    if (patch.type === 'json') {
+      try {
+        next = jsonpatch.applyPatch(doc, patch.body as jsonpatch.Operation[], true, false).newDocument;
+      } catch {
+        throw conflict(base);
+      }
+    } else if (patch.type === 'merge') next = mergePatch(doc, given.body as JsonObject);
+    else next = strategicMerge(doc, given.body as JsonObject);
+    const merged = next as unknown as T;
+    merged.metadata = { ...merged.metadata, resourceVersion: this.nextRv() };
+    this.objects(resource).set(ref.name, merged);
     return structuredClone(merged);
   }
-  async patchPod(
-    _namespace: string,
-    name: string,
-    patch: JsonObject,
-    resourceVersion?: string,
-  ): Promise<Pod> {
-    return this.patch('patch pod', name, patch, resourceVersion);
-  }
-  async patchPodStatus(
-    _namespace: string,
-    name: string,
-    patch: JsonObject,
-    resourceVersion?: string,
-  ): Promise<Pod> {
-    return this.patch('patch pod status', name, patch, resourceVersion);
-  }
 
-  async createPVC(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim> {
-    const name = pvc.metadata.name ?? '';
-    this.record(`create pvc ${name}`);
-    if (this.pvcs.has(name)) throw apiError(`create pvc ${name}`, 409, 'AlreadyExists');
-    const stored = structuredClone(pvc);
-    stored.metadata.uid = `uid-${name}`;
-    stored.metadata.resourceVersion = this.nextRv();
-    this.pvcs.set(name, stored);
-    return structuredClone(stored);
-  }
-  async deletePVC(_namespace: string, name: string, uid: string): Promise<void> {
-    this.record(`delete pvc ${name}`);
-    const pvc = this.pvcs.get(name);
-    if (!pvc) throw apiError(`delete pvc ${name}`, 404, 'NotFound');
-    if (pvc.metadata.uid !== uid) throw conflict(`delete pvc ${name}`);
-    this.pvcs.delete(name);
-  }
-  async patchPVCOwnerReferences(
-    _namespace: string,
-    name: string,
-    _uid: string,
-    ownerReferences: NonNullable<PersistentVolumeClaim['metadata']['ownerReferences']>,
-  ): Promise<void> {
-    this.record(`patch pvc owner ${name}`);
-    const pvc = this.pvcs.get(name);
-    if (!pvc) throw apiError(`patch pvc ${name}`, 404, 'NotFound');
-    pvc.metadata.ownerReferences = structuredClone(ownerReferences);
-  }
-
-  private current(cs: CloneSet, op: string): CloneSet {
-    const key = `${cs.metadata.namespace}/${cs.metadata.name}`;
-    const stored = this.cloneSets.get(key);
-    if (!stored) throw apiError(op, 404, 'NotFound');
-    if (stored.metadata.resourceVersion !== cs.metadata.resourceVersion) throw conflict(op);
-    return stored;
-  }
-  async updateCloneSetStatus(cloneSet: CloneSet, status: CloneSetStatus): Promise<CloneSet> {
-    this.record(`update status ${cloneSet.metadata.name}`);
-    const stored = this.current(cloneSet, 'update status');
-    stored.status = structuredClone(status);
-    stored.metadata.resourceVersion = this.nextRv();
-    return structuredClone(stored);
-  }
-  async patchCloneSetPodsToDelete(cloneSet: CloneSet, podsToDelete: string[]): Promise<CloneSet> {
-    this.record(`patch podsToDelete ${cloneSet.metadata.name} [${podsToDelete.join(',')}]`);
-    const stored = this.current(cloneSet, 'patch podsToDelete');
-    const { podsToDelete: _old, ...rest } = stored.spec.scaleStrategy ?? {};
-    stored.spec.scaleStrategy = podsToDelete.length > 0 ? { ...rest, podsToDelete } : rest;
-    stored.metadata.resourceVersion = this.nextRv();
-    return structuredClone(stored);
+  async delete(resource: Resource, ref: ObjectRef, preconditions: Preconditions = {}): Promise<void> {
+    const op = this.line('delete', resource, ref.name);
+    this.record(op);
+    const stored = this.stored(resource, ref, op);
+    this.check(stored, preconditions, op);
+    this.objects(resource).delete(ref.name);
   }
 
   /** Every Event PATCH body, in order. */
@@ -367,12 +387,12 @@ export class RecordingKube implements KubeClient {
     getEvent: async (_namespace, name) => {
       this.eventCall(`get event ${name}`);
       const stored = this.eventObjects.get(name);
-      return stored && (structuredClone(stored) as unknown as StoredEvent);
+      return stored && (structuredClone(stored) as unknown as CoreEvent);
     },
     patchEvent: async (_namespace, name, patch) => {
       const { metadata, ...fields } = patch;
       const sets = Object.entries(fields)
-        .map(([k, v]) => `${k}=${String(v)}`)
+        .map(([k, v]) => `${k}=${String(v as JsonValue)}`)
         .join(' ');
       this.eventCall(`patch event ${name} ${sets}`);
       this.eventPatches.push(structuredClone(patch));
@@ -398,12 +418,21 @@ export class RecordingKube implements KubeClient {
   }
 
   /** Journals the request, then records it through the real folding recorder (best effort, as the real client). */
-  async recordEvent(cloneSet: CloneSet, event: CloneSetEvent, aggregate = false): Promise<void> {
+  async recordEvent<T extends KubeObject>(
+    resource: Resource<T>,
+    object: T,
+    event: KubeEvent,
+    options: RecordEventOptions = {},
+  ): Promise<void> {
     this.journal.push(`event ${event.reason}: ${event.message}`);
     this.events.push(event);
-    await recordFolded(this.eventApiForTests, cloneSet, event, this.clock(), aggregate).catch(
-      () => undefined,
-    );
+    await recordFolded(
+      this.eventApiForTests,
+      { resource, object },
+      event,
+      this.clock(),
+      options.aggregate ?? false,
+    ).catch(() => undefined);
   }
 }
 

@@ -1,0 +1,62 @@
+/**
+ * Every API resource Kruiseless reads or writes, in one place (the versions are the ones the API server and the
+ * CRDs in infra/crds serve: CloneSet v1alpha1 only, with the status subresource; ImagePullJob and NodeImage as
+ * every OpenKruise release serves them). The RBAC rows for these calls are in ./access.ts.
+ */
+import { GROUP, KIND } from '../api/keys.js';
+import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
+import { IMAGE_PULL_JOB_KIND, type ImagePullJob } from '../api/imagePullJob.js';
+import type { CoreEvent } from './event.js';
+import type { KubeObject, Resource } from './resource.js';
+
+/** The resources, keyed by plural. */
+export const RESOURCES = {
+  /** OpenKruise CloneSets (namespaced; `status` subresource). */
+  clonesets: {
+    group: GROUP,
+    version: 'v1alpha1',
+    plural: 'clonesets',
+    namespaced: true,
+    kind: KIND,
+  } as Resource<CloneSet>,
+  pods: { group: '', version: 'v1', plural: 'pods', namespaced: true, kind: 'Pod' } as Resource<Pod>,
+  persistentvolumeclaims: {
+    group: '',
+    version: 'v1',
+    plural: 'persistentvolumeclaims',
+    namespaced: true,
+    kind: 'PersistentVolumeClaim',
+  } as Resource<PersistentVolumeClaim>,
+  /** apps/v1 ControllerRevisions: their `data` is written as Go's bytes (./body.ts). */
+  controllerrevisions: {
+    group: 'apps',
+    version: 'v1',
+    plural: 'controllerrevisions',
+    namespaced: true,
+    kind: 'ControllerRevision',
+  } as Resource<ControllerRevision>,
+  /** OpenKruise ImagePullJobs (image pre-download); not served where OpenKruise's CRDs are not installed. */
+  imagepulljobs: {
+    group: GROUP,
+    version: 'v1alpha1',
+    plural: 'imagepulljobs',
+    namespaced: true,
+    kind: IMAGE_PULL_JOB_KIND,
+  } as Resource<ImagePullJob>,
+  /** OpenKruise NodeImages (cluster-scoped; kruise-daemon keeps one per node it runs on). */
+  nodeimages: {
+    group: GROUP,
+    version: 'v1alpha1',
+    plural: 'nodeimages',
+    namespaced: false,
+    kind: 'NodeImage',
+  } as Resource<KubeObject>,
+  /** core/v1 Events (./event.ts). */
+  events: {
+    group: '',
+    version: 'v1',
+    plural: 'events',
+    namespaced: true,
+    kind: 'Event',
+  } as Resource<CoreEvent>,
+} as const;
