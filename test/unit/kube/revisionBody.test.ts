@@ -3,7 +3,8 @@
  * OpenKruise compares a revision of the same name with its own by those bytes.
  */
 import { describe, expect, it } from '@jest/globals';
-import { revisionBodyText } from '../../../lib/kube/body.js';
+import { bodyText, revisionBodyText } from '../../../lib/kube/body.js';
+import { RESOURCES } from '../../../lib/kube/resources.js';
 
 describe('revisionBodyText', () => {
   const body = {
@@ -35,5 +36,17 @@ describe('revisionBodyText', () => {
   it('leaves a body without data as JSON.stringify writes it', () => {
     const { data: _data, ...rest } = body;
     expect(revisionBodyText(rest)).toBe(JSON.stringify(rest));
+  });
+});
+
+describe('bodyText', () => {
+  const data = { spec: { template: { metadata: { labels: { b: '1', a: '2' } } } } };
+
+  it('writes a ControllerRevision with Go bytes, any other object as JSON.stringify does', () => {
+    const revision = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'r' }, data };
+    expect(bodyText(RESOURCES.controllerrevisions, revision)).toBe(revisionBodyText(revision));
+    expect(bodyText(RESOURCES.controllerrevisions, revision)).toContain('"labels":{"a":"2","b":"1"}');
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, data };
+    expect(bodyText(RESOURCES.pods, pod)).toBe(JSON.stringify(pod));
   });
 });
