@@ -1,7 +1,7 @@
 /**
- * KubeClient.recordEvent on a real API server: a core/v1 Event on the CloneSet (through its typed
- * recordCloneSetEvent) that `kubectl describe` would show, repeats folded into it with a count (docs/reliability.md#event-folding), and best-effort behaviour (a
- * failed write is logged, never thrown).
+ * KubeClient.recordEvent on a real API server (through the CloneSet's recordCloneSetEvent): a core/v1 Event on the
+ * CloneSet that `kubectl describe` would show, repeats folded into it with a count (docs/reliability.md#event-folding),
+ * listed back by a field selector, and best-effort behaviour (a failed write is logged, never thrown).
  */
 import type { CloneSet } from '../../../lib/api/types.js';
 import { createKubeClient, type KubeClientLogger } from '../../../lib/kube/client.js';
