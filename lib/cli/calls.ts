@@ -13,7 +13,8 @@ import type { Connection } from './connect.js';
 /**
  * PATCH a CloneSet of the connection's namespace: a JSON merge patch (object) or a JSON patch (list of
  * operations), under `preconditions` (a JSON patch gets them as `test` operations).
- * @throws KubeApiError (NotFound, Conflict or Invalid when a precondition fails, ...)
+ * @throws KubeApiError (NotFound; Invalid when a JSON patch's precondition fails, Conflict when a merge patch's
+ *   does; ...)
  */
 export function patchCloneSet(
   conn: Connection,

@@ -85,7 +85,7 @@ function refOf(object: KubeObject): ObjectRef {
 /**
  * `patch` with `preconditions` added: into `metadata` for a merge or strategic-merge patch (the API server then
  * rejects a changed resourceVersion with 409, a different UID with 422), as leading `test` operations for a JSON
- * patch.
+ * patch (a failed one: 422).
  */
 export function withPreconditions(patch: Patch, preconditions: Preconditions = {}): Patch {
   const { uid, resourceVersion } = preconditions;

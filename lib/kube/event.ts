@@ -1,8 +1,8 @@
 /**
- * The core/v1 Event Kruiseless writes on an object (docs/architecture.md#write-order, docs/behaviour/cloneset.md#events),
- * in the shape client-go's legacy event recorder produces: involvedObject pointing at the object, source/reportingComponent
- * `kruiseless`, first/last timestamp, count 1 — named deterministically so that repeats fold into it
- * (./eventFolding.ts, docs/reliability.md#event-folding).
+ * The core/v1 Event Kruiseless writes on an object (docs/architecture.md#write-order,
+ * docs/behaviour/cloneset.md#events), in the shape client-go's legacy event recorder produces: involvedObject
+ * pointing at the object, source/reportingComponent `kruiseless`, first/last timestamp, count 1 — named
+ * deterministically so that repeats fold into it (./eventFolding.ts, docs/reliability.md#event-folding).
  */
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../api/types.js';

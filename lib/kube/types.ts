@@ -52,8 +52,9 @@ export type Patch =
 
 /**
  * Preconditions of a write: the object must still have this UID and/or resourceVersion, else the API server
- * rejects the write (409 Conflict; for a PATCH with a different UID, 422 Invalid `metadata.uid: field is
- * immutable` — PATCH has no UID precondition of its own, the UID goes into the patch).
+ * rejects the write: 409 Conflict, except in a PATCH, which has no UID precondition of its own (the UID goes into
+ * the patch): a different UID there is 422 Invalid (`metadata.uid: field is immutable`), and in a JSON patch
+ * (`test` operations) any failed precondition is 422 Invalid.
  */
 export interface Preconditions {
   uid?: string;

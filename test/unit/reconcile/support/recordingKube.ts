@@ -2,9 +2,10 @@
  * A recording in-memory API server for the reconciler's unit tests, in the manner of client-go's
  * `k8s.io/client-go/testing` fake (`Fake.Actions()`): it implements the generic {@link KubeClient} port over one
  * map of objects per resource, keeps resourceVersions, UID and resourceVersion preconditions (409 Conflict; a PATCH
- * naming another UID: 422 Invalid), AlreadyExists and NotFound as the real API server does, applies merge,
- * strategic-merge and JSON patches, and appends every write to a shared {@link Journal} — which the recording state
- * stores write to as well, so a test reads the one ordered list of writes of an invocation.
+ * naming another UID or a failed JSON-patch `test`: 422 Invalid), AlreadyExists and NotFound as the real API
+ * server does, applies merge, strategic-merge and JSON patches, and appends every write to a shared
+ * {@link Journal} — which the recording state stores write to as well, so a test reads the one ordered list of
+ * writes of an invocation.
  * Faults that a real API server cannot be made to produce on cue (a 500 on the n-th create) are injected with
  * {@link RecordingKube.failOn}.
  *
@@ -352,7 +353,13 @@ export class RecordingKube implements KubeClient {
       try {
         next = jsonpatch.applyPatch(doc, patch.body as jsonpatch.Operation[], true, false).newDocument;
       } catch {
-        throw conflict(base);
+        // a failed `test` operation: the API server rejects the patch document
+        throw apiError(
+          base,
+          422,
+          'Invalid',
+          'the server rejected our request due to an error in our request',
+        );
       }
     } else if (patch.type === 'merge') next = mergePatch(doc, given.body as JsonObject);
     else next = strategicMerge(doc, given.body as JsonObject);
