@@ -17,14 +17,13 @@ export {
   parseFeatureGates,
   type ParsedFeatureGates,
 } from './featureGates.js';
-export { hasPreDownloadWrites, planImagePullJobs, type PreDownloadPlan } from './predownload/jobs.js';
+export { hasPreDownloadWrites, planImagePullJobs } from './predownload/jobs.js';
 export { preDownloadSettings, type PreDownloadSettings } from './predownload/settings.js';
 export {
   LABEL_PREPULL_FOR,
   LABEL_PREPULL_REVISION,
   isPrePullPod,
   planPrePullPods,
-  type PrePullPlan,
 } from './predownload/prePullPods.js';
 export {
   DEFAULT_PLANNER_OPTIONS,
@@ -39,6 +38,8 @@ export {
   type PlanInput,
   type PlannerOptions,
   type PodRef,
+  type PreDownloadPlan,
+  type PrePullPlan,
   type RevisionPlan,
   type StrategyNumbers,
 } from './types.js';

@@ -17,7 +17,6 @@ import type {
 } from '../api/types.js';
 import type { FieldError } from '../api/errors.js';
 import type { ImagePullJob } from '../api/imagePullJob.js';
-import type { PreDownloadPlan } from './predownload/jobs.js';
 
 /**
  * Feature gates and controller flags that change CloneSet behaviour
@@ -257,6 +256,33 @@ export interface RevisionPlan {
    * truncation).
    */
   deleteNames: string[];
+}
+
+/**
+ * What the pre-download step does in one reconcile (predownload/jobs.ts,
+ * docs/behaviour/cloneset.md#image-pre-download).
+ */
+export interface PreDownloadPlan {
+  /** A label to set to `"true"` on the update revision, recording the decision (created or ignored). */
+  revisionLabel?: { revision: string; key: string };
+  /** Why the revision needs no pre-download, when `revisionLabel` is the ignored label. */
+  ignoredBecause?: string;
+  /** ImagePullJobs to create (one per container whose image changed), in container order. */
+  createJobs: ImagePullJob[];
+  /** ImagePullJobs the CloneSet controls, to delete now that every pod is at one revision. */
+  deleteJobs: { name: string; uid: string }[];
+  /** Pre-pull pods to create and delete (predownload/prePullPods.ts); absent when there are none. */
+  prePull?: PrePullPlan;
+}
+
+/** What the pre-pull step does in one reconcile (predownload/prePullPods.ts). */
+export interface PrePullPlan {
+  /** Pods to create, in node order. */
+  create: Pod[];
+  /** Pre-pull pods to delete: of another revision, or every one once the rollout is done or pre-pull is off. */
+  delete: PodRef[];
+  /** Look again after this many seconds while pulls are in flight or nodes wait their turn. */
+  requeueAfterSeconds?: number;
 }
 
 /** The planner's output for one reconcile. */

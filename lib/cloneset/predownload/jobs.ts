@@ -20,8 +20,7 @@ import { LABEL_CONTROLLER_REVISION_HASH, LABEL_REVISION_HASH } from '../../api/k
 import type { CloneSet, ControllerRevision, LabelSelector } from '../../api/types.js';
 import { calculateInPlaceUpdateSpec, templateOf } from '../inplace/spec.js';
 import { cloneSetControllerRef, controllerRef } from '../ownership.js';
-import type { PhaseContext } from '../types.js';
-import type { PrePullPlan } from './prePullPods.js';
+import type { PhaseContext, PreDownloadPlan } from '../types.js';
 import { preDownloadSettings } from './settings.js';
 
 /** CloneSets of this many replicas or fewer never pre-download (OpenKruise's `minimumReplicasToPreDownloadImage`). */
@@ -33,20 +32,6 @@ const JOB_TTL_SECONDS = 600;
 
 /** {@link ignoreReason}'s answer for an unreadable partition. */
 export const INVALID_PARTITION = Symbol('invalid partition');
-
-/** What the pre-download step does in one reconcile. */
-export interface PreDownloadPlan {
-  /** A label to set to `"true"` on the update revision, recording the decision (created or ignored). */
-  revisionLabel?: { revision: string; key: string };
-  /** Why the revision needs no pre-download, when `revisionLabel` is the ignored label. */
-  ignoredBecause?: string;
-  /** ImagePullJobs to create (one per container whose image changed), in container order. */
-  createJobs: ImagePullJob[];
-  /** ImagePullJobs the CloneSet controls, to delete now that every pod is at one revision. */
-  deleteJobs: { name: string; uid: string }[];
-  /** Pre-pull pods to create and delete (./prePullPods.ts); absent when there are none. */
-  prePull?: PrePullPlan;
-}
 
 /** A plan that writes nothing. */
 export function emptyPreDownloadPlan(): PreDownloadPlan {

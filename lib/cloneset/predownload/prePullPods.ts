@@ -14,7 +14,7 @@ import { cloneSetControllerRef } from '../ownership.js';
 import { isPodActive, podMatchesRevision, podRef } from '../pods.js';
 import { fnv1a_32 } from '../revision/goJson.js';
 import { sortUpdateIndexes } from '../sync/updateSort.js';
-import type { PhaseContext, PodRef } from '../types.js';
+import type { PhaseContext, PrePullPlan } from '../types.js';
 import { changedImages, ignoreReason, minUpdatedReadyReached } from './jobs.js';
 import { preDownloadSettings } from './settings.js';
 
@@ -26,16 +26,6 @@ export const LABEL_PREPULL_REVISION = 'kruiseless.io/image-prepull-revision';
 export const PREPULL_RECHECK_SECONDS = 5;
 /** The pre-pull container's command: exits at once wherever the image has a shell (else it fails to start, pulled). */
 const PREPULL_COMMAND = ['sh', '-c', 'exit 0'];
-
-/** What the pre-pull step does in one reconcile. */
-export interface PrePullPlan {
-  /** Pods to create, in node order. */
-  create: Pod[];
-  /** Pre-pull pods to delete: of another revision, or every one once the rollout is done or pre-pull is off. */
-  delete: PodRef[];
-  /** Look again after this many seconds while pulls are in flight or nodes wait their turn. */
-  requeueAfterSeconds?: number;
-}
 
 /** What {@link planPrePullPods} reads. */
 export type PrePullContext = Pick<

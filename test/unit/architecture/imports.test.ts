@@ -4,13 +4,8 @@
  * own folder or a folder of a lower layer, never a folder of its own layer or a higher one. The Lambda entry points
  * must not reach the emulator or the local application, even indirectly.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import ts from 'typescript';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+import { importEdges, importsOf, sourceFiles } from './importGraph.js';
 
 /** Layer of each top-level folder: higher may import lower. */
 const LAYERS: Record<string, number> = {
@@ -38,24 +33,8 @@ function folderOf(path: string): string {
   return parts[0] === 'lib' ? `lib/${parts[1]}` : parts[0];
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
-    .map((e) => relative(ROOT, join(e.parentPath, e.name)))
-    .sort();
-}
-
-/** Relative imports (static, re-exports and dynamic) of one file, as root-relative `.ts` paths. */
-function importsOf(file: string): string[] {
-  const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
-  return info.importedFiles
-    .map((f) => f.fileName)
-    .filter((name) => name.startsWith('.'))
-    .map((name) => relative(ROOT, resolve(ROOT, dirname(file), name)).replace(/\.js$/, '.ts'));
-}
-
 const FILES = [...sourceFiles('lib'), ...sourceFiles('functions')];
-const EDGES = FILES.flatMap((from) => importsOf(from).map((to) => ({ from, to })));
+const EDGES = importEdges(FILES);
 
 describe('import layers', () => {
   it('reads a non-trivial import graph', () => {
