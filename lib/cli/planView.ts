@@ -4,7 +4,8 @@
  * out.
  */
 import type { CloneSetStatus } from '../api/types.js';
-import type { Action, DeleteReason, PatchReason, Plan } from '../cloneset/index.js';
+import type { Plan } from '../cloneset/index.js';
+import type { Action, DeleteReason, PatchReason } from '../podset/actions.js';
 import type { PassPreview } from '../reconcile/preview.js';
 
 /** One write: `<verb> <resource> <name>` (the form the tests compare with recorded API calls) and why. */

@@ -4,8 +4,10 @@
  *
  * The planner's public surface: what code outside `lib/cloneset` may import. The folders below mirror
  * OpenKruise's layout — `sync/` (pkg/controller/cloneset/sync: scale, update, the diff calculation),
- * `inplace/` (pkg/util/inplaceupdate), `lifecycle/` (pkg/util/lifecycle), `revision/`
- * (pkg/controller/cloneset/revision and the revision history) — and are internal; import from here instead.
+ * `revision/` (pkg/controller/cloneset/revision and the revision history), `predownload/`
+ * (pkg/controller/cloneset/cloneset_predownload_image.go) — and are internal; import from here instead. What every
+ * pod-managing kind shares (pkg/util's inplaceupdate, lifecycle, updatesort, history; the pod `Action`s) is the
+ * pod-set toolkit in `lib/podset`, imported from its own files.
  */
 export { CONDITION_FAILED_VALIDATION, planCloneSet, smallestPositive } from './plan.js';
 export { MAX_INT32, ProgressingReason, calculateStatus, setCondition, statusNeedsWrite } from './status.js';
@@ -18,7 +20,6 @@ export {
   type ParsedFeatureGates,
 } from './featureGates.js';
 export { hasPreDownloadWrites, planImagePullJobs } from './predownload/jobs.js';
-export { preDownloadSettings, type PreDownloadSettings } from './predownload/settings.js';
 export {
   LABEL_PREPULL_FOR,
   LABEL_PREPULL_REVISION,
@@ -27,17 +28,13 @@ export {
 } from './predownload/prePullPods.js';
 export {
   DEFAULT_PLANNER_OPTIONS,
-  type Action,
-  type DeleteReason,
   type DiffRecord,
-  type PatchReason,
   type PhaseContext,
   type PhaseResult,
   type Plan,
   type PlanEvent,
   type PlanInput,
   type PlannerOptions,
-  type PodRef,
   type PreDownloadPlan,
   type PrePullPlan,
   type RevisionPlan,

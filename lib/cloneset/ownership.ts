@@ -1,112 +1,36 @@
 /**
  * OpenKruise: pkg/controller/cloneset/cloneset_controller.go `claimPods`, `cleanupPVCs`,
- * `updateClaimOwnerRefToPod` (Kubernetes' `PodControllerRefManager.ClaimPods` semantics).
+ * `updateClaimOwnerRefToPod`; pkg/controller/cloneset/utils `ControllerKind`.
  *
- * Ownership (docs/behaviour/cloneset.md#ownership): claiming active pods by controller reference and
- * selector, releasing pods that stopped matching, adopting pods without a controller reference, and — when
- * PVC reuse is disabled — cleaning up PVCs whose pods are gone. Pure: returns the pods/PVCs to work with plus
- * the writes to perform.
+ * A CloneSet's ownership (docs/behaviour/cloneset.md#ownership): the controller reference it writes, the CloneSet
+ * as the claimer of its pods (the claim itself is lib/podset/ownership.ts), and — when PVC reuse is disabled —
+ * cleaning up PVCs whose pods are gone. Pure: returns the PVCs to work with plus the writes to perform.
  */
 import { KIND, LABEL_INSTANCE_ID, OWNER_API_VERSION } from '../api/keys.js';
-import { selectorMatches } from '../api/selector.js';
-import type { CloneSet, JsonObject, OwnerReference, PersistentVolumeClaim, Pod } from '../api/types.js';
-import { isPodActive, podRef } from './pods.js';
-import type { Action } from './types.js';
-
-/** The controller owner reference of an object, if any. */
-export function controllerRef(refs: OwnerReference[] | undefined): OwnerReference | undefined {
-  return (refs ?? []).find((r) => r.controller === true);
-}
-
-/**
- * A controller owner reference (`controller` and `blockOwnerDeletion` true) to `owner`, of
- * `apiVersion`/`kind`.
- */
-function controllerRefTo(
-  apiVersion: string,
-  kind: string,
-  owner: { metadata: { name?: string; uid?: string } },
-): OwnerReference {
-  return {
-    apiVersion,
-    kind,
-    name: owner.metadata.name ?? '',
-    uid: owner.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-}
+import type { CloneSet, OwnerReference, PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { Action } from '../podset/actions.js';
+import { newControllerRef, type PodClaimer } from '../podset/ownership.js';
+import { isPodActive } from '../podset/pods.js';
 
 /**
  * The controller reference Kruiseless writes to pods, PVCs and revisions it creates for `cs`
  * (docs/behaviour/cloneset.md#new-pods, docs/behaviour/cloneset.md#pvcs).
  */
 export function cloneSetControllerRef(cs: CloneSet): OwnerReference {
-  return controllerRefTo(OWNER_API_VERSION, KIND, cs);
-}
-
-function byName<T extends { metadata: { name?: string } }>(a: T, b: T): number {
-  const x = a.metadata.name ?? '';
-  const y = b.metadata.name ?? '';
-  return x < y ? -1 : x > y ? 1 : 0;
+  return newControllerRef(OWNER_API_VERSION, KIND, cs);
 }
 
 /**
- * Claim the CloneSet's active pods (docs/behaviour/cloneset.md#ownership, OpenKruise's ref manager). For each
- * active pod:
- * - controller reference to another UID → ignored;
- * - controller reference to `cs` and selector matches → claimed;
- * - controller reference to `cs`, selector does not match → not claimed; unless `cs` is being deleted, a
- *   `PatchPod` (reason `ReleaseOwnership`) removes that reference with the strategic-merge directive
- *   `{"metadata":{"ownerReferences":[{"$patch":"delete","uid":<cs uid>}]}}` (ownerReferences merge by `uid`);
- * - no controller reference, selector matches, `cs` not being deleted → adopted and claimed: a `PatchPod`
- *   with
- *   {@link adoptPatch}. `PatchReason` has no adoption member, so the action carries `ReleaseOwnership` too
- * (an   ownership change); the patch body tells the two apart.
- * Inactive pods (finished or terminating) are never claimed. The caller lists only pods referencing the
- * CloneSet's UID, so orphans without any reference never reach here in practice
- * (docs/behaviour/cloneset.md#edge-foreign-pods).
- * @param cs the CloneSet (UID, selector, deletionTimestamp)
- * @param pods pods as listed (any order, active or not)
- * @returns claimed pods sorted by name, and the release/adopt patches in name order
- * @throws InvalidSelectorError when the selector is invalid (callers stop before this,
- * docs/behaviour/cloneset.md#reconcile-order)
+ * The CloneSet as the claimer of its pods (lib/podset/ownership.ts `claimPods`,
+ * docs/behaviour/cloneset.md#ownership): its controller reference (UID), `spec.selector`, and whether it is being
+ * deleted.
  */
-export function claimPods(cs: CloneSet, pods: Pod[]): { claimed: Pod[]; actions: Action[] } {
-  const uid = cs.metadata.uid ?? '';
-  const deleting = !!cs.metadata.deletionTimestamp;
-  const claimed: Pod[] = [];
-  const actions: Action[] = [];
-  for (const pod of [...pods].filter(isPodActive).sort(byName)) {
-    const matches = selectorMatches(cs.spec.selector, pod.metadata.labels);
-    const ref = controllerRef(pod.metadata.ownerReferences);
-    if (ref) {
-      if (ref.uid !== uid) continue;
-      if (matches) claimed.push(pod);
-      else if (!deleting) {
-        actions.push({
-          type: 'PatchPod',
-          pod: podRef(pod),
-          reason: 'ReleaseOwnership',
-          patch: { metadata: { ownerReferences: [{ $patch: 'delete', uid }] } },
-        });
-      }
-      continue;
-    }
-    if (deleting || !matches) continue;
-    actions.push({ type: 'PatchPod', pod: podRef(pod), reason: 'ReleaseOwnership', patch: adoptPatch(cs) });
-    claimed.push(pod);
-  }
-  return { claimed, actions };
-}
-
-/**
- * Strategic-merge patch that makes `cs` the pod's controller (adoption,
- * docs/behaviour/cloneset.md#ownership): the owner reference list merges by `uid`, so an existing
- * non-controller reference to `cs` is turned into the controller reference.
- */
-export function adoptPatch(cs: CloneSet): JsonObject {
-  return { metadata: { ownerReferences: [{ ...cloneSetControllerRef(cs) }] } };
+export function cloneSetPodClaimer(cs: CloneSet): PodClaimer {
+  return {
+    controllerRef: cloneSetControllerRef(cs),
+    selector: cs.spec.selector,
+    deleting: !!cs.metadata.deletionTimestamp,
+  };
 }
 
 /**
@@ -155,7 +79,7 @@ export function cleanupPVCs(
     const uid = pvc.metadata.uid ?? '';
     if (pod) {
       const others = (pvc.metadata.ownerReferences ?? []).filter((r) => r.uid !== cs.metadata.uid);
-      const podOwner = controllerRefTo('v1', 'Pod', pod);
+      const podOwner = newControllerRef('v1', 'Pod', pod);
       const already = others.some((r) => r.uid === podOwner.uid);
       reown.push({
         type: 'PatchPVCOwner',

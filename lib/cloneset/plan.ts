@@ -14,19 +14,15 @@ import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/ty
 import { emptyDiff } from './sync/diff.js';
 import { calculateStatus } from './status.js';
 import { metaTime } from '../api/time.js';
-import { claimPods, cleanupPVCs } from './ownership.js';
-import { isPodActive } from './pods.js';
+import { cleanupPVCs, cloneSetPodClaimer } from './ownership.js';
+import { claimPods } from '../podset/ownership.js';
+import { isPodActive } from '../podset/pods.js';
 import { computeRevisions, truncateHistory } from './revision/revision.js';
-import { initKruisePodReady, podsDeletedOrMarked } from './podReadiness.js';
+import { initKruisePodReady, podsDeletedOrMarked } from '../podset/podReadiness.js';
 import { planScale } from './sync/scale.js';
 import { resolveStrategy } from './strategy.js';
-import {
-  DEFAULT_PLANNER_OPTIONS,
-  type Action,
-  type PhaseContext,
-  type Plan,
-  type PlanInput,
-} from './types.js';
+import { DEFAULT_PLANNER_OPTIONS, type PhaseContext, type Plan, type PlanInput } from './types.js';
+import type { Action } from '../podset/actions.js';
 import { planUpdate } from './sync/update.js';
 import { hasPreDownloadWrites, planImagePullJobs } from './predownload/jobs.js';
 import { isPrePullPod, planPrePullPods } from './predownload/prePullPods.js';
@@ -144,7 +140,7 @@ export function planCloneSet(input: PlanInput): Plan {
   actions.push(...pvcCleanup.actions);
   const claim = deleting
     ? { claimed: ownedPods.filter(isPodActive).filter((p) => isControlledBy(p, uid)), actions: [] }
-    : claimPods(cs, ownedPods);
+    : claimPods(cloneSetPodClaimer(cs), ownedPods);
   actions.push(...claim.actions);
   const pods = claim.claimed;
 

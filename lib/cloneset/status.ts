@@ -10,7 +10,7 @@
 import { ConditionType } from '../api/keys.js';
 import { selectorString } from '../api/selector.js';
 import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../api/types.js';
-import { isPodAvailable, isUpdateReady, podMatchesRevision } from './pods.js';
+import { isPodAvailable, isUpdateReady, podMatchesRevision } from '../podset/pods.js';
 import { metaTime } from '../api/time.js';
 import type { StrategyNumbers } from './types.js';
 

@@ -1,7 +1,7 @@
 /**
  * OpenKruise: none as one file: `DiffRecord` is pkg/controller/cloneset/sync/cloneset_sync_utils.go
- * `expectationDiffs`, `PlannerOptions` the CloneSet gates of pkg/features/kruise_features.go; `Plan` and
- * `Action` replace the controller's direct writes.
+ * `expectationDiffs`, `PlannerOptions` the CloneSet gates of pkg/features/kruise_features.go; `Plan` (with the
+ * pod-set toolkit's `Action`s, lib/podset/actions.ts) replaces the controller's direct writes.
  *
  * The planner's contract: what goes in ({@link PlanInput}), what comes out ({@link Plan}). Everything here is
  * plain data; `planCloneSet(input)` is a pure function of it (same input, same plan).
@@ -10,13 +10,12 @@ import type {
   CloneSet,
   CloneSetStatus,
   ControllerRevision,
-  JsonObject,
-  OwnerReference,
   PersistentVolumeClaim,
   Pod,
 } from '../api/types.js';
 import type { FieldError } from '../api/errors.js';
 import type { ImagePullJob } from '../api/imagePullJob.js';
+import type { Action, PodRef } from '../podset/actions.js';
 
 /**
  * Feature gates and controller flags that change CloneSet behaviour
@@ -159,78 +158,6 @@ export interface DiffRecord {
   updateNum: number;
   updateMaxUnavailable: number;
 }
-
-/** Identifies the exact pod version an action was planned against (for resourceVersion preconditions). */
-export interface PodRef {
-  name: string;
-  uid: string;
-  resourceVersion?: string;
-}
-
-/** Why a pod is deleted (recorded in the scale-down ledger and in logs). */
-export type DeleteReason = 'ScaleDown' | 'SpecifiedDelete' | 'PreDeleteHookReleased' | 'ReplicasZero';
-
-/** Why a pod is patched. */
-export type PatchReason =
-  | 'LifecycleTransition'
-  | 'BackfillPodTemplateHash'
-  | 'RecreateUpdate'
-  | 'InPlaceUpdate'
-  | 'InPlaceUpdateGraceExpired'
-  | 'InPlaceUpdateNextBatch'
-  | 'CancelPreDelete'
-  | 'ReleaseOwnership';
-
-/** One write the reconciler performs, in plan order. Pod patches are strategic-merge patches. */
-export type Action =
-  | {
-      type: 'CreatePod';
-      /** Complete pod object to POST. */
-      pod: Pod;
-      /** PVCs to create first (those not already present). */
-      pvcs: PersistentVolumeClaim[];
-      /** Revision name the pod is created at. */
-      revision: string;
-      /**
-       * Slow-start batch index (batches of 1, 2, 4, …; docs/behaviour/cloneset.md#pod-creation); a failure
-       * stops later batches.
-       */
-      batch: number;
-    }
-  | {
-      type: 'DeletePod';
-      pod: PodRef;
-      reason: DeleteReason;
-      /**
-       * Owned PVCs with the pod's instance id, deleted right after the pod
-       * (docs/behaviour/cloneset.md#scale-in-victims).
-       */
-      pvcNames: string[];
-    }
-  | {
-      type: 'PatchPod';
-      pod: PodRef;
-      reason: PatchReason;
-      patch: JsonObject;
-      /**
-       * `InPlaceUpdate` and `RecreateUpdate`: the revision the pod is updated to (the update revision, or the
-       * current one when a partition rolls back), named by the outcome Events (docs/behaviour/cloneset.md#events).
-       */
-      revision?: string;
-    }
-  | {
-      type: 'PatchPodStatus';
-      pod: PodRef;
-      reason:
-        | 'InPlaceUpdateReady'
-        | 'StartInPlaceUpdate'
-        | 'MarkPodNotReady'
-        | 'MarkPodReady'
-        | 'InitKruisePodReady';
-      patch: JsonObject;
-    }
-  | { type: 'DeletePVC'; name: string; uid: string }
-  | { type: 'PatchPVCOwner'; name: string; uid: string; ownerReferences: OwnerReference[] };
 
 /** A Kubernetes Event to record on the CloneSet (docs/behaviour/cloneset.md#events). */
 export interface PlanEvent {

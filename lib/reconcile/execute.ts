@@ -17,7 +17,8 @@
  * Each step below returns what it did; {@link executePlan} only strings them together.
  */
 import type { CloneSet, CloneSetStatus, PersistentVolumeClaim, Pod } from '../api/types.js';
-import type { Action, PatchReason, Plan } from '../cloneset/types.js';
+import type { Plan } from '../cloneset/types.js';
+import type { Action, PatchReason } from '../podset/actions.js';
 import { CONDITION_FAILED_VALIDATION, statusNeedsWrite } from '../cloneset/index.js';
 import { metaTime } from '../api/time.js';
 import type { Clock } from '../core/clock.js';

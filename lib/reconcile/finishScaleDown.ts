@@ -17,7 +17,7 @@ import type {
   ScaleDownIntent,
   ScaleDownLedger,
 } from '../state/index.js';
-import { isPodAvailable } from '../cloneset/pods.js';
+import { isPodAvailable } from '../podset/pods.js';
 import { deleteInstance } from './deleteInstance.js';
 import { recordEvents } from './recordEvents.js';
 

@@ -5,7 +5,7 @@
  * pkg/controller/cloneset/sync).
  */
 import { EventReason } from '../api/keys.js';
-import type { Action } from '../cloneset/types.js';
+import type { Action } from '../podset/actions.js';
 import type { KubeEvent } from '../kube/types.js';
 
 /**

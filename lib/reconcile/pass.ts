@@ -11,7 +11,7 @@ import type { ImagePullJob } from '../api/imagePullJob.js';
 import { selectorString } from '../api/selector.js';
 import { planCloneSet } from '../cloneset/plan.js';
 import { isPrePullPod, LABEL_PREPULL_FOR } from '../cloneset/index.js';
-import { isPodAvailable } from '../cloneset/pods.js';
+import { isPodAvailable } from '../podset/pods.js';
 import { DEFAULT_PLANNER_OPTIONS, type Plan, type PlannerOptions } from '../cloneset/types.js';
 import { namespaceOf, objectKeyText, type ObjectKey } from '../core/objectKey.js';
 import type { Clock } from '../core/clock.js';

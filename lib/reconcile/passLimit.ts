@@ -4,7 +4,7 @@
  * 400 KB, so a pass creates, and deletes, at most {@link MAX_PENDING_PER_PASS} objects; the next pass (after the
  * expectations are observed) continues.
  */
-import type { Action } from '../cloneset/types.js';
+import type { Action } from '../podset/actions.js';
 
 /**
  * Pending objects (pods and their PVCs) one pass creates at most, and deletes at most (so the expectations item

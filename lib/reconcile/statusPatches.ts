@@ -5,7 +5,7 @@
  * (the Pod API's patch strategy), so one patch carrying both conditions has the effect of the two in a row. Pure.
  */
 import type { JsonObject } from '../api/types.js';
-import type { Action } from '../cloneset/types.js';
+import type { Action } from '../podset/actions.js';
 
 /** A pod patch of a plan. */
 export type PodPatch = Extract<Action, { type: 'PatchPod' | 'PatchPodStatus' }>;

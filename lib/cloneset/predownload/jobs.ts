@@ -1,34 +1,30 @@
 /**
  * OpenKruise: pkg/controller/cloneset/cloneset_controller.go `doReconcile` (the pre-download block),
  * pkg/controller/cloneset/cloneset_predownload_image.go `createImagePullJobsForInPlaceUpdate`,
- * `diffImagesBetweenRevisions`, pkg/util/imagejob/utilfunction `CreateJobForWorkloadWithStrategy`,
- * `DeleteJobsForWorkload`.
+ * pkg/util/imagejob/utilfunction `DeleteJobsForWorkload`.
  *
  * Image pre-download for in-place updates (docs/behaviour/cloneset.md#image-pre-download): which ImagePullJobs to
  * create for a new update revision, which label records the decision on that revision, and which jobs to delete once
  * the rollout is done. Pure.
  */
 import {
-  IMAGE_PULL_JOB_API_VERSION,
-  IMAGE_PULL_JOB_KIND,
   LABEL_IMAGE_PREDOWNLOAD_CREATED,
   LABEL_IMAGE_PREDOWNLOAD_IGNORED,
   type ImagePullJob,
 } from '../../api/imagePullJob.js';
 import { legacyScaledValue } from '../../api/intOrPercent.js';
 import { LABEL_CONTROLLER_REVISION_HASH, LABEL_REVISION_HASH } from '../../api/keys.js';
-import type { CloneSet, ControllerRevision, LabelSelector } from '../../api/types.js';
-import { calculateInPlaceUpdateSpec, templateOf } from '../inplace/spec.js';
-import { cloneSetControllerRef, controllerRef } from '../ownership.js';
+import type { CloneSet, LabelSelector } from '../../api/types.js';
+import { calculateInPlaceUpdateSpec } from '../../podset/inplace/spec.js';
+import { controllerRef } from '../../podset/ownership.js';
+import { changedImages, imagePullJobForWorkload } from '../../podset/predownload/imagePullJobs.js';
+import { preDownloadSettings } from '../../podset/predownload/settings.js';
+import { inPlaceUpdateGates } from '../inPlaceOptions.js';
+import { cloneSetControllerRef } from '../ownership.js';
 import type { PhaseContext, PreDownloadPlan } from '../types.js';
-import { preDownloadSettings } from './settings.js';
 
 /** CloneSets of this many replicas or fewer never pre-download (OpenKruise's `minimumReplicasToPreDownloadImage`). */
 export const MIN_REPLICAS_TO_PREDOWNLOAD = 3;
-/** `pullPolicy.backoffLimit` of the jobs. */
-const JOB_BACKOFF_LIMIT = 1;
-/** `completionPolicy.ttlSecondsAfterFinished` of the jobs, seconds. */
-const JOB_TTL_SECONDS = 600;
 
 /** {@link ignoreReason}'s answer for an unreadable partition. */
 export const INVALID_PARTITION = Symbol('invalid partition');
@@ -67,23 +63,6 @@ export function preDownloadEnabled(
 }
 
 /**
- * Container name → image of the update revision's containers whose image differs from the current revision's,
- * or that the current revision lacks (OpenKruise's `diffImagesBetweenRevisions`), in the update template's
- * container order; empty when either revision has no template.
- */
-export function changedImages(current: ControllerRevision, update: ControllerRevision): [string, string][] {
-  const oldTpl = templateOf(current);
-  const newTpl = templateOf(update);
-  if (!oldTpl || !newTpl) return [];
-  const out: [string, string][] = [];
-  for (const c of newTpl.spec?.containers ?? []) {
-    const old = (oldTpl.spec?.containers ?? []).find((o) => o.name === c.name);
-    if (!old || old.image !== c.image) out.push([c.name, c.image ?? '']);
-  }
-  return out;
-}
-
-/**
  * Why the update revision needs no pre-download, in OpenKruise's order of checks
  * (`createImagePullJobsForInPlaceUpdate`): a recreate update (ReCreate, or OnDelete); no more than
  * {@link MIN_REPLICAS_TO_PREDOWNLOAD} replicas; every pod updated in one batch (partition 0 and maxUnavailable —
@@ -104,25 +83,22 @@ export function ignoreReason(ctx: PreDownloadContext): string | undefined | type
   const spec = calculateInPlaceUpdateSpec(ctx.currentRevision, ctx.updateRevision, {
     gracePeriodSeconds: 0,
     ignoreVolumeClaimTemplatesHashDiff: strategy.updateType === 'InPlaceOnly',
-    gates: ctx.options,
+    gates: inPlaceUpdateGates(ctx.options),
   });
   return spec ? undefined : 'cannot update in place';
 }
 
 /**
- * The ImagePullJob for one changed container (OpenKruise's `CreateJobForWorkloadWithStrategy`): named
- * `<update revision>-<container>`, controlled by the CloneSet, labelled with the template's labels plus the update
- * revision's hash, pulling on the nodes of the CloneSet's pods not yet at the update revision (the selector plus
- * `controller-revision-hash NotIn [revision name, hash]`), with the annotations' parallelism and timeout, one
- * retry, always completing and kept 600 s after it finishes.
+ * The ImagePullJob for one changed container (OpenKruise's `createImagePullJobsForInPlaceUpdate` calling
+ * `CreateJobForWorkloadWithStrategy`, lib/podset/predownload/imagePullJobs.ts): named `<update revision>-<container>`,
+ * controlled by the CloneSet, labelled with the template's labels plus the update revision's hash, pulling on the
+ * nodes of the CloneSet's pods not yet at the update revision (the selector plus `controller-revision-hash NotIn
+ * [revision name, hash]`), with the annotations' parallelism and timeout.
  */
 function imagePullJob(ctx: PreDownloadContext, container: string, image: string): ImagePullJob {
   const { cloneSet: cs, updateRevision } = ctx;
-  const settings = preDownloadSettings(cs);
   const template = cs.spec.template;
   const hash = updateRevision.metadata.labels?.[LABEL_REVISION_HASH] ?? '';
-  const labels = { ...(template.metadata?.labels ?? {}), [LABEL_REVISION_HASH]: hash };
-  const annotations = template.metadata?.annotations ?? {};
   const selector: LabelSelector = structuredClone(cs.spec.selector);
   selector.matchExpressions = [
     ...(selector.matchExpressions ?? []),
@@ -132,30 +108,17 @@ function imagePullJob(ctx: PreDownloadContext, container: string, image: string)
       values: [updateRevision.metadata.name ?? '', hash],
     },
   ];
-  const secrets = ((template.spec.imagePullSecrets ?? []) as { name?: string }[]).map((s) => s.name ?? '');
-  const sandbox = {
-    ...(Object.keys(annotations).length ? { annotations: { ...annotations } } : {}),
-    labels: { ...labels },
-  };
-  return {
-    apiVersion: IMAGE_PULL_JOB_API_VERSION,
-    kind: IMAGE_PULL_JOB_KIND,
-    metadata: {
-      namespace: cs.metadata.namespace ?? '',
-      name: `${updateRevision.metadata.name ?? ''}-${container}`,
-      ownerReferences: [cloneSetControllerRef(cs)],
-      labels,
-    },
-    spec: {
-      image,
-      ...(secrets.length ? { pullSecrets: secrets } : {}),
-      podSelector: selector,
-      parallelism: settings.parallelism,
-      pullPolicy: { backoffLimit: JOB_BACKOFF_LIMIT, timeoutSeconds: settings.timeoutSeconds },
-      completionPolicy: { type: 'Always', ttlSecondsAfterFinished: JOB_TTL_SECONDS },
-      sandboxConfig: sandbox,
-    },
-  };
+  return imagePullJobForWorkload({
+    namespace: cs.metadata.namespace ?? '',
+    name: `${updateRevision.metadata.name ?? ''}-${container}`,
+    image,
+    controllerRef: cloneSetControllerRef(cs),
+    labels: { ...(template.metadata?.labels ?? {}), [LABEL_REVISION_HASH]: hash },
+    annotations: template.metadata?.annotations ?? {},
+    podSelector: selector,
+    pullSecrets: ((template.spec.imagePullSecrets ?? []) as { name?: string }[]).map((s) => s.name ?? ''),
+    settings: preDownloadSettings(cs),
+  });
 }
 
 /**

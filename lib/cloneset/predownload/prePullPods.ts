@@ -11,12 +11,13 @@ import type { IntOrString, Pod, PodSpec } from '../../api/types.js';
 import { scaledValueFromIntOrPercent } from '../../api/intOrPercent.js';
 import { LABEL_REVISION_HASH } from '../../api/keys.js';
 import { cloneSetControllerRef } from '../ownership.js';
-import { isPodActive, podMatchesRevision, podRef } from '../pods.js';
-import { fnv1a_32 } from '../revision/goJson.js';
+import { isPodActive, podMatchesRevision, podRef } from '../../podset/pods.js';
+import { fnv1a_32 } from '../../podset/revision/goJson.js';
 import { sortUpdateIndexes } from '../sync/updateSort.js';
 import type { PhaseContext, PrePullPlan } from '../types.js';
-import { changedImages, ignoreReason, minUpdatedReadyReached } from './jobs.js';
-import { preDownloadSettings } from './settings.js';
+import { ignoreReason, minUpdatedReadyReached } from './jobs.js';
+import { changedImages } from '../../podset/predownload/imagePullJobs.js';
+import { preDownloadSettings } from '../../podset/predownload/settings.js';
 
 /** Pre-pull pod label: the UID of the CloneSet it pulls for (how the reconciler lists them). */
 export const LABEL_PREPULL_FOR = 'kruiseless.io/image-prepull-for';

@@ -2,14 +2,14 @@
  * OpenKruise: pkg/controller/cloneset/revision/cloneset_revision.go `NewRevision`, `ApplyRevision`,
  * `getPatch`; pkg/controller/cloneset/cloneset_controller.go `getActiveRevisions`, `truncateHistory`;
  * pkg/util/volumeclaimtemplate/volume_templates_hash.go; Kubernetes pkg/controller/history
- * `HashControllerRevision`, `FindEqualRevisions`.
+ * `FindEqualRevisions`.
  *
  * ControllerRevisions of a CloneSet (docs/behaviour/cloneset.md#revisions,
- * docs/behaviour/cloneset.md#controller-revisions): revision data, hash and name, choosing the current and
- * update revisions, applying a revision, and history truncation. Pure: writes are returned as data
- * ({@link RevisionPlan}) for the reconciler to perform.
+ * docs/behaviour/cloneset.md#controller-revisions): revision data, choosing the current and update revisions,
+ * applying a revision, and history truncation; the hash, name, order and equality rules are the pod-set
+ * toolkit's (lib/podset/revision/history.ts). Pure: writes are returned as data ({@link RevisionPlan}) for the
+ * reconciler to perform.
  */
-import { parseInt32 } from '../../api/int32.js';
 import { ANNOTATION_VCT_HASH, LABEL_REVISION_HASH } from '../../api/keys.js';
 import { InvalidRevisionDataError } from '../../api/errors.js';
 import { selectorMatches } from '../../api/selector.js';
@@ -22,21 +22,11 @@ import type {
   Pod,
   PodTemplateSpec,
 } from '../../api/types.js';
-import {
-  fnv1_32,
-  fnv1a_32,
-  goJson,
-  goSpewBytes,
-  goTypedPvcListJson,
-  safeEncodeString,
-  utf8,
-} from './goJson.js';
+import { podMatchesRevision } from '../../podset/pods.js';
+import { fnv1a_32, goJson, goSpewBytes, goTypedPvcListJson, utf8 } from '../../podset/revision/goJson.js';
+import { hashRevision, revisionName, revisionsEqual, sortRevisions } from '../../podset/revision/history.js';
 import { cloneSetControllerRef } from '../ownership.js';
-import { podMatchesRevision, timeMillis } from '../pods.js';
 import type { RevisionPlan } from '../types.js';
-
-/** Longest CloneSet-name prefix kept in a revision name (docs/behaviour/cloneset.md#controller-revisions). */
-export const REVISION_NAME_PREFIX_MAX = 223;
 
 function withResources(containers: Container[] | undefined): Container[] | undefined {
   return containers?.map((c) =>
@@ -65,25 +55,6 @@ export function revisionData(template: PodTemplateSpec): JsonObject {
   if (init) spec.initContainers = init;
   const tpl = { ...t, metadata, spec, $patch: 'replace' } as unknown as JsonObject;
   return { spec: { template: tpl } };
-}
-
-/**
- * The revision hash (docs/behaviour/cloneset.md#revisions): FNV-1 32 over the raw data bytes followed by the
- * decimal `collisionCount` (only when given; the CloneSet controller always gives it), printed in decimal and
- * safe-encoded.
- * @param raw the revision data as Go JSON (see {@link goJson})
- * @param collisionCount `status.collisionCount`; `undefined` = no probe
- * @returns e.g. `7dd7d4f698`
- */
-export function hashRevision(raw: string, collisionCount?: number): string {
-  let h = fnv1_32(utf8(raw));
-  if (collisionCount !== undefined) h = fnv1_32(utf8(String(collisionCount)), h);
-  return safeEncodeString(String(h));
-}
-
-/** `<csName truncated to 223 chars>-<hash>` (docs/behaviour/cloneset.md#controller-revisions). */
-export function revisionName(csName: string, hash: string): string {
-  return `${csName.slice(0, REVISION_NAME_PREFIX_MAX)}-${hash}`;
 }
 
 /**
@@ -134,23 +105,6 @@ export function newRevision(
 }
 
 /**
- * Revisions sorted ascending by `revision`, then `creationTimestamp`, then name
- * (docs/behaviour/cloneset.md#reconcile-order).
- * @returns a new array
- */
-export function sortRevisions(list: readonly ControllerRevision[]): ControllerRevision[] {
-  return [...list].sort((a, b) => {
-    if (a.revision !== b.revision) return a.revision - b.revision;
-    const ta = timeMillis(a.metadata.creationTimestamp);
-    const tb = timeMillis(b.metadata.creationTimestamp);
-    if (ta !== tb) return ta - tb;
-    const na = a.metadata.name ?? '';
-    const nb = b.metadata.name ?? '';
-    return na < nb ? -1 : na > nb ? 1 : 0;
-  });
-}
-
-/**
  * Revisions that belong to the CloneSet (docs/behaviour/cloneset.md#reconcile-order): labels match
  * `spec.selector`, and the controller owner reference is absent or points to the CloneSet's UID.
  * @throws InvalidSelectorError when the selector is invalid
@@ -164,23 +118,6 @@ export function filterOwnedRevisions(
     const ref = r.metadata.ownerReferences?.find((o) => o.controller);
     return !ref || ref.uid === cs.metadata.uid;
   });
-}
-
-function int32Label(r: ControllerRevision): number | undefined {
-  const v = r.metadata.labels?.[LABEL_REVISION_HASH];
-  return v === undefined ? undefined : parseInt32(v);
-}
-
-/**
- * Whether two revisions are equal (docs/behaviour/cloneset.md#revisions): same data bytes, unless both hash
- * labels parse as int32 and differ.
- * @param rawB the Go JSON of `b.data`, when already known
- */
-export function revisionsEqual(a: ControllerRevision, b: ControllerRevision, rawB = goJson(b.data)): boolean {
-  const ha = int32Label(a);
-  const hb = int32Label(b);
-  if (ha !== undefined && hb !== undefined && ha !== hb) return false;
-  return goJson(a.data) === rawB;
 }
 
 /** Result of {@link computeRevisions}. */

@@ -11,18 +11,18 @@ import {
   ANNOTATION_LIFECYCLE_TIMESTAMP,
   CONDITION_INPLACE_UPDATE_READY,
   CONDITION_KRUISE_POD_READY,
-  LABEL_CONTROLLER_REVISION_HASH,
   LABEL_INSTANCE_ID,
   LABEL_LIFECYCLE_STATE,
-  LABEL_POD_TEMPLATE_HASH,
   LifecycleState,
 } from '../../api/keys.js';
 import type { CloneSet, PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from '../../api/types.js';
 import { applyRevision } from '../revision/revision.js';
 import { cloneSetControllerRef } from '../ownership.js';
-import { isPodActive, shortHash } from '../pods.js';
+import { isPodActive } from '../../podset/pods.js';
+import { cloneSetRevisionLabels } from '../inPlaceOptions.js';
 import { metaTime } from '../../api/time.js';
-import type { Action, PhaseContext } from '../types.js';
+import type { PhaseContext } from '../types.js';
+import type { Action } from '../../podset/actions.js';
 
 /** Thrown when no unused instance id can be generated. */
 export class PodCreationError extends Error {
@@ -129,8 +129,7 @@ export function buildPod(
   const meta = tpl.metadata ?? {};
   const labels: Record<string, string> = {
     ...(meta.labels ?? {}),
-    [LABEL_CONTROLLER_REVISION_HASH]: shortHashLabel ? shortHash(revisionName) : revisionName,
-    [LABEL_POD_TEMPLATE_HASH]: shortHash(revisionName),
+    ...cloneSetRevisionLabels(revisionName, shortHashLabel),
     [LABEL_INSTANCE_ID]: id,
     [LABEL_LIFECYCLE_STATE]: LifecycleState.PreparingNormal,
   };

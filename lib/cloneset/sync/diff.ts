@@ -7,7 +7,7 @@
  */
 import { LifecycleState } from '../../api/keys.js';
 import type { Pod } from '../../api/types.js';
-import { isPodAvailable, isSpecifiedDelete, lifecycleState, podMatchesRevision } from '../pods.js';
+import { isPodAvailable, isSpecifiedDelete, lifecycleState, podMatchesRevision } from '../../podset/pods.js';
 import type { DiffRecord, PhaseContext } from '../types.js';
 
 /** A record with every field 0 (the "nothing to do" diff). */

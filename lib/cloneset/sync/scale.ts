@@ -12,9 +12,10 @@ import { EventReason, LABEL_INSTANCE_ID, LifecycleState } from '../../api/keys.j
 import type { Pod } from '../../api/types.js';
 import { planCreations } from './create.js';
 import { calculateDiff, scalePhaseIsUpdated } from './diff.js';
-import { lifecycleStatePatch, markPodNotReadyPatch } from '../lifecycle/patch.js';
-import { isHookedBy, isPodAvailable, isSpecifiedDelete, lifecycleState, podRef } from '../pods.js';
-import type { Action, DeleteReason, DiffRecord, PhaseContext, PhaseResult, PlanEvent } from '../types.js';
+import { lifecycleStatePatch, markPodNotReadyPatch } from '../../podset/lifecycle/patch.js';
+import { isHookedBy, isPodAvailable, isSpecifiedDelete, lifecycleState, podRef } from '../../podset/pods.js';
+import type { DiffRecord, PhaseContext, PhaseResult, PlanEvent } from '../types.js';
+import type { Action, DeleteReason } from '../../podset/actions.js';
 import { chooseScaleDownVictims } from './victims.js';
 
 /**

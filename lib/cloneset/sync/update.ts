@@ -9,11 +9,17 @@
  */
 import { LABEL_POD_TEMPLATE_HASH, LABEL_SPECIFIED_DELETE, LifecycleState } from '../../api/keys.js';
 import type { ControllerRevision, Pod } from '../../api/types.js';
+import type { InPlaceUpdateOptions } from '../../podset/inplace/options.js';
+import { inPlaceUpdateOptions } from '../inPlaceOptions.js';
 import { calculateDiff } from './diff.js';
-import { refreshInPlace, startInPlaceUpdate } from '../inplace/update.js';
-import { calculateInPlaceUpdateSpec, type InPlaceSpecOptions } from '../inplace/spec.js';
-import { graceAnnotation, type UpdateSpec } from '../inplace/state.js';
-import { reenterPreparingUpdate, refreshLifecycle, transitionLifecycle } from '../lifecycle/lifecycle.js';
+import { refreshInPlace, startInPlaceUpdate } from '../../podset/inplace/update.js';
+import { calculateInPlaceUpdateSpec, type InPlaceSpecOptions } from '../../podset/inplace/spec.js';
+import { graceAnnotation, type UpdateSpec } from '../../podset/inplace/state.js';
+import {
+  reenterPreparingUpdate,
+  refreshLifecycle,
+  transitionLifecycle,
+} from '../../podset/lifecycle/lifecycle.js';
 import {
   isHookedBy,
   isPodAvailable,
@@ -22,8 +28,9 @@ import {
   podRef,
   podRevision,
   shortHash,
-} from '../pods.js';
-import type { Action, DiffRecord, PhaseContext, PhaseResult } from '../types.js';
+} from '../../podset/pods.js';
+import type { DiffRecord, PhaseContext, PhaseResult } from '../types.js';
+import type { Action } from '../../podset/actions.js';
 import { sortUpdateIndexes } from './updateSort.js';
 
 /** Smallest positive of two optional delays, seconds. */
@@ -69,18 +76,18 @@ export function limitUpdateIndexes(
 }
 
 /** Step 1: in-place refresh, lifecycle refresh and pod-template-hash back-fill of every pod. */
-function refreshPods(ctx: PhaseContext, result: PhaseResult): boolean {
+function refreshPods(ctx: PhaseContext, inPlace: InPlaceUpdateOptions, result: PhaseResult): boolean {
   const updateRevision = ctx.updateRevision.metadata.name ?? '';
   let modified = false;
   for (const pod of ctx.pods) {
-    const refreshed = refreshInPlace(pod, ctx.now, ctx.options);
+    const refreshed = refreshInPlace(pod, ctx.now, inPlace);
     if (refreshed.error) {
       result.error = refreshed.error;
       return true;
     }
     result.actions.push(...refreshed.actions);
     result.requeueAfterSeconds = minDelay(result.requeueAfterSeconds, refreshed.requeueAfterSeconds);
-    const lc = refreshLifecycle(ctx.cloneSet, pod, updateRevision, ctx.now, ctx.options);
+    const lc = refreshLifecycle(ctx.cloneSet.spec.lifecycle, pod, updateRevision, ctx.now, inPlace);
     result.actions.push(...lc.actions);
     if (lc.labelPatched) modified = true;
     if (pod.metadata.labels?.[LABEL_POD_TEMPLATE_HASH] === undefined) {
@@ -132,6 +139,7 @@ type InPlaceSpecs = Map<string, UpdateSpec | undefined>;
  */
 function inPlaceSpecOf(
   ctx: PhaseContext,
+  inPlace: InPlaceUpdateOptions,
   pod: Pod,
   target: ControllerRevision,
   specs: InPlaceSpecs,
@@ -143,7 +151,7 @@ function inPlaceSpecOf(
   const options: InPlaceSpecOptions = {
     gracePeriodSeconds: ctx.cloneSet.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0,
     ignoreVolumeClaimTemplatesHashDiff: type === 'InPlaceOnly',
-    gates: ctx.options,
+    gates: inPlace,
   };
   const spec = calculateInPlaceUpdateSpec(own, target, options);
   specs.set(label, spec);
@@ -151,11 +159,17 @@ function inPlaceSpecOf(
 }
 
 /** Step 8 for one pod (docs/behaviour/cloneset.md#update-phase). */
-function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision, specs: InPlaceSpecs): PodUpdate {
+function updatePod(
+  ctx: PhaseContext,
+  inPlace: InPlaceUpdateOptions,
+  pod: Pod,
+  target: ControllerRevision,
+  specs: InPlaceSpecs,
+): PodUpdate {
   const type = ctx.strategy.updateType;
   const name = pod.metadata.name ?? '';
   if (type === 'InPlaceIfPossible' || type === 'InPlaceOnly') {
-    const spec = inPlaceSpecOf(ctx, pod, target, specs);
+    const spec = inPlaceSpecOf(ctx, inPlace, pod, target, specs);
     if (spec) {
       const hook = ctx.cloneSet.spec.lifecycle?.inPlaceUpdate;
       const state = lifecycleState(pod);
@@ -185,7 +199,7 @@ function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision, spec
           return { actions: [], error: `not allowed to in-place update pod ${name} in state ${state}` };
       }
       const grace = spec.graceSeconds > 0 ? spec.graceSeconds : undefined;
-      return { actions: startInPlaceUpdate(pod, spec, ctx.now, ctx.options), requeueAfterSeconds: grace };
+      return { actions: startInPlaceUpdate(pod, spec, ctx.now, inPlace), requeueAfterSeconds: grace };
     }
     if (type === 'InPlaceOnly') {
       return {
@@ -223,7 +237,8 @@ function updatePod(ctx: PhaseContext, pod: Pod, target: ControllerRevision, spec
  */
 export function planUpdate(ctx: PhaseContext): PhaseResult {
   const result: PhaseResult = { changed: false, actions: [], events: [] };
-  if (refreshPods(ctx, result)) return result;
+  const inPlace = inPlaceUpdateOptions(ctx.options);
+  if (refreshPods(ctx, inPlace, result)) return result;
   if (ctx.strategy.updateType === 'OnDelete' || ctx.strategy.paused) return result;
 
   const updateRevision = ctx.updateRevision.metadata.name ?? '';
@@ -246,7 +261,7 @@ export function planUpdate(ctx: PhaseContext): PhaseResult {
   );
   const specs: InPlaceSpecs = new Map();
   for (const i of kept) {
-    const res = updatePod(ctx, ctx.pods[i], target, specs);
+    const res = updatePod(ctx, inPlace, ctx.pods[i], target, specs);
     result.actions.push(...res.actions);
     result.requeueAfterSeconds = minDelay(result.requeueAfterSeconds, res.requeueAfterSeconds);
     if (res.error) {

@@ -7,14 +7,14 @@
  * functions; time comes in through the context.
  */
 import type { Pod } from '../../api/types.js';
-import { isPodAvailable } from '../pods.js';
+import { isPodAvailable } from '../../podset/pods.js';
 import {
   activePodKey,
   compareActivePodKeys,
   stableSortBy,
   type ActivePodsOrder,
   type Ranks,
-} from '../podOrder.js';
+} from '../../podset/podOrder.js';
 import type { PhaseContext } from '../types.js';
 
 /** Node labels by node name, for the topology-spread ranker (the planner itself has no Node objects). */

@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { applyDefaults } from '../../../lib/api/defaults.js';
 import { defaultPodTemplate, kubernetesDefaultPullPolicy } from '../../../lib/api/podTemplateDefaults.js';
 import type { CloneSet, PodTemplateSpec } from '../../../lib/api/types.js';
-import { goJson } from '../../../lib/cloneset/revision/goJson.js';
+import { goJson } from '../../../lib/podset/revision/goJson.js';
 import { newRevision, revisionData } from '../../../lib/cloneset/revision/revision.js';
 import { World } from '../support/world.js';
 

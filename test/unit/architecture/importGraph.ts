@@ -1,8 +1,8 @@
 /**
- * The repository's relative import graph as the architecture tests read it (docs/architecture.md#layers): every
- * `.ts` file of a folder, and each file's relative imports (static, type-only, re-exports and dynamic) parsed with
- * the TypeScript parser, as root-relative `.ts` paths. One reader, so the layer test and the cycle test see the same
- * edges.
+ * The repository's import graph as the architecture tests read it (docs/architecture.md#layers): every `.ts` file of
+ * a folder, and each file's imports (static, type-only, re-exports and dynamic) parsed with the TypeScript parser —
+ * relative ones as root-relative `.ts` paths, packages as written. One reader, so the layer test and the cycle test
+ * see the same edges.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -26,13 +26,22 @@ export function sourceFiles(dir: string): string[] {
     .sort();
 }
 
+/** Every module specifier (static, type-only, re-exports and dynamic) one file imports, as written. */
+function specifiersOf(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+  return info.importedFiles.map((f) => f.fileName);
+}
+
 /** Relative imports (static, type-only, re-exports and dynamic) of one file, as root-relative `.ts` paths. */
 export function importsOf(file: string): string[] {
-  const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
-  return info.importedFiles
-    .map((f) => f.fileName)
+  return specifiersOf(file)
     .filter((name) => name.startsWith('.'))
     .map((name) => relative(ROOT, resolve(ROOT, dirname(file), name)).replace(/\.js$/, '.ts'));
+}
+
+/** Packages and built-in modules one file imports (every specifier that is not relative), as written. */
+export function packagesOf(file: string): string[] {
+  return specifiersOf(file).filter((name) => !name.startsWith('.'));
 }
 
 /** The import edges of `files`. */

@@ -1,30 +1,33 @@
 /**
  * Dependencies point inward (docs/architecture.md#layers): every relative import of every file under lib/ and
  * functions/ is read with the TypeScript parser and checked against the layer of its folder. A file may import its
- * own folder or a folder of a lower layer, never a folder of its own layer or a higher one. The Lambda entry points
- * must not reach the emulator or the local application, even indirectly.
+ * own folder or a folder of a lower layer, never a folder of its own layer or a higher one. The pod-set toolkit
+ * (lib/podset) imports no package that could do I/O. The Lambda entry points must not reach the emulator or the
+ * local application, even indirectly.
  */
 import { describe, expect, it } from '@jest/globals';
-import { importEdges, importsOf, sourceFiles } from './importGraph.js';
+import { importEdges, importsOf, packagesOf, sourceFiles } from './importGraph.js';
 
 /** Layer of each top-level folder: higher may import lower. */
 const LAYERS: Record<string, number> = {
   'lib/core': 0,
   'lib/api': 1,
+  // the pod-set toolkit every pod-managing kind shares (pure, knows no kind)
+  'lib/podset': 2,
   // the planner and the adapters are siblings: the planner does no I/O, the adapters make no decisions
-  'lib/cloneset': 2,
-  'lib/kube': 2,
-  'lib/state': 2,
-  'lib/events': 2,
-  'lib/reconcile': 3,
-  'lib/forward': 3,
-  'lib/runtime': 4,
-  'lib/admin': 4,
-  'lib/emulator': 5,
-  'lib/cli': 5,
-  infra: 5,
-  'lib/local': 6,
-  functions: 6,
+  'lib/cloneset': 3,
+  'lib/kube': 3,
+  'lib/state': 3,
+  'lib/events': 3,
+  'lib/reconcile': 4,
+  'lib/forward': 4,
+  'lib/runtime': 5,
+  'lib/admin': 5,
+  'lib/emulator': 6,
+  'lib/cli': 6,
+  infra: 6,
+  'lib/local': 7,
+  functions: 7,
 };
 
 /** `lib/<folder>` or the repository's top-level folder of a path relative to the root. */
@@ -54,6 +57,14 @@ describe('import layers', () => {
       return a !== b && !((LAYERS[b] ?? Infinity) < (LAYERS[a] ?? -Infinity));
     }).map(({ from, to }) => `${from} → ${to}`);
     expect(outward).toEqual([]);
+  });
+
+  it('keeps the pod-set toolkit pure: no package or built-in module beyond the JSON-patch diff', () => {
+    const pure = new Set(['fast-json-patch']);
+    const io = sourceFiles('lib/podset')
+      .flatMap((file) => packagesOf(file).map((name) => `${file} → ${name}`))
+      .filter((edge) => !pure.has(edge.slice(edge.indexOf(' → ') + 3)));
+    expect(io).toEqual([]);
   });
 
   it('keeps the emulator, the local application and the tooling out of every Lambda bundle', () => {

@@ -11,7 +11,7 @@ import {
   PodCreationError,
   slowStartBatch,
 } from '../../../lib/cloneset/sync/create.js';
-import { shortHash } from '../../../lib/cloneset/pods.js';
+import { shortHash } from '../../../lib/podset/pods.js';
 import { cloneSet, idSource, NOW, P, phaseContext, pvc } from '../support/fixtures.js';
 
 const OWNER = {

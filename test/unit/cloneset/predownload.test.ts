@@ -7,8 +7,7 @@
 import type { ImagePullJob } from '../../../lib/api/imagePullJob.js';
 import type { CloneSet, ControllerRevision, Pod, PodTemplateSpec } from '../../../lib/api/types.js';
 import { newRevision, planCloneSet } from '../../../lib/cloneset/index.js';
-import { changedImages, planImagePullJobs } from '../../../lib/cloneset/predownload/jobs.js';
-import { preDownloadSettings } from '../../../lib/cloneset/predownload/settings.js';
+import { planImagePullJobs } from '../../../lib/cloneset/predownload/jobs.js';
 import { planPrePullPods } from '../../../lib/cloneset/predownload/prePullPods.js';
 import { resolveStrategy } from '../../../lib/cloneset/strategy.js';
 import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from '../../../lib/cloneset/types.js';
@@ -233,37 +232,6 @@ describe('planImagePullJobs: clean-up once every pod is at one revision', () => 
       createJobs: [],
       deleteJobs: [{ name: 'a', uid: 'job-a' }],
     });
-  });
-});
-
-describe('annotations and image diff', () => {
-  const settings: [Record<string, string>, ReturnType<typeof preDownloadSettings>][] = [
-    [{}, { parallelism: 1, timeoutSeconds: 300, minUpdatedReadyPods: 0 }],
-    [
-      {
-        'apps.kruise.io/image-predownload-parallelism': '50%',
-        'apps.kruise.io/image-predownload-timeout-seconds': 'ten',
-        'apps.kruise.io/image-predownload-min-updated-ready-pods': '3',
-      },
-      { parallelism: '50%', timeoutSeconds: 300, minUpdatedReadyPods: 3 },
-    ],
-    [
-      { 'apps.kruise.io/image-predownload-parallelism': '' },
-      { parallelism: 1, timeoutSeconds: 300, minUpdatedReadyPods: 0 },
-    ],
-  ];
-  test.each(settings)('%j → %j', (annotations, expected) => {
-    expect(preDownloadSettings(cloneSet('x', { annotations }))).toEqual(expected);
-  });
-
-  test('a changed image and a new container are listed in the update template order; an unchanged one is not', () => {
-    const current = newRevision(cloneSet('nginx:1.18'), 1, 0);
-    const cs = cloneSet('nginx:1.19');
-    cs.spec.template.spec.containers.unshift({ name: 'init-like', image: 'alpine:3' });
-    expect(changedImages(current, newRevision(cs, 2, 0))).toEqual([
-      ['init-like', 'alpine:3'],
-      ['main', 'nginx:1.19'],
-    ]);
   });
 });
 

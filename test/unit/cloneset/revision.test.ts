@@ -5,17 +5,13 @@ import {
 } from '../../../lib/api/keys.js';
 import { InvalidRevisionDataError } from '../../../lib/api/errors.js';
 import type { CloneSet, ControllerRevision, Pod } from '../../../lib/api/types.js';
-import { goJson } from '../../../lib/cloneset/revision/goJson.js';
+import { goJson } from '../../../lib/podset/revision/goJson.js';
 import {
   applyRevision,
   computeRevisions,
   filterOwnedRevisions,
-  hashRevision,
   newRevision,
   revisionData,
-  revisionName,
-  revisionsEqual,
-  sortRevisions,
   truncateHistory,
   vctHash,
 } from '../../../lib/cloneset/revision/revision.js';
@@ -90,28 +86,12 @@ describe('revision data and hash (docs/behaviour/cloneset.md#revisions)', () => 
     });
   });
 
-  test.each([
-    ['spec vector, collisionCount 0', SPEC_VECTOR, 0, '7dd7d4f698'],
-    ['spec vector, collisionCount 1', SPEC_VECTOR, 1, '7dd7d4f699'],
-    ['ecosystem vector, no probe', ECOSYSTEM_VECTOR, undefined, '645df5f447'],
-    ['ecosystem vector, collisionCount 0', ECOSYSTEM_VECTOR, 0, '78466b9fbf'],
-    ['ecosystem vector, collisionCount 1', ECOSYSTEM_VECTOR, 1, '78466b9fbd'],
-  ])('%s hashes to the Go value', (_name, raw, probe, hash) => {
-    expect(hashRevision(raw, probe)).toBe(hash);
-  });
-
   test('the ecosystem vector is what goJson prints for its template (HTML escaping)', () => {
     const data = revisionData({
       metadata: { labels: { app: 'web' } },
       spec: { containers: [{ name: 'main', image: 'nginx:1.25<&>' }] },
     });
     expect(goJson(data)).toBe(ECOSYSTEM_VECTOR);
-  });
-
-  test('revision name truncates the CloneSet name to 223 characters', () => {
-    expect(revisionName('foo', '7dd7d4f698')).toBe('foo-7dd7d4f698');
-    const long = 'a'.repeat(300);
-    expect(revisionName(long, 'h')).toBe(`${'a'.repeat(223)}-h`);
   });
 });
 
@@ -198,21 +178,11 @@ describe('newRevision (docs/behaviour/cloneset.md#controller-revisions)', () => 
   });
 });
 
-describe('sorting and filtering revisions (docs/behaviour/cloneset.md#reconcile-order)', () => {
+describe('filtering revisions (docs/behaviour/cloneset.md#reconcile-order)', () => {
   const r = (name: string, revision: number, ts?: string): ControllerRevision => ({
     metadata: { name, creationTimestamp: ts, labels: { app: 'demo' } },
     revision,
   });
-  test('sorts by revision, then creationTimestamp, then name', () => {
-    const list = [
-      r('c', 2, '2024-01-01T00:00:02Z'),
-      r('b', 2, '2024-01-01T00:00:01Z'),
-      r('a', 2, '2024-01-01T00:00:01Z'),
-      r('z', 1),
-    ];
-    expect(sortRevisions(list).map((x) => x.metadata.name)).toEqual(['z', 'a', 'b', 'c']);
-  });
-
   test('keeps revisions matching the selector whose controller is absent or this CloneSet', () => {
     const mine = {
       ...r('mine', 1),
@@ -372,18 +342,6 @@ describe('computeRevisions — collisions and current revision', () => {
       },
     };
     expect(computeRevisions(cs, []).plan.currentRevision).toBe('test-cs-7dd7d4f698');
-  });
-
-  test('equal data is unequal only when both hash labels parse as int32 and differ', () => {
-    const a = listed('a', 1, 'nginx:1.25');
-    const b = listed('b', 2, 'nginx:1.25');
-    expect(revisionsEqual(a, b)).toBe(true);
-    a.metadata.labels = { ...a.metadata.labels, [LABEL_REVISION_HASH]: '12345' };
-    expect(revisionsEqual(a, b)).toBe(true);
-    b.metadata.labels = { ...b.metadata.labels, [LABEL_REVISION_HASH]: '54321' };
-    expect(revisionsEqual(a, b)).toBe(false);
-    b.metadata.labels = { ...b.metadata.labels, [LABEL_REVISION_HASH]: '12345' };
-    expect(revisionsEqual(a, b)).toBe(true);
   });
 });
 

@@ -5,9 +5,9 @@
  */
 import { LABEL_INSTANCE_ID, LifecycleState } from '../../../lib/api/keys.js';
 import type { Pod } from '../../../lib/api/types.js';
-import { lifecycleStatePatch } from '../../../lib/cloneset/lifecycle/patch.js';
+import { lifecycleStatePatch } from '../../../lib/podset/lifecycle/patch.js';
 import { deletePodsActions, planScale } from '../../../lib/cloneset/sync/scale.js';
-import type { Action } from '../../../lib/cloneset/types.js';
+import type { Action } from '../../../lib/podset/actions.js';
 import { DIFF_SCENARIOS, scenarioContext, type DiffScenario } from '../support/diffScenarios.js';
 import {
   cloneSet,

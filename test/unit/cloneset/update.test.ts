@@ -5,7 +5,7 @@ import {
 } from '../../../lib/api/keys.js';
 import type { Pod } from '../../../lib/api/types.js';
 import { limitUpdateIndexes, planUpdate } from '../../../lib/cloneset/sync/update.js';
-import type { Action } from '../../../lib/cloneset/types.js';
+import type { Action } from '../../../lib/podset/actions.js';
 import { pod as P, revision } from '../support/fixtures.js';
 import {
   ipPod,

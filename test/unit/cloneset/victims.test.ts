@@ -11,7 +11,7 @@ import {
   spreadRanks,
   type NodeLabels,
 } from '../../../lib/cloneset/sync/victims.js';
-import { comparePodsForDeletion } from '../../../lib/cloneset/podOrder.js';
+import { comparePodsForDeletion } from '../../../lib/podset/podOrder.js';
 import { scalePhaseIsUpdated } from '../../../lib/cloneset/sync/diff.js';
 import { cloneSet, named, NEW_REV, NOW, OLD_REV, P, phaseContext } from '../support/fixtures.js';
 

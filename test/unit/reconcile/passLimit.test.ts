@@ -5,7 +5,7 @@
  */
 import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
 import { capPendingWrites, MAX_PENDING_PER_PASS } from '../../../lib/reconcile/passLimit.js';
-import type { Action } from '../../../lib/cloneset/types.js';
+import type { Action } from '../../../lib/podset/actions.js';
 import type { Pod } from '../../../lib/api/types.js';
 import { harness, REQUEST, seedCloneSet } from './support/harness.js';
 

@@ -2,7 +2,7 @@
  * In-place update on the in-memory World: case C31 (docs/behaviour/scenarios.md#c31) (metadata patch,
  * eligibility table) and C32 (env-from-metadata; Kruiseless documents that such updates never complete
  * without kruise-daemon — docs/behaviour/cloneset.md#edge-env-from-metadata, `areContainersUpdated` in
- * lib/cloneset/inplace/apply.ts).
+ * lib/podset/inplace/apply.ts).
  */
 import { World } from '../support/world.js';
 import {

@@ -17,7 +17,8 @@ import type {
   PodCondition,
 } from '../../../lib/api/types.js';
 import { planCloneSet } from '../../../lib/cloneset/plan.js';
-import type { Action, Plan, PlannerOptions } from '../../../lib/cloneset/types.js';
+import type { Plan, PlannerOptions } from '../../../lib/cloneset/types.js';
+import type { Action } from '../../../lib/podset/actions.js';
 import { metaTime } from '../../../lib/api/time.js';
 
 /** List fields that strategic merge patches merge by a key (as in the Kubernetes Go types). */

@@ -5,7 +5,7 @@
  * pkg/util/lifecycle/lifecycle_utils.go `GetPodLifecycleState`; pkg/controller/cloneset/utils/pod_sorter.go
  * `getDeletionCostFromPodAnnotations`.
  *
- * Pod predicates used throughout the planner (docs/behaviour/cloneset.md#pod-predicates), revision matching
+ * Pod predicates used throughout the pod-set planners (docs/behaviour/cloneset.md#pod-predicates), revision matching
  * (docs/behaviour/cloneset.md#pod-labels) and lifecycle-hook evaluation
  * (docs/behaviour/cloneset.md#api-fields). Pure functions of their arguments; time comes in as `now`.
  */
@@ -20,7 +20,7 @@ import {
   type LifecycleStateValue,
 } from '../api/keys.js';
 import type { LifecycleHook, Pod, PodCondition } from '../api/types.js';
-import type { PodRef } from './types.js';
+import type { PodRef } from './actions.js';
 
 /** The condition of `type` on the pod, if any. */
 export function getPodCondition(pod: Pod, type: string): PodCondition | undefined {

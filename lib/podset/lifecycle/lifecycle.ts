@@ -1,18 +1,20 @@
 /**
  * OpenKruise: pkg/util/lifecycle/lifecycle_utils.go `UpdatePodLifecycle`, `IsPodHooked`, `IsPodAllHooked`, as
- * called from pkg/controller/cloneset/sync/cloneset_update.go `refreshPodState` and `updatePod`.
+ * called from pkg/controller/cloneset/sync/cloneset_update.go `refreshPodState` and `updatePod` (Advanced
+ * StatefulSet's pkg/controller/statefulset/stateful_set_control.go `refreshPodState` is the same).
  *
  * Lifecycle state transitions (docs/behaviour/cloneset.md#lifecycle): the refresh transitions run for every
  * pod at the start of the update phase, and the transitions the update phase makes when it picks a pod for an
  * in-place update. Builds {@link Action}s from the patch builders in `patch.ts`.
  */
 import { LifecycleState, type LifecycleStateValue } from '../../api/keys.js';
-import type { CloneSet, JsonObject, LifecycleHook, Pod } from '../../api/types.js';
+import type { JsonObject, Lifecycle, LifecycleHook, Pod } from '../../api/types.js';
 import { isInPlaceUpdateCompleted } from '../inplace/apply.js';
 import { mergeInto } from '../inplace/state.js';
 import { lifecycleStatePatch, markPodNotReadyPatch } from './patch.js';
 import { isAllHookedBy, lifecycleState, podMatchesRevision, podRef } from '../pods.js';
-import type { Action, PlannerOptions } from '../types.js';
+import type { Action } from '../actions.js';
+import type { InPlaceUpdateGates } from '../inplace/options.js';
 
 /** Actions of one transition, and whether the lifecycle label itself is patched. */
 export interface TransitionResult {
@@ -58,11 +60,10 @@ export function transitionLifecycle(
 }
 
 /**
- * `Updated` when the CloneSet has a lifecycle and the pod is not all-hooked by `inPlaceUpdate`, else
+ * `Updated` when the workload has a lifecycle and the pod is not all-hooked by `inPlaceUpdate`, else
  * `Normal`.
  */
-function afterUpdate(cs: CloneSet, pod: Pod): LifecycleStateValue {
-  const lc = cs.spec.lifecycle;
+function afterUpdate(lc: Lifecycle | undefined, pod: Pod): LifecycleStateValue {
   return lc && !isAllHookedBy(pod, lc.inPlaceUpdate) ? LifecycleState.Updated : LifecycleState.Normal;
 }
 
@@ -74,16 +75,16 @@ function afterUpdate(cs: CloneSet, pod: Pod): LifecycleStateValue {
  *   waiting);
  * - Updating → Updated/Normal when the in-place update is complete;
  * - Updated → Normal with no lifecycle, no inPlaceUpdate hook, or all-hooked by it.
+ * @param lc the workload's `spec.lifecycle` (e.g. a CloneSet's), undefined when it has none
  * @param updateRevision name of the update revision
  */
 export function refreshLifecycle(
-  cs: CloneSet,
+  lc: Lifecycle | undefined,
   pod: Pod,
   updateRevision: string,
   now: Date,
-  gates: Pick<PlannerOptions, 'inPlaceWorkloadVerticalScaling'>,
+  gates: Pick<InPlaceUpdateGates, 'inPlaceWorkloadVerticalScaling'>,
 ): TransitionResult {
-  const lc = cs.spec.lifecycle;
   let target: LifecycleStateValue | undefined;
   switch (lifecycleState(pod)) {
     case LifecycleState.PreparingNormal:
@@ -91,10 +92,10 @@ export function refreshLifecycle(
         target = LifecycleState.Normal;
       break;
     case LifecycleState.PreparingUpdate:
-      if (podMatchesRevision(pod, updateRevision)) target = afterUpdate(cs, pod);
+      if (podMatchesRevision(pod, updateRevision)) target = afterUpdate(lc, pod);
       break;
     case LifecycleState.Updating:
-      if (isInPlaceUpdateCompleted(pod, gates)) target = afterUpdate(cs, pod);
+      if (isInPlaceUpdateCompleted(pod, gates)) target = afterUpdate(lc, pod);
       break;
     case LifecycleState.Updated:
       if (!lc?.inPlaceUpdate || isAllHookedBy(pod, lc.inPlaceUpdate)) target = LifecycleState.Normal;

@@ -4,12 +4,12 @@ import {
   ANNOTATION_RUNTIME_CONTAINERS_META,
 } from '../../../lib/api/keys.js';
 import type { Container, Pod } from '../../../lib/api/types.js';
-import { startInPlaceUpdate, refreshInPlace, podNeedsUnready } from '../../../lib/cloneset/inplace/update.js';
+import { startInPlaceUpdate, refreshInPlace, podNeedsUnready } from '../../../lib/podset/inplace/update.js';
 import {
   applyUpdateSpec,
   containerPriority,
   isInPlaceUpdateCompleted,
-} from '../../../lib/cloneset/inplace/apply.js';
+} from '../../../lib/podset/inplace/apply.js';
 import {
   parseInPlaceUpdateState,
   parseUpdateSpec,
@@ -17,11 +17,12 @@ import {
   serializeUpdateSpec,
   type InPlaceUpdateState,
   type UpdateSpec,
-} from '../../../lib/cloneset/inplace/state.js';
-import { DEFAULT_PLANNER_OPTIONS } from '../../../lib/cloneset/types.js';
-import { ipPod, NEW_REV, NOW } from './updateTestContext.js';
+} from '../../../lib/podset/inplace/state.js';
+import { shortHash } from '../../../lib/podset/pods.js';
+import { NEW_REV, NOW } from '../support/fixtures.js';
+import { IN_PLACE_OPTIONS, ipPod } from '../support/inPlacePods.js';
 
-const gates = DEFAULT_PLANNER_OPTIONS;
+const gates = IN_PLACE_OPTIONS;
 const T = '2024-05-01T08:00:00Z';
 const spec = (o: Partial<UpdateSpec> = {}): UpdateSpec => ({
   revision: NEW_REV,
@@ -131,12 +132,12 @@ describe('startInPlaceUpdate (docs/behaviour/cloneset.md#in-place-update)', () =
     });
   });
 
-  it('no status write without the readiness gate; short-hash gate writes the suffix; grace keys dropped', () => {
+  it("no status write without the readiness gate; the revision labels are the options' ; grace keys dropped", () => {
     const pod = ipPod('p0', 'old_rev', { annotations: { 'inplace-update-grace': '{}' } });
     pod.spec.readinessGates = [];
     const actions = startInPlaceUpdate(pod, spec({ revision: 'foo-abc' }), NOW, {
       ...gates,
-      cloneSetShortHash: true,
+      revisionLabels: (revision) => ({ 'controller-revision-hash': shortHash(revision) }),
     });
     expect(actions).toHaveLength(1);
     const md = (actions[0].type === 'PatchPod' && actions[0].patch.metadata) as Record<

@@ -13,8 +13,6 @@ import {
   ANNOTATION_INPLACE_UPDATE_STATE,
   ANNOTATION_INPLACE_UPDATE_STATE_LEGACY,
   CONDITION_INPLACE_UPDATE_READY,
-  LABEL_CONTROLLER_REVISION_HASH,
-  LABEL_POD_TEMPLATE_HASH,
   LifecycleState,
   REASON_START_INPLACE_UPDATE,
 } from '../../api/keys.js';
@@ -33,10 +31,11 @@ import {
   type UpdateSpec,
 } from './state.js';
 import { lifecycleStatePatch } from '../lifecycle/patch.js';
-import { getPodCondition, podMatchesRevision, podRef, shortHash, timeMillis } from '../pods.js';
+import { getPodCondition, podMatchesRevision, podRef, timeMillis } from '../pods.js';
 import { hasReadinessGate, readinessFromGates } from '../readiness.js';
 import { metaTime } from '../../api/time.js';
-import type { Action, PlannerOptions } from '../types.js';
+import type { Action } from '../actions.js';
+import type { InPlaceUpdateGates, InPlaceUpdateOptions } from './options.js';
 
 /**
  * JSON of a condition that replaces `old` entirely under a strategic merge (fields `old` had become `null`).
@@ -84,7 +83,11 @@ function conditionPatch(
  * vertical scaling a resources-only update keeps the pod ready unless a changed cpu/memory has a container
  * `resizePolicy` of `RestartContainer`.
  */
-export function podNeedsUnready(pod: Pod, spec: UpdateSpec, gates: PlannerOptions): boolean {
+export function podNeedsUnready(
+  pod: Pod,
+  spec: UpdateSpec,
+  gates: Pick<InPlaceUpdateGates, 'inPlaceWorkloadVerticalScaling'>,
+): boolean {
   const verticalOnly =
     Object.keys(spec.containerResources).length > 0 &&
     Object.keys(spec.containerImages).length === 0 &&
@@ -111,15 +114,19 @@ export function podNeedsUnready(pod: Pod, spec: UpdateSpec, gates: PlannerOption
  * 1. when {@link podNeedsUnready}: `PatchPodStatus` (reason `StartInPlaceUpdate`) setting
  *    `InPlaceUpdateReady`
  *    False/StartInPlaceUpdate and recomputing `Ready` (omitted when neither changes);
- * 2. one `PatchPod` (reason `InPlaceUpdate`): revision labels, lifecycle `Updating` + timestamp, the state
+ * 2. one `PatchPod` (reason `InPlaceUpdate`): the revision labels, lifecycle `Updating` + timestamp, the state
  *    annotation (legacy key set to `null`), then either the applied first batch (graceSeconds ≤ 0) or the
  * grace    annotation holding the whole spec (images untouched).
- * @param gates `cloneSetShortHash`: `controller-revision-hash` gets only the hash suffix; vertical-scaling
- * gate
+ * @param options `revisionLabels` writes the target revision on the pod; the vertical-scaling gate
  */
-export function startInPlaceUpdate(pod: Pod, spec: UpdateSpec, now: Date, gates: PlannerOptions): Action[] {
+export function startInPlaceUpdate(
+  pod: Pod,
+  spec: UpdateSpec,
+  now: Date,
+  options: InPlaceUpdateOptions,
+): Action[] {
   const actions: Action[] = [];
-  if (podNeedsUnready(pod, spec, gates)) {
+  if (podNeedsUnready(pod, spec, options)) {
     const patch = conditionPatch(
       pod,
       {
@@ -134,7 +141,6 @@ export function startInPlaceUpdate(pod: Pod, spec: UpdateSpec, now: Date, gates:
     if (patch)
       actions.push({ type: 'PatchPodStatus', pod: podRef(pod), reason: 'StartInPlaceUpdate', patch });
   }
-  const hash = shortHash(spec.revision);
   const state: InPlaceUpdateState = {
     revision: spec.revision,
     updateTimestamp: metaTime(now),
@@ -144,10 +150,7 @@ export function startInPlaceUpdate(pod: Pod, spec: UpdateSpec, now: Date, gates:
   };
   const patch: JsonObject = {
     metadata: {
-      labels: {
-        [LABEL_CONTROLLER_REVISION_HASH]: gates.cloneSetShortHash ? hash : spec.revision,
-        [LABEL_POD_TEMPLATE_HASH]: hash,
-      },
+      labels: options.revisionLabels(spec.revision),
       annotations: {
         [ANNOTATION_INPLACE_UPDATE_STATE]: serializeInPlaceUpdateState(state),
         [ANNOTATION_INPLACE_UPDATE_STATE_LEGACY]: null,
@@ -156,7 +159,7 @@ export function startInPlaceUpdate(pod: Pod, spec: UpdateSpec, now: Date, gates:
   };
   mergeInto(patch, lifecycleStatePatch(LifecycleState.Updating, now));
   if (spec.graceSeconds <= 0) {
-    mergeInto(patch, applyUpdateSpec(pod, spec, state, now, gates).patch);
+    mergeInto(patch, applyUpdateSpec(pod, spec, state, now, options).patch);
     mergeInto(patch, { metadata: { annotations: removeGraceAnnotations(pod) } });
   } else {
     mergeInto(patch, {
@@ -198,7 +201,11 @@ export interface InPlaceRefreshResult {
  *   unless it is already True (like upstream, an existing True condition with a reason is left as it is).
  * Errors: an unparsable grace or state annotation, or a grace annotation without a state annotation.
  */
-export function refreshInPlace(pod: Pod, now: Date, gates: PlannerOptions): InPlaceRefreshResult {
+export function refreshInPlace(
+  pod: Pod,
+  now: Date,
+  gates: Pick<InPlaceUpdateGates, 'inPlaceWorkloadVerticalScaling'>,
+): InPlaceRefreshResult {
   const graceText = graceAnnotation(pod);
   if (graceText !== undefined) return finishGracePeriod(pod, graceText, now, gates);
 
@@ -251,7 +258,7 @@ function finishGracePeriod(
   pod: Pod,
   graceText: string,
   now: Date,
-  gates: PlannerOptions,
+  gates: Pick<InPlaceUpdateGates, 'inPlaceWorkloadVerticalScaling'>,
 ): InPlaceRefreshResult {
   let spec: UpdateSpec;
   try {

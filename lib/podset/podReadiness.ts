@@ -1,6 +1,6 @@
 /**
  * OpenKruise: pkg/controller/podreadiness/pod_readiness_controller.go `Reconcile` (the pod-readiness
- * controller), for the pods of one CloneSet.
+ * controller), for the pods of one workload.
  *
  * The first `KruisePodReady` condition (docs/behaviour/cloneset.md#kruise-pod-ready): a pod created with the
  * `KruisePodReady` readiness gate gets the condition True once, so that it can become Ready and a later
@@ -11,7 +11,7 @@ import { metaTime } from '../api/time.js';
 import type { Pod } from '../api/types.js';
 import { podRef } from './pods.js';
 import { hasReadinessGate } from './readiness.js';
-import type { Action } from './types.js';
+import type { Action } from './actions.js';
 
 /**
  * `PatchPodStatus` actions (reason `InitKruisePodReady`) for every pod of `pods` that is not terminating, has

@@ -3,22 +3,22 @@
  * annotations read into the v1beta1 fields) and pkg/util/imagejob/utilfunction `CreateJobForWorkloadWithStrategy`
  * (their defaults).
  *
- * The three `apps.kruise.io/image-predownload-*` CloneSet annotations, read as OpenKruise reads them
- * (docs/behaviour/cloneset.md#image-pre-download).
+ * The three `apps.kruise.io/image-predownload-*` workload annotations (CloneSet's today), read as OpenKruise reads
+ * them (docs/behaviour/cloneset.md#image-pre-download).
  */
 import {
   ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS,
   ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM,
   ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS,
 } from '../../api/v1beta1.js';
-import type { CloneSet, IntOrString } from '../../api/types.js';
+import type { IntOrString, ObjectMeta } from '../../api/types.js';
 
 /** Pull timeout per node when the annotation is absent or unreadable, seconds. */
 export const DEFAULT_PREDOWNLOAD_TIMEOUT_SECONDS = 300;
 /** Nodes pulling at once when the annotation is absent. */
 export const DEFAULT_PREDOWNLOAD_PARALLELISM = 1;
 
-/** The pre-download settings of one CloneSet. */
+/** The pre-download settings of one workload. */
 export interface PreDownloadSettings {
   /** Nodes pulling at once: a count, or a string (e.g. `"50%"`) passed on as OpenKruise passes it. */
   parallelism: IntOrString;
@@ -36,14 +36,14 @@ function parseGoInt32(s: string): number | undefined {
 }
 
 /**
- * The CloneSet's pre-download settings from its annotations (OpenKruise's
+ * A workload's pre-download settings from its annotations (OpenKruise's
  * `convertInPlaceUpdateStrategyToV1beta1`): an empty annotation counts as absent; parallelism is an integer when
  * it parses as one (Go's `intstr.Parse`), else kept as the string; timeout and min-updated-ready-pods must parse
  * as int32, else they take their defaults (300 s, 0).
  * @returns the settings; never throws
  */
-export function preDownloadSettings(cs: CloneSet): PreDownloadSettings {
-  const a = cs.metadata.annotations ?? {};
+export function preDownloadSettings(workload: { metadata: ObjectMeta }): PreDownloadSettings {
+  const a = workload.metadata.annotations ?? {};
   const parallelismText = a[ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM] ?? '';
   const parallelismInt = parseGoInt32(parallelismText);
   return {

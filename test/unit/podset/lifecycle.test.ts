@@ -1,11 +1,11 @@
-import type { Pod } from '../../../lib/api/types.js';
+import type { Lifecycle, Pod } from '../../../lib/api/types.js';
 import {
   reenterPreparingUpdate,
   refreshLifecycle,
   transitionLifecycle,
-} from '../../../lib/cloneset/lifecycle/lifecycle.js';
-import { DEFAULT_PLANNER_OPTIONS } from '../../../lib/cloneset/types.js';
-import { ipPod, NEW_REV, NOW, OLD_REV, updateCloneSet } from './updateTestContext.js';
+} from '../../../lib/podset/lifecycle/lifecycle.js';
+import { NEW_REV, NOW, OLD_REV } from '../support/fixtures.js';
+import { IN_PLACE_OPTIONS, ipPod } from '../support/inPlacePods.js';
 
 const T = '2024-05-01T08:00:00Z';
 const kruiseGated = (state: string, extra: Parameters<typeof ipPod>[2] = {}): Pod => {
@@ -50,7 +50,7 @@ describe('transitionLifecycle (docs/behaviour/cloneset.md#lifecycle)', () => {
 });
 
 describe('refreshLifecycle (docs/behaviour/cloneset.md#lifecycle, the refresh transitions)', () => {
-  const opts = DEFAULT_PLANNER_OPTIONS;
+  const opts = IN_PLACE_OPTIONS;
   it('Updating with an incomplete update stays', () => {
     const p = ipPod('p', NEW_REV, {
       state: 'Updating',
@@ -58,37 +58,31 @@ describe('refreshLifecycle (docs/behaviour/cloneset.md#lifecycle, the refresh tr
         'apps.kruise.io/inplace-update-state': `{"revision":"new_rev","updateTimestamp":"${T}","lastContainerStatuses":{"c1":{"imageID":"image-id-xyz"}}}`,
       },
     });
-    expect(refreshLifecycle(updateCloneSet('InPlaceIfPossible'), p, NEW_REV, NOW, opts).actions).toEqual([]);
+    expect(refreshLifecycle(undefined, p, NEW_REV, NOW, opts).actions).toEqual([]);
   });
   it('Updating complete without lifecycle → Normal; with lifecycle but no inPlaceUpdate hook → Updated', () => {
     const p = ipPod('p', NEW_REV, { state: 'Updating' });
-    const label = (cs: ReturnType<typeof updateCloneSet>) => {
-      const a = refreshLifecycle(cs, p, NEW_REV, NOW, opts).actions[0];
+    const label = (lc: Lifecycle | undefined) => {
+      const a = refreshLifecycle(lc, p, NEW_REV, NOW, opts).actions[0];
       return a.type === 'PatchPod' ? (a.patch.metadata as Record<string, unknown>).labels : undefined;
     };
-    expect(label(updateCloneSet('InPlaceIfPossible'))).toEqual({
+    expect(label(undefined)).toEqual({
       'lifecycle.apps.kruise.io/state': 'Normal',
     });
-    expect(
-      label(
-        updateCloneSet('InPlaceIfPossible', 1, { lifecycle: { preDelete: { finalizersHandler: ['x'] } } }),
-      ),
-    ).toEqual({
+    expect(label({ preDelete: { finalizersHandler: ['x'] } })).toEqual({
       'lifecycle.apps.kruise.io/state': 'Updated',
     });
   });
   it('PreparingUpdate on another revision waits; Updated with a hook not all present waits', () => {
-    const cs = updateCloneSet('InPlaceIfPossible', 1, {
-      lifecycle: { inPlaceUpdate: { labelsHandler: { h: 'true' } } },
-    });
+    const lc: Lifecycle = { inPlaceUpdate: { labelsHandler: { h: 'true' } } };
     expect(
-      refreshLifecycle(cs, ipPod('p', OLD_REV, { state: 'PreparingUpdate' }), NEW_REV, NOW, opts).actions,
+      refreshLifecycle(lc, ipPod('p', OLD_REV, { state: 'PreparingUpdate' }), NEW_REV, NOW, opts).actions,
     ).toEqual([]);
     expect(
-      refreshLifecycle(cs, ipPod('p', NEW_REV, { state: 'Updated' }), NEW_REV, NOW, opts).actions,
+      refreshLifecycle(lc, ipPod('p', NEW_REV, { state: 'Updated' }), NEW_REV, NOW, opts).actions,
     ).toEqual([]);
     expect(
-      refreshLifecycle(cs, ipPod('p', NEW_REV, { state: 'Normal' }), NEW_REV, NOW, opts).actions,
+      refreshLifecycle(lc, ipPod('p', NEW_REV, { state: 'Normal' }), NEW_REV, NOW, opts).actions,
     ).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import {
   parseQuantity,
   podQosClass,
   type InPlaceSpecOptions,
-} from '../../../lib/cloneset/inplace/spec.js';
+} from '../../../lib/podset/inplace/spec.js';
 import { revision } from '../support/fixtures.js';
 
 const gates = {

@@ -10,7 +10,7 @@ import {
   goTypedPvcListJson,
   safeEncodeString,
   utf8,
-} from '../../../lib/cloneset/revision/goJson.js';
+} from '../../../lib/podset/revision/goJson.js';
 import type { JsonValue } from '../../../lib/api/types.js';
 
 describe('goJson: Go encoding/json output for revision data', () => {

@@ -1,10 +1,10 @@
 /**
- * The first KruisePodReady condition (lib/cloneset/podReadiness.ts, docs/behaviour/cloneset.md#kruise-pod-ready;
+ * The first KruisePodReady condition (lib/podset/podReadiness.ts, docs/behaviour/cloneset.md#kruise-pod-ready;
  * OpenKruise's pod-readiness controller `Reconcile`): which pods get it, and the exact pods/status patch.
  */
 import type { Pod } from '../../../lib/api/types.js';
-import { initKruisePodReady, podsDeletedOrMarked } from '../../../lib/cloneset/podReadiness.js';
-import { NOW, webPod } from './goldenInputs.js';
+import { initKruisePodReady, podsDeletedOrMarked } from '../../../lib/podset/podReadiness.js';
+import { NOW, webPod } from '../cloneset/goldenInputs.js';
 
 function gated(id: string, extra: (pod: Pod) => void = () => undefined): Pod {
   const pod = webPod(id, 'v1');

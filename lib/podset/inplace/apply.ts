@@ -22,7 +22,7 @@ import {
   type UpdateSpec,
 } from './state.js';
 import { parseQuantity } from './spec.js';
-import type { PlannerOptions } from '../types.js';
+import type { InPlaceUpdateGates } from './options.js';
 
 /**
  * Env var injected by Kruise's pod webhook carrying a container's launch priority (`p_<n>` key),
@@ -113,7 +113,7 @@ export function applyUpdateSpec(
   spec: UpdateSpec,
   state: InPlaceUpdateState,
   now: Date,
-  gates: Pick<PlannerOptions, 'inPlaceWorkloadVerticalScaling'>,
+  gates: Pick<InPlaceUpdateGates, 'inPlaceWorkloadVerticalScaling'>,
 ): { patch: JsonObject; state: InPlaceUpdateState } {
   const next: InPlaceUpdateState = structuredClone(state);
   next.nextContainerImages = {};
@@ -192,7 +192,7 @@ interface RuntimeMeta {
 export function areContainersUpdated(
   pod: Pod,
   state: InPlaceUpdateState,
-  gates: Pick<PlannerOptions, 'inPlaceWorkloadVerticalScaling'>,
+  gates: Pick<InPlaceUpdateGates, 'inPlaceWorkloadVerticalScaling'>,
 ): boolean {
   const metaText = pod.metadata.annotations?.[ANNOTATION_RUNTIME_CONTAINERS_META];
   if (metaText !== undefined) {
@@ -244,7 +244,7 @@ function sameResources(
  */
 export function isInPlaceUpdateCompleted(
   pod: Pod,
-  gates: Pick<PlannerOptions, 'inPlaceWorkloadVerticalScaling'>,
+  gates: Pick<InPlaceUpdateGates, 'inPlaceWorkloadVerticalScaling'>,
 ): boolean {
   if (graceAnnotation(pod) !== undefined) return false;
   const text = stateAnnotation(pod);

@@ -1,6 +1,6 @@
 /** Lifecycle patch builders (docs/behaviour/cloneset.md#pod-labels): the state patch and the KruisePodReady markPodNotReady patch. */
 import type { Pod, PodCondition } from '../../../lib/api/types.js';
-import { lifecycleStatePatch, markPodNotReadyPatch } from '../../../lib/cloneset/lifecycle/patch.js';
+import { lifecycleStatePatch, markPodNotReadyPatch } from '../../../lib/podset/lifecycle/patch.js';
 import { metaTime as rfc3339 } from '../../../lib/api/time.js';
 import { NOW, P } from '../support/fixtures.js';
 

@@ -10,7 +10,7 @@ import {
   compareActivePodKeys,
   comparePodsForDeletion,
   stableSortBy,
-} from '../../../lib/cloneset/podOrder.js';
+} from '../../../lib/podset/podOrder.js';
 
 const pod = (name: string, extra: { cost?: string; node?: string } = {}): Pod => ({
   metadata: {

@@ -19,7 +19,7 @@ import type {
 } from '../../api/types.js';
 import { goJson } from '../revision/goJson.js';
 import type { RefMetadata, UpdateSpec } from './state.js';
-import type { PlannerOptions } from '../types.js';
+import type { InPlaceUpdateGates } from './options.js';
 
 /** Inputs of {@link calculateInPlaceUpdateSpec} besides the two revisions. */
 export interface InPlaceSpecOptions {
@@ -30,10 +30,7 @@ export interface InPlaceSpecOptions {
    */
   ignoreVolumeClaimTemplatesHashDiff: boolean;
   /** Feature gates read here: env-from-metadata, vertical scaling, VCT recreate. */
-  gates: Pick<
-    PlannerOptions,
-    'inPlaceUpdateEnvFromMetadata' | 'inPlaceWorkloadVerticalScaling' | 'recreatePodWhenChangeVCTInCloneSet'
-  >;
+  gates: InPlaceUpdateGates;
 }
 
 /** A revision's pod template, as far as the in-place rules read it. */

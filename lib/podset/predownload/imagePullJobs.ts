@@ -1,0 +1,94 @@
+/**
+ * OpenKruise: pkg/util/imagejob/utilfunction/imagejob_util.go `CreateJobForWorkload`,
+ * `CreateJobForWorkloadWithStrategy` (the job they build; the API call is the reconciler's);
+ * pkg/controller/cloneset/cloneset_predownload_image.go `diffImagesBetweenRevisions`.
+ *
+ * The parts of image pre-download (docs/behaviour/cloneset.md#image-pre-download) that do not depend on the
+ * workload kind: which images a revision change brings, and the ImagePullJob that pulls one of them on the nodes
+ * of the workload's pods. When to pre-download is the workload's decision (for CloneSet:
+ * lib/cloneset/predownload/jobs.ts). Pure.
+ */
+import {
+  IMAGE_PULL_JOB_API_VERSION,
+  IMAGE_PULL_JOB_KIND,
+  type ImagePullJob,
+} from '../../api/imagePullJob.js';
+import type { ControllerRevision, LabelSelector, OwnerReference } from '../../api/types.js';
+import { templateOf } from '../inplace/spec.js';
+import type { PreDownloadSettings } from './settings.js';
+
+/** `pullPolicy.backoffLimit` of the jobs. */
+const JOB_BACKOFF_LIMIT = 1;
+/** `completionPolicy.ttlSecondsAfterFinished` of the jobs, seconds. */
+const JOB_TTL_SECONDS = 600;
+
+/**
+ * Container name → image of the update revision's containers whose image differs from the current revision's,
+ * or that the current revision lacks (OpenKruise's `diffImagesBetweenRevisions`), in the update template's
+ * container order; empty when either revision has no template.
+ */
+export function changedImages(current: ControllerRevision, update: ControllerRevision): [string, string][] {
+  const oldTpl = templateOf(current);
+  const newTpl = templateOf(update);
+  if (!oldTpl || !newTpl) return [];
+  const out: [string, string][] = [];
+  for (const c of newTpl.spec?.containers ?? []) {
+    const old = (oldTpl.spec?.containers ?? []).find((o) => o.name === c.name);
+    if (!old || old.image !== c.image) out.push([c.name, c.image ?? '']);
+  }
+  return out;
+}
+
+/** What {@link imagePullJobForWorkload} builds a job from (the arguments of OpenKruise's `CreateJobForWorkload`). */
+export interface WorkloadImagePullJob {
+  /** The workload's namespace, which the job is created in. */
+  namespace: string;
+  /** The job's name (OpenKruise: `<update revision>-<container>`). */
+  name: string;
+  image: string;
+  /** The workload's controller reference: the job is garbage-collected with the workload. */
+  controllerRef: OwnerReference;
+  /** The job's labels, also given to its sandbox. */
+  labels: Record<string, string>;
+  /** The sandbox's annotations (OpenKruise: the pod template's). */
+  annotations: Record<string, string>;
+  /** The pods whose nodes pull the image. */
+  podSelector: LabelSelector;
+  /** Names of the pull secrets (OpenKruise: the pod template's `imagePullSecrets`). */
+  pullSecrets: string[];
+  /** The workload's parallelism and pull timeout ({@link PreDownloadSettings}). */
+  settings: PreDownloadSettings;
+}
+
+/**
+ * The ImagePullJob OpenKruise's `CreateJobForWorkload` creates: controlled by the workload, pulling on the nodes of
+ * `podSelector`'s pods with the settings' parallelism and timeout, one retry, always completing and kept 600 s
+ * after it finishes; `pullSecrets` only when there are some, the sandbox's annotations only when there are some.
+ * @returns a new object (the inputs are copied, not shared)
+ */
+export function imagePullJobForWorkload(job: WorkloadImagePullJob): ImagePullJob {
+  const labels = { ...job.labels };
+  const sandbox = {
+    ...(Object.keys(job.annotations).length ? { annotations: { ...job.annotations } } : {}),
+    labels: { ...labels },
+  };
+  return {
+    apiVersion: IMAGE_PULL_JOB_API_VERSION,
+    kind: IMAGE_PULL_JOB_KIND,
+    metadata: {
+      namespace: job.namespace,
+      name: job.name,
+      ownerReferences: [job.controllerRef],
+      labels,
+    },
+    spec: {
+      image: job.image,
+      ...(job.pullSecrets.length ? { pullSecrets: [...job.pullSecrets] } : {}),
+      podSelector: structuredClone(job.podSelector),
+      parallelism: job.settings.parallelism,
+      pullPolicy: { backoffLimit: JOB_BACKOFF_LIMIT, timeoutSeconds: job.settings.timeoutSeconds },
+      completionPolicy: { type: 'Always', ttlSecondsAfterFinished: JOB_TTL_SECONDS },
+      sandboxConfig: sandbox,
+    },
+  };
+}
