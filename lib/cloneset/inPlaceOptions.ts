@@ -1,6 +1,7 @@
 /**
  * OpenKruise: pkg/controller/cloneset/sync/cloneset_update.go (the `inplaceupdate.UpdateOptions` CloneSet passes);
- * pkg/controller/cloneset/utils/cloneset_utils.go `revisionAdapterImpl.WriteRevisionHash` (CloneSet's revision adapter).
+ * pkg/controller/cloneset/utils/cloneset_utils.go `revisionAdapterImpl.WriteRevisionHash` (CloneSet's revision
+ * adapter).
  *
  * What the CloneSet planner gives the pod-set toolkit's in-place rules (lib/podset/inplace/options.ts): the three
  * gates from its {@link PlannerOptions}, and CloneSet's revision labels, which new pods carry too.
@@ -11,8 +12,9 @@ import { shortHash } from '../podset/pods.js';
 import type { PlannerOptions } from './types.js';
 
 /**
- * The revision labels of a CloneSet pod at `revision` (docs/behaviour/cloneset.md#new-pods): `controller-revision-hash`
- * = the revision name (its hash suffix only with gate `CloneSetShortHash`), `pod-template-hash` = the hash suffix.
+ * The revision labels of a CloneSet pod at `revision` (docs/behaviour/cloneset.md#new-pods):
+ * `controller-revision-hash` = the revision name (its hash suffix only with gate `CloneSetShortHash`),
+ * `pod-template-hash` = the hash suffix.
  * @param revision a ControllerRevision name `<cloneset>-<hash>`
  * @param shortHashLabel gate `CloneSetShortHash`
  * @returns a new object, keys in that order
@@ -34,7 +36,7 @@ export function inPlaceUpdateGates(options: PlannerOptions): InPlaceUpdateGates 
   };
 }
 
-/** The in-place update options of a CloneSet planned with `options`: its gates and {@link cloneSetRevisionLabels}. */
+/** The in-place update options of a CloneSet planned with `options`: its gates, {@link cloneSetRevisionLabels}. */
 export function inPlaceUpdateOptions(options: PlannerOptions): InPlaceUpdateOptions {
   const shortHashLabel = options.cloneSetShortHash;
   return {

@@ -5,8 +5,8 @@
  * pkg/util/lifecycle/lifecycle_utils.go `GetPodLifecycleState`; pkg/controller/cloneset/utils/pod_sorter.go
  * `getDeletionCostFromPodAnnotations`.
  *
- * Pod predicates used throughout the pod-set planners (docs/behaviour/cloneset.md#pod-predicates), revision matching
- * (docs/behaviour/cloneset.md#pod-labels) and lifecycle-hook evaluation
+ * Pod predicates used throughout the pod-set planners (docs/behaviour/cloneset.md#pod-predicates), revision
+ * matching (docs/behaviour/cloneset.md#pod-labels) and lifecycle-hook evaluation
  * (docs/behaviour/cloneset.md#api-fields). Pure functions of their arguments; time comes in as `now`.
  */
 import { isInt32 } from '../api/int32.js';

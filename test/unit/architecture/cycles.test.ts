@@ -52,7 +52,7 @@ function cyclicComponents(graph: Map<string, string[]>): string[][] {
   return components;
 }
 
-/** A shortest cycle through the first file of `component`, as `a → b → a` (breadth-first inside the component). */
+/** A shortest cycle through the first file of `component`, as `a → b → a` (breadth-first in the component). */
 function shortestCycle(graph: Map<string, string[]>, component: readonly string[]): string {
   const start = component[0];
   const inside = new Set(component);

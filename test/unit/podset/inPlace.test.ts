@@ -132,7 +132,7 @@ describe('startInPlaceUpdate (docs/behaviour/cloneset.md#in-place-update)', () =
     });
   });
 
-  it("no status write without the readiness gate; the revision labels are the options' ; grace keys dropped", () => {
+  it('no status write without the readiness gate; revision labels come from the options; grace keys dropped', () => {
     const pod = ipPod('p0', 'old_rev', { annotations: { 'inplace-update-grace': '{}' } });
     pod.spec.readinessGates = [];
     const actions = startInPlaceUpdate(pod, spec({ revision: 'foo-abc' }), NOW, {

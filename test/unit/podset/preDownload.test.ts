@@ -1,7 +1,7 @@
 /**
- * The kind-neutral parts of image pre-download (lib/podset/predownload, docs/behaviour/cloneset.md#image-pre-download):
- * the workload's pre-download annotations, the images a revision change brings, and the ImagePullJob OpenKruise's
- * `CreateJobForWorkload` builds.
+ * The kind-neutral parts of image pre-download (lib/podset/predownload,
+ * docs/behaviour/cloneset.md#image-pre-download): the workload's pre-download annotations, the images a revision
+ * change brings, and the ImagePullJob OpenKruise's `CreateJobForWorkload` builds.
  */
 import type { PodTemplateSpec } from '../../../lib/api/types.js';
 import { changedImages, imagePullJobForWorkload } from '../../../lib/podset/predownload/imagePullJobs.js';
