@@ -1,7 +1,7 @@
 /**
  * The one exponential-backoff rule of Kruiseless: the delay doubles with each consecutive failure from a base, up
  * to a cap — as client-go's `workqueue.ItemExponentialFailureRateLimiter.When`. Used by the CloneSet retry schedule
- * (lib/reconcile/backoff.ts), the event publisher's resends (lib/events/publisher.ts, with full jitter on top) and
+ * (lib/reconcile/backoff.ts), the event publisher's resends (lib/requests/publisher.ts, with full jitter on top) and
  * the embedded watch pump's restarts (lib/local/embedded.ts). Unit-free: the result is in the unit of `base`.
  */
 

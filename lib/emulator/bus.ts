@@ -10,8 +10,8 @@ import type {
   PutEventsResultEntry,
 } from '@aws-sdk/client-eventbridge';
 import { compilePattern, type EventMatcher, type EventPattern, type JsonValue } from './pattern.js';
-import { createPutEventsPublisher, type EventPublisher, type PublishResult } from '../events/publisher.js';
-import type { ReconcileRequest } from '../events/schema.js';
+import { createPutEventsPublisher, type EventPublisher, type PublishResult } from '../requests/publisher.js';
+import type { ReconcileRequest } from '../requests/schema.js';
 import { systemClock, type Clock } from '../core/clock.js';
 
 /** An event as EventBridge delivers it to a rule target (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-events-structure.html). */

@@ -1,9 +1,9 @@
 /**
  * The local requeue scheduler of the embedded default: the {@link RequeueScheduler} port on in-process timers
- * (EventBridge Scheduler's stand-in; lib/events/requeue.ts has the AWS one).
+ * (EventBridge Scheduler's stand-in; lib/requests/requeue.ts has the AWS one).
  */
-import type { EventPublisher, ReconcileRequest, RequeueScheduler } from '../events/index.js';
-import { checkRequeueDelay, requeueDetail } from '../events/requeue.js';
+import type { EventPublisher, ReconcileRequest, RequeueScheduler } from '../requests/index.js';
+import { checkRequeueDelay, requeueDetail } from '../requests/requeue.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { objectKeyText } from '../core/objectKey.js';
 

@@ -52,7 +52,7 @@ export const CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'patch', resource: 'events' },
 ];
 
-/** The watch pump's and the resync's reads (lib/forward); all must be allowed. */
+/** The watch pump's and the resync's reads (lib/source); all must be allowed. */
 export const WATCHER_ACCESS: readonly ResourceAccess[] = ['get', 'list', 'watch'].flatMap((verb) => [
   { verb, group: KRUISE, resource: 'clonesets' },
   { verb, resource: 'pods' },

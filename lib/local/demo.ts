@@ -8,7 +8,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogLevel } from '@aws-lambda-powertools/logger/types';
 import { clusterUp } from '../../infra/local/cluster.js';
 import { CLONESET_KIND } from '../api/kinds.js';
-import { EVENT_VERSION } from '../events/index.js';
+import { EVENT_VERSION } from '../requests/index.js';
 import { difference, snapshot, total } from '../runtime/counting.js';
 import { startEmbedded, type Embedded } from './embedded.js';
 import { runSeedStory, sleep } from './seedStory.js';

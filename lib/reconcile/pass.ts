@@ -20,7 +20,7 @@ import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorre
 import { anyExists, listIfServed } from '../kube/list.js';
 import { RESOURCES } from '../kube/resources.js';
 import type { KubeClient, Listed } from '../kube/types.js';
-import type { ReconcileReason } from '../events/schema.js';
+import type { ReconcileReason } from '../requests/schema.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../state/index.js';
 import { executePlan, type ExecuteResult } from './execute.js';
 import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';

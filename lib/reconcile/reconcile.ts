@@ -7,7 +7,7 @@
  */
 import type { Plan } from '../cloneset/types.js';
 import { objectKeyOf, type ObjectKey } from '../core/objectKey.js';
-import type { RequeueScheduler, ReconcileRequest } from '../events/index.js';
+import type { RequeueScheduler, ReconcileRequest } from '../requests/index.js';
 import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
 import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';

@@ -5,7 +5,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
-import { createEventBridgePublisher, createSchedulerRequeue } from '../events/index.js';
+import { createEventBridgePublisher, createSchedulerRequeue } from '../requests/index.js';
 import { createKubeClient, kubeConfigFromCluster } from '../kube/index.js';
 import { createStateStores } from '../state/index.js';
 import { backoffSettings, ConfigError, controllerSettings, loadConfig } from './config.js';

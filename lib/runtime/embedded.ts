@@ -3,7 +3,7 @@
  * kubeconfig, and whatever state stores, publisher and requeue scheduler the caller built — in practice dynalite,
  * the in-process bus and timers of lib/emulator, wired by lib/local/embedded.ts. The AWS runtime is aws.ts.
  */
-import type { EventPublisher, RequeueScheduler } from '../events/index.js';
+import type { EventPublisher, RequeueScheduler } from '../requests/index.js';
 import type { StateStores } from '../state/index.js';
 import type { PlannerOptions } from '../cloneset/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';

@@ -15,7 +15,7 @@ import {
   type ReconcileResultLabel,
 } from '../core/metrics.js';
 import type { RequestRecord } from '../kube/request.js';
-import type { EventPublisher } from '../events/index.js';
+import type { EventPublisher } from '../requests/index.js';
 
 /** One metric and dimension set of an invocation: a count (one value) or the seconds observed (one per value). */
 export interface MetricPoint {

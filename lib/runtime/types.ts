@@ -5,7 +5,7 @@
  */
 import { KruiselessError } from '../core/errors.js';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { EventPublisher, RequeueScheduler } from '../events/index.js';
+import type { EventPublisher, RequeueScheduler } from '../requests/index.js';
 import type { KubeClient } from '../kube/types.js';
 import type { StateStores } from '../state/index.js';
 import type { PlannerOptions } from '../cloneset/index.js';

@@ -1,5 +1,5 @@
 /**
- * The `admission` handler (Function URL, the optional fast source of docs/architecture.md#lib-forward): receives AdmissionReview v1 calls for
+ * The `admission` handler (Function URL, the optional fast source of docs/architecture.md#lib-source): receives AdmissionReview v1 calls for
  * clonesets, pods, pods/status and PVCs at `/<secret>/<cluster>`, forwards the CloneSet's object key, and always allows.
  * The API server cannot add headers to webhook calls, so the unguessable path segment authenticates the caller;
  * bodies over the size limit or not shaped like an AdmissionReview get a clear 4xx.
@@ -11,8 +11,8 @@ import {
   InvalidAdmissionReviewError,
   MAX_ADMISSION_BODY_BYTES,
   handleAdmissionReview,
-} from '../../forward/admission.js';
-import { withCorrelationIds } from '../../events/index.js';
+} from '../../source/admission.js';
+import { withCorrelationIds } from '../../requests/index.js';
 import type { Runtime } from '../types.js';
 
 function reply(statusCode: number, body: unknown): LambdaFunctionURLResult {

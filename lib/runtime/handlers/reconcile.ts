@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
-import { correlationIdsOf, parseReconcileEvent, type ReconcileRequest } from '../../events/index.js';
+import { correlationIdsOf, parseReconcileEvent, type ReconcileRequest } from '../../requests/index.js';
 import { KNOWN_KINDS } from '../../api/kinds.js';
 import { systemClock } from '../../core/clock.js';
 import { controllerNameOf, objectKeyText } from '../../core/objectKey.js';

@@ -4,7 +4,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CLONESET_KIND } from '../../api/kinds.js';
 import { controllerNameOf } from '../../core/objectKey.js';
-import { resyncCluster } from '../../forward/resync.js';
+import { resyncCluster } from '../../source/resync.js';
 import type { Context } from 'aws-lambda';
 import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';

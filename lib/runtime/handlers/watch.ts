@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
-import { pumpCluster, type StreamResult } from '../../forward/pump.js';
+import { pumpCluster, type StreamResult } from '../../source/pump.js';
 import { CLONESET_KIND } from '../../api/kinds.js';
 import { systemClock } from '../../core/clock.js';
 import { controllerNameOf } from '../../core/objectKey.js';
-import type { EventPublisher } from '../../events/index.js';
+import type { EventPublisher } from '../../requests/index.js';
 import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';
 

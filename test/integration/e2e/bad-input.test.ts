@@ -8,8 +8,12 @@ import { AppsV1Api } from '@kubernetes/client-node';
 import { admissionHandler } from '../../../lib/runtime/handlers/admission.js';
 import { reconcileHandler } from '../../../lib/runtime/handlers/reconcile.js';
 import type { CloneSet } from '../../../lib/api/types.js';
-import { InvalidEventError, type EventPublisher, type ReconcileRequest } from '../../../lib/events/index.js';
-import { MAX_ADMISSION_BODY_BYTES } from '../../../lib/forward/admission.js';
+import {
+  InvalidEventError,
+  type EventPublisher,
+  type ReconcileRequest,
+} from '../../../lib/requests/index.js';
+import { MAX_ADMISSION_BODY_BYTES } from '../../../lib/source/admission.js';
 import { difference, snapshot } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Runtime } from '../../../lib/runtime/types.js';

@@ -18,7 +18,7 @@ import { reconcileHandler } from '../../../lib/runtime/handlers/reconcile.js';
 import { countDynamo, difference, snapshot, type CallCounts } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
-import type { ReconcileReason } from '../../../lib/events/index.js';
+import type { ReconcileReason } from '../../../lib/requests/index.js';
 import { createStateStores, ensureTable } from '../../../lib/state/index.js';
 import { delta, scrape, type Scrape } from '../support/apiMetrics.js';
 import { useTestNamespace, type TestCluster } from '../support/cluster.js';

@@ -21,7 +21,7 @@ import {
   type EventPublisher,
   type ReconcileRequest,
   type RequeueScheduler,
-} from '../../../lib/events/index.js';
+} from '../../../lib/requests/index.js';
 import {
   LocalBus,
   LocalRequeueScheduler,
@@ -29,7 +29,7 @@ import {
   loadRulesFromServerless,
 } from '../../../lib/emulator/index.js';
 import { systemClock } from '../../../lib/core/clock.js';
-import { WATCH_STREAMS, pumpStream } from '../../../lib/forward/pump.js';
+import { WATCH_STREAMS, pumpStream } from '../../../lib/source/pump.js';
 import { RESOURCES, createKubeClient } from '../../../lib/kube/index.js';
 import type { KubeClient } from '../../../lib/kube/types.js';
 import { countingKube, difference, snapshot, type CallCounts } from '../../../lib/runtime/counting.js';

@@ -23,7 +23,7 @@ import {
   SOURCE,
   type ReconcileReason,
   type ReconcileRequest,
-} from '../../../lib/events/index.js';
+} from '../../../lib/requests/index.js';
 import {
   LocalRequeueScheduler,
   loadRulesFromServerless,

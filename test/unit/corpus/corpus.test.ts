@@ -23,7 +23,7 @@ import jsonpatch from 'fast-json-patch';
 import { parse } from 'yaml';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import { describeFieldErrors, type FieldError } from '../../../lib/core/errors.js';
-import { InvalidEventError } from '../../../lib/events/index.js';
+import { InvalidEventError } from '../../../lib/requests/index.js';
 import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
 import { reconcileHandler } from '../../../lib/runtime/handlers/reconcile.js';
 import type { Runtime } from '../../../lib/runtime/types.js';

@@ -1,6 +1,6 @@
 import { KNOWN_KINDS } from '../../../lib/api/kinds.js';
 import { describe, expect, it } from '@jest/globals';
-import { parseReconcileEvent, toPutEventsEntry, type ReconcileRequest } from '../../../lib/events/index.js';
+import { parseReconcileEvent, toPutEventsEntry, type ReconcileRequest } from '../../../lib/requests/index.js';
 import {
   InvalidPatternError,
   InvalidServerlessConfigError,

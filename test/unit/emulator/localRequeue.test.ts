@@ -3,7 +3,7 @@
  * once on real timers.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { EventPublisher, ReconcileRequest } from '../../../lib/events/index.js';
+import type { EventPublisher, ReconcileRequest } from '../../../lib/requests/index.js';
 import { LocalRequeueScheduler, type Timers } from '../../../lib/emulator/index.js';
 
 const web: ReconcileRequest = {

@@ -6,7 +6,7 @@
 import { KNOWN_KINDS } from '../../../lib/api/kinds.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { DETAIL_TYPE, SOURCE, parseReconcileEvent } from '../../../lib/events/index.js';
+import { DETAIL_TYPE, SOURCE, parseReconcileEvent } from '../../../lib/requests/index.js';
 import {
   LocalBus,
   bindServerlessRules,

@@ -14,7 +14,7 @@ import {
   recordReconcile,
   withMetrics,
 } from '../../../lib/runtime/metrics.js';
-import type { ReconcileRequest } from '../../../lib/events/index.js';
+import type { ReconcileRequest } from '../../../lib/requests/index.js';
 
 describe('InvocationMetrics', () => {
   it('takes its controller dimension from the reconciled kind', () => {

@@ -10,7 +10,7 @@ import type { CloneSet, JsonObject, Pod } from '../../../../lib/api/types.js';
 import { metaTime } from '../../../../lib/api/time.js';
 import { planCloneSet } from '../../../../lib/cloneset/plan.js';
 import { silentLogger } from '../../../../lib/core/logger.js';
-import type { ReconcileReason, ReconcileRequest } from '../../../../lib/events/index.js';
+import type { ReconcileReason, ReconcileRequest } from '../../../../lib/requests/index.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
 import { RESOURCES } from '../../../../lib/kube/resources.js';
 import { isSatisfied } from '../../../../lib/reconcile/observeExpectations.js';

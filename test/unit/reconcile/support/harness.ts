@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { CloneSet } from '../../../../lib/api/types.js';
-import type { ReconcileRequest, RequeueScheduler } from '../../../../lib/events/index.js';
+import type { ReconcileRequest, RequeueScheduler } from '../../../../lib/requests/index.js';
 import { silentLogger } from '../../../../lib/core/logger.js';
 import type { ReconcileDeps } from '../../../../lib/reconcile/reconcile.js';
 import { createMemoryStores, type MemoryStores } from '../../../../lib/state/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { coalesce, type ReconcileReason, type ReconcileRequest } from '../../../lib/events/index.js';
+import { coalesce, type ReconcileReason, type ReconcileRequest } from '../../../lib/requests/index.js';
 
 function req(
   name: string,

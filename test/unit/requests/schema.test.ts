@@ -8,7 +8,7 @@ import {
   SOURCE,
   parseReconcileEvent,
   type ReconcileRequest,
-} from '../../../lib/events/index.js';
+} from '../../../lib/requests/index.js';
 
 /** An event as EventBridge hands it to the reconcile Lambda. */
 function envelope(detail: unknown, overrides: Record<string, unknown> = {}): Record<string, unknown> {

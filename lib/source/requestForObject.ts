@@ -1,12 +1,12 @@
 /**
- * Maps a changed Kubernetes object to the object key of the CloneSet it concerns (docs/architecture.md#lib-forward):
+ * Maps a changed Kubernetes object to the object key of the CloneSet it concerns (docs/architecture.md#lib-source):
  * a CloneSet is its own key; a pod or PVC maps to the CloneSet named by its controller owner reference
  * (group `apps.kruise.io`, kind `CloneSet`, any version). Anything else maps to nothing.
  */
 import { CLONESET_KIND } from '../api/kinds.js';
 import { GROUP, KIND } from '../api/keys.js';
 import type { JsonObject } from '../api/types.js';
-import { EVENT_VERSION, type ReconcileReason, type ReconcileRequest } from '../events/index.js';
+import { EVENT_VERSION, type ReconcileReason, type ReconcileRequest } from '../requests/index.js';
 
 /** The kinds the watch pump and the admission source look at. */
 export type WatchedKind = 'CloneSet' | 'Pod' | 'PersistentVolumeClaim';

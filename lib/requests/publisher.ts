@@ -1,5 +1,5 @@
 /**
- * Putting reconcile requests on the bus (docs/architecture.md#lib-events: ≤ 10 entries per PutEvents, partial
+ * Putting reconcile requests on the bus (docs/architecture.md#lib-requests: ≤ 10 entries per PutEvents, partial
  * failures reported per entry and resent).
  */
 import {

@@ -1,6 +1,6 @@
 /**
  * The forwarder's coalescing (many pod events become one reconcile request per object per batch,
- * docs/architecture.md#lib-events). Pure.
+ * docs/architecture.md#lib-requests). Pure.
  */
 import { objectKeyText } from '../core/objectKey.js';
 import { newerResourceVersion } from '../core/resourceVersion.js';

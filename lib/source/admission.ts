@@ -5,7 +5,7 @@
 import { KruiselessError } from '../core/errors.js';
 import * as z from 'zod';
 import type { JsonObject } from '../api/types.js';
-import type { ReconcileRequest } from '../events/index.js';
+import type { ReconcileRequest } from '../requests/index.js';
 import { requestForObject, type WatchedKind } from './requestForObject.js';
 
 /** Largest AdmissionReview body accepted, bytes (the API server caps objects at ~1.5 MiB; reviews carry two). */

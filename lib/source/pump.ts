@@ -6,7 +6,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { LABEL_INSTANCE_ID } from '../api/keys.js';
 import type { JsonObject } from '../api/types.js';
-import { withCorrelationIds, type EventPublisher, type ReconcileRequest } from '../events/index.js';
+import { withCorrelationIds, type EventPublisher, type ReconcileRequest } from '../requests/index.js';
 import { watchPath } from '../kube/resource.js';
 import { RESOURCES } from '../kube/resources.js';
 import { watchOnce } from '../kube/watch.js';

@@ -8,7 +8,7 @@ import {
   type EventPublisher,
   type PublishResult,
   type ReconcileRequest,
-} from '../events/index.js';
+} from '../requests/index.js';
 import { CLONESET_KIND } from '../api/kinds.js';
 import { RESOURCES } from '../kube/resources.js';
 import type { KubeClient } from '../kube/types.js';

@@ -11,7 +11,7 @@ import {
   requeueMinute,
   requeueScheduleName,
   type ReconcileRequest,
-} from '../../../lib/events/index.js';
+} from '../../../lib/requests/index.js';
 import { DUMMY_CREDENTIALS, startFakeAws, type FakeAws, type FakeResponse } from './support/fakeAws.js';
 
 const web: ReconcileRequest = {

@@ -12,7 +12,7 @@ import {
   toPutEventsEntry,
   withCorrelationIds,
   type ReconcileRequest,
-} from '../../../lib/events/index.js';
+} from '../../../lib/requests/index.js';
 
 const base: ReconcileRequest = {
   version: 2,

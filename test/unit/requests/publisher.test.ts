@@ -11,7 +11,7 @@ import {
   backoffDelayMs,
   createEventBridgePublisher,
   type ReconcileRequest,
-} from '../../../lib/events/index.js';
+} from '../../../lib/requests/index.js';
 import {
   DUMMY_CREDENTIALS,
   startFakeAws,

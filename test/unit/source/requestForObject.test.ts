@@ -1,7 +1,7 @@
-/** The sources' mapping of a changed object to the v2 reconcile request of its CloneSet (docs/architecture.md#lib-forward). */
+/** The sources' mapping of a changed object to the v2 reconcile request of its CloneSet (docs/architecture.md#lib-source). */
 import { describe, expect, it } from '@jest/globals';
-import { handleAdmissionReview } from '../../../lib/forward/admission.js';
-import { requestForObject } from '../../../lib/forward/requestForObject.js';
+import { handleAdmissionReview } from '../../../lib/source/admission.js';
+import { requestForObject } from '../../../lib/source/requestForObject.js';
 
 const owner = {
   apiVersion: 'apps.kruise.io/v1alpha1',
