@@ -30,6 +30,7 @@ import { startSides, type Sides } from './support/sides.js';
 import { summaryLine } from './support/stats.js';
 import { stepChart } from './support/svg.js';
 import { Tracker } from './support/tracker.js';
+import { errorMessage } from '../lib/core/errors.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -167,8 +168,8 @@ async function main(): Promise<void> {
       const s0 = performance.now();
       // a failed step is reported and the run goes on: the other figures of a long run are still worth having
       await step.run(sides).catch((e: unknown) => {
-        failures.push(`${step.name}: ${e instanceof Error ? e.message : String(e)}`);
-        console.error(`[bench] ${step.name} FAILED: ${e instanceof Error ? e.message : String(e)}`);
+        failures.push(`${step.name}: ${errorMessage(e)}`);
+        console.error(`[bench] ${step.name} FAILED: ${errorMessage(e)}`);
       });
       done += step.estimate;
       const elapsed = (performance.now() - t0) / 1000;

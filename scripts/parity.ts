@@ -29,6 +29,7 @@ import {
 import { openKruiseNotBuiltReason } from '../infra/reference/build.js';
 import { recordHollow } from '../infra/reference/hollow.js';
 import { requestedVersion } from '../infra/reference/settings.js';
+import { errorMessage } from '../lib/core/errors.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -143,7 +144,7 @@ async function runBoth(kind: ParityKind, s: Scenario, reference: Side, ours: Sid
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorMessage(e);
     console.error(e instanceof UnknownKindError ? `parity: ${message}` : `parity: failed — ${message}`);
     process.exit(2);
   },

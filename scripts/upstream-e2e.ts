@@ -27,6 +27,7 @@ import {
   type UpstreamE2eRuns,
 } from '../test/parity/upstreamE2eReport.js';
 import { kruiselessStateDir, startKruiseless, startOpenKruise, type Side } from '../test/parity/sides.js';
+import { errorMessage } from '../lib/core/errors.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -147,7 +148,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorMessage(e);
     console.error(
       e instanceof UnknownKindError ? `upstream-e2e: ${message}` : `upstream-e2e: failed — ${message}`,
     );

@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import { withBuildStatus } from '../reference/buildStatus.js';
 import { ensureKubectlKruise, kruiseToolsVersion } from './build.js';
+import { errorMessage } from '../../lib/core/errors.js';
 
 const program = new Command('kubectl-kruise').description(
   "OpenKruise's kubectl plugin, built from its Go module",
@@ -20,6 +21,6 @@ program
   });
 
 program.parseAsync().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : String(e));
+  console.error(errorMessage(e));
   process.exit(1);
 });

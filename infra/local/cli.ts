@@ -8,6 +8,7 @@ import { ensureBinaries } from './build.js';
 import { clusterDown, clusterUp, runningCluster } from './cluster.js';
 import { provideTestCluster } from './testcluster.js';
 import { binDir } from './versions.js';
+import { errorMessage } from '../../lib/core/errors.js';
 
 /** Prefix of the one stdout line `test-setup` prints (parsed by test/integration/support/cli.ts). */
 const RESULT_PREFIX = 'KRUISELESS_TEST_CLUSTER ';
@@ -51,6 +52,6 @@ program
   });
 
 program.parseAsync().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : String(e));
+  console.error(errorMessage(e));
   process.exit(1);
 });

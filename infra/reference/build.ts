@@ -15,6 +15,7 @@ import {
   requestedVersion,
   type OpenKruisePaths,
 } from './settings.js';
+import { errorMessage } from '../../lib/core/errors.js';
 
 /** The kruise-manager build of `version` as a Go module target (root package, CRDs and webhooks kept in `src`). */
 function target(version: string): GoModuleTarget {
@@ -109,13 +110,13 @@ export async function ensureOpenKruise(opts: { version?: string; log?: Log } = {
     return await ensureVersion(version, log);
   } catch (e) {
     if (version !== DEFAULT_OPENKRUISE_VERSION) throw e;
-    const why = e instanceof Error ? e.message : String(e);
+    const why = errorMessage(e);
     log(`[reference] OpenKruise ${version} could not be built: ${why}`);
     log(`[reference] falling back to OpenKruise ${FALLBACK_OPENKRUISE_VERSION}`);
     try {
       return { ...(await ensureVersion(FALLBACK_OPENKRUISE_VERSION, log)), fallbackReason: why };
     } catch (e2) {
-      const why2 = e2 instanceof Error ? e2.message : String(e2);
+      const why2 = errorMessage(e2);
       throw new Error(
         `OpenKruise ${version} could not be built (${why}), nor the fallback ${FALLBACK_OPENKRUISE_VERSION}: ${why2}`,
         { cause: e2 },

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { cacheRoot } from './settings.js';
+import { errorMessage } from '../../lib/core/errors.js';
 
 /** A component whose build `.ci/run` tolerates failing: OpenKruise's kruise-manager, OpenKruise's kubectl plugin. */
 export type BuildComponent = 'openkruise' | 'kubectl-kruise';
@@ -158,7 +159,7 @@ export async function withBuildStatus<T extends BuiltVersion>(
     });
     return result;
   } catch (e) {
-    const error = e instanceof Error ? e.message : String(e);
+    const error = errorMessage(e);
     writeBuildStatus({
       component,
       version,

@@ -8,6 +8,7 @@ import { ensureOpenKruise } from './build.js';
 import { withBuildStatus } from './buildStatus.js';
 import { referenceDown, referenceInfo, referenceUp, referenceUpIfCached } from './reference.js';
 import { openKruisePaths, referenceStateDir, requestedVersion } from './settings.js';
+import { errorMessage } from '../../lib/core/errors.js';
 
 const program = new Command('reference').description('OpenKruise (the real kruise-manager) as a reference');
 program
@@ -61,6 +62,6 @@ program
   });
 
 program.parseAsync().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : String(e));
+  console.error(errorMessage(e));
   process.exit(1);
 });

@@ -34,6 +34,7 @@ import {
   requestedVersion,
   type OpenKruisePaths,
 } from './settings.js';
+import { errorMessage } from '../../lib/core/errors.js';
 
 /** Namespace kruise-manager believes it runs in (POD_NAMESPACE), where it keeps its webhook certificate secret. */
 export const KRUISE_NAMESPACE = 'kruise-system';
@@ -480,7 +481,7 @@ async function startManager(
       await webhookProbe(cluster.kubeconfig);
       break;
     } catch (e) {
-      lastError = e instanceof Error ? e.message : String(e);
+      lastError = errorMessage(e);
     }
     if (Date.now() > deadline)
       return fail(`webhooks do not answer after ${fmtSecs(Date.now() - t0)}: ${lastError}`);

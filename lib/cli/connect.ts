@@ -12,6 +12,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createKubeClient, kubeConfigFromFile, type KubeClient } from '../kube/index.js';
 import { createStateStores, type ExpectationStore, type ScaleDownLedger } from '../state/index.js';
 import { CliError, type CliIO } from './io.js';
+import { errorMessage } from '../core/errors.js';
 
 /** The connection flags every cluster command takes (`--kubeconfig`, `-n`). */
 export interface ConnectionOptions {
@@ -71,7 +72,7 @@ export function connect(opts: ConnectionOptions, io: CliIO): Connection {
   try {
     kc = kubeConfigFromFile(file);
   } catch (e) {
-    throw new CliError(`kubeconfig ${file} cannot be loaded: ${(e as Error).message}`);
+    throw new CliError(`kubeconfig ${file} cannot be loaded: ${errorMessage(e)}`);
   }
   if (!kc.getCurrentCluster()) throw new CliError(`kubeconfig ${file} has no current context with a cluster`);
   const contextNamespace = kc.getContextObject(kc.getCurrentContext())?.namespace;

@@ -13,6 +13,18 @@ export class KruiselessError extends Error {
   }
 }
 
+/**
+ * The message of a caught value, for logs and wrapped errors: the `message` of an `Error` or of anything shaped
+ * like one (errors from another realm, e.g. a test sandbox or a Lambda shim, are not `instanceof Error`), else
+ * `String(e)` (a thrown string is its own message). Never throws.
+ */
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string')
+    return e.message;
+  return String(e);
+}
+
 /** One offending field. */
 export interface FieldError {
   /** Dotted path with `[i]` for list items, e.g. `detail.namespace` or `functions.reconcile.events[0]`. */

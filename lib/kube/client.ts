@@ -32,6 +32,7 @@ import {
 import { RESOURCES } from './resources.js';
 import type { JsonPatchOperation, KubeClient, Listed, ListOptions, Patch, Preconditions } from './types.js';
 import { systemClock, type Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
 
 /** `fieldManager` of every write (managedFields show who changed what). */
 export const FIELD_MANAGER = 'kruiseless';
@@ -255,7 +256,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
           kind: resource.kind,
           name: object.metadata.name,
           reason: event.reason,
-          error: e instanceof Error ? e.message : String(e),
+          error: errorMessage(e),
         });
       }
     },

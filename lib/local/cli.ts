@@ -21,6 +21,7 @@ import { CLONESET_GATE_NAMES } from '../cloneset/index.js';
 import { backoffSettings, controllerSettings, type ControllerSettings } from '../runtime/config.js';
 import { DEFAULT_BACKOFF, type BackoffSettings } from '../reconcile/backoff.js';
 import { registerCliCommands } from '../cli/program.js';
+import { errorMessage } from '../core/errors.js';
 
 // Node 20 is supported here until the pinned SDK needs 22 (README); its upgrade notice would drown the output.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -47,7 +48,7 @@ function readSettings(opts: LocalOptions): ControllerSettings & { backoff: Backo
       backoff: backoffSettings(Number(opts.backoffBaseSeconds), Number(opts.backoffMaxSeconds)),
     };
   } catch (e) {
-    return program.error(`kruiseless local: ${(e as Error).message}`);
+    return program.error(`kruiseless local: ${errorMessage(e)}`);
   }
 }
 
@@ -129,7 +130,7 @@ program
       process.exitCode = (await runAwsDemo({ intervalScale: Number(opts.intervalScale) })) ? 0 : 1;
     } catch (e) {
       // one line a user can act on (e.g. moto not found) instead of a stack trace
-      console.error(`error: ${(e as Error).message}`);
+      console.error(`error: ${errorMessage(e)}`);
       process.exitCode = 1;
     }
   });

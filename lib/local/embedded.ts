@@ -26,6 +26,7 @@ import type { PlannerOptions } from '../cloneset/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exponentialDelay } from '../core/backoff.js';
+import { errorMessage } from '../core/errors.js';
 
 /** Options of {@link startEmbedded}. */
 export interface EmbeddedOptions {
@@ -113,7 +114,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     onDeadLetter: (event, error, ruleName) => {
       logger.error('event moved to the dead-letter queue', {
         rule: ruleName,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
         event,
       });
     },
@@ -146,7 +147,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       }).then(
         (byCluster) => Object.values(byCluster).some((streams) => streams.some((s) => s.error !== undefined)),
         (e: unknown) => {
-          logger.error('watch pump round failed', { error: (e as Error).message });
+          logger.error('watch pump round failed', { error: errorMessage(e) });
           return true;
         },
       );

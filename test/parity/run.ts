@@ -12,6 +12,7 @@ import { ParityCluster, type ClusterState } from './cluster.js';
 import type { ParityKind } from './kind.js';
 import { REPO_ROOT, type PodSelector, type Scenario, type Step } from './scenario.js';
 import { podUids, takeSnapshot, type Snapshot, type TimelinePeaks } from './snapshot.js';
+import { errorMessage } from '../../lib/core/errors.js';
 
 /** Pod label the `mark` step writes. */
 export const MARKER_LABEL = 'parity.kruiseless.io/marker';
@@ -61,7 +62,7 @@ export async function runScenario(
       name = (await applyStep(cluster, namespace, name, step)) ?? name;
     }
   } catch (e) {
-    result.error = e instanceof Error ? e.message : String(e);
+    result.error = errorMessage(e);
   } finally {
     timeline.stop();
     if (!opts.keep) await cluster.deleteNamespace(namespace).catch(() => undefined);

@@ -4,6 +4,7 @@
  * node: `It` specs and suite-level setup), and the table comparing the two controllers.
  */
 import { z } from 'zod';
+import { errorMessage } from '../../lib/core/errors.js';
 
 /** How one spec ended, as ginkgo spells `State` in its JSON report. */
 export type SpecState =
@@ -54,7 +55,7 @@ export function parseGinkgoReport(text: string, ran = true): SpecResult[] {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new GinkgoReportError(e instanceof Error ? e.message : String(e));
+    throw new GinkgoReportError(errorMessage(e));
   }
   const parsed = ReportSchema.safeParse(json);
   if (!parsed.success) throw new GinkgoReportError(parsed.error.issues[0]?.message ?? 'unexpected shape');

@@ -17,6 +17,7 @@ import {
 } from '../../api/keys.js';
 import type { JsonObject, JsonValue, Pod } from '../../api/types.js';
 import { compareGoKeys, goJson, goJsonString } from '../revision/goJson.js';
+import { errorMessage } from '../../core/errors.js';
 
 /** cpu/memory requirements of one container (`corev1.ResourceRequirements`, quantities as strings). */
 export interface ResourceRequirements {
@@ -127,7 +128,7 @@ function parseObject(text: string, what: string): Record<string, unknown> {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new InPlaceStateError(`invalid ${what} JSON: ${(e as Error).message}`);
+    throw new InPlaceStateError(`invalid ${what} JSON: ${errorMessage(e)}`);
   }
   if (!v || typeof v !== 'object' || Array.isArray(v))
     throw new InPlaceStateError(`${what} is not an object`);

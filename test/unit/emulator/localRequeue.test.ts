@@ -5,6 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { EventPublisher, ReconcileRequest } from '../../../lib/requests/index.js';
 import { LocalRequeueScheduler, type Timers } from '../../../lib/emulator/index.js';
+import { errorMessage } from '../../../lib/core/errors.js';
 
 const web: ReconcileRequest = {
   version: 2,
@@ -88,7 +89,7 @@ describe('LocalRequeueScheduler', () => {
     const local = new LocalRequeueScheduler({
       publisher: recordingPublisher(true),
       timers,
-      onError: (error, request) => errors.push(`${request.name}: ${(error as Error).message}`),
+      onError: (error, request) => errors.push(`${request.name}: ${errorMessage(error)}`),
     });
     await local.requeueAfter(web, 1);
     fire(1);
