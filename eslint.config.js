@@ -2,6 +2,26 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+/**
+ * Folders that slice `registry` of issue 16 is moving right now (lib/reconcile, lib/events, lib/forward,
+ * lib/cloneset, lib/runtime/handlers → lib/controllers/cloneset, lib/requests, lib/source) and their tests: linted
+ * with the syntactic rules only until the move has landed.
+ * TODO(issue 16, slice `registry`): fix their type-aware findings and delete this list.
+ */
+const notYetTypeChecked = [
+  'lib/reconcile/**',
+  'lib/events/**',
+  'lib/forward/**',
+  'lib/cloneset/**',
+  'lib/runtime/handlers/**',
+  'lib/controllers/**',
+  'lib/requests/**',
+  'lib/source/**',
+  'test/unit/reconcile/**',
+  'test/unit/cloneset/**',
+  'test/unit/controllers/**',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -15,13 +35,33 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
   {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // A `switch` over a union names every member or says `default:` on purpose.
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+      // In-memory stores, fakes and emulators implement async ports without awaiting anything; `async` keeps
+      // their throws as rejections, which is what the port's callers expect.
+      '@typescript-eslint/require-await': 'off',
     },
   },
+  {
+    files: ['test/**'],
+    rules: {
+      // jest's asymmetric matchers (`expect.any`, `expect.objectContaining`) are typed `any` by design
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      // `expect(store.method)` and destructured fixtures pass methods around unbound on purpose
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  { files: notYetTypeChecked, ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.js', '**/*.cjs', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { Watch } from '@kubernetes/client-node';
 import type { BenchCluster } from './kube.js';
+import { errorMessage } from '../../lib/core/errors.js';
 
 /** What the bench keeps of a pod. */
 export interface PodView {
@@ -89,7 +90,7 @@ export class Tracker {
     const opts = this.labelSelector ? { labelSelector: this.labelSelector } : {};
     const onErr = (e: unknown): void => {
       if (e && !(e instanceof Error && e.name === 'AbortError'))
-        console.error(`[bench] watch ended: ${String(e)}`);
+        console.error(`[bench] watch ended: ${errorMessage(e)}`);
     };
     this.aborts.push(
       await w.watch(`/api/v1${ns}/pods`, opts, (type, obj: PodObject) => this.onPod(type, obj), onErr),

@@ -42,9 +42,7 @@ export function pkiPaths(dir: string): Pki {
  */
 export async function ensurePki(dir: string): Promise<Pki> {
   const pki = pkiPaths(dir);
-  const files = Object.entries(pki)
-    .filter(([k]) => k !== 'dir')
-    .map(([, v]) => v);
+  const files = (Object.entries(pki) as [keyof Pki, string][]).filter(([k]) => k !== 'dir').map(([, v]) => v);
   if (files.every((f) => fs.existsSync(f))) return pki;
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -4,7 +4,7 @@
  * (docs/behaviour/cloneset.md#image-pre-download). Only the fields Kruiseless writes are typed; the rest passes
  * through.
  */
-import type { IntOrString, LabelSelector, ObjectMeta } from './types.js';
+import type { IntOrString, KnownOrOther, LabelSelector, ObjectMeta } from './types.js';
 
 /** apiVersion Kruiseless writes ImagePullJobs as (the version every OpenKruise release serves). */
 export const IMAGE_PULL_JOB_API_VERSION = 'apps.kruise.io/v1alpha1';
@@ -26,7 +26,7 @@ export interface ImagePullJobSpec {
   podSelector?: LabelSelector;
   parallelism?: IntOrString;
   pullPolicy?: { backoffLimit?: number; timeoutSeconds?: number };
-  completionPolicy: { type?: 'Always' | 'Never' | string; ttlSecondsAfterFinished?: number };
+  completionPolicy: { type?: KnownOrOther<'Always' | 'Never'>; ttlSecondsAfterFinished?: number };
   sandboxConfig?: { labels?: Record<string, string>; annotations?: Record<string, string> };
   [key: string]: unknown;
 }

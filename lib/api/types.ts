@@ -17,6 +17,13 @@ export type JsonObject = { [key: string]: JsonValue };
  */
 export type IntOrString = number | string;
 
+/**
+ * A Kubernetes string enum that stays open: the values named in `Known` show up in editors and in `switch`
+ * checks, and any other string still type-checks (the API server keeps what it does not know, and a newer
+ * Kubernetes adds values). `string & Record<never, never>` keeps the literals from collapsing into `string`.
+ */
+export type KnownOrOther<Known extends string> = Known | (string & Record<never, never>);
+
 /** `metav1.OwnerReference`. */
 export interface OwnerReference {
   apiVersion: string;
@@ -49,7 +56,7 @@ export interface ObjectMeta {
 /** `metav1.LabelSelectorRequirement`. */
 export interface LabelSelectorRequirement {
   key: string;
-  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
+  operator: KnownOrOther<'In' | 'NotIn' | 'Exists' | 'DoesNotExist'>;
   values?: string[];
 }
 
@@ -108,7 +115,7 @@ export interface PodTemplateSpec {
 /** `corev1.PodCondition`. */
 export interface PodCondition {
   type: string;
-  status: 'True' | 'False' | 'Unknown' | string;
+  status: KnownOrOther<'True' | 'False' | 'Unknown'>;
   reason?: string;
   message?: string;
   /** RFC 3339 timestamp. */
@@ -132,7 +139,7 @@ export interface ContainerStatus {
 
 /** `corev1.PodStatus`. */
 export interface PodStatus {
-  phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown' | string;
+  phase?: KnownOrOther<'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown'>;
   conditions?: PodCondition[];
   containerStatuses?: ContainerStatus[];
   [key: string]: unknown;
@@ -241,7 +248,7 @@ export interface CloneSetSpec {
  * A CloneSet status condition (docs/behaviour/cloneset.md#status-fields, docs/behaviour/cloneset.md#status).
  */
 export interface CloneSetCondition {
-  type: 'Progressing' | 'FailedScale' | 'FailedUpdate' | string;
+  type: KnownOrOther<'Progressing' | 'FailedScale' | 'FailedUpdate'>;
   status: 'True' | 'False' | 'Unknown';
   /** RFC 3339 timestamp. */
   lastUpdateTime?: string;

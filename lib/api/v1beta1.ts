@@ -11,6 +11,7 @@ import type {
   CloneSetStatus,
   CloneSetUpdateStrategy,
   IntOrString,
+  KnownOrOther,
   ObjectMeta,
   UpdatePriorityStrategy,
   UpdateScatterTerm,
@@ -41,7 +42,7 @@ export interface RollingUpdateCloneSetStrategy {
   partition?: IntOrString;
   maxUnavailable?: IntOrString;
   maxSurge?: IntOrString;
-  podUpdatePolicy?: 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly' | string;
+  podUpdatePolicy?: KnownOrOther<'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly'>;
   paused?: boolean;
   priorityStrategy?: UpdatePriorityStrategy;
   scatterStrategy?: UpdateScatterTerm[];
@@ -50,7 +51,7 @@ export interface RollingUpdateCloneSetStrategy {
 
 /** v1beta1 `spec.updateStrategy`. */
 export interface CloneSetUpdateStrategyV1beta1 {
-  type?: 'RollingUpdate' | 'OnDelete' | string;
+  type?: KnownOrOther<'RollingUpdate' | 'OnDelete'>;
   rollingUpdate?: RollingUpdateCloneSetStrategy;
 }
 
@@ -164,9 +165,8 @@ export function fromV1beta1(cs: CloneSetV1beta1): CloneSet {
   const ru = us.rollingUpdate;
   let type: CloneSetUpdateStrategy['type'] = 'ReCreate';
   if (us.type === 'OnDelete') type = 'OnDelete';
-  else if (ru?.podUpdatePolicy === 'InPlaceIfPossible' || ru?.podUpdatePolicy === 'InPlaceOnly') {
-    type = ru.podUpdatePolicy;
-  }
+  else if (ru?.podUpdatePolicy === 'InPlaceIfPossible') type = 'InPlaceIfPossible';
+  else if (ru?.podUpdatePolicy === 'InPlaceOnly') type = 'InPlaceOnly';
   const updateStrategy: CloneSetUpdateStrategy = { type };
   if (ru) {
     Object.assign(

@@ -49,7 +49,7 @@ export function findRevision(
   if (toRevision < 0) throw new CliError(`unable to find specified revision ${toRevision} in history`);
   if (toRevision === 0) {
     if (revisions.length <= 1) throw new CliError('no last revision to roll back to');
-    return revisions[revisions.length - 2] as ControllerRevision;
+    return revisions[revisions.length - 2];
   }
   const found = revisions.find((r) => r.revision === toRevision);
   if (!found) throw new CliError(`unable to find specified revision ${toRevision} in history`);

@@ -3,13 +3,14 @@
  * reads, and how a failure becomes one `error: …` line on stderr and a non-zero exit code, as kubectl does.
  */
 import { KubeApiError, REASON_NETWORK_ERROR } from '../kube/errors.js';
+import { errorMessage } from '../core/errors.js';
 
 /** The terminal of one command run: output streams, environment, exit code. */
 export interface CliIO {
   /** Writes to stdout (text as given, newlines included). */
-  out(text: string): void;
+  out: (text: string) => void;
   /** Writes to stderr. */
-  err(text: string): void;
+  err: (text: string) => void;
   /** Environment (KUBECONFIG, HOME, KRUISELESS_*). */
   env: Readonly<Record<string, string | undefined>>;
   /** Sets the process exit code (the last call wins). */
@@ -47,7 +48,7 @@ export function errorLine(e: unknown): string {
       return `error: cannot reach the API server (${e.operation}): ${e.apiMessage}`;
     return `Error from server (${e.reason}): ${e.apiMessage}`;
   }
-  return `error: ${e instanceof Error ? e.message : String(e)}`;
+  return `error: ${errorMessage(e)}`;
 }
 
 /**

@@ -20,6 +20,12 @@ export interface LintResult {
   errors: FieldError[];
 }
 
+/** A field of an unchecked document as text: a string as is, `absent` for null/undefined, anything else as JSON. */
+function shown(v: unknown, absent: string): string {
+  if (v === undefined || v === null) return absent;
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
 /**
  * Lints one parsed document.
  * @throws CliError when it is not a CloneSet of apps.kruise.io/v1alpha1 or v1beta1
@@ -27,8 +33,7 @@ export interface LintResult {
 export function lintDocument(doc: unknown, index: number): LintResult {
   const obj = (doc ?? {}) as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
   const where = `document ${index + 1}`;
-  if (obj.kind !== KIND)
-    throw new CliError(`${where}: kind ${String(obj.kind ?? '(none)')} is not a CloneSet`);
+  if (obj.kind !== KIND) throw new CliError(`${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet`);
   const version =
     obj.apiVersion === `${GROUP}/v1alpha1`
       ? 'v1alpha1'
@@ -37,15 +42,15 @@ export function lintDocument(doc: unknown, index: number): LintResult {
         : undefined;
   if (!version)
     throw new CliError(
-      `${where}: apiVersion ${String(obj.apiVersion ?? '(none)')} is not ${GROUP}/v1alpha1 or v1beta1`,
+      `${where}: apiVersion ${shown(obj.apiVersion, '(none)')} is not ${GROUP}/v1alpha1 or v1beta1`,
     );
   const cs = version === 'v1beta1' ? fromV1beta1(doc as CloneSetV1beta1) : (doc as CloneSet);
   if (typeof cs.spec !== 'object' || cs.spec === null) {
-    return { name: String(obj.metadata?.name ?? ''), errors: [{ path: 'spec', message: 'Required value' }] };
+    return { name: shown(obj.metadata?.name, ''), errors: [{ path: 'spec', message: 'Required value' }] };
   }
   // the v1alpha1 webhook rejects OnDelete; through v1beta1 it is a valid strategy
   const { errors } = checkCloneSet(cs, { allowOnDelete: version === 'v1beta1' });
-  return { name: String(obj.metadata?.name ?? ''), errors };
+  return { name: shown(obj.metadata?.name, ''), errors };
 }
 
 /** Reads `-f` (a path, or `-` for stdin). @throws CliError when the file does not exist */

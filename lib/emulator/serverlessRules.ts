@@ -6,7 +6,7 @@
 import { parse, type ScalarTag, type CollectionTag } from 'yaml';
 import { z } from 'zod';
 import type { BusRule, EventBridgeEnvelope } from './bus.js';
-import { fieldErrorsFromZod, type FieldError } from '../core/errors.js';
+import { errorMessage, fieldErrorsFromZod, type FieldError } from '../core/errors.js';
 import { InvalidServerlessConfigError, InvalidPatternError } from './errors.js';
 import { compilePattern, type EventPattern } from './pattern.js';
 
@@ -86,9 +86,9 @@ const cfnTags: Array<ScalarTag | CollectionTag> = INTRINSICS.flatMap((fn) => {
     [key]: fn === 'GetAtt' && typeof value === 'string' ? value.split('.') : value,
   });
   return [
-    { tag, resolve: (value: string) => wrap(value) } as ScalarTag,
-    { tag, collection: 'seq', resolve: (seq) => wrap(seq.toJSON()) } as CollectionTag,
-    { tag, collection: 'map', resolve: (map) => wrap(map.toJSON()) } as CollectionTag,
+    { tag, resolve: (value: string) => wrap(value) },
+    { tag, collection: 'seq', resolve: (seq) => wrap(seq.toJSON()) },
+    { tag, collection: 'map', resolve: (map) => wrap(map.toJSON()) },
   ];
 });
 
@@ -105,7 +105,7 @@ export function loadRulesFromServerless(yamlText: string): ServerlessEventBridge
   try {
     doc = parse(yamlText, { customTags: cfnTags });
   } catch (error) {
-    throw new InvalidServerlessConfigError([{ path: '', message: `not YAML: ${(error as Error).message}` }]);
+    throw new InvalidServerlessConfigError([{ path: '', message: `not YAML: ${errorMessage(error)}` }]);
   }
   const config = configSchema.safeParse(doc ?? {});
   if (!config.success) throw new InvalidServerlessConfigError(fieldErrorsFromZod(config.error, ''));

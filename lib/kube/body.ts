@@ -29,7 +29,5 @@ function isControllerRevisions(resource: Resource): boolean {
  * @param body the object with its apiVersion and kind
  */
 export function bodyText(resource: Resource, body: Record<string, unknown>): string {
-  return isControllerRevisions(resource)
-    ? revisionBodyText(body as { data?: JsonValue } & Record<string, unknown>)
-    : JSON.stringify(body);
+  return isControllerRevisions(resource) ? revisionBodyText(body) : JSON.stringify(body);
 }

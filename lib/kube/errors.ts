@@ -74,7 +74,7 @@ function parseStatus(body: unknown): StatusLike | undefined {
       return undefined;
     }
   }
-  return typeof value === 'object' && value !== null ? (value as StatusLike) : undefined;
+  return typeof value === 'object' && value !== null ? value : undefined;
 }
 
 /** True for errors thrown by node-fetch (client-node 1.x) when no HTTP response arrived. */

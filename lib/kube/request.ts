@@ -199,8 +199,10 @@ async function attempt<T>(
       code?: unknown;
       message?: unknown;
     };
-    if (typeof code === 'string')
-      throw new KubeApiError(operation, 0, REASON_NETWORK_ERROR, String(message ?? code), { cause: e });
+    if (typeof code === 'string') {
+      const text = typeof message === 'string' ? message : code;
+      throw new KubeApiError(operation, 0, REASON_NETWORK_ERROR, text, { cause: e });
+    }
     throw e;
   }
   if (res.status < 200 || res.status > 299) {

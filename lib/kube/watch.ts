@@ -114,6 +114,8 @@ export function watchOnce(
       } else if (cause === undefined) {
         resolve({ resourceVersion: lastRV, gone: false });
       } else {
+        // a failure that is no API error (a programming error) is rethrown as it came, not wrapped
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
         reject(watchError(cause, operation));
       }
     }

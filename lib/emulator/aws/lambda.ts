@@ -230,6 +230,8 @@ export class EmulatedFunction {
       const write = (b: Buffer) => this.log.write(b);
       child.stdout?.on('data', write);
       child.stderr?.on('data', write);
+      // an init failure rejects with the Lambda error record ({errorType, errorMessage}) that invoke reports
+      /* eslint-disable @typescript-eslint/prefer-promise-reject-errors */
       await new Promise<void>((resolve, reject) => {
         child.once('message', (m: ShimMessage) =>
           m.type === 'ready' ? resolve() : m.type === 'initError' ? reject(m.error) : undefined,
@@ -238,6 +240,7 @@ export class EmulatedFunction {
           reject({ errorType: 'Runtime.ExitError', errorMessage: `init exited (${code})` }),
         );
       });
+      /* eslint-enable @typescript-eslint/prefer-promise-reject-errors */
     })();
     instance.ready.catch(() => undefined);
     this.all.add(instance);

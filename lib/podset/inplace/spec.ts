@@ -55,7 +55,7 @@ export function templateOf(rev: ControllerRevision): Template | undefined {
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return undefined;
   const tpl = spec.template;
   if (!tpl || typeof tpl !== 'object' || Array.isArray(tpl)) return undefined;
-  return structuredClone(tpl) as unknown as Template;
+  return structuredClone(tpl);
 }
 
 function decodePointer(s: string): string {

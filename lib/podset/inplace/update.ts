@@ -16,7 +16,7 @@ import {
   LifecycleState,
   REASON_START_INPLACE_UPDATE,
 } from '../../api/keys.js';
-import type { JsonObject, JsonValue, Pod, PodCondition } from '../../api/types.js';
+import type { JsonObject, Pod, PodCondition } from '../../api/types.js';
 import { applyUpdateSpec, areContainersUpdated, hasNextBatch } from './apply.js';
 import {
   graceAnnotation,
@@ -36,6 +36,7 @@ import { hasReadinessGate, readinessFromGates } from '../readiness.js';
 import { metaTime } from '../../api/time.js';
 import type { Action } from '../actions.js';
 import type { InPlaceUpdateGates, InPlaceUpdateOptions } from './options.js';
+import { errorMessage } from '../../core/errors.js';
 
 /**
  * JSON of a condition that replaces `old` entirely under a strategic merge (fields `old` had become `null`).
@@ -215,7 +216,7 @@ export function refreshInPlace(
     try {
       state = parseInPlaceUpdateState(stateText);
     } catch (e) {
-      return { actions: [], error: (e as Error).message };
+      return { actions: [], error: errorMessage(e) };
     }
     if (!areContainersUpdated(pod, state, gates)) return { actions: [] };
     if (hasNextBatch(state)) {
@@ -264,7 +265,7 @@ function finishGracePeriod(
   try {
     spec = parseUpdateSpec(graceText);
   } catch (e) {
-    return { actions: [], error: (e as Error).message };
+    return { actions: [], error: errorMessage(e) };
   }
   const stateText = stateAnnotation(pod);
   if (stateText === undefined) {
@@ -287,9 +288,6 @@ function finishGracePeriod(
   }
   const remainingMs = spec.graceSeconds * 1000 - (now.getTime() - timeMillis(state.updateTimestamp));
   if (remainingMs > 0) return { actions: [], requeueAfterSeconds: Math.ceil(remainingMs / 1000) };
-  const patch = mergeInto(
-    applyUpdateSpec(pod, spec, state, now, gates).patch,
-    drop as Record<string, JsonValue>,
-  );
+  const patch = mergeInto(applyUpdateSpec(pod, spec, state, now, gates).patch, drop);
   return { actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'InPlaceUpdateGraceExpired', patch }] };
 }

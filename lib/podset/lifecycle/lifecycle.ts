@@ -100,6 +100,11 @@ export function refreshLifecycle(
     case LifecycleState.Updated:
       if (!lc?.inPlaceUpdate || isAllHookedBy(pod, lc.inPlaceUpdate)) target = LifecycleState.Normal;
       break;
+    case '':
+    case LifecycleState.Normal:
+    case LifecycleState.PreparingDelete:
+      // no transition starts here (PreparingDelete belongs to the scale-in path)
+      break;
   }
   if (target === undefined) return { actions: [], labelPatched: false };
   return transitionLifecycle(pod, target, !!lc?.inPlaceUpdate?.markPodNotReady, now);

@@ -65,13 +65,23 @@ function isObj(v: unknown): v is Obj {
 }
 
 /**
+ * A decoded JSON scalar as the text of the Go `string` it fills: a string as is, a number or boolean as it prints
+ * (`1` → `"1"`); anything else (a malformed object or list, which Go's typed decode would refuse) as its JSON.
+ */
+function scalarText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v) ?? String(v);
+}
+
+/**
  * A Go `map[string]string`-like value (resource lists, matchLabels), keys sorted; numbers print as strings.
  */
 function stringMap(v: unknown): string {
   const m = v as Obj;
   return `{${Object.keys(m)
     .sort(compareGoKeys)
-    .map((k) => `${goJsonString(k)}:${goJsonString(String(m[k]))}`)
+    .map((k) => `${goJsonString(k)}:${goJsonString(scalarText(m[k]))}`)
     .join(',')}}`;
 }
 
@@ -80,7 +90,7 @@ function nonEmptyMap(v: unknown): boolean {
 }
 
 function optString(v: unknown): string {
-  return v === undefined || v === null ? 'null' : goJsonString(String(v));
+  return v === undefined || v === null ? 'null' : goJsonString(scalarText(v));
 }
 
 /** Fields in Go struct order; `undefined` members are omitted (omitempty). */
@@ -101,8 +111,8 @@ function labelSelector(sel: Obj): string {
         ? `[${exprs
             .map((e) =>
               struct([
-                ['key', goJsonString(String(e.key ?? ''))],
-                ['operator', goJsonString(String(e.operator ?? ''))],
+                ['key', goJsonString(scalarText(e.key ?? ''))],
+                ['operator', goJsonString(scalarText(e.operator ?? ''))],
                 [
                   'values',
                   Array.isArray(e.values) && e.values.length > 0 ? goJson(e.values as JsonValue) : undefined,
@@ -119,14 +129,17 @@ function typedRef(ref: unknown, withNamespace: boolean): string | undefined {
   if (!isObj(ref)) return undefined;
   return struct([
     ['apiGroup', optString(ref.apiGroup)],
-    ['kind', goJsonString(String(ref.kind ?? ''))],
-    ['name', goJsonString(String(ref.name ?? ''))],
-    ['namespace', withNamespace && ref.namespace != null ? goJsonString(String(ref.namespace)) : undefined],
+    ['kind', goJsonString(scalarText(ref.kind ?? ''))],
+    ['name', goJsonString(scalarText(ref.name ?? ''))],
+    [
+      'namespace',
+      withNamespace && ref.namespace != null ? goJsonString(scalarText(ref.namespace)) : undefined,
+    ],
   ]);
 }
 
 function pointer(v: unknown): string | undefined {
-  return v === undefined || v === null ? undefined : goJsonString(String(v));
+  return v === undefined || v === null ? undefined : goJsonString(scalarText(v));
 }
 
 /**
@@ -145,7 +158,7 @@ function pvcSpec(spec: Obj): string {
         ['requests', nonEmptyMap(res.requests) ? stringMap(res.requests) : undefined],
       ]),
     ],
-    ['volumeName', spec.volumeName ? goJsonString(String(spec.volumeName)) : undefined],
+    ['volumeName', spec.volumeName ? goJsonString(scalarText(spec.volumeName)) : undefined],
     ['storageClassName', pointer(spec.storageClassName)],
     ['volumeMode', pointer(spec.volumeMode)],
     ['dataSource', typedRef(spec.dataSource, false)],

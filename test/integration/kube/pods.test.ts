@@ -200,7 +200,7 @@ describe('KubeClient on pods', () => {
   });
 
   test('delete with the right uid deletes the pod (graceful deletion completes)', async () => {
-    const [p2] = (await listPods('tier=db')).items as Pod[];
+    const [p2] = (await listPods('tier=db')).items;
     await kube.delete(RESOURCES.pods, ref('p2'), { uid: p2.metadata.uid as string });
     await waitFor('p2 gone', 30000, async () =>
       (await listPods('tier=db')).items.length === 0 ? true : undefined,

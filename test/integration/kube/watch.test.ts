@@ -21,7 +21,7 @@ beforeAll(() => {
   kube = createKubeClient(t.kc);
 });
 
-const nameOf = (obj: JsonObject): string => String((obj.metadata as JsonObject | undefined)?.name);
+const nameOf = (obj: JsonObject): string => (obj.metadata as { name: string }).name;
 const rvOf = (obj: JsonObject): number => Number((obj.metadata as JsonObject).resourceVersion);
 
 describe('watchOnce', () => {

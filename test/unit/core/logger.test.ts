@@ -8,7 +8,7 @@ function keeping(): Logger & { lines: Record<string, unknown>[] } {
   const at =
     (level: string) =>
     (message: string, ...extra: Record<string, unknown>[]) =>
-      void lines.push(Object.assign({ level, message }, ...extra));
+      void lines.push(extra.reduce((line, e) => ({ ...line, ...e }), { level, message }));
   return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 

@@ -9,6 +9,7 @@ import {
   loadRulesFromServerless,
   type EventBridgeEnvelope,
 } from '../../../lib/emulator/index.js';
+import { errorMessage } from '../../../lib/core/errors.js';
 
 const RECONCILE_PATTERN = { source: ['kruiseless'], 'detail-type': ['Reconcile Requested'] };
 
@@ -95,7 +96,7 @@ describe('LocalBus', () => {
           name: 'chain',
           eventPattern: RECONCILE_PATTERN,
           target: async (e) => {
-            seen.push(String(e.detail.reason));
+            seen.push(e.detail.reason as string);
             if (e.detail.reason === 'OwnedObjectChanged')
               await bus.publish([{ ...req('a'), reason: 'Requeue' }]);
           },
@@ -113,7 +114,7 @@ describe('LocalBus', () => {
     const bus = new LocalBus({
       retryPolicy: { maximumRetryAttempts: 5 },
       onDeadLetter: (event, error, rule) =>
-        dead.push([String(event.detail.name), (error as Error).message, rule]),
+        dead.push([event.detail.name as string, errorMessage(error), rule]),
       rules: [
         {
           name: 'reconcile',

@@ -60,7 +60,7 @@ describe('hollowVerdict', () => {
 
   it('an unreachable registry: one line naming every hollow suite, and CI passes', () => {
     const verdict = hollowVerdict(
-      [...reference, kubectlKruise, reference[0]!],
+      [...reference, kubectlKruise, reference[0]],
       {
         openkruise: failed('openkruise', 'v1.9.0', UNREACHABLE, 'registry-unreachable'),
         'kubectl-kruise': failed(
@@ -208,7 +208,7 @@ describe('the ledger', () => {
       path.join(dir, 'cache', 'build-status', 'openkruise.json'),
       JSON.stringify(failed('openkruise', 'v1.9.0', UNREACHABLE, 'registry-unreachable')),
     );
-    expect(recordHollow(reference[2]!)).toBe(
+    expect(recordHollow(reference[2])).toBe(
       `${NOT_BUILT} (last build ${AT}: failed, registry unreachable (${SHORT}))`,
     );
     expect(recordHollow(kubectlKruise)).toBe(KK_NOT_BUILT);

@@ -269,7 +269,7 @@ describe('helpers', () => {
     expect(metadataTwoWayPatch({ annotations: { app: 'test', b: '2' } }, { labels: { x: 'y' } })).toEqual({
       metadata: { annotations: { app: null, b: null }, labels: { x: 'y' } },
     });
-    expect(metadataTwoWayPatch({ ownerReferences: [], generateName: 'g' } as never, {})).toEqual({
+    expect(metadataTwoWayPatch({ ownerReferences: [], generateName: 'g' }, {})).toEqual({
       metadata: { generateName: null },
     });
     expect(metadataTwoWayPatch({}, { finalizers: ['x'] })).toEqual({ metadata: { finalizers: ['x'] } });

@@ -57,7 +57,9 @@ describe('seed CloneSet on the planner', () => {
     expect(pod.metadata.uid).toBe(keptUid);
     expect(pod.spec.containers[0].image).toBe('nginx:1.19-alpine');
     expect(pod.status?.containerStatuses?.[0].restartCount).toBe(1);
-    const state = JSON.parse(pod.metadata.annotations?.['apps.kruise.io/inplace-update-state'] ?? '{}');
+    const state = JSON.parse(pod.metadata.annotations?.['apps.kruise.io/inplace-update-state'] ?? '{}') as {
+      revision?: string;
+    };
     expect(state.revision).toBe(w.cloneSet.status?.updateRevision);
     const s2 = w.cloneSet.status!;
     expect(s2.updateRevision).not.toBe(firstRevision);

@@ -47,8 +47,10 @@ export function strategicMerge(target: JsonObject, patch: JsonObject): JsonObjec
     if (key.startsWith('$setElementOrder/')) continue;
     if (key.startsWith('$deleteFromPrimitiveList/')) {
       const field = key.slice('$deleteFromPrimitiveList/'.length);
-      const drop = new Set((value as JsonValue[]).map(String));
-      out[field] = ((out[field] as JsonValue[] | undefined) ?? []).filter((v) => !drop.has(String(v)));
+      const drop = new Set((value as JsonValue[]).map((v) => JSON.stringify(v)));
+      out[field] = ((out[field] as JsonValue[] | undefined) ?? []).filter(
+        (v) => !drop.has(JSON.stringify(v)),
+      );
       continue;
     }
     if (value === null) {
@@ -72,7 +74,7 @@ export function strategicMerge(target: JsonObject, patch: JsonObject): JsonObjec
       for (const v of value) if (!list.includes(v)) list.push(v);
       out[key] = list;
     } else if (isObject(value) && isObject(out[key])) {
-      out[key] = strategicMerge(out[key] as JsonObject, value);
+      out[key] = strategicMerge(out[key], value);
     } else {
       out[key] = structuredClone(value);
     }
