@@ -5,9 +5,10 @@
  * and the Kubernetes client (revision bodies sent byte for byte) need the same encoding.
  */
 import type { JsonValue } from './types.js';
+import { KruiselessError } from '../core/errors.js';
 
 /** Thrown for values Go's `encoding/json` refuses to encode (NaN, ±Infinity) or that are not JSON. */
-export class GoJsonError extends Error {
+export class GoJsonError extends KruiselessError {
   constructor(message: string) {
     super(message);
     this.name = 'GoJsonError';

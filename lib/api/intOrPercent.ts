@@ -4,12 +4,13 @@
  * one), so they stay separate here.
  */
 import type { IntOrString } from './types.js';
+import { KruiselessError } from '../core/errors.js';
 
 /** Rounding direction for a percentage of a total. */
 export type Rounding = 'up' | 'down';
 
 /** Thrown when an int-or-percent value cannot be evaluated. */
-export class IntOrPercentError extends Error {
+export class IntOrPercentError extends KruiselessError {
   constructor(message: string) {
     super(message);
     this.name = 'IntOrPercentError';

@@ -3,9 +3,10 @@
  * docs/behaviour/cloneset.md#status-fields), with Kubernetes' `metav1.LabelSelectorAsSelector` semantics.
  */
 import type { LabelSelector, LabelSelectorRequirement } from './types.js';
+import { KruiselessError } from '../core/errors.js';
 
 /** Thrown for a selector that cannot be converted (unknown operator, values where none are allowed, …). */
-export class InvalidSelectorError extends Error {
+export class InvalidSelectorError extends KruiselessError {
   constructor(message: string) {
     super(message);
     this.name = 'InvalidSelectorError';

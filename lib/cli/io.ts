@@ -3,7 +3,7 @@
  * reads, and how a failure becomes one `error: …` line on stderr and a non-zero exit code, as kubectl does.
  */
 import { KubeApiError, REASON_NETWORK_ERROR } from '../kube/errors.js';
-import { errorMessage } from '../core/errors.js';
+import { errorMessage, KruiselessError } from '../core/errors.js';
 
 /** The terminal of one command run: output streams, environment, exit code. */
 export interface CliIO {
@@ -18,7 +18,7 @@ export interface CliIO {
 }
 
 /** A failure meant for the user: its message is printed after `error: ` and the command exits with `exitCode`. */
-export class CliError extends Error {
+export class CliError extends KruiselessError {
   readonly exitCode: number;
 
   constructor(message: string, exitCode = 1) {

@@ -1,7 +1,8 @@
 /**
- * The one error base of Kruiseless' adapters and orchestration (kube, state, events, forward, reconcile, runtime,
- * emulator) and the one `{path, message}` shape for "this input is wrong at this field", like Kubernetes'
- * `field.Error`. Callers branch on the subclass, never on message text.
+ * The one error base of everything Kruiseless throws on purpose (api, podset, kube, state, requests, source,
+ * reconcile, runtime, emulator, cli, and the test harnesses), the one `{path, message}` shape for "this input is
+ * wrong at this field", like Kubernetes' `field.Error`, and the one way to read a caught value's message. Callers
+ * branch on the subclass, never on message text.
  */
 import type * as z from 'zod';
 

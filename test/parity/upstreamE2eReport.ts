@@ -4,7 +4,7 @@
  * node: `It` specs and suite-level setup), and the table comparing the two controllers.
  */
 import { z } from 'zod';
-import { errorMessage } from '../../lib/core/errors.js';
+import { errorMessage, KruiselessError } from '../../lib/core/errors.js';
 
 /** How one spec ended, as ginkgo spells `State` in its JSON report. */
 export type SpecState =
@@ -37,7 +37,7 @@ const SpecReportSchema = z.object({
 const ReportSchema = z.array(z.object({ SpecReports: z.array(SpecReportSchema).nullish() }));
 
 /** The report is not ginkgo's JSON report. */
-export class GinkgoReportError extends Error {
+export class GinkgoReportError extends KruiselessError {
   constructor(message: string) {
     super(`not a ginkgo JSON report: ${message}`);
     this.name = 'GinkgoReportError';

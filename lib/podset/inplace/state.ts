@@ -17,7 +17,7 @@ import {
 } from '../../api/keys.js';
 import type { JsonObject, JsonValue, Pod } from '../../api/types.js';
 import { compareGoKeys, goJson, goJsonString } from '../revision/goJson.js';
-import { errorMessage } from '../../core/errors.js';
+import { errorMessage, KruiselessError } from '../../core/errors.js';
 
 /** cpu/memory requirements of one container (`corev1.ResourceRequirements`, quantities as strings). */
 export interface ResourceRequirements {
@@ -78,7 +78,7 @@ export interface InPlaceUpdateState {
 }
 
 /** A JSON document could not be parsed into the expected shape. */
-export class InPlaceStateError extends Error {
+export class InPlaceStateError extends KruiselessError {
   constructor(message: string) {
     super(message);
     this.name = 'InPlaceStateError';

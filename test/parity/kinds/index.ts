@@ -4,12 +4,13 @@
  */
 import type { ParityKind } from '../kind.js';
 import { cloneSet } from './cloneset/index.js';
+import { KruiselessError } from '../../../lib/core/errors.js';
 
 /** The kinds, in run order. */
 export const PARITY_KINDS: readonly ParityKind[] = [cloneSet];
 
 /** `--kind` named no kind of {@link PARITY_KINDS}. */
-export class UnknownKindError extends Error {
+export class UnknownKindError extends KruiselessError {
   constructor(readonly given: string) {
     super(`unknown kind "${given}" (known: ${PARITY_KINDS.map((k) => k.name).join(', ')})`);
     this.name = 'UnknownKindError';

@@ -17,6 +17,13 @@ import {
   InvalidStateKeyError,
   StateStoreError,
 } from '../../../lib/state/errors.js';
+import { GoJsonError } from '../../../lib/api/goJson.js';
+import { IntOrPercentError } from '../../../lib/api/intOrPercent.js';
+import { InvalidSelectorError } from '../../../lib/api/selector.js';
+import { CliError } from '../../../lib/cli/io.js';
+import { InPlaceStateError } from '../../../lib/podset/inplace/state.js';
+import { UnknownKindError } from '../../parity/kinds/index.js';
+import { GinkgoReportError } from '../../parity/upstreamE2eReport.js';
 
 describe('FieldErrorsError', () => {
   it('renders every field, the whole input without a path, and a fallback for none', () => {
@@ -71,6 +78,28 @@ describe('KruiselessError', () => {
       'InvalidAdmissionReviewError',
       'ConfigError',
       'UnknownClusterError',
+    ]);
+  });
+
+  it("is the base of the pure layers' errors, the CLI's and the test harnesses' too", () => {
+    const errors: Error[] = [
+      new GoJsonError('json: unsupported value: NaN'),
+      new IntOrPercentError('bad'),
+      new InvalidSelectorError('bad'),
+      new CliError('bad', 2),
+      new InPlaceStateError('bad'),
+      new UnknownKindError('nope'),
+      new GinkgoReportError('bad'),
+    ];
+    expect(errors.filter((e) => !(e instanceof KruiselessError)).map((e) => e.name)).toEqual([]);
+    expect(errors.map((e) => e.name)).toEqual([
+      'GoJsonError',
+      'IntOrPercentError',
+      'InvalidSelectorError',
+      'CliError',
+      'InPlaceStateError',
+      'UnknownKindError',
+      'GinkgoReportError',
     ]);
   });
 });
