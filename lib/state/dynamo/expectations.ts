@@ -49,10 +49,14 @@ export class DynamoExpectationStore implements ExpectationStore {
 
   async put(lease: Lease, expectations: Expectations): Promise<void> {
     const pk = objectKeyString(lease.key);
-    await fencedPut(this.table, 'expectations.put', pk, SK.expectations, lease.token, {
-      creates: copyOps(expectations.creates),
-      deletes: copyOps(expectations.deletes),
-      updates: copyOps(expectations.updates),
-    });
+    await fencedPut(
+      { table: this.table, operation: 'expectations.put', pk, sk: SK.expectations },
+      lease.token,
+      {
+        creates: copyOps(expectations.creates),
+        deletes: copyOps(expectations.deletes),
+        updates: copyOps(expectations.updates),
+      },
+    );
   }
 }

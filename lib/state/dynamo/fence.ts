@@ -5,25 +5,21 @@
  */
 import { FencedOutError } from '../errors.js';
 import { itemKey } from '../itemKeys.js';
-import { gcTtl, type Item, type StateTable } from './table.js';
+import type { ItemWrite } from './itemWrite.js';
+import { gcTtl, type Item } from './table.js';
 
 /** Condition of every fenced write; uses `#fence` and `:token`. */
 export const FENCE_CONDITION = 'attribute_not_exists(#fence) OR #fence <= :token';
 
 /**
- * Replaces a bookkeeping item if the writer's token is not fenced out; stores `fence = token` and
+ * Replaces bookkeeping item `at` with `attrs` if the writer's token is not fenced out; stores `fence = token` and
  * `ttl = now + 1 day` (epoch s).
+ * @param token the writer's lease token
  * @throws FencedOutError when the stored fence is greater than `token`
  * @throws StateStoreError on any other DynamoDB failure
  */
-export async function fencedPut(
-  table: StateTable,
-  operation: string,
-  pk: string,
-  sk: string,
-  token: number,
-  attrs: Item,
-): Promise<void> {
+export async function fencedPut(at: ItemWrite, token: number, attrs: Item): Promise<void> {
+  const { table, operation, pk, sk } = at;
   const ok = await table.put(
     operation,
     pk,
@@ -36,22 +32,18 @@ export async function fencedPut(
 }
 
 /**
- * Raises `fence` of a bookkeeping item to `token`, keeping its content (creating a content-less item if absent).
- * Called right after a lease takeover so that the previous holder's later writes fail even before the new holder
- * writes anything itself. A condition failure (a still newer token is stored) is not an error.
- * @param force overwrite whatever fence is stored: used when the lease item itself was absent (first acquire, or
- *   the lease item was garbage-collected and its token restarted at 1), so a stale higher fence cannot lock the
+ * Raises `fence` of bookkeeping item `at` to `token`, keeping its content (creating a content-less item if
+ * absent). Called right after a lease takeover so that the previous holder's later writes fail even before the new
+ * holder writes anything itself. A condition failure (a still newer token is stored) is not an error.
+ * @param token the new holder's lease token
+ * @param opts.force overwrite whatever fence is stored: used when the lease item itself was absent (first acquire,
+ *   or the lease item was garbage-collected and its token restarted at 1), so a stale higher fence cannot lock the
  *   new holder out
  * @throws StateStoreError on any DynamoDB failure other than the condition
  */
-export async function raiseFence(
-  table: StateTable,
-  operation: string,
-  pk: string,
-  sk: string,
-  token: number,
-  force: boolean,
-): Promise<void> {
+export async function raiseFence(at: ItemWrite, token: number, opts: { force: boolean }): Promise<void> {
+  const { table, operation, pk, sk } = at;
+  const { force } = opts;
   await table.update(operation, pk, sk, 'SET #fence = :token, #ttl = :ttl', {
     condition: force ? undefined : 'attribute_not_exists(#fence) OR #fence < :token',
     names: { '#fence': 'fence', '#ttl': 'ttl' },

@@ -5,26 +5,39 @@
 import { FencedOutError } from '../errors.js';
 import { itemKey } from '../itemKeys.js';
 import { checkLeaseTiming, RELEASED_AT } from '../leaseProtocol.js';
-import { gcTtl, type Item, type StateTable, type WriteResult } from './table.js';
+import type { ItemWrite } from './itemWrite.js';
+import { gcTtl, type Item, type WriteResult } from './table.js';
+
+/** Who holds a lease item: the invocation's holder id and the fencing token it took the lease with. */
+export interface LeaseOwner {
+  holder: string;
+  token: number;
+}
+
+/** A take of a lease item by {@link takeLease}. */
+export interface LeaseTake {
+  /** The invocation taking the lease, e.g. the Lambda request id. */
+  holder: string;
+  /** How long the lease lasts from `nowMs`, ms (> 0). */
+  durationMs: number;
+  /** The invocation's clock, epoch ms. */
+  nowMs: number;
+  /** `ALL_OLD` (to see whether the previous lease was released) or `ALL_NEW`. */
+  returnValues: 'ALL_OLD' | 'ALL_NEW';
+  /** More of the same `SET`, e.g. `#dirty = :false` with its names and values. */
+  extraSet?: { names: Record<string, string>; values: Item; set: string };
+}
 
 /**
- * Take the lease item `pk`/`sk` for `holder` if it is free or already `holder`'s: set holder and `expiresAt`,
- * add 1 to `token`, refresh `ttl`, and apply `extraSet` (e.g. `#dirty = :false`).
- * @param returnValues `ALL_OLD` (to see whether the previous lease was released) or `ALL_NEW`
+ * Take lease item `at` for `take.holder` if it is free or already that holder's: set holder and `expiresAt`,
+ * add 1 to `token`, refresh `ttl`, and apply `take.extraSet`.
  * @returns the write result: `ok: false` when another live holder has the lease
  * @throws RangeError for a bad duration or clock; StateStoreError on DynamoDB failures
  */
-export async function takeLease(
-  table: StateTable,
-  operation: string,
-  pk: string,
-  sk: string,
-  holder: string,
-  durationMs: number,
-  nowMs: number,
-  returnValues: 'ALL_OLD' | 'ALL_NEW',
-  extraSet: { names: Record<string, string>; values: Item; set: string } = { names: {}, values: {}, set: '' },
-): Promise<WriteResult> {
+export async function takeLease(at: ItemWrite, take: LeaseTake): Promise<WriteResult> {
+  const { table, operation, pk, sk } = at;
+  const { holder, durationMs, nowMs, returnValues } = take;
+  const extraSet = take.extraSet ?? { names: {}, values: {}, set: '' };
   checkLeaseTiming(operation, durationMs, nowMs);
   const expiresAt = nowMs + durationMs;
   return table.update(
@@ -56,38 +69,29 @@ export async function takeLease(
 }
 
 /**
- * An UpdateItem on a lease item that succeeds only while `holder` still holds it with `token`.
+ * An UpdateItem on lease item `at` that succeeds only while `owner` still holds it (same holder, same token).
+ * @param owner e.g. the `Lease` being renewed or released (only `holder` and `token` are read)
  * @param update a `SET …` expression; its names and values are merged with the ownership condition's
  * @param extraCondition ANDed to the ownership condition (e.g. `#dirty = :false`)
  * @returns the write result (`ok: false` when not owned, or `extraCondition` failed)
  * @throws StateStoreError on DynamoDB failures
  */
 export function updateIfOwned(
-  table: StateTable,
-  operation: string,
-  pk: string,
-  sk: string,
-  holder: string,
-  token: number,
+  at: ItemWrite,
+  owner: LeaseOwner,
   update: { expression: string; names?: Record<string, string>; values?: Item },
   extraCondition?: string,
 ): Promise<WriteResult> {
-  return table.update(operation, pk, sk, update.expression, {
+  return at.table.update(at.operation, at.pk, at.sk, update.expression, {
     condition: `#holder = :me AND #token = :token${extraCondition ? ` AND ${extraCondition}` : ''}`,
     names: { '#holder': 'holder', '#token': 'token', ...update.names },
-    values: { ':me': holder, ':token': token, ...update.values },
+    values: { ':me': owner.holder, ':token': owner.token, ...update.values },
   });
 }
 
-/** The error for a write by a holder that no longer owns the lease item. */
-export function lostLease(
-  operation: string,
-  pk: string,
-  sk: string,
-  holder: string,
-  token: number,
-): FencedOutError {
-  return new FencedOutError(operation, itemKey(pk, sk), token, `holder ${holder}`);
+/** The error for a write to lease item `at` by an `owner` that no longer holds it. */
+export function lostLease(at: ItemWrite, owner: LeaseOwner): FencedOutError {
+  return new FencedOutError(at.operation, itemKey(at.pk, at.sk), owner.token, `holder ${owner.holder}`);
 }
 
 /** `SET #expiresAt = :released`: the release write of every lease. */

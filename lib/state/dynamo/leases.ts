@@ -37,11 +37,14 @@ export class DynamoLeaseStore implements LeaseStore {
     checkLeaseTiming(op, durationMs, nowMs);
     const pk = objectKeyString(key);
     const expiresAt = nowMs + durationMs;
+    const at = { table: this.table, operation: op, pk, sk: SK.lease };
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const taken = await takeLease(this.table, op, pk, SK.lease, holder, durationMs, nowMs, 'ALL_OLD', {
-        set: '#dirty = :false',
-        names: { '#dirty': 'dirty' },
-        values: { ':false': false },
+      const taken = await takeLease(at, {
+        holder,
+        durationMs,
+        nowMs,
+        returnValues: 'ALL_OLD',
+        extraSet: { set: '#dirty = :false', names: { '#dirty': 'dirty' }, values: { ':false': false } },
       });
       if (taken.ok) {
         const old = taken.attributes ? decodeItem(LeaseItem, taken.attributes, op, pk, SK.lease) : undefined;
@@ -49,8 +52,8 @@ export class DynamoLeaseStore implements LeaseStore {
         if (old === undefined || old.expiresAt !== RELEASED_AT) {
           const force = old === undefined;
           await Promise.all([
-            raiseFence(this.table, op, pk, SK.expectations, token, force),
-            raiseFence(this.table, op, pk, SK.scaledown, token, force),
+            raiseFence({ ...at, sk: SK.expectations }, token, { force }),
+            raiseFence({ ...at, sk: SK.scaledown }, token, { force }),
           ]);
         }
         return {
@@ -90,12 +93,13 @@ export class DynamoLeaseStore implements LeaseStore {
     checkLeaseTiming(op, durationMs, nowMs);
     const pk = objectKeyString(lease.key);
     const expiresAt = nowMs + durationMs;
-    const res = await updateIfOwned(this.table, op, pk, SK.lease, lease.holder, lease.token, {
+    const at = { table: this.table, operation: op, pk, sk: SK.lease };
+    const res = await updateIfOwned(at, lease, {
       expression: 'SET #expiresAt = :exp, #ttl = :ttl',
       names: { '#expiresAt': 'expiresAt', '#ttl': 'ttl' },
       values: { ':exp': expiresAt, ':ttl': gcTtl(expiresAt) },
     });
-    if (!res.ok) throw lostLease(op, pk, SK.lease, lease.holder, lease.token);
+    if (!res.ok) throw lostLease(at, lease);
     return { ...lease, key: { ...lease.key }, expiresAt };
   }
 
@@ -113,13 +117,10 @@ export class DynamoLeaseStore implements LeaseStore {
             names: { '#failures': 'failures' },
             values: { ':failures': failures },
           };
+    const at = { table: this.table, operation: op, pk, sk: SK.lease };
     const released = await updateIfOwned(
-      this.table,
-      op,
-      pk,
-      SK.lease,
-      lease.holder,
-      lease.token,
+      at,
+      lease,
       {
         expression: RELEASE_UPDATE.expression + count.set,
         names: { ...RELEASE_UPDATE.names, ...dirty, ...count.names },
@@ -131,12 +132,8 @@ export class DynamoLeaseStore implements LeaseStore {
     // the same owned-update call as above on purpose: the second step of the release protocol, taken only when the
     // first found the dirty flag set (docs/architecture.md#lib-state)
     const cleared = await updateIfOwned(
-      this.table,
-      op,
-      pk,
-      SK.lease,
-      lease.holder,
-      lease.token,
+      at,
+      lease,
       {
         expression: 'SET #dirty = :false' + count.set,
         names: { ...dirty, ...count.names },
@@ -145,6 +142,6 @@ export class DynamoLeaseStore implements LeaseStore {
       '#dirty = :true',
     );
     if (cleared.ok) return 'dirty';
-    throw lostLease(op, pk, SK.lease, lease.holder, lease.token);
+    throw lostLease(at, lease);
   }
 }

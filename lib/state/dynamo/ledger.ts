@@ -41,7 +41,7 @@ export class DynamoScaleDownLedger implements ScaleDownLedger {
 
   async record(lease: Lease, intent: ScaleDownIntent): Promise<void> {
     const pk = objectKeyString(lease.key);
-    await fencedPut(this.table, 'ledger.record', pk, SK.scaledown, lease.token, {
+    await fencedPut({ table: this.table, operation: 'ledger.record', pk, sk: SK.scaledown }, lease.token, {
       intentId: intent.intentId,
       createdAt: intent.createdAt,
       pods: intent.pods.map((p) => ({ name: p.name, uid: p.uid, reason: p.reason })),

@@ -31,7 +31,10 @@ export class DynamoWatchCheckpoints implements WatchCheckpoints {
     const op = 'watch.acquire';
     const pk = clusterKeyString(cluster);
     const sk = SK.watch(resource);
-    const res = await takeLease(this.table, op, pk, sk, holder, durationMs, nowMs, 'ALL_NEW');
+    const res = await takeLease(
+      { table: this.table, operation: op, pk, sk },
+      { holder, durationMs, nowMs, returnValues: 'ALL_NEW' },
+    );
     if (res.ok && res.attributes) {
       const w = decodeItem(WatchItem, res.attributes, op, pk, sk);
       return {
@@ -56,19 +59,25 @@ export class DynamoWatchCheckpoints implements WatchCheckpoints {
     const op = 'watch.save';
     const pk = clusterKeyString(cluster);
     const sk = SK.watch(resource);
-    const res = await updateIfOwned(this.table, op, pk, sk, holder, token, {
-      expression: 'SET #rv = :rv',
-      names: { '#rv': 'resourceVersion' },
-      values: { ':rv': resourceVersion },
-    });
-    if (!res.ok) throw lostLease(op, pk, sk, holder, token);
+    const at = { table: this.table, operation: op, pk, sk };
+    const res = await updateIfOwned(
+      at,
+      { holder, token },
+      {
+        expression: 'SET #rv = :rv',
+        names: { '#rv': 'resourceVersion' },
+        values: { ':rv': resourceVersion },
+      },
+    );
+    if (!res.ok) throw lostLease(at, { holder, token });
   }
 
   async release(cluster: string, resource: string, holder: string, token: number): Promise<void> {
     const op = 'watch.release';
     const pk = clusterKeyString(cluster);
     const sk = SK.watch(resource);
-    const res = await updateIfOwned(this.table, op, pk, sk, holder, token, RELEASE_UPDATE);
-    if (!res.ok) throw lostLease(op, pk, sk, holder, token);
+    const at = { table: this.table, operation: op, pk, sk };
+    const res = await updateIfOwned(at, { holder, token }, RELEASE_UPDATE);
+    if (!res.ok) throw lostLease(at, { holder, token });
   }
 }
