@@ -13,16 +13,13 @@ import {
 } from '@kubernetes/client-node';
 import type { Command } from 'commander';
 import {
-  CONTROLLER_ACCESS,
   CONTROLLER_GROUP,
-  DENIED_TO_ALL,
-  WATCHER_ACCESS,
-  WATCHER_DENIED,
   WATCHER_GROUP,
   accessLabel,
   reviewAccess,
   type ResourceAccess,
 } from '../kube/access.js';
+import { CONTROLLER_ACCESS, DENIED_TO_ALL, WATCHER_ACCESS, WATCHER_DENIED } from '../controllers/access.js';
 import { applyServerSide } from '../kube/apply.js';
 import { connect, type ConnectionOptions } from './connect.js';
 import { CliError, runCommand, type CliIO } from './io.js';

@@ -1,7 +1,8 @@
 /**
- * The cluster access Kruiseless needs and must not have, as data (infra/rbac/README.md): the calls the reconcile
- * function makes as `kruiseless:controller`, the reads of the watch pump and the resync as `kruiseless:watcher`,
- * and what neither may do. `infra/rbac/kruiseless-rbac.yaml` grants exactly the first two; `kruiseless install`
+ * The cluster access Kruiseless needs and must not have, as data (infra/rbac/README.md): the shapes, the two groups,
+ * and the rows every controller shares (Events, and what no identity may do); each controller declares its own rows
+ * (the calls its reconcile makes as `kruiseless:controller`, the reads of its watches as `kruiseless:watcher`), and
+ * lib/controllers/access.ts joins them. `infra/rbac/kruiseless-rbac.yaml` grants exactly the first two; `kruiseless install`
  * checks them with SubjectAccessReview after applying it, and test/integration/security/rbac.test.ts proves the
  * whole list on the real API server.
  */
@@ -24,54 +25,24 @@ export const CONTROLLER_GROUP = 'kruiseless:controller';
 /** The Kubernetes group of the watch and resync functions' roles. */
 export const WATCHER_GROUP = 'kruiseless:watcher';
 
-const KRUISE = 'apps.kruise.io';
-
-/** Every call the reconciler makes (lib/kube/client.ts, lib/kube/eventFolding.ts); all must be allowed. */
-export const CONTROLLER_ACCESS: readonly ResourceAccess[] = [
-  { verb: 'get', group: KRUISE, resource: 'clonesets' },
-  { verb: 'list', group: KRUISE, resource: 'clonesets' },
-  { verb: 'patch', group: KRUISE, resource: 'clonesets' },
-  { verb: 'update', group: KRUISE, resource: 'clonesets', subresource: 'status' },
-  { verb: 'list', resource: 'pods' },
-  { verb: 'create', resource: 'pods' },
-  { verb: 'patch', resource: 'pods' },
-  { verb: 'delete', resource: 'pods' },
-  { verb: 'patch', resource: 'pods', subresource: 'status' },
-  { verb: 'create', resource: 'persistentvolumeclaims' },
-  { verb: 'delete', resource: 'persistentvolumeclaims' },
-  { verb: 'list', group: 'apps', resource: 'controllerrevisions' },
-  { verb: 'create', group: 'apps', resource: 'controllerrevisions' },
-  { verb: 'delete', group: 'apps', resource: 'controllerrevisions' },
-  { verb: 'patch', group: 'apps', resource: 'controllerrevisions' },
-  { verb: 'list', group: KRUISE, resource: 'imagepulljobs' },
-  { verb: 'create', group: KRUISE, resource: 'imagepulljobs' },
-  { verb: 'delete', group: KRUISE, resource: 'imagepulljobs' },
-  { verb: 'list', group: KRUISE, resource: 'nodeimages', namespaced: false },
+/**
+ * The calls every controller's reconcile makes to record Events (lib/kube/event.ts, lib/kube/eventFolding.ts);
+ * lib/controllers/access.ts adds them after the controllers' own rows.
+ */
+export const EVENT_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', resource: 'events' },
   { verb: 'create', resource: 'events' },
   { verb: 'patch', resource: 'events' },
 ];
 
-/** The watch pump's and the resync's reads (lib/source); all must be allowed. */
-export const WATCHER_ACCESS: readonly ResourceAccess[] = ['get', 'list', 'watch'].flatMap((verb) => [
-  { verb, group: KRUISE, resource: 'clonesets' },
-  { verb, resource: 'pods' },
-  { verb, resource: 'persistentvolumeclaims' },
-]);
+/** What the watcher group must not write whatever the controllers: Events (it only reads). */
+export const WATCHER_DENIED_SHARED: readonly ResourceAccess[] = [{ verb: 'create', resource: 'events' }];
 
-/** Writes the watcher group must not be able to make (it only reads). */
-export const WATCHER_DENIED: readonly ResourceAccess[] = [
-  { verb: 'create', resource: 'pods' },
-  { verb: 'patch', resource: 'pods' },
-  { verb: 'delete', resource: 'pods' },
-  { verb: 'patch', group: KRUISE, resource: 'clonesets' },
-  { verb: 'update', group: KRUISE, resource: 'clonesets', subresource: 'status' },
-  { verb: 'create', resource: 'events' },
-  { verb: 'create', group: 'apps', resource: 'controllerrevisions' },
-];
-
-/** What no Kruiseless identity, nor both groups together, may do: Secrets, other workloads, escalation, tokens. */
-export const DENIED_TO_ALL: readonly ResourceAccess[] = [
+/**
+ * What no Kruiseless identity, nor both groups together, may do whatever the controllers: Secrets, other
+ * workloads, escalation, tokens (each controller adds its own rows, lib/controllers/access.ts).
+ */
+export const DENIED_TO_ALL_SHARED: readonly ResourceAccess[] = [
   { verb: 'get', resource: 'secrets' },
   { verb: 'list', resource: 'secrets' },
   { verb: 'watch', resource: 'secrets' },
@@ -79,9 +50,6 @@ export const DENIED_TO_ALL: readonly ResourceAccess[] = [
   { verb: 'create', resource: 'pods', subresource: 'exec' },
   { verb: 'create', resource: 'pods', subresource: 'eviction' },
   { verb: 'create', resource: 'serviceaccounts', subresource: 'token' },
-  { verb: 'create', group: KRUISE, resource: 'clonesets' },
-  { verb: 'delete', group: KRUISE, resource: 'clonesets' },
-  { verb: 'update', group: KRUISE, resource: 'clonesets' },
   { verb: 'patch', group: 'apps', resource: 'deployments' },
   { verb: 'delete', group: 'apps', resource: 'replicasets' },
   { verb: 'delete', resource: 'namespaces', namespaced: false },

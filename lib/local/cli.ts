@@ -18,6 +18,7 @@ import { EKSClient } from '@aws-sdk/client-eks';
 import { addCluster } from '../admin/clusters.js';
 import { createStateStores } from '../state/index.js';
 import { CLONESET_GATE_NAMES } from '../cloneset/index.js';
+import { FLAG_SCALING_EXCLUDE_PREPARING_DELETE } from '../controllers/cloneset/settings.js';
 import { backoffSettings, controllerSettings, type ControllerSettings } from '../runtime/config.js';
 import { DEFAULT_BACKOFF, type BackoffSettings } from '../reconcile/backoff.js';
 import { registerCliCommands } from '../cli/program.js';
@@ -44,7 +45,9 @@ interface LocalOptions {
 function readSettings(opts: LocalOptions): ControllerSettings & { backoff: BackoffSettings } {
   try {
     return {
-      ...controllerSettings(opts.featureGates, opts.clonesetScalingExcludePreparingDelete),
+      ...controllerSettings(opts.featureGates, {
+        [FLAG_SCALING_EXCLUDE_PREPARING_DELETE]: opts.clonesetScalingExcludePreparingDelete,
+      }),
       backoff: backoffSettings(Number(opts.backoffBaseSeconds), Number(opts.backoffMaxSeconds)),
     };
   } catch (e) {
@@ -94,7 +97,7 @@ program
       kubeconfig,
       clusterName: opts.clusterName,
       logger,
-      plannerOptions: settings.plannerOptions,
+      settings: settings.settings,
       backoff: settings.backoff,
     });
     const { state } = embedded;

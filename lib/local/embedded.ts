@@ -23,6 +23,7 @@ import { recordApiRequest, type MetricsSink } from '../runtime/metrics.js';
 import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
 import { startDynalite } from '../emulator/dynalite.js';
 import type { PlannerOptions } from '../cloneset/index.js';
+import { cloneSet } from '../controllers/cloneset/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exponentialDelay } from '../core/backoff.js';
@@ -38,7 +39,9 @@ export interface EmbeddedOptions {
   logger?: Logger;
   /** serverless.yml whose eventBridge rules the bus uses (default: the repository's). */
   serverlessYml?: string;
-  /** Feature gates and controller flags for the planner (default: OpenKruise's defaults). */
+  /** Each controller's settings by name (lib/runtime/config.ts `controllerSettings`; default: OpenKruise's). */
+  settings?: Readonly<Record<string, unknown>>;
+  /** The CloneSet controller's settings alone (feature gates and flags for its planner), when `settings` is absent. */
   plannerOptions?: Readonly<Partial<PlannerOptions>>;
   /** Retry schedule after failed writes (default: `DEFAULT_BACKOFF`, docs/reliability.md#backoff). */
   backoff?: Readonly<BackoffSettings>;
@@ -125,7 +128,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     publisher: bus,
     requeue,
     cluster: { name: clusterName, kc, kube },
-    ...(opts.plannerOptions ? { plannerOptions: opts.plannerOptions } : {}),
+    ...(opts.settings
+      ? { settings: opts.settings }
+      : opts.plannerOptions
+        ? { settings: { [cloneSet.name]: opts.plannerOptions } }
+        : {}),
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });

@@ -1,27 +1,26 @@
 /**
- * One reconcile invocation for one object key (docs/architecture.md#one-invocation): lease → passes → requeue
- * → release. Used unchanged by the Lambda handler and by the embedded default.
+ * One reconcile invocation for one object key of any kind (docs/architecture.md#one-invocation): lease → passes →
+ * requeue → release. Kind-neutral: what one pass does is the controller's {@link Reconciler} (lib/controllers), as
+ * controller-runtime's loop calls a `Reconciler` it does not know. Used unchanged by the Lambda handler and by the
+ * embedded default.
  *
  * Invariant: an invocation that has returned (or thrown) holds no lease — except when it was fenced out, and then
  * the lease is someone else's.
  */
-import type { Plan } from '../cloneset/types.js';
 import { objectKeyOf, type ObjectKey } from '../core/objectKey.js';
-import type { RequeueScheduler, ReconcileRequest } from '../requests/index.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { RequeueScheduler, ReconcileReason, ReconcileRequest } from '../requests/index.js';
 import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
 import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
-import { readScopeFor, runPass, type PassDeps, type PassResult, type ReadScope } from './pass.js';
 
-export { randomInstanceId } from './pass.js';
-
-/**
- * Everything one invocation needs: a pass's needs plus the lease and the time budget. Built by the Lambda handler
- * or the embedded default.
- */
-export interface ReconcileDeps extends PassDeps {
+/** What the loop needs whatever the kind: the lease, the requeue scheduler and the time budget. */
+export interface LoopDeps {
   leases: LeaseStore;
   requeue: RequeueScheduler;
+  log: Logger;
+  clock: Clock;
   /** Unique id of this invocation (lease holder). */
   holder: string;
   sleep: (ms: number) => Promise<void>;
@@ -37,8 +36,53 @@ export interface ReconcileDeps extends PassDeps {
   backoff?: Readonly<BackoffSettings>;
 }
 
+/** What the loop threads through the passes of one invocation, for the controller's pass to use. */
+export interface PassEnv<Scope> {
+  /** The held lease: every state write of the pass is fenced by it. */
+  lease: Lease;
+  /** Events already recorded by this invocation (not repeated). */
+  recordedEvents: Set<string>;
+  /** Event correlation state of this invocation (lib/kube/eventCorrelation.ts); starts empty, not persisted. */
+  eventCorrelation: { state: EventCorrelationState };
+  /** What each pass reads, from the request's reason ({@link Reconciler.readScope}). */
+  scope: Scope;
+}
+
+/** What one pass did. */
+export interface PassResult<P = unknown> {
+  /** The object does not exist (any more): the invocation ends without a requeue. */
+  gone: boolean;
+  /** API writes made. */
+  writes: number;
+  /** Whether the pass changed the cluster (then the next pass runs at once). */
+  acted: boolean;
+  /** When to look again, seconds, when nothing else happens. */
+  requeueAfterSeconds?: number;
+  /** The pass's write error, if any: the invocation backs off by the failure count. */
+  error?: string;
+  /** The controller's plan of the pass (for logs and tests). */
+  plan?: P;
+}
+
+/**
+ * How a controller reconciles one pass of one object (its read → pure plan → write), as the loop calls it: the
+ * lease, requeues, backoff and the dirty flag are the loop's, never the pass's.
+ * @typeParam D what the controller's pass needs (at least {@link LoopDeps}' clock and log; its own clients and stores)
+ * @typeParam P its plan type
+ * @typeParam Scope its read scopes (e.g. `selector` | `owned`)
+ */
+export interface Reconciler<D, P, Scope> {
+  /** What a pass reads for a request of this reason (the timers may read less than a change does). */
+  readScope(reason: ReconcileReason): Scope;
+  /**
+   * One pass over `key`.
+   * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError)
+   */
+  pass(deps: D, key: ObjectKey, env: PassEnv<Scope>): Promise<PassResult<P>>;
+}
+
 /** What one invocation did. */
-export interface ReconcileOutcome {
+export interface ReconcileOutcome<P = unknown> {
   /** `deferred`: another invocation holds the lease (its dirty flag was set, it will re-run). */
   result: 'reconciled' | 'deferred' | 'gone' | 'fenced';
   passes: number;
@@ -49,36 +93,32 @@ export interface ReconcileOutcome {
   /** The last write error, if any (also recorded as an Event and a condition). */
   error?: string;
   /**
-   * Consecutive failed passes of this CloneSet after this invocation, as stored on its lease when it released
+   * Consecutive failed passes of this object after this invocation, as stored on its lease when it released
    * (docs/reliability.md#backoff); absent when 0 or when no pass ran.
    */
   failures?: number;
   /** The last plan (for logs and tests). */
-  plan?: Plan;
+  plan?: P;
 }
 
 /** The state of one invocation, threaded through its steps. */
-interface Run {
-  deps: ReconcileDeps;
+interface Run<D extends LoopDeps, P, Scope> {
+  deps: D;
+  reconciler: Reconciler<D, P, Scope>;
   key: ObjectKey;
-  lease: Lease;
-  outcome: ReconcileOutcome;
-  recordedEvents: Set<string>;
-  /** Event correlation state of this invocation (lib/kube/eventCorrelation.ts); starts empty, not persisted. */
-  eventCorrelation: { state: EventCorrelationState };
-  /** What each pass lists, from the request's reason. */
-  scope: ReadScope;
+  outcome: ReconcileOutcome<P>;
+  env: PassEnv<Scope>;
   /** Consecutive failed passes: as the lease brought them, +1 per failed pass, 0 after a pass without one. */
   failures: number;
 }
 
 /** Pass budget or time budget used up: what is left goes to the requeue scheduler. */
-function exhausted(run: Run): boolean {
+function exhausted<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): boolean {
   return run.outcome.passes >= run.deps.maxPasses || run.deps.clock() >= run.deps.deadlineMs;
 }
 
 /** Adds a pass's numbers to the run: writes, plan, error, failure count. */
-function tally(run: Run, pass: PassResult): void {
+function tally<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>, pass: PassResult<P>): void {
   const { outcome } = run;
   run.failures = pass.error ? run.failures + 1 : 0;
   if (run.failures > 0) outcome.failures = run.failures;
@@ -95,13 +135,13 @@ function tally(run: Run, pass: PassResult): void {
  * the backoff of the failure count (never slept inline: each attempt is one invocation).
  * @returns the delay (seconds) still to wait, if any
  */
-async function runPasses(run: Run): Promise<number | undefined> {
+async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): Promise<number | undefined> {
   const { deps } = run;
   /** The last wait a pass asked for (kept when a later pass acted and the budget then ran out). */
   let wait: number | undefined;
   while (!exhausted(run)) {
     run.outcome.passes++;
-    const pass = await runPass(deps, run.key, run.lease, run.recordedEvents, run.scope, run.eventCorrelation);
+    const pass = await run.reconciler.pass(deps, run.key, run.env);
     tally(run, pass);
     if (pass.gone) return undefined;
     if (pass.error) return backoffSeconds(run.failures, deps.backoff ?? DEFAULT_BACKOFF);
@@ -125,24 +165,25 @@ async function runPasses(run: Run): Promise<number | undefined> {
  * @param failures stored with the release (see {@link LeaseStore.release}); omitted: the stored count stays
  * @throws FencedOutError (the lease is someone else's); StateStoreError
  */
-async function releaseFully(deps: ReconcileDeps, lease: Lease, failures?: number): Promise<void> {
+async function releaseFully(deps: LoopDeps, lease: Lease, failures?: number): Promise<void> {
   while ((await deps.leases.release(lease, failures)) === 'dirty') {
     // another event arrived after the caller's arrangement: it is covered by it; clear and try again
   }
 }
 
 /**
- * Reconcile one object key (a CloneSet's, today). Takes the lease (or marks the holder dirty and returns
+ * Reconcile one object key with its controller's `reconciler`. Takes the lease (or marks the holder dirty and returns
  * `deferred`), runs passes until nothing changes, sleeps short waits inside the invocation and schedules longer ones,
  * re-runs when another event arrived meanwhile (dirty flag), then releases the lease. When the budget is used up
  * while another event waits, it requeues and releases — clearing the dirty flag as often as needed, so it never returns holding the lease.
  * @throws state-store and unexpected errors after releasing the lease (the event is retried by Lambda / the bus);
  *   a takeover by another invocation (`FencedOutError`) is not an error: it returns `fenced`.
  */
-export async function reconcileCloneSet(
-  deps: ReconcileDeps,
+export async function reconcileObject<D extends LoopDeps, P, Scope>(
+  deps: D,
+  reconciler: Reconciler<D, P, Scope>,
   request: ReconcileRequest,
-): Promise<ReconcileOutcome> {
+): Promise<ReconcileOutcome<P>> {
   const key = objectKeyOf(request);
   const acquired = await deps.leases.acquire(key, deps.holder, deps.leaseDurationMs, deps.clock());
   if (!acquired.acquired) {
@@ -152,14 +193,17 @@ export async function reconcileCloneSet(
     });
     return { result: 'deferred', passes: 0, writes: 0 };
   }
-  const run: Run = {
+  const run: Run<D, P, Scope> = {
     deps,
+    reconciler,
     key,
-    lease: acquired.lease,
     outcome: { result: 'reconciled', passes: 0, writes: 0 },
-    recordedEvents: new Set(),
-    eventCorrelation: { state: emptyCorrelation() },
-    scope: readScopeFor(request.reason),
+    env: {
+      lease: acquired.lease,
+      recordedEvents: new Set(),
+      eventCorrelation: { state: emptyCorrelation() },
+      scope: reconciler.readScope(request.reason),
+    },
     failures: acquired.failures,
   };
   const requeue = async (seconds: number) => {
@@ -169,14 +213,14 @@ export async function reconcileCloneSet(
   try {
     for (;;) {
       const wait = await runPasses(run);
-      if ((await deps.leases.release(run.lease, run.failures)) === 'released') {
+      if ((await deps.leases.release(run.env.lease, run.failures)) === 'released') {
         if (wait !== undefined && run.outcome.result !== 'gone') await requeue(wait);
         return run.outcome;
       }
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
       if (exhausted(run)) {
         await requeue(Math.min(wait ?? 1, 1));
-        await releaseFully(deps, run.lease, run.failures);
+        await releaseFully(deps, run.env.lease, run.failures);
         return run.outcome;
       }
     }
@@ -185,7 +229,7 @@ export async function reconcileCloneSet(
       deps.log.warn('lease taken over by another invocation; stopping without further writes', { ...key });
       return { ...run.outcome, result: 'fenced' };
     }
-    await releaseFully(deps, run.lease).catch(() => undefined); // else the lease expires; the retry takes it over
+    await releaseFully(deps, run.env.lease).catch(() => undefined); // else the lease expires; the retry takes it over
     throw e;
   }
 }

@@ -8,7 +8,7 @@ import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { createEventBridgePublisher, createSchedulerRequeue } from '../requests/index.js';
 import { createKubeClient, kubeConfigFromCluster } from '../kube/index.js';
 import { createStateStores } from '../state/index.js';
-import { backoffSettings, ConfigError, controllerSettings, loadConfig } from './config.js';
+import { backoffSettings, ConfigError, controllerSettings, flagsOf, loadConfig } from './config.js';
 import { recordApiRequest, type MetricsSink } from './metrics.js';
 import { UnknownClusterError, type Runtime } from './types.js';
 
@@ -40,10 +40,7 @@ export function awsRuntimeWith(extras: AwsRuntimeExtras = {}): () => Runtime {
 function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
   if (runtime) return runtime;
   const config = loadConfig();
-  const { plannerOptions } = controllerSettings(
-    config.KRUISELESS_FEATURE_GATES,
-    config.KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE === 'true',
-  );
+  const { settings } = controllerSettings(config.KRUISELESS_FEATURE_GATES, flagsOf(config));
   const stores = createStateStores({ client: new DynamoDBClient({}), tableName: config.TABLE_NAME });
   const backoff = backoffSettings(
     config.KRUISELESS_BACKOFF_BASE_SECONDS,
@@ -52,7 +49,7 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
   runtime = {
     stores,
     ...(metrics ? { metrics } : {}),
-    plannerOptions,
+    settings,
     writeConcurrency: config.KRUISELESS_WRITE_CONCURRENCY,
     backoff,
     publisher: createEventBridgePublisher({

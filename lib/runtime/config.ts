@@ -4,7 +4,8 @@
 import { DEFAULT_WRITE_CONCURRENCY } from '../core/bounded.js';
 import { KruiselessError } from '../core/errors.js';
 import * as z from 'zod';
-import { InvalidFeatureGatesError, parseFeatureGates, type PlannerOptions } from '../cloneset/index.js';
+import { CONTROLLERS } from '../controllers/index.js';
+import type { Controller } from '../controllers/controller.js';
 import { checkBackoff, DEFAULT_BACKOFF, type BackoffSettings } from '../reconcile/backoff.js';
 
 const EnvSchema = z.object({
@@ -15,10 +16,8 @@ const EnvSchema = z.object({
   SCHEDULER_GROUP_NAME: z.string().min(1).default('default'),
   REQUEUE_DLQ_ARN: z.string().startsWith('arn:').optional(),
   ADMISSION_SECRET_PARAM: z.string().min(1).optional(),
-  /** OpenKruise's `--feature-gates` value, e.g. `CloneSetShortHash=true` (lib/cloneset/featureGates.ts). */
+  /** OpenKruise's `--feature-gates` value, read by every registered controller's settings parser. */
   KRUISELESS_FEATURE_GATES: z.string().default(''),
-  /** OpenKruise's `--cloneset-scaling-exclude-preparing-delete` flag. */
-  KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE: z.enum(['true', 'false']).default('false'),
   /** Writes in flight at most within a create batch or a run of pod patches (lib/reconcile/execute.ts). */
   KRUISELESS_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(DEFAULT_WRITE_CONCURRENCY),
   /** Delay after a CloneSet's first failed write, seconds (docs/reliability.md#backoff). */
@@ -27,8 +26,23 @@ const EnvSchema = z.object({
   KRUISELESS_BACKOFF_MAX_SECONDS: z.coerce.number().positive().default(DEFAULT_BACKOFF.maxSeconds),
 });
 
-/** The validated environment. */
-export type LambdaConfig = z.infer<typeof EnvSchema>;
+/**
+ * The controllers' flags in the environment (each registration's `settings.flags`: `true` or `false`, default
+ * `false`), e.g. OpenKruise's `--cloneset-scaling-exclude-preparing-delete` as
+ * `KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE`.
+ */
+function flagSchema(controllers: readonly Controller[]) {
+  return z.object(
+    Object.fromEntries(
+      controllers
+        .flatMap((c) => c.settings.flags)
+        .map((f) => [f.env, z.enum(['true', 'false']).default('false')]),
+    ),
+  );
+}
+
+/** The validated environment: the fixed variables, and each controller flag's variable as `'true'`/`'false'`. */
+export type LambdaConfig = z.infer<typeof EnvSchema> & { readonly [flagVariable: string]: unknown };
 
 /** Thrown when the function's environment is incomplete (a deployment error, not an event error). */
 export class ConfigError extends KruiselessError {
@@ -42,44 +56,65 @@ export class ConfigError extends KruiselessError {
  * Read and validate the Lambda environment.
  * @throws ConfigError naming every missing or malformed variable
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): LambdaConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  controllers: readonly Controller[] = CONTROLLERS,
+): LambdaConfig {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  const flags = flagSchema(controllers).safeParse(env);
+  const issues = [...(parsed.error?.issues ?? []), ...(flags.error?.issues ?? [])];
+  if (!parsed.success || !flags.success || issues.length > 0) {
+    const detail = issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new ConfigError(`invalid Lambda environment: ${detail}`);
   }
-  return parsed.data;
+  return { ...parsed.data, ...flags.data };
 }
 
-/** The planner options a deployment sets, and the gates it names that do not concern CloneSet. */
+/**
+ * The controllers' flags of a validated environment, by flag name (e.g. `cloneset-scaling-exclude-preparing-delete`),
+ * for {@link controllerSettings}.
+ */
+export function flagsOf(
+  config: LambdaConfig,
+  controllers: readonly Controller[] = CONTROLLERS,
+): Record<string, boolean> {
+  return Object.fromEntries(
+    controllers.flatMap((c) => c.settings.flags).map((f) => [f.name, config[f.env] === 'true']),
+  );
+}
+
+/** Each controller's settings by its name, and the gates no registered controller knows. */
 export interface ControllerSettings {
-  plannerOptions: Partial<PlannerOptions>;
+  /** Controller name → what its registration's `settings.parse` returned (lib/runtime/types.ts `Runtime.settings`). */
+  settings: Readonly<Record<string, unknown>>;
   ignoredGates: string[];
 }
 
 /**
- * Planner options from OpenKruise's feature gates and controller flag, as a deployment spells them.
+ * Every registered controller's settings from OpenKruise's feature gates and controller flags, as a deployment
+ * spells them.
  * @param featureGates `--feature-gates` value (`Name=true,Other=false`; empty sets nothing)
- * @param scalingExcludePreparingDelete `--cloneset-scaling-exclude-preparing-delete`
+ * @param flags controller flags by OpenKruise's name, e.g. `{ 'cloneset-scaling-exclude-preparing-delete': true }`
  * @throws ConfigError for a malformed gate list
  */
 export function controllerSettings(
   featureGates: string,
-  scalingExcludePreparingDelete: boolean,
+  flags: Readonly<Record<string, boolean>>,
+  controllers: readonly Controller[] = CONTROLLERS,
 ): ControllerSettings {
-  try {
-    const { options, ignored } = parseFeatureGates(featureGates);
-    return {
-      plannerOptions: {
-        ...options,
-        ...(scalingExcludePreparingDelete ? { scalingExcludePreparingDelete } : {}),
-      },
-      ignoredGates: ignored,
-    };
-  } catch (e) {
-    if (e instanceof InvalidFeatureGatesError) throw new ConfigError(e.message);
-    throw e;
+  const settings: Record<string, unknown> = {};
+  let ignored: string[] | undefined;
+  for (const c of controllers) {
+    try {
+      const parsed = c.settings.parse({ featureGates, flags });
+      settings[c.name] = parsed.settings;
+      ignored =
+        ignored === undefined ? parsed.unknownGates : ignored.filter((g) => parsed.unknownGates.includes(g));
+    } catch (e) {
+      throw new ConfigError(e instanceof Error ? e.message : String(e));
+    }
   }
+  return { settings, ignoredGates: ignored ?? [] };
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import type { EventPublisher, RequeueScheduler } from '../requests/index.js';
 import type { StateStores } from '../state/index.js';
-import type { PlannerOptions } from '../cloneset/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';
 import type { MetricsSink } from './metrics.js';
 import { UnknownClusterError, type Runtime, type RuntimeCluster } from './types.js';
@@ -17,8 +16,8 @@ export interface EmbeddedRuntimeParts {
   requeue: RequeueScheduler;
   /** The one cluster served; `cluster.name` is the cluster name in keys and events. */
   cluster: RuntimeCluster;
-  /** Feature gates and controller flags (default: OpenKruise's defaults). */
-  plannerOptions?: Readonly<Partial<PlannerOptions>>;
+  /** Each controller's settings by name (`Runtime.settings`; default: OpenKruise's defaults). */
+  settings?: Readonly<Record<string, unknown>>;
   /** Retry schedule after failed writes (default: `DEFAULT_BACKOFF`). */
   backoff?: Readonly<BackoffSettings>;
   /** Where handler metrics go (default: nowhere). */
@@ -30,11 +29,11 @@ export interface EmbeddedRuntimeParts {
  * @returns a Runtime whose `cluster(name)` throws UnknownClusterError for any other name
  */
 export function embeddedRuntime(parts: EmbeddedRuntimeParts): Runtime {
-  const { stores, publisher, requeue, cluster, plannerOptions, backoff, metrics } = parts;
+  const { stores, publisher, requeue, cluster, settings, backoff, metrics } = parts;
   return {
     stores,
     ...(metrics ? { metrics } : {}),
-    ...(plannerOptions ? { plannerOptions } : {}),
+    ...(settings ? { settings } : {}),
     ...(backoff ? { backoff } : {}),
     publisher,
     requeue,

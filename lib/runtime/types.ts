@@ -8,7 +8,6 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { EventPublisher, RequeueScheduler } from '../requests/index.js';
 import type { KubeClient } from '../kube/types.js';
 import type { StateStores } from '../state/index.js';
-import type { PlannerOptions } from '../cloneset/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';
 import type { MetricsSink } from './metrics.js';
 
@@ -32,11 +31,11 @@ export interface Runtime {
    */
   cluster(name: string): Promise<RuntimeCluster>;
   /**
-   * Feature gates and controller flags for the planner, as the deployment set them (serverless.yml parameters
-   * `featureGates` and `scalingExcludePreparingDelete`, or `kruiseless local --feature-gates`); absent fields take
-   * OpenKruise's defaults.
+   * Each controller's settings by controller name, as its registration parsed them from the deployment's feature
+   * gates and flags (./config.ts `controllerSettings`: serverless.yml parameters `featureGates` and the flags, or
+   * `kruiseless local --feature-gates`); a controller absent here runs with its `settings.defaults`.
    */
-  plannerOptions?: Readonly<Partial<PlannerOptions>>;
+  settings?: Readonly<Record<string, unknown>>;
   /**
    * Writes one reconcile pass keeps in flight within a create batch or a run of pod patches (serverless.yml
    * parameter `writeConcurrency`); absent = lib/core/bounded.ts `DEFAULT_WRITE_CONCURRENCY`.

@@ -1,12 +1,14 @@
 /**
- * The admission source (docs/architecture.md#admission): the API server calls a webhook on writes of CloneSets, pods, pods/status
- * and PVCs; Kruiseless turns the AdmissionReview into a reconcile request and always allows the write.
+ * The admission source (docs/architecture.md#admission): the API server calls a webhook on writes of the resources
+ * the registered controllers watch (for CloneSet: clonesets, pods, pods/status and PVCs); Kruiseless turns the
+ * AdmissionReview into reconcile requests through the same watch specs as the pump (./watchSpec.ts) and always
+ * allows the write. Mapped watches (`Map`) are left to the pump: an admission answer does not wait for reads.
  */
 import { KruiselessError } from '../core/errors.js';
 import * as z from 'zod';
 import type { JsonObject } from '../api/types.js';
 import type { ReconcileRequest } from '../requests/index.js';
-import { requestForObject, type WatchedKind } from './requestForObject.js';
+import { requestForObject, type WatchStream } from './watchSpec.js';
 
 /** Largest AdmissionReview body accepted, bytes (the API server caps objects at ~1.5 MiB; reviews carry two). */
 export const MAX_ADMISSION_BODY_BYTES = 4 * 1024 * 1024;
@@ -39,21 +41,17 @@ export interface AdmissionResponse {
   response: { uid: string; allowed: true };
 }
 
-const KINDS: Record<string, WatchedKind> = {
-  CloneSet: 'CloneSet',
-  Pod: 'Pod',
-  PersistentVolumeClaim: 'PersistentVolumeClaim',
-};
-
 /**
  * Parse an AdmissionReview v1 body and map it to reconcile requests.
  * @param body the raw JSON text
- * @returns the allow response and the requests (none when the object does not concern a CloneSet)
+ * @param streams the registered controllers' watch streams (lib/source/watchSpec.ts `watchStreams`)
+ * @returns the allow response and the requests (none when the object concerns no reconciled object)
  * @throws InvalidAdmissionReviewError naming what is wrong (invalid JSON, wrong apiVersion/kind, missing uid…)
  */
 export function handleAdmissionReview(
   cluster: string,
   body: string,
+  streams: readonly WatchStream[],
 ): { response: AdmissionResponse; requests: ReconcileRequest[] } {
   let json: unknown;
   try {
@@ -68,14 +66,17 @@ export function handleAdmissionReview(
   }
   const req = parsed.data.request;
   const requests: ReconcileRequest[] = [];
-  const kind = KINDS[req.kind.kind];
-  if (kind) {
+  const consumers = streams
+    .filter((s) => s.watched.group === req.kind.group && s.watched.kind === req.kind.kind)
+    .flatMap((s) => s.consumers);
+  for (const { controller, spec } of consumers) {
+    if (spec.type === 'Map') continue;
     for (const obj of [req.object, req.oldObject]) {
       if (!obj) continue;
       const o = obj as JsonObject;
       const meta = { ...((o.metadata ?? {}) as JsonObject) };
       if (!meta.namespace && req.namespace) meta.namespace = req.namespace;
-      const r = requestForObject(cluster, kind, { ...o, metadata: meta });
+      const r = requestForObject(cluster, controller, spec, { ...o, metadata: meta });
       if (r) {
         requests.push(r);
         break;

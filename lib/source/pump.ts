@@ -1,47 +1,30 @@
 /**
- * The watch pump (docs/architecture.md#watch-pump): for one cluster, bounded watches of CloneSets, CloneSet pods and PVCs,
- * resumed from the stored resourceVersion, each change mapped to its CloneSet's object key and published (coalesced) to
+ * The watch pump (docs/architecture.md#watch-pump): for one cluster, bounded watches of the streams the registered
+ * controllers' watch specs make (./watchSpec.ts: each controller's resource, what it owns, what it maps), resumed
+ * from the stored resourceVersion, each change mapped to the object keys it concerns and published (coalesced) to
  * the bus. Runs inside a scheduled Lambda until its time budget ends, or continuously in the embedded default.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { LABEL_INSTANCE_ID } from '../api/keys.js';
 import type { JsonObject } from '../api/types.js';
 import { withCorrelationIds, type EventPublisher, type ReconcileRequest } from '../requests/index.js';
-import { watchPath } from '../kube/resource.js';
-import { RESOURCES } from '../kube/resources.js';
+import { isNotFound } from '../kube/errors.js';
+import type { KubeClient } from '../kube/types.js';
 import { watchOnce } from '../kube/watch.js';
 import type { WatchCheckpoints } from '../state/index.js';
 import type { Clock } from '../core/clock.js';
 import { newerResourceVersion } from '../core/resourceVersion.js';
 import type { Logger } from '../core/logger.js';
-import { requestForObject, type WatchedKind } from './requestForObject.js';
+import { noteIdle } from './idle.js';
+import { requestsForChange, type MapReads, type WatchStream } from './watchSpec.js';
 
-/** One watched collection. */
-export interface WatchStream {
-  /** Checkpoint name (`watch#<resource>` item). */
-  resource: string;
-  kind: WatchedKind;
-  /** Cluster-wide collection path. */
-  path: string;
-  labelSelector?: string;
-}
-
-/** The three collections the pump follows; pods and PVCs only with the CloneSet instance-id label. */
-export const WATCH_STREAMS: readonly WatchStream[] = [
-  { resource: 'clonesets', kind: 'CloneSet', path: watchPath(RESOURCES.clonesets) },
-  { resource: 'pods', kind: 'Pod', path: watchPath(RESOURCES.pods), labelSelector: LABEL_INSTANCE_ID },
-  {
-    resource: 'persistentvolumeclaims',
-    kind: 'PersistentVolumeClaim',
-    path: watchPath(RESOURCES.persistentvolumeclaims),
-    labelSelector: LABEL_INSTANCE_ID,
-  },
-];
+export type { WatchStream } from './watchSpec.js';
 
 /** What the pump needs. */
 export interface PumpDeps {
   cluster: string;
   kc: KubeConfig;
+  /** The cluster's client, for the reads of mapped watches; absent: a mapped watch's change is dropped (logged). */
+  kube?: Pick<KubeClient, 'get' | 'list'>;
   watches: WatchCheckpoints;
   publisher: EventPublisher;
   /** Unique id of this pump run (checkpoint lease holder). */
@@ -67,7 +50,7 @@ export interface StreamResult {
   /** False when another pump run holds this stream's checkpoint lease. */
   acquired: boolean;
   watches: number;
-  /** Changes seen that concern a CloneSet. */
+  /** Changes seen that concern a reconciled object. */
   changes: number;
   published: number;
   /** Times the stored resourceVersion had expired and the stream restarted from a fresh list. */
@@ -75,13 +58,16 @@ export interface StreamResult {
   resourceVersion?: string;
   /** Why the stream failed (it was logged); absent when it ran until the deadline. */
   error?: string;
+  /** True when the cluster does not serve the resource (404, no CRD): the stream was skipped (./idle.ts). */
+  idle?: boolean;
 }
 
 /**
  * Follow one stream until the deadline. Changes are published before the checkpoint that covers them is saved,
  * so a crash re-delivers instead of losing (at-least-once; the reconciler is idempotent). With no stored
  * resourceVersion, or after `410 Gone`, the watch starts without one: the API server then replays every existing
- * object as ADDED, which is the relist — for CloneSets it amounts to a resync of every key.
+ * object as ADDED, which is the relist — for a controller's own resource it amounts to a resync of every key. A
+ * resource the cluster does not serve (404) leaves the stream idle: logged once, `idle: true`, no error.
  * @throws PublishError / KubeApiError / FencedOutError (the checkpoint lease is released first where possible)
  */
 export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<StreamResult> {
@@ -107,7 +93,8 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
   /** Last resume point written to the checkpoint item. */
   let savedRv = rv;
   let savedAt = deps.clock();
-  let buffer: ReconcileRequest[] = [];
+  /** Requests of the changes seen since the last flush; a mapped watch's are still being read. */
+  let buffer: (ReconcileRequest[] | Promise<ReconcileRequest[]>)[] = [];
   let bufferRv: string | undefined;
   let chain: Promise<void> = Promise.resolve();
 
@@ -121,8 +108,10 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
     const upTo = bufferRv;
     buffer = [];
     chain = chain.then(async () => {
-      if (batch.length > 0)
-        result.published += (await deps.publisher.publish(withCorrelationIds(batch))).published;
+      const requests = (await Promise.all(batch)).flat();
+      result.changes += requests.length;
+      if (requests.length > 0)
+        result.published += (await deps.publisher.publish(withCorrelationIds(requests))).published;
       if (upTo) rv = upTo;
       if (rv && rv !== savedRv && (force || deps.clock() - savedAt >= deps.checkpointIntervalMs)) {
         await deps.watches.save(deps.cluster, stream.resource, deps.holder, acq.token, rv);
@@ -133,6 +122,7 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
     return chain;
   };
 
+  const reads: MapReads = { cluster: deps.cluster, kube: deps.kube ?? noReads };
   try {
     while (deps.clock() + 2000 < deps.deadlineMs && !deps.signal?.aborted) {
       const seconds = Math.max(
@@ -160,13 +150,15 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
               // moves backwards
               bufferRv = newerResourceVersion(bufferRv ?? rv, objRv);
             if (type === 'BOOKMARK') return;
-            const request = requestForObject(deps.cluster, stream.kind, obj);
-            if (request) {
-              result.changes++;
-              buffer.push(request);
-            }
+            buffer.push(requestsForChange(stream, obj, reads, deps.log));
           },
         );
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+        const kinds = stream.consumers.map((c) => c.controller.kind).join(', ');
+        noteIdle(deps.log, deps.cluster, stream.resource, `watch of ${kinds}`);
+        result.idle = true;
+        break;
       } finally {
         clearInterval(timer);
       }
@@ -193,22 +185,29 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
   }
 }
 
+/** The reads of a pump without a client: every mapped watch's change is dropped (and logged). */
+const noReads: MapReads['kube'] = {
+  get: () => Promise.reject(new Error('the watch pump was given no client for mapped watches')),
+  list: () => Promise.reject(new Error('the watch pump was given no client for mapped watches')),
+};
+
 /**
- * Run every stream of {@link WATCH_STREAMS} for one cluster in parallel until the deadline.
+ * Run every stream for one cluster in parallel until the deadline.
+ * @param streams lib/source/watchSpec.ts `watchStreams` of the registered controllers
  * @returns each stream's result; a failing stream is logged and reported with `acquired: true`, its `error` and what it did
  */
-export async function pumpCluster(deps: PumpDeps): Promise<StreamResult[]> {
-  const results = await Promise.allSettled(WATCH_STREAMS.map((s) => pumpStream(deps, s)));
+export async function pumpCluster(deps: PumpDeps, streams: readonly WatchStream[]): Promise<StreamResult[]> {
+  const results = await Promise.allSettled(streams.map((s) => pumpStream(deps, s)));
   return results.map((r, i) => {
     if (r.status === 'fulfilled') return r.value;
     const error = r.reason instanceof Error ? r.reason.message : String(r.reason);
     deps.log.error('watch stream failed', {
       cluster: deps.cluster,
-      resource: WATCH_STREAMS[i].resource,
+      resource: streams[i].resource,
       error,
     });
     return {
-      resource: WATCH_STREAMS[i].resource,
+      resource: streams[i].resource,
       acquired: true,
       watches: 0,
       changes: 0,

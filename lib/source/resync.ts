@@ -1,6 +1,7 @@
 /**
- * The resync source (docs/architecture.md#resync): one reconcile request for every CloneSet of a cluster, so the system
- * converges even if every other event were lost.
+ * The resync source (docs/architecture.md#resync): one reconcile request for every object of every registered
+ * controller's resource in a cluster, so the system converges even if every other event were lost. A resource
+ * the cluster does not serve (404, no CRD) leaves its controller idle there (./idle.ts).
  */
 import {
   EVENT_VERSION,
@@ -9,32 +10,57 @@ import {
   type PublishResult,
   type ReconcileRequest,
 } from '../requests/index.js';
-import { CLONESET_KIND } from '../api/kinds.js';
-import { RESOURCES } from '../kube/resources.js';
+import type { Logger } from '../core/logger.js';
+import { listIfServed } from '../kube/list.js';
 import type { KubeClient } from '../kube/types.js';
+import { noteIdle } from './idle.js';
+import type { WatchingController } from './watchSpec.js';
+
+/** The requests of one resync of one cluster. */
+export interface ResyncResult {
+  /** Objects found per controller kind (`<group>/<Kind>`); absent for a kind whose resource is not served. */
+  objects: Record<string, number>;
+  /** The kinds left idle: their resource answered 404. */
+  idle: string[];
+  result: PublishResult;
+}
 
 /**
- * List every CloneSet of `cluster` and publish a `Resync` request for each.
- * @returns the number of CloneSets and the publisher's result
- * @throws KubeApiError when the list fails; PublishError when entries could not be published
+ * List every object of each controller's resource in `cluster` and publish a `Resync` request for each.
+ * @param controllers the registered controllers (lib/controllers `CONTROLLERS`)
+ * @throws KubeApiError when a list fails other than with 404; PublishError when entries could not be published
  */
 export async function resyncCluster(
   cluster: string,
-  kube: KubeClient,
+  kube: Pick<KubeClient, 'list'>,
   publisher: EventPublisher,
-): Promise<{ cloneSets: number; result: PublishResult }> {
-  const listed = await kube.list(RESOURCES.clonesets);
-  const requests: ReconcileRequest[] = listed.items
-    .filter((cs) => cs.metadata.namespace && cs.metadata.name)
-    .map((cs) => ({
-      version: EVENT_VERSION,
-      cluster,
-      kind: CLONESET_KIND,
-      namespace: cs.metadata.namespace ?? '',
-      name: cs.metadata.name ?? '',
-      reason: 'Resync',
-      ...(cs.metadata.resourceVersion ? { resourceVersion: cs.metadata.resourceVersion } : {}),
-    }));
+  controllers: readonly Pick<WatchingController, 'kind' | 'resource'>[],
+  log: Logger,
+): Promise<ResyncResult> {
+  const requests: ReconcileRequest[] = [];
+  const objects: Record<string, number> = {};
+  const idle: string[] = [];
+  for (const c of controllers) {
+    const listed = await listIfServed(kube, c.resource);
+    if (!listed) {
+      idle.push(c.kind);
+      noteIdle(log, cluster, `${c.resource.plural}.${c.resource.group}`, `controller ${c.kind}`);
+      continue;
+    }
+    const mine = listed.items
+      .filter((o) => o.metadata.name && (!c.resource.namespaced || o.metadata.namespace))
+      .map((o): ReconcileRequest => ({
+        version: EVENT_VERSION,
+        cluster,
+        kind: c.kind,
+        ...(c.resource.namespaced ? { namespace: o.metadata.namespace ?? '' } : {}),
+        name: o.metadata.name ?? '',
+        reason: 'Resync',
+        ...(o.metadata.resourceVersion ? { resourceVersion: o.metadata.resourceVersion } : {}),
+      }));
+    objects[c.kind] = mine.length;
+    requests.push(...mine);
+  }
   const result = await publisher.publish(withCorrelationIds(requests));
-  return { cloneSets: requests.length, result };
+  return { objects, idle, result };
 }

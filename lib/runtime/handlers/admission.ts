@@ -13,6 +13,9 @@ import {
   handleAdmissionReview,
 } from '../../source/admission.js';
 import { withCorrelationIds } from '../../requests/index.js';
+import { CONTROLLERS } from '../../controllers/index.js';
+import type { Controller } from '../../controllers/controller.js';
+import { watchStreams } from '../../source/watchSpec.js';
 import type { Runtime } from '../types.js';
 
 function reply(statusCode: number, body: unknown): LambdaFunctionURLResult {
@@ -29,7 +32,9 @@ function sameSecret(given: string, expected: string): boolean {
 export function admissionHandler(
   getRuntime: () => Runtime,
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
+  controllers: readonly Controller[] = CONTROLLERS,
 ) {
+  const streams = watchStreams(controllers);
   return async (
     event: Pick<LambdaFunctionURLEvent, 'rawPath' | 'body' | 'isBase64Encoded'>,
     context?: Context,
@@ -52,7 +57,7 @@ export function admissionHandler(
       return reply(413, { message: `AdmissionReview body larger than ${MAX_ADMISSION_BODY_BYTES} bytes` });
     }
     try {
-      const { response, requests } = handleAdmissionReview(cluster, body);
+      const { response, requests } = handleAdmissionReview(cluster, body, streams);
       if (requests.length > 0) {
         try {
           const forwarded = withCorrelationIds(requests);

@@ -1,17 +1,19 @@
 /**
- * The `reconcile` handler (EventBridge target): one object key per invocation ({@link reconcileCloneSet}). A
- * malformed event, or one of a kind this deployment does not reconcile (lib/api/kinds.ts), is logged and rethrown,
+ * The `reconcile` handler (EventBridge target): one object key per invocation, dispatched by `request.kind` to its
+ * registered controller (lib/controllers). A malformed event, or one of a kind this deployment does not reconcile
+ * (no registration), is logged and rethrown,
  * so Lambda's async retries end in the dead-letter queue; nothing else is touched.
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import { correlationIdsOf, parseReconcileEvent, type ReconcileRequest } from '../../requests/index.js';
-import { KNOWN_KINDS } from '../../api/kinds.js';
+import { CONTROLLERS, controllerByKind, kindsOf } from '../../controllers/index.js';
+import type { Controller } from '../../controllers/controller.js';
 import { systemClock } from '../../core/clock.js';
 import { controllerNameOf, objectKeyText } from '../../core/objectKey.js';
 import { withKeys, type Logger as CoreLogger } from '../../core/logger.js';
-import { reconcileCloneSet, type ReconcileOutcome } from '../../reconcile/reconcile.js';
+import type { ReconcileOutcome } from '../../reconcile/reconcile.js';
 import { InvocationMetrics, noMetricsSink, recordReconcile, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';
 
@@ -45,12 +47,14 @@ export type ReconcileContext = Context | Pick<Context, 'awsRequestId' | 'getRema
 export function reconcileHandler(
   getRuntime: () => Runtime,
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
+  controllers: readonly Controller[] = CONTROLLERS,
 ) {
+  const kinds = kindsOf(controllers);
   return async (event: unknown, context?: ReconcileContext): Promise<ReconcileSummary> => {
     if (context && 'functionName' in context) logger.addContext(context);
     let request;
     try {
-      request = parseReconcileEvent(event, KNOWN_KINDS);
+      request = parseReconcileEvent(event, kinds);
     } catch (e) {
       logger.error('rejected reconcile event', { error: (e as Error).message, event });
       throw e;
@@ -72,7 +76,7 @@ export function reconcileHandler(
     return withMetrics(recorder, runtime.metrics ?? noMetricsSink, async () => {
       let outcome: ReconcileOutcome | undefined;
       try {
-        outcome = await reconcileOnce(runtime, parsed, log, context);
+        outcome = await reconcileOnce(runtime, controllers, parsed, log, context);
       } finally {
         recordReconcile(recorder, {
           failed: outcome === undefined || outcome.error !== undefined,
@@ -106,16 +110,23 @@ function eventIdOf(event: unknown): string | undefined {
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-/** One {@link reconcileCloneSet} call with the runtime's adapters and the invocation's time budget. */
+/**
+ * One reconcile of the request's controller with the runtime's adapters, its settings and the invocation's time
+ * budget.
+ * @throws Error when no controller of `controllers` reconciles the kind (the parser already refused it)
+ */
 async function reconcileOnce(
   runtime: Runtime,
+  controllers: readonly Controller[],
   request: ReconcileRequest,
   log: CoreLogger,
   context: ReconcileContext | undefined,
 ): Promise<ReconcileOutcome> {
+  const controller = controllerByKind(request.kind, controllers);
+  if (!controller) throw new Error(`no controller reconciles ${request.kind}`);
   const { kube } = await runtime.cluster(request.cluster);
   const remaining = context?.getRemainingTimeInMillis() ?? 120_000;
-  return reconcileCloneSet(
+  return controller.reconcile(
     {
       kube,
       leases: runtime.stores.leases,
@@ -130,10 +141,10 @@ async function reconcileOnce(
       leaseDurationMs: remaining + 60_000,
       maxInlineWaitSeconds: 10,
       maxPasses: 20,
-      ...(runtime.plannerOptions ? { options: runtime.plannerOptions } : {}),
       ...(runtime.writeConcurrency ? { writeConcurrency: runtime.writeConcurrency } : {}),
       ...(runtime.backoff ? { backoff: runtime.backoff } : {}),
     },
     request,
+    runtime.settings?.[controller.name] ?? controller.settings.defaults,
   );
 }

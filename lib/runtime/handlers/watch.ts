@@ -1,15 +1,16 @@
 /**
  * The `watch` handler (scheduled every minute): for each registered cluster, the watch pump ({@link pumpCluster}) follows
- * CloneSets, CloneSet pods and PVCs from the stored resourceVersion and publishes reconcile requests, stopping
- * before the invocation's time budget ends.
+ * the streams of the registered controllers' watches (lib/source/watchSpec.ts) from the stored resourceVersion and
+ * publishes reconcile requests, stopping before the invocation's time budget ends.
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import { pumpCluster, type StreamResult } from '../../source/pump.js';
-import { CLONESET_KIND } from '../../api/kinds.js';
+import { CONTROLLERS } from '../../controllers/index.js';
+import type { Controller } from '../../controllers/controller.js';
+import { watchStreams, type WatchStream } from '../../source/watchSpec.js';
 import { systemClock } from '../../core/clock.js';
-import { controllerNameOf } from '../../core/objectKey.js';
 import type { EventPublisher } from '../../requests/index.js';
 import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';
@@ -27,6 +28,7 @@ export const DEFAULT_FLUSH_INTERVAL_MS = 1000;
  * Build the handler for a runtime.
  * @param signal ends the running watches early (the embedded default's stop); Lambda passes none
  * @param flushIntervalMs see {@link DEFAULT_FLUSH_INTERVAL_MS}
+ * @param controllers whose watches to follow (default: the registry)
  * @returns per cluster, what each stream did
  */
 export function watchHandler(
@@ -34,18 +36,21 @@ export function watchHandler(
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
   signal?: AbortSignal,
   flushIntervalMs = DEFAULT_FLUSH_INTERVAL_MS,
+  controllers: readonly Controller[] = CONTROLLERS,
 ) {
+  const streams = watchStreams(controllers);
   return async (
     _event?: unknown,
     context?: Context | Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>,
   ): Promise<Record<string, StreamResult[]>> => {
     if (context && 'functionName' in context) logger.addContext(context);
     const runtime = getRuntime();
-    // the sources serve the one controller of lib/api/kinds.ts; with a registry, each watch names its own
-    const recorder = new InvocationMetrics(controllerNameOf(CLONESET_KIND));
+    // the sources serve every controller: the metrics name the first (the only one today) as the dimension
+    const recorder = new InvocationMetrics(controllers[0]?.name ?? 'none');
     return withMetrics(recorder, runtime.metrics ?? noMetricsSink, () =>
       pumpAll(
         runtime,
+        streams,
         meteredPublisher(runtime.publisher, recorder),
         logger,
         context,
@@ -59,6 +64,7 @@ export function watchHandler(
 /** One pump round over every registered cluster, publishing through `publisher`. */
 async function pumpAll(
   runtime: Runtime,
+  streams: readonly WatchStream[],
   publisher: EventPublisher,
   logger: Logger,
   context: Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'> | undefined,
@@ -72,24 +78,28 @@ async function pumpAll(
   const results = await Promise.all(
     names.map(async (name) => {
       try {
-        const { kc } = await runtime.cluster(name);
+        const { kc, kube } = await runtime.cluster(name);
         return [
           name,
-          await pumpCluster({
-            cluster: name,
-            kc,
-            watches: runtime.stores.watches,
-            publisher,
-            holder,
-            clock: systemClock,
-            deadlineMs,
-            leaseDurationMs: remaining + 60_000,
-            watchTimeoutSeconds: 50,
-            flushIntervalMs,
-            checkpointIntervalMs: 10_000,
-            log: logger,
-            ...(signal ? { signal } : {}),
-          }),
+          await pumpCluster(
+            {
+              cluster: name,
+              kc,
+              kube,
+              watches: runtime.stores.watches,
+              publisher,
+              holder,
+              clock: systemClock,
+              deadlineMs,
+              leaseDurationMs: remaining + 60_000,
+              watchTimeoutSeconds: 50,
+              flushIntervalMs,
+              checkpointIntervalMs: 10_000,
+              log: logger,
+              ...(signal ? { signal } : {}),
+            },
+            streams,
+          ),
         ] as const;
       } catch (e) {
         logger.error('watch pump failed', { cluster: name, error: (e as Error).message });

@@ -29,11 +29,13 @@ import {
   loadRulesFromServerless,
 } from '../../../lib/emulator/index.js';
 import { systemClock } from '../../../lib/core/clock.js';
-import { WATCH_STREAMS, pumpStream } from '../../../lib/source/pump.js';
+import { pumpStream } from '../../../lib/source/pump.js';
+import { watchStreams } from '../../../lib/source/watchSpec.js';
+import { CONTROLLERS } from '../../../lib/controllers/index.js';
 import { RESOURCES, createKubeClient } from '../../../lib/kube/index.js';
 import type { KubeClient } from '../../../lib/kube/types.js';
 import { countingKube, difference, snapshot, type CallCounts } from '../../../lib/runtime/counting.js';
-import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
+import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
 import { UnknownClusterError, type Runtime } from '../../../lib/runtime/types.js';
 import {
   FencedOutError,
@@ -289,7 +291,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
   test(
     'a clonesets checkpoint at resourceVersion "1" gets 410 Gone: the pump relists, re-announces every CloneSet and moves the checkpoint on',
     async () => {
-      const stream = WATCH_STREAMS.find((s) => s.resource === 'clonesets');
+      const stream = watchStreams(CONTROLLERS).find((s) => s.resource === 'clonesets');
       if (!stream) throw new Error('no clonesets stream');
       // the stale checkpoint, through the real store
       const seeded = await stores.watches.acquire(E2E_CLUSTER, 'clonesets', 'e2e-stale', 10_000, Date.now());

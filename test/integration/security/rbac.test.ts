@@ -30,16 +30,18 @@ import {
 import { startEmbedded } from '../../../lib/local/embedded.js';
 import { waitFor } from '../support/wait.js';
 import {
-  CONTROLLER_ACCESS,
   CONTROLLER_GROUP,
-  DENIED_TO_ALL,
-  WATCHER_ACCESS,
-  WATCHER_DENIED,
   WATCHER_GROUP,
   accessLabel,
   reviewAccess,
   type ResourceAccess,
 } from '../../../lib/kube/access.js';
+import {
+  CONTROLLER_ACCESS,
+  DENIED_TO_ALL,
+  WATCHER_ACCESS,
+  WATCHER_DENIED,
+} from '../../../lib/controllers/access.js';
 
 const ctx = useTestNamespace('rbac');
 /** The pod guard's own namespace: its stray pods stay out of the pipeline's way. */

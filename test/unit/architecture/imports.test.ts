@@ -21,13 +21,15 @@ const LAYERS: Record<string, number> = {
   'lib/requests': 3,
   'lib/reconcile': 4,
   'lib/source': 4,
-  'lib/runtime': 5,
-  'lib/admin': 5,
-  'lib/emulator': 6,
-  'lib/cli': 6,
-  infra: 6,
-  'lib/local': 7,
-  functions: 7,
+  // the registrations: each controller's watches, pass, access and settings over the kind-neutral layers below
+  'lib/controllers': 5,
+  'lib/runtime': 6,
+  'lib/admin': 6,
+  'lib/emulator': 7,
+  'lib/cli': 7,
+  infra: 7,
+  'lib/local': 8,
+  functions: 8,
 };
 
 /** `lib/<folder>` or the repository's top-level folder of a path relative to the root. */

@@ -24,7 +24,7 @@ import { parse } from 'yaml';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import { describeFieldErrors, type FieldError } from '../../../lib/core/errors.js';
 import { InvalidEventError } from '../../../lib/requests/index.js';
-import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
+import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
 import { reconcileHandler } from '../../../lib/runtime/handlers/reconcile.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import type { StateStores } from '../../../lib/state/index.js';

@@ -1,4 +1,4 @@
-import { KNOWN_KINDS } from '../../../lib/api/kinds.js';
+import { KNOWN_KINDS } from '../../../lib/controllers/index.js';
 import { describe, expect, it } from '@jest/globals';
 import { parseReconcileEvent, toPutEventsEntry, type ReconcileRequest } from '../../../lib/requests/index.js';
 import {

@@ -3,7 +3,7 @@
  * function's EventBridge rule must route exactly the reconcile requests (docs/architecture.md#reconcile-request), so the embedded default and
  * AWS deliver the same events to the same function.
  */
-import { KNOWN_KINDS } from '../../../lib/api/kinds.js';
+import { KNOWN_KINDS } from '../../../lib/controllers/index.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { DETAIL_TYPE, SOURCE, parseReconcileEvent } from '../../../lib/requests/index.js';

@@ -5,7 +5,8 @@
  * meets the evicted pod's name: a real AlreadyExists, no injected fault.
  */
 import { backoffSeconds, checkBackoff, DEFAULT_BACKOFF } from '../../../lib/reconcile/backoff.js';
-import { reconcileCloneSet, type ReconcileOutcome } from '../../../lib/reconcile/reconcile.js';
+import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
+import type { ReconcileOutcome } from '../../../lib/reconcile/reconcile.js';
 import { harness, REQUEST, seedCloneSet, type Harness } from './support/harness.js';
 
 const POD = 'cs-no-pvc-sample-aaaaa';

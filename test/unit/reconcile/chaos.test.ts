@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { scenarioArb, type Scenario } from './chaos/scenario.js';
 import { namespaceOf } from '../../../lib/core/objectKey.js';
-import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
+import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
 import { checkScenario, runScenario } from './chaos/simulation.js';
 

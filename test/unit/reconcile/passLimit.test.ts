@@ -3,7 +3,7 @@
  * items hold every pending pod of a pass and must fit one DynamoDB item (400 KB), which ~5,000 pods do not
  * (docs/reliability.md#bad-input-corpus). A 5,000-pod scale-down therefore runs over several passes.
  */
-import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
+import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
 import { capPendingWrites, MAX_PENDING_PER_PASS } from '../../../lib/reconcile/passLimit.js';
 import type { Action } from '../../../lib/podset/actions.js';
 import type { Pod } from '../../../lib/api/types.js';

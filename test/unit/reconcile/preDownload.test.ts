@@ -5,7 +5,7 @@
  * the pass; nothing is listed or written with the gate off; the job goes once every pod is at one revision.
  */
 import { RESOURCES } from '../../../lib/kube/resources.js';
-import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
+import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
 import { internalError } from './support/recordingKube.js';
 import { harness, REQUEST, seedCloneSet, type Harness } from './support/harness.js';
 import type { CloneSet } from '../../../lib/api/types.js';

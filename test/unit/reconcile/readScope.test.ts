@@ -8,7 +8,7 @@ import type { KubeClient } from '../../../lib/kube/types.js';
 import { LABEL_INSTANCE_ID } from '../../../lib/api/keys.js';
 import type { Pod } from '../../../lib/api/types.js';
 import type { ReconcileReason } from '../../../lib/requests/index.js';
-import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
+import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
 import { readScopeFor } from '../../../lib/reconcile/pass.js';
 import { harness, NAMESPACE, REQUEST, seedCloneSet, type Harness } from './support/harness.js';
 

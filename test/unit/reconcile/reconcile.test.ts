@@ -3,7 +3,7 @@
  * kubernetes' `replica_set_test.go`: a fake client that records actions, tests that assert the ordered list).
  */
 import { KubeApiError } from '../../../lib/kube/errors.js';
-import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
+import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
 import type { LeaseStore } from '../../../lib/state/index.js';
 import { internalError, conflict } from './support/recordingKube.js';
 import { harness, REQUEST, seedCloneSet, type Harness } from './support/harness.js';

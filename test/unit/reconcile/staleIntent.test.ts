@@ -8,7 +8,7 @@
  *   (5 min) for a delete that never happened; OpenKruise's `deletePods` observes the expectation of a failed
  *   delete at once.
  */
-import { reconcileCloneSet } from '../../../lib/reconcile/reconcile.js';
+import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
 import { internalError } from './support/recordingKube.js';
 import { harness, REQUEST, seedCloneSet } from './support/harness.js';
 

@@ -1,5 +1,5 @@
 /** Correlation ids on reconcile requests: set once by a source, parsed, merged by coalescing, kept by requeues. */
-import { KNOWN_KINDS } from '../../../lib/api/kinds.js';
+import { KNOWN_KINDS } from '../../../lib/controllers/index.js';
 import { describe, expect, it } from '@jest/globals';
 import {
   DETAIL_TYPE,

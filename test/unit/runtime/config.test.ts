@@ -62,18 +62,22 @@ describe('loadConfig', () => {
 
 describe('controllerSettings', () => {
   it('turns gates and the flag into planner options and reports the gates it ignores', () => {
-    expect(controllerSettings('CloneSetPartitionRollback=true,PodWebhook=false', true)).toEqual({
-      plannerOptions: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true },
+    expect(
+      controllerSettings('CloneSetPartitionRollback=true,PodWebhook=false', {
+        'cloneset-scaling-exclude-preparing-delete': true,
+      }),
+    ).toEqual({
+      settings: { cloneset: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true } },
       ignoredGates: ['PodWebhook'],
     });
   });
 
   it('sets nothing for the defaults', () => {
-    expect(controllerSettings('', false)).toEqual({ plannerOptions: {}, ignoredGates: [] });
+    expect(controllerSettings('', {})).toEqual({ settings: { cloneset: {} }, ignoredGates: [] });
   });
 
   it('refuses a malformed gate list as a deployment error', () => {
-    expect(() => controllerSettings('CloneSetShortHash=maybe', false)).toThrow(
+    expect(() => controllerSettings('CloneSetShortHash=maybe', {})).toThrow(
       new ConfigError('invalid feature gates: CloneSetShortHash: "maybe" is not a boolean'),
     );
   });

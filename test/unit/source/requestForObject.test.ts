@@ -1,7 +1,25 @@
-/** The sources' mapping of a changed object to the v2 reconcile request of its CloneSet (docs/architecture.md#lib-source). */
+/**
+ * The sources' mapping of a changed object to the v2 reconcile request of its CloneSet through the CloneSet
+ * registration's watch specs (docs/architecture.md#lib-source).
+ */
 import { describe, expect, it } from '@jest/globals';
 import { handleAdmissionReview } from '../../../lib/source/admission.js';
-import { requestForObject } from '../../../lib/source/requestForObject.js';
+import {
+  requestForObject,
+  watchStreams,
+  type ForWatch,
+  type OwnsWatch,
+} from '../../../lib/source/watchSpec.js';
+import { cloneSet } from '../../../lib/controllers/cloneset/index.js';
+
+const STREAMS = watchStreams([cloneSet]);
+const FOR: ForWatch = { type: 'For' };
+/** The Owns watch of a kind (pods or PVCs) in the CloneSet registration. */
+function owns(kind: string): OwnsWatch {
+  const spec = cloneSet.watches.find((w) => w.type === 'Owns' && w.resource.kind === kind);
+  if (spec?.type !== 'Owns') throw new Error(`no Owns watch of ${kind}`);
+  return spec;
+}
 
 const owner = {
   apiVersion: 'apps.kruise.io/v1alpha1',
@@ -14,7 +32,7 @@ const owner = {
 describe('requestForObject', () => {
   it('maps a CloneSet to its own key with ObjectChanged', () => {
     const cs = { metadata: { namespace: 'shop', name: 'web', resourceVersion: '7' } };
-    expect(requestForObject('prod', 'CloneSet', cs)).toEqual({
+    expect(requestForObject('prod', cloneSet, FOR, cs)).toEqual({
       version: 2,
       cluster: 'prod',
       kind: 'apps.kruise.io/CloneSet',
@@ -28,7 +46,7 @@ describe('requestForObject', () => {
   it('maps a pod or PVC to the key of its controller CloneSet with OwnedObjectChanged', () => {
     for (const kind of ['Pod', 'PersistentVolumeClaim'] as const) {
       const obj = { metadata: { namespace: 'shop', name: 'web-abcde', ownerReferences: [owner] } };
-      expect(requestForObject('prod', kind, obj)).toEqual({
+      expect(requestForObject('prod', cloneSet, owns(kind), obj)).toEqual({
         version: 2,
         cluster: 'prod',
         kind: 'apps.kruise.io/CloneSet',
@@ -42,9 +60,13 @@ describe('requestForObject', () => {
   it('maps a pod of another controller, or without a namespace, to nothing', () => {
     const rs = { ...owner, apiVersion: 'apps/v1', kind: 'ReplicaSet' };
     expect(
-      requestForObject('prod', 'Pod', { metadata: { namespace: 'shop', ownerReferences: [rs] } }),
+      requestForObject('prod', cloneSet, owns('Pod'), {
+        metadata: { namespace: 'shop', ownerReferences: [rs] },
+      }),
     ).toBeUndefined();
-    expect(requestForObject('prod', 'Pod', { metadata: { ownerReferences: [owner] } })).toBeUndefined();
+    expect(
+      requestForObject('prod', cloneSet, owns('Pod'), { metadata: { ownerReferences: [owner] } }),
+    ).toBeUndefined();
   });
 });
 
@@ -61,7 +83,7 @@ describe('handleAdmissionReview', () => {
         object: { metadata: { generateName: 'web-', ownerReferences: [owner] } },
       },
     };
-    expect(handleAdmissionReview('prod', JSON.stringify(review)).requests).toEqual([
+    expect(handleAdmissionReview('prod', JSON.stringify(review), STREAMS).requests).toEqual([
       {
         version: 2,
         cluster: 'prod',

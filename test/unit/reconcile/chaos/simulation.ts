@@ -14,7 +14,7 @@ import type { ReconcileReason, ReconcileRequest } from '../../../../lib/requests
 import { KubeApiError } from '../../../../lib/kube/errors.js';
 import { RESOURCES } from '../../../../lib/kube/resources.js';
 import { isSatisfied } from '../../../../lib/reconcile/observeExpectations.js';
-import { reconcileCloneSet, type ReconcileDeps } from '../../../../lib/reconcile/reconcile.js';
+import { reconcileCloneSet, type ReconcileDeps } from '../../../../lib/controllers/cloneset/index.js';
 import { StateStoreError } from '../../../../lib/state/errors.js';
 import { createMemoryStores, type LeaseStore, type ScaleDownIntent } from '../../../../lib/state/index.js';
 import { imageIdOf } from '../../support/world.js';

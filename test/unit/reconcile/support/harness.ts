@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import type { CloneSet } from '../../../../lib/api/types.js';
 import type { ReconcileRequest, RequeueScheduler } from '../../../../lib/requests/index.js';
 import { silentLogger } from '../../../../lib/core/logger.js';
-import type { ReconcileDeps } from '../../../../lib/reconcile/reconcile.js';
+import type { ReconcileDeps } from '../../../../lib/controllers/cloneset/index.js';
 import { createMemoryStores, type MemoryStores } from '../../../../lib/state/index.js';
 import { RecordingKube, recordingStores, type Journal } from './recordingKube.js';
 

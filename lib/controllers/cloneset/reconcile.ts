@@ -1,0 +1,35 @@
+/**
+ * The CloneSet controller's side of the reconcile loop: its pass (lib/reconcile/pass.ts `runPass`: read →
+ * observe expectations → finish a recorded scale-down, or plan and execute) and read scopes, as the kind-neutral
+ * loop (lib/reconcile/reconcile.ts) calls them. As OpenKruise's `ReconcileCloneSet.Reconcile`.
+ */
+import type { ReconcileRequest } from '../../requests/index.js';
+import {
+  reconcileObject,
+  type LoopDeps,
+  type ReconcileOutcome,
+  type Reconciler,
+} from '../../reconcile/reconcile.js';
+import { readScopeFor, runPass, type PassDeps, type ReadScope } from '../../reconcile/pass.js';
+import type { Plan } from '../../cloneset/index.js';
+
+/** Everything one CloneSet invocation needs: its pass's needs plus the loop's (lease, requeue, time budget). */
+export interface ReconcileDeps extends LoopDeps, PassDeps {}
+
+/** The CloneSet pass and read scopes, for {@link reconcileObject}. */
+export const CLONESET_RECONCILER: Reconciler<ReconcileDeps, Plan, ReadScope> = {
+  readScope: readScopeFor,
+  pass: (deps, key, env) =>
+    runPass(deps, key, env.lease, env.recordedEvents, env.scope, env.eventCorrelation),
+};
+
+/**
+ * Reconcile one CloneSet: {@link reconcileObject} with {@link CLONESET_RECONCILER}.
+ * @throws what `reconcileObject` throws
+ */
+export function reconcileCloneSet(
+  deps: ReconcileDeps,
+  request: ReconcileRequest,
+): Promise<ReconcileOutcome<Plan>> {
+  return reconcileObject(deps, CLONESET_RECONCILER, request);
+}
