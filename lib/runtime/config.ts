@@ -2,7 +2,7 @@
  * Lambda configuration from environment variables (set by serverless.yml), validated once per container.
  */
 import { DEFAULT_WRITE_CONCURRENCY } from '../core/bounded.js';
-import { KruiselessError } from '../core/errors.js';
+import { KruiselessError, errorMessage } from '../core/errors.js';
 import * as z from 'zod';
 import { CONTROLLERS } from '../controllers/index.js';
 import type { Controller } from '../controllers/controller.js';
@@ -111,7 +111,7 @@ export function controllerSettings(
       ignored =
         ignored === undefined ? parsed.unknownGates : ignored.filter((g) => parsed.unknownGates.includes(g));
     } catch (e) {
-      throw new ConfigError(e instanceof Error ? e.message : String(e));
+      throw new ConfigError(errorMessage(e));
     }
   }
   return { settings, ignoredGates: ignored ?? [] };

@@ -6,6 +6,7 @@
  * registrations (lib/controllers) and never name a kind themselves.
  */
 import type { JsonObject } from '../api/types.js';
+import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { EVENT_VERSION, type ReconcileReason, type ReconcileRequest } from '../requests/index.js';
 import { watchPath, type ObjectRef, type Resource } from '../kube/resource.js';
@@ -216,7 +217,7 @@ export async function requestsForChange(
         cluster: reads.cluster,
         kind: controller.kind,
         resource: stream.resource,
-        error: e instanceof Error ? e.message : String(e),
+        error: errorMessage(e),
       });
     }
   }
