@@ -125,7 +125,7 @@ async function start(log: Log): Promise<ClusterInfo> {
   const etcdUrl = `http://127.0.0.1:${ports.etcd}`;
   const peerUrl = `http://127.0.0.1:${ports.etcdPeer}`;
 
-  await launch(log, 'etcd', `${etcdUrl}/readyz`, 30000, undefined, [
+  await launch(log, 'etcd', { health: { url: `${etcdUrl}/readyz`, timeoutMs: 30000 } }, [
     '--name=kruiseless',
     `--data-dir=${etcdDir}`,
     `--listen-client-urls=${etcdUrl}`,
@@ -136,7 +136,8 @@ async function start(log: Log): Promise<ClusterInfo> {
     '--unsafe-no-fsync=true',
     '--log-level=warn',
   ]);
-  await launch(log, 'kube-apiserver', `${server}/readyz`, 90000, adminTls(pki), [
+  const apiserverHealth = { url: `${server}/readyz`, timeoutMs: 90000, tls: adminTls(pki) };
+  await launch(log, 'kube-apiserver', { health: apiserverHealth }, [
     `--etcd-servers=${etcdUrl}`,
     '--bind-address=127.0.0.1',
     `--secure-port=${ports.apiserver}`,
@@ -174,15 +175,16 @@ async function start(log: Log): Promise<ClusterInfo> {
   await launch(
     log,
     'kube-controller-manager',
-    `https://127.0.0.1:${ports.controllerManager}/healthz`,
-    60000,
-    undefined,
+    { health: { url: `https://127.0.0.1:${ports.controllerManager}/healthz`, timeoutMs: 60000 } },
     [...componentArgs(ports.controllerManager), `--controllers=${kcmControllers()}`],
   );
-  await launch(log, 'kube-scheduler', `https://127.0.0.1:${ports.scheduler}/healthz`, 60000, undefined, [
-    ...componentArgs(ports.scheduler),
-  ]);
-  await launch(log, 'kwok', undefined, 0, undefined, [
+  await launch(
+    log,
+    'kube-scheduler',
+    { health: { url: `https://127.0.0.1:${ports.scheduler}/healthz`, timeoutMs: 60000 } },
+    [...componentArgs(ports.scheduler)],
+  );
+  await launch(log, 'kwok', {}, [
     `--kubeconfig=${kubeconfig}`,
     `--config=${path.join(LOCAL_DIR, 'kwok-stages.yaml')}`,
     '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
@@ -207,18 +209,27 @@ async function start(log: Log): Promise<ClusterInfo> {
   return info;
 }
 
+/** Where a component answers once it is up, and how long to wait for that. */
+interface HealthCheck {
+  /** An endpoint that answers 200 when the component is ready, e.g. `https://127.0.0.1:6443/readyz`. */
+  url: string;
+  /** How long to wait, ms. */
+  timeoutMs: number;
+  /** Client certificate for an endpoint that asks for one (the API server's). */
+  tls?: TlsFiles;
+}
+
 /**
- * Starts one component and waits for its health URL (if any).
+ * Starts one component with `args` and waits for `opts.health` (without one, "still running" is enough).
  * @throws Error naming the component, with the tail of its log, when it dies or is not healthy in time
  */
 async function launch(
   log: Log,
   name: Component,
-  healthUrl: string | undefined,
-  timeoutMs: number,
-  tls: TlsFiles | undefined,
+  opts: { health?: HealthCheck },
   args: string[],
 ): Promise<void> {
+  const { health } = opts;
   const t0 = Date.now();
   const rec = startProcess({
     name,
@@ -228,9 +239,9 @@ async function launch(
     pidFile: pidFile(name),
   });
   const dead = (): boolean => !isRunning(rec);
-  const ok = healthUrl ? await waitHealthy(healthUrl, timeoutMs, tls, dead) : !dead();
+  const ok = health ? await waitHealthy(health.url, health.timeoutMs, health.tls, dead) : !dead();
   if (!ok || dead()) {
-    const why = dead() ? 'exited' : `not healthy at ${healthUrl} after ${timeoutMs / 1000}s`;
+    const why = dead() ? 'exited' : `not healthy at ${health?.url} after ${(health?.timeoutMs ?? 0) / 1000}s`;
     throw new Error(
       `${name} failed to start (${why}); last lines of ${logFile(name)}:\n${logTail(logFile(name))}`,
     );
