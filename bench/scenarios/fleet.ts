@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createNamespace, deleteNamespace, type BenchCluster } from '../support/kube.js';
-import type { BenchLogger } from '../support/sides.js';
+import { cloneSetKey, invocationsOf, type BenchLogger } from '../support/reconciles.js';
 import { Tracker } from '../support/tracker.js';
 import { isControllerWrite, latencies, recorder, settled, type Latencies } from './reaction.js';
 import { workload } from './workload.js';
@@ -36,6 +36,7 @@ export async function runFleet(
 ): Promise<FleetResult> {
   const stamp = Date.now().toString(36);
   const namespaces = Array.from({ length: opts.namespaces }, (_, i) => `bench-fleet-${i}-${stamp}`);
+  const keys = new Set(namespaces.map((ns) => cloneSetKey(ns, NAME)));
   const tracker = new Tracker(cluster, undefined, `app=${NAME}`);
   await tracker.start();
   const allSettled = (): boolean => namespaces.every((ns) => settled(tracker, ns, NAME, opts.podsEach));
@@ -82,9 +83,9 @@ export async function runFleet(
       rec.stop();
       burstMs += end - tBurst;
       await drain(); // invocations still running (a holder's last passes) are counted in this round
-      const mine = logger.finished.slice(l0).filter((f) => f.key.includes('/bench-fleet-'));
-      invocations += mine.length;
-      writing += mine.filter((f) => f.writes > 0).length;
+      const mine = invocationsOf(logger.finished.slice(l0), keys);
+      invocations += mine.invocations;
+      writing += mine.withWrites;
       for (const ns of namespaces) {
         const t0 = starts.get(ns) ?? tBurst;
         const first = rec.events.find((e) => isControllerWrite(e, ns, t0, new Set()));

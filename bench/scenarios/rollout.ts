@@ -12,23 +12,9 @@ import {
   scrapeApi,
   type BenchCluster,
 } from '../support/kube.js';
-import type { BenchLogger } from '../support/sides.js';
+import { cloneSetKey, coalescingOf, type BenchLogger, type Coalescing } from '../support/reconciles.js';
 import { Timeline, Tracker } from '../support/tracker.js';
 import { IMAGE_V2, MERGE_PATCH, imagePatch, objectPath, workload, type ControllerName } from './workload.js';
-
-/** Coalescing during one phase (Kruiseless only). */
-export interface Coalescing {
-  /** Pod watch events (ADDED/MODIFIED/DELETED) of the namespace: what the watch pump forwards. */
-  podEvents: number;
-  /** Reconcile invocations of the CloneSet's key. */
-  invocations: number;
-  /** Invocations that wrote at least once. */
-  withWrites: number;
-  /** Invocations that left the work to the lease holder. */
-  deferred: number;
-  /** invocations ÷ podEvents. */
-  ratio: number;
-}
 
 /** One controller's run. */
 export interface RolloutRun {
@@ -41,25 +27,19 @@ export interface RolloutRun {
   timeline: { t: number; byImage: Record<string, number>; readyNew: number }[];
 }
 
+export type { Coalescing } from '../support/reconciles.js';
+
 const NAME = 'bench';
 const secs = (ms: number): number => Math.round(ms) / 1000;
 
+/** Coalescing of `key` over the invocations logged since `from` (Kruiseless only: `logger` given). */
 function coalescing(
   logger: BenchLogger | undefined,
   key: string,
   from: number,
   podEvents: number,
 ): Coalescing | undefined {
-  if (!logger) return undefined;
-  const mine = logger.finished.slice(from).filter((f) => f.key === key);
-  const invocations = mine.length;
-  return {
-    podEvents,
-    invocations,
-    withWrites: mine.filter((f) => f.writes > 0).length,
-    deferred: mine.filter((f) => f.result === 'deferred').length,
-    ratio: podEvents > 0 ? Math.round((invocations / podEvents) * 1000) / 1000 : 0,
-  };
+  return logger ? coalescingOf(logger.finished.slice(from), key, podEvents) : undefined;
 }
 
 /**
@@ -80,7 +60,7 @@ export async function runRollout(
   const tracker = new Tracker(cluster, ns);
   await tracker.start();
   try {
-    const key = `bench/${ns}/${NAME}`;
+    const key = cloneSetKey(ns, NAME);
     const m0 = await scrapeApi(cluster);
     const l0 = logger?.finished.length ?? 0;
     const e0 = tracker.podEvents;

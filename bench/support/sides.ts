@@ -9,37 +9,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Logger } from '@aws-lambda-powertools/logger';
 import { startEmbedded, type Embedded } from '../../lib/local/embedded.js';
-import type { ReconcileSummary } from '../../lib/runtime/handlers/reconcile.js';
 import { referenceInfoFile, runCommand } from '../../test/parity/sides.js';
 import { kubeconfigPath, stateDir } from '../../infra/local/versions.js';
 import { benchCluster, type BenchCluster } from './kube.js';
+import { BENCH_CLUSTER, BenchLogger } from './reconciles.js';
 
-/** A reconcile the pipeline finished, as its handler logged it, stamped with `performance.now()`. */
-export interface FinishedReconcile extends ReconcileSummary {
-  at: number;
-}
-
-/** A Powertools logger that prints only errors and records every `reconcile finished` summary. */
-export class BenchLogger extends Logger {
-  readonly finished: FinishedReconcile[] = [];
-  errors = 0;
-
-  constructor() {
-    super({ serviceName: 'kruiseless-bench', logLevel: 'ERROR' });
-  }
-
-  override info(input: unknown, ...extra: unknown[]): void {
-    if (input === 'reconcile finished' && extra[0] && typeof extra[0] === 'object')
-      this.finished.push({ ...(extra[0] as ReconcileSummary), at: performance.now() });
-  }
-
-  override error(input: unknown, ...extra: unknown[]): void {
-    this.errors++;
-    super.error(input as string, ...(extra as []));
-  }
-}
+export { BenchLogger } from './reconciles.js';
 
 /** The running sides. */
 export interface Sides {
@@ -76,7 +52,7 @@ export async function startSides(logDir: string): Promise<Sides> {
   await runCommand(['infra/reference/cli.ts', 'up'], {}, path.join(logDir, 'reference-up.log'));
   const info = readInfo(refInfo);
   const logger = new BenchLogger();
-  const embedded = await startEmbedded({ kubeconfig: kubeconfigPath(), clusterName: 'bench', logger });
+  const embedded = await startEmbedded({ kubeconfig: kubeconfigPath(), clusterName: BENCH_CLUSTER, logger });
   return {
     reference: benchCluster('reference', info.kubeconfig),
     ours: benchCluster('kruiseless', kubeconfigPath()),
