@@ -232,6 +232,10 @@ async function main(): Promise<void> {
     console.log(
       `[bench] coalescing N=${r.n} round ${r.round}: scale-up ${JSON.stringify(r.scaleUp.coalescing)} rollout ${JSON.stringify(r.rollout.coalescing)}`,
     );
+  for (const r of results.rollouts.filter((x) => x.watchRestarts))
+    console.log(
+      `[bench] rollout ${r.controller} N=${r.n} round ${r.round}: ${r.watchRestarts} watch(es) of the bench ended by the API server and re-listed; its times are upper bounds`,
+    );
   for (const [c, r] of Object.entries(results.reaction))
     console.log(
       `[bench] reaction ${c}: pod deleted first write p50/p99 ${r.podDeleted.firstWrite.p50}/${r.podDeleted.firstWrite.p99} s, status ${r.podDeleted.correctStatus.p50}/${r.podDeleted.correctStatus.p99} s; CloneSet edited first write ${r.cloneSetEdited.firstWrite.p50}/${r.cloneSetEdited.firstWrite.p99} s, status ${r.cloneSetEdited.correctStatus.p50}/${r.cloneSetEdited.correctStatus.p99} s`,

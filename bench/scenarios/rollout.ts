@@ -23,6 +23,11 @@ export interface RolloutRun {
   round: number;
   scaleUp: { allExistS: number; allReadyS: number; cost: CostSummary; coalescing?: Coalescing };
   rollout: { allUpdatedS: number; allReadyS: number; cost: CostSummary; coalescing?: Coalescing };
+  /**
+   * Watches of the bench's tracker that the API server ended and that were re-listed (bench/support/listWatch.ts);
+   * absent when none was. Times measured across a re-list are too long by the gap.
+   */
+  watchRestarts?: number;
   /** Pods per image (live pods) and new Ready pods, every 250 ms from the image change. */
   timeline: { t: number; byImage: Record<string, number>; readyNew: number }[];
 }
@@ -116,6 +121,7 @@ export async function runRollout(
         cost: summarizeCost(diffCounters(m1.requests, m2.requests), n),
         ...(rolloutCoalescing ? { coalescing: rolloutCoalescing } : {}),
       },
+      ...(tracker.restarts > 0 ? { watchRestarts: tracker.restarts } : {}),
       timeline: timeline.samples,
     };
   } finally {

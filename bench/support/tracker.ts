@@ -5,9 +5,8 @@
  * that satisfied them, not when they happened to be checked.
  */
 import { performance } from 'node:perf_hooks';
-import { Watch } from '@kubernetes/client-node';
 import type { BenchCluster } from './kube.js';
-import { errorMessage } from '../../lib/core/errors.js';
+import { clientNodeWatch, ListWatch, type KubeList, type WatchFn } from './listWatch.js';
 
 /** What the bench keeps of a pod. */
 export interface PodView {
@@ -20,6 +19,7 @@ export interface PodView {
   runningImage?: string;
   ready: boolean;
   deleting: boolean;
+  resourceVersion: string;
 }
 
 /** What the bench keeps of a CloneSet's status. */
@@ -72,38 +72,86 @@ export class Tracker {
   readonly pods = new Map<string, PodView>();
   /** CloneSets by `namespace/name`. */
   readonly cloneSets = new Map<string, CloneSetView>();
-  /** Pod watch events (ADDED, MODIFIED, DELETED) seen so far. */
+  /** Pod watch events (ADDED, MODIFIED, DELETED) seen so far (not counting what a re-list found). */
   podEvents = 0;
   private readonly listeners = new Set<(e: Stamped) => void>();
-  private readonly aborts: AbortController[] = [];
+  private readonly watches: ListWatch[] = [];
 
+  /**
+   * @param namespace one namespace, or undefined for all
+   * @param labelSelector of the pod watch
+   * @param watch how a watch is opened (default: @kubernetes/client-node's on `cluster.kc`)
+   */
   constructor(
     private readonly cluster: BenchCluster,
     private readonly namespace: string | undefined,
     private readonly labelSelector?: string,
+    private readonly watch: WatchFn = clientNodeWatch(cluster.kc),
   ) {}
+
+  /**
+   * Watches that the API server ended and that were re-listed and opened again: each means a gap in which events
+   * arrived late (stamped when the LIST answered), so the times measured across it are too long.
+   */
+  get restarts(): number {
+    return this.watches.reduce((a, w) => a + w.restarts, 0);
+  }
 
   /** Start both watches (they begin with an ADDED for what exists). */
   async start(): Promise<void> {
-    const w = new Watch(this.cluster.kc);
     const ns = this.namespace ? `/namespaces/${this.namespace}` : '';
-    const opts = this.labelSelector ? { labelSelector: this.labelSelector } : {};
-    const onErr = (e: unknown): void => {
-      if (e && !(e instanceof Error && e.name === 'AbortError'))
-        console.error(`[bench] watch ended: ${errorMessage(e)}`);
+    const list = async (path: string, query: Readonly<Record<string, string>>): Promise<KubeList> => {
+      const q = new URLSearchParams(query).toString();
+      return (await this.cluster.request('GET', q ? `${path}?${q}` : path)) as KubeList;
     };
-    this.aborts.push(
-      await w.watch(`/api/v1${ns}/pods`, opts, (type, obj: PodObject) => this.onPod(type, obj), onErr),
-    );
-    if (await this.hasCloneSets())
-      this.aborts.push(
-        await w.watch(
-          `/apis/apps.kruise.io/v1alpha1${ns}/clonesets`,
-          {},
-          (type, obj: CloneSetObject) => this.onCloneSet(type, obj),
-          onErr,
-        ),
-      );
+    const pods = new ListWatch({
+      name: `${this.cluster.name} pods`,
+      path: `/api/v1${ns}/pods`,
+      query: this.labelSelector ? { labelSelector: this.labelSelector } : {},
+      watch: this.watch,
+      list,
+      onEvent: (type, obj) => this.onPod(type, obj as PodObject),
+      onRelist: (items) => this.relist(this.pods, items as PodObject[], (t, o) => this.onPod(t, o, false)),
+    });
+    this.watches.push(pods);
+    await pods.start();
+    if (await this.hasCloneSets()) {
+      const cloneSets = new ListWatch({
+        name: `${this.cluster.name} clonesets`,
+        path: `/apis/apps.kruise.io/v1alpha1${ns}/clonesets`,
+        query: {},
+        watch: this.watch,
+        list,
+        onEvent: (type, obj) => this.onCloneSet(type, obj as CloneSetObject),
+        onRelist: (items) =>
+          this.relist(this.cloneSets, items as CloneSetObject[], (t, o) => this.onCloneSet(t, o)),
+      });
+      this.watches.push(cloneSets);
+      await cloneSets.start();
+    }
+  }
+
+  /**
+   * Bring `known` up to a listing as the events missed would have: ADDED or MODIFIED for what is new or changed
+   * (by resourceVersion), DELETED for what is gone.
+   */
+  private relist<T extends { metadata: { name: string; namespace: string; resourceVersion: string } }>(
+    known: ReadonlyMap<string, { resourceVersion: string }>,
+    items: readonly T[],
+    apply: (type: string, obj: T) => void,
+  ): void {
+    const listed = new Set<string>();
+    for (const obj of items) {
+      const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
+      listed.add(key);
+      const prev = known.get(key);
+      if (prev?.resourceVersion !== obj.metadata.resourceVersion) apply(prev ? 'MODIFIED' : 'ADDED', obj);
+    }
+    for (const [key, prev] of [...known]) {
+      if (listed.has(key)) continue;
+      const [namespace, name] = key.split('/');
+      apply('DELETED', { metadata: { name, namespace, resourceVersion: prev.resourceVersion } } as T);
+    }
   }
 
   private async hasCloneSets(): Promise<boolean> {
@@ -117,7 +165,7 @@ export class Tracker {
 
   /** Stop the watches. */
   stop(): void {
-    for (const a of this.aborts) a.abort();
+    for (const w of this.watches) w.stop();
   }
 
   /** Call `fn` for every later event; returns the unsubscribe function. */
@@ -130,11 +178,11 @@ export class Tracker {
     for (const fn of this.listeners) fn(e);
   }
 
-  private onPod(type: string, obj: PodObject): void {
+  /** @param watched false for what a re-list found (not a watch event of its own) */
+  private onPod(type: string, obj: PodObject, watched = true): void {
     const at = performance.now();
     const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
-    if (type === 'BOOKMARK') return;
-    this.podEvents++;
+    if (watched) this.podEvents++;
     if (type === 'DELETED') this.pods.delete(key);
     else
       this.pods.set(key, {
@@ -146,6 +194,7 @@ export class Tracker {
           : {}),
         ready: obj.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
         deleting: obj.metadata.deletionTimestamp !== undefined,
+        resourceVersion: obj.metadata.resourceVersion,
       });
     this.emit({
       at,
@@ -160,7 +209,6 @@ export class Tracker {
   private onCloneSet(type: string, obj: CloneSetObject): void {
     const at = performance.now();
     const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
-    if (type === 'BOOKMARK') return;
     if (type === 'DELETED') this.cloneSets.delete(key);
     else
       this.cloneSets.set(key, {
