@@ -24,6 +24,7 @@ import { runPlanner } from './scenarios/planner.js';
 import { runReactionIn, type Reaction } from './scenarios/reaction.js';
 import { runRollout, type RolloutRun } from './scenarios/rollout.js';
 import type { ControllerName } from './scenarios/workload.js';
+import { ControlPlaneRefusedError, DEPLOYMENT_CONTROLLERS } from './support/controllers.js';
 import { ensureNodes, nodesFor } from './support/kube.js';
 import { headline, rolloutPanels, rolloutTable, summarizeRollouts } from './support/report.js';
 import { startSides, type Sides } from './support/sides.js';
@@ -35,7 +36,7 @@ import { errorMessage } from '../lib/core/errors.js';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // both control planes run the Deployment controller (read when a control plane starts)
-process.env.KRUISELESS_KCM_CONTROLLERS ??= 'deployment-controller,replicaset-controller';
+process.env.KRUISELESS_KCM_CONTROLLERS ??= DEPLOYMENT_CONTROLLERS.join(',');
 process.env.KRUISELESS_REFERENCE_STATE_DIR ??= path.join(REPO, '.reference');
 
 const opts = new Command('bench')
@@ -154,7 +155,8 @@ async function main(): Promise<void> {
   console.log(
     `[bench] N=${sizes.join(',')} rounds=${rounds} samples=${samples}; ${plan.length} steps, estimated ${Math.round(total / 60)} min; load ${loadStart.join(' ')}`,
   );
-  const sides = await startSides(logDir);
+  // the Deployment runs need kube-controller-manager's Deployment controller on Kruiseless's control plane
+  const sides = await startSides(logDir, parts.has('rollout') ? DEPLOYMENT_CONTROLLERS : []);
   let done = 0;
   const failures: string[] = [];
   try {
@@ -256,7 +258,8 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(process.exitCode ?? 0),
   (e: unknown) => {
-    console.error(`bench: failed — ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    if (e instanceof ControlPlaneRefusedError) console.error(e.message);
+    else console.error(`bench: failed — ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     process.exit(2);
   },
 );

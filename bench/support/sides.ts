@@ -12,6 +12,7 @@ import path from 'node:path';
 import { startEmbedded, type Embedded } from '../../lib/local/embedded.js';
 import { referenceInfoFile, runCommand } from '../../test/parity/sides.js';
 import { kubeconfigPath, stateDir } from '../../infra/local/versions.js';
+import { checkControllers, runningKcmArgs } from './controllers.js';
 import { benchCluster, type BenchCluster } from './kube.js';
 import { BENCH_CLUSTER, BenchLogger } from './reconciles.js';
 
@@ -40,14 +41,27 @@ async function reachable(kubeconfig: string): Promise<boolean> {
 }
 
 /**
- * Start (or reuse) both control planes and the pipeline.
+ * Start (or reuse) both control planes and the pipeline. A running Kruiseless control plane is reused only when its
+ * kube-controller-manager runs `kcmControllers` (bench/support/controllers.ts); the reference needs none (the
+ * Deployment runs are on Kruiseless's control plane).
  * @param logDir where the `up`/`down` commands' output goes
- * @throws Error when a control plane does not come up (the log file is named)
+ * @param kcmControllers controllers the bench needs from Kruiseless's control plane's kube-controller-manager
+ * @throws ControlPlaneRefusedError when a running Kruiseless control plane lacks some of `kcmControllers` (before
+ *   anything is started); Error when a control plane does not come up (the log file is named)
  */
-export async function startSides(logDir: string): Promise<Sides> {
+export async function startSides(logDir: string, kcmControllers: readonly string[] = []): Promise<Sides> {
   const refInfo = referenceInfoFile();
   const refWasUp = existsSync(refInfo) && (await reachable(readInfo(refInfo).kubeconfig));
   const oursWasUp = await reachable(kubeconfigPath());
+  if (oursWasUp && kcmControllers.length > 0) {
+    const args = runningKcmArgs(stateDir());
+    if (args) checkControllers(stateDir(), args, kcmControllers);
+    else
+      console.error(
+        `[bench] cannot read the command line of the kube-controller-manager in ${stateDir()}: ` +
+          `not checked for ${kcmControllers.join(', ')}`,
+      );
+  }
   await runCommand(['infra/local/cli.ts', 'up'], {}, path.join(logDir, 'cluster-up.log'));
   await runCommand(['infra/reference/cli.ts', 'up'], {}, path.join(logDir, 'reference-up.log'));
   const info = readInfo(refInfo);
