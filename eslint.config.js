@@ -2,25 +2,6 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
-/**
- * Folders that slice `registry` of issue 16 is still moving or rewriting (lib/reconcile, lib/cloneset,
- * lib/runtime/handlers, lib/source → lib/reconcile/pods, lib/controllers/cloneset) and their tests: linted with
- * the syntactic rules only until that work has landed. (lib/requests, moved already, is type-checked.)
- * TODO(issue 16, slice `registry`): fix their type-aware findings and delete this list. On the day it was written:
- * lib/reconcile 2, lib/runtime/handlers 2, lib/source 1, test/unit/reconcile 11, lib/cloneset and
- * test/unit/cloneset none.
- */
-const notYetTypeChecked = [
-  'lib/reconcile/**',
-  'lib/cloneset/**',
-  'lib/runtime/handlers/**',
-  'lib/source/**',
-  'lib/controllers/**',
-  'test/unit/reconcile/**',
-  'test/unit/cloneset/**',
-  'test/unit/controllers/**',
-];
-
 export default tseslint.config(
   {
     ignores: [
@@ -59,7 +40,6 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
-  { files: notYetTypeChecked, ...tseslint.configs.disableTypeChecked },
   { files: ['**/*.js', '**/*.cjs', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { CloneSet, ControllerRevision, Pod } from '../lib/api/types.js';
-import { newRevision, planCloneSet } from '../lib/cloneset/index.js';
+import { newRevision, planCloneSet } from '../lib/controllers/cloneset/plan/index.js';
 
 const NOW = new Date('2024-05-01T08:00:00Z');
 

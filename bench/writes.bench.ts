@@ -13,18 +13,19 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { CLONESET_KIND } from '../lib/api/kinds.js';
+import { CLONESET_KIND } from '../lib/controllers/cloneset/api/kinds.js';
 import type { CloneSet } from '../lib/api/types.js';
-import { planCloneSet } from '../lib/cloneset/plan.js';
+import { planCloneSet } from '../lib/controllers/cloneset/plan/plan.js';
 import { silentLogger } from '../lib/core/logger.js';
 import { createKubeClient } from '../lib/kube/client.js';
 import { kubeConfigFromFile } from '../lib/kube/config.js';
 import type { KubeClient } from '../lib/kube/types.js';
 import { RESOURCES } from '../lib/kube/resources.js';
 import { DEFAULT_RETRY, requestJson } from '../lib/kube/request.js';
-import { executePlan } from '../lib/reconcile/execute.js';
-import { randomInstanceId } from '../lib/reconcile/pass.js';
+import { executePlan } from '../lib/controllers/cloneset/execute.js';
+import { randomInstanceId } from '../lib/controllers/cloneset/pass.js';
 import { createMemoryStores } from '../lib/state/index.js';
+import { CLONESET_RESOURCE } from '../lib/controllers/cloneset/api/resource.js';
 
 const kubeconfig =
   process.env.KUBECONFIG ?? `${process.env.KRUISELESS_STATE_DIR ?? '.kruiseless'}/kubeconfig`;
@@ -103,7 +104,7 @@ async function firstPasses(
     const ms = performance.now() - t0;
     if (result.error) throw result.error;
     // the second pass: the readiness-gate condition patch of every new pod (a run of pod patches)
-    const cloneSet = (await kube.get(RESOURCES.clonesets, { namespace: ns, name: key.name })) ?? created;
+    const cloneSet = (await kube.get(CLONESET_RESOURCE, { namespace: ns, name: key.name })) ?? created;
     const selected = { namespace: ns, labelSelector: 'app=cs-no-pvc-sample' };
     const pods = (await kube.list(RESOURCES.pods, selected)).items;
     const revisions = (await kube.list(RESOURCES.controllerrevisions, selected)).items;

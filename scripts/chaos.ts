@@ -8,8 +8,8 @@
  */
 import fc from 'fast-check';
 import { Command } from 'commander';
-import { scenarioArb } from '../test/unit/reconcile/chaos/scenario.js';
-import { checkScenario } from '../test/unit/reconcile/chaos/simulation.js';
+import { scenarioArb } from '../test/unit/controllers/cloneset/reconcile/chaos/scenario.js';
+import { checkScenario } from '../test/unit/controllers/cloneset/reconcile/chaos/simulation.js';
 
 const program = new Command()
   .option('--steps <n>', 'rounds to run in total', '10000')

@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { CLONESET_KIND } from '../../lib/api/kinds.js';
+import { CLONESET_KIND } from '../../lib/controllers/cloneset/api/kinds.js';
 import { EVENT_VERSION } from '../../lib/requests/index.js';
 import { envelope } from '../../test/integration/support/pipeline.js';
 import type { Embedded } from '../../lib/local/embedded.js';

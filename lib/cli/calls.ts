@@ -9,6 +9,7 @@ import { listAll } from '../kube/list.js';
 import { RESOURCES } from '../kube/resources.js';
 import type { JsonPatchOperation, Preconditions } from '../kube/types.js';
 import type { Connection } from './connect.js';
+import { CLONESET_RESOURCE } from '../controllers/cloneset/api/resource.js';
 
 /**
  * PATCH a CloneSet of the connection's namespace: a JSON merge patch (object) or a JSON patch (list of
@@ -23,7 +24,7 @@ export function patchCloneSet(
   preconditions: Preconditions = {},
 ): Promise<CloneSet> {
   return conn.kube.patch(
-    RESOURCES.clonesets,
+    CLONESET_RESOURCE,
     { namespace: conn.namespace, name },
     Array.isArray(patch) ? { type: 'json', body: patch } : { type: 'merge', body: patch },
     { preconditions },

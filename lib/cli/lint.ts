@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseAllDocuments } from 'yaml';
-import { checkCloneSet } from '../api/check.js';
+import { checkCloneSet } from '../controllers/cloneset/api/check.js';
 import type { FieldError } from '../api/errors.js';
 import { GROUP, KIND } from '../api/keys.js';
 import type { CloneSet } from '../api/types.js';

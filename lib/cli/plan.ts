@@ -4,9 +4,9 @@
  * scale-down ledger) only when named, else they count as empty and the report says so.
  */
 import type { Command } from 'commander';
-import { CLONESET_KIND } from '../api/kinds.js';
+import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
 import { systemClock } from '../core/clock.js';
-import { previewPass } from '../reconcile/preview.js';
+import { previewPass } from '../controllers/cloneset/preview.js';
 import { createMemoryStores } from '../state/index.js';
 import { cloneSetName, connect, openState, type ConnectionOptions, type StateOptions } from './connect.js';
 import { RESOURCE, notFound, runCommand, type CliIO } from './io.js';

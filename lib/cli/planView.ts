@@ -4,9 +4,9 @@
  * out.
  */
 import type { CloneSetStatus } from '../api/types.js';
-import type { Plan } from '../cloneset/index.js';
+import type { Plan } from '../controllers/cloneset/plan/index.js';
 import type { Action, DeleteReason, PatchReason } from '../podset/actions.js';
-import type { PassPreview } from '../reconcile/preview.js';
+import type { PassPreview } from '../controllers/cloneset/preview.js';
 
 /** One write: `<verb> <resource> <name>` (the form the tests compare with recorded API calls) and why. */
 export interface PlannedWrite {

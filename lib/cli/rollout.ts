@@ -7,13 +7,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
-import { checkCloneSet } from '../api/check.js';
-import { CLONESET_KIND } from '../api/kinds.js';
+import { checkCloneSet } from '../controllers/cloneset/api/check.js';
+import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
 import type { CloneSet, JsonValue } from '../api/types.js';
-import { applyRevision, newRevision } from '../cloneset/index.js';
-import { noExpectations } from '../reconcile/observeExpectations.js';
-import { readWorld } from '../reconcile/pass.js';
-import { RESOURCES } from '../kube/resources.js';
+import { applyRevision, newRevision } from '../controllers/cloneset/plan/index.js';
+import { noExpectations } from '../reconcile/pods/observeExpectations.js';
+import { readWorld } from '../controllers/cloneset/pass.js';
 import { patchCloneSet } from './calls.js';
 import { cloneSetName, connect, type Connection, type ConnectionOptions } from './connect.js';
 import { parseDuration } from './duration.js';
@@ -21,6 +20,7 @@ import { controlledRevisions, findRevision, historyTable } from './history.js';
 import { CliError, RESOURCE, notFound, runCommand, type CliIO } from './io.js';
 import { addConnectionOptions } from './options.js';
 import { rolloutStatus } from './statusView.js';
+import { CLONESET_RESOURCE } from '../controllers/cloneset/api/resource.js';
 
 /** How `rollout` names a CloneSet in its success lines (kubectl's `<kind>.<group>/<name>`). */
 const shown = (name: string): string => `cloneset.apps.kruise.io/${name}`;
@@ -39,7 +39,7 @@ interface StatusOptions extends ConnectionOptions {
  */
 async function getCloneSet(conn: Connection, arg: string): Promise<CloneSet> {
   const name = cloneSetName(arg);
-  const cs = await conn.kube.get(RESOURCES.clonesets, { namespace: conn.namespace, name });
+  const cs = await conn.kube.get(CLONESET_RESOURCE, { namespace: conn.namespace, name });
   if (!cs) throw notFound(RESOURCE.cloneset, name);
   return cs;
 }

@@ -5,7 +5,7 @@
  */
 import { calculatePartitionReplicas } from '../api/intOrPercent.js';
 import type { CloneSet } from '../api/types.js';
-import { ProgressingReason } from '../cloneset/index.js';
+import { ProgressingReason } from '../controllers/cloneset/plan/index.js';
 import { CliError } from './io.js';
 
 /** One look at a rollout: the line to print and whether the rollout is complete. */

@@ -4,14 +4,14 @@
  * {@link whyReport}. Works for a pod that is gone as long as its CloneSet or Events remain.
  */
 import type { Command } from 'commander';
-import { CLONESET_KIND } from '../api/kinds.js';
+import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
 import { KIND } from '../api/keys.js';
-import { RESOURCES } from '../kube/resources.js';
 import { eventsOf, getPod } from './calls.js';
 import { connect, openState, type ConnectionOptions, type StateOptions } from './connect.js';
 import { CliError, RESOURCE, notFound, runCommand, type CliIO } from './io.js';
 import { addConnectionOptions, addStateOptions } from './options.js';
 import { namesPod, whyReport, type PodFacts } from './whyView.js';
+import { CLONESET_RESOURCE } from '../controllers/cloneset/api/resource.js';
 
 /** A pod name's CloneSet by the naming rule `<cloneset>-<instance id>` (for pods that are gone). */
 function cloneSetOfName(pod: string): string {
@@ -40,7 +40,7 @@ async function why(io: CliIO, podArg: string, opts: ConnectionOptions & StateOpt
   } else {
     csName = cloneSetOfName(name);
   }
-  const cloneSet = await conn.kube.get(RESOURCES.clonesets, { namespace: conn.namespace, name: csName });
+  const cloneSet = await conn.kube.get(CLONESET_RESOURCE, { namespace: conn.namespace, name: csName });
   const csEvents = cloneSet?.metadata.uid ? await eventsOf(conn, cloneSet.metadata.uid) : [];
   const podEvents = pod?.metadata.uid ? await eventsOf(conn, pod.metadata.uid) : [];
   const events = [...csEvents.filter((e) => namesPod(e.message, name)), ...podEvents];

@@ -18,9 +18,9 @@ export const METRIC = {
   restClientRequests: 'rest_client_requests_total',
   /** Reconciles handed back to the requeue scheduler (client-go workqueue `workqueue_retries_total`). */
   workqueueRetries: 'workqueue_retries_total',
-  /** Reconcile invocations that found the CloneSet's lease held and marked it dirty instead. */
+  /** Reconcile invocations that found the object's lease held and marked it dirty instead. */
   leaseContention: 'kruiseless_lease_contention_total',
-  /** Reconcile requests merged into another one for the same CloneSet before publishing. */
+  /** Reconcile requests merged into another one for the same object before publishing. */
   eventsCoalesced: 'kruiseless_events_coalesced_total',
 } as const;
 

@@ -1,24 +1,16 @@
 /**
- * Every API resource Kruiseless reads or writes, in one place (the versions are the ones the API server and the
- * CRDs in infra/crds serve: CloneSet v1alpha1 only, with the status subresource; ImagePullJob and NodeImage as
- * every OpenKruise release serves them). The RBAC rows for these calls are in ./access.ts.
+ * The shared API resources Kruiseless reads or writes, in one place (the versions are the ones the API server and
+ * the CRDs in infra/crds serve: ImagePullJob and NodeImage as every OpenKruise release serves them). Each
+ * controller's own resource is in its folder (e.g. lib/controllers/cloneset/api/resource.ts). The RBAC rows for these calls are in ./access.ts.
  */
-import { GROUP, KIND } from '../api/keys.js';
-import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
+import { GROUP } from '../api/keys.js';
+import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { IMAGE_PULL_JOB_KIND, type ImagePullJob } from '../api/imagePullJob.js';
 import type { CoreEvent } from './event.js';
 import type { KubeObject, Resource } from './resource.js';
 
 /** The resources, keyed by plural. */
 export const RESOURCES = {
-  /** OpenKruise CloneSets (namespaced; `status` subresource). */
-  clonesets: {
-    group: GROUP,
-    version: 'v1alpha1',
-    plural: 'clonesets',
-    namespaced: true,
-    kind: KIND,
-  } as Resource<CloneSet>,
   pods: { group: '', version: 'v1', plural: 'pods', namespaced: true, kind: 'Pod' } as Resource<Pod>,
   persistentvolumeclaims: {
     group: '',

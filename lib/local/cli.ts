@@ -17,7 +17,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EKSClient } from '@aws-sdk/client-eks';
 import { addCluster } from '../admin/clusters.js';
 import { createStateStores } from '../state/index.js';
-import { CLONESET_GATE_NAMES } from '../cloneset/index.js';
+import { CLONESET_GATE_NAMES } from '../controllers/cloneset/plan/index.js';
 import { FLAG_SCALING_EXCLUDE_PREPARING_DELETE } from '../controllers/cloneset/settings.js';
 import { backoffSettings, controllerSettings, type ControllerSettings } from '../runtime/config.js';
 import { DEFAULT_BACKOFF, type BackoffSettings } from '../reconcile/backoff.js';

@@ -7,7 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogLevel } from '@aws-lambda-powertools/logger/types';
 import { clusterUp } from '../../infra/local/cluster.js';
-import { CLONESET_KIND } from '../api/kinds.js';
+import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
 import { EVENT_VERSION } from '../requests/index.js';
 import { difference, snapshot, total } from '../runtime/counting.js';
 import { startEmbedded, type Embedded } from './embedded.js';

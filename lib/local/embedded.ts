@@ -22,7 +22,7 @@ import type { Runtime } from '../runtime/types.js';
 import { recordApiRequest, type MetricsSink } from '../runtime/metrics.js';
 import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
 import { startDynalite } from '../emulator/dynalite.js';
-import type { PlannerOptions } from '../cloneset/index.js';
+import type { PlannerOptions } from '../controllers/cloneset/plan/index.js';
 import { cloneSet } from '../controllers/cloneset/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,5 +1,5 @@
 /**
- * The retry schedule of a CloneSet whose writes keep failing (docs/reliability.md#backoff): per-item exponential
+ * The retry schedule of an object whose writes keep failing (docs/reliability.md#backoff): per-item exponential
  * backoff as client-go's `workqueue.ItemExponentialFailureRateLimiter.When`, which OpenKruise's CloneSet controller
  * uses through `workqueue.DefaultControllerRateLimiter`. The failure count it is computed from is kept on the
  * CloneSet's lease item (lib/state), so it survives between stateless invocations.

@@ -130,7 +130,7 @@ function tally<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>, pass: PassRe
 }
 
 /**
- * Passes until nothing changes, a write failed, the CloneSet is gone, or the budget is used up; waits that fit
+ * Passes until nothing changes, a write failed, the object is gone, or the budget is used up; waits that fit
  * the budget and {@link ReconcileDeps.maxInlineWaitSeconds} are slept inline. After a failed write the wait is
  * the backoff of the failure count (never slept inline: each attempt is one invocation).
  * @returns the delay (seconds) still to wait, if any

@@ -20,9 +20,9 @@ const EnvSchema = z.object({
   KRUISELESS_FEATURE_GATES: z.string().default(''),
   /** Writes in flight at most within a create batch or a run of pod patches (lib/reconcile/execute.ts). */
   KRUISELESS_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(DEFAULT_WRITE_CONCURRENCY),
-  /** Delay after a CloneSet's first failed write, seconds (docs/reliability.md#backoff). */
+  /** Delay after an object's first failed write, seconds (docs/reliability.md#backoff). */
   KRUISELESS_BACKOFF_BASE_SECONDS: z.coerce.number().positive().default(DEFAULT_BACKOFF.baseSeconds),
-  /** Longest delay between attempts of a CloneSet whose writes keep failing, seconds. */
+  /** Longest delay between attempts of an object whose writes keep failing, seconds. */
   KRUISELESS_BACKOFF_MAX_SECONDS: z.coerce.number().positive().default(DEFAULT_BACKOFF.maxSeconds),
 });
 

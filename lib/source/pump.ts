@@ -94,7 +94,7 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
   let savedRv = rv;
   let savedAt = deps.clock();
   /** Requests of the changes seen since the last flush; a mapped watch's are still being read. */
-  let buffer: (ReconcileRequest[] | Promise<ReconcileRequest[]>)[] = [];
+  let buffer: Promise<ReconcileRequest[]>[] = [];
   let bufferRv: string | undefined;
   let chain: Promise<void> = Promise.resolve();
 

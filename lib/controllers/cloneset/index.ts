@@ -3,10 +3,10 @@
  * its resource, its watches (For CloneSet; Owns pods and PVCs carrying the instance-id label), its RBAC rows, its
  * settings and its reconcile. The one line that enables it is in lib/controllers/index.ts.
  */
-import { CLONESET_KIND } from '../../api/kinds.js';
+import { CLONESET_KIND } from './api/kinds.js';
 import { LABEL_INSTANCE_ID } from '../../api/keys.js';
 import { RESOURCES } from '../../kube/resources.js';
-import type { Plan } from '../../cloneset/index.js';
+import type { Plan } from './plan/index.js';
 import type { Controller } from '../controller.js';
 import {
   CLONESET_CONTROLLER_ACCESS,
@@ -16,6 +16,7 @@ import {
 } from './access.js';
 import { reconcileCloneSet } from './reconcile.js';
 import { CLONESET_SETTINGS, type CloneSetSettings } from './settings.js';
+import { CLONESET_RESOURCE } from './api/resource.js';
 
 export { CLONESET_RECONCILER, reconcileCloneSet, type ReconcileDeps } from './reconcile.js';
 export { parseCloneSetSettings, type CloneSetSettings } from './settings.js';
@@ -24,7 +25,7 @@ export { parseCloneSetSettings, type CloneSetSettings } from './settings.js';
 export const cloneSet: Controller<CloneSetSettings, Plan> = {
   name: 'cloneset',
   kind: CLONESET_KIND,
-  resource: RESOURCES.clonesets,
+  resource: CLONESET_RESOURCE,
   watches: [
     { type: 'For' },
     { type: 'Owns', resource: RESOURCES.pods, labelSelector: LABEL_INSTANCE_ID },

@@ -10,8 +10,8 @@ import {
   type ReconcileOutcome,
   type Reconciler,
 } from '../../reconcile/reconcile.js';
-import { readScopeFor, runPass, type PassDeps, type ReadScope } from '../../reconcile/pass.js';
-import type { Plan } from '../../cloneset/index.js';
+import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
+import type { Plan } from './plan/index.js';
 
 /** Everything one CloneSet invocation needs: its pass's needs plus the loop's (lease, requeue, time budget). */
 export interface ReconcileDeps extends LoopDeps, PassDeps {}

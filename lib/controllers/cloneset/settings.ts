@@ -3,7 +3,7 @@
  * `--cloneset-scaling-exclude-preparing-delete` set (serverless.yml parameters `featureGates` and
  * `scalingExcludePreparingDelete`, `kruiseless local --feature-gates`); absent fields take OpenKruise's defaults.
  */
-import { parseFeatureGates, type PlannerOptions } from '../../cloneset/index.js';
+import { parseFeatureGates, type PlannerOptions } from './plan/index.js';
 import type { ControllerSettingsParser, SettingsInput } from '../controller.js';
 
 /** The CloneSet controller's settings: a partial of the planner's options. */

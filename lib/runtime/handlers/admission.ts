@@ -1,6 +1,7 @@
 /**
  * The `admission` handler (Function URL, the optional fast source of docs/architecture.md#lib-source): receives AdmissionReview v1 calls for
- * clonesets, pods, pods/status and PVCs at `/<secret>/<cluster>`, forwards the CloneSet's object key, and always allows.
+ * the resources the registered controllers watch (for CloneSet: clonesets, pods, pods/status and PVCs) at
+ * `/<secret>/<cluster>`, forwards the object keys they concern, and always allows.
  * The API server cannot add headers to webhook calls, so the unguessable path segment authenticates the caller;
  * bodies over the size limit or not shaped like an AdmissionReview get a clear 4xx.
  */

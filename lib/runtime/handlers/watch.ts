@@ -107,7 +107,9 @@ async function pumpAll(
       }
     }),
   );
-  const out = Object.fromEntries(results);
+  const out: Record<string, StreamResult[]> = Object.fromEntries(
+    results.map(([name, streamResults]): [string, StreamResult[]] => [name, [...streamResults]]),
+  );
   logger.info('watch pump finished', { clusters: out });
   return out;
 }

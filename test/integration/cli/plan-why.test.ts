@@ -13,7 +13,7 @@ import {
   type KubeClient,
   type Resource,
 } from '../../../lib/kube/index.js';
-import { runPass, type PassDeps } from '../../../lib/reconcile/pass.js';
+import { runPass, type PassDeps } from '../../../lib/controllers/cloneset/pass.js';
 import { createStateStores, ensureTable, type StateStores } from '../../../lib/state/index.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { uniqueTableName, useDynalite } from '../support/dynamo.js';

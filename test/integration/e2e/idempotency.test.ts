@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppsV1Api } from '@kubernetes/client-node';
 import type { ControllerRevision, Pod } from '../../../lib/api/types.js';
-import { planCloneSet } from '../../../lib/cloneset/plan.js';
+import { planCloneSet } from '../../../lib/controllers/cloneset/plan/plan.js';
 import { difference, snapshot } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import { reconcileHandler, type ReconcileSummary } from '../../../lib/runtime/handlers/reconcile.js';

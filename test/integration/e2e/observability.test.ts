@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { METRIC } from '../../../lib/core/metrics.js';
-import { CLONESET_KIND } from '../../../lib/api/kinds.js';
+import { CLONESET_KIND } from '../../../lib/controllers/cloneset/api/kinds.js';
 import { EVENT_VERSION, type ReconcileRequest } from '../../../lib/requests/index.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import { emfSink } from '../../../lib/runtime/emf.js';

@@ -15,7 +15,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { CLONESET_KIND } from '../../../lib/api/kinds.js';
+import { CLONESET_KIND } from '../../../lib/controllers/cloneset/api/kinds.js';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import {
   type EventPublisher,
@@ -32,7 +32,7 @@ import { systemClock } from '../../../lib/core/clock.js';
 import { pumpStream } from '../../../lib/source/pump.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { CONTROLLERS } from '../../../lib/controllers/index.js';
-import { RESOURCES, createKubeClient } from '../../../lib/kube/index.js';
+import { createKubeClient } from '../../../lib/kube/index.js';
 import type { KubeClient } from '../../../lib/kube/types.js';
 import { countingKube, difference, snapshot, type CallCounts } from '../../../lib/runtime/counting.js';
 import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
@@ -66,6 +66,7 @@ import {
   UUID_PATTERN,
 } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
+import { CLONESET_RESOURCE } from '../../../lib/controllers/cloneset/api/resource.js';
 
 const ctx = useTestNamespace('e2e-timers');
 const dynamo = useDynalite();
@@ -453,7 +454,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       const stallingKube: KubeClient = {
         ...kube,
         async get(resource, ref) {
-          if (resource.plural === RESOURCES.clonesets.plural && !stalled) {
+          if (resource.plural === CLONESET_RESOURCE.plural && !stalled) {
             stalled = true;
             await sleep(1600);
             const s = await stores.leases.acquire(key, 'successor', 30_000, Date.now());

@@ -6,11 +6,11 @@
 import type { CloneSet, CloneSetStatus } from '../../../lib/api/types.js';
 import { createKubeClient } from '../../../lib/kube/client.js';
 import { isConflict } from '../../../lib/kube/errors.js';
-import { RESOURCES } from '../../../lib/kube/resources.js';
 import type { KubeClient } from '../../../lib/kube/types.js';
-import { patchCloneSetPodsToDelete, updateCloneSetStatus } from '../../../lib/reconcile/cloneSetWrites.js';
+import { patchCloneSetPodsToDelete, updateCloneSetStatus } from '../../../lib/controllers/cloneset/write.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { kubeError, seedCloneSet } from './fixtures.js';
+import { CLONESET_RESOURCE } from '../../../lib/controllers/cloneset/api/resource.js';
 
 const t = useTestNamespace('kube-cs');
 let kube: KubeClient;
@@ -43,7 +43,7 @@ const status: CloneSetStatus = {
 
 const ref = () => ({ namespace: t.namespace, name: 'cs-no-pvc-sample' });
 const getCloneSet = (name = 'cs-no-pvc-sample') =>
-  kube.get(RESOURCES.clonesets, { namespace: t.namespace, name });
+  kube.get(CLONESET_RESOURCE, { namespace: t.namespace, name });
 
 beforeAll(async () => {
   kube = createKubeClient(t.kc, { retry: { retries: 1, minTimeoutMs: 50 } });
@@ -72,13 +72,13 @@ describe('KubeClient on CloneSets', () => {
   });
 
   test('list returns the items and the collection resourceVersion, in a namespace and across all', async () => {
-    const inNs = await kube.list(RESOURCES.clonesets, { namespace: t.namespace });
+    const inNs = await kube.list(CLONESET_RESOURCE, { namespace: t.namespace });
     expect(inNs.items.map((c) => c.metadata.name)).toEqual(['cs-no-pvc-sample']);
     expect(inNs.resourceVersion).toMatch(/^\d+$/);
     expect(Number(inNs.resourceVersion)).toBeGreaterThanOrEqual(Number(created.metadata.resourceVersion));
     expect(inNs.items[0].kind).toBe('CloneSet');
     expect(typeof inNs.items[0].metadata.creationTimestamp).toBe('string');
-    const all = await kube.list(RESOURCES.clonesets);
+    const all = await kube.list(CLONESET_RESOURCE);
     expect(all.items.some((c) => c.metadata.uid === created.metadata.uid)).toBe(true);
   });
 
@@ -123,7 +123,7 @@ describe('KubeClient on CloneSets', () => {
   test('a JSON patch applies its operations; a resourceVersion precondition becomes a test operation, 422 Invalid on a stale version', async () => {
     const cs = (await getCloneSet()) as CloneSet;
     const patched = await kube.patch(
-      RESOURCES.clonesets,
+      CLONESET_RESOURCE,
       ref(),
       { type: 'json', body: [{ op: 'replace', path: '/spec/minReadySeconds', value: 3 }] },
       { preconditions: { resourceVersion: cs.metadata.resourceVersion } },
@@ -131,7 +131,7 @@ describe('KubeClient on CloneSets', () => {
     expect(patched.spec.minReadySeconds).toBe(3);
     const err = await kubeError(
       kube.patch(
-        RESOURCES.clonesets,
+        CLONESET_RESOURCE,
         ref(),
         { type: 'json', body: [{ op: 'replace', path: '/spec/minReadySeconds', value: 4 }] },
         { preconditions: { resourceVersion: cs.metadata.resourceVersion } },

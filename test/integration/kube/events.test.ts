@@ -8,9 +8,10 @@ import { createKubeClient, type KubeClientLogger } from '../../../lib/kube/clien
 import { eventName } from '../../../lib/kube/event.js';
 import { listAll } from '../../../lib/kube/list.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
-import { recordCloneSetEvent } from '../../../lib/reconcile/cloneSetWrites.js';
+import { recordCloneSetEvent } from '../../../lib/controllers/cloneset/write.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { seedCloneSet } from './fixtures.js';
+import { CLONESET_RESOURCE } from '../../../lib/controllers/cloneset/api/resource.js';
 
 const t = useTestNamespace('kube-events');
 let cs: CloneSet;
@@ -41,7 +42,7 @@ describe('KubeClient.recordEvent', () => {
     expect(events.items).toHaveLength(1);
     const [e] = events.items;
     expect(e.metadata.name).toBe(
-      eventName(RESOURCES.clonesets, cs, {
+      eventName(CLONESET_RESOURCE, cs, {
         type: 'Normal',
         reason: 'SuccessfulCreate',
         message: 'succeed to create pod cs-no-pvc-sample-abcde',
@@ -95,7 +96,7 @@ describe('KubeClient.recordEvent', () => {
         first: e.firstTimestamp?.toISOString(),
         last: e.lastTimestamp?.toISOString(),
       }));
-    const name = eventName(RESOURCES.clonesets, cs, event);
+    const name = eventName(CLONESET_RESOURCE, cs, event);
     await recordCloneSetEvent(kube, cs, event);
     now += 30_000;
     await recordCloneSetEvent(kube, cs, event);

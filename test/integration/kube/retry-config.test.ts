@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createKubeClient } from '../../../lib/kube/client.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
-import { patchCloneSetPodsToDelete } from '../../../lib/reconcile/cloneSetWrites.js';
+import { patchCloneSetPodsToDelete } from '../../../lib/controllers/cloneset/write.js';
 import { kubeConfigFromCluster } from '../../../lib/kube/config.js';
 import { REASON_NETWORK_ERROR, isRetryable } from '../../../lib/kube/errors.js';
 import { kubeError } from './fixtures.js';

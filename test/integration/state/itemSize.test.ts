@@ -5,7 +5,7 @@ import {
   type Lease,
   type ScaleDownIntent,
 } from '../../../lib/state/index.js';
-import { MAX_PENDING_PER_PASS } from '../../../lib/reconcile/passLimit.js';
+import { MAX_PENDING_PER_PASS } from '../../../lib/reconcile/pods/passLimit.js';
 import { DURATION, KEY, T0, useStateFixture, type StateFixture } from './fixtures.js';
 
 const fx = useStateFixture();

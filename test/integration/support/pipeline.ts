@@ -14,9 +14,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { CoreV1Api, CoreV1Event, CustomObjectsApi } from '@kubernetes/client-node';
 import { parse } from 'yaml';
-import { CLONESET_KIND } from '../../../lib/api/kinds.js';
+import { CLONESET_KIND } from '../../../lib/controllers/cloneset/api/kinds.js';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
-import type { PlannerOptions } from '../../../lib/cloneset/types.js';
+import type { PlannerOptions } from '../../../lib/controllers/cloneset/plan/types.js';
 import {
   DETAIL_TYPE,
   EVENT_VERSION,

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { applyDefaults } from '../../../lib/api/defaults.js';
+import { applyDefaults } from '../../../lib/controllers/cloneset/api/defaults.js';
 import { defaultPodTemplate, kubernetesDefaultPullPolicy } from '../../../lib/api/podTemplateDefaults.js';
 import type { CloneSet, PodTemplateSpec } from '../../../lib/api/types.js';
 import { goJson } from '../../../lib/podset/revision/goJson.js';
-import { newRevision, revisionData } from '../../../lib/cloneset/revision/revision.js';
+import { newRevision, revisionData } from '../../../lib/controllers/cloneset/plan/revision/revision.js';
 import { World } from '../support/world.js';
 
 const SEED_YAML = new URL('../../../examples/cs-no-pvc-sample.yaml', import.meta.url);

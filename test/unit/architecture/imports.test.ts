@@ -2,7 +2,8 @@
  * Dependencies point inward (docs/architecture.md#layers): every relative import of every file under lib/ and
  * functions/ is read with the TypeScript parser and checked against the layer of its folder. A file may import its
  * own folder or a folder of a lower layer, never a folder of its own layer or a higher one. The pod-set toolkit
- * (lib/podset) imports no package that could do I/O. The Lambda entry points must not reach the emulator or the
+ * (lib/podset) imports no package that could do I/O; no controller folder imports another (the registry,
+ * lib/controllers/index.ts, lists them all), and nothing under a controller's plan/ does I/O. The Lambda entry points must not reach the emulator or the
  * local application, even indirectly.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -12,24 +13,23 @@ import { importEdges, importsOf, packagesOf, sourceFiles } from './importGraph.j
 const LAYERS: Record<string, number> = {
   'lib/core': 0,
   'lib/api': 1,
-  // the pod-set toolkit every pod-managing kind shares (pure, knows no kind)
+  // the pure pod-set toolkit and the adapters are siblings: the toolkit does no I/O, the adapters make no decisions
   'lib/podset': 2,
-  // the planner and the adapters are siblings: the planner does no I/O, the adapters make no decisions
-  'lib/cloneset': 3,
-  'lib/kube': 3,
-  'lib/state': 3,
-  'lib/requests': 3,
-  'lib/reconcile': 4,
-  'lib/source': 4,
-  // the registrations: each controller's watches, pass, access and settings over the kind-neutral layers below
-  'lib/controllers': 5,
-  'lib/runtime': 6,
-  'lib/admin': 6,
-  'lib/emulator': 7,
-  'lib/cli': 7,
-  infra: 7,
-  'lib/local': 8,
-  functions: 8,
+  'lib/kube': 2,
+  'lib/state': 2,
+  'lib/requests': 2,
+  // the kind-neutral machinery: the sources (given watch specs) and the reconcile loop (given a pass)
+  'lib/source': 3,
+  'lib/reconcile': 3,
+  // the registrations: each controller's watches, pass, access and settings; lib/controllers/index.ts lists them
+  'lib/controllers': 4,
+  'lib/runtime': 5,
+  'lib/admin': 5,
+  'lib/emulator': 6,
+  'lib/cli': 6,
+  infra: 6,
+  'lib/local': 7,
+  functions: 7,
 };
 
 /** `lib/<folder>` or the repository's top-level folder of a path relative to the root. */
@@ -66,6 +66,38 @@ describe('import layers', () => {
     const io = sourceFiles('lib/podset')
       .flatMap((file) => packagesOf(file).map((name) => `${file} → ${name}`))
       .filter((edge) => !pure.has(edge.slice(edge.indexOf(' → ') + 3)));
+    expect(io).toEqual([]);
+  });
+
+  it('keeps controller folders apart: no lib/controllers/<a> imports lib/controllers/<b>', () => {
+    const controllerOf = (path: string): string | undefined => {
+      const m = /^lib\/controllers\/([^/]+)\//.exec(path);
+      return m ? m[1] : undefined;
+    };
+    const across = EDGES.filter(({ from, to }) => {
+      const a = controllerOf(from);
+      const b = controllerOf(to);
+      return a !== undefined && b !== undefined && a !== b;
+    }).map(({ from, to }) => `${from} → ${to}`);
+    expect(across).toEqual([]);
+  });
+
+  it("keeps every controller's plan/ pure: no I/O folder, built-in I/O module or I/O package", () => {
+    const IO_FOLDERS = /^lib\/(kube|state|requests|source)\//;
+    const IO_PACKAGES =
+      /^(node:)?(fs|net|http|https|child_process)(\/|$)|^@aws-sdk\/|^@kubernetes\/client-node$/;
+    const plans = FILES.filter((f) => /^lib\/controllers\/[^/]+\/plan\//.test(f));
+    expect(plans.length).toBeGreaterThan(10);
+    const io = [
+      ...EDGES.filter(({ from, to }) => plans.includes(from) && IO_FOLDERS.test(to)).map(
+        ({ from, to }) => `${from} → ${to}`,
+      ),
+      ...plans.flatMap((file) =>
+        packagesOf(file)
+          .filter((name) => IO_PACKAGES.test(name))
+          .map((name) => `${file} → ${name}`),
+      ),
+    ];
     expect(io).toEqual([]);
   });
 

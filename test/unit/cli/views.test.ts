@@ -1,10 +1,10 @@
 /** plan and why formatting from planner output and pod facts: exact lines. */
 import { describe, expect, it } from '@jest/globals';
 import type { CloneSet, Pod } from '../../../lib/api/types.js';
-import { planCloneSet } from '../../../lib/cloneset/index.js';
+import { planCloneSet } from '../../../lib/controllers/cloneset/plan/index.js';
 import { placeholderIds, plannedWrites, planReport, statusChanges } from '../../../lib/cli/planView.js';
 import { namesPod, whyReport } from '../../../lib/cli/whyView.js';
-import type { PassPreview } from '../../../lib/reconcile/preview.js';
+import type { PassPreview } from '../../../lib/controllers/cloneset/preview.js';
 
 const cloneSet: CloneSet = {
   apiVersion: 'apps.kruise.io/v1alpha1',

@@ -28,18 +28,23 @@ import { reconcileCloneSet } from '../../../lib/controllers/cloneset/index.js';
 import { reconcileHandler } from '../../../lib/runtime/handlers/reconcile.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import type { StateStores } from '../../../lib/state/index.js';
-import { harness, REQUEST, seedCloneSet, type Harness } from '../reconcile/support/harness.js';
-import { recordingStores, type Journal } from '../reconcile/support/recordingKube.js';
+import {
+  harness,
+  REQUEST,
+  seedCloneSet,
+  type Harness,
+} from '../controllers/cloneset/reconcile/support/harness.js';
+import { recordingStores, type Journal } from '../controllers/cloneset/reconcile/support/recordingKube.js';
 
 const CORPUS = fileURLToPath(new URL('../../corpus/', import.meta.url));
 /** Every corpus file: a file added or lost shows here. */
 const CORPUS_FILES = [
+  'cloneset/objects/holes.yaml',
+  'cloneset/objects/huge.yaml',
+  'cloneset/objects/unvalidated.yaml',
   'cloneset/validation.yaml',
   'events/detail.yaml',
   'events/envelope.yaml',
-  'objects/holes.yaml',
-  'objects/huge.yaml',
-  'objects/unvalidated.yaml',
 ];
 
 interface Case {

@@ -6,6 +6,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { apiVersionOf, refText, resourcePath, watchPath } from '../../../lib/kube/resource.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
+import { CLONESET_RESOURCE } from '../../../lib/controllers/cloneset/api/resource.js';
 
 describe('resourcePath', () => {
   test.each([
@@ -13,10 +14,10 @@ describe('resourcePath', () => {
     ['/api/v1/namespaces/ns/pods/web-abcde', RESOURCES.pods, 'ns', 'web-abcde', undefined],
     ['/api/v1/namespaces/ns/pods/web-abcde/status', RESOURCES.pods, 'ns', 'web-abcde', 'status'],
     ['/api/v1/pods', RESOURCES.pods, undefined, undefined, undefined],
-    ['/apis/apps.kruise.io/v1alpha1/clonesets', RESOURCES.clonesets, undefined, undefined, undefined],
+    ['/apis/apps.kruise.io/v1alpha1/clonesets', CLONESET_RESOURCE, undefined, undefined, undefined],
     [
       '/apis/apps.kruise.io/v1alpha1/namespaces/ns/clonesets/web/status',
-      RESOURCES.clonesets,
+      CLONESET_RESOURCE,
       'ns',
       'web',
       'status',
@@ -50,7 +51,7 @@ describe('apiVersionOf and refText', () => {
   test('the core group has a bare version; a named group is <group>/<version>', () => {
     expect(apiVersionOf(RESOURCES.pods)).toBe('v1');
     expect(apiVersionOf(RESOURCES.controllerrevisions)).toBe('apps/v1');
-    expect(apiVersionOf(RESOURCES.clonesets)).toBe('apps.kruise.io/v1alpha1');
+    expect(apiVersionOf(CLONESET_RESOURCE)).toBe('apps.kruise.io/v1alpha1');
   });
 
   test('a namespaced reference reads ns/name, a cluster-scoped one name', () => {

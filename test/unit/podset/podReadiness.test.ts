@@ -4,7 +4,7 @@
  */
 import type { Pod } from '../../../lib/api/types.js';
 import { initKruisePodReady, podsDeletedOrMarked } from '../../../lib/podset/podReadiness.js';
-import { NOW, webPod } from '../cloneset/goldenInputs.js';
+import { NOW, webPod } from '../controllers/cloneset/plan/goldenInputs.js';
 
 function gated(id: string, extra: (pod: Pod) => void = () => undefined): Pod {
   const pod = webPod(id, 'v1');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { CLONESET_KIND } from '../../../lib/api/kinds.js';
+import { CLONESET_KIND } from '../../../lib/controllers/cloneset/api/kinds.js';
 import { KNOWN_KINDS } from '../../../lib/controllers/index.js';
 import { kindLookup } from '../../../lib/core/objectKey.js';
 import {

@@ -5,7 +5,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { RESOURCES } from '../../../lib/kube/resources.js';
 import { countingKube, kubeCallName, type CallCounts } from '../../../lib/runtime/counting.js';
-import { RecordingKube } from '../reconcile/support/recordingKube.js';
+import { RecordingKube } from '../controllers/cloneset/reconcile/support/recordingKube.js';
+import { CLONESET_RESOURCE } from '../../../lib/controllers/cloneset/api/resource.js';
 
 describe('countingKube', () => {
   test('counts each call by method and resource, subresources apart, and returns what the client returns', async () => {
@@ -39,6 +40,6 @@ describe('countingKube', () => {
   });
 
   test('the name of a status PUT of a CloneSet', () => {
-    expect(kubeCallName('replace', RESOURCES.clonesets, 'status')).toBe('replace clonesets/status');
+    expect(kubeCallName('replace', CLONESET_RESOURCE, 'status')).toBe('replace clonesets/status');
   });
 });

@@ -12,7 +12,7 @@ import {
 } from '../../../lib/api/keys.js';
 import type { CloneSet, CloneSetSpec, JsonObject, Pod } from '../../../lib/api/types.js';
 import { metaTime } from '../../../lib/api/time.js';
-import type { Plan } from '../../../lib/cloneset/types.js';
+import type { Plan } from '../../../lib/controllers/cloneset/plan/types.js';
 import type { World } from '../support/world.js';
 
 /** The image of version `v` in the cases (`example/app:<v>`). */

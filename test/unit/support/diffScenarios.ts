@@ -7,7 +7,7 @@
  */
 import { LifecycleState, type LifecycleStateValue } from '../../../lib/api/keys.js';
 import type { CloneSet, IntOrString } from '../../../lib/api/types.js';
-import type { DiffRecord, PhaseContext } from '../../../lib/cloneset/types.js';
+import type { DiffRecord, PhaseContext } from '../../../lib/controllers/cloneset/plan/types.js';
 import { cloneSet, named, NEW_REV, OLD_REV, pod, phaseContext } from './fixtures.js';
 
 /** What the scale phase does in a scenario step. */

@@ -20,14 +20,14 @@ import type {
   Pod,
   PodTemplateSpec,
 } from '../../../lib/api/types.js';
-import { resolveStrategy } from '../../../lib/cloneset/strategy.js';
-import { emptyDiff } from '../../../lib/cloneset/sync/diff.js';
+import { resolveStrategy } from '../../../lib/controllers/cloneset/plan/strategy.js';
+import { emptyDiff } from '../../../lib/controllers/cloneset/plan/sync/diff.js';
 import {
   DEFAULT_PLANNER_OPTIONS,
   type DiffRecord,
   type PhaseContext,
   type PlannerOptions,
-} from '../../../lib/cloneset/types.js';
+} from '../../../lib/controllers/cloneset/plan/types.js';
 
 /** Revision names used by the diff scenarios (docs/behaviour/scenarios.md#scenarios): current = `old_rev`, update = `new_rev`. */
 export const OLD_REV = 'old_rev';

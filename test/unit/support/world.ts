@@ -16,8 +16,8 @@ import type {
   Pod,
   PodCondition,
 } from '../../../lib/api/types.js';
-import { planCloneSet } from '../../../lib/cloneset/plan.js';
-import type { Plan, PlannerOptions } from '../../../lib/cloneset/types.js';
+import { planCloneSet } from '../../../lib/controllers/cloneset/plan/plan.js';
+import type { Plan, PlannerOptions } from '../../../lib/controllers/cloneset/plan/types.js';
 import type { Action } from '../../../lib/podset/actions.js';
 import { metaTime } from '../../../lib/api/time.js';
 

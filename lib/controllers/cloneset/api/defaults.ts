@@ -1,0 +1,46 @@
+/**
+ * In-memory defaulting of a v1alpha1 CloneSet (docs/behaviour/cloneset.md#defaults;
+ * docs/behaviour/cloneset.md#validation: the CRD carries the same values as structural-schema defaults, the
+ * reconciler re-applies them so that objects created before the CRD defaults existed behave the same).
+ */
+import { defaultPodTemplate } from '../../../api/podTemplateDefaults.js';
+import type { CloneSet, CloneSetUpdateStrategy } from '../../../api/types.js';
+
+/** `updateStrategy.maxUnavailable` default (docs/behaviour/cloneset.md#api-fields). */
+export const DEFAULT_MAX_UNAVAILABLE = '20%';
+/** `revisionHistoryLimit` default (docs/behaviour/cloneset.md#api-fields). */
+export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
+
+/**
+ * Returns a NEW CloneSet with the defaulting webhook's values filled in
+ * (docs/behaviour/cloneset.md#defaults); the input is not modified and fields already set are kept:
+ * `replicas` 1, `revisionHistoryLimit` 10, `updateStrategy.type` `ReCreate`, `inPlaceUpdateStrategy` `{}` for
+ * the in-place types, `partition` 0, `maxUnavailable` `"20%"`, `maxSurge` 0. `scaleStrategy`, `lifecycle`,
+ * `minReadySeconds` and `progressDeadlineSeconds` are untouched.
+ *
+ * The pod template gets the defaults OpenKruise's webhook stores in it ({@link defaultPodTemplate}:
+ * `dnsPolicy`, `restartPolicy`, `securityContext`, `terminationGracePeriodSeconds`, `schedulerName`, container
+ * `imagePullPolicy` `Always`, termination-message fields, probe/port/volume defaults), so revision names and
+ * pods match OpenKruise's for the same YAML (docs/behaviour/cloneset.md#pod-template-defaults). With
+ * `templateNoDefaults` (OpenKruise's `TemplateNoDefaults` gate) the template is kept exactly as stored. Kruise
+ * injects them only when the template is created or changed; doing it on every read gives the same template
+ * because the defaulting is idempotent.
+ * @param options.templateNoDefaults skip the pod-template defaults (default false)
+ */
+export function applyDefaults(cs: CloneSet, options: { templateNoDefaults?: boolean } = {}): CloneSet {
+  const out: CloneSet = structuredClone(cs);
+  const spec = out.spec;
+  if (!options.templateNoDefaults && spec.template) spec.template = defaultPodTemplate(spec.template);
+  spec.replicas ??= 1;
+  spec.revisionHistoryLimit ??= DEFAULT_REVISION_HISTORY_LIMIT;
+  const us: CloneSetUpdateStrategy = spec.updateStrategy ?? {};
+  if (!us.type) us.type = 'ReCreate';
+  if ((us.type === 'InPlaceIfPossible' || us.type === 'InPlaceOnly') && !us.inPlaceUpdateStrategy) {
+    us.inPlaceUpdateStrategy = {};
+  }
+  us.partition ??= 0;
+  us.maxUnavailable ??= DEFAULT_MAX_UNAVAILABLE;
+  us.maxSurge ??= 0;
+  spec.updateStrategy = us;
+  return out;
+}

@@ -1,0 +1,405 @@
+/**
+ * Re-validation of a v1alpha1 CloneSet without a webhook (docs/behaviour/cloneset.md#validation,
+ * docs/behaviour/cloneset.md#api-fields): every rule of Kruise's validating webhook that needs no API call,
+ * with its messages.
+ */
+import jsonpatch from 'fast-json-patch';
+import type { FieldError } from '../../../api/errors.js';
+import { IntOrPercentError, scaledValueFromIntOrPercent } from '../../../api/intOrPercent.js';
+import { InvalidSelectorError, isEmptySelector, selectorMatches } from '../../../api/selector.js';
+import type {
+  CloneSet,
+  CloneSetSpec,
+  CloneSetUpdateStrategy,
+  IntOrString,
+  LabelSelector,
+} from '../../../api/types.js';
+
+import { MAX_INT32 } from '../../../api/int32.js';
+
+export type { FieldError } from '../../../api/errors.js';
+
+const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const INPLACE_ONLY_PATH = /^\/containers\/([0-9]+)\/image$/;
+const MUTABLE_SPEC_FIELDS = [
+  'replicas',
+  'template',
+  'lifecycle',
+  'scaleStrategy',
+  'updateStrategy',
+  'minReadySeconds',
+  'progressDeadlineSeconds',
+  'volumeClaimTemplates',
+  'revisionHistoryLimit',
+] as const;
+
+function show(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : v === undefined ? 'null' : JSON.stringify(v);
+}
+
+const invalid = (path: string, value: unknown, detail: string): FieldError => ({
+  path,
+  message: `Invalid value: ${show(value)}: ${detail}`,
+});
+const required = (path: string, detail = ''): FieldError => ({
+  path,
+  message: detail ? `Required value: ${detail}` : 'Required value',
+});
+const forbidden = (path: string, detail: string): FieldError => ({ path, message: `Forbidden: ${detail}` });
+
+function subdomainErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 253) errs.push('must be no more than 253 characters');
+  if (!DNS1123_SUBDOMAIN.test(value)) {
+    errs.push(
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com')",
+    );
+  }
+  return errs;
+}
+
+/** Kubernetes `IsQualifiedName` (label and annotation keys): `[prefix/]name`, name ≤ 63 chars. */
+export function qualifiedNameErrors(value: string): string[] {
+  const parts = value.split('/');
+  let name = value;
+  const errs: string[] = [];
+  if (parts.length === 2) {
+    const [prefix] = parts;
+    name = parts[1];
+    if (prefix.length === 0) errs.push('prefix part must be non-empty');
+    else errs.push(...subdomainErrors(prefix).map((e) => `prefix part ${e}`));
+  } else if (parts.length > 2) {
+    return [
+      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ];
+  }
+  if (name.length === 0) errs.push('name part must be non-empty');
+  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
+  if (name.length > 0 && !NAME_PART.test(name)) {
+    errs.push(
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc')",
+    );
+  }
+  return errs;
+}
+
+/**
+ * Kubernetes `IsValidLabelValue`: empty, or ≤ 63 chars of `[A-Za-z0-9_.-]` starting and ending alphanumeric.
+ */
+export function labelValueErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (value !== '' && !NAME_PART.test(value)) {
+    errs.push(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue', or 'my_value', or '12345')",
+    );
+  }
+  return errs;
+}
+
+function labelsErrors(labels: Record<string, string> | undefined, path: string): FieldError[] {
+  const out: FieldError[] = [];
+  for (const [k, v] of Object.entries(labels ?? {})) {
+    for (const e of qualifiedNameErrors(k)) out.push(invalid(path, k, e));
+    for (const e of labelValueErrors(String(v))) out.push(invalid(path, v, e));
+  }
+  return out;
+}
+
+function selectorErrors(sel: LabelSelector, path: string): FieldError[] {
+  const out = labelsErrors(sel.matchLabels, `${path}.matchLabels`);
+  (sel.matchExpressions ?? []).forEach((r, i) => {
+    const p = `${path}.matchExpressions[${i}]`;
+    const n = (r.values ?? []).length;
+    if (r.operator === 'In' || r.operator === 'NotIn') {
+      if (n === 0) out.push(required(`${p}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
+    } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
+      if (n > 0)
+        out.push(
+          forbidden(`${p}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+        );
+    } else {
+      out.push(invalid(`${p}.operator`, r.operator, 'not a valid selector operator'));
+    }
+    for (const e of qualifiedNameErrors(r.key ?? '')) out.push(invalid(`${p}.key`, r.key, e));
+  });
+  return out;
+}
+
+function templateErrors(spec: CloneSetSpec): FieldError[] {
+  const out: FieldError[] = [];
+  const tpl = spec.template;
+  const base = 'spec.template';
+  out.push(...labelsErrors(tpl?.metadata?.labels, `${base}.metadata.labels`));
+  for (const k of Object.keys(tpl?.metadata?.annotations ?? {})) {
+    for (const e of qualifiedNameErrors(k.toLowerCase()))
+      out.push(invalid(`${base}.metadata.annotations`, k, e));
+  }
+  const podSpec = tpl?.spec;
+  const containers = podSpec?.containers ?? [];
+  if (containers.length === 0) out.push(required(`${base}.spec.containers`));
+  const volumeNames = new Set<string>([
+    ...(podSpec?.volumes ?? []).map((v) => v.name),
+    ...(spec.volumeClaimTemplates ?? []).map((v) => v.metadata?.name ?? ''),
+  ]);
+  const seen = new Set<string>();
+  const check = (list: typeof containers, field: string) =>
+    list.forEach((c, i) => {
+      const p = `${base}.spec.${field}[${i}]`;
+      if (!c.name) out.push(required(`${p}.name`));
+      else if (!DNS1123_LABEL.test(c.name) || c.name.length > 63) {
+        out.push(
+          invalid(
+            `${p}.name`,
+            c.name,
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc')",
+          ),
+        );
+      } else if (seen.has(c.name))
+        out.push({ path: `${p}.name`, message: `Duplicate value: ${show(c.name)}` });
+      if (c.name) seen.add(c.name);
+      const mounts = Array.isArray(c.volumeMounts) ? (c.volumeMounts as { name?: string }[]) : [];
+      mounts.forEach((m, j) => {
+        if (!volumeNames.has(m.name ?? '')) {
+          out.push({ path: `${p}.volumeMounts[${j}].name`, message: `Not found: ${show(m.name ?? '')}` });
+        }
+      });
+    });
+  check(podSpec?.initContainers ?? [], 'initContainers');
+  check(containers, 'containers');
+  const rp = podSpec?.restartPolicy;
+  if (rp && rp !== 'Always') {
+    out.push({
+      path: `${base}.spec.restartPolicy`,
+      message: `Unsupported value: ${show(rp)}: supported values: "Always"`,
+    });
+  }
+  if (podSpec?.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null) {
+    out.push(
+      forbidden(`${base}.spec.activeDeadlineSeconds`, 'activeDeadlineSeconds in cloneset is not Supported'),
+    );
+  }
+  return out;
+}
+
+function nonNegative(value: number, path: string): FieldError[] {
+  return value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
+}
+
+function scaled(
+  value: IntOrString | undefined,
+  replicas: number,
+  path: string,
+  what: string,
+  out: FieldError[],
+): number {
+  if (value === undefined || value === null) return 0;
+  try {
+    return scaledValueFromIntOrPercent(value, replicas, 'up');
+  } catch (e) {
+    const reason =
+      e instanceof IntOrPercentError ? e.message.replace(/^invalid value for IntOrString: /, '') : String(e);
+    out.push(invalid(path, String(value), `failed GetScaledValueFromIntOrPercent for ${what}: ${reason}`));
+    return 0;
+  }
+}
+
+function priorityError(us: CloneSetUpdateStrategy): string | undefined {
+  const ps = us.priorityStrategy;
+  if (!ps) return undefined;
+  if ((ps.weightPriority ?? []).length > 0 && (ps.orderPriority ?? []).length > 0) {
+    return 'only one of weightPriority and orderPriority can be used';
+  }
+  for (const w of ps.weightPriority ?? []) {
+    if (w.weight < 0 || w.weight > 100) return 'weight must be valid number in the range 1-100';
+    if (isEmptySelector(w.matchSelector)) return 'selector can not be empty';
+    try {
+      selectorMatches(w.matchSelector, {});
+    } catch (e) {
+      return `invalid selector ${e instanceof InvalidSelectorError ? e.message : String(e)}`;
+    }
+  }
+  if ((ps.orderPriority ?? []).some((o) => !o.orderedKey)) return 'order key can not be empty';
+  return undefined;
+}
+
+function scatterError(us: CloneSetUpdateStrategy): string | undefined {
+  const seen = new Set<string>();
+  for (const t of us.scatterStrategy ?? []) {
+    if (!t.key) return 'key should not be empty';
+    const id = `${t.key}:${t.value}`;
+    if (seen.has(id)) return `duplicated key=${t.key} value=${t.value}`;
+    seen.add(id);
+  }
+  return undefined;
+}
+
+function updateStrategyErrors(
+  us: CloneSetUpdateStrategy,
+  replicas: number,
+  opts: ValidationOptions,
+): FieldError[] {
+  const out: FieldError[] = [];
+  const p = 'spec.updateStrategy';
+  const onDelete = opts.allowOnDelete === true && us.type === 'OnDelete';
+  if (!onDelete && us.type !== 'ReCreate' && us.type !== 'InPlaceIfPossible' && us.type !== 'InPlaceOnly') {
+    out.push(invalid(`${p}.type`, us.type ?? '', "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'"));
+  }
+  const partition = scaled(us.partition, replicas, `${p}.partition`, 'partition', out);
+  out.push(...nonNegative(partition, `${p}.partition`));
+  const pe = priorityError(us);
+  if (pe) out.push(required(`${p}.priorityStrategy`, pe));
+  const se = scatterError(us);
+  if (se) out.push(required(`${p}.scatterStrategy`, se));
+  const mu = scaled(us.maxUnavailable, replicas, `${p}.maxUnavailable`, 'maxUnavailable', out);
+  const ms = scaled(us.maxSurge, replicas, `${p}.maxSurge`, 'maxSurge', out);
+  if (us.type === 'InPlaceOnly' && ms > 0) {
+    out.push(
+      invalid(`${p}.maxSurge`, String(us.maxSurge), 'can not use maxSurge with strategy type InPlaceOnly'),
+    );
+  }
+  if (replicas > 0 && mu < 1 && ms < 1) {
+    out.push(
+      invalid(
+        `${p}.maxUnavailable`,
+        us.maxUnavailable,
+        'maxUnavailable and maxSurge should not both be less than 1',
+      ),
+    );
+  }
+  return out;
+}
+
+function duplicates(list: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const s of list) (seen.has(s) ? dup : seen).add(s);
+  return [...dup];
+}
+
+function specErrors(cs: CloneSet, opts: ValidationOptions): FieldError[] {
+  const spec = cs.spec;
+  const out: FieldError[] = [];
+  const replicas = spec.replicas ?? 1;
+  out.push(...nonNegative(replicas, 'spec.replicas'));
+  const sel = spec.selector;
+  let selectorOk = false;
+  if (!sel) {
+    out.push(required('spec.selector'));
+  } else {
+    out.push(...selectorErrors(sel, 'spec.selector'));
+    if (isEmptySelector(sel))
+      out.push(invalid('spec.selector', sel, 'empty selector is invalid for cloneset'));
+    try {
+      selectorMatches(sel, {});
+      selectorOk = true;
+    } catch {
+      out.push(invalid('spec.selector', sel, ''));
+    }
+  }
+  if (selectorOk && sel && !isEmptySelector(sel) && !selectorMatches(sel, spec.template?.metadata?.labels)) {
+    out.push(
+      invalid(
+        'spec.template.metadata.labels',
+        spec.template?.metadata?.labels ?? {},
+        '`selector` does not match template `labels`',
+      ),
+    );
+  }
+  out.push(...templateErrors(spec));
+  const dup = duplicates(spec.scaleStrategy?.podsToDelete ?? []);
+  if (dup.length > 0) {
+    out.push(
+      invalid(
+        'spec.scaleStrategy.podsToDelete',
+        spec.scaleStrategy?.podsToDelete,
+        `duplicated items [${dup.join(' ')}]`,
+      ),
+    );
+  }
+  out.push(...updateStrategyErrors(spec.updateStrategy ?? {}, replicas, opts));
+  const pds = spec.progressDeadlineSeconds;
+  if (pds !== undefined && pds !== null) {
+    out.push(...nonNegative(pds, 'spec.progressDeadlineSeconds'));
+    if (pds !== MAX_INT32 && pds <= (spec.minReadySeconds ?? 0)) {
+      out.push(invalid('spec.progressDeadlineSeconds', pds, 'must be greater than minReadySeconds'));
+    }
+  }
+  return out;
+}
+
+function updateErrors(cs: CloneSet, old: CloneSet): FieldError[] {
+  const out: FieldError[] = [];
+  const frozen = (spec: CloneSetSpec) => {
+    const rest: Record<string, unknown> = { ...spec };
+    for (const k of MUTABLE_SPEC_FIELDS) delete rest[k];
+    return rest;
+  };
+  if (jsonpatch.compare(frozen(old.spec), frozen(cs.spec)).length > 0) {
+    out.push(
+      forbidden(
+        'spec',
+        `updates to cloneset spec for fields other than ${MUTABLE_SPEC_FIELDS.slice(0, -1)
+          .map((f) => `'${f}'`)
+          .join(', ')} and 'revisionHistoryLimit' are forbidden`,
+      ),
+    );
+  }
+  if (cs.spec.updateStrategy?.type === 'InPlaceOnly') {
+    const ops = jsonpatch.compare(old.spec.template?.spec ?? {}, cs.spec.template?.spec ?? {});
+    const bad = ops.find((op) => op.op !== 'replace' || !INPLACE_ONLY_PATH.test(op.path));
+    if (bad) {
+      out.push(
+        forbidden(
+          'spec',
+          `only allowed to update images in spec for InPlaceOnly, but found ${bad.op} ${bad.path}`,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/** Options of {@link validateCloneSet}. */
+export interface ValidationOptions {
+  /**
+   * Accept `updateStrategy.type: OnDelete`. The v1alpha1 webhook rejects it
+   * (docs/behaviour/cloneset.md#api-fields) and so does the CRD's enum, but OnDelete is reachable through
+   * v1beta1 conversion (docs/behaviour/cloneset.md#v1beta1-mapping), so the planner validates with this on.
+   */
+  allowOnDelete?: boolean;
+}
+
+/**
+ * All validation errors of a CloneSet (docs/behaviour/cloneset.md#api-fields), in the order Kruise's webhook
+ * reports them; `[]` when valid. Checks: object name (DNS subdomain); replicas ≥ 0; selector present, valid,
+ * non-empty and matching the template labels; template label keys/values and annotation keys; containers
+ * present with unique DNS-label names and volume mounts that name a volume or a volumeClaimTemplate;
+ * restartPolicy empty or `Always`; no activeDeadlineSeconds; podsToDelete without duplicates; update type,
+ * partition (≥ 0 after round-up), maxUnavailable, maxSurge (strings must end in `%`; maxSurge 0 with
+ * InPlaceOnly; not both < 1 when replicas > 0), priority and scatter strategies; progressDeadlineSeconds ≥ 0
+ * and MaxInt32 or > minReadySeconds. With `old` (an update): only the spec fields replicas, template,
+ * lifecycle, scaleStrategy, updateStrategy, minReadySeconds, progressDeadlineSeconds, volumeClaimTemplates
+ * and revisionHistoryLimit may change (so the selector is immutable), and an InPlaceOnly CloneSet may change
+ * nothing in `template.spec` but container images.
+ *
+ * Not checked (needs I/O): that newly added `podsToDelete` names exist, are not terminating and are owned by
+ * this CloneSet. Not checked either: the rest of Kubernetes' pod-template validation (the API server
+ * validates pods when they are created).
+ *
+ * Expects the defaulted object ({@link applyDefaults}); absent partition/maxUnavailable/maxSurge count as
+ * unset, absent replicas as 1, and an absent update type is rejected like an empty one.
+ * @param old the previous object on update
+ */
+export function validateCloneSet(cs: CloneSet, old?: CloneSet, opts: ValidationOptions = {}): FieldError[] {
+  const out: FieldError[] = [];
+  if (old) out.push(...updateErrors(cs, old));
+  const name = cs.metadata?.name;
+  if (name !== undefined) {
+    for (const e of subdomainErrors(name)) out.push(invalid('metadata.name', name, e));
+  }
+  out.push(...specErrors(cs, opts));
+  return out;
+}

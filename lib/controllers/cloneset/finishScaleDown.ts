@@ -1,0 +1,116 @@
+/**
+ * Finishing a recorded scale-down intent (docs/architecture.md#ledger): when an earlier
+ * invocation wrote down the pods it chose to delete and died (or failed) before deleting all of them, its successor
+ * deletes exactly those pods — the ones still present with the recorded UID — instead of choosing new victims, then
+ * clears the record.
+ */
+import { EventReason, LABEL_INSTANCE_ID } from '../../api/keys.js';
+import type { CloneSet, PersistentVolumeClaim, Pod } from '../../api/types.js';
+import type { Logger } from '../../core/logger.js';
+import type { Clock } from '../../core/clock.js';
+import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
+import type { KubeClient } from '../../kube/types.js';
+import type {
+  Expectations,
+  ExpectationStore,
+  Lease,
+  ScaleDownIntent,
+  ScaleDownLedger,
+} from '../../state/index.js';
+import { isPodAvailable } from '../../podset/pods.js';
+import { deleteInstance } from '../../reconcile/pods/deleteInstance.js';
+import { recordEvents } from './recordEvents.js';
+
+/** What {@link finishScaleDown} needs. */
+export interface IntentContext {
+  kube: KubeClient;
+  expectations: ExpectationStore;
+  ledger: ScaleDownLedger;
+  lease: Lease;
+  cloneSet: CloneSet;
+  /** Owned pods as just listed. */
+  pods: Pod[];
+  /** Owned PVCs as just listed. */
+  pvcs: PersistentVolumeClaim[];
+  /** Pending expectations (after observation). */
+  pending: Expectations;
+  /**
+   * How many pods the plan for the world as it is now deletes (`total`), and how many of them are available
+   * (`available`, the part of OpenKruise's `deleteReadyLimit` the plan uses). The recorded victims are deleted
+   * instead of the plan's own choice, but no more of them than that: since they were chosen, someone else may
+   * have deleted pods or the budget may have shrunk, and OpenKruise, choosing afresh, would then delete fewer.
+   * Absent: every recorded victim is deleted.
+   */
+  allowance?: { total: number; available: number };
+  clock: Clock;
+  /** The invocation's Event correlation state (lib/reconcile/recordEvents.ts); absent: fresh for this call. */
+  eventCorrelation?: { state: EventCorrelationState };
+  log: Logger;
+}
+
+/**
+ * Whether a recorded intent still belongs to the CloneSet as it is now: chosen for the same `metadata.generation`
+ * (or recorded without one). Once the user has changed the spec, the victims may be wanted again — OpenKruise
+ * chooses afresh on every reconcile — so a stale intent is cleared and the pass plans anew.
+ */
+export function intentIsCurrent(intent: ScaleDownIntent, cloneSet: CloneSet): boolean {
+  return intent.generation === undefined || intent.generation === cloneSet.metadata.generation;
+}
+
+/**
+ * Delete the intent's pods that still exist (same name and UID, not terminating), within what the plan for the
+ * world as it is now would delete ({@link IntentContext.allowance}) — together with their instance's
+ * PVCs, through the one delete path ({@link deleteInstance}), then clear the intent.
+ * @returns the number of API writes made
+ * @throws KubeApiError when a delete fails (the intent stays recorded for the next attempt); state-store errors
+ */
+export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownIntent): Promise<number> {
+  const namespace = ctx.cloneSet.metadata.namespace ?? '';
+  const expected: Expectations = structuredClone(ctx.pending);
+  let writes = 0;
+  for (const chosen of intent.pods) {
+    const pod = ctx.pods.find(
+      (p) =>
+        p.metadata.name === chosen.name && p.metadata.uid === chosen.uid && !p.metadata.deletionTimestamp,
+    );
+    if (!pod) continue;
+    const allowance = ctx.allowance;
+    if (allowance) {
+      const available = isPodAvailable(pod, 0, new Date(ctx.clock()));
+      if (allowance.total <= 0 || (available && allowance.available <= 0)) {
+        ctx.log.info('recorded victim kept: the plan for the world as it is now deletes fewer pods', {
+          pod: chosen.name,
+          reason: chosen.reason,
+        });
+        continue;
+      }
+      allowance.total--;
+      if (available) allowance.available--;
+    }
+    const id = pod.metadata.labels?.[LABEL_INSTANCE_ID];
+    const pvcs = id ? ctx.pvcs.filter((c) => c.metadata.labels?.[LABEL_INSTANCE_ID] === id) : [];
+    ctx.log.info('finishing recorded scale-down', {
+      pod: chosen.name,
+      reason: chosen.reason,
+      intentId: intent.intentId,
+    });
+    writes += await deleteInstance(
+      { kube: ctx.kube, expectations: ctx.expectations, lease: ctx.lease, namespace },
+      expected,
+      {
+        pod: { name: chosen.name, uid: chosen.uid },
+        pvcs: pvcs.map((c) => ({ name: c.metadata.name ?? '', uid: c.metadata.uid ?? '' })),
+      },
+      ctx.clock(),
+    );
+    await recordEvents(ctx, [
+      {
+        type: 'Normal',
+        reason: EventReason.SuccessfulDelete,
+        message: `succeed to delete pod ${chosen.name}`,
+      },
+    ]);
+  }
+  await ctx.ledger.clear(ctx.lease, intent.intentId);
+  return writes;
+}

@@ -1,0 +1,399 @@
+/**
+ * One reconcile pass over one CloneSet (docs/architecture.md#lib-reconcile): read → observe expectations → finish a
+ * recorded scale-down, or plan and execute → decide when to look again. The steps return data; {@link runPass}
+ * strings them together. As one call of OpenKruise's `ReconcileCloneSet.doReconcile`, with the informer cache
+ * replaced by quorum reads and the in-memory expectations by the durable ones.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { SAFE_ALPHABET } from '../../api/keys.js';
+import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../../api/types.js';
+import type { ImagePullJob } from '../../api/imagePullJob.js';
+import { selectorString } from '../../api/selector.js';
+import { planCloneSet } from './plan/plan.js';
+import { isPrePullPod, LABEL_PREPULL_FOR } from './plan/index.js';
+import { isPodAvailable } from '../../podset/pods.js';
+import { DEFAULT_PLANNER_OPTIONS, type Plan, type PlannerOptions } from './plan/types.js';
+import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
+import { anyExists, listIfServed } from '../../kube/list.js';
+import { RESOURCES } from '../../kube/resources.js';
+import type { KubeClient, Listed } from '../../kube/types.js';
+import type { ReconcileReason } from '../../requests/schema.js';
+import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../../state/index.js';
+import { executePlan, type ExecuteResult } from './execute.js';
+import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';
+import {
+  isSatisfied,
+  observeExpectations,
+  type ObservedExpectations,
+} from '../../reconcile/pods/observeExpectations.js';
+import { CLONESET_RESOURCE } from './api/resource.js';
+
+/** What a pass needs. */
+export interface PassDeps {
+  kube: KubeClient;
+  expectations: ExpectationStore;
+  ledger: ScaleDownLedger;
+  log: Logger;
+  clock: Clock;
+  /** Planner options; `expectationTimeoutSeconds` is also the expectation timeout of the observation. */
+  options?: Partial<PlannerOptions>;
+  /** Instance-id source; default {@link randomInstanceId}. */
+  newInstanceId?: () => string;
+  /** Writes in flight at most within a create batch or a run of pod patches (execute.ts#write-concurrency). */
+  writeConcurrency?: number;
+}
+
+/** What one pass did. */
+export interface PassResult {
+  gone: boolean;
+  writes: number;
+  /** Whether the pass changed the cluster (then the next pass runs at once). */
+  acted: boolean;
+  requeueAfterSeconds?: number;
+  error?: string;
+  plan?: Plan;
+}
+
+/** While expectations are pending, look again after this many seconds. */
+export const PENDING_RECHECK_SECONDS = 2;
+
+/**
+ * Default instance id: 5 characters of the safe alphabet, like OpenKruise's `rand.String(5)` in
+ * `GenerateNewInstanceID` (k8s.io/apimachinery `util/rand`).
+ */
+export function randomInstanceId(): string {
+  let id = '';
+  for (let i = 0; i < 5; i++) id += SAFE_ALPHABET[randomInt(SAFE_ALPHABET.length)];
+  return id;
+}
+
+/** The CloneSet and what it owns, as read in one pass. */
+export interface World {
+  cloneSet: CloneSet;
+  pods: Pod[];
+  pvcs: PersistentVolumeClaim[];
+  revisions: ControllerRevision[];
+  /**
+   * The namespace's ImagePullJobs, listed only with image pre-download on; undefined otherwise or when the resource
+   * is not served (docs/behaviour/cloneset.md#image-pre-download).
+   */
+  imagePullJobs?: ImagePullJob[];
+  /** The CloneSet's pre-pull pods, listed only with gate `PreDownloadImageWithPods` on (then also `nodeAgent`). */
+  prePullPods?: Pod[];
+  /** Whether the cluster has a node agent (any NodeImage), read with the pre-pull pods. */
+  nodeAgent?: boolean;
+}
+
+/**
+ * Which pods and PVCs a pass lists (docs/architecture.md#reads).
+ * - `selector`: the pods matching the CloneSet's `spec.selector` (so the read does not grow with other CloneSets'
+ *   pods in the namespace), and the PVCs only when the CloneSet has `volumeClaimTemplates` or expectations are
+ *   pending (a PVC can only be ours if a template made it, or a pending delete must be observed).
+ * - `owned`: every pod and PVC of the namespace, whatever their labels (an owned pod may have lost even the
+ *   instance-id label), as OpenKruise's owner-UID index gives them. Needed when a pod may have stopped matching the
+ *   selector (its labels or the selector changed), so that it is released, and when PVCs of a removed template may
+ *   need cleaning up.
+ * Both keep only objects whose owner references name the CloneSet's UID.
+ */
+export type ReadScope = 'selector' | 'owned';
+
+/**
+ * The read scope for a request reason: a change to a pod, a PVC or the CloneSet itself may have taken an object
+ * out of the selector or left PVCs behind, so those read `owned`; the timers (`Resync`, `Requeue`) read
+ * `selector`, which is the no-op reconcile of a settled CloneSet.
+ */
+export function readScopeFor(reason: ReconcileReason): ReadScope {
+  return reason === 'Resync' || reason === 'Requeue' ? 'selector' : 'owned';
+}
+
+function ownedBy<T extends { metadata: { ownerReferences?: { uid: string }[] } }>(
+  items: T[],
+  uid: string,
+): T[] {
+  return items.filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
+}
+
+/** `selectorString` of the CloneSet's selector, undefined when it is invalid (the planner reports it). */
+function selectorOf(cs: CloneSet): string | undefined {
+  try {
+    return selectorString(cs.spec.selector ?? {});
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Read the CloneSet, then its owned pods and PVCs (as {@link ReadScope} says) and its revisions (by selector), in
+ * parallel. Every read is a quorum read (no `resourceVersion`), never `resourceVersion=0`: see
+ * docs/architecture.md#reads for why the watch cache's possibly stale answer is not used.
+ * @param pending the stored expectations (read before the world; only this invocation, the lease holder, writes them)
+ * @param options planner options: with image pre-download on, the namespace's ImagePullJobs are listed too
+ * @returns undefined when the CloneSet does not exist
+ * @throws InvalidObjectKeyError when the key has no namespace (CloneSets are namespaced)
+ * @throws KubeApiError when a read fails
+ */
+export async function readWorld(
+  kube: KubeClient,
+  key: ObjectKey,
+  scope: ReadScope,
+  pending: Expectations,
+  options?: Partial<PlannerOptions>,
+): Promise<World | undefined> {
+  const namespace = namespaceOf(key);
+  const cloneSet = await kube.get(CLONESET_RESOURCE, { namespace, name: key.name });
+  if (!cloneSet) return undefined;
+  const uid = cloneSet.metadata.uid ?? '';
+  const selector = selectorOf(cloneSet);
+  const narrow = scope === 'selector' && selector !== undefined;
+  const hasTemplates = (cloneSet.spec.volumeClaimTemplates ?? []).length > 0;
+  const skipPVCs = narrow && !hasTemplates && isSatisfied(pending);
+  const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
+  const preDownload = !!options?.preDownloadImageForInPlaceUpdate;
+  const prePull = preDownload && !!options?.preDownloadImageWithPods;
+  const [pods, pvcs, revisions, jobs, prePulls, nodeAgent] = await Promise.all([
+    kube.list(RESOURCES.pods, narrow ? { namespace, labelSelector: selector } : { namespace }),
+    skipPVCs ? none : kube.list(RESOURCES.persistentvolumeclaims, { namespace }),
+    selector === undefined
+      ? none
+      : kube.list(RESOURCES.controllerrevisions, { namespace, labelSelector: selector }),
+    preDownload ? listIfServed(kube, RESOURCES.imagepulljobs, { namespace }) : undefined,
+    prePull
+      ? kube.list(RESOURCES.pods, { namespace, labelSelector: `${LABEL_PREPULL_FOR}=${uid}` })
+      : undefined,
+    prePull ? anyExists(kube, RESOURCES.nodeimages) : undefined,
+  ]);
+  return {
+    cloneSet,
+    pods: ownedBy<Pod>(pods.items, uid).filter((p) => !isPrePullPod(p)),
+    pvcs: ownedBy<PersistentVolumeClaim>(pvcs.items, uid),
+    revisions: revisions.items,
+    ...(jobs ? { imagePullJobs: jobs.items } : {}),
+    ...(prePulls ? { prePullPods: ownedBy<Pod>(prePulls.items, uid), nodeAgent: !!nodeAgent } : {}),
+  };
+}
+
+/** The expectation timeout, ms: the planner option `expectationTimeoutSeconds` (one setting for both). */
+export function expectationTimeoutMs(options: Partial<PlannerOptions> | undefined): number {
+  return (options?.expectationTimeoutSeconds ?? DEFAULT_PLANNER_OPTIONS.expectationTimeoutSeconds) * 1000;
+}
+
+/** `stored` expectations observed against what was just listed (pure). */
+function observedFrom(
+  deps: Pick<PassDeps, 'clock' | 'options'>,
+  stored: Expectations,
+  world: World,
+): ObservedExpectations {
+  return observeExpectations(
+    stored,
+    world.pods,
+    world.pvcs,
+    deps.clock(),
+    expectationTimeoutMs(deps.options),
+  );
+}
+
+/**
+ * The stored expectations of `key` observed against what was just listed (read-only; {@link observe} writes the
+ * result back, `kruiseless plan` only shows it).
+ * @throws state-store errors
+ */
+export async function readObserved(
+  deps: Pick<PassDeps, 'expectations' | 'clock' | 'options'>,
+  key: ObjectKey,
+  world: World,
+): Promise<ObservedExpectations> {
+  return observedFrom(deps, await deps.expectations.get(key), world);
+}
+
+/**
+ * Observe the stored expectations against what was just listed and write them back when something was observed
+ * or expired.
+ * @throws state-store errors (FencedOutError)
+ */
+export async function observe(
+  deps: PassDeps,
+  lease: Lease,
+  stored: Expectations,
+  world: World,
+): Promise<ObservedExpectations> {
+  const observed = observedFrom(deps, stored, world);
+  if (observed.changed) await deps.expectations.put(lease, observed.pending);
+  if (observed.expired.length > 0) {
+    deps.log.warn('expectations timed out; re-planning from what the API server shows', {
+      expired: observed.expired.map((op) => op.name),
+    });
+  }
+  return observed;
+}
+
+/**
+ * The plan for this pass, emptied of writes (actions and revision writes) while expectations are pending, as
+ * OpenKruise's `SatisfiedExpectations` gate in `doReconcile`; status is still written.
+ */
+export function planPass(
+  deps: Pick<PassDeps, 'clock' | 'newInstanceId' | 'options'>,
+  world: World,
+  waiting: boolean,
+): { plan: Plan; effective: Plan } {
+  const plan = planCloneSet({
+    cloneSet: world.cloneSet,
+    pods: world.pods,
+    pvcs: world.pvcs,
+    revisions: world.revisions,
+    ...(world.imagePullJobs ? { imagePullJobs: world.imagePullJobs } : {}),
+    ...(world.prePullPods ? { prePullPods: world.prePullPods, nodeAgent: !!world.nodeAgent } : {}),
+    now: new Date(deps.clock()),
+    newInstanceId: deps.newInstanceId ?? randomInstanceId,
+    ...(deps.options ? { options: deps.options } : {}),
+  });
+  const effective: Plan = waiting
+    ? {
+        ...plan,
+        actions: [],
+        revisions: { ...plan.revisions, create: undefined, update: undefined, deleteNames: [] },
+        preDownload: undefined,
+      }
+    : plan;
+  return { plan, effective };
+}
+
+/**
+ * When to look again, seconds: after a failed write nothing here (the invocation backs off by the CloneSet's
+ * failure count, ./backoff.ts, as OpenKruise's failed `Reconcile` is requeued by the rate limiter whatever
+ * `RequeueAfter` it asked for); while expectations are pending {@link PENDING_RECHECK_SECONDS} (sooner if one
+ * times out first); else what the planner asked for.
+ */
+export function nextLook(
+  result: ExecuteResult,
+  waiting: boolean,
+  observed: ObservedExpectations,
+  plan: Plan,
+): number | undefined {
+  if (result.error) return undefined;
+  if (waiting)
+    return Math.min(
+      PENDING_RECHECK_SECONDS,
+      Math.ceil((observed.msUntilTimeout ?? 0) / 1000) || PENDING_RECHECK_SECONDS,
+    );
+  return plan.requeueAfterSeconds;
+}
+
+function countBy(xs: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const x of xs) out[x] = (out[x] ?? 0) + 1;
+  return out;
+}
+
+/**
+ * One pass: read, observe, then either finish a recorded scale-down intent or plan and execute.
+ * @param recordedEvents Events already recorded by this invocation (not repeated)
+ * @param scope what to list ({@link readScopeFor} the request's reason)
+ * @param eventCorrelation this invocation's Event correlation state (lib/kube/eventCorrelation.ts), updated in place
+ * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError)
+ */
+export async function runPass(
+  deps: PassDeps,
+  key: ObjectKey,
+  lease: Lease,
+  recordedEvents: Set<string>,
+  scope: ReadScope = 'owned',
+  eventCorrelation: { state: EventCorrelationState } = { state: emptyCorrelation() },
+): Promise<PassResult> {
+  const { kube, log } = deps;
+  const started = Date.now();
+  const stored = await deps.expectations.get(key);
+  const world = await readWorld(kube, key, scope, stored, deps.options);
+  if (!world) {
+    await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
+    return { gone: true, writes: 0, acted: false };
+  }
+  const observed = await observe(deps, lease, stored, world);
+
+  const intent = await deps.ledger.get(key);
+  if (intent && !intentIsCurrent(intent, world.cloneSet)) {
+    log.info('scale-down intent recorded for an older spec: cleared, planning anew', {
+      intentId: intent.intentId,
+      generation: intent.generation,
+    });
+    await deps.ledger.clear(lease, intent.intentId);
+  } else if (intent) {
+    // the same victims as the predecessor, but no more than the plan for the world as it is now would delete
+    const { plan: now } = planPass({ ...deps, newInstanceId: randomInstanceId }, world, false);
+    const at = new Date(deps.clock());
+    const deleting = now.actions.flatMap((a) =>
+      a.type === 'DeletePod' ? world.pods.filter((p) => p.metadata.uid === a.pod.uid) : [],
+    );
+    const allowance = {
+      total: deleting.length,
+      available: deleting.filter((p) => isPodAvailable(p, 0, at)).length,
+    };
+    const writes = await finishScaleDown(
+      {
+        ...deps,
+        lease,
+        cloneSet: world.cloneSet,
+        pods: world.pods,
+        pvcs: world.pvcs,
+        pending: observed.pending,
+        allowance,
+        eventCorrelation,
+      },
+      intent,
+    );
+    // the intent is cleared: plan at once (it may have kept pods that are no longer surplus)
+    return { gone: false, writes, acted: true };
+  }
+
+  const waiting = !isSatisfied(observed.pending);
+  const { plan, effective } = planPass(deps, world, waiting);
+  const result = await executePlan(
+    {
+      kube,
+      lease,
+      expectations: deps.expectations,
+      ledger: deps.ledger,
+      cloneSet: world.cloneSet,
+      pods: world.pods,
+      pvcs: world.pvcs,
+      pending: observed.pending,
+      clock: deps.clock,
+      newIntentId: randomUUID,
+      log,
+      recordedEvents,
+      eventCorrelation,
+      ...(deps.writeConcurrency ? { writeConcurrency: deps.writeConcurrency } : {}),
+    },
+    effective,
+  );
+  const acted =
+    effective.actions.length > 0 ||
+    !!effective.revisions.create ||
+    !!effective.revisions.update ||
+    !!result.conflict;
+  log.info('reconciled', {
+    key: objectKeyText(key),
+    phase: plan.phase,
+    waitingForExpectations: waiting,
+    diff: plan.diff,
+    actions: countBy(effective.actions.map((a) => a.type)),
+    writes: result.writes,
+    statusChanged: plan.statusChanged,
+    validationErrors: plan.validationErrors.length ? plan.validationErrors : undefined,
+    requeueAfterSeconds: plan.requeueAfterSeconds,
+    error: result.error?.message,
+    conflict: result.conflict,
+    durationMs: Date.now() - started,
+  });
+  const requeue = nextLook(result, waiting, observed, plan);
+  return {
+    gone: false,
+    writes: result.writes,
+    acted: acted && !result.error,
+    ...(requeue !== undefined ? { requeueAfterSeconds: requeue } : {}),
+    ...(result.error ? { error: result.error.message } : {}),
+    plan,
+  };
+}

@@ -1,0 +1,308 @@
+/**
+ * Event folding (docs/reliability.md#event-folding) through the recording API server's Event API: the exact calls
+ * of lib/kube/eventFolding.ts for a new Event, a repeat, a repeat after the 10-minute window, a concurrent writer
+ * (a real resourceVersion conflict: the fault hook writes the Event as another recorder would, then lets the
+ * call through) and an Event deleted between read and write.
+ */
+import type { CloneSet, JsonObject } from '../../../../../lib/api/types.js';
+import { aggregateEventName, eventName } from '../../../../../lib/kube/event.js';
+import { FOLD_ATTEMPTS, FOLD_WINDOW_MS, recordFolded } from '../../../../../lib/kube/eventFolding.js';
+import type { KubeEvent } from '../../../../../lib/kube/types.js';
+import { harness, seedCloneSet, T0, type Harness } from './support/harness.js';
+import { CLONESET_RESOURCE } from '../../../../../lib/controllers/cloneset/api/resource.js';
+
+const WARNING: KubeEvent = { type: 'Warning', reason: 'FailedCreate', message: 'quota exceeded' };
+
+function setup(): { h: Harness; cs: CloneSet; name: string } {
+  const h = harness();
+  const cs = h.kube.apply(seedCloneSet());
+  return { h, cs, name: eventName(CLONESET_RESOURCE, cs, WARNING) };
+}
+
+function stored(h: Harness, name: string): JsonObject {
+  const e = h.kube.eventObjects.get(name);
+  if (!e) throw new Error(`no Event ${name}`);
+  return e;
+}
+
+describe('eventName', () => {
+  test('the same CloneSet uid, type, reason and message give the same name; any other field another', () => {
+    const cs = seedCloneSet();
+    cs.metadata.uid = 'uid-1';
+    const name = eventName(CLONESET_RESOURCE, cs, WARNING);
+    expect(name).toMatch(/^cs-no-pvc-sample\.[0-9a-f]{16}$/);
+    expect(eventName(CLONESET_RESOURCE, structuredClone(cs), { ...WARNING })).toBe(name);
+    const others = [
+      eventName(CLONESET_RESOURCE, { ...cs, metadata: { ...cs.metadata, uid: 'uid-2' } }, WARNING),
+      eventName(CLONESET_RESOURCE, cs, { ...WARNING, type: 'Normal' }),
+      eventName(CLONESET_RESOURCE, cs, { ...WARNING, reason: 'FailedDelete' }),
+      eventName(CLONESET_RESOURCE, cs, { ...WARNING, message: 'quota exceeded!' }),
+    ];
+    expect(new Set([name, ...others]).size).toBe(5);
+  });
+
+  test('a CloneSet name too long for a 253-character Event name is shortened', () => {
+    const cs = seedCloneSet();
+    cs.metadata.name = 'x'.repeat(253);
+    const name = eventName(CLONESET_RESOURCE, cs, WARNING);
+    expect(name).toHaveLength(253);
+    expect(name).toMatch(/^x{236}\.[0-9a-f]{16}$/);
+  });
+});
+
+describe('recordFolded', () => {
+  test('a new Event: one POST, count 1, the fields client-go writes', async () => {
+    const { h, cs, name } = setup();
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: CLONESET_RESOURCE, object: cs },
+        WARNING,
+        new Date(T0 + 1500),
+      ),
+    ).resolves.toBe('created');
+    expect(h.kube.eventCalls).toEqual([`create event ${name}`]);
+    expect(stored(h, name)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name, namespace: 'default', resourceVersion: expect.any(String) },
+      involvedObject: {
+        apiVersion: 'apps.kruise.io/v1alpha1',
+        kind: 'CloneSet',
+        name: 'cs-no-pvc-sample',
+        namespace: 'default',
+        uid: 'cs-uid',
+        resourceVersion: cs.metadata.resourceVersion,
+      },
+      type: 'Warning',
+      reason: 'FailedCreate',
+      message: 'quota exceeded',
+      source: { component: 'kruiseless' },
+      reportingComponent: 'kruiseless',
+      firstTimestamp: '2024-05-01T08:00:01Z',
+      lastTimestamp: '2024-05-01T08:00:01Z',
+      count: 1,
+    });
+  });
+
+  test('a repeat within 10 minutes: POST meets AlreadyExists, GET, PATCH count+1 and lastTimestamp on the read resourceVersion', async () => {
+    const { h, cs, name } = setup();
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: CLONESET_RESOURCE, object: cs },
+      WARNING,
+      new Date(T0),
+    );
+    const rv = (stored(h, name).metadata as JsonObject).resourceVersion;
+    h.kube.eventCalls.length = 0;
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: CLONESET_RESOURCE, object: cs },
+        WARNING,
+        new Date(T0 + FOLD_WINDOW_MS),
+      ),
+    ).resolves.toBe('counted');
+    expect(h.kube.eventCalls).toEqual([
+      `create event ${name}`,
+      `get event ${name}`,
+      `patch event ${name} count=2 lastTimestamp=2024-05-01T08:10:00Z`,
+    ]);
+    expect(h.kube.eventPatches.at(-1)).toEqual({
+      metadata: { resourceVersion: rv },
+      count: 2,
+      lastTimestamp: '2024-05-01T08:10:00Z',
+    });
+    expect(stored(h, name)).toMatchObject({
+      count: 2,
+      firstTimestamp: '2024-05-01T08:00:00Z',
+      lastTimestamp: '2024-05-01T08:10:00Z',
+    });
+  });
+
+  test('a repeat more than 10 minutes after the last one starts the series anew on the same object', async () => {
+    const { h, cs, name } = setup();
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: CLONESET_RESOURCE, object: cs },
+      WARNING,
+      new Date(T0),
+    );
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: CLONESET_RESOURCE, object: cs },
+      WARNING,
+      new Date(T0 + 60_000),
+    );
+    h.kube.eventCalls.length = 0;
+    const later = new Date(T0 + 60_000 + FOLD_WINDOW_MS + 1000);
+    await expect(
+      recordFolded(h.kube.eventApiForTests, { resource: CLONESET_RESOURCE, object: cs }, WARNING, later),
+    ).resolves.toBe('restarted');
+    expect(h.kube.eventCalls).toEqual([
+      `create event ${name}`,
+      `get event ${name}`,
+      `patch event ${name} count=1 firstTimestamp=2024-05-01T08:11:01Z lastTimestamp=2024-05-01T08:11:01Z`,
+    ]);
+    expect(h.kube.eventObjects.size).toBe(1);
+  });
+
+  test('another writer counted the Event between our read and write: 409 Conflict, read again, count on top of it', async () => {
+    const { h, cs, name } = setup();
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: CLONESET_RESOURCE, object: cs },
+      WARNING,
+      new Date(T0),
+    );
+    let raced = false;
+    h.kube.failOn((call) => {
+      if (raced || !call.startsWith(`patch event ${name}`)) return undefined;
+      raced = true;
+      const e = stored(h, name);
+      h.kube.eventObjects.set(name, {
+        ...e,
+        count: 2,
+        metadata: { ...(e.metadata as JsonObject), resourceVersion: '9999' },
+      });
+      return undefined;
+    });
+    h.kube.eventCalls.length = 0;
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: CLONESET_RESOURCE, object: cs },
+        WARNING,
+        new Date(T0 + 2000),
+      ),
+    ).resolves.toBe('counted');
+    expect(h.kube.eventCalls).toEqual([
+      `create event ${name}`,
+      `get event ${name}`,
+      `patch event ${name} count=2 lastTimestamp=2024-05-01T08:00:02Z`,
+      `get event ${name}`,
+      `patch event ${name} count=3 lastTimestamp=2024-05-01T08:00:02Z`,
+    ]);
+    expect(stored(h, name)).toMatchObject({ count: 3 });
+  });
+
+  test(`conflicts on every attempt: gives up after ${FOLD_ATTEMPTS} attempts with the 409`, async () => {
+    const { h, cs, name } = setup();
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: CLONESET_RESOURCE, object: cs },
+      WARNING,
+      new Date(T0),
+    );
+    h.kube.failOn((call) => {
+      if (!call.startsWith(`patch event ${name}`)) return undefined;
+      const e = stored(h, name);
+      const rv = Number((e.metadata as JsonObject).resourceVersion) + 1000;
+      h.kube.eventObjects.set(name, {
+        ...e,
+        metadata: { ...(e.metadata as JsonObject), resourceVersion: String(rv) },
+      });
+      return undefined;
+    });
+    h.kube.eventCalls.length = 0;
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: CLONESET_RESOURCE, object: cs },
+        WARNING,
+        new Date(T0 + 2000),
+      ),
+    ).rejects.toMatchObject({
+      statusCode: 409,
+      reason: 'Conflict',
+    });
+    expect(h.kube.eventCalls.filter((c) => c.startsWith('patch'))).toHaveLength(FOLD_ATTEMPTS - 1);
+    expect(h.kube.eventCalls).toHaveLength(1 + 2 * (FOLD_ATTEMPTS - 1));
+  });
+
+  test('the Event was deleted between read and write (its TTL): the PATCH meets 404, it is created again', async () => {
+    const { h, cs, name } = setup();
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: CLONESET_RESOURCE, object: cs },
+      WARNING,
+      new Date(T0),
+    );
+    let deleted = false;
+    h.kube.failOn((call) => {
+      if (deleted || !call.startsWith(`patch event ${name}`)) return undefined;
+      deleted = true;
+      h.kube.eventObjects.delete(name);
+      return undefined;
+    });
+    h.kube.eventCalls.length = 0;
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: CLONESET_RESOURCE, object: cs },
+        WARNING,
+        new Date(T0 + 3000),
+      ),
+    ).resolves.toBe('created');
+    expect(h.kube.eventCalls).toEqual([
+      `create event ${name}`,
+      `get event ${name}`,
+      `patch event ${name} count=2 lastTimestamp=2024-05-01T08:00:03Z`,
+      `get event ${name}`,
+      `create event ${name}`,
+    ]);
+    expect(stored(h, name)).toMatchObject({ count: 1, firstTimestamp: '2024-05-01T08:00:03Z' });
+  });
+});
+
+describe('recordFolded of an aggregate (lib/kube/eventCorrelation.ts)', () => {
+  const agg = (pod: string): KubeEvent => ({
+    type: 'Normal',
+    reason: 'SuccessfulCreate',
+    message: `(combined from similar events): succeed to create pod ${pod}`,
+  });
+
+  test('every aggregate goes to one object named without the message; a fold sets count, time and message', async () => {
+    const h = harness();
+    const cs = h.kube.apply(seedCloneSet());
+    const name = aggregateEventName(CLONESET_RESOURCE, cs, agg('a'));
+    expect(name).toBe(aggregateEventName(CLONESET_RESOURCE, cs, agg('b')));
+    expect(name).toMatch(/^cs-no-pvc-sample\.[0-9a-f]{16}$/);
+    expect(name).not.toBe(eventName(CLONESET_RESOURCE, cs, agg('a')));
+    expect(name).not.toBe(
+      aggregateEventName(CLONESET_RESOURCE, cs, { ...agg('a'), reason: 'SuccessfulDelete' }),
+    );
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: CLONESET_RESOURCE, object: cs },
+        agg('a'),
+        new Date(T0),
+        true,
+      ),
+    ).resolves.toBe('created');
+    const rv = (stored(h, name).metadata as JsonObject).resourceVersion;
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: CLONESET_RESOURCE, object: cs },
+        agg('b'),
+        new Date(T0 + 1000),
+        true,
+      ),
+    ).resolves.toBe('counted');
+    expect(h.kube.eventPatches.at(-1)).toEqual({
+      metadata: { resourceVersion: rv },
+      count: 2,
+      lastTimestamp: '2024-05-01T08:00:01Z',
+      message: '(combined from similar events): succeed to create pod b',
+    });
+    expect(h.kube.eventObjects.size).toBe(1);
+    expect(stored(h, name)).toMatchObject({
+      count: 2,
+      message: '(combined from similar events): succeed to create pod b',
+      firstTimestamp: '2024-05-01T08:00:00Z',
+      lastTimestamp: '2024-05-01T08:00:01Z',
+    });
+  });
+});

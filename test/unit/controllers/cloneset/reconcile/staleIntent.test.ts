@@ -1,0 +1,129 @@
+/**
+ * Faults found by the randomized fault test (docs/reliability.md#randomized-fault-test):
+ * - a scale-down intent was finished after it had gone stale: the ledger lets a successor delete the victims a
+ *   predecessor chose for the same scale-down, but once the user has changed the CloneSet, or someone else has
+ *   deleted pods, those victims may be wanted again — OpenKruise, which chooses afresh on every reconcile, keeps
+ *   them;
+ * - a failed delete left its delete expectation pending, so the next pass waited the whole expectation timeout
+ *   (5 min) for a delete that never happened; OpenKruise's `deletePods` observes the expectation of a failed
+ *   delete at once.
+ */
+import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
+import { internalError } from './support/recordingKube.js';
+import { harness, REQUEST, seedCloneSet } from './support/harness.js';
+
+const KEY = {
+  cluster: REQUEST.cluster,
+  kind: REQUEST.kind,
+  namespace: REQUEST.namespace,
+  name: REQUEST.name,
+};
+const A = 'cs-no-pvc-sample-aaaaa';
+const B = 'cs-no-pvc-sample-bbbbb';
+const C = 'cs-no-pvc-sample-ccccc';
+
+describe('finishing a recorded scale-down', () => {
+  test('2 → 0 fails after deleting A; the user scales back to 2 before the retry: B is kept, A is replaced, the stale intent cleared', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    await reconcileCloneSet(h.deps(), REQUEST);
+    h.kube.kubelet();
+    h.clock.now += 30_000;
+
+    const zero = seedCloneSet();
+    zero.spec.replicas = 0;
+    h.kube.apply(zero);
+    let failed = false;
+    h.kube.failOn((call) => {
+      if (call !== `delete pod ${B}` || failed) return undefined;
+      failed = true;
+      return internalError(call);
+    });
+    const first = await reconcileCloneSet(h.deps({ holder: 'inv-2', maxPasses: 1 }), REQUEST);
+    expect(first.error).toMatch(/delete pod cs-no-pvc-sample-bbbbb: 500 InternalError/);
+    expect([...h.kube.pods.keys()]).toEqual([B]);
+    expect((await h.stores.ledger.get(KEY))?.pods.map((p) => p.name)).toEqual([A, B]);
+    // B's delete failed, so no delete of B is expected (as OpenKruise's deletePods observes a failed delete);
+    // A's is, until a read shows A gone
+    expect((await h.stores.expectations.get(KEY)).deletes.map((op) => op.name)).toEqual([A]);
+
+    h.kube.apply(seedCloneSet()); // replicas 2 again
+    h.kube.kubelet();
+    h.journal.length = 0;
+    h.clock.now += 5_000;
+    const second = await reconcileCloneSet(h.deps({ holder: 'inv-3', maxPasses: 2 }), REQUEST);
+    expect(second.error).toBeUndefined();
+    expect(h.journal.slice(0, 9)).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'expectations.put (none)', // A's delete observed; B's was dropped when its delete failed
+      'ledger.get',
+      'ledger.clear',
+      `expectations.put creates[${C}]`,
+      `create pod ${C}`,
+      'replace cloneset status cs-no-pvc-sample',
+      `event SuccessfulCreate: succeed to create pod ${C}`,
+    ]);
+    expect([...h.kube.pods.keys()]).toEqual([B, C]);
+    expect(await h.stores.ledger.get(KEY)).toBeUndefined();
+  });
+
+  test('3 → 2: the delete of the chosen victim fails; someone else deletes another pod: the victim is kept, nothing more is deleted', async () => {
+    const h = harness();
+    const three = seedCloneSet();
+    three.spec.replicas = 3;
+    h.kube.apply(three);
+    await reconcileCloneSet(h.deps(), REQUEST);
+    h.kube.kubelet();
+    h.clock.now += 30_000;
+    expect([...h.kube.pods.keys()]).toEqual([A, B, C]);
+
+    const two = seedCloneSet(); // replicas 2
+    h.kube.apply(two);
+    let failed = false;
+    h.kube.failOn((call) => {
+      if (!call.startsWith('delete pod') || failed) return undefined;
+      failed = true;
+      return internalError(call);
+    });
+    const first = await reconcileCloneSet(h.deps({ holder: 'inv-2', maxPasses: 1 }), REQUEST);
+    expect(first.error).toMatch(/500 InternalError/);
+    const [victim] = (await h.stores.ledger.get(KEY))?.pods.map((p) => p.name) ?? [];
+    const other = [A, B, C].find((n) => n !== victim)!;
+    h.kube.pods.delete(other); // someone else: now 2 pods for 2 replicas
+
+    h.journal.length = 0;
+    h.clock.now += 5_000;
+    const second = await reconcileCloneSet(h.deps({ holder: 'inv-3', maxPasses: 3 }), REQUEST);
+    expect(second.error).toBeUndefined();
+    expect(h.journal.filter((l) => l.startsWith('delete') || l.startsWith('create'))).toEqual([]);
+    expect([...h.kube.pods.keys()]).toEqual([A, B, C].filter((n) => n !== other));
+    expect(await h.stores.ledger.get(KEY)).toBeUndefined();
+  });
+
+  test('a recorded specified delete of a ready pod waits for the budget, as OpenKruise’s deleteReadyLimit: a surge pod comes first', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    await reconcileCloneSet(h.deps(), REQUEST);
+    h.kube.kubelet();
+    h.clock.now += 30_000;
+    const cs = seedCloneSet();
+    cs.spec.updateStrategy = { ...cs.spec.updateStrategy, maxSurge: 1, maxUnavailable: 0 };
+    cs.spec.scaleStrategy = { podsToDelete: [A] };
+    const stored = h.kube.apply(cs);
+    // a predecessor chose A for this very spec and died before deleting it
+    const dead = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
+    if (!dead.acquired) throw new Error('lease');
+    await h.stores.ledger.record(dead.lease, {
+      intentId: 'i-1',
+      createdAt: h.clock.now,
+      generation: stored.metadata.generation,
+      pods: [{ name: A, uid: h.kube.pods.get(A)!.metadata.uid!, reason: 'SpecifiedDelete' }],
+    });
+    h.clock.now += 2_000;
+    h.journal.length = 0;
+    await reconcileCloneSet(h.deps({ holder: 'inv-3', maxPasses: 2 }), REQUEST);
+    expect(h.journal.filter((l) => /^(delete|create) pod/.test(l))).toEqual([`create pod ${C}`]);
+    expect([...h.kube.pods.keys()]).toEqual([A, B, C]);
+  });
+});
