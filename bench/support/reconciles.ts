@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { CLONESET_KIND } from '../../lib/api/kinds.js';
+import { CLONESET_KIND } from '../../lib/controllers/cloneset/api/kinds.js';
 import { objectKeyText } from '../../lib/core/objectKey.js';
 import type { ReconcileSummary } from '../../lib/runtime/handlers/reconcile.js';
 
