@@ -5,7 +5,7 @@
  * The sources (lib/source) read its watches, the reconcile loop (lib/reconcile/reconcile.ts) calls its pass, and
  * `kruiseless install`, the RBAC manifest, serverless.yml and the SAR test derive from its access rows.
  */
-import type { ResourceAccess } from '../kube/access.js';
+import type { PolicyRule, ResourceAccess } from '../kube/access.js';
 import type { Resource } from '../kube/resource.js';
 import type { KubeClient } from '../kube/types.js';
 import type { ReconcileRequest } from '../requests/index.js';
@@ -59,6 +59,11 @@ export interface ControllerAccess {
   watcherDenied: readonly ResourceAccess[];
   /** What no Kruiseless identity may do on its resources (e.g. create or delete the workload itself). */
   deniedToAll: readonly ResourceAccess[];
+  /**
+   * The ClusterRole rules infra/rbac/kruiseless-rbac.yaml grants for it (scripts/rbac.ts writes the file): they
+   * must grant every `controller` / `watcher` row and no `watcherDenied` row (a unit test checks both).
+   */
+  rules: { controller: readonly PolicyRule[]; watcher: readonly PolicyRule[] };
 }
 
 /** Empty for now (issue 16): an admission hook that answers (mutate or deny), for the kinds that will need one. */

@@ -26,6 +26,41 @@ export const CONTROLLER_GROUP = 'kruiseless:controller';
 export const WATCHER_GROUP = 'kruiseless:watcher';
 
 /**
+ * One rule of a ClusterRole (rbac.authorization.k8s.io/v1 `PolicyRule`), as infra/rbac/kruiseless-rbac.yaml
+ * writes it, with the comment that explains it there.
+ */
+export interface PolicyRule {
+  /** `''` for the core group. */
+  apiGroups: readonly string[];
+  /** Plural resources, `<resource>/<subresource>` for a subresource. */
+  resources: readonly string[];
+  verbs: readonly string[];
+  /** Written above the rule in the manifest, one `#` line per entry. */
+  comment?: readonly string[];
+}
+
+/** The ClusterRole rule every controller's reconcile needs to record Events (shared, written last). */
+export const EVENT_RULE: PolicyRule = {
+  apiGroups: [''],
+  resources: ['events'],
+  verbs: ['get', 'create', 'patch'],
+  comment: [
+    'SuccessfulCreate, SuccessfulDelete, SuccessfulUpdatePodInPlace, FailedValidation, ... (core/v1 Events); a repeat',
+    'is read and its count patched (docs/reliability.md#event-folding).',
+  ],
+};
+
+/**
+ * Whether `rules` grant `a` (same group, `resource[/subresource]` and verb; `*` is not used by Kruiseless's rules).
+ */
+export function grants(rules: readonly PolicyRule[], a: ResourceAccess): boolean {
+  const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  return rules.some(
+    (r) => r.apiGroups.includes(a.group ?? '') && r.resources.includes(resource) && r.verbs.includes(a.verb),
+  );
+}
+
+/**
  * The calls every controller's reconcile makes to record Events (lib/kube/event.ts, lib/kube/eventFolding.ts);
  * lib/controllers/access.ts adds them after the controllers' own rows.
  */

@@ -4,7 +4,7 @@
  * and resync, and what neither identity may do to CloneSets. The Events rows every controller shares are in
  * lib/kube/access.ts; lib/controllers/access.ts joins them.
  */
-import type { ResourceAccess } from '../../kube/access.js';
+import type { PolicyRule, ResourceAccess } from '../../kube/access.js';
 
 const KRUISE = 'apps.kruise.io';
 
@@ -53,4 +53,73 @@ export const CLONESET_DENIED_TO_ALL: readonly ResourceAccess[] = [
   { verb: 'create', group: KRUISE, resource: 'clonesets' },
   { verb: 'delete', group: KRUISE, resource: 'clonesets' },
   { verb: 'update', group: KRUISE, resource: 'clonesets' },
+];
+
+/** The reconcile function's ClusterRole rules for CloneSets (infra/rbac/kruiseless-rbac.yaml). */
+export const CLONESET_CONTROLLER_RULES: readonly PolicyRule[] = [
+  {
+    apiGroups: [KRUISE],
+    resources: ['clonesets'],
+    verbs: ['get', 'list', 'watch', 'patch'],
+    comment: [
+      'Read the CloneSet (v1alpha1 and v1beta1 share the resource); podsToDelete is cleared with a merge patch.',
+    ],
+  },
+  {
+    apiGroups: [KRUISE],
+    resources: ['clonesets/status'],
+    verbs: ['update'],
+    comment: [
+      'Status goes through the status subresource (replace, with the read resourceVersion as precondition).',
+    ],
+  },
+  {
+    apiGroups: [''],
+    resources: ['pods'],
+    verbs: ['get', 'list', 'watch', 'create', 'delete', 'patch'],
+    comment: [
+      'Scale up/down, recreate updates, in-place updates and lifecycle hooks (patch with resourceVersion).',
+    ],
+  },
+  {
+    apiGroups: [''],
+    resources: ['pods/status'],
+    verbs: ['patch'],
+    comment: ['In-place update readiness gate and conditions.'],
+  },
+  {
+    apiGroups: [''],
+    resources: ['persistentvolumeclaims'],
+    verbs: ['get', 'list', 'watch', 'create', 'delete', 'patch'],
+    comment: [
+      'volumeClaimTemplates: create with the pod, delete with it, adopt/release through ownerReferences.',
+    ],
+  },
+  {
+    apiGroups: ['apps'],
+    resources: ['controllerrevisions'],
+    verbs: ['get', 'list', 'create', 'update', 'delete', 'patch'],
+    comment: [
+      'Revision history (updateRevision/currentRevision, revisionHistoryLimit); patch: the image pre-download label.',
+    ],
+  },
+  {
+    apiGroups: [KRUISE],
+    resources: ['imagepulljobs'],
+    verbs: ['list', 'create', 'delete'],
+    comment: [
+      'Image pre-download (gate PreDownloadImageForInPlaceUpdate): ImagePullJobs created for a new image, deleted once',
+      'the rollout is done; NodeImages only counted (none: no node agent, so pre-pull pods may stand in).',
+    ],
+  },
+  { apiGroups: [KRUISE], resources: ['nodeimages'], verbs: ['list'] },
+];
+
+/**
+ * The watcher's ClusterRole rules for CloneSets: the watch pump follows CloneSets, CloneSet pods and PVCs
+ * cluster-wide from a stored resourceVersion (list on 410 Gone); the resync lists CloneSets. Read-only.
+ */
+export const CLONESET_WATCHER_RULES: readonly PolicyRule[] = [
+  { apiGroups: [KRUISE], resources: ['clonesets'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [''], resources: ['pods', 'persistentvolumeclaims'], verbs: ['get', 'list', 'watch'] },
 ];

@@ -10,9 +10,11 @@ import type { Plan } from './plan/index.js';
 import type { Controller } from '../controller.js';
 import {
   CLONESET_CONTROLLER_ACCESS,
+  CLONESET_CONTROLLER_RULES,
   CLONESET_DENIED_TO_ALL,
   CLONESET_WATCHER_ACCESS,
   CLONESET_WATCHER_DENIED,
+  CLONESET_WATCHER_RULES,
 } from './access.js';
 import { reconcileCloneSet } from './reconcile.js';
 import { CLONESET_SETTINGS, type CloneSetSettings } from './settings.js';
@@ -37,6 +39,7 @@ export const cloneSet: Controller<CloneSetSettings, Plan> = {
     watcher: CLONESET_WATCHER_ACCESS,
     watcherDenied: CLONESET_WATCHER_DENIED,
     deniedToAll: CLONESET_DENIED_TO_ALL,
+    rules: { controller: CLONESET_CONTROLLER_RULES, watcher: CLONESET_WATCHER_RULES },
   },
   settings: CLONESET_SETTINGS,
   reconcile: (deps, request, settings) => reconcileCloneSet({ ...deps, options: settings }, request),

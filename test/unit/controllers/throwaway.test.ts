@@ -8,6 +8,7 @@ import type { Controller } from '../../../lib/controllers/controller.js';
 import { cloneSet } from '../../../lib/controllers/cloneset/index.js';
 import { controllerByKind, controllerByName, kindsOf } from '../../../lib/controllers/index.js';
 import { accessOf } from '../../../lib/controllers/access.js';
+import { rbacManifest } from '../../../lib/controllers/rbac.js';
 import { silentLogger } from '../../../lib/core/logger.js';
 import type { Resource } from '../../../lib/kube/resource.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
@@ -86,6 +87,16 @@ const widget: Controller<{ verbose: boolean }, string> = {
     ]),
     watcherDenied: [{ verb: 'patch', group: GROUP, resource: 'widgets' }],
     deniedToAll: [{ verb: 'delete', group: GROUP, resource: 'widgets' }],
+    rules: {
+      controller: [
+        { apiGroups: [GROUP], resources: ['widgets'], verbs: ['get'], comment: ['Read the Widget.'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+      ],
+      watcher: [
+        { apiGroups: [GROUP], resources: ['widgets'], verbs: ['list', 'watch'] },
+        { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
+      ],
+    },
   },
   settings: {
     parse: ({ featureGates }) => ({
@@ -264,5 +275,15 @@ describe('a throwaway controller registered beside CloneSet', () => {
     expect(labels(access.watcherDenied)).toContain('patch widgets.example.kruiseless.io');
     expect(labels(access.deniedToAll)).toContain('delete widgets.example.kruiseless.io');
     expect(accessOf([cloneSet]).controller).toHaveLength(22);
+    // and its ClusterRole rules in the generated manifest, after CloneSet's and before the shared Events rule
+    const manifest = rbacManifest(BOTH);
+    expect(manifest).toContain(
+      `  # Read the Widget.\n  - apiGroups: [${GROUP}]\n    resources: [widgets]\n    verbs: [get]\n`,
+    );
+    expect(manifest.indexOf('resources: [widgets]')).toBeGreaterThan(
+      manifest.indexOf('resources: [nodeimages]'),
+    );
+    expect(manifest.indexOf('resources: [widgets]')).toBeLessThan(manifest.indexOf('resources: [events]'));
+    expect(manifest).toContain("  - apiGroups: ['']\n    resources: [nodes]\n    verbs: [list, watch]\n");
   });
 });
