@@ -19,7 +19,13 @@ import {
   type FinishedReconcile,
 } from '../../../bench/support/reconciles.js';
 import { DETAIL_TYPE, SOURCE } from '../../../lib/requests/index.js';
-import { harness, NAMESPACE, REQUEST, seedCloneSet, type Harness } from '../controllers/cloneset/reconcile/support/harness.js';
+import {
+  harness,
+  NAMESPACE,
+  REQUEST,
+  seedCloneSet,
+  type Harness,
+} from '../controllers/cloneset/reconcile/support/harness.js';
 
 /** A runtime over the harness: its API server and stores, one cluster named as the request's. */
 function runtimeOf(h: Harness): Runtime {

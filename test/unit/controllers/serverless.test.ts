@@ -31,7 +31,7 @@ describe('serverless.yml and the registrations', () => {
 
   it('sets every controller flag variable in the functions’ environment', () => {
     // provider.environment, as the text writes it (the file's CloudFormation tags need the emulator's parser)
-    const block = /^  environment:\n((?: {4}.*\n| *#.*\n)+)/m.exec(TEXT)?.[1] ?? '';
+    const block = /^ {2}environment:\n((?: {4}.*\n| *#.*\n)+)/m.exec(TEXT)?.[1] ?? '';
     const set = new Set([...block.matchAll(/^ {4}([A-Z0-9_]+):/gm)].map((m) => m[1]));
     expect(set.has('KRUISELESS_FEATURE_GATES')).toBe(true);
     const wanted = CONTROLLERS.flatMap((c) => c.settings.flags.map((f) => f.env));
