@@ -6,6 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { parseManifests } from '../kube/apply.js';
+import type { Controller } from '../controllers/controller.js';
+import { CONTROLLERS } from '../controllers/index.js';
 import { CliError } from './io.js';
 
 /** Absolute path of a file or folder of this package, e.g. `infra/crds`. */
@@ -13,13 +15,26 @@ export function packagePath(relative: string): string {
   return fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 }
 
-/** Every CustomResourceDefinition of infra/crds (the CloneSet CRD and those installed beside it). */
-export function crdManifests(): KubernetesObject[] {
+/**
+ * The CustomResourceDefinitions `install` applies: each registered controller's own (`crd`, lib/controllers), in
+ * registration order, then the other files of infra/crds (the CRDs a controller reads beside its own, e.g.
+ * ImagePullJob for CloneSet's image pre-download).
+ * @throws CliError when a registration names a file infra/crds does not have
+ */
+export function crdManifests(
+  controllers: readonly Pick<Controller, 'name' | 'crd'>[] = CONTROLLERS,
+): KubernetesObject[] {
   const dir = packagePath('infra/crds');
-  return readdirSync(dir)
+  const files = readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
-    .sort()
-    .flatMap((f) => parseManifests(readFileSync(`${dir}/${f}`, 'utf8'), `infra/crds/${f}`));
+    .sort();
+  const own = controllers.map((c) => c.crd);
+  const missing = controllers.filter((c) => !files.includes(c.crd));
+  if (missing.length > 0)
+    throw new CliError(`infra/crds has no CRD for ${missing.map((c) => `${c.name} (${c.crd})`).join(', ')}`);
+  return [...own, ...files.filter((f) => !own.includes(f))].flatMap((f) =>
+    parseManifests(readFileSync(`${dir}/${f}`, 'utf8'), `infra/crds/${f}`),
+  );
 }
 
 /** The ClusterRoles and bindings of infra/rbac/kruiseless-rbac.yaml. */

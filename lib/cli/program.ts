@@ -5,18 +5,15 @@
  */
 import { Command, CommanderError } from 'commander';
 import type { CliIO } from './io.js';
+import { registerControllerCommands } from './controllers.js';
 import { registerInstall } from './install.js';
-import { registerLint } from './lint.js';
-import { registerPlan } from './plan.js';
-import { registerRollout } from './rollout.js';
-import { registerWhy } from './why.js';
 
-/** Registers every operator command on `program`, writing through `io`. */
+/**
+ * Registers every operator command on `program`, writing through `io`: each registered controller's commands
+ * (./controllers.ts; CloneSet's `rollout`, `plan`, `why`, `lint`), then `install`.
+ */
 export function registerCliCommands(program: Command, io: CliIO): void {
-  registerRollout(program, io);
-  registerPlan(program, io);
-  registerWhy(program, io);
-  registerLint(program, io);
+  registerControllerCommands(program, io);
   registerInstall(program, io);
 }
 
