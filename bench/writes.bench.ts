@@ -1,6 +1,6 @@
 /**
  * How long the first two reconcile passes of a new CloneSet take to write, by write concurrency
- * (lib/reconcile/execute.ts#write-concurrency): the real planner and executor against a real API server (the local
+ * (lib/controllers/cloneset/execute.ts#write-concurrency): the real planner and executor against a real API server (the local
  * control plane of `npm run cluster:up`, or any cluster KUBECONFIG names), with in-memory state stores. Not a test:
  * it prints timings. Each run uses a fresh namespace, deleted afterwards.
  *

@@ -2,7 +2,7 @@
  * Plain data types for the Kubernetes objects Kruiseless reads and writes, and for the CloneSet
  * (`apps.kruise.io/v1alpha1`, docs/behaviour/cloneset.md#api). Only the fields the controller uses are named;
  * everything else a user may put in an object passes through untouched (`[key: string]: unknown`), so a pod
- * template is never pruned. No I/O and no SDK imports here: `lib/cloneset` builds on these types.
+ * template is never pruned. No I/O and no SDK imports here: `lib/controllers/cloneset/plan` builds on these types.
  */
 
 /** A JSON value as the API server serves it. */

@@ -1,5 +1,5 @@
 /**
- * Bounded concurrency for a list of writes (lib/reconcile/execute.ts): at most `limit` in flight, started in list
+ * Bounded concurrency for a list of writes (lib/controllers/cloneset/execute.ts): at most `limit` in flight, started in list
  * order, optionally starting nothing more once one has failed — the shape of OpenKruise's `slowStartBatch`, whose
  * batches run their calls in parallel and stop at the first batch with an error.
  */

@@ -25,7 +25,7 @@ export interface KindInfo {
 
 /**
  * The kinds a build reconciles: `undefined` for a kind it does not know. Passed to the reconcile-request parser,
- * so the event layer needs no list of controllers (the runtime supplies it; today lib/api/kinds.ts).
+ * so the event layer needs no list of controllers (the runtime supplies it; today lib/controllers/cloneset/api/kinds.ts).
  */
 export type KindLookup = (kind: string) => KindInfo | undefined;
 

@@ -30,7 +30,7 @@ export type PatchReason =
   | 'ReleaseOwnership';
 
 /**
- * One write the reconciler performs, in plan order (the executor is lib/reconcile/execute.ts). Pod patches are
+ * One write the reconciler performs, in plan order (the executor is lib/controllers/cloneset/execute.ts). Pod patches are
  * strategic-merge patches.
  */
 export type Action =

@@ -4,7 +4,7 @@
  *
  * The active-pods order, which is Kubernetes' order plus the availability, deletion-cost and rank steps
  * (OpenKruise's `commonControl.GetPodsSortFunc` uses the Kubernetes order for update candidates). One
- * comparator serves both the scale-in victim order and the update order (for CloneSet lib/cloneset/sync/victims.ts
+ * comparator serves both the scale-in victim order and the update order (for CloneSet lib/controllers/cloneset/plan/sync/victims.ts
  * and sync/updateSort.ts); see docs/behaviour/cloneset.md#scale-in-victims and
  * docs/behaviour/cloneset.md#update-order. Pure functions; inputs are not modified.
  */

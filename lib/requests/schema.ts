@@ -174,7 +174,7 @@ function kindErrors(input: unknown, kinds: KindLookup, flagged: ReadonlySet<stri
  * Envelope fields other than `source`, `detail-type` and `detail` (id, time, account, ...) are ignored; unknown
  * `detail` fields are rejected, since a new shape must come with a new `version`.
  * @param input the parsed event, of unknown shape
- * @param kinds the kinds the caller reconciles (lib/api/kinds.ts `KNOWN_KINDS` today): an unknown `detail.kind`, a
+ * @param kinds the kinds the caller reconciles (lib/controllers/cloneset/api/kinds.ts `KNOWN_KINDS` today): an unknown `detail.kind`, a
  *   namespace on a cluster-scoped kind and none on a namespaced kind are invalid
  * @returns a new {@link ReconcileRequest}; `namespace`, `resourceVersion` and `correlationIds` only when present
  * @throws InvalidEventError naming every offending field in one line, in schema order, e.g.

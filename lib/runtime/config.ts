@@ -18,7 +18,7 @@ const EnvSchema = z.object({
   ADMISSION_SECRET_PARAM: z.string().min(1).optional(),
   /** OpenKruise's `--feature-gates` value, read by every registered controller's settings parser. */
   KRUISELESS_FEATURE_GATES: z.string().default(''),
-  /** Writes in flight at most within a create batch or a run of pod patches (lib/reconcile/execute.ts). */
+  /** Writes in flight at most within a create batch or a run of pod patches (lib/controllers/cloneset/execute.ts). */
   KRUISELESS_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(DEFAULT_WRITE_CONCURRENCY),
   /** Delay after an object's first failed write, seconds (docs/reliability.md#backoff). */
   KRUISELESS_BACKOFF_BASE_SECONDS: z.coerce.number().positive().default(DEFAULT_BACKOFF.baseSeconds),

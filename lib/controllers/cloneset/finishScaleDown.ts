@@ -43,7 +43,7 @@ export interface IntentContext {
    */
   allowance?: { total: number; available: number };
   clock: Clock;
-  /** The invocation's Event correlation state (lib/reconcile/recordEvents.ts); absent: fresh for this call. */
+  /** The invocation's Event correlation state (lib/controllers/cloneset/recordEvents.ts); absent: fresh for this call. */
   eventCorrelation?: { state: EventCorrelationState };
   log: Logger;
 }

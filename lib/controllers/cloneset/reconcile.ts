@@ -1,5 +1,5 @@
 /**
- * The CloneSet controller's side of the reconcile loop: its pass (lib/reconcile/pass.ts `runPass`: read →
+ * The CloneSet controller's side of the reconcile loop: its pass (lib/controllers/cloneset/pass.ts `runPass`: read →
  * observe expectations → finish a recorded scale-down, or plan and execute) and read scopes, as the kind-neutral
  * loop (lib/reconcile/reconcile.ts) calls them. As OpenKruise's `ReconcileCloneSet.Reconcile`.
  */

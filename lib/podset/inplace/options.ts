@@ -5,7 +5,7 @@
  *
  * What the in-place update rules take from the workload that uses them. OpenKruise reads the gates from its
  * process-wide gate set and the revision labels from the controller's revision adapter; here the calling planner
- * passes both, built from its own options (for CloneSet: lib/cloneset/inPlaceOptions.ts).
+ * passes both, built from its own options (for CloneSet: lib/controllers/cloneset/plan/inPlaceOptions.ts).
  */
 
 /** The feature gates the in-place rules read, each named as OpenKruise's gate. */

@@ -6,7 +6,7 @@
  * The parts of image pre-download (docs/behaviour/cloneset.md#image-pre-download) that do not depend on the
  * workload kind: which images a revision change brings, and the ImagePullJob that pulls one of them on the nodes
  * of the workload's pods. When to pre-download is the workload's decision (for CloneSet:
- * lib/cloneset/predownload/jobs.ts). Pure.
+ * lib/controllers/cloneset/plan/predownload/jobs.ts). Pure.
  */
 import {
   IMAGE_PULL_JOB_API_VERSION,

@@ -6,7 +6,7 @@
  * The ControllerRevision history rules every workload shares (docs/behaviour/cloneset.md#revisions,
  * docs/behaviour/cloneset.md#controller-revisions): a revision's hash and name, the history order, and revision
  * equality. Pure functions; what a revision's data holds is the workload's own (for CloneSet:
- * lib/cloneset/revision/revision.ts).
+ * lib/controllers/cloneset/plan/revision/revision.ts).
  */
 import { parseInt32 } from '../../api/int32.js';
 import { LABEL_REVISION_HASH } from '../../api/keys.js';

@@ -32,7 +32,7 @@ function conditionTypes(patch: JsonObject): string[] | undefined {
  * and so do its other patches; a status patch may now go out before a metadata patch of the same pod that the plan
  * put before it (they change different parts of the pod: the pods endpoint ignores status, pods/status ignores
  * labels and annotations; a resourceVersion precondition of the metadata patch is taken after the status write,
- * lib/reconcile/execute.ts `latestRv`). Actions of other pods keep their order.
+ * lib/controllers/cloneset/execute.ts `latestRv`). Actions of other pods keep their order.
  * @param run consecutive pod patches of a plan, in plan order
  * @returns a new array (inputs are not modified)
  */

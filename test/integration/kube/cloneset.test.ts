@@ -1,5 +1,5 @@
 /**
- * The generic KubeClient on CloneSets (a CRD) and the CloneSet's typed writes (lib/reconcile/cloneSetWrites.ts) on a
+ * The generic KubeClient on CloneSets (a CRD) and the CloneSet's typed writes (lib/controllers/cloneset/write.ts) on a
  * real API server: get/list, status through the status subresource, the podsToDelete merge patch, a JSON patch,
  * and resourceVersion preconditions.
  */

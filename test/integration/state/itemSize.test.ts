@@ -31,7 +31,7 @@ const intent = (n: number): ScaleDownIntent => ({
   pods: deletes(n).map(({ name, uid }) => ({ name, uid, reason: 'PreDeleteHookReleased' })),
 });
 
-describe(`one pass's pending writes fit a DynamoDB item on ${testDynamoBackend()} (lib/reconcile/passLimit.ts)`, () => {
+describe(`one pass's pending writes fit a DynamoDB item on ${testDynamoBackend()} (lib/reconcile/pods/passLimit.ts)`, () => {
   test('the bound is 1,000 objects per kind', () => {
     expect(MAX_PENDING_PER_PASS).toBe(1000);
   });

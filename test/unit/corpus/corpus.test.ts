@@ -1,7 +1,7 @@
 /**
  * The bad-input corpus (docs/reliability.md, "Bad-input corpus"): every file under test/corpus is a list of inputs, each with its expected outcome
  * beside it, run here against the real code over the recording API server and the recording in-memory stores of
- * test/unit/reconcile/support. A case without an outcome, or of an unknown kind, fails.
+ * test/unit/controllers/cloneset/reconcile/support. A case without an outcome, or of an unknown kind, fails.
  *
  * Kinds (the `kind` of a file):
  * - `event`: an EventBridge event to the reconcile handler; expected `error` (the exact InvalidEventError message,

@@ -12,7 +12,7 @@ import {
   sortRevisions,
 } from '../../../lib/podset/revision/history.js';
 
-/** CloneSet revision data of an `nginx:1.25` template (lib/cloneset/revision/revision.ts `revisionData`). */
+/** CloneSet revision data of an `nginx:1.25` template (lib/controllers/cloneset/plan/revision/revision.ts `revisionData`). */
 const SPEC_VECTOR =
   '{"spec":{"template":{"$patch":"replace","metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"image":"nginx:1.25","name":"nginx","resources":{}}]}}}}';
 /** The same with characters Go's encoder HTML-escapes. */

@@ -71,7 +71,7 @@ describe('parseReconcileEvent', () => {
     ]);
   });
 
-  it('knows CloneSet, namespaced, from the one kinds table (lib/api/kinds.ts)', () => {
+  it('knows CloneSet, namespaced, from the one kinds table (lib/controllers/cloneset/api/kinds.ts)', () => {
     expect(CLONESET_KIND).toBe('apps.kruise.io/CloneSet');
     expect(KNOWN_KINDS(CLONESET_KIND)).toEqual({ namespaced: true });
     expect(KNOWN_KINDS('apps.kruise.io/ResourceDistribution')).toBeUndefined();

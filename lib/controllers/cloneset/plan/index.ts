@@ -2,7 +2,7 @@
  * OpenKruise: none (the planner's public surface; OpenKruise's controller packages import each other
  * directly).
  *
- * The planner's public surface: what code outside `lib/cloneset` may import. The folders below mirror
+ * The planner's public surface: what code outside `lib/controllers/cloneset/plan` may import. The folders below mirror
  * OpenKruise's layout — `sync/` (pkg/controller/cloneset/sync: scale, update, the diff calculation),
  * `revision/` (pkg/controller/cloneset/revision and the revision history), `predownload/`
  * (pkg/controller/cloneset/cloneset_predownload_image.go) — and are internal; import from here instead. What every

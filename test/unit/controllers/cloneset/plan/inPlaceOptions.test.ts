@@ -1,5 +1,5 @@
 /**
- * What the CloneSet planner gives the pod-set toolkit's in-place rules (lib/cloneset/inPlaceOptions.ts): its three
+ * What the CloneSet planner gives the pod-set toolkit's in-place rules (lib/controllers/cloneset/plan/inPlaceOptions.ts): its three
  * gates and CloneSet's revision labels (docs/behaviour/cloneset.md#new-pods), which an in-place update writes too.
  */
 import { startInPlaceUpdate } from '../../../../../lib/podset/inplace/update.js';

@@ -2,7 +2,7 @@
  * The randomized fault test, short run (docs/reliability.md#randomized-fault-test): random CloneSet specs and
  * user actions interleaved with API-server, DynamoDB, bus, crash and clock faults, driving the real
  * reconcileCloneSet against the in-memory API server and state stores. The faults are mocks of faults that cannot
- * be caused for real in a unit test (test/unit/reconcile/chaos/faulty.ts); everything else is the real protocol.
+ * be caused for real in a unit test (test/unit/controllers/cloneset/reconcile/chaos/faulty.ts); everything else is the real protocol.
  * The seed is fixed ({@link DEFAULT_SEED}) and printed in the test name; set CHAOS_SEED to run another. The
  * long run is `npm run test:chaos -- --steps N [--seed S]`.
  */

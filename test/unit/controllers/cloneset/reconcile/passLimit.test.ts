@@ -1,5 +1,5 @@
 /**
- * The pod writes of one pass are bounded (lib/reconcile/passLimit.ts): the expectations and scale-down ledger
+ * The pod writes of one pass are bounded (lib/reconcile/pods/passLimit.ts): the expectations and scale-down ledger
  * items hold every pending pod of a pass and must fit one DynamoDB item (400 KB), which ~5,000 pods do not
  * (docs/reliability.md#bad-input-corpus). A 5,000-pod scale-down therefore runs over several passes.
  */

@@ -1,5 +1,5 @@
 /**
- * The image pre-download writes through the reconciler (lib/reconcile/preDownload.ts,
+ * The image pre-download writes through the reconciler (lib/controllers/cloneset/preDownload.ts,
  * docs/behaviour/cloneset.md#image-pre-download), on the recording API server: with the gate on, the new revision,
  * then the ImagePullJob, then the revision label, then the pod writes; a failed create is an Event and does not stop
  * the pass; nothing is listed or written with the gate off; the job goes once every pod is at one revision.

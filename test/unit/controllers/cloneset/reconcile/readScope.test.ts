@@ -1,5 +1,5 @@
 /**
- * What one pass lists (lib/reconcile/pass.ts `readWorld`, docs/architecture.md#reads): by the CloneSet's selector
+ * What one pass lists (lib/controllers/cloneset/pass.ts `readWorld`, docs/architecture.md#reads): by the CloneSet's selector
  * on the timers, every instance-labelled object on a change; PVCs only when they can matter. The reads are
  * recorded in order with their label selectors, through a wrapper that passes every call on to the recording API
  * server unchanged.

@@ -346,7 +346,7 @@ export class Simulation {
     if (cached?.seq === r.seq) return cached.deletes;
     const deletes = new Set<string>();
     // a timer pass of a settled CloneSet without volumeClaimTemplates does not list PVCs and plans with none
-    // (readWorld in lib/reconcile/pass.ts); with templates, the PVCs must have been read
+    // (readWorld in lib/controllers/cloneset/pass.ts); with templates, the PVCs must have been read
     const noTemplates = (r.cloneSet?.spec.volumeClaimTemplates ?? []).length === 0;
     const pvcs = r.pvcs ?? (noTemplates ? [] : undefined);
     if (r.cloneSet && r.pods && pvcs && r.revisions) {
