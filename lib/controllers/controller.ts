@@ -72,6 +72,16 @@ export type AdmissionHooks = Record<string, never>;
 export type ConvertHooks = Record<string, never>;
 
 /**
+ * The light part of a registration (lib/controllers/kinds.ts `CONTROLLER_KINDS`): what the sources, the request
+ * parser and the settings need, without the reconcile code, so the watch, resync and admission bundles do not carry
+ * the planners.
+ */
+export type ControllerKind<S = unknown> = Pick<
+  Controller<S>,
+  'name' | 'kind' | 'resource' | 'watches' | 'crd' | 'settings'
+>;
+
+/**
  * One controller, as registered in lib/controllers/index.ts.
  * @typeParam S its settings (CloneSet: the planner options feature gates and flags set)
  * @typeParam P its plan type (reported in the outcome)

@@ -4,8 +4,8 @@
 import { DEFAULT_WRITE_CONCURRENCY } from '../core/bounded.js';
 import { KruiselessError, errorMessage } from '../core/errors.js';
 import * as z from 'zod';
-import { CONTROLLERS } from '../controllers/index.js';
-import type { Controller } from '../controllers/controller.js';
+import { CONTROLLER_KINDS } from '../controllers/kinds.js';
+import type { ControllerKind } from '../controllers/controller.js';
 import { checkBackoff, DEFAULT_BACKOFF, type BackoffSettings } from '../reconcile/backoff.js';
 
 const EnvSchema = z.object({
@@ -31,7 +31,7 @@ const EnvSchema = z.object({
  * `false`), e.g. OpenKruise's `--cloneset-scaling-exclude-preparing-delete` as
  * `KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE`.
  */
-function flagSchema(controllers: readonly Controller[]) {
+function flagSchema(controllers: readonly ControllerKind[]) {
   return z.object(
     Object.fromEntries(
       controllers
@@ -58,7 +58,7 @@ export class ConfigError extends KruiselessError {
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
-  controllers: readonly Controller[] = CONTROLLERS,
+  controllers: readonly ControllerKind[] = CONTROLLER_KINDS,
 ): LambdaConfig {
   const parsed = EnvSchema.safeParse(env);
   const flags = flagSchema(controllers).safeParse(env);
@@ -76,7 +76,7 @@ export function loadConfig(
  */
 export function flagsOf(
   config: LambdaConfig,
-  controllers: readonly Controller[] = CONTROLLERS,
+  controllers: readonly ControllerKind[] = CONTROLLER_KINDS,
 ): Record<string, boolean> {
   return Object.fromEntries(
     controllers.flatMap((c) => c.settings.flags).map((f) => [f.name, config[f.env] === 'true']),
@@ -100,7 +100,7 @@ export interface ControllerSettings {
 export function controllerSettings(
   featureGates: string,
   flags: Readonly<Record<string, boolean>>,
-  controllers: readonly Controller[] = CONTROLLERS,
+  controllers: readonly ControllerKind[] = CONTROLLER_KINDS,
 ): ControllerSettings {
   const settings: Record<string, unknown> = {};
   let ignored: string[] | undefined;

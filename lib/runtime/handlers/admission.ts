@@ -14,8 +14,8 @@ import {
   handleAdmissionReview,
 } from '../../source/admission.js';
 import { withCorrelationIds } from '../../requests/index.js';
-import { CONTROLLERS } from '../../controllers/index.js';
-import type { Controller } from '../../controllers/controller.js';
+import { CONTROLLER_KINDS } from '../../controllers/kinds.js';
+import type { ControllerKind } from '../../controllers/controller.js';
 import { watchStreams } from '../../source/watchSpec.js';
 import type { Runtime } from '../types.js';
 
@@ -33,7 +33,7 @@ function sameSecret(given: string, expected: string): boolean {
 export function admissionHandler(
   getRuntime: () => Runtime,
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
-  controllers: readonly Controller[] = CONTROLLERS,
+  controllers: readonly ControllerKind[] = CONTROLLER_KINDS,
 ) {
   const streams = watchStreams(controllers);
   return async (

@@ -4,8 +4,8 @@
  * and skipped; a controller whose CRD a cluster lacks is idle there (lib/source/idle.ts).
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { CONTROLLERS } from '../../controllers/index.js';
-import type { Controller } from '../../controllers/controller.js';
+import { CONTROLLER_KINDS } from '../../controllers/kinds.js';
+import type { ControllerKind } from '../../controllers/controller.js';
 import { resyncCluster } from '../../source/resync.js';
 import type { Context } from 'aws-lambda';
 import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
@@ -18,7 +18,7 @@ import type { Runtime } from '../types.js';
 export function resyncHandler(
   getRuntime: () => Runtime,
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
-  controllers: readonly Controller[] = CONTROLLERS,
+  controllers: readonly ControllerKind[] = CONTROLLER_KINDS,
 ) {
   return async (_event?: unknown, context?: Context): Promise<Record<string, number>> => {
     if (context) logger.addContext(context);

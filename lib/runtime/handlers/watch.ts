@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import { pumpCluster, type StreamResult } from '../../source/pump.js';
-import { CONTROLLERS } from '../../controllers/index.js';
-import type { Controller } from '../../controllers/controller.js';
+import { CONTROLLER_KINDS } from '../../controllers/kinds.js';
+import type { ControllerKind } from '../../controllers/controller.js';
 import { watchStreams, type WatchStream } from '../../source/watchSpec.js';
 import { systemClock } from '../../core/clock.js';
 import type { EventPublisher } from '../../requests/index.js';
@@ -36,7 +36,7 @@ export function watchHandler(
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
   signal?: AbortSignal,
   flushIntervalMs = DEFAULT_FLUSH_INTERVAL_MS,
-  controllers: readonly Controller[] = CONTROLLERS,
+  controllers: readonly ControllerKind[] = CONTROLLER_KINDS,
 ) {
   const streams = watchStreams(controllers);
   return async (

@@ -1,0 +1,34 @@
+/**
+ * The registry's two lists agree (lib/controllers/index.ts `CONTROLLERS`, lib/controllers/kinds.ts
+ * `CONTROLLER_KINDS`): the light list the watch, resync and admission functions use is, entry by entry, the part
+ * of each full registration they read — so the sources can never watch a kind the reconcile function does not
+ * reconcile, or miss one.
+ */
+import { describe, expect, it } from '@jest/globals';
+import {
+  CONTROLLERS,
+  CONTROLLER_KINDS,
+  KNOWN_KINDS,
+  controllerByKind,
+} from '../../../lib/controllers/index.js';
+
+describe('the registry', () => {
+  it('lists cloneset', () => {
+    expect(CONTROLLERS.map((c) => c.name)).toEqual(['cloneset']);
+    expect(controllerByKind('apps.kruise.io/CloneSet')?.name).toBe('cloneset');
+    expect(KNOWN_KINDS('apps.kruise.io/CloneSet')).toEqual({ namespaced: true });
+  });
+
+  it('has the same controllers, in the same order, in its light list, sharing their parts', () => {
+    expect(CONTROLLER_KINDS).toHaveLength(CONTROLLERS.length);
+    CONTROLLERS.forEach((c, i) => {
+      const light = CONTROLLER_KINDS[i];
+      expect(light.name).toBe(c.name);
+      expect(light.kind).toBe(c.kind);
+      expect(light.resource).toBe(c.resource);
+      expect(light.watches).toBe(c.watches);
+      expect(light.crd).toBe(c.crd);
+      expect(light.settings).toBe(c.settings);
+    });
+  });
+});
