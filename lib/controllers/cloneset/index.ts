@@ -2,7 +2,6 @@
  * The CloneSet controller's registration (OpenKruise's `pkg/controller/cloneset/cloneset_controller.go` `add`):
  * its light part (./kind.ts: resource, watches, CRD, settings), its RBAC rows and its reconcile. The one line that enables it is in lib/controllers/index.ts.
  */
-import { RESOURCES } from '../../kube/resources.js';
 import type { Plan } from './plan/index.js';
 import type { Controller } from '../controller.js';
 import {
