@@ -99,6 +99,14 @@ export function createMemoryStores(): MemoryStores {
       async renew(lease, durationMs, nowMs) {
         checkLeaseTiming('lease.renew', durationMs, nowMs);
         const cur = owned('lease.renew', lease);
+        // a released lease stays free: its holder has returned (the DynamoDB adapter's `#expiresAt <> :released`)
+        if (cur.expiresAt === RELEASED_AT)
+          throw new FencedOutError(
+            'lease.renew',
+            itemKey(objectKeyString(lease.key), SK.lease),
+            lease.token,
+            'the lease was released',
+          );
         cur.expiresAt = nowMs + durationMs;
         return { ...lease, key: { ...lease.key }, expiresAt: cur.expiresAt };
       },

@@ -43,9 +43,10 @@ export interface LeaseStore {
    */
   acquire(key: ObjectKey, holder: string, durationMs: number, nowMs: number): Promise<AcquireResult>;
   /**
-   * Extend the lease to `nowMs + durationMs` (epoch ms).
+   * Extend the lease to `nowMs + durationMs` (epoch ms). A lease that expired but was not taken over is still the
+   * holder's (its token did not move) and is extended; a released one is not revived.
    * @returns the lease with the new `expiresAt`
-   * @throws FencedOutError if the lease was taken over (token or holder changed)
+   * @throws FencedOutError if the lease was taken over (token or holder changed) or released
    * @throws StateStoreError on DynamoDB failures
    */
   renew(lease: Lease, durationMs: number, nowMs: number): Promise<Lease>;

@@ -94,11 +94,18 @@ export class DynamoLeaseStore implements LeaseStore {
     const pk = objectKeyString(lease.key);
     const expiresAt = nowMs + durationMs;
     const at = { table: this.table, operation: op, pk, sk: SK.lease };
-    const res = await updateIfOwned(at, lease, {
-      expression: 'SET #expiresAt = :exp, #ttl = :ttl',
-      names: { '#expiresAt': 'expiresAt', '#ttl': 'ttl' },
-      values: { ':exp': expiresAt, ':ttl': gcTtl(expiresAt) },
-    });
+    // `<> :released`: a released lease is free for anyone (its holder has returned); a late renew must not make it
+    // live again. An expired lease nobody took is still its holder's (the token did not move), so it may be renewed.
+    const res = await updateIfOwned(
+      at,
+      lease,
+      {
+        expression: 'SET #expiresAt = :exp, #ttl = :ttl',
+        names: { '#expiresAt': 'expiresAt', '#ttl': 'ttl' },
+        values: { ':exp': expiresAt, ':ttl': gcTtl(expiresAt), ':released': RELEASED_AT },
+      },
+      '#expiresAt <> :released',
+    );
     if (!res.ok) throw lostLease(at, lease);
     return { ...lease, key: { ...lease.key }, expiresAt };
   }

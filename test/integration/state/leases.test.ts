@@ -152,6 +152,20 @@ describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, ()
     await expect(stores.leases.release(renewed)).resolves.toBe('released');
   });
 
+  test('a renew after the release throws FencedOutError and leaves the lease free for the next holder', async () => {
+    const { stores, item } = await fx.fresh();
+    const lease = await acquired(stores.leases, 'inv-a', T0);
+    await expect(stores.leases.release(lease)).resolves.toBe('released');
+    const renew = stores.leases.renew(lease, DURATION, T0 + 1000);
+    await expect(renew).rejects.toBeInstanceOf(FencedOutError);
+    await expect(renew).rejects.toMatchObject({ operation: 'lease.renew', key: `${PK}/lease`, token: 1 });
+    expect(await item(PK, 'lease')).toMatchObject({ holder: 'inv-a', token: 1, expiresAt: 0 });
+    await expect(stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 2000)).resolves.toMatchObject({
+      acquired: true,
+      lease: { holder: 'inv-b', token: 2 },
+    });
+  });
+
   test('the holder acquiring again while its lease is live gets token + 1, fencing its earlier lease', async () => {
     const { stores } = await fx.fresh();
     const first = await acquired(stores.leases, 'inv-a', T0);

@@ -1,0 +1,53 @@
+/**
+ * The in-memory lease store keeps the DynamoDB adapter's protocol (lib/state/leaseProtocol.ts) where the reconciler's
+ * unit tests rely on it; the DynamoDB adapter's own suite is test/integration/state/leases.test.ts.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { createMemoryStores, FencedOutError, type Lease } from '../../../lib/state/index.js';
+
+const KEY = { cluster: 'prod', kind: 'apps.kruise.io/CloneSet', namespace: 'shop', name: 'web' };
+const T0 = 1_700_000_000_000;
+const DURATION = 60_000;
+
+async function acquired(
+  stores: ReturnType<typeof createMemoryStores>,
+  holder: string,
+  now: number,
+): Promise<Lease> {
+  const r = await stores.leases.acquire(KEY, holder, DURATION, now);
+  if (!r.acquired) throw new Error(`expected ${holder} to acquire, held by ${r.heldBy}`);
+  return r.lease;
+}
+
+describe('memory LeaseStore.renew', () => {
+  it('extends a live lease of its holder', async () => {
+    const stores = createMemoryStores();
+    const lease = await acquired(stores, 'inv-a', T0);
+    await expect(stores.leases.renew(lease, DURATION, T0 + 1000)).resolves.toEqual({
+      ...lease,
+      expiresAt: T0 + 1000 + DURATION,
+    });
+  });
+
+  it('after the release throws FencedOutError and leaves the lease free for the next holder', async () => {
+    const stores = createMemoryStores();
+    const lease = await acquired(stores, 'inv-a', T0);
+    await expect(stores.leases.release(lease)).resolves.toBe('released');
+    const renew = stores.leases.renew(lease, DURATION, T0 + 1000);
+    await expect(renew).rejects.toBeInstanceOf(FencedOutError);
+    await expect(renew).rejects.toMatchObject({ operation: 'lease.renew', token: 1 });
+    await expect(stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 2000)).resolves.toMatchObject({
+      acquired: true,
+      lease: { holder: 'inv-b', token: 2 },
+    });
+  });
+
+  it('after a takeover throws FencedOutError', async () => {
+    const stores = createMemoryStores();
+    const old = await acquired(stores, 'inv-a', T0);
+    await acquired(stores, 'inv-b', T0 + DURATION);
+    await expect(stores.leases.renew(old, DURATION, T0 + DURATION + 1)).rejects.toBeInstanceOf(
+      FencedOutError,
+    );
+  });
+});
