@@ -5,7 +5,7 @@
  */
 import { KruiselessError } from '../core/errors.js';
 import { DescribeClusterCommand, type EKSClient } from '@aws-sdk/client-eks';
-import { parseClusterRecord, type ClusterRecord, type ClusterRegistry } from '../state/index.js';
+import type { ClusterRecord, ClusterRegistry } from '../state/index.js';
 
 /** Thrown when EKS does not describe the cluster with an endpoint and a CA (e.g. still creating). */
 export class ClusterNotReadyError extends KruiselessError {
@@ -24,7 +24,10 @@ export interface ClusterAddOptions {
   region: string;
   /** Role Lambda assumes before signing the EKS token (cross-account clusters); default: the Lambda's own role. */
   roleArn?: string;
-  /** API server URL; with `caData`, skips `eks:DescribeCluster`. */
+  /**
+   * API server URL; with `caData`, skips `eks:DescribeCluster`. It must be the cluster's EKS endpoint unless the
+   * registry allows others (`ClusterRecordPolicy.allowNonEksEndpoints`).
+   */
   endpoint?: string;
   /** Base64 PEM CA bundle. */
   caData?: string;
@@ -34,7 +37,8 @@ export interface ClusterAddOptions {
  * Build and store the record of a cluster. Unless `endpoint` and `caData` are given, they are read with
  * `eks:DescribeCluster` (one call).
  * @returns the stored record
- * @throws ClusterNotReadyError; InvalidClusterRecordError for bad input; StateStoreError; AWS SDK errors
+ * @throws ClusterNotReadyError; InvalidClusterRecordError for bad input (also an endpoint the registry's policy
+ *   refuses); StateStoreError; AWS SDK errors
  */
 export async function addCluster(
   registry: ClusterRegistry,
@@ -56,7 +60,7 @@ export async function addCluster(
       );
     }
   }
-  const record = parseClusterRecord({
+  return registry.put({
     name: opts.name,
     endpoint,
     caData,
@@ -67,6 +71,4 @@ export async function addCluster(
       ...(opts.roleArn ? { roleArn: opts.roleArn } : {}),
     },
   });
-  await registry.put(record);
-  return record;
 }

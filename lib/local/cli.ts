@@ -151,6 +151,10 @@ cluster
   .option('--role-arn <arn>', 'role the reconcilers assume before signing EKS tokens (cross-account)')
   .option('--endpoint <url>', 'API server URL (with --ca-data: skip DescribeCluster)')
   .option('--ca-data <base64>', 'base64 PEM CA bundle')
+  .option(
+    '--allow-non-eks-endpoint',
+    "accept an --endpoint that is not the EKS endpoint's form (the functions refuse it unless deployed with allowNonEksEndpoints=true)",
+  )
   .action(
     async (
       name: string,
@@ -161,13 +165,19 @@ cluster
         roleArn?: string;
         endpoint?: string;
         caData?: string;
+        allowNonEksEndpoint?: boolean;
       },
     ) => {
+      const { allowNonEksEndpoint, ...given } = o;
       const stores = createStateStores({
         client: new DynamoDBClient({ region: o.region }),
         tableName: o.table,
+        clusters: { allowNonEksEndpoints: allowNonEksEndpoint === true },
       });
-      const record = await addCluster(stores.clusters, new EKSClient({ region: o.region }), { name, ...o });
+      const record = await addCluster(stores.clusters, new EKSClient({ region: o.region }), {
+        name,
+        ...given,
+      });
       console.log(
         `registered ${record.name}: ${record.endpoint} (EKS ${record.auth.type === 'eks' ? record.auth.clusterName : ''})`,
       );
@@ -181,8 +191,14 @@ cluster
   .option('--region <region>', 'AWS region of the table')
   .action(async (o: { table: string; region?: string }) => {
     const client = new DynamoDBClient(o.region ? { region: o.region } : {});
-    const stores = createStateStores({ client, tableName: o.table });
-    for (const c of await stores.clusters.list()) console.log(`${c.name}\t${c.endpoint}\t${c.auth.type}`);
+    // every record, non-EKS endpoints included: the operator sees what is registered (the functions refuse those)
+    const stores = createStateStores({
+      client,
+      tableName: o.table,
+      clusters: { allowNonEksEndpoints: true },
+    });
+    for (const c of await stores.clusters.list({ consistent: true }))
+      console.log(`${c.name}\t${c.endpoint}\t${c.auth.type}`);
   });
 
 registerCliCommands(program, {

@@ -53,7 +53,7 @@ export interface Runtime {
 export class UnknownClusterError extends KruiselessError {
   constructor(
     readonly cluster: string,
-    detail = `no cluster#${cluster}/meta item`,
+    detail = `no registry/cluster#${cluster} item`,
   ) {
     super(`cluster "${cluster}" is not registered (${detail})`);
     this.name = 'UnknownClusterError';

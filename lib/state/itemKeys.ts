@@ -11,7 +11,6 @@ export const SK = {
   lease: 'lease',
   expectations: 'expectations',
   scaledown: 'scaledown',
-  meta: 'meta',
   /** `watch#<resource>`, e.g. `watch#pods` */
   watch: (resource: string): string => `watch#${checkPart('resource', resource, resource)}`,
 } as const;
@@ -70,15 +69,24 @@ export function parseObjectKey(s: string): ObjectKey {
 }
 
 /**
- * The partition key of a cluster's registry and watch items: `cluster#<name>`.
+ * `cluster#<name>`: the partition key of a cluster's watch checkpoints, and the sort key of its record in the
+ * {@link REGISTRY_PK} partition.
  * @throws InvalidStateKeyError when the name is empty or contains `#`
  */
 export function clusterKeyString(cluster: string): string {
   return `${CLUSTER_PREFIX}#${checkPart('cluster', cluster, cluster)}`;
 }
 
-/** Prefix shared by every cluster partition key, for listing the registry. */
+/** Prefix of every {@link clusterKeyString}, for listing the registry partition. */
 export const CLUSTER_KEY_PREFIX = `${CLUSTER_PREFIX}#`;
+
+/**
+ * The partition of the cluster registry: item `registry` / `cluster#<name>` per cluster
+ * (docs/architecture.md#cluster-registry). One partition, so the cluster list is one Query, not a Scan of the
+ * table; apart from every item the functions write (`obj#…` of the reconciler, `cluster#…` of the watch pump),
+ * so IAM's `dynamodb:LeadingKeys` can keep the registry read-only for them (serverless.yml).
+ */
+export const REGISTRY_PK = 'registry';
 
 /** Renders `<pk>/<sk>` for error messages. */
 export function itemKey(pk: string, sk: string): string {

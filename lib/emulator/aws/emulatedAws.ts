@@ -125,6 +125,9 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
           AWS_SESSION_TOKEN: creds.SessionToken,
           // Lambda runs Node 22; this machine may run 20, whose SDK notice would fill the logs
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          // the cluster is the authenticating proxy on 127.0.0.1, not an EKS endpoint (serverless.yml param
+          // allowNonEksEndpoints, which a real deployment leaves false)
+          KRUISELESS_ALLOW_NON_EKS_ENDPOINTS: 'true',
         },
       });
       functions.set(spec.logicalId, fn);
@@ -140,7 +143,11 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
     cleanup.push(() => proxy.close());
     const table = stack.physical.get('StateTable')?.ref;
     if (!table) throw new Error('the template has no StateTable');
-    const stores = createStateStores({ client: moto.client(), tableName: table });
+    const stores = createStateStores({
+      client: moto.client(),
+      tableName: table,
+      clusters: { allowNonEksEndpoints: true },
+    });
     await addCluster(stores.clusters, undefined, {
       name: clusterName,
       region: ep.region,

@@ -14,7 +14,7 @@ import {
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  ScanCommand,
+  QueryCommand,
   UpdateCommand,
   type NativeAttributeValue,
 } from '@aws-sdk/lib-dynamodb';
@@ -70,14 +70,15 @@ export class StateTable {
   }
 
   /**
-   * Strongly consistent GetItem.
+   * GetItem, strongly consistent unless `consistent` is false (an eventually consistent read costs half the read
+   * units and may miss a write of the last second).
    * @returns the item, or undefined when absent
    * @throws StateStoreError on any SDK error
    */
-  async get(operation: string, pk: string, sk: string): Promise<Item | undefined> {
+  async get(operation: string, pk: string, sk: string, consistent = true): Promise<Item | undefined> {
     try {
       const out = await this.doc.send(
-        new GetCommand({ TableName: this.tableName, Key: { pk, sk }, ConsistentRead: true }),
+        new GetCommand({ TableName: this.tableName, Key: { pk, sk }, ConsistentRead: consistent }),
       );
       return out.Item;
     } catch (err) {
@@ -140,21 +141,30 @@ export class StateTable {
   }
 
   /**
-   * Full-table Scan with a filter, following pagination to the end.
+   * Every item of partition `pk` whose sort key begins with `skPrefix`, in sort-key order: one Query per page,
+   * following `LastEvaluatedKey` to the end (DynamoDB ends a page at 1 MB read, or after `pageLimit` items).
+   * @param opts.consistent strongly consistent pages (default false: eventually consistent, half the read units)
+   * @param opts.pageLimit items per page at most (DynamoDB's `Limit`); default none, pages end at 1 MB
    * @throws StateStoreError on any SDK error
    */
-  async scan(operation: string, expr: Required<Pick<Expression, 'condition'>> & Expression): Promise<Item[]> {
+  async query(
+    operation: string,
+    pk: string,
+    skPrefix: string,
+    opts: { consistent?: boolean; pageLimit?: number } = {},
+  ): Promise<Item[]> {
     const items: Item[] = [];
     let start: Item | undefined;
     try {
       do {
         const out = await this.doc.send(
-          new ScanCommand({
+          new QueryCommand({
             TableName: this.tableName,
-            FilterExpression: expr.condition,
-            ExpressionAttributeNames: expr.names,
-            ExpressionAttributeValues: expr.values,
-            ConsistentRead: true,
+            KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+            ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+            ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+            ConsistentRead: opts.consistent ?? false,
+            ...(opts.pageLimit === undefined ? {} : { Limit: opts.pageLimit }),
             ExclusiveStartKey: start,
           }),
         );
@@ -162,7 +172,7 @@ export class StateTable {
         start = out.LastEvaluatedKey;
       } while (start);
     } catch (err) {
-      throw new StateStoreError(`${operation} (Scan)`, this.tableName, err);
+      throw new StateStoreError(`${operation} (Query)`, itemKey(pk, `${skPrefix}*`), err);
     }
     return items;
   }

@@ -11,11 +11,11 @@ const dynamo = useDynalite();
 /** base64 of a PEM certificate block, as EKS returns `certificateAuthority.data`. */
 const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64');
 
-async function registry() {
+async function registry(allowNonEksEndpoints = false) {
   const client = dynamo.client();
   const tableName = uniqueTableName('clusters');
   await ensureTable(client, tableName);
-  return createStateStores({ client, tableName }).clusters;
+  return createStateStores({ client, tableName, clusters: { allowNonEksEndpoints } }).clusters;
 }
 
 function eksAnswering(cluster: object): Pick<EKSClient, 'send'> & { calls: string[] } {
@@ -57,7 +57,7 @@ describe('cluster add', () => {
     await addCluster(clusters, eks, {
       name: 'staging',
       region: 'us-east-1',
-      endpoint: 'https://staging.example',
+      endpoint: 'https://5E1D0CEXAMPLEA591B746AFC5AB30262.yl4.us-east-1.eks.amazonaws.com',
       caData: CA,
       roleArn: 'arn:aws:iam::123456789012:role/kruiseless-access',
     });
@@ -94,5 +94,19 @@ describe('cluster add', () => {
       }),
     ).rejects.toBeInstanceOf(InvalidClusterRecordError);
     expect(await clusters.list()).toEqual([]);
+  });
+
+  test('an endpoint that is not the EKS endpoint of the region is refused, unless the registry allows it', async () => {
+    const strict = await registry();
+    const opts = { name: 'edge', region: 'us-east-1', endpoint: 'https://127.0.0.1:6443', caData: CA };
+    await expect(addCluster(strict, undefined, opts)).rejects.toThrow(
+      "invalid cluster record: endpoint: must be an EKS API endpoint of the cluster's region",
+    );
+    expect(await strict.list()).toEqual([]);
+    const lenient = await registry(true);
+    await expect(addCluster(lenient, undefined, opts)).resolves.toMatchObject({
+      name: 'edge',
+      endpoint: 'https://127.0.0.1:6443',
+    });
   });
 });

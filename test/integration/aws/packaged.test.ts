@@ -248,7 +248,7 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
     await waitFor('one dead letter', 30_000, async () => (await aws.deadLetters()) === 1);
     await aws.idle('ReconcileLambdaFunction');
     const failed =
-      'UnknownClusterError: cluster "not-registered" is not registered (no cluster#not-registered/meta item)';
+      'UnknownClusterError: cluster "not-registered" is not registered (no registry/cluster#not-registered item)';
     expect(aws.failures).toEqual([
       { fn: 'kruiseless-dev-reconcile', error: failed },
       { fn: 'kruiseless-dev-reconcile', error: failed },

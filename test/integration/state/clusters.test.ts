@@ -4,7 +4,9 @@ import {
   parseClusterRecord,
   type ClusterRecord,
 } from '../../../lib/state/index.js';
-import { useStateFixture } from './fixtures.js';
+import { DynamoClusterRegistry } from '../../../lib/state/clusters.js';
+import { StateTable } from '../../../lib/state/dynamo/table.js';
+import { recordCommands, useStateFixture } from './fixtures.js';
 
 const fx = useStateFixture();
 
@@ -49,7 +51,8 @@ describe(`ClusterRegistry on ${testDynamoBackend()} (docs/architecture.md#cluste
     await stores.clusters.put(EKS);
     await expect(stores.clusters.get('prod-eu')).resolves.toEqual(EKS);
     await expect(stores.clusters.get('nope')).resolves.toBeUndefined();
-    expect(await item('cluster#prod-eu', 'meta')).toEqual(EKS);
+    expect(await item('registry', 'cluster#prod-eu')).toEqual(EKS);
+    expect(await item('cluster#prod-eu', 'meta')).toBeUndefined();
   });
 
   test('list returns every cluster sorted by name and ignores CloneSet and watch items', async () => {
@@ -69,8 +72,9 @@ describe(`ClusterRegistry on ${testDynamoBackend()} (docs/architecture.md#cluste
   test('put replaces the record of the same name', async () => {
     const { stores } = await fx.fresh();
     await stores.clusters.put(EKS);
-    await stores.clusters.put({ ...EKS, endpoint: 'https://new.example.com' });
-    await expect(stores.clusters.list()).resolves.toEqual([{ ...EKS, endpoint: 'https://new.example.com' }]);
+    const moved = { ...EKS, endpoint: 'https://0123456789ABCDEF.yl4.eu-west-1.eks.amazonaws.com' };
+    await stores.clusters.put(moved);
+    await expect(stores.clusters.list()).resolves.toEqual([moved]);
   });
 
   test('an invalid record is rejected with every problem and its field path, and nothing is written', async () => {
@@ -124,9 +128,102 @@ describe(`ClusterRegistry on ${testDynamoBackend()} (docs/architecture.md#cluste
 
   test('a stored record that no longer validates is reported on get instead of being used', async () => {
     const { stores, putItem } = await fx.fresh();
-    await putItem({ pk: 'cluster#prod-eu', sk: 'meta', ...EKS, endpoint: 'ftp://x' });
+    await putItem({ pk: 'registry', sk: 'cluster#prod-eu', ...EKS, endpoint: 'ftp://x' });
     await expect(stores.clusters.get('prod-eu')).rejects.toThrow(
       'invalid cluster record: endpoint: must be an https:// URL',
     );
+  });
+
+  test('names and list are Queries of the registry partition, eventually consistent, never a Scan of the table', async () => {
+    const { stores, client } = await fx.fresh();
+    await stores.clusters.put(EKS);
+    await stores.clusters.put(SECRET);
+    await stores.watches.acquire('prod-eu', 'pods', 'pump-a', 1000, 1000);
+    const sent = recordCommands(client);
+    await expect(stores.clusters.names()).resolves.toEqual(['edge.lab', 'prod-eu']);
+    await expect(stores.clusters.list()).resolves.toEqual([SECRET, EKS]);
+    await expect(stores.clusters.list({ consistent: true })).resolves.toEqual([SECRET, EKS]);
+    expect(sent.map((c) => [c.command, c.input.ConsistentRead, c.input.ExpressionAttributeValues])).toEqual([
+      ['QueryCommand', false, { ':pk': 'registry', ':prefix': 'cluster#' }],
+      ['QueryCommand', false, { ':pk': 'registry', ':prefix': 'cluster#' }],
+      ['QueryCommand', true, { ':pk': 'registry', ':prefix': 'cluster#' }],
+    ]);
+  });
+
+  test('get is one eventually consistent GetItem of the registry item', async () => {
+    const { stores, client } = await fx.fresh();
+    await stores.clusters.put(EKS);
+    const sent = recordCommands(client);
+    await expect(stores.clusters.get('prod-eu')).resolves.toEqual(EKS);
+    expect(sent.map((c) => [c.command, c.input.Key, c.input.ConsistentRead])).toEqual([
+      ['GetItemCommand', { pk: 'registry', sk: 'cluster#prod-eu' }, false],
+    ]);
+  });
+
+  test('names and list follow the Query pages to the end', async () => {
+    const { stores, client, tableName } = await fx.fresh();
+    const registry = new DynamoClusterRegistry(new StateTable(client, tableName), {}, 2);
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    for (const name of names) await stores.clusters.put({ ...EKS, name });
+    const sent = recordCommands(client);
+    await expect(registry.names()).resolves.toEqual(names);
+    expect(sent.filter((c) => c.command === 'QueryCommand').length).toBeGreaterThanOrEqual(3);
+    expect(sent[1].input.ExclusiveStartKey).toBeDefined();
+    await expect(registry.list()).resolves.toEqual(names.map((name) => ({ ...EKS, name })));
+  });
+
+  test('an eks record is refused unless its endpoint is an EKS endpoint of its region, and nothing is written', async () => {
+    const { stores } = await fx.fresh();
+    for (const endpoint of [
+      'https://attacker.example.com',
+      'https://ABCDEF.gr7.us-east-1.eks.amazonaws.com',
+      'https://ABCDEF.gr7.eu-west-1.eks.amazonaws.com:8443',
+      'https://ABCDEF.gr7.eu-west-1.eks.amazonaws.com.attacker.example',
+      'https://127.0.0.1:6443',
+    ]) {
+      const put = stores.clusters.put({ ...EKS, endpoint });
+      await expect(put).rejects.toBeInstanceOf(InvalidClusterRecordError);
+      await expect(put).rejects.toThrow(
+        "invalid cluster record: endpoint: must be an EKS API endpoint of the cluster's region (https://<id>.<zone>.eu-west-1.eks.amazonaws.com)",
+      );
+    }
+    await expect(stores.clusters.names()).resolves.toEqual([]);
+  });
+
+  test('a stored eks record pointing elsewhere is refused on get; names() still lists every cluster', async () => {
+    const { stores, putItem } = await fx.fresh();
+    await stores.clusters.put(SECRET);
+    await putItem({
+      pk: 'registry',
+      sk: 'cluster#prod-eu',
+      ...EKS,
+      endpoint: 'https://attacker.example.com',
+    });
+    await expect(stores.clusters.get('prod-eu')).rejects.toBeInstanceOf(InvalidClusterRecordError);
+    await expect(stores.clusters.names()).resolves.toEqual(['edge.lab', 'prod-eu']);
+    await expect(stores.clusters.get('edge.lab')).resolves.toEqual(SECRET);
+  });
+
+  test('a registry that allows non-EKS endpoints stores and reads them', async () => {
+    const { client, tableName } = await fx.fresh();
+    const registry = new DynamoClusterRegistry(new StateTable(client, tableName), {
+      allowNonEksEndpoints: true,
+    });
+    const local = { ...EKS, endpoint: 'https://127.0.0.1:6443' };
+    await expect(registry.put(local)).resolves.toEqual(local);
+    await expect(registry.get('prod-eu')).resolves.toEqual(local);
+  });
+
+  test('a registry larger than one 1 MB page is read in full', async () => {
+    const { stores, client } = await fx.fresh();
+    // a 100 KB CA bundle each: twelve records are more than DynamoDB returns in one Query page
+    const bundle = Buffer.from(
+      `${'-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n'.repeat(1700)}`,
+    ).toString('base64');
+    const names = Array.from({ length: 12 }, (_, i) => `c${String(i).padStart(2, '0')}`);
+    for (const name of names) await stores.clusters.put({ ...EKS, name, caData: bundle });
+    const sent = recordCommands(client);
+    await expect(stores.clusters.names()).resolves.toEqual(names);
+    expect(sent.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -2,6 +2,7 @@
  * Shared set-up of the state integration tests: one DynamoDB server (dynalite, or moto in the state-moto project) per test file, a fresh table per test, the stores
  * under test and a raw document client for reading items exactly as stored.
  */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   createStateStores,
@@ -14,6 +15,8 @@ import { uniqueTableName, useDynalite } from '../support/dynamo.js';
 /** A fresh table with its stores and raw item access. */
 export interface StateFixture {
   tableName: string;
+  /** The client the stores use (e.g. to add a middleware that records its commands). */
+  client: DynamoDBClient;
   stores: StateStores;
   /** The item as stored, without pk/sk; undefined when absent. */
   item(pk: string, sk: string): Promise<Record<string, unknown> | undefined>;
@@ -32,6 +35,7 @@ export function useStateFixture(): { fresh(clock?: () => number): Promise<StateF
       const doc = DynamoDBDocumentClient.from(client);
       return {
         tableName,
+        client,
         stores: createStateStores({ client, tableName, clock }),
         async item(pk, sk) {
           const out = await doc.send(
@@ -65,3 +69,22 @@ export const T0 = 1_700_000_000_000;
 export const DURATION = 60_000;
 /** ttl (epoch s) of an item whose relevance ends at `ms`: one day later, rounded up. */
 export const ttlOf = (ms: number): number => Math.ceil((ms + 86_400_000) / 1000);
+
+/** One DynamoDB call as the client sent it. */
+export interface SentCommand {
+  command: string;
+  input: Record<string, unknown>;
+}
+
+/** Records every command `client` sends from now on (an SDK middleware; the calls still go to the server). */
+export function recordCommands(client: DynamoDBClient): SentCommand[] {
+  const sent: SentCommand[] = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      sent.push({ command: String(context.commandName), input: args.input as Record<string, unknown> });
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordCommands' },
+  );
+  return sent;
+}

@@ -48,7 +48,8 @@ describe('state table (docs/architecture.md#state-table)', () => {
       ['ledger.record (PutItem)', s.ledger.record(lease, { intentId: 'i', createdAt: T0, pods: [] })],
       ['ledger.clear (UpdateItem)', s.ledger.clear(lease, 'i')],
       ['clusters.get (GetItem)', s.clusters.get('prod-eu')],
-      ['clusters.list (Scan)', s.clusters.list()],
+      ['clusters.list (Query)', s.clusters.list()],
+      ['clusters.names (Query)', s.clusters.names()],
       ['watch.acquire (UpdateItem)', s.watches.acquire('prod-eu', 'pods', 'pump', DURATION, T0)],
       ['watch.save (UpdateItem)', s.watches.save('prod-eu', 'pods', 'pump', 1, '1')],
     ];
