@@ -18,6 +18,7 @@ import {
   DEFAULT_RETRY,
   requestJson,
   type HttpCall,
+  type RequestHooks,
   type RequestObserver,
   type RetryOptions,
 } from './request.js';
@@ -52,6 +53,13 @@ export interface KubeClientOptions {
   clock?: Clock;
   /** Told about every HTTP attempt (method, resource, status code), for metrics; default none. */
   onRequest?: RequestObserver;
+  /** Deadline of one attempt, ms; default `DEFAULT_REQUEST_TIMEOUT_MS` (20 s, ./request.ts). */
+  timeoutMs?: number;
+  /**
+   * Refreshes the credentials of the KubeConfig (a new EKS token, lib/kube/connections.ts); a request refused
+   * with 401 calls it and is sent once more. Default none: a 401 is thrown at once.
+   */
+  refreshCredentials?: () => Promise<void>;
 }
 
 /** A list response as the API server sends it. */
@@ -117,8 +125,13 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
   const logger = opts.logger ?? consoleLogger;
   const clock = opts.clock ?? systemClock;
 
+  const hooks: RequestHooks = {
+    ...(opts.onRequest ? { observe: opts.onRequest } : {}),
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.refreshCredentials ? { refreshCredentials: opts.refreshCredentials } : {}),
+  };
   const call = <T>(operation: string, request: HttpCall): Promise<T> =>
-    requestJson<T>(kc, operation, retry, request, opts.onRequest);
+    requestJson<T>(kc, operation, retry, request, hooks);
   const written = { fieldManager: FIELD_MANAGER };
 
   /** `object` with its resource's apiVersion and kind unless it names its own. */

@@ -34,7 +34,14 @@ export {
   type KubeClientLogger,
   type KubeClientOptions,
 } from './client.js';
-export { DEFAULT_RETRY, type RetryOptions } from './request.js';
+export {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_RETRY,
+  IDLE_SOCKET_TIMEOUT_MS,
+  closeConnections,
+  type RetryOptions,
+} from './request.js';
+export { createClusterConnections, type ClusterConnection, type ClusterConnections } from './connections.js';
 export {
   KubeApiError,
   REASON_NETWORK_ERROR,
@@ -47,11 +54,16 @@ export {
   type WriteErrorKind,
 } from './errors.js';
 export {
+  TOKEN_MIN_VALIDITY_MS,
+  createEksTokenProvider,
   defaultEksTokenProvider,
   kubeConfigFromCluster,
   kubeConfigFromFile,
+  setBearerToken,
+  signEksToken,
   type ClusterAuth,
   type ClusterRecord,
+  type EksAuth,
   type EksTokenProvider,
 } from './config.js';
 export { EKS_TOKEN_LIFETIME_MS, EKS_TOKEN_PREFIX, eksToken, type EksToken } from './eksToken.js';

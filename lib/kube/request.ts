@@ -1,8 +1,9 @@
 /**
  * One API-server call as plain HTTP: method, path, query and a JSON body in, the response's JSON out, with the
  * connection and authentication of a client-node `KubeConfig` (`applyToHTTPSOptions`: CA, client certificate,
- * bearer token or exec plugin, proxy agent), and retries with exponential backoff (p-retry) for 429, 5xx and
- * network errors; a 429 or 503 waits at least what its `Retry-After` asks.
+ * bearer token or exec plugin, proxy agent), a deadline per attempt (a timed-out attempt is a network error), and
+ * retries with exponential backoff (p-retry) for 429, 5xx and network errors; a 429 or 503 waits at least what its
+ * `Retry-After` asks; a 401 is retried once after the caller refreshed its credentials.
  *
  * Why not client-node's typed APIs: they deserialise responses into model classes (timestamps become `Date`,
  * unknown fields are dropped) and serialise request bodies through the same models (fields the model does not know
@@ -50,6 +51,34 @@ export function resourceOfPath(path: string): string {
 /** Default policy: 4 retries, 200 ms doubling up to 5 s (about 3 s in the worst case before jitter). */
 export const DEFAULT_RETRY: RetryOptions = { retries: 4, minTimeoutMs: 200 };
 
+/**
+ * Default deadline of one attempt, ms: from sending the request to the last byte of the response. A request of
+ * {@link DEFAULT_RETRY}'s 5 attempts that all time out ends after about 103 s, inside the reconcile function's
+ * 120 s (serverless.yml) less its 8 s margin; the API server ends its own non-watch requests after 60 s
+ * (kube-apiserver `--request-timeout`). Serverless parameter `requestTimeoutSeconds`.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+
+/**
+ * How long a keep-alive connection may sit unused in the pool before it is closed, ms: long enough for the
+ * requests of one invocation and the next warm one to share it, short enough that a pool left behind (a cluster
+ * whose record changed) does not hold sockets open.
+ */
+export const IDLE_SOCKET_TIMEOUT_MS = 60_000;
+
+/** What one request is allowed and told besides its retries. */
+export interface RequestHooks {
+  /** Told about every attempt (metrics). */
+  observe?: RequestObserver;
+  /** Deadline of one attempt, ms, > 0; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /**
+   * Called once when the request (after its retries) ends in 401 Unauthorized: refresh the credentials `kc`
+   * carries (e.g. a new EKS token); the request is then sent once more. Absent: a 401 is thrown at once.
+   */
+  refreshCredentials?: () => Promise<void>;
+}
+
 /** Longest backoff between two attempts (ms). */
 const MAX_TIMEOUT_MS = 5000;
 /** Longest `Retry-After` honoured (s): a Lambda invocation has 120 s in all; longer waits go to the next pass. */
@@ -96,36 +125,73 @@ function urlOf(kc: KubeConfig, call: HttpCall): URL {
   return url;
 }
 
-/** One keep-alive agent per KubeConfig (a client's lifetime, a Lambda container's for the AWS runtime). */
+/**
+ * One keep-alive agent per KubeConfig: as long as the KubeConfig lives (lib/kube/connections.ts keeps one per
+ * cluster for a Lambda container's life); idle sockets close after {@link IDLE_SOCKET_TIMEOUT_MS}.
+ */
 const agents = new WeakMap<KubeConfig, http.Agent>();
 
 /**
+ * Closes the connections of `kc`'s pool at once (idle ones; busy ones after their request) and forgets the pool:
+ * for a KubeConfig no longer used, e.g. after its cluster's record changed. A later request opens a new pool.
+ */
+export function closeConnections(kc: KubeConfig): void {
+  agents.get(kc)?.destroy();
+  agents.delete(kc);
+}
+
+/**
+ * A keep-alive pool: HTTP, or HTTPS with `tls` (CA, client certificate, server name, verification). Sockets idle
+ * for `idleTimeoutMs` are destroyed (Node's agent closes a free socket whose timeout fires; busy sockets are left to
+ * the request's own deadline) and do not keep the process alive.
+ */
+export function keepAliveAgent(
+  tls: Pick<https.RequestOptions, 'ca' | 'cert' | 'key' | 'servername' | 'rejectUnauthorized'> | 'plain',
+  idleTimeoutMs = IDLE_SOCKET_TIMEOUT_MS,
+): http.Agent {
+  const pool = { keepAlive: true, timeout: idleTimeoutMs };
+  if (tls === 'plain') return new http.Agent(pool);
+  return new https.Agent({
+    ...pool,
+    ca: tls.ca,
+    cert: tls.cert,
+    key: tls.key,
+    servername: tls.servername,
+    ...(tls.rejectUnauthorized !== undefined ? { rejectUnauthorized: tls.rejectUnauthorized } : {}),
+  });
+}
+
+/**
  * The connection pool for `kc`: `applyToHTTPSOptions` makes a new agent — a new TCP and TLS connection — for every
- * request; this keeps one keep-alive agent with the same TLS settings (CA, client certificate, server name,
- * verification) instead, so the writes of a pass reuse their connections. A proxy agent (the cluster's
- * `proxy-url`) is left as the KubeConfig made it.
+ * request; this keeps one {@link keepAliveAgent} with the same TLS settings instead, so the requests of a pass, and
+ * of the next invocations of a warm container, reuse their connections. A proxy agent (the cluster's `proxy-url`)
+ * is left as the KubeConfig made it.
  */
 function agentFor(kc: KubeConfig, opts: https.RequestOptions, plain: boolean): http.Agent | undefined {
   if (kc.getCurrentCluster()?.proxyUrl) return opts.agent instanceof http.Agent ? opts.agent : undefined;
   let agent = agents.get(kc);
   if (!agent) {
-    agent = plain
-      ? new http.Agent({ keepAlive: true })
-      : new https.Agent({
-          keepAlive: true,
-          ca: opts.ca,
-          cert: opts.cert,
-          key: opts.key,
-          servername: opts.servername,
-          ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
-        });
+    agent = keepAliveAgent(plain ? 'plain' : opts);
     agents.set(kc, agent);
   }
   return agent;
 }
 
-/** Sends one request; rejects only when no response arrived. */
-async function send(kc: KubeConfig, call: HttpCall): Promise<HttpResponse> {
+/**
+ * The error of an attempt that missed its deadline: shaped like Node's socket errors (a string `code`), so
+ * {@link attempt} classifies it as a network error, which is retryable.
+ */
+function timeoutError(timeoutMs: number): Error {
+  return Object.assign(new Error(`request timed out: no complete response within ${timeoutMs} ms`), {
+    code: 'ETIMEDOUT',
+  });
+}
+
+/**
+ * Sends one request; rejects only when no complete response arrived, or none within `timeoutMs` (the request is
+ * then destroyed, its socket closed).
+ */
+async function send(kc: KubeConfig, call: HttpCall, timeoutMs: number): Promise<HttpResponse> {
   const url = urlOf(kc, call);
   const body = call.bodyText ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
   const opts: https.RequestOptions = {
@@ -145,19 +211,26 @@ async function send(kc: KubeConfig, call: HttpCall): Promise<HttpResponse> {
   opts.agent = agentFor(kc, opts, url.protocol === 'http:');
   const transport = url.protocol === 'http:' ? http : https;
   return new Promise((resolve, reject) => {
+    const fail = (e: unknown) => {
+      clearTimeout(timer);
+      reject(e);
+    };
     const req = transport.request(opts, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () =>
+      res.on('error', fail);
+      res.on('end', () => {
+        clearTimeout(timer);
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
           body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
+        });
+      });
     });
-    req.on('error', reject);
+    // (`fail` and the response handler run after this line: the request's events are asynchronous)
+    const timer = setTimeout(() => req.destroy(timeoutError(timeoutMs)), timeoutMs);
+    req.on('error', fail);
     req.end(body);
   });
 }
@@ -184,12 +257,13 @@ async function attempt<T>(
   operation: string,
   call: HttpCall,
   observe: RequestObserver | undefined,
+  timeoutMs: number,
 ): Promise<T> {
   let res: HttpResponse;
   const record = (code: string) =>
     observe?.({ method: call.method, resource: resourceOfPath(call.path), code });
   try {
-    res = await send(kc, call);
+    res = await send(kc, call, timeoutMs);
     record(String(res.status));
   } catch (e) {
     record('<error>');
@@ -216,33 +290,51 @@ async function attempt<T>(
   return (res.body === '' ? undefined : JSON.parse(res.body)) as T;
 }
 
+/** True for 401 Unauthorized: the credentials were refused (an expired or revoked token). */
+function isUnauthorized(e: unknown): boolean {
+  return e instanceof KubeApiError && e.statusCode === 401;
+}
+
 /**
  * Runs one request against the current cluster of `kc` and returns the response body as parsed JSON.
  * @param operation description for errors, e.g. `patch pod ns/name`
- * @param observe told about every attempt (metrics)
+ * @param hooks the attempt deadline, the metrics observer and the credential refresh (see {@link RequestHooks})
  * @returns the response body JSON (`undefined` for an empty body)
- * @throws KubeApiError for API and network errors, after retries for 429/5xx/network errors (a 429/503 with
- *   `Retry-After` is retried no sooner than it says, up to {@link MAX_RETRY_AFTER_SECONDS})
+ * @throws KubeApiError for API and network errors, after retries for 429/5xx/network errors (a timed-out attempt
+ *   is a network error, statusCode 0; a 429/503 with `Retry-After` is retried no sooner than it says, up to
+ *   {@link MAX_RETRY_AFTER_SECONDS}); a 401 after `hooks.refreshCredentials` and one more try
+ * @throws RangeError when `hooks.timeoutMs` is not a positive number
  */
-export function requestJson<T>(
+export async function requestJson<T>(
   kc: KubeConfig,
   operation: string,
   retry: RetryOptions,
   call: HttpCall,
-  observe?: RequestObserver,
+  hooks: RequestHooks = {},
 ): Promise<T> {
-  return pRetry(() => attempt<T>(kc, operation, call, observe), {
-    retries: retry.retries,
-    minTimeout: retry.minTimeoutMs,
-    maxTimeout: MAX_TIMEOUT_MS,
-    factor: 2,
-    randomize: true,
-    shouldRetry: ({ error }) => isRetryable(error),
-    // p-retry's own backoff follows this wait; together they are at least what the server asked for
-    onFailedAttempt: async ({ error, retriesLeft }) => {
-      const wait = error instanceof KubeApiError ? error.retryAfterSeconds : undefined;
-      if (wait && retriesLeft > 0 && isRetryable(error))
-        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-    },
-  });
+  const timeoutMs = hooks.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new RangeError(`request timeout must be a positive number of ms, got ${timeoutMs}`);
+  const run = () =>
+    pRetry(() => attempt<T>(kc, operation, call, hooks.observe, timeoutMs), {
+      retries: retry.retries,
+      minTimeout: retry.minTimeoutMs,
+      maxTimeout: MAX_TIMEOUT_MS,
+      factor: 2,
+      randomize: true,
+      shouldRetry: ({ error }) => isRetryable(error),
+      // p-retry's own backoff follows this wait; together they are at least what the server asked for
+      onFailedAttempt: async ({ error, retriesLeft }) => {
+        const wait = error instanceof KubeApiError ? error.retryAfterSeconds : undefined;
+        if (wait && retriesLeft > 0 && isRetryable(error))
+          await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      },
+    });
+  try {
+    return await run();
+  } catch (e) {
+    if (!hooks.refreshCredentials || !isUnauthorized(e)) throw e;
+    await hooks.refreshCredentials();
+    return run();
+  }
 }

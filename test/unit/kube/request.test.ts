@@ -1,0 +1,195 @@
+/**
+ * The HTTP layer's deadlines, its 401 refresh and its connection pool (lib/kube/request.ts; review findings 14, 15
+ * and 16), against a local server that hangs, stalls or refuses on demand.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { createKubeClient } from '../../../lib/kube/client.js';
+import { setBearerToken } from '../../../lib/kube/config.js';
+import { isRetryable, KubeApiError, REASON_NETWORK_ERROR } from '../../../lib/kube/errors.js';
+import {
+  closeConnections,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_RETRY,
+  keepAliveAgent,
+  requestJson,
+} from '../../../lib/kube/request.js';
+import { RESOURCES } from '../../../lib/kube/resources.js';
+import {
+  answer,
+  eventually,
+  fakeApiServer,
+  POD_LIST,
+  status,
+  type FakeApiServer,
+} from './support/fakeApiServer.js';
+import http from 'node:http';
+
+const fast = { retries: 1, minTimeoutMs: 10 };
+const servers: FakeApiServer[] = [];
+
+async function serve(handler: Parameters<typeof fakeApiServer>[0]): Promise<FakeApiServer> {
+  const srv = await fakeApiServer(handler);
+  servers.push(srv);
+  return srv;
+}
+
+function kubeConfig(url: string, token = 'old'): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromClusterAndUser({ name: 'fake', server: url, skipTLSVerify: true }, { name: 'u', token });
+  return kc;
+}
+
+async function rejection(p: Promise<unknown>): Promise<KubeApiError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof KubeApiError) return e;
+    throw e;
+  }
+  throw new Error('expected a KubeApiError');
+}
+
+afterEach(async () => {
+  for (const srv of servers.splice(0)) await srv.close();
+});
+
+describe('request deadline (finding 14)', () => {
+  it('is shorter than the reconcile invocation even when every attempt of a request times out', () => {
+    // 5 attempts of 20 s plus the backoff between them (at most 200 + 400 + 800 + 1600 ms, ×2 jitter)
+    const worstCaseMs = (DEFAULT_RETRY.retries + 1) * DEFAULT_REQUEST_TIMEOUT_MS + 2 * 3000;
+    expect(worstCaseMs).toBeLessThan(120_000 - 8_000);
+  });
+
+  it('an attempt with no answer is a retryable NetworkError after the deadline, retried, then thrown', async () => {
+    const srv = await serve(() => undefined); // never answers
+    const kube = createKubeClient(kubeConfig(srv.url), { retry: fast, timeoutMs: 200 });
+    const started = Date.now();
+    const err = await rejection(kube.list(RESOURCES.pods, { namespace: 'ns' }));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(err).toMatchObject({ statusCode: 0, reason: REASON_NETWORK_ERROR });
+    expect(err.apiMessage).toBe('request timed out: no complete response within 200 ms');
+    expect(isRetryable(err)).toBe(true);
+    expect(srv.seen).toHaveLength(2);
+  });
+
+  it('a body that stops half-way times out too', async () => {
+    const srv = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"kind":"PodList","items":['); // and nothing more
+    });
+    const kube = createKubeClient(kubeConfig(srv.url), {
+      retry: { retries: 0, minTimeoutMs: 10 },
+      timeoutMs: 200,
+    });
+    const err = await rejection(kube.list(RESOURCES.pods, { namespace: 'ns' }));
+    expect(err).toMatchObject({ statusCode: 0, reason: REASON_NETWORK_ERROR });
+  });
+
+  it('a timed-out attempt followed by an answer succeeds', async () => {
+    const srv = await serve((_req, res, i) => (i === 0 ? undefined : answer(res, 200, POD_LIST)));
+    const kube = createKubeClient(kubeConfig(srv.url), { retry: fast, timeoutMs: 200 });
+    await expect(kube.list(RESOURCES.pods, { namespace: 'ns' })).resolves.toEqual({
+      items: [],
+      resourceVersion: '42',
+    });
+  });
+
+  it('a deadline that is not a positive number is refused', async () => {
+    await expect(
+      requestJson(
+        kubeConfig('http://127.0.0.1:1'),
+        'get x',
+        fast,
+        { method: 'GET', path: '/api' },
+        { timeoutMs: 0 },
+      ),
+    ).rejects.toThrow(new RangeError('request timeout must be a positive number of ms, got 0'));
+  });
+});
+
+describe('401 with a credential refresh (finding 16)', () => {
+  const unauthorized = (req: http.IncomingMessage, res: http.ServerResponse) =>
+    req.headers.authorization === 'Bearer new'
+      ? answer(res, 200, POD_LIST)
+      : answer(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
+
+  it('refreshes the credentials once and sends the request again with them', async () => {
+    const srv = await serve(unauthorized);
+    const kc = kubeConfig(srv.url);
+    let refreshed = 0;
+    const kube = createKubeClient(kc, {
+      retry: fast,
+      refreshCredentials: async () => {
+        refreshed++;
+        setBearerToken(kc, 'new');
+      },
+    });
+    await expect(kube.list(RESOURCES.pods, { namespace: 'ns' })).resolves.toMatchObject({
+      resourceVersion: '42',
+    });
+    expect(refreshed).toBe(1);
+    expect(srv.seen.map((s) => s.authorization)).toEqual(['Bearer old', 'Bearer new']);
+  });
+
+  it('a second 401 is thrown: one refresh per request', async () => {
+    const srv = await serve((_req, res) => answer(res, 401, status(401, 'Unauthorized', 'Unauthorized')));
+    let refreshed = 0;
+    const kube = createKubeClient(kubeConfig(srv.url), {
+      retry: fast,
+      refreshCredentials: async () => {
+        refreshed++;
+      },
+    });
+    await expect(rejection(kube.list(RESOURCES.pods, { namespace: 'ns' }))).resolves.toMatchObject({
+      statusCode: 401,
+    });
+    expect(refreshed).toBe(1);
+    expect(srv.seen).toHaveLength(2);
+  });
+
+  it('without a refresh a 401 is thrown at once, never retried', async () => {
+    const srv = await serve(unauthorized);
+    const kube = createKubeClient(kubeConfig(srv.url), { retry: fast });
+    await expect(rejection(kube.list(RESOURCES.pods, { namespace: 'ns' }))).resolves.toMatchObject({
+      statusCode: 401,
+      reason: 'Unauthorized',
+    });
+    expect(srv.seen).toHaveLength(1);
+  });
+});
+
+describe('connection pool (finding 15)', () => {
+  it('requests through one KubeConfig share one keep-alive connection, also after its token changed', async () => {
+    const srv = await serve((_req, res) => answer(res, 200, POD_LIST));
+    const kc = kubeConfig(srv.url);
+    const kube = createKubeClient(kc);
+    await kube.list(RESOURCES.pods, { namespace: 'ns' });
+    setBearerToken(kc, 'new');
+    await kube.list(RESOURCES.pods, { namespace: 'ns' });
+    expect(srv.connections).toBe(1);
+    expect(srv.seen.map((s) => s.authorization)).toEqual(['Bearer old', 'Bearer new']);
+    closeConnections(kc);
+  });
+
+  it('closeConnections closes the idle connection at once', async () => {
+    const srv = await serve((_req, res) => answer(res, 200, POD_LIST));
+    const kc = kubeConfig(srv.url);
+    await createKubeClient(kc).list(RESOURCES.pods, { namespace: 'ns' });
+    expect(srv.closed).toBe(0);
+    closeConnections(kc);
+    await eventually(() => srv.closed === 1);
+  });
+
+  it('a pooled connection idle for the idle timeout is closed', async () => {
+    const srv = await serve((_req, res) => answer(res, 200, POD_LIST));
+    const agent = keepAliveAgent('plain', 200);
+    await new Promise<void>((resolve, reject) => {
+      http.get(`${srv.url}/api`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(srv.closed).toBe(0);
+    await eventually(() => srv.closed === 1, 1000);
+    agent.destroy();
+  });
+});

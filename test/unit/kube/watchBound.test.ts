@@ -1,0 +1,46 @@
+/**
+ * A watch has a bounded lifetime on the client too (lib/kube/watch.ts; review finding 14): a connection the server
+ * never ends — a stalled watch — is aborted `CLIENT_GRACE_MS` after `timeoutSeconds`, inside the watch function's
+ * time, instead of running past the Lambda's kill with the checkpoint lease held.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { KubeApiError } from '../../../lib/kube/errors.js';
+import { CLIENT_GRACE_MS, watchOnce } from '../../../lib/kube/watch.js';
+import { fakeApiServer, type FakeApiServer } from './support/fakeApiServer.js';
+
+const servers: FakeApiServer[] = [];
+afterEach(async () => {
+  for (const srv of servers.splice(0)) await srv.close();
+});
+
+describe('watchOnce on a stalled connection', () => {
+  it('is aborted CLIENT_GRACE_MS after timeoutSeconds, so the pump ends before the watch function does', async () => {
+    // the pump (lib/forward/pump.ts): deadline = start + remaining − 8 s, each watch at most deadline − now − 1 s
+    const lambdaTimeoutMs = 70_000;
+    expect(lambdaTimeoutMs - 8_000 - 1_000 + CLIENT_GRACE_MS).toBeLessThan(lambdaTimeoutMs);
+
+    const srv = await fakeApiServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"7"}}}\n'); // then silence
+    });
+    servers.push(srv);
+    const kc = new KubeConfig();
+    kc.loadFromClusterAndUser(
+      { name: 'fake', server: srv.url, skipTLSVerify: true },
+      { name: 'u', token: 't' },
+    );
+    const started = Date.now();
+    const watched = watchOnce(
+      kc,
+      '/api/v1/pods',
+      { timeoutSeconds: 1, allowBookmarks: true },
+      () => undefined,
+    );
+    await expect(watched).rejects.toBeInstanceOf(KubeApiError);
+    await expect(watched).rejects.toMatchObject({ reason: 'Timeout', statusCode: 0 });
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(1000 + CLIENT_GRACE_MS - 100);
+    expect(elapsed).toBeLessThan(1000 + CLIENT_GRACE_MS + 2000);
+  }, 20_000);
+});
