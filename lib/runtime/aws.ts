@@ -1,16 +1,19 @@
 /**
  * The AWS {@link Runtime}: DynamoDB state stores, the EventBridge publisher, EventBridge Scheduler requeues and
- * per-cluster Kubernetes clients from the cluster registry (EKS tokens), built once per Lambda container.
+ * per-cluster Kubernetes clients from the cluster registry (EKS tokens), built once per Lambda container; the
+ * clients keep their connections for the container's life (./registryClusters.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { createEventBridgePublisher, createSchedulerRequeue } from '../requests/index.js';
-import { createKubeClient, kubeConfigFromCluster } from '../kube/index.js';
+import { createClusterConnections } from '../kube/index.js';
 import { createStateStores } from '../state/index.js';
+import { awsClientConfig } from './awsClients.js';
 import { backoffSettings, ConfigError, controllerSettings, flagsOf, loadConfig } from './config.js';
 import { recordApiRequest, type MetricsSink } from './metrics.js';
-import { UnknownClusterError, type Runtime } from './types.js';
+import { registryClusters } from './registryClusters.js';
+import type { Runtime } from './types.js';
 
 let runtime: Runtime | undefined;
 let secret: Promise<string | undefined> | undefined;
@@ -41,7 +44,11 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
   if (runtime) return runtime;
   const config = loadConfig();
   const { settings } = controllerSettings(config.KRUISELESS_FEATURE_GATES, flagsOf(config));
-  const stores = createStateStores({ client: new DynamoDBClient({}), tableName: config.TABLE_NAME });
+  const stores = createStateStores({
+    client: new DynamoDBClient(awsClientConfig()),
+    tableName: config.TABLE_NAME,
+    clusters: { allowNonEksEndpoints: config.KRUISELESS_ALLOW_NON_EKS_ENDPOINTS === 'true' },
+  });
   const backoff = backoffSettings(
     config.KRUISELESS_BACKOFF_BASE_SECONDS,
     config.KRUISELESS_BACKOFF_MAX_SECONDS,
@@ -53,33 +60,22 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
     writeConcurrency: config.KRUISELESS_WRITE_CONCURRENCY,
     backoff,
     publisher: createEventBridgePublisher({
-      client: new EventBridgeClient({}),
+      client: new EventBridgeClient(awsClientConfig()),
       eventBusName: config.EVENT_BUS_NAME,
     }),
     requeue: createSchedulerRequeue({
-      client: new SchedulerClient({}),
+      client: new SchedulerClient(awsClientConfig()),
       eventBusArn: config.EVENT_BUS_ARN,
       roleArn: config.SCHEDULER_ROLE_ARN,
       groupName: config.SCHEDULER_GROUP_NAME,
       ...(config.REQUEUE_DLQ_ARN ? { deadLetterArn: config.REQUEUE_DLQ_ARN } : {}),
     }),
-    async clusterNames() {
-      return (await stores.clusters.list()).map((c) => c.name);
-    },
-    async cluster(name) {
-      const record = await stores.clusters.get(name);
-      if (!record) throw new UnknownClusterError(name);
-      if (record.auth.type !== 'eks') {
-        throw new UnknownClusterError(name, `auth type ${record.auth.type} is not supported yet; use eks`);
-      }
-      const kc = await kubeConfigFromCluster({
-        name: record.name,
-        endpoint: record.endpoint,
-        caData: record.caData,
-        auth: record.auth,
-      });
-      return { name, kc, kube: createKubeClient(kc, { onRequest: recordApiRequest }) };
-    },
+    ...registryClusters(
+      stores.clusters,
+      createClusterConnections({
+        client: { onRequest: recordApiRequest, timeoutMs: config.KRUISELESS_REQUEST_TIMEOUT_SECONDS * 1000 },
+      }),
+    ),
     admissionSecret() {
       const param = config.ADMISSION_SECRET_PARAM;
       if (!param) return Promise.resolve(undefined);

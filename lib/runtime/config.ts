@@ -2,6 +2,7 @@
  * Lambda configuration from environment variables (set by serverless.yml), validated once per container.
  */
 import { DEFAULT_WRITE_CONCURRENCY } from '../core/bounded.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../kube/request.js';
 import { KruiselessError, errorMessage } from '../core/errors.js';
 import * as z from 'zod';
 import { CONTROLLER_KINDS } from '../controllers/kinds.js';
@@ -24,6 +25,17 @@ const EnvSchema = z.object({
   KRUISELESS_BACKOFF_BASE_SECONDS: z.coerce.number().positive().default(DEFAULT_BACKOFF.baseSeconds),
   /** Longest delay between attempts of an object whose writes keep failing, seconds. */
   KRUISELESS_BACKOFF_MAX_SECONDS: z.coerce.number().positive().default(DEFAULT_BACKOFF.maxSeconds),
+  /** Deadline of one API-server request attempt, seconds (lib/kube/request.ts `DEFAULT_REQUEST_TIMEOUT_MS`). */
+  KRUISELESS_REQUEST_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(60)
+    .default(DEFAULT_REQUEST_TIMEOUT_MS / 1000),
+  /**
+   * `true`: EKS tokens may go to any https endpoint a registry record names, not only EKS's own
+   * (lib/state/clusters.ts `ClusterRecordPolicy`; the emulated AWS's proxy). A real deployment leaves it false.
+   */
+  KRUISELESS_ALLOW_NON_EKS_ENDPOINTS: z.enum(['true', 'false']).default('false'),
 });
 
 /**

@@ -4,6 +4,7 @@
  */
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { ParameterReader } from './aws.js';
+import { awsClientConfig } from './awsClients.js';
 
 let client: SSMClient | undefined;
 
@@ -13,7 +14,7 @@ let client: SSMClient | undefined;
  * @throws the SDK's errors (ParameterNotFound, AccessDenied, ...)
  */
 export const readSsmParameter: ParameterReader = async (name) => {
-  client ??= new SSMClient({});
+  client ??= new SSMClient(awsClientConfig());
   const r = await client.send(new GetParameterCommand({ Name: name, WithDecryption: true }));
   return r.Parameter?.Value;
 };

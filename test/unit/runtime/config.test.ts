@@ -22,7 +22,22 @@ describe('loadConfig', () => {
       KRUISELESS_WRITE_CONCURRENCY: 16,
       KRUISELESS_BACKOFF_BASE_SECONDS: 1,
       KRUISELESS_BACKOFF_MAX_SECONDS: 1000,
+      KRUISELESS_REQUEST_TIMEOUT_SECONDS: 20,
+      KRUISELESS_ALLOW_NON_EKS_ENDPOINTS: 'false',
     });
+  });
+
+  it('reads the request timeout as seconds up to 60 and the non-EKS endpoint switch as true/false', () => {
+    expect(
+      loadConfig({
+        ...ENV,
+        KRUISELESS_REQUEST_TIMEOUT_SECONDS: '5',
+        KRUISELESS_ALLOW_NON_EKS_ENDPOINTS: 'true',
+      }),
+    ).toMatchObject({ KRUISELESS_REQUEST_TIMEOUT_SECONDS: 5, KRUISELESS_ALLOW_NON_EKS_ENDPOINTS: 'true' });
+    expect(() => loadConfig({ ...ENV, KRUISELESS_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...ENV, KRUISELESS_REQUEST_TIMEOUT_SECONDS: '120' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...ENV, KRUISELESS_ALLOW_NON_EKS_ENDPOINTS: 'yes' })).toThrow(ConfigError);
   });
 
   it('reads the write concurrency as a whole number from 1 to 256', () => {
