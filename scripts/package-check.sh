@@ -5,7 +5,10 @@
 #      its size budget (ZIP_BUDGET_BYTES, set from the sizes measured in BENCHMARKS.md#bundles);
 #   3. the template has what docs/architecture.md relies on (rule pattern, retries, DLQ, per-function roles, table shape)
 #      and every IAM Allow names its actions and resources (no wildcard action, no Resource "*");
-#   4. cfn-lint (pinned) passes on the generated template, with no rule ignored.
+#   4. the function roles keep their IAM contract (infra/iam/contract.ts: the cluster registry read-only, each role's
+#      table writes confined to its partition by dynamodb:LeadingKeys, no Scan, no unused or EKS grant,
+#      sts:AssumeRole on exactly the clusterRoleArns parameter);
+#   5. cfn-lint (pinned) passes on the generated template, with no rule ignored.
 # Needs `npm ci` first. Usage: bash scripts/package-check.sh   (or npm run package:check)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,7 +83,8 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const ofType = (type) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const ENV = ['TABLE_NAME', 'EVENT_BUS_NAME', 'EVENT_BUS_ARN', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_GROUP_NAME',
   'REQUEUE_DLQ_ARN', 'ADMISSION_SECRET_PARAM', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'KRUISELESS_FEATURE_GATES',
-  'KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE', 'KRUISELESS_WRITE_CONCURRENCY', 'POWERTOOLS_METRICS_NAMESPACE'];
+  'KRUISELESS_SCALING_EXCLUDE_PREPARING_DELETE', 'KRUISELESS_WRITE_CONCURRENCY', 'POWERTOOLS_METRICS_NAMESPACE',
+  'KRUISELESS_REQUEST_TIMEOUT_SECONDS', 'KRUISELESS_ALLOW_NON_EKS_ENDPOINTS'];
 
 const functions = Object.fromEntries(ofType('AWS::Lambda::Function'));
 check(same(Object.keys(functions).sort(),
@@ -131,7 +135,10 @@ const statements = Object.entries(resources).flatMap(([id, r]) => {
   const docs = r.Type === 'AWS::IAM::Role' ? (r.Properties.Policies ?? []).map((p) => p.PolicyDocument)
     : ['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy', 'AWS::SQS::QueuePolicy'].includes(r.Type) ? [r.Properties.PolicyDocument]
     : [];
-  return docs.flatMap((d) => [d.Statement].flat().map((st) => [id, st]));
+  // a statement under Fn::If (e.g. sts:AssumeRole with HasClusterRoles) is checked in both branches
+  const branches = (st) => st?.['Fn::If'] ? st['Fn::If'].slice(1).flatMap(branches)
+    : st?.Ref === 'AWS::NoValue' ? [] : [st];
+  return docs.flatMap((d) => [d.Statement].flat().flatMap(branches).map((st) => [id, st]));
 });
 check(statements.length >= 10, `IAM statements found: ${statements.length}`);
 for (const [id, st] of statements) {
@@ -189,6 +196,9 @@ if (problems.length > 0) {
 }
 console.log(`[package-check]   ${Object.keys(resources).length} resources, all assertions hold`);
 EOF
+
+step "IAM contract (infra/iam/contract.ts)"
+node_modules/.bin/tsx infra/iam/check.ts "$TEMPLATE" || fail "a function role breaks its IAM contract (above)"
 
 step "cfn-lint $CFN_LINT_VERSION"
 cfn_lint=

@@ -93,6 +93,15 @@ const cfnTags: Array<ScalarTag | CollectionTag> = INTRINSICS.flatMap((fn) => {
 });
 
 /**
+ * `serverless.yml` as data, CloudFormation's short-form tags (`!Ref X`, `!GetAtt X.Arn`, `!Sub …`, `!If […]`, …)
+ * read as their long form (`{ Ref: 'X' }`, `{ 'Fn::GetAtt': ['X', 'Arn'] }`, …); `${…}` variables stay text.
+ * @throws YAMLParseError when the text is not YAML
+ */
+export function parseServerlessYml(yamlText: string): unknown {
+  return parse(yamlText, { customTags: cfnTags });
+}
+
+/**
  * The enabled `eventBridge` events of every function that carry a `pattern`. Events with only a `schedule`
  * (scheduled rules) and events with `enabled: false` are skipped: they route nothing on a bus.
  * @param yamlText the text of `serverless.yml`
@@ -103,7 +112,7 @@ const cfnTags: Array<ScalarTag | CollectionTag> = INTRINSICS.flatMap((fn) => {
 export function loadRulesFromServerless(yamlText: string): ServerlessEventBridgeRule[] {
   let doc: unknown;
   try {
-    doc = parse(yamlText, { customTags: cfnTags });
+    doc = parseServerlessYml(yamlText);
   } catch (error) {
     throw new InvalidServerlessConfigError([{ path: '', message: `not YAML: ${errorMessage(error)}` }]);
   }
