@@ -10,6 +10,7 @@
  * - `sts:AssumeRole` on exactly the deployment's `clusterRoleArns` (cross-account clusters registered with
  *   `roleArn`), for the functions that sign EKS tokens, and only when the parameter is set.
  */
+import { errorMessage } from '../../lib/core/errors.js';
 import { decide, roleStatements, type AuthzRequest, type PolicyStatement } from './policy.js';
 
 /** The table as the template names it. */
@@ -103,7 +104,7 @@ export function checkRoleContracts(resources: Record<string, unknown>): string[]
       try {
         statements = roleStatements(role, conditions);
       } catch (e) {
-        problems.push(`${id}: ${(e as Error).message}`);
+        problems.push(`${id}: ${errorMessage(e)}`);
         continue;
       }
       problems.push(...checkRole(id, contract, statements, hasClusterRoles));
@@ -123,7 +124,7 @@ function checkRole(
     try {
       return decide(statements, r) === 'Allow';
     } catch (e) {
-      problems.push(`${id}: ${(e as Error).message}`);
+      problems.push(`${id}: ${errorMessage(e)}`);
       return false;
     }
   };

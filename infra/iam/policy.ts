@@ -64,7 +64,7 @@ function actionMatches(st: PolicyStatement, action: string): boolean {
 function resourcePattern(r: unknown): string | undefined {
   if (typeof r === 'string') return r.replace(/\$\{[^}]+\}/g, '*');
   const sub = (r as { 'Fn::Sub'?: unknown } | null)?.['Fn::Sub'];
-  const text = Array.isArray(sub) ? sub[0] : sub;
+  const text: unknown = Array.isArray(sub) ? (sub as unknown[])[0] : sub;
   return typeof text === 'string' ? text.replace(/\$\{[^}]+\}/g, '*') : undefined;
 }
 

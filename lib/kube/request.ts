@@ -211,7 +211,7 @@ async function send(kc: KubeConfig, call: HttpCall, timeoutMs: number): Promise<
   opts.agent = agentFor(kc, opts, url.protocol === 'http:');
   const transport = url.protocol === 'http:' ? http : https;
   return new Promise((resolve, reject) => {
-    const fail = (e: unknown) => {
+    const fail = (e: Error) => {
       clearTimeout(timer);
       reject(e);
     };
