@@ -66,7 +66,8 @@ export async function signEksToken(auth: EksAuth): Promise<EksToken> {
 
 /**
  * An {@link EksTokenProvider} that caches one token per (region, cluster, role) and hands it out while at least
- * `minValidityMs` of it is left; a failed signing is not cached.
+ * `minValidityMs` of it is left; concurrent callers share one signing (a burst of 401s signs once); a failed signing
+ * is not cached.
  * @param opts.minValidityMs default {@link TOKEN_MIN_VALIDITY_MS}
  * @param opts.sign default {@link signEksToken}
  * @param opts.clock default the system clock
@@ -78,19 +79,30 @@ export function createEksTokenProvider(
   const sign = opts.sign ?? signEksToken;
   const clock = opts.clock ?? systemClock;
   const cache = new Map<string, Promise<EksToken>>();
+  /** Signings under way: every caller meanwhile, `fresh` or not, gets that token (one AssumeRole, not one each). */
+  const signing = new Map<string, Promise<EksToken>>();
   return async (auth, { fresh = false } = {}) => {
     const cacheKey = `${auth.region}/${auth.clusterName}/${auth.roleArn ?? ''}`;
+    const inFlight = signing.get(cacheKey);
+    if (inFlight) return inFlight;
     const cached = cache.get(cacheKey);
     if (cached && !fresh) {
       const t = await cached.catch(() => undefined);
       if (t && t.expiresAt.getTime() - clock() >= minValidityMs) return t;
+      const started = signing.get(cacheKey); // by a caller that found the same stale token meanwhile
+      if (started) return started;
     }
-    const signing = sign(auth);
-    cache.set(cacheKey, signing);
-    signing.catch(() => {
-      if (cache.get(cacheKey) === signing) cache.delete(cacheKey);
-    });
-    return signing;
+    const signed = sign(auth);
+    signing.set(cacheKey, signed);
+    cache.set(cacheKey, signed);
+    signed.then(
+      () => signing.delete(cacheKey),
+      () => {
+        signing.delete(cacheKey);
+        if (cache.get(cacheKey) === signed) cache.delete(cacheKey);
+      },
+    );
+    return signed;
   };
 }
 

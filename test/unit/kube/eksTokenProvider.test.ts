@@ -69,6 +69,23 @@ describe('EKS token provider', () => {
     await expect(p.tokens(AUTH)).resolves.toMatchObject({ token: 't2' });
   });
 
+  it('callers during a signing share it, fresh or not: a burst of 401s signs one token', async () => {
+    const p = provider();
+    await p.tokens(AUTH);
+    const burst = await Promise.all(Array.from({ length: 16 }, () => p.tokens(AUTH, { fresh: true })));
+    expect(new Set(burst.map((t) => t.token))).toEqual(new Set(['t2']));
+    expect(p.signed).toBe(2);
+  });
+
+  it('callers that find the same stale token at once share one new signing', async () => {
+    const p = provider();
+    await p.tokens(AUTH);
+    p.clock.now = T0 + EKS_TOKEN_LIFETIME_MS;
+    const both = await Promise.all([p.tokens(AUTH), p.tokens(AUTH), p.tokens(AUTH)]);
+    expect(both.map((t) => t.token)).toEqual(['t2', 't2', 't2']);
+    expect(p.signed).toBe(2);
+  });
+
   it('a failed signing is not cached', async () => {
     const p = provider({ fail: true });
     await expect(p.tokens(AUTH)).rejects.toThrow('no credentials');
