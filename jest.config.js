@@ -1,8 +1,9 @@
 /**
- * Three projects: `unit` (pure planner and libraries, no services), `integration`
- * (a real kube-apiserver + etcd started once by the global setup, or the cluster named by KUBECONFIG) and
+ * Four projects: `unit` (pure planner and libraries, no services), `integration`
+ * (a real kube-apiserver + etcd started once by the global setup, or the cluster named by KUBECONFIG),
  * `state-moto` (the state-store suites of `integration` once more, on moto instead of dynalite: two DynamoDB
- * implementations, docs/reliability.md#two-dynamodb-implementations; moto from `npm run moto:install`).
+ * implementations, docs/reliability.md#two-dynamodb-implementations; moto from `npm run moto:install`) and
+ * `integration-alone` (the tests that need the API server to themselves, run after the others).
  * ESM mode: @kubernetes/client-node is ESM-only.
  * @type {import('jest').Config}
  */
@@ -16,6 +17,13 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/.kruiseless/', '<rootDir>/.reference/', '<rootDir>/.parity/'],
 };
 
+/**
+ * Integration tests that count the API server's own request metrics, so another test file's traffic on the same
+ * control plane breaks them (`noop-cost` waits for a quiet server, then asserts exact request counts). They run in
+ * their own project, alone, after the others (`npm run test:integration`).
+ */
+const ALONE = ['<rootDir>/test/integration/e2e/noop-cost.test.ts'];
+
 export default {
   maxWorkers: 2,
   // testTimeout is a global option (jest ignores it inside a project): integration tests wait on a real cluster
@@ -26,6 +34,14 @@ export default {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...ALONE.map((p) => p.replace('<rootDir>', ''))],
+      globalSetup: '<rootDir>/test/integration/globalSetup.ts',
+      globalTeardown: '<rootDir>/test/integration/globalTeardown.ts',
+    },
+    {
+      ...common,
+      displayName: 'integration-alone',
+      testMatch: ALONE,
       globalSetup: '<rootDir>/test/integration/globalSetup.ts',
       globalTeardown: '<rootDir>/test/integration/globalTeardown.ts',
     },

@@ -91,6 +91,18 @@ async function revisionLabels(ctx: TestCluster, name: string): Promise<Record<st
   return rev.metadata?.labels ?? {};
 }
 
+/**
+ * The CloneSet once its `status.updateRevision` is set and differs from `previous`: the reconcile pass creates
+ * ImagePullJobs and pre-pull pods before it writes the status, so a test that saw them may still read the old one.
+ */
+async function movedRevision(c: TestCluster, previous: string | undefined): Promise<CloneSet> {
+  return waitFor('status.updateRevision to name the new revision', 30_000, async () => {
+    const cs = await getCloneSet(c.custom, c.namespace);
+    const now = cs.status?.updateRevision;
+    return now && now !== previous ? cs : undefined;
+  });
+}
+
 describe('image pre-download through the whole pipeline', () => {
   test(
     'gate on: the image change creates exactly one ImagePullJob as OpenKruise does; deleted once all pods are updated',
@@ -102,7 +114,8 @@ describe('image pre-download through the whole pipeline', () => {
         const l = await listJobs(on);
         return l.length > 0 ? l : undefined;
       });
-      const cs = await getCloneSet(on.custom, on.namespace);
+      // the job is created before the pass's status write: wait for the status to name the new revision
+      const cs = await movedRevision(on, before.status?.updateRevision);
       const updateRevision = cs.status?.updateRevision ?? '';
       const labels = await revisionLabels(on, updateRevision);
       const hash = labels['controller.kubernetes.io/hash'];
@@ -196,7 +209,8 @@ describe('image pre-download through the whole pipeline', () => {
         const l = await prePulls();
         return l.length === nodes.length ? l : undefined;
       });
-      const revision = (await getCloneSet(withPods.custom, withPods.namespace)).status?.updateRevision ?? '';
+      const revision =
+        (await movedRevision(withPods, cs.status?.updateRevision)).status?.updateRevision ?? '';
       expect(created.map((p) => p.spec.nodeName).sort()).toEqual(nodes);
       for (const p of created) {
         expect(p.metadata.name).toMatch(new RegExp(`^${revision}-prepull-[0-9a-z]+$`));
