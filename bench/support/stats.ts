@@ -43,6 +43,8 @@ export interface Headline {
 }
 
 const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+/** A count, or `n/a` when it was not measured (NaN: e.g. `--only rollout` leaves the no-op part out). */
+const count = (x: number): string => (Number.isFinite(x) ? String(x) : 'n/a');
 
 /**
  * The last line of `npm run bench`, exactly:
@@ -51,6 +53,6 @@ const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 export function summaryLine(h: Headline): string {
   return (
     `bench: scale-up ${fmt(h.scaleUpVsOpenKruise)}x OpenKruise ${fmt(h.scaleUpVsDeployment)}x Deployment; ` +
-    `rollout ${fmt(h.rolloutVsOpenKruise)}x OpenKruise; noop reads ${h.noopReads} writes ${h.noopWrites}`
+    `rollout ${fmt(h.rolloutVsOpenKruise)}x OpenKruise; noop reads ${count(h.noopReads)} writes ${count(h.noopWrites)}`
   );
 }

@@ -42,6 +42,19 @@ describe('summaryLine', () => {
       'bench: scale-up 1.16x OpenKruise 2.30x Deployment; rollout 1.05x OpenKruise; noop reads 3 writes 0',
     );
   });
+  test('a no-op part that did not run prints n/a, not NaN', () => {
+    expect(
+      summaryLine({
+        scaleUpVsOpenKruise: 0.26,
+        scaleUpVsDeployment: 0.54,
+        rolloutVsOpenKruise: 0.24,
+        noopReads: NaN,
+        noopWrites: NaN,
+      }),
+    ).toBe(
+      'bench: scale-up 0.26x OpenKruise 0.54x Deployment; rollout 0.24x OpenKruise; noop reads n/a writes n/a',
+    );
+  });
   test('a missing ratio prints n/a', () => {
     expect(
       summaryLine({
