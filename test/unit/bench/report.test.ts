@@ -55,7 +55,7 @@ describe('headline and the summary line', () => {
   });
   test('no runs: n/a ratios', () => {
     expect(summaryLine(headline([], []))).toBe(
-      'bench: scale-up n/ax OpenKruise n/ax Deployment; rollout n/ax OpenKruise; noop reads NaN writes NaN',
+      'bench: scale-up n/ax OpenKruise n/ax Deployment; rollout n/ax OpenKruise; noop reads n/a writes n/a',
     );
   });
 });
