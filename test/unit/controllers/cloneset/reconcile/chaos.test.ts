@@ -21,6 +21,8 @@ const DEFAULT_SEED = 20261201;
 const SEED = process.env.CHAOS_SEED ? Number(process.env.CHAOS_SEED) : DEFAULT_SEED;
 /** 40 scenarios of 25–35 rounds: at least 1,000 rounds, every one with the fault injector on. */
 const RUNS = 40;
+/** Scenarios of the run with read faults too. */
+const READ_RUNS = 12;
 
 describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
   test(`≥ 1,000 rounds: every invariant holds after every write, and each run converges to its fault-free twin (seed ${SEED})`, async () => {
@@ -43,6 +45,26 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
     );
     expect(rounds).toBeGreaterThanOrEqual(1000);
     expect(faults).toBeGreaterThan(300);
+  });
+
+  test(`read faults too (429, 500, no answer on a GET or LIST): every invariant holds and each run converges (seed ${SEED})`, async () => {
+    const fired: Record<string, number> = {};
+    await fc.assert(
+      fc.asyncProperty(scenarioArb(25, 35, { reads: true }), async (s) => {
+        const v = await checkScenario(s);
+        for (const [kind, n] of Object.entries(v.faulty.faults))
+          if (kind.startsWith('read ')) fired[kind] = (fired[kind] ?? 0) + n;
+        expect(v.faulty.violations).toEqual([]);
+        expect(v.clean.violations).toEqual([]);
+        expect({ faulty: v.faulty.converged, clean: v.clean.converged }).toEqual({
+          faulty: true,
+          clean: true,
+        });
+        expect(v.divergence).toEqual([]);
+      }),
+      { seed: SEED, numRuns: READ_RUNS, endOnFailure: true },
+    );
+    expect(Object.keys(fired).sort()).toEqual(['read internal500', 'read networkError', 'read throttled429']);
   });
 
   test('the shape of a harness gap it showed (seed 801639914, scenario 8: a Resync pass that lists no PVCs records a scale-down) holds every invariant', async () => {

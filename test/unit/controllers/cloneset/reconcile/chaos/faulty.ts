@@ -3,7 +3,7 @@
  * stores behind wrappers that inject this invocation's faults and report every applied write to the checker.
  *
  * These wrappers are mocks of faults that cannot be caused for real in a unit test (a 500 or a lost answer on
- * the n-th write, a Lambda dying mid-write, DynamoDB throttling or a timeout after the write was applied, a
+ * the n-th write, a 429, a 500 or no answer on the n-th read, a Lambda dying mid-write, DynamoDB throttling or a timeout after the write was applied, a
  * clock that jumps past the lease). Everything else — the API server's preconditions, the lease and fencing
  * protocol of the state stores — is the real in-memory implementation. Test-only.
  */
@@ -31,7 +31,7 @@ import type {
 } from '../../../../../../lib/kube/types.js';
 import { StateStoreError } from '../../../../../../lib/state/errors.js';
 import type { ExpectationStore, LeaseStore, ScaleDownLedger } from '../../../../../../lib/state/index.js';
-import type { ApiFaultKind, Fault, StoreFaultKind } from './scenario.js';
+import type { ApiFaultKind, Fault, ReadFaultKind, StoreFaultKind } from './scenario.js';
 import { CLONESET_RESOURCE } from '../../../../../../lib/controllers/cloneset/api/resource.js';
 
 /** What the invocation reports to the simulation. */
@@ -71,6 +71,8 @@ const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
 /** One invocation: its faults, its counters, and whether it died. */
 export class Invocation {
   apiWrites = 0;
+  /** API reads (GET and LIST) so far. */
+  apiReads = 0;
   storeCalls = 0;
   crashed = false;
   /**
@@ -108,6 +110,11 @@ export class Invocation {
     return this.faults.find((f): f is Extract<Fault, { on: 'api' }> => f.on === 'api' && f.at === n)?.kind;
   }
 
+  readFault(): ReadFaultKind | undefined {
+    const n = ++this.apiReads;
+    return this.faults.find((f): f is Extract<Fault, { on: 'read' }> => f.on === 'read' && f.at === n)?.kind;
+  }
+
   storeFault(): StoreFaultKind | undefined {
     const n = ++this.storeCalls;
     return this.faults.find((f): f is Extract<Fault, { on: 'store' }> => f.on === 'store' && f.at === n)
@@ -128,6 +135,17 @@ const API_ERRORS: Partial<Record<ApiFaultKind, [number, string, string]>> = {
     'the server has received too many requests and has asked us to try again later',
   ],
   internal500: [500, 'InternalError', 'etcd is unavailable'],
+};
+
+/** A read fault as the HTTP layer reports it once its retries are spent: status, reason, message. */
+const READ_ERRORS: Record<ReadFaultKind, [number, string, string]> = {
+  throttled429: [
+    429,
+    'TooManyRequests',
+    'the server has received too many requests and has asked us to try again later',
+  ],
+  internal500: [500, 'InternalError', 'etcd is unavailable'],
+  networkError: [0, 'NetworkError', 'socket hang up'],
 };
 
 /** The same resource (group and plural). */
@@ -183,10 +201,23 @@ export class FaultyKube implements KubeClient {
     });
   }
 
-  /** A read, kept as the invocation's last view of the world (a CloneSet read starts a new view). */
-  private reading<T>(f: () => Promise<T>, keep: (r: T) => void): Promise<T> {
+  /** A read: this invocation's read fault, if it is due, else the real read. */
+  private read<T>(op: string, f: () => Promise<T>): Promise<T> {
     return this.inv.gate(async () => {
-      const r = await f();
+      const fault = this.inv.readFault();
+      if (fault) {
+        this.inv.host.fired(`read ${fault}`);
+        const [status, reason, message] = READ_ERRORS[fault];
+        throw new KubeApiError(op, status, reason, message);
+      }
+      return f();
+    });
+  }
+
+  /** A read, kept as the invocation's last view of the world (a CloneSet read starts a new view). */
+  private reading<T>(op: string, f: () => Promise<T>, keep: (r: T) => void): Promise<T> {
+    return this.inv.gate(async () => {
+      const r = await this.read(op, f);
       this.inv.read.seq++;
       keep(structuredClone(r));
       return r;
@@ -194,8 +225,10 @@ export class FaultyKube implements KubeClient {
   }
 
   get<T extends KubeObject>(resource: Resource<T>, ref: ObjectRef): Promise<T | undefined> {
-    if (!is(resource, CLONESET_RESOURCE)) return this.inv.gate(() => this.inner.get(resource, ref));
+    const op = `get ${resource.kind.toLowerCase()} ${ref.namespace ?? ''}/${ref.name}`;
+    if (!is(resource, CLONESET_RESOURCE)) return this.read(op, () => this.inner.get(resource, ref));
     return this.reading(
+      op,
       () => this.inner.get(resource, ref),
       (cs) => {
         this.inv.read.cloneSet = cs as CloneSet | undefined;
@@ -212,9 +245,11 @@ export class FaultyKube implements KubeClient {
         : is(resource, RESOURCES.controllerrevisions)
           ? (items) => (this.inv.read.revisions = items as ControllerRevision[])
           : undefined;
+    const op = `list ${resource.kind.toLowerCase()} ${options?.namespace ?? ''}`;
     if (!keep || is(resource, CLONESET_RESOURCE))
-      return this.inv.gate(() => this.inner.list(resource, options));
+      return this.read(op, () => this.inner.list(resource, options));
     return this.reading(
+      op,
       () => this.inner.list(resource, options),
       (l) => keep(l.items),
     );

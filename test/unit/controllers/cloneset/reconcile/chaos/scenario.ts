@@ -62,6 +62,18 @@ export type StoreFaultKind =
    */
   | 'conditional';
 
+/**
+ * A fault of the API server on a read (a GET or a LIST), injected at the n-th API read (1-based) of the round's
+ * first invocation: nothing is read.
+ */
+export type ReadFaultKind =
+  /** 429 TooManyRequests (API Priority and Fairness sheds the request). */
+  | 'throttled429'
+  /** 500 InternalError (etcd unavailable). */
+  | 'internal500'
+  /** No answer: a reset or a timed-out attempt (status 0), as the HTTP layer reports it after its retries. */
+  | 'networkError';
+
 /** A fault of the event bus for this round's deliveries. */
 export type BusFaultKind = 'duplicate' | 'reorder' | 'delay' | 'drop' | 'concurrent';
 
@@ -69,6 +81,7 @@ export type BusFaultKind = 'duplicate' | 'reorder' | 'delay' | 'drop' | 'concurr
 export type Fault =
   | { on: 'api'; at: number; kind: ApiFaultKind }
   | { on: 'store'; at: number; kind: StoreFaultKind }
+  | { on: 'read'; at: number; kind: ReadFaultKind }
   | { on: 'bus'; kind: BusFaultKind };
 
 /** One step of a scenario. */
@@ -141,7 +154,7 @@ export const actionArb: fc.Arbitrary<UserAction> = fc.oneof(
 
 const writeIndex = fc.integer({ min: 1, max: 6 });
 
-/** Faults: API write faults, DynamoDB faults, bus faults. */
+/** Faults: API write faults, DynamoDB faults, bus faults (no read faults: {@link faultWithReadsArb} adds them). */
 export const faultArb: fc.Arbitrary<Fault> = fc.oneof(
   {
     weight: 4,
@@ -176,20 +189,48 @@ export const faultArb: fc.Arbitrary<Fault> = fc.oneof(
   },
 );
 
-/** One round: an action about every other round, up to two faults, 1–6 s of clock. */
-export const roundArb: fc.Arbitrary<Round> = fc.record(
-  {
-    action: actionArb,
-    faults: fc.array(faultArb, { maxLength: 2 }),
-    dt: fc.integer({ min: 1, max: 6 }),
-  },
-  { requiredKeys: ['faults', 'dt'] },
+/** Read faults: a GET or LIST among the first 5 of an invocation fails (a pass reads 4–5 objects). */
+export const readFaultArb: fc.Arbitrary<Fault> = fc.record({
+  on: fc.constant('read' as const),
+  at: fc.integer({ min: 1, max: 5 }),
+  kind: fc.constantFrom<ReadFaultKind>('throttled429', 'internal500', 'networkError'),
+});
+
+/** {@link faultArb} with read faults too (about one fault in six a read fault). */
+export const faultWithReadsArb: fc.Arbitrary<Fault> = fc.oneof(
+  { weight: 5, arbitrary: faultArb },
+  { weight: 1, arbitrary: readFaultArb },
 );
 
+/** What a scenario's faults may include beyond {@link faultArb}. */
+export interface ScenarioOptions {
+  /** Read faults too ({@link readFaultArb}); default false, which keeps the seeded runs' scenarios as they were. */
+  reads?: boolean;
+}
+
+/** One round: an action about every other round, up to two faults, 1–6 s of clock. */
+export function roundArbWith(options: ScenarioOptions = {}): fc.Arbitrary<Round> {
+  return fc.record(
+    {
+      action: actionArb,
+      faults: fc.array(options.reads ? faultWithReadsArb : faultArb, { maxLength: 2 }),
+      dt: fc.integer({ min: 1, max: 6 }),
+    },
+    { requiredKeys: ['faults', 'dt'] },
+  );
+}
+
+/** One round with {@link faultArb}'s faults. */
+export const roundArb: fc.Arbitrary<Round> = roundArbWith();
+
 /** A scenario of `minRounds`–`maxRounds` rounds. */
-export function scenarioArb(minRounds: number, maxRounds: number): fc.Arbitrary<Scenario> {
+export function scenarioArb(
+  minRounds: number,
+  maxRounds: number,
+  options: ScenarioOptions = {},
+): fc.Arbitrary<Scenario> {
   return fc.record({
     spec: specArb,
-    rounds: fc.array(roundArb, { minLength: minRounds, maxLength: maxRounds }),
+    rounds: fc.array(roundArbWith(options), { minLength: minRounds, maxLength: maxRounds }),
   });
 }
