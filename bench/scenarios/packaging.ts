@@ -20,6 +20,14 @@ export interface BundleResult {
   initRatio: number;
 }
 
+/**
+ * The zips that `npm run package:check` has not written yet under `serverlessDir` (a fresh clone has none).
+ * @returns the function names of FUNCTIONS without a `<fn>.zip`
+ */
+export function missingZips(serverlessDir: string): string[] {
+  return FUNCTIONS.filter((fn) => !existsSync(path.join(serverlessDir, `${fn}.zip`)));
+}
+
 /** The functions of serverless.yml. */
 export const FUNCTIONS = ['watch', 'resync', 'admission', 'reconcile'] as const;
 
@@ -51,20 +59,24 @@ function importMs(dir: string, file: string, times: number): number {
 
 /**
  * Measure every function whose zip exists under `serverlessDir`.
- * @returns the bare handler's init and one entry per zip found (none when the folder has no zips)
+ * @returns the bare handler's init, one entry per zip found, and the functions whose zip is not there
  */
 export function runPackaging(
   serverlessDir: string,
   times = 5,
-): { bareInitMs: number; bundles: BundleResult[] } {
+): { bareInitMs: number; bundles: BundleResult[]; missing: string[] } {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'kruiseless-bench-'));
   try {
     writeFileSync(path.join(tmp, 'bare.mjs'), 'export const handler = async () => ({});\n');
     const bareInitMs = importMs(tmp, 'bare.mjs', times);
     const bundles: BundleResult[] = [];
+    const missing: string[] = [];
     for (const fn of FUNCTIONS) {
       const zip = path.join(serverlessDir, `${fn}.zip`);
-      if (!existsSync(zip)) continue;
+      if (!existsSync(zip)) {
+        missing.push(fn);
+        continue;
+      }
       const dir = path.join(tmp, fn);
       execFileSync('python3', ['-m', 'zipfile', '-e', zip, dir]);
       const initMs = importMs(dir, `functions/${fn}.mjs`, times);
@@ -75,7 +87,7 @@ export function runPackaging(
         initRatio: ratio(initMs, bareInitMs),
       });
     }
-    return { bareInitMs: Math.round(bareInitMs * 100) / 100, bundles };
+    return { bareInitMs: Math.round(bareInitMs * 100) / 100, bundles, missing };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
