@@ -14,6 +14,7 @@ import type { RequeueScheduler, ReconcileReason, ReconcileRequest } from '../req
 import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
 import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
+import { requestIdOfHolder } from './holder.js';
 
 /** What the loop needs whatever the kind: the lease, the requeue scheduler and the time budget. */
 export interface LoopDeps {
@@ -21,7 +22,7 @@ export interface LoopDeps {
   requeue: RequeueScheduler;
   log: Logger;
   clock: Clock;
-  /** Unique id of this invocation (lease holder). */
+  /** Lease holder id of this execution, unique per execution: `<requestId>/<execution>` (./holder.ts). */
   holder: string;
   sleep: (ms: number) => Promise<void>;
   /** Epoch ms by which the invocation must have released its lease (Lambda remaining time minus a margin). */
@@ -160,22 +161,35 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
 }
 
 /**
- * Release the lease, clearing the dirty flag as often as it is set: for callers that have already arranged for
- * whatever made it dirty to be handled (a requeue, or a rethrown error that the event source retries).
- * @param failures stored with the release (see {@link LeaseStore.release}); omitted: the stored count stays
- * @throws FencedOutError (the lease is someone else's); StateStoreError
+ * When a refused acquire cannot leave the event to the holder's dirty flag alone, the delay (seconds) after which
+ * this request looks again; undefined when the flag is enough:
+ * - the holder is another execution of the same request (review finding 3): Lambda retries a crashed execution
+ *   under its request id while the dead one's lease still runs, and the dead one never reads its dirty flag —
+ *   look again just after the lease's end (a live copy has released by then; the extra pass finds nothing to do);
+ * - the request is a requeue: it may be the holder's own hand-off firing before the holder's release, which
+ *   releases whatever the dirty flag says (`requeued: true`, docs/reliability.md#lease-hand-off) — look again in 1 s.
+ * @param nowMs the invocation's clock, epoch ms; `expiresAt` the holder's lease end, epoch ms
  */
-async function releaseFully(deps: LoopDeps, lease: Lease, failures?: number): Promise<void> {
-  while ((await deps.leases.release(lease, failures)) === 'dirty') {
-    // another event arrived after the caller's arrangement: it is covered by it; clear and try again
-  }
+export function deferralRequeueSeconds(
+  request: ReconcileRequest,
+  holder: string,
+  heldBy: string,
+  expiresAt: number,
+  nowMs: number,
+): number | undefined {
+  if (requestIdOfHolder(heldBy) === requestIdOfHolder(holder))
+    return Math.max(1, Math.ceil((expiresAt - nowMs) / 1000) + 1);
+  if (request.reason === 'Requeue') return 1;
+  return undefined;
 }
 
 /**
  * Reconcile one object key with its controller's `reconciler`. Takes the lease (or marks the holder dirty and returns
  * `deferred`), runs passes until nothing changes, sleeps short waits inside the invocation and schedules longer ones,
- * re-runs when another event arrived meanwhile (dirty flag), then releases the lease. When the budget is used up
- * while another event waits, it requeues and releases — clearing the dirty flag as often as needed, so it never returns holding the lease.
+ * re-runs when another event arrived meanwhile (dirty flag), then releases the lease; a timer is scheduled before
+ * the release. When the budget is used up while another event waits, it requeues and then releases in one write
+ * whatever the dirty flag says, so it never returns holding the lease. A refused acquire also requeues when the
+ * dirty flag may not be read ({@link deferralRequeueSeconds}).
  * @throws state-store and unexpected errors after releasing the lease (the event is retried by Lambda / the bus);
  *   a takeover by another invocation (`FencedOutError`) is not an error: it returns `fenced`.
  */
@@ -191,7 +205,19 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       holder: acquired.heldBy,
       ...key,
     });
-    return { result: 'deferred', passes: 0, writes: 0 };
+    const deferred: ReconcileOutcome<P> = { result: 'deferred', passes: 0, writes: 0 };
+    const again = deferralRequeueSeconds(
+      request,
+      deps.holder,
+      acquired.heldBy,
+      acquired.expiresAt,
+      deps.clock(),
+    );
+    if (again !== undefined) {
+      await deps.requeue.requeueAfter({ ...request, reason: 'Requeue' }, again);
+      deferred.requeuedAfterSeconds = again;
+    }
+    return deferred;
   }
   const run: Run<D, P, Scope> = {
     deps,
@@ -213,14 +239,16 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
   try {
     for (;;) {
       const wait = await runPasses(run);
-      if ((await deps.leases.release(run.env.lease, run.failures)) === 'released') {
-        if (wait !== undefined && run.outcome.result !== 'gone') await requeue(wait);
-        return run.outcome;
-      }
+      const timer = run.outcome.result === 'gone' ? undefined : wait;
+      // the timer is scheduled before the release (review finding 17): a kill between the two leaves a lease that
+      // runs out and a timer that fires, never a free lease and no timer
+      if (timer !== undefined) await requeue(timer);
+      if ((await deps.leases.release(run.env.lease, run.failures)) === 'released') return run.outcome;
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
       if (exhausted(run)) {
-        await requeue(Math.min(wait ?? 1, 1));
-        await releaseFully(deps, run.env.lease, run.failures);
+        if (timer === undefined || timer > 1) await requeue(1);
+        // the requeue covers every event marked so far: one release write, however many marks follow (finding 18)
+        await deps.leases.release(run.env.lease, run.failures, { requeued: true });
         return run.outcome;
       }
     }
@@ -229,7 +257,8 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       deps.log.warn('lease taken over by another invocation; stopping without further writes', { ...key });
       return { ...run.outcome, result: 'fenced' };
     }
-    await releaseFully(deps, run.env.lease).catch(() => undefined); // else the lease expires; the retry takes it over
+    // the rethrown error is retried by the event source: that retry covers the marks (else the lease expires)
+    await deps.leases.release(run.env.lease, undefined, { requeued: true }).catch(() => undefined);
     throw e;
   }
 }

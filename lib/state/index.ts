@@ -28,6 +28,7 @@ export type {
   Lease,
   LeaseStore,
   PendingOp,
+  ReleaseOptions,
   ScaleDownIntent,
   ScaleDownLedger,
   WatchCheckpoints,

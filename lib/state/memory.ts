@@ -110,14 +110,15 @@ export function createMemoryStores(): MemoryStores {
         cur.expiresAt = nowMs + durationMs;
         return { ...lease, key: { ...lease.key }, expiresAt: cur.expiresAt };
       },
-      async release(lease, failures) {
+      async release(lease, failures, options) {
         if (failures !== undefined) checkFailures('lease.release', failures);
         const cur = owned('lease.release', lease);
         if (failures !== undefined) cur.failures = failures;
-        if (cur.dirty) {
+        if (cur.dirty && !options?.requeued) {
           cur.dirty = false;
           return 'dirty';
         }
+        cur.dirty = false;
         cur.expiresAt = RELEASED_AT;
         return 'released';
       },

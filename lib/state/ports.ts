@@ -56,10 +56,22 @@ export interface LeaseStore {
    * @param failures when given, stored on the lease item in the same write (either outcome) as the consecutive
    *   failed passes the next {@link acquire} returns (docs/reliability.md#backoff); when omitted the stored count
    *   is kept. An integer ≥ 0.
+   * @param options `requeued: true` releases whatever `dirty` says ({@link ReleaseOptions})
    * @throws FencedOutError if the lease was taken over
    * @throws StateStoreError on DynamoDB failures
    */
-  release(lease: Lease, failures?: number): Promise<'released' | 'dirty'>;
+  release(lease: Lease, failures?: number, options?: ReleaseOptions): Promise<'released' | 'dirty'>;
+}
+
+/** How {@link LeaseStore.release} treats the dirty flag. */
+export interface ReleaseOptions {
+  /**
+   * The caller has already arranged a requeue that looks at the object after every event marked so far (a
+   * scheduled requeue, or a rethrown error the event source retries): release even when `dirty` is set, clearing
+   * it, in one write; the result is then always `'released'`. Bounds the release when other invocations keep
+   * marking the lease (review finding 18; why no event is lost: docs/reliability.md#lease-hand-off).
+   */
+  requeued?: boolean;
 }
 
 /** One issued but not yet observed write. */

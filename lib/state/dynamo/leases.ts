@@ -12,7 +12,7 @@ import type { ObjectKey } from '../../core/objectKey.js';
 import { StateStoreError } from '../errors.js';
 import { objectKeyString, itemKey, SK } from '../itemKeys.js';
 import { checkFailures, checkLeaseTiming, RELEASED_AT } from '../leaseProtocol.js';
-import type { AcquireResult, Lease, LeaseStore } from '../ports.js';
+import type { AcquireResult, Lease, LeaseStore, ReleaseOptions } from '../ports.js';
 import { raiseFence } from './fence.js';
 import { lostLease, RELEASE_UPDATE, takeLease, updateIfOwned } from './leaseItem.js';
 import { decodeItem, gcTtl, type Item, type StateTable } from './table.js';
@@ -110,7 +110,7 @@ export class DynamoLeaseStore implements LeaseStore {
     return { ...lease, key: { ...lease.key }, expiresAt };
   }
 
-  async release(lease: Lease, failures?: number): Promise<'released' | 'dirty'> {
+  async release(lease: Lease, failures?: number, options?: ReleaseOptions): Promise<'released' | 'dirty'> {
     const op = 'lease.release';
     if (failures !== undefined) checkFailures(op, failures);
     const pk = objectKeyString(lease.key);
@@ -125,17 +125,19 @@ export class DynamoLeaseStore implements LeaseStore {
             values: { ':failures': failures },
           };
     const at = { table: this.table, operation: op, pk, sk: SK.lease };
+    // a requeue is arranged: one write, whatever the dirty flag says (and clearing it)
     const released = await updateIfOwned(
       at,
       lease,
       {
-        expression: RELEASE_UPDATE.expression + count.set,
+        expression: RELEASE_UPDATE.expression + (options?.requeued ? ', #dirty = :false' : '') + count.set,
         names: { ...RELEASE_UPDATE.names, ...dirty, ...count.names },
         values: { ...RELEASE_UPDATE.values, ':false': false, ...count.values },
       },
-      '#dirty = :false',
+      options?.requeued ? undefined : '#dirty = :false',
     );
     if (released.ok) return 'released';
+    if (options?.requeued) throw lostLease(at, lease);
     // the same owned-update call as above on purpose: the second step of the release protocol, taken only when the
     // first found the dirty flag set (docs/architecture.md#lib-state)
     const cleared = await updateIfOwned(

@@ -77,6 +77,27 @@ describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, ()
     expect(await item(PK, 'lease')).toMatchObject({ holder: 'inv-a', token: 1, expiresAt: 0, dirty: false });
   });
 
+  test('a release after a requeue (requeued: true) frees a dirty lease in one write, clearing the flag and storing the failure count (review finding 18)', async () => {
+    const { stores, item } = await fx.fresh();
+    const lease = await acquired(stores.leases, 'inv-a', T0);
+    await stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1000); // marks dirty
+    await expect(stores.leases.release(lease, 2, { requeued: true })).resolves.toBe('released');
+    expect(await item(PK, 'lease')).toMatchObject({
+      holder: 'inv-a',
+      token: 1,
+      expiresAt: 0,
+      dirty: false,
+      failures: 2,
+    });
+    await expect(stores.leases.release(lease, undefined, { requeued: true })).resolves.toBe('released');
+    const next = await stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 2000);
+    expect(next).toMatchObject({ acquired: true, lease: { holder: 'inv-b', token: 2 }, failures: 2 });
+    if (!next.acquired) throw new Error('unreachable');
+    await expect(stores.leases.release(lease, undefined, { requeued: true })).rejects.toBeInstanceOf(
+      FencedOutError,
+    );
+  });
+
   test('a lease is not taken over one millisecond before it expires', async () => {
     const { stores } = await fx.fresh();
     await acquired(stores.leases, 'inv-a', T0);

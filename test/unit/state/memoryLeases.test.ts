@@ -51,3 +51,18 @@ describe('memory LeaseStore.renew', () => {
     );
   });
 });
+
+describe('memory LeaseStore.release after a requeue (requeued: true, review finding 18)', () => {
+  it('frees a dirty lease at once, clearing the flag, so the next acquire starts clean', async () => {
+    const stores = createMemoryStores();
+    const lease = await acquired(stores, 'inv-a', T0);
+    await stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1000); // marks dirty
+    await expect(stores.leases.release(lease, 3, { requeued: true })).resolves.toBe('released');
+    const next = await acquired(stores, 'inv-b', T0 + 2000);
+    expect(next).toEqual({ key: KEY, holder: 'inv-b', token: 2, expiresAt: T0 + 2000 + DURATION });
+    await expect(stores.leases.release(next)).resolves.toBe('released');
+    await expect(stores.leases.release(lease, undefined, { requeued: true })).rejects.toBeInstanceOf(
+      FencedOutError,
+    );
+  });
+});

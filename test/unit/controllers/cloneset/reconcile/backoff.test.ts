@@ -113,8 +113,8 @@ describe('reconcileCloneSet: an evicted pod whose name the replacement needs', (
       ...FAILED_CREATE,
       'replace cloneset status cs-no-pvc-sample',
       `event FailedCreate: ${ALREADY_EXISTS}`,
-      'lease.release (failures 1)',
       'requeue 1s',
+      'lease.release (failures 1)',
     ]);
     const [event] = failedCreates(h);
     expect(event).toEqual({ name: expect.stringMatching(/^cs-no-pvc-sample\.[0-9a-f]{16}$/), count: 1 });
@@ -133,8 +133,8 @@ describe('reconcileCloneSet: an evicted pod whose name the replacement needs', (
         expect(h.journal).toEqual([
           ...FAILED_CREATE,
           `event FailedCreate: ${ALREADY_EXISTS}`,
-          'lease.release (failures 2)',
           'requeue 2s',
+          'lease.release (failures 2)',
         ]);
       }
       h.journal.length = 0;

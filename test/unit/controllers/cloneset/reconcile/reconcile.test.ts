@@ -162,8 +162,8 @@ describe('reconcileCloneSet: failures', () => {
       'replace cloneset status cs-no-pvc-sample',
       `event SuccessfulCreate: succeed to create pod ${A}`,
       `event FailedCreate: create pod ${B}: 500 InternalError: etcd is unavailable`,
-      'lease.release (failures 1)',
       'requeue 1s',
+      'lease.release (failures 1)',
     ]);
     const status = [...h.kube.cloneSets.values()][0].status;
     expect(status?.conditions?.map((c) => [c.type, c.status, c.message])).toEqual([
@@ -243,8 +243,8 @@ describe('reconcileCloneSet: failures', () => {
       `patch pod ${A}`,
       `patch pod ${B}`,
       `expectations.put updates[${A},${B}]`,
-      'lease.release',
       'requeue 1s',
+      'lease.release',
     ]);
     expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
   });
@@ -271,8 +271,8 @@ describe('reconcileCloneSet: failures', () => {
       `patch pod ${A}`,
       `expectations.put updates[${A}]`,
       'replace cloneset status cs-no-pvc-sample',
-      'lease.release',
       'requeue 1s',
+      'lease.release',
     ]);
     expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
   });
@@ -325,8 +325,8 @@ describe('reconcileCloneSet: the lease', () => {
     const leases: LeaseStore = {
       acquire: deps.leases.acquire.bind(deps.leases),
       renew: deps.leases.renew.bind(deps.leases),
-      async release(lease) {
-        const answer = await release(lease);
+      async release(...args) {
+        const answer = await release(...args);
         // one more event arrives between the first and the second release
         if (releases++ === 0) await h.stores.leases.acquire(KEY, 'inv-3', 120_000, h.clock.now);
         return answer;
@@ -334,7 +334,7 @@ describe('reconcileCloneSet: the lease', () => {
     };
     const out = await reconcileCloneSet({ ...deps, leases }, REQUEST);
     expect(out.requeuedAfterSeconds).toBe(1);
-    expect(h.journal.slice(-4)).toEqual(['lease.release', 'requeue 1s', 'lease.release', 'lease.release']);
+    expect(h.journal.slice(-3)).toEqual(['requeue 1s', 'lease.release', 'lease.release']);
     expect(await leaseIsFree(h)).toBe(true);
   });
 
@@ -356,7 +356,7 @@ describe('reconcileCloneSet: the lease', () => {
       requeuedAfterSeconds: 1,
       plan: undefined,
     });
-    expect(h.journal.slice(-3)).toEqual(['lease.release', 'requeue 1s', 'lease.release']);
+    expect(h.journal.slice(-3)).toEqual(['requeue 1s', 'lease.release', 'lease.release']);
     expect(await leaseIsFree(h)).toBe(true);
   });
 
@@ -433,8 +433,8 @@ describe('reconcileCloneSet: the lease', () => {
       `delete pod ${A}`,
       `event SuccessfulDelete: succeed to delete pod ${A}`,
       'ledger.clear',
-      'lease.release',
       'requeue 1s',
+      'lease.release',
     ]);
     expect([...h.kube.pods.keys()]).toEqual([B]);
   });
@@ -483,8 +483,88 @@ describe('reconcileCloneSet: the lease', () => {
       'expectations.get',
       'ledger.get',
       'replace cloneset status cs-no-pvc-sample',
-      'lease.release',
       'requeue 2s',
+      'lease.release',
     ]);
+  });
+
+  test('a kill between the requeue and the release (review finding 17): the timer is already scheduled when the release dies', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    const taken = await h.stores.leases.acquire(KEY, 'old', 1000, h.clock.now);
+    if (!taken.acquired) throw new Error('lease');
+    await h.stores.expectations.put(taken.lease, {
+      creates: [{ name: 'cs-no-pvc-sample-slow1', at: h.clock.now }],
+      deletes: [],
+      updates: [],
+    });
+    await h.stores.leases.release(taken.lease);
+    const deps = h.deps({ maxPasses: 1, maxInlineWaitSeconds: 0 });
+    const killed = new Error('Runtime.ExitError: the invocation was killed');
+    const leases: LeaseStore = {
+      ...deps.leases,
+      acquire: deps.leases.acquire.bind(deps.leases),
+      renew: deps.leases.renew.bind(deps.leases),
+      release: () => Promise.reject(killed),
+    };
+    await expect(reconcileCloneSet({ ...deps, leases }, REQUEST)).rejects.toBe(killed);
+    expect(h.requeues).toEqual([{ seconds: 2 }]);
+    expect(h.journal.slice(-1)).toEqual(['requeue 2s']);
+  });
+
+  test('others mark the lease dirty before every release (review finding 18): at the pass budget one requeue and one unconditional release end the invocation', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    const deps = h.deps({ maxPasses: 2 });
+    let releases = 0;
+    const leases: LeaseStore = {
+      acquire: deps.leases.acquire.bind(deps.leases),
+      renew: deps.leases.renew.bind(deps.leases),
+      async release(...args) {
+        if (++releases > 20) throw new Error('release loops without bound');
+        await h.stores.leases.acquire(KEY, `marker-${releases}`, 120_000, h.clock.now); // marks dirty
+        return deps.leases.release(...args);
+      },
+    };
+    const out = await reconcileCloneSet({ ...deps, leases }, REQUEST);
+    expect({
+      result: out.result,
+      passes: out.passes,
+      requeuedAfterSeconds: out.requeuedAfterSeconds,
+    }).toEqual({
+      result: 'reconciled',
+      passes: 2,
+      requeuedAfterSeconds: 1,
+    });
+    expect(releases).toBe(2);
+    expect(h.journal.filter((l) => l.startsWith('requeue') || l.startsWith('lease.'))).toEqual([
+      'lease.acquire',
+      'requeue 1s',
+      'lease.release',
+      'lease.release',
+    ]);
+    expect(await leaseIsFree(h)).toBe(true);
+  });
+
+  test('another execution of the same request holds the lease (a Lambda retry after a crash): mark it dirty and requeue for 1 s after its end (review finding 3)', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    await h.stores.leases.acquire(KEY, 'req-1/exec-a', 120_000, h.clock.now - 30_000);
+    const out = await reconcileCloneSet(h.deps({ holder: 'req-1/exec-b' }), REQUEST);
+    expect(out).toEqual({ result: 'deferred', passes: 0, writes: 0, requeuedAfterSeconds: 91 });
+    expect(h.journal).toEqual(['lease.acquire', 'requeue 91s']);
+    expect(h.kube.pods.size).toBe(0);
+  });
+
+  test('a requeue finds the lease held (it may be the holder’s own hand-off, fired before its release): it looks again in 1 s', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    await h.stores.leases.acquire(KEY, 'req-1/exec-a', 120_000, h.clock.now);
+    const out = await reconcileCloneSet(h.deps({ holder: 'req-2/exec-c' }), {
+      ...REQUEST,
+      reason: 'Requeue',
+    });
+    expect(out).toEqual({ result: 'deferred', passes: 0, writes: 0, requeuedAfterSeconds: 1 });
+    expect(h.journal).toEqual(['lease.acquire', 'requeue 1s']);
   });
 });
