@@ -14,6 +14,7 @@ import { systemClock } from '../../core/clock.js';
 import { controllerNameOf, objectKeyText } from '../../core/objectKey.js';
 import { withKeys, type Logger as CoreLogger } from '../../core/logger.js';
 import type { ReconcileOutcome } from '../../reconcile/reconcile.js';
+import { executionHolder } from '../../reconcile/holder.js';
 import { InvocationMetrics, noMetricsSink, recordReconcile, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';
 
@@ -134,7 +135,8 @@ async function reconcileOnce(
       ledger: runtime.stores.ledger,
       requeue: runtime.requeue,
       log,
-      holder: context?.awsRequestId ?? randomUUID(),
+      // one holder per execution: Lambda may run one request id twice at once (review finding 3)
+      holder: executionHolder(context?.awsRequestId ?? randomUUID(), randomUUID()),
       clock: systemClock,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       deadlineMs: Date.now() + remaining - DEADLINE_MARGIN_MS,
