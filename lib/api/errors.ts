@@ -32,3 +32,14 @@ export class InvalidRevisionDataError extends KruiselessError {
     this.revisionName = revisionName;
   }
 }
+
+/**
+ * The Advanced StatefulSet failed validation (the rules of OpenKruise's StatefulSet validating webhook,
+ * lib/controllers/statefulset/api/validation.ts). The reconciler reports it and changes nothing in the cluster.
+ */
+export class InvalidStatefulSetError extends FieldErrorsError {
+  constructor(errors: FieldError[]) {
+    super('StatefulSet is invalid', errors, 'unknown validation error');
+    this.name = 'InvalidStatefulSetError';
+  }
+}
