@@ -15,6 +15,7 @@ import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
 import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 import { requestIdOfHolder } from './holder.js';
+import { LeaseEndingError } from './leaseGuard.js';
 
 /** What the loop needs whatever the kind: the lease, the requeue scheduler and the time budget. */
 export interface LoopDeps {
@@ -84,7 +85,10 @@ export interface Reconciler<D, P, Scope> {
 
 /** What one invocation did. */
 export interface ReconcileOutcome<P = unknown> {
-  /** `deferred`: another invocation holds the lease (its dirty flag was set, it will re-run). */
+  /**
+   * `deferred`: another invocation holds the lease (its dirty flag was set, it will re-run). `fenced`: the lease
+   * was taken over, or was about to end before an API write (lib/reconcile/leaseGuard.ts): no further writes.
+   */
   result: 'reconciled' | 'deferred' | 'gone' | 'fenced';
   passes: number;
   /** API writes made. */
@@ -255,6 +259,16 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
   } catch (e) {
     if (e instanceof FencedOutError) {
       deps.log.warn('lease taken over by another invocation; stopping without further writes', { ...key });
+      return { ...run.outcome, result: 'fenced' };
+    }
+    if (e instanceof LeaseEndingError) {
+      // the invocation outlived its budget (nothing killed it): no more API writes; hand the rest on, and free the
+      // lease unless a successor has it already
+      deps.log.warn('lease about to end; stopping without further API writes', { ...key, error: e.message });
+      await requeue(1);
+      await deps.leases.release(run.env.lease, run.failures, { requeued: true }).catch((err: unknown) => {
+        if (!(err instanceof FencedOutError)) throw err;
+      });
       return { ...run.outcome, result: 'fenced' };
     }
     // the rethrown error is retried by the event source: that retry covers the marks (else the lease expires)

@@ -10,6 +10,7 @@ import {
   type ReconcileOutcome,
   type Reconciler,
 } from '../../reconcile/reconcile.js';
+import { leaseGuardedKube } from '../../reconcile/leaseGuard.js';
 import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
 import type { Plan } from './plan/index.js';
 
@@ -19,8 +20,16 @@ export interface ReconcileDeps extends LoopDeps, PassDeps {}
 /** The CloneSet pass and read scopes, for {@link reconcileObject}. */
 export const CLONESET_RECONCILER: Reconciler<ReconcileDeps, Plan, ReadScope> = {
   readScope: readScopeFor,
+  // every API write of the pass goes through the lease guard (review finding 3: API writes are not token-fenced)
   pass: (deps, key, env) =>
-    runPass(deps, key, env.lease, env.recordedEvents, env.scope, env.eventCorrelation),
+    runPass(
+      { ...deps, kube: leaseGuardedKube(deps.kube, () => env.lease, deps.clock) },
+      key,
+      env.lease,
+      env.recordedEvents,
+      env.scope,
+      env.eventCorrelation,
+    ),
 };
 
 /**

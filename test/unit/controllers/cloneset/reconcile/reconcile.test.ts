@@ -567,4 +567,36 @@ describe('reconcileCloneSet: the lease', () => {
     expect(out).toEqual({ result: 'deferred', passes: 0, writes: 0, requeuedAfterSeconds: 1 });
     expect(h.journal).toEqual(['lease.acquire', 'requeue 1s']);
   });
+
+  test('a holder that outlives its lease mid patch run (review finding 3): no API write after the guard, the rest requeued, the lease freed', async () => {
+    const h = harness();
+    await seedTwoReadyPods(h);
+    const cs = seedCloneSet();
+    cs.spec.template.spec.containers[0].image = 'nginx:1.19-alpine';
+    h.kube.apply(cs);
+    let stalled = false;
+    h.kube.failOn((call) => {
+      // the first patch hangs for a whole lease length (nothing kills the invocation, as in kruiseless local)
+      if (call.startsWith('patch pod') && !stalled) {
+        stalled = true;
+        h.clock.now += 120_000;
+      }
+      return undefined;
+    });
+    const out = await reconcileCloneSet(h.deps({ writeConcurrency: 1 }), REQUEST);
+    expect({ result: out.result, requeuedAfterSeconds: out.requeuedAfterSeconds }).toEqual({
+      result: 'fenced',
+      requeuedAfterSeconds: 1,
+    });
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'ledger.get',
+      'create controllerrevision cs-no-pvc-sample-6ccb957675',
+      `patch pod ${A}`,
+      'requeue 1s',
+      'lease.release',
+    ]);
+    expect(await leaseIsFree(h)).toBe(true);
+  });
 });
