@@ -4,7 +4,7 @@
  * jest project, docs/reliability.md#two-dynamodb-implementations). Call {@link useDynalite} at the top level of a
  * test file: it starts the server in beforeAll and closes it in afterAll.
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient, DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { startDynalite, type LocalDynamo } from '../../../lib/emulator/dynalite.js';
 import { startMoto } from '../../../lib/emulator/moto.js';
 
@@ -22,8 +22,11 @@ export function testDynamoBackend(): DynamoBackend {
 export interface DynaliteHandle {
   /** `http://127.0.0.1:<port>` */
   endpoint: string;
-  /** A new client for the server (dummy credentials, no SDK retries so failures show at once). */
-  client(): DynamoDBClient;
+  /**
+   * A new client for the server (dummy credentials, no SDK retries so failures show at once, unless `overrides`
+   * says otherwise, e.g. `{ maxAttempts: 3 }`, the SDK's default).
+   */
+  client(overrides?: DynamoDBClientConfig): DynamoDBClient;
 }
 
 /** A table name unique within the run (dynalite requires at least 3 characters). */
@@ -36,9 +39,9 @@ export function useDynalite(): DynaliteHandle {
   let local: LocalDynamo | undefined;
   const handle: DynaliteHandle = {
     endpoint: '',
-    client() {
+    client(overrides = {}) {
       if (!local) throw new Error('DynamoDB is not started yet: call client() from a test or beforeAll');
-      return local.client({ region: 'us-east-1', maxAttempts: 1 });
+      return local.client({ region: 'us-east-1', maxAttempts: 1, ...overrides });
     },
   };
   beforeAll(async () => {
