@@ -12,7 +12,8 @@
  * the same pod stay in order (the second waits for the first). A failed create lets the rest of its batch finish
  * and stops the next batch (OpenKruise's `slowStartBatch`); a failed patch starts no further patch. Everything else
  * (revisions, the ledger, deletions, status, clean-up) stays one write at a time. With a concurrency of 1 the writes
- * are made one by one in plan order.
+ * are made one by one in plan order. A run of consecutive deletions has its expectations stored once, before its
+ * first delete (docs/reliability.md#dynamodb-capacity).
  *
  * Each step below returns what it did; {@link executePlan} only strings them together.
  */
@@ -32,7 +33,7 @@ import { patchCloneSetPodsToDelete, updateCloneSetStatus } from './write.js';
 import { recordEvents } from './recordEvents.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../../state/index.js';
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../../core/bounded.js';
-import { deleteInstance } from '../../reconcile/pods/deleteInstance.js';
+import { deleteInstances, type DeleteTarget } from '../../reconcile/pods/deleteInstance.js';
 import { failureEvent, successEvent } from '../../reconcile/pods/outcomeEvents.js';
 import { capPendingWrites } from '../../reconcile/pods/passLimit.js';
 import { writePreDownload } from './preDownload.js';
@@ -125,12 +126,15 @@ function withFailureCondition(
 
 type CreatePod = Extract<Action, { type: 'CreatePod' }>;
 type DeletePod = Extract<Action, { type: 'DeletePod' }>;
+type Deletion = Extract<Action, { type: 'DeletePod' | 'DeletePVC' }>;
+
+const isDeletion = (a: Action): a is Deletion => a.type === 'DeletePod' || a.type === 'DeletePVC';
 
 const isPodPatch = (a: Action): a is PodPatch => a.type === 'PatchPod' || a.type === 'PatchPodStatus';
 
 /**
- * Groups consecutive CreatePod actions by slow-start batch and consecutive pod patches into one run, keeping
- * everything else as single steps.
+ * Groups consecutive CreatePod actions by slow-start batch, consecutive pod patches into one run and consecutive
+ * deletions of one type (DeletePod, DeletePVC) into one run, keeping everything else as single steps.
  */
 function batches(actions: readonly Action[]): Action[][] {
   const out: Action[][] = [];
@@ -139,7 +143,8 @@ function batches(actions: readonly Action[]): Action[][] {
     const together =
       first !== undefined &&
       ((a.type === 'CreatePod' && first.type === 'CreatePod' && first.batch === a.batch) ||
-        (isPodPatch(a) && isPodPatch(first)));
+        (isPodPatch(a) && isPodPatch(first)) ||
+        (isDeletion(a) && a.type === first.type));
     if (together) out[out.length - 1].push(a);
     else out.push([a]);
   }
@@ -258,6 +263,56 @@ async function createBatch(w: Writer, step: CreatePod[]): Promise<{ writes: numb
   return { writes: step.length, events };
 }
 
+/** The pod (with the PVCs of its instance, by their listed UIDs) or the PVC a deletion removes. */
+function targetOf(w: Writer, a: Deletion): DeleteTarget {
+  if (a.type === 'DeletePVC') return { pvcs: [{ name: a.name, uid: a.uid }] };
+  return {
+    pod: { name: a.pod.name, uid: a.pod.uid },
+    pvcs: a.pvcNames.map((name) => ({
+      name,
+      uid: w.ctx.pvcs.find((p) => p.metadata.name === name)?.metadata.uid ?? '',
+    })),
+  };
+}
+
+/**
+ * A run of consecutive deletions, one at a time in plan order, their delete expectations stored in one write
+ * before the first ({@link deleteInstances}, which also rolls back those of deletions not made).
+ * @returns writes made and the Events of the deletions, in plan order
+ * @throws ActionFailed for the failed deletion (the later ones are not attempted)
+ */
+async function deleteRun(
+  w: Writer,
+  step: Deletion[],
+  updateRevision: string,
+): Promise<{ writes: number; events: KubeEvent[] }> {
+  const done = { writes: 0, events: [] as KubeEvent[] };
+  let deleted = 0;
+  const ctx = {
+    kube: w.ctx.kube,
+    expectations: w.ctx.expectations,
+    lease: w.ctx.lease,
+    namespace: w.namespace,
+  };
+  try {
+    await deleteInstances(
+      ctx,
+      w.expected,
+      step.map((a) => targetOf(w, a)),
+      w.ctx.clock(),
+      (i, writes) => {
+        deleted = i + 1;
+        done.writes += writes;
+        const ev = successEvent(step[i], updateRevision);
+        if (ev) done.events.push(ev);
+      },
+    );
+  } catch (e) {
+    throw new ActionFailed(step[deleted], e, done);
+  }
+  return done;
+}
+
 /** Marks a patch not attempted because an earlier patch of the same pod failed. */
 const NOT_ATTEMPTED = new Error('not attempted: an earlier write to the same pod failed');
 
@@ -316,27 +371,11 @@ async function patchRun(
  * @returns writes made
  * @throws the API error of the write (the caller attaches the action)
  */
-async function applyOne(w: Writer, a: Exclude<Action, CreatePod>): Promise<number> {
+async function applyOne(w: Writer, a: Exclude<Action, CreatePod | Deletion>): Promise<number> {
   const { kube } = w.ctx;
   const ns = w.namespace;
   const at = w.ctx.clock();
-  const deleting = { kube, expectations: w.ctx.expectations, lease: w.ctx.lease, namespace: ns };
   switch (a.type) {
-    case 'DeletePod':
-      return deleteInstance(
-        deleting,
-        w.expected,
-        {
-          pod: { name: a.pod.name, uid: a.pod.uid },
-          pvcs: a.pvcNames.map((name) => ({
-            name,
-            uid: w.ctx.pvcs.find((p) => p.metadata.name === name)?.metadata.uid ?? '',
-          })),
-        },
-        at,
-      );
-    case 'DeletePVC':
-      return deleteInstance(deleting, w.expected, { pvcs: [{ name: a.name, uid: a.uid }] }, at);
     case 'PatchPod':
     case 'PatchPodStatus': {
       const rv =
@@ -426,6 +465,12 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
             : {}),
           pods: deletions.map((d) => ({ name: d.pod.name, uid: d.pod.uid, reason: d.reason })),
         });
+      }
+      if (isDeletion(first)) {
+        const done = await deleteRun(w, step as Deletion[], plan.revisions.updateRevision);
+        applied.writes += done.writes;
+        applied.events.push(...done.events);
+        continue;
       }
       current = first;
       applied.writes += await applyOne(w, first);

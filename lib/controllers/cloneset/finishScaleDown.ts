@@ -18,7 +18,7 @@ import type {
   ScaleDownLedger,
 } from '../../state/index.js';
 import { isPodAvailable } from '../../podset/pods.js';
-import { deleteInstance } from '../../reconcile/pods/deleteInstance.js';
+import { deleteInstances, type DeleteTarget } from '../../reconcile/pods/deleteInstance.js';
 import { recordEvents } from './recordEvents.js';
 
 /** What {@link finishScaleDown} needs. */
@@ -60,18 +60,20 @@ export function intentIsCurrent(intent: ScaleDownIntent, cloneSet: CloneSet): bo
 /**
  * Delete the intent's pods that still exist (same name and UID, not terminating), within what the plan for the
  * world as it is now would delete ({@link IntentContext.allowance}) — together with their instance's
- * PVCs, through the one delete path ({@link deleteInstance}), then clear the intent.
+ * PVCs, through the one delete path ({@link deleteInstances}: their delete expectations stored in one write before
+ * the first delete), then clear the intent.
  * @returns the number of API writes made
  * @throws KubeApiError when a delete fails (the intent stays recorded for the next attempt); state-store errors
  */
 export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownIntent): Promise<number> {
   const namespace = ctx.cloneSet.metadata.namespace ?? '';
   const expected: Expectations = structuredClone(ctx.pending);
-  let writes = 0;
-  for (const chosen of intent.pods) {
+  const chosen: ScaleDownIntent['pods'] = [];
+  const targets: DeleteTarget[] = [];
+  for (const victim of intent.pods) {
     const pod = ctx.pods.find(
       (p) =>
-        p.metadata.name === chosen.name && p.metadata.uid === chosen.uid && !p.metadata.deletionTimestamp,
+        p.metadata.name === victim.name && p.metadata.uid === victim.uid && !p.metadata.deletionTimestamp,
     );
     if (!pod) continue;
     const allowance = ctx.allowance;
@@ -79,8 +81,8 @@ export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownInten
       const available = isPodAvailable(pod, 0, new Date(ctx.clock()));
       if (allowance.total <= 0 || (available && allowance.available <= 0)) {
         ctx.log.info('recorded victim kept: the plan for the world as it is now deletes fewer pods', {
-          pod: chosen.name,
-          reason: chosen.reason,
+          pod: victim.name,
+          reason: victim.reason,
         });
         continue;
       }
@@ -89,28 +91,33 @@ export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownInten
     }
     const id = pod.metadata.labels?.[LABEL_INSTANCE_ID];
     const pvcs = id ? ctx.pvcs.filter((c) => c.metadata.labels?.[LABEL_INSTANCE_ID] === id) : [];
-    ctx.log.info('finishing recorded scale-down', {
-      pod: chosen.name,
-      reason: chosen.reason,
-      intentId: intent.intentId,
+    chosen.push(victim);
+    targets.push({
+      pod: { name: victim.name, uid: victim.uid },
+      pvcs: pvcs.map((c) => ({ name: c.metadata.name ?? '', uid: c.metadata.uid ?? '' })),
     });
-    writes += await deleteInstance(
-      { kube: ctx.kube, expectations: ctx.expectations, lease: ctx.lease, namespace },
-      expected,
-      {
-        pod: { name: chosen.name, uid: chosen.uid },
-        pvcs: pvcs.map((c) => ({ name: c.metadata.name ?? '', uid: c.metadata.uid ?? '' })),
-      },
-      ctx.clock(),
-    );
-    await recordEvents(ctx, [
-      {
-        type: 'Normal',
-        reason: EventReason.SuccessfulDelete,
-        message: `succeed to delete pod ${chosen.name}`,
-      },
-    ]);
   }
+  // one expectations write for all of them (docs/reliability.md#dynamodb-capacity), then one delete at a time
+  const writes = await deleteInstances(
+    { kube: ctx.kube, expectations: ctx.expectations, lease: ctx.lease, namespace },
+    expected,
+    targets,
+    ctx.clock(),
+    async (i) => {
+      ctx.log.info('finished recorded scale-down of a pod', {
+        pod: chosen[i].name,
+        reason: chosen[i].reason,
+        intentId: intent.intentId,
+      });
+      await recordEvents(ctx, [
+        {
+          type: 'Normal',
+          reason: EventReason.SuccessfulDelete,
+          message: `succeed to delete pod ${chosen[i].name}`,
+        },
+      ]);
+    },
+  );
   await ctx.ledger.clear(ctx.lease, intent.intentId);
   return writes;
 }

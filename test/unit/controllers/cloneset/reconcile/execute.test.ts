@@ -146,9 +146,8 @@ describe('executePlan: the order of writes', () => {
     expect(s.journal).toEqual([
       'create controllerrevision r2',
       'ledger.record [cs-x-aaaaa,cs-x-bbbbb]',
-      'expectations.put deletes[cs-x-aaaaa]',
-      'delete pod cs-x-aaaaa',
       'expectations.put deletes[cs-x-aaaaa,cs-x-bbbbb,data-cs-x-bbbbb]',
+      'delete pod cs-x-aaaaa',
       'delete pod cs-x-bbbbb',
       'delete persistentvolumeclaim data-cs-x-bbbbb',
       'expectations.put creates[cs-x-ccccc] deletes[cs-x-aaaaa,cs-x-bbbbb,data-cs-x-bbbbb]',
@@ -455,6 +454,77 @@ describe('executePlan: API errors', () => {
     ]);
     expect((await s.stores.ledger.get(KEY))?.pods.map((p) => p.name)).toEqual(['cs-x-aaaaa']);
     expect([...s.kube.cloneSets.values()][0].status?.conditions?.[0]?.type).toBe('FailedScale');
+  });
+
+  test('a run of deletions stores its expectations once, before the first delete (review finding 4)', async () => {
+    const s = await setup();
+    const [a, b] = ['cs-x-aaaaa', 'cs-x-bbbbb'].map((n) => s.kube.pods.get(n)!);
+    const plan = emptyPlan({
+      actions: [a, b].map((p) => ({
+        type: 'DeletePod' as const,
+        pod: { name: p.metadata.name!, uid: p.metadata.uid! },
+        reason: 'ScaleDown',
+        pvcNames: [],
+      })),
+    });
+    const out = await executePlan(s.ctx(), plan);
+    expect(out).toEqual({ writes: 3 });
+    expect(s.journal).toEqual([
+      'ledger.record [cs-x-aaaaa,cs-x-bbbbb]',
+      'expectations.put deletes[cs-x-aaaaa,cs-x-bbbbb]',
+      'delete pod cs-x-aaaaa',
+      'delete pod cs-x-bbbbb',
+      'ledger.clear',
+      'replace cloneset status cs-no-pvc-sample',
+      'event SuccessfulDelete: succeed to delete pod cs-x-aaaaa',
+      'event SuccessfulDelete: succeed to delete pod cs-x-bbbbb',
+    ]);
+  });
+
+  test('a failed delete in a run: the expectations of it and of every deletion after it rolled back in one write', async () => {
+    const s = await setup();
+    const [a, b] = ['cs-x-aaaaa', 'cs-x-bbbbb'].map((n) => s.kube.pods.get(n)!);
+    s.kube.failOn((call) =>
+      call === 'delete persistentvolumeclaim data-cs-x-bbbbb' ? internalError(call) : undefined,
+    );
+    const plan = emptyPlan({
+      actions: [
+        {
+          type: 'DeletePod',
+          pod: { name: a.metadata.name!, uid: a.metadata.uid! },
+          reason: 'ScaleDown',
+          pvcNames: [],
+        },
+        {
+          type: 'DeletePod',
+          pod: { name: b.metadata.name!, uid: b.metadata.uid! },
+          reason: 'ScaleDown',
+          pvcNames: ['data-cs-x-bbbbb'],
+        },
+        { type: 'DeletePod', pod: { name: 'cs-x-ccccc', uid: 'u-c' }, reason: 'ScaleDown', pvcNames: [] },
+      ],
+      podsToDelete: [],
+    });
+    const out = await executePlan(s.ctx(), plan);
+    expect(out.error?.message).toMatch(/500 InternalError/);
+    expect(out.writes).toBe(2); // pod a; the status (pod b's delete belongs to the failed deletion)
+    expect(s.journal).toEqual([
+      'ledger.record [cs-x-aaaaa,cs-x-bbbbb,cs-x-ccccc]',
+      'expectations.put deletes[cs-x-aaaaa,cs-x-bbbbb,data-cs-x-bbbbb,cs-x-ccccc]',
+      'delete pod cs-x-aaaaa',
+      'delete pod cs-x-bbbbb',
+      'delete persistentvolumeclaim data-cs-x-bbbbb',
+      // pod b was deleted and stays expected; its PVC failed and cs-x-ccccc was not attempted
+      'expectations.put deletes[cs-x-aaaaa,cs-x-bbbbb]',
+      'replace cloneset status cs-no-pvc-sample',
+      'event SuccessfulDelete: succeed to delete pod cs-x-aaaaa',
+      'event FailedDelete: failed to delete pod cs-x-bbbbb: delete persistentvolumeclaim data-cs-x-bbbbb: 500 InternalError: etcd is unavailable',
+    ]);
+    expect((await s.stores.expectations.get(KEY)).deletes.map((d) => d.name)).toEqual([
+      'cs-x-aaaaa',
+      'cs-x-bbbbb',
+    ]);
+    expect([...s.kube.pods.keys()]).toEqual([]);
   });
 
   test('a failed in-place patch in the update phase: FailedUpdatePodInPlace and a FailedUpdate condition', async () => {

@@ -150,9 +150,14 @@ export class RecordingKube implements KubeClient {
   private rv = 100;
   private faults: Fault[] = [];
 
+  /**
+   * @param uidOf the UID a created object gets; default `uid-<name>` (short, readable in journals; the capacity
+   *   model gives real 36-character UIDs, since item sizes depend on them)
+   */
   constructor(
     readonly journal: Journal,
     private readonly clock: () => Date,
+    private readonly uidOf: (name: string) => string = (name) => `uid-${name}`,
   ) {}
 
   /** The stored objects of `resource` by name (live: tests may add, change or remove objects behind the client). */
@@ -304,7 +309,7 @@ export class RecordingKube implements KubeClient {
     if (store.has(name))
       throw apiError(op, 409, 'AlreadyExists', `${resource.plural} "${name}" already exists`);
     const stored = structuredClone(object);
-    stored.metadata.uid = `uid-${name}`;
+    stored.metadata.uid = this.uidOf(name);
     stored.metadata.resourceVersion = this.nextRv();
     ON_CREATE[keyOf(resource)]?.(stored, this.clock());
     store.set(name, stored);

@@ -1,0 +1,46 @@
+/**
+ * The counted capacity model (./capacityModel.ts, docs/reliability.md#dynamodb-capacity): a 1,000-pod scale-up,
+ * in-place rollout, recreate rollout and scale-down through the real reconciler and DynamoDB adapter, against the
+ * capacity-enforcing client. Review finding 4 (issue 18): every delete rewrote the whole expectations item.
+ */
+import { ensureTable } from '../../../lib/state/index.js';
+import { testDynamoBackend, uniqueTableName, useDynalite } from '../support/dynamo.js';
+import { formatFigures, runCapacityModel } from './capacityModel.js';
+
+const db = useDynalite();
+
+describe(`1,000 pods within DynamoDB's limits, on ${testDynamoBackend()}`, () => {
+  test('scale-up, in-place rollout, recreate rollout and scale-down: no throttle', async () => {
+    const raw = db.client();
+    const tableName = uniqueTableName();
+    await ensureTable(raw, tableName);
+    const figures = await runCapacityModel({
+      client: () => db.client({ maxAttempts: 3 }),
+      raw,
+      tableName,
+      enforce: true,
+    });
+    process.stdout.write(`${formatFigures(figures)}\n`);
+    // [phase, WCU total, peak WCU/s per item, per partition, largest item (bytes), throttled requests]
+    expect(
+      figures.map((f) => [
+        f.phase,
+        f.stats.total.write,
+        f.stats.peakPerItem.write,
+        f.stats.peakPerPartition.write,
+        f.stats.largestItemBytes,
+        f.stats.throttled.write + f.stats.throttled.read,
+      ]),
+    ).toEqual([
+      ['scale-up', 531, 328, 331, 101119, 0],
+      ['in-place rollout', 626, 84, 85, 20519, 0],
+      // before (one expectations write per delete): 9,692 WCU, peaks 1,789 / 1,808 WCU/s, 357 throttled
+      ['recreate rollout', 1163, 193, 233, 20719, 0],
+      // before: 40,708 WCU, peaks 14,457 / 14,482 WCU/s, 860 throttled
+      ['scale-down', 340, 178, 340, 90166, 0],
+    ]);
+    // the expectations item is written twice in the scale-down (the run of 1,000 deletes, then their observation)
+    expect(figures[3].writesBySk.expectations).toEqual({ writes: 2, wcu: 160 });
+    for (const f of figures) expect(f.stats.peakPerPartition.read).toBeLessThan(100);
+  }, 600_000);
+});
