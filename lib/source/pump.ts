@@ -14,25 +14,41 @@ import type { WatchCheckpoints } from '../state/index.js';
 import type { Clock } from '../core/clock.js';
 import { newerResourceVersion } from '../core/resourceVersion.js';
 import type { Logger } from '../core/logger.js';
+import { deadlineSignal, sleepUnlessAborted } from '../core/deadline.js';
 import { noteIdle } from './idle.js';
+import { relist } from './relist.js';
 import { requestsForChange, type MapReads, type WatchStream } from './watchSpec.js';
 
 export type { WatchStream } from './watchSpec.js';
+
+/**
+ * How often a run whose stream's checkpoint lease is held asks for it again, ms (review finding 8): the scheduled
+ * runs overlap by design (each runs until 8 s before its 70 s timeout, the next starts 60 s after it), so the next
+ * run waits for its predecessor's release instead of giving up, and takes the stream over within this much of it.
+ */
+export const HANDOVER_POLL_MS = 500;
 
 /** What the pump needs. */
 export interface PumpDeps {
   cluster: string;
   kc: KubeConfig;
-  /** The cluster's client, for the reads of mapped watches; absent: a mapped watch's change is dropped (logged). */
-  kube?: Pick<KubeClient, 'get' | 'list'>;
+  /** The cluster's client: the LIST of a relist (./relist.ts) and the reads of mapped watches. */
+  kube: Pick<KubeClient, 'get' | 'list'>;
   watches: WatchCheckpoints;
   publisher: EventPublisher;
   /** Unique id of this pump run (checkpoint lease holder). */
   holder: string;
   clock: Clock;
-  /** Epoch ms by which every watch must have ended and its checkpoint been saved. */
+  /**
+   * Epoch ms at which every watch is aborted (an AbortSignal the watch is given) and the run stops; the checkpoint
+   * is then saved and the lease released, inside the caller's margin before its own end.
+   */
   deadlineMs: number;
-  /** Checkpoint lease duration, ms (longer than the run). */
+  /**
+   * Checkpoint lease duration, ms, counted from the run's first acquire attempt (a run that waited for its
+   * predecessor asks for what is left): at least until the run's process is gone (a Lambda's timeout), so that a
+   * run killed before its release blocks its successor only until then.
+   */
   leaseDurationMs: number;
   /** Longest single watch, seconds. */
   watchTimeoutSeconds: number;
@@ -40,20 +56,33 @@ export interface PumpDeps {
   flushIntervalMs: number;
   /** Least time between two checkpoint writes of one stream while a watch is open, ms. */
   checkpointIntervalMs: number;
+  /** See {@link HANDOVER_POLL_MS} (the default). */
+  handoverPollMs?: number;
+  /** Objects per page of a relist's LIST; default ./relist.ts `RELIST_PAGE_SIZE`. */
+  relistPageSize?: number;
   log: Logger;
+  /** Ends the run early (the embedded default's stop), like the deadline. */
   signal?: AbortSignal;
 }
 
 /** What one stream did. */
 export interface StreamResult {
   resource: string;
-  /** False when another pump run holds this stream's checkpoint lease. */
+  /** False when another pump run held this stream's checkpoint lease until this run's deadline. */
   acquired: boolean;
+  /**
+   * Time spent waiting for the previous run to release the checkpoint lease, ms: from the first acquire attempt to
+   * the start of the one that took it (0 when it was free), or to the deadline when `acquired` is false.
+   */
+  waitedMs: number;
   watches: number;
   /** Changes seen that concern a reconciled object. */
   changes: number;
   published: number;
-  /** Times the stored resourceVersion had expired and the stream restarted from a fresh list. */
+  /**
+   * Times the stream (re)started from a LIST (./relist.ts): it had no stored resourceVersion, or the stored one
+   * had expired (410 Gone).
+   */
   relists: number;
   resourceVersion?: string;
   /** Why the stream failed (it was logged); absent when it ran until the deadline. */
@@ -63,31 +92,68 @@ export interface StreamResult {
 }
 
 /**
+ * Take the stream's checkpoint lease, waiting for a live holder (the previous scheduled run) to release it: asks
+ * every `handoverPollMs` until it is ours or `stop` aborts.
+ * @returns the acquire result, or undefined when `stop` aborted first; and how long the wait took, ms
+ */
+async function acquireWhenReleased(
+  deps: PumpDeps,
+  resource: string,
+  stop: AbortSignal,
+): Promise<{ acquired?: { token: number; resourceVersion?: string }; waitedMs: number }> {
+  const firstAttempt = deps.clock();
+  for (;;) {
+    const now = deps.clock();
+    const duration = Math.max(1, deps.leaseDurationMs - (now - firstAttempt));
+    const acq = await deps.watches.acquire(deps.cluster, resource, deps.holder, duration, now);
+    if (acq.acquired) return { acquired: acq, waitedMs: now - firstAttempt };
+    if (!(await sleepUnlessAborted(deps.handoverPollMs ?? HANDOVER_POLL_MS, stop)))
+      return { waitedMs: deps.clock() - firstAttempt };
+  }
+}
+
+/**
  * Follow one stream until the deadline. Changes are published before the checkpoint that covers them is saved,
  * so a crash re-delivers instead of losing (at-least-once; the reconciler is idempotent). With no stored
- * resourceVersion, or after `410 Gone`, the watch starts without one: the API server then replays every existing
- * object as ADDED, which is the relist — for a controller's own resource it amounts to a resync of every key. A
- * resource the cluster does not serve (404) leaves the stream idle: logged once, `idle: true`, no error.
+ * resourceVersion, or after `410 Gone`, the stream relists (./relist.ts: a paginated LIST, each object handled like
+ * an ADDED event — for a controller's own resource, a resync of every key) and watches on from the list's
+ * resourceVersion; no checkpoint is written until the list's last page is published, and the resume point never
+ * moves backwards (lib/core/resourceVersion.ts `newerResourceVersion`). A resource the cluster does not serve (404)
+ * leaves the stream idle: logged once, `idle: true`, no error. When another run holds the checkpoint lease, this one
+ * waits for its release (see {@link HANDOVER_POLL_MS}). Every watch is aborted at the deadline.
  * @throws PublishError / KubeApiError / FencedOutError (the checkpoint lease is released first where possible)
  */
 export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<StreamResult> {
   const result: StreamResult = {
     resource: stream.resource,
     acquired: false,
+    waitedMs: 0,
     watches: 0,
     changes: 0,
     published: 0,
     relists: 0,
   };
-  const acq = await deps.watches.acquire(
-    deps.cluster,
-    stream.resource,
-    deps.holder,
-    deps.leaseDurationMs,
-    deps.clock(),
-  );
-  if (!acq.acquired) return result;
-  result.acquired = true;
+  const deadline = deadlineSignal(deps.clock, deps.deadlineMs, deps.signal);
+  const stop = deadline.signal;
+  try {
+    const { acquired: acq, waitedMs } = await acquireWhenReleased(deps, stream.resource, stop);
+    result.waitedMs = waitedMs;
+    if (!acq) return result;
+    result.acquired = true;
+    return await follow(deps, stream, acq, stop, result);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** {@link pumpStream} once the checkpoint lease is held: watch (and relist) until `stop`, then release. */
+async function follow(
+  deps: PumpDeps,
+  stream: WatchStream,
+  acq: { token: number; resourceVersion?: string },
+  stop: AbortSignal,
+  result: StreamResult,
+): Promise<StreamResult> {
   /** Resume point: every change up to it has been published. */
   let rv = acq.resourceVersion;
   /** Last resume point written to the checkpoint item. */
@@ -95,13 +161,15 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
   let savedAt = deps.clock();
   /** Requests of the changes seen since the last flush; a mapped watch's are still being read. */
   let buffer: Promise<ReconcileRequest[]>[] = [];
+  /** Newest resourceVersion seen since the resume point; undefined while a relist is under way. */
   let bufferRv: string | undefined;
   let chain: Promise<void> = Promise.resolve();
 
   /**
    * Publish what is buffered, then advance the resume point. The checkpoint is written when the resume point moved,
    * at most every `checkpointIntervalMs` (bookmarks move it whenever anything in the cluster changes), and always
-   * when `force` (end of a watch): a crash replays at most that interval, which the idempotent reconciler absorbs.
+   * when `force` (end of a watch or of a relist): a crash replays at most that interval, which the idempotent
+   * reconciler absorbs.
    */
   const flush = (force = false): Promise<void> => {
     const batch = buffer;
@@ -112,7 +180,7 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
       result.changes += requests.length;
       if (requests.length > 0)
         result.published += (await deps.publisher.publish(withCorrelationIds(requests))).published;
-      if (upTo) rv = upTo;
+      rv = newerResourceVersion(rv, upTo);
       if (rv && rv !== savedRv && (force || deps.clock() - savedAt >= deps.checkpointIntervalMs)) {
         await deps.watches.save(deps.cluster, stream.resource, deps.holder, acq.token, rv);
         savedRv = rv;
@@ -122,13 +190,31 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
     return chain;
   };
 
-  const reads: MapReads = { cluster: deps.cluster, kube: deps.kube ?? noReads };
+  const reads: MapReads = { cluster: deps.cluster, kube: deps.kube };
+  const handle = (obj: JsonObject): void => {
+    buffer.push(requestsForChange(stream, obj, reads, deps.log));
+  };
   try {
-    while (deps.clock() + 2000 < deps.deadlineMs && !deps.signal?.aborted) {
-      const seconds = Math.max(
-        1,
-        Math.min(deps.watchTimeoutSeconds, Math.floor((deps.deadlineMs - deps.clock()) / 1000) - 1),
-      );
+    while (!stop.aborted) {
+      if (!rv) {
+        result.relists++;
+        const listed = await relist(
+          deps.kube,
+          stream,
+          stop,
+          async (objects) => {
+            for (const obj of objects) handle(obj);
+            await flush(); // bufferRv is undefined: published, the resume point stays put
+          },
+          deps.relistPageSize,
+        );
+        if (listed.resourceVersion === undefined) break; // cut short: the next run relists again
+        bufferRv = listed.resourceVersion;
+        await flush(true);
+        continue;
+      }
+      const left = Math.ceil((deps.deadlineMs - deps.clock()) / 1000);
+      const seconds = Math.max(1, Math.min(deps.watchTimeoutSeconds, left));
       const timer = setInterval(() => void flush().catch(() => undefined), deps.flushIntervalMs);
       result.watches++;
       let watched;
@@ -137,46 +223,38 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
           deps.kc,
           stream.path,
           {
-            ...(rv ? { resourceVersion: rv } : {}),
+            resourceVersion: rv,
             ...(stream.labelSelector ? { labelSelector: stream.labelSelector } : {}),
             timeoutSeconds: seconds,
             allowBookmarks: true,
-            ...(deps.signal ? { signal: deps.signal } : {}),
+            signal: stop,
           },
           (type, obj: JsonObject) => {
             const objRv = (obj.metadata as JsonObject | undefined)?.resourceVersion;
-            if (typeof objRv === 'string')
-              // a relist replays existing objects as ADDED in key order, not version order: the resume point never
-              // moves backwards
-              bufferRv = newerResourceVersion(bufferRv ?? rv, objRv);
-            if (type === 'BOOKMARK') return;
-            buffer.push(requestsForChange(stream, obj, reads, deps.log));
+            if (typeof objRv === 'string') bufferRv = newerResourceVersion(bufferRv ?? rv, objRv);
+            if (type !== 'BOOKMARK') handle(obj);
           },
         );
-      } catch (e) {
-        if (!isNotFound(e)) throw e;
-        const kinds = stream.consumers.map((c) => c.controller.kind).join(', ');
-        noteIdle(deps.log, deps.cluster, stream.resource, `watch of ${kinds}`);
-        result.idle = true;
-        break;
       } finally {
         clearInterval(timer);
       }
       await flush(true);
       if (watched.gone) {
-        result.relists++;
         deps.log.warn('watch resourceVersion expired; restarting from a full list', {
           cluster: deps.cluster,
           resource: stream.resource,
         });
         rv = undefined;
-        savedRv = undefined;
         bufferRv = undefined;
-      } else if (watched.resourceVersion) {
-        bufferRv = watched.resourceVersion;
-        await flush(true);
       }
     }
+    result.resourceVersion = rv;
+    return result;
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+    const kinds = stream.consumers.map((c) => c.controller.kind).join(', ');
+    noteIdle(deps.log, deps.cluster, stream.resource, `watch of ${kinds}`);
+    result.idle = true;
     result.resourceVersion = rv;
     return result;
   } finally {
@@ -184,12 +262,6 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
     await deps.watches.release(deps.cluster, stream.resource, deps.holder, acq.token).catch(() => undefined);
   }
 }
-
-/** The reads of a pump without a client: every mapped watch's change is dropped (and logged). */
-const noReads: MapReads['kube'] = {
-  get: () => Promise.reject(new Error('the watch pump was given no client for mapped watches')),
-  list: () => Promise.reject(new Error('the watch pump was given no client for mapped watches')),
-};
 
 /**
  * Run every stream for one cluster in parallel until the deadline.
@@ -209,6 +281,7 @@ export async function pumpCluster(deps: PumpDeps, streams: readonly WatchStream[
     return {
       resource: streams[i].resource,
       acquired: true,
+      waitedMs: 0,
       watches: 0,
       changes: 0,
       published: 0,

@@ -1,7 +1,9 @@
 /**
  * The `watch` handler (scheduled every minute): for each registered cluster, the watch pump ({@link pumpCluster}) follows
  * the streams of the registered controllers' watches (lib/source/watchSpec.ts) from the stored resourceVersion and
- * publishes reconcile requests, stopping before the invocation's time budget ends.
+ * publishes reconcile requests, stopping {@link DEADLINE_MARGIN_MS} before the invocation's time budget ends. The
+ * runs overlap (serverless.yml: every minute, 70 s timeout): a run waits for the previous one to release each stream
+ * and takes it over from the checkpoint the previous one saved (docs/reliability.md#watch-handover).
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -14,9 +16,21 @@ import { systemClock } from '../../core/clock.js';
 import type { EventPublisher } from '../../requests/index.js';
 import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';
+import { errorMessage } from '../../core/errors.js';
 
-/** Time kept back from the Lambda deadline, ms. */
-const DEADLINE_MARGIN_MS = 8_000;
+/**
+ * Time kept back from the Lambda deadline, ms: the pump aborts every watch this long before the function's timeout,
+ * then publishes what is buffered, saves the checkpoints and releases their leases (a few DynamoDB and EventBridge
+ * calls) — and a stalled watch is aborted here too, not lib/kube/watch.ts `CLIENT_GRACE_MS` after its `timeoutSeconds`.
+ */
+export const DEADLINE_MARGIN_MS = 8_000;
+
+/**
+ * How much longer than the invocation's remaining time a checkpoint lease runs, ms: covers clock differences
+ * between Lambda hosts, so that a run killed before its release blocks the next run's takeover only until about
+ * its own timeout (review finding 8; it was 60 s, which made a killed run block the next two).
+ */
+export const LEASE_SLACK_MS = 5_000;
 
 /**
  * How long the pump buffers watch events before publishing them, ms: one EventBridge call per second at most in
@@ -91,7 +105,7 @@ async function pumpAll(
               holder,
               clock: systemClock,
               deadlineMs,
-              leaseDurationMs: remaining + 60_000,
+              leaseDurationMs: remaining + LEASE_SLACK_MS,
               watchTimeoutSeconds: 50,
               flushIntervalMs,
               checkpointIntervalMs: 10_000,
@@ -102,7 +116,7 @@ async function pumpAll(
           ),
         ] as const;
       } catch (e) {
-        logger.error('watch pump failed', { cluster: name, error: (e as Error).message });
+        logger.error('watch pump failed', { cluster: name, error: errorMessage(e) });
         return [name, []] as const;
       }
     }),

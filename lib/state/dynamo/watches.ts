@@ -43,7 +43,7 @@ export class DynamoWatchCheckpoints implements WatchCheckpoints {
         ...(w.resourceVersion === undefined ? {} : { resourceVersion: w.resourceVersion }),
       };
     }
-    // Held by another live pump: report its token (one read; the pump then simply exits).
+    // Held by another live pump: report its token (one read; the pump then waits and asks again).
     const item = await this.table.get(op, pk, sk);
     const cur = item ? decodeItem(WatchItem, item, op, pk, sk) : undefined;
     return { acquired: false, token: cur?.token ?? 0 };

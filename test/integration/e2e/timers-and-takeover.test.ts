@@ -328,13 +328,14 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
         {
           cluster: E2E_CLUSTER,
           kc: ctx.kc,
+          kube: createKubeClient(ctx.kc), // the relist's LIST; not counted with the reconciles' calls
           watches: stores.watches,
           publisher: recorder,
           holder: 'e2e-pump',
           clock: systemClock,
           deadlineMs: started + 5000,
           leaseDurationMs: 30_000,
-          watchTimeoutSeconds: 3,
+          watchTimeoutSeconds: 10,
           flushIntervalMs: 500,
           checkpointIntervalMs: 1000,
           log: pumpLogger,
@@ -343,7 +344,14 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       );
       expect(Date.now() - started).toBeLessThan(8000);
 
-      expect(result).toMatchObject({ resource: 'clonesets', acquired: true, relists: 1, watches: 2 });
+      // the expired watch, then (after the relist's LIST) one from the list's resourceVersion, aborted at the deadline
+      expect(result).toMatchObject({
+        resource: 'clonesets',
+        acquired: true,
+        waitedMs: 0,
+        relists: 1,
+        watches: 2,
+      });
       expect(pumpLogger.records.map((r) => [r.level, r.message, r.extra])).toEqual([
         [
           'warn',
