@@ -22,6 +22,11 @@ export const METRIC = {
   leaseContention: 'kruiseless_lease_contention_total',
   /** Reconcile requests merged into another one for the same object before publishing. */
   eventsCoalesced: 'kruiseless_events_coalesced_total',
+  /**
+   * Clusters a resync invocation missed, by `reason`: `failed`, `not_reached` (its time budget ran out before it
+   * started), `not_finished` (still running when it returned) — lib/runtime/handlers/resync.ts.
+   */
+  resyncClustersMissed: 'kruiseless_resync_clusters_missed_total',
 } as const;
 
 /** One of {@link METRIC}'s names. */
@@ -36,6 +41,7 @@ export const METRIC_UNIT: Readonly<Record<MetricName, 'Count' | 'Seconds'>> = {
   [METRIC.workqueueRetries]: 'Count',
   [METRIC.leaseContention]: 'Count',
   [METRIC.eventsCoalesced]: 'Count',
+  [METRIC.resyncClustersMissed]: 'Count',
 };
 
 /** The `result` dimension of {@link METRIC.reconcileTotal}, controller-runtime's four values. */

@@ -6,7 +6,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
-import { createEventBridgePublisher, createSchedulerRequeue } from '../requests/index.js';
+import {
+  createEventBridgePublisher,
+  createSchedulerRequeue,
+  PUBLISH_CONCURRENCY,
+} from '../requests/index.js';
 import { createClusterConnections } from '../kube/index.js';
 import { createStateStores } from '../state/index.js';
 import { awsClientConfig } from './awsClients.js';
@@ -62,6 +66,7 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
     publisher: createEventBridgePublisher({
       client: new EventBridgeClient(awsClientConfig()),
       eventBusName: config.EVENT_BUS_NAME,
+      concurrency: PUBLISH_CONCURRENCY,
     }),
     requeue: createSchedulerRequeue({
       client: new SchedulerClient(awsClientConfig()),

@@ -4,12 +4,14 @@
  * produces under throttling or internal errors and which cannot be caused on demand here (moto never fails
  * an entry partially).
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import {
+  PUBLISH_CONCURRENCY,
   PublishError,
   backoffDelayMs,
   createEventBridgePublisher,
+  createPutEventsPublisher,
   type ReconcileRequest,
 } from '../../../lib/requests/index.js';
 import {
@@ -173,5 +175,62 @@ describe('backoffDelayMs', () => {
       99, 199, 399, 799, 999,
     ]);
     expect(backoffDelayMs(3, 100, 1000, 0)).toBe(0);
+  });
+});
+
+describe('createPutEventsPublisher with concurrency', () => {
+  it('keeps 4 PutEvents calls of 1 s in flight: 100 requests (10 calls) in 3 s, started in request order', async () => {
+    jest.useFakeTimers({ now: 0 });
+    try {
+      const calls: { start: number; end?: number; names: string[] }[] = [];
+      let inFlight = 0;
+      let mostInFlight = 0;
+      const publisher = createPutEventsPublisher(
+        (entries) => {
+          const call: (typeof calls)[number] = {
+            start: Date.now(),
+            names: entries.map((e) => (JSON.parse(e.Detail ?? '{}') as { name: string }).name),
+          };
+          calls.push(call);
+          mostInFlight = Math.max(mostInFlight, ++inFlight);
+          return new Promise((resolve) =>
+            setTimeout(() => {
+              inFlight--;
+              call.end = Date.now();
+              resolve({ FailedEntryCount: 0, Entries: entries.map((_, i) => ({ EventId: `e${i}` })) });
+            }, 1_000),
+          );
+        },
+        'kruiseless',
+        { concurrency: PUBLISH_CONCURRENCY },
+      );
+      const names = Array.from({ length: 100 }, (_, i) => `cs-${String(i).padStart(3, '0')}`);
+      const done = publisher.publish(names.map((n) => req(n)));
+      await jest.advanceTimersByTimeAsync(3_000);
+      expect(await done).toEqual({ published: 100, calls: 10, retried: 0 });
+      expect(PUBLISH_CONCURRENCY).toBe(4);
+      expect(mostInFlight).toBe(4);
+      expect(calls.map((c) => [c.start, c.end])).toEqual([
+        [0, 1_000],
+        [0, 1_000],
+        [0, 1_000],
+        [0, 1_000],
+        [1_000, 2_000],
+        [1_000, 2_000],
+        [1_000, 2_000],
+        [1_000, 2_000],
+        [2_000, 3_000],
+        [2_000, 3_000],
+      ]);
+      expect(calls.flatMap((c) => c.names)).toEqual(names);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('rejects a concurrency below 1 at construction', () => {
+    expect(() => createPutEventsPublisher(() => Promise.resolve({}), 'b', { concurrency: 0 })).toThrow(
+      new RangeError('concurrency must be ≥ 1, got 0'),
+    );
   });
 });
