@@ -13,7 +13,7 @@ import {
   loadRulesFromServerless,
   type DeadLetter,
 } from '../emulator/index.js';
-import { createKubeClient, kubeConfigFromFile } from '../kube/index.js';
+import { createKubeClient, kubeConfigFromFile, type RetryOptions } from '../kube/index.js';
 import { createStateStores, ensureTable } from '../state/index.js';
 import { embeddedRuntime } from '../runtime/embedded.js';
 import { reconcileHandler } from '../runtime/handlers/reconcile.js';
@@ -52,6 +52,11 @@ export interface EmbeddedOptions {
    * to print what the Lambda functions would (README.md#observability).
    */
   metrics?: MetricsSink;
+  /**
+   * The API-server client's retries (default lib/kube/request.ts `DEFAULT_RETRY`: 4, about 3 to 6 s in all). A test
+   * of rounds that fail passes `{ retries: 0 }`, so that a stream's first LIST (its relist) fails at once.
+   */
+  kubeRetry?: RetryOptions;
 }
 
 /** A running embedded default. */
@@ -99,7 +104,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     watches: createStateStores({ client: watchClient, tableName }).watches,
   };
   const kc = kubeConfigFromFile(opts.kubeconfig);
-  const kube = countingKube(createKubeClient(kc, { logger, onRequest: recordApiRequest }), counts);
+  const kube = countingKube(
+    createKubeClient(kc, {
+      logger,
+      onRequest: recordApiRequest,
+      ...(opts.kubeRetry ? { retry: opts.kubeRetry } : {}),
+    }),
+    counts,
+  );
 
   // handlers reach the runtime lazily (it is complete before the first event can arrive)
   const getRuntime = (): Runtime => runtime;

@@ -34,7 +34,14 @@ test('rounds whose streams fail back off exponentially, and stop() does not wait
     cluster: { 'insecure-skip-tls-verify': true },
   });
   const logger = new RecordingLogger();
-  embedded = await startEmbedded({ kubeconfig, clusterName: 'gone', logger });
+  // no client retries: a stream's first call is its relist's LIST (no checkpoint yet), which the client would
+  // otherwise retry for 3 to 6 s before the round fails; a watch is never retried
+  embedded = await startEmbedded({
+    kubeconfig,
+    clusterName: 'gone',
+    logger,
+    kubeRetry: { retries: 0, minTimeoutMs: 1 },
+  });
   await new Promise((r) => setTimeout(r, 7_500));
   const failures = logger.records.filter((r) => r.message === 'watch stream failed');
   // three streams a round; rounds at about 0, 1, 3 and 7 s (a fixed 1 s pause would give 8 rounds, 24 lines)
