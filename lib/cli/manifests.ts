@@ -8,6 +8,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { parseManifests } from '../kube/apply.js';
 import type { Controller } from '../controllers/controller.js';
 import { CONTROLLERS } from '../controllers/index.js';
+import { clusterPathSecret } from '../source/admissionSecret.js';
 import { CliError } from './io.js';
 
 /** Absolute path of a file or folder of this package, e.g. `infra/crds`. */
@@ -53,7 +54,10 @@ export function podGuardManifests(): KubernetesObject[] {
 export interface AdmissionSettings {
   /** The stack's `AdmissionUrl` output: `https://<id>.lambda-url.<region>.on.aws/` (a missing `/` is added). */
   url: string;
-  /** The value of the SSM parameter `/kruiseless/<stage>/admission-path-secret`. */
+  /**
+   * The stage's master secret: the value of the SSM parameter `/kruiseless/<stage>/admission-path-secret`. The
+   * webhook carries only the cluster's own secret derived from it (lib/source/admissionSecret.ts).
+   */
   pathSecret: string;
   /** This cluster's name in the Kruiseless cluster registry. */
   clusterName: string;
@@ -62,7 +66,9 @@ export interface AdmissionSettings {
 const PATH_SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
 /**
- * The admission webhook configuration with its placeholders filled in. The result holds the secret: never print it.
+ * The admission webhook configuration with its placeholders filled in; the path secret is the cluster's own,
+ * HMAC(master, cluster) (lib/source/admissionSecret.ts), never the master. The result holds that secret: never
+ * print it.
  * @throws CliError when the URL is not https, or the secret or cluster name is empty or not one URL path segment
  */
 export function admissionManifests(s: AdmissionSettings): KubernetesObject[] {
@@ -94,7 +100,7 @@ export function admissionManifests(s: AdmissionSettings): KubernetesObject[] {
   const file = 'infra/webhook/validating-webhook.yaml';
   const text = readFileSync(packagePath(file), 'utf8')
     .replaceAll('${ADMISSION_URL}', base)
-    .replaceAll('${ADMISSION_PATH_SECRET}', s.pathSecret)
+    .replaceAll('${ADMISSION_PATH_SECRET}', clusterPathSecret(s.pathSecret, s.clusterName))
     .replaceAll('${CLUSTER_NAME}', s.clusterName);
   return parseManifests(text, file);
 }

@@ -14,13 +14,13 @@ import {
 import { createClusterConnections } from '../kube/index.js';
 import { createStateStores } from '../state/index.js';
 import { awsClientConfig } from './awsClients.js';
+import { cachedParameter } from './cachedParameter.js';
 import { backoffSettings, ConfigError, controllerSettings, flagsOf, loadConfig } from './config.js';
 import { recordApiRequest, type MetricsSink } from './metrics.js';
 import { registryClusters } from './registryClusters.js';
 import type { Runtime } from './types.js';
 
 let runtime: Runtime | undefined;
-let secret: Promise<string | undefined> | undefined;
 
 /**
  * Reads a SecureString parameter (decrypted), undefined when it has no value. Only the admission function reads one
@@ -34,6 +34,21 @@ export interface AwsRuntimeExtras {
   readParameter?: ParameterReader;
   /** Where handler metrics go (the EMF sink of lib/runtime/emf.ts); absent: none. */
   metrics?: MetricsSink;
+}
+
+/**
+ * The admission master secret's reader: none configured → undefined; a function without the SSM client → rejects
+ * with ConfigError; else read once and kept, failures retried with backoff and never kept (./cachedParameter.ts).
+ */
+function admissionSecretReader(
+  param: string | undefined,
+  readParameter: ParameterReader | undefined,
+): () => Promise<string | undefined> {
+  if (!param) return () => Promise.resolve(undefined);
+  if (!readParameter)
+    return () =>
+      Promise.reject(new ConfigError('this function reads no parameter: only admission has the SSM client'));
+  return cachedParameter(param, () => readParameter(param));
 }
 
 /**
@@ -81,16 +96,7 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
         client: { onRequest: recordApiRequest, timeoutMs: config.KRUISELESS_REQUEST_TIMEOUT_SECONDS * 1000 },
       }),
     ),
-    admissionSecret() {
-      const param = config.ADMISSION_SECRET_PARAM;
-      if (!param) return Promise.resolve(undefined);
-      if (!readParameter)
-        return Promise.reject(
-          new ConfigError('this function reads no parameter: only admission has the SSM client'),
-        );
-      secret ??= readParameter(param);
-      return secret;
-    },
+    admissionSecret: admissionSecretReader(config.ADMISSION_SECRET_PARAM, readParameter),
   };
   return runtime;
 }

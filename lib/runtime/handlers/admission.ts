@@ -1,50 +1,101 @@
 /**
- * The `admission` handler (Function URL, the optional fast source of docs/architecture.md#lib-source): receives AdmissionReview v1 calls for
- * the resources the registered controllers watch (for CloneSet: clonesets, pods, pods/status and PVCs) at
- * `/<secret>/<cluster>`, forwards the object keys they concern, and always allows.
- * The API server cannot add headers to webhook calls, so the unguessable path segment authenticates the caller;
- * bodies over the size limit or not shaped like an AdmissionReview get a clear 4xx.
+ * The `admission` handler (Function URL, the optional fast source of docs/architecture.md#admission): receives
+ * AdmissionReview v1 calls for the resources the registered controllers watch (for CloneSet: clonesets, pods,
+ * pods/status and PVCs) at `/<cluster secret>/<cluster>`, forwards the object keys they concern, and always allows.
+ * The API server cannot add headers to webhook calls, so the unguessable path segment authenticates the caller: it
+ * is the cluster's own secret, HMAC(master, cluster) (lib/source/admissionSecret.ts), so it authenticates the cluster
+ * it names and no other. Calls for one object are coalesced per container (lib/source/admissionCoalescer.ts) and
+ * the publish has a deadline well inside the webhook's 2 s timeout; bodies over the size limit or not shaped like
+ * an AdmissionReview get a clear 4xx, an unreadable master secret a 503 (the API server then fails open).
  */
-import { timingSafeEqual } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import { systemClock, type Clock } from '../../core/clock.js';
+import { errorMessage, KruiselessError } from '../../core/errors.js';
 import {
   InvalidAdmissionReviewError,
   MAX_ADMISSION_BODY_BYTES,
   handleAdmissionReview,
 } from '../../source/admission.js';
+import { createAdmissionCoalescer } from '../../source/admissionCoalescer.js';
+import { isClusterPathSecret } from '../../source/admissionSecret.js';
 import { withCorrelationIds } from '../../requests/index.js';
 import { CONTROLLER_KINDS } from '../../controllers/kinds.js';
 import type { ControllerKind } from '../../controllers/controller.js';
 import { watchStreams } from '../../source/watchSpec.js';
 import type { Runtime } from '../types.js';
 
+/**
+ * Longest wait for the publish of one call, ms: the webhook's `timeoutSeconds` is 2 (infra/webhook), and a cold
+ * start and the secret's read take part of it. A publish still running then is left to finish in the background.
+ */
+export const ADMISSION_PUBLISH_BUDGET_MS = 1_000;
+
+/** Thrown (and logged) when a publish outlasts {@link ADMISSION_PUBLISH_BUDGET_MS}. */
+export class PublishBudgetExceededError extends KruiselessError {
+  constructor(readonly budgetMs: number) {
+    super(`publish took longer than the ${budgetMs} ms budget`);
+    this.name = 'PublishBudgetExceededError';
+  }
+}
+
+/** The handler's tunables (tests); every one has its production default. */
+export interface AdmissionHandlerOptions {
+  now?: Clock;
+  /** lib/source/admissionCoalescer.ts `ADMISSION_COALESCE_WINDOW_MS` */
+  coalesceWindowMs?: number;
+  /** lib/source/admissionCoalescer.ts `ADMISSION_COALESCE_MAX_KEYS` */
+  coalesceMaxKeys?: number;
+  /** {@link ADMISSION_PUBLISH_BUDGET_MS} */
+  publishBudgetMs?: number;
+}
+
 function reply(statusCode: number, body: unknown): LambdaFunctionURLResult {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** `work`, or a rejection with PublishBudgetExceededError after `ms`; the timer never outlives the race. */
+async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PublishBudgetExceededError(ms)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/** Build the handler for a runtime. */
+/** Build the handler for a runtime; the coalescer lives as long as the handler (one Lambda container). */
 export function admissionHandler(
   getRuntime: () => Runtime,
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
   controllers: readonly ControllerKind[] = CONTROLLER_KINDS,
+  options: AdmissionHandlerOptions = {},
 ) {
   const streams = watchStreams(controllers);
+  const coalescer = createAdmissionCoalescer({
+    now: options.now ?? systemClock,
+    ...(options.coalesceWindowMs !== undefined ? { windowMs: options.coalesceWindowMs } : {}),
+    ...(options.coalesceMaxKeys !== undefined ? { maxKeys: options.coalesceMaxKeys } : {}),
+  });
+  const budgetMs = options.publishBudgetMs ?? ADMISSION_PUBLISH_BUDGET_MS;
   return async (
     event: Pick<LambdaFunctionURLEvent, 'rawPath' | 'body' | 'isBase64Encoded'>,
     context?: Context,
   ): Promise<LambdaFunctionURLResult> => {
     if (context) logger.addContext(context);
     const runtime = getRuntime();
-    const expected = await runtime.admissionSecret();
+    let master: string | undefined;
+    try {
+      master = await runtime.admissionSecret();
+    } catch (e) {
+      logger.error('admission secret unavailable', { error: errorMessage(e) });
+      return reply(503, { message: 'admission secret unavailable' });
+    }
     const [secret = '', cluster = '', ...rest] = (event.rawPath ?? '').split('/').filter(Boolean);
-    if (!expected || !sameSecret(secret, expected) || !cluster || rest.length > 0) {
+    if (!master || rest.length > 0 || !isClusterPathSecret(secret, master, cluster)) {
       logger.warn('admission call rejected: wrong path or secret', { pathSegments: rest.length + 2 });
       return reply(404, { message: 'not found' });
     }
@@ -59,15 +110,19 @@ export function admissionHandler(
     }
     try {
       const { response, requests } = handleAdmissionReview(cluster, body, streams);
-      if (requests.length > 0) {
+      const due = coalescer.take(requests);
+      if (due.length > 0) {
         try {
-          const forwarded = withCorrelationIds(requests);
-          await runtime.publisher.publish(forwarded);
+          const forwarded = withCorrelationIds(due);
+          await withinBudget(runtime.publisher.publish(forwarded), budgetMs);
+          coalescer.published(due);
           logger.debug('forwarded', { requests: forwarded });
         } catch (e) {
           // never block the cluster: the watch pump and the resync will deliver this change too
-          logger.error('could not forward admission event', { error: (e as Error).message });
+          logger.error('could not forward admission event', { error: errorMessage(e) });
         }
+      } else if (requests.length > 0) {
+        logger.debug('held: published within the coalescing window', { requests: requests.length });
       }
       return reply(200, response);
     } catch (e) {

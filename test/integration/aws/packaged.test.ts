@@ -20,6 +20,7 @@ import { ensureArtifacts } from '../../../lib/emulator/aws/artifacts.js';
 import { SEED_REVISIONS } from '../../../lib/local/seedStory.js';
 import { startEmulatedAws, type EmulatedAws } from '../../../lib/emulator/aws/emulatedAws.js';
 import { findMotoPython } from '../../../lib/emulator/moto.js';
+import { clusterPathSecret } from '../../../lib/source/admissionSecret.js';
 import { stateDir } from '../../../infra/local/versions.js';
 import { useTestNamespace } from '../support/cluster.js';
 import {
@@ -196,12 +197,15 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
     };
     const call = (rawPath: string) =>
       admission!.invoke({ rawPath, body: JSON.stringify(review), isBase64Encoded: false });
-    expect(await call('/wrong/e2e-aws')).toMatchObject({
-      ok: true,
-      result: { statusCode: 404, body: '{"message":"not found"}' },
-    });
+    for (const wrong of ['/wrong/e2e-aws', '/s3cr3t-path/e2e-aws']) {
+      expect([wrong, await call(wrong)]).toMatchObject([
+        wrong,
+        { ok: true, result: { statusCode: 404, body: '{"message":"not found"}' } },
+      ]);
+    }
     const reconcilesBefore = aws.functions.get('ReconcileLambdaFunction')?.stats.invocations ?? 0;
-    const r = await call('/s3cr3t-path/e2e-aws');
+    // the cluster's own path secret, derived from the parameter's value (docs/architecture.md#admission)
+    const r = await call(`/${clusterPathSecret('s3cr3t-path', 'e2e-aws')}/e2e-aws`);
     expect(r).toMatchObject({ ok: true, result: { statusCode: 200 } });
     expect(JSON.parse((r as { result: { body: string } }).result.body)).toEqual({
       apiVersion: 'admission.k8s.io/v1',

@@ -14,6 +14,7 @@ import {
   type ReconcileRequest,
 } from '../../../lib/requests/index.js';
 import { MAX_ADMISSION_BODY_BYTES } from '../../../lib/source/admission.js';
+import { clusterPathSecret } from '../../../lib/source/admissionSecret.js';
 import { difference, snapshot } from '../../../lib/runtime/counting.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
@@ -251,7 +252,7 @@ describe('the admission source', () => {
     (): Runtime => ({ ...embedded.runtime, publisher: recorder, admissionSecret: async () => SECRET }),
     new RecordingLogger(),
   );
-  const path = `/${SECRET}/${E2E_CLUSTER}`;
+  const path = `/${clusterPathSecret(SECRET, E2E_CLUSTER)}/${E2E_CLUSTER}`;
   const UID = 'a1b2c3d4-0000-4000-8000-000000000001';
   const review = (object: unknown, kind = 'Pod') => ({
     apiVersion: 'admission.k8s.io/v1',
@@ -280,7 +281,14 @@ describe('the admission source', () => {
   });
 
   test('a wrong or missing secret path segment gets 404 and publishes nothing', async () => {
-    for (const rawPath of [`/wrong-secret/${E2E_CLUSTER}`, `/${SECRET}`, '/', `${path}/extra`]) {
+    for (const rawPath of [
+      `/wrong-secret/${E2E_CLUSTER}`,
+      `/${SECRET}/${E2E_CLUSTER}`, // the master secret itself authenticates no cluster
+      `/${clusterPathSecret(SECRET, 'other')}/${E2E_CLUSTER}`, // another cluster's secret
+      `/${SECRET}`,
+      '/',
+      `${path}/extra`,
+    ]) {
       const r = await call(rawPath, JSON.stringify(review({})));
       expect([rawPath, r]).toEqual([rawPath, { status: 404, body: { message: 'not found' } }]);
     }

@@ -2,6 +2,7 @@
  * The pure parts of `kruiseless install`: rendering the admission webhook from infra/webhook, the CRD take-over
  * rule, the list of access reviews, and kubectl-style object names.
  */
+import { createHmac } from 'node:crypto';
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { accessExpectations, checkCrdTakeover } from '../../../lib/cli/install.js';
 import { CliError } from '../../../lib/cli/io.js';
@@ -14,12 +15,15 @@ const settings = {
 };
 
 describe('admissionManifests', () => {
-  test('fills the URL (with its trailing slash), the secret and the cluster into both webhooks', () => {
+  test("fills the URL (with its trailing slash), the cluster's own secret and the cluster into both webhooks, never the master secret", () => {
     const [cfg] = admissionManifests(settings) as [{ webhooks: { clientConfig: { url: string } }[] }];
+    // HMAC-SHA256(master, 'kruiseless-admission/v1/prod') (docs/architecture.md#admission, review finding 7)
+    const own = createHmac('sha256', 's3cr3t').update('kruiseless-admission/v1/prod').digest('hex');
     expect(cfg.webhooks.map((w) => w.clientConfig.url)).toEqual([
-      'https://abc.lambda-url.eu-west-1.on.aws/s3cr3t/prod',
-      'https://abc.lambda-url.eu-west-1.on.aws/s3cr3t/prod',
+      `https://abc.lambda-url.eu-west-1.on.aws/${own}/prod`,
+      `https://abc.lambda-url.eu-west-1.on.aws/${own}/prod`,
     ]);
+    expect(JSON.stringify(cfg)).not.toContain('s3cr3t');
   });
 
   test.each([

@@ -11,6 +11,8 @@ import { InvalidAdmissionReviewError } from '../../../lib/source/admission.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
 import { ConfigError } from '../../../lib/runtime/config.js';
 import { UnknownClusterError } from '../../../lib/runtime/types.js';
+import { ParameterUnavailableError } from '../../../lib/runtime/cachedParameter.js';
+import { PublishBudgetExceededError } from '../../../lib/runtime/handlers/admission.js';
 import {
   FencedOutError,
   InvalidClusterRecordError,
@@ -63,6 +65,8 @@ describe('KruiselessError', () => {
       new InvalidAdmissionReviewError('bad'),
       new ConfigError('bad'),
       new UnknownClusterError('c'),
+      new ParameterUnavailableError('/p', new Error('x')),
+      new PublishBudgetExceededError(1000),
     ];
     expect(errors.filter((e) => !(e instanceof KruiselessError)).map((e) => e.name)).toEqual([]);
     expect(errors.map((e) => e.name)).toEqual([
@@ -78,6 +82,8 @@ describe('KruiselessError', () => {
       'InvalidAdmissionReviewError',
       'ConfigError',
       'UnknownClusterError',
+      'ParameterUnavailableError',
+      'PublishBudgetExceededError',
     ]);
   });
 

@@ -1,0 +1,200 @@
+/**
+ * The admission handler (lib/runtime/handlers/admission.ts) against a recording publisher and a driven clock:
+ * - review finding 7: the path segment is the cluster's own secret, HMAC(master, cluster), so the secret a cluster's
+ *   webhook configuration (or its API-server log) holds authenticates that cluster only;
+ * - review finding 18: calls for one object within the coalescing window publish one request, the change held back
+ *   goes out with the first call after the window, memory is bounded, and a hanging publish never holds the answer
+ *   beyond the publish budget.
+ */
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import type { EventPublisher, ReconcileRequest } from '../../../lib/requests/index.js';
+import { admissionHandler } from '../../../lib/runtime/handlers/admission.js';
+import type { Runtime } from '../../../lib/runtime/types.js';
+import { CapturingLogger } from '../support/capturingLogger.js';
+
+const MASTER = 'master-0123456789abcdef0123456789abcdef';
+/** The derivation docs/architecture.md#admission states, written out independently of the code under test. */
+const pathSecretOf = (cluster: string): string =>
+  createHmac('sha256', MASTER).update(`kruiseless-admission/v1/${cluster}`).digest('hex');
+
+const UID = 'a1b2c3d4-0000-4000-8000-000000000001';
+/** An AdmissionReview of a CloneSet UPDATE, the object at `resourceVersion`. */
+function cloneSetReview(name: string, resourceVersion: string, namespace = 'ns'): string {
+  return JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: UID,
+      kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' },
+      namespace,
+      operation: 'UPDATE',
+      object: {
+        apiVersion: 'apps.kruise.io/v1alpha1',
+        kind: 'CloneSet',
+        metadata: { name, namespace, resourceVersion },
+      },
+    },
+  });
+}
+
+interface Setup {
+  published: ReconcileRequest[][];
+  logger: CapturingLogger;
+  call: (rawPath: string, body: string) => Promise<number>;
+  tick: (ms: number) => void;
+}
+
+function setUp(
+  opts: {
+    publish?: EventPublisher['publish'];
+    secret?: () => Promise<string | undefined>;
+    windowMs?: number;
+    maxKeys?: number;
+    publishBudgetMs?: number;
+  } = {},
+): Setup {
+  const published: ReconcileRequest[][] = [];
+  let now = 1_000_000;
+  const publisher: EventPublisher = {
+    publish:
+      opts.publish ??
+      (async (requests) => {
+        published.push(requests.map((r) => ({ ...r, correlationIds: ['id'] })));
+        return { published: requests.length, calls: 1, retried: 0 };
+      }),
+  };
+  const runtime = { publisher, admissionSecret: opts.secret ?? (async () => MASTER) } as unknown as Runtime;
+  const logger = new CapturingLogger();
+  const handler = admissionHandler(() => runtime, logger, undefined, {
+    now: () => now,
+    ...(opts.windowMs !== undefined ? { coalesceWindowMs: opts.windowMs } : {}),
+    ...(opts.maxKeys !== undefined ? { coalesceMaxKeys: opts.maxKeys } : {}),
+    ...(opts.publishBudgetMs !== undefined ? { publishBudgetMs: opts.publishBudgetMs } : {}),
+  });
+  return {
+    published,
+    logger,
+    call: async (rawPath, body) => {
+      const r = await handler({ rawPath, body, isBase64Encoded: false });
+      if (typeof r === 'string') throw new Error(`expected a structured result, got ${r}`);
+      return r.statusCode ?? 0;
+    },
+    tick: (ms) => {
+      now += ms;
+    },
+  };
+}
+
+/** The request the handler publishes for CloneSet `ns/name` of cluster `prod` at `resourceVersion`. */
+const request = (name: string, resourceVersion: string, cluster = 'prod'): ReconcileRequest => ({
+  version: 2,
+  cluster,
+  kind: 'apps.kruise.io/CloneSet',
+  namespace: 'ns',
+  name,
+  reason: 'ObjectChanged',
+  resourceVersion,
+  correlationIds: ['id'],
+});
+
+describe('admission: the path secret is per cluster (review finding 7)', () => {
+  it("refuses the fleet's master secret as a path segment, whatever cluster it names", async () => {
+    const s = setUp();
+    expect(await s.call(`/${MASTER}/other`, cloneSetReview('a', '1'))).toBe(404);
+    expect(await s.call(`/${MASTER}/prod`, cloneSetReview('a', '1'))).toBe(404);
+    expect(s.published).toEqual([]);
+  });
+
+  it("refuses one cluster's secret for another cluster, and accepts it for its own", async () => {
+    const s = setUp();
+    expect(await s.call(`/${pathSecretOf('prod')}/other`, cloneSetReview('a', '1'))).toBe(404);
+    expect(s.published).toEqual([]);
+    expect(await s.call(`/${pathSecretOf('prod')}/prod`, cloneSetReview('a', '1'))).toBe(200);
+    expect(s.published).toEqual([[request('a', '1')]]);
+  });
+
+  it('answers 503 and publishes nothing while the master secret cannot be read, then serves once it can', async () => {
+    let fail = true;
+    const s = setUp({
+      secret: async () => {
+        if (fail) throw new Error('ThrottlingException: Rate exceeded');
+        return MASTER;
+      },
+    });
+    expect(await s.call(`/${pathSecretOf('prod')}/prod`, cloneSetReview('a', '1'))).toBe(503);
+    fail = false;
+    expect(await s.call(`/${pathSecretOf('prod')}/prod`, cloneSetReview('a', '2'))).toBe(200);
+    expect(s.published).toEqual([[request('a', '2')]]);
+    expect(s.logger.lines.filter((l) => l.level === 'ERROR').map((l) => [l.message, l.error])).toEqual([
+      ['admission secret unavailable', 'ThrottlingException: Rate exceeded'],
+    ]);
+  });
+});
+
+describe('admission: calls for one object are coalesced (review finding 18)', () => {
+  const path = `/${pathSecretOf('prod')}/prod`;
+
+  it('ten calls for one CloneSet within the window publish once; the first call after it publishes the newest held change', async () => {
+    const s = setUp({ windowMs: 1000 });
+    for (let rv = 1; rv <= 10; rv++) {
+      expect(await s.call(path, cloneSetReview('a', String(rv)))).toBe(200);
+      s.tick(50);
+    }
+    expect(s.published).toEqual([[request('a', '1')]]);
+    s.tick(1000);
+    expect(await s.call(path, cloneSetReview('b', '20'))).toBe(200);
+    expect(s.published).toEqual([[request('a', '1')], [request('b', '20'), request('a', '10')]]);
+    // a's window started again when its held change went out: a call for a within it is held, not published
+    expect(await s.call(path, cloneSetReview('a', '11'))).toBe(200);
+    expect(s.published).toHaveLength(2);
+  });
+
+  it('keys of other objects or clusters are not held back by one another', async () => {
+    const s = setUp({ windowMs: 1000 });
+    await s.call(path, cloneSetReview('a', '1'));
+    await s.call(path, cloneSetReview('b', '1'));
+    await s.call(`/${pathSecretOf('other')}/other`, cloneSetReview('a', '1'));
+    expect(s.published).toEqual([[request('a', '1')], [request('b', '1')], [request('a', '1', 'other')]]);
+  });
+
+  it('keeps at most maxKeys objects: the oldest is evicted, its held change published with the next call', async () => {
+    const s = setUp({ windowMs: 1000, maxKeys: 2 });
+    await s.call(path, cloneSetReview('a', '1'));
+    await s.call(path, cloneSetReview('a', '2')); // held
+    await s.call(path, cloneSetReview('b', '1'));
+    await s.call(path, cloneSetReview('c', '1')); // a is the oldest: evicted, its held change goes out with c
+    expect(s.published).toEqual([
+      [request('a', '1')],
+      [request('b', '1')],
+      [request('c', '1'), request('a', '2')],
+    ]);
+  });
+
+  it('a failed publish records nothing: the next call for the object publishes again', async () => {
+    let fail = true;
+    const published: ReconcileRequest[][] = [];
+    const s = setUp({
+      windowMs: 1000,
+      publish: async (requests) => {
+        if (fail) throw new Error('PutEvents: service unavailable');
+        published.push(requests.map((r) => ({ ...r, correlationIds: ['id'] })));
+        return { published: requests.length, calls: 1, retried: 0 };
+      },
+    });
+    expect(await s.call(path, cloneSetReview('a', '1'))).toBe(200);
+    fail = false;
+    expect(await s.call(path, cloneSetReview('a', '2'))).toBe(200);
+    expect(published).toEqual([[request('a', '2')]]);
+  });
+
+  it('answers within the publish budget when the publish hangs, and logs it', async () => {
+    const s = setUp({ publish: () => new Promise(() => undefined), publishBudgetMs: 50 });
+    const started = Date.now();
+    expect(await s.call(path, cloneSetReview('a', '1'))).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(s.logger.lines.filter((l) => l.level === 'ERROR').map((l) => [l.message, l.error])).toEqual([
+      ['could not forward admission event', 'publish took longer than the 50 ms budget'],
+    ]);
+  }, 5000);
+});
