@@ -1,7 +1,7 @@
 /**
  * `kruiseless install` (docs/cli.md#install): onboards a cluster — server-side applies the CRDs (infra/crds), the
- * RBAC of the two Kubernetes groups (infra/rbac/kruiseless-rbac.yaml), optionally the pod guard and the admission
- * webhook, waits for the CRDs to be Established, then proves the access with SubjectAccessReview: every call the
+ * RBAC of the two Kubernetes groups (infra/rbac/kruiseless-rbac.yaml), the pod guard (unless `--no-pod-guard`),
+ * optionally the namespace opt-in and the admission webhook, waits for the CRDs to be Established, then proves the access with SubjectAccessReview: every call the
  * functions make is allowed, and what they must not do is denied (lib/kube/access.ts). Exit 1 when the check fails.
  */
 import {
@@ -26,6 +26,7 @@ import { CliError, runCommand, type CliIO } from './io.js';
 import {
   admissionManifests,
   crdManifests,
+  namespaceOptInManifests,
   objectRef,
   podGuardManifests,
   rbacManifests,
@@ -39,7 +40,9 @@ const ESTABLISHED_TIMEOUT_S = 60;
 const REVIEW_USER = 'kruiseless-install-check';
 
 interface InstallOptions extends ConnectionOptions {
+  /** false with `--no-pod-guard`; the guard is applied otherwise. */
   podGuard?: boolean;
+  namespaceOptIn?: boolean;
   admissionUrl?: string;
   admissionPathSecret?: string;
   clusterName?: string;
@@ -148,7 +151,8 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
   const dryRun = opts.dryRun === true;
   const crds = opts.skipCrds ? [] : crdManifests();
   const rbac = rbacManifests();
-  const guard = opts.podGuard ? podGuardManifests() : [];
+  const guard = opts.podGuard === false ? [] : podGuardManifests();
+  const optIn = opts.namespaceOptIn ? namespaceOptInManifests() : [];
   if (!opts.checkOnly) {
     const ext = conn.kc.makeApiClient(ApiextensionsV1Api);
     for (const crd of crds) {
@@ -167,10 +171,11 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
         crds.map((c) => c.metadata?.name ?? ''),
         io,
       );
-    await applyAll(conn.kc, [...rbac, ...guard, ...admission], io, dryRun);
+    await applyAll(conn.kc, [...rbac, ...guard, ...optIn, ...admission], io, dryRun);
   }
   const applied =
     `${crds.length} CRD(s), ${rbac.length} RBAC object(s), pod guard ${guard.length > 0 ? 'yes' : 'no'}, ` +
+    `namespace opt-in ${optIn.length > 0 ? 'yes' : 'no'}, ` +
     `admission webhook ${admission.length > 0 ? 'yes' : 'no'}`;
   if (dryRun) {
     io.out(`install: ${applied} (server dry run; access not checked, nothing was stored)\n`);
@@ -196,18 +201,26 @@ export function registerInstall(program: Command, io: CliIO): void {
   program
     .command('install')
     .description(
-      'onboard a cluster: apply the CRDs and RBAC (optionally the pod guard and the admission webhook), then check the access with SubjectAccessReview',
+      'onboard a cluster: apply the CRDs, RBAC and pod guard (optionally the namespace opt-in and the admission webhook), then check the access with SubjectAccessReview',
     )
     .option('--kubeconfig <file>', 'kubeconfig of the cluster (an administrator of it)')
     .option(
       '-n, --namespace <ns>',
       "namespace of the namespaced access checks (default: the context's, or default)",
     )
-    .option('--pod-guard', 'also apply infra/rbac/kruiseless-pod-guard.yaml (Kubernetes >= 1.30)')
+    .option('--pod-guard', 'apply infra/rbac/kruiseless-pod-guard.yaml (the default; Kubernetes >= 1.30)')
+    .option(
+      '--no-pod-guard',
+      'leave the pod guard out (Kubernetes < 1.30): a stolen reconcile role is then cluster-admin',
+    )
+    .option(
+      '--namespace-opt-in',
+      'also apply infra/rbac/kruiseless-namespace-opt-in.yaml: pods only in namespaces labelled kruiseless.io/managed=true',
+    )
     .option('--admission-url <url>', "the stack's AdmissionUrl output: also apply the admission webhook")
     .option(
       '--admission-path-secret <secret>',
-      'the admission path secret (default: env KRUISELESS_ADMISSION_PATH_SECRET; never printed)',
+      "the stage's admission master secret, the SSM parameter's value (default: env KRUISELESS_ADMISSION_PATH_SECRET); the webhook gets this cluster's secret derived from it; never printed",
     )
     .option('--cluster-name <name>', "this cluster's name in the cluster registry (with --admission-url)")
     .option('--skip-crds', 'leave the CRDs as they are')

@@ -44,9 +44,21 @@ export function rbacManifests(): KubernetesObject[] {
   return parseManifests(readFileSync(packagePath(file), 'utf8'), file);
 }
 
-/** The optional pod guard (ValidatingAdmissionPolicy and its binding) of infra/rbac/kruiseless-pod-guard.yaml. */
+/**
+ * The pod guard (ValidatingAdmissionPolicy and its binding) of infra/rbac/kruiseless-pod-guard.yaml, which `install`
+ * applies unless `--no-pod-guard`.
+ */
 export function podGuardManifests(): KubernetesObject[] {
   const file = 'infra/rbac/kruiseless-pod-guard.yaml';
+  return parseManifests(readFileSync(packagePath(file), 'utf8'), file);
+}
+
+/**
+ * The namespace opt-in (ValidatingAdmissionPolicy and its binding) of infra/rbac/kruiseless-namespace-opt-in.yaml,
+ * applied with `install --namespace-opt-in`: pods and PVCs only in namespaces labelled `kruiseless.io/managed=true`.
+ */
+export function namespaceOptInManifests(): KubernetesObject[] {
+  const file = 'infra/rbac/kruiseless-namespace-opt-in.yaml';
   return parseManifests(readFileSync(packagePath(file), 'utf8'), file);
 }
 

@@ -1,6 +1,6 @@
 /**
- * `kruiseless install` on the real local control plane: it applies the CRDs and the RBAC, waits for the CRDs, and
- * its SubjectAccessReview check passes; run again it changes nothing; a namespace where the watcher group has been
+ * `kruiseless install` on the real local control plane: it applies the CRDs, the RBAC and the pod guard (by default:
+ * review finding 5), waits for the CRDs, and its SubjectAccessReview check passes; run again it changes nothing; a namespace where the watcher group has been
  * granted a write makes the check fail with exactly that line; the admission webhook is rendered and validated by
  * the API server in a server dry run and never stored (it would slow every pod write of the shared test cluster).
  */
@@ -38,8 +38,12 @@ const rbacLines = (): string[] => [
   'clusterrole.rbac.authorization.k8s.io/kruiseless-watcher serverside-applied',
   'clusterrolebinding.rbac.authorization.k8s.io/kruiseless-watcher serverside-applied',
 ];
+const guardLines = (suffix = ''): string[] => [
+  `validatingadmissionpolicy.admissionregistration.k8s.io/kruiseless-cloneset-owned-only serverside-applied${suffix}`,
+  `validatingadmissionpolicybinding.admissionregistration.k8s.io/kruiseless-cloneset-owned-only serverside-applied${suffix}`,
+];
 
-test('applies the CRDs and RBAC, and every access check comes out as expected', async () => {
+test('applies the CRDs, the RBAC and the pod guard, and every access check comes out as expected', async () => {
   const checks = accessExpectations().length;
   expect(checks).toBe(60);
   expect(rbacManifests()).toHaveLength(4);
@@ -49,7 +53,8 @@ test('applies the CRDs and RBAC, and every access check comes out as expected', 
     expect(run.stdout.trimEnd().split('\n')).toEqual([
       ...crdLines(),
       ...rbacLines(),
-      `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard no, admission webhook no; access ${checks}/${checks} as expected`,
+      ...guardLines(),
+      `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in no, admission webhook no; access ${checks}/${checks} as expected`,
     ]);
   }
   const rbac = ctx.kc.makeApiClient(RbacAuthorizationV1Api);
@@ -80,21 +85,22 @@ test('the check fails, naming the grant, where the watcher group may write pods'
   expect(run.stdout).toBe('install: nothing applied (--check-only); access 59/60 as expected\n');
 });
 
-test('the admission webhook is rendered and validated by the API server in a dry run, and not stored', async () => {
+test('the namespace opt-in and the admission webhook are rendered and validated by the API server in a dry run, and not stored', async () => {
   const run = await install(
     '--dry-run',
-    '--pod-guard',
+    '--namespace-opt-in',
     '--admission-url',
     'https://abcdefghij0123456789.lambda-url.us-east-1.on.aws',
     '--cluster-name',
     'prod',
   );
   expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(run.stdout.trimEnd().split('\n').slice(-4)).toEqual([
-    'validatingadmissionpolicy.admissionregistration.k8s.io/kruiseless-cloneset-owned-only serverside-applied (server dry run)',
-    'validatingadmissionpolicybinding.admissionregistration.k8s.io/kruiseless-cloneset-owned-only serverside-applied (server dry run)',
+  expect(run.stdout.trimEnd().split('\n').slice(-6)).toEqual([
+    ...guardLines(' (server dry run)'),
+    'validatingadmissionpolicy.admissionregistration.k8s.io/kruiseless-opted-in-namespaces-only serverside-applied (server dry run)',
+    'validatingadmissionpolicybinding.admissionregistration.k8s.io/kruiseless-opted-in-namespaces-only serverside-applied (server dry run)',
     'validatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless serverside-applied (server dry run)',
-    `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, admission webhook yes (server dry run; access not checked, nothing was stored)`,
+    `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in yes, admission webhook yes (server dry run; access not checked, nothing was stored)`,
   ]);
   expect(run.stdout).not.toContain(SECRET);
   const admission = ctx.kc.makeApiClient(AdmissionregistrationV1Api);

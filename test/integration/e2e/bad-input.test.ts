@@ -251,6 +251,9 @@ describe('the admission source', () => {
   const admit = admissionHandler(
     (): Runtime => ({ ...embedded.runtime, publisher: recorder, admissionSecret: async () => SECRET }),
     new RecordingLogger(),
+    undefined,
+    // every call forwards: coalescing is test/unit/runtime/admissionHandler.test.ts's
+    { coalesceWindowMs: 0 },
   );
   const path = `/${clusterPathSecret(SECRET, E2E_CLUSTER)}/${E2E_CLUSTER}`;
   const UID = 'a1b2c3d4-0000-4000-8000-000000000001';

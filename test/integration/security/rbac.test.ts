@@ -2,8 +2,13 @@
  * The cluster access Kruiseless asks for (infra/rbac/), proven on the real API server:
  * - SubjectAccessReview, as the groups EKS access entries map the Lambda roles to: every call the code makes is
  *   allowed, and Secrets, other workloads, escalation (bind, escalate, impersonate) and token minting are not;
- * - the optional ValidatingAdmissionPolicy (kruiseless-pod-guard.yaml): as kruiseless:controller, writes to pods
- *   and PVCs that no CloneSet owns are refused by the API server, CloneSet-owned ones go through;
+ * - the ValidatingAdmissionPolicy of kruiseless-pod-guard.yaml: as kruiseless:controller, writes to pods and PVCs
+ *   that no CloneSet controls are refused by the API server, CloneSet-owned ones go through; and what a stolen
+ *   controller identity could do with a forged CloneSet owner reference is refused (review finding 5): any write in
+ *   a system namespace, a pod with host access (unless the namespace allows it), a pod with a ServiceAccount its
+ *   namespace does not list;
+ * - kruiseless-namespace-opt-in.yaml, applied after the guard's tests: no pod in a namespace not labelled
+ *   kruiseless.io/managed=true, only listed ServiceAccounts, and the pipeline below runs under it in a labelled one;
  * - the whole pipeline (watch pump, bus, reconcile, DynamoDB) running as those groups and nothing more — through
  *   `kubectl proxy --as --as-group`, the API server's own impersonation — takes the seed CloneSet through create,
  *   in-place update and scale-down, and a CloneSet with volumeClaimTemplates through PVC create and delete.
@@ -46,6 +51,11 @@ import {
 const ctx = useTestNamespace('rbac');
 /** The pod guard's own namespace: its stray pods stay out of the pipeline's way. */
 const guardNs = useTestNamespace('rbac-guard');
+/** A namespace not opted in (no kruiseless.io/managed label). */
+const outsideNs = useTestNamespace('rbac-outside');
+/** A namespace that allows pods with host access (kruiseless.io/privileged-pods=allowed). */
+const privilegedNs = useTestNamespace('rbac-privileged');
+const OPT_IN_FILE = new URL('../../../infra/rbac/kruiseless-namespace-opt-in.yaml', import.meta.url).pathname;
 const RBAC_FILES = ['kruiseless-rbac.yaml', 'kruiseless-pod-guard.yaml'].map(
   (f) => new URL(`../../../infra/rbac/${f}`, import.meta.url).pathname,
 );
@@ -109,6 +119,22 @@ beforeAll(async () => {
       `${binPath('kubectl')} is missing: run \`npm run cluster:build\` (the test drives kubectl proxy)`,
     );
   kubectl(testKubeconfig(), 'apply', ...RBAC_FILES.flatMap((f) => ['-f', f]));
+  for (const ns of [ctx.namespace, guardNs.namespace, privilegedNs.namespace])
+    kubectl(testKubeconfig(), 'label', 'namespace', ns, 'kruiseless.io/managed=true');
+  kubectl(
+    testKubeconfig(),
+    'label',
+    'namespace',
+    privilegedNs.namespace,
+    'kruiseless.io/privileged-pods=allowed',
+  );
+  kubectl(
+    testKubeconfig(),
+    'annotate',
+    'namespace',
+    guardNs.namespace,
+    'kruiseless.io/service-accounts=app, worker',
+  );
   const started = await startProxy([CONTROLLER, WATCHER]);
   proxy = started.child;
   proxyUrl = started.url;
@@ -116,6 +142,8 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(() => {
+  // the opt-in is this file's choice, not the cluster's: other files' namespaces carry no label
+  kubectl(testKubeconfig(), 'delete', '--ignore-not-found', '-f', OPT_IN_FILE);
   proxy?.kill();
   if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
 });
@@ -255,6 +283,150 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     expect((await asController('DELETE', `${podsPath()}/orphan`)).status).toBe(200);
   });
 
+  test('a CloneSet owner reference that is not the controller reference is refused', async () => {
+    const body = pod('not-controller');
+    body.metadata.ownerReferences = [{ ...cloneSetOwner, controller: false }];
+    expect(await asController('POST', podsPath(), body)).toEqual({
+      status: 403,
+      message: expect.stringContaining(denial('create', 'pods', 'not-controller')) as string,
+    });
+  });
+
+  test('a stolen controller identity cannot write in kube-system, even with a CloneSet owner reference', async () => {
+    const body = {
+      ...pod('in-kube-system', cloneSetOwner),
+      metadata: {
+        name: 'in-kube-system',
+        namespace: 'kube-system',
+        ownerReferences: [{ ...cloneSetOwner, controller: true }],
+      },
+    };
+    const r = await asController('POST', '/api/v1/namespaces/kube-system/pods', body);
+    expect(r).toEqual({
+      status: 403,
+      message: expect.stringContaining(
+        'kruiseless:controller may not write pods in the system namespace kube-system',
+      ) as string,
+    });
+    const pvc = await asController('POST', '/api/v1/namespaces/kube-system/persistentvolumeclaims', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'in-kube-system', ownerReferences: [{ ...cloneSetOwner, controller: true }] },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    });
+    expect(pvc).toEqual({
+      status: 403,
+      message: expect.stringContaining(
+        'kruiseless:controller may not write persistentvolumeclaims in the system namespace kube-system',
+      ) as string,
+    });
+  });
+
+  const hostAccess: [string, (spec: Record<string, unknown>) => void][] = [
+    [
+      'a privileged container',
+      (spec) => {
+        spec.containers = [
+          { name: 'main', image: 'nginx:1.19-alpine', securityContext: { privileged: true } },
+        ];
+      },
+    ],
+    [
+      'an added SYS_ADMIN capability',
+      (spec) => {
+        spec.containers = [
+          {
+            name: 'main',
+            image: 'nginx:1.19-alpine',
+            securityContext: { capabilities: { add: ['SYS_ADMIN'] } },
+          },
+        ];
+      },
+    ],
+    [
+      'hostNetwork',
+      (spec) => {
+        spec.hostNetwork = true;
+      },
+    ],
+    [
+      'hostPID',
+      (spec) => {
+        spec.hostPID = true;
+      },
+    ],
+    [
+      'a hostPath volume',
+      (spec) => {
+        spec.volumes = [{ name: 'root', hostPath: { path: '/' } }];
+      },
+    ],
+    [
+      'a privileged init container',
+      (spec) => {
+        spec.initContainers = [
+          { name: 'init', image: 'nginx:1.19-alpine', securityContext: { privileged: true } },
+        ];
+      },
+    ],
+  ];
+  test.each(hostAccess)(
+    'a CloneSet pod with %s is refused, and accepted where the namespace allows it',
+    async (_what, change) => {
+      const refused = pod('host-access', cloneSetOwner);
+      change(refused.spec);
+      expect(await asController('POST', podsPath(), refused)).toEqual({
+        status: 403,
+        message: expect.stringContaining(
+          `kruiseless:controller may not create pods with host access (privileged, added capabilities, host namespaces, hostPath) in ${guardNs.namespace} unless it is labelled kruiseless.io/privileged-pods=allowed`,
+        ) as string,
+      });
+      // a forged owner: no CloneSet of that uid exists in this namespace, which a policy cannot see
+      const allowedPod = {
+        ...refused,
+        metadata: {
+          name: `host-access-${Math.random().toString(36).slice(2, 8)}`,
+          namespace: privilegedNs.namespace,
+          ownerReferences: [{ ...cloneSetOwner, controller: true }],
+        },
+      };
+      expect(
+        (await asController('POST', `/api/v1/namespaces/${privilegedNs.namespace}/pods`, allowedPod)).status,
+      ).toBe(201);
+    },
+  );
+
+  test('a pod may run as default or a ServiceAccount its namespace lists, and as no other', async () => {
+    const withAccount = (name: string, serviceAccountName?: string) => {
+      const p = pod(name, cloneSetOwner);
+      return { ...p, spec: { ...p.spec, ...(serviceAccountName ? { serviceAccountName } : {}) } };
+    };
+    const answers = await Promise.all(
+      [
+        ['sa-admin', 'cluster-admin-sa'],
+        ['sa-app', 'app'],
+        ['sa-worker', 'worker'],
+        ['sa-default', 'default'],
+        ['sa-unset', undefined],
+      ].map(async ([name, sa]) => [
+        name,
+        await asController('POST', podsPath(), withAccount(name as string, sa)),
+      ]),
+    );
+    expect(Object.fromEntries(answers)).toEqual({
+      'sa-admin': {
+        status: 403,
+        message: expect.stringContaining(
+          `kruiseless:controller may only create pods in ${guardNs.namespace} with ServiceAccount default or one its annotation kruiseless.io/service-accounts lists, not cluster-admin-sa`,
+        ) as string,
+      },
+      'sa-app': { status: 201, message: '' },
+      'sa-worker': { status: 201, message: '' },
+      'sa-default': { status: 201, message: '' },
+      'sa-unset': { status: 201, message: '' },
+    });
+  });
+
   test('a PVC without a CloneSet owner is refused', async () => {
     const r = await asController('POST', `/api/v1/namespaces/${guardNs.namespace}/persistentvolumeclaims`, {
       apiVersion: 'v1',
@@ -266,6 +438,74 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
       status: 403,
       message: expect.stringContaining(denial('create', 'persistentvolumeclaims', 'orphan-pvc')) as string,
     });
+  });
+});
+
+describe('the namespace opt-in (infra/rbac/kruiseless-namespace-opt-in.yaml) as kruiseless:controller', () => {
+  const podIn = (namespace: string, name: string, serviceAccountName?: string) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace,
+      // a forged CloneSet owner: the pod guard alone would accept it in any non-system namespace
+      ownerReferences: [
+        {
+          apiVersion: 'apps.kruise.io/v1alpha1',
+          kind: 'CloneSet',
+          name: 'forged',
+          uid: '00000000-0000-4000-8000-000000000000',
+          controller: true,
+        },
+      ],
+    },
+    spec: {
+      containers: [{ name: 'main', image: 'nginx:1.19-alpine' }],
+      ...(serviceAccountName ? { serviceAccountName } : {}),
+    },
+  });
+
+  // applied after the pod guard's tests (which must see the guard alone), kept for the pipeline's (a labelled namespace)
+  beforeAll(() => {
+    kubectl(testKubeconfig(), 'apply', '-f', OPT_IN_FILE);
+  });
+
+  test('no pod is created in a namespace without the kruiseless.io/managed=true label', async () => {
+    const r = await waitFor('the opt-in policy enforced', 20_000, async () => {
+      const a = await asController(
+        'POST',
+        `/api/v1/namespaces/${outsideNs.namespace}/pods`,
+        podIn(outsideNs.namespace, 'outside'),
+      );
+      if (a.status === 201)
+        await outsideNs.core.deleteNamespacedPod({ name: 'outside', namespace: outsideNs.namespace });
+      return a.status === 403 ? a : undefined;
+    });
+    expect(r).toEqual({
+      status: 403,
+      message: expect.stringContaining(
+        `kruiseless:controller may only write pods in namespaces labelled kruiseless.io/managed=true; ${outsideNs.namespace} is not`,
+      ) as string,
+    });
+  });
+
+  test('in an opted-in namespace that lists no ServiceAccount, only default is allowed', async () => {
+    const ns = privilegedNs.namespace;
+    const foreign = await asController(
+      'POST',
+      `/api/v1/namespaces/${ns}/pods`,
+      podIn(ns, 'foreign-sa', 'admin'),
+    );
+    const own = await asController('POST', `/api/v1/namespaces/${ns}/pods`, podIn(ns, 'default-sa'));
+    expect([foreign, own.status]).toEqual([
+      {
+        status: 403,
+        message: expect.stringContaining(
+          `kruiseless:controller may only create pods in ${ns} with ServiceAccount default or one its annotation kruiseless.io/service-accounts lists, not admin`,
+        ) as string,
+      },
+      201,
+    ]);
   });
 });
 
