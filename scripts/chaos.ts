@@ -4,19 +4,35 @@
  * its faults and without, and ends with one line on stdout:
  *   chaos: <steps> steps, <faults> faults, violations <v>, converged <yes|no>
  * Progress (percentage and ETA) and the first violations go to stderr. Exit 0 only with no violation and every run
- * converged; the same --seed replays the same run.
+ * converged; the same --seed replays the same run. Read faults are on (scenarioArb's `reads`).
+ *
+ * `npm run test:chaos -- --mutants [--seed S] [--scenarios K]`: runs every known mutant
+ * (test/unit/controllers/cloneset/reconcile/chaos/mutants.ts) until a check catches it, at most K scenarios each
+ * (default 60), one line per mutant on stderr, and ends with one line on stdout:
+ *   chaos mutants: <caught> of <n> caught
+ * Exit 0 only when every mutant was caught.
  */
 import fc from 'fast-check';
 import { Command } from 'commander';
 import { scenarioArb } from '../test/unit/controllers/cloneset/reconcile/chaos/scenario.js';
 import { checkScenario } from '../test/unit/controllers/cloneset/reconcile/chaos/simulation.js';
+import { MUTANTS } from '../test/unit/controllers/cloneset/reconcile/chaos/mutants.js';
+import { runMutant } from '../test/unit/controllers/cloneset/reconcile/chaos/mutantRun.js';
 
 const program = new Command()
   .option('--steps <n>', 'rounds to run in total', '10000')
   .option('--seed <s>', 'seed (default: random, printed)')
   .option('--verbose', 'print every violation, not only the first ones')
+  .option('--mutants', 'run the known mutants instead, and say how many the checks caught')
+  .option('--scenarios <k>', 'with --mutants: scenarios per mutant at most', '60')
   .parse();
-const opts = program.opts<{ steps: string; seed?: string; verbose?: boolean }>();
+const opts = program.opts<{
+  steps: string;
+  seed?: string;
+  verbose?: boolean;
+  mutants?: boolean;
+  scenarios: string;
+}>();
 const steps = Number(opts.steps);
 const seed = opts.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(opts.seed);
 if (!Number.isInteger(steps) || steps <= 0 || !Number.isInteger(seed)) {
@@ -24,12 +40,29 @@ if (!Number.isInteger(steps) || steps <= 0 || !Number.isInteger(seed)) {
   process.exit(2);
 }
 
+if (opts.mutants) {
+  const maxScenarios = Number(opts.scenarios);
+  const mutantSeed = opts.seed === undefined ? 20261201 : seed;
+  let caught = 0;
+  for (const m of MUTANTS) {
+    const v = await runMutant(m, { seed: mutantSeed, maxScenarios });
+    if (v.caught) caught++;
+    console.error(
+      v.caught
+        ? `  caught   ${v.name} (${v.by})`
+        : `  MISSED   ${v.name} (${v.scenarios} scenarios, seed ${mutantSeed})`,
+    );
+  }
+  console.log(`chaos mutants: ${caught} of ${MUTANTS.length} caught`);
+  process.exit(caught === MUTANTS.length ? 0 : 1);
+}
+
 const MIN_ROUNDS = 20;
 const MAX_ROUNDS = 60;
 const started = Date.now();
 console.error(`chaos: seed ${seed} (replay: npm run test:chaos -- --steps ${steps} --seed ${seed})`);
 
-const scenarios = fc.sample(scenarioArb(MIN_ROUNDS, MAX_ROUNDS), {
+const scenarios = fc.sample(scenarioArb(MIN_ROUNDS, MAX_ROUNDS, { reads: true }), {
   seed,
   numRuns: Math.ceil(steps / MIN_ROUNDS) + 1,
 });

@@ -12,6 +12,8 @@ import { namespaceOf } from '../../../../../lib/core/objectKey.js';
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import { RESOURCES } from '../../../../../lib/kube/resources.js';
 import { checkScenario, runScenario } from './chaos/simulation.js';
+import { MUTANTS } from './chaos/mutants.js';
+import { runMutant } from './chaos/mutantRun.js';
 
 /**
  * A fixed seed, so `npm test` cannot go red by chance: the same 40 scenarios every run. CHAOS_SEED replays or
@@ -142,5 +144,33 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
     };
     const deleted = await runScenario(two, false, rogueDelete);
     expect(deleted.violations[0]).toMatch(/deleted web-\w{5}, which no plan chose$/);
+  });
+
+  describe('known mutants, quick subset (the full run: npm run test:chaos -- --mutants)', () => {
+    const mutant = (name: string) => {
+      const m = MUTANTS.find((x) => x.name === name);
+      if (!m) throw new Error(`no mutant ${name}`);
+      return m;
+    };
+
+    test('a lease store whose acquire grants a live lease, or whose renew revives a released one, fails the lease protocol check', async () => {
+      for (const name of [
+        'acquire grants a live lease',
+        'renew without its expiry condition (revives a released lease)',
+      ]) {
+        const v = await runMutant(mutant(name), { seed: DEFAULT_SEED, maxScenarios: 1 });
+        expect({ caught: v.caught, scenarios: v.scenarios }).toEqual({ caught: true, scenarios: 0 });
+      }
+    });
+
+    test('a lease released without the dirty check loses the event of an execution that overlapped the pass (seed 20261201, scenario 53)', async () => {
+      const s = fc.sample(scenarioArb(25, 35, { reads: true }), { seed: 20261201, numRuns: 54 })[53];
+      const clean = await checkScenario(s);
+      expect(clean.faulty.violations).toEqual([]);
+      const v = await checkScenario(s, { mutant: mutant('lease released without the dirty check') });
+      expect(v.faulty.violations[0]).toMatch(
+        /released the lease with an event unhandled: marked after its last read, no requeue since$/,
+      );
+    });
   });
 });

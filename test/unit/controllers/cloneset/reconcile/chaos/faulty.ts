@@ -46,6 +46,8 @@ export interface InvocationHost {
   clockJump(): void;
   /** Another invocation (clock ahead) takes the lease over and releases it at once. */
   ghostTakeover(): Promise<void>;
+  /** The invocation read the CloneSet (a pass began looking at the world). */
+  readCloneSet?(inv: Invocation): void;
 }
 
 /** An API write as the checker sees it. */
@@ -234,6 +236,7 @@ export class FaultyKube implements KubeClient {
         this.inv.read.cloneSet = cs as CloneSet | undefined;
         this.inv.read.pods = this.inv.read.pvcs = this.inv.read.revisions = undefined;
         this.inv.read.at = this.inv.host.now();
+        this.inv.host.readCloneSet?.(this.inv);
       },
     );
   }

@@ -23,6 +23,8 @@ import {
 } from '../../../../../../lib/state/index.js';
 import { imageIdOf } from '../../../../support/world.js';
 import { RecordingKube } from '../support/recordingKube.js';
+import { executionHolder } from '../../../../../../lib/reconcile/holder.js';
+import type { ChaosStores, Mutant, MutantParts } from './mutants.js';
 import { FaultyKube, faultyStores, Invocation, type InvocationHost, type WriteCall } from './faulty.js';
 import {
   boundsOf,
@@ -101,8 +103,21 @@ interface Delivery {
   request: ReconcileRequest;
   due: number;
   retries: number;
-  /** A retried invocation keeps its holder id, as Lambda keeps the request id of a retried async invocation. */
-  holder?: string;
+  /**
+   * A retried invocation keeps its request id, as Lambda keeps the request id of a retried async invocation; each
+   * execution still gets its own holder (`<requestId>/<execution>`, lib/reconcile/holder.ts), as in production.
+   */
+  requestId?: string;
+}
+
+/** What a run is made of besides its scenario: the reconcile entry, the state stores, a mutant (./mutants.ts). */
+export interface SimOptions {
+  /** The reconcile entry under test; only the tests that show the checks can fail pass a broken one. */
+  reconcile?: typeof reconcileCloneSet;
+  /** The state stores (default: the in-memory adapter); e.g. the DynamoDB adapter over dynalite. */
+  stores?: ChaosStores;
+  /** A deliberate defect in the stores or the API server, to show the checks catch it. */
+  mutant?: Mutant;
 }
 
 /** What one run (with or without faults) produced. */
@@ -123,7 +138,7 @@ export interface RunResult {
 export class Simulation {
   readonly clock = { now: T0 };
   readonly kube = new RecordingKube([], () => new Date(this.clock.now));
-  private readonly raw = createMemoryStores();
+  private readonly raw: ChaosStores;
   /** The lease as the store holds it, mirrored below the fault wrappers. */
   private leaseOwner: { holder: string; expiresAt: number } | undefined;
   private readonly leases: LeaseStore;
@@ -148,18 +163,32 @@ export class Simulation {
    * @param reconcile the reconcile entry under test; only the test that shows the checks can fail passes a
    *   deliberately broken one
    */
-  constructor(
-    spec: SpecParams,
-    faultsOn: boolean,
-    private readonly reconcile: typeof reconcileCloneSet = reconcileCloneSet,
-  ) {
+  private readonly reconcile: typeof reconcileCloneSet;
+  private readonly mutant: MutantParts | undefined;
+  private requestIds = 0;
+  /** A global order of marks, CloneSet reads and requeues (the lost-event check). */
+  private tick = 0;
+  private lastMark = 0;
+  private lastRequeue = 0;
+  private readonly lastRead = new WeakMap<Invocation, number>();
+  /** Invocations that released the lease with a mark neither read after nor covered by a requeue. */
+  private readonly unhandled = new WeakSet<Invocation>();
+  /** The second invocation of a `concurrent` fault, started at the first's first API write. */
+  private readonly startAtFirstWrite = new WeakMap<Invocation, () => void>();
+
+  constructor(spec: SpecParams, faultsOn: boolean, options: SimOptions = {}) {
     this.spec = { ...spec };
     this.faultsOn = faultsOn;
+    this.reconcile = options.reconcile ?? reconcileCloneSet;
+    this.mutant = options.mutant?.parts();
+    const stores = options.stores ?? createMemoryStores();
+    this.raw = this.mutant?.stores ? this.mutant.stores(stores) : stores;
     const raw = this.raw.leases;
     this.leases = {
       acquire: async (...args: Parameters<LeaseStore['acquire']>) => {
         const r = await raw.acquire(...args);
-        if (r.acquired) this.leaseOwner = { holder: args[1], expiresAt: r.lease.expiresAt };
+        if (r.acquired) this.leaseOwner = { holder: r.lease.holder, expiresAt: r.lease.expiresAt };
+        else this.lastMark = ++this.tick;
         return r;
       },
       renew: async (...args: Parameters<LeaseStore['renew']>) => {
@@ -440,7 +469,15 @@ export class Simulation {
       fired: (kind) => {
         this.faults[kind] = (this.faults[kind] ?? 0) + 1;
       },
-      beforeWrite: (inv, call) => this.checkWrite(inv, call),
+      beforeWrite: (inv, call) => {
+        const second = this.startAtFirstWrite.get(inv);
+        if (second) {
+          this.startAtFirstWrite.delete(inv);
+          second();
+        }
+        return this.checkWrite(inv, call);
+      },
+      readCloneSet: (inv) => void this.lastRead.set(inv, ++this.tick),
       clockJump: () => {
         this.clock.now += LEASE_MS + 1000;
         this.live.push(this.invoke({ ...request, reason: 'ObjectChanged' }, [], 0));
@@ -452,28 +489,55 @@ export class Simulation {
     };
   }
 
+  /** The lease store as one invocation sees it: records when it released with an event left unhandled. */
+  private leasesOf(inv: Invocation): LeaseStore {
+    return {
+      acquire: (...args) => this.leases.acquire(...args),
+      renew: (...args) => this.leases.renew(...args),
+      release: async (...args) => {
+        const r = await this.leases.release(...args);
+        if (r === 'released' && this.lastMark > Math.max(this.lastRead.get(inv) ?? 0, this.lastRequeue))
+          this.unhandled.add(inv);
+        return r;
+      },
+    };
+  }
+
+  /** A new request id (a new asynchronous invocation). */
+  private newRequestId(): string {
+    return `req-${++this.requestIds}`;
+  }
+
+  /**
+   * One execution of `request`.
+   * @param requestId kept by a retry (as Lambda keeps it); a fresh one when absent
+   * @param onFirstWrite started at this execution's first API write (a concurrent copy that overlaps its pass)
+   */
   private async invoke(
     request: ReconcileRequest,
     faults: readonly Fault[],
     retries: number,
-    holder = `inv-${this.invocations + 1}`,
+    requestId = this.newRequestId(),
+    onFirstWrite?: () => void,
   ): Promise<void> {
     this.invocations++;
+    const holder = executionHolder(requestId, `x${this.invocations}`);
     const inv = new Invocation(holder, faults, this.host(request));
+    if (onFirstWrite) this.startAtFirstWrite.set(inv, onFirstWrite);
     const stores = faultyStores(
-      { leases: this.leases, expectations: this.raw.expectations, ledger: this.raw.ledger },
+      { leases: this.leasesOf(inv), expectations: this.raw.expectations, ledger: this.raw.ledger },
       inv,
       (call, args) => this.storeCall(inv, call, args),
     );
     const deps: ReconcileDeps = {
-      kube: new FaultyKube(this.kube, inv),
+      kube: new FaultyKube(this.mutant?.kube ? this.mutant.kube(this.kube) : this.kube, inv),
       ...stores,
       requeue: {
         requeueAfter: (req, seconds) =>
-          inv.gate(
-            async () =>
-              void this.bus.push({ request: req, due: this.clock.now + seconds * 1000, retries: 0 }),
-          ),
+          inv.gate(async () => {
+            this.lastRequeue = ++this.tick;
+            this.bus.push({ request: req, due: this.clock.now + seconds * 1000, retries: 0 });
+          }),
       },
       log: silentLogger,
       holder: inv.holder,
@@ -493,17 +557,21 @@ export class Simulation {
       inv.died.then(() => 'crashed' as const),
     ]);
     if (outcome === 'crashed') {
-      // Lambda times the invocation out and retries it
+      // Lambda times the invocation out and retries it, under the same request id
       if (retries < MAX_RETRIES)
-        this.bus.push({ request, due: this.clock.now + BUDGET_MS, retries: retries + 1 });
+        this.bus.push({ request, due: this.clock.now + BUDGET_MS, retries: retries + 1, requestId });
       return;
     }
     if (outcome !== 'returned') {
       if (!inv.leaseCallFailed && !(outcome instanceof StateStoreError || outcome instanceof KubeApiError))
         this.violation(`${inv.holder} threw ${String(outcome)}`);
+      // the retry (or, after the last, the dead-letter queue) covers what was marked
       if (retries < MAX_RETRIES)
-        this.bus.push({ request, due: this.clock.now + 1000, retries: retries + 1, holder });
-    }
+        this.bus.push({ request, due: this.clock.now + 1000, retries: retries + 1, requestId });
+    } else if (this.unhandled.has(inv))
+      this.violation(
+        `${inv.holder} released the lease with an event unhandled: marked after its last read, no requeue since`,
+      );
     const owner = this.leaseOwner;
     if (owner?.holder === inv.holder && owner.expiresAt > this.clock.now && !inv.leaseCallFailed)
       this.violation(`${inv.holder} returned holding the lease`);
@@ -520,22 +588,27 @@ export class Simulation {
       this.faults[`bus ${f.kind}`] = (this.faults[`bus ${f.kind}`] ?? 0) + 1;
       if (f.kind === 'drop') due.shift();
       else if (f.kind === 'duplicate')
-        due.push({ ...due[0], holder: undefined }); // another invocation
+        due.push({ ...due[0], requestId: undefined }); // another invocation (EventBridge delivered twice)
       else if (f.kind === 'reorder') due = due.reverse();
       else if (f.kind === 'delay') this.bus.push({ ...due.shift()!, due: now + 15_000 });
       else concurrent = true;
     }
     let invocationFaults = faults.filter((f) => f.on !== 'bus');
     if (concurrent && due.length > 0) {
+      // two executions overlap: the second starts at the first's first API write (mid-pass, so it marks the lease
+      // after the first read the world); one delivery run twice at once keeps its request id (Lambda's
+      // at-least-once execution of an asynchronous request)
       const [first, second = first] = due.splice(0, 2);
-      await Promise.all([
-        this.invoke(first.request, invocationFaults, first.retries, first.holder),
-        this.invoke(second.request, [], second.retries, second === first ? undefined : second.holder),
-      ]);
+      const firstId = first.requestId ?? this.newRequestId();
+      const secondId = second === first ? firstId : second.requestId;
+      let started: Promise<void> | undefined;
+      const start = () => (started ??= this.invoke(second.request, [], second.retries, secondId));
+      await this.invoke(first.request, invocationFaults, first.retries, firstId, () => void start());
+      await start();
       invocationFaults = [];
     }
     for (const d of due) {
-      await this.invoke(d.request, invocationFaults, d.retries, d.holder);
+      await this.invoke(d.request, invocationFaults, d.retries, d.requestId);
       invocationFaults = [];
     }
     while (this.live.length > 0) await Promise.all(this.live.splice(0));
@@ -620,9 +693,13 @@ export class Simulation {
 export async function runScenario(
   s: Scenario,
   faultsOn: boolean,
-  reconcile: typeof reconcileCloneSet = reconcileCloneSet,
+  options: SimOptions | typeof reconcileCloneSet = {},
 ): Promise<RunResult> {
-  const sim = new Simulation(s.spec, faultsOn, reconcile);
+  const sim = new Simulation(
+    s.spec,
+    faultsOn,
+    typeof options === 'function' ? { reconcile: options } : options,
+  );
   for (const r of s.rounds) await sim.round(r);
   return sim.result(s.rounds.length, await sim.settle());
 }
@@ -634,9 +711,12 @@ export interface Verdict {
   divergence: string[];
 }
 
-/** Run a scenario with its faults and without, and compare the quiescent outcomes. */
-export async function checkScenario(s: Scenario): Promise<Verdict> {
-  const faulty = await runScenario(s, true);
+/**
+ * Run a scenario with its faults and without, and compare the quiescent outcomes.
+ * @param options for the faulty run (the fault-free twin always runs on fresh in-memory stores, unmutated)
+ */
+export async function checkScenario(s: Scenario, options: SimOptions = {}): Promise<Verdict> {
+  const faulty = await runScenario(s, true, options);
   const clean = await runScenario(s, false);
   return { faulty, clean, divergence: compareProjections(faulty.projection, clean.projection, clean.bounds) };
 }
