@@ -41,9 +41,10 @@ export interface WatchResult {
 /**
  * Client-side grace after `timeoutSeconds` before a watch the server has not ended is aborted, ms: the API server
  * ends a watch at exactly `timeoutSeconds`, so this only bounds a stalled connection (client-node 1.4.0's Watch has
- * no timeout of its own). The watch pump asks for at most (its deadline − now) − 1 s, and its deadline is 8 s before
- * the Lambda's: a stalled watch is aborted at least 4 s before the function times out (review finding 14; it was
- * 30 s, past the watch function's 70 s).
+ * no timeout of its own). The watch pump aborts its watches by their signal at its deadline, 8 s before the Lambda's
+ * (review finding 8); even without that signal, a watch it asks for (at most the time to its deadline, rounded up
+ * to a second) would be aborted at most 6 s after the deadline, 2 s before the function times out (review finding
+ * 14; it was 30 s, past the watch function's 70 s).
  */
 export const CLIENT_GRACE_MS = 5_000;
 

@@ -3,7 +3,8 @@
  * resource) and DynamoDB operations by command, measured on the real API server and dynalite and asserted exactly.
  *
  * API calls are read from the embedded pipeline's own counters (`embedded.counts.kube`, as `npm run demo` does):
- * only the reconciler uses the KubeClient. DynamoDB operations cannot be read from `embedded.counts.dynamo`
+ * once the watch pump has made its relist LISTs (when its streams start, before anything is measured), only the
+ * reconciler uses the KubeClient. DynamoDB operations cannot be read from `embedded.counts.dynamo`
  * without noise: the running watch pump re-saves its three checkpoints about once a second even when nothing
  * changes, and those UpdateItems land in the same counter. So the same
  * reconcile handler is invoked on the same cluster objects with state stores on a second dynalite whose client
