@@ -15,7 +15,6 @@ import { InvalidRevisionDataError } from '../../../../api/errors.js';
 import { selectorMatches } from '../../../../api/selector.js';
 import type {
   CloneSet,
-  Container,
   ControllerRevision,
   JsonObject,
   JsonValue,
@@ -30,6 +29,7 @@ import {
   goTypedPvcListJson,
   utf8,
 } from '../../../../podset/revision/goJson.js';
+import { templateRevisionData } from '../../../../podset/revision/templateData.js';
 import {
   hashRevision,
   revisionName,
@@ -39,34 +39,11 @@ import {
 import { cloneSetControllerRef } from '../ownership.js';
 import type { RevisionPlan } from '../types.js';
 
-function withResources(containers: Container[] | undefined): Container[] | undefined {
-  return containers?.map((c) =>
-    c.resources === undefined || c.resources === null ? { ...c, resources: {} } : c,
-  );
-}
-
 /**
- * The `data` of a CloneSet ControllerRevision (docs/behaviour/cloneset.md#revisions):
- * `{"spec":{"template":{…template, "$patch":"replace"}}}`, with the artefacts Go's typed `PodTemplateSpec`
- * adds when Kruise re-serialises it: `metadata.creationTimestamp: null` always, and `resources: {}` on every
- * container and init container that has none.
- *
- * Caveat: other Go zero-value artefacts are not reproduced (e.g. non-omitempty fields of nested structs such
- * as a volume's `emptyDir: {}` members, numbers Go would re-print, unknown fields Go's typed decoding would
- * drop). Templates written by hand normally have none of these, but a revision name can then differ from
- * Kruise's.
- * @returns a new object; the template is not modified
+ * The `data` of a CloneSet ControllerRevision (docs/behaviour/cloneset.md#revisions): the pod-set toolkit's
+ * {@link templateRevisionData}, which Advanced StatefulSet's revisions share.
  */
-export function revisionData(template: PodTemplateSpec): JsonObject {
-  const t = structuredClone(template);
-  const metadata = { ...(t.metadata ?? {}) };
-  if (metadata.creationTimestamp === undefined) metadata.creationTimestamp = null;
-  const spec = { ...t.spec, containers: withResources(t.spec?.containers) ?? [] };
-  const init = withResources(t.spec?.initContainers);
-  if (init) spec.initContainers = init;
-  const tpl = { ...t, metadata, spec, $patch: 'replace' } as unknown as JsonObject;
-  return { spec: { template: tpl } };
-}
+export const revisionData = templateRevisionData;
 
 /**
  * The `kruise.io/cloneset-volumeclaimtemplate-hash` value (docs/behaviour/cloneset.md#controller-revisions):
