@@ -26,6 +26,8 @@ const DELETE_WHY: Record<DeleteReason, string> = {
     'specified delete: listed in scaleStrategy.podsToDelete or labelled apps.kruise.io/specified-delete',
   PreDeleteHookReleased: 'its pre-delete lifecycle hook was released',
   ReplicasZero: 'replicas is 0',
+  RecreateUpdate: 'recreate update: deleted to be created again at the update revision',
+  PodFailed: 'the pod Failed or Succeeded: deleted to be created again',
 };
 
 const PATCH_WHY: Record<PatchReason | Extract<Action, { type: 'PatchPodStatus' }>['reason'], string> = {
@@ -37,6 +39,7 @@ const PATCH_WHY: Record<PatchReason | Extract<Action, { type: 'PatchPodStatus' }
   InPlaceUpdateNextBatch: 'in-place update: next container batch',
   CancelPreDelete: 'cancel PreparingDelete: the pod is wanted again',
   ReleaseOwnership: 'release: the pod no longer matches the selector',
+  UpdateIdentity: 'restore the pod-name and pod-index labels',
   InPlaceUpdateReady: 'in-place update finished: InPlaceUpdateReady=True',
   StartInPlaceUpdate: 'in-place update starts: InPlaceUpdateReady=False',
   MarkPodNotReady: 'mark not ready before the update (KruisePodReady=False)',

@@ -15,8 +15,13 @@ export interface PodRef {
   resourceVersion?: string;
 }
 
-/** Why a pod is deleted (recorded in the scale-down ledger and in logs). */
-export type DeleteReason = 'ScaleDown' | 'SpecifiedDelete' | 'PreDeleteHookReleased' | 'ReplicasZero';
+/**
+ * Why a pod is deleted (recorded in the scale-down ledger and in logs). `RecreateUpdate` and `PodFailed` are
+ * Advanced StatefulSet's: a pod deleted to be recreated at the update revision, and a Failed/Succeeded pod deleted
+ * to be recreated (`processReplica`).
+ */
+export type DeleteReason =
+  'ScaleDown' | 'SpecifiedDelete' | 'PreDeleteHookReleased' | 'ReplicasZero' | 'RecreateUpdate' | 'PodFailed';
 
 /** Why a pod is patched. */
 export type PatchReason =
@@ -27,7 +32,9 @@ export type PatchReason =
   | 'InPlaceUpdateGraceExpired'
   | 'InPlaceUpdateNextBatch'
   | 'CancelPreDelete'
-  | 'ReleaseOwnership';
+  | 'ReleaseOwnership'
+  /** Advanced StatefulSet: the pod-name and pod-index labels restored (`UpdateStatefulPod`). */
+  | 'UpdateIdentity';
 
 /**
  * One write the reconciler performs, in plan order (the executor is lib/controllers/cloneset/execute.ts). Pod patches are

@@ -67,10 +67,20 @@ function afterUpdate(lc: Lifecycle | undefined, pod: Pod): LifecycleStateValue {
   return lc && !isAllHookedBy(pod, lc.inPlaceUpdate) ? LifecycleState.Updated : LifecycleState.Normal;
 }
 
+/** How a workload's refresh differs from CloneSet's (the default). */
+export interface RefreshLifecycleOptions {
+  /**
+   * Without a preNormal hook, PreparingNormal → Normal waits until the pod is scheduled (CloneSet, default true);
+   * Advanced StatefulSet's `refreshPodState` moves it at once (false).
+   */
+  preparingNormalWaitsForNode?: boolean;
+}
+
 /**
  * The refresh transition of one listed pod (docs/behaviour/cloneset.md#lifecycle; scenarios 40–42, 45, 47;
  * C25, C27, C30), with `markPodNotReady` taken from `lifecycle.inPlaceUpdate`:
- * - PreparingNormal → Normal when scheduled (no preNormal hook) or all-hooked by preNormal;
+ * - PreparingNormal → Normal when scheduled (no preNormal hook; at once with `preparingNormalWaitsForNode` false)
+ *   or all-hooked by preNormal;
  * - PreparingUpdate → Updated/Normal when the pod already matches `updateRevision` (rolled back while
  *   waiting);
  * - Updating → Updated/Normal when the in-place update is complete;
@@ -84,11 +94,13 @@ export function refreshLifecycle(
   updateRevision: string,
   now: Date,
   gates: Pick<InPlaceUpdateGates, 'inPlaceWorkloadVerticalScaling'>,
+  options: RefreshLifecycleOptions = {},
 ): TransitionResult {
+  const waitForNode = options.preparingNormalWaitsForNode ?? true;
   let target: LifecycleStateValue | undefined;
   switch (lifecycleState(pod)) {
     case LifecycleState.PreparingNormal:
-      if (!lc?.preNormal ? !!pod.spec.nodeName : isAllHookedBy(pod, lc.preNormal))
+      if (!lc?.preNormal ? !waitForNode || !!pod.spec.nodeName : isAllHookedBy(pod, lc.preNormal))
         target = LifecycleState.Normal;
       break;
     case LifecycleState.PreparingUpdate:

@@ -1,0 +1,125 @@
+/**
+ * OpenKruise: pkg/controller/statefulset/stateful_set_control.go `computeReplicaStatus`, `updateStatus`;
+ * stateful_set_utils.go `completeRollingUpdate`, `inconsistentStatus`.
+ *
+ * The counts of an Advanced StatefulSet's status, and when a status write is due.
+ */
+import type { Pod } from '../../../api/types.js';
+import type { StatefulSet, StatefulSetStatus } from '../api/types.js';
+import {
+  isCreated,
+  isRunningAndReady,
+  isTerminating,
+  runningAndAvailable,
+  statefulPodRevision,
+} from './podState.js';
+
+/** The pod counts of `status`. */
+export type ReplicaCounts = Pick<
+  StatefulSetStatus,
+  | 'replicas'
+  | 'readyReplicas'
+  | 'availableReplicas'
+  | 'currentReplicas'
+  | 'updatedReplicas'
+  | 'updatedReadyReplicas'
+  | 'updatedAvailableReplicas'
+>;
+
+/**
+ * Counts over `pods` (undefined entries and pods not yet created skipped): replicas = created; ready = running
+ * and ready; available = also for minReadySeconds; current/updated = created, not terminating, at that revision;
+ * updatedReady/updatedAvailable = ready/available at the update revision.
+ */
+export function replicaCounts(
+  pods: readonly (Pod | undefined)[],
+  minReadySeconds: number,
+  currentRevision: string,
+  updateRevision: string,
+  now: Date,
+): ReplicaCounts {
+  const c: ReplicaCounts = {
+    replicas: 0,
+    readyReplicas: 0,
+    availableReplicas: 0,
+    currentReplicas: 0,
+    updatedReplicas: 0,
+    updatedReadyReplicas: 0,
+    updatedAvailableReplicas: 0,
+  };
+  for (const pod of pods) {
+    if (!pod) continue;
+    const created = isCreated(pod);
+    if (created) c.replicas++;
+    const revision = statefulPodRevision(pod);
+    if (isRunningAndReady(pod)) {
+      c.readyReplicas++;
+      const available = runningAndAvailable(pod, minReadySeconds, now).available;
+      if (revision === updateRevision) {
+        c.updatedReadyReplicas = (c.updatedReadyReplicas ?? 0) + 1;
+        if (available) c.updatedAvailableReplicas = (c.updatedAvailableReplicas ?? 0) + 1;
+      }
+      if (available) c.availableReplicas++;
+    }
+    if (created && !isTerminating(pod)) {
+      if (revision === currentRevision) c.currentReplicas++;
+      if (revision === updateRevision) c.updatedReplicas++;
+    }
+  }
+  return c;
+}
+
+/**
+ * A finished RollingUpdate (every replica updated and ready) makes the update revision current (upstream
+ * `completeRollingUpdate`). Returns a new status.
+ */
+export function completeRollingUpdate(sts: StatefulSet, status: StatefulSetStatus): StatefulSetStatus {
+  if (
+    sts.spec.updateStrategy?.type === 'RollingUpdate' &&
+    status.updatedReplicas === status.replicas &&
+    status.readyReplicas === status.replicas
+  ) {
+    return { ...status, currentReplicas: status.updatedReplicas, currentRevision: status.updateRevision };
+  }
+  return status;
+}
+
+/**
+ * Whether `status` must be written (upstream `inconsistentStatus`): a newer observedGeneration, or a different
+ * replicas, currentReplicas, readyReplicas, availableReplicas, updatedReplicas, currentRevision, updateRevision,
+ * labelSelector, or volume-claim counts. (updatedReady/updatedAvailable, collisionCount and conditions alone do
+ * not trigger a write, as upstream.)
+ */
+export function inconsistentStatus(
+  stored: StatefulSetStatus | undefined,
+  status: StatefulSetStatus,
+): boolean {
+  const s = stored ?? {
+    replicas: 0,
+    readyReplicas: 0,
+    availableReplicas: 0,
+    currentReplicas: 0,
+    updatedReplicas: 0,
+  };
+  if (
+    (status.observedGeneration ?? 0) > (s.observedGeneration ?? 0) ||
+    status.replicas !== (s.replicas ?? 0) ||
+    status.currentReplicas !== (s.currentReplicas ?? 0) ||
+    status.readyReplicas !== (s.readyReplicas ?? 0) ||
+    status.availableReplicas !== (s.availableReplicas ?? 0) ||
+    status.updatedReplicas !== (s.updatedReplicas ?? 0) ||
+    (status.currentRevision ?? '') !== (s.currentRevision ?? '') ||
+    (status.updateRevision ?? '') !== (s.updateRevision ?? '') ||
+    (status.labelSelector ?? '') !== (s.labelSelector ?? '')
+  )
+    return true;
+  const mine = new Map((status.volumeClaims ?? []).map((v) => [v.volumeClaimName, v]));
+  return (s.volumeClaims ?? []).some((v) => {
+    const m = mine.get(v.volumeClaimName);
+    return (
+      !m ||
+      m.compatibleReplicas !== v.compatibleReplicas ||
+      m.compatibleReadyReplicas !== v.compatibleReadyReplicas
+    );
+  });
+}
