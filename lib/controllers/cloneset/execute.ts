@@ -596,7 +596,7 @@ async function truncate(ctx: ExecuteContext, plan: Plan, latest: CloneSet, clean
 }
 
 /**
- * Execute `plan`, its creations and deletions capped by {@link capPendingWrites} (the expectations and the
+ * Execute `plan`, its creations, deletions and pod patches capped by {@link capPendingWrites} (the expectations and the
  * scale-down ledger must fit one DynamoDB item; the next pass continues). Never throws for API errors: the first failing write stops the remaining actions, is recorded as
  * a Warning Event and a FailedScale/FailedUpdate condition, and is returned in `error` — except a 409 Conflict,
  * which only stops the actions and sets `conflict` (the world moved on; the caller re-reads and re-plans), and an

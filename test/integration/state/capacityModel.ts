@@ -4,13 +4,17 @@
  * state adapter) over the recording in-memory API server, with the state table on dynalite or moto behind the
  * capacity-enforcing client (test/support/dynamoCapacity). Test-only.
  *
- * Time is simulated and pessimistic: every DynamoDB request takes {@link ModelOptions.dynamoLatencyMs} and the API
- * server answers at once, so the writes of a pass are as close together as DynamoDB's own latency allows — a real
- * API server (tens of ms per write) only spreads them further. Between invocations the kubelet starts every pod
- * and 1 s passes.
+ * Time is simulated. By default it is pessimistic: every DynamoDB request takes {@link ModelOptions.dynamoLatencyMs}
+ * and the API server answers at once, so the writes of a pass are as close together as DynamoDB's own latency
+ * allows — a real API server (tens of ms per write) only spreads them further. {@link ModelOptions.apiWriteLatencyMs}
+ * gives API writes a duration too (reads stay instant). Between invocations the kubelet starts every pod and 1 s
+ * passes.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { CloneSet } from '../../../lib/api/types.js';
+import { DEFAULT_WRITE_CONCURRENCY } from '../../../lib/core/bounded.js';
+import type { KubeClient, Resource } from '../../../lib/kube/types.js';
+import { errorMessage } from '../../../lib/core/errors.js';
 import { silentLogger } from '../../../lib/core/logger.js';
 import { reconcileCloneSet, type ReconcileDeps } from '../../../lib/controllers/cloneset/index.js';
 import type { ReconcileRequest, RequeueScheduler } from '../../../lib/requests/index.js';
@@ -33,6 +37,14 @@ export interface ModelOptions {
   replicas?: number;
   /** Simulated time each DynamoDB request takes, ms; default 5. */
   dynamoLatencyMs?: number;
+  /**
+   * Simulated time each API-server write takes, ms; default 0 (an instant API server). Pod creates and patches,
+   * which the executor sends {@link DEFAULT_WRITE_CONCURRENCY} at a time, take a share of it each (a full wave of
+   * them takes it once; a partial wave less, which errs towards higher rates); every other write is sequential.
+   */
+  apiWriteLatencyMs?: number;
+  /** Called with each phase's figures as it ends (progress for long runs). */
+  onPhase?: (figures: PhaseFigures) => void;
 }
 
 /** What one phase cost, from the meter. */
@@ -74,6 +86,23 @@ export async function runCapacityModel(opts: ModelOptions): Promise<PhaseFigures
     () => new Date(clock.now),
     () => uid(++uids),
   );
+  const apiMs = opts.apiWriteLatencyMs ?? 0;
+  const WRITES = new Set(['create', 'replace', 'patch', 'delete', 'recordEvent']);
+  // the reconciler's view of the API server: each write advances the clock once it returns
+  const timedKube = new Proxy(kube, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof prop !== 'string' || !WRITES.has(prop) || typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        try {
+          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } finally {
+          const pods = (args[0] as Resource).plural === 'pods' && (prop === 'create' || prop === 'patch');
+          clock.now += pods ? apiMs / DEFAULT_WRITE_CONCURRENCY : apiMs;
+        }
+      };
+    },
+  }) as KubeClient;
   const requeue: RequeueScheduler = { requeueAfter: async () => undefined };
   const request: ReconcileRequest = REQUEST;
   const cloneSet = (): CloneSet => {
@@ -110,7 +139,7 @@ export async function runCapacityModel(opts: ModelOptions): Promise<PhaseFigures
     });
     const stores = createStateStores({ client, tableName: opts.tableName, clock: () => clock.now });
     const deps = (): ReconcileDeps => ({
-      kube,
+      kube: timedKube,
       leases: stores.leases,
       expectations: stores.expectations,
       ledger: stores.ledger,
@@ -130,7 +159,9 @@ export async function runCapacityModel(opts: ModelOptions): Promise<PhaseFigures
     let invocations = 0;
     while (!done()) {
       if (++invocations > 300) throw new Error(`${name} did not finish in 300 invocations`);
-      const out = await reconcileCloneSet(deps(), request);
+      const out = await reconcileCloneSet(deps(), request).catch((e: unknown) => {
+        throw new Error(`${name}: invocation ${invocations} threw: ${errorMessage(e)}`, { cause: e });
+      });
       if (out.error) throw new Error(`${name}: invocation ${invocations} failed: ${out.error}`);
       kube.kubelet();
       clock.now += 1000;
@@ -143,7 +174,15 @@ export async function runCapacityModel(opts: ModelOptions): Promise<PhaseFigures
         wcu: used.units.write,
       };
     }
-    return { phase: name, invocations, calls: { ...calls }, writesBySk, stats: structuredClone(meter.stats) };
+    const figures = {
+      phase: name,
+      invocations,
+      calls: { ...calls },
+      writesBySk,
+      stats: structuredClone(meter.stats),
+    };
+    opts.onPhase?.(figures);
+    return figures;
   };
 
   const figures: PhaseFigures[] = [];

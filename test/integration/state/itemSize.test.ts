@@ -24,6 +24,14 @@ const deletes = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ name: podName(i), uid: podUid(i), at: T0 + 1_000_000 + i }));
 const creates = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ name: podName(n + i), at: T0 + 1_000_000 + i }));
+/** In-place update expectations with the longest resourceVersion an etcd revision prints (20 digits). */
+const updates = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    name: podName(2 * n + i),
+    uid: podUid(2 * n + i),
+    resourceVersion: String(18_446_744_073_709_551_615n - BigInt(i)),
+    at: T0 + 1_000_000 + i,
+  }));
 const intent = (n: number): ScaleDownIntent => ({
   intentId: '7f9c2b1e-3d4a-4e5f-8a6b-9c0d1e2f3a4b',
   createdAt: T0,
@@ -36,13 +44,13 @@ describe(`one pass's pending writes fit a DynamoDB item on ${testDynamoBackend()
     expect(MAX_PENDING_PER_PASS).toBe(1000);
   });
 
-  test('expectations with the bound of creates and of deletes, 63-character names, are stored and read back', async () => {
+  test('expectations with the bound of creates, of deletes and of in-place updates, 63-character names, are stored and read back', async () => {
     const f = await fx.fresh(() => T0);
     const l = await lease(f);
     const e: Expectations = {
       creates: creates(MAX_PENDING_PER_PASS),
       deletes: deletes(MAX_PENDING_PER_PASS),
-      updates: [],
+      updates: updates(MAX_PENDING_PER_PASS),
     };
     expect(e.creates[0].name).toHaveLength(63);
     await f.stores.expectations.put(l, e);

@@ -82,6 +82,33 @@ describe('a 5,000-pod scale-down is bounded per pass', () => {
   });
 });
 
+describe('5,000 new pods: their status patches are bounded per pass too', () => {
+  test('the KruisePodReady patches of a 5,000-pod scale-up store at most 1,000 update expectations at once', async () => {
+    const h = harness();
+    const cs = seedCloneSet();
+    cs.spec.replicas = 5000;
+    h.kube.apply(cs);
+    let n = 0;
+    const out = await reconcileCloneSet(
+      h.deps({
+        deadlineMs: h.clock.now + 600_000,
+        maxPasses: 40,
+        newInstanceId: () => (n++).toString(36).padStart(5, '0'),
+      }),
+      REQUEST,
+    );
+    expect(out.error).toBeUndefined();
+    const updatesPerPut = h.journal
+      .filter((l) => l.startsWith('expectations.put') && l.includes(' updates['))
+      .map((l) => l.slice(l.indexOf(' updates[') + ' updates['.length, -1).split(',').length);
+    // passes 2–5 patch the pods the previous pass created; then the remaining patches, 1,000 a pass. Before the
+    // bound the last pass stored 5,000 at once: about 790 KB with 63-character names, over DynamoDB's 400 KB
+    expect(updatesPerPut).toEqual(Array.from({ length: 9 }, () => 1000));
+    // the same 9,000 status patches as without the bound (pods of passes 1–4 twice), only spread over the passes
+    expect(h.journal.filter((l) => l.startsWith('patch pod status ')).length).toBe(9000);
+  });
+});
+
 describe('capPendingWrites', () => {
   const pod = (name: string): Pod => ({ metadata: { name }, spec: { containers: [] } });
   const create = (name: string, batch: number, pvcs = 0): Action =>
@@ -126,6 +153,33 @@ describe('capPendingWrites', () => {
   test('once an action is left out, a later smaller one of its kind is too; the first action is kept even over the bound', () => {
     expect(names(capPendingWrites([create('a', 0, 3), create('b', 0)], 2))).toEqual(['CreatePod:a']);
     expect(names(capPendingWrites([del('a'), del('b', ['p', 'q']), del('c')], 2))).toEqual(['DeletePod:a']);
+  });
+
+  test('pod patches: every patch of the first `max` pods patched, none of later pods', () => {
+    const patch = (name: string, type: 'PatchPod' | 'PatchPodStatus' = 'PatchPod'): Action =>
+      ({
+        type,
+        pod: { name, uid: `${name}-uid` },
+        reason: 'LifecycleTransition',
+        patch: {},
+      }) as unknown as Action;
+    const label = (a: Action) =>
+      a.type === 'PatchPod' || a.type === 'PatchPodStatus' ? `${a.type}:${a.pod.name}` : a.type;
+    const actions = [
+      patch('a'),
+      patch('b', 'PatchPodStatus'),
+      patch('a', 'PatchPodStatus'),
+      patch('c'),
+      del('d'),
+      patch('b'),
+    ];
+    expect(capPendingWrites(actions, 2).map(label)).toEqual([
+      'PatchPod:a',
+      'PatchPodStatus:b',
+      'PatchPodStatus:a',
+      'DeletePod',
+      'PatchPod:b',
+    ]);
   });
 
   test('under the bound nothing changes', () => {
