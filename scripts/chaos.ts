@@ -3,6 +3,7 @@
  * (docs/reliability.md#randomized-fault-test). Generates scenarios from the seed until N rounds ran, runs each with
  * its faults and without, and ends with one line on stdout:
  *   chaos: <steps> steps, <faults> faults, violations <v>, converged <yes|no>
+ * `--stores dynamo` runs the faulty runs on the DynamoDB adapter over dynalite (slower: a short run).
  * Progress (percentage and ETA) and the first violations go to stderr. Exit 0 only with no violation and every run
  * converged; the same --seed replays the same run. Read faults are on (scenarioArb's `reads`).
  *
@@ -18,6 +19,10 @@ import { scenarioArb } from '../test/unit/controllers/cloneset/reconcile/chaos/s
 import { checkScenario } from '../test/unit/controllers/cloneset/reconcile/chaos/simulation.js';
 import { MUTANTS } from '../test/unit/controllers/cloneset/reconcile/chaos/mutants.js';
 import { runMutant } from '../test/unit/controllers/cloneset/reconcile/chaos/mutantRun.js';
+import {
+  startChaosDynamo,
+  type ChaosDynamo,
+} from '../test/unit/controllers/cloneset/reconcile/chaos/dynamoStores.js';
 
 const program = new Command()
   .option('--steps <n>', 'rounds to run in total', '10000')
@@ -25,6 +30,11 @@ const program = new Command()
   .option('--verbose', 'print every violation, not only the first ones')
   .option('--mutants', 'run the known mutants instead, and say how many the checks caught')
   .option('--scenarios <k>', 'with --mutants: scenarios per mutant at most', '60')
+  .option(
+    '--stores <adapter>',
+    'state stores of the faulty runs: memory, or dynamo (the DynamoDB adapter on dynalite)',
+    'memory',
+  )
   .parse();
 const opts = program.opts<{
   steps: string;
@@ -32,7 +42,12 @@ const opts = program.opts<{
   verbose?: boolean;
   mutants?: boolean;
   scenarios: string;
+  stores: string;
 }>();
+if (opts.stores !== 'memory' && opts.stores !== 'dynamo') {
+  console.error('chaos: --stores must be memory or dynamo');
+  process.exit(2);
+}
 const steps = Number(opts.steps);
 const seed = opts.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(opts.seed);
 if (!Number.isInteger(steps) || steps <= 0 || !Number.isInteger(seed)) {
@@ -74,9 +89,11 @@ let printed = 0;
 let settleMax = 0;
 const faults: Record<string, number> = {};
 let lastProgress = 0;
+const dynamo: ChaosDynamo | undefined = opts.stores === 'dynamo' ? await startChaosDynamo() : undefined;
+if (dynamo) console.error('chaos: faulty runs on the DynamoDB adapter over dynalite');
 for (const [i, s] of scenarios.entries()) {
   if (done >= steps) break;
-  const v = await checkScenario(s);
+  const v = await checkScenario(s, dynamo ? { stores: await dynamo.stores() } : {});
   done += s.rounds.length;
   ran++;
   for (const [k, n] of Object.entries(v.faulty.faults)) faults[k] = (faults[k] ?? 0) + n;
@@ -103,6 +120,7 @@ for (const [i, s] of scenarios.entries()) {
     console.error(`chaos: ${pct.toFixed(1)}% (${done}/${steps} steps), ETA ${(eta / 1000).toFixed(0)} s`);
   }
 }
+await dynamo?.close();
 const total = Object.values(faults).reduce((a, b) => a + b, 0);
 const byKind = Object.entries(faults)
   .sort(([a], [b]) => (a < b ? -1 : 1))
