@@ -3,7 +3,8 @@
  * every object of every registered controller in every registered cluster, so the system converges even if every
  * other event were lost. The clusters are resynced {@link RESYNC_CLUSTER_CONCURRENCY} at a time inside the
  * invocation's time budget (review finding 9): none is started in the last {@link RESYNC_START_MARGIN_MS}, the handler
- * returns {@link RESYNC_END_MARGIN_MS} before the deadline at the latest, and each cluster it failed, did not reach
+ * returns {@link RESYNC_END_MARGIN_MS} before the deadline at the latest, starting from a random cluster
+ * ({@link resyncOrder}), and each cluster it failed, did not reach
  * or did not finish is logged on its own line and counted (`kruiseless_resync_clusters_missed_total`). A controller
  * whose CRD a cluster lacks is idle there (lib/source/idle.ts).
  */
@@ -49,8 +50,21 @@ export interface ResyncSummary {
 }
 
 /**
+ * The order in which an invocation starts the clusters: `names` rotated to begin at a random one, so that when the
+ * budget does not reach them all, the clusters left out differ from one resync to the next instead of always being
+ * the last in name order.
+ * @param random uniform in [0, 1)
+ * @returns a new array
+ */
+export function resyncOrder(names: readonly string[], random: number): string[] {
+  const start = Math.min(names.length - 1, Math.floor(random * names.length));
+  return start <= 0 ? [...names] : [...names.slice(start), ...names.slice(0, start)];
+}
+
+/**
  * Build the handler for a runtime.
  * @param controllers whose objects to resync (default: the registry)
+ * @param random where {@link resyncOrder} begins (default `Math.random`)
  * @returns the handler; it never throws for a cluster (see {@link ResyncSummary}), only when the cluster names cannot
  *   be read
  */
@@ -58,6 +72,7 @@ export function resyncHandler(
   getRuntime: () => Runtime,
   logger: Logger = new Logger({ serviceName: 'kruiseless' }),
   controllers: readonly ControllerKind[] = CONTROLLER_KINDS,
+  random: () => number = Math.random,
 ) {
   return async (
     _event?: unknown,
@@ -79,7 +94,7 @@ export function resyncHandler(
       const running = new Set<string>();
       let returned = false;
       const work = runBounded(
-        names,
+        resyncOrder(names, random()),
         RESYNC_CLUSTER_CONCURRENCY,
         async (name) => {
           if (returned || Date.now() >= startBy) return;

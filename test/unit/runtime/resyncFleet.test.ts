@@ -15,6 +15,7 @@ import {
   RESYNC_END_MARGIN_MS,
   RESYNC_START_MARGIN_MS,
   resyncHandler,
+  resyncOrder,
   type ResyncSummary,
 } from '../../../lib/runtime/handlers/resync.js';
 import { CapturingLogger } from '../support/capturingLogger.js';
@@ -73,8 +74,13 @@ function runtimeOf(clusters: string[], publishMs: (cluster: string) => number, m
 }
 
 /** One scheduled invocation with Lambda's remaining-time clock; resolves with the summary and when it ended. */
-async function invoke(runtime: Runtime, logger: CapturingLogger, advanceMs: number) {
-  const run = resyncHandler(() => runtime, logger);
+async function invoke(runtime: Runtime, logger: CapturingLogger, advanceMs: number, random = 0) {
+  const run = resyncHandler(
+    () => runtime,
+    logger,
+    undefined,
+    () => random,
+  );
   let endedAt = -1;
   const summary = run(undefined, {
     awsRequestId: 'r1',
@@ -155,5 +161,30 @@ describe('resync of a fleet inside the 60 s function', () => {
     });
     expect(lines(logger, 'resync did not finish cluster')).toEqual(['c01']);
     expect(metrics.total(METRIC.resyncClustersMissed, { reason: 'not_finished' })).toBe(1);
+  });
+
+  it('starts from a random cluster, so the clusters left out change from one resync to the next', async () => {
+    const metrics = new MemoryMetrics();
+    const logger = new CapturingLogger();
+    const all = names(60);
+    const { summary } = await invoke(
+      runtimeOf(all, () => 10_000, metrics),
+      logger,
+      60_000,
+      0.5,
+    );
+
+    expect(Object.keys(summary.resynced)).toEqual([...all.slice(0, 10), ...all.slice(30)]);
+    expect(summary.notReached).toEqual(all.slice(10, 30));
+    expect(lines(logger, 'resync did not reach cluster')).toEqual(all.slice(10, 30));
+  });
+});
+
+describe('resyncOrder', () => {
+  it('rotates the names to begin at floor(random × n), and copes with none and with random close to 1', () => {
+    expect(resyncOrder(['a', 'b', 'c', 'd'], 0)).toEqual(['a', 'b', 'c', 'd']);
+    expect(resyncOrder(['a', 'b', 'c', 'd'], 0.5)).toEqual(['c', 'd', 'a', 'b']);
+    expect(resyncOrder(['a', 'b', 'c', 'd'], 0.9999)).toEqual(['d', 'a', 'b', 'c']);
+    expect(resyncOrder([], 0.7)).toEqual([]);
   });
 });
