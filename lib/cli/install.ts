@@ -20,6 +20,8 @@ import {
   type ResourceAccess,
 } from '../kube/access.js';
 import { CONTROLLER_ACCESS, DENIED_TO_ALL, WATCHER_ACCESS, WATCHER_DENIED } from '../controllers/access.js';
+import type { Controller } from '../controllers/controller.js';
+import { CONTROLLERS } from '../controllers/index.js';
 import { applyServerSide } from '../kube/apply.js';
 import { connect, type ConnectionOptions } from './connect.js';
 import { CliError, runCommand, type CliIO } from './io.js';
@@ -94,6 +96,41 @@ export function checkCrdTakeover(current: V1CustomResourceDefinition, ours: Kube
   );
 }
 
+/**
+ * The CRDs of infra/crds `install` applies, given those already in the cluster (by name): a registered controller's
+ * CRD must pass {@link checkCrdTakeover} (else the install stops); another one (a CRD no registered controller
+ * reconciles, e.g. Advanced StatefulSet's while it is not registered) that the cluster already has in a form
+ * {@link checkCrdTakeover} refuses (OpenKruise's, converting through its webhook) is kept as it is, so `install`
+ * neither breaks OpenKruise's objects of that kind nor refuses to onboard the cluster.
+ * @param controllers the registered controllers (their resources' group and Kind name their CRDs)
+ * @throws CliError from {@link checkCrdTakeover} for a registered controller's CRD
+ */
+export function crdsToApply(
+  crds: readonly KubernetesObject[],
+  current: ReadonlyMap<string, V1CustomResourceDefinition>,
+  controllers: readonly Pick<Controller, 'resource'>[] = CONTROLLERS,
+): { apply: KubernetesObject[]; kept: string[] } {
+  const reconciled = new Set(controllers.map((c) => `${c.resource.group}/${c.resource.kind}`));
+  const apply: KubernetesObject[] = [];
+  const kept: string[] = [];
+  for (const crd of crds) {
+    const name = crd.metadata?.name ?? '';
+    const found = current.get(name);
+    const spec = (crd as { spec?: { group?: string; names?: { kind?: string } } }).spec;
+    if (found && !reconciled.has(`${spec?.group ?? ''}/${spec?.names?.kind ?? ''}`)) {
+      try {
+        checkCrdTakeover(found, crd);
+      } catch (e) {
+        if (!(e instanceof CliError)) throw e;
+        kept.push(name);
+        continue;
+      }
+    } else if (found) checkCrdTakeover(found, crd);
+    apply.push(crd);
+  }
+  return { apply, kept };
+}
+
 /** Server-side applies `objects`, printing kubectl's `<ref> serverside-applied` line for each. */
 function applyAll(kc: KubeConfig, objects: KubernetesObject[], io: CliIO, dryRun: boolean): Promise<void> {
   return applyServerSide(kc, objects, INSTALL_FIELD_MANAGER, {
@@ -155,20 +192,26 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
   const optIn = opts.namespaceOptIn ? namespaceOptInManifests() : [];
   if (!opts.checkOnly) {
     const ext = conn.kc.makeApiClient(ApiextensionsV1Api);
+    const current = new Map<string, V1CustomResourceDefinition>();
     for (const crd of crds) {
-      const current = await ext
+      const found = await ext
         .readCustomResourceDefinition({ name: crd.metadata?.name ?? '' })
         .catch((e: { code?: number }) => {
           if (e.code === 404) return undefined;
           throw e;
         });
-      if (current) checkCrdTakeover(current, crd);
+      if (found) current.set(crd.metadata?.name ?? '', found);
     }
-    await applyAll(conn.kc, crds, io, dryRun);
+    const { apply, kept } = crdsToApply(crds, current);
+    for (const name of kept)
+      io.out(
+        `customresourcedefinition.apiextensions.k8s.io/${name} left as it is (OpenKruise's, not reconciled here)\n`,
+      );
+    await applyAll(conn.kc, apply, io, dryRun);
     if (!dryRun)
       await waitEstablished(
         ext,
-        crds.map((c) => c.metadata?.name ?? ''),
+        apply.map((c) => c.metadata?.name ?? ''),
         io,
       );
     await applyAll(conn.kc, [...rbac, ...guard, ...optIn, ...admission], io, dryRun);

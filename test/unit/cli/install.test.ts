@@ -4,7 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
-import { accessExpectations, checkCrdTakeover } from '../../../lib/cli/install.js';
+import { accessExpectations, checkCrdTakeover, crdsToApply } from '../../../lib/cli/install.js';
 import { CliError } from '../../../lib/cli/io.js';
 import { admissionManifests, crdManifests, objectRef } from '../../../lib/cli/manifests.js';
 
@@ -98,4 +98,46 @@ test('objectRef names objects as kubectl does', () => {
     objectRef({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'x' } }),
   ).toBe('clusterrole.rbac.authorization.k8s.io/x');
   expect(objectRef({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'y' } })).toBe('namespace/y');
+});
+
+describe('crdsToApply', () => {
+  const crds = crdManifests();
+  const name = (c: { metadata?: { name?: string } }) => c.metadata?.name ?? '';
+  const openKruise = (crdName: string, kind: string, plural: string): V1CustomResourceDefinition => ({
+    metadata: { name: crdName },
+    spec: {
+      group: 'apps.kruise.io',
+      names: { kind, plural },
+      scope: 'Namespaced',
+      versions: [
+        { name: 'v1alpha1', served: true, storage: false },
+        { name: 'v1beta1', served: true, storage: true },
+      ],
+      conversion: { strategy: 'Webhook' },
+    },
+    status: { storedVersions: ['v1beta1'], acceptedNames: { kind, plural }, conditions: [] },
+  });
+
+  test("OpenKruise's Advanced StatefulSet CRD (conversion webhook) is left as it is: no controller reconciles it here", () => {
+    const current = new Map([
+      [
+        'statefulsets.apps.kruise.io',
+        openKruise('statefulsets.apps.kruise.io', 'StatefulSet', 'statefulsets'),
+      ],
+    ]);
+    const { apply, kept } = crdsToApply(crds, current);
+    expect(kept).toEqual(['statefulsets.apps.kruise.io']);
+    expect(apply.map(name)).toEqual(crds.map(name).filter((n) => n !== 'statefulsets.apps.kruise.io'));
+  });
+
+  test("OpenKruise's CloneSet CRD is still refused: CloneSet is reconciled here", () => {
+    const current = new Map([
+      ['clonesets.apps.kruise.io', openKruise('clonesets.apps.kruise.io', 'CloneSet', 'clonesets')],
+    ]);
+    expect(() => crdsToApply(crds, current)).toThrow(CliError);
+  });
+
+  test('a cluster without them gets every CRD of infra/crds', () => {
+    expect(crdsToApply(crds, new Map()).apply.map(name)).toEqual(crds.map(name));
+  });
 });
