@@ -153,10 +153,11 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
       return m;
     };
 
-    test('a lease store whose acquire grants a live lease, or whose renew revives a released one, fails the lease protocol check', async () => {
+    test('a lease store whose acquire grants a live lease, whose renew revives a released one, or whose takeover raises no fence fails the lease protocol check', async () => {
       for (const name of [
         'acquire grants a live lease',
         'renew without its expiry condition (revives a released lease)',
+        'no fence raise on takeover (bookkeeping writes unfenced)',
       ]) {
         const v = await runMutant(mutant(name), { seed: DEFAULT_SEED, maxScenarios: 1 });
         expect({ caught: v.caught, scenarios: v.scenarios }).toEqual({ caught: true, scenarios: 0 });

@@ -15,8 +15,10 @@ const T0 = Date.parse('2024-05-01T08:00:00Z');
 const MS = 30_000;
 
 /**
- * The lease protocol's promises that the scenarios cannot reach (no production caller renews): a live lease is
- * refused to another holder, a released one is free at once and a late renew does not make it live again.
+ * The lease protocol's promises (lib/state/ports.ts) that the scenarios cannot reach: a live lease is refused to
+ * another holder, a released one is free at once, a late renew does not make it live again (no production caller
+ * renews), and a takeover fences the previous holder's expectations and ledger writes (the model's only zombie,
+ * `clockJump`, is stopped by the lease guard before it writes again).
  * @returns the first broken promise, or undefined
  */
 export async function leaseProtocolProblem(stores: ChaosStores): Promise<string | undefined> {
@@ -32,6 +34,20 @@ export async function leaseProtocolProblem(stores: ChaosStores): Promise<string 
   if (late !== 'fenced') return `a renew after the release was ${late}, not FencedOutError`;
   const c = await stores.leases.acquire(KEY, 'req-c/1', MS, T0 + 3);
   if (!c.acquired) return 'a released lease was refused to the next holder';
+  // c stalls; d takes over after c's lease ended (by d's clock): c's bookkeeping writes must be fenced out
+  const d = await stores.leases.acquire(KEY, 'req-d/1', MS, T0 + 3 + MS);
+  if (!d.acquired) return 'an expired lease was refused to the next holder';
+  const fenced = async (write: Promise<void>) =>
+    write.then(
+      () => false,
+      (e: unknown) => e instanceof FencedOutError,
+    );
+  const stale = { creates: [{ name: 'web-ghost', at: T0 }], deletes: [], updates: [] };
+  if (!(await fenced(stores.expectations.put(c.lease, stale))))
+    return 'an expectations put of the holder taken over was accepted (no fence raised on takeover)';
+  const intent = { intentId: 'stale', createdAt: T0, pods: [] };
+  if (!(await fenced(stores.ledger.record(c.lease, intent))))
+    return 'a ledger record of the holder taken over was accepted (no fence raised on takeover)';
   return undefined;
 }
 

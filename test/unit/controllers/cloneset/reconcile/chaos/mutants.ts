@@ -135,11 +135,12 @@ export const MUTANTS: readonly Mutant[] = [
     }),
   },
   {
-    name: 'the scale-down ledger skipped',
+    name: 'the scale-down ledger skipped (recorded, never read back)',
     parts: () => ({
       stores: (real) => ({
         ...real,
-        ledger: { get: async () => undefined, record: async () => undefined, clear: async () => undefined },
+        // recorded (and fenced) as before, but never read back: a successor plans anew instead of finishing it
+        ledger: { ...real.ledger, get: async () => undefined },
       }),
     }),
   },
