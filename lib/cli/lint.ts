@@ -2,12 +2,16 @@
  * `kruiseless lint -f cloneset.yaml` (docs/cli.md#lint): OpenKruise's CloneSet validation offline — every
  * CloneSet document of the file is defaulted and validated by {@link checkCloneSet}, the check the planner runs
  * before every reconcile, with OpenKruise's messages. Errors are printed as `path: message` lines on stderr
- * and the exit code is 1; a valid file prints one `… is valid` line per CloneSet.
+ * and the exit code is 1; a valid file prints one `… is valid` line per CloneSet. `apps.kruise.io/v1beta1` Advanced
+ * StatefulSets are linted too, with OpenKruise's StatefulSet webhook rules.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseAllDocuments } from 'yaml';
 import { checkCloneSet } from '../controllers/cloneset/api/check.js';
+import { checkStatefulSet } from '../controllers/statefulset/api/check.js';
+import { STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME } from '../controllers/statefulset/api/resource.js';
+import type { StatefulSet } from '../controllers/statefulset/api/types.js';
 import type { FieldError } from '../api/errors.js';
 import { GROUP, KIND } from '../api/keys.js';
 import type { CloneSet } from '../api/types.js';
@@ -16,6 +20,8 @@ import { CliError, runCommand, type CliIO } from './io.js';
 
 /** The result of linting one document. */
 export interface LintResult {
+  /** `cloneset` or `statefulset`, as the output lines name it. */
+  kind: 'cloneset' | 'statefulset';
   name: string;
   errors: FieldError[];
 }
@@ -33,6 +39,8 @@ function shown(v: unknown, absent: string): string {
 export function lintDocument(doc: unknown, index: number): LintResult {
   const obj = (doc ?? {}) as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
   const where = `document ${index + 1}`;
+  if (obj.kind === STATEFULSET_KIND_NAME && obj.apiVersion === STATEFULSET_API_VERSION)
+    return lintStatefulSet(doc as StatefulSet);
   if (obj.kind !== KIND) throw new CliError(`${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet`);
   const version =
     obj.apiVersion === `${GROUP}/v1alpha1`
@@ -46,11 +54,27 @@ export function lintDocument(doc: unknown, index: number): LintResult {
     );
   const cs = version === 'v1beta1' ? fromV1beta1(doc as CloneSetV1beta1) : (doc as CloneSet);
   if (typeof cs.spec !== 'object' || cs.spec === null) {
-    return { name: shown(obj.metadata?.name, ''), errors: [{ path: 'spec', message: 'Required value' }] };
+    return {
+      kind: 'cloneset',
+      name: shown(obj.metadata?.name, ''),
+      errors: [{ path: 'spec', message: 'Required value' }],
+    };
   }
   // the v1alpha1 webhook rejects OnDelete; through v1beta1 it is a valid strategy
   const { errors } = checkCloneSet(cs, { allowOnDelete: version === 'v1beta1' });
-  return { name: shown(obj.metadata?.name, ''), errors };
+  return { kind: 'cloneset', name: shown(obj.metadata?.name, ''), errors };
+}
+
+/**
+ * Lints an `apps.kruise.io/v1beta1` Advanced StatefulSet: defaulted and validated by
+ * lib/controllers/statefulset/api/check.ts, OpenKruise's StatefulSet webhook rules with their messages (the
+ * controller is not registered yet; the rules are the ones it will run).
+ */
+function lintStatefulSet(sts: StatefulSet): LintResult {
+  const name = shown(sts.metadata?.name, '');
+  if (typeof sts.spec !== 'object' || sts.spec === null)
+    return { kind: 'statefulset', name, errors: [{ path: 'spec', message: 'Required value' }] };
+  return { kind: 'statefulset', name, errors: checkStatefulSet(sts).errors };
 }
 
 /** Reads `-f` (a path, or `-` for stdin). @throws CliError when the file does not exist */
@@ -78,11 +102,11 @@ async function lint(io: CliIO, opts: { filename: string }): Promise<number> {
   let failed = false;
   for (const r of results) {
     if (r.errors.length === 0) {
-      io.out(`cloneset "${r.name}" is valid\n`);
+      io.out(`${r.kind} "${r.name}" is valid\n`);
       continue;
     }
     failed = true;
-    if (results.length > 1) io.err(`cloneset "${r.name}":\n`);
+    if (results.length > 1) io.err(`${r.kind} "${r.name}":\n`);
     for (const e of r.errors) io.err(`${e.path}: ${e.message}\n`);
   }
   return failed ? 1 : 0;
@@ -92,7 +116,9 @@ async function lint(io: CliIO, opts: { filename: string }): Promise<number> {
 export function registerLint(program: Command, io: CliIO): void {
   program
     .command('lint')
-    .description("validate CloneSet YAML offline with OpenKruise's rules and messages; exit 1 on errors")
+    .description(
+      "validate CloneSet (and v1beta1 Advanced StatefulSet) YAML offline with OpenKruise's rules and messages; exit 1 on errors",
+    )
     .requiredOption('-f, --filename <file>', 'the YAML file (- for stdin)')
     .action((opts: { filename: string }) => runCommand(io, () => lint(io, opts)));
 }

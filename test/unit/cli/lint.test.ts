@@ -100,4 +100,26 @@ spec:
       stderr: "error: required option '-f, --filename <file>' not specified\n",
     });
   });
+  it('lints a v1beta1 Advanced StatefulSet with its webhook rules and messages', async () => {
+    const ok = file(
+      'asts.yaml',
+      `apiVersion: apps.kruise.io/v1beta1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n${TEMPLATE}  reserveOrdinals: [1, "3-5"]\n`,
+    );
+    expect(await runCli(['lint', '-f', ok], {})).toEqual({
+      code: 0,
+      stdout: 'statefulset "db" is valid\n',
+      stderr: '',
+    });
+    const bad = file(
+      'asts-bad.yaml',
+      `apiVersion: apps.kruise.io/v1beta1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n${TEMPLATE}  updateStrategy: {rollingUpdate: {maxUnavailable: 2, podUpdatePolicy: InPlaceOnly}}\n`,
+    );
+    expect(await runCli(['lint', '-f', bad], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:2, StrVal:""}: can only work with Parallel PodManagementPolicyType\n' +
+        'spec.template.spec.readinessGates: Invalid value: []v1.PodReadinessGate(nil): must contains InPlaceUpdateReady when podUpdatePolicy is InPlaceOnly\n',
+    });
+  });
 });
