@@ -596,6 +596,26 @@ async function truncate(ctx: ExecuteContext, plan: Plan, latest: CloneSet, clean
 }
 
 /**
+ * Report a write that failed before the plan could be executed (a delete while finishing a recorded scale-down,
+ * ./finishScaleDown.ts) as {@link executePlan} reports its own: the plan's status with a FailedScale/FailedUpdate
+ * condition carrying `error`'s message (written only when it differs from the stored status), then the plan's
+ * Events. No action of `plan` is attempted. As OpenKruise's `syncCloneSet`, which sets FailedScale from the error of
+ * `deletePods` and still updates the status.
+ * @param plan the plan for the world as read (its actions are ignored)
+ * @returns the status write, if any, and `error`
+ * @throws non-API errors
+ */
+export async function reportFailedWrite(
+  ctx: ExecuteContext,
+  plan: Plan,
+  error: KubeApiError,
+): Promise<ExecuteResult> {
+  const status = await writeStatus(ctx, plan, error);
+  await recordEvents(ctx, plan.events);
+  return { writes: status.writes, error, ...(status.conflict ? { conflict: true } : {}) };
+}
+
+/**
  * Execute `plan`, its creations, deletions and pod patches capped by {@link capPendingWrites} (the expectations and the
  * scale-down ledger must fit one DynamoDB item; the next pass continues). Never throws for API errors: the first failing write stops the remaining actions, is recorded as
  * a Warning Event and a FailedScale/FailedUpdate condition, and is returned in `error` — except a 409 Conflict,

@@ -9,6 +9,7 @@ import type { CloneSet, PersistentVolumeClaim, Pod } from '../../api/types.js';
 import type { Logger } from '../../core/logger.js';
 import type { Clock } from '../../core/clock.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
+import { classifyWriteError, type KubeApiError } from '../../kube/errors.js';
 import type { KubeClient } from '../../kube/types.js';
 import type {
   Expectations,
@@ -17,8 +18,10 @@ import type {
   ScaleDownIntent,
   ScaleDownLedger,
 } from '../../state/index.js';
+import type { DeleteReason } from '../../podset/actions.js';
 import { isPodAvailable } from '../../podset/pods.js';
 import { deleteInstances, type DeleteTarget } from '../../reconcile/pods/deleteInstance.js';
+import { failureEvent } from '../../reconcile/pods/outcomeEvents.js';
 import { recordEvents } from './recordEvents.js';
 
 /** What {@link finishScaleDown} needs. */
@@ -57,15 +60,34 @@ export function intentIsCurrent(intent: ScaleDownIntent, cloneSet: CloneSet): bo
   return intent.generation === undefined || intent.generation === cloneSet.metadata.generation;
 }
 
+/** What {@link finishScaleDown} did. */
+export interface FinishResult {
+  /** API writes that succeeded. */
+  writes: number;
+  /**
+   * The delete that failed (not a 409 and not NotFound): its FailedDelete Event is recorded, the intent stays
+   * recorded and no further victim was attempted. The caller reports it as a failed write (FailedScale condition,
+   * backoff), as OpenKruise's `syncCloneSet` does with the error of `deletePods`.
+   */
+  error?: KubeApiError;
+  /**
+   * A delete met 409 Conflict (the victim's UID changed: a same-named successor stands there): not a failure;
+   * the intent stays, and the next pass, reading again, finds the victim gone and clears it.
+   */
+  conflict?: boolean;
+}
+
 /**
  * Delete the intent's pods that still exist (same name and UID, not terminating), within what the plan for the
  * world as it is now would delete ({@link IntentContext.allowance}) — together with their instance's
  * PVCs, through the one delete path ({@link deleteInstances}: their delete expectations stored in one write before
- * the first delete), then clear the intent.
- * @returns the number of API writes made
- * @throws KubeApiError when a delete fails (the intent stays recorded for the next attempt); state-store errors
+ * the first delete), then clear the intent. A delete that fails stops
+ * there, as OpenKruise's `deletePods` (pkg/controller/cloneset/sync/cloneset_scale.go): a FailedDelete Event
+ * (`failed to delete pod <name>: <error>`), the error returned, the intent kept for the next attempt.
+ * @returns the writes made and the failed delete's error or conflict, if any
+ * @throws state-store errors (FencedOutError after a takeover) and non-API errors
  */
-export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownIntent): Promise<number> {
+export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownIntent): Promise<FinishResult> {
   const namespace = ctx.cloneSet.metadata.namespace ?? '';
   const expected: Expectations = structuredClone(ctx.pending);
   const chosen: ScaleDownIntent['pods'] = [];
@@ -98,26 +120,53 @@ export async function finishScaleDown(ctx: IntentContext, intent: ScaleDownInten
     });
   }
   // one expectations write for all of them (docs/reliability.md#dynamodb-capacity), then one delete at a time
-  const writes = await deleteInstances(
-    { kube: ctx.kube, expectations: ctx.expectations, lease: ctx.lease, namespace },
-    expected,
-    targets,
-    ctx.clock(),
-    async (i) => {
-      ctx.log.info('finished recorded scale-down of a pod', {
-        pod: chosen[i].name,
-        reason: chosen[i].reason,
-        intentId: intent.intentId,
-      });
-      await recordEvents(ctx, [
-        {
-          type: 'Normal',
-          reason: EventReason.SuccessfulDelete,
-          message: `succeed to delete pod ${chosen[i].name}`,
-        },
-      ]);
-    },
-  );
+  let deleted = 0;
+  let writes = 0;
+  try {
+    await deleteInstances(
+      { kube: ctx.kube, expectations: ctx.expectations, lease: ctx.lease, namespace },
+      expected,
+      targets,
+      ctx.clock(),
+      async (i, done) => {
+        deleted = i + 1;
+        writes += done;
+        ctx.log.info('finished recorded scale-down of a pod', {
+          pod: chosen[i].name,
+          reason: chosen[i].reason,
+          intentId: intent.intentId,
+        });
+        await recordEvents(ctx, [
+          {
+            type: 'Normal',
+            reason: EventReason.SuccessfulDelete,
+            message: `succeed to delete pod ${chosen[i].name}`,
+          },
+        ]);
+      },
+    );
+  } catch (e) {
+    const kind = classifyWriteError(e);
+    const victim = chosen[deleted];
+    if (kind === 'notApi' || !victim) throw e;
+    if (kind === 'conflict') {
+      ctx.log.info('recorded victim changed since it was read; re-reading', { pod: victim.name });
+      return { writes, conflict: true };
+    }
+    const error = e as KubeApiError;
+    ctx.log.warn('delete of a recorded victim failed; the intent stays for the next attempt', {
+      pod: victim.name,
+      error: error.message,
+    });
+    const action = {
+      type: 'DeletePod' as const,
+      pod: { name: victim.name, uid: victim.uid },
+      reason: victim.reason as DeleteReason, // the ledger stores the plan's DeleteReason
+      pvcNames: targets[deleted].pvcs.map((c) => c.name),
+    };
+    await recordEvents(ctx, [failureEvent(action, error, '')]);
+    return { writes, error };
+  }
   await ctx.ledger.clear(ctx.lease, intent.intentId);
-  return writes;
+  return { writes };
 }

@@ -22,7 +22,7 @@ import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, Listed } from '../../kube/types.js';
 import type { ReconcileReason } from '../../requests/schema.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../../state/index.js';
-import { executePlan, type ExecuteResult } from './execute.js';
+import { executePlan, reportFailedWrite, type ExecuteContext, type ExecuteResult } from './execute.js';
 import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';
 import {
   isSatisfied,
@@ -287,6 +287,33 @@ function countBy(xs: string[]): Record<string, number> {
   return out;
 }
 
+/** What the executor needs for this pass's world. */
+function executeContext(
+  deps: PassDeps,
+  lease: Lease,
+  world: World,
+  observed: ObservedExpectations,
+  recordedEvents: Set<string>,
+  eventCorrelation: { state: EventCorrelationState },
+): ExecuteContext {
+  return {
+    kube: deps.kube,
+    lease,
+    expectations: deps.expectations,
+    ledger: deps.ledger,
+    cloneSet: world.cloneSet,
+    pods: world.pods,
+    pvcs: world.pvcs,
+    pending: observed.pending,
+    clock: deps.clock,
+    newIntentId: randomUUID,
+    log: deps.log,
+    recordedEvents,
+    eventCorrelation,
+    ...(deps.writeConcurrency ? { writeConcurrency: deps.writeConcurrency } : {}),
+  };
+}
+
 /**
  * One pass: read, observe, then either finish a recorded scale-down intent or plan and execute.
  * @param recordedEvents Events already recorded by this invocation (not repeated)
@@ -330,7 +357,7 @@ export async function runPass(
       total: deleting.length,
       available: deleting.filter((p) => isPodAvailable(p, 0, at)).length,
     };
-    const writes = await finishScaleDown(
+    const finished = await finishScaleDown(
       {
         ...deps,
         lease,
@@ -343,29 +370,28 @@ export async function runPass(
       },
       intent,
     );
-    // the intent is cleared: plan at once (it may have kept pods that are no longer surplus)
-    return { gone: false, writes, acted: true };
+    if (finished.error) {
+      const failed = await reportFailedWrite(
+        executeContext(deps, lease, world, observed, recordedEvents, eventCorrelation),
+        now,
+        finished.error,
+      );
+      return {
+        gone: false,
+        writes: finished.writes + failed.writes,
+        acted: false,
+        error: finished.error.message,
+        plan: now,
+      };
+    }
+    // the intent is cleared (or a victim changed): plan at once (it may have kept pods that are no longer surplus)
+    return { gone: false, writes: finished.writes, acted: true };
   }
 
   const waiting = !isSatisfied(observed.pending);
   const { plan, effective } = planPass(deps, world, waiting);
   const result = await executePlan(
-    {
-      kube,
-      lease,
-      expectations: deps.expectations,
-      ledger: deps.ledger,
-      cloneSet: world.cloneSet,
-      pods: world.pods,
-      pvcs: world.pvcs,
-      pending: observed.pending,
-      clock: deps.clock,
-      newIntentId: randomUUID,
-      log,
-      recordedEvents,
-      eventCorrelation,
-      ...(deps.writeConcurrency ? { writeConcurrency: deps.writeConcurrency } : {}),
-    },
+    executeContext(deps, lease, world, observed, recordedEvents, eventCorrelation),
     effective,
   );
   const acted =

@@ -645,7 +645,7 @@ describe('finishScaleDown: a recorded intent is finished, not re-chosen', () => 
       },
       intent,
     );
-    expect(writes).toBe(2);
+    expect(writes).toEqual({ writes: 2 });
     expect(s.journal).toEqual([
       'expectations.put deletes[cs-x-bbbbb,data-cs-x-bbbbb]',
       'delete pod cs-x-bbbbb',
