@@ -69,8 +69,8 @@ describe('finishing a recorded scale-down whose delete keeps failing (finding 1)
           `delete pod ${A}`,
           'expectations.put (none)',
           `event FailedDelete: failed to delete pod ${A}: ${FAILED(A)}`,
-          'lease.release (failures 2)',
           'requeue 2s',
+          'lease.release (failures 2)',
         ]);
       }
       h.journal.length = 0;
