@@ -3,7 +3,8 @@
  * connection and authentication of a client-node `KubeConfig` (`applyToHTTPSOptions`: CA, client certificate,
  * bearer token or exec plugin, proxy agent), a deadline per attempt (a timed-out attempt is a network error), and
  * retries with exponential backoff (p-retry) for 429, 5xx and network errors; a 429 or 503 waits at least what its
- * `Retry-After` asks; a 401 is retried once after the caller refreshed its credentials.
+ * `Retry-After` asks; all of it within one budget per request; a 401 is retried once after the caller refreshed its
+ * credentials.
  *
  * Why not client-node's typed APIs: they deserialise responses into model classes (timestamps become `Date`,
  * unknown fields are dropped) and serialise request bodies through the same models (fields the model does not know
@@ -72,6 +73,8 @@ export interface RequestHooks {
   observe?: RequestObserver;
   /** Deadline of one attempt, ms, > 0; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /** Budget of the whole request, attempts and waits, ms, > 0; default {@link DEFAULT_REQUEST_BUDGET_MS}. */
+  budgetMs?: number;
   /**
    * Called once when the request (after its retries) ends in 401 Unauthorized: refresh the credentials `kc`
    * carries (e.g. a new EKS token); the request is then sent once more. Absent: a 401 is thrown at once.
@@ -83,6 +86,16 @@ export interface RequestHooks {
 const MAX_TIMEOUT_MS = 5000;
 /** Longest `Retry-After` honoured (s): a Lambda invocation has 120 s in all; longer waits go to the next pass. */
 export const MAX_RETRY_AFTER_SECONDS = 30;
+/**
+ * Default budget of one request, ms: its attempts and the waits between them (backoff and `Retry-After`) end
+ * within it — an attempt's deadline is cut to what is left, and a retry whose wait would not leave room for an
+ * answer is not made (the last error is thrown). 100 s is inside the reconcile function's 120 s (serverless.yml)
+ * less its 8 s margin, so the retries of one request cannot outlive the invocation (review finding 10: four
+ * `Retry-After: 30` waits alone took 120 s).
+ */
+export const DEFAULT_REQUEST_BUDGET_MS = 100_000;
+/** Least time a retry must leave for its attempt, ms: a retry with less left is not made. */
+const MIN_ATTEMPT_MS = 1000;
 
 /** Content types of the writes (Kubernetes' patch types and plain JSON). */
 export const CONTENT_TYPE = {
@@ -302,8 +315,9 @@ function isUnauthorized(e: unknown): boolean {
  * @returns the response body JSON (`undefined` for an empty body)
  * @throws KubeApiError for API and network errors, after retries for 429/5xx/network errors (a timed-out attempt
  *   is a network error, statusCode 0; a 429/503 with `Retry-After` is retried no sooner than it says, up to
- *   {@link MAX_RETRY_AFTER_SECONDS}); a 401 after `hooks.refreshCredentials` and one more try
- * @throws RangeError when `hooks.timeoutMs` is not a positive number
+ *   {@link MAX_RETRY_AFTER_SECONDS}); all within `hooks.budgetMs` ({@link DEFAULT_REQUEST_BUDGET_MS}): a retry
+ *   that would not fit is not made; a 401 after `hooks.refreshCredentials` and one more try (same budget)
+ * @throws RangeError when `hooks.timeoutMs` or `hooks.budgetMs` is not a positive number
  */
 export async function requestJson<T>(
   kc: KubeConfig,
@@ -315,19 +329,27 @@ export async function requestJson<T>(
   const timeoutMs = hooks.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new RangeError(`request timeout must be a positive number of ms, got ${timeoutMs}`);
+  const budgetMs = hooks.budgetMs ?? DEFAULT_REQUEST_BUDGET_MS;
+  if (!Number.isFinite(budgetMs) || budgetMs <= 0)
+    throw new RangeError(`request budget must be a positive number of ms, got ${budgetMs}`);
+  const started = Date.now();
+  const left = () => budgetMs - (Date.now() - started);
   const run = () =>
-    pRetry(() => attempt<T>(kc, operation, call, hooks.observe, timeoutMs), {
+    pRetry(() => attempt<T>(kc, operation, call, hooks.observe, Math.max(1, Math.min(timeoutMs, left()))), {
       retries: retry.retries,
       minTimeout: retry.minTimeoutMs,
       maxTimeout: MAX_TIMEOUT_MS,
       factor: 2,
       randomize: true,
+      maxRetryTime: Math.max(0, budgetMs - MIN_ATTEMPT_MS),
       shouldRetry: ({ error }) => isRetryable(error),
-      // p-retry's own backoff follows this wait; together they are at least what the server asked for
+      // p-retry's own backoff follows this wait; together they are at least what the server asked for. A wait
+      // that would leave no room for the next attempt within the budget ends the retries here.
       onFailedAttempt: async ({ error, retriesLeft }) => {
         const wait = error instanceof KubeApiError ? error.retryAfterSeconds : undefined;
-        if (wait && retriesLeft > 0 && isRetryable(error))
-          await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        if (!wait || retriesLeft <= 0 || !isRetryable(error)) return;
+        if (wait * 1000 + MIN_ATTEMPT_MS > left()) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
       },
     });
   try {

@@ -13,6 +13,7 @@ import type { Logger } from '../core/logger.js';
 import type { RequeueScheduler, ReconcileReason, ReconcileRequest } from '../requests/index.js';
 import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
 import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
+import { KubeApiError } from '../kube/errors.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 import { requestIdOfHolder } from './holder.js';
 import { LeaseEndingError } from './leaseGuard.js';
@@ -78,7 +79,8 @@ export interface Reconciler<D, P, Scope> {
   readScope(reason: ReconcileReason): Scope;
   /**
    * One pass over `key`.
-   * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError)
+   * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError: the loop counts
+   *   them as a failed pass and backs off); API write failures are returned in `error`, never thrown
    */
   pass(deps: D, key: ObjectKey, env: PassEnv<Scope>): Promise<PassResult<P>>;
 }
@@ -135,6 +137,27 @@ function tally<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>, pass: PassRe
 }
 
 /**
+ * One pass of the controller; a pass that throws a `KubeApiError` — a read that kept failing after the HTTP
+ * layer's retries (429, 5xx, no answer; the contract lets a pass throw API errors only for reads) — is a failed
+ * pass with no writes, so it is counted and backed off like a failed write (review finding 10) instead of
+ * leaving the invocation for Lambda's retries and the dead-letter queue. As OpenKruise's `Reconcile`, which
+ * returns a failed list's error to the rate-limited workqueue (no Event, no condition: nothing was read to write
+ * them on).
+ * @throws what the pass throws besides `KubeApiError` (state-store errors: FencedOutError, StateStoreError)
+ */
+async function passOrReadFailure<D extends LoopDeps, P, Scope>(
+  run: Run<D, P, Scope>,
+): Promise<PassResult<P>> {
+  try {
+    return await run.reconciler.pass(run.deps, run.key, run.env);
+  } catch (e) {
+    if (!(e instanceof KubeApiError)) throw e;
+    run.deps.log.warn('a read failed; backing off', { ...run.key, error: e.message });
+    return { gone: false, writes: 0, acted: false, error: e.message };
+  }
+}
+
+/**
  * Passes until nothing changes, a write failed, the object is gone, or the budget is used up; waits that fit
  * the budget and {@link ReconcileDeps.maxInlineWaitSeconds} are slept inline. After a failed write the wait is
  * the backoff of the failure count (never slept inline: each attempt is one invocation).
@@ -146,7 +169,7 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
   let wait: number | undefined;
   while (!exhausted(run)) {
     run.outcome.passes++;
-    const pass = await run.reconciler.pass(deps, run.key, run.env);
+    const pass = await passOrReadFailure(run);
     tally(run, pass);
     if (pass.gone) return undefined;
     if (pass.error) return backoffSeconds(run.failures, deps.backoff ?? DEFAULT_BACKOFF);

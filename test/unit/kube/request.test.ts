@@ -9,6 +9,7 @@ import { setBearerToken } from '../../../lib/kube/config.js';
 import { isRetryable, KubeApiError, REASON_NETWORK_ERROR } from '../../../lib/kube/errors.js';
 import {
   closeConnections,
+  DEFAULT_REQUEST_BUDGET_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_RETRY,
   keepAliveAgent,
@@ -105,6 +106,57 @@ describe('request deadline (finding 14)', () => {
         { timeoutMs: 0 },
       ),
     ).rejects.toThrow(new RangeError('request timeout must be a positive number of ms, got 0'));
+  });
+});
+
+describe('Retry-After within the request budget (finding 10)', () => {
+  const retry = { retries: 4, minTimeoutMs: 10 };
+  /** A 429 asking for `seconds`, as the API server's priority and fairness sheds a request. */
+  const shed = (seconds: number) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(seconds) });
+    res.end(JSON.stringify(status(429, 'TooManyRequests', 'slow down')));
+  };
+  const pods = { method: 'GET' as const, path: '/api/v1/namespaces/ns/pods' };
+
+  it('the default budget fits the reconcile invocation (120 s less its 8 s margin)', () => {
+    expect(DEFAULT_REQUEST_BUDGET_MS).toBe(100_000);
+    expect(DEFAULT_REQUEST_BUDGET_MS).toBeLessThan(120_000 - 8_000);
+  });
+
+  it('a Retry-After longer than what is left of the budget is not waited for: the 429 is thrown at once', async () => {
+    const srv = await serve(shed(30));
+    const started = Date.now();
+    const err = await rejection(
+      requestJson(kubeConfig(srv.url), 'list pod ns', retry, pods, { budgetMs: 3000 }),
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(err).toMatchObject({ statusCode: 429, reason: 'TooManyRequests', retryAfterSeconds: 30 });
+    expect(srv.seen).toHaveLength(1);
+  });
+
+  it('Retry-After waits are made while they fit: 1 s twice within 3.5 s, then the 429 is thrown', async () => {
+    const srv = await serve(shed(1));
+    const started = Date.now();
+    const err = await rejection(
+      requestJson(kubeConfig(srv.url), 'list pod ns', retry, pods, { budgetMs: 3500 }),
+    );
+    const elapsed = Date.now() - started;
+    expect(srv.seen).toHaveLength(3);
+    expect(elapsed).toBeGreaterThanOrEqual(2000);
+    expect(elapsed).toBeLessThan(3500);
+    expect(err.statusCode).toBe(429);
+  });
+
+  it('a budget that is not a positive number is refused', async () => {
+    await expect(
+      requestJson(
+        kubeConfig('http://127.0.0.1:1'),
+        'get x',
+        fast,
+        { method: 'GET', path: '/api' },
+        { budgetMs: 0 },
+      ),
+    ).rejects.toThrow(new RangeError('request budget must be a positive number of ms, got 0'));
   });
 });
 
