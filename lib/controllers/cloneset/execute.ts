@@ -28,11 +28,12 @@ import { classifyWriteError, type KubeApiError } from '../../kube/errors.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { patchOwnerReferences } from '../../kube/ownerReferences.js';
 import { RESOURCES } from '../../kube/resources.js';
-import type { KubeClient, KubeEvent } from '../../kube/types.js';
+import type { KubeClient, KubeEvent, KubeObject, Resource } from '../../kube/types.js';
 import { patchCloneSetPodsToDelete, updateCloneSetStatus } from './write.js';
 import { recordEvents } from './recordEvents.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../../state/index.js';
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../../core/bounded.js';
+import { controllerRef } from '../../podset/ownership.js';
 import { deleteInstances, type DeleteTarget } from '../../reconcile/pods/deleteInstance.js';
 import { failureEvent, successEvent } from '../../reconcile/pods/outcomeEvents.js';
 import { capPendingWrites } from '../../reconcile/pods/passLimit.js';
@@ -47,7 +48,10 @@ export interface ExecuteContext {
   ledger: ScaleDownLedger;
   /** The CloneSet as read at the start of this pass (its resourceVersion is the status precondition). */
   cloneSet: CloneSet;
-  /** The owned pods as listed: a create that meets AlreadyExists for a name not among them is our own create. */
+  /**
+   * The owned pods as listed: a create that meets AlreadyExists for a name among them is a failure; for another
+   * name it is our own earlier create if this CloneSet controls the object that holds the name (`Writer.create`).
+   */
   pods: readonly Pod[];
   /** The owned PVCs as listed (their UIDs are the delete preconditions). */
   pvcs: readonly PersistentVolumeClaim[];
@@ -199,22 +203,40 @@ class Writer {
   }
 
   /**
-   * POST, where AlreadyExists for a name the plan did not see means the object is ours: the API-server adapter
-   * retries a create whose answer was lost (and instance ids are fresh per plan), so the first attempt created it.
-   * The create expectation stays until the object is listed. A name the plan saw taken is a real failure.
+   * POST, where AlreadyExists means the object is ours only if the plan did not see the name taken and the object
+   * that holds it is controlled by this CloneSet (its controller reference names the CloneSet's UID): the
+   * API-server adapter retries a create whose answer was lost, so its first attempt created it. The create
+   * expectation then stays until the object is listed. Anything else is a real failure — a name the plan saw
+   * taken, or one a pod this CloneSet released (or someone else's object) holds (review finding 2), as
+   * OpenKruise's `createOnePod` fails on any AlreadyExists.
+   * @throws the create's error when the object is not ours (also when reading it fails)
    */
-  async create(name: string, post: () => Promise<unknown>): Promise<void> {
+  async create<T extends KubeObject>(resource: Resource<T>, object: T): Promise<void> {
+    const name = object.metadata.name ?? '';
     try {
-      await post();
+      await this.ctx.kube.create(resource, object);
     } catch (e) {
-      if (classifyWriteError(e) === 'alreadyExists' && !this.seen.has(name)) {
-        this.ctx.log.info('create met AlreadyExists for an object the plan did not see: counted as ours', {
+      if (
+        classifyWriteError(e) === 'alreadyExists' &&
+        !this.seen.has(name) &&
+        (await this.isOurs(resource, name))
+      ) {
+        this.ctx.log.info('create met AlreadyExists for an object this CloneSet controls: counted as ours', {
           name,
         });
         return;
       }
       throw e;
     }
+  }
+
+  /** Whether the object `name` of `resource` exists and is controlled by this CloneSet (false if the GET fails). */
+  private async isOurs(resource: Resource, name: string): Promise<boolean> {
+    const uid = this.ctx.cloneSet.metadata.uid;
+    const found = await this.ctx.kube
+      .get(resource, { namespace: this.namespace, name })
+      .catch(() => undefined);
+    return !!uid && !!found && controllerRef(found.metadata.ownerReferences)?.uid === uid;
   }
 }
 
@@ -226,7 +248,6 @@ class Writer {
  * @throws ActionFailed for the first failed create (after the others of the batch finished)
  */
 async function createBatch(w: Writer, step: CreatePod[]): Promise<{ writes: number; events: KubeEvent[] }> {
-  const { kube } = w.ctx;
   const at = w.ctx.clock();
   for (const a of step) {
     w.expected.creates.push({ name: a.pod.metadata.name ?? '', at });
@@ -237,9 +258,8 @@ async function createBatch(w: Writer, step: CreatePod[]): Promise<{ writes: numb
     step,
     w.concurrency,
     async (a) => {
-      for (const pvc of a.pvcs)
-        await w.create(pvc.metadata.name ?? '', () => kube.create(RESOURCES.persistentvolumeclaims, pvc));
-      await w.create(a.pod.metadata.name ?? '', () => kube.create(RESOURCES.pods, a.pod));
+      for (const pvc of a.pvcs) await w.create(RESOURCES.persistentvolumeclaims, pvc);
+      await w.create(RESOURCES.pods, a.pod);
     },
     false,
   );
@@ -620,8 +640,8 @@ export async function reportFailedWrite(
  * scale-down ledger must fit one DynamoDB item; the next pass continues). Never throws for API errors: the first failing write stops the remaining actions, is recorded as
  * a Warning Event and a FailedScale/FailedUpdate condition, and is returned in `error` — except a 409 Conflict,
  * which only stops the actions and sets `conflict` (the world moved on; the caller re-reads and re-plans), and an
- * AlreadyExists on a create for a name the plan did not see, which is our own earlier attempt (an unobserved
- * create). Errors of the state store (including `FencedOutError`, when another invocation took the lease over) are
+ * AlreadyExists on a create for a name the plan did not see, held by an object this CloneSet controls, which is
+ * our own earlier attempt (an unobserved create). Errors of the state store (including `FencedOutError`, when another invocation took the lease over) are
  * thrown: nothing more may be written.
  */
 export async function executePlan(ctx: ExecuteContext, plan: Plan): Promise<ExecuteResult> {
