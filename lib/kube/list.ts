@@ -7,21 +7,32 @@ import type { KubeObject, Resource } from './resource.js';
 import type { KubeClient, Listed, ListOptions } from './types.js';
 
 /**
+ * Page size of a LIST that may return many objects, e.g. every pod of a namespace: kubectl's default chunk size
+ * (`--chunk-size=500`), so no single response of the API server, and no single page in a Lambda's memory, grows
+ * with the collection.
+ */
+export const LIST_PAGE_SIZE = 500;
+
+/**
  * Every item of a collection, following `continue` from page to page (one LIST per page; `options.limit` is the
  * page size, none: one LIST for everything). The resourceVersion is the last page's.
+ * @param keep when given, only the items it accepts are kept, page by page: with a `limit`, what is held at any
+ *   time is the kept items plus one page (e.g. a CloneSet's own pods out of a namespace of others)
  * @throws KubeApiError of the first page that fails (410 Expired when a `continue` token expired mid-way)
  */
 export async function listAll<T extends KubeObject>(
   kube: Pick<KubeClient, 'list'>,
   resource: Resource<T>,
   options: Omit<ListOptions, 'continue'> = {},
+  keep?: (item: T) => boolean,
 ): Promise<Listed<T>> {
   const items: T[] = [];
+  const take = (page: Listed<T>) => items.push(...(keep ? page.items.filter(keep) : page.items));
   let page = await kube.list(resource, options);
-  items.push(...page.items);
+  take(page);
   while (page.continue) {
     page = await kube.list(resource, { ...options, continue: page.continue });
-    items.push(...page.items);
+    take(page);
   }
   return { items, resourceVersion: page.resourceVersion };
 }

@@ -17,9 +17,9 @@ import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
-import { anyExists, listIfServed } from '../../kube/list.js';
+import { anyExists, listAll, listIfServed, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
-import type { KubeClient, Listed } from '../../kube/types.js';
+import type { KubeClient, KubeObject, Listed } from '../../kube/types.js';
 import type { ReconcileReason } from '../../requests/schema.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../../state/index.js';
 import { executePlan, reportFailedWrite, type ExecuteContext, type ExecuteResult } from './execute.js';
@@ -102,18 +102,25 @@ export type ReadScope = 'selector' | 'owned';
 
 /**
  * The read scope for a request reason: a change to a pod, a PVC or the CloneSet itself may have taken an object
- * out of the selector or left PVCs behind, so those read `owned`; the timers (`Resync`, `Requeue`) read
- * `selector`, which is the no-op reconcile of a settled CloneSet.
+ * out of the selector or left PVCs behind, so those read `owned`; so does the `Resync`, the safety net for every
+ * change event that was lost (review finding 9: by selector it could never release a pod that left the selector
+ * nor clean up PVCs). Only a `Requeue` — the look-again a pass of this CloneSet scheduled for itself, the no-op
+ * reconcile of a settled CloneSet — reads `selector`.
  */
 export function readScopeFor(reason: ReconcileReason): ReadScope {
-  return reason === 'Resync' || reason === 'Requeue' ? 'selector' : 'owned';
+  return reason === 'Requeue' ? 'selector' : 'owned';
+}
+
+/** Whether an owner reference of `o` names `uid` (OpenKruise's owner-UID field index, `IndexNameForOwnerRefUID`). */
+function isOwnedBy(o: { metadata: { ownerReferences?: { uid: string }[] } }, uid: string): boolean {
+  return (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid);
 }
 
 function ownedBy<T extends { metadata: { ownerReferences?: { uid: string }[] } }>(
   items: T[],
   uid: string,
 ): T[] {
-  return items.filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
+  return items.filter((o) => isOwnedBy(o, uid));
 }
 
 /** `selectorString` of the CloneSet's selector, undefined when it is invalid (the planner reports it). */
@@ -153,9 +160,14 @@ export async function readWorld(
   const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
   const preDownload = !!options?.preDownloadImageForInPlaceUpdate;
   const prePull = preDownload && !!options?.preDownloadImageWithPods;
+  // namespace-wide lists in pages, each page cut down to what the CloneSet owns before the next is read
+  const owned = (o: KubeObject) => isOwnedBy(o, uid);
+  const paged = { namespace, limit: LIST_PAGE_SIZE };
   const [pods, pvcs, revisions, jobs, prePulls, nodeAgent] = await Promise.all([
-    kube.list(RESOURCES.pods, narrow ? { namespace, labelSelector: selector } : { namespace }),
-    skipPVCs ? none : kube.list(RESOURCES.persistentvolumeclaims, { namespace }),
+    narrow
+      ? kube.list(RESOURCES.pods, { namespace, labelSelector: selector })
+      : listAll(kube, RESOURCES.pods, paged, owned),
+    skipPVCs ? none : listAll(kube, RESOURCES.persistentvolumeclaims, paged, owned),
     selector === undefined
       ? none
       : kube.list(RESOURCES.controllerrevisions, { namespace, labelSelector: selector }),

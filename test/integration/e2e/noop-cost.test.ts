@@ -41,7 +41,7 @@ let embedded: Embedded;
 const STEP_TIMEOUT_MS = 120_000;
 
 /**
- * The three reads of a no-op pass on a timer (docs/architecture.md#reads), one call each: the CloneSet, its pods by
+ * The three reads of a no-op pass on a requeue (the timer a pass sets itself) (docs/architecture.md#reads), one call each: the CloneSet, its pods by
  * its selector, its revisions. No PVC list: the seed has no volumeClaimTemplates and nothing is pending.
  */
 const NOOP_API_CALLS = { 'get clonesets': 1, 'list pods': 1, 'list controllerrevisions': 1 };
@@ -66,7 +66,7 @@ describe('one no-op reconcile of the settled seed CloneSet', () => {
     async () => {
       const csVersion = (await getCloneSet(ctx.custom, ctx.namespace)).metadata.resourceVersion;
       const c0 = snapshot(embedded.counts);
-      await embedded.bus.publish([reconcileRequest(ctx.namespace)]);
+      await embedded.bus.publish([reconcileRequest(ctx.namespace, SEED_NAME, 'Requeue')]);
       await settle(embedded);
       expect(difference(c0, embedded.counts).kube).toEqual(NOOP_API_CALLS);
       expect((await getCloneSet(ctx.custom, ctx.namespace)).metadata.resourceVersion).toBe(csVersion);
@@ -85,7 +85,7 @@ describe('one no-op reconcile of the settled seed CloneSet', () => {
       const stores = createStateStores({ client, tableName });
       const runtime: Runtime = { ...embedded.runtime, stores };
       const reconcile = reconcileHandler(() => runtime, new Logger({ logLevel: 'SILENT' }));
-      const event = () => envelope({ ...reconcileRequest(ctx.namespace, SEED_NAME) });
+      const event = () => envelope({ ...reconcileRequest(ctx.namespace, SEED_NAME, 'Requeue') });
 
       // the first reconcile of a key on a fresh table also creates the lease and raises both fences
       const d0 = snapshot(counts);
@@ -190,11 +190,11 @@ describe(`a no-op reconcile beside ${OTHERS} other CloneSets and their ${OTHERS 
       const reconcile = reconcileHandler(() => runtime, new Logger({ logLevel: 'SILENT' }));
       const event = (reason: ReconcileReason) =>
         envelope({ ...reconcileRequest(ctx.namespace, SEED_NAME, reason) });
-      await reconcile(event('Resync')); // the key's first reconcile on this table creates its lease item
+      await reconcile(event('Requeue')); // the key's first reconcile on this table creates its lease item
 
       const m0 = await quietScrape(ctx);
       const d0 = snapshot(counts);
-      expect(await reconcile(event('Resync'))).toMatchObject({ result: 'reconciled', passes: 1, writes: 0 });
+      expect(await reconcile(event('Requeue'))).toMatchObject({ result: 'reconciled', passes: 1, writes: 0 });
       const m1 = await scrape(ctx.kc);
       expect(delta(m0.requests, m1.requests)).toEqual(NOOP_API_REQUESTS);
       // the pods LIST is answered from the watch cache with the seed's 2 pods (the CloneSet GET is not a LIST)

@@ -1,6 +1,7 @@
 /**
  * What one pass lists (lib/controllers/cloneset/pass.ts `readWorld`, docs/architecture.md#reads): by the CloneSet's selector
- * on the timers, every instance-labelled object on a change; PVCs only when they can matter. The reads are
+ * on a requeue, every pod and PVC of the namespace (in pages, kept when owned) on a change and on the resync; PVCs
+ * on a requeue only when they can matter. The reads are
  * recorded in order with their label selectors, through a wrapper that passes every call on to the recording API
  * server unchanged.
  */
@@ -78,20 +79,20 @@ async function reconcileWith(h: Harness, reason: ReconcileReason, reads: string[
 }
 
 describe('readScopeFor', () => {
-  test('the timers read by selector, every observed change reads what the CloneSet owns', () => {
+  test('a requeue reads by selector; the resync and every observed change read what the CloneSet owns', () => {
     expect(
       (['Resync', 'Requeue', 'ObjectChanged', 'OwnedObjectChanged', 'MappedObjectChanged'] as const).map(
         readScopeFor,
       ),
-    ).toEqual(['selector', 'selector', 'owned', 'owned', 'owned']);
+    ).toEqual(['owned', 'selector', 'owned', 'owned', 'owned']);
   });
 });
 
 describe('the reads of one pass', () => {
-  test('a no-op resync of a CloneSet without volumeClaimTemplates: 3 reads, pods by selector, no PVC list', async () => {
+  test('a no-op requeue of a CloneSet without volumeClaimTemplates: 3 reads, pods by selector, no PVC list', async () => {
     const h = await settled();
     const reads: string[] = [];
-    const out = await reconcileWith(h, 'Resync', reads);
+    const out = await reconcileWith(h, 'Requeue', reads);
     expect(out).toEqual({ result: 'reconciled', passes: 1, writes: 0, plan: out.plan });
     expect(reads).toEqual([
       'get clonesets cs-no-pvc-sample',
@@ -151,7 +152,7 @@ describe('the reads of one pass', () => {
     });
     await h.stores.leases.release(lease.lease);
     const reads: string[] = [];
-    await reconcileWith(h, 'Resync', reads);
+    await reconcileWith(h, 'Requeue', reads);
     expect(reads).toEqual([
       'get clonesets cs-no-pvc-sample',
       `list pods ${SELECTOR}`,
@@ -160,18 +161,150 @@ describe('the reads of one pass', () => {
     ]);
   });
 
-  test('a pod relabelled out of the selector is released on its own change, not by a timer that cannot see it', async () => {
+  test.each(['OwnedObjectChanged', 'Resync'] as const)(
+    'a pod relabelled out of the selector is released by a %s pass (a requeue, reading by selector, cannot see it)',
+    async (reason) => {
+      const h = await settled();
+      const pod = h.kube.pods.get(A);
+      if (!pod) throw new Error(`no pod ${A}`);
+      pod.metadata.labels = { ...pod.metadata.labels, app: 'elsewhere' };
+      const releases = () => h.journal.filter((l) => l.startsWith(`patch pod ${A}`));
+
+      await reconcileWith(h, 'Requeue', []);
+      expect(releases()).toEqual([]);
+
+      await reconcileWith(h, reason, []);
+      expect(releases()).toEqual([`patch pod ${A}`]);
+      expect(h.kube.pods.get(A)?.metadata.ownerReferences ?? []).toEqual([]);
+    },
+  );
+
+  test('a resync lists the PVCs even without volumeClaimTemplates: an owned PVC left by a removed template is deleted (disablePVCReuse)', async () => {
     const h = await settled();
-    const pod = h.kube.pods.get(A);
-    if (!pod) throw new Error(`no pod ${A}`);
-    pod.metadata.labels = { ...pod.metadata.labels, app: 'elsewhere' };
-    const releases = () => h.journal.filter((l) => l.startsWith(`patch pod ${A}`));
-
-    await reconcileWith(h, 'Resync', []);
-    expect(releases()).toEqual([]);
-
-    await reconcileWith(h, 'OwnedObjectChanged', []);
-    expect(releases()).toEqual([`patch pod ${A}`]);
-    expect(h.kube.pods.get(A)?.metadata.ownerReferences ?? []).toEqual([]);
+    const cs = seedCloneSet();
+    cs.spec.scaleStrategy = { disablePVCReuse: true };
+    h.kube.apply(cs);
+    const owner = h.kube.pods.get(A)?.metadata.ownerReferences ?? [];
+    h.kube.pvcs.set('data-cs-no-pvc-sample-zzzzz', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: {
+        name: 'data-cs-no-pvc-sample-zzzzz',
+        namespace: NAMESPACE,
+        uid: 'pvc-zzzzz',
+        resourceVersion: '1',
+        labels: { app: 'cs-no-pvc-sample', [LABEL_INSTANCE_ID]: 'zzzzz' },
+        ownerReferences: owner,
+      },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    });
+    const reads: string[] = [];
+    await reconcileWith(h, 'Resync', reads);
+    // the pass that deletes it, then the one that finds nothing left to do
+    expect(reads).toEqual(
+      [1, 2].flatMap(() => [
+        'get clonesets cs-no-pvc-sample',
+        'list pods (all)',
+        'list persistentvolumeclaims (all)',
+        `list controllerrevisions ${SELECTOR}`,
+      ]),
+    );
+    expect(h.journal.filter((l) => l.includes('zzzzz'))).toEqual([
+      'expectations.put deletes[data-cs-no-pvc-sample-zzzzz]',
+      'delete persistentvolumeclaim data-cs-no-pvc-sample-zzzzz',
+    ]);
+    expect(h.kube.pvcs.has('data-cs-no-pvc-sample-zzzzz')).toBe(false);
   });
 });
+
+/** A pod of some other workload in the namespace (a ReplicaSet's), about the size of a small real pod. */
+function otherWorkloadPod(i: number): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `shop-7d4b9c-${String(i).padStart(5, '0')}`,
+      namespace: NAMESPACE,
+      uid: `shop-uid-${i}`,
+      resourceVersion: '1',
+      labels: { app: 'shop', 'pod-template-hash': '7d4b9c' },
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'shop-7d4b9c', uid: 'rs-uid', controller: true },
+      ],
+    },
+    spec: {
+      nodeName: 'node-1',
+      containers: [
+        { name: 'shop', image: 'registry.example.com/shop:2.4.1', ports: [{ containerPort: 8080 }] },
+      ],
+    },
+    status: { phase: 'Running', podIP: `10.0.${i >> 8}.${i & 255}` },
+  };
+}
+
+/** `kube` with every LIST recorded as `[<plural> <labelSelector> limit=<n> continue=<c>, items, bytes]`. */
+function meteredLists(kube: KubeClient, lists: [string, number, number][]): KubeClient {
+  return {
+    ...recordingReads(kube, []),
+    list: async (resource, options) => {
+      const listed = await kube.list(resource, options);
+      lists.push([
+        `${resource.plural} ${options?.labelSelector ?? '(all)'} limit=${options?.limit ?? '-'} continue=${options?.continue ?? '-'}`,
+        listed.items.length,
+        Buffer.byteLength(JSON.stringify(listed)),
+      ]);
+      return listed;
+    },
+  };
+}
+
+describe('the reads of one pass beside 5,000 foreign pods (finding 11)', () => {
+  async function beside5000(reason: ReconcileReason): Promise<[string, number, number][]> {
+    const h = await settled();
+    for (let i = 0; i < 5000; i++) {
+      const pod = otherWorkloadPod(i);
+      h.kube.pods.set(pod.metadata.name ?? '', pod);
+    }
+    const lists: [string, number, number][] = [];
+    const deps = h.deps();
+    const out = await reconcileCloneSet(
+      { ...deps, kube: meteredLists(deps.kube, lists) },
+      { ...REQUEST, reason },
+    );
+    expect([out.result, out.writes, out.plan?.status.replicas]).toEqual(['reconciled', 0, 2]);
+    return lists;
+  }
+
+  test('a pod change lists the namespace in pages of 500 (11 LISTs, no page over 500 pods), keeping the 2 owned', async () => {
+    const lists = await beside5000('OwnedObjectChanged');
+    const pages = lists.filter(([what]) => what.startsWith('pods '));
+    expect(pages.map(([what, items]) => [what, items])).toEqual(
+      Array.from({ length: 11 }, (_, i) => [
+        `pods (all) limit=500 continue=${i === 0 ? '-' : String(i * 500)}`,
+        i === 10 ? 5 : 500, // the 5,000 foreign pods, the 3 of the other CloneSet and the 2 owned: 5,005
+      ]),
+    );
+    const bytes = pages.reduce((n, [, , b]) => n + b, 0);
+    expect(Math.max(...pages.map(([, , b]) => b))).toBeLessThan(250_000);
+    expect(bytes).toBe(BYTES_OWNED_SCOPE);
+    expect(lists.filter(([what]) => !what.startsWith('pods ')).map(([what, items]) => [what, items])).toEqual(
+      [
+        ['persistentvolumeclaims (all) limit=500 continue=-', 0],
+        [`controllerrevisions ${SELECTOR} limit=- continue=-`, 1],
+      ],
+    );
+  });
+
+  test('a requeue (the no-op timer) lists only the CloneSet own pods: 1 LIST of 2 pods, whatever the namespace holds', async () => {
+    const lists = await beside5000('Requeue');
+    expect(lists.map(([what, items]) => [what, items])).toEqual([
+      [`pods ${SELECTOR} limit=- continue=-`, 2],
+      [`controllerrevisions ${SELECTOR} limit=- continue=-`, 1],
+    ]);
+    expect(lists[0][2]).toBe(BYTES_SELECTOR_SCOPE);
+  });
+});
+
+/** Response bytes of the pods LISTs of one pass beside 5,000 foreign pods (JSON as the fake server returns it). */
+const BYTES_OWNED_SCOPE = 2_484_351;
+const BYTES_SELECTOR_SCOPE = 3_543;
