@@ -164,8 +164,8 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
       }
     });
 
-    test('a lease released without the dirty check loses the event of an execution that overlapped the pass (seed 20261201, scenario 53)', async () => {
-      const s = fc.sample(scenarioArb(25, 35, { reads: true }), { seed: 20261201, numRuns: 54 })[53];
+    test('a lease released without the dirty check loses the event of an execution that overlapped the pass (seed 20261201, scenario 91)', async () => {
+      const s = fc.sample(scenarioArb(25, 35, { reads: true }), { seed: 20261201, numRuns: 92 })[91];
       const clean = await checkScenario(s);
       expect(clean.faulty.violations).toEqual([]);
       const v = await checkScenario(s, { mutant: mutant('lease released without the dirty check') });
