@@ -146,6 +146,26 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
     expect(deleted.violations[0]).toMatch(/deleted web-\w{5}, which no plan chose$/);
   });
 
+  test('a crashed execution is retried under its request id, as Lambda does, and the retry gets its own holder (review C)', async () => {
+    const crash: Scenario = {
+      spec: { replicas: 2, image: 0, type: 'ReCreate', preDeleteHook: false, inPlaceUpdateHook: false },
+      rounds: [
+        { faults: [{ on: 'api', at: 2, kind: 'crash' }], dt: 2 },
+        ...Array.from({ length: 12 }, () => ({ faults: [], dt: 5 })),
+      ],
+    };
+    const r = await runScenario(crash, true);
+    expect(r.faults).toEqual({ 'api crash': 1 });
+    expect(r.violations).toEqual([]);
+    const [first, ...later] = r.holders;
+    expect(first).toBe('req-1/x1');
+    // the retry 20 s later finds its own request's dead lease, defers and requeues for just after the lease's end
+    const retries = later.filter((h) => h.startsWith('req-1/'));
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).not.toBe(first);
+    expect({ converged: r.converged, pods: r.projection.pods }).toEqual({ converged: true, pods: 2 });
+  });
+
   describe('known mutants, quick subset (the full run: npm run test:chaos -- --mutants)', () => {
     const mutant = (name: string) => {
       const m = MUTANTS.find((x) => x.name === name);

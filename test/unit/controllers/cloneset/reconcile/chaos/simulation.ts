@@ -124,6 +124,8 @@ export interface SimOptions {
 export interface RunResult {
   rounds: number;
   invocations: number;
+  /** The holder of every execution, in the order they started (`<requestId>/<execution>`). */
+  holders: string[];
   /** Faults that fired, by kind. */
   faults: Record<string, number>;
   violations: string[];
@@ -166,6 +168,7 @@ export class Simulation {
   private readonly reconcile: typeof reconcileCloneSet;
   private readonly mutant: MutantParts | undefined;
   private requestIds = 0;
+  private readonly holders: string[] = [];
   /** A global order of marks, CloneSet reads and requeues (the lost-event check). */
   private tick = 0;
   private lastMark = 0;
@@ -522,6 +525,7 @@ export class Simulation {
   ): Promise<void> {
     this.invocations++;
     const holder = executionHolder(requestId, `x${this.invocations}`);
+    this.holders.push(holder);
     const inv = new Invocation(holder, faults, this.host(request));
     if (onFirstWrite) this.startAtFirstWrite.set(inv, onFirstWrite);
     const stores = faultyStores(
@@ -679,6 +683,7 @@ export class Simulation {
     return {
       rounds,
       invocations: this.invocations,
+      holders: [...this.holders],
       faults: { ...this.faults },
       violations: [...this.violations],
       converged: settled.converged,
