@@ -18,6 +18,14 @@ const TEMPLATE = `  selector: {matchLabels: {app: x}}
 `;
 
 describe('kruiseless lint', () => {
+  it('accepts the Advanced StatefulSet example', async () => {
+    expect(await runCli(['lint', '-f', 'examples/asts-web-sample.yaml'], {})).toEqual({
+      code: 0,
+      stdout: 'statefulset "web" is valid\n',
+      stderr: '',
+    });
+  });
+
   it('accepts the seed example', async () => {
     expect(await runCli(['lint', '-f', 'examples/cs-no-pvc-sample.yaml'], {})).toEqual({
       code: 0,
