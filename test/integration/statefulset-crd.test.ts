@@ -48,7 +48,7 @@ describe('Advanced StatefulSet CRD (apps.kruise.io v1beta1 stored, v1alpha1 serv
       name: 'web',
     })) as Obj & { spec: Obj };
     expect(alpha.apiVersion).toBe('apps.kruise.io/v1alpha1');
-    const { lifecycle: _lifecycle, reserveOrdinals: _reserveOrdinals, ...sharedFields } = body.spec;
+    const { lifecycle: _lifecycle, reserveOrdinals: _reserveOrdinals, ...sharedFields } = body.spec as Obj;
     expect(alpha.spec).toEqual(sharedFields);
   });
 });
