@@ -9,7 +9,7 @@
  *
  * `npm run test:chaos -- --mutants [--seed S] [--scenarios K]`: runs every known mutant
  * (test/unit/controllers/cloneset/reconcile/chaos/mutants.ts) until a check catches it, at most K scenarios each
- * (default 60), one line per mutant on stderr, and ends with one line on stdout:
+ * (default 200), one line per mutant on stderr, and ends with one line on stdout:
  *   chaos mutants: <caught> of <n> caught
  * Exit 0 only when every mutant was caught.
  */
@@ -29,7 +29,7 @@ const program = new Command()
   .option('--seed <s>', 'seed (default: random, printed)')
   .option('--verbose', 'print every violation, not only the first ones')
   .option('--mutants', 'run the known mutants instead, and say how many the checks caught')
-  .option('--scenarios <k>', 'with --mutants: scenarios per mutant at most', '60')
+  .option('--scenarios <k>', 'with --mutants: scenarios per mutant at most', '200')
   .option(
     '--stores <adapter>',
     'state stores of the faulty runs: memory, or dynamo (the DynamoDB adapter on dynalite)',
