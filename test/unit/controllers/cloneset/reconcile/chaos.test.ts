@@ -184,6 +184,25 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
       }
     });
 
+    test('a create that takes every AlreadyExists for its own pod reports a released pod as created (seed 20261201, scenario 0, reused names)', async () => {
+      const s = fc.sample(scenarioArb(25, 35, { reads: true, names: true }), {
+        seed: 20261201,
+        numRuns: 1,
+      })[0];
+      expect(s.rounds.some((r) => r.action?.kind === 'release')).toBe(true);
+      const clean = await checkScenario(s);
+      expect({ violations: clean.faulty.violations, divergence: clean.divergence }).toEqual({
+        violations: [],
+        divergence: [],
+      });
+      const v = await checkScenario(s, {
+        mutant: mutant('Writer.create treats every AlreadyExists as ours'),
+      });
+      expect(v.faulty.violations[0]).toBe(
+        't+96s: req-16/x20 created web-dbbbb for cs-uid-1, but the pod of that name is controlled by no one',
+      );
+    });
+
     test('a lease released without the dirty check loses the event of an execution that overlapped the pass (seed 20261201, scenario 91)', async () => {
       const s = fc.sample(scenarioArb(25, 35, { reads: true }), { seed: 20261201, numRuns: 92 })[91];
       const clean = await checkScenario(s);

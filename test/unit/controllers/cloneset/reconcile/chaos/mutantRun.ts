@@ -62,19 +62,23 @@ export interface MutantVerdict {
 }
 
 /**
- * @param seed the scenarios' seed; `maxScenarios` how many to try at most (25–35 rounds each)
+ * @param options `seed` the scenarios' seed; `maxScenarios` how many to try at most (25–35 rounds each); `reads`
+ *   and `names` the scenario options (./scenario.ts `ScenarioOptions`), both on unless set false
  */
 export async function runMutant(
   mutant: Mutant,
-  options: { seed: number; maxScenarios: number; reads?: boolean },
+  options: { seed: number; maxScenarios: number; reads?: boolean; names?: boolean },
 ): Promise<MutantVerdict> {
   const stores = mutant.parts().stores?.(createMemoryStores());
   const protocol = stores ? await leaseProtocolProblem(stores) : undefined;
   if (protocol) return { name: mutant.name, caught: true, by: `lease protocol: ${protocol}`, scenarios: 0 };
-  const scenarios = fc.sample(scenarioArb(25, 35, { reads: options.reads ?? true }), {
-    seed: options.seed,
-    numRuns: options.maxScenarios,
-  });
+  const scenarios = fc.sample(
+    scenarioArb(25, 35, { reads: options.reads ?? true, names: options.names ?? true }),
+    {
+      seed: options.seed,
+      numRuns: options.maxScenarios,
+    },
+  );
   for (const [i, s] of scenarios.entries()) {
     const v = await checkScenario(s, { mutant });
     const problem =

@@ -23,10 +23,13 @@ export interface ChaosStores {
   ledger: ScaleDownLedger;
 }
 
-/** How a mutant changes the stores (once per run) and the API server (per invocation) of one run. */
+/**
+ * How a mutant changes the stores (once per run) and the API server (per invocation, given the invocation's lease
+ * holder `<requestId>/<execution>`) of one run.
+ */
 export interface MutantParts {
   stores?(real: ChaosStores): ChaosStores;
-  kube?(real: KubeClient): KubeClient;
+  kube?(real: KubeClient, holder: string): KubeClient;
 }
 
 /** A deliberate defect; `parts()` is called once per run, so parts of one run may share state. */
@@ -163,8 +166,10 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'deleteInstance puts its expectations after the delete',
     parts: () => {
-      // the expectations put that announces a pod delete is held back until that delete was sent
-      let held: { put: () => Promise<void>; names: Set<string> } | undefined;
+      // the expectations put that announces a pod delete is held back until that invocation sent that delete; held
+      // per lease holder, so one invocation's put is never sent by another's delete (a put after the delete is the
+      // deleting invocation's own write), and dropped when its delete is never sent
+      const held = new Map<string, { put: () => Promise<void>; names: Set<string> }>();
       let stored = empty();
       return {
         stores: (real) => ({
@@ -175,19 +180,22 @@ export const MUTANTS: readonly Mutant[] = [
               const known = new Set(stored.deletes.map((d) => d.name));
               const added = e.deletes.filter((d) => !known.has(d.name)).map((d) => d.name);
               stored = structuredClone(e);
-              if (added.length === 0) return real.expectations.put(lease, e);
-              held = { put: () => real.expectations.put(lease, e), names: new Set(added) };
+              if (added.length === 0) {
+                held.delete(lease.holder);
+                return real.expectations.put(lease, e);
+              }
+              held.set(lease.holder, { put: () => real.expectations.put(lease, e), names: new Set(added) });
             },
           },
         }),
-        kube: (real) =>
+        kube: (real, holder) =>
           kubeWith(real, {
             async delete(resource, ref, preconditions) {
               await real.delete(resource, ref, preconditions);
-              if (held?.names.has(ref.name)) {
-                const { put } = held;
-                held = undefined;
-                await put();
+              const mine = held.get(holder);
+              if (mine?.names.has(ref.name)) {
+                held.delete(holder);
+                await mine.put();
               }
             },
           }),

@@ -32,6 +32,12 @@ export type UserAction =
   | { kind: 'releaseHooks'; pod?: number }
   /** Someone else deletes the pod at this index. */
   | { kind: 'externalDelete'; pod: number }
+  /**
+   * The user releases the pod at this index, as OpenKruise users take a pod out of a CloneSet: its owner reference
+   * removed and its `app` label changed, so the selector no longer matches it. The pod keeps running under its
+   * name, and its instance id may come again from the id generator (opt-in: {@link ScenarioOptions.names}).
+   */
+  | { kind: 'release'; pod: number }
   /** The CloneSet is deleted and applied again under the same name (new UID; the garbage collector is late). */
   | { kind: 'recreate' };
 
@@ -120,7 +126,7 @@ export const specArb: fc.Arbitrary<SpecParams> = fc.record(
 
 const podIndex = fc.integer({ min: 0, max: 7 });
 
-/** User actions, weighted towards the ones that make the controller work. */
+/** User actions, weighted towards the ones that make the controller work (no `release`: {@link actionArbWith}). */
 export const actionArb: fc.Arbitrary<UserAction> = fc.oneof(
   {
     weight: 3,
@@ -151,6 +157,15 @@ export const actionArb: fc.Arbitrary<UserAction> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('externalDelete' as const), pod: podIndex }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'recreate' as const }) },
 );
+
+/** {@link actionArb}, with `release` too when `options.names` (about one action in ten a release). */
+export function actionArbWith(options: ScenarioOptions = {}): fc.Arbitrary<UserAction> {
+  if (!options.names) return actionArb;
+  return fc.oneof(
+    { weight: 9, arbitrary: actionArb },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('release' as const), pod: podIndex }) },
+  );
+}
 
 const writeIndex = fc.integer({ min: 1, max: 6 });
 
@@ -206,13 +221,19 @@ export const faultWithReadsArb: fc.Arbitrary<Fault> = fc.oneof(
 export interface ScenarioOptions {
   /** Read faults too ({@link readFaultArb}); default false, which keeps the seeded runs' scenarios as they were. */
   reads?: boolean;
+  /**
+   * Pod names that get reused: `release` actions, after which the simulated id generator hands out the released
+   * pod's instance id next (a create meets AlreadyExists for a pod that is not the CloneSet's). Default false,
+   * which keeps the seeded runs' scenarios as they were.
+   */
+  names?: boolean;
 }
 
 /** One round: an action about every other round, up to two faults, 1–6 s of clock. */
 export function roundArbWith(options: ScenarioOptions = {}): fc.Arbitrary<Round> {
   return fc.record(
     {
-      action: actionArb,
+      action: actionArbWith(options),
       faults: fc.array(options.reads ? faultWithReadsArb : faultArb, { maxLength: 2 }),
       dt: fc.integer({ min: 1, max: 6 }),
     },

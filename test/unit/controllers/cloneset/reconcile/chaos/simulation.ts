@@ -5,7 +5,7 @@
  * Every API write the reconcilers make is checked as it is applied; after the last round, faults are switched
  * off and the world is resynced to quiescence. Test-only.
  */
-import { SAFE_ALPHABET } from '../../../../../../lib/api/keys.js';
+import { LABEL_INSTANCE_ID, SAFE_ALPHABET } from '../../../../../../lib/api/keys.js';
 import type { CloneSet, JsonObject, Pod } from '../../../../../../lib/api/types.js';
 import { metaTime } from '../../../../../../lib/api/time.js';
 import { planCloneSet } from '../../../../../../lib/controllers/cloneset/plan/plan.js';
@@ -91,6 +91,11 @@ export function cloneSetOf(p: SpecParams): CloneSet {
   };
 }
 
+/** The UID of the pod's controller owner reference, if it has one. */
+function controllerUidOf(pod: Pod): string | undefined {
+  return (pod.metadata.ownerReferences ?? []).find((r) => r.controller)?.uid;
+}
+
 /** Five characters of the safe alphabet for `n` (distinct for distinct n below 27^5). */
 function idOf(n: number): string {
   let id = '';
@@ -151,6 +156,11 @@ export class Simulation {
   private garbage: string[] = [];
   private incarnation = 1;
   private ids = 0;
+  /**
+   * Instance ids of released pods, handed out by the id generator before fresh ones: OpenKruise's random ids avoid
+   * only the CloneSet's own pods and PVCs, so a released pod's id may come again (here: at once, every time).
+   */
+  private readonly reusable: string[] = [];
   private invocations = 0;
   private appliedWrites = 0;
   private lastResync = T0;
@@ -358,6 +368,17 @@ export class Simulation {
         if (p) this.kube.pods.delete(p.metadata.name ?? '');
         return;
       }
+      case 'release': {
+        const p = pick(a.pod);
+        if (!p) return;
+        const released = structuredClone(p);
+        delete released.metadata.ownerReferences;
+        released.metadata.labels = { ...released.metadata.labels, app: 'released' };
+        await this.kube.replace(RESOURCES.pods, released);
+        const id = p.metadata.labels?.[LABEL_INSTANCE_ID];
+        if (id) this.reusable.push(id);
+        return;
+      }
       case 'recreate': {
         const uid = this.cloneSet?.metadata.uid;
         if (uid) this.garbage.push(uid);
@@ -426,6 +447,15 @@ export class Simulation {
     if (call.verb === 'createPod') {
       return () => {
         this.appliedWrites++;
+        // a create reported done stored the pod it sent: the pod of that name has the same controller (else an
+        // AlreadyExists for someone else's pod was taken for ours, and its SuccessfulCreate and expectation lie)
+        const name = call.pod.metadata.name ?? '';
+        const stored = this.kube.pods.get(name);
+        const sent = controllerUidOf(call.pod);
+        if (!stored || controllerUidOf(stored) !== sent)
+          this.violation(
+            `${inv.holder} created ${name} for ${sent ?? 'no owner'}, but the pod of that name is controlled by ${stored ? (controllerUidOf(stored) ?? 'no one') : 'nothing: there is none'}`,
+          );
         if (!ownedBy(call.pod, cs.metadata.uid)) return;
         const n = this.owned().length;
         if (n > b.replicas + b.maxSurge)
@@ -534,7 +564,7 @@ export class Simulation {
       (call, args) => this.storeCall(inv, call, args),
     );
     const deps: ReconcileDeps = {
-      kube: new FaultyKube(this.mutant?.kube ? this.mutant.kube(this.kube) : this.kube, inv),
+      kube: new FaultyKube(this.mutant?.kube ? this.mutant.kube(this.kube, inv.holder) : this.kube, inv),
       ...stores,
       requeue: {
         requeueAfter: (req, seconds) =>
@@ -551,7 +581,7 @@ export class Simulation {
       leaseDurationMs: LEASE_MS,
       maxInlineWaitSeconds: 10,
       maxPasses: 20,
-      newInstanceId: () => idOf(this.ids++),
+      newInstanceId: () => this.reusable.shift() ?? idOf(this.ids++),
     };
     const outcome = await Promise.race([
       this.reconcile(deps, request).then(
