@@ -48,6 +48,8 @@ export interface InvocationHost {
   ghostTakeover(): Promise<void>;
   /** The invocation read the CloneSet (a pass began looking at the world). */
   readCloneSet?(inv: Invocation): void;
+  /** The lagging watch cache that answers this LIST instead of the API server, if any (Scenario.staleLists). */
+  cacheFor?(resource: Resource): KubeClient | undefined;
 }
 
 /** An API write as the checker sees it. */
@@ -249,11 +251,11 @@ export class FaultyKube implements KubeClient {
           ? (items) => (this.inv.read.revisions = items as ControllerRevision[])
           : undefined;
     const op = `list ${resource.kind.toLowerCase()} ${options?.namespace ?? ''}`;
-    if (!keep || is(resource, CLONESET_RESOURCE))
-      return this.read(op, () => this.inner.list(resource, options));
+    const source = this.inv.host.cacheFor?.(resource) ?? this.inner;
+    if (!keep || is(resource, CLONESET_RESOURCE)) return this.read(op, () => source.list(resource, options));
     return this.reading(
       op,
-      () => this.inner.list(resource, options),
+      () => source.list(resource, options),
       (l) => keep(l.items),
     );
   }

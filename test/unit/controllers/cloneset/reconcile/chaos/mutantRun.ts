@@ -63,17 +63,22 @@ export interface MutantVerdict {
 
 /**
  * @param options `seed` the scenarios' seed; `maxScenarios` how many to try at most (25–35 rounds each); `reads`
- *   and `names` the scenario options (./scenario.ts `ScenarioOptions`), both on unless set false
+ *   and `names` the scenario options (./scenario.ts `ScenarioOptions`), both on unless set false; `staleLists` the
+ *   lagging-LIST what-if (off unless set: Kruiseless's LISTs are quorum reads)
  */
 export async function runMutant(
   mutant: Mutant,
-  options: { seed: number; maxScenarios: number; reads?: boolean; names?: boolean },
+  options: { seed: number; maxScenarios: number; reads?: boolean; names?: boolean; staleLists?: boolean },
 ): Promise<MutantVerdict> {
   const stores = mutant.parts().stores?.(createMemoryStores());
   const protocol = stores ? await leaseProtocolProblem(stores) : undefined;
   if (protocol) return { name: mutant.name, caught: true, by: `lease protocol: ${protocol}`, scenarios: 0 };
   const scenarios = fc.sample(
-    scenarioArb(25, 35, { reads: options.reads ?? true, names: options.names ?? true }),
+    scenarioArb(25, 35, {
+      reads: options.reads ?? true,
+      names: options.names ?? true,
+      staleLists: options.staleLists ?? false,
+    }),
     {
       seed: options.seed,
       numRuns: options.maxScenarios,

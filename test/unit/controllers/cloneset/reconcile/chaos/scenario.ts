@@ -102,6 +102,12 @@ export interface Round {
 export interface Scenario {
   spec: SpecParams;
   rounds: Round[];
+  /**
+   * Pod LISTs of the faulty run are answered from a watch cache that lags the latest writes by up to one round (a
+   * snapshot taken at the round's start), as a `resourceVersion=0` LIST may be; GETs stay consistent. A what-if
+   * (Kruiseless's LISTs are quorum reads, docs/architecture.md#reads): only with {@link ScenarioOptions.staleLists}.
+   */
+  staleLists?: boolean;
 }
 
 const intOrPct: fc.Arbitrary<IntOrPct> = fc.oneof(
@@ -227,6 +233,8 @@ export interface ScenarioOptions {
    * which keeps the seeded runs' scenarios as they were.
    */
   names?: boolean;
+  /** Let the generator choose {@link Scenario.staleLists} (about half the scenarios); default false. */
+  staleLists?: boolean;
 }
 
 /** One round: an action about every other round, up to two faults, 1–6 s of clock. */
@@ -250,8 +258,10 @@ export function scenarioArb(
   maxRounds: number,
   options: ScenarioOptions = {},
 ): fc.Arbitrary<Scenario> {
-  return fc.record({
+  const base = {
     spec: specArb,
     rounds: fc.array(roundArbWith(options), { minLength: minRounds, maxLength: maxRounds }),
-  });
+  };
+  if (!options.staleLists) return fc.record(base);
+  return fc.record({ ...base, staleLists: fc.boolean() });
 }

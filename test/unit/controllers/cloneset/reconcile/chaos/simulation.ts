@@ -145,6 +145,9 @@ export interface RunResult {
 export class Simulation {
   readonly clock = { now: T0 };
   readonly kube = new RecordingKube([], () => new Date(this.clock.now));
+  /** The lagging watch cache of Scenario.staleLists: the pods as they were at the round's start. */
+  private readonly cache = new RecordingKube([], () => new Date(this.clock.now));
+  private staleLists = false;
   private readonly raw: ChaosStores;
   /** The lease as the store holds it, mirrored below the fault wrappers. */
   private leaseOwner: { holder: string; expiresAt: number } | undefined;
@@ -511,6 +514,10 @@ export class Simulation {
         return this.checkWrite(inv, call);
       },
       readCloneSet: (inv) => void this.lastRead.set(inv, ++this.tick),
+      cacheFor: (resource) =>
+        this.staleLists && this.faultsOn && resource.plural === 'pods' && resource.group === ''
+          ? this.cache
+          : undefined,
       clockJump: () => {
         this.clock.now += LEASE_MS + 1000;
         this.live.push(this.invoke({ ...request, reason: 'ObjectChanged' }, [], 0));
@@ -666,9 +673,18 @@ export class Simulation {
     }
   }
 
+  /** Answer the faulty run's pod LISTs from the lagging watch cache (Scenario.staleLists). */
+  lagLists(): void {
+    this.staleLists = true;
+  }
+
   /** One round: the clock moves, the garbage collector and the user act, events are delivered, the kubelet runs. */
   async round(r: Round): Promise<void> {
     this.clock.now += r.dt * 1000;
+    if (this.staleLists) {
+      this.cache.pods.clear();
+      for (const [k, p] of this.kube.pods) this.cache.pods.set(k, structuredClone(p));
+    }
     this.collectGarbage();
     if (r.action) await this.act(r.action);
     this.watch();
@@ -735,6 +751,7 @@ export async function runScenario(
     faultsOn,
     typeof options === 'function' ? { reconcile: options } : options,
   );
+  if (s.staleLists) sim.lagLists();
   for (const r of s.rounds) await sim.round(r);
   return sim.result(s.rounds.length, await sim.settle());
 }
