@@ -166,6 +166,21 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
     expect({ converged: r.converged, pods: r.projection.pods }).toEqual({ converged: true, pods: 2 });
   });
 
+  test('what-if: pod LISTs that lag the writes by a round make the unmutated code itself create beyond replicas + maxSurge, so that model cannot count catches (why every read is a quorum read; seed 20261201, scenario 39 of the long run)', async () => {
+    const s = fc.sample(scenarioArb(20, 60, { reads: true, names: true, staleLists: true }), {
+      seed: 20261201,
+      numRuns: 40,
+    })[39];
+    expect(s.staleLists).toBe(true);
+    const stale = await runScenario(s, true);
+    expect(stale.violations[0]).toBe('t+93s: req-8/x10 created web-zcbbb: 4 pods > replicas 3 + maxSurge 0');
+    const quorum = await runScenario({ ...s, staleLists: false }, true);
+    expect({ violations: quorum.violations, converged: quorum.converged }).toEqual({
+      violations: [],
+      converged: true,
+    });
+  });
+
   describe('known mutants, quick subset (the full run: npm run test:chaos -- --mutants)', () => {
     const mutant = (name: string) => {
       const m = MUTANTS.find((x) => x.name === name);
