@@ -5,8 +5,8 @@
  *   chaos: <steps> steps, <faults> faults, violations <v>, converged <yes|no>
  * `--stores dynamo` runs the faulty runs on the DynamoDB adapter over dynalite (slower: a short run).
  * Progress (percentage and ETA) and the first violations go to stderr. Exit 0 only with no violation and every run
- * converged; the same --seed replays the same run. Read faults and reused pod names are on (scenarioArb's `reads` and
- * `names`).
+ * converged; the same --seed replays the same run. Read faults, reused pod names and in-flight writes are on
+ * (scenarioArb's `reads`, `names` and `inFlight`).
  *
  * `npm run test:chaos -- --mutants [--seed S] [--scenarios K]`: runs every known mutant
  * (test/unit/controllers/cloneset/reconcile/chaos/mutants.ts) until a check catches it, at most K scenarios each
@@ -90,10 +90,13 @@ const MAX_ROUNDS = 60;
 const started = Date.now();
 console.error(`chaos: seed ${seed} (replay: npm run test:chaos -- --steps ${steps} --seed ${seed})`);
 
-const scenarios = fc.sample(scenarioArb(MIN_ROUNDS, MAX_ROUNDS, { reads: true, names: true, staleLists }), {
-  seed,
-  numRuns: Math.ceil(steps / MIN_ROUNDS) + 1,
-});
+const scenarios = fc.sample(
+  scenarioArb(MIN_ROUNDS, MAX_ROUNDS, { reads: true, names: true, inFlight: true, staleLists }),
+  {
+    seed,
+    numRuns: Math.ceil(steps / MIN_ROUNDS) + 1,
+  },
+);
 let done = 0;
 let ran = 0;
 let violations = 0;

@@ -166,7 +166,7 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
     expect({ converged: r.converged, pods: r.projection.pods }).toEqual({ converged: true, pods: 2 });
   });
 
-  test('what-if: pod LISTs that lag the writes by a round make the unmutated code itself create beyond replicas + maxSurge, so that model cannot count catches (why every read is a quorum read; seed 20261201, scenario 39 of the long run)', async () => {
+  test('what-if: pod LISTs that lag the writes by a round make the unmutated code itself create beyond replicas + maxSurge, so that model cannot count catches (why every read is a quorum read; seed 20261201, scenario 39 with reads, names and staleLists)', async () => {
     const s = fc.sample(scenarioArb(20, 60, { reads: true, names: true, staleLists: true }), {
       seed: 20261201,
       numRuns: 40,
@@ -215,6 +215,23 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
       });
       expect(v.faulty.violations[0]).toBe(
         't+96s: req-16/x20 created web-dbbbb for cs-uid-1, but the pod of that name is controlled by no one',
+      );
+    });
+
+    test('a pass that does not read the expectations back creates beside a create still in flight (seed 20261201, scenario 63, in-flight writes)', async () => {
+      const s = fc.sample(scenarioArb(25, 35, { reads: true, names: true, inFlight: true }), {
+        seed: 20261201,
+        numRuns: 64,
+      })[63];
+      const clean = await checkScenario(s);
+      expect({ violations: clean.faulty.violations, divergence: clean.divergence }).toEqual({
+        violations: [],
+        divergence: [],
+      });
+      expect(clean.faulty.faults['api inFlight']).toBeGreaterThan(0);
+      const v = await checkScenario(s, { mutant: mutant('expectations cleared early (never read back)') });
+      expect(v.faulty.violations[0]).toBe(
+        't+47s: req-8/x9 created web-hbbbb: 4 pods > replicas 3 + maxSurge 0',
       );
     });
 

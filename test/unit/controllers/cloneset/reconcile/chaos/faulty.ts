@@ -40,14 +40,21 @@ export interface InvocationHost {
   now(): number;
   /** Count a fault that fired. */
   fired(kind: string): void;
-  /** Called before an API write is applied; returns a check to run after it was applied. */
-  beforeWrite(inv: Invocation, call: WriteCall): () => void;
+  /**
+   * Called before an API write is applied; returns a check to run after it was applied. `late`: an in-flight write
+   * landing after its sender died (judged by the writes of the pass that follows, not by the spec of now).
+   */
+  beforeWrite(inv: Invocation, call: WriteCall, late?: boolean): () => void;
   /** The clock jumps past the lease's end and a second invocation starts for the same key. */
   clockJump(): void;
   /** Another invocation (clock ahead) takes the lease over and releases it at once. */
   ghostTakeover(): Promise<void>;
   /** The invocation read the CloneSet (a pass began looking at the world). */
   readCloneSet?(inv: Invocation): void;
+  /** A write sent but applied late (`inFlight`): the simulation runs `apply` when it lands. */
+  inFlight?(inv: Invocation, apply: () => Promise<void>): void;
+  /** The invocation listed pods (an in-flight write of another invocation may land now). */
+  listedPods?(inv: Invocation): void;
   /** The lagging watch cache that answers this LIST instead of the API server, if any (Scenario.staleLists). */
   cacheFor?(resource: Resource): KubeClient | undefined;
 }
@@ -181,6 +188,22 @@ export class FaultyKube implements KubeClient {
   private async write<T>(op: string, call: WriteCall, apply: () => Promise<T>): Promise<T> {
     return this.inv.gate(async () => {
       const fault = this.inv.apiFault();
+      const host = this.inv.host;
+      const late = host.inFlight;
+      if (fault === 'inFlight' && late) {
+        host.fired('api inFlight');
+        late(this.inv, async () => {
+          const check = host.beforeWrite(this.inv, call, true);
+          try {
+            await apply();
+          } catch {
+            return; // refused when it landed (a precondition, AlreadyExists, NotFound): nothing applied
+          }
+          check();
+        });
+        this.inv.crash();
+        return never<T>();
+      }
       const err = fault && API_ERRORS[fault];
       if (err) {
         this.inv.host.fired(`api ${fault}`);
@@ -256,7 +279,10 @@ export class FaultyKube implements KubeClient {
     return this.reading(
       op,
       () => source.list(resource, options),
-      (l) => keep(l.items),
+      (l) => {
+        keep(l.items);
+        if (is(resource, RESOURCES.pods)) this.inv.host.listedPods?.(this.inv);
+      },
     );
   }
   create<T extends KubeObject>(resource: Resource<T>, object: T): Promise<T> {

@@ -68,7 +68,14 @@ export interface MutantVerdict {
  */
 export async function runMutant(
   mutant: Mutant,
-  options: { seed: number; maxScenarios: number; reads?: boolean; names?: boolean; staleLists?: boolean },
+  options: {
+    seed: number;
+    maxScenarios: number;
+    reads?: boolean;
+    names?: boolean;
+    inFlight?: boolean;
+    staleLists?: boolean;
+  },
 ): Promise<MutantVerdict> {
   const stores = mutant.parts().stores?.(createMemoryStores());
   const protocol = stores ? await leaseProtocolProblem(stores) : undefined;
@@ -77,6 +84,7 @@ export async function runMutant(
     scenarioArb(25, 35, {
       reads: options.reads ?? true,
       names: options.names ?? true,
+      inFlight: options.inFlight ?? true,
       staleLists: options.staleLists ?? false,
     }),
     {

@@ -52,7 +52,14 @@ export type ApiFaultKind =
   /** The write is applied, then the invocation dies: no further call of it ever returns. */
   | 'crash'
   /** After the write, the clock jumps past the lease's end and a second invocation starts for the same key. */
-  | 'clockJump';
+  | 'clockJump'
+  /**
+   * The write is sent but waits in the API server (a priority-and-fairness queue, a stalled connection) and the
+   * invocation is killed waiting for the answer; the API server applies it late — after the next lease holder
+   * listed the pods, and at most 60 s (the API server's request timeout) after it was sent. Opt-in:
+   * {@link ScenarioOptions.inFlight}.
+   */
+  | 'inFlight';
 
 /** A fault of DynamoDB, injected at the n-th state-store call (1-based) of the round's first invocation. */
 export type StoreFaultKind =
@@ -217,6 +224,13 @@ export const readFaultArb: fc.Arbitrary<Fault> = fc.record({
   kind: fc.constantFrom<ReadFaultKind>('throttled429', 'internal500', 'networkError'),
 });
 
+/** A write applied late (`inFlight`), at one of the first 6 API writes of an invocation. */
+export const inFlightFaultArb: fc.Arbitrary<Fault> = fc.record({
+  on: fc.constant('api' as const),
+  at: writeIndex,
+  kind: fc.constant<ApiFaultKind>('inFlight'),
+});
+
 /** {@link faultArb} with read faults too (about one fault in six a read fault). */
 export const faultWithReadsArb: fc.Arbitrary<Fault> = fc.oneof(
   { weight: 5, arbitrary: faultArb },
@@ -233,8 +247,17 @@ export interface ScenarioOptions {
    * which keeps the seeded runs' scenarios as they were.
    */
   names?: boolean;
+  /** `inFlight` write faults too ({@link inFlightFaultArb}, about one fault in eight); default false. */
+  inFlight?: boolean;
   /** Let the generator choose {@link Scenario.staleLists} (about half the scenarios); default false. */
   staleLists?: boolean;
+}
+
+/** The faults a round may have under `options`. */
+function faultsOf(options: ScenarioOptions): fc.Arbitrary<Fault> {
+  const base = options.reads ? faultWithReadsArb : faultArb;
+  if (!options.inFlight) return base;
+  return fc.oneof({ weight: 7, arbitrary: base }, { weight: 1, arbitrary: inFlightFaultArb });
 }
 
 /** One round: an action about every other round, up to two faults, 1–6 s of clock. */
@@ -242,7 +265,7 @@ export function roundArbWith(options: ScenarioOptions = {}): fc.Arbitrary<Round>
   return fc.record(
     {
       action: actionArbWith(options),
-      faults: fc.array(options.reads ? faultWithReadsArb : faultArb, { maxLength: 2 }),
+      faults: fc.array(faultsOf(options), { maxLength: 2 }),
       dt: fc.integer({ min: 1, max: 6 }),
     },
     { requiredKeys: ['faults', 'dt'] },

@@ -53,6 +53,8 @@ const MAX_RETRIES = 2;
 /** The hooks' labels (labelsHandler): `true` holds the pod, anything else releases it. */
 export const PRE_DELETE_LABEL = 'example.io/block-delete';
 export const IN_PLACE_LABEL = 'example.io/block-update';
+/** The longest an in-flight write waits in the API server, ms (kube-apiserver's `--request-timeout`, 1 min). */
+const IN_FLIGHT_MS = 60_000;
 /** Rounds of the final resync before it is declared not converged. */
 const SETTLE_ROUNDS = 120;
 
@@ -148,6 +150,8 @@ export class Simulation {
   /** The lagging watch cache of Scenario.staleLists: the pods as they were at the round's start. */
   private readonly cache = new RecordingKube([], () => new Date(this.clock.now));
   private staleLists = false;
+  /** Writes sent but not yet applied (`inFlight`), with their sender and when they were sent (epoch ms). */
+  private inFlight: { from: Invocation; sentAt: number; apply: () => Promise<void> }[] = [];
   private readonly raw: ChaosStores;
   /** The lease as the store holds it, mirrored below the fault wrappers. */
   private leaseOwner: { holder: string; expiresAt: number } | undefined;
@@ -443,7 +447,12 @@ export class Simulation {
     return undefined;
   }
 
-  private checkWrite(inv: Invocation, call: WriteCall): () => void {
+  /**
+   * The checks of one API write. A `late` write (in flight when its sender died) was planned under the spec and
+   * world its sender read, so invariants 1 and 2 judge the writes of the passes after it instead (a pass that did
+   * not wait for the in-flight write adds to it); invariants 3 and 7 still hold of it.
+   */
+  private checkWrite(inv: Invocation, call: WriteCall, late = false): () => void {
     const cs = this.cloneSet;
     if (!cs) return () => undefined;
     const b = boundsOf(cs);
@@ -459,7 +468,7 @@ export class Simulation {
           this.violation(
             `${inv.holder} created ${name} for ${sent ?? 'no owner'}, but the pod of that name is controlled by ${stored ? (controllerUidOf(stored) ?? 'no one') : 'nothing: there is none'}`,
           );
-        if (!ownedBy(call.pod, cs.metadata.uid)) return;
+        if (late || !ownedBy(call.pod, cs.metadata.uid)) return;
         const n = this.owned().length;
         if (n > b.replicas + b.maxSurge)
           this.violation(
@@ -478,7 +487,8 @@ export class Simulation {
       if (!this.plannedDeletes(inv).has(key) && !inIntent)
         this.violation(`${inv.holder} deleted ${call.name}, which no plan chose`);
     }
-    const wasServing = !!before && ownedBy(before, cs.metadata.uid) && isServing(before, this.unhealthy);
+    const wasServing =
+      !late && !!before && ownedBy(before, cs.metadata.uid) && isServing(before, this.unhealthy);
     return () => {
       this.appliedWrites++;
       if (!wasServing) return;
@@ -505,15 +515,22 @@ export class Simulation {
       fired: (kind) => {
         this.faults[kind] = (this.faults[kind] ?? 0) + 1;
       },
-      beforeWrite: (inv, call) => {
+      beforeWrite: (inv, call, late) => {
         const second = this.startAtFirstWrite.get(inv);
         if (second) {
           this.startAtFirstWrite.delete(inv);
           second();
         }
-        return this.checkWrite(inv, call);
+        return this.checkWrite(inv, call, late);
       },
       readCloneSet: (inv) => void this.lastRead.set(inv, ++this.tick),
+      inFlight: (inv, apply) => void this.inFlight.push({ from: inv, sentAt: this.clock.now, apply }),
+      listedPods: (inv) => {
+        // lands after the next lease holder listed the pods: the write that pass did not see
+        const landing = this.inFlight.filter((w) => w.from !== inv);
+        this.inFlight = this.inFlight.filter((w) => w.from === inv);
+        for (const w of landing) this.live.push(w.apply());
+      },
       cacheFor: (resource) =>
         this.staleLists && this.faultsOn && resource.plural === 'pods' && resource.group === ''
           ? this.cache
@@ -673,6 +690,13 @@ export class Simulation {
     }
   }
 
+  /** Apply the in-flight writes sent at or before `sentBy` (epoch ms): the API server's request timeout. */
+  private async landInFlight(sentBy: number): Promise<void> {
+    const landing = this.inFlight.filter((w) => w.sentAt <= sentBy);
+    this.inFlight = this.inFlight.filter((w) => w.sentAt > sentBy);
+    for (const w of landing) await w.apply();
+  }
+
   /** Answer the faulty run's pod LISTs from the lagging watch cache (Scenario.staleLists). */
   lagLists(): void {
     this.staleLists = true;
@@ -681,6 +705,7 @@ export class Simulation {
   /** One round: the clock moves, the garbage collector and the user act, events are delivered, the kubelet runs. */
   async round(r: Round): Promise<void> {
     this.clock.now += r.dt * 1000;
+    await this.landInFlight(this.clock.now - IN_FLIGHT_MS);
     if (this.staleLists) {
       this.cache.pods.clear();
       for (const [k, p] of this.kube.pods) this.cache.pods.set(k, structuredClone(p));
@@ -702,6 +727,7 @@ export class Simulation {
    */
   async settle(): Promise<{ converged: boolean; rounds: number }> {
     this.faultsOn = false;
+    await this.landInFlight(Infinity);
     this.unhealthy.clear();
     this.clock.now += LEASE_MS + 1000; // the lease of a dead invocation runs out
     let quiet = 0;
