@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { createMemoryStores, FencedOutError } from '../../../../../../lib/state/index.js';
 import type { ChaosStores, Mutant } from './mutants.js';
 import { scenarioArb } from './scenario.js';
-import { checkScenario } from './simulation.js';
+import { checkScenario, type Verdict } from './simulation.js';
 
 const KEY = { cluster: 'protocol', kind: 'apps.kruise.io/CloneSet', namespace: 'default', name: 'web' };
 const T0 = Date.parse('2024-05-01T08:00:00Z');
@@ -59,6 +59,8 @@ export interface MutantVerdict {
   by?: string;
   /** Scenarios run. */
   scenarios: number;
+  /** Scenarios where the mutant broke a check but so did the unmutated code (not counted as catches). */
+  unclean: number[];
 }
 
 /**
@@ -79,7 +81,8 @@ export async function runMutant(
 ): Promise<MutantVerdict> {
   const stores = mutant.parts().stores?.(createMemoryStores());
   const protocol = stores ? await leaseProtocolProblem(stores) : undefined;
-  if (protocol) return { name: mutant.name, caught: true, by: `lease protocol: ${protocol}`, scenarios: 0 };
+  if (protocol)
+    return { name: mutant.name, caught: true, by: `lease protocol: ${protocol}`, scenarios: 0, unclean: [] };
   const scenarios = fc.sample(
     scenarioArb(25, 35, {
       reads: options.reads ?? true,
@@ -92,14 +95,20 @@ export async function runMutant(
       numRuns: options.maxScenarios,
     },
   );
+  const problemOf = (v: Verdict) =>
+    v.faulty.violations[0] ??
+    v.divergence[0] ??
+    (v.faulty.converged ? undefined : 'did not converge to quiescence');
+  const unclean: number[] = [];
   for (const [i, s] of scenarios.entries()) {
-    const v = await checkScenario(s, { mutant });
-    const problem =
-      v.faulty.violations[0] ??
-      v.divergence[0] ??
-      (v.faulty.converged ? undefined : 'did not converge to quiescence');
-    if (problem)
-      return { name: mutant.name, caught: true, by: `scenario ${i}: ${problem}`, scenarios: i + 1 };
+    const problem = problemOf(await checkScenario(s, { mutant }));
+    if (!problem) continue;
+    // a catch counts only where the unmutated code is clean: else the model, not the mutant, broke the check
+    if (problemOf(await checkScenario(s))) {
+      unclean.push(i);
+      continue;
+    }
+    return { name: mutant.name, caught: true, by: `scenario ${i}: ${problem}`, scenarios: i + 1, unclean };
   }
-  return { name: mutant.name, caught: false, scenarios: scenarios.length };
+  return { name: mutant.name, caught: false, scenarios: scenarios.length, unclean };
 }
