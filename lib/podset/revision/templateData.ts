@@ -4,7 +4,16 @@
  *
  * The revision data of a pod template: what CloneSet and Advanced StatefulSet ControllerRevisions hold and hash.
  */
-import type { Container, JsonObject, PodTemplateSpec } from '../../api/types.js';
+import { LABEL_REVISION_HASH } from '../../api/keys.js';
+import type {
+  Container,
+  ControllerRevision,
+  JsonObject,
+  OwnerReference,
+  PodTemplateSpec,
+} from '../../api/types.js';
+import { goJson } from './goJson.js';
+import { hashRevision, revisionName } from './history.js';
 
 function withResources(containers: Container[] | undefined): Container[] | undefined {
   return containers?.map((c) =>
@@ -35,4 +44,45 @@ export function templateRevisionData(template: PodTemplateSpec): JsonObject {
   if (init) spec.initContainers = init;
   const tpl = { ...t, metadata, spec, $patch: 'replace' } as unknown as JsonObject;
   return { spec: { template: tpl } };
+}
+
+/** The workload a template revision belongs to: what {@link newTemplateRevision} copies from it. */
+export interface RevisionOwner {
+  metadata: { name?: string; namespace?: string; annotations?: Record<string, string> };
+  spec: { template: PodTemplateSpec };
+}
+
+/**
+ * A new ControllerRevision recording `owner`'s pod template, as CloneSet's `NewRevision` and Advanced
+ * StatefulSet's `newRevision` build it (Kubernetes `history.NewControllerRevision`): data
+ * {@link templateRevisionData}, name `<owner>-<hash>` with the hash of the data's Go JSON and `collisionCount`,
+ * labels the template's plus `controller.kubernetes.io/hash`, annotations the owner's plus `extraAnnotations`.
+ * @param controllerRef the owner's controller reference (the kind's apiVersion and kind)
+ * @param revision the revision number (1 + the highest existing)
+ * @param collisionCount the owner's `status.collisionCount` (0 when unset)
+ * @param extraAnnotations added over the owner's annotations (CloneSet: its volumeClaimTemplates hash)
+ * @returns a new object; the owner is not modified
+ */
+export function newTemplateRevision(
+  owner: RevisionOwner,
+  controllerRef: OwnerReference,
+  revision: number,
+  collisionCount: number,
+  extraAnnotations: Record<string, string> = {},
+): ControllerRevision {
+  const data = templateRevisionData(owner.spec.template);
+  const hash = hashRevision(goJson(data), collisionCount);
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: {
+      name: revisionName(owner.metadata.name ?? '', hash),
+      namespace: owner.metadata.namespace,
+      labels: { ...(owner.spec.template.metadata?.labels ?? {}), [LABEL_REVISION_HASH]: hash },
+      annotations: { ...(owner.metadata.annotations ?? {}), ...extraAnnotations },
+      ownerReferences: [controllerRef],
+    },
+    data,
+    revision,
+  };
 }

@@ -6,7 +6,6 @@
  * ControllerRevisions of an Advanced StatefulSet: data, hash, name and order are the pod-set toolkit's
  * (lib/podset/revision); what is chosen, created, bumped or deleted is decided here, as data.
  */
-import { LABEL_REVISION_HASH } from '../../../api/keys.js';
 import { selectorMatches } from '../../../api/selector.js';
 import type { ControllerRevision, Pod, PodTemplateSpec } from '../../../api/types.js';
 import { newControllerRef } from '../../../podset/ownership.js';
@@ -17,7 +16,7 @@ import {
   revisionsEqual,
   sortRevisions,
 } from '../../../podset/revision/history.js';
-import { templateRevisionData } from '../../../podset/revision/templateData.js';
+import { newTemplateRevision } from '../../../podset/revision/templateData.js';
 import { templateOf } from '../../../podset/inplace/spec.js';
 import { STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME } from '../api/resource.js';
 import type { StatefulSet } from '../api/types.js';
@@ -29,21 +28,12 @@ import { statefulPodRevision } from './podState.js';
  * plus `controller.kubernetes.io/hash`, the set's annotations, its controller reference.
  */
 export function newRevision(sts: StatefulSet, revision: number, collisionCount: number): ControllerRevision {
-  const data = templateRevisionData(sts.spec.template);
-  const hash = hashRevision(goJson(data), collisionCount);
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'ControllerRevision',
-    metadata: {
-      name: revisionName(sts.metadata.name ?? '', hash),
-      namespace: sts.metadata.namespace,
-      labels: { ...(sts.spec.template.metadata?.labels ?? {}), [LABEL_REVISION_HASH]: hash },
-      annotations: { ...(sts.metadata.annotations ?? {}) },
-      ownerReferences: [newControllerRef(STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME, sts)],
-    },
-    data,
+  return newTemplateRevision(
+    sts,
+    newControllerRef(STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME, sts),
     revision,
-  };
+    collisionCount,
+  );
 }
 
 /** The set as it was at `revision` (upstream `ApplyRevision`: the revision's template replaces the set's). */

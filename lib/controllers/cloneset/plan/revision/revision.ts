@@ -10,7 +10,7 @@
  * toolkit's (lib/podset/revision/history.ts). Pure: writes are returned as data ({@link RevisionPlan}) for the
  * reconciler to perform.
  */
-import { ANNOTATION_VCT_HASH, LABEL_REVISION_HASH } from '../../../../api/keys.js';
+import { ANNOTATION_VCT_HASH } from '../../../../api/keys.js';
 import { InvalidRevisionDataError } from '../../../../api/errors.js';
 import { selectorMatches } from '../../../../api/selector.js';
 import type {
@@ -29,7 +29,7 @@ import {
   goTypedPvcListJson,
   utf8,
 } from '../../../../podset/revision/goJson.js';
-import { templateRevisionData } from '../../../../podset/revision/templateData.js';
+import { newTemplateRevision, templateRevisionData } from '../../../../podset/revision/templateData.js';
 import {
   hashRevision,
   revisionName,
@@ -75,21 +75,9 @@ export function newRevision(
   revisionNumber: number,
   collisionCount: number,
 ): ControllerRevision {
-  const data = revisionData(cs.spec.template);
-  const hash = hashRevision(goJson(data), collisionCount);
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'ControllerRevision',
-    metadata: {
-      name: revisionName(cs.metadata.name ?? '', hash),
-      namespace: cs.metadata.namespace,
-      labels: { ...(cs.spec.template.metadata?.labels ?? {}), [LABEL_REVISION_HASH]: hash },
-      annotations: { ...(cs.metadata.annotations ?? {}), [ANNOTATION_VCT_HASH]: vctHash(cs) },
-      ownerReferences: [cloneSetControllerRef(cs)],
-    },
-    data,
-    revision: revisionNumber,
-  };
+  return newTemplateRevision(cs, cloneSetControllerRef(cs), revisionNumber, collisionCount, {
+    [ANNOTATION_VCT_HASH]: vctHash(cs),
+  });
 }
 
 /**
