@@ -85,11 +85,13 @@ test(
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
     await sleep(OBSERVE_MS - (Date.now() - started));
-    const calls = difference(c0, embedded.counts).kube;
-
+    // the Events first, then the calls: every FailedCreate follows its create, so a create made between the two
+    // reads can only raise `creates` (read in the other order, a create and its Event in between made the Event's
+    // count exceed the creates counted)
     const failed: CoreV1Event[] = (await eventsOf(ctx.core, ctx.namespace, uid)).filter(
       (e) => e.reason === 'FailedCreate',
     );
+    const calls = difference(c0, embedded.counts).kube;
     const creates = calls['create pods'] ?? 0;
     process.stderr.write(
       `[backoff] ${OBSERVE_MS / 1000}s: create pods ${creates}, recordEvent clonesets ${calls['recordEvent clonesets'] ?? 0}, ` +
