@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { withLock } from './lock.js';
+import { ensureProvisioner } from './provisioner.js';
 import { fmtSecs, goCompileProgress } from './progress.js';
 import {
   COLD_BUILD_ESTIMATE,
@@ -44,7 +45,7 @@ function ldflags(): string {
 }
 
 /** Environment for every go command: module mode in the tools module, static binaries, local toolchain. */
-function goEnv(): NodeJS.ProcessEnv {
+export function goEnv(): NodeJS.ProcessEnv {
   return { ...process.env, GOWORK: 'off', CGO_ENABLED: '0', GOTOOLCHAIN: 'local' };
 }
 
@@ -104,7 +105,7 @@ export async function binariesUpToDate(): Promise<boolean> {
 }
 
 /** Counts the packages `go list -deps <pkg>` names in `cwd` (the most a `go build -v` of it can compile). */
-async function countDeps(pkg: string, cwd: string): Promise<number> {
+export async function countDeps(pkg: string, cwd: string): Promise<number> {
   let total = 0;
   await run('go', ['list', '-deps', pkg], { cwd, env: goEnv(), onLine: (l) => void (l && total++) });
   return total;
@@ -146,6 +147,19 @@ export async function goModDownload(
 }
 
 /**
+ * Makes sure every binary of the local control plane is built: the Kubernetes ones ({@link ensureKubernetes}) and
+ * the volume provisioner (provisioner.ts `ensureProvisioner`, its own cache folder).
+ * @param log receives progress lines
+ * @returns true when something was built
+ * @throws Error with the go command's output tail when a build fails
+ */
+export async function ensureBinaries(log: Log = console.log): Promise<boolean> {
+  const kubernetes = await ensureKubernetes(log);
+  const provisioner = await ensureProvisioner(log);
+  return kubernetes || provisioner;
+}
+
+/**
  * Makes sure etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubectl (one multi-call
  * binary `k8stools` plus symlinks) and kwok exist in `binDir()` for the pinned versions.
  * Cold: {@link COLD_BUILD_ESTIMATE}; up to date: well under a second. Two steps (k8stools, kwok), each with a
@@ -154,7 +168,7 @@ export async function goModDownload(
  * @returns true when something was built
  * @throws Error with the go command's output tail when a build fails (e.g. no Go, no module proxy)
  */
-export async function ensureBinaries(log: Log = console.log): Promise<boolean> {
+async function ensureKubernetes(log: Log): Promise<boolean> {
   if (await binariesUpToDate()) return false;
   const dir = binDir();
   fs.mkdirSync(dir, { recursive: true });

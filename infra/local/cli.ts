@@ -17,7 +17,7 @@ const program = new Command('cluster').description('Kruiseless local Kubernetes 
 program
   .command('up')
   .description(
-    'build if needed, then start etcd, kube-apiserver, kcm, scheduler and kwok (no-op when running)',
+    'build if needed, then start etcd, kube-apiserver, kcm, the volume provisioner, scheduler and kwok (no-op when running)',
   )
   .action(async () => {
     await clusterUp();

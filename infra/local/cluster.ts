@@ -1,7 +1,14 @@
 /**
- * The local control plane: etcd -> kube-apiserver -> CRDs -> kube-controller-manager -> kube-scheduler -> kwok
- * with fake nodes, all on free loopback ports, state in `.kruiseless/` (see versions.ts `stateDir()`):
- * `kubeconfig`, `pki/`, `logs/<component>.log`, `run/<component>.pid`, `run/cluster.json`, `etcd/`.
+ * The local control plane: etcd -> kube-apiserver -> CRDs and StorageClasses -> kube-controller-manager ->
+ * hostpath-provisioner -> kube-scheduler -> kwok with fake nodes, all on free loopback ports, state in `.kruiseless/`
+ * (see versions.ts `stateDir()`): `kubeconfig`, `pki/`, `logs/<component>.log`, `run/<component>.pid`,
+ * `run/cluster.json`, `etcd/`, `volumes/` (the provisioner's folders).
+ *
+ * Volumes (what OpenKruise's Advanced StatefulSet e2e needs, docs/research §1.5): the StorageClasses of
+ * `storage-classes.yaml` (a default one and `allow-volume-expansion` / `disallow-volume-expansion`), dynamic
+ * provisioning by `hostpath-provisioner` (provisioner.ts), binding by kube-controller-manager's
+ * persistentvolume-binder-controller, `status.capacity` following a resize by the kwok stage `pvc-resize`; a resize
+ * on a class without allowVolumeExpansion is refused by the API server's PersistentVolumeClaimResize admission.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +16,7 @@ import { ensureBinaries, run, type Log } from './build.js';
 import { withLock } from './lock.js';
 import { freePort, probe, waitHealthy, type TlsFiles } from './net.js';
 import { ensurePki, pkiPaths, type Pki } from './pki.js';
+import { PROVISIONER_NAME, provisionerBinary } from './provisioner.js';
 import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from './processes.js';
 import { binPath, CRD_DIR, kubeconfigPath, LOCAL_DIR, stateDir, type Component } from './versions.js';
 
@@ -17,12 +25,16 @@ export const COMPONENTS: readonly Component[] = [
   'etcd',
   'kube-apiserver',
   'kube-controller-manager',
+  'hostpath-provisioner',
   'kube-scheduler',
   'kwok',
 ];
 
-/** Number of fake kwok nodes (kwok-node-0 ...). */
-export const NODE_COUNT = 2;
+/**
+ * Number of fake kwok nodes (kwok-node-0 ...): 3, what OpenKruise's WorkloadSpread and Advanced StatefulSet e2e
+ * specs assume (docs/research §1.5 "Cluster shape"); nothing of CloneSet depends on the count.
+ */
+export const NODE_COUNT = 3;
 
 /** What `run/cluster.json` records about a running cluster. */
 export interface ClusterInfo {
@@ -164,6 +176,8 @@ async function start(log: Log): Promise<ClusterInfo> {
   log('[up] installing CRDs from infra/crds');
   await kubectl(['apply', '--server-side', '--force-conflicts', '-f', CRD_DIR], kubeconfig);
   await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], kubeconfig);
+  log('[up] installing StorageClasses from infra/local/storage-classes.yaml');
+  await kubectl(['apply', '-f', path.join(LOCAL_DIR, 'storage-classes.yaml')], kubeconfig);
   const componentArgs = (port: number): string[] => [
     `--kubeconfig=${kubeconfig}`,
     `--authentication-kubeconfig=${kubeconfig}`,
@@ -178,6 +192,11 @@ async function start(log: Log): Promise<ClusterInfo> {
     { health: { url: `https://127.0.0.1:${ports.controllerManager}/healthz`, timeoutMs: 60000 } },
     [...componentArgs(ports.controllerManager), `--controllers=${kcmControllers()}`],
   );
+  await launch(log, 'hostpath-provisioner', { cmd: provisionerBinary() }, [
+    `--kubeconfig=${kubeconfig}`,
+    `--provisioner-name=${PROVISIONER_NAME}`,
+    `--root=${path.join(stateDir(), 'volumes')}`,
+  ]);
   await launch(
     log,
     'kube-scheduler',
@@ -221,19 +240,20 @@ interface HealthCheck {
 
 /**
  * Starts one component with `args` and waits for `opts.health` (without one, "still running" is enough).
+ * @param opts.cmd the executable (default: the component's in the Kubernetes cache folder, versions.ts `binPath`)
  * @throws Error naming the component, with the tail of its log, when it dies or is not healthy in time
  */
 async function launch(
   log: Log,
   name: Component,
-  opts: { health?: HealthCheck },
+  opts: { health?: HealthCheck; cmd?: string },
   args: string[],
 ): Promise<void> {
   const { health } = opts;
   const t0 = Date.now();
   const rec = startProcess({
     name,
-    cmd: binPath(name),
+    cmd: opts.cmd ?? binPath(name as Exclude<Component, 'hostpath-provisioner'>),
     args,
     logFile: logFile(name),
     pidFile: pidFile(name),
@@ -249,11 +269,17 @@ async function launch(
   log(`[up] ${name} running (pid ${rec.pid}, ${((Date.now() - t0) / 1000).toFixed(1)}s)`);
 }
 
-/** Controllers kube-controller-manager always runs (the rest of the cluster's work is Kruiseless's or kwok's). */
+/**
+ * Controllers kube-controller-manager always runs (the rest of the cluster's work is Kruiseless's, kwok's or the
+ * provisioner's): the PV controller binds claims to the volumes hostpath-provisioner creates and releases them,
+ * the protection controllers remove the `kubernetes.io/pvc-protection` / `pv-protection` finalizers once unused.
+ */
 export const DEFAULT_KCM_CONTROLLERS = [
   'garbage-collector-controller',
   'namespace-controller',
   'persistentvolumeclaim-protection-controller',
+  'persistentvolume-binder-controller',
+  'persistentvolume-protection-controller',
 ] as const;
 
 /**

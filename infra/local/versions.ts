@@ -43,10 +43,13 @@ export const MULTICALL_NAMES = [
   'kube-scheduler',
   'kubectl',
 ] as const;
-export type Component = (typeof MULTICALL_NAMES)[number] | 'kwok';
+export type Component = (typeof MULTICALL_NAMES)[number] | 'kwok' | 'hostpath-provisioner';
 
-/** Absolute path of a component's executable in the cache folder. */
-export function binPath(name: Component | 'k8stools'): string {
+/**
+ * Absolute path of a Kubernetes component's executable in the cache folder (the provisioner has its own:
+ * provisioner.ts `provisionerBinary()`).
+ */
+export function binPath(name: Exclude<Component, 'hostpath-provisioner'> | 'k8stools'): string {
   return path.join(binDir(), name);
 }
 

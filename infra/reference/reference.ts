@@ -23,6 +23,7 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { binariesUpToDate, run, type Log } from '../local/build.js';
 import { kubectl, type ClusterInfo } from '../local/cluster.js';
 import { withLock } from '../local/lock.js';
+import { provisionerDir, provisionerUpToDate } from '../local/provisioner.js';
 import { freePort, probe, waitHealthy } from '../local/net.js';
 import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from '../local/processes.js';
 import { binDir, binPath, CRD_DIR, KUBERNETES_VERSION, LOCAL_DIR, REPO_ROOT } from '../local/versions.js';
@@ -211,8 +212,8 @@ export async function referenceNotBuilt(
   if (kruise) {
     return { component: 'openkruise', version, reason: `${kruise}; \`npm run reference:build\` builds it` };
   }
-  if (!(await binariesUpToDate())) {
-    const reason = `the control plane binaries are not built in ${binDir()}; \`npm run cluster:build\` builds them`;
+  if (!(await binariesUpToDate()) || !(await provisionerUpToDate())) {
+    const reason = `the control plane binaries are not built in ${binDir()} (or ${provisionerDir()}); \`npm run cluster:build\` builds them`;
     return { component: 'control-plane', version: KUBERNETES_VERSION, reason };
   }
   return undefined;
