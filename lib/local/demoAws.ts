@@ -3,14 +3,8 @@
  * emulated AWS (lib/emulator/aws/emulatedAws.ts) against the local control plane. Ends with one line a script can read:
  * `demo:aws: 6/6 steps passed in <s> s; invocations reconcile=<n> watch=<m>; dlq=<k>` (or `FAILED`).
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { clusterUp } from '../../infra/local/cluster.js';
-import { REPO_ROOT, stateDir } from '../../infra/local/versions.js';
-import { ensureArtifacts } from '../emulator/aws/artifacts.js';
-import { startEmulatedAws } from '../emulator/aws/emulatedAws.js';
-import { findMotoPython } from '../emulator/moto.js';
+import { startAwsSession } from './awsSession.js';
 import { runSeedStory, SEED_REVISIONS, sleep } from './seedStory.js';
 
 const NAMESPACE = 'kruiseless-demo-aws';
@@ -19,18 +13,6 @@ const NAMESPACE = 'kruiseless-demo-aws';
 export interface AwsDemoOptions {
   /** Schedule rules run at this fraction of their rate (default 0.25: the watch every 15 s). */
   intervalScale?: number;
-}
-
-/**
- * Installs moto once with `npm run moto:install` (scripts/moto-install.sh: a virtualenv from PyPI, ~1 min) when
- * neither `$KRUISELESS_MOTO_PYTHON` nor the cached virtualenv provides it, as the README's "Try the packaged
- * functions on emulated AWS" promises.
- * @throws Error when the install script fails (its output is shown)
- */
-function ensureMoto(say: (line: string) => void): void {
-  if (process.env.KRUISELESS_MOTO_PYTHON || findMotoPython()) return;
-  say('moto is not installed: running `npm run moto:install` (PyPI, once)');
-  execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'moto-install.sh')], { stdio: 'inherit' });
 }
 
 /**
@@ -44,29 +26,11 @@ export async function runAwsDemo(opts: AwsDemoOptions = {}): Promise<boolean> {
   console.log(
     'Kruiseless demo on emulated AWS: the packaged zips, the packaged template, moto, the local control plane\n',
   );
-  console.log('1. local control plane');
-  const { info } = await clusterUp(say);
-  console.log('2. the packaged functions (osls package → .serverless/)');
-  const artifactDir = await ensureArtifacts(REPO_ROOT, say);
-  console.log(
-    `3. emulated AWS (schedule rules at ${intervalScale} × their rate, Lambda retries after 1 s and 2 s)`,
-  );
-  ensureMoto(say);
-  const workDir = path.join(stateDir(), 'aws-emulator');
-  const aws = await startEmulatedAws({
-    artifactDir,
-    kubeconfig: info.kubeconfig,
-    workDir,
+  const { info, aws, close } = await startAwsSession({
     intervalScale,
-    log: say,
+    say,
+    heading: (line) => console.log(line),
   });
-  say(`function logs: ${path.join(workDir, 'logs')}/`);
-  // moto and the function processes are this process's children: stop them on Ctrl-C or SIGTERM too
-  const interrupted = (signal: NodeJS.Signals) => {
-    void aws.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
   try {
     const kc = new KubeConfig();
     kc.loadFromFile(info.kubeconfig);
@@ -86,8 +50,6 @@ export async function runAwsDemo(opts: AwsDemoOptions = {}): Promise<boolean> {
     );
     return ok;
   } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-    await aws.stop();
+    await close();
   }
 }

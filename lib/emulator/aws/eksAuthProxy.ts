@@ -33,6 +33,29 @@ export interface EksAuthProxyOptions {
   /** The emulated STS. */
   ep: AwsEndpoint;
   accessEntries: AccessEntry[];
+  /** Told about each request forwarded (not the refused ones). */
+  observer?: ProxyObserver;
+}
+
+/** One forwarded request as an observer sees it. */
+export interface ProxiedRequest {
+  /** The Kubernetes user it is forwarded as (the caller's assumed-role ARN). */
+  user: string;
+  method: string;
+  /** Path and query string, as sent (e.g. `/api/v1/pods?watch=true&resourceVersion=12`). */
+  url: string;
+  /** Epoch ms at which the proxy had authenticated it and sent it on. */
+  forwardedAt: number;
+}
+
+/**
+ * Told when a request is forwarded and when its answer ends (for a watch: when the stream closes, from either
+ * side). `npm run soak` times the functions' writes and open watches with it.
+ */
+export interface ProxyObserver {
+  forwarded?(r: ProxiedRequest): void;
+  /** `status` is the API server's (502 when it could not be reached); `at` is epoch ms. */
+  ended?(r: ProxiedRequest, end: { status: number; at: number }): void;
 }
 
 /** The running proxy. */
@@ -140,6 +163,15 @@ export async function startEksAuthProxy(opts: EksAuthProxyOptions): Promise<EksA
       cache.set(token, id);
     }
     requests.set(id.user, (requests.get(id.user) ?? 0) + 1);
+    const seen: ProxiedRequest = {
+      user: id.user,
+      method: req.method ?? 'GET',
+      url: req.url ?? '',
+      forwardedAt: Date.now(),
+    };
+    let status = 502;
+    opts.observer?.forwarded?.(seen);
+    res.once('close', () => opts.observer?.ended?.(seen, { status, at: Date.now() }));
     const headers = { ...req.headers };
     delete headers.authorization;
     delete headers.host;
@@ -153,7 +185,8 @@ export async function startEksAuthProxy(opts: EksAuthProxyOptions): Promise<EksA
         headers: { ...headers, 'Impersonate-User': id.user, 'Impersonate-Group': id.groups },
       },
       (upRes) => {
-        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        status = upRes.statusCode ?? 502;
+        res.writeHead(status, upRes.headers);
         upRes.pipe(res);
       },
     );

@@ -16,7 +16,12 @@ import { startMoto } from '../moto.js';
 import { invokeAsync, DEFAULT_RETRY_DELAYS_MS, type AsyncOutcome } from './asyncInvoke.js';
 import { sqs, sts, type AwsEndpoint } from './awsCall.js';
 import { deployTemplate } from './deploy.js';
-import { startEksAuthProxy, type AccessEntry, type EksAuthProxy } from './eksAuthProxy.js';
+import {
+  startEksAuthProxy,
+  type AccessEntry,
+  type EksAuthProxy,
+  type ProxyObserver,
+} from './eksAuthProxy.js';
 import { EmulatedFunction, type InvokeResult } from './lambda.js';
 import { startEventSources, type EventSources, type FiredSchedule } from './sources.js';
 import type { DeployedStack } from './stackModel.js';
@@ -55,6 +60,8 @@ export interface EmulatedAwsOptions {
   retryDelaysMs?: readonly number[];
   /** Fields added to every rule's pattern (deploy.ts, `DeployOptions.narrowPatterns`). */
   narrowPatterns?: Record<string, unknown>;
+  /** Told about each request the EKS endpoint forwards to the cluster (eksAuthProxy.ts). */
+  proxyObserver?: ProxyObserver;
   log?: (line: string) => void;
 }
 
@@ -139,7 +146,13 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
     const accessEntries: AccessEntry[] = Object.entries(ACCESS_ENTRIES).flatMap(([output, groups]) =>
       stack.outputs[output] ? [{ roleArn: stack.outputs[output], groups }] : [],
     );
-    const proxy = await startEksAuthProxy({ kubeconfig: opts.kubeconfig, clusterName, ep, accessEntries });
+    const proxy = await startEksAuthProxy({
+      kubeconfig: opts.kubeconfig,
+      clusterName,
+      ep,
+      accessEntries,
+      ...(opts.proxyObserver ? { observer: opts.proxyObserver } : {}),
+    });
     cleanup.push(() => proxy.close());
     const table = stack.physical.get('StateTable')?.ref;
     if (!table) throw new Error('the template has no StateTable');
