@@ -11,3 +11,10 @@ export const LABEL_POD_INDEX = 'apps.kubernetes.io/pod-index';
 
 /** `controller-revision-hash`: the ControllerRevision name the pod was made from (apps/v1 `StatefulSetRevisionLabel`). */
 export const LABEL_STATEFULSET_REVISION = 'controller-revision-hash';
+
+/**
+ * `kruiseless.io/v1beta1-fields`: on an Advanced StatefulSet read as `apps.kruise.io/v1alpha1`, the v1beta1 fields
+ * v1alpha1 lacks, as JSON `{"spec": {...}, "status": {...}}`, so that a write back through v1alpha1 keeps them
+ * (./conversion.ts). Kruiseless's own: OpenKruise's converter drops those fields instead.
+ */
+export const ANNOTATION_V1BETA1_FIELDS = 'kruiseless.io/v1beta1-fields';

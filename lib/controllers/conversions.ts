@@ -1,0 +1,10 @@
+/**
+ * The CRD converters the conversion webhook (`/convert`: the admission function, the embedded runtime's HTTPS
+ * server) answers with, one per group/Kind served in two versions (lib/api/conversion). A converter is listed here
+ * whether or not its kind's controller is registered: the CRD in infra/crds serves both versions either way.
+ */
+import type { CrdConverter } from '../api/conversion/converter.js';
+import { statefulSetConverter } from './statefulset/api/conversion.js';
+
+/** Every converter: today Advanced StatefulSet's (apps.kruise.io v1alpha1 ↔ v1beta1). */
+export const CRD_CONVERTERS: readonly CrdConverter[] = [statefulSetConverter];
