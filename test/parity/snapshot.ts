@@ -44,6 +44,10 @@ export interface Snapshot {
   /** `name #revision`, in revision order. */
   revisions: string[];
   pods: PodView[];
+  /**
+   * Each PVC's name, labels, owners (`Kind/name controller=<bool>`), whether terminating, spec (without the volume
+   * name, which is the provisioner's), phase and `status.capacity` (a resize shows there), sorted.
+   */
   pvcs: unknown[];
   /** `Type Reason: message` of each Event on an object of the kind → count. */
   events: Record<string, number>;
@@ -107,9 +111,13 @@ export function takeSnapshot(
         norm({
           name: c.metadata?.name,
           labels: c.metadata?.labels ?? {},
-          owners: (c.metadata?.ownerReferences ?? []).map((o) => `${o.kind}/${o.name}`),
+          owners: (c.metadata?.ownerReferences ?? []).map(
+            (o) => `${o.kind}/${o.name} controller=${String(o.controller ?? false)}`,
+          ),
           terminating: Boolean(c.metadata?.deletionTimestamp),
           spec: { ...c.spec, volumeName: undefined },
+          phase: c.status?.phase ?? '',
+          capacity: c.status?.capacity ?? {},
         }),
       ),
     ),

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import type { ParityKind } from '../../parity/kind.js';
 import { cloneSet } from '../../parity/kinds/cloneset/index.js';
 import { PARITY_KINDS, selectKinds, UnknownKindError } from '../../parity/kinds/index.js';
+import { statefulSet } from '../../parity/kinds/statefulset/index.js';
 import { loadScenario, loadScenarios, scenarioDir, SCENARIO_DIR } from '../../parity/scenario.js';
 import { takeSnapshot } from '../../parity/snapshot.js';
 import { upstreamE2eSummary, type SpecResult } from '../../parity/upstreamE2eReport.js';
@@ -35,19 +36,20 @@ function scenarioFile(name: string, kind: string, steps: string): string {
 }
 
 describe('--kind', () => {
-  it('lists cloneset, the one kind today; without --kind every kind runs', () => {
-    expect(PARITY_KINDS.map((k) => k.name)).toEqual(['cloneset']);
+  it('lists cloneset and statefulset, in run order; without --kind every kind runs', () => {
+    expect(PARITY_KINDS.map((k) => k.name)).toEqual(['cloneset', 'statefulset']);
     expect(selectKinds(undefined)).toEqual(PARITY_KINDS);
   });
 
   it('takes the lower-case kind name (case is ignored)', () => {
     expect(selectKinds('cloneset')).toEqual([cloneSet]);
     expect(selectKinds('CloneSet')).toEqual([cloneSet]);
+    expect(selectKinds('StatefulSet')).toEqual([statefulSet]);
   });
 
   it('refuses an unknown kind in one line naming the known ones', () => {
-    expect(() => selectKinds('statefulset')).toThrow(UnknownKindError);
-    expect(() => selectKinds('statefulset')).toThrow('unknown kind "statefulset" (known: cloneset)');
+    expect(() => selectKinds('daemonset')).toThrow(UnknownKindError);
+    expect(() => selectKinds('daemonset')).toThrow('unknown kind "daemonset" (known: cloneset, statefulset)');
   });
 });
 
@@ -55,6 +57,8 @@ describe('scenario files declare their kind', () => {
   it("each kind's scenarios are in its own folder", () => {
     expect(scenarioDir(cloneSet)).toBe(path.join(SCENARIO_DIR, 'cloneset'));
     expect(loadScenarios(cloneSet).every((s) => s.kind === 'cloneset')).toBe(true);
+    expect(scenarioDir(statefulSet)).toBe(path.join(SCENARIO_DIR, 'statefulset'));
+    expect(loadScenarios(statefulSet).every((s) => s.kind === 'statefulset')).toBe(true);
   });
 
   it('a scenario without a kind, or of another kind than its folder, is refused', () => {
@@ -118,6 +122,93 @@ describe('takeSnapshot per kind', () => {
   });
 });
 
+describe('Advanced StatefulSet', () => {
+  const owner = (kind: string, name: string, controller: boolean) => ({
+    apiVersion: 'v1',
+    kind,
+    name,
+    uid: '00000000-1111-2222-3333-444444444444',
+    controller,
+  });
+  const pod = (name: string): V1Pod => ({
+    metadata: {
+      name,
+      uid: `00000000-1111-2222-3333-00000000000${name.slice(-1)}`,
+      labels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kruise.io/pod-index': name.slice(-1) },
+      ownerReferences: [owner('StatefulSet', 'web', true)],
+    },
+    spec: { containers: [{ name: 'main', image: 'nginx' }] },
+  });
+
+  it('is served as apps.kruise.io/v1beta1 statefulsets, with no instance id, random suffix or podsToDelete', () => {
+    expect(statefulSet.resource).toEqual({
+      group: 'apps.kruise.io',
+      version: 'v1beta1',
+      plural: 'statefulsets',
+    });
+    expect(statefulSet.kind).toBe('StatefulSet');
+    expect(statefulSet.instanceIdLabel).toBeUndefined();
+    expect(statefulSet.randomNameSuffix).toBeUndefined();
+    expect(statefulSet.deletePodsPatch).toBeUndefined();
+    expect([...statefulSet.conflictOnlyConditionTypes]).toEqual(['FailedUpdatePod']);
+  });
+
+  it('keeps ordinal pod names and PVC names <template>-<pod>, with owners, phase and capacity', () => {
+    const snap = takeSnapshot(
+      statefulSet,
+      {
+        object: { metadata: { name: 'web' }, spec: {}, status: {} },
+        pods: [pod('web-1'), pod('web-0')],
+        pvcs: [
+          {
+            metadata: {
+              name: 'www-web-0',
+              labels: { app: 'web' },
+              ownerReferences: [owner('Pod', 'web-0', false)],
+            },
+            spec: { storageClassName: 'standard', volumeName: 'pvc-00000000-1111-2222-3333-444444444444' },
+            status: { phase: 'Bound', capacity: { storage: '1Gi' } },
+          },
+        ],
+        revisions: [
+          {
+            metadata: { name: 'web-7f9c6d8b5', ownerReferences: [owner('StatefulSet', 'web', true)] },
+            revision: 1,
+          },
+        ],
+        events: [
+          {
+            metadata: {},
+            involvedObject: { kind: 'StatefulSet' },
+            type: 'Normal',
+            reason: 'SuccessfulCreate',
+            message: 'create Pod web-0 in StatefulSet web successful',
+          },
+        ],
+      },
+      new Set(),
+      { maxPods: 2, minReady: 2 },
+      true,
+    );
+    expect(snap.pods.map((p) => p.labels['statefulset.kubernetes.io/pod-name'])).toEqual(['web-0', 'web-1']);
+    expect(snap.pvcs).toEqual([
+      {
+        capacity: { storage: '1Gi' },
+        labels: { app: 'web' },
+        name: 'www-web-0',
+        owners: ['Pod/web-0 controller=false'],
+        phase: 'Bound',
+        spec: { storageClassName: 'standard' },
+        terminating: false,
+      },
+    ]);
+    expect(snap.revisions).toEqual(['web-7f9c6d8b5 #1']);
+    expect(snap.events).toEqual({
+      'Normal SuccessfulCreate: create Pod web-0 in StatefulSet web successful': 1,
+    });
+  });
+});
+
 describe('upstream e2e summary per kind', () => {
   const spec = (name: string, state: SpecResult['state']): SpecResult => ({ name, state, seconds: 1 });
   const a = { openkruise: [spec('a1', 'passed'), spec('a2', 'failed')], kruiseless: [spec('a1', 'passed')] };
@@ -134,5 +225,9 @@ describe('upstream e2e summary per kind', () => {
 
   it("CloneSet's specs are OpenKruise's v1alpha1 CloneSet e2e file", () => {
     expect(cloneSet.upstreamE2e).toEqual({ focusFile: 'test/e2e/apps/v1alpha1/cloneset.go' });
+  });
+
+  it("Advanced StatefulSet's specs are OpenKruise's v1beta1 StatefulSet e2e file", () => {
+    expect(statefulSet.upstreamE2e).toEqual({ focusFile: 'test/e2e/apps/v1beta1/statefulset.go' });
   });
 });
