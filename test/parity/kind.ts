@@ -36,8 +36,9 @@ export interface ParityKind {
    */
   perReconcileEventReasons: ReadonlySet<string>;
   /**
-   * Status condition types left out of the snapshot when their message only reports the API server's
-   * optimistic-concurrency conflict, which a controller writing from a stale cache meets by chance.
+   * Status condition types left out of the snapshot when their message only reports what a controller meets by
+   * chance (snapshot.ts `TIMING_ONLY_MESSAGES`): the API server's optimistic-concurrency conflict, or a create of a
+   * name still held by a pod being deleted.
    */
   conflictOnlyConditionTypes: ReadonlySet<string>;
   /**

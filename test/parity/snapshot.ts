@@ -93,6 +93,7 @@ export function takeSnapshot(
   const events: Record<string, number> = {};
   for (const e of state.events) {
     if (e.involvedObject?.kind !== kind.kind) continue;
+    if (e.type === 'Warning' && timingOnly(e.message)) continue;
     const key = norm(`${e.type ?? ''} ${e.reason ?? ''}: ${e.message ?? ''}`) as string;
     events[key] = kind.perReconcileEventReasons.has(e.reason ?? '') ? 1 : (events[key] ?? 0) + (e.count ?? 1);
   }
@@ -155,30 +156,35 @@ function podView(p: V1Pod, previousUids: ReadonlySet<string>): PodView {
 }
 
 /**
- * The API server's optimistic-concurrency message. A controller that writes from a stale cache meets it by chance
- * (OpenKruise's CloneSet controller then keeps a `FailedUpdate` condition with it until the next real failure),
- * so whether it shows is a matter of timing, not behaviour (docs/parity.md#what-is-compared).
+ * API server messages a controller meets by chance, depending on how far its cache lags, so whether they show is a
+ * matter of timing, not behaviour (docs/parity.md#what-is-compared):
+ * - the optimistic-concurrency conflict of a write from a stale cache (OpenKruise's CloneSet controller then keeps a
+ *   `FailedUpdate` condition with it until the next real failure);
+ * - the AlreadyExists of a create whose name is still held by a pod being deleted (`object is being deleted: pods
+ *   "…" already exists`): OpenKruise's CloneSet recreates a deleted pod under its instance id while kwok finishes
+ *   the old pod's graceful deletion, and keeps a `FailedScale` condition and a `FailedCreate` Event.
  */
-const CONFLICT_MESSAGE = 'the object has been modified; please apply your changes to the latest version';
+const TIMING_ONLY_MESSAGES = [
+  'the object has been modified; please apply your changes to the latest version',
+  'object is being deleted: ',
+];
+
+/** Whether `message` reports one of {@link TIMING_ONLY_MESSAGES}. */
+function timingOnly(message: unknown): boolean {
+  return typeof message === 'string' && TIMING_ONLY_MESSAGES.some((m) => message.includes(m));
+}
 
 /**
  * Status with condition timestamps dropped (kept: type, status, reason, message) and without a condition of one of
- * `conflictOnly` types (e.g. `FailedUpdate`) that only reports an optimistic-concurrency conflict; an emptied
- * condition list is dropped.
+ * `conflictOnly` types (e.g. `FailedUpdate`) that only reports a timing-only message ({@link TIMING_ONLY_MESSAGES});
+ * an emptied condition list is dropped.
  */
 function statusView(
   status: Record<string, unknown>,
   conflictOnly: ReadonlySet<string>,
 ): Record<string, unknown> {
   const conditions = (status.conditions as Record<string, unknown>[] | undefined)
-    ?.filter(
-      (c) =>
-        !(
-          conflictOnly.has(String(c.type)) &&
-          typeof c.message === 'string' &&
-          c.message.includes(CONFLICT_MESSAGE)
-        ),
-    )
+    ?.filter((c) => !(conflictOnly.has(String(c.type)) && timingOnly(c.message)))
     .map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }));
   const { conditions: _dropped, ...rest } = status;
   return { ...rest, ...(conditions && conditions.length > 0 ? { conditions } : {}) };

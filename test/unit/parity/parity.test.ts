@@ -126,6 +126,40 @@ describe('takeSnapshot: Events', () => {
   });
 });
 
+describe('takeSnapshot: timing-only Events', () => {
+  it('leaves out a FailedCreate whose pod name was still held by a terminating pod, and keeps other failures', () => {
+    const s = state([pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z')]);
+    const failed = (message: string) => ({
+      metadata: {},
+      involvedObject: { kind: 'CloneSet', name: 'web' },
+      type: 'Warning',
+      reason: 'FailedCreate',
+      message,
+      count: 1,
+    });
+    const snap = takeSnapshot(
+      cloneSet,
+      {
+        ...s,
+        events: [
+          ...s.events,
+          failed(
+            'failed to create pod: object is being deleted: pods "web-x7k2p" already exists, the server was not able to generate a unique name for the object, pod: {}',
+          ),
+          failed('failed to create pod: pods "web-x7k2p" is forbidden: exceeded quota'),
+        ],
+      },
+      new Set(),
+      { maxPods: 1, minReady: 1 },
+      true,
+    );
+    expect(snap.events).toEqual({
+      'Normal SuccessfulCreate: succeed to create pod web-<id>': 1,
+      'Warning FailedCreate: failed to create pod: pods "web-<id>" is forbidden: exceeded quota': 1,
+    });
+  });
+});
+
 describe('takeSnapshot: CloneSet status conditions', () => {
   const withConditions = (conditions: Record<string, unknown>[]): ClusterState => {
     const s = state([pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z')]);
@@ -145,6 +179,17 @@ describe('takeSnapshot: CloneSet status conditions', () => {
         'Operation cannot be fulfilled on pods "web-x7k2p": the object has been modified; please apply your changes to the latest version and try again',
     };
     expect(statusOf(withConditions([conflict]))).toEqual({ updateRevision: 'web-abc' });
+  });
+
+  it('drops a FailedScale whose create met a pod of the same name still being deleted', () => {
+    const terminating = {
+      type: 'FailedScale',
+      status: 'True',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+      message:
+        'object is being deleted: pods "web-x7k2p" already exists, the server was not able to generate a unique name for the object',
+    };
+    expect(statusOf(withConditions([terminating]))).toEqual({ updateRevision: 'web-abc' });
   });
 
   it('keeps any other FailedUpdate, without its timestamps', () => {

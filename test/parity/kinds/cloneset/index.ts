@@ -20,8 +20,9 @@ export const cloneSet: ParityKind = {
   // pod and PVC names end in `<CloneSet name>-<5-character instance id>` (revision names have 10 characters)
   randomNameSuffix: 5,
   perReconcileEventReasons: new Set(['ScaleUpLimited']),
-  // OpenKruise's CloneSet controller keeps a FailedUpdate condition with the conflict until the next real failure
-  conflictOnlyConditionTypes: new Set(['FailedUpdate']),
+  // OpenKruise's CloneSet controller keeps a FailedUpdate condition with the conflict until the next real failure,
+  // and a FailedScale one when it recreated a deleted pod under its name before the old one was gone
+  conflictOnlyConditionTypes: new Set(['FailedUpdate', 'FailedScale']),
   deletePodsPatch: (names, replicas) => ({
     spec: { ...(replicas === undefined ? {} : { replicas }), scaleStrategy: { podsToDelete: names } },
   }),
