@@ -16,7 +16,7 @@ import { newerResourceVersion } from '../core/resourceVersion.js';
 import type { Logger } from '../core/logger.js';
 import { deadlineSignal, sleepUnlessAborted } from '../core/deadline.js';
 import { noteIdle } from './idle.js';
-import { relist } from './relist.js';
+import { ownerResyncAfterRelist, relist } from './relist.js';
 import { requestsForChange, type MapReads, type WatchStream } from './watchSpec.js';
 
 export type { WatchStream } from './watchSpec.js';
@@ -116,7 +116,9 @@ async function acquireWhenReleased(
  * Follow one stream until the deadline. Changes are published before the checkpoint that covers them is saved,
  * so a crash re-delivers instead of losing (at-least-once; the reconciler is idempotent). With no stored
  * resourceVersion, or after `410 Gone`, the stream relists (./relist.ts: a paginated LIST, each object handled like
- * an ADDED event — for a controller's own resource, a resync of every key) and watches on from the list's
+ * an ADDED event — for a controller's own resource, a resync of every key; for an owned or mapped resource, a resync
+ * of every object of its controllers too, since an object deleted in the gap is on no page: ./relist.ts
+ * `ownerResyncAfterRelist`) and watches on from the list's
  * resourceVersion; no checkpoint is written until the list's last page is published, and the resume point never
  * moves backwards (lib/core/resourceVersion.ts `newerResourceVersion`). A resource the cluster does not serve (404)
  * leaves the stream idle: logged once, `idle: true`, no error. When another run holds the checkpoint lease, this one
@@ -209,6 +211,16 @@ async function follow(
           deps.relistPageSize,
         );
         if (listed.resourceVersion === undefined) break; // cut short: the next run relists again
+        // the owners of what was deleted in the gap are on no page: resync them before the checkpoint moves
+        const owners = await ownerResyncAfterRelist(
+          deps.kube,
+          deps.cluster,
+          stream,
+          stop,
+          deps.relistPageSize,
+        );
+        if (!owners.complete) break;
+        buffer.push(Promise.resolve(owners.requests));
         bufferRv = listed.resourceVersion;
         await flush(true);
         continue;

@@ -7,8 +7,10 @@
  * LIST has one resourceVersion for its whole snapshot, known only when the last page is read.
  */
 import type { JsonObject } from '../api/types.js';
+import { isNotFound } from '../kube/errors.js';
 import type { KubeClient } from '../kube/types.js';
-import type { WatchStream } from './watchSpec.js';
+import type { ReconcileRequest } from '../requests/index.js';
+import { requestForObject, type WatchStream } from './watchSpec.js';
 
 /**
  * Objects per LIST page of a relist: the API server's page size for a client-go reflector's paginated list
@@ -60,4 +62,53 @@ export async function relist(
     if (!page.continue) return { resourceVersion: page.resourceVersion, objects, pages };
     token = page.continue;
   }
+}
+
+/**
+ * The reconciled objects to resync after a relist of a stream of owned or mapped objects (pods, PVCs): a LIST has no
+ * DELETED events, so an object deleted while the stream had no watch (before a 410 Gone, or before the first
+ * checkpoint) is on no page, and its owner would hear of it only from the next resync. client-go's reflector hands
+ * the informer a `DeletedFinalStateUnknown` for such an object (`DeltaFIFO.Replace`, `k8s.io/client-go/tools/cache/
+ * delta_fifo.go`), whose owner the event handler enqueues; the pump keeps no cache of what it saw, so it asks instead
+ * for every object of each controller that consumes the stream other than by `For` (whose own relist lists them),
+ * as lib/source/resync.ts does for a whole cluster. One paginated LIST per such controller.
+ * @returns `Resync` requests, one per object, in list order; `complete: false` when `signal` cut a LIST short (the
+ *   relist must then not be checkpointed)
+ * @throws KubeApiError of a LIST that failed other than with 404 (a controller whose resource is not served is
+ *   skipped: it is idle in the cluster, ./idle.ts)
+ */
+export async function ownerResyncAfterRelist(
+  kube: Pick<KubeClient, 'list'>,
+  cluster: string,
+  stream: Pick<WatchStream, 'consumers'>,
+  signal: AbortSignal,
+  pageSize = RELIST_PAGE_SIZE,
+): Promise<{ requests: ReconcileRequest[]; complete: boolean }> {
+  const requests: ReconcileRequest[] = [];
+  const controllers = [
+    ...new Set(stream.consumers.filter((c) => c.spec.type !== 'For').map((c) => c.controller)),
+  ];
+  for (const controller of controllers) {
+    const mine: ReconcileRequest[] = [];
+    const listed = await relist(
+      kube,
+      { watched: controller.resource },
+      signal,
+      (objects) => {
+        for (const obj of objects) {
+          const r = requestForObject(cluster, controller, { type: 'For' }, obj);
+          if (r) mine.push({ ...r, reason: 'Resync' });
+        }
+        return Promise.resolve();
+      },
+      pageSize,
+    ).catch((e: unknown) => {
+      // a controller whose resource is not served is idle here (./idle.ts): it owns nothing to resync
+      if (isNotFound(e)) return { resourceVersion: '' };
+      throw e;
+    });
+    if (listed.resourceVersion === undefined) return { requests, complete: false };
+    requests.push(...mine);
+  }
+  return { requests, complete: true };
 }
