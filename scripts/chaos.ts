@@ -4,6 +4,9 @@
  * its faults and without, and ends with one line on stdout:
  *   chaos: <steps> steps, <faults> faults, violations <v>, converged <yes|no>
  * `--stores dynamo` runs the faulty runs on the DynamoDB adapter over dynalite (slower: a short run).
+ * `--events` puts the event path in the loop (scenarioArb's `events`; docs/reliability.md#event-path): changes reach
+ * the bus only through the real watch pump (over HTTP, with its relists and checkpoint leases), the real resync and
+ * the real admission webhook, with watch, pump, resync and admission faults.
  * Progress (percentage and ETA) and the first violations go to stderr. Exit 0 only with no violation and every run
  * converged; the same --seed replays the same run. Read faults, reused pod names and in-flight writes are on
  * (scenarioArb's `reads`, `names` and `inFlight`).
@@ -12,7 +15,9 @@
  * (test/unit/controllers/cloneset/reconcile/chaos/mutants.ts) until a check catches it, at most K scenarios each
  * (default 1000), one line per mutant on stderr, and ends with one line on stdout:
  *   chaos mutants: <caught> of <n> caught
- * Exit 0 only when every mutant was caught.
+ * Exit 0 only when every mutant was caught. With `--events`, the event path's mutants instead
+ * (test/unit/controllers/cloneset/reconcile/chaos/eventMutants.ts: defects of the pump and the resync that only the
+ * event loop can catch), ending with `chaos mutants (event path): <caught> of <n> caught`.
  *
  * `--stale-lists` (either mode) is a what-if: about half the scenarios answer the faulty run's pod LISTs from a
  * watch cache that lags the writes by up to a round. Kruiseless's LISTs are quorum reads, and the unmutated code
@@ -23,7 +28,14 @@ import { Command } from 'commander';
 import { scenarioArb } from '../test/unit/controllers/cloneset/reconcile/chaos/scenario.js';
 import { checkScenario } from '../test/unit/controllers/cloneset/reconcile/chaos/simulation.js';
 import { MUTANTS } from '../test/unit/controllers/cloneset/reconcile/chaos/mutants.js';
-import { runMutant } from '../test/unit/controllers/cloneset/reconcile/chaos/mutantRun.js';
+import {
+  runMutant,
+  type MutantVerdict,
+} from '../test/unit/controllers/cloneset/reconcile/chaos/mutantRun.js';
+import {
+  EVENT_MUTANTS,
+  runEventMutant,
+} from '../test/unit/controllers/cloneset/reconcile/chaos/eventMutants.js';
 import {
   startChaosDynamo,
   type ChaosDynamo,
@@ -39,6 +51,7 @@ const program = new Command()
     '--stale-lists',
     'what-if: pod LISTs of about half the faulty runs lag the writes by up to a round (a resourceVersion=0 read, which Kruiseless does not make)',
   )
+  .option('--events', 'the watch pump, resync and admission in the loop, with their faults')
   .option(
     '--stores <adapter>',
     'state stores of the faulty runs: memory, or dynamo (the DynamoDB adapter on dynalite)',
@@ -53,6 +66,7 @@ const opts = program.opts<{
   scenarios: string;
   stores: string;
   staleLists?: boolean;
+  events?: boolean;
 }>();
 const staleLists = !!opts.staleLists;
 if (opts.stores !== 'memory' && opts.stores !== 'dynamo') {
@@ -70,8 +84,12 @@ if (opts.mutants) {
   const maxScenarios = Number(opts.scenarios);
   const mutantSeed = opts.seed === undefined ? 20261201 : seed;
   let caught = 0;
-  for (const m of MUTANTS) {
-    const v = await runMutant(m, { seed: mutantSeed, maxScenarios, staleLists });
+  const list = opts.events ? EVENT_MUTANTS : MUTANTS;
+  for (const m of list) {
+    const v: MutantVerdict =
+      'kind' in m
+        ? await runEventMutant(m, { seed: mutantSeed, maxScenarios })
+        : await runMutant(m, { seed: mutantSeed, maxScenarios, staleLists });
     if (v.caught) caught++;
     console.error(
       v.caught
@@ -84,9 +102,13 @@ if (opts.mutants) {
       );
   }
   // under the what-if the unmutated code fails too: say so on the result line, so it is never read as a catch
-  const what = staleLists ? 'chaos mutants (what-if stale lists, not counted)' : 'chaos mutants';
-  console.log(`${what}: ${caught} of ${MUTANTS.length} caught`);
-  process.exit(caught === MUTANTS.length ? 0 : 1);
+  const what = staleLists
+    ? 'chaos mutants (what-if stale lists, not counted)'
+    : opts.events
+      ? 'chaos mutants (event path)'
+      : 'chaos mutants';
+  console.log(`${what}: ${caught} of ${list.length} caught`);
+  process.exit(caught === list.length ? 0 : 1);
 }
 
 const MIN_ROUNDS = 20;
@@ -95,7 +117,13 @@ const started = Date.now();
 console.error(`chaos: seed ${seed} (replay: npm run test:chaos -- --steps ${steps} --seed ${seed})`);
 
 const scenarios = fc.sample(
-  scenarioArb(MIN_ROUNDS, MAX_ROUNDS, { reads: true, names: true, inFlight: true, staleLists }),
+  scenarioArb(MIN_ROUNDS, MAX_ROUNDS, {
+    reads: true,
+    names: true,
+    inFlight: true,
+    staleLists,
+    events: !!opts.events,
+  }),
   {
     seed,
     numRuns: Math.ceil(steps / MIN_ROUNDS) + 1,
@@ -111,6 +139,7 @@ const faults: Record<string, number> = {};
 let lastProgress = 0;
 const dynamo: ChaosDynamo | undefined = opts.stores === 'dynamo' ? await startChaosDynamo() : undefined;
 if (dynamo) console.error('chaos: faulty runs on the DynamoDB adapter over dynalite');
+if (opts.events) console.error('chaos: the watch pump, resync and admission in the loop');
 for (const [i, s] of scenarios.entries()) {
   if (done >= steps) break;
   const v = await checkScenario(s, dynamo ? { stores: await dynamo.stores() } : {});

@@ -97,10 +97,37 @@ export type Fault =
   | { on: 'read'; at: number; kind: ReadFaultKind }
   | { on: 'bus'; kind: BusFaultKind };
 
+/**
+ * A fault of the event path (./eventPath.ts), opt-in ({@link ScenarioOptions.events}). `stream` is the index of a
+ * watch stream in registration order (lib/source/watchSpec.ts `watchStreams`: clonesets, pods, PVCs).
+ */
+export type EventFault =
+  /** The watch's connection is reset after `after` of the events it had to deliver. */
+  | { on: 'watch'; kind: 'cut'; stream: number; after: number }
+  /** The watch delivers nothing this round (a slow connection; its events wait). */
+  | { on: 'watch'; kind: 'stall'; stream: number }
+  /** The API server compacts: a watch from before the latest change is answered 410 Gone (the stream relists). */
+  | { on: 'watch'; kind: 'gone' }
+  /**
+   * The newest pump run's process dies at its next checkpoint save, after the save was applied or before; Lambda
+   * retries the invocation a minute later under the same request id (the run's lease holder).
+   */
+  | { on: 'pump'; kind: 'kill'; applied: boolean }
+  /** Another pump run starts now: the schedule fired twice (`sameHolder` false), or Lambda ran one request twice. */
+  | { on: 'pump'; kind: 'overlap'; sameHolder: boolean }
+  /** The resync runs this round as well (`tick`), or its next scheduled run skips the cluster (`missed`). */
+  | { on: 'resync'; kind: 'tick' | 'missed' }
+  /** Every admission call of this round is made `copies` times (a rollout's burst of writes). */
+  | { on: 'admission'; kind: 'flood'; copies: number }
+  /** The webhook does not answer this round (failurePolicy Ignore: the writes go through, nothing is published). */
+  | { on: 'admission'; kind: 'down' };
+
 /** One step of a scenario. */
 export interface Round {
   action?: UserAction;
   faults: Fault[];
+  /** Faults of the event path ({@link ScenarioOptions.events}). */
+  events?: EventFault[];
   /** Seconds the clock moves before the round's deliveries. */
   dt: number;
 }
@@ -115,6 +142,12 @@ export interface Scenario {
    * (Kruiseless's LISTs are quorum reads, docs/architecture.md#reads): only with {@link ScenarioOptions.staleLists}.
    */
   staleLists?: boolean;
+  /**
+   * The event path is in the loop (./eventPath.ts): watch events through the real pump, the real resync and, when
+   * `admission`, the real admission webhook, instead of one request per changed round. Only with
+   * {@link ScenarioOptions.events}.
+   */
+  events?: { admission: boolean };
 }
 
 const intOrPct: fc.Arbitrary<IntOrPct> = fc.oneof(
@@ -251,7 +284,68 @@ export interface ScenarioOptions {
   inFlight?: boolean;
   /** Let the generator choose {@link Scenario.staleLists} (about half the scenarios); default false. */
   staleLists?: boolean;
+  /**
+   * The event path in the loop ({@link Scenario.events}, admission in about half the scenarios) and
+   * {@link EventFault}s in about half the rounds; default false, which keeps the seeded runs' scenarios as they were.
+   */
+  events?: boolean;
 }
+
+const streamIndex = fc.integer({ min: 0, max: 2 });
+
+/** Faults of the event path, weighted towards the watch. */
+export const eventFaultArb: fc.Arbitrary<EventFault> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      on: fc.constant('watch' as const),
+      kind: fc.constant('cut' as const),
+      stream: streamIndex,
+      after: fc.integer({ min: 0, max: 3 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      on: fc.constant('watch' as const),
+      kind: fc.constant('stall' as const),
+      stream: streamIndex,
+    }),
+  },
+  { weight: 2, arbitrary: fc.constant({ on: 'watch' as const, kind: 'gone' as const }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      on: fc.constant('pump' as const),
+      kind: fc.constant('kill' as const),
+      applied: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      on: fc.constant('pump' as const),
+      kind: fc.constant('overlap' as const),
+      sameHolder: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      on: fc.constant('resync' as const),
+      kind: fc.constantFrom('tick' as const, 'missed' as const),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      on: fc.constant('admission' as const),
+      kind: fc.constant('flood' as const),
+      copies: fc.integer({ min: 2, max: 5 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ on: 'admission' as const, kind: 'down' as const }) },
+);
 
 /** The faults a round may have under `options`. */
 function faultsOf(options: ScenarioOptions): fc.Arbitrary<Fault> {
@@ -262,13 +356,15 @@ function faultsOf(options: ScenarioOptions): fc.Arbitrary<Fault> {
 
 /** One round: an action about every other round, up to two faults, 1–6 s of clock. */
 export function roundArbWith(options: ScenarioOptions = {}): fc.Arbitrary<Round> {
+  const base = {
+    action: actionArbWith(options),
+    faults: fc.array(faultsOf(options), { maxLength: 2 }),
+    dt: fc.integer({ min: 1, max: 6 }),
+  };
+  if (!options.events) return fc.record(base, { requiredKeys: ['faults', 'dt'] });
   return fc.record(
-    {
-      action: actionArbWith(options),
-      faults: fc.array(faultsOf(options), { maxLength: 2 }),
-      dt: fc.integer({ min: 1, max: 6 }),
-    },
-    { requiredKeys: ['faults', 'dt'] },
+    { ...base, events: fc.array(eventFaultArb, { maxLength: 1 }) },
+    { requiredKeys: ['faults', 'dt', 'events'] },
   );
 }
 
@@ -285,6 +381,9 @@ export function scenarioArb(
     spec: specArb,
     rounds: fc.array(roundArbWith(options), { minLength: minRounds, maxLength: maxRounds }),
   };
-  if (!options.staleLists) return fc.record(base);
-  return fc.record({ ...base, staleLists: fc.boolean() });
+  const events: { events?: fc.Arbitrary<{ admission: boolean }> } = options.events
+    ? { events: fc.record({ admission: fc.boolean() }) }
+    : {};
+  if (!options.staleLists) return fc.record({ ...base, ...events });
+  return fc.record({ ...base, ...events, staleLists: fc.boolean() });
 }

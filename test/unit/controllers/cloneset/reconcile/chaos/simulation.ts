@@ -38,6 +38,7 @@ import {
   type Projection,
 } from './invariants.js';
 import type { Fault, Round, Scenario, SpecParams, UserAction } from './scenario.js';
+import { EventPath, type EventMutantKind } from './eventPath.js';
 
 const NS = 'default';
 const NAME = 'web';
@@ -125,6 +126,8 @@ export interface SimOptions {
   stores?: ChaosStores;
   /** A deliberate defect in the stores or the API server, to show the checks catch it. */
   mutant?: Mutant;
+  /** A deliberate defect of the event path (./eventPath.ts), for scenarios with {@link Scenario.events}. */
+  eventMutant?: EventMutantKind;
 }
 
 /** What one run (with or without faults) produced. */
@@ -195,6 +198,8 @@ export class Simulation {
   private readonly unhandled = new WeakSet<Invocation>();
   /** The second invocation of a `concurrent` fault, started at the first's first API write. */
   private readonly startAtFirstWrite = new WeakMap<Invocation, () => void>();
+  /** The event path (Scenario.events): the pump, the resync and admission instead of {@link watch}. */
+  private events: EventPath | undefined;
 
   constructor(spec: SpecParams, faultsOn: boolean, options: SimOptions = {}) {
     this.spec = { ...spec };
@@ -697,6 +702,34 @@ export class Simulation {
     for (const w of landing) await w.apply();
   }
 
+  /**
+   * Put the event path in the loop (Scenario.events): changes reach the bus only through the real pump, resync
+   * and admission (./eventPath.ts).
+   * @returns the event path, started (its watch server listens); {@link closeEvents} stops it
+   */
+  async withEvents(admission: boolean, mutant?: EventMutantKind): Promise<EventPath> {
+    this.events = new EventPath(
+      {
+        kube: this.kube,
+        now: () => this.clock.now,
+        enqueue: (requests) => {
+          for (const request of requests) this.bus.push({ request, due: this.clock.now, retries: 0 });
+        },
+        violation: (what) => this.violation(what),
+        fired: (kind) => void (this.faults[kind] = (this.faults[kind] ?? 0) + 1),
+      },
+      admission,
+      mutant,
+    );
+    await this.events.start();
+    return this.events;
+  }
+
+  /** Stop the event path's pump runs and watch server. */
+  async closeEvents(): Promise<void> {
+    await this.events?.close();
+  }
+
   /** Answer the faulty run's pod LISTs from the lagging watch cache (Scenario.staleLists). */
   lagLists(): void {
     this.staleLists = true;
@@ -712,10 +745,11 @@ export class Simulation {
     }
     this.collectGarbage();
     if (r.action) await this.act(r.action);
-    this.watch();
+    if (this.events) await this.events.step(r.events ?? [], this.faultsOn);
+    else this.watch();
     await this.deliver(this.faultsOn ? r.faults : []);
     await this.kubelet();
-    this.watch();
+    if (!this.events) this.watch();
     this.kube.journal.length = 0;
     this.kube.events.length = 0;
   }
@@ -731,19 +765,29 @@ export class Simulation {
     this.unhealthy.clear();
     this.clock.now += LEASE_MS + 1000; // the lease of a dead invocation runs out
     let quiet = 0;
+    const settleFrom = this.clock.now;
     for (let i = 1; i <= SETTLE_ROUNDS; i++) {
-      this.clock.now += 5000;
+      // with the event path, a lost delivery waits for the 5-minute resync: rounds of 30 s reach it in 10
+      this.clock.now += this.events ? 30_000 : 5000;
       this.collectGarbage();
       await this.releaseHooks(this.owned());
       await this.kubelet();
       const print = this.worldPrint();
       const writes = this.appliedWrites;
-      this.publish('Resync');
+      // with the event path, only its pump and scheduled resync publish: a lost event shows as no convergence
+      if (this.events) await this.events.step([], false);
+      else this.publish('Resync');
       await this.deliver([]);
       await this.kubelet();
       this.kube.journal.length = 0;
       this.kube.events.length = 0;
-      const idle = isSatisfied(await this.raw.expectations.get(KEY)) && !(await this.raw.ledger.get(KEY));
+      const idle =
+        isSatisfied(await this.raw.expectations.get(KEY)) &&
+        !(await this.raw.ledger.get(KEY)) &&
+        (!this.events ||
+          (this.bus.length === 0 &&
+            this.events.unpublished() === 0 &&
+            this.events.lastResyncAt > settleFrom));
       quiet = idle && writes === this.appliedWrites && print === this.worldPrint() ? quiet + 1 : 0;
       if (quiet >= 2) return { converged: true, rounds: i };
     }
@@ -778,8 +822,14 @@ export async function runScenario(
     typeof options === 'function' ? { reconcile: options } : options,
   );
   if (s.staleLists) sim.lagLists();
-  for (const r of s.rounds) await sim.round(r);
-  return sim.result(s.rounds.length, await sim.settle());
+  const opts = typeof options === 'function' ? {} : options;
+  if (s.events) await sim.withEvents(s.events.admission, faultsOn ? opts.eventMutant : undefined);
+  try {
+    for (const r of s.rounds) await sim.round(r);
+    return sim.result(s.rounds.length, await sim.settle());
+  } finally {
+    await sim.closeEvents();
+  }
 }
 
 /** A scenario's verdict: its faulty run, its fault-free run, and where their outcomes differ. */

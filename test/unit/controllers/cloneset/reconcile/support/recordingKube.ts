@@ -195,6 +195,19 @@ export class RecordingKube implements KubeClient {
     return String(++this.rv);
   }
 
+  /** The resourceVersion of the latest write (a LIST's resourceVersion). */
+  currentResourceVersion(): string {
+    return String(this.rv);
+  }
+
+  /**
+   * A new resourceVersion, as etcd's revision moves on a write the client does not make: a test that removes an
+   * object behind the client (a force delete, the garbage collector) gives its DELETED watch event this one.
+   */
+  advanceResourceVersion(): string {
+    return this.nextRv();
+  }
+
   private record(call: string, write = true): void {
     if (write) this.journal.push(call);
     for (const f of this.faults) {

@@ -1,0 +1,536 @@
+/**
+ * The randomized test's event path (docs/reliability.md#event-path): the simulated API server's changes become watch
+ * events (./watchServer.ts, served over HTTP to the real lib/kube/watch.ts), which real pump runs
+ * (lib/source/pump.ts `pumpStream`, its relist and its checkpoint leases in a WatchCheckpoints store) turn into
+ * reconcile requests on the model bus; the real resync (lib/source/resync.ts) lists the cluster on its 5-minute
+ * schedule, and the real admission handler (lib/runtime/handlers/admission.ts, with its coalescer) is called for
+ * every change when a scenario has admission on. Pump runs start every minute and end 8 s before their 70 s
+ * timeout, as serverless.yml schedules them, so consecutive runs overlap and hand each stream over. The round's
+ * {@link EventFault}s cut, stall and expire watches, kill runs (Lambda retries a killed run a minute later under
+ * its request id, so under its checkpoint-lease holder), start overlapping runs, add or miss resync ticks, and flood
+ * or fail the admission webhook. Checks: a checkpoint is never saved past a change of a reconciled object that no
+ * pump run published after it (at-least-once, lib/source/pump.ts `pumpStream`), and every change is published
+ * eventually (the settle's quiescence waits for it). Each step waits until every run is parked (in a watch, or
+ * polling for a checkpoint lease with the step's clock), so a seed replays the same run. Test-only.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { JsonObject, ObjectMeta } from '../../../../../../lib/api/types.js';
+import { CONTROLLER_KINDS } from '../../../../../../lib/controllers/kinds.js';
+import { silentLogger } from '../../../../../../lib/core/logger.js';
+import type { KubeClient } from '../../../../../../lib/kube/types.js';
+import {
+  coalesce,
+  type EventPublisher,
+  type ReconcileRequest,
+} from '../../../../../../lib/requests/index.js';
+import { admissionHandler } from '../../../../../../lib/runtime/handlers/admission.js';
+import type { Runtime } from '../../../../../../lib/runtime/types.js';
+import { clusterPathSecret } from '../../../../../../lib/source/admissionSecret.js';
+import { pumpStream } from '../../../../../../lib/source/pump.js';
+import { resyncCluster } from '../../../../../../lib/source/resync.js';
+import { watchStreams, type WatchStream } from '../../../../../../lib/source/watchSpec.js';
+import type { WatchCheckpoints } from '../../../../../../lib/state/index.js';
+import { MemoryCheckpoints } from '../../../../source/support/checkpoints.js';
+import type { RecordingKube } from '../support/recordingKube.js';
+import { ModelWatchServer, type LoggedEvent } from './watchServer.js';
+import type { EventFault } from './scenario.js';
+
+/** serverless.yml's watch function: every minute, 70 s timeout; lib/runtime/handlers/watch.ts's margins. */
+const WATCH_EVERY_MS = 60_000;
+const WATCH_TIMEOUT_MS = 70_000;
+const DEADLINE_MARGIN_MS = 8_000;
+const LEASE_SLACK_MS = 5_000;
+/** The resync's schedule (serverless.yml: every 5 minutes). */
+const RESYNC_MS = 300_000;
+/** Lambda retries a failed asynchronous invocation twice, the first retry about a minute later. */
+const MAX_RETRIES = 2;
+const RETRY_AFTER_MS = 60_000;
+/** Objects per page of a relist: small, so a relist of a dozen pods takes several pages. */
+const RELIST_PAGE_SIZE = 3;
+/** Longest real time a step waits for the pump runs to park, ms (then a violation: a run is stuck). */
+const QUIESCE_REAL_MS = 10_000;
+const MASTER = 'chaos-admission-master';
+
+/** A deliberate defect of the event path, to show its checks catch it (./eventMutants.ts). */
+export type EventMutantKind =
+  /** The pump saves its checkpoint before it publishes what the checkpoint covers (publish deferred to the save). */
+  | 'checkpointBeforePublish'
+  /** The resync lists nothing (a scope that misses the cluster's objects). */
+  | 'resyncListsNothing'
+  /** A registration without its `Owns` watch of pods and PVCs: the pump publishes no `OwnedObjectChanged`. */
+  | 'ownsWatchDropped';
+
+/** What the event path needs from the simulation. */
+export interface EventHost {
+  kube: RecordingKube;
+  now(): number;
+  /** Put requests on the model bus, due now (they go through the round's bus faults). */
+  enqueue(requests: readonly ReconcileRequest[]): void;
+  violation(what: string): void;
+  fired(kind: string): void;
+}
+
+/** One stream of one pump run. */
+interface RunStream {
+  stream: WatchStream;
+  done: boolean;
+  /** The epoch of this stream's last refused checkpoint-lease acquire. */
+  refusedAt?: number;
+}
+
+/** One pump run (one watch invocation). */
+interface PumpRun {
+  id: string;
+  holder: string;
+  deadlineMs: number;
+  abort: AbortController;
+  dead: boolean;
+  /** Dies at its next checkpoint save: after applying it (`true`) or before (`false`). */
+  killAtSave?: boolean;
+  retries: number;
+  streams: RunStream[];
+  settled: Promise<unknown>;
+  /** Requests the `checkpointBeforePublish` mutant holds until the next save. */
+  held: ReconcileRequest[];
+}
+
+/** A change of a reconciled object not yet published by the pump. */
+interface PendingChange {
+  rv: number;
+  path: string;
+  key: string;
+  seq: number;
+  what: string;
+}
+
+const SILENT = new Logger({ logLevel: 'SILENT' });
+
+class KilledError extends Error {
+  constructor() {
+    super('the pump run was killed');
+    this.name = 'KilledError';
+  }
+}
+
+/** The event path of one simulation. */
+export class EventPath {
+  private readonly server = new ModelWatchServer();
+  readonly checkpoints: MemoryCheckpoints;
+  private readonly streams = watchStreams(CONTROLLER_KINDS);
+  private readonly runs: PumpRun[] = [];
+  private runCount = 0;
+  private nextRunAt: number;
+  private readonly retries: { at: number; holder: string; retries: number }[] = [];
+  private lastResync: number;
+  /** When the resync last ran (epoch ms of the simulated clock; the path's start before the first). */
+  get lastResyncAt(): number {
+    return this.lastResync;
+  }
+  /** The watched objects as last observed, by stream path, then name. */
+  private readonly seen = new Map<string, Map<string, JsonObject>>();
+  private pending: PendingChange[] = [];
+  private seq = 0;
+  private epoch = 0;
+  /** Calls that change the state of a run (not a refused acquire): the quiescence check's fixpoint. */
+  private activity = 0;
+  private readonly admission: ReturnType<typeof admissionHandler> | undefined;
+
+  /**
+   * @param admission whether the admission webhook is configured (every observed change is sent to it)
+   * @param mutant a deliberate defect (./eventMutants.ts)
+   */
+  constructor(
+    private readonly host: EventHost,
+    admission: boolean,
+    private readonly mutant?: EventMutantKind,
+  ) {
+    this.checkpoints = new MemoryCheckpoints(() => host.now());
+    this.nextRunAt = host.now();
+    this.lastResync = host.now();
+    for (const s of this.streams) this.seen.set(s.path, new Map());
+    if (admission) {
+      const runtime = {
+        admissionSecret: () => Promise.resolve(MASTER),
+        publisher: this.publisherFor(undefined),
+      } as unknown as Runtime;
+      this.admission = admissionHandler(() => runtime, SILENT, CONTROLLER_KINDS, { now: () => host.now() });
+    }
+  }
+
+  async start(): Promise<void> {
+    await this.server.start();
+  }
+
+  /** Changes of reconciled objects no pump run has published yet. */
+  unpublished(): number {
+    return this.pending.length;
+  }
+
+  // ── the cluster's changes ─────────────────────────────────────────────────────────────────────────────
+
+  /** The reconciled object a watched object's change concerns, as `<namespace>/<name>`, if any. */
+  private keyOf(stream: WatchStream, o: JsonObject): string | undefined {
+    const meta = (o.metadata ?? {}) as ObjectMeta;
+    if (stream.consumers.some((c) => c.spec.type === 'For')) return `${meta.namespace}/${meta.name}`;
+    const ref = (meta.ownerReferences ?? []).find((r) => r.controller);
+    if (!ref || ref.kind !== 'CloneSet' || !ref.apiVersion.startsWith('apps.kruise.io/')) return undefined;
+    return `${meta.namespace}/${ref.name}`;
+  }
+
+  /** Diff the watched collections against the last observation and log each change as a watch event. */
+  private async observe(admissionFaults: readonly EventFault[]): Promise<void> {
+    const kube = this.host.kube;
+    const changes: { stream: WatchStream; event: LoggedEvent; old?: JsonObject }[] = [];
+    for (const stream of this.streams) {
+      const seen = this.seen.get(stream.path)!;
+      const now = new Map<string, JsonObject>();
+      for (const [name, o] of kube.objects(stream.watched)) now.set(name, o as unknown as JsonObject);
+      for (const [name, o] of now) {
+        const old = seen.get(name);
+        const rv = Number((o.metadata as ObjectMeta).resourceVersion);
+        if (old && Number((old.metadata as ObjectMeta).resourceVersion) === rv) continue;
+        const object = structuredClone(o);
+        changes.push({
+          stream,
+          event: { rv, path: stream.path, type: old ? 'MODIFIED' : 'ADDED', object },
+          ...(old ? { old } : {}),
+        });
+        seen.set(name, object);
+      }
+      for (const [name, old] of seen)
+        if (!now.has(name)) {
+          seen.delete(name);
+          changes.push({ stream, event: { rv: 0, path: stream.path, type: 'DELETED', object: old }, old });
+        }
+    }
+    // deletions get a new resourceVersion, after every other change (etcd's revision of the delete)
+    for (const c of changes)
+      if (c.event.type === 'DELETED') {
+        c.event.rv = Number(kube.advanceResourceVersion());
+        c.event.object = {
+          ...c.event.object,
+          metadata: { ...(c.event.object.metadata as JsonObject), resourceVersion: String(c.event.rv) },
+        };
+      }
+    changes.sort((a, b) => a.event.rv - b.event.rv);
+    for (const { stream, event } of changes) {
+      this.server.log.push(event);
+      const key = this.keyOf(stream, event.object);
+      const meta = event.object.metadata as ObjectMeta;
+      if (key)
+        this.pending.push({
+          rv: event.rv,
+          path: stream.path,
+          key,
+          seq: ++this.seq,
+          what: `${event.type} ${stream.watched.kind} ${meta.name} rv ${event.rv}`,
+        });
+    }
+    this.server.latestRv = Number(kube.currentResourceVersion());
+    if (this.admission) await this.callAdmission(changes, admissionFaults);
+  }
+
+  /** The admission webhook's calls for the observed changes (failurePolicy Ignore: a failed call changes nothing). */
+  private async callAdmission(
+    changes: { stream: WatchStream; event: LoggedEvent; old?: JsonObject }[],
+    faults: readonly EventFault[],
+  ): Promise<void> {
+    if (faults.some((f) => f.on === 'admission' && f.kind === 'down')) {
+      if (changes.length > 0) this.host.fired('admission down');
+      return;
+    }
+    const flood = faults.find((f) => f.on === 'admission' && f.kind === 'flood');
+    const copies = flood?.on === 'admission' && flood.kind === 'flood' ? flood.copies : 1;
+    if (flood && changes.length > 0) this.host.fired('admission flood');
+    const path = `/${clusterPathSecret(MASTER, 'chaos')}/chaos`;
+    let uid = 0;
+    for (const { stream, event, old } of changes)
+      for (let i = 0; i < copies; i++) {
+        const meta = event.object.metadata as ObjectMeta;
+        const review = {
+          apiVersion: 'admission.k8s.io/v1',
+          kind: 'AdmissionReview',
+          request: {
+            uid: `adm-${this.seq}-${++uid}`,
+            kind: { group: stream.watched.group, version: stream.watched.version, kind: stream.watched.kind },
+            namespace: meta.namespace,
+            operation: event.type === 'ADDED' ? 'CREATE' : event.type === 'DELETED' ? 'DELETE' : 'UPDATE',
+            object: event.type === 'DELETED' ? null : event.object,
+            oldObject: old ?? null,
+          },
+        };
+        const r = await this.admission!({
+          rawPath: path,
+          body: JSON.stringify(review),
+          isBase64Encoded: false,
+        });
+        if (typeof r === 'string' || r.statusCode !== 200)
+          this.host.violation(`admission answered ${JSON.stringify(r)}`);
+      }
+  }
+
+  // ── pump runs ─────────────────────────────────────────────────────────────────────────────────────────
+
+  /** The publisher of a pump run (or, for `undefined`, of the admission source and the resync). */
+  private publisherFor(run: PumpRun | undefined): EventPublisher {
+    return {
+      publish: async (requests) => {
+        if (run?.dead) throw new KilledError();
+        this.activity++;
+        let batch = coalesce(requests);
+        if (run && this.mutant === 'ownsWatchDropped')
+          batch = batch.filter((r) => r.reason !== 'OwnedObjectChanged');
+        if (run && this.mutant === 'checkpointBeforePublish') {
+          run.held.push(...batch);
+          return { published: batch.length, calls: 1, retried: 0 };
+        }
+        this.deliver(run, batch);
+        return { published: batch.length, calls: 1, retried: 0 };
+      },
+    };
+  }
+
+  /** Put `batch` on the bus; a pump run's publish covers every earlier change of its keys. */
+  private deliver(run: PumpRun | undefined, batch: readonly ReconcileRequest[]): void {
+    if (batch.length === 0) return;
+    this.host.enqueue(batch);
+    if (!run) return;
+    const seq = ++this.seq;
+    const keys = new Set(batch.map((r) => `${r.namespace}/${r.name}`));
+    this.pending = this.pending.filter((p) => !(keys.has(p.key) && p.seq < seq));
+  }
+
+  /** A pump run's view of the checkpoint store: records refusals, checks each save, dies when killed. */
+  private checkpointsFor(run: PumpRun): WatchCheckpoints {
+    const real = this.checkpoints;
+    const gate = () => {
+      if (run.dead) throw new KilledError();
+    };
+    return {
+      acquire: async (cluster, resource, holder, durationMs, nowMs) => {
+        gate();
+        const r = await real.acquire(cluster, resource, holder, durationMs, nowMs);
+        const s = run.streams.find((x) => x.stream.resource === resource);
+        if (r.acquired) this.activity++;
+        else if (s) s.refusedAt = this.epoch;
+        return r;
+      },
+      save: async (cluster, resource, holder, token, resourceVersion) => {
+        gate();
+        this.activity++;
+        if (run.killAtSave === false) return this.kill(run, 'before its checkpoint save');
+        const path = this.streams.find((s) => s.resource === resource)?.path;
+        const rv = Number(resourceVersion);
+        for (const p of this.pending)
+          if (p.path === path && p.rv <= rv) {
+            this.host.violation(
+              `pump ${run.holder} saved the ${resource} checkpoint at rv ${rv} past ${p.what}, which no pump run published after it`,
+            );
+            this.pending = this.pending.filter((x) => x !== p);
+          }
+        await real.save(cluster, resource, holder, token, resourceVersion);
+        if (run.held.length > 0) this.deliver(run, run.held.splice(0));
+        if (run.killAtSave === true) this.kill(run, 'after its checkpoint save');
+      },
+      release: async (cluster, resource, holder, token) => {
+        gate();
+        this.activity++;
+        await real.release(cluster, resource, holder, token);
+      },
+    };
+  }
+
+  /** The run's process is gone: nothing it calls reaches anyone; Lambda retries it under its request id. */
+  private kill(run: PumpRun, when: string): never {
+    run.dead = true;
+    run.killAtSave = undefined;
+    this.server.kill(run.id);
+    this.host.fired(`pump killed ${when}`);
+    if (run.retries < MAX_RETRIES)
+      this.retries.push({
+        at: this.host.now() + RETRY_AFTER_MS,
+        holder: run.holder,
+        retries: run.retries + 1,
+      });
+    throw new KilledError();
+  }
+
+  /** The cluster client of a run: relist LISTs and mapped reads, refused once the run is dead. */
+  private kubeFor(run: PumpRun): Pick<KubeClient, 'get' | 'list'> {
+    const kube = this.host.kube;
+    return {
+      get: (resource, ref) => (run.dead ? Promise.reject(new KilledError()) : kube.get(resource, ref)),
+      list: (resource, options) =>
+        run.dead ? Promise.reject(new KilledError()) : kube.list(resource, options),
+    };
+  }
+
+  /** Start a pump run now (a scheduled watch invocation) under `holder`. */
+  private startRun(holder: string, retries = 0): void {
+    const id = `r${++this.runCount}`;
+    const now = this.host.now();
+    const run: PumpRun = {
+      id,
+      holder,
+      deadlineMs: now + WATCH_TIMEOUT_MS - DEADLINE_MARGIN_MS,
+      abort: new AbortController(),
+      dead: false,
+      retries,
+      streams: this.streams.map((stream) => ({ stream, done: false })),
+      settled: Promise.resolve(),
+      held: [],
+    };
+    this.activity++;
+    this.runs.push(run);
+    const deps = {
+      cluster: 'chaos',
+      kc: this.server.kubeConfig(id),
+      kube: this.kubeFor(run),
+      watches: this.checkpointsFor(run),
+      publisher: this.publisherFor(run),
+      holder,
+      clock: () => this.host.now(),
+      deadlineMs: run.deadlineMs,
+      leaseDurationMs: WATCH_TIMEOUT_MS + LEASE_SLACK_MS,
+      watchTimeoutSeconds: 50,
+      flushIntervalMs: 3_600_000, // flushed at the end of each watch only: the step decides when
+      checkpointIntervalMs: 10_000,
+      handoverPollMs: 1,
+      relistPageSize: RELIST_PAGE_SIZE,
+      log: silentLogger,
+      signal: run.abort.signal,
+    };
+    run.settled = Promise.all(
+      run.streams.map((s) =>
+        pumpStream(deps, s.stream)
+          .then(
+            (r) => {
+              if (r.error) this.host.fired('pump stream failed');
+            },
+            (e: unknown) => {
+              if (!(e instanceof KilledError) && !run.dead) this.host.fired('pump stream failed');
+            },
+          )
+          .finally(() => {
+            s.done = true;
+            this.activity++;
+          }),
+      ),
+    );
+  }
+
+  /** Whether every stream of every run is parked: in a watch, polling a held lease this epoch, or ended. */
+  private quiet(): boolean {
+    return this.runs.every((run) =>
+      run.streams.every(
+        (s) => s.done || this.server.isParked(run.id, s.stream.path) || s.refusedAt === this.epoch,
+      ),
+    );
+  }
+
+  /** Wait until the runs are parked and a further wait changes nothing (a fixpoint; see {@link quiet}). */
+  private async quiesce(): Promise<void> {
+    const started = Date.now();
+    for (;;) {
+      this.epoch++;
+      const before = this.activity;
+      while (!this.quiet()) {
+        if (Date.now() - started > QUIESCE_REAL_MS) {
+          this.host.violation(`a pump run did not park within ${QUIESCE_REAL_MS} ms`);
+          return;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (this.activity === before) break;
+    }
+    for (let i = this.runs.length - 1; i >= 0; i--)
+      if (this.runs[i].streams.every((s) => s.done)) this.runs.splice(i, 1);
+  }
+
+  // ── one step ──────────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * One round of the event path, before the round's deliveries: observe the changes (and call the admission
+   * webhook), start the runs that are due, end every parked watch (as the round's faults say), end the runs past
+   * their deadline, and run the resync when it is due.
+   */
+  async step(faults: readonly EventFault[], faultsOn: boolean): Promise<void> {
+    const f = faultsOn ? faults : [];
+    const now = this.host.now();
+    await this.observe(f);
+    while (this.nextRunAt <= now) {
+      this.startRun(`watch-${this.nextRunAt}`);
+      this.nextRunAt += WATCH_EVERY_MS;
+    }
+    for (const r of this.retries.filter((x) => x.at <= now)) {
+      this.retries.splice(this.retries.indexOf(r), 1);
+      this.host.fired('pump retried');
+      this.startRun(r.holder, r.retries);
+    }
+    for (const x of f)
+      if (x.on === 'pump' && x.kind === 'overlap') {
+        const newest = this.runs.filter((r) => !r.dead).at(-1);
+        this.host.fired(x.sameHolder ? 'pump duplicated' : 'pump overlap');
+        this.startRun(x.sameHolder && newest ? newest.holder : `watch-extra-${now}-${this.runCount}`);
+      }
+    await this.quiesce();
+    if (f.some((x) => x.on === 'watch' && x.kind === 'gone')) {
+      this.host.fired('watch 410 Gone');
+      this.server.compactedBelow = this.server.latestRv;
+    }
+    for (const x of f)
+      if (x.on === 'pump' && x.kind === 'kill') {
+        const newest = this.runs.filter((r) => !r.dead).at(-1);
+        if (newest) newest.killAtSave = x.applied;
+      }
+    for (const run of [...this.runs])
+      for (const [i, s] of run.streams.entries()) {
+        if (!this.server.isParked(run.id, s.stream.path)) continue;
+        const stall = f.some((x) => x.on === 'watch' && x.kind === 'stall' && x.stream === i);
+        if (stall) {
+          this.host.fired('watch stalled');
+          continue;
+        }
+        const cut = f.find((x) => x.on === 'watch' && x.kind === 'cut' && x.stream === i);
+        if (cut?.on === 'watch' && cut.kind === 'cut') this.host.fired('watch cut');
+        this.server.end(
+          run.id,
+          s.stream.path,
+          cut?.on === 'watch' && cut.kind === 'cut' ? { how: 'cut', after: cut.after } : { how: 'timeout' },
+        );
+        await this.quiesce();
+      }
+    for (const run of this.runs) if (!run.abort.signal.aborted && run.deadlineMs <= now) run.abort.abort();
+    await this.quiesce();
+    await this.resync(f, now);
+  }
+
+  /** The resync on its schedule, or at a `tick` fault; a `missed` tick lists nothing (its cluster was skipped). */
+  private async resync(f: readonly EventFault[], now: number): Promise<void> {
+    const tick = f.some((x) => x.on === 'resync' && x.kind === 'tick');
+    const due = now - this.lastResync >= RESYNC_MS;
+    if (!tick && !due) return;
+    if (due) this.lastResync = now;
+    if (due && f.some((x) => x.on === 'resync' && x.kind === 'missed')) {
+      this.host.fired('resync missed');
+      return;
+    }
+    if (tick) this.host.fired('resync tick');
+    const kube = this.host.kube;
+    const lister: Pick<KubeClient, 'list'> =
+      this.mutant === 'resyncListsNothing'
+        ? ({
+            list: () => Promise.resolve({ items: [], resourceVersion: kube.currentResourceVersion() }),
+          })
+        : kube;
+    await resyncCluster('chaos', lister, this.publisherFor(undefined), CONTROLLER_KINDS, silentLogger);
+  }
+
+  /** End every run (their deadline) and stop the server. */
+  async close(): Promise<void> {
+    for (const run of this.runs) run.abort.abort();
+    await this.quiesce();
+    await Promise.all(this.runs.map((r) => r.settled));
+    await this.server.close();
+  }
+}

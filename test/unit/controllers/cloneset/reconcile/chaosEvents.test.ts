@@ -1,0 +1,74 @@
+/**
+ * The randomized fault test with the event path in the loop (docs/reliability.md#event-path): the simulated API
+ * server's changes reach the bus only through the real watch pump (lib/source/pump.ts over HTTP to the real
+ * lib/kube/watch.ts, relists and checkpoint leases included), the real resync and the real admission webhook, with
+ * watches cut, stalled and expired (410 Gone), pump runs killed before or after a checkpoint save and retried under
+ * their holder, overlapping and duplicated runs, extra and missed resync ticks, admission floods and outages — on top
+ * of the reconcile loop's own faults. Seeded (CHAOS_SEED replays another); the long run is
+ * `npm run test:chaos -- --steps N --events`.
+ */
+import fc from 'fast-check';
+import { scenarioArb } from './chaos/scenario.js';
+import { checkScenario } from './chaos/simulation.js';
+import { EVENT_MUTANTS, runEventMutant } from './chaos/eventMutants.js';
+
+const DEFAULT_SEED = 20261201;
+const SEED = process.env.CHAOS_SEED ? Number(process.env.CHAOS_SEED) : DEFAULT_SEED;
+/** Scenarios of the seeded run (20–30 rounds each, about 1 s each with its fault-free twin). */
+const RUNS = 5;
+
+describe('randomized faults with the watch pump, resync and admission in the loop (seeded)', () => {
+  test(`every invariant holds, no checkpoint passes an unpublished change, and each run converges to its fault-free twin with only the pump and the scheduled resync publishing (seed ${SEED})`, async () => {
+    const fired: Record<string, number> = {};
+    let rounds = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        scenarioArb(20, 30, { reads: true, names: true, inFlight: true, events: true }),
+        async (s) => {
+          const v = await checkScenario(s);
+          rounds += s.rounds.length;
+          for (const [k, n] of Object.entries(v.faulty.faults)) fired[k] = (fired[k] ?? 0) + n;
+          expect(v.faulty.violations).toEqual([]);
+          expect(v.clean.violations).toEqual([]);
+          expect({ faulty: v.faulty.converged, clean: v.clean.converged }).toEqual({
+            faulty: true,
+            clean: true,
+          });
+          expect(v.divergence).toEqual([]);
+        },
+      ),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+    expect(rounds).toBeGreaterThanOrEqual(100);
+    if (SEED === DEFAULT_SEED)
+      expect(
+        Object.keys(fired)
+          .filter((k) => /^(watch|pump|resync|admission) /.test(k))
+          .sort(),
+      ).toEqual([
+        'admission down',
+        'admission flood',
+        'pump duplicated',
+        'pump killed after its checkpoint save',
+        'pump killed before its checkpoint save',
+        'pump overlap',
+        'pump retried',
+        'pump stream failed',
+        'resync tick',
+        'watch 410 Gone',
+        'watch cut',
+        'watch stalled',
+      ]);
+  }, 60_000);
+
+  // the quick subset: the mutants the seed's first scenario catches (docs/reliability.md#event-path has the others)
+  const quick = EVENT_MUTANTS.filter((m) => m.kind !== 'resyncListsNothing');
+  test.each(quick.map((m) => [m.name, m] as const))(
+    'the event loop catches the mutant “%s” on its first scenario',
+    async (_name, mutant) => {
+      const v = await runEventMutant(mutant, { seed: DEFAULT_SEED, maxScenarios: 1 });
+      expect({ caught: v.caught, unclean: v.unclean }).toEqual({ caught: true, unclean: [] });
+    },
+    60_000,
+  );
+});
