@@ -519,9 +519,9 @@ export class EventPath {
     const kube = this.host.kube;
     const lister: Pick<KubeClient, 'list'> =
       this.mutant === 'resyncListsNothing'
-        ? ({
+        ? {
             list: () => Promise.resolve({ items: [], resourceVersion: kube.currentResourceVersion() }),
-          })
+          }
         : kube;
     await resyncCluster('chaos', lister, this.publisherFor(undefined), CONTROLLER_KINDS, silentLogger);
   }
