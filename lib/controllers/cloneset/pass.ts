@@ -327,7 +327,8 @@ function executeContext(
 }
 
 /**
- * One pass: read, observe, then either finish a recorded scale-down intent or plan and execute.
+ * One pass: read, observe, then either finish a recorded scale-down intent (once no expectation is pending) or plan
+ * and execute (no pod writes while one is).
  * @param recordedEvents Events already recorded by this invocation (not repeated)
  * @param scope what to list ({@link readScopeFor} the request's reason)
  * @param eventCorrelation this invocation's Event correlation state (lib/kube/eventCorrelation.ts), updated in place
@@ -358,8 +359,11 @@ export async function runPass(
       generation: intent.generation,
     });
     await deps.ledger.clear(lease, intent.intentId);
-  } else if (intent) {
-    // the same victims as the predecessor, but no more than the plan for the world as it is now would delete
+  } else if (intent && isSatisfied(observed.pending)) {
+    // the same victims as the predecessor, but no more than the plan for the world as it is now would delete; only
+    // once every expectation is observed (OpenKruise's `SatisfiedExpectations` gate in `doReconcile`): a victim
+    // whose delete is still in flight would be deleted twice, and the world the allowance is planned from still
+    // counts it (while pending, the pass below waits and writes no pod)
     const { plan: now } = planPass({ ...deps, newInstanceId: randomInstanceId }, world, false);
     const at = new Date(deps.clock());
     const deleting = now.actions.flatMap((a) =>

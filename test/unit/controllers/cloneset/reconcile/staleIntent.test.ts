@@ -6,7 +6,11 @@
  *   them;
  * - a failed delete left its delete expectation pending, so the next pass waited the whole expectation timeout
  *   (5 min) for a delete that never happened; OpenKruise's `deletePods` observes the expectation of a failed
- *   delete at once.
+ *   delete at once;
+ * - a recorded victim whose delete was still in flight (sent by an invocation killed waiting for the answer, its
+ *   expectation stored first) was deleted a second time: the ledger was finished before the expectations gate,
+ *   where OpenKruise's `doReconcile` makes no scale write while `SatisfiedExpectations` is false (invariant 8 of
+ *   the randomized fault test, docs/reliability.md#mutants).
  */
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import { internalError } from './support/recordingKube.js';
@@ -125,5 +129,45 @@ describe('finishing a recorded scale-down', () => {
     await reconcileCloneSet(h.deps({ holder: 'inv-3', maxPasses: 2 }), REQUEST);
     expect(h.journal.filter((l) => /^(delete|create) pod/.test(l))).toEqual([`create pod ${C}`]);
     expect([...h.kube.pods.keys()]).toEqual([A, B, C]);
+  });
+
+  test('a recorded victim whose delete is still in flight is not deleted again: the successor waits for its expectation, then clears the intent', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    await reconcileCloneSet(h.deps(), REQUEST);
+    h.kube.kubelet();
+    h.clock.now += 30_000;
+    const one = seedCloneSet();
+    one.spec.replicas = 1;
+    const stored = h.kube.apply(one);
+    // a predecessor chose A, recorded it and its delete expectation, sent the delete and was killed waiting: the
+    // API server has not applied the delete yet
+    const dead = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
+    if (!dead.acquired) throw new Error('lease');
+    const uid = h.kube.pods.get(A)!.metadata.uid!;
+    await h.stores.ledger.record(dead.lease, {
+      intentId: 'i-1',
+      createdAt: h.clock.now,
+      generation: stored.metadata.generation,
+      pods: [{ name: A, uid, reason: 'ScaleDown' }],
+    });
+    await h.stores.expectations.put(dead.lease, {
+      creates: [],
+      deletes: [{ name: A, uid, at: h.clock.now }],
+      updates: [],
+    });
+    h.clock.now += 2_000;
+    h.journal.length = 0;
+    await reconcileCloneSet(h.deps({ holder: 'inv-3', maxPasses: 1 }), REQUEST);
+    expect(h.journal.filter((l) => /^(delete|create) pod/.test(l))).toEqual([]);
+    expect(await h.stores.ledger.get(KEY)).toMatchObject({ intentId: 'i-1' });
+
+    h.kube.pods.delete(A); // the delete in flight lands
+    h.clock.now += 5_000;
+    h.journal.length = 0;
+    await reconcileCloneSet(h.deps({ holder: 'inv-4', maxPasses: 2 }), REQUEST);
+    expect(h.journal.filter((l) => /^(delete|create) pod/.test(l))).toEqual([]);
+    expect([...h.kube.pods.keys()]).toEqual([B]);
+    expect(await h.stores.ledger.get(KEY)).toBeUndefined();
   });
 });
