@@ -181,6 +181,52 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
     });
   });
 
+  test('scenario 743 of seed 20261201 (in-flight writes): a pod made serving by a late write after the pass listed the pods is not charged to that pass, which chose it as unavailable (invariant 2; docs/reliability.md#mutants)', async () => {
+    const s = fc.sample(scenarioArb(25, 35, { reads: true, names: true, inFlight: true }), {
+      seed: 20261201,
+      numRuns: 744,
+    })[743];
+    expect(s.spec).toMatchObject({ type: 'ReCreate', preDeleteHook: true });
+    const v = await checkScenario(s);
+    // req-2/x2's PreparingNormal → Normal patch of web-bbbbb waits in the API server 32 s and lands after req-8/x9
+    // listed five PreparingNormal pods; req-8/x9 then marks web-bbbbb PreparingDelete for the 5 → 3 scale-down
+    expect(v.faulty.faults['api inFlight']).toBe(2);
+    expect({
+      violations: v.faulty.violations,
+      divergence: v.divergence,
+      converged: v.faulty.converged,
+    }).toEqual({
+      violations: [],
+      divergence: [],
+      converged: true,
+    });
+  });
+
+  /** 3 → 1: the first delete of the scale-down is sent and waits in the API server; its sender is killed waiting. */
+  const inFlightDelete: Scenario = {
+    spec: { replicas: 3, image: 0, type: 'ReCreate', preDeleteHook: false, inPlaceUpdateHook: false },
+    rounds: [
+      { faults: [], dt: 2 },
+      { faults: [], dt: 2 },
+      { action: { kind: 'scale', replicas: 1 }, faults: [{ on: 'api', at: 1, kind: 'inFlight' }], dt: 2 },
+      ...Array.from({ length: 12 }, () => ({ faults: [], dt: 5 })),
+    ],
+  };
+
+  test('a delete in flight when its sender died is not sent again by the successor, which waits for its expectation (invariant 8: a pod is deleted once)', async () => {
+    const v = await checkScenario(inFlightDelete);
+    expect(v.faulty.faults).toEqual({ 'api inFlight': 1 });
+    expect({
+      violations: v.faulty.violations,
+      divergence: v.divergence,
+      converged: v.faulty.converged,
+    }).toEqual({
+      violations: [],
+      divergence: [],
+      converged: true,
+    });
+  });
+
   describe('known mutants, quick subset (the full run: npm run test:chaos -- --mutants)', () => {
     const mutant = (name: string) => {
       const m = MUTANTS.find((x) => x.name === name);
@@ -233,6 +279,15 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
       expect(v.faulty.violations[0]).toBe(
         't+47s: req-8/x9 created web-hbbbb: 4 pods > replicas 3 + maxSurge 0',
       );
+    });
+
+    test('a deleteInstances that stores its expectations after the delete leaves the successor unaware of a delete in flight: it deletes the pod again (invariant 8)', async () => {
+      const v = await checkScenario(inFlightDelete, {
+        mutant: mutant('deleteInstance puts its expectations after the delete'),
+      });
+      expect(v.faulty.violations).toEqual([
+        't+41s: req-4/x5 deleted web-bbbbb again: req-3/x3 had sent its delete already',
+      ]);
     });
 
     test('a lease released without the dirty check loses the event of an execution that overlapped the pass (seed 20261201, scenario 91)', async () => {

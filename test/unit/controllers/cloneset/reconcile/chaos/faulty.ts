@@ -52,7 +52,7 @@ export interface InvocationHost {
   /** The invocation read the CloneSet (a pass began looking at the world). */
   readCloneSet?(inv: Invocation): void;
   /** A write sent but applied late (`inFlight`): the simulation runs `apply` when it lands. */
-  inFlight?(inv: Invocation, apply: () => Promise<void>): void;
+  inFlight?(inv: Invocation, apply: () => Promise<void>, call: WriteCall): void;
   /** The invocation listed pods (an in-flight write of another invocation may land now). */
   listedPods?(inv: Invocation): void;
   /** The lagging watch cache that answers this LIST instead of the API server, if any (Scenario.staleLists). */
@@ -192,15 +192,19 @@ export class FaultyKube implements KubeClient {
       const late = host.inFlight;
       if (fault === 'inFlight' && late) {
         host.fired('api inFlight');
-        late(this.inv, async () => {
-          const check = host.beforeWrite(this.inv, call, true);
-          try {
-            await apply();
-          } catch {
-            return; // refused when it landed (a precondition, AlreadyExists, NotFound): nothing applied
-          }
-          check();
-        });
+        late(
+          this.inv,
+          async () => {
+            const check = host.beforeWrite(this.inv, call, true);
+            try {
+              await apply();
+            } catch {
+              return; // refused when it landed (a precondition, AlreadyExists, NotFound): nothing applied
+            }
+            check();
+          },
+          call,
+        );
         this.inv.crash();
         return never<T>();
       }

@@ -25,11 +25,12 @@ export interface ChaosStores {
 
 /**
  * How a mutant changes the stores (once per run) and the API server (per invocation, given the invocation's lease
- * holder `<requestId>/<execution>`) of one run.
+ * holder `<requestId>/<execution>` and whether it is still alive: a write of a dead invocation that lands late runs
+ * the mutant's code around it too, but a dead invocation sends nothing after it).
  */
 export interface MutantParts {
   stores?(real: ChaosStores): ChaosStores;
-  kube?(real: KubeClient, holder: string): KubeClient;
+  kube?(real: KubeClient, holder: string, alive: () => boolean): KubeClient;
 }
 
 /** A deliberate defect; `parts()` is called once per run, so parts of one run may share state. */
@@ -188,12 +189,13 @@ export const MUTANTS: readonly Mutant[] = [
             },
           },
         }),
-        kube: (real, holder) =>
+        kube: (real, holder, alive) =>
           kubeWith(real, {
             async delete(resource, ref, preconditions) {
               await real.delete(resource, ref, preconditions);
               const mine = held.get(holder);
-              if (mine?.names.has(ref.name)) {
+              // a delete in flight when its sender died lands without it: the held put is never sent
+              if (mine?.names.has(ref.name) && alive()) {
                 held.delete(holder);
                 await mine.put();
               }

@@ -194,6 +194,12 @@ export class Simulation {
   private lastMark = 0;
   private lastRequeue = 0;
   private readonly lastRead = new WeakMap<Invocation, number>();
+  /** When each invocation last listed pods (a tick of {@link tick}). */
+  private readonly lastPodList = new WeakMap<Invocation, number>();
+  /** Pod deletes the controller sent that were applied or are in flight (`<name>/<uid>` → the sender's holder). */
+  private readonly deletesSent = new Map<string, string>();
+  /** When a late write (in flight when its sender died) last landed on a pod, by pod name (a tick). */
+  private readonly lateLanded = new Map<string, number>();
   /** Invocations that released the lease with a mark neither read after nor covered by a requeue. */
   private readonly unhandled = new WeakSet<Invocation>();
   /** The second invocation of a `concurrent` fault, started at the first's first API write. */
@@ -453,9 +459,28 @@ export class Simulation {
   }
 
   /**
+   * Whether the pod serves only through a write `inv` could not see: a late write of a dead invocation landed on it
+   * after `inv` listed the pods, and in that list it did not serve. Then `inv` chose it by OpenKruise's rules as an
+   * unavailable pod, which costs no budget (`calculateDiffsWithExpectation`), and invariant 2 does not charge its
+   * write — as it does not charge a pod made unavailable by someone else: any writer between a pass's read and its
+   * write (here the late write; in a cluster also the kubelet turning a pod Ready) can do this to a controller
+   * whose pod patches carry no resourceVersion precondition, and OpenKruise's lifecycle patches carry none
+   * (`UpdatePodLifecycle` in pkg/util/lifecycle/lifecycle_utils.go; lib/controllers/cloneset/execute.ts
+   * `PRECONDITIONED`). Scenario 743 of seed 20261201 (docs/reliability.md#mutants).
+   */
+  private madeServingUnseen(inv: Invocation, name: string): boolean {
+    const landed = this.lateLanded.get(name) ?? 0;
+    if (landed <= (this.lastPodList.get(inv) ?? 0)) return false;
+    const read = inv.read.pods?.find((p) => p.metadata.name === name);
+    return !read || !isServing(read, this.unhealthy);
+  }
+
+  /**
    * The checks of one API write. A `late` write (in flight when its sender died) was planned under the spec and
    * world its sender read, so invariants 1 and 2 judge the writes of the passes after it instead (a pass that did
-   * not wait for the in-flight write adds to it); invariants 3 and 7 still hold of it.
+   * not wait for the in-flight write adds to it); invariants 3 and 7 still hold of it. Invariant 8: a pod is deleted
+   * once — no controller delete names a pod (name and UID) that an earlier controller delete removed or that one
+   * still in flight will remove (the second was planned from a world that did not account for the first).
    */
   private checkWrite(inv: Invocation, call: WriteCall, late = false): () => void {
     const cs = this.cloneSet;
@@ -484,6 +509,16 @@ export class Simulation {
     if (call.verb === 'other') return () => void this.appliedWrites++;
     const before = this.kube.pods.get(call.name);
     const uid = before?.metadata.uid;
+    const deleting = call.verb === 'deletePod' ? `${call.name}/${call.uid}` : undefined;
+    if (deleting && !late) {
+      // invariant 8: a pod is deleted once; a second delete was planned from a world that did not account for the
+      // controller's own delete (applied, or in flight with its expectation stored first)
+      const first = this.deletesSent.get(deleting);
+      if (first)
+        this.violation(
+          `${inv.holder} deleted ${call.name} again: ${first === inv.holder ? 'it' : first} had sent its delete already`,
+        );
+    }
     if (call.verb === 'deletePod' && before && uid === call.uid && !before.metadata.deletionTimestamp) {
       const key = `${call.name}/${call.uid}`;
       const inIntent = [...this.intents.values()].some((i) =>
@@ -493,9 +528,16 @@ export class Simulation {
         this.violation(`${inv.holder} deleted ${call.name}, which no plan chose`);
     }
     const wasServing =
-      !late && !!before && ownedBy(before, cs.metadata.uid) && isServing(before, this.unhealthy);
+      !late &&
+      !!before &&
+      ownedBy(before, cs.metadata.uid) &&
+      isServing(before, this.unhealthy) &&
+      !this.madeServingUnseen(inv, call.name);
     return () => {
       this.appliedWrites++;
+      if (late) this.lateLanded.set(call.name, ++this.tick);
+      if (deleting && before && `${call.name}/${uid}` === deleting)
+        this.deletesSent.set(deleting, inv.holder);
       if (!wasServing) return;
       const after = this.kube.pods.get(call.name);
       if (after && after.metadata.uid === uid && isServing(after, this.unhealthy)) return;
@@ -529,8 +571,13 @@ export class Simulation {
         return this.checkWrite(inv, call, late);
       },
       readCloneSet: (inv) => void this.lastRead.set(inv, ++this.tick),
-      inFlight: (inv, apply) => void this.inFlight.push({ from: inv, sentAt: this.clock.now, apply }),
+      inFlight: (inv, apply, call) => {
+        // a delete sent is a delete made, whenever it lands (invariant 8)
+        if (call.verb === 'deletePod') this.deletesSent.set(`${call.name}/${call.uid}`, inv.holder);
+        this.inFlight.push({ from: inv, sentAt: this.clock.now, apply });
+      },
       listedPods: (inv) => {
+        this.lastPodList.set(inv, ++this.tick);
         // lands after the next lease holder listed the pods: the write that pass did not see
         const landing = this.inFlight.filter((w) => w.from !== inv);
         this.inFlight = this.inFlight.filter((w) => w.from === inv);
@@ -593,7 +640,10 @@ export class Simulation {
       (call, args) => this.storeCall(inv, call, args),
     );
     const deps: ReconcileDeps = {
-      kube: new FaultyKube(this.mutant?.kube ? this.mutant.kube(this.kube, inv.holder) : this.kube, inv),
+      kube: new FaultyKube(
+        this.mutant?.kube ? this.mutant.kube(this.kube, inv.holder, () => !inv.crashed) : this.kube,
+        inv,
+      ),
       ...stores,
       requeue: {
         requeueAfter: (req, seconds) =>
