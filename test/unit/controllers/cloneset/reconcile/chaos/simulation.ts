@@ -149,7 +149,19 @@ export interface RunResult {
 /** The world of one run. */
 export class Simulation {
   readonly clock = { now: T0 };
-  readonly kube = new RecordingKube([], () => new Date(this.clock.now));
+  /** Objects created under each name so far: a name used again gets a new UID, as the API server gives one. */
+  private readonly incarnations = new Map<string, number>();
+  readonly kube = new RecordingKube(
+    [],
+    () => new Date(this.clock.now),
+    (name) => {
+      // `uid-<name>` for the first object of a name (readable); `uid-<name>-<n>` for the n-th (a released pod's
+      // name reused): until 2026-12 both got `uid-<name>`, so a delete meant for one matched the other
+      const n = (this.incarnations.get(name) ?? 0) + 1;
+      this.incarnations.set(name, n);
+      return n === 1 ? `uid-${name}` : `uid-${name}-${n}`;
+    },
+  );
   /** The lagging watch cache of Scenario.staleLists: the pods as they were at the round's start. */
   private readonly cache = new RecordingKube([], () => new Date(this.clock.now));
   private staleLists = false;
