@@ -133,6 +133,8 @@ export class EventPath {
   private epoch = 0;
   /** Calls that change the state of a run (not a refused acquire): the quiescence check's fixpoint. */
   private activity = 0;
+  /** Wakes {@link quiesce}'s wait: a run called something, a watch was parked, a stream ended. */
+  private wake: () => void = () => undefined;
   private readonly admission: ReturnType<typeof admissionHandler> | undefined;
 
   /**
@@ -145,6 +147,7 @@ export class EventPath {
     private readonly mutant?: EventMutantKind,
   ) {
     this.checkpoints = new MemoryCheckpoints(() => host.now());
+    this.server.onChange = () => this.wake();
     this.nextRunAt = host.now();
     this.lastResync = host.now();
     for (const s of this.streams) this.seen.set(s.path, new Map());
@@ -276,7 +279,7 @@ export class EventPath {
     return {
       publish: async (requests) => {
         if (run?.dead) throw new KilledError();
-        this.activity++;
+        this.touch();
         let batch = coalesce(requests);
         if (run && this.mutant === 'ownsWatchDropped')
           batch = batch.filter((r) => r.reason !== 'OwnedObjectChanged');
@@ -311,13 +314,16 @@ export class EventPath {
         gate();
         const r = await real.acquire(cluster, resource, holder, durationMs, nowMs);
         const s = run.streams.find((x) => x.stream.resource === resource);
-        if (r.acquired) this.activity++;
-        else if (s) s.refusedAt = this.epoch;
+        if (r.acquired) this.touch();
+        else if (s) {
+          s.refusedAt = this.epoch;
+          this.wake();
+        }
         return r;
       },
       save: async (cluster, resource, holder, token, resourceVersion) => {
         gate();
-        this.activity++;
+        this.touch();
         if (run.killAtSave === false) return this.kill(run, 'before its checkpoint save');
         const path = this.streams.find((s) => s.resource === resource)?.path;
         const rv = Number(resourceVersion);
@@ -334,7 +340,7 @@ export class EventPath {
       },
       release: async (cluster, resource, holder, token) => {
         gate();
-        this.activity++;
+        this.touch();
         await real.release(cluster, resource, holder, token);
       },
     };
@@ -380,7 +386,7 @@ export class EventPath {
       settled: Promise.resolve(),
       held: [],
     };
-    this.activity++;
+    this.touch();
     this.runs.push(run);
     const deps = {
       cluster: 'chaos',
@@ -413,10 +419,16 @@ export class EventPath {
           )
           .finally(() => {
             s.done = true;
-            this.activity++;
+            this.touch();
           }),
       ),
     );
+  }
+
+  /** Count a call that changes a run's state, and wake the wait for quiescence. */
+  private touch(): void {
+    this.activity++;
+    this.wake();
   }
 
   /** Whether every stream of every run is parked: in a watch, polling a held lease this epoch, or ended. */
@@ -439,7 +451,15 @@ export class EventPath {
           this.host.violation(`a pump run did not park within ${QUIESCE_REAL_MS} ms`);
           return;
         }
-        await new Promise((resolve) => setImmediate(resolve));
+        // woken by the next call of a run or park of a watch; the timer only bounds a wait nothing announces
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => resolve(), 20);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = () => undefined;
       }
       if (this.activity === before) break;
     }

@@ -33,7 +33,7 @@ interface Parked {
 /** How the simulation ends a parked watch. */
 export type WatchEnd =
   | { how: 'timeout' }
-  /** The connection is reset after `after` events. */
+  /** The connection is reset (TCP RST) after `after` events are written. */
   | { how: 'cut'; after: number };
 
 /** True when `labels` match `selector` (`key`, `!key`, `key=value`, comma-separated: what the streams use). */
@@ -60,6 +60,8 @@ export class ModelWatchServer {
   /** Watch requests served, by any run (activity for the simulation's quiescence check). */
   requests = 0;
   private readonly parked = new Map<string, Parked>();
+  /** Called whenever a watch is parked or a request ends (the simulation's wait for quiescence wakes up). */
+  onChange: () => void = () => undefined;
   /** Runs whose process is gone: their connections are reset at once. */
   private readonly dead = new Set<string>();
   private server: Server | undefined;
@@ -127,7 +129,9 @@ export class ModelWatchServer {
     this.parked.set(key, { run, path, from, ...(selector ? { labelSelector: selector } : {}), res });
     req.on('close', () => {
       if (this.parked.get(key)?.res === res) this.parked.delete(key);
+      this.onChange();
     });
+    this.onChange();
   }
 
   /**
@@ -159,8 +163,9 @@ export class ModelWatchServer {
     );
     if (end.how === 'cut') {
       for (const e of events.slice(0, end.after)) line(e.type, e.object);
-      // the written lines go out before the reset
-      setTimeout(() => p.res.destroy(), 5);
+      // a TCP reset, not a close: the client always sees an error, whether or not the lines reached it first (a
+      // close could end the response normally or not, depending on timing, and the seed would not replay)
+      p.res.socket?.resetAndDestroy();
       return true;
     }
     for (const e of events) line(e.type, e.object);
