@@ -11,7 +11,7 @@ import { objectKeyOf, type ObjectKey } from '../core/objectKey.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { RequeueScheduler, ReconcileReason, ReconcileRequest } from '../requests/index.js';
-import { FencedOutError, type Lease, type LeaseStore } from '../state/index.js';
+import { FencedOutError, StateStoreError, type Lease, type LeaseStore } from '../state/index.js';
 import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
 import { KubeApiError } from '../kube/errors.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
@@ -79,8 +79,9 @@ export interface Reconciler<D, P, Scope> {
   readScope(reason: ReconcileReason): Scope;
   /**
    * One pass over `key`.
-   * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError: the loop counts
-   *   them as a failed pass and backs off); API write failures are returned in `error`, never thrown
+   * @throws state-store errors (FencedOutError after a takeover; StateStoreError) and failed reads (KubeApiError):
+   *   the loop counts the last two as a failed pass and backs off; API write failures are returned in `error`,
+   *   never thrown
    */
   pass(deps: D, key: ObjectKey, env: PassEnv<Scope>): Promise<PassResult<P>>;
 }
@@ -138,12 +139,14 @@ function tally<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>, pass: PassRe
 
 /**
  * One pass of the controller; a pass that throws a `KubeApiError` — a read that kept failing after the HTTP
- * layer's retries (429, 5xx, no answer; the contract lets a pass throw API errors only for reads) — is a failed
- * pass with no writes, so it is counted and backed off like a failed write (review finding 10) instead of
- * leaving the invocation for Lambda's retries and the dead-letter queue. As OpenKruise's `Reconcile`, which
- * returns a failed list's error to the rate-limited workqueue (no Event, no condition: nothing was read to write
- * them on).
- * @throws what the pass throws besides `KubeApiError` (state-store errors: FencedOutError, StateStoreError)
+ * layer's retries (429, 5xx, no answer; the contract lets a pass throw API errors only for reads) — or a
+ * `StateStoreError` — a DynamoDB call that failed after the SDK's retries (throttled, unavailable, timed out) — is
+ * a failed pass, so it is counted and backed off like a failed write (review finding 10) instead of leaving the
+ * invocation for Lambda's retries and the dead-letter queue. As OpenKruise's `Reconcile`, which returns a failed
+ * list's error to the rate-limited workqueue (no Event, no condition: nothing was read to write them on). A store
+ * error leaves nothing half-done that the next pass cannot see: every bookkeeping write comes before the API writes
+ * it announces (docs/architecture.md#write-order), and what it does not announce the next (quorum) read shows.
+ * @throws what the pass throws besides these (FencedOutError: a takeover; unexpected errors)
  */
 async function passOrReadFailure<D extends LoopDeps, P, Scope>(
   run: Run<D, P, Scope>,
@@ -151,8 +154,9 @@ async function passOrReadFailure<D extends LoopDeps, P, Scope>(
   try {
     return await run.reconciler.pass(run.deps, run.key, run.env);
   } catch (e) {
-    if (!(e instanceof KubeApiError)) throw e;
-    run.deps.log.warn('a read failed; backing off', { ...run.key, error: e.message });
+    if (!(e instanceof KubeApiError || e instanceof StateStoreError)) throw e;
+    const what = e instanceof KubeApiError ? 'a read failed' : 'a state-store call failed';
+    run.deps.log.warn(`${what}; backing off`, { ...run.key, error: e.message });
     return { gone: false, writes: 0, acted: false, error: e.message };
   }
 }

@@ -173,7 +173,7 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
     })[39];
     expect(s.staleLists).toBe(true);
     const stale = await runScenario(s, true);
-    expect(stale.violations[0]).toBe('t+93s: req-8/x10 created web-zcbbb: 4 pods > replicas 3 + maxSurge 0');
+    expect(stale.violations[0]).toBe('t+93s: req-9/x10 created web-zcbbb: 4 pods > replicas 3 + maxSurge 0');
     const quorum = await runScenario({ ...s, staleLists: false }, true);
     expect({ violations: quorum.violations, converged: quorum.converged }).toEqual({
       violations: [],
@@ -280,7 +280,7 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
         mutant: mutant('Writer.create treats every AlreadyExists as ours'),
       });
       expect(v.faulty.violations[0]).toBe(
-        't+96s: req-16/x20 created web-dbbbb for cs-uid-1, but the pod of that name is controlled by no one',
+        't+96s: req-19/x21 created web-dbbbb for cs-uid-1, but the pod of that name is controlled by no one',
       );
     });
 
