@@ -105,6 +105,8 @@ interface EditRecord {
 /** What the EKS endpoint saw: the functions' writes per soak namespace and their watches per stream. */
 class EndpointLog implements ProxyObserver {
   readonly writes = new Map<string, SeenWrite[]>();
+  /** The reconcile role's reads per soak namespace, epoch ms: the first after an edit is when its pass began. */
+  readonly reads = new Map<string, number[]>();
   readonly watches = new Map<string, { from: number; to?: number }[]>();
   private readonly open = new Map<ProxiedRequest, { from: number; to?: number }>();
 
@@ -120,6 +122,12 @@ class EndpointLog implements ProxyObserver {
       return;
     }
     const ns = /\/namespaces\/([^/]+)\//.exec(u.pathname)?.[1];
+    if (r.method === 'GET' && ns?.startsWith(NAMESPACE_PREFIX) && r.user.includes('ReconcileRole')) {
+      const reads = this.reads.get(ns) ?? [];
+      reads.push(r.forwardedAt);
+      this.reads.set(ns, reads);
+      return;
+    }
     if (
       !WRITE_METHODS.has(r.method) ||
       !ns?.startsWith(NAMESPACE_PREFIX) ||
@@ -146,6 +154,11 @@ class EndpointLog implements ProxyObserver {
   /** The first write in `ns` at or after `at`. */
   firstWriteAfter(ns: string, at: number): SeenWrite | undefined {
     return this.writes.get(ns)?.find((w) => w.at >= at);
+  }
+
+  /** The first read by the reconcile role in `ns` at or after `at`, epoch ms. */
+  firstReadAfter(ns: string, at: number): number | undefined {
+    return this.reads.get(ns)?.find((t) => t >= at);
   }
 
   /** Longest time with no open watch per stream over [from, to], ms. */
@@ -316,7 +329,8 @@ export async function runSoak(o: SoakOptions): Promise<{ figures: SoakFigures; e
     await aws.idle('ReconcileLambdaFunction');
 
     const measured = reactions(edits, endpoint);
-    for (const r of measured) note({ reaction: r.edit.index, ms: r.ms, first: r.first.what });
+    for (const r of measured)
+      note({ reaction: r.edit.index, ms: r.ms, deliveryMs: r.deliveryMs, first: r.first.what });
     const unanswered = edits.filter((e) => e.measured && !endpoint.firstWriteAfter(e.namespace, e.at));
     const gaps = endpoint.gaps(t0, convergedAt);
     const deadLetters = await aws.deadLetters();
@@ -344,6 +358,9 @@ export async function runSoak(o: SoakOptions): Promise<{ figures: SoakFigures; e
       firsts.set(what, (firsts.get(what) ?? 0) + 1);
     }
     say(`first writes: ${[...firsts].map(([w, n]) => `${w} ${n}`).join(', ')}`);
+    const delivery = measured.flatMap((r) => (r.deliveryMs === undefined ? [] : [r.deliveryMs]));
+    const pass = measured.flatMap((r) => (r.deliveryMs === undefined ? [] : [r.ms - r.deliveryMs]));
+    say(`reaction = delivery (edit → the reconcile role's first read: watch, PutEvents, rule, invoke) + pass (first read → first write), ${delivery.length} split: delivery p50 ${fmt(percentile(delivery, 50))} s p99 ${fmt(percentile(delivery, 99))} s max ${fmt(delivery.length ? Math.max(...delivery) : undefined)} s; pass p50 ${fmt(percentile(pass, 50))} s p99 ${fmt(percentile(pass, 99))} s max ${fmt(pass.length ? Math.max(...pass) : undefined)} s`); // prettier-ignore
     say(`watch gap max per stream: ${[...gaps].map(([s, g]) => `${s} ${fmt(g)} s`).join(', ')}`);
     for (const f of aws.functions.values())
       say(`  ${f.spec.name}: ${f.stats.invocations} invocations, ${f.stats.coldStarts} cold starts, ${f.stats.errors} errors, ${f.stats.timeouts} timeouts`); // prettier-ignore
@@ -369,7 +386,11 @@ function reactions(edits: readonly EditRecord[], endpoint: EndpointLog) {
   return edits.flatMap((edit) => {
     if (!edit.measured) return [];
     const first = endpoint.firstWriteAfter(edit.namespace, edit.at);
-    return first ? [{ edit, first, ms: first.at - edit.at }] : [];
+    if (!first) return [];
+    // the pass that wrote began at its first read (a reconcile reads the CloneSet before it writes)
+    const read = endpoint.firstReadAfter(edit.namespace, edit.at);
+    const deliveryMs = read !== undefined && read <= first.at ? read - edit.at : undefined;
+    return [{ edit, first, ms: first.at - edit.at, deliveryMs }];
   });
 }
 
