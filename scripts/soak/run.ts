@@ -333,6 +333,8 @@ export async function runSoak(o: SoakOptions): Promise<{ figures: SoakFigures; e
       note({ reaction: r.edit.index, ms: r.ms, deliveryMs: r.deliveryMs, first: r.first.what });
     const unanswered = edits.filter((e) => e.measured && !endpoint.firstWriteAfter(e.namespace, e.at));
     const gaps = endpoint.gaps(t0, convergedAt);
+    for (const [stream, list] of endpoint.watches)
+      for (const w of list) note({ watch: stream, from: w.from, to: w.to ?? convergedAt });
     const deadLetters = await aws.deadLetters();
     const figures: SoakFigures = {
       minutes: (editEnd - t0) / 60_000,

@@ -49,6 +49,8 @@ function motoAvailable(): boolean {
 const describeIfMoto = motoAvailable() ? describe : describe.skip;
 const ctx = useTestNamespace('e2e-aws');
 let aws: EmulatedAws;
+/** `<role> <METHOD> <path>` of every request the EKS endpoint forwarded, as its observer saw them. */
+const forwarded: string[] = [];
 
 describeIfMoto('the packaged watch and reconcile zips on moto', () => {
   beforeAll(async () => {
@@ -61,6 +63,10 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
       // the watch every 10 s; other test files' CloneSets in this cluster are not this stack's to reconcile
       intervalScale: 1 / 6,
       narrowPatterns: { detail: { namespace: [ctx.namespace] } },
+      proxyObserver: {
+        forwarded: (r) =>
+          forwarded.push(`${/assumed-role\/kruiseless-(\w+)\//.exec(r.user)?.[1]} ${r.method} ${r.url}`),
+      },
     });
   }, 300_000);
 
@@ -137,6 +143,20 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
     // the reconciler wrote as the reconcile role's session, mapped to kruiseless:controller
     expect(
       [...aws.proxy.requests.keys()].some((u) => u.includes(':assumed-role/kruiseless-ReconcileRole/')),
+    ).toBe(true);
+    // the endpoint's observer (what npm run soak times) saw the reconciler's pod writes in this namespace and the pump's watch
+    const podWrites = forwarded.filter((f) =>
+      new RegExp(`^\\w+ (POST|DELETE) /api/v1/namespaces/${ctx.namespace}/pods`).test(f),
+    );
+    expect(podWrites.map((f) => f.split(' ').slice(0, 2).join(' ')).sort()).toEqual([
+      'ReconcileRole DELETE',
+      'ReconcileRole POST',
+      'ReconcileRole POST',
+    ]);
+    expect(
+      forwarded.some((f) =>
+        /^WatchRole GET \/apis\/apps\.kruise\.io\/v1alpha1\/clonesets\?.*watch=(true|1)/.test(f),
+      ),
     ).toBe(true);
   }, 240_000);
 
