@@ -10,7 +10,7 @@ import {
   type ReconcileOutcome,
   type Reconciler,
 } from '../../reconcile/reconcile.js';
-import { leaseGuardedKube } from '../../reconcile/leaseGuard.js';
+import { guardedReconciler } from '../../reconcile/guardedReconciler.js';
 import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
 import type { Plan } from './plan/index.js';
 
@@ -18,19 +18,10 @@ import type { Plan } from './plan/index.js';
 export interface ReconcileDeps extends LoopDeps, PassDeps {}
 
 /** The CloneSet pass and read scopes, for {@link reconcileObject}. */
-export const CLONESET_RECONCILER: Reconciler<ReconcileDeps, Plan, ReadScope> = {
-  readScope: readScopeFor,
-  // every API write of the pass goes through the lease guard (review finding 3: API writes are not token-fenced)
-  pass: (deps, key, env) =>
-    runPass(
-      { ...deps, kube: leaseGuardedKube(deps.kube, () => env.lease, deps.clock) },
-      key,
-      env.lease,
-      env.recordedEvents,
-      env.scope,
-      env.eventCorrelation,
-    ),
-};
+export const CLONESET_RECONCILER: Reconciler<ReconcileDeps, Plan, ReadScope> = guardedReconciler(
+  readScopeFor,
+  runPass,
+);
 
 /**
  * Reconcile one CloneSet: {@link reconcileObject} with {@link CLONESET_RECONCILER}.

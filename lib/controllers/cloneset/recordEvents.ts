@@ -1,14 +1,13 @@
 /**
- * Recording the Events of a pass (docs/reliability.md#event-folding): once per invocation per
- * `type|reason|message`, then as the correlator decides (lib/kube/eventCorrelation.ts) — dropped by the spam
- * filter, written as is (folded into an identical Event), or counted into the aggregate Event of its type and
- * reason.
+ * Recording the Events of a CloneSet pass: the kind-neutral recorder (lib/reconcile/pods/recordEvents.ts: once per
+ * invocation per `type|reason|message`, then as the correlator decides) on the CloneSet.
  */
 import type { CloneSet } from '../../api/types.js';
 import type { Clock } from '../../core/clock.js';
-import { correlateEvent, emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
+import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
-import { recordCloneSetEvent } from './write.js';
+import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
+import { CLONESET_RESOURCE } from './api/resource.js';
 
 /** What recording needs: the CloneSet, the client, the time, and the invocation's memory of its Events. */
 export interface EventRecording {
@@ -22,16 +21,6 @@ export interface EventRecording {
 }
 
 /** Record `events` in order on `ctx.cloneSet`. Best effort, as {@link KubeClient.recordEvent}: never throws. */
-export async function recordEvents(ctx: EventRecording, events: readonly KubeEvent[]): Promise<void> {
-  const correlation = ctx.eventCorrelation ?? { state: emptyCorrelation() };
-  for (const ev of events) {
-    const key = `${ev.type}|${ev.reason}|${ev.message}`;
-    if (ctx.recordedEvents?.has(key)) continue;
-    ctx.recordedEvents?.add(key);
-    const { decision, state } = correlateEvent(correlation.state, ev, ctx.clock());
-    correlation.state = state;
-    if (decision.action === 'record') await recordCloneSetEvent(ctx.kube, ctx.cloneSet, ev);
-    else if (decision.action === 'aggregate')
-      await recordCloneSetEvent(ctx.kube, ctx.cloneSet, decision.event, true);
-  }
+export function recordEvents(ctx: EventRecording, events: readonly KubeEvent[]): Promise<void> {
+  return recordObjectEvents({ ...ctx, resource: CLONESET_RESOURCE, object: ctx.cloneSet }, events);
 }
