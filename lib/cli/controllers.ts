@@ -19,6 +19,8 @@ export type RegisterCommands = (program: Command, io: CliIO) => void;
 /** Controller name → its commands (docs/cli.md). */
 export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterCommands[]>> = {
   cloneset: [registerRollout, registerPlan, registerWhy, registerLint],
+  // `kruiseless lint` (CloneSet's entry) already lints Advanced StatefulSets; plan, why and rollout on one are not built yet
+  statefulset: [],
 };
 
 /**

@@ -73,6 +73,10 @@ function actionWrites(a: Action, plan: Plan): PlannedWrite[] {
       return [{ write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] }];
     case 'PatchPodStatus':
       return [{ write: `patch pod/status ${a.pod.name}`, why: PATCH_WHY[a.reason] }];
+    case 'CreatePVC':
+      return [
+        { write: `create pvc ${a.pvc.metadata.name ?? ''}`, why: `missing volume claim of pod ${a.podName}` },
+      ];
     case 'DeletePVC':
       return [{ write: `delete pvc ${a.name}`, why: 'owned claim not used by any pod' }];
     case 'PatchPVCOwner':

@@ -87,5 +87,12 @@ export type Action =
         | 'InitKruisePodReady';
       patch: JsonObject;
     }
+  | {
+      type: 'CreatePVC';
+      /** Complete PVC object to POST. */
+      pvc: PersistentVolumeClaim;
+      /** Name of the pod the PVC is for (named by the outcome Events). */
+      podName: string;
+    }
   | { type: 'DeletePVC'; name: string; uid: string }
   | { type: 'PatchPVCOwner'; name: string; uid: string; ownerReferences: OwnerReference[] };

@@ -34,6 +34,7 @@ import { recordEvents } from './recordEvents.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../../state/index.js';
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../../core/bounded.js';
 import { controllerRef } from '../../podset/ownership.js';
+import { createOwned } from '../../reconcile/pods/createOwned.js';
 import { deleteInstances, type DeleteTarget } from '../../reconcile/pods/deleteInstance.js';
 import { failureEvent, successEvent } from '../../reconcile/pods/outcomeEvents.js';
 import { capPendingWrites } from '../../reconcile/pods/passLimit.js';
@@ -213,30 +214,18 @@ class Writer {
    */
   async create<T extends KubeObject>(resource: Resource<T>, object: T): Promise<void> {
     const name = object.metadata.name ?? '';
-    try {
-      await this.ctx.kube.create(resource, object);
-    } catch (e) {
-      if (
-        classifyWriteError(e) === 'alreadyExists' &&
-        !this.seen.has(name) &&
-        (await this.isOurs(resource, name))
-      ) {
-        this.ctx.log.info('create met AlreadyExists for an object this CloneSet controls: counted as ours', {
-          name,
-        });
-        return;
-      }
-      throw e;
-    }
-  }
-
-  /** Whether the object `name` of `resource` exists and is controlled by this CloneSet (false if the GET fails). */
-  private async isOurs(resource: Resource, name: string): Promise<boolean> {
     const uid = this.ctx.cloneSet.metadata.uid;
-    const found = await this.ctx.kube
-      .get(resource, { namespace: this.namespace, name })
-      .catch(() => undefined);
-    return !!uid && !!found && controllerRef(found.metadata.ownerReferences)?.uid === uid;
+    const outcome = await createOwned(
+      this.ctx.kube,
+      resource,
+      object,
+      !this.seen.has(name),
+      (found) => !!uid && controllerRef(found.metadata.ownerReferences)?.uid === uid,
+    );
+    if (outcome === 'existed')
+      this.ctx.log.info('create met AlreadyExists for an object this CloneSet controls: counted as ours', {
+        name,
+      });
   }
 }
 
@@ -420,6 +409,10 @@ async function applyOne(w: Writer, a: Exclude<Action, CreatePod | Deletion>): Pr
       }
       return 1;
     }
+    case 'CreatePVC':
+      // CloneSet plans none (its PVCs come with their pod's CreatePod); Advanced StatefulSet's pending pods do
+      await w.create(RESOURCES.persistentvolumeclaims, a.pvc);
+      return 1;
     case 'PatchPVCOwner':
       await patchOwnerReferences(
         kube,

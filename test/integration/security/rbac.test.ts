@@ -185,7 +185,7 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     spec: { containers: [{ name: 'main', image: 'nginx:1.19-alpine' }] },
   });
   const denial = (op: string, resource: string, name: string): string =>
-    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet (apps.kruise.io); ${guardNs.namespace}/${name} is not`;
+    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet or an Advanced StatefulSet (apps.kruise.io); ${guardNs.namespace}/${name} is not`;
   let cloneSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
   let replicaSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
 

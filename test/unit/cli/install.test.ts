@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { accessExpectations, checkCrdTakeover, crdsToApply } from '../../../lib/cli/install.js';
 import { CliError } from '../../../lib/cli/io.js';
+import { cloneSet } from '../../../lib/controllers/cloneset/index.js';
 import { admissionManifests, crdManifests, objectRef } from '../../../lib/cli/manifests.js';
 
 const settings = {
@@ -80,7 +81,7 @@ describe('checkCrdTakeover', () => {
   });
 });
 
-test('the access reviews: 17 calls of the reconciler, 9 reads and 7 refused writes of the watcher, 22 refused to both', () => {
+test('the access reviews (CloneSet and Advanced StatefulSet): 29 calls of the reconciler, 12 reads and 10 refused writes of the watcher, 26 refused to both', () => {
   const e = accessExpectations();
   const count = (groups: string, expected: boolean) =>
     e.filter((x) => x.groups.join('+') === groups && x.expected === expected).length;
@@ -90,7 +91,7 @@ test('the access reviews: 17 calls of the reconciler, 9 reads and 7 refused writ
     watcherDenied: count('kruiseless:watcher', false),
     bothDenied: count('kruiseless:controller+kruiseless:watcher', false),
     total: e.length,
-  }).toEqual({ controllerAllowed: 22, watcherAllowed: 9, watcherDenied: 7, bothDenied: 22, total: 60 });
+  }).toEqual({ controllerAllowed: 29, watcherAllowed: 12, watcherDenied: 10, bothDenied: 26, total: 77 });
 });
 
 test('objectRef names objects as kubectl does', () => {
@@ -118,14 +119,26 @@ describe('crdsToApply', () => {
     status: { storedVersions: ['v1beta1'], acceptedNames: { kind, plural }, conditions: [] },
   });
 
-  test("OpenKruise's Advanced StatefulSet CRD (conversion webhook) is left as it is: no controller reconciles it here", () => {
+  test("OpenKruise's Advanced StatefulSet CRD (conversion webhook) is refused now that Advanced StatefulSet is reconciled here", () => {
     const current = new Map([
       [
         'statefulsets.apps.kruise.io',
         openKruise('statefulsets.apps.kruise.io', 'StatefulSet', 'statefulsets'),
       ],
     ]);
-    const { apply, kept } = crdsToApply(crds, current);
+    expect(() => crdsToApply(crds, current)).toThrow(
+      'statefulsets.apps.kruise.io in this cluster serves or stores versions through a conversion webhook',
+    );
+  });
+
+  test('a CRD no registered controller reconciles is left as it is (a build without Advanced StatefulSet)', () => {
+    const current = new Map([
+      [
+        'statefulsets.apps.kruise.io',
+        openKruise('statefulsets.apps.kruise.io', 'StatefulSet', 'statefulsets'),
+      ],
+    ]);
+    const { apply, kept } = crdsToApply(crds, current, [cloneSet]);
     expect(kept).toEqual(['statefulsets.apps.kruise.io']);
     expect(apply.map(name)).toEqual(crds.map(name).filter((n) => n !== 'statefulsets.apps.kruise.io'));
   });

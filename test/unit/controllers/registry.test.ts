@@ -13,10 +13,12 @@ import {
 } from '../../../lib/controllers/index.js';
 
 describe('the registry', () => {
-  it('lists cloneset', () => {
-    expect(CONTROLLERS.map((c) => c.name)).toEqual(['cloneset']);
+  it('lists cloneset and statefulset (Advanced StatefulSet)', () => {
+    expect(CONTROLLERS.map((c) => c.name)).toEqual(['cloneset', 'statefulset']);
     expect(controllerByKind('apps.kruise.io/CloneSet')?.name).toBe('cloneset');
+    expect(controllerByKind('apps.kruise.io/StatefulSet')?.name).toBe('statefulset');
     expect(KNOWN_KINDS('apps.kruise.io/CloneSet')).toEqual({ namespaced: true });
+    expect(KNOWN_KINDS('apps.kruise.io/StatefulSet')).toEqual({ namespaced: true });
   });
 
   it('has the same controllers, in the same order, in its light list, sharing their parts', () => {

@@ -82,13 +82,19 @@ describe('controllerSettings', () => {
         'cloneset-scaling-exclude-preparing-delete': true,
       }),
     ).toEqual({
-      settings: { cloneset: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true } },
+      settings: {
+        cloneset: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true },
+        statefulset: {},
+      },
       ignoredGates: ['PodWebhook'],
     });
   });
 
   it('sets nothing for the defaults', () => {
-    expect(controllerSettings('', {})).toEqual({ settings: { cloneset: {} }, ignoredGates: [] });
+    expect(controllerSettings('', {})).toEqual({
+      settings: { cloneset: {}, statefulset: {} },
+      ignoredGates: [],
+    });
   });
 
   it('refuses a malformed gate list as a deployment error', () => {
@@ -107,5 +113,17 @@ describe('backoffSettings', () => {
     expect(() => backoffSettings(10, 5)).toThrow(
       new ConfigError('backoff max must be a number of seconds ≥ the base (10), got 5'),
     );
+  });
+});
+
+describe('controllerSettings: Advanced StatefulSet gates', () => {
+  it('sets the statefulset planner options its gates name, and CloneSet ignores them', () => {
+    expect(controllerSettings('StatefulSetStartOrdinal=true,StatefulSetAutoDeletePVC=false', {})).toEqual({
+      settings: {
+        cloneset: {},
+        statefulset: { statefulSetStartOrdinal: true, statefulSetAutoDeletePVC: false },
+      },
+      ignoredGates: [],
+    });
   });
 });

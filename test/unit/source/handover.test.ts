@@ -12,7 +12,10 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { ReconcileRequest } from '../../../lib/requests/index.js';
 import type { StateStores } from '../../../lib/state/index.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
-import { CONTROLLER_KINDS } from '../../../lib/controllers/kinds.js';
+import { cloneSetKind } from '../../../lib/controllers/cloneset/kind.js';
+
+/** CloneSet's streams alone: the handover of one registration's watches is what this file times. */
+const CONTROLLER_KINDS = [cloneSetKind];
 import { parseServerlessYml } from '../../../lib/emulator/serverlessRules.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { MemoryCheckpoints } from './support/checkpoints.js';
@@ -68,7 +71,7 @@ function handler() {
         kube: { list: () => Promise.reject(new Error('no list expected')) },
       }),
   } as unknown as Runtime;
-  return watchHandler(() => runtime, new Logger({ logLevel: 'SILENT' }), undefined, 1000);
+  return watchHandler(() => runtime, new Logger({ logLevel: 'SILENT' }), undefined, 1000, CONTROLLER_KINDS);
 }
 
 /** One scheduled invocation started now, with Lambda's remaining-time clock. */

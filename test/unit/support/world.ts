@@ -232,6 +232,12 @@ export class World {
         this.pods[i] = patched;
         return;
       }
+      case 'CreatePVC':
+        this.pvcs.push({
+          ...structuredClone(a.pvc),
+          metadata: { ...a.pvc.metadata, uid: `uid-${a.pvc.metadata.name}` },
+        });
+        return;
       case 'DeletePVC':
         this.pvcs = this.pvcs.filter((p) => p.metadata.name !== a.name);
         return;

@@ -14,6 +14,7 @@ import { ordinalRange, podOrdinal, splitByOrdinal } from './ordinals.js';
 import { refreshPod, type PassState } from './pass.js';
 import { allowsBurst, isHealthy, minReadySecondsOf } from './podState.js';
 import { applyRevision, chooseRevisions, revisionsToDelete } from './revision.js';
+import { retentionActions } from './retention.js';
 import { walkCondemned, walkReplicas } from './scale.js';
 import { completeRollingUpdate, inconsistentStatus, replicaCounts } from './status.js';
 import {
@@ -137,7 +138,9 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
   }
   const monotonic = !allowsBurst(sts);
   const walked = walkReplicas(pass, replicas, monotonic, updateName, input.pvcs ?? []);
-  if (walked.kind === 'exit') return finish(walked.why);
+  if (walked.kind === 'exit') return finish(walked.why, walked.error);
+  if (options.statefulSetAutoDeletePVC)
+    for (const pod of condemned) pass.actions.push(...retentionActions(sts, pod, input.pvcs ?? [], true));
   const condemnedWalk = walkCondemned(pass, condemned, monotonic, firstUnhealthy);
   if (condemnedWalk.kind === 'exit') return finish(condemnedWalk.why);
   if (sts.spec.updateStrategy?.type === 'OnDelete') return finish();

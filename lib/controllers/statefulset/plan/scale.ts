@@ -10,6 +10,7 @@ import type { PersistentVolumeClaim, Pod } from '../../../api/types.js';
 import {
   isCreated,
   isFailed,
+  isPending,
   isRunningAndReady,
   isSucceeded,
   isTerminating,
@@ -18,6 +19,7 @@ import {
 } from './podState.js';
 import { claimsFor } from './newPod.js';
 import { podOrdinal } from './ordinals.js';
+import { claimIsStale, missingClaims, retentionActions } from './retention.js';
 import {
   deletePod,
   identityMatches,
@@ -28,10 +30,13 @@ import {
   type PassState,
 } from './pass.js';
 
-/** How the replicas walk ended: `exit` ends the pass (monotonic only), `done`/`break` go on to the condemned. */
-export type WalkOutcome = { kind: 'done' } | { kind: 'exit'; why: string };
+/**
+ * How the replicas walk ended: `exit` ends the pass (monotonic only, or on an error in either mode, as upstream's
+ * `runForAllWithBreak` returns on an error), `done`/`break` go on to the condemned.
+ */
+export type WalkOutcome = { kind: 'done' } | { kind: 'exit'; why: string; error?: string };
 
-type Step = { exit?: string; break?: boolean };
+type Step = { exit?: string; break?: boolean; error?: string };
 
 function processReplica(
   pass: PassState,
@@ -51,6 +56,8 @@ function processReplica(
   if (!isCreated(pod)) {
     const claims = claimsFor(sts, podOrdinal(pod));
     const existing = new Map(pvcs.map((c) => [c.metadata.name ?? '', c]));
+    if (pass.options.statefulSetAutoDeletePVC && claimIsStale(sts, pod, pvcs))
+      return { exit: `a PVC of pod ${name} is stale (owned by a deleted pod of that name)` };
     if (
       pass.options.statefulSetAutoDeletePVC &&
       claims.some((c) => !!existing.get(c.metadata.name ?? '')?.metadata.deletionTimestamp)
@@ -66,6 +73,15 @@ function processReplica(
     if (monotonic) return { exit: `pod ${name} created: OrderedReady creates one at a time` };
     if (useScaleBudget(budget)) return { break: true };
     return {};
+  }
+  if (isPending(pod)) {
+    const missing = missingClaims(sts, pod, pvcs);
+    pass.actions.push(...missing.create);
+    if (pass.options.statefulSetAutoDeletePVC) pass.actions.push(...retentionActions(sts, pod, pvcs, false));
+    if (missing.deleting.length > 0) {
+      const error = missing.deleting.map((c) => `pvc ${c} is to be deleted`).join(', ');
+      return { exit: `a PVC of pending pod ${name} is being deleted`, error };
+    }
   }
   if (isTerminating(pod)) {
     if (monotonic) return { exit: `waiting for pod ${name} to terminate` };
@@ -84,6 +100,9 @@ function processReplica(
     }
   }
   if (!identityMatches(sts, pod)) pass.actions.push(identityPatch(pass, pod));
+  // a Pending pod's PVCs were brought in line above (upstream `createMissingPersistentVolumeClaims`)
+  if (pass.options.statefulSetAutoDeletePVC && !isPending(pod))
+    pass.actions.push(...retentionActions(sts, pod, pvcs, false));
   return {};
 }
 
@@ -104,6 +123,7 @@ export function walkReplicas(
   for (const pod of replicas) {
     if (!pod) continue;
     const step = processReplica(pass, pod, monotonic, budget, updateRevision, pvcs);
+    if (step.exit && step.error) return { kind: 'exit', why: step.exit, error: step.error };
     if (step.exit && monotonic) return { kind: 'exit', why: step.exit };
     if (step.break) break;
   }

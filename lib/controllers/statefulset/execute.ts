@@ -1,0 +1,436 @@
+/**
+ * OpenKruise: pkg/controller/statefulset/stateful_set_control.go `performUpdate` (revision, then the pod writes of
+ * `updateStatefulSet`, then `updateStatefulSetStatus` even after an error, then `truncateHistory`);
+ * stateful_pod_control.go `CreateStatefulPod` (the PVCs before the pod), `DeleteStatefulPod`,
+ * `UpdatePodClaimForRetentionPolicy`.
+ *
+ * Carries out a {@link StatefulSetPlan} through the API server, one write at a time in plan order, as upstream
+ * makes them (its replica walk is sequential under both pod management policies): the ControllerRevision create or
+ * bump; then each action — a pod's PVCs, then the pod; deletions; pod and PVC patches — stopping at the first failed
+ * write; then the status, with a `FailedCreatePod` / `FailedUpdatePod` condition for a failed create or update;
+ * then the history beyond `revisionHistoryLimit`; then the Events. Expectations are stored before the creates and
+ * deletions they stand for (one write per run of creates, one per run of deletions) and after pod patches (they
+ * carry the returned resourceVersions), and rolled back for writes that were not made.
+ */
+import type { PersistentVolumeClaim, Pod } from '../../api/types.js';
+import { metaTime } from '../../api/time.js';
+import { selectorMatches } from '../../api/selector.js';
+import type { Clock } from '../../core/clock.js';
+import { errorMessage } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { classifyWriteError, type KubeApiError } from '../../kube/errors.js';
+import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
+import { patchOwnerReferences } from '../../kube/ownerReferences.js';
+import { RESOURCES } from '../../kube/resources.js';
+import type { KubeClient, KubeEvent } from '../../kube/types.js';
+import type { Action, PatchReason } from '../../podset/actions.js';
+import { controllerRef } from '../../podset/ownership.js';
+import { createOwned } from '../../reconcile/pods/createOwned.js';
+import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
+import { capPendingWrites } from '../../reconcile/pods/passLimit.js';
+import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
+import { mergeStatusPatches, type PodPatch } from '../../reconcile/pods/statusPatches.js';
+import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
+import { STATEFULSET_RESOURCE } from './api/resource.js';
+import type { StatefulSet, StatefulSetCondition, StatefulSetStatus } from './api/types.js';
+import type { StatefulSetPlan } from './plan/index.js';
+import { actionFailed, actionSucceeded, claimEvent } from './podEvents.js';
+import { updateStatefulSetStatus } from './write.js';
+
+/** What {@link executeStatefulSetPlan} needs. */
+export interface ExecuteContext {
+  kube: KubeClient;
+  lease: Lease;
+  expectations: ExpectationStore;
+  /** The StatefulSet as read at the start of this pass (its resourceVersion is the status precondition). */
+  statefulSet: StatefulSet;
+  /** The owned pods as listed: a create meeting AlreadyExists for one of their names is a failure. */
+  pods: readonly Pod[];
+  /** The set's PVCs as listed. */
+  pvcs: readonly PersistentVolumeClaim[];
+  /** Expectations still pending before this plan (already observed against the listed objects). */
+  pending: Expectations;
+  clock: Clock;
+  log: Logger;
+  /** Events already recorded by this invocation (`type|reason|message`): a repeat is not recorded again. */
+  recordedEvents?: Set<string>;
+  /** Correlation state of this set's Events (lib/kube/eventCorrelation.ts); absent: a fresh state for this call. */
+  eventCorrelation?: { state: EventCorrelationState };
+}
+
+/** Outcome of {@link executeStatefulSetPlan}. */
+export interface ExecuteResult {
+  /** API writes that succeeded (revisions, PVCs, pods, status, history). */
+  writes: number;
+  /** The first write error, if any (later actions were not attempted). */
+  error?: Error;
+  /** A write met a 409 Conflict: the remaining actions were skipped; the caller re-reads and plans again. */
+  conflict?: boolean;
+}
+
+/** `FailedCreatePod` / `FailedUpdatePod` (OpenKruise's `appsv1beta1.FailedCreatePod`, `FailedUpdatePod`). */
+export const CONDITION_FAILED_CREATE_POD = 'FailedCreatePod';
+/** See {@link CONDITION_FAILED_CREATE_POD}. */
+export const CONDITION_FAILED_UPDATE_POD = 'FailedUpdatePod';
+
+/** Pod patches that must apply to exactly the pod version they were planned from (as CloneSet's executor). */
+const PRECONDITIONED: ReadonlySet<PatchReason> = new Set<PatchReason>([
+  'InPlaceUpdate',
+  'InPlaceUpdateGraceExpired',
+  'InPlaceUpdateNextBatch',
+]);
+
+type CreateAction = Extract<Action, { type: 'CreatePod' | 'CreatePVC' }>;
+const isCreate = (a: Action): a is CreateAction => a.type === 'CreatePod' || a.type === 'CreatePVC';
+const isPodPatch = (a: Action): a is PodPatch => a.type === 'PatchPod' || a.type === 'PatchPodStatus';
+
+/** Names of the objects a create makes (its PVCs first). */
+function createdNames(a: CreateAction): string[] {
+  return a.type === 'CreatePVC'
+    ? [a.pvc.metadata.name ?? '']
+    : [...a.pvcs.map((c) => c.metadata.name ?? ''), a.pod.metadata.name ?? ''];
+}
+
+/** An action's write failed; `partial` holds the Events of what it did before (a claim created before its pod). */
+class ActionFailed extends Error {
+  constructor(
+    readonly action: Action,
+    readonly failure: unknown,
+    readonly events: KubeEvent[],
+  ) {
+    super('action failed');
+  }
+}
+
+/** The state of one execution. */
+class Executor {
+  readonly namespace: string;
+  readonly setName: string;
+  readonly seen: ReadonlySet<string>;
+  readonly latestRv = new Map<string, string>();
+  updatesChanged = false;
+  writes = 0;
+  readonly events: KubeEvent[] = [];
+
+  constructor(
+    readonly ctx: ExecuteContext,
+    readonly plan: StatefulSetPlan,
+    readonly expected: Expectations,
+  ) {
+    this.namespace = ctx.statefulSet.metadata.namespace ?? '';
+    this.setName = ctx.statefulSet.metadata.name ?? '';
+    this.seen = new Set(ctx.pods.map((p) => p.metadata.name ?? ''));
+  }
+
+  save(): Promise<void> {
+    return this.ctx.expectations.put(this.ctx.lease, this.expected);
+  }
+
+  /**
+   * A PVC of a pod: created, or found to exist already as a PVC of this set (its labels match the set's
+   * selector: upstream's `createPersistentVolumeClaims` uses a listed claim of that name and creates none).
+   * @returns the Events of the create
+   * @throws ActionFailed naming `action` when the create fails
+   */
+  private async createClaim(action: Action, claim: PersistentVolumeClaim, pod: string): Promise<void> {
+    const selector = this.ctx.statefulSet.spec.selector ?? {};
+    const name = claim.metadata.name ?? '';
+    try {
+      const outcome = await createOwned(
+        this.ctx.kube,
+        RESOURCES.persistentvolumeclaims,
+        claim,
+        true,
+        (found) => selectorMatches(selector, found.metadata.labels),
+      );
+      if (outcome === 'created') {
+        this.writes++;
+        this.events.push(claimEvent(this.setName, pod, name));
+      }
+    } catch (e) {
+      const ev =
+        classifyWriteError(e) === 'alreadyExists'
+          ? []
+          : [claimEvent(this.setName, pod, name, errorMessage(e))];
+      throw new ActionFailed(action, new ClaimFailed(name, e), ev);
+    }
+  }
+
+  /** A run of creates, its expectations stored once before the first; those not made are rolled back. */
+  async createRun(step: CreateAction[]): Promise<void> {
+    const at = this.ctx.clock();
+    for (const a of step) for (const name of createdNames(a)) this.expected.creates.push({ name, at });
+    await this.save();
+    let done = 0;
+    try {
+      for (const a of step) {
+        if (a.type === 'CreatePVC') await this.createClaim(a, a.pvc, a.podName);
+        else {
+          const podName = a.pod.metadata.name ?? '';
+          for (const claim of a.pvcs) await this.createClaim(a, claim, podName);
+          const uid = this.ctx.statefulSet.metadata.uid;
+          try {
+            await createOwned(
+              this.ctx.kube,
+              RESOURCES.pods,
+              a.pod,
+              !this.seen.has(podName),
+              (found) => !!uid && controllerRef(found.metadata.ownerReferences)?.uid === uid,
+            );
+          } catch (e) {
+            // upstream records no Event for an AlreadyExists pod ("sink already exists errors")
+            throw new ActionFailed(a, e, []);
+          }
+          this.writes++;
+        }
+        this.events.push(...actionSucceeded(a, this.setName, this.plan.revisions.updateRevision));
+        done++;
+      }
+    } catch (e) {
+      const notMade = new Set(step.slice(done).flatMap(createdNames));
+      this.expected.creates = this.expected.creates.filter((op) => !notMade.has(op.name) || op.at !== at);
+      await this.save();
+      throw e;
+    }
+  }
+
+  /** A run of pod deletions ({@link deleteInstances}: expectations stored once, the rest rolled back on failure). */
+  async deleteRun(step: Extract<Action, { type: 'DeletePod' }>[]): Promise<void> {
+    let deleted = 0;
+    try {
+      this.writes += await deleteInstances(
+        {
+          kube: this.ctx.kube,
+          expectations: this.ctx.expectations,
+          lease: this.ctx.lease,
+          namespace: this.namespace,
+        },
+        this.expected,
+        step.map((a) => ({ pod: { name: a.pod.name, uid: a.pod.uid }, pvcs: [] })),
+        this.ctx.clock(),
+        (i) => {
+          deleted = i + 1;
+          this.events.push(...actionSucceeded(step[i], this.setName, this.plan.revisions.updateRevision));
+        },
+      );
+    } catch (e) {
+      throw new ActionFailed(step[deleted], e, []);
+    }
+  }
+
+  /** One pod patch (strategic merge; status through the subresource), its update expectation recorded after. */
+  async patchPod(a: PodPatch): Promise<void> {
+    const rv =
+      a.type === 'PatchPod' && PRECONDITIONED.has(a.reason)
+        ? (this.latestRv.get(a.pod.name) ?? a.pod.resourceVersion)
+        : undefined;
+    let pod: Pod;
+    try {
+      pod = await this.ctx.kube.patch(
+        RESOURCES.pods,
+        { namespace: this.namespace, name: a.pod.name },
+        { type: 'strategic-merge', body: a.patch },
+        {
+          ...(a.type === 'PatchPodStatus' ? { subresource: 'status' } : {}),
+          ...(rv !== undefined ? { preconditions: { resourceVersion: rv } } : {}),
+        },
+      );
+    } catch (e) {
+      throw new ActionFailed(a, e, []);
+    }
+    this.writes++;
+    const newRv = pod.metadata.resourceVersion;
+    if (newRv) {
+      this.latestRv.set(a.pod.name, newRv);
+      this.expected.updates = this.expected.updates.filter((op) => op.name !== a.pod.name);
+      this.expected.updates.push({
+        name: a.pod.name,
+        uid: a.pod.uid,
+        resourceVersion: newRv,
+        at: this.ctx.clock(),
+      });
+      this.updatesChanged = true;
+    }
+    this.events.push(...actionSucceeded(a, this.setName, this.plan.revisions.updateRevision));
+  }
+
+  /** A PVC's owner references replaced (the retention policy), the PVC's UID in the patch. */
+  async patchClaimOwners(a: Extract<Action, { type: 'PatchPVCOwner' }>): Promise<void> {
+    try {
+      await patchOwnerReferences(
+        this.ctx.kube,
+        RESOURCES.persistentvolumeclaims,
+        { namespace: this.namespace, name: a.name },
+        a.uid,
+        a.ownerReferences,
+      );
+    } catch (e) {
+      throw new ActionFailed(a, e, []);
+    }
+    this.writes++;
+  }
+}
+
+/** A claim's create failed: upstream's `failed to create PVC <name>: <error>`, which the pod's Event carries. */
+class ClaimFailed extends Error {
+  constructor(
+    readonly claim: string,
+    readonly original: unknown,
+  ) {
+    super(`failed to create PVC ${claim}: ${errorMessage(original)}`);
+  }
+}
+
+/** The API error inside a failure (a claim's failure carries its create's error). */
+function apiFailureOf(failure: unknown): unknown {
+  return failure instanceof ClaimFailed ? failure.original : failure;
+}
+
+/**
+ * Groups consecutive creates into one run and consecutive pod deletions into one run; everything else is a step
+ * of its own (consecutive pod patches are merged by {@link mergeStatusPatches} within a step of patches).
+ */
+function steps(actions: readonly Action[]): Action[][] {
+  const out: Action[][] = [];
+  for (const a of actions) {
+    const first = out[out.length - 1]?.[0];
+    const together =
+      first !== undefined &&
+      ((isCreate(a) && isCreate(first)) ||
+        (a.type === 'DeletePod' && first.type === 'DeletePod') ||
+        (isPodPatch(a) && isPodPatch(first)));
+    if (together) out[out.length - 1].push(a);
+    else out.push([a]);
+  }
+  return out;
+}
+
+/** The revision write of the plan: the new ControllerRevision, or the older equal one's number brought forward. */
+async function writeRevision(ctx: ExecuteContext, plan: StatefulSetPlan): Promise<number> {
+  const { create, bump } = plan.revisions;
+  if (create) {
+    await ctx.kube.create(RESOURCES.controllerrevisions, create);
+    return 1;
+  }
+  if (bump) {
+    await ctx.kube.patch(
+      RESOURCES.controllerrevisions,
+      { namespace: ctx.statefulSet.metadata.namespace ?? '', name: bump.name },
+      { type: 'merge', body: { revision: bump.revision } },
+    );
+    return 1;
+  }
+  return 0;
+}
+
+/**
+ * Upstream `SetStatefulsetCondition`: a condition of the same type, status and reason is kept as it is (so a
+ * repeated failure does not rewrite the status); otherwise it replaces the one of its type.
+ */
+export function setCondition(status: StatefulSetStatus, condition: StatefulSetCondition): StatefulSetStatus {
+  const current = status.conditions?.find((c) => c.type === condition.type);
+  if (current && current.status === condition.status && (current.reason ?? '') === (condition.reason ?? ''))
+    return status;
+  return {
+    ...status,
+    conditions: [...(status.conditions ?? []).filter((c) => c.type !== condition.type), condition],
+  };
+}
+
+/** The condition a failed action leaves (upstream `processReplica`): creates and updates only, not deletions. */
+function failureCondition(a: Action | undefined, error: string, now: Date): StatefulSetCondition | undefined {
+  if (!a || a.type === 'DeletePod' || a.type === 'DeletePVC') return undefined;
+  const create = a.type === 'CreatePod' || a.type === 'CreatePVC';
+  return {
+    type: create ? CONDITION_FAILED_CREATE_POD : CONDITION_FAILED_UPDATE_POD,
+    status: 'True',
+    lastTransitionTime: metaTime(now),
+    reason: '',
+    message: `StatefulPodControl failed to ${create ? 'create' : 'update'} Pod error: ${error}`,
+  };
+}
+
+/**
+ * Execute `plan` (its actions capped by {@link capPendingWrites}; the next pass continues). Never throws for API
+ * errors: the first failing write stops the remaining actions, is recorded as Warning Events (and a condition for a
+ * create or update) and returned in `error` — except a 409 Conflict (or an AlreadyExists on the revision create,
+ * a revision not yet seen), which only stops the actions and sets `conflict`. The status is written after a failure
+ * too (upstream writes it whatever `updateStatefulSet` returned); history is truncated when nothing failed.
+ * @throws state-store errors (FencedOutError after a takeover) and non-API errors
+ */
+export async function executeStatefulSetPlan(
+  ctx: ExecuteContext,
+  plan: StatefulSetPlan,
+): Promise<ExecuteResult> {
+  const actions = capPendingWrites(plan.actions);
+  const x = new Executor(ctx, plan, structuredClone(ctx.pending));
+  let failed: { action?: Action; error: KubeApiError } | undefined;
+  let conflict = false;
+  try {
+    x.writes += await writeRevision(ctx, plan);
+    for (const step of steps(actions)) {
+      const first = step[0];
+      if (isCreate(first)) await x.createRun(step as CreateAction[]);
+      else if (first.type === 'DeletePod')
+        await x.deleteRun(step as Extract<Action, { type: 'DeletePod' }>[]);
+      else if (isPodPatch(first)) for (const a of mergeStatusPatches(step as PodPatch[])) await x.patchPod(a);
+      else if (first.type === 'PatchPVCOwner') await x.patchClaimOwners(first);
+      else throw new Error(`Advanced StatefulSet plans no ${first.type}`);
+    }
+  } catch (e) {
+    const action = e instanceof ActionFailed ? e.action : undefined;
+    const failure = e instanceof ActionFailed ? e.failure : e;
+    if (e instanceof ActionFailed) x.events.push(...e.events);
+    const kind = classifyWriteError(apiFailureOf(failure));
+    if (kind === 'notApi') throw apiFailureOf(failure);
+    if (kind === 'conflict' || (!action && kind === 'alreadyExists')) {
+      conflict = true;
+      ctx.log.info('conflict: an object changed since it was read; re-planning', { action: action?.type });
+    } else {
+      const message = errorMessage(failure);
+      failed = { ...(action ? { action } : {}), error: apiFailureOf(failure) as KubeApiError };
+      if (action) x.events.push(...actionFailed(action, x.setName, message, plan.revisions.updateRevision));
+      ctx.log.warn('write failed; remaining actions skipped', { error: message, action: action?.type });
+    }
+  }
+  if (x.updatesChanged) await x.save();
+
+  let status = plan.status;
+  const condition =
+    failed && failureCondition(failed.action, errorMessage(failed.error), new Date(ctx.clock()));
+  if (condition)
+    status = setCondition({ ...status, conditions: ctx.statefulSet.status?.conditions ?? [] }, condition);
+  else if (ctx.statefulSet.status?.conditions)
+    status = { ...status, conditions: ctx.statefulSet.status.conditions };
+  const conditionsChanged =
+    JSON.stringify(status.conditions ?? []) !== JSON.stringify(ctx.statefulSet.status?.conditions ?? []);
+  let statusError: KubeApiError | undefined;
+  if (plan.statusChanged || conditionsChanged) {
+    try {
+      await updateStatefulSetStatus(ctx.kube, ctx.statefulSet, status);
+      x.writes++;
+    } catch (e) {
+      const kind = classifyWriteError(e);
+      if (kind === 'notApi') throw e;
+      if (kind === 'conflict') conflict = true;
+      else {
+        statusError = e as KubeApiError;
+        ctx.log.warn('status update failed', { error: errorMessage(e) });
+      }
+    }
+  }
+  if (!failed && !conflict) {
+    for (const name of plan.revisions.deleteNames) {
+      try {
+        await ctx.kube.delete(RESOURCES.controllerrevisions, { namespace: x.namespace, name });
+        x.writes++;
+      } catch (e) {
+        if (classifyWriteError(e) === 'notApi') throw e;
+        ctx.log.warn('history truncation failed', { revision: name, error: errorMessage(e) });
+      }
+    }
+  }
+  await recordObjectEvents({ ...ctx, resource: STATEFULSET_RESOURCE, object: ctx.statefulSet }, x.events);
+  const error = failed?.error ?? statusError;
+  return { writes: x.writes, ...(error ? { error } : {}), ...(conflict ? { conflict } : {}) };
+}

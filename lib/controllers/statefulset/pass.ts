@@ -1,0 +1,324 @@
+/**
+ * OpenKruise: pkg/controller/statefulset/statefulset_controller.go `Reconcile`, `syncStatefulSet`, `getPodsForStatefulSet`
+ * (with the informer cache replaced by quorum reads and the in-memory expectations by the durable ones).
+ *
+ * One reconcile pass over one Advanced StatefulSet: read the set, its pods, PVCs and ControllerRevisions → observe
+ * the stored expectations → plan (./plan, pure) → execute (./execute.ts) → decide when to look again.
+ */
+import { selectorString } from '../../api/selector.js';
+import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../../api/types.js';
+import { metaTime } from '../../api/time.js';
+import { describeFieldErrors } from '../../api/errors.js';
+import { EventReason } from '../../api/keys.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey.js';
+import { classifyWriteError } from '../../kube/errors.js';
+import { emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
+import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
+import { RESOURCES } from '../../kube/resources.js';
+import type { KubeClient, KubeObject, Listed } from '../../kube/types.js';
+import { controllerRef } from '../../podset/ownership.js';
+import {
+  isSatisfied,
+  observeExpectations,
+  type ObservedExpectations,
+} from '../../reconcile/pods/observeExpectations.js';
+import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
+import type { ReconcileReason } from '../../requests/schema.js';
+import type { ExpectationStore, Lease } from '../../state/index.js';
+import { STATEFULSET_RESOURCE } from './api/resource.js';
+import type { StatefulSet, StatefulSetCondition } from './api/types.js';
+import { executeStatefulSetPlan, setCondition, type ExecuteResult } from './execute.js';
+import { planStatefulSet, type StatefulSetPlan, type StatefulSetPlannerOptions } from './plan/index.js';
+import type { StatefulSetSettings } from './settings.js';
+import { updateStatefulSetStatus } from './write.js';
+
+/** What a pass needs. */
+export interface PassDeps {
+  kube: KubeClient;
+  expectations: ExpectationStore;
+  log: Logger;
+  clock: Clock;
+  /** Planner options (feature gates). */
+  options?: StatefulSetSettings;
+  /** Expectation timeout, seconds; default {@link EXPECTATION_TIMEOUT_SECONDS}. */
+  expectationTimeoutSeconds?: number;
+}
+
+/** What one pass did (lib/reconcile/reconcile.ts `PassResult`). */
+export interface PassResult {
+  gone: boolean;
+  writes: number;
+  acted: boolean;
+  requeueAfterSeconds?: number;
+  error?: string;
+  plan?: StatefulSetPlan;
+}
+
+/** While expectations are pending, look again after this many seconds (as CloneSet's pass). */
+export const PENDING_RECHECK_SECONDS = 2;
+/** A create, delete or update the API server has not shown after this long is given up (as CloneSet's, 5 min). */
+export const EXPECTATION_TIMEOUT_SECONDS = 300;
+
+/** `FailedValidation`: the set failed the validating webhook's rules; nothing in the cluster was changed. */
+export const CONDITION_FAILED_VALIDATION = 'FailedValidation';
+
+/** The StatefulSet and what it owns, as read in one pass. */
+export interface World {
+  statefulSet: StatefulSet;
+  /** Pods whose controller reference names the set's UID. */
+  pods: Pod[];
+  /** PVCs matching the set's selector (its volumeClaimTemplates' PVCs carry the selector's labels). */
+  pvcs: PersistentVolumeClaim[];
+  /** ControllerRevisions matching the set's selector (the planner keeps the owned ones). */
+  revisions: ControllerRevision[];
+}
+
+/**
+ * Which pods a pass lists: `selector` — the pods matching the set's selector (a `Requeue`, the look-again a pass
+ * scheduled for itself); `owned` — every pod of the namespace, paged, kept when its controller reference names
+ * the set (a change or the resync: a pod that left the selector is still the set's). docs/architecture.md#reads.
+ */
+export type ReadScope = 'selector' | 'owned';
+
+/** {@link ReadScope} for a request reason, as CloneSet's: only a `Requeue` reads by selector. */
+export function readScopeFor(reason: ReconcileReason): ReadScope {
+  return reason === 'Requeue' ? 'selector' : 'owned';
+}
+
+/** `selectorString` of the set's selector, undefined when it is invalid (validation reports it). */
+function selectorOf(sts: StatefulSet): string | undefined {
+  try {
+    return selectorString(sts.spec.selector ?? {});
+  } catch {
+    return undefined;
+  }
+}
+
+const controlledBy = (o: KubeObject, uid: string): boolean =>
+  !!uid && controllerRef(o.metadata.ownerReferences)?.uid === uid;
+
+/**
+ * Read the StatefulSet, then in parallel its pods ({@link ReadScope}), its PVCs (by selector, only when it has
+ * volumeClaimTemplates or expectations are pending) and its revisions (by selector). Quorum reads only.
+ * @returns undefined when the StatefulSet does not exist
+ * @throws InvalidObjectKeyError when the key has no namespace; KubeApiError when a read fails
+ */
+export async function readWorld(
+  kube: KubeClient,
+  key: ObjectKey,
+  scope: ReadScope,
+  pendingSatisfied: boolean,
+): Promise<World | undefined> {
+  const namespace = namespaceOf(key);
+  const statefulSet = await kube.get(STATEFULSET_RESOURCE, { namespace, name: key.name });
+  if (!statefulSet) return undefined;
+  const uid = statefulSet.metadata.uid ?? '';
+  const selector = selectorOf(statefulSet);
+  const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
+  const hasTemplates = (statefulSet.spec.volumeClaimTemplates ?? []).length > 0;
+  const bySelector = { namespace, ...(selector !== undefined ? { labelSelector: selector } : {}) };
+  const [pods, pvcs, revisions] = await Promise.all([
+    scope === 'selector' && selector !== undefined
+      ? kube.list(RESOURCES.pods, bySelector)
+      : listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, (o) => controlledBy(o, uid)),
+    selector === undefined || (!hasTemplates && pendingSatisfied)
+      ? none
+      : listAll(kube, RESOURCES.persistentvolumeclaims, { ...bySelector, limit: LIST_PAGE_SIZE }),
+    selector === undefined ? none : kube.list(RESOURCES.controllerrevisions, bySelector),
+  ]);
+  return {
+    statefulSet,
+    pods: pods.items.filter((p) => controlledBy(p, uid)),
+    pvcs: pvcs.items,
+    revisions: revisions.items,
+  };
+}
+
+/** The stored expectations observed against what was just listed (pure). */
+export function observedFrom(
+  deps: Pick<PassDeps, 'clock' | 'expectationTimeoutSeconds'>,
+  stored: Parameters<typeof observeExpectations>[0],
+  world: World,
+): ObservedExpectations {
+  return observeExpectations(
+    stored,
+    world.pods,
+    world.pvcs,
+    deps.clock(),
+    (deps.expectationTimeoutSeconds ?? EXPECTATION_TIMEOUT_SECONDS) * 1000,
+  );
+}
+
+/**
+ * The plan for `world`, and the plan to execute: emptied of writes (actions, revision create/bump, history) while
+ * expectations are pending — the status is still written.
+ */
+export function planPass(
+  deps: Pick<PassDeps, 'clock' | 'options'>,
+  world: World,
+  observed: ObservedExpectations,
+): { plan: StatefulSetPlan; effective: StatefulSetPlan; waiting: boolean } {
+  const waiting = !isSatisfied(observed.pending);
+  const options: Partial<StatefulSetPlannerOptions> = { ...(deps.options ?? {}) };
+  const plan = planStatefulSet({
+    statefulSet: world.statefulSet,
+    pods: world.pods,
+    revisions: world.revisions,
+    pvcs: world.pvcs,
+    now: new Date(deps.clock()),
+    options,
+    updateExpectationsSatisfied: observed.pending.updates.length === 0,
+  });
+  const { create: _c, bump: _b, ...kept } = plan.revisions;
+  const effective: StatefulSetPlan = waiting
+    ? { ...plan, actions: [], revisions: { ...kept, deleteNames: [] } }
+    : plan;
+  return { plan, effective, waiting };
+}
+
+/**
+ * An invalid set (`plan.errors`): a `FailedValidation` condition naming every error and a Warning Event
+ * `FailedValidation` with the same message, written only when the stored condition says something else; nothing
+ * else is touched (issue 17: "an invalid object gets a FailedValidation condition and a Warning Event").
+ * @throws non-API errors
+ */
+async function reportInvalid(
+  deps: PassDeps,
+  sts: StatefulSet,
+  plan: StatefulSetPlan,
+  env: { recordedEvents: Set<string>; eventCorrelation: { state: EventCorrelationState } },
+): Promise<ExecuteResult> {
+  const message = `StatefulSet is invalid: ${describeFieldErrors(plan.errors)}`;
+  const stored = sts.status ?? plan.status;
+  const previous = stored.conditions?.find((c) => c.type === CONDITION_FAILED_VALIDATION);
+  if (previous?.status === 'True' && previous.message === message) return { writes: 0 };
+  const condition: StatefulSetCondition = {
+    type: CONDITION_FAILED_VALIDATION,
+    status: 'True',
+    lastTransitionTime: metaTime(new Date(deps.clock())),
+    reason: 'InvalidSpec',
+    message,
+  };
+  const status = setCondition(
+    {
+      ...stored,
+      conditions: (stored.conditions ?? []).filter((c) => c.type !== CONDITION_FAILED_VALIDATION),
+    },
+    condition,
+  );
+  let writes = 0;
+  try {
+    await updateStatefulSetStatus(deps.kube, sts, status);
+    writes++;
+  } catch (e) {
+    if (classifyWriteError(e) === 'notApi') throw e;
+    deps.log.warn('status update failed', { error: (e as Error).message });
+  }
+  await recordObjectEvents(
+    { kube: deps.kube, resource: STATEFULSET_RESOURCE, object: sts, clock: deps.clock, ...env },
+    [{ type: 'Warning', reason: EventReason.FailedValidation, message }],
+  );
+  return { writes };
+}
+
+/** A valid set's stored status without a `FailedValidation` condition, when it had one (the spec was fixed). */
+function withoutFailedValidation(plan: StatefulSetPlan, sts: StatefulSet): StatefulSetPlan {
+  const stored = sts.status?.conditions ?? [];
+  if (!stored.some((c) => c.type === CONDITION_FAILED_VALIDATION)) return plan;
+  const conditions = stored.filter((c) => c.type !== CONDITION_FAILED_VALIDATION);
+  return {
+    ...plan,
+    statusChanged: true,
+    status: { ...plan.status, ...(conditions.length > 0 ? { conditions } : {}) },
+  };
+}
+
+/**
+ * One pass: read, observe, plan, execute.
+ * @param recordedEvents Events already recorded by this invocation (not repeated)
+ * @param scope what to list ({@link readScopeFor} the request's reason)
+ * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError)
+ */
+export async function runPass(
+  deps: PassDeps,
+  key: ObjectKey,
+  lease: Lease,
+  recordedEvents: Set<string>,
+  scope: ReadScope = 'owned',
+  eventCorrelation: { state: EventCorrelationState } = { state: emptyCorrelation() },
+): Promise<PassResult> {
+  const started = Date.now();
+  const stored = await deps.expectations.get(key);
+  const world = await readWorld(deps.kube, key, scope, isSatisfied(stored));
+  if (!world) {
+    await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
+    return { gone: true, writes: 0, acted: false };
+  }
+  const observed = observedFrom(deps, stored, world);
+  if (observed.changed) await deps.expectations.put(lease, observed.pending);
+  if (observed.expired.length > 0)
+    deps.log.warn('expectations timed out; re-planning from what the API server shows', {
+      expired: observed.expired.map((op) => op.name),
+    });
+  const { plan, effective, waiting } = planPass(deps, world, observed);
+  if (plan.errors.length > 0) {
+    const reported = await reportInvalid(deps, world.statefulSet, plan, { recordedEvents, eventCorrelation });
+    deps.log.warn('StatefulSet is invalid: nothing reconciled', {
+      key: objectKeyText(key),
+      errors: plan.errors,
+    });
+    return { gone: false, writes: reported.writes, acted: false, plan };
+  }
+  const result = await executeStatefulSetPlan(
+    {
+      kube: deps.kube,
+      lease,
+      expectations: deps.expectations,
+      statefulSet: world.statefulSet,
+      pods: world.pods,
+      pvcs: world.pvcs,
+      pending: observed.pending,
+      clock: deps.clock,
+      log: deps.log,
+      recordedEvents,
+      eventCorrelation,
+    },
+    withoutFailedValidation(effective, world.statefulSet),
+  );
+  const acted =
+    effective.actions.length > 0 ||
+    !!effective.revisions.create ||
+    !!effective.revisions.bump ||
+    !!result.conflict;
+  deps.log.info('reconciled', {
+    key: objectKeyText(key),
+    waitingForExpectations: waiting,
+    halt: plan.halt,
+    actions: effective.actions.map((a) => a.type),
+    writes: result.writes,
+    statusChanged: plan.statusChanged,
+    requeueAfterSeconds: plan.requeueAfterSeconds,
+    error: result.error?.message ?? plan.error,
+    conflict: result.conflict,
+    durationMs: Date.now() - started,
+  });
+  const error = result.error?.message ?? (plan.error && !waiting ? plan.error : undefined);
+  const requeue = error
+    ? undefined
+    : waiting
+      ? Math.min(
+          PENDING_RECHECK_SECONDS,
+          Math.ceil((observed.msUntilTimeout ?? 0) / 1000) || PENDING_RECHECK_SECONDS,
+        )
+      : plan.requeueAfterSeconds;
+  return {
+    gone: false,
+    writes: result.writes,
+    acted: acted && !result.error,
+    ...(requeue !== undefined ? { requeueAfterSeconds: requeue } : {}),
+    ...(error ? { error } : {}),
+    plan,
+  };
+}

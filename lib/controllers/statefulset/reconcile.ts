@@ -1,0 +1,32 @@
+/**
+ * The Advanced StatefulSet controller's side of the reconcile loop: its pass (./pass.ts `runPass`) and read scopes,
+ * as the kind-neutral loop (lib/reconcile/reconcile.ts) calls them. As OpenKruise's `ReconcileStatefulSet.Reconcile`.
+ */
+import type { ReconcileRequest } from '../../requests/index.js';
+import {
+  reconcileObject,
+  type LoopDeps,
+  type ReconcileOutcome,
+  type Reconciler,
+} from '../../reconcile/reconcile.js';
+import { guardedReconciler } from '../../reconcile/guardedReconciler.js';
+import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
+import type { StatefulSetPlan } from './plan/index.js';
+
+/** Everything one Advanced StatefulSet invocation needs: its pass's needs plus the loop's. */
+export interface StatefulSetReconcileDeps extends LoopDeps, PassDeps {}
+
+/** The Advanced StatefulSet pass and read scopes, for {@link reconcileObject}. */
+export const STATEFULSET_RECONCILER: Reconciler<StatefulSetReconcileDeps, StatefulSetPlan, ReadScope> =
+  guardedReconciler(readScopeFor, runPass);
+
+/**
+ * Reconcile one Advanced StatefulSet: {@link reconcileObject} with {@link STATEFULSET_RECONCILER}.
+ * @throws what `reconcileObject` throws
+ */
+export function reconcileStatefulSet(
+  deps: StatefulSetReconcileDeps,
+  request: ReconcileRequest,
+): Promise<ReconcileOutcome<StatefulSetPlan>> {
+  return reconcileObject(deps, STATEFULSET_RECONCILER, request);
+}

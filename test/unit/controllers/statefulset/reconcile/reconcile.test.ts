@@ -1,0 +1,225 @@
+/**
+ * The Advanced StatefulSet reconcile invocation against the recording API server and the in-memory stores: the
+ * ordered writes of OpenKruise's `UpdateStatefulSet` (revision → PVCs → pod → status → Events), with durable
+ * expectations, PVC retention owner references and the failure conditions.
+ */
+import { reconcileStatefulSet } from '../../../../../lib/controllers/statefulset/index.js';
+import { internalError } from '../../cloneset/reconcile/support/recordingKube.js';
+import { harness, REQUEST, webSet, type Harness } from './harness.js';
+
+const REV = 'web-745866dcbc';
+
+/** Reconcile, then let the fake kubelet make every pod Running and Ready; `rounds` times. */
+async function rounds(h: Harness, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    h.kube.kubelet();
+    h.clock.now += 1000;
+  }
+}
+
+describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTemplate', () => {
+  test('first invocation: revision, then the PVC and the pod of ordinal 0 with expectations first, status, Events', async () => {
+    const h = harness();
+    h.apply(webSet());
+    const out = await reconcileStatefulSet(h.deps(), REQUEST);
+    expect({ ...out, plan: undefined }).toEqual({
+      result: 'reconciled',
+      passes: 2,
+      writes: 5,
+      plan: undefined,
+    });
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      `create controllerrevision ${REV}`,
+      'expectations.put creates[data-web-0,web-0]',
+      'create persistentvolumeclaim data-web-0',
+      'create pod web-0',
+      'replace statefulset status web',
+      'event SuccessfulCreate: create Claim data-web-0 Pod web-0 in StatefulSet web success',
+      'event SuccessfulCreate: create Pod web-0 in StatefulSet web successful',
+      // the second pass sees web-0 Pending: OrderedReady waits for it (its watch event brings the next pass)
+      'expectations.get',
+      'expectations.put (none)',
+      'replace statefulset status web',
+      'lease.release',
+    ]);
+    expect([...h.kube.pods.keys()]).toEqual(['web-0']);
+    expect(h.requeues).toEqual([]);
+  });
+
+  test('one pod per invocation, each after the previous is Running and Ready; PVCs, pods and status exact', async () => {
+    const h = harness();
+    h.apply(webSet());
+    await rounds(h, 3);
+    expect([...h.kube.pods.keys()]).toEqual(['web-0', 'web-1', 'web-2']);
+    expect(h.kube.events.map((e) => e.message)).toEqual([
+      'create Claim data-web-0 Pod web-0 in StatefulSet web success',
+      'create Pod web-0 in StatefulSet web successful',
+      'create Claim data-web-1 Pod web-1 in StatefulSet web success',
+      'create Pod web-1 in StatefulSet web successful',
+      'create Claim data-web-2 Pod web-2 in StatefulSet web success',
+      'create Pod web-2 in StatefulSet web successful',
+    ]);
+    const pvc = h.kube.pvcs.get('data-web-2');
+    expect(pvc?.metadata.labels).toEqual({ app: 'web' });
+    expect(pvc?.metadata.ownerReferences).toBeUndefined(); // Retain/Retain: no owner
+    const pod = h.kube.pods.get('web-2');
+    expect(pod?.metadata.labels).toEqual({
+      app: 'web',
+      'statefulset.kubernetes.io/pod-name': 'web-2',
+      'apps.kubernetes.io/pod-index': '2',
+      'controller-revision-hash': REV,
+      'lifecycle.apps.kruise.io/state': 'Normal',
+    });
+    expect(pod?.spec.hostname).toBe('web-2');
+    expect(pod?.spec.subdomain).toBe('web');
+    expect(pod?.spec.volumes).toEqual([{ name: 'data', persistentVolumeClaim: { claimName: 'data-web-2' } }]);
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(h.sets().get('web')?.status).toEqual({
+      observedGeneration: 1,
+      replicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      currentReplicas: 3,
+      updatedReplicas: 3,
+      updatedReadyReplicas: 3,
+      updatedAvailableReplicas: 3,
+      currentRevision: REV,
+      updateRevision: REV,
+      collisionCount: 0,
+      labelSelector: 'app=web',
+    });
+  });
+
+  test('Parallel creates every missing pod in one pass, each PVC before its pod', async () => {
+    const h = harness();
+    h.apply(webSet((s) => (s.spec.podManagementPolicy = 'Parallel')));
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(h.journal.slice(2, 10)).toEqual([
+      `create controllerrevision ${REV}`,
+      'expectations.put creates[data-web-0,web-0,data-web-1,web-1,data-web-2,web-2]',
+      'create persistentvolumeclaim data-web-0',
+      'create pod web-0',
+      'create persistentvolumeclaim data-web-1',
+      'create pod web-1',
+      'create persistentvolumeclaim data-web-2',
+      'create pod web-2',
+    ]);
+  });
+});
+
+describe('reconcileStatefulSet: persistentVolumeClaimRetentionPolicy', () => {
+  test('whenDeleted Delete: each PVC is created with a (non-controller) owner reference to the set', async () => {
+    const h = harness();
+    h.apply(webSet((s) => (s.spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Delete' })));
+    await rounds(h, 1);
+    expect(h.kube.pvcs.get('data-web-0')?.metadata.ownerReferences).toEqual([
+      { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'web', uid: 'sts-uid' },
+    ]);
+  });
+
+  test('whenScaled Delete: a condemned pod owns its PVCs before it is deleted, highest ordinal first', async () => {
+    const h = harness();
+    h.apply(webSet((s) => (s.spec.persistentVolumeClaimRetentionPolicy = { whenScaled: 'Delete' })));
+    await rounds(h, 3);
+    h.apply(
+      webSet((s) => {
+        s.spec.replicas = 1;
+        s.spec.persistentVolumeClaimRetentionPolicy = { whenScaled: 'Delete' };
+      }),
+    );
+    h.journal.length = 0;
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(h.journal.filter((l) => !l.startsWith('expectations') && !l.startsWith('lease'))).toEqual([
+      'patch persistentvolumeclaim data-web-2 {"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"web-2","uid":"uid-web-2"}]}}',
+      'patch persistentvolumeclaim data-web-1 {"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"web-1","uid":"uid-web-1"}]}}',
+      'delete pod web-2',
+      'replace statefulset status web',
+      'event SuccessfulDelete: delete Pod web-2 in StatefulSet web successful',
+      // the next pass: web-1 still condemned, web-2 gone (the recording server deletes at once)
+      'delete pod web-1',
+      'replace statefulset status web',
+      'event SuccessfulDelete: delete Pod web-1 in StatefulSet web successful',
+      'replace statefulset status web',
+    ]);
+    for (const name of ['data-web-1', 'data-web-2'])
+      expect(h.kube.pvcs.get(name)?.metadata.ownerReferences).toEqual([
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          name: name.slice('data-'.length),
+          uid: `uid-${name.slice('data-'.length)}`,
+        },
+      ]);
+    expect(h.kube.pvcs.get('data-web-0')?.metadata.ownerReferences).toBeUndefined();
+  });
+
+  test('a Pending pod whose PVC was deleted gets the PVC created again', async () => {
+    const h = harness();
+    h.apply(webSet((s) => (s.spec.podManagementPolicy = 'Parallel')));
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    h.kube.pvcs.delete('data-web-1');
+    h.journal.length = 0;
+    await reconcileStatefulSet(h.deps(), { ...REQUEST, reason: 'OwnedObjectChanged' });
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'expectations.put creates[data-web-1]',
+      'create persistentvolumeclaim data-web-1',
+      'event SuccessfulCreate: create Claim data-web-1 Pod web-1 in StatefulSet web success',
+      'expectations.get',
+      'expectations.put (none)',
+      'lease.release',
+    ]);
+  });
+});
+
+describe('reconcileStatefulSet: failures', () => {
+  test('a failed pod create: FailedCreate Event, FailedCreatePod condition, backoff', async () => {
+    const h = harness();
+    h.kube.failOn((call) =>
+      call === 'create pod web-0' ? internalError('create pods default/web-0') : undefined,
+    );
+    h.apply(webSet());
+    const out = await reconcileStatefulSet(h.deps(), REQUEST);
+    const error = 'create pods default/web-0: 500 InternalError: etcd is unavailable';
+    expect(out.error).toBe(error);
+    const events = h.kube.events.map((e) => `${e.type} ${e.reason}: ${e.message}`);
+    expect(events).toEqual([
+      'Normal SuccessfulCreate: create Claim data-web-0 Pod web-0 in StatefulSet web success',
+      `Warning FailedCreate: create Pod web-0 in StatefulSet web failed error: ${error}`,
+    ]);
+    expect(h.sets().get('web')?.status?.conditions).toEqual([
+      {
+        type: 'FailedCreatePod',
+        status: 'True',
+        lastTransitionTime: '2024-05-01T08:00:00Z',
+        reason: '',
+        message: `StatefulPodControl failed to create Pod error: ${error}`,
+      },
+    ]);
+    // the create expectation of the pod was rolled back; the PVC's stays until it is listed
+    expect(
+      (await h.stores.expectations.get({ ...REQUEST, namespace: 'default' })).creates.map((c) => c.name),
+    ).toEqual([]);
+  });
+
+  test('an invalid spec: FailedValidation condition and Warning Event, nothing else written', async () => {
+    const h = harness();
+    h.apply(webSet((s) => (s.spec.selector = { matchLabels: { app: 'other' } })));
+    const out = await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(out.writes).toBe(1);
+    expect(h.journal.filter((l) => !l.startsWith('expectations') && !l.startsWith('lease'))).toEqual([
+      'replace statefulset status web',
+      expect.stringMatching(
+        /^event FailedValidation: StatefulSet is invalid: spec\.template\.metadata\.labels/,
+      ),
+    ]);
+    expect(h.kube.pods.size).toBe(0);
+    // a second invocation finds the same condition: no write, no Event
+    h.journal.length = 0;
+    expect((await reconcileStatefulSet(h.deps(), REQUEST)).writes).toBe(0);
+  });
+});
