@@ -32,6 +32,7 @@ import type { StatefulSet, StatefulSetCondition } from './api/types.js';
 import { executeStatefulSetPlan, setCondition, type ExecuteResult } from './execute.js';
 import { planStatefulSet, type StatefulSetPlan, type StatefulSetPlannerOptions } from './plan/index.js';
 import type { StatefulSetSettings } from './settings.js';
+import { notReconciledEvents } from './notReconciled.js';
 import { updateStatefulSetStatus } from './write.js';
 
 /** What a pass needs. */
@@ -271,6 +272,17 @@ export async function runPass(
     });
     return { gone: false, writes: reported.writes, acted: false, plan };
   }
+  await recordObjectEvents(
+    {
+      kube: deps.kube,
+      resource: STATEFULSET_RESOURCE,
+      object: world.statefulSet,
+      clock: deps.clock,
+      recordedEvents,
+      eventCorrelation,
+    },
+    notReconciledEvents(world.statefulSet),
+  );
   const result = await executeStatefulSetPlan(
     {
       kube: deps.kube,

@@ -223,3 +223,20 @@ describe('reconcileStatefulSet: failures', () => {
     expect((await reconcileStatefulSet(h.deps(), REQUEST)).writes).toBe(0);
   });
 });
+
+describe('reconcileStatefulSet: what is not reconciled yet is said, not ignored', () => {
+  test('volumeClaimUpdateStrategy OnPodRollingUpdate: one Warning Event naming the field, pods still made', async () => {
+    const h = harness();
+    h.apply(webSet((s) => (s.spec.volumeClaimUpdateStrategy = { type: 'OnPodRollingUpdate' })));
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([
+      {
+        type: 'Warning',
+        reason: 'NotReconciled',
+        message:
+          'spec.volumeClaimUpdateStrategy.type OnPodRollingUpdate is not reconciled by Kruiseless yet: PVCs are not resized',
+      },
+    ]);
+    expect([...h.kube.pods.keys()]).toEqual(['web-0']);
+  });
+});
