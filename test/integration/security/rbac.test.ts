@@ -439,6 +439,36 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
       message: expect.stringContaining(denial('create', 'persistentvolumeclaims', 'orphan-pvc')) as string,
     });
   });
+
+  test('Advanced StatefulSet: its pod is accepted; its PVC owned (not controlled) by the set is, and may move to its pod; one owned by a ReplicaSet is not', async () => {
+    const setOwner = {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'StatefulSet',
+      name: 'web',
+      uid: 'uid-web-set',
+    };
+    const pvcsPath = `/api/v1/namespaces/${guardNs.namespace}/persistentvolumeclaims`;
+    const claim = (name: string, ownerReferences: object[]) => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name, ownerReferences },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    });
+    expect((await asController('POST', podsPath(), pod('web-0', setOwner))).status).toBe(201);
+    expect((await asController('POST', pvcsPath, claim('data-web-0', [setOwner]))).status).toBe(201);
+    const toPod = await asController(
+      'PATCH',
+      `${pvcsPath}/data-web-0`,
+      { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'web-0', uid: 'uid-web-0' }] } },
+      'application/merge-patch+json',
+    );
+    expect(toPod.status).toBe(200);
+    const foreign = { ...replicaSetOwner, controller: false };
+    expect(await asController('POST', pvcsPath, claim('data-rs-0', [foreign]))).toEqual({
+      status: 403,
+      message: expect.stringContaining(denial('create', 'persistentvolumeclaims', 'data-rs-0')) as string,
+    });
+  });
 });
 
 describe('the namespace opt-in (infra/rbac/kruiseless-namespace-opt-in.yaml) as kruiseless:controller', () => {

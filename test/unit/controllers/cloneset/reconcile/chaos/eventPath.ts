@@ -15,7 +15,10 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { JsonObject, ObjectMeta } from '../../../../../../lib/api/types.js';
-import { CONTROLLER_KINDS } from '../../../../../../lib/controllers/kinds.js';
+import { cloneSetKind } from '../../../../../../lib/controllers/cloneset/kind.js';
+
+/** The simulated cluster serves CloneSets only: the event path is built over CloneSet's registration alone. */
+const CONTROLLER_KINDS = [cloneSetKind];
 import { silentLogger } from '../../../../../../lib/core/logger.js';
 import type { KubeClient } from '../../../../../../lib/kube/types.js';
 import {
