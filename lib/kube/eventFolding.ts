@@ -49,6 +49,24 @@ export const FOLD_ATTEMPTS = 5;
 export type FoldResult = 'created' | 'counted' | 'restarted';
 
 /**
+ * Whether `stored` is the Event `body` created (count 1, the message, both timestamps and the involved object's
+ * resourceVersion as in `body`; an aggregate's message changes with every aggregated Event): a POST that the API server applied but whose answer was lost is retried by the client and meets
+ * AlreadyExists for our own Event, which must not be counted twice (client-go's `recordToSink` does not count an
+ * AlreadyExists either). A genuine repeat by another pass within the same second, of the same object's same
+ * resourceVersion, cannot be told apart and is not counted.
+ */
+export function isOwnCreate(stored: CoreEvent, body: JsonObject): boolean {
+  const involved = (o: unknown): unknown => (o as { resourceVersion?: unknown } | undefined)?.resourceVersion;
+  return (
+    (stored.count ?? 1) === 1 &&
+    stored.message === body.message &&
+    stored.firstTimestamp === body.firstTimestamp &&
+    stored.lastTimestamp === body.lastTimestamp &&
+    involved(stored.involvedObject) === involved(body.involvedObject)
+  );
+}
+
+/**
  * The patch for a repeat at `now` of `stored`: `count + 1` and `lastTimestamp = now` within
  * {@link FOLD_WINDOW_MS} of its `lastTimestamp`, else a new series on the same object (`count` 1, first and last
  * timestamp `now`): a count that spanned a long quiet gap would overstate the rate. Conditioned on the stored
@@ -73,7 +91,8 @@ export function foldPatch(
 /**
  * Record `event` on `involved.object` at `now`: create its Event, or fold it into the one already stored under the same
  * name ({@link foldPatch}). Writes: one POST for a new Event; for a repeat, the POST (AlreadyExists), then one GET
- * and one PATCH per attempt. An Event deleted between the read and the write is created again. With `aggregate`,
+ * and one PATCH per attempt; an AlreadyExists for the Event this call's own POST created (its answer lost and the
+ * request retried) is no repeat ({@link isOwnCreate}). An Event deleted between the read and the write is created again. With `aggregate`,
  * `event` is an aggregate (./eventCorrelation.ts): it goes to the series' one object ({@link aggregateEventName})
  * and a fold also replaces the stored message with its own.
  * @returns what was written
@@ -90,11 +109,14 @@ export async function recordFolded(
   const namespace = eventNamespace(object);
   const name = aggregate ? aggregateEventName(resource, object, event) : eventName(resource, object, event);
   let lastConflict: unknown;
+  const body = eventBody(resource, object, event, now, name);
   for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
     const stored = attempt === 0 ? undefined : await api.getEvent(namespace, name);
+    // the client retries a POST whose answer was lost (lib/kube/request.ts): its AlreadyExists is our own create
+    if (attempt === 1 && stored && isOwnCreate(stored, body)) return 'created';
     if (!stored) {
       try {
-        await api.createEvent(namespace, eventBody(resource, object, event, now, name));
+        await api.createEvent(namespace, body);
         return 'created';
       } catch (e) {
         if (!isAlreadyExists(e)) throw e;

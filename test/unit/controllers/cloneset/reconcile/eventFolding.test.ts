@@ -186,6 +186,29 @@ describe('recordFolded', () => {
     expect(stored(h, name)).toMatchObject({ count: 3 });
   });
 
+  test('a POST applied whose answer was lost is retried and meets AlreadyExists for our own Event: counted once', async () => {
+    const { h, cs, name } = setup();
+    const api = h.kube.eventApiForTests;
+    // what lib/kube/request.ts does after a lost answer (the fault front's dropAnswer): the same POST once more
+    const lostAnswer = {
+      ...api,
+      createEvent: async (namespace: string, body: JsonObject) => {
+        await api.createEvent(namespace, body);
+        await api.createEvent(namespace, body);
+      },
+    };
+    await expect(
+      recordFolded(lostAnswer, { resource: CLONESET_RESOURCE, object: cs }, WARNING, new Date(T0)),
+    ).resolves.toBe('created');
+    expect(h.kube.eventCalls).toEqual([`create event ${name}`, `create event ${name}`, `get event ${name}`]);
+    expect(stored(h, name)).toMatchObject({ count: 1 });
+    // a real repeat a second later is still counted
+    await expect(
+      recordFolded(api, { resource: CLONESET_RESOURCE, object: cs }, WARNING, new Date(T0 + 1000)),
+    ).resolves.toBe('counted');
+    expect(stored(h, name)).toMatchObject({ count: 2 });
+  });
+
   test(`conflicts on every attempt: gives up after ${FOLD_ATTEMPTS} attempts with the 409`, async () => {
     const { h, cs, name } = setup();
     await recordFolded(
