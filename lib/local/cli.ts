@@ -36,6 +36,8 @@ interface LocalOptions {
   clonesetScalingExcludePreparingDelete: boolean;
   backoffBaseSeconds: string;
   backoffMaxSeconds: string;
+  dynamodbEndpoint?: string;
+  table?: string;
 }
 
 /**
@@ -86,6 +88,11 @@ program
     'longest delay between attempts of a CloneSet whose writes keep failing',
     process.env.KRUISELESS_BACKOFF_MAX_SECONDS ?? String(DEFAULT_BACKOFF.maxSeconds),
   )
+  .option(
+    '--dynamodb-endpoint <url>',
+    'keep the state in this DynamoDB (e.g. a dynalite that outlives the process) instead of an in-process dynalite',
+  )
+  .option('--table <name>', 'state table name (created when missing)', 'kruiseless-local')
   .action(async (opts: LocalOptions) => {
     const logger = new Logger({ serviceName: 'kruiseless', logLevel: opts.logLevel as LogLevel });
     const settings = readSettings(opts);
@@ -99,6 +106,8 @@ program
       logger,
       settings: settings.settings,
       backoff: settings.backoff,
+      tableName: opts.table,
+      ...(opts.dynamodbEndpoint ? { dynamoEndpoint: opts.dynamodbEndpoint } : {}),
     });
     const { state } = embedded;
     logger.info('kruiseless local running; Ctrl-C to stop', {

@@ -22,6 +22,7 @@ import type { Runtime } from '../runtime/types.js';
 import { recordApiRequest, type MetricsSink } from '../runtime/metrics.js';
 import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
 import { startDynalite } from '../emulator/dynalite.js';
+import { localDynamo } from '../emulator/localDynamo.js';
 import type { PlannerOptions } from '../controllers/cloneset/plan/index.js';
 import { cloneSet } from '../controllers/cloneset/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';
@@ -47,6 +48,13 @@ export interface EmbeddedOptions {
   backoff?: Readonly<BackoffSettings>;
   /** Table name in dynalite (default `kruiseless-local`). */
   tableName?: string;
+  /**
+   * A DynamoDB endpoint that outlives this process (e.g. `http://127.0.0.1:8000`, a dynalite the caller runs),
+   * used instead of starting dynalite in-process: a restarted `kruiseless local` then finds the leases,
+   * expectations, ledgers and watch checkpoints its killed predecessor left (test/faults). The table is created
+   * when missing; {@link Embedded.stop} does not stop that server.
+   */
+  dynamoEndpoint?: string;
   /**
    * Where handler metrics go: nowhere by default (no EMF here); a `MemoryMetrics` to read them, or an `emfSink`
    * to print what the Lambda functions would (README.md#observability).
@@ -91,7 +99,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const clusterName = opts.clusterName ?? 'local';
   const logger = opts.logger ?? new Logger({ serviceName: 'kruiseless' });
   const counts: CallCounts = { kube: {}, dynamo: {}, dynamoWatch: {} };
-  const dynalite = await startDynalite();
+  const dynalite = opts.dynamoEndpoint
+    ? localDynamo(opts.dynamoEndpoint, 'local', async () => undefined)
+    : await startDynalite();
   const client = dynalite.client();
   countDynamo(client, counts, 'dynamo');
   const tableName = opts.tableName ?? 'kruiseless-local';
