@@ -27,16 +27,30 @@ export interface ScenarioRun {
   error?: string;
 }
 
+/** Options of {@link runScenario}. */
+export interface RunOptions {
+  /** Keep the namespace after the run. */
+  keep?: boolean;
+  /**
+   * While this returns true the cluster does not count as settled (quiet time starts again), e.g. while the
+   * fault front's reconciler is being restarted (test/faults): a controller that is down changes nothing.
+   */
+  busy?: () => boolean;
+  /** The namespace to run in (default `parity-<scenario name>`). */
+  namespace?: string;
+}
+
 /**
- * Runs `scenario` in namespace `parity-<name>` (deleted first, and again after the run unless `keep`).
+ * Runs `scenario` in namespace `opts.namespace`, by default `parity-<name>` (deleted first, and again after the run
+ * unless `keep`).
  * Never throws for a failing step: the error is recorded in the result and the checkpoints taken so far are kept.
  */
 export async function runScenario(
   cluster: ParityCluster,
   scenario: Scenario,
-  opts: { keep?: boolean } = {},
+  opts: RunOptions = {},
 ): Promise<ScenarioRun> {
-  const namespace = `parity-${scenario.name}`;
+  const namespace = opts.namespace ?? `parity-${scenario.name}`;
   const result: ScenarioRun = { checkpoints: {} };
   await cluster.deleteNamespace(namespace);
   await cluster.ensureNamespace(namespace);
@@ -47,7 +61,7 @@ export async function runScenario(
     await timeline.start();
     for (const step of scenario.steps) {
       if ('checkpoint' in step) {
-        const settled = await settle(cluster, namespace, name, scenario);
+        const settled = await settle(cluster, namespace, name, scenario, opts.busy);
         const state = await cluster.read(namespace, name);
         result.checkpoints[step.checkpoint] = takeSnapshot(
           cluster.kind,
@@ -183,7 +197,8 @@ export function selectPods(kind: ParityKind, state: ClusterState, s: PodSelector
 }
 
 /**
- * Waits until the object has observed its generation and nothing observable changed for `quietSeconds`.
+ * Waits until the object has observed its generation and nothing observable changed for `quietSeconds` while
+ * `busy` (if given) returned false.
  * @returns false when `settleTimeoutSeconds` passed first
  */
 async function settle(
@@ -191,6 +206,7 @@ async function settle(
   namespace: string,
   name: string,
   scenario: Scenario,
+  busy?: () => boolean,
 ): Promise<boolean> {
   const deadline = Date.now() + scenario.settleTimeoutSeconds * 1000;
   let last = '';
@@ -202,7 +218,7 @@ async function settle(
     const fingerprint = JSON.stringify({
       ...takeSnapshot(cluster.kind, state, new Set(), { maxPods: 0, minReady: 0 }, true),
     });
-    if (fingerprint !== last || !observed) {
+    if (fingerprint !== last || !observed || busy?.()) {
       last = fingerprint;
       since = Date.now();
     } else if (Date.now() - since >= scenario.quietSeconds * 1000) {

@@ -119,7 +119,11 @@ export function referenceInfoFile(): string {
   return path.join(dir, 'run', 'reference.json');
 }
 
-function waitForLine(
+/**
+ * Waits until `child` prints a line matching `pattern` (stdout or stderr).
+ * @throws Error naming `logFile` when it exits first or `timeoutMs` passes (the child is then sent SIGTERM)
+ */
+export function waitForLine(
   child: ChildProcess,
   pattern: RegExp,
   timeoutMs: number,
