@@ -7,6 +7,9 @@
  * it names and no other. Calls for one object are coalesced per container (lib/source/admissionCoalescer.ts) and
  * the publish has a deadline well inside the webhook's 2 s timeout; bodies over the size limit or not shaped like
  * an AdmissionReview get a clear 4xx, an unreadable master secret a 503 (the API server then fails open).
+ * `/<cluster secret>/<cluster>/convert` is the CRD conversion webhook (ConversionReview v1, lib/api/conversion with
+ * lib/controllers/conversions.ts): it answers, publishes nothing, and its answer is what a read or write of the
+ * non-storage version (Advanced StatefulSet v1alpha1) waits for — an unreadable master secret fails those (503).
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
@@ -19,6 +22,9 @@ import {
 } from '../../source/admission.js';
 import { createAdmissionCoalescer } from '../../source/admissionCoalescer.js';
 import { isClusterPathSecret } from '../../source/admissionSecret.js';
+import { handleConversionReview } from '../../api/conversion/review.js';
+import { CRD_CONVERTERS } from '../../controllers/conversions.js';
+import type { CrdConverter } from '../../api/conversion/converter.js';
 import { withCorrelationIds } from '../../requests/index.js';
 import { CONTROLLER_KINDS } from '../../controllers/kinds.js';
 import type { ControllerKind } from '../../controllers/controller.js';
@@ -48,7 +54,12 @@ export interface AdmissionHandlerOptions {
   coalesceMaxKeys?: number;
   /** {@link ADMISSION_PUBLISH_BUDGET_MS} */
   publishBudgetMs?: number;
+  /** The converters `/convert` answers with (default lib/controllers/conversions.ts `CRD_CONVERTERS`). */
+  converters?: readonly CrdConverter[];
 }
+
+/** The path segment after `/<cluster secret>/<cluster>` of the CRD conversion webhook. */
+export const CONVERT_PATH_SEGMENT = 'convert';
 
 function reply(statusCode: number, body: unknown): LambdaFunctionURLResult {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
@@ -81,6 +92,7 @@ export function admissionHandler(
     ...(options.coalesceMaxKeys !== undefined ? { maxKeys: options.coalesceMaxKeys } : {}),
   });
   const budgetMs = options.publishBudgetMs ?? ADMISSION_PUBLISH_BUDGET_MS;
+  const converters = options.converters ?? CRD_CONVERTERS;
   return async (
     event: Pick<LambdaFunctionURLEvent, 'rawPath' | 'body' | 'isBase64Encoded'>,
     context?: Context,
@@ -95,12 +107,21 @@ export function admissionHandler(
       return reply(503, { message: 'admission secret unavailable' });
     }
     const [secret = '', cluster = '', ...rest] = (event.rawPath ?? '').split('/').filter(Boolean);
-    if (!master || rest.length > 0 || !isClusterPathSecret(secret, master, cluster)) {
+    const convert = rest.length === 1 && rest[0] === CONVERT_PATH_SEGMENT;
+    if (!master || (rest.length > 0 && !convert) || !isClusterPathSecret(secret, master, cluster)) {
       logger.warn('admission call rejected: wrong path or secret', { pathSegments: rest.length + 2 });
       return reply(404, { message: 'not found' });
     }
     const raw = event.body ?? '';
     const body = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+    if (convert) {
+      const { statusCode, review } = handleConversionReview(body, converters);
+      const { result, convertedObjects } = review.response;
+      if (result.status === 'Failure')
+        logger.warn('conversion failed', { statusCode, error: result.message, cluster });
+      else logger.debug('converted', { objects: convertedObjects.length, cluster });
+      return reply(statusCode, review);
+    }
     if (Buffer.byteLength(body) > MAX_ADMISSION_BODY_BYTES) {
       logger.warn('admission body too large', {
         bytes: Buffer.byteLength(body),

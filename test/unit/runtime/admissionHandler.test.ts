@@ -198,3 +198,117 @@ describe('admission: calls for one object are coalesced (review finding 18)', ()
     ]);
   }, 5000);
 });
+
+describe('admission: /<cluster secret>/<cluster>/convert answers ConversionReviews (issue 17)', () => {
+  const conversionReview = (desiredAPIVersion: string, objects: unknown[]): string =>
+    JSON.stringify({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'ConversionReview',
+      request: { uid: 'c-1', desiredAPIVersion, objects },
+    });
+  const asts = {
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'StatefulSet',
+    metadata: { name: 'web', namespace: 'ns' },
+    spec: { replicas: 2, reserveOrdinals: [1] },
+  };
+  async function convert(rawPath: string, body: string, isBase64Encoded = false) {
+    const s = setUp();
+    const handler = admissionHandler(
+      () => ({ admissionSecret: async () => MASTER }) as unknown as Runtime,
+      s.logger,
+    );
+    const r = await handler({ rawPath, body, isBase64Encoded });
+    if (typeof r === 'string') throw new Error(`expected a structured result, got ${r}`);
+    return { statusCode: r.statusCode, body: JSON.parse(r.body ?? 'null') as unknown, logger: s.logger };
+  }
+
+  it('converts with its own cluster secret, publishes nothing, and answers the review as JSON', async () => {
+    const s = setUp();
+    const handler = admissionHandler(
+      () =>
+        ({
+          publisher: { publish: () => Promise.reject(new Error('no')) },
+          admissionSecret: async () => MASTER,
+        }) as unknown as Runtime,
+      s.logger,
+    );
+    const r = await handler({
+      rawPath: `/${pathSecretOf('prod')}/prod/convert`,
+      body: Buffer.from(conversionReview('apps.kruise.io/v1alpha1', [asts])).toString('base64'),
+      isBase64Encoded: true,
+    });
+    expect(r).toEqual({
+      statusCode: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'ConversionReview',
+        response: {
+          uid: 'c-1',
+          convertedObjects: [
+            {
+              ...asts,
+              apiVersion: 'apps.kruise.io/v1alpha1',
+              metadata: {
+                name: 'web',
+                namespace: 'ns',
+                annotations: { 'kruiseless.io/v1beta1-fields': '{"spec":{"reserveOrdinals":[1]}}' },
+              },
+              spec: { replicas: 2 },
+            },
+          ],
+          result: { status: 'Success' },
+        },
+      }),
+    });
+  });
+
+  it("refuses another cluster's secret, the master, and any other path after the cluster (404)", async () => {
+    const body = conversionReview('apps.kruise.io/v1alpha1', [asts]);
+    expect((await convert(`/${pathSecretOf('prod')}/other/convert`, body)).statusCode).toBe(404);
+    expect((await convert(`/${MASTER}/prod/convert`, body)).statusCode).toBe(404);
+    expect((await convert(`/${pathSecretOf('prod')}/prod/convert/x`, body)).statusCode).toBe(404);
+    expect((await convert(`/${pathSecretOf('prod')}/prod/mutate`, body)).statusCode).toBe(404);
+  });
+
+  it('a bad body gets 400 with a Failure review, an unknown version 200 with one, and both are logged', async () => {
+    const bad = await convert(`/${pathSecretOf('prod')}/prod/convert`, 'not json');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toEqual({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'ConversionReview',
+      response: { uid: '', convertedObjects: [], result: { status: 'Failure', message: 'body is not JSON' } },
+    });
+    const unknown = await convert(
+      `/${pathSecretOf('prod')}/prod/convert`,
+      conversionReview('apps.kruise.io/v3', [asts]),
+    );
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.body).toEqual({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'ConversionReview',
+      response: {
+        uid: 'c-1',
+        convertedObjects: [],
+        result: {
+          status: 'Failure',
+          message:
+            'StatefulSet ns/web: StatefulSet.apps.kruise.io has no version v3 (converts v1beta1, v1alpha1)',
+        },
+      },
+    });
+    expect(unknown.logger.lines.filter((l) => l.level === 'WARN').map((l) => [l.message, l.error])).toEqual([
+      [
+        'conversion failed',
+        'StatefulSet ns/web: StatefulSet.apps.kruise.io has no version v3 (converts v1beta1, v1alpha1)',
+      ],
+    ]);
+  });
+
+  it('the AdmissionReview path beside it still answers and publishes', async () => {
+    const s = setUp();
+    expect(await s.call(`/${pathSecretOf('prod')}/prod`, cloneSetReview('a', '1'))).toBe(200);
+    expect(s.published).toEqual([[request('a', '1')]]);
+  });
+});
