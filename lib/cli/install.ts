@@ -25,13 +25,16 @@ import { CONTROLLERS } from '../controllers/index.js';
 import { applyServerSide } from '../kube/apply.js';
 import { connect, type ConnectionOptions } from './connect.js';
 import { CliError, runCommand, type CliIO } from './io.js';
+import { ANNOTATION_CONVERSION_WEBHOOK } from '../api/conversion/crd.js';
 import {
+  admissionConvertUrl,
   admissionManifests,
   crdManifests,
   namespaceOptInManifests,
   objectRef,
   podGuardManifests,
   rbacManifests,
+  withConversionWebhook,
 } from './manifests.js';
 
 /** The field manager of every object `install` applies (visible in `kubectl get -o yaml --show-managed-fields`). */
@@ -76,8 +79,9 @@ export function accessExpectations(): Omit<AccessCheck, 'allowed'>[] {
 }
 
 /**
- * Refuses to replace a CloneSet CRD that serves versions ours does not, or converts through a webhook: that is
- * OpenKruise's, and its stored objects would become unreadable (README "Switching from OpenKruise").
+ * Refuses to replace a CloneSet CRD that serves versions ours does not, or converts through a webhook that is not
+ * Kruiseless's (no `kruiseless.io/conversion-webhook` annotation): that is OpenKruise's, and its stored objects
+ * would become unreadable (README "Switching from OpenKruise").
  * @throws CliError naming the versions and the way out
  */
 export function checkCrdTakeover(current: V1CustomResourceDefinition, ours: KubernetesObject): void {
@@ -87,7 +91,9 @@ export function checkCrdTakeover(current: V1CustomResourceDefinition, ours: Kube
   const served = current.spec.versions.map((v) => v.name);
   const stored = current.status?.storedVersions ?? [];
   const foreign = [...new Set([...served, ...stored])].filter((v) => !oursServed.has(v));
-  const webhook = current.spec.conversion?.strategy === 'Webhook';
+  const webhook =
+    current.spec.conversion?.strategy === 'Webhook' &&
+    current.metadata?.annotations?.[ANNOTATION_CONVERSION_WEBHOOK] === undefined;
   if (foreign.length === 0 && !webhook) return;
   throw new CliError(
     `${current.metadata?.name ?? 'the CRD'} in this cluster serves or stores ${foreign.join(', ') || 'versions'}` +
@@ -173,8 +179,8 @@ function tally(checks: AccessCheck[]): { ok: number; total: number } {
 }
 
 async function install(io: CliIO, opts: InstallOptions): Promise<number> {
-  const admission = opts.admissionUrl
-    ? admissionManifests({
+  const settings = opts.admissionUrl
+    ? {
         url: opts.admissionUrl,
         pathSecret: opts.admissionPathSecret ?? io.env.KRUISELESS_ADMISSION_PATH_SECRET ?? '',
         clusterName:
@@ -182,11 +188,17 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
           (() => {
             throw new CliError('--admission-url needs --cluster-name (the name in the cluster registry)');
           })(),
-      })
-    : [];
+      }
+    : undefined;
+  const admission = settings ? admissionManifests(settings) : [];
   const conn = connect(opts, io);
   const dryRun = opts.dryRun === true;
-  const crds = opts.skipCrds ? [] : crdManifests();
+  // with the admission function, the two-version CRDs (Advanced StatefulSet) convert through its /convert
+  const crds = opts.skipCrds
+    ? []
+    : settings
+      ? withConversionWebhook(crdManifests(), { url: admissionConvertUrl(settings), server: 'admission' })
+      : crdManifests();
   const rbac = rbacManifests();
   const guard = opts.podGuard === false ? [] : podGuardManifests();
   const optIn = opts.namespaceOptIn ? namespaceOptInManifests() : [];

@@ -9,6 +9,11 @@ import { parseManifests } from '../kube/apply.js';
 import type { Controller } from '../controllers/controller.js';
 import { CONTROLLERS } from '../controllers/index.js';
 import { clusterPathSecret } from '../source/admissionSecret.js';
+import type { CrdConverter } from '../api/conversion/converter.js';
+import { ANNOTATION_CONVERSION_WEBHOOK, conversionStanza, crdNameOf } from '../api/conversion/crd.js';
+import type { ConversionWebhookTarget } from '../api/conversion/crd.js';
+import { CRD_CONVERTERS } from '../controllers/conversions.js';
+import type { JsonObject } from '../api/types.js';
 import { CliError } from './io.js';
 
 /** Absolute path of a file or folder of this package, e.g. `infra/crds`. */
@@ -78,12 +83,10 @@ export interface AdmissionSettings {
 const PATH_SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
 /**
- * The admission webhook configuration with its placeholders filled in; the path secret is the cluster's own,
- * HMAC(master, cluster) (lib/source/admissionSecret.ts), never the master. The result holds that secret: never
- * print it.
+ * The checked base of the admission URL, ending with `/`.
  * @throws CliError when the URL is not https, or the secret or cluster name is empty or not one URL path segment
  */
-export function admissionManifests(s: AdmissionSettings): KubernetesObject[] {
+function admissionBase(s: AdmissionSettings): string {
   let url: URL;
   try {
     url = new URL(s.url);
@@ -108,13 +111,58 @@ export function admissionManifests(s: AdmissionSettings): KubernetesObject[] {
     throw new CliError(
       `--cluster-name ${s.clusterName} must be one URL path segment (letters, digits, ._~-)`,
     );
-  const base = url.href.endsWith('/') ? url.href : `${url.href}/`;
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
+/**
+ * The admission webhook configuration with its placeholders filled in; the path secret is the cluster's own,
+ * HMAC(master, cluster) (lib/source/admissionSecret.ts), never the master. The result holds that secret: never
+ * print it.
+ * @throws CliError when the URL is not https, or the secret or cluster name is empty or not one URL path segment
+ */
+export function admissionManifests(s: AdmissionSettings): KubernetesObject[] {
+  const base = admissionBase(s);
   const file = 'infra/webhook/validating-webhook.yaml';
   const text = readFileSync(packagePath(file), 'utf8')
     .replaceAll('${ADMISSION_URL}', base)
     .replaceAll('${ADMISSION_PATH_SECRET}', clusterPathSecret(s.pathSecret, s.clusterName))
     .replaceAll('${CLUSTER_NAME}', s.clusterName);
   return parseManifests(text, file);
+}
+
+/**
+ * The admission function's conversion webhook URL for this cluster:
+ * `<admission url>/<cluster secret>/<cluster>/convert` (lib/runtime/handlers/admission.ts). Holds the cluster's
+ * secret: never print it.
+ * @throws CliError as {@link admissionManifests}
+ */
+export function admissionConvertUrl(s: AdmissionSettings): string {
+  return `${admissionBase(s)}${clusterPathSecret(s.pathSecret, s.clusterName)}/${s.clusterName}/convert`;
+}
+
+/**
+ * `crds` with the CRD of every converter pointed at `target`: `spec.conversion` (strategy Webhook, url, caBundle,
+ * review v1) and the `kruiseless.io/conversion-webhook` annotation (lib/api/conversion/crd.ts); the others as
+ * they are. The inputs are not modified.
+ */
+export function withConversionWebhook(
+  crds: readonly KubernetesObject[],
+  target: ConversionWebhookTarget,
+  converters: readonly CrdConverter[] = CRD_CONVERTERS,
+): KubernetesObject[] {
+  const names = new Set(converters.map(crdNameOf));
+  return crds.map((crd) => {
+    if (!names.has(crd.metadata?.name ?? '')) return crd;
+    const c = crd as KubernetesObject & { spec?: JsonObject };
+    return {
+      ...c,
+      metadata: {
+        ...c.metadata,
+        annotations: { ...c.metadata?.annotations, [ANNOTATION_CONVERSION_WEBHOOK]: target.server },
+      },
+      spec: { ...c.spec, conversion: conversionStanza(target) },
+    } as KubernetesObject;
+  });
 }
 
 /** kubectl's name of an object: `<kind lower-case>.<group>/<name>`, e.g. `clusterrole.rbac.authorization.k8s.io/x`. */

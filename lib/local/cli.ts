@@ -38,6 +38,9 @@ interface LocalOptions {
   backoffMaxSeconds: string;
   dynamodbEndpoint?: string;
   table?: string;
+  /** false with `--no-conversion`. */
+  conversion: boolean;
+  conversionHost: string;
 }
 
 /**
@@ -93,6 +96,15 @@ program
     'keep the state in this DynamoDB (e.g. a dynalite that outlives the process) instead of an in-process dynalite',
   )
   .option('--table <name>', 'state table name (created when missing)', 'kruiseless-local')
+  .option(
+    '--conversion-host <host>',
+    "address of the CRD conversion webhook (/convert) as the cluster's API server reaches this machine",
+    '127.0.0.1',
+  )
+  .option(
+    '--no-conversion',
+    'do not serve /convert nor point the Advanced StatefulSet CRD at it (v1alpha1 reads then prune v1beta1-only fields)',
+  )
   .action(async (opts: LocalOptions) => {
     const logger = new Logger({ serviceName: 'kruiseless', logLevel: opts.logLevel as LogLevel });
     const settings = readSettings(opts);
@@ -108,6 +120,7 @@ program
       backoff: settings.backoff,
       tableName: opts.table,
       ...(opts.dynamodbEndpoint ? { dynamoEndpoint: opts.dynamodbEndpoint } : {}),
+      ...(opts.conversion ? { conversion: { host: opts.conversionHost } } : {}),
     });
     const { state } = embedded;
     logger.info('kruiseless local running; Ctrl-C to stop', {

@@ -29,6 +29,12 @@ import type { BackoffSettings } from '../reconcile/backoff.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exponentialDelay } from '../core/backoff.js';
 import { errorMessage } from '../core/errors.js';
+import {
+  pointCrdsAtConverter,
+  startConversionServer,
+  type ConversionServer,
+  type ConversionServerOptions,
+} from './conversionServer.js';
 
 /** Options of {@link startEmbedded}. */
 export interface EmbeddedOptions {
@@ -65,6 +71,13 @@ export interface EmbeddedOptions {
    * of rounds that fail passes `{ retries: 0 }`, so that a stream's first LIST (its relist) fails at once.
    */
   kubeRetry?: RetryOptions;
+  /**
+   * Serve the CRD conversion webhook (./conversionServer.ts) and point the CRDs of lib/controllers/conversions.ts
+   * that the cluster has at it (Advanced StatefulSet: v1alpha1 reads and writes convert through it). Off unless
+   * given; `kruiseless local` turns it on. The CRDs keep pointing at it after {@link Embedded.stop}: reads of the
+   * non-storage version fail until it serves again (README.md#advanced-statefulset-versions).
+   */
+  conversion?: ConversionServerOptions;
 }
 
 /** A running embedded default. */
@@ -77,11 +90,13 @@ export interface Embedded {
    * --cluster-name <clusterName>` (docs/cli.md#connection).
    */
   state: { endpoint: string; tableName: string; clusterName: string };
+  /** The conversion webhook, when {@link EmbeddedOptions.conversion} was given, and the CRDs pointed at it. */
+  conversion?: ConversionServer & { crds: string[] };
   /** Events that exhausted their retries (the local dead-letter queue). */
   deadLetters: () => readonly DeadLetter[];
   /** Wait until the bus is idle (every published event delivered and handled). */
   drain: () => Promise<void>;
-  /** Stop the watch pump, timers and dynalite. */
+  /** Stop the watch pump, timers, the conversion webhook and dynalite. */
   stop: () => Promise<void>;
 }
 
@@ -114,14 +129,29 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     watches: createStateStores({ client: watchClient, tableName }).watches,
   };
   const kc = kubeConfigFromFile(opts.kubeconfig);
-  const kube = countingKube(
-    createKubeClient(kc, {
-      logger,
-      onRequest: recordApiRequest,
-      ...(opts.kubeRetry ? { retry: opts.kubeRetry } : {}),
-    }),
-    counts,
-  );
+  const uncounted = createKubeClient(kc, {
+    logger,
+    onRequest: recordApiRequest,
+    ...(opts.kubeRetry ? { retry: opts.kubeRetry } : {}),
+  });
+  const kube = countingKube(uncounted, counts);
+  let conversion: Embedded['conversion'];
+  if (opts.conversion) {
+    const server = await startConversionServer({ logger, ...opts.conversion });
+    try {
+      const crds = await pointCrdsAtConverter(uncounted, {
+        url: server.url,
+        caPem: server.caPem,
+        server: 'local',
+      });
+      conversion = { ...server, crds };
+      logger.info('conversion webhook serving', { url: server.url, crds });
+    } catch (e) {
+      await server.close();
+      await dynalite.close();
+      throw e;
+    }
+  }
 
   // handlers reach the runtime lazily (it is complete before the first event can arrive)
   const getRuntime = (): Runtime => runtime;
@@ -192,6 +222,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     bus,
     counts,
     state: { endpoint: dynalite.endpoint, tableName, clusterName },
+    ...(conversion ? { conversion } : {}),
     deadLetters: () => [...bus.deadLetters],
     drain: () => bus.drain(),
     stop() {
@@ -201,6 +232,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
         requeue.close();
         await pumping;
         await bus.drain().catch(() => undefined);
+        await conversion?.close();
         await dynalite.close();
       })();
       return stopping;

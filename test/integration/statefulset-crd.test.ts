@@ -7,7 +7,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { useTestNamespace } from './support/cluster.js';
+import { noConversionPatch } from '../../lib/api/conversion/crd.js';
+import { ANNOTATION_V1BETA1_FIELDS } from '../../lib/controllers/statefulset/api/keys.js';
+import { createKubeClient, type KubeClient } from '../../lib/kube/index.js';
+import {
+  CRD_RESOURCE,
+  pointCrdsAtConverter,
+  startConversionServer,
+  type ConversionServer,
+} from '../../lib/local/conversionServer.js';
 
 type Obj = Record<string, unknown>;
 const group = 'apps.kruise.io';
@@ -50,5 +60,144 @@ describe('Advanced StatefulSet CRD (apps.kruise.io v1beta1 stored, v1alpha1 serv
     expect(alpha.apiVersion).toBe('apps.kruise.io/v1alpha1');
     const { lifecycle: _lifecycle, reserveOrdinals: _reserveOrdinals, ...sharedFields } = body.spec as Obj;
     expect(alpha.spec).toEqual(sharedFields);
+  });
+});
+
+/**
+ * Issue 17, both versions served: the embedded runtime's conversion webhook (lib/local/conversionServer.ts, the
+ * server and CRD patch `startEmbedded({conversion})` uses) on the real API server. The CRD is put back to no
+ * conversion afterwards, as the rest of the suite expects it.
+ */
+describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 converted, nothing lost)', () => {
+  let server: ConversionServer | undefined;
+  let kube: KubeClient;
+  const crdName = 'statefulsets.apps.kruise.io';
+  const betaOnly = {
+    reserveOrdinals: [1, '3-5'],
+    ordinals: { start: 2 },
+    volumeClaimUpdateStrategy: { type: 'OnDelete' },
+    persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' },
+    scaleStrategy: { maxUnavailable: 1 },
+    lifecycle: { preDelete: { labelsHandler: { hold: 'x' } } },
+  };
+  const get = async (version: string, name: string) =>
+    (await t.custom.getNamespacedCustomObject({
+      group,
+      version,
+      plural,
+      namespace: t.namespace,
+      name,
+    })) as Obj & {
+      metadata: Obj & { annotations?: Record<string, string>; resourceVersion: string };
+      spec: Obj;
+    };
+
+  beforeAll(async () => {
+    kube = createKubeClient(t.kc);
+    server = await startConversionServer();
+    expect(
+      await pointCrdsAtConverter(kube, { url: server.url, caPem: server.caPem, server: 'local' }),
+    ).toEqual([crdName]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await kube.patch(CRD_RESOURCE, { name: crdName }, { type: 'merge', body: noConversionPatch() });
+  });
+
+  test('v1beta1-only fields survive a v1alpha1 read, a v1alpha1 write and a v1beta1 read', async () => {
+    const body = { ...example, metadata: { name: 'db' }, spec: { ...example.spec, ...betaOnly } };
+    await t.custom.createNamespacedCustomObject({
+      group,
+      version: 'v1beta1',
+      plural,
+      namespace: t.namespace,
+      body,
+    });
+    // the API server picks up the CRD's new conversion within moments: read v1alpha1 until it carries the fields
+    let alpha = await get('v1alpha1', 'db');
+    for (let i = 0; i < 100 && !alpha.metadata.annotations?.[ANNOTATION_V1BETA1_FIELDS]; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      alpha = await get('v1alpha1', 'db');
+    }
+    expect(alpha.apiVersion).toBe('apps.kruise.io/v1alpha1');
+    const shared = { ...example.spec };
+    delete shared.reserveOrdinals;
+    expect(alpha.spec).toEqual(shared);
+    expect(JSON.parse(alpha.metadata.annotations?.[ANNOTATION_V1BETA1_FIELDS] ?? 'null')).toEqual({
+      spec: betaOnly,
+    });
+
+    // a v1alpha1 read-modify-write (PUT with the resourceVersion read)
+    const changed = { ...alpha, spec: { ...alpha.spec, replicas: 4 } };
+    await t.custom.replaceNamespacedCustomObject({
+      group,
+      version: 'v1alpha1',
+      plural,
+      namespace: t.namespace,
+      name: 'db',
+      body: changed,
+    });
+    // a v1alpha1 merge patch
+    await t.custom.patchNamespacedCustomObject(
+      {
+        group,
+        version: 'v1alpha1',
+        plural,
+        namespace: t.namespace,
+        name: 'db',
+        body: { metadata: { labels: { tier: 'data' } } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const beta = await get('v1beta1', 'db');
+    expect(beta.apiVersion).toBe('apps.kruise.io/v1beta1');
+    expect(beta.spec).toEqual({ ...body.spec, replicas: 4 });
+    expect(beta.metadata.labels).toEqual({ tier: 'data' });
+    expect(beta.metadata.annotations).toBeUndefined();
+  });
+
+  test('a v1alpha1 create is stored as v1beta1, and a stored annotation-less v1beta1 object reads as before', async () => {
+    const alphaBody = {
+      ...example,
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      metadata: { name: 'legacy' },
+      spec: { ...example.spec, reserveOrdinals: undefined },
+    };
+    await t.custom.createNamespacedCustomObject({
+      group,
+      version: 'v1alpha1',
+      plural,
+      namespace: t.namespace,
+      body: JSON.parse(JSON.stringify(alphaBody)) as object,
+    });
+    const beta = await get('v1beta1', 'legacy');
+    const shared = { ...example.spec };
+    delete shared.reserveOrdinals;
+    expect(beta.spec).toEqual(shared);
+    expect(beta.metadata.annotations).toBeUndefined();
+  });
+
+  test("while the webhook is down, a v1alpha1 read fails with the API server's conversion error; v1beta1 reads work", async () => {
+    const url = server!.url;
+    await server!.close();
+    server = undefined;
+    const failure = await get('v1alpha1', 'db').then(
+      () => undefined,
+      (e: { code?: number; body?: string }) => ({ code: e.code, body: JSON.parse(e.body ?? '{}') as Obj }),
+    );
+    const port = new URL(url).port;
+    expect(failure).toEqual({
+      code: 500,
+      body: expect.objectContaining({
+        kind: 'Status',
+        status: 'Failure',
+        code: 500,
+        message:
+          `conversion webhook for apps.kruise.io/v1beta1, Kind=StatefulSet failed: Post ` +
+          `"https://127.0.0.1:${port}/convert?timeout=30s": dial tcp 127.0.0.1:${port}: connect: connection refused`,
+      }) as unknown,
+    });
+    expect((await get('v1beta1', 'db')).spec.replicas).toBe(4);
   });
 });

@@ -21,6 +21,8 @@ export interface CrdConverter {
   readonly group: string;
   /** Kind, e.g. `StatefulSet`. */
   readonly kind: string;
+  /** The resource's plural, e.g. `statefulsets` (its CRD is `<plural>.<group>`). */
+  readonly plural: string;
   /** The versions it converts between (the CRD's served versions), e.g. `['v1beta1', 'v1alpha1']`. */
   readonly versions: readonly string[];
   /**

@@ -145,6 +145,7 @@ describe('handleConversionReview', () => {
     const throwing = (e: Error): CrdConverter => ({
       group: 'apps.kruise.io',
       kind: 'StatefulSet',
+      plural: 'statefulsets',
       versions: ['v1beta1', 'v1alpha1'],
       convert: () => {
         throw e;

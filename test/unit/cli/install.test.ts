@@ -7,7 +7,13 @@ import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { accessExpectations, checkCrdTakeover, crdsToApply } from '../../../lib/cli/install.js';
 import { CliError } from '../../../lib/cli/io.js';
 import { cloneSet } from '../../../lib/controllers/cloneset/index.js';
-import { admissionManifests, crdManifests, objectRef } from '../../../lib/cli/manifests.js';
+import {
+  admissionConvertUrl,
+  admissionManifests,
+  crdManifests,
+  objectRef,
+  withConversionWebhook,
+} from '../../../lib/cli/manifests.js';
 
 const settings = {
   url: 'https://abc.lambda-url.eu-west-1.on.aws',
@@ -75,6 +81,72 @@ describe('checkCrdTakeover', () => {
     expect(() => checkCrdTakeover(crd(['v1alpha1', 'v1beta1'], ['v1beta1'], true), ours!)).toThrow(
       new CliError(
         'clonesets.apps.kruise.io in this cluster serves or stores v1beta1 through a conversion webhook ' +
+          `(OpenKruise's): switch over first as the README's "Switching from OpenKruise" says, or keep it with --skip-crds`,
+      ),
+    );
+  });
+});
+
+describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
+  const own = createHmac('sha256', 's3cr3t').update('kruiseless-admission/v1/prod').digest('hex');
+
+  test("the admission function's /convert URL carries the cluster's own secret, never the master", () => {
+    expect(admissionConvertUrl(settings)).toBe(`https://abc.lambda-url.eu-west-1.on.aws/${own}/prod/convert`);
+  });
+
+  test('only the Advanced StatefulSet CRD gets spec.conversion and the annotation; the inputs are unchanged', () => {
+    const crds = crdManifests();
+    const before = JSON.stringify(crds);
+    const out = withConversionWebhook(crds, { url: admissionConvertUrl(settings), server: 'admission' });
+    expect(JSON.stringify(crds)).toBe(before);
+    const changed = out.filter((c, i) => c !== crds[i]).map((c) => c.metadata?.name);
+    expect(changed).toEqual(['statefulsets.apps.kruise.io']);
+    const sts = out.find((c) => c.metadata?.name === 'statefulsets.apps.kruise.io') as unknown as {
+      metadata: { annotations: Record<string, string> };
+      spec: { conversion: unknown; versions: unknown[] };
+    };
+    expect(sts.metadata.annotations).toEqual({
+      'controller-gen.kubebuilder.io/version': 'v0.17.3',
+      'kruiseless.io/conversion-webhook': 'admission',
+    });
+    expect(sts.spec.conversion).toEqual({
+      strategy: 'Webhook',
+      webhook: {
+        clientConfig: { url: `https://abc.lambda-url.eu-west-1.on.aws/${own}/prod/convert` },
+        conversionReviewVersions: ['v1'],
+      },
+    });
+    expect(sts.spec.versions).toHaveLength(2);
+  });
+
+  test("a CRD converting through Kruiseless's webhook (annotated) is not taken for OpenKruise's", () => {
+    const ours = crdManifests().find((c) => c.metadata?.name === 'statefulsets.apps.kruise.io')!;
+    const current = {
+      metadata: {
+        name: 'statefulsets.apps.kruise.io',
+        annotations: { 'kruiseless.io/conversion-webhook': 'local' },
+      },
+      spec: {
+        group: 'apps.kruise.io',
+        names: { kind: 'StatefulSet', plural: 'statefulsets' },
+        scope: 'Namespaced',
+        versions: [
+          { name: 'v1alpha1', served: true, storage: false },
+          { name: 'v1beta1', served: true, storage: true },
+        ],
+        conversion: { strategy: 'Webhook' },
+      },
+      status: {
+        storedVersions: ['v1beta1'],
+        acceptedNames: { kind: 'StatefulSet', plural: 'statefulsets' },
+        conditions: [],
+      },
+    } as V1CustomResourceDefinition;
+    expect(() => checkCrdTakeover(current, ours)).not.toThrow();
+    const openKruise = { ...current, metadata: { name: 'statefulsets.apps.kruise.io' } };
+    expect(() => checkCrdTakeover(openKruise, ours)).toThrow(
+      new CliError(
+        'statefulsets.apps.kruise.io in this cluster serves or stores versions through a conversion webhook ' +
           `(OpenKruise's): switch over first as the README's "Switching from OpenKruise" says, or keep it with --skip-crds`,
       ),
     );

@@ -123,6 +123,7 @@ export function toV1beta1(alpha: JsonObject): JsonObject {
 export const statefulSetConverter: CrdConverter = {
   group: STATEFULSET_GROUP,
   kind: 'StatefulSet',
+  plural: 'statefulsets',
   versions: ['v1beta1', 'v1alpha1'],
   convert(object, _from, to) {
     return to === 'v1alpha1' ? toV1alpha1(object) : toV1beta1(object);

@@ -1,0 +1,195 @@
+/**
+ * The embedded runtime's CRD conversion webhook (issue 17): an HTTPS server on `https://<host>:<port>/convert`
+ * answering ConversionReviews with the registered converters (lib/api/conversion, lib/controllers/conversions.ts),
+ * under a certificate of its own CA (generated with the openssl command line, as infra/local/pki.ts does for the
+ * control plane; fresh for every start, kept in memory only), and the CRD patch that points the API server at it.
+ * In AWS the admission function answers the same reviews (lib/runtime/handlers/admission.ts).
+ */
+import fs from 'node:fs';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { run } from '../../infra/local/build.js';
+import type { CrdConverter } from '../api/conversion/converter.js';
+import { conversionWebhookPatch, crdNameOf, type ConversionWebhookTarget } from '../api/conversion/crd.js';
+import { MAX_CONVERSION_BODY_BYTES, handleConversionReview } from '../api/conversion/review.js';
+import { CRD_CONVERTERS } from '../controllers/conversions.js';
+import { errorMessage } from '../core/errors.js';
+import { isNotFound, type KubeClient, type Resource } from '../kube/index.js';
+
+/** The path the server answers; any other is 404. */
+export const CONVERT_PATH = '/convert';
+
+/** apiextensions.k8s.io/v1 CustomResourceDefinitions (cluster-scoped), for the conversion patch. */
+export const CRD_RESOURCE: Resource = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+  kind: 'CustomResourceDefinition',
+};
+
+/** Options of {@link startConversionServer}. */
+export interface ConversionServerOptions {
+  /**
+   * The address to listen on, which is also the certificate's subject alternative name and the URL's host
+   * (default `127.0.0.1`: the API server of the local control plane runs on this machine). An IP or a DNS name.
+   */
+  host?: string;
+  /** TCP port (default 0: any free one). */
+  port?: number;
+  /** The converters (default lib/controllers/conversions.ts `CRD_CONVERTERS`). */
+  converters?: readonly CrdConverter[];
+  logger?: Pick<Logger, 'warn' | 'debug'>;
+}
+
+/** A running conversion server. */
+export interface ConversionServer {
+  /** `https://<host>:<port>/convert` */
+  url: string;
+  /** PEM of the CA that signed the server certificate (the CRD's `caBundle`). */
+  caPem: string;
+  /** Stop listening (open connections are closed). */
+  close(): Promise<void>;
+}
+
+/**
+ * A CA and a server certificate for `host` (RSA 2048, 10 days), made in a temporary folder that is removed before
+ * this returns.
+ * @throws Error when openssl is missing or fails (with its output)
+ */
+export async function conversionCertificates(
+  host: string,
+): Promise<{ caPem: string; cert: string; key: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kruiseless-convert-'));
+  try {
+    const ssl = (...args: string[]): Promise<string[]> => run('openssl', args, { cwd: dir });
+    const san = /^[0-9.]+$|:/.test(host) ? `IP:${host}` : `DNS:${host}`;
+    fs.writeFileSync(path.join(dir, 'server.ext'), `subjectAltName=${san}\nextendedKeyUsage=serverAuth\n`);
+    await ssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '10',
+      '-subj',
+      '/CN=kruiseless-conversion-ca',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+    );
+    await ssl(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      `/CN=${host}`,
+      '-keyout',
+      'server.key',
+      '-out',
+      'server.csr',
+    );
+    await ssl(
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '10',
+      '-out',
+      'server.crt',
+      '-extfile',
+      'server.ext',
+    );
+    const read = (f: string): string => fs.readFileSync(path.join(dir, f), 'utf8');
+    return { caPem: read('ca.crt'), cert: read('server.crt'), key: read('server.key') };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts the HTTPS conversion server: POST {@link CONVERT_PATH} with a ConversionReview gets the review's answer
+ * (lib/api/conversion/review.ts: 200, or 400/413 with a Failure review), any other path 404, another method 405.
+ * @throws Error when the certificates cannot be made or the port cannot be bound
+ */
+export async function startConversionServer(opts: ConversionServerOptions = {}): Promise<ConversionServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const converters = opts.converters ?? CRD_CONVERTERS;
+  const { caPem, cert, key } = await conversionCertificates(host);
+  const server = https.createServer({ cert, key }, (req, res) => {
+    const reply = (status: number, body: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    if ((req.url ?? '').split('?')[0] !== CONVERT_PATH) return reply(404, { message: 'not found' });
+    if (req.method !== 'POST') return reply(405, { message: 'POST a ConversionReview' });
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    req.on('data', (c: Buffer) => {
+      bytes += c.length;
+      if (bytes <= MAX_CONVERSION_BODY_BYTES + 1) chunks.push(c);
+    });
+    req.on('end', () => {
+      const { statusCode, review } = handleConversionReview(
+        Buffer.concat(chunks).toString('utf8'),
+        converters,
+      );
+      if (review.response.result.status === 'Failure')
+        opts.logger?.warn('conversion failed', { statusCode, error: review.response.result.message });
+      else opts.logger?.debug('converted', { objects: review.response.convertedObjects.length });
+      reply(statusCode, review);
+    });
+    req.on('error', (e) => opts.logger?.warn('conversion request failed', { error: errorMessage(e) }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `https://${urlHost}:${port}${CONVERT_PATH}`,
+    caPem,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Points the CRD of every converter at `target` (JSON merge patch of `spec.conversion` and the
+ * `kruiseless.io/conversion-webhook` annotation, lib/api/conversion/crd.ts); a CRD the cluster does not have is
+ * skipped.
+ * @returns the names of the CRDs patched
+ * @throws KubeApiError for any other failed patch
+ */
+export async function pointCrdsAtConverter(
+  kube: Pick<KubeClient, 'patch'>,
+  target: ConversionWebhookTarget,
+  converters: readonly CrdConverter[] = CRD_CONVERTERS,
+): Promise<string[]> {
+  const patched: string[] = [];
+  for (const c of converters) {
+    const name = crdNameOf(c);
+    try {
+      await kube.patch(CRD_RESOURCE, { name }, { type: 'merge', body: conversionWebhookPatch(target) });
+      patched.push(name);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+  }
+  return patched;
+}

@@ -1,0 +1,163 @@
+/**
+ * The embedded runtime's conversion webhook (lib/local/conversionServer.ts): HTTPS under its own CA on /convert, the
+ * ConversionReview answered as lib/api/conversion/review.ts answers it, and the CRD patch that points the API server
+ * at it (lib/api/conversion/crd.ts).
+ */
+import https from 'node:https';
+import type { JsonObject } from '../../../lib/api/types.js';
+import {
+  CRD_RESOURCE,
+  pointCrdsAtConverter,
+  startConversionServer,
+  type ConversionServer,
+} from '../../../lib/local/conversionServer.js';
+import { KubeApiError } from '../../../lib/kube/errors.js';
+import type { CrdConverter } from '../../../lib/api/conversion/converter.js';
+
+function post(server: ConversionServer, path: string, body: string, method = 'POST') {
+  const url = new URL(server.url);
+  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const req = https.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method,
+        ca: server.caPem,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the conversion server', () => {
+  let server: ConversionServer;
+  beforeAll(async () => {
+    server = await startConversionServer();
+  }, 30_000);
+  afterAll(() => server.close());
+
+  test('serves https://127.0.0.1:<port>/convert with a certificate its CA signed for 127.0.0.1', async () => {
+    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/convert$/);
+    expect(server.caPem).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+\n-----END CERTIFICATE-----\n$/);
+    const review = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'ConversionReview',
+      request: {
+        uid: 'u-9',
+        desiredAPIVersion: 'apps.kruise.io/v1beta1',
+        objects: [
+          { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'StatefulSet', metadata: { name: 'a' }, spec: {} },
+        ],
+      },
+    };
+    expect(await post(server, '/convert', JSON.stringify(review))).toEqual({
+      status: 200,
+      body: {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'ConversionReview',
+        response: {
+          uid: 'u-9',
+          convertedObjects: [
+            { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', metadata: { name: 'a' }, spec: {} },
+          ],
+          result: { status: 'Success' },
+        },
+      },
+    });
+  });
+
+  test('a bad body is 400 with a Failure review; another path 404; another method 405', async () => {
+    expect(await post(server, '/convert', '{')).toEqual({
+      status: 400,
+      body: {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'ConversionReview',
+        response: {
+          uid: '',
+          convertedObjects: [],
+          result: { status: 'Failure', message: 'body is not JSON' },
+        },
+      },
+    });
+    expect(await post(server, '/validate', '{}')).toEqual({ status: 404, body: { message: 'not found' } });
+    expect(await post(server, '/convert', '', 'GET')).toEqual({
+      status: 405,
+      body: { message: 'POST a ConversionReview' },
+    });
+  });
+});
+
+describe('pointCrdsAtConverter', () => {
+  const converter = (plural: string): CrdConverter => ({
+    group: 'apps.kruise.io',
+    kind: plural,
+    plural,
+    versions: ['v1beta1', 'v1alpha1'],
+    convert: (o) => o,
+  });
+
+  test("merge-patches each converter's CRD: strategy Webhook, url, caBundle, review v1, the annotation; skips absent CRDs", async () => {
+    const calls: [string, JsonObject][] = [];
+    const patched = await pointCrdsAtConverter(
+      {
+        patch: async (resource, ref, patch) => {
+          expect(resource).toBe(CRD_RESOURCE);
+          if (ref.name === 'missing.apps.kruise.io')
+            throw new KubeApiError('patch CustomResourceDefinition missing', 404, 'NotFound', 'not found');
+          calls.push([ref.name, patch.body as JsonObject]);
+          return {} as never;
+        },
+      },
+      { url: 'https://127.0.0.1:4443/convert', caPem: 'PEM\n', server: 'local' },
+      [converter('statefulsets'), converter('missing')],
+    );
+    expect(patched).toEqual(['statefulsets.apps.kruise.io']);
+    expect(calls).toEqual([
+      [
+        'statefulsets.apps.kruise.io',
+        {
+          metadata: { annotations: { 'kruiseless.io/conversion-webhook': 'local' } },
+          spec: {
+            conversion: {
+              strategy: 'Webhook',
+              webhook: {
+                clientConfig: {
+                  url: 'https://127.0.0.1:4443/convert',
+                  caBundle: Buffer.from('PEM\n').toString('base64'),
+                },
+                conversionReviewVersions: ['v1'],
+              },
+            },
+          },
+        },
+      ],
+    ]);
+  });
+
+  test('another failure is thrown', async () => {
+    await expect(
+      pointCrdsAtConverter(
+        {
+          patch: async () => {
+            throw new KubeApiError('patch CustomResourceDefinition x', 403, 'Forbidden', 'no');
+          },
+        },
+        { url: 'https://h/convert', server: 'local' },
+        [converter('statefulsets')],
+      ),
+    ).rejects.toThrow('patch CustomResourceDefinition x: 403 Forbidden: no');
+  });
+});
