@@ -90,7 +90,10 @@ export interface Embedded {
    * --cluster-name <clusterName>` (docs/cli.md#connection).
    */
   state: { endpoint: string; tableName: string; clusterName: string };
-  /** The conversion webhook, when {@link EmbeddedOptions.conversion} was given, and the CRDs pointed at it. */
+  /**
+   * The conversion webhook, when {@link EmbeddedOptions.conversion} was given, and the CRDs pointed at it (none when
+   * the patch failed: 3 attempts of at most 5 s at start, then a warning; the server serves anyway).
+   */
   conversion?: ConversionServer & { crds: string[] };
   /** Events that exhausted their retries (the local dead-letter queue). */
   deadLetters: () => readonly DeadLetter[];
@@ -101,6 +104,11 @@ export interface Embedded {
 }
 
 const REPO_SERVERLESS_YML = new URL('../../serverless.yml', import.meta.url);
+
+/** Retries of the CRD conversion patch at start: 2, from 200 ms (lib/kube/request.ts `RetryOptions`). */
+const CRD_PATCH_RETRY = { retries: 2, minTimeoutMs: 200 };
+/** Deadline of one attempt of the CRD conversion patch, ms. */
+const CRD_PATCH_TIMEOUT_MS = 5_000;
 
 /** The watch pump's flush interval in the embedded default, ms (no per-publish cost here). */
 const LOCAL_FLUSH_INTERVAL_MS = 50;
@@ -129,28 +137,33 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     watches: createStateStores({ client: watchClient, tableName }).watches,
   };
   const kc = kubeConfigFromFile(opts.kubeconfig);
-  const uncounted = createKubeClient(kc, {
-    logger,
-    onRequest: recordApiRequest,
-    ...(opts.kubeRetry ? { retry: opts.kubeRetry } : {}),
-  });
-  const kube = countingKube(uncounted, counts);
+  const kube = countingKube(
+    createKubeClient(kc, {
+      logger,
+      onRequest: recordApiRequest,
+      ...(opts.kubeRetry ? { retry: opts.kubeRetry } : {}),
+    }),
+    counts,
+  );
   let conversion: Embedded['conversion'];
   if (opts.conversion) {
     const server = await startConversionServer({ logger, ...opts.conversion });
-    try {
-      const crds = await pointCrdsAtConverter(uncounted, {
+    // a cluster that does not answer must not hold the start (nor the stop) for the client's 100 s of retries
+    const crdClient = createKubeClient(kc, {
+      logger,
+      retry: CRD_PATCH_RETRY,
+      timeoutMs: CRD_PATCH_TIMEOUT_MS,
+    });
+    const target = { url: server.url, caPem: server.caPem, server: 'local' } as const;
+    const crds = await pointCrdsAtConverter(crdClient, target).catch((e: unknown) => {
+      logger.warn('conversion webhook serving, but no CRD points at it', {
         url: server.url,
-        caPem: server.caPem,
-        server: 'local',
+        error: errorMessage(e),
       });
-      conversion = { ...server, crds };
-      logger.info('conversion webhook serving', { url: server.url, crds });
-    } catch (e) {
-      await server.close();
-      await dynalite.close();
-      throw e;
-    }
+      return [];
+    });
+    conversion = { ...server, crds };
+    logger.info('conversion webhook serving', { url: server.url, crds });
   }
 
   // handlers reach the runtime lazily (it is complete before the first event can arrive)
