@@ -2,7 +2,8 @@
  * OpenKruise's Advanced StatefulSet CRD as infra/crds installs it, on a real kube-apiserver: the example is
  * accepted as v1beta1 and read back unchanged; with no conversion webhook, a v1alpha1 read changes only apiVersion
  * and prunes the fields v1alpha1's schema lacks, here `lifecycle` and `reserveOrdinals`
- * (infra/crds/apps.kruise.io_statefulsets.yaml's header).
+ * (infra/crds/apps.kruise.io_statefulsets.yaml's header). With Kruiseless's conversion webhook serving (issue 17)
+ * nothing is lost through v1alpha1, and while it is down v1alpha1 reads fail with the API server's error.
  */
 import fs from 'node:fs';
 import path from 'node:path';
