@@ -14,7 +14,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureBinaries, run, type Log } from './build.js';
 import { withLock } from './lock.js';
-import { freePort, probe, waitHealthy, type TlsFiles } from './net.js';
+import { freeLoopbackPort, saysAddressInUse } from '../../lib/core/loopbackPort.js';
+import { probe, waitHealthy, type TlsFiles } from './net.js';
 import { ensurePki, pkiPaths, type Pki } from './pki.js';
 import { PROVISIONER_NAME, provisionerBinary } from './provisioner.js';
 import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from './processes.js';
@@ -124,54 +125,57 @@ async function start(log: Log): Promise<ClusterInfo> {
   const etcdDir = path.join(stateDir(), 'etcd');
   fs.rmSync(etcdDir, { recursive: true, force: true });
   fs.mkdirSync(logDir(), { recursive: true });
-  const ports = {
-    etcd: await freePort(),
-    etcdPeer: await freePort(),
-    apiserver: await freePort(),
-    controllerManager: await freePort(),
-    scheduler: await freePort(),
-  };
-  const server = `https://127.0.0.1:${ports.apiserver}`;
+  const [etcdPort, etcdPeerPort] = await launchOnFreePorts(log, 'etcd', 2, ([client, peer]) => {
+    fs.rmSync(etcdDir, { recursive: true, force: true });
+    const clientUrl = `http://127.0.0.1:${client}`;
+    const peerUrl = `http://127.0.0.1:${peer}`;
+    return {
+      health: { url: `${clientUrl}/readyz`, timeoutMs: 30000 },
+      args: [
+        '--name=kruiseless',
+        `--data-dir=${etcdDir}`,
+        `--listen-client-urls=${clientUrl}`,
+        `--advertise-client-urls=${clientUrl}`,
+        `--listen-peer-urls=${peerUrl}`,
+        `--initial-advertise-peer-urls=${peerUrl}`,
+        `--initial-cluster=kruiseless=${peerUrl}`,
+        '--unsafe-no-fsync=true',
+        '--log-level=warn',
+      ],
+    };
+  });
+  const etcdUrl = `http://127.0.0.1:${etcdPort}`;
   const kubeconfig = kubeconfigPath();
-  writeKubeconfig(kubeconfig, server, pki);
-  const etcdUrl = `http://127.0.0.1:${ports.etcd}`;
-  const peerUrl = `http://127.0.0.1:${ports.etcdPeer}`;
-
-  await launch(log, 'etcd', { health: { url: `${etcdUrl}/readyz`, timeoutMs: 30000 } }, [
-    '--name=kruiseless',
-    `--data-dir=${etcdDir}`,
-    `--listen-client-urls=${etcdUrl}`,
-    `--advertise-client-urls=${etcdUrl}`,
-    `--listen-peer-urls=${peerUrl}`,
-    `--initial-advertise-peer-urls=${peerUrl}`,
-    `--initial-cluster=kruiseless=${peerUrl}`,
-    '--unsafe-no-fsync=true',
-    '--log-level=warn',
-  ]);
-  const apiserverHealth = { url: `${server}/readyz`, timeoutMs: 90000, tls: adminTls(pki) };
-  await launch(log, 'kube-apiserver', { health: apiserverHealth }, [
-    `--etcd-servers=${etcdUrl}`,
-    '--bind-address=127.0.0.1',
-    `--secure-port=${ports.apiserver}`,
-    `--tls-cert-file=${pki.serverCert}`,
-    `--tls-private-key-file=${pki.serverKey}`,
-    `--client-ca-file=${pki.caCert}`,
-    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-    `--service-account-key-file=${pki.saPub}`,
-    `--service-account-signing-key-file=${pki.saKey}`,
-    '--service-cluster-ip-range=10.96.0.0/16',
-    '--authorization-mode=RBAC',
-    '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
-    '--allow-privileged=true',
-    '--endpoint-reconciler-type=none',
-    '--profiling=false',
-    // compact etcd every 10 s (default 5 min) so that "too old resourceVersion" (410 Gone), which a watch pump
-    // must survive, happens within seconds on a fresh cluster too
-    '--etcd-compaction-interval=10s',
-    // configmaps (unused by Kruiseless) are watched straight from etcd, so a watch from a compacted
-    // resourceVersion really gets 410 (the watch cache would accept revisions as old as its own start)
-    '--watch-cache-sizes=configmaps#0',
-  ]);
+  const [apiserverPort] = await launchOnFreePorts(log, 'kube-apiserver', 1, ([port]) => {
+    writeKubeconfig(kubeconfig, `https://127.0.0.1:${port}`, pki);
+    return {
+      health: { url: `https://127.0.0.1:${port}/readyz`, timeoutMs: 90000, tls: adminTls(pki) },
+      args: [
+        `--etcd-servers=${etcdUrl}`,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${port}`,
+        `--tls-cert-file=${pki.serverCert}`,
+        `--tls-private-key-file=${pki.serverKey}`,
+        `--client-ca-file=${pki.caCert}`,
+        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+        `--service-account-key-file=${pki.saPub}`,
+        `--service-account-signing-key-file=${pki.saKey}`,
+        '--service-cluster-ip-range=10.96.0.0/16',
+        '--authorization-mode=RBAC',
+        '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
+        '--allow-privileged=true',
+        '--endpoint-reconciler-type=none',
+        '--profiling=false',
+        // compact etcd every 10 s (default 5 min) so that "too old resourceVersion" (410 Gone), which a watch pump
+        // must survive, happens within seconds on a fresh cluster too
+        '--etcd-compaction-interval=10s',
+        // configmaps (unused by Kruiseless) are watched straight from etcd, so a watch from a compacted
+        // resourceVersion really gets 410 (the watch cache would accept revisions as old as its own start)
+        '--watch-cache-sizes=configmaps#0',
+      ],
+    };
+  });
+  const server = `https://127.0.0.1:${apiserverPort}`;
   // CRDs before the controller manager: its garbage collector re-discovers resources only every 30 s.
   log('[up] installing CRDs from infra/crds');
   await kubectl(['apply', '--server-side', '--force-conflicts', '-f', CRD_DIR], kubeconfig);
@@ -186,23 +190,19 @@ async function start(log: Log): Promise<ClusterInfo> {
     `--secure-port=${port}`,
     '--leader-elect=false',
   ];
-  await launch(
-    log,
-    'kube-controller-manager',
-    { health: { url: `https://127.0.0.1:${ports.controllerManager}/healthz`, timeoutMs: 60000 } },
-    [...componentArgs(ports.controllerManager), `--controllers=${kcmControllers()}`],
-  );
+  const [controllerManagerPort] = await launchOnFreePorts(log, 'kube-controller-manager', 1, ([port]) => ({
+    health: { url: `https://127.0.0.1:${port}/healthz`, timeoutMs: 60000 },
+    args: [...componentArgs(port), `--controllers=${kcmControllers()}`],
+  }));
   await launch(log, 'hostpath-provisioner', { cmd: provisionerBinary() }, [
     `--kubeconfig=${kubeconfig}`,
     `--provisioner-name=${PROVISIONER_NAME}`,
     `--root=${path.join(stateDir(), 'volumes')}`,
   ]);
-  await launch(
-    log,
-    'kube-scheduler',
-    { health: { url: `https://127.0.0.1:${ports.scheduler}/healthz`, timeoutMs: 60000 } },
-    [...componentArgs(ports.scheduler)],
-  );
+  const [schedulerPort] = await launchOnFreePorts(log, 'kube-scheduler', 1, ([port]) => ({
+    health: { url: `https://127.0.0.1:${port}/healthz`, timeoutMs: 60000 },
+    args: componentArgs(port),
+  }));
   await launch(log, 'kwok', {}, [
     `--kubeconfig=${kubeconfig}`,
     `--config=${path.join(LOCAL_DIR, 'kwok-stages.yaml')}`,
@@ -223,6 +223,13 @@ async function start(log: Log): Promise<ClusterInfo> {
       { cause: e },
     );
   }
+  const ports = {
+    etcd: etcdPort,
+    etcdPeer: etcdPeerPort,
+    apiserver: apiserverPort,
+    controllerManager: controllerManagerPort,
+    scheduler: schedulerPort,
+  };
   const info: ClusterInfo = { kubeconfig, server, ports, startedAt: new Date().toISOString() };
   fs.writeFileSync(infoFile(), JSON.stringify(info, null, 2));
   return info;
@@ -267,6 +274,38 @@ async function launch(
     );
   }
   log(`[up] ${name} running (pid ${rec.pid}, ${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+}
+
+/** How often a component is started on fresh ports after it could not bind the ones drawn. */
+export const PORT_CLASH_ATTEMPTS = 3;
+
+/**
+ * Starts a component that listens on `count` ports: draws free loopback ports (lib/core/loopbackPort.ts), builds the
+ * component's health check and arguments from them with `build`, and launches it; when the component dies saying
+ * its address is in use (another process bound the port in between), starts it again on freshly drawn ports, at
+ * most {@link PORT_CLASH_ATTEMPTS} times in all.
+ * @returns the ports the running component listens on, in the order `build` got them
+ * @throws Error from {@link launch} when the component fails for another reason or clashes on every attempt
+ */
+async function launchOnFreePorts(
+  log: Log,
+  name: Component,
+  count: number,
+  build: (ports: number[]) => { health: HealthCheck; args: string[] },
+): Promise<number[]> {
+  for (let attempt = 1; ; attempt++) {
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) ports.push(await freeLoopbackPort());
+    const { health, args } = build(ports);
+    try {
+      await launch(log, name, { health }, args);
+      return ports;
+    } catch (e) {
+      if (attempt >= PORT_CLASH_ATTEMPTS || !saysAddressInUse(logTail(logFile(name), 5))) throw e;
+      await stopFromPidFile(pidFile(name));
+      log(`[up] ${name} could not bind ${ports.join(', ')} (address already in use); again on other ports`);
+    }
+  }
 }
 
 /**

@@ -2,20 +2,12 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import http from 'node:http';
-import net from 'node:net';
+import { freeLoopbackPort } from '../../lib/core/loopbackPort.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** A free TCP port on 127.0.0.1 (the OS picks it; a tiny race with other processes remains). */
+/** A free TCP port on 127.0.0.1, outside the kernel's ephemeral range (lib/core/loopbackPort.ts says why). */
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
+  return freeLoopbackPort();
 }
 
 /** TLS material for probing the apiserver as admin (file paths); omitted = do not verify the server. */

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import { freeLoopbackPort } from '../core/loopbackPort.js';
 import os from 'node:os';
 import path from 'node:path';
 import { localDynamo, type LocalDynamo } from './localDynamo.js';
@@ -43,17 +43,6 @@ const SERIAL_SERVER = [
   'app = DomainDispatcherApplication(create_backend_app)',
   'run_simple(sys.argv[1], int(sys.argv[2]), app, threaded=False, use_reloader=False)',
 ].join('\n');
-
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Start moto's server ({@link SERIAL_SERVER}) on a free loopback port and wait until it answers (at most `startTimeoutMs`, default 30 s).
