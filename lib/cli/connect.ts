@@ -129,27 +129,3 @@ export function openState(opts: StateOptions, env: CliIO['env']): StateReaders |
     table,
   };
 }
-
-/** Resource spellings that name a CloneSet in `TYPE/NAME` arguments, as kubectl accepts them. */
-const CLONESET_TYPES = new Set([
-  'cloneset',
-  'clonesets',
-  'cloneset.apps.kruise.io',
-  'clonesets.apps.kruise.io',
-  'cloneset.v1alpha1.apps.kruise.io',
-]);
-
-/**
- * The CloneSet name of a `NAME` or `TYPE/NAME` argument.
- * @throws CliError for another type (kruiseless only handles CloneSets) or an empty name
- */
-export function cloneSetName(arg: string): string {
-  const slash = arg.indexOf('/');
-  const type = slash < 0 ? undefined : arg.slice(0, slash);
-  const name = slash < 0 ? arg : arg.slice(slash + 1);
-  if (type !== undefined && !CLONESET_TYPES.has(type.toLowerCase())) {
-    throw new CliError(`"${type}" is not a CloneSet: kruiseless only handles clonesets.apps.kruise.io`);
-  }
-  if (!name) throw new CliError(`"${arg}" names no CloneSet`);
-  return name;
-}

@@ -4,19 +4,22 @@
  * CloneSet's selector and controlled by it, numbered by their `revision` field, with the `kubernetes.io/change-cause`
  * annotation each revision copied from the CloneSet.
  */
-import type { CloneSet, ControllerRevision } from '../api/types.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { ControllerRevision, JsonValue, ObjectMeta, PodTemplateSpec } from '../api/types.js';
 import { CliError } from './io.js';
 
 /** Annotation kubectl reads as CHANGE-CAUSE. */
 export const ANNOTATION_CHANGE_CAUSE = 'kubernetes.io/change-cause';
 
-/** The revisions controlled by `cs`, ascending by revision number. */
+/** The revisions controlled by `owner` (a CloneSet, an Advanced StatefulSet), ascending by revision number. */
 export function controlledRevisions(
-  cs: CloneSet,
+  owner: { metadata: ObjectMeta },
   listed: readonly ControllerRevision[],
 ): ControllerRevision[] {
   return listed
-    .filter((r) => (r.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === cs.metadata.uid))
+    .filter((r) =>
+      (r.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === owner.metadata.uid),
+    )
     .sort((a, b) => a.revision - b.revision);
 }
 
@@ -54,4 +57,28 @@ export function findRevision(
   const found = revisions.find((r) => r.revision === toRevision);
   if (!found) throw new CliError(`unable to find specified revision ${toRevision} in history`);
   return found;
+}
+
+/**
+ * A revision's pod template as the value of a JSON patch `replace` of `/spec/template`: without the
+ * `metadata.creationTimestamp: null` a Go-encoded template carries (the API server would keep it as written).
+ */
+export function templatePatchValue(template: PodTemplateSpec): Record<string, JsonValue> {
+  const value = structuredClone(template) as unknown as Record<string, JsonValue>;
+  const metadata = value.metadata;
+  if (
+    metadata &&
+    typeof metadata === 'object' &&
+    !Array.isArray(metadata) &&
+    metadata.creationTimestamp === null
+  ) {
+    delete metadata.creationTimestamp;
+  }
+  return value;
+}
+
+/** Whether two revisions hold the same data (a JSON round trip first: undefined fields dropped, as the API server sends). */
+export function sameRevisionData(a: ControllerRevision, b: ControllerRevision): boolean {
+  const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v ?? null)) as unknown;
+  return isDeepStrictEqual(plain(a.data), plain(b.data));
 }

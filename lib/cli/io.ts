@@ -31,6 +31,7 @@ export class CliError extends KruiselessError {
 /** `clonesets.apps.kruise.io`-style resource names of the kinds the CLI reads, for kubectl-like messages. */
 export const RESOURCE = {
   cloneset: 'clonesets.apps.kruise.io',
+  statefulset: 'statefulsets.apps.kruise.io',
   pod: 'pods',
 } as const;
 

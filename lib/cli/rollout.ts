@@ -1,25 +1,38 @@
 /**
- * `kruiseless rollout status|pause|resume|undo|history` (docs/cli.md#rollout), with kubectl-kruise's semantics and
- * words: pause and resume set `spec.updateStrategy.paused`; undo copies a ControllerRevision's template into the
- * CloneSet; history lists the revisions with their CHANGE-CAUSE; status follows the rollout until it is complete.
+ * `kruiseless rollout status|pause|resume|undo|history` (docs/cli.md#rollout) on a CloneSet or an Advanced
+ * StatefulSet (./target.ts), with kubectl-kruise's semantics and words: pause and resume set the update strategy's
+ * `paused`; undo copies a ControllerRevision's template into the workload; history lists the revisions with their
+ * CHANGE-CAUSE; status follows the rollout until it is complete. The Advanced StatefulSet's side: ./rolloutStatefulSet.ts.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { checkCloneSet } from '../controllers/cloneset/api/check.js';
 import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
-import type { CloneSet, JsonValue } from '../api/types.js';
+import type { CloneSet } from '../api/types.js';
 import { applyRevision, newRevision } from '../controllers/cloneset/plan/index.js';
 import { noExpectations } from '../reconcile/pods/observeExpectations.js';
 import { readWorld } from '../controllers/cloneset/pass.js';
 import { patchCloneSet } from './calls.js';
-import { cloneSetName, connect, type Connection, type ConnectionOptions } from './connect.js';
+import { connect, type Connection, type ConnectionOptions } from './connect.js';
 import { parseDuration } from './duration.js';
-import { controlledRevisions, findRevision, historyTable } from './history.js';
+import {
+  controlledRevisions,
+  findRevision,
+  historyTable,
+  sameRevisionData,
+  templatePatchValue,
+} from './history.js';
 import { CliError, RESOURCE, notFound, runCommand, type CliIO } from './io.js';
 import { addConnectionOptions } from './options.js';
-import { rolloutStatus } from './statusView.js';
+import {
+  getStatefulSet,
+  setStatefulSetPaused,
+  statefulSetHistory,
+  undoStatefulSet,
+} from './rolloutStatefulSet.js';
+import { rolloutStatus, statefulSetRolloutStatus, type RolloutStatus } from './statusView.js';
+import { rolloutTarget, type RolloutTarget } from './target.js';
 import { CLONESET_RESOURCE } from '../controllers/cloneset/api/resource.js';
 
 /** How `rollout` names a CloneSet in its success lines (kubectl's `<kind>.<group>/<name>`). */
@@ -34,14 +47,20 @@ interface StatusOptions extends ConnectionOptions {
 }
 
 /**
- * GET the CloneSet named by a `NAME` or `TYPE/NAME` argument.
- * @throws CliError for another type or when it does not exist
+ * GET the CloneSet `name`.
+ * @throws CliError when it does not exist
  */
-async function getCloneSet(conn: Connection, arg: string): Promise<CloneSet> {
-  const name = cloneSetName(arg);
+async function getCloneSet(conn: Connection, name: string): Promise<CloneSet> {
   const cs = await conn.kube.get(CLONESET_RESOURCE, { namespace: conn.namespace, name });
   if (!cs) throw notFound(RESOURCE.cloneset, name);
   return cs;
+}
+
+/** One look at the rollout of `target`: GET it and word its status. */
+async function lookAt(conn: Connection, target: RolloutTarget): Promise<RolloutStatus> {
+  return target.kind === 'cloneset'
+    ? rolloutStatus(await getCloneSet(conn, target.name))
+    : statefulSetRolloutStatus(await getStatefulSet(conn, target.name));
 }
 
 /** `true`/`false` of a `--watch=<bool>` flag (kubectl's boolean syntax). */
@@ -59,17 +78,18 @@ function parseBool(value: string): boolean {
 async function status(io: CliIO, arg: string, opts: StatusOptions): Promise<number> {
   const timeoutMs = parseDuration(opts.timeout);
   const intervalMs = Number(opts.interval);
+  const target = rolloutTarget(arg);
   const conn = connect(opts, io);
   const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : Infinity;
   let last = '';
   for (;;) {
-    const s = rolloutStatus(await getCloneSet(conn, arg));
+    const s = await lookAt(conn, target);
     if (s.message !== last) io.out(`${s.message}\n`);
     last = s.message;
     if (s.done || !opts.watch) return 0;
     if (Date.now() + intervalMs > deadline) {
       await sleep(Math.max(0, deadline - Date.now()));
-      const final = rolloutStatus(await getCloneSet(conn, arg));
+      const final = await lookAt(conn, target);
       if (final.done) {
         if (final.message !== last) io.out(`${final.message}\n`);
         return 0;
@@ -82,8 +102,10 @@ async function status(io: CliIO, arg: string, opts: StatusOptions): Promise<numb
 
 /** Sets `spec.updateStrategy.paused` to `paused`; fails like kubectl-kruise when it already has that value. */
 async function setPaused(io: CliIO, arg: string, opts: ConnectionOptions, paused: boolean): Promise<void> {
+  const target = rolloutTarget(arg);
   const conn = connect(opts, io);
-  const cs = await getCloneSet(conn, arg);
+  if (target.kind === 'statefulset') return setStatefulSetPaused(io, conn, target.name, paused);
+  const cs = await getCloneSet(conn, target.name);
   const name = cs.metadata.name ?? '';
   if (!!cs.spec.updateStrategy?.paused === paused) {
     throw new CliError(`${RESOURCE.cloneset} "${name}" ${paused ? 'is already paused' : 'is not paused'}`);
@@ -91,9 +113,6 @@ async function setPaused(io: CliIO, arg: string, opts: ConnectionOptions, paused
   await patchCloneSet(conn, name, { spec: { updateStrategy: { paused } } });
   io.out(`${shown(name)} ${paused ? 'paused' : 'resumed'}\n`);
 }
-
-/** A JSON round trip (drops undefined fields), for comparing what we build with what the API server sent. */
-const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
 
 /**
  * The CloneSet `name` with its pods (by selector) and revisions, read as a timer pass of the reconciler reads them.
@@ -118,28 +137,17 @@ async function readCloneSetWorld(conn: ReturnType<typeof connect>, name: string)
 async function undo(io: CliIO, arg: string, opts: ConnectionOptions & { toRevision: string }): Promise<void> {
   const toRevision = Number(opts.toRevision);
   if (!Number.isInteger(toRevision)) throw new CliError(`invalid --to-revision "${opts.toRevision}"`);
+  const { kind, name } = rolloutTarget(arg);
   const conn = connect(opts, io);
-  const name = cloneSetName(arg);
+  if (kind === 'statefulset') return undoStatefulSet(io, conn, name, toRevision);
   const world = await readCloneSetWorld(conn, name);
   const target = findRevision(controlledRevisions(world.cloneSet, world.revisions), toRevision);
   const live = newRevision(checkCloneSet(world.cloneSet).cloneSet, 0, 0);
-  if (isDeepStrictEqual(plain(live.data), plain(target.data))) {
+  if (sameRevisionData(live, target)) {
     io.out(`${shown(name)} skipped rollback (current template already matches revision ${toRevision})\n`);
     return;
   }
-  const template = applyRevision(world.cloneSet, target).spec.template as unknown as Record<
-    string,
-    JsonValue
-  >;
-  const metadata = template.metadata;
-  if (
-    metadata &&
-    typeof metadata === 'object' &&
-    !Array.isArray(metadata) &&
-    metadata.creationTimestamp === null
-  ) {
-    delete metadata.creationTimestamp;
-  }
+  const template = templatePatchValue(applyRevision(world.cloneSet, target).spec.template);
   await patchCloneSet(conn, name, [{ op: 'replace', path: '/spec/template', value: template }], {
     resourceVersion: world.cloneSet.metadata.resourceVersion ?? '',
   });
@@ -152,11 +160,12 @@ async function history(
   arg: string,
   opts: ConnectionOptions & { revision: string },
 ): Promise<void> {
+  const { kind, name } = rolloutTarget(arg);
   const conn = connect(opts, io);
-  const name = cloneSetName(arg);
+  const revision = Number(opts.revision);
+  if (kind === 'statefulset') return statefulSetHistory(io, conn, name, revision);
   const world = await readCloneSetWorld(conn, name);
   const revisions = controlledRevisions(world.cloneSet, world.revisions);
-  const revision = Number(opts.revision);
   if (revision > 0) {
     const found = revisions.find((r) => r.revision === revision);
     if (!found) throw new CliError('unable to find the specified revision');
@@ -171,11 +180,13 @@ async function history(
 export function registerRollout(program: Command, io: CliIO): void {
   const rollout = program
     .command('rollout')
-    .description('manage the rollout of a CloneSet (as kubectl-kruise rollout)');
+    .description(
+      'manage the rollout of a CloneSet or an Advanced StatefulSet (as kubectl-kruise rollout): NAME (a CloneSet) or TYPE/NAME, e.g. asts/web',
+    );
 
   addConnectionOptions(
     rollout
-      .command('status <cloneset>')
+      .command('status <workload>')
       .description(
         'follow the rollout until it is complete; exit 1 on timeout or exceeded progress deadline',
       ),
@@ -191,15 +202,19 @@ export function registerRollout(program: Command, io: CliIO): void {
     .action((arg: string, opts: StatusOptions) => runCommand(io, () => status(io, arg, opts)));
 
   addConnectionOptions(
-    rollout.command('pause <cloneset>').description('pause the rollout (spec.updateStrategy.paused=true)'),
+    rollout
+      .command('pause <workload>')
+      .description(
+        'pause the rollout (updateStrategy.paused, rollingUpdate.paused for an Advanced StatefulSet)',
+      ),
   ).action((arg: string, opts: ConnectionOptions) => runCommand(io, () => setPaused(io, arg, opts, true)));
 
-  addConnectionOptions(rollout.command('resume <cloneset>').description('resume a paused rollout')).action(
+  addConnectionOptions(rollout.command('resume <workload>').description('resume a paused rollout')).action(
     (arg: string, opts: ConnectionOptions) => runCommand(io, () => setPaused(io, arg, opts, false)),
   );
 
   addConnectionOptions(
-    rollout.command('undo <cloneset>').description("roll back to a previous revision's pod template"),
+    rollout.command('undo <workload>').description("roll back to a previous revision's pod template"),
   )
     .option('--to-revision <n>', 'the revision to roll back to (0 = the previous one)', '0')
     .action((arg: string, opts: ConnectionOptions & { toRevision: string }) =>
@@ -207,7 +222,7 @@ export function registerRollout(program: Command, io: CliIO): void {
     );
 
   addConnectionOptions(
-    rollout.command('history <cloneset>').description('list the revisions with their CHANGE-CAUSE'),
+    rollout.command('history <workload>').description('list the revisions with their CHANGE-CAUSE'),
   )
     .option('--revision <n>', "print this revision's pod template", '0')
     .action((arg: string, opts: ConnectionOptions & { revision: string }) =>

@@ -1,10 +1,12 @@
 /**
- * The rollout-status message of a CloneSet (docs/cli.md#rollout-status), as `kubectl rollout status` words it
- * for Deployments (k8s.io/kubectl `DeploymentStatusViewer.Status`) with the CloneSet checks of kubectl-kruise
- * (`CloneSetStatusViewer.Status`: observed generation, partition).
+ * The rollout-status message of a CloneSet or an Advanced StatefulSet (docs/cli.md#rollout-status). A CloneSet's as
+ * `kubectl rollout status` words it for Deployments (k8s.io/kubectl `DeploymentStatusViewer.Status`) with the
+ * CloneSet checks of kubectl-kruise (`CloneSetStatusViewer.Status`: observed generation, partition); an Advanced
+ * StatefulSet's as kubectl-kruise's `AdvancedStatefulSetStatusViewer.Status`.
  */
 import { calculatePartitionReplicas } from '../api/intOrPercent.js';
 import type { CloneSet } from '../api/types.js';
+import type { StatefulSet } from '../controllers/statefulset/api/types.js';
 import { ProgressingReason } from '../controllers/cloneset/plan/index.js';
 import { CliError } from './io.js';
 
@@ -84,4 +86,38 @@ function partitionOf(cs: CloneSet, replicas: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * The status line of an Advanced StatefulSet (without a trailing newline), as kubectl-kruise v1.2.2 words it
+ * (`AdvancedStatefulSetStatusViewer.Status`, its spelling kept so that scripts matching it keep working). In order:
+ * with a RollingUpdate strategy, fewer updated pods than `replicas − partition`; the spec change not observed yet;
+ * fewer ready pods than `replicas`; else complete, naming the available pods and the update revision.
+ * An unset strategy type, partition or replicas count as OpenKruise's webhook defaults them (RollingUpdate, 0, 1),
+ * since Kruiseless stores the spec as written.
+ */
+export function statefulSetRolloutStatus(sts: StatefulSet): RolloutStatus {
+  const replicas = sts.spec.replicas ?? 1;
+  const status = sts.status;
+  const updated = status?.updatedReplicas ?? 0;
+  if ((sts.spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
+    const wanted = replicas - (sts.spec.updateStrategy?.rollingUpdate?.partition ?? 0);
+    if (updated < wanted) {
+      return {
+        message: `Waiting for partitioned roll out to finish:${updated} out of ${wanted} new pods has been updated...`,
+        done: false,
+      };
+    }
+  }
+  const observed = status?.observedGeneration ?? 0;
+  if (observed === 0 || (sts.metadata.generation ?? 0) > observed) {
+    return { message: 'Waiting for Advanced StatefulSet spec update to be observed...', done: false };
+  }
+  const ready = status?.readyReplicas ?? 0;
+  if (ready < replicas)
+    return { message: `Waiting for ${replicas - ready} pods to be ready...`, done: false };
+  return {
+    message: `Advanced StatefulSet rolling update complete ${status?.availableReplicas ?? 0} pods at revision ${status?.updateRevision ?? ''}...`,
+    done: true,
+  };
 }

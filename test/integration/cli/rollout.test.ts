@@ -63,7 +63,8 @@ describe('kruiseless rollout', () => {
     expect(await cli('rollout', 'pause', 'deployment/web')).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: "deployment" is not a CloneSet: kruiseless only handles clonesets.apps.kruise.io\n',
+      stderr:
+        'error: "deployment" is not a CloneSet or an Advanced StatefulSet: kruiseless handles clonesets.apps.kruise.io and statefulsets.apps.kruise.io\n',
     });
     expect(await runCli(['rollout', 'history', SEED_NAME], { HOME: '/nonexistent' })).toEqual({
       code: 1,

@@ -2,7 +2,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CloneSet, CloneSetStatus } from '../../../lib/api/types.js';
 import { CliError } from '../../../lib/cli/io.js';
-import { rolloutStatus } from '../../../lib/cli/statusView.js';
+import { rolloutStatus, statefulSetRolloutStatus } from '../../../lib/cli/statusView.js';
+import type { StatefulSet, StatefulSetStatus } from '../../../lib/controllers/statefulset/api/types.js';
 
 function cs(
   status: Partial<CloneSetStatus> | undefined,
@@ -84,5 +85,77 @@ describe('rolloutStatus', () => {
       conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' }],
     });
     expect(() => rolloutStatus(input)).toThrow(new CliError('cloneset "web" exceeded its progress deadline'));
+  });
+});
+
+function sts(
+  status: Partial<StatefulSetStatus> | undefined,
+  spec: Partial<StatefulSet['spec']> = {},
+  generation = 2,
+): StatefulSet {
+  return {
+    metadata: { name: 'db', generation },
+    spec: { replicas: 3, selector: {}, template: { spec: { containers: [] } }, ...spec },
+    ...(status
+      ? {
+          status: {
+            observedGeneration: 2,
+            replicas: 3,
+            readyReplicas: 3,
+            availableReplicas: 3,
+            currentReplicas: 3,
+            updatedReplicas: 3,
+            updateRevision: 'db-7b9c5d',
+            ...status,
+          },
+        }
+      : {}),
+  };
+}
+
+describe('statefulSetRolloutStatus (kubectl-kruise AdvancedStatefulSetStatusViewer)', () => {
+  const partition = (p: number): Partial<StatefulSet['spec']> => ({
+    updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: p } },
+  });
+  it.each<[string, StatefulSet, string, boolean]>([
+    [
+      'no status yet: the update count comes first',
+      sts(undefined),
+      'Waiting for partitioned roll out to finish:0 out of 3 new pods has been updated...',
+      false,
+    ],
+    [
+      'updating, no partition (unset counts as 0)',
+      sts({ updatedReplicas: 1 }),
+      'Waiting for partitioned roll out to finish:1 out of 3 new pods has been updated...',
+      false,
+    ],
+    [
+      'partition 2 of 3: one updated pod is enough',
+      sts({ updatedReplicas: 1 }, partition(2)),
+      'Advanced StatefulSet rolling update complete 3 pods at revision db-7b9c5d...',
+      true,
+    ],
+    [
+      'OnDelete: no update count',
+      sts({ updatedReplicas: 0, readyReplicas: 2 }, { updateStrategy: { type: 'OnDelete' } }),
+      'Waiting for 1 pods to be ready...',
+      false,
+    ],
+    [
+      'spec not observed',
+      sts({ observedGeneration: 1 }),
+      'Waiting for Advanced StatefulSet spec update to be observed...',
+      false,
+    ],
+    ['pods not ready', sts({ readyReplicas: 1 }), 'Waiting for 2 pods to be ready...', false],
+    [
+      'complete: available pods and the update revision',
+      sts({ availableReplicas: 2 }),
+      'Advanced StatefulSet rolling update complete 2 pods at revision db-7b9c5d...',
+      true,
+    ],
+  ])('%s', (_name, set, message, done) => {
+    expect(statefulSetRolloutStatus(set)).toEqual({ message, done });
   });
 });

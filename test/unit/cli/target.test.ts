@@ -1,0 +1,49 @@
+/** `TYPE/NAME` arguments of `kruiseless rollout`, `plan` and `why`: which kind, and the refusals' exact words. */
+import { describe, expect, it } from '@jest/globals';
+import { CliError } from '../../../lib/cli/io.js';
+import { cloneSetName, rolloutTarget } from '../../../lib/cli/target.js';
+
+describe('rolloutTarget', () => {
+  it.each<[string, string, string]>([
+    ['web', 'cloneset', 'web'],
+    ['clone/web', 'cloneset', 'web'],
+    ['CloneSet/web', 'cloneset', 'web'],
+    ['clonesets.apps.kruise.io/web', 'cloneset', 'web'],
+    ['asts/db', 'statefulset', 'db'],
+    ['statefulset.apps.kruise.io/db', 'statefulset', 'db'],
+    ['statefulsets.v1beta1.apps.kruise.io/db', 'statefulset', 'db'],
+    ['statefulsets.v1alpha1.apps.kruise.io/db', 'statefulset', 'db'],
+  ])('%s is a %s named %s', (arg, kind, name) => {
+    expect(rolloutTarget(arg)).toEqual({ kind, name });
+  });
+
+  it("refuses apps/v1's StatefulSet, naming the spelling that works", () => {
+    for (const type of ['sts', 'statefulset', 'statefulsets.apps']) {
+      expect(() => rolloutTarget(`${type}/db`)).toThrow(
+        new CliError(
+          `"${type}" is apps/v1's StatefulSet, which kube-controller-manager runs; an Advanced StatefulSet is statefulset.apps.kruise.io/db (or asts/db)`,
+        ),
+      );
+    }
+  });
+
+  it('refuses another type and an empty name', () => {
+    expect(() => rolloutTarget('deployment/web')).toThrow(
+      new CliError(
+        '"deployment" is not a CloneSet or an Advanced StatefulSet: kruiseless handles clonesets.apps.kruise.io and statefulsets.apps.kruise.io',
+      ),
+    );
+    expect(() => rolloutTarget('clone/')).toThrow(new CliError('"clone/" names no workload'));
+  });
+});
+
+describe('cloneSetName (plan, why)', () => {
+  it('takes a CloneSet and refuses an Advanced StatefulSet', () => {
+    expect(cloneSetName('clone/web')).toBe('web');
+    expect(() => cloneSetName('asts/db')).toThrow(
+      new CliError(
+        '"asts/db" is an Advanced StatefulSet: this command handles CloneSets only (rollout and lint take both)',
+      ),
+    );
+  });
+});
