@@ -19,7 +19,7 @@ export type RegisterCommands = (program: Command, io: CliIO) => void;
 /** Controller name → its commands (docs/cli.md). */
 export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterCommands[]>> = {
   cloneset: [registerRollout, registerPlan, registerWhy, registerLint],
-  // `kruiseless lint` (CloneSet's entry) already lints Advanced StatefulSets; plan, why and rollout on one are not built yet
+  // `kruiseless rollout` and `lint` (CloneSet's entries) take Advanced StatefulSets too; plan and why do not yet
   statefulset: [],
 };
 
