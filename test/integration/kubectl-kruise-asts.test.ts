@@ -23,7 +23,7 @@ const reason = await kubectlKruiseSkipReason();
 const skipTitle =
   reason &&
   recordHollow({
-    suite: 'kubectl-kruise',
+    suite: 'kubectl-kruise-asts',
     component: 'kubectl-kruise',
     version: kruiseToolsVersion(),
     reason,
