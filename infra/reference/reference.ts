@@ -653,32 +653,36 @@ async function storeCloneSetsAs(version: string, kubeconfig: string, log: Log): 
 }
 
 /**
- * Removes the CRDs the reference installed and puts infra/crds in place whole (replaceCrd), each of its CRDs. The CloneSet CRD is
- * replaced, keeping its CloneSets, when every stored version is one Kruiseless's serves (after storeCloneSetsAs);
- * otherwise it is deleted first, and its CloneSets with it.
+ * Removes the CRDs the reference installed and puts infra/crds in place whole (replaceCrd), each of its CRDs. A CRD
+ * infra/crds also defines is replaced, keeping its objects, when every version it stored is one Kruiseless's serves
+ * (the CloneSet CRD after storeCloneSetsAs; the Advanced StatefulSet CRD, v1beta1-stored on both sides, always);
+ * otherwise it is deleted first, and its objects with it. The reference's other CRDs are deleted.
  */
 async function restoreKruiselessCrd(kubeconfig: string, log: Log): Promise<void> {
   const list = (await kubectlJson<{ items: CrdShape[] }>(['get', 'crd'], kubeconfig)) ?? { items: [] };
-  const ours = readDocs(path.join(CRD_DIR, 'apps.kruise.io_clonesets.yaml'))[0] as unknown as CrdShape;
-  const ourVersions = new Set(ours.spec.versions.map((v) => v.name));
+  const ours = new Map<string, CrdShape>();
+  for (const f of fs
+    .readdirSync(CRD_DIR)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()) {
+    for (const crd of readDocs(path.join(CRD_DIR, f)) as unknown as CrdShape[])
+      ours.set(crd.metadata.name, crd);
+  }
   for (const crd of list.items) {
     if (!crd.metadata.annotations?.[REFERENCE_ANNOTATION]) continue;
     const stored = crd.status?.storedVersions ?? [];
-    if (crd.metadata.name === CLONESET_CRD && stored.every((v) => ourVersions.has(v))) continue;
-    if (crd.metadata.name === CLONESET_CRD) {
+    const mine = ours.get(crd.metadata.name);
+    if (mine && stored.every((v) => mine.spec.versions.some((sv) => sv.name === v))) continue;
+    if (mine) {
       log(
-        `[reference] CloneSet CRD stored as ${stored.join(',')}: deleting it (and its CloneSets) before putting ours back`,
+        `[reference] ${crd.metadata.name} CRD stored as ${stored.join(',')}: deleting it (and its objects) before putting ours back`,
       );
     }
     await kubectl(['delete', 'crd', crd.metadata.name, '--wait=true', '--timeout=60s'], kubeconfig);
   }
-  await replaceCrd(ours, kubeconfig);
-  // the other CRDs of infra/crds (ImagePullJob) were the reference's while it ran and went with its CRDs
-  for (const f of fs
-    .readdirSync(CRD_DIR)
-    .filter((n) => n.endsWith('.yaml') && n !== 'apps.kruise.io_clonesets.yaml')) {
-    for (const crd of readDocs(path.join(CRD_DIR, f)) as unknown as CrdShape[])
-      await replaceCrd(crd, kubeconfig);
-  }
+  const cloneSets = ours.get(CLONESET_CRD);
+  // the CloneSet CRD first, as before: the others (ImagePullJob, Advanced StatefulSet) follow in file order
+  for (const crd of [...(cloneSets ? [cloneSets] : []), ...[...ours.values()].filter((c) => c !== cloneSets)])
+    await replaceCrd(crd, kubeconfig);
   log('[reference] Kruiseless CloneSet CRD (infra/crds) back in place');
 }

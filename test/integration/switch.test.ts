@@ -4,8 +4,10 @@
  * seed out; `referenceDown({ keepCluster: true })` re-stores the CloneSets as v1alpha1, removes the webhooks, stops
  * kruise-manager and puts Kruiseless's CRD in place; Kruiseless (the embedded default) takes over without writing a
  * pod and keeps the update revision; its next image edit goes in place. Then `referenceUp` takes the CRD back, and
- * OpenKruise does the same. When OpenKruise or the control plane binaries are not cached, the skip reason is checked
- * (and the skip recorded as a hollow run, infra/reference/hollow.ts).
+ * OpenKruise does the same. An Advanced StatefulSet (`web`, InPlaceIfPossible) makes the same trip beside it: its
+ * CRD (v1beta1-stored on both sides) is kept with the set, no pod is written by the side taking over, the revisions
+ * stay, and each side's next image edit goes in place. When OpenKruise or the control plane binaries are not cached,
+ * the skip reason is checked (and the skip recorded as a hollow run, infra/reference/hollow.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,7 @@ import {
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import type { CloneSet, Pod } from '../../lib/api/types.js';
+import type { StatefulSet } from '../../lib/controllers/statefulset/api/types.js';
 import { startEmbedded, type Embedded } from '../../lib/local/embedded.js';
 import { REPO_ROOT } from '../../infra/local/versions.js';
 import { recordHollow } from '../../infra/reference/hollow.js';
@@ -44,6 +47,32 @@ const SEED = parse(
 const NAME = SEED.metadata.name ?? '';
 const CS = { group: 'apps.kruise.io', version: 'v1alpha1', namespace: NS, plural: 'clonesets', name: NAME };
 const STEP_TIMEOUT_MS = 150_000;
+const ASTS = {
+  group: 'apps.kruise.io',
+  version: 'v1beta1',
+  namespace: NS,
+  plural: 'statefulsets',
+  name: 'web',
+};
+/** The Advanced StatefulSet that switches sides with the seed: 2 pods, OrderedReady, updated in place. */
+const WEB: StatefulSet = {
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'StatefulSet',
+  metadata: { name: 'web' },
+  spec: {
+    replicas: 2,
+    serviceName: 'web',
+    selector: { matchLabels: { app: 'web' } },
+    updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: {
+        readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+        containers: [{ name: 'nginx', image: 'nginx:1.24-alpine' }],
+      },
+    },
+  },
+};
 
 const notBuilt = await referenceNotBuilt();
 const reason = notBuilt?.reason;
@@ -101,8 +130,16 @@ if (reason) {
       ...CS,
       body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }],
     });
-  const marks = async (): Promise<PodMark[]> =>
-    ((await core.listNamespacedPod({ namespace: NS })).items as unknown as Pod[])
+  const getSet = async (): Promise<StatefulSet> =>
+    (await custom.getNamespacedCustomObject(ASTS)) as StatefulSet;
+  const patchSetImage = (image: string): Promise<unknown> =>
+    custom.patchNamespacedCustomObject({
+      ...ASTS,
+      body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }],
+    });
+  /** The seed's pods (`app` label of the seed) or the set's (`app=web`). */
+  const marks = async (app = SEED.spec.selector.matchLabels?.app ?? ''): Promise<PodMark[]> =>
+    ((await core.listNamespacedPod({ namespace: NS, labelSelector: `app=${app}` })).items as unknown as Pod[])
       .map((p) => ({
         name: p.metadata.name ?? '',
         uid: p.metadata.uid ?? '',
@@ -112,8 +149,12 @@ if (reason) {
         revision: p.metadata.labels?.['controller-revision-hash'] ?? '',
       }))
       .sort((a, b) => a.name.localeCompare(b.name));
-  const revisionNames = async (): Promise<string[]> =>
-    (await kc.makeApiClient(AppsV1Api).listNamespacedControllerRevision({ namespace: NS })).items
+  const revisionNames = async (app = SEED.spec.selector.matchLabels?.app ?? ''): Promise<string[]> =>
+    (
+      await kc
+        .makeApiClient(AppsV1Api)
+        .listNamespacedControllerRevision({ namespace: NS, labelSelector: `app=${app}` })
+    ).items
       .map((r) => r.metadata?.name ?? '')
       .sort();
   /** Both pods Ready on `image` after `restarts` container restarts, the status saying so, no pod written for 3 s. */
@@ -130,7 +171,29 @@ if (reason) {
       return JSON.stringify(after) === JSON.stringify(before) && after;
     });
 
+  /** The set's 2 pods Ready on `image` after `restarts` restarts, its status saying so, no pod written for 3 s. */
+  const setRolledOut = (image: string, restarts: number): Promise<PodMark[]> =>
+    waitFor(`web: 2 pods Ready on ${image} (${restarts} restarts), then quiet`, 90_000, async () => {
+      const sts = await getSet();
+      const s = sts.status;
+      const before = await marks('web');
+      if (before.length !== 2 || before.some((m) => m.image !== image || m.restarts !== restarts))
+        return undefined;
+      if (
+        s === undefined ||
+        s.observedGeneration !== sts.metadata.generation ||
+        s.readyReplicas !== 2 ||
+        s.updatedReplicas !== 2 ||
+        s.currentRevision !== s.updateRevision
+      )
+        return undefined;
+      await sleep(3000);
+      const after = await marks('web');
+      return JSON.stringify(after) === JSON.stringify(before) && after;
+    });
+
   const story: { pods?: PodMark[]; revision?: string; revisions?: string[]; spec?: CloneSet['spec'] } = {};
+  const set: { pods?: PodMark[]; revision?: string; revisions?: string[]; spec?: StatefulSet['spec'] } = {};
 
   test(
     'OpenKruise rolls the seed out and updates it in place',
@@ -149,8 +212,20 @@ if (reason) {
       story.revision = cs.status?.updateRevision;
       story.revisions = await revisionNames();
       story.spec = cs.spec;
+
+      await custom.createNamespacedCustomObject({ ...ASTS, body: WEB });
+      const web = await setRolledOut('nginx:1.24-alpine', 0);
+      await patchSetImage('nginx:1.25-alpine');
+      const webPods = await setRolledOut('nginx:1.25-alpine', 1);
+      expect(webPods.map((p) => [p.name, p.uid])).toEqual(web.map((p) => [p.name, p.uid]));
+      const sts = await getSet();
+      set.pods = webPods;
+      set.revision = sts.status?.updateRevision;
+      set.revisions = await revisionNames('web');
+      set.spec = sts.spec;
+      expect(set.revisions).toHaveLength(2);
     },
-    STEP_TIMEOUT_MS,
+    STEP_TIMEOUT_MS * 2,
   );
 
   test(
@@ -182,6 +257,9 @@ if (reason) {
       expect(hooks.items.map((h) => h.metadata?.name)).toEqual([]);
       expect((await getCs()).spec).toEqual(story.spec);
       expect(await marks()).toEqual(story.pods);
+      // the Advanced StatefulSet CRD stores v1beta1 on both sides: kept, with the set
+      expect((await getSet()).spec).toEqual(set.spec);
+      expect(await marks('web')).toEqual(set.pods);
     },
     STEP_TIMEOUT_MS,
   );
@@ -202,12 +280,36 @@ if (reason) {
       await settle(embedded);
       // no pod, revision or CloneSet spec write; at most the status (when kruise-manager was stopped before it
       // wrote its last one, which happens on a loaded machine)
+      await waitFor(
+        'a reconcile pass of the Advanced StatefulSet',
+        30_000,
+        async () => (embedded?.counts.kube['get statefulsets'] ?? 0) > 0,
+      );
+      await settle(embedded);
       expect(
-        Object.keys(kubeWrites(embedded.counts.kube)).filter((m) => m !== 'replace clonesets/status'),
+        Object.keys(kubeWrites(embedded.counts.kube)).filter(
+          (m) => m !== 'replace clonesets/status' && m !== 'replace statefulsets/status',
+        ),
       ).toEqual([]);
       expect(await marks()).toEqual(story.pods);
       expect((await getCs()).status?.updateRevision).toBe(story.revision);
       expect(await revisionNames()).toEqual(story.revisions);
+      expect(await marks('web')).toEqual(set.pods);
+      expect((await getSet()).status?.updateRevision).toBe(set.revision);
+      expect(await revisionNames('web')).toEqual(set.revisions);
+
+      await patchSetImage('nginx:1.26-alpine');
+      const webPods = await setRolledOut('nginx:1.26-alpine', 2);
+      expect(webPods.map((p) => [p.name, p.uid])).toEqual((set.pods ?? []).map((p) => [p.name, p.uid]));
+      const sts = await getSet();
+      expect(webPods.map((p) => p.revision)).toEqual([
+        sts.status?.updateRevision,
+        sts.status?.updateRevision,
+      ]);
+      set.pods = webPods;
+      set.revision = sts.status?.updateRevision;
+      set.revisions = await revisionNames('web');
+      set.spec = sts.spec;
 
       await patchImage('nginx:1.20-alpine');
       const pods = await rolledOut('nginx:1.20-alpine', 2);
@@ -240,6 +342,9 @@ if (reason) {
       expect(await marks()).toEqual(story.pods);
       expect((await getCs()).status?.updateRevision).toBe(story.revision);
       expect(await revisionNames()).toEqual(story.revisions);
+      expect(await marks('web')).toEqual(set.pods);
+      expect((await getSet()).status?.updateRevision).toBe(set.revision);
+      expect(await revisionNames('web')).toEqual(set.revisions);
 
       await patchImage('nginx:1.21-alpine');
       const pods = await rolledOut('nginx:1.21-alpine', 3);
@@ -250,7 +355,14 @@ if (reason) {
       // OpenKruise found Kruiseless's revision byte-equal to its own: no hash collision counted
       expect([cs.status?.updateRevision, cs.status?.collisionCount]).toEqual([`${NAME}-6db8767fc4`, 0]);
       expect(await revisionNames()).toEqual([...(story.revisions ?? []), `${NAME}-6db8767fc4`].sort());
+
+      await patchSetImage('nginx:1.27-alpine');
+      const webPods = await setRolledOut('nginx:1.27-alpine', 3);
+      expect(webPods.map((p) => [p.name, p.uid])).toEqual((set.pods ?? []).map((p) => [p.name, p.uid]));
+      // OpenKruise found the set's revisions written by Kruiseless equal to its own: no collision counted
+      expect((await getSet()).status?.collisionCount ?? 0).toBe(0);
+      expect(await revisionNames('web')).toHaveLength((set.revisions ?? []).length + 1);
     },
-    STEP_TIMEOUT_MS,
+    STEP_TIMEOUT_MS * 2,
   );
 }
