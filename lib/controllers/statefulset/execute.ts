@@ -93,10 +93,15 @@ function createdNames(a: CreateAction): string[] {
 
 /** An action's write failed; `partial` holds the Events of what it did before (a claim created before its pod). */
 class ActionFailed extends Error {
+  /**
+   * @param events the Events of the failure itself (a claim's), recorded before the action's own
+   * @param silent no Event of the action's own failure (upstream `CreateStatefulPod` sinks a pod's AlreadyExists)
+   */
   constructor(
     readonly action: Action,
     readonly failure: unknown,
     readonly events: KubeEvent[],
+    readonly silent = false,
   ) {
     super('action failed');
   }
@@ -178,8 +183,9 @@ class Executor {
               (found) => !!uid && controllerRef(found.metadata.ownerReferences)?.uid === uid,
             );
           } catch (e) {
-            // upstream records no Event for an AlreadyExists pod ("sink already exists errors")
-            throw new ActionFailed(a, e, []);
+            // upstream records no Event for an AlreadyExists pod ("sink already exists errors"): the
+            // FailedCreatePod condition says it
+            throw new ActionFailed(a, e, [], classifyWriteError(e) === 'alreadyExists');
           }
           this.writes++;
         }
@@ -389,7 +395,8 @@ export async function executeStatefulSetPlan(
     } else {
       const message = errorMessage(failure);
       failed = { ...(action ? { action } : {}), error: apiFailureOf(failure) as KubeApiError };
-      if (action) x.events.push(...actionFailed(action, x.setName, message, plan.revisions.updateRevision));
+      if (action && !(e instanceof ActionFailed && e.silent))
+        x.events.push(...actionFailed(action, x.setName, message, plan.revisions.updateRevision));
       ctx.log.warn('write failed; remaining actions skipped', { error: message, action: action?.type });
     }
   }

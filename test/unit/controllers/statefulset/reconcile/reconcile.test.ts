@@ -206,6 +206,45 @@ describe('reconcileStatefulSet: failures', () => {
     ).toEqual([]);
   });
 
+  test('a pod name taken by a foreign pod: FailedCreatePod condition, the foreign pod untouched, retried with backoff', async () => {
+    const h = harness();
+    h.apply(webSet((s) => (s.spec.volumeClaimTemplates = [])));
+    const foreign = {
+      metadata: {
+        name: 'web-0',
+        namespace: 'default',
+        uid: 'rs-pod-uid',
+        labels: { app: 'other' },
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'other', uid: 'rs-uid', controller: true },
+        ],
+      },
+      spec: { containers: [{ name: 'c', image: 'busybox' }] },
+    };
+    h.kube.pods.set('web-0', structuredClone(foreign));
+    const out = await reconcileStatefulSet(h.deps(), REQUEST);
+    const error = 'create pod web-0: 409 AlreadyExists: pods "web-0" already exists';
+    expect(out.error).toBe(error);
+    // upstream sinks AlreadyExists Events: none is recorded; the condition says what failed
+    expect(h.kube.events.map((e) => `${e.type} ${e.reason}`)).toEqual([]);
+    expect(h.sets().get('web')?.status?.conditions).toEqual([
+      {
+        type: 'FailedCreatePod',
+        status: 'True',
+        lastTransitionTime: '2024-05-01T08:00:00Z',
+        reason: '',
+        message: `StatefulPodControl failed to create Pod error: ${error}`,
+      },
+    ]);
+    expect([...h.kube.pods.values()]).toEqual([foreign]);
+    expect(h.journal.filter((l) => /^(delete|patch|update) pod/.test(l))).toEqual([]);
+    expect(h.requeues).toHaveLength(1);
+    expect(h.requeues[0]).toBeGreaterThan(0);
+    // OrderedReady: nothing past ordinal 0 is created while it cannot be
+    expect((await reconcileStatefulSet(h.deps(), REQUEST)).error).toBe(error);
+    expect([...h.kube.pods.keys()]).toEqual(['web-0']);
+  });
+
   test('an invalid spec: FailedValidation condition and Warning Event, nothing else written', async () => {
     const h = harness();
     h.apply(webSet((s) => (s.spec.selector = { matchLabels: { app: 'other' } })));
