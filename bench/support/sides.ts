@@ -12,7 +12,8 @@ import path from 'node:path';
 import { startEmbedded, type Embedded } from '../../lib/local/embedded.js';
 import { referenceInfoFile, runCommand } from '../../test/parity/sides.js';
 import { kubeconfigPath, stateDir } from '../../infra/local/versions.js';
-import { checkControllers, runningKcmArgs } from './controllers.js';
+import { runningControllers } from '../../infra/local/cluster.js';
+import { checkControllers } from './controllers.js';
 import { benchCluster, type BenchCluster } from './kube.js';
 import { BENCH_CLUSTER, BenchLogger } from './reconciles.js';
 
@@ -54,11 +55,11 @@ export async function startSides(logDir: string, kcmControllers: readonly string
   const refWasUp = existsSync(refInfo) && (await reachable(readInfo(refInfo).kubeconfig));
   const oursWasUp = await reachable(kubeconfigPath());
   if (oursWasUp && kcmControllers.length > 0) {
-    const args = runningKcmArgs(stateDir());
-    if (args) checkControllers(stateDir(), args, kcmControllers);
+    const controllers = runningControllers(stateDir());
+    if (controllers) checkControllers(stateDir(), controllers, kcmControllers);
     else
       console.error(
-        `[bench] cannot read the command line of the kube-controller-manager in ${stateDir()}: ` +
+        `[bench] cannot tell what the kube-controller-manager in ${stateDir()} runs: ` +
           `not checked for ${kcmControllers.join(', ')}`,
       );
   }
