@@ -27,7 +27,7 @@ import type { ControllerName } from './scenarios/workload.js';
 import { ControlPlaneRefusedError, DEPLOYMENT_CONTROLLERS } from './support/controllers.js';
 import { ensureNodes, nodesFor } from './support/kube.js';
 import { headline, rolloutPanels, rolloutTable, summarizeRollouts } from './support/report.js';
-import { startSides, type Sides } from './support/sides.js';
+import { startSides, stopOnInterrupt, type Sides } from './support/sides.js';
 import { summaryLine } from './support/stats.js';
 import { stepChart } from './support/svg.js';
 import { Tracker } from './support/tracker.js';
@@ -176,6 +176,7 @@ async function main(): Promise<void> {
   );
   // the Deployment runs need kube-controller-manager's Deployment controller on Kruiseless's control plane
   const sides = await startSides(logDir, parts.has('rollout') ? DEPLOYMENT_CONTROLLERS : []);
+  const offInterrupt = stopOnInterrupt(() => sides.stop());
   let done = 0;
   const failures: string[] = [];
   try {
@@ -201,6 +202,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await sides.stop();
+    offInterrupt();
   }
   const loadEnd = load();
   const sizesSummary = summarizeRollouts(results.rollouts);

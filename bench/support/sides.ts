@@ -16,6 +16,7 @@ import { runningControllers } from '../../infra/local/cluster.js';
 import { checkControllers } from './controllers.js';
 import { benchCluster, type BenchCluster } from './kube.js';
 import { BENCH_CLUSTER, BenchLogger } from './reconciles.js';
+import { errorMessage } from '../../lib/core/errors.js';
 
 export { BenchLogger } from './reconciles.js';
 
@@ -82,6 +83,37 @@ export async function startSides(logDir: string, kcmControllers: readonly string
         await runCommand(['infra/local/cli.ts', 'down'], {}, path.join(logDir, 'cluster-down.log'));
     },
   };
+}
+
+/**
+ * Stop the sides when the bench is interrupted (SIGINT, as Ctrl-C sends, or SIGTERM), then exit 130; a second
+ * signal is not caught (it ends the process at once). The control planes and kruise-manager are detached
+ * processes: without this an interrupted bench left both control planes running, and the next run reused them as
+ * "already up" and so never stopped them (the reference's is in `.reference`, which `npm run reference:down` does
+ * not look at).
+ * @param stop {@link Sides.stop}
+ * @param exit how to end the process (a test passes its own)
+ * @returns a function that removes the handlers (once the run stops the sides itself)
+ */
+export function stopOnInterrupt(
+  stop: () => Promise<void>,
+  exit: (code: number) => void = (code) => process.exit(code),
+): () => void {
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+    const handler = (): void => {
+      off();
+      console.error(`[bench] ${signal}: stopping the pipeline and the control planes this run started`);
+      void stop()
+        .catch((e: unknown) => console.error(`[bench] stopping after ${signal} failed: ${errorMessage(e)}`))
+        .finally(() => exit(130));
+    };
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  const off = (): void => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  };
+  return off;
 }
 
 function readInfo(file: string): { kubeconfig: string; version: string } {
