@@ -183,8 +183,12 @@ async function main(): Promise<void> {
     `[bench] N=${sizes.join(',')} rounds=${rounds} samples=${samples}; ${plan.length} steps, estimated ${Math.round(total / 60)} min; load ${loadStart.join(' ')}`,
   );
   // the Deployment runs need kube-controller-manager's Deployment controller on Kruiseless's control plane
-  const sides = await startSides(logDir, parts.has('rollout') ? DEPLOYMENT_CONTROLLERS : []);
-  const offInterrupt = stopOnInterrupt(() => sides.stop());
+  // an interrupt stops what has been started so far: while the control planes come up, and during the run
+  let stopSoFar = async (): Promise<void> => undefined;
+  const offInterrupt = stopOnInterrupt(() => stopSoFar());
+  const sides = await startSides(logDir, parts.has('rollout') ? DEPLOYMENT_CONTROLLERS : [], (stop) => {
+    stopSoFar = stop;
+  });
   let done = 0;
   const failures: string[] = [];
   try {

@@ -42,16 +42,27 @@ async function reachable(kubeconfig: string): Promise<boolean> {
   }
 }
 
+/** Why {@link startSides} fails when its stop was called before it was done. */
+export const STOPPED_WHILE_STARTING = 'bench: stopped while the control planes came up';
+
 /**
  * Start (or reuse) both control planes and the pipeline. A running Kruiseless control plane is reused only when its
  * kube-controller-manager runs `kcmControllers` (bench/support/controllers.ts); the reference needs none (the
- * Deployment runs are on Kruiseless's control plane).
+ * Deployment runs are on Kruiseless's control plane). When a later part fails to come up, what this call started
+ * is stopped again before the error is thrown: left running, the next run reused it and never stopped it.
  * @param logDir where the `up`/`down` commands' output goes
  * @param kcmControllers controllers the bench needs from Kruiseless's control plane's kube-controller-manager
+ * @param onStarting given, before anything starts, the function that stops whatever this call has started so far
+ *   (an interrupt while a control plane comes up, or the reference is built, must still stop it): it waits for an
+ *   `up` still running, and nothing more is started after it
  * @throws ControlPlaneRefusedError when a running Kruiseless control plane lacks some of `kcmControllers` (before
  *   anything is started); Error when a control plane does not come up (the log file is named)
  */
-export async function startSides(logDir: string, kcmControllers: readonly string[] = []): Promise<Sides> {
+export async function startSides(
+  logDir: string,
+  kcmControllers: readonly string[] = [],
+  onStarting?: (stopSoFar: () => Promise<void>) => void,
+): Promise<Sides> {
   const refInfo = referenceInfoFile();
   const refWasUp = existsSync(refInfo) && (await reachable(readInfo(refInfo).kubeconfig));
   const oursWasUp = await reachable(kubeconfigPath());
@@ -64,25 +75,52 @@ export async function startSides(logDir: string, kcmControllers: readonly string
           `not checked for ${kcmControllers.join(', ')}`,
       );
   }
-  await runCommand(['infra/local/cli.ts', 'up'], {}, path.join(logDir, 'cluster-up.log'));
-  await runCommand(['infra/reference/cli.ts', 'up'], {}, path.join(logDir, 'reference-up.log'));
-  const info = readInfo(refInfo);
-  const logger = new BenchLogger();
-  const embedded = await startEmbedded({ kubeconfig: kubeconfigPath(), clusterName: BENCH_CLUSTER, logger });
-  return {
-    reference: benchCluster('reference', info.kubeconfig),
-    ours: benchCluster('kruiseless', kubeconfigPath()),
-    embedded,
-    logger,
-    openKruiseVersion: info.version,
-    stop: async () => {
-      await embedded.stop();
-      if (!refWasUp)
-        await runCommand(['infra/reference/cli.ts', 'down'], {}, path.join(logDir, 'reference-down.log'));
-      if (!oursWasUp)
-        await runCommand(['infra/local/cli.ts', 'down'], {}, path.join(logDir, 'cluster-down.log'));
-    },
+  // set before each `up` runs: one cut short has started part of its control plane, which `down` stops
+  let oursStarting = false;
+  let refStarting = false;
+  let embedded: Embedded | undefined;
+  let stopped: Promise<void> | undefined;
+  let upRunning: Promise<unknown> = Promise.resolve();
+  /** Run an `up` (unless stopped), after `starting()` marks its control plane as this call's to stop. */
+  const up = async (args: string[], log: string, starting: () => void): Promise<void> => {
+    if (stopped) throw new Error(STOPPED_WHILE_STARTING);
+    starting();
+    const run = runCommand(args, {}, path.join(logDir, log));
+    upRunning = run.catch(() => undefined);
+    await run;
   };
+  const stop = (): Promise<void> =>
+    (stopped ??= (async () => {
+      // an `up` still running (a SIGTERM reaches the bench alone) would start its control plane after the `down`
+      await upRunning;
+      await embedded?.stop();
+      if (refStarting)
+        await runCommand(['infra/reference/cli.ts', 'down'], {}, path.join(logDir, 'reference-down.log'));
+      if (oursStarting)
+        await runCommand(['infra/local/cli.ts', 'down'], {}, path.join(logDir, 'cluster-down.log'));
+    })());
+  onStarting?.(stop);
+  try {
+    await up(['infra/local/cli.ts', 'up'], 'cluster-up.log', () => (oursStarting = !oursWasUp));
+    await up(['infra/reference/cli.ts', 'up'], 'reference-up.log', () => (refStarting = !refWasUp));
+    const info = readInfo(refInfo);
+    const logger = new BenchLogger();
+    if (stopped) throw new Error(STOPPED_WHILE_STARTING);
+    embedded = await startEmbedded({ kubeconfig: kubeconfigPath(), clusterName: BENCH_CLUSTER, logger });
+    return {
+      reference: benchCluster('reference', info.kubeconfig),
+      ours: benchCluster('kruiseless', kubeconfigPath()),
+      embedded,
+      logger,
+      openKruiseVersion: info.version,
+      stop,
+    };
+  } catch (e) {
+    await stop().catch((s: unknown) =>
+      console.error(`[bench] stopping what this run started failed too: ${errorMessage(s)}`),
+    );
+    throw e;
+  }
 }
 
 /**
