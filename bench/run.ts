@@ -26,8 +26,9 @@ import { runRollout, type RolloutRun } from './scenarios/rollout.js';
 import type { ControllerName } from './scenarios/workload.js';
 import { ControlPlaneRefusedError, DEPLOYMENT_CONTROLLERS } from './support/controllers.js';
 import { ensureNodes, nodesFor } from './support/kube.js';
+import { PARTS, selectParts, type Part } from './support/parts.js';
 import { headline, rolloutPanels, rolloutTable, summarizeRollouts } from './support/report.js';
-import { startSides, type Sides } from './support/sides.js';
+import { startSides, stopOnInterrupt, type Sides } from './support/sides.js';
 import { summaryLine } from './support/stats.js';
 import { stepChart } from './support/svg.js';
 import { Tracker } from './support/tracker.js';
@@ -49,14 +50,21 @@ const opts = new Command('bench')
   .option('--sizes <list>', 'comma-separated N (default: 100,500,1000)')
   .option('--rounds <n>', 'rounds of the three controllers per N (default: 2)')
   .option('--samples <n>', 'reaction samples per kind and controller (default: 20, --quick 8)')
-  .option('--only <list>', 'comma-separated parts: packaging,planner,rollout,reaction,noop,fleet')
+  .option('--only <list>', `comma-separated parts: ${PARTS.join(',')}`)
   .parse(process.argv)
   .opts<{ quick?: boolean; sizes?: string; rounds?: string; samples?: string; only?: string }>();
 
 const sizes = (opts.sizes ?? (opts.quick ? '200' : '100,500,1000')).split(',').map(Number);
 const rounds = Number(opts.rounds ?? (opts.quick ? 1 : 2));
 const samples = Number(opts.samples ?? (opts.quick ? 8 : 20));
-const parts = new Set((opts.only ?? 'packaging,planner,rollout,reaction,noop,fleet').split(','));
+const parts = ((): Set<Part> => {
+  try {
+    return selectParts(opts.only);
+  } catch (e) {
+    console.error(errorMessage(e));
+    process.exit(2);
+  }
+})();
 const maxN = Math.max(...sizes);
 const noopSizes = [...new Set([10, 100, maxN])].sort((a, b) => a - b);
 const CONTROLLERS: readonly ControllerName[] = ['deployment', 'openkruise', 'kruiseless'];
@@ -175,7 +183,12 @@ async function main(): Promise<void> {
     `[bench] N=${sizes.join(',')} rounds=${rounds} samples=${samples}; ${plan.length} steps, estimated ${Math.round(total / 60)} min; load ${loadStart.join(' ')}`,
   );
   // the Deployment runs need kube-controller-manager's Deployment controller on Kruiseless's control plane
-  const sides = await startSides(logDir, parts.has('rollout') ? DEPLOYMENT_CONTROLLERS : []);
+  // an interrupt stops what has been started so far: while the control planes come up, and during the run
+  let stopSoFar = async (): Promise<void> => undefined;
+  const offInterrupt = stopOnInterrupt(() => stopSoFar());
+  const sides = await startSides(logDir, parts.has('rollout') ? DEPLOYMENT_CONTROLLERS : [], (stop) => {
+    stopSoFar = stop;
+  });
   let done = 0;
   const failures: string[] = [];
   try {
@@ -201,6 +214,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await sides.stop();
+    offInterrupt();
   }
   const loadEnd = load();
   const sizesSummary = summarizeRollouts(results.rollouts);

@@ -42,6 +42,13 @@ export interface ClusterInfo {
   kubeconfig: string;
   server: string;
   ports: Record<'etcd' | 'etcdPeer' | 'apiserver' | 'controllerManager' | 'scheduler', number>;
+  /**
+   * kube-controller-manager's `--controllers` list as this cluster was started with it ({@link kcmControllers}):
+   * `KRUISELESS_KCM_CONTROLLERS` is read only at start, so this is how a later process learns what a running
+   * cluster's controller manager runs ({@link runningControllers}). Absent in a cluster.json written before it was
+   * recorded.
+   */
+  controllers?: string[];
   startedAt: string;
 }
 
@@ -190,10 +197,14 @@ async function start(log: Log): Promise<ClusterInfo> {
     `--secure-port=${port}`,
     '--leader-elect=false',
   ];
-  const [controllerManagerPort] = await launchOnFreePorts(log, 'kube-controller-manager', 1, ([port]) => ({
-    health: { url: `https://127.0.0.1:${port}/healthz`, timeoutMs: 60000 },
-    args: [...componentArgs(port), `--controllers=${kcmControllers()}`],
-  }));
+  let controllerManagerArgs: string[] = [];
+  const [controllerManagerPort] = await launchOnFreePorts(log, 'kube-controller-manager', 1, ([port]) => {
+    controllerManagerArgs = [...componentArgs(port), `--controllers=${kcmControllers()}`];
+    return {
+      health: { url: `https://127.0.0.1:${port}/healthz`, timeoutMs: 60000 },
+      args: controllerManagerArgs,
+    };
+  });
   await launch(log, 'hostpath-provisioner', { cmd: provisionerBinary() }, [
     `--kubeconfig=${kubeconfig}`,
     `--provisioner-name=${PROVISIONER_NAME}`,
@@ -230,7 +241,13 @@ async function start(log: Log): Promise<ClusterInfo> {
     controllerManager: controllerManagerPort,
     scheduler: schedulerPort,
   };
-  const info: ClusterInfo = { kubeconfig, server, ports, startedAt: new Date().toISOString() };
+  const info: ClusterInfo = {
+    kubeconfig,
+    server,
+    ports,
+    controllers: controllersOf(controllerManagerArgs),
+    startedAt: new Date().toISOString(),
+  };
   fs.writeFileSync(infoFile(), JSON.stringify(info, null, 2));
   return info;
 }
@@ -333,6 +350,52 @@ export function kcmControllers(): string {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   return [...new Set([...DEFAULT_KCM_CONTROLLERS, ...extra])].join(',');
+}
+
+/**
+ * The `--controllers` list of a kube-controller-manager command line (`--controllers=a,b` or `--controllers a,b`,
+ * the last one winning as with pflag); `['*']`, kube-controller-manager's default, when there is none.
+ * @param args the command line after the program name
+ */
+export function controllersOf(args: readonly string[]): string[] {
+  let value = '*';
+  args.forEach((a, i) => {
+    if (a.startsWith('--controllers=')) value = a.slice('--controllers='.length);
+    else if (a === '--controllers' && i + 1 < args.length) value = args[i + 1];
+  });
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/**
+ * What the kube-controller-manager of the control plane in state folder `dir` runs, its `--controllers` list (the
+ * one place that knows: the bench, for one, must not reuse a control plane without the Deployment controller).
+ * Read from `run/cluster.json` (recorded at start, {@link ClusterInfo.controllers}); for a cluster started before
+ * that was recorded, from the command line (`/proc/<pid>/cmdline`) of the process its pid file names, when that is
+ * still the recorded process. Reads only.
+ * @param dir state folder (default: this process's, versions.ts `stateDir()`)
+ * @returns undefined when no kube-controller-manager is recorded as running there, or neither source can be read
+ */
+export function runningControllers(dir: string = stateDir()): string[] | undefined {
+  const rec = readPidFile(path.join(dir, 'run', 'kube-controller-manager.pid'));
+  if (!rec || !isRunning(rec)) return undefined;
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'cluster.json'), 'utf8')) as ClusterInfo;
+    if (Array.isArray(info.controllers)) return info.controllers;
+  } catch {
+    // no cluster.json (yet): the command line tells
+  }
+  try {
+    const argv = fs
+      .readFileSync(`/proc/${rec.pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((s) => s !== '');
+    return controllersOf(argv.slice(1));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Admin kubeconfig (client certificate in system:masters) for `server`. */
