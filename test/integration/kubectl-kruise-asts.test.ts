@@ -5,18 +5,15 @@
  * then does to the pods. When the plugin is not in the cache the file checks the skip reason instead (a hollow run,
  * infra/reference/hollow.ts).
  */
-import { execFile } from 'node:child_process';
 import type { Embedded } from '../../lib/local/embedded.js';
 import type { Pod } from '../../lib/api/types.js';
 import type { StatefulSet } from '../../lib/controllers/statefulset/api/types.js';
-import {
-  kruiseToolsVersion,
-  kubectlKruiseSkipReason,
-  kubectlKruiseTarget,
-} from '../../infra/kubectl-kruise/build.js';
+import { kruiseToolsVersion, kubectlKruiseSkipReason } from '../../infra/kubectl-kruise/build.js';
 import { recordHollow } from '../../infra/reference/hollow.js';
 import { useTestNamespace } from './support/cluster.js';
-import { settle, startPipeline, testKubeconfig } from './support/pipeline.js';
+import { kubectlKruise } from './support/kubectlKruise.js';
+import { settle, startPipeline } from './support/pipeline.js';
+import { activeSetPods, ASTS_API, getStatefulSet, inPlace, webStatefulSet } from './support/statefulset.js';
 import { waitFor } from './support/wait.js';
 
 const reason = await kubectlKruiseSkipReason();
@@ -28,63 +25,13 @@ const skipTitle =
     version: kruiseToolsVersion(),
     reason,
   });
-const BINARY = kubectlKruiseTarget().binary;
 const ctx = useTestNamespace('kubectl-kruise-asts');
-const API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'statefulsets' };
 const REF = 'statefulset.apps.kruise.io/web';
 const STEP_TIMEOUT_MS = 120_000;
 
-/** Runs the plugin with the test kubeconfig and namespace (asynchronously: the pipeline runs in this process). */
-function kk(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      BINARY,
-      [`--kubeconfig=${testKubeconfig()}`, '-n', ctx.namespace, ...args],
-      { timeout: 90_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-function webSet(): StatefulSet {
-  return {
-    apiVersion: 'apps.kruise.io/v1beta1',
-    kind: 'StatefulSet',
-    metadata: { name: 'web' },
-    spec: {
-      replicas: 2,
-      serviceName: 'web',
-      podManagementPolicy: 'Parallel',
-      selector: { matchLabels: { app: 'web' } },
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } },
-      template: {
-        metadata: { labels: { app: 'web' } },
-        spec: {
-          readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
-          containers: [{ name: 'nginx', image: 'nginx:1.24-alpine' }],
-        },
-      },
-    },
-  };
-}
-
-async function getSet(): Promise<StatefulSet> {
-  return (await ctx.custom.getNamespacedCustomObject({
-    ...API,
-    namespace: ctx.namespace,
-    name: 'web',
-  })) as StatefulSet;
-}
-
-async function pods(): Promise<Pod[]> {
-  const list = await ctx.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: 'app=web' });
-  return (list.items as unknown as Pod[])
-    .filter((p) => !p.metadata.deletionTimestamp)
-    .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
-}
+const kk = (...args: string[]) => kubectlKruise(ctx.namespace, ...args);
+const getSet = (): Promise<StatefulSet> => getStatefulSet(ctx.custom, ctx.namespace);
+const pods = (): Promise<Pod[]> => activeSetPods(ctx.core, ctx.namespace);
 
 /** Waits until both pods run `image` and the status counts them ready and updated at one revision. */
 async function rolledOut(image: string): Promise<{ set: StatefulSet; pods: Pod[] }> {
@@ -123,7 +70,14 @@ if (reason) {
   test(
     'rollout status: the plugin’s Advanced StatefulSet line once Kruiseless has rolled the set out',
     async () => {
-      await ctx.custom.createNamespacedCustomObject({ ...API, namespace: ctx.namespace, body: webSet() });
+      await ctx.custom.createNamespacedCustomObject({
+        ...ASTS_API,
+        namespace: ctx.namespace,
+        body: webStatefulSet((s) => {
+          s.spec.podManagementPolicy = 'Parallel';
+          inPlace(s);
+        }),
+      });
       const { set, pods: first } = await rolledOut('nginx:1.24-alpine');
       story.first = first;
       story.rev1 = set.status?.updateRevision;
@@ -140,7 +94,7 @@ if (reason) {
     'rollout history lists both revisions after an in-place image change',
     async () => {
       await ctx.custom.patchNamespacedCustomObject({
-        ...API,
+        ...ASTS_API,
         namespace: ctx.namespace,
         name: 'web',
         body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.25-alpine' }],

@@ -5,17 +5,13 @@
  * pods. When the plugin is not in the cache the file checks the skip reason instead (and records the skip as a hollow
  * run, infra/reference/hollow.ts).
  */
-import { execFile } from 'node:child_process';
 import { AppsV1Api } from '@kubernetes/client-node';
 import type { Embedded } from '../../lib/local/embedded.js';
 import type { CloneSet, ControllerRevision, Pod } from '../../lib/api/types.js';
-import {
-  kruiseToolsVersion,
-  kubectlKruiseSkipReason,
-  kubectlKruiseTarget,
-} from '../../infra/kubectl-kruise/build.js';
+import { kruiseToolsVersion, kubectlKruiseSkipReason } from '../../infra/kubectl-kruise/build.js';
 import { recordHollow } from '../../infra/reference/hollow.js';
 import { useTestNamespace } from './support/cluster.js';
+import { kubectlKruise } from './support/kubectlKruise.js';
 import {
   SEED_NAME,
   activePods,
@@ -25,7 +21,6 @@ import {
   patchCloneSet,
   settle,
   startPipeline,
-  testKubeconfig,
 } from './support/pipeline.js';
 import { waitFor } from './support/wait.js';
 
@@ -39,7 +34,6 @@ const skipTitle =
     version: kruiseToolsVersion(),
     reason,
   });
-const BINARY = kubectlKruiseTarget().binary;
 const ctx = useTestNamespace('kubectl-kruise');
 const STEP_TIMEOUT_MS = 120_000;
 /** What `rollout status` answers for an InPlaceIfPossible CloneSet whose 2 pods are all updated. */
@@ -49,20 +43,7 @@ const ROLLED_OUT = {
   stderr: '',
 };
 
-/** Runs the plugin with the test kubeconfig and namespace (asynchronously: the pipeline runs in this process). */
-function kk(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      BINARY,
-      [`--kubeconfig=${testKubeconfig()}`, '-n', ctx.namespace, ...args],
-      { timeout: 90_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const kk = (...args: string[]) => kubectlKruise(ctx.namespace, ...args);
 
 async function revisions(): Promise<ControllerRevision[]> {
   const apps = ctx.kc.makeApiClient(AppsV1Api);

@@ -36,6 +36,7 @@ import {
 import { referenceStateDir } from '../../infra/reference/settings.js';
 import { waitOwnerKindResolved } from './support/garbageCollector.js';
 import { kubeWrites, RecordingLogger, settle } from './support/pipeline.js';
+import { inPlace, webStatefulSet } from './support/statefulset.js';
 import { waitFor } from './support/wait.js';
 
 const STATE_DIR = path.join(REPO_ROOT, '.kruiseless-switch-test');
@@ -55,24 +56,7 @@ const ASTS = {
   name: 'web',
 };
 /** The Advanced StatefulSet that switches sides with the seed: 2 pods, OrderedReady, updated in place. */
-const WEB: StatefulSet = {
-  apiVersion: 'apps.kruise.io/v1beta1',
-  kind: 'StatefulSet',
-  metadata: { name: 'web' },
-  spec: {
-    replicas: 2,
-    serviceName: 'web',
-    selector: { matchLabels: { app: 'web' } },
-    updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } },
-    template: {
-      metadata: { labels: { app: 'web' } },
-      spec: {
-        readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
-        containers: [{ name: 'nginx', image: 'nginx:1.24-alpine' }],
-      },
-    },
-  },
-};
+const WEB = webStatefulSet(inPlace);
 
 const notBuilt = await referenceNotBuilt();
 const reason = notBuilt?.reason;

@@ -5,52 +5,23 @@
  * the revision history, undo restoring the previous template and the pods following it.
  */
 import type { Embedded } from '../../../lib/local/embedded.js';
-import type { Pod } from '../../../lib/api/types.js';
 import type { StatefulSet } from '../../../lib/controllers/statefulset/api/types.js';
 import { runCli } from '../../../lib/cli/program.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { startPipeline, testKubeconfig } from '../support/pipeline.js';
+import { activeSetPods, ASTS_API, getStatefulSet, webStatefulSet } from '../support/statefulset.js';
 import { waitFor } from '../support/wait.js';
 
 const ctx = useTestNamespace('cli-rollout-asts');
 let embedded: Embedded;
 const env = (): Record<string, string> => ({ KUBECONFIG: testKubeconfig(), HOME: '/nonexistent' });
 const cli = (...argv: string[]) => runCli([...argv, '-n', ctx.namespace], env());
-const API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'statefulsets' };
 const SHOWN = 'statefulset.apps.kruise.io/web';
-
-function webSet(): StatefulSet {
-  return {
-    apiVersion: 'apps.kruise.io/v1beta1',
-    kind: 'StatefulSet',
-    metadata: { name: 'web' },
-    spec: {
-      replicas: 2,
-      serviceName: 'web',
-      podManagementPolicy: 'Parallel',
-      selector: { matchLabels: { app: 'web' } },
-      template: {
-        metadata: { labels: { app: 'web' } },
-        spec: { containers: [{ name: 'nginx', image: 'nginx:1.24-alpine' }] },
-      },
-    },
-  };
-}
-
-async function getSet(): Promise<StatefulSet> {
-  return (await ctx.custom.getNamespacedCustomObject({
-    ...API,
-    namespace: ctx.namespace,
-    name: 'web',
-  })) as StatefulSet;
-}
-
+const getSet = (): Promise<StatefulSet> => getStatefulSet(ctx.custom, ctx.namespace);
 async function images(): Promise<string[]> {
-  const list = await ctx.core.listNamespacedPod({ namespace: ctx.namespace, labelSelector: 'app=web' });
-  return (list.items as unknown as Pod[])
-    .filter((p) => !p.metadata.deletionTimestamp)
-    .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))
-    .map((p) => `${p.metadata.name}=${p.spec?.containers[0]?.image}`);
+  return (await activeSetPods(ctx.core, ctx.namespace)).map(
+    (p) => `${p.metadata.name}=${p.spec?.containers[0]?.image}`,
+  );
 }
 
 /** Waits for the set to be settled: spec observed, 2 pods ready and updated. */
@@ -70,7 +41,11 @@ async function settled(): Promise<StatefulSet> {
 
 beforeAll(async () => {
   embedded = await startPipeline(ctx.namespace);
-  await ctx.custom.createNamespacedCustomObject({ ...API, namespace: ctx.namespace, body: webSet() });
+  await ctx.custom.createNamespacedCustomObject({
+    ...ASTS_API,
+    namespace: ctx.namespace,
+    body: webStatefulSet((s) => (s.spec.podManagementPolicy = 'Parallel')),
+  });
   await settled();
 }, 150_000);
 
@@ -116,7 +91,7 @@ describe('kruiseless rollout on an Advanced StatefulSet', () => {
     });
 
     await ctx.custom.patchNamespacedCustomObject({
-      ...API,
+      ...ASTS_API,
       namespace: ctx.namespace,
       name: 'web',
       body: [
