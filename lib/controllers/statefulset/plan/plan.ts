@@ -7,6 +7,7 @@
  */
 import { selectorString } from '../../../api/selector.js';
 import type { Pod } from '../../../api/types.js';
+import { initKruisePodReady, podsDeletedOrMarked } from '../../../podset/podReadiness.js';
 import { checkStatefulSet } from '../api/check.js';
 import type { StatefulSetStatus } from '../api/types.js';
 import { isCurrentRevisionNeeded, newStatefulSetPod } from './newPod.js';
@@ -41,7 +42,9 @@ const EMPTY_STATUS: StatefulSetStatus = {
  * and for RollingUpdate the refresh of every pod and the rolling update (./update.ts), unless update expectations
  * are pending or a refresh changed a lifecycle state. The status counts the pods as listed (new ones are not created
  * yet), with currentReplicas/updatedReplicas lowered for the pods the update phase deletes or updates; a finished
- * rolling update makes the update revision current; history beyond `revisionHistoryLimit` is deleted.
+ * rolling update makes the update revision current; history beyond `revisionHistoryLimit` is deleted. However the
+ * pass ends, the listed pods with the `KruisePodReady` gate and no such condition get it True last (OpenKruise's
+ * pod-readiness controller `Reconcile`, lib/podset/podReadiness.ts), except those the pass deletes or marks.
  */
 export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
   const options: StatefulSetPlannerOptions = { ...DEFAULT_PLANNER_OPTIONS, ...input.options };
@@ -113,13 +116,18 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
     };
     status = completeRollingUpdate(sts, status);
     const waits = pass.waitsMs.filter((w) => w > 0);
+    // OpenKruise's pod-readiness controller runs beside the StatefulSet controller, whatever this pass decided
+    const actions = [
+      ...pass.actions,
+      ...initKruisePodReady(input.pods, podsDeletedOrMarked(pass.actions), now),
+    ];
     return {
       errors: [],
       revisions: {
         ...revisionPlan,
         deleteNames: revisionsToDelete(sts, input.pods, revs.sorted, currentName, updateName),
       },
-      actions: pass.actions,
+      actions,
       status,
       statusChanged: inconsistentStatus(sts.status, status),
       ...(waits.length > 0 ? { requeueAfterSeconds: Math.ceil(Math.min(...waits) / 1000) } : {}),

@@ -25,8 +25,8 @@ describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTem
     const out = await reconcileStatefulSet(h.deps(), REQUEST);
     expect({ ...out, plan: undefined }).toEqual({
       result: 'reconciled',
-      passes: 2,
-      writes: 5,
+      passes: 3,
+      writes: 6,
       plan: undefined,
     });
     expect(h.journal).toEqual([
@@ -39,10 +39,16 @@ describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTem
       'replace statefulset status web',
       'event SuccessfulCreate: create Claim data-web-0 Pod web-0 in StatefulSet web success',
       'event SuccessfulCreate: create Pod web-0 in StatefulSet web successful',
-      // the second pass sees web-0 Pending: OrderedReady waits for it (its watch event brings the next pass)
+      // the second pass sees web-0 Pending: OrderedReady waits for it (its watch event brings the next pass);
+      // the pod-readiness controller's part sets web-0's first KruisePodReady condition
       'expectations.get',
       'expectations.put (none)',
+      'patch pod status web-0',
+      'expectations.put updates[web-0]',
       'replace statefulset status web',
+      // the third sees that patch: nothing more to do
+      'expectations.get',
+      'expectations.put (none)',
       'lease.release',
     ]);
     expect([...h.kube.pods.keys()]).toEqual(['web-0']);
