@@ -17,7 +17,7 @@ import { allowsBurst, isHealthy, minReadySecondsOf } from './podState.js';
 import { applyRevision, chooseRevisions, revisionsToDelete } from './revision.js';
 import { retentionActions } from './retention.js';
 import { walkCondemned, walkReplicas } from './scale.js';
-import { completeRollingUpdate, inconsistentStatus, replicaCounts } from './status.js';
+import { completeRollingUpdate, inconsistentStatus, replicaCounts, statusAsWritten } from './status.js';
 import {
   DEFAULT_PLANNER_OPTIONS,
   type StatefulSetPlan,
@@ -42,8 +42,8 @@ const EMPTY_STATUS: StatefulSetStatus = {
  * and for RollingUpdate the refresh of every pod and the rolling update (./update.ts), unless update expectations
  * are pending or a refresh changed a lifecycle state. The status counts the pods as listed (new ones are not created
  * yet), with currentReplicas/updatedReplicas lowered for the pods the update phase deletes or updates; a finished
- * rolling update makes the update revision current; history beyond `revisionHistoryLimit` is deleted. However the
- * pass ends, the listed pods with the `KruisePodReady` gate and no such condition get it True last (OpenKruise's
+ * rolling update makes the update revision current; it has the fields OpenKruise writes (./status.ts `statusAsWritten`); history beyond
+ * `revisionHistoryLimit` is deleted. However the pass ends, the listed pods with the `KruisePodReady` gate and no such condition get it True last (OpenKruise's
  * pod-readiness controller `Reconcile`, lib/podset/podReadiness.ts), except those the pass deletes or marks.
  */
 export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
@@ -114,7 +114,7 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
       collisionCount: revs.collisionCount,
       labelSelector: selectorString(sts.spec.selector ?? {}),
     };
-    status = completeRollingUpdate(sts, status);
+    status = statusAsWritten(completeRollingUpdate(sts, status));
     const waits = pass.waitsMs.filter((w) => w > 0);
     // OpenKruise's pod-readiness controller runs beside the StatefulSet controller, whatever this pass decided
     const actions = [
@@ -138,10 +138,12 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
   if (sts.metadata.deletionTimestamp) {
     // only the status, counted from the listed pods
     const plan = finish('the StatefulSet is being deleted');
-    const status = completeRollingUpdate(sts, {
-      ...plan.status,
-      ...listedCounts,
-    });
+    const status = statusAsWritten(
+      completeRollingUpdate(sts, {
+        ...plan.status,
+        ...listedCounts,
+      }),
+    );
     return { ...plan, status, statusChanged: inconsistentStatus(sts.status, status) };
   }
   const monotonic = !allowsBurst(sts);

@@ -1,8 +1,9 @@
 /**
  * OpenKruise: pkg/controller/statefulset/stateful_set_control.go `computeReplicaStatus`, `updateStatus`;
- * stateful_set_utils.go `completeRollingUpdate`, `inconsistentStatus`.
+ * stateful_set_utils.go `completeRollingUpdate`, `inconsistentStatus`;
+ * apis/apps/v1beta1 `StatefulSetStatus` (its JSON tags).
  *
- * The counts of an Advanced StatefulSet's status, and when a status write is due.
+ * The counts of an Advanced StatefulSet's status, the fields it is written with, and when a status write is due.
  */
 import type { Pod } from '../../../api/types.js';
 import type { StatefulSet, StatefulSetStatus } from '../api/types.js';
@@ -67,6 +68,27 @@ export function replicaCounts(
     }
   }
   return c;
+}
+
+/**
+ * The status as OpenKruise's controller sends it (Go's `encoding/json` of `StatefulSetStatus`, whose `omitempty`
+ * tags drop zero values): `observedGeneration`, `updatedReadyReplicas` and `updatedAvailableReplicas` left out when
+ * 0; `currentRevision`, `updateRevision` and `labelSelector` when empty; `conditions` and `volumeClaims` when there
+ * are none; `collisionCount` (a pointer upstream always sets) only when undefined. `replicas`, `readyReplicas`,
+ * `availableReplicas`, `currentReplicas` and `updatedReplicas` are always written. Returns a new status.
+ */
+export function statusAsWritten(status: StatefulSetStatus): StatefulSetStatus {
+  const out: StatefulSetStatus = { ...status };
+  if (!out.observedGeneration) delete out.observedGeneration;
+  if (!out.updatedReadyReplicas) delete out.updatedReadyReplicas;
+  if (!out.updatedAvailableReplicas) delete out.updatedAvailableReplicas;
+  if (!out.currentRevision) delete out.currentRevision;
+  if (!out.updateRevision) delete out.updateRevision;
+  if (out.collisionCount === undefined) delete out.collisionCount;
+  if (!out.conditions?.length) delete out.conditions;
+  if (!out.labelSelector) delete out.labelSelector;
+  if (!out.volumeClaims?.length) delete out.volumeClaims;
+  return out;
 }
 
 /**
