@@ -17,7 +17,13 @@ import { allowsBurst, isHealthy, minReadySecondsOf } from './podState.js';
 import { applyRevision, chooseRevisions, revisionsToDelete } from './revision.js';
 import { retentionActions } from './retention.js';
 import { walkCondemned, walkReplicas } from './scale.js';
-import { completeRollingUpdate, inconsistentStatus, replicaCounts, statusAsWritten } from './status.js';
+import {
+  completeRollingUpdate,
+  inconsistentStatus,
+  replicaCounts,
+  statusAsWritten,
+  volumeClaimStatuses,
+} from './status.js';
 import {
   DEFAULT_PLANNER_OPTIONS,
   type StatefulSetPlan,
@@ -41,8 +47,9 @@ const EMPTY_STATUS: StatefulSetStatus = {
  * revision; a set being deleted plans only its status; then the replicas walk and the condemned walk (./scale.ts),
  * and for RollingUpdate the refresh of every pod and the rolling update (./update.ts), unless update expectations
  * are pending or a refresh changed a lifecycle state. The status counts the pods as listed (new ones are not created
- * yet), with currentReplicas/updatedReplicas lowered for the pods the update phase deletes or updates; a finished
- * rolling update makes the update revision current; it has the fields OpenKruise writes (./status.ts `statusAsWritten`); history beyond
+ * yet), with currentReplicas/updatedReplicas lowered for the pods the update phase deletes or updates, and the
+ * replicas' PVCs per volumeClaimTemplate (`volumeClaims`); a finished rolling update makes the update revision
+ * current; it has the fields OpenKruise writes (./status.ts `statusAsWritten`); history beyond
  * `revisionHistoryLimit` is deleted. However the pass ends, the listed pods with the `KruisePodReady` gate and no such condition get it True last (OpenKruise's
  * pod-readiness controller `Reconcile`, lib/podset/podReadiness.ts), except those the pass deletes or marks.
  */
@@ -113,6 +120,7 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
       updateRevision: updateName,
       collisionCount: revs.collisionCount,
       labelSelector: selectorString(sts.spec.selector ?? {}),
+      volumeClaims: volumeClaimStatuses(sts, replicas, input.pvcs ?? []),
     };
     status = statusAsWritten(completeRollingUpdate(sts, status));
     const waits = pass.waitsMs.filter((w) => w > 0);
@@ -142,6 +150,7 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
       completeRollingUpdate(sts, {
         ...plan.status,
         ...listedCounts,
+        volumeClaims: volumeClaimStatuses(sts, input.pods, input.pvcs ?? []),
       }),
     );
     return { ...plan, status, statusChanged: inconsistentStatus(sts.status, status) };

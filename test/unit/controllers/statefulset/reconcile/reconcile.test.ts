@@ -96,6 +96,8 @@ describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTem
       updateRevision: REV,
       collisionCount: 0,
       labelSelector: 'app=web',
+      // every replica's PVC matches the template; none is bound here (no capacity), so none is ready
+      volumeClaims: [{ volumeClaimName: 'data', compatibleReplicas: 3, compatibleReadyReplicas: 0 }],
     });
   });
 
@@ -174,9 +176,13 @@ describe('reconcileStatefulSet: persistentVolumeClaimRetentionPolicy', () => {
       'expectations.get',
       'expectations.put creates[data-web-1]',
       'create persistentvolumeclaim data-web-1',
+      // status.volumeClaims counted 2 compatible claims from what was listed (3 stored)
+      'replace statefulset status web',
       'event SuccessfulCreate: create Claim data-web-1 Pod web-1 in StatefulSet web success',
       'expectations.get',
       'expectations.put (none)',
+      // and 3 again once the new claim is listed
+      'replace statefulset status web',
       'lease.release',
     ]);
   });
