@@ -269,6 +269,25 @@ class Executor {
     }
     this.writes++;
   }
+
+  /**
+   * A PVC grown to its template's request (upstream `TryPatchPVC`'s `UpdateClaim`): a merge patch, the planned
+   * resourceVersion its precondition; the outcome Event after.
+   */
+  async resizeClaim(a: Extract<Action, { type: 'ResizePVC' }>): Promise<void> {
+    try {
+      await this.ctx.kube.patch(
+        RESOURCES.persistentvolumeclaims,
+        { namespace: this.namespace, name: a.name },
+        { type: 'merge', body: a.patch },
+        a.resourceVersion !== undefined ? { preconditions: { resourceVersion: a.resourceVersion } } : {},
+      );
+    } catch (e) {
+      throw new ActionFailed(a, e, []);
+    }
+    this.writes++;
+    this.events.push(...actionSucceeded(a, this.setName, this.plan.revisions.updateRevision));
+  }
 }
 
 /** A claim's create failed: upstream's `failed to create PVC <name>: <error>`, which the pod's Event carries. */
@@ -339,7 +358,8 @@ export function setCondition(status: StatefulSetStatus, condition: StatefulSetCo
 
 /** The condition a failed action leaves (upstream `processReplica`): creates and updates only, not deletions. */
 function failureCondition(a: Action | undefined, error: string, now: Date): StatefulSetCondition | undefined {
-  if (!a || a.type === 'DeletePod' || a.type === 'DeletePVC') return undefined;
+  // a failed resize is returned by upstream's rolling update without a condition
+  if (!a || a.type === 'DeletePod' || a.type === 'DeletePVC' || a.type === 'ResizePVC') return undefined;
   const create = a.type === 'CreatePod' || a.type === 'CreatePVC';
   return {
     type: create ? CONDITION_FAILED_CREATE_POD : CONDITION_FAILED_UPDATE_POD,
@@ -375,6 +395,7 @@ export async function executeStatefulSetPlan(
         await x.deleteRun(step as Extract<Action, { type: 'DeletePod' }>[]);
       else if (isPodPatch(first)) for (const a of mergeStatusPatches(step as PodPatch[])) await x.patchPod(a);
       else if (first.type === 'PatchPVCOwner') await x.patchClaimOwners(first);
+      else if (first.type === 'ResizePVC') await x.resizeClaim(first);
       else throw new Error(`Advanced StatefulSet plans no ${first.type}`);
     }
   } catch (e) {

@@ -33,6 +33,7 @@ import { executeStatefulSetPlan, setCondition, type ExecuteResult } from './exec
 import { planStatefulSet, type StatefulSetPlan, type StatefulSetPlannerOptions } from './plan/index.js';
 import type { StatefulSetSettings } from './settings.js';
 import { notReconciledEvents } from './notReconciled.js';
+import { resizesClaims, type StorageClassInfo } from './plan/resize.js';
 import { updateStatefulSetStatus } from './write.js';
 
 /** What a pass needs. */
@@ -74,6 +75,8 @@ export interface World {
   pvcs: PersistentVolumeClaim[];
   /** ControllerRevisions matching the set's selector (the planner keeps the owned ones). */
   revisions: ControllerRevision[];
+  /** StorageClasses, read only when the set's PVCs may be resized (./plan/resize.ts); else none. */
+  storageClasses?: StorageClassInfo[];
 }
 
 /**
@@ -102,7 +105,10 @@ const controlledBy = (o: KubeObject, uid: string): boolean =>
 
 /**
  * Read the StatefulSet, then in parallel its pods ({@link ReadScope}), its PVCs (by selector, only when it has
- * volumeClaimTemplates or expectations are pending) and its revisions (by selector). Quorum reads only.
+ * volumeClaimTemplates or expectations are pending), its revisions (by selector) and, only when its PVCs may be
+ * resized (gate `StatefulSetAutoResizePVCGate` and `volumeClaimUpdateStrategy` OnPodRollingUpdate), the
+ * StorageClasses. Quorum reads only.
+ * @param resizeGate whether `StatefulSetAutoResizePVCGate` is on
  * @returns undefined when the StatefulSet does not exist
  * @throws InvalidObjectKeyError when the key has no namespace; KubeApiError when a read fails
  */
@@ -111,6 +117,7 @@ export async function readWorld(
   key: ObjectKey,
   scope: ReadScope,
   pendingSatisfied: boolean,
+  resizeGate = false,
 ): Promise<World | undefined> {
   const namespace = namespaceOf(key);
   const statefulSet = await kube.get(STATEFULSET_RESOURCE, { namespace, name: key.name });
@@ -120,7 +127,8 @@ export async function readWorld(
   const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
   const hasTemplates = (statefulSet.spec.volumeClaimTemplates ?? []).length > 0;
   const bySelector = { namespace, ...(selector !== undefined ? { labelSelector: selector } : {}) };
-  const [pods, pvcs, revisions] = await Promise.all([
+  const resize = resizesClaims(statefulSet, resizeGate) && hasTemplates;
+  const [pods, pvcs, revisions, storageClasses] = await Promise.all([
     scope === 'selector' && selector !== undefined
       ? kube.list(RESOURCES.pods, bySelector)
       : listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, (o) => controlledBy(o, uid)),
@@ -128,12 +136,23 @@ export async function readWorld(
       ? none
       : listAll(kube, RESOURCES.persistentvolumeclaims, { ...bySelector, limit: LIST_PAGE_SIZE }),
     selector === undefined ? none : kube.list(RESOURCES.controllerrevisions, bySelector),
+    resize ? kube.list(RESOURCES.storageclasses, {}) : none,
   ]);
   return {
     statefulSet,
     pods: pods.items.filter((p) => controlledBy(p, uid)),
     pvcs: pvcs.items,
     revisions: revisions.items,
+    ...(resize
+      ? {
+          storageClasses: storageClasses.items.map((sc) => ({
+            name: sc.metadata.name ?? '',
+            ...(sc.allowVolumeExpansion !== undefined
+              ? { allowVolumeExpansion: sc.allowVolumeExpansion }
+              : {}),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -168,6 +187,7 @@ export function planPass(
     pods: world.pods,
     revisions: world.revisions,
     pvcs: world.pvcs,
+    ...(world.storageClasses ? { storageClasses: world.storageClasses } : {}),
     now: new Date(deps.clock()),
     options,
     updateExpectationsSatisfied: observed.pending.updates.length === 0,
@@ -252,7 +272,13 @@ export async function runPass(
 ): Promise<PassResult> {
   const started = Date.now();
   const stored = await deps.expectations.get(key);
-  const world = await readWorld(deps.kube, key, scope, isSatisfied(stored));
+  const world = await readWorld(
+    deps.kube,
+    key,
+    scope,
+    isSatisfied(stored),
+    deps.options?.statefulSetAutoResizePVCGate ?? false,
+  );
   if (!world) {
     await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
     return { gone: true, writes: 0, acted: false };
@@ -281,7 +307,7 @@ export async function runPass(
       recordedEvents,
       eventCorrelation,
     },
-    notReconciledEvents(world.statefulSet),
+    [...notReconciledEvents(world.statefulSet), ...(plan.events ?? [])],
   );
   const result = await executeStatefulSetPlan(
     {

@@ -30,7 +30,8 @@ import {
   type StatefulSetPlanInput,
   type StatefulSetPlannerOptions,
 } from './types.js';
-import { rollingUpdate } from './update.js';
+import { RESIZE_RECHECK_MS, rollingUpdate } from './update.js';
+import { claimStillGrowing, resizesClaims } from './resize.js';
 
 const EMPTY_STATUS: StatefulSetStatus = {
   replicas: 0,
@@ -51,7 +52,8 @@ const EMPTY_STATUS: StatefulSetStatus = {
  * replicas' PVCs per volumeClaimTemplate (`volumeClaims`); a finished rolling update makes the update revision
  * current; it has the fields OpenKruise writes (./status.ts `statusAsWritten`); history beyond
  * `revisionHistoryLimit` is deleted. However the pass ends, the listed pods with the `KruisePodReady` gate and no such condition get it True last (OpenKruise's
- * pod-readiness controller `Reconcile`, lib/podset/podReadiness.ts), except those the pass deletes or marks.
+ * pod-readiness controller `Reconcile`, lib/podset/podReadiness.ts), except those the pass deletes or marks; and
+ * while a PVC the set resized is still growing, the plan asks to look again (./resize.ts `claimStillGrowing`).
  */
 export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
   const options: StatefulSetPlannerOptions = { ...DEFAULT_PLANNER_OPTIONS, ...input.options };
@@ -107,7 +109,18 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
     if (pod && !isHealthy(pod) && (!firstUnhealthy || podOrdinal(pod) < podOrdinal(firstUnhealthy)))
       firstUnhealthy = pod;
   }
-  const pass: PassState = { sts, now, options, actions: [], waitsMs: [], refreshed: new Set(), creates: 0 };
+  const pass: PassState = {
+    sts,
+    now,
+    options,
+    actions: [],
+    waitsMs: [],
+    refreshed: new Set(),
+    creates: 0,
+    pvcs: input.pvcs ?? [],
+    storageClasses: input.storageClasses ?? [],
+    events: [],
+  };
   const counters = { currentReplicas: 0, updatedReplicas: 0 };
   const finish = (halt?: string, error?: string): StatefulSetPlan => {
     const counts = replicaCounts(all, minReady, currentName, updateName, now);
@@ -123,6 +136,8 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
       volumeClaims: volumeClaimStatuses(sts, replicas, input.pvcs ?? []),
     };
     status = statusAsWritten(completeRollingUpdate(sts, status));
+    if (resizesClaims(sts, options.statefulSetAutoResizePVCGate) && claimStillGrowing(sts, input.pvcs ?? []))
+      pass.waitsMs.push(RESIZE_RECHECK_MS);
     const waits = pass.waitsMs.filter((w) => w > 0);
     // OpenKruise's pod-readiness controller runs beside the StatefulSet controller, whatever this pass decided
     const actions = [
@@ -139,6 +154,7 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
       status,
       statusChanged: inconsistentStatus(sts.status, status),
       ...(waits.length > 0 ? { requeueAfterSeconds: Math.ceil(Math.min(...waits) / 1000) } : {}),
+      ...(pass.events.length > 0 ? { events: pass.events } : {}),
       ...(halt ? { halt } : {}),
       ...(error ? { error } : {}),
     };

@@ -4,8 +4,10 @@
  */
 import type { FieldError } from '../../../api/errors.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../../../api/types.js';
+import type { KubeEvent } from '../../../kube/types.js';
 import type { Action } from '../../../podset/actions.js';
 import type { StatefulSet, StatefulSetStatus } from '../api/types.js';
+import type { StorageClassInfo } from './resize.js';
 
 /** The feature gates the planner reads, named as OpenKruise's (v1.9.0 defaults in {@link DEFAULT_PLANNER_OPTIONS}). */
 export interface StatefulSetPlannerOptions {
@@ -21,6 +23,8 @@ export interface StatefulSetPlannerOptions {
   inPlaceUpdateEnvFromMetadata: boolean;
   /** `InPlaceWorkloadVerticalScaling` (alpha, off). */
   inPlaceWorkloadVerticalScaling: boolean;
+  /** `StatefulSetAutoResizePVCGate` (alpha, off): `volumeClaimUpdateStrategy` OnPodRollingUpdate resizes PVCs. */
+  statefulSetAutoResizePVCGate: boolean;
 }
 
 /** OpenKruise v1.9.0's gate defaults. */
@@ -31,6 +35,7 @@ export const DEFAULT_PLANNER_OPTIONS: StatefulSetPlannerOptions = {
   templateNoDefaults: false,
   inPlaceUpdateEnvFromMetadata: true,
   inPlaceWorkloadVerticalScaling: false,
+  statefulSetAutoResizePVCGate: false,
 };
 
 /** What one pass reads. */
@@ -43,6 +48,8 @@ export interface StatefulSetPlanInput {
   revisions: readonly ControllerRevision[];
   /** PVCs of the namespace; a new pod's claims that already exist are not created again. */
   pvcs?: readonly PersistentVolumeClaim[];
+  /** StorageClasses, read only when PVCs may be resized (./resize.ts); absent: none. */
+  storageClasses?: readonly StorageClassInfo[];
   now: Date;
   options?: Partial<StatefulSetPlannerOptions>;
   /**
@@ -80,4 +87,6 @@ export interface StatefulSetPlan {
   halt?: string;
   /** An error upstream returns from the sync (e.g. InPlaceOnly but the pod cannot be updated in place). */
   error?: string;
+  /** Events the pass records besides its actions' outcomes (a PVC that cannot be resized: `FailedUpdatePVC`). */
+  events?: KubeEvent[];
 }

@@ -4,6 +4,7 @@
  * expectations, PVC retention owner references and the failure conditions.
  */
 import { reconcileStatefulSet } from '../../../../../lib/controllers/statefulset/index.js';
+import { RESOURCES } from '../../../../../lib/kube/resources.js';
 import { internalError } from '../../cloneset/reconcile/support/recordingKube.js';
 import { harness, REQUEST, webSet, type Harness } from './harness.js';
 
@@ -237,18 +238,74 @@ describe('reconcileStatefulSet: failures', () => {
 });
 
 describe('reconcileStatefulSet: what is not reconciled yet is said, not ignored', () => {
-  test('volumeClaimUpdateStrategy OnPodRollingUpdate: one Warning Event naming the field, pods still made', async () => {
+  test('image pre-download: one Warning Event naming the annotation, pods still made', async () => {
     const h = harness();
-    h.apply(webSet((s) => (s.spec.volumeClaimUpdateStrategy = { type: 'OnPodRollingUpdate' })));
+    h.apply(
+      webSet((s) => (s.metadata.annotations = { 'apps.kruise.io/image-predownload-parallelism': '2' })),
+    );
     await reconcileStatefulSet(h.deps(), REQUEST);
     expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([
       {
         type: 'Warning',
         reason: 'NotReconciled',
         message:
-          'spec.volumeClaimUpdateStrategy.type OnPodRollingUpdate is not reconciled by Kruiseless yet: PVCs are not resized',
+          'metadata.annotations[apps.kruise.io/image-predownload-parallelism] is not reconciled by Kruiseless yet: images are not pre-downloaded',
       },
     ]);
     expect([...h.kube.pods.keys()]).toEqual(['web-0']);
+  });
+
+  test('volumeClaimUpdateStrategy OnPodRollingUpdate is reconciled now: no Warning Event', async () => {
+    const h = harness();
+    h.apply(webSet((s) => (s.spec.volumeClaimUpdateStrategy = { type: 'OnPodRollingUpdate' })));
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
+  });
+});
+
+describe('reconcileStatefulSet: PVC resize (volumeClaimUpdateStrategy OnPodRollingUpdate, StatefulSetAutoResizePVCGate)', () => {
+  test('the claim of the highest ordinal is patched, SuccessfulResize recorded, the pod kept until it has grown', async () => {
+    const h = harness();
+    const sized = (size: string, image: string) =>
+      webSet((s) => {
+        s.spec.podManagementPolicy = 'Parallel';
+        s.spec.volumeClaimUpdateStrategy = { type: 'OnPodRollingUpdate' };
+        s.spec.template.spec.containers[0].image = image;
+        s.spec.volumeClaimTemplates = [
+          {
+            metadata: { name: 'data' },
+            spec: {
+              accessModes: ['ReadWriteOnce'],
+              storageClassName: 'expandable',
+              resources: { requests: { storage: size } },
+            },
+          },
+        ];
+      });
+    h.kube
+      .objects(RESOURCES.storageclasses)
+      .set('expandable', { metadata: { name: 'expandable' }, allowVolumeExpansion: true });
+    h.apply(sized('1Gi', 'nginx:1.25-alpine'));
+    const deps = () => h.deps({ options: { statefulSetAutoResizePVCGate: true } });
+    for (let i = 0; i < 2; i++) {
+      await reconcileStatefulSet(deps(), REQUEST);
+      h.kube.kubelet();
+    }
+    // the provisioner bound each claim at its request
+    for (const pvc of h.kube.pvcs.values()) pvc.status = { phase: 'Bound', capacity: { storage: '1Gi' } };
+    h.apply(sized('2Gi', 'nginx:1.26-alpine'));
+    h.journal.length = 0;
+    h.kube.events.length = 0;
+    await reconcileStatefulSet(deps(), REQUEST);
+    expect(h.journal.filter((l) => l.includes('persistentvolumeclaim'))).toEqual([
+      `patch persistentvolumeclaim data-web-2 {"spec":{"resources":{"requests":{"storage":"2Gi"}}},"metadata":{"annotations":{"apps.kruise.io/owned-by-asts":"web"}}}`,
+    ]);
+    expect(h.kube.pvcs.get('data-web-2')?.spec).toMatchObject({
+      resources: { requests: { storage: '2Gi' } },
+    });
+    expect(h.kube.events.map((e) => `${e.type} ${e.reason}: ${e.message}`)).toEqual([
+      'Normal SuccessfulResize: resize Claim data-web-2 Pod web-2 in StatefulSet web success',
+    ]);
+    expect([...h.kube.pods.keys()]).toEqual(['web-0', 'web-1', 'web-2']);
   });
 });
