@@ -7,7 +7,8 @@
  * Carries out a {@link StatefulSetPlan} through the API server, one write at a time in plan order, as upstream
  * makes them (its replica walk is sequential under both pod management policies): the ControllerRevision create or
  * bump; then each action — a pod's PVCs, then the pod; deletions; pod and PVC patches — stopping at the first failed
- * write; then the status, with a `FailedCreatePod` / `FailedUpdatePod` condition for a failed create or update;
+ * write; then the status, when a counted field changed (upstream `inconsistentStatus`), with only this pass's
+ * `FailedCreatePod` / `FailedUpdatePod` condition for a failed create or update (upstream's status is new each pass);
  * then the history beyond `revisionHistoryLimit`; then the Events. Expectations are stored before the creates and
  * deletions they stand for (one write per run of creates, one per run of deletions) and after pod patches (they
  * carry the returned resourceVersions), and rolled back for writes that were not made.
@@ -416,17 +417,15 @@ export async function executeStatefulSetPlan(
   }
   if (x.updatesChanged) await x.save();
 
+  // upstream's `updateStatefulSet` builds a new status each pass: its conditions are only this pass's failure, and
+  // `updateStatefulSetStatus` writes it only when `inconsistentStatus` finds a change (plan.statusChanged), so a
+  // condition alone is not written and the next written status no longer has it
   let status = plan.status;
   const condition =
     failed && failureCondition(failed.action, errorMessage(failed.error), new Date(ctx.clock()));
-  if (condition)
-    status = setCondition({ ...status, conditions: ctx.statefulSet.status?.conditions ?? [] }, condition);
-  else if (ctx.statefulSet.status?.conditions)
-    status = { ...status, conditions: ctx.statefulSet.status.conditions };
-  const conditionsChanged =
-    JSON.stringify(status.conditions ?? []) !== JSON.stringify(ctx.statefulSet.status?.conditions ?? []);
+  if (condition) status = setCondition({ ...status, conditions: [] }, condition);
   let statusError: KubeApiError | undefined;
-  if (plan.statusChanged || conditionsChanged) {
+  if (plan.statusChanged) {
     try {
       await updateStatefulSetStatus(ctx.kube, ctx.statefulSet, status);
       x.writes++;

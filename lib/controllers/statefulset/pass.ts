@@ -244,16 +244,14 @@ async function reportInvalid(
   return { writes };
 }
 
-/** A valid set's stored status without a `FailedValidation` condition, when it had one (the spec was fixed). */
+/**
+ * A valid set whose stored status still has a `FailedValidation` condition (the spec was fixed): the status is
+ * written, which drops it (a written status carries only its own pass's conditions, ./execute.ts).
+ */
 function withoutFailedValidation(plan: StatefulSetPlan, sts: StatefulSet): StatefulSetPlan {
   const stored = sts.status?.conditions ?? [];
   if (!stored.some((c) => c.type === CONDITION_FAILED_VALIDATION)) return plan;
-  const conditions = stored.filter((c) => c.type !== CONDITION_FAILED_VALIDATION);
-  return {
-    ...plan,
-    statusChanged: true,
-    status: { ...plan.status, ...(conditions.length > 0 ? { conditions } : {}) },
-  };
+  return { ...plan, statusChanged: true };
 }
 
 /**

@@ -219,6 +219,36 @@ describe('reconcileStatefulSet: failures', () => {
     ).toEqual([]);
   });
 
+  test('the condition lives as upstream’s status does: written only with a status change, gone at the next', async () => {
+    const h = harness();
+    let failing = true;
+    h.kube.failOn((call) =>
+      failing && call === 'create pod web-0' ? internalError('create pods default/web-0') : undefined,
+    );
+    // no claims: a claim made before the failed pod would change status.volumeClaims on the retry
+    h.apply(webSet((s) => delete s.spec.volumeClaimTemplates));
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(
+      h
+        .sets()
+        .get('web')
+        ?.status?.conditions?.map((c) => c.type),
+    ).toEqual(['FailedCreatePod']);
+    // the retry fails the same way and changes no count: upstream's inconsistentStatus is false, nothing written
+    h.journal.length = 0;
+    h.clock.now += 60_000;
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(h.journal.filter((l) => l.includes('statefulset status'))).toEqual([]);
+    // once the pod is made and counted, the status is written anew, without the condition
+    failing = false;
+    for (let i = 0; i < 2; i++) {
+      await reconcileStatefulSet(h.deps(), REQUEST);
+      h.kube.kubelet();
+    }
+    expect(h.sets().get('web')?.status?.replicas).toBeGreaterThan(0);
+    expect(h.sets().get('web')?.status?.conditions).toBeUndefined();
+  });
+
   test('an invalid spec: FailedValidation condition and Warning Event, nothing else written', async () => {
     const h = harness();
     h.apply(webSet((s) => (s.spec.selector = { matchLabels: { app: 'other' } })));
