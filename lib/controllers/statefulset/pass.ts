@@ -33,7 +33,8 @@ import { executeStatefulSetPlan, setCondition, type ExecuteResult } from './exec
 import { planStatefulSet, type StatefulSetPlan, type StatefulSetPlannerOptions } from './plan/index.js';
 import type { StatefulSetSettings } from './settings.js';
 import { notReconciledEvents } from './notReconciled.js';
-import { resizesClaims, type StorageClassInfo } from './plan/resize.js';
+import { resizesClaims } from './plan/resize.js';
+import type { StorageClassInfo } from './plan/types.js';
 import { updateStatefulSetStatus } from './write.js';
 
 /** What a pass needs. */

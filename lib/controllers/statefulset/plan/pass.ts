@@ -7,7 +7,6 @@
  * delete (or PreparingDelete under a preDelete hook) and refresh (lifecycle and in-place state).
  */
 import type { PersistentVolumeClaim, Pod } from '../../../api/types.js';
-import type { KubeEvent } from '../../../kube/types.js';
 import { legacyScaledValue } from '../../../api/intOrPercent.js';
 import type { Action } from '../../../podset/actions.js';
 import { refreshInPlace } from '../../../podset/inplace/update.js';
@@ -17,8 +16,7 @@ import { isHookedBy, podRef } from '../../../podset/pods.js';
 import { LABEL_POD_INDEX, LABEL_STATEFULSET_POD_NAME } from '../api/keys.js';
 import type { StatefulSet } from '../api/types.js';
 import { parentAndOrdinal, statefulPodName } from './ordinals.js';
-import type { StorageClassInfo } from './resize.js';
-import type { StatefulSetPlannerOptions } from './types.js';
+import type { PlanEvent, StatefulSetPlannerOptions, StorageClassInfo } from './types.js';
 
 /** What a pass accumulates. */
 export interface PassState {
@@ -37,7 +35,7 @@ export interface PassState {
   /** The StorageClasses as read (the PVC resize checks `allowVolumeExpansion`). */
   storageClasses: readonly StorageClassInfo[];
   /** Events the plan itself records (not the outcome of an action). */
-  events: KubeEvent[];
+  events: PlanEvent[];
 }
 
 /**

@@ -8,7 +8,6 @@
  * returned as `ResizePVC` actions.
  */
 import type { JsonObject, PersistentVolumeClaim, Pod } from '../../../api/types.js';
-import type { KubeEvent } from '../../../kube/types.js';
 import type { Action } from '../../../podset/actions.js';
 import { podRef } from '../../../podset/pods.js';
 import {
@@ -20,13 +19,7 @@ import {
 } from '../../../podset/pvcCompare.js';
 import type { StatefulSet } from '../api/types.js';
 import { claimName, podOrdinal } from './ordinals.js';
-
-/** A StorageClass as the resize reads it. */
-export interface StorageClassInfo {
-  name: string;
-  /** `allowVolumeExpansion`; absent means false. */
-  allowVolumeExpansion?: boolean;
-}
+import type { PlanEvent, StorageClassInfo } from './types.js';
 
 /** OpenKruise's annotation naming the Advanced StatefulSet that resized a PVC (`PVCOwnedByStsAnnotationKey`). */
 export const ANNOTATION_PVC_OWNED_BY_ASTS = 'apps.kruise.io/owned-by-asts';
@@ -123,7 +116,7 @@ export function tryResizeClaims(
   pod: Pod,
   pvcs: readonly PersistentVolumeClaim[],
   storageClasses: readonly StorageClassInfo[],
-): { actions: Action[]; events: KubeEvent[]; error?: string } {
+): { actions: Action[]; events: PlanEvent[]; error?: string } {
   const actions: Action[] = [];
   const podName = pod.metadata.name ?? '';
   const set = sts.metadata.name ?? '';

@@ -4,10 +4,8 @@
  */
 import type { FieldError } from '../../../api/errors.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../../../api/types.js';
-import type { KubeEvent } from '../../../kube/types.js';
 import type { Action } from '../../../podset/actions.js';
 import type { StatefulSet, StatefulSetStatus } from '../api/types.js';
-import type { StorageClassInfo } from './resize.js';
 
 /** The feature gates the planner reads, named as OpenKruise's (v1.9.0 defaults in {@link DEFAULT_PLANNER_OPTIONS}). */
 export interface StatefulSetPlannerOptions {
@@ -37,6 +35,20 @@ export const DEFAULT_PLANNER_OPTIONS: StatefulSetPlannerOptions = {
   inPlaceWorkloadVerticalScaling: false,
   statefulSetAutoResizePVCGate: false,
 };
+
+/** A StorageClass as the PVC resize (./resize.ts) reads it. */
+export interface StorageClassInfo {
+  name: string;
+  /** `allowVolumeExpansion`; absent means false. */
+  allowVolumeExpansion?: boolean;
+}
+
+/** An Event a pass records on the set besides its actions' outcomes (the executor records it as it is). */
+export interface PlanEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
 
 /** What one pass reads. */
 export interface StatefulSetPlanInput {
@@ -88,5 +100,5 @@ export interface StatefulSetPlan {
   /** An error upstream returns from the sync (e.g. InPlaceOnly but the pod cannot be updated in place). */
   error?: string;
   /** Events the pass records besides its actions' outcomes (a PVC that cannot be resized: `FailedUpdatePVC`). */
-  events?: KubeEvent[];
+  events?: PlanEvent[];
 }
