@@ -81,6 +81,13 @@ function actionWrites(a: Action, plan: Plan): PlannedWrite[] {
       return [{ write: `delete pvc ${a.name}`, why: 'owned claim not used by any pod' }];
     case 'PatchPVCOwner':
       return [{ write: `patch pvc ${a.name}`, why: 'owner references follow the pod' }];
+    case 'ResizePVC':
+      return [
+        {
+          write: `patch pvc ${a.name}`,
+          why: `grown to its template's request before pod ${a.pod.name} is updated (volumeClaimUpdateStrategy OnPodRollingUpdate)`,
+        },
+      ];
   }
 }
 

@@ -43,6 +43,14 @@ export const RESOURCES = {
     namespaced: false,
     kind: 'NodeImage',
   } as Resource<KubeObject>,
+  /** storage.k8s.io/v1 StorageClasses (cluster-scoped; Advanced StatefulSet's PVC resize reads `allowVolumeExpansion`). */
+  storageclasses: {
+    group: 'storage.k8s.io',
+    version: 'v1',
+    plural: 'storageclasses',
+    namespaced: false,
+    kind: 'StorageClass',
+  } as Resource<KubeObject & { allowVolumeExpansion?: boolean }>,
   /** core/v1 Events (./event.ts). */
   events: {
     group: '',

@@ -95,4 +95,17 @@ export type Action =
       podName: string;
     }
   | { type: 'DeletePVC'; name: string; uid: string }
+  | {
+      /**
+       * Advanced StatefulSet's `volumeClaimUpdateStrategy` OnPodRollingUpdate: a PVC grown to its template's
+       * request (a merge patch of `spec.resources` and the owning set's annotation), for the update of `pod`.
+       */
+      type: 'ResizePVC';
+      name: string;
+      uid: string;
+      /** The claim's version as planned (the write's precondition). */
+      resourceVersion?: string;
+      pod: PodRef;
+      patch: JsonObject;
+    }
   | { type: 'PatchPVCOwner'; name: string; uid: string; ownerReferences: OwnerReference[] };

@@ -1,17 +1,46 @@
 /**
- * OpenKruise: pkg/controller/podreadiness/pod_readiness_controller.go `Reconcile` (the pod-readiness
- * controller), for the pods of one workload.
+ * OpenKruise: pkg/webhook/pod/mutating/pod_readiness.go `injectPodReadinessGate` (the pod webhook, on create);
+ * pkg/controller/podreadiness/pod_readiness_controller.go `Reconcile` (the pod-readiness controller), for the pods
+ * of one workload.
  *
- * The first `KruisePodReady` condition (docs/behaviour/cloneset.md#kruise-pod-ready): a pod created with the
- * `KruisePodReady` readiness gate gets the condition True once, so that it can become Ready and a later
- * `markPodNotReady` has a condition to turn False. Pure; time comes in as `now`.
+ * `KruisePodReady` for every Kruise workload (CloneSet and Advanced StatefulSet alike,
+ * docs/behaviour/cloneset.md#kruise-pod-ready): a new pod gets the readiness gate as OpenKruise's pod webhook adds
+ * it, and once created the condition True once, so that it can become Ready and a later `markPodNotReady` has a
+ * condition to turn False. Pure; time comes in as `now`.
  */
 import { CONDITION_KRUISE_POD_READY } from '../api/keys.js';
 import { metaTime } from '../api/time.js';
 import type { Pod } from '../api/types.js';
+import { controllerRef } from './ownership.js';
 import { podRef } from './pods.js';
 import { hasReadinessGate } from './readiness.js';
 import type { Action } from './actions.js';
+
+/** The API group whose controllers' pods OpenKruise's pod webhook gives the gate (`IsPodOwnedByKruise`). */
+const KRUISE_GROUP = 'apps.kruise.io';
+
+/**
+ * OpenKruise: pkg/webhook/pod/mutating/pod_readiness.go `injectPodReadinessGate` (with pkg/util/pods.go
+ * `IsPodOwnedByKruise`, `InjectReadinessGateToPod`).
+ *
+ * What OpenKruise's pod webhook does to a pod being created: when the pod's controller reference is of API group
+ * `apps.kruise.io` (any version: a CloneSet's `v1alpha1`, an Advanced StatefulSet's `v1beta1`), the `KruisePodReady`
+ * readiness gate is appended after the gates the pod already has, unless one is there. Other pods are returned as
+ * they are (the `KruisePodReadinessGate` gate that extends this to every pod is not implemented: Kruiseless only
+ * creates its workloads' pods).
+ * @param pod a pod about to be created (its spec is modified in place and the pod returned)
+ */
+export function injectKruisePodReadyGate(pod: Pod): Pod {
+  const owner = controllerRef(pod.metadata.ownerReferences);
+  const group = owner?.apiVersion.includes('/') ? owner.apiVersion.split('/')[0] : '';
+  if (group !== KRUISE_GROUP) return pod;
+  if (!hasReadinessGate(pod, CONDITION_KRUISE_POD_READY))
+    pod.spec.readinessGates = [
+      ...(pod.spec.readinessGates ?? []),
+      { conditionType: CONDITION_KRUISE_POD_READY },
+    ];
+  return pod;
+}
 
 /**
  * `PatchPodStatus` actions (reason `InitKruisePodReady`) for every pod of `pods` that is not terminating, has
@@ -23,7 +52,7 @@ import type { Action } from './actions.js';
  * @param skip names of pods to leave alone
  * @returns the actions, in pod order
  */
-export function initKruisePodReady(pods: Pod[], skip: ReadonlySet<string>, now: Date): Action[] {
+export function initKruisePodReady(pods: readonly Pod[], skip: ReadonlySet<string>, now: Date): Action[] {
   return pods
     .filter(
       (pod) =>

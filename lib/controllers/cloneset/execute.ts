@@ -422,6 +422,8 @@ async function applyOne(w: Writer, a: Exclude<Action, CreatePod | Deletion>): Pr
         a.ownerReferences,
       );
       return 1;
+    case 'ResizePVC':
+      throw new Error('CloneSet plans no ResizePVC');
   }
 }
 

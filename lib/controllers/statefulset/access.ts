@@ -28,6 +28,7 @@ export const STATEFULSET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'create', group: 'apps', resource: 'controllerrevisions' },
   { verb: 'patch', group: 'apps', resource: 'controllerrevisions' },
   { verb: 'delete', group: 'apps', resource: 'controllerrevisions' },
+  { verb: 'list', group: 'storage.k8s.io', resource: 'storageclasses', namespaced: false },
 ];
 
 /** The watch pump's and the resync's reads of Advanced StatefulSets and their pods. */
@@ -67,6 +68,15 @@ export const STATEFULSET_CONTROLLER_RULES: readonly PolicyRule[] = [
     verbs: ['update'],
     comment: [
       'Status through the status subresource (replace, with the read resourceVersion as precondition).',
+    ],
+  },
+  {
+    apiGroups: ['storage.k8s.io'],
+    resources: ['storageclasses'],
+    verbs: ['list'],
+    comment: [
+      'volumeClaimUpdateStrategy OnPodRollingUpdate: a PVC is resized only when its StorageClass allows volume',
+      'expansion (read only then).',
     ],
   },
 ];

@@ -7,7 +7,8 @@
  * Carries out a {@link StatefulSetPlan} through the API server, one write at a time in plan order, as upstream
  * makes them (its replica walk is sequential under both pod management policies): the ControllerRevision create or
  * bump; then each action — a pod's PVCs, then the pod; deletions; pod and PVC patches — stopping at the first failed
- * write; then the status, with a `FailedCreatePod` / `FailedUpdatePod` condition for a failed create or update;
+ * write; then the status, when a counted field changed (upstream `inconsistentStatus`), with only this pass's
+ * `FailedCreatePod` / `FailedUpdatePod` condition for a failed create or update (upstream's status is new each pass);
  * then the history beyond `revisionHistoryLimit`; then the Events. Expectations are stored before the creates and
  * deletions they stand for (one write per run of creates, one per run of deletions) and after pod patches (they
  * carry the returned resourceVersions), and rolled back for writes that were not made.
@@ -275,6 +276,25 @@ class Executor {
     }
     this.writes++;
   }
+
+  /**
+   * A PVC grown to its template's request (upstream `TryPatchPVC`'s `UpdateClaim`): a merge patch, the planned
+   * resourceVersion its precondition; the outcome Event after.
+   */
+  async resizeClaim(a: Extract<Action, { type: 'ResizePVC' }>): Promise<void> {
+    try {
+      await this.ctx.kube.patch(
+        RESOURCES.persistentvolumeclaims,
+        { namespace: this.namespace, name: a.name },
+        { type: 'merge', body: a.patch },
+        a.resourceVersion !== undefined ? { preconditions: { resourceVersion: a.resourceVersion } } : {},
+      );
+    } catch (e) {
+      throw new ActionFailed(a, e, []);
+    }
+    this.writes++;
+    this.events.push(...actionSucceeded(a, this.setName, this.plan.revisions.updateRevision));
+  }
 }
 
 /** A claim's create failed: upstream's `failed to create PVC <name>: <error>`, which the pod's Event carries. */
@@ -345,7 +365,8 @@ export function setCondition(status: StatefulSetStatus, condition: StatefulSetCo
 
 /** The condition a failed action leaves (upstream `processReplica`): creates and updates only, not deletions. */
 function failureCondition(a: Action | undefined, error: string, now: Date): StatefulSetCondition | undefined {
-  if (!a || a.type === 'DeletePod' || a.type === 'DeletePVC') return undefined;
+  // a failed resize is returned by upstream's rolling update without a condition
+  if (!a || a.type === 'DeletePod' || a.type === 'DeletePVC' || a.type === 'ResizePVC') return undefined;
   const create = a.type === 'CreatePod' || a.type === 'CreatePVC';
   return {
     type: create ? CONDITION_FAILED_CREATE_POD : CONDITION_FAILED_UPDATE_POD,
@@ -381,6 +402,7 @@ export async function executeStatefulSetPlan(
         await x.deleteRun(step as Extract<Action, { type: 'DeletePod' }>[]);
       else if (isPodPatch(first)) for (const a of mergeStatusPatches(step as PodPatch[])) await x.patchPod(a);
       else if (first.type === 'PatchPVCOwner') await x.patchClaimOwners(first);
+      else if (first.type === 'ResizePVC') await x.resizeClaim(first);
       else throw new Error(`Advanced StatefulSet plans no ${first.type}`);
     }
   } catch (e) {
@@ -402,17 +424,15 @@ export async function executeStatefulSetPlan(
   }
   if (x.updatesChanged) await x.save();
 
+  // upstream's `updateStatefulSet` builds a new status each pass: its conditions are only this pass's failure, and
+  // `updateStatefulSetStatus` writes it only when `inconsistentStatus` finds a change (plan.statusChanged), so a
+  // condition alone is not written and the next written status no longer has it
   let status = plan.status;
   const condition =
     failed && failureCondition(failed.action, errorMessage(failed.error), new Date(ctx.clock()));
-  if (condition)
-    status = setCondition({ ...status, conditions: ctx.statefulSet.status?.conditions ?? [] }, condition);
-  else if (ctx.statefulSet.status?.conditions)
-    status = { ...status, conditions: ctx.statefulSet.status.conditions };
-  const conditionsChanged =
-    JSON.stringify(status.conditions ?? []) !== JSON.stringify(ctx.statefulSet.status?.conditions ?? []);
+  if (condition) status = setCondition({ ...status, conditions: [] }, condition);
   let statusError: KubeApiError | undefined;
-  if (plan.statusChanged || conditionsChanged) {
+  if (plan.statusChanged) {
     try {
       await updateStatefulSetStatus(ctx.kube, ctx.statefulSet, status);
       x.writes++;

@@ -4,7 +4,8 @@
  * Watches as OpenKruise's `pkg/controller/statefulset/statefulset_controller.go` `add`: For StatefulSet; Owns
  * pods (narrowed to pods carrying `statefulset.kubernetes.io/pod-name`, which every pod it creates has). Upstream's
  * third watch, PVCs with its resize annotation (`pvc_event_handler.go`), serves `volumeClaimUpdateStrategy`'s PVC
- * resize, which is not reconciled yet, so PVCs are not watched.
+ * resize; Kruiseless does not watch PVCs: a plan whose resized claim is still growing looks again after 2 s
+ * instead (./plan/resize.ts `claimStillGrowing`).
  */
 import { RESOURCES } from '../../kube/resources.js';
 import type { ControllerKind } from '../controller.js';

@@ -1,9 +1,9 @@
 /**
  * What an Advanced StatefulSet may ask for that Kruiseless does not reconcile yet, said as a Warning Event instead
- * of being ignored in silence (README.md "What is not done yet"): `volumeClaimUpdateStrategy.type:
- * OnPodRollingUpdate` (OpenKruise resizes the PVCs with the rolling update, `statefulset_resize_pvc.go`; gate
- * `StatefulSetAutoResizePVCGate`) and image pre-download (`statefulset_predownload_image.go`, gate
- * `PreDownloadImageForInPlaceUpdate`, asked for by the `apps.kruise.io/image-predownload-parallelism` annotation).
+ * of being ignored in silence (README.md "What is not done yet"): image pre-download
+ * (`statefulset_predownload_image.go`, gate `PreDownloadImageForInPlaceUpdate`, asked for by the
+ * `apps.kruise.io/image-predownload-parallelism` annotation). (`volumeClaimUpdateStrategy` OnPodRollingUpdate is
+ * reconciled: ./plan/resize.ts.)
  */
 import type { KubeEvent } from '../../kube/types.js';
 import type { StatefulSet } from './api/types.js';
@@ -17,13 +17,6 @@ const ANNOTATION_PREDOWNLOAD_PARALLELISM = 'apps.kruise.io/image-predownload-par
 /** One Warning Event per field of `sts` that is set and not reconciled; none for a set that asks for nothing of it. */
 export function notReconciledEvents(sts: StatefulSet): KubeEvent[] {
   const out: KubeEvent[] = [];
-  if (sts.spec.volumeClaimUpdateStrategy?.type === 'OnPodRollingUpdate')
-    out.push({
-      type: 'Warning',
-      reason: REASON_NOT_RECONCILED,
-      message:
-        'spec.volumeClaimUpdateStrategy.type OnPodRollingUpdate is not reconciled by Kruiseless yet: PVCs are not resized',
-    });
   if (sts.metadata.annotations?.[ANNOTATION_PREDOWNLOAD_PARALLELISM] !== undefined)
     out.push({
       type: 'Warning',

@@ -33,6 +33,8 @@ import { executeStatefulSetPlan, setCondition, type ExecuteResult } from './exec
 import { planStatefulSet, type StatefulSetPlan, type StatefulSetPlannerOptions } from './plan/index.js';
 import type { StatefulSetSettings } from './settings.js';
 import { notReconciledEvents } from './notReconciled.js';
+import { resizesClaims } from './plan/resize.js';
+import type { StorageClassInfo } from './plan/types.js';
 import { updateStatefulSetStatus } from './write.js';
 
 /** What a pass needs. */
@@ -74,6 +76,8 @@ export interface World {
   pvcs: PersistentVolumeClaim[];
   /** ControllerRevisions matching the set's selector (the planner keeps the owned ones). */
   revisions: ControllerRevision[];
+  /** StorageClasses, read only when the set's PVCs may be resized (./plan/resize.ts); else none. */
+  storageClasses?: StorageClassInfo[];
 }
 
 /**
@@ -102,7 +106,10 @@ const controlledBy = (o: KubeObject, uid: string): boolean =>
 
 /**
  * Read the StatefulSet, then in parallel its pods ({@link ReadScope}), its PVCs (by selector, only when it has
- * volumeClaimTemplates or expectations are pending) and its revisions (by selector). Quorum reads only.
+ * volumeClaimTemplates or expectations are pending), its revisions (by selector) and, only when its PVCs may be
+ * resized (gate `StatefulSetAutoResizePVCGate` and `volumeClaimUpdateStrategy` OnPodRollingUpdate), the
+ * StorageClasses. Quorum reads only.
+ * @param resizeGate whether `StatefulSetAutoResizePVCGate` is on
  * @returns undefined when the StatefulSet does not exist
  * @throws InvalidObjectKeyError when the key has no namespace; KubeApiError when a read fails
  */
@@ -111,6 +118,7 @@ export async function readWorld(
   key: ObjectKey,
   scope: ReadScope,
   pendingSatisfied: boolean,
+  resizeGate = false,
 ): Promise<World | undefined> {
   const namespace = namespaceOf(key);
   const statefulSet = await kube.get(STATEFULSET_RESOURCE, { namespace, name: key.name });
@@ -120,7 +128,8 @@ export async function readWorld(
   const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
   const hasTemplates = (statefulSet.spec.volumeClaimTemplates ?? []).length > 0;
   const bySelector = { namespace, ...(selector !== undefined ? { labelSelector: selector } : {}) };
-  const [pods, pvcs, revisions] = await Promise.all([
+  const resize = resizesClaims(statefulSet, resizeGate) && hasTemplates;
+  const [pods, pvcs, revisions, storageClasses] = await Promise.all([
     scope === 'selector' && selector !== undefined
       ? kube.list(RESOURCES.pods, bySelector)
       : listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, (o) => controlledBy(o, uid)),
@@ -128,12 +137,23 @@ export async function readWorld(
       ? none
       : listAll(kube, RESOURCES.persistentvolumeclaims, { ...bySelector, limit: LIST_PAGE_SIZE }),
     selector === undefined ? none : kube.list(RESOURCES.controllerrevisions, bySelector),
+    resize ? kube.list(RESOURCES.storageclasses, {}) : none,
   ]);
   return {
     statefulSet,
     pods: pods.items.filter((p) => controlledBy(p, uid)),
     pvcs: pvcs.items,
     revisions: revisions.items,
+    ...(resize
+      ? {
+          storageClasses: storageClasses.items.map((sc) => ({
+            name: sc.metadata.name ?? '',
+            ...(sc.allowVolumeExpansion !== undefined
+              ? { allowVolumeExpansion: sc.allowVolumeExpansion }
+              : {}),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -168,6 +188,7 @@ export function planPass(
     pods: world.pods,
     revisions: world.revisions,
     pvcs: world.pvcs,
+    ...(world.storageClasses ? { storageClasses: world.storageClasses } : {}),
     now: new Date(deps.clock()),
     options,
     updateExpectationsSatisfied: observed.pending.updates.length === 0,
@@ -224,16 +245,14 @@ async function reportInvalid(
   return { writes };
 }
 
-/** A valid set's stored status without a `FailedValidation` condition, when it had one (the spec was fixed). */
+/**
+ * A valid set whose stored status still has a `FailedValidation` condition (the spec was fixed): the status is
+ * written, which drops it (a written status carries only its own pass's conditions, ./execute.ts).
+ */
 function withoutFailedValidation(plan: StatefulSetPlan, sts: StatefulSet): StatefulSetPlan {
   const stored = sts.status?.conditions ?? [];
   if (!stored.some((c) => c.type === CONDITION_FAILED_VALIDATION)) return plan;
-  const conditions = stored.filter((c) => c.type !== CONDITION_FAILED_VALIDATION);
-  return {
-    ...plan,
-    statusChanged: true,
-    status: { ...plan.status, ...(conditions.length > 0 ? { conditions } : {}) },
-  };
+  return { ...plan, statusChanged: true };
 }
 
 /**
@@ -252,7 +271,13 @@ export async function runPass(
 ): Promise<PassResult> {
   const started = Date.now();
   const stored = await deps.expectations.get(key);
-  const world = await readWorld(deps.kube, key, scope, isSatisfied(stored));
+  const world = await readWorld(
+    deps.kube,
+    key,
+    scope,
+    isSatisfied(stored),
+    deps.options?.statefulSetAutoResizePVCGate ?? false,
+  );
   if (!world) {
     await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
     return { gone: true, writes: 0, acted: false };
@@ -281,7 +306,7 @@ export async function runPass(
       recordedEvents,
       eventCorrelation,
     },
-    notReconciledEvents(world.statefulSet),
+    [...notReconciledEvents(world.statefulSet), ...(plan.events ?? [])],
   );
   const result = await executeStatefulSetPlan(
     {

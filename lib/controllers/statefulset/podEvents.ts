@@ -1,7 +1,8 @@
 /**
  * OpenKruise: pkg/controller/statefulset/stateful_pod_control.go `recordPodEvent`, `recordClaimEvent`;
  * stateful_set_control.go `deletePod` (its second FailedDelete), `updateStatefulSetPodsInPlace`
- * (SuccessfulUpdatePodInPlace / FailedUpdatePodInPlace).
+ * (SuccessfulUpdatePodInPlace / FailedUpdatePodInPlace); statefulset_resize_pvc.go `TryPatchPVC` (SuccessfulResize /
+ * FailedResize).
  *
  * The Events an Advanced StatefulSet pass records for the outcome of each action, with upstream's reasons and
  * messages: `<Successful|Failed><Verb>` and `<verb> Pod <pod> in StatefulSet <set> successful` /
@@ -46,6 +47,21 @@ export function claimEvent(set: string, pod: string, claim: string, error?: stri
       };
 }
 
+/** Upstream `recordClaimEvent` for a resize (`TryPatchPVC`): claim `claim` of pod `pod` (`error` absent: success). */
+export function resizeEvent(set: string, pod: string, claim: string, error?: string): KubeEvent {
+  return error === undefined
+    ? {
+        type: 'Normal',
+        reason: 'SuccessfulResize',
+        message: `resize Claim ${claim} Pod ${pod} in StatefulSet ${set} success`,
+      }
+    : {
+        type: 'Warning',
+        reason: 'FailedResize',
+        message: `resize Claim ${claim} for Pod ${pod} in StatefulSet ${set} failed error: ${error}`,
+      };
+}
+
 /**
  * The Events of an action that succeeded: a create or delete of a pod, an in-place update (message naming the
  * revision), an identity update (upstream `UpdateStatefulPod`); none for lifecycle, condition and PVC-owner
@@ -70,6 +86,8 @@ export function actionSucceeded(a: Action, set: string, updateRevision: string):
         ];
       if (a.reason === 'UpdateIdentity') return [podEvent('update', set, a.pod.name)];
       return [];
+    case 'ResizePVC':
+      return [resizeEvent(set, a.pod.name, a.name)];
     default:
       return [];
   }
@@ -117,5 +135,7 @@ export function actionFailed(a: Action, set: string, error: string, updateRevisi
       ];
     case 'DeletePVC':
       return [];
+    case 'ResizePVC':
+      return [resizeEvent(set, a.pod.name, a.name, error)];
   }
 }

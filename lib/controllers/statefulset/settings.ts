@@ -18,6 +18,7 @@ const STATEFULSET_GATES: Readonly<Record<string, GateSpec<keyof StatefulSetPlann
   TemplateNoDefaults: { option: 'templateNoDefaults', stage: 'alpha' },
   InPlaceUpdateEnvFromMetadata: { option: 'inPlaceUpdateEnvFromMetadata', stage: 'beta' },
   InPlaceWorkloadVerticalScaling: { option: 'inPlaceWorkloadVerticalScaling', stage: 'alpha' },
+  StatefulSetAutoResizePVCGate: { option: 'statefulSetAutoResizePVCGate', stage: 'alpha' },
 };
 
 /** The gate names the Advanced StatefulSet controller acts on, sorted. */

@@ -129,6 +129,8 @@ describe('Advanced StatefulSet OrderedReady through the whole pipeline', () => {
       updateRevision: rev,
       collisionCount: 0,
       labelSelector: 'app=web',
+      // each pod runs only once its claim is bound, with the capacity it requested
+      volumeClaims: [{ volumeClaimName: 'data', compatibleReplicas: 3, compatibleReadyReplicas: 3 }],
     });
   }, 180_000);
 

@@ -6,6 +6,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { compareRuns, matchesPath } from '../../parity/compare.js';
 import type { ClusterState } from '../../parity/cluster.js';
 import { cloneSet } from '../../parity/kinds/cloneset/index.js';
+import { statefulSet } from '../../parity/kinds/statefulset/index.js';
 import { renderReport, summaryLine } from '../../parity/report.js';
 import { selectPods, type ScenarioRun } from '../../parity/run.js';
 import { loadScenarios } from '../../parity/scenario.js';
@@ -58,6 +59,17 @@ describe('scenario files', () => {
       'predelete-not-ready',
       'scale-normal',
       'seed-story',
+    ]);
+  });
+
+  it('the Advanced StatefulSet quick subset is the scenarios seen at 0 different on OpenKruise v1.9.0', () => {
+    const scenarios = loadScenarios(statefulSet);
+    expect(scenarios.length).toBe(30);
+    expect(scenarios.filter((s) => s.quick).map((s) => s.name)).toEqual([
+      'asts-ordered-scale',
+      'asts-parallel-burst',
+      'asts-predelete-hook',
+      'asts-vct-retain',
     ]);
   });
 });

@@ -3,7 +3,11 @@
  * OpenKruise's pod-readiness controller `Reconcile`): which pods get it, and the exact pods/status patch.
  */
 import type { Pod } from '../../../lib/api/types.js';
-import { initKruisePodReady, podsDeletedOrMarked } from '../../../lib/podset/podReadiness.js';
+import {
+  initKruisePodReady,
+  injectKruisePodReadyGate,
+  podsDeletedOrMarked,
+} from '../../../lib/podset/podReadiness.js';
 import { NOW, webPod } from '../controllers/cloneset/plan/goldenInputs.js';
 
 function gated(id: string, extra: (pod: Pod) => void = () => undefined): Pod {
@@ -69,5 +73,49 @@ describe('podsDeletedOrMarked', () => {
         { type: 'PatchPod', pod: ref('p'), reason: 'LifecycleTransition', patch: {} },
       ]),
     ).toEqual(new Set(['d', 's', 'r']));
+  });
+});
+
+describe('injectKruisePodReadyGate (OpenKruise pod webhook injectPodReadinessGate)', () => {
+  const owned = (apiVersion: string | undefined, gates?: string[]): Pod => ({
+    metadata: {
+      name: 'p',
+      ownerReferences:
+        apiVersion === undefined ? [] : [{ apiVersion, kind: 'X', name: 'x', uid: 'u', controller: true }],
+    },
+    spec: {
+      containers: [],
+      ...(gates ? { readinessGates: gates.map((conditionType) => ({ conditionType })) } : {}),
+    },
+  });
+  const gatesOf = (pod: Pod) => pod.spec.readinessGates?.map((g) => g.conditionType);
+
+  test.each([
+    ['a CloneSet pod (v1alpha1)', 'apps.kruise.io/v1alpha1', undefined, ['KruisePodReady']],
+    [
+      'an Advanced StatefulSet pod (v1beta1), after its template gates',
+      'apps.kruise.io/v1beta1',
+      ['InPlaceUpdateReady', 'custom'],
+      ['InPlaceUpdateReady', 'custom', 'KruisePodReady'],
+    ],
+    [
+      'a pod that already has the gate',
+      'apps.kruise.io/v1beta1',
+      ['KruisePodReady', 'x'],
+      ['KruisePodReady', 'x'],
+    ],
+    ['an apps/v1 StatefulSet pod', 'apps/v1', undefined, undefined],
+    ['a group-less apiVersion spelled like the group', 'apps.kruise.io', undefined, undefined],
+    ['a pod without a controller', undefined, ['a'], ['a']],
+  ])('%s', (_what, apiVersion, gates, expected) => {
+    expect(gatesOf(injectKruisePodReadyGate(owned(apiVersion, gates)))).toEqual(expected);
+  });
+
+  test('a non-controller owner reference of the group does not count', () => {
+    const pod = owned(undefined);
+    pod.metadata.ownerReferences = [
+      { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 's', uid: 'u' },
+    ];
+    expect(injectKruisePodReadyGate(pod).spec.readinessGates).toBeUndefined();
   });
 });

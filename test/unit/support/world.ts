@@ -246,6 +246,8 @@ export class World {
         if (pvc) pvc.metadata.ownerReferences = structuredClone(a.ownerReferences);
         return;
       }
+      case 'ResizePVC':
+        throw new Error('the CloneSet world plans no ResizePVC (an Advanced StatefulSet action)');
     }
   }
 

@@ -1,7 +1,8 @@
 /**
  * OpenKruise: pkg/controller/statefulset/stateful_set_utils.go `newStatefulSetPod`, `newVersionedStatefulSetPod`,
  * `isCurrentRevisionNeeded`, `initIdentity`, `updateIdentity`, `updateStorage`, `getPersistentVolumeClaims`;
- * Kubernetes pkg/controller `GetPodFromTemplate`; pkg/util/lifecycle `SetPodLifecycle`.
+ * Kubernetes pkg/controller `GetPodFromTemplate`; pkg/util/lifecycle `SetPodLifecycle`; pkg/webhook/pod/mutating
+ * `injectPodReadinessGate` (the gate the pod webhook adds on create).
  *
  * The pod (and its PVCs) an Advanced StatefulSet creates for a missing ordinal.
  */
@@ -10,6 +11,7 @@ import { metaTime } from '../../../api/time.js';
 import type { PersistentVolumeClaim, Pod, Volume } from '../../../api/types.js';
 import { newControllerRef } from '../../../podset/ownership.js';
 import { isAllHookedBy } from '../../../podset/pods.js';
+import { injectKruisePodReadyGate } from '../../../podset/podReadiness.js';
 import { podMatchesRevision } from '../../../podset/pods.js';
 import { LABEL_POD_INDEX, LABEL_STATEFULSET_POD_NAME, LABEL_STATEFULSET_REVISION } from '../api/keys.js';
 import { STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME } from '../api/resource.js';
@@ -62,7 +64,8 @@ export function claimsFor(sts: StatefulSet, ordinal: number): PersistentVolumeCl
  * `hostname` the pod name and `subdomain` the serviceName; one PVC volume per volumeClaimTemplate (replacing a
  * template volume of that name; upstream's order of these is Go map order, here template order), then the other
  * volumes; the lifecycle label and timestamp (`PreparingNormal` while a preNormal hook is not all-hooked, else
- * `Normal`).
+ * `Normal`); last the `KruisePodReady` readiness gate after the template's gates, as OpenKruise's pod webhook
+ * (`injectPodReadinessGate`) adds it to the pod on create.
  */
 export function newStatefulSetPod(
   set: StatefulSet,
@@ -110,7 +113,7 @@ export function newStatefulSetPod(
     preNormal && !isAllHookedBy(pod, preNormal) ? LifecycleState.PreparingNormal : LifecycleState.Normal;
   labels[LABEL_LIFECYCLE_STATE] = state;
   annotations[ANNOTATION_LIFECYCLE_TIMESTAMP] = metaTime(now);
-  return pod;
+  return injectKruisePodReadyGate(pod);
 }
 
 /**

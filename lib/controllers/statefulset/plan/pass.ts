@@ -6,7 +6,7 @@
  * The state one pass carries while it walks the pods, and the per-pod steps the scale and update phases share:
  * delete (or PreparingDelete under a preDelete hook) and refresh (lifecycle and in-place state).
  */
-import type { Pod } from '../../../api/types.js';
+import type { PersistentVolumeClaim, Pod } from '../../../api/types.js';
 import { legacyScaledValue } from '../../../api/intOrPercent.js';
 import type { Action } from '../../../podset/actions.js';
 import { refreshInPlace } from '../../../podset/inplace/update.js';
@@ -16,7 +16,7 @@ import { isHookedBy, podRef } from '../../../podset/pods.js';
 import { LABEL_POD_INDEX, LABEL_STATEFULSET_POD_NAME } from '../api/keys.js';
 import type { StatefulSet } from '../api/types.js';
 import { parentAndOrdinal, statefulPodName } from './ordinals.js';
-import type { StatefulSetPlannerOptions } from './types.js';
+import type { PlanEvent, StatefulSetPlannerOptions, StorageClassInfo } from './types.js';
 
 /** What a pass accumulates. */
 export interface PassState {
@@ -30,6 +30,12 @@ export interface PassState {
   refreshed: Set<string>;
   /** Creates planned so far (the batch number of the next). */
   creates: number;
+  /** The PVCs as listed (the PVC resize reads them). */
+  pvcs: readonly PersistentVolumeClaim[];
+  /** The StorageClasses as read (the PVC resize checks `allowVolumeExpansion`). */
+  storageClasses: readonly StorageClassInfo[];
+  /** Events the plan itself records (not the outcome of an action). */
+  events: PlanEvent[];
 }
 
 /**

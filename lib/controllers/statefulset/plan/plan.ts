@@ -7,6 +7,7 @@
  */
 import { selectorString } from '../../../api/selector.js';
 import type { Pod } from '../../../api/types.js';
+import { initKruisePodReady, podsDeletedOrMarked } from '../../../podset/podReadiness.js';
 import { checkStatefulSet } from '../api/check.js';
 import type { StatefulSetStatus } from '../api/types.js';
 import { isCurrentRevisionNeeded, newStatefulSetPod } from './newPod.js';
@@ -16,14 +17,21 @@ import { allowsBurst, isHealthy, minReadySecondsOf } from './podState.js';
 import { applyRevision, chooseRevisions, revisionsToDelete } from './revision.js';
 import { retentionActions } from './retention.js';
 import { walkCondemned, walkReplicas } from './scale.js';
-import { completeRollingUpdate, inconsistentStatus, replicaCounts } from './status.js';
+import {
+  completeRollingUpdate,
+  inconsistentStatus,
+  replicaCounts,
+  statusAsWritten,
+  volumeClaimStatuses,
+} from './status.js';
 import {
   DEFAULT_PLANNER_OPTIONS,
   type StatefulSetPlan,
   type StatefulSetPlanInput,
   type StatefulSetPlannerOptions,
 } from './types.js';
-import { rollingUpdate } from './update.js';
+import { RESIZE_RECHECK_MS, rollingUpdate } from './update.js';
+import { claimStillGrowing, resizesClaims } from './resize.js';
 
 const EMPTY_STATUS: StatefulSetStatus = {
   replicas: 0,
@@ -40,8 +48,12 @@ const EMPTY_STATUS: StatefulSetStatus = {
  * revision; a set being deleted plans only its status; then the replicas walk and the condemned walk (./scale.ts),
  * and for RollingUpdate the refresh of every pod and the rolling update (./update.ts), unless update expectations
  * are pending or a refresh changed a lifecycle state. The status counts the pods as listed (new ones are not created
- * yet), with currentReplicas/updatedReplicas lowered for the pods the update phase deletes or updates; a finished
- * rolling update makes the update revision current; history beyond `revisionHistoryLimit` is deleted.
+ * yet), with currentReplicas/updatedReplicas lowered for the pods the update phase deletes or updates, and the
+ * replicas' PVCs per volumeClaimTemplate (`volumeClaims`); a finished rolling update makes the update revision
+ * current; it has the fields OpenKruise writes (./status.ts `statusAsWritten`); history beyond
+ * `revisionHistoryLimit` is deleted. However the pass ends, the listed pods with the `KruisePodReady` gate and no such condition get it True last (OpenKruise's
+ * pod-readiness controller `Reconcile`, lib/podset/podReadiness.ts), except those the pass deletes or marks; and
+ * while a PVC the set resized is still growing, the plan asks to look again (./resize.ts `claimStillGrowing`).
  */
 export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
   const options: StatefulSetPlannerOptions = { ...DEFAULT_PLANNER_OPTIONS, ...input.options };
@@ -97,7 +109,18 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
     if (pod && !isHealthy(pod) && (!firstUnhealthy || podOrdinal(pod) < podOrdinal(firstUnhealthy)))
       firstUnhealthy = pod;
   }
-  const pass: PassState = { sts, now, options, actions: [], waitsMs: [], refreshed: new Set(), creates: 0 };
+  const pass: PassState = {
+    sts,
+    now,
+    options,
+    actions: [],
+    waitsMs: [],
+    refreshed: new Set(),
+    creates: 0,
+    pvcs: input.pvcs ?? [],
+    storageClasses: input.storageClasses ?? [],
+    events: [],
+  };
   const counters = { currentReplicas: 0, updatedReplicas: 0 };
   const finish = (halt?: string, error?: string): StatefulSetPlan => {
     const counts = replicaCounts(all, minReady, currentName, updateName, now);
@@ -110,19 +133,28 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
       updateRevision: updateName,
       collisionCount: revs.collisionCount,
       labelSelector: selectorString(sts.spec.selector ?? {}),
+      volumeClaims: volumeClaimStatuses(sts, replicas, input.pvcs ?? []),
     };
-    status = completeRollingUpdate(sts, status);
+    status = statusAsWritten(completeRollingUpdate(sts, status));
+    if (resizesClaims(sts, options.statefulSetAutoResizePVCGate) && claimStillGrowing(sts, input.pvcs ?? []))
+      pass.waitsMs.push(RESIZE_RECHECK_MS);
     const waits = pass.waitsMs.filter((w) => w > 0);
+    // OpenKruise's pod-readiness controller runs beside the StatefulSet controller, whatever this pass decided
+    const actions = [
+      ...pass.actions,
+      ...initKruisePodReady(input.pods, podsDeletedOrMarked(pass.actions), now),
+    ];
     return {
       errors: [],
       revisions: {
         ...revisionPlan,
         deleteNames: revisionsToDelete(sts, input.pods, revs.sorted, currentName, updateName),
       },
-      actions: pass.actions,
+      actions,
       status,
       statusChanged: inconsistentStatus(sts.status, status),
       ...(waits.length > 0 ? { requeueAfterSeconds: Math.ceil(Math.min(...waits) / 1000) } : {}),
+      ...(pass.events.length > 0 ? { events: pass.events } : {}),
       ...(halt ? { halt } : {}),
       ...(error ? { error } : {}),
     };
@@ -130,10 +162,13 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
   if (sts.metadata.deletionTimestamp) {
     // only the status, counted from the listed pods
     const plan = finish('the StatefulSet is being deleted');
-    const status = completeRollingUpdate(sts, {
-      ...plan.status,
-      ...listedCounts,
-    });
+    const status = statusAsWritten(
+      completeRollingUpdate(sts, {
+        ...plan.status,
+        ...listedCounts,
+        volumeClaims: volumeClaimStatuses(sts, input.pods, input.pvcs ?? []),
+      }),
+    );
     return { ...plan, status, statusChanged: inconsistentStatus(sts.status, status) };
   }
   const monotonic = !allowsBurst(sts);

@@ -1,11 +1,15 @@
 /**
  * OpenKruise: pkg/controller/statefulset/stateful_set_control.go `computeReplicaStatus`, `updateStatus`;
- * stateful_set_utils.go `completeRollingUpdate`, `inconsistentStatus`.
+ * statefulset_resize_pvc.go `updatePVCStatus`; stateful_set_utils.go `completeRollingUpdate`, `inconsistentStatus`;
+ * apis/apps/v1beta1 `StatefulSetStatus` (its JSON tags).
  *
- * The counts of an Advanced StatefulSet's status, and when a status write is due.
+ * The counts of an Advanced StatefulSet's status, its volume-claim counts, the fields it is written with, and when a
+ * status write is due.
  */
-import type { Pod } from '../../../api/types.js';
-import type { StatefulSet, StatefulSetStatus } from '../api/types.js';
+import type { PersistentVolumeClaim, Pod } from '../../../api/types.js';
+import { isPVCCompatibleAndReady } from '../../../podset/pvcCompare.js';
+import type { StatefulSet, StatefulSetStatus, VolumeClaimStatus } from '../api/types.js';
+import { claimName, podOrdinal } from './ordinals.js';
 import {
   isCreated,
   isRunningAndReady,
@@ -67,6 +71,65 @@ export function replicaCounts(
     }
   }
   return c;
+}
+
+/**
+ * Upstream `updatePVCStatus`: one item per volumeClaimTemplate, in template order, named after it, counting the pods
+ * of `pods` (undefined entries skipped; a pod not created yet counts too, as upstream's replica slots do) whose PVC
+ * of that template (`<template>-<set>-<ordinal>`, looked up by name in `pvcs`) exists, is not terminating and is
+ * compatible with the template (lib/podset/pvcCompare.ts `isPVCCompatibleAndReady`: class, access modes, request at
+ * least the template's); `compatibleReadyReplicas` those whose capacity also reaches their request. Empty without
+ * templates.
+ * @param sts the set as defaulted (its templates are compared)
+ * @param pods the replica slots after the pass (or, for a set being deleted, the listed pods)
+ * @param pvcs the PVCs as listed at the start of the pass
+ */
+export function volumeClaimStatuses(
+  sts: StatefulSet,
+  pods: readonly (Pod | undefined)[],
+  pvcs: readonly PersistentVolumeClaim[],
+): VolumeClaimStatus[] {
+  const templates = sts.spec.volumeClaimTemplates ?? [];
+  const byName = new Map(pvcs.map((c) => [c.metadata.name ?? '', c]));
+  const out: VolumeClaimStatus[] = templates.map((t) => ({
+    volumeClaimName: t.metadata.name ?? '',
+    compatibleReplicas: 0,
+    compatibleReadyReplicas: 0,
+  }));
+  for (const pod of pods) {
+    if (!pod) continue;
+    const ordinal = podOrdinal(pod);
+    templates.forEach((template, i) => {
+      const claim = byName.get(claimName(template.metadata.name ?? '', sts, ordinal));
+      if (!claim || claim.metadata.deletionTimestamp) return;
+      const { compatible, ready } = isPVCCompatibleAndReady(claim, template);
+      if (!compatible) return;
+      out[i].compatibleReplicas++;
+      if (ready) out[i].compatibleReadyReplicas++;
+    });
+  }
+  return out;
+}
+
+/**
+ * The status as OpenKruise's controller sends it (Go's `encoding/json` of `StatefulSetStatus`, whose `omitempty`
+ * tags drop zero values): `observedGeneration`, `updatedReadyReplicas` and `updatedAvailableReplicas` left out when
+ * 0; `currentRevision`, `updateRevision` and `labelSelector` when empty; `conditions` and `volumeClaims` when there
+ * are none; `collisionCount` (a pointer upstream always sets) only when undefined. `replicas`, `readyReplicas`,
+ * `availableReplicas`, `currentReplicas` and `updatedReplicas` are always written. Returns a new status.
+ */
+export function statusAsWritten(status: StatefulSetStatus): StatefulSetStatus {
+  const out: StatefulSetStatus = { ...status };
+  if (!out.observedGeneration) delete out.observedGeneration;
+  if (!out.updatedReadyReplicas) delete out.updatedReadyReplicas;
+  if (!out.updatedAvailableReplicas) delete out.updatedAvailableReplicas;
+  if (!out.currentRevision) delete out.currentRevision;
+  if (!out.updateRevision) delete out.updateRevision;
+  if (out.collisionCount === undefined) delete out.collisionCount;
+  if (!out.conditions?.length) delete out.conditions;
+  if (!out.labelSelector) delete out.labelSelector;
+  if (!out.volumeClaims?.length) delete out.volumeClaims;
+  return out;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface StatefulSetPlannerOptions {
   inPlaceUpdateEnvFromMetadata: boolean;
   /** `InPlaceWorkloadVerticalScaling` (alpha, off). */
   inPlaceWorkloadVerticalScaling: boolean;
+  /** `StatefulSetAutoResizePVCGate` (alpha, off): `volumeClaimUpdateStrategy` OnPodRollingUpdate resizes PVCs. */
+  statefulSetAutoResizePVCGate: boolean;
 }
 
 /** OpenKruise v1.9.0's gate defaults. */
@@ -31,7 +33,22 @@ export const DEFAULT_PLANNER_OPTIONS: StatefulSetPlannerOptions = {
   templateNoDefaults: false,
   inPlaceUpdateEnvFromMetadata: true,
   inPlaceWorkloadVerticalScaling: false,
+  statefulSetAutoResizePVCGate: false,
 };
+
+/** A StorageClass as the PVC resize (./resize.ts) reads it. */
+export interface StorageClassInfo {
+  name: string;
+  /** `allowVolumeExpansion`; absent means false. */
+  allowVolumeExpansion?: boolean;
+}
+
+/** An Event a pass records on the set besides its actions' outcomes (the executor records it as it is). */
+export interface PlanEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
 
 /** What one pass reads. */
 export interface StatefulSetPlanInput {
@@ -43,6 +60,8 @@ export interface StatefulSetPlanInput {
   revisions: readonly ControllerRevision[];
   /** PVCs of the namespace; a new pod's claims that already exist are not created again. */
   pvcs?: readonly PersistentVolumeClaim[];
+  /** StorageClasses, read only when PVCs may be resized (./resize.ts); absent: none. */
+  storageClasses?: readonly StorageClassInfo[];
   now: Date;
   options?: Partial<StatefulSetPlannerOptions>;
   /**
@@ -80,4 +99,6 @@ export interface StatefulSetPlan {
   halt?: string;
   /** An error upstream returns from the sync (e.g. InPlaceOnly but the pod cannot be updated in place). */
   error?: string;
+  /** Events the pass records besides its actions' outcomes (a PVC that cannot be resized: `FailedUpdatePVC`). */
+  events?: PlanEvent[];
 }

@@ -21,6 +21,13 @@ import { LABEL_STATEFULSET_REVISION } from '../api/keys.js';
 import type { StatefulSet } from '../api/types.js';
 import { deletePod, type PassState } from './pass.js';
 import {
+  claimsCompatible,
+  ownedClaimsCompleted,
+  ownedClaimsReady,
+  resizesClaims,
+  tryResizeClaims,
+} from './resize.js';
+import {
   isCreated,
   isHealthy,
   isTerminating,
@@ -28,6 +35,13 @@ import {
   runningAndAvailable,
   statefulPodRevision,
 } from './podState.js';
+
+/**
+ * While a pod's PVCs are being resized, look again after this long. OpenKruise's third watch (PVCs carrying its
+ * resize annotation, `pvc_event_handler.go`) brings the next pass when the resizer writes the claim; Kruiseless does
+ * not watch PVCs, so the pass asks to be run again instead.
+ */
+export const RESIZE_RECHECK_MS = 2000;
 
 /** Counters of the status the update phase corrects as it deletes or updates current-revision pods. */
 export interface UpdateCounters {
@@ -163,7 +177,9 @@ function inPlaceUpdatePod(
  * ordinal first, ignoring the partition, each while the unavailable count is under `maxUnavailable` or the pod is
  * unavailable anyway. Then each pod of {@link podsToUpdate} not at the update revision: the phase stops at the first
  * available one once `maxUnavailable` pods are unavailable; else it is updated in place or deleted, and counts as
- * unavailable.
+ * unavailable. With PVC resize on (./resize.ts `resizesClaims`), an otherwise available pod whose claims lack their
+ * capacity counts as unavailable, a pod whose claims are smaller than their templates is updated even at the update
+ * revision, its claims are resized first, and the pod waits (unavailable) until they have grown.
  * @returns an error message upstream's sync returns, if any
  */
 export function rollingUpdate(
@@ -181,6 +197,7 @@ export function rollingUpdate(
     ? Math.max(legacyScaledValue(ru.maxUnavailable ?? 1, sts.spec.replicas ?? 1, 'down'), 1)
     : 1;
   const minReady = minReadySecondsOf(sts);
+  const resize = resizesClaims(sts, pass.options.statefulSetAutoResizePVCGate);
   const maxWaitMs = 300 * 1000;
   let minWait = maxWaitMs;
   const unavailable = new Set<string>();
@@ -196,7 +213,7 @@ export function rollingUpdate(
           minWait = waitMs;
           pass.waitsMs.push(waitMs);
         }
-      }
+      } else if (resize && !ownedClaimsReady(sts, pod, pass.pvcs)) unavailable.add(name);
     }
   }
   const currentName = current.metadata.name ?? '';
@@ -218,11 +235,26 @@ export function rollingUpdate(
   for (const t of podsToUpdate(sts, updateName, replicas)) {
     const pod = replicas[t] as Pod;
     const name = pod.metadata.name ?? '';
-    if (statefulPodRevision(pod) === updateName) continue;
+    const claimsFit = !resize || claimsCompatible(sts, pod, pass.pvcs);
+    if (statefulPodRevision(pod) === updateName && claimsFit) continue;
     if (unavailable.size >= maxUnavailable && !unavailable.has(name))
       return {
         halt: `waiting for unavailable pods (${[...unavailable].sort().join(', ')}) before updating ${name}`,
       };
+    if (resize) {
+      if (!claimsFit) {
+        const tried = tryResizeClaims(sts, pod, pass.pvcs, pass.storageClasses);
+        pass.actions.push(...tried.actions);
+        pass.events.push(...tried.events);
+        if (tried.error) return { error: tried.error };
+      }
+      // the pod is updated once its claims have grown; until then it counts as unavailable
+      if (!ownedClaimsCompleted(sts, pod, pass.pvcs)) {
+        unavailable.add(name);
+        pass.waitsMs.push(RESIZE_RECHECK_MS);
+        continue;
+      }
+    }
     // a pod planned in this pass is not created yet (upstream would try to delete it and fail): skip it
     if (specified.has(name) || isTerminating(pod) || !isCreated(pod)) continue;
     const inPlace = inPlaceUpdatePod(pass, pod, update, revisions);

@@ -10,7 +10,6 @@
 import {
   ANNOTATION_LIFECYCLE_TIMESTAMP,
   CONDITION_INPLACE_UPDATE_READY,
-  CONDITION_KRUISE_POD_READY,
   LABEL_INSTANCE_ID,
   LABEL_LIFECYCLE_STATE,
   LifecycleState,
@@ -23,6 +22,7 @@ import { cloneSetRevisionLabels } from '../inPlaceOptions.js';
 import { metaTime } from '../../../../api/time.js';
 import type { PhaseContext } from '../types.js';
 import type { Action } from '../../../../podset/actions.js';
+import { injectKruisePodReadyGate } from '../../../../podset/podReadiness.js';
 
 /** Thrown when no unused instance id can be generated. */
 export class PodCreationError extends Error {
@@ -111,7 +111,8 @@ export function buildPVCs(cs: CloneSet, id: string): PersistentVolumeClaim[] {
  * `cloneSetShortHash`), `pod-template-hash` (suffix), instance id, lifecycle `PreparingNormal`; annotation
  * lifecycle timestamp (UTC `Z` form); name `<cs>-<id>`, generateName `<cs>-`; the CloneSet controller
  * reference; readiness gates `InPlaceUpdateReady`, then `KruisePodReady` (what OpenKruise's pod webhook
- * `injectPodReadinessGate` adds to every pod a Kruise workload creates), each appended if missing; one claim volume per
+ * `injectPodReadinessGate` adds to every pod a Kruise workload creates, lib/podset/podReadiness.ts
+ * `injectKruisePodReadyGate`), each appended if missing; one claim volume per
  * volumeClaimTemplate (template order) first, then the template's other volumes in order.
  * @param cs the live CloneSet (name, namespace, UID, VCTs)
  * @param template the pod template of the revision the pod is created at
@@ -136,8 +137,8 @@ export function buildPod(
   const annotations = { ...(meta.annotations ?? {}), [ANNOTATION_LIFECYCLE_TIMESTAMP]: metaTime(now) };
   const spec = tpl.spec;
   const gates = [...(spec.readinessGates ?? [])];
-  for (const conditionType of [CONDITION_INPLACE_UPDATE_READY, CONDITION_KRUISE_POD_READY])
-    if (!gates.some((g) => g.conditionType === conditionType)) gates.push({ conditionType });
+  if (!gates.some((g) => g.conditionType === CONDITION_INPLACE_UPDATE_READY))
+    gates.push({ conditionType: CONDITION_INPLACE_UPDATE_READY });
   spec.readinessGates = gates;
   const vcts = (cs.spec.volumeClaimTemplates ?? []).map((v) => v.metadata.name ?? '');
   const claimVolumes: Volume[] = vcts.map((name) => ({
@@ -160,7 +161,7 @@ export function buildPod(
     spec,
   };
   if (meta.finalizers && meta.finalizers.length > 0) pod.metadata.finalizers = [...meta.finalizers];
-  return pod;
+  return injectKruisePodReadyGate(pod);
 }
 
 /**

@@ -4,6 +4,7 @@
  * expectations, PVC retention owner references and the failure conditions.
  */
 import { reconcileStatefulSet } from '../../../../../lib/controllers/statefulset/index.js';
+import { RESOURCES } from '../../../../../lib/kube/resources.js';
 import { internalError } from '../../cloneset/reconcile/support/recordingKube.js';
 import { harness, REQUEST, webSet, type Harness } from './harness.js';
 
@@ -25,8 +26,8 @@ describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTem
     const out = await reconcileStatefulSet(h.deps(), REQUEST);
     expect({ ...out, plan: undefined }).toEqual({
       result: 'reconciled',
-      passes: 2,
-      writes: 5,
+      passes: 3,
+      writes: 6,
       plan: undefined,
     });
     expect(h.journal).toEqual([
@@ -39,10 +40,16 @@ describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTem
       'replace statefulset status web',
       'event SuccessfulCreate: create Claim data-web-0 Pod web-0 in StatefulSet web success',
       'event SuccessfulCreate: create Pod web-0 in StatefulSet web successful',
-      // the second pass sees web-0 Pending: OrderedReady waits for it (its watch event brings the next pass)
+      // the second pass sees web-0 Pending: OrderedReady waits for it (its watch event brings the next pass);
+      // the pod-readiness controller's part sets web-0's first KruisePodReady condition
       'expectations.get',
       'expectations.put (none)',
+      'patch pod status web-0',
+      'expectations.put updates[web-0]',
       'replace statefulset status web',
+      // the third sees that patch: nothing more to do
+      'expectations.get',
+      'expectations.put (none)',
       'lease.release',
     ]);
     expect([...h.kube.pods.keys()]).toEqual(['web-0']);
@@ -90,6 +97,8 @@ describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTem
       updateRevision: REV,
       collisionCount: 0,
       labelSelector: 'app=web',
+      // every replica's PVC matches the template; none is bound here (no capacity), so none is ready
+      volumeClaims: [{ volumeClaimName: 'data', compatibleReplicas: 3, compatibleReadyReplicas: 0 }],
     });
   });
 
@@ -168,9 +177,13 @@ describe('reconcileStatefulSet: persistentVolumeClaimRetentionPolicy', () => {
       'expectations.get',
       'expectations.put creates[data-web-1]',
       'create persistentvolumeclaim data-web-1',
+      // status.volumeClaims counted 2 compatible claims from what was listed (3 stored)
+      'replace statefulset status web',
       'event SuccessfulCreate: create Claim data-web-1 Pod web-1 in StatefulSet web success',
       'expectations.get',
       'expectations.put (none)',
+      // and 3 again once the new claim is listed
+      'replace statefulset status web',
       'lease.release',
     ]);
   });
@@ -245,6 +258,36 @@ describe('reconcileStatefulSet: failures', () => {
     expect([...h.kube.pods.keys()]).toEqual(['web-0']);
   });
 
+  test('the condition lives as upstream’s status does: written only with a status change, gone at the next', async () => {
+    const h = harness();
+    let failing = true;
+    h.kube.failOn((call) =>
+      failing && call === 'create pod web-0' ? internalError('create pods default/web-0') : undefined,
+    );
+    // no claims: a claim made before the failed pod would change status.volumeClaims on the retry
+    h.apply(webSet((s) => delete s.spec.volumeClaimTemplates));
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(
+      h
+        .sets()
+        .get('web')
+        ?.status?.conditions?.map((c) => c.type),
+    ).toEqual(['FailedCreatePod']);
+    // the retry fails the same way and changes no count: upstream's inconsistentStatus is false, nothing written
+    h.journal.length = 0;
+    h.clock.now += 60_000;
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(h.journal.filter((l) => l.includes('statefulset status'))).toEqual([]);
+    // once the pod is made and counted, the status is written anew, without the condition
+    failing = false;
+    for (let i = 0; i < 2; i++) {
+      await reconcileStatefulSet(h.deps(), REQUEST);
+      h.kube.kubelet();
+    }
+    expect(h.sets().get('web')?.status?.replicas).toBeGreaterThan(0);
+    expect(h.sets().get('web')?.status?.conditions).toBeUndefined();
+  });
+
   test('an invalid spec: FailedValidation condition and Warning Event, nothing else written', async () => {
     const h = harness();
     h.apply(webSet((s) => (s.spec.selector = { matchLabels: { app: 'other' } })));
@@ -264,18 +307,74 @@ describe('reconcileStatefulSet: failures', () => {
 });
 
 describe('reconcileStatefulSet: what is not reconciled yet is said, not ignored', () => {
-  test('volumeClaimUpdateStrategy OnPodRollingUpdate: one Warning Event naming the field, pods still made', async () => {
+  test('image pre-download: one Warning Event naming the annotation, pods still made', async () => {
     const h = harness();
-    h.apply(webSet((s) => (s.spec.volumeClaimUpdateStrategy = { type: 'OnPodRollingUpdate' })));
+    h.apply(
+      webSet((s) => (s.metadata.annotations = { 'apps.kruise.io/image-predownload-parallelism': '2' })),
+    );
     await reconcileStatefulSet(h.deps(), REQUEST);
     expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([
       {
         type: 'Warning',
         reason: 'NotReconciled',
         message:
-          'spec.volumeClaimUpdateStrategy.type OnPodRollingUpdate is not reconciled by Kruiseless yet: PVCs are not resized',
+          'metadata.annotations[apps.kruise.io/image-predownload-parallelism] is not reconciled by Kruiseless yet: images are not pre-downloaded',
       },
     ]);
     expect([...h.kube.pods.keys()]).toEqual(['web-0']);
+  });
+
+  test('volumeClaimUpdateStrategy OnPodRollingUpdate is reconciled now: no Warning Event', async () => {
+    const h = harness();
+    h.apply(webSet((s) => (s.spec.volumeClaimUpdateStrategy = { type: 'OnPodRollingUpdate' })));
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
+  });
+});
+
+describe('reconcileStatefulSet: PVC resize (volumeClaimUpdateStrategy OnPodRollingUpdate, StatefulSetAutoResizePVCGate)', () => {
+  test('the claim of the highest ordinal is patched, SuccessfulResize recorded, the pod kept until it has grown', async () => {
+    const h = harness();
+    const sized = (size: string, image: string) =>
+      webSet((s) => {
+        s.spec.podManagementPolicy = 'Parallel';
+        s.spec.volumeClaimUpdateStrategy = { type: 'OnPodRollingUpdate' };
+        s.spec.template.spec.containers[0].image = image;
+        s.spec.volumeClaimTemplates = [
+          {
+            metadata: { name: 'data' },
+            spec: {
+              accessModes: ['ReadWriteOnce'],
+              storageClassName: 'expandable',
+              resources: { requests: { storage: size } },
+            },
+          },
+        ];
+      });
+    h.kube
+      .objects(RESOURCES.storageclasses)
+      .set('expandable', { metadata: { name: 'expandable' }, allowVolumeExpansion: true });
+    h.apply(sized('1Gi', 'nginx:1.25-alpine'));
+    const deps = () => h.deps({ options: { statefulSetAutoResizePVCGate: true } });
+    for (let i = 0; i < 2; i++) {
+      await reconcileStatefulSet(deps(), REQUEST);
+      h.kube.kubelet();
+    }
+    // the provisioner bound each claim at its request
+    for (const pvc of h.kube.pvcs.values()) pvc.status = { phase: 'Bound', capacity: { storage: '1Gi' } };
+    h.apply(sized('2Gi', 'nginx:1.26-alpine'));
+    h.journal.length = 0;
+    h.kube.events.length = 0;
+    await reconcileStatefulSet(deps(), REQUEST);
+    expect(h.journal.filter((l) => l.includes('persistentvolumeclaim'))).toEqual([
+      `patch persistentvolumeclaim data-web-2 {"spec":{"resources":{"requests":{"storage":"2Gi"}}},"metadata":{"annotations":{"apps.kruise.io/owned-by-asts":"web"}}}`,
+    ]);
+    expect(h.kube.pvcs.get('data-web-2')?.spec).toMatchObject({
+      resources: { requests: { storage: '2Gi' } },
+    });
+    expect(h.kube.events.map((e) => `${e.type} ${e.reason}: ${e.message}`)).toEqual([
+      'Normal SuccessfulResize: resize Claim data-web-2 Pod web-2 in StatefulSet web success',
+    ]);
+    expect([...h.kube.pods.keys()]).toEqual(['web-0', 'web-1', 'web-2']);
   });
 });
