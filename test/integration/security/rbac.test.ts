@@ -427,16 +427,42 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     });
   });
 
-  test('a PVC without a CloneSet owner is refused', async () => {
-    const r = await asController('POST', `/api/v1/namespaces/${guardNs.namespace}/persistentvolumeclaims`, {
+  test('a PVC without an owner may only ask for a new empty volume (a Retain/Retain claim); naming a volume or data is refused', async () => {
+    const claim = (name: string, extra: object) => ({
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
-      metadata: { name: 'orphan-pvc' },
-      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      metadata: { name },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...extra },
     });
-    expect(r).toEqual({
+    const path = `/api/v1/namespaces/${guardNs.namespace}/persistentvolumeclaims`;
+    expect((await asController('POST', path, claim('data-web-9', {}))).status).toBe(201);
+    const refused = (name: string) => ({
       status: 403,
-      message: expect.stringContaining(denial('create', 'persistentvolumeclaims', 'orphan-pvc')) as string,
+      message: expect.stringContaining(
+        `kruiseless:controller may only create a persistentvolumeclaim without an owner for a new empty volume (no volumeName, dataSource or dataSourceRef); ${guardNs.namespace}/${name} names one`,
+      ) as string,
+    });
+    expect(await asController('POST', path, claim('steal-pv', { volumeName: 'pv-of-another-app' }))).toEqual(
+      refused('steal-pv'),
+    );
+    expect(
+      await asController(
+        'POST',
+        path,
+        claim('copy-pvc', { dataSource: { kind: 'PersistentVolumeClaim', name: 'data-of-another-app' } }),
+      ),
+    ).toEqual(refused('copy-pvc'));
+    // not the controller's to change or delete afterwards
+    expect(
+      await asController(
+        'PATCH',
+        `${path}/data-web-9`,
+        { metadata: { labels: { x: 'y' } } },
+        'application/merge-patch+json',
+      ),
+    ).toEqual({
+      status: 403,
+      message: expect.stringContaining(denial('update', 'persistentvolumeclaims', 'data-web-9')) as string,
     });
   });
 
