@@ -44,6 +44,18 @@ export interface PodClaimer {
   selector: LabelSelector;
   /** The workload is being deleted (`metadata.deletionTimestamp` set): nothing is released or adopted then. */
   deleting: boolean;
+  /**
+   * A filter beside the selector (Kubernetes' `ClaimPods` filters): a pod it refuses is treated as not matching —
+   * released when the workload controls it, never adopted. An Advanced StatefulSet's is `isMemberOf` (the pod's
+   * name is `<set>-<ordinal>`). Absent: the selector alone decides.
+   */
+  isMember?: (pod: Pod) => boolean;
+  /**
+   * Claim inactive pods (finished or terminating) too, as Kubernetes' `ClaimPods` does for a StatefulSet, whose
+   * plan waits for a terminating pod at an ordinal; an inactive orphan is still never adopted. Default false:
+   * OpenKruise's CloneSet claims active pods only.
+   */
+  includeInactive?: boolean;
 }
 
 function byName<T extends { metadata: { name?: string } }>(a: T, b: T): number {
@@ -63,8 +75,9 @@ function byName<T extends { metadata: { name?: string } }>(a: T, b: T): number {
  * - no controller reference, selector matches, the workload not being deleted → adopted and claimed: a `PatchPod`
  *   with {@link adoptPatch}. `PatchReason` has no adoption member, so the action carries `ReleaseOwnership` too
  *   (an ownership change); the patch body tells the two apart.
- * Inactive pods (finished or terminating) are never claimed. Callers that list only pods referencing the workload's
- * UID never pass orphans without any reference (docs/behaviour/cloneset.md#edge-foreign-pods).
+ * Inactive pods (finished or terminating) are claimed only with `includeInactive` and never adopted. Callers that
+ * list only pods referencing the workload's UID never pass orphans without any reference
+ * (docs/behaviour/cloneset.md#edge-foreign-pods).
  * @param owner the workload's controller reference, selector and deletion state
  * @param pods pods as listed (any order, active or not)
  * @returns claimed pods sorted by name, and the release/adopt patches in name order
@@ -75,8 +88,9 @@ export function claimPods(owner: PodClaimer, pods: Pod[]): { claimed: Pod[]; act
   const uid = owner.controllerRef.uid;
   const claimed: Pod[] = [];
   const actions: Action[] = [];
-  for (const pod of [...pods].filter(isPodActive).sort(byName)) {
-    const matches = selectorMatches(owner.selector, pod.metadata.labels);
+  const candidates = owner.includeInactive ? [...pods] : pods.filter(isPodActive);
+  for (const pod of candidates.sort(byName)) {
+    const matches = selectorMatches(owner.selector, pod.metadata.labels) && (owner.isMember?.(pod) ?? true);
     const ref = controllerRef(pod.metadata.ownerReferences);
     if (ref) {
       if (ref.uid !== uid) continue;
@@ -91,7 +105,7 @@ export function claimPods(owner: PodClaimer, pods: Pod[]): { claimed: Pod[]; act
       }
       continue;
     }
-    if (owner.deleting || !matches) continue;
+    if (owner.deleting || !matches || !isPodActive(pod)) continue;
     actions.push({
       type: 'PatchPod',
       pod: podRef(pod),

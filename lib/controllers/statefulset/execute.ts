@@ -76,6 +76,8 @@ export const CONDITION_FAILED_UPDATE_POD = 'FailedUpdatePod';
 
 /** Pod patches that must apply to exactly the pod version they were planned from (as CloneSet's executor). */
 const PRECONDITIONED: ReadonlySet<PatchReason> = new Set<PatchReason>([
+  // an adoption or release writes the pod as it was listed (upstream's patch carries the pod's UID for that)
+  'ReleaseOwnership',
   'InPlaceUpdate',
   'InPlaceUpdateGraceExpired',
   'InPlaceUpdateNextBatch',

@@ -5,7 +5,7 @@
  * One reconcile pass over one Advanced StatefulSet: read the set, its pods, PVCs and ControllerRevisions → observe
  * the stored expectations → plan (./plan, pure) → execute (./execute.ts) → decide when to look again.
  */
-import { selectorString } from '../../api/selector.js';
+import { selectorMatches, selectorString } from '../../api/selector.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../../api/types.js';
 import { metaTime } from '../../api/time.js';
 import { describeFieldErrors } from '../../api/errors.js';
@@ -33,6 +33,7 @@ import { executeStatefulSetPlan, setCondition, type ExecuteResult } from './exec
 import { planStatefulSet, type StatefulSetPlan, type StatefulSetPlannerOptions } from './plan/index.js';
 import type { StatefulSetSettings } from './settings.js';
 import { notReconciledEvents } from './notReconciled.js';
+import { isMemberOf } from './plan/ownership.js';
 import { resizesClaims } from './plan/resize.js';
 import type { StorageClassInfo } from './plan/types.js';
 import { updateStatefulSetStatus } from './write.js';
@@ -105,6 +106,22 @@ const controlledBy = (o: KubeObject, uid: string): boolean =>
   !!uid && controllerRef(o.metadata.ownerReferences)?.uid === uid;
 
 /**
+ * A pod the set's claim may take (plan/ownership.ts): one it controls, or an orphan (no controller reference)
+ * that its selector matches and that is named `<set>-<ordinal>` — upstream lists every pod of the namespace and
+ * claims those; the rest is never read into the pass.
+ */
+function claimable(sts: StatefulSet, uid: string): (o: KubeObject) => boolean {
+  // an invalid selector adopts nothing (validation reports it before any claim)
+  const adopts = selectorOf(sts) !== undefined;
+  return (o) =>
+    controlledBy(o, uid) ||
+    (adopts &&
+      !controllerRef(o.metadata.ownerReferences) &&
+      isMemberOf(sts, o as Pod) &&
+      selectorMatches(sts.spec.selector ?? {}, o.metadata.labels));
+}
+
+/**
  * Read the StatefulSet, then in parallel its pods ({@link ReadScope}), its PVCs (by selector, only when it has
  * volumeClaimTemplates or expectations are pending), its revisions (by selector) and, only when its PVCs may be
  * resized (gate `StatefulSetAutoResizePVCGate` and `volumeClaimUpdateStrategy` OnPodRollingUpdate), the
@@ -132,7 +149,7 @@ export async function readWorld(
   const [pods, pvcs, revisions, storageClasses] = await Promise.all([
     scope === 'selector' && selector !== undefined
       ? kube.list(RESOURCES.pods, bySelector)
-      : listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, (o) => controlledBy(o, uid)),
+      : listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, claimable(statefulSet, uid)),
     selector === undefined || (!hasTemplates && pendingSatisfied)
       ? none
       : listAll(kube, RESOURCES.persistentvolumeclaims, { ...bySelector, limit: LIST_PAGE_SIZE }),
@@ -141,7 +158,7 @@ export async function readWorld(
   ]);
   return {
     statefulSet,
-    pods: pods.items.filter((p) => controlledBy(p, uid)),
+    pods: pods.items.filter(claimable(statefulSet, uid)),
     pvcs: pvcs.items,
     revisions: revisions.items,
     ...(resize

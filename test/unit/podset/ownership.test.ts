@@ -108,3 +108,36 @@ describe('claimPods (scenario 51, docs/behaviour/scenarios.md#s51)', () => {
     // reaches claimPods
   });
 });
+
+describe('claimPods with a member filter and inactive pods (an Advanced StatefulSet: Kubernetes ClaimPods)', () => {
+  const members: PodClaimer = {
+    ...production,
+    isMember: (p) => /^web-\d+$/.test(p.metadata.name ?? ''),
+    includeInactive: true,
+  };
+  it('adopts only a member orphan, releases a controlled pod the filter refuses, keeps inactive pods it controls', () => {
+    const orphan = bare('web-1', { type: 'production' });
+    const stranger = bare('db-0', { type: 'production' });
+    const renamed = bare('cache-0', { type: 'production' }, CS_UID);
+    const terminating = bare('web-0', { type: 'production' }, CS_UID);
+    terminating.metadata.deletionTimestamp = '2024-05-01T07:00:00Z';
+    const terminatingOrphan = bare('web-2', { type: 'production' });
+    terminatingOrphan.metadata.deletionTimestamp = '2024-05-01T07:00:00Z';
+    const res = claimPods(members, [orphan, stranger, renamed, terminating, terminatingOrphan]);
+    expect(res.claimed.map((p) => p.metadata.name)).toEqual(['web-0', 'web-1']);
+    expect(res.actions).toEqual([
+      {
+        type: 'PatchPod',
+        pod: { name: 'cache-0', uid: 'uid-cache-0' },
+        reason: 'ReleaseOwnership',
+        patch: { metadata: { ownerReferences: [{ $patch: 'delete', uid: CS_UID }] } },
+      },
+      {
+        type: 'PatchPod',
+        pod: { name: 'web-1', uid: 'uid-web-1' },
+        reason: 'ReleaseOwnership',
+        patch: { metadata: { ownerReferences: [OWNER] } },
+      },
+    ]);
+  });
+});

@@ -12,6 +12,7 @@ import { checkStatefulSet } from '../api/check.js';
 import type { StatefulSetStatus } from '../api/types.js';
 import { isCurrentRevisionNeeded, newStatefulSetPod } from './newPod.js';
 import { ordinalRange, podOrdinal, splitByOrdinal } from './ordinals.js';
+import { claimStatefulSetPods } from './ownership.js';
 import { refreshPod, type PassState } from './pass.js';
 import { allowsBurst, isHealthy, minReadySecondsOf } from './podState.js';
 import { applyRevision, chooseRevisions, revisionsToDelete } from './revision.js';
@@ -81,6 +82,9 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
       statusChanged: false,
     };
   }
+  // the pods it controls and still selects, plus the orphans it adopts (upstream getPodsForStatefulSet)
+  const claim = claimStatefulSetPods(sts, input.pods);
+  input = { ...input, pods: claim.pods };
   const now = input.now;
   const minReady = minReadySecondsOf(sts);
   const currentSet = applyRevision(sts, revs.current);
@@ -113,7 +117,7 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
     sts,
     now,
     options,
-    actions: [],
+    actions: [...claim.actions],
     waitsMs: [],
     refreshed: new Set(),
     creates: 0,

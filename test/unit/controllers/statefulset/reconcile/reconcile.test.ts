@@ -189,6 +189,48 @@ describe('reconcileStatefulSet: persistentVolumeClaimRetentionPolicy', () => {
   });
 });
 
+describe('reconcileStatefulSet: ownership (upstream getPodsForStatefulSet)', () => {
+  test('a set re-created over pods orphaned by `kubectl delete --cascade=orphan` adopts its members and creates none; a pod it controls that stopped matching is released', async () => {
+    const h = harness();
+    h.apply(webSet((s) => delete s.spec.volumeClaimTemplates));
+    await rounds(h, 4);
+    const made = [...h.kube.pods.values()].map((p) => [p.metadata.name, p.metadata.uid]);
+    expect(made.map(([n]) => n)).toEqual(['web-0', 'web-1', 'web-2']);
+    // delete --cascade=orphan: the garbage collector strips the references; the set is created again (new uid)
+    for (const pod of h.kube.pods.values()) delete pod.metadata.ownerReferences;
+    h.sets().delete('web');
+    const again = h.apply(webSet((s) => delete s.spec.volumeClaimTemplates));
+    h.sets().get('web')!.metadata.uid = 'sts-uid-2';
+    expect(again.status).toBeUndefined();
+    // a stranger: selected by the labels but not named web-<n>, and without a controller
+    h.kube.pods.set('cache-0', {
+      metadata: { name: 'cache-0', namespace: 'default', uid: 'cache-uid', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'c', image: 'busybox' }] },
+    });
+    h.journal.length = 0;
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    const podWrites = h.journal.filter((l) => / pod /.test(l) && !l.startsWith('list'));
+    expect(podWrites.filter((l) => l.startsWith('create'))).toEqual([]);
+    expect(
+      [...h.kube.pods.values()].map((p) => [
+        p.metadata.name,
+        p.metadata.uid,
+        (p.metadata.ownerReferences ?? []).map((r) => `${r.kind}/${r.name}/${r.uid}/${r.controller}`),
+      ]),
+    ).toEqual([
+      ...made.map(([n, uid]) => [n, uid, ['StatefulSet/web/sts-uid-2/true']]),
+      ['cache-0', 'cache-uid', []],
+    ]);
+    expect(h.sets().get('web')?.status).toMatchObject({ replicas: 3, readyReplicas: 3 });
+
+    // web-2 relabelled out of the selector: released, and its ordinal waits for the name (AlreadyExists)
+    h.kube.pods.get('web-2')!.metadata.labels = { app: 'other' };
+    h.journal.length = 0;
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(h.kube.pods.get('web-2')?.metadata.ownerReferences ?? []).toEqual([]);
+  });
+});
+
 describe('reconcileStatefulSet: failures', () => {
   test('a failed pod create: FailedCreate Event, FailedCreatePod condition, backoff', async () => {
     const h = harness();
