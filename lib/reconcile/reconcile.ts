@@ -89,8 +89,8 @@ export interface Reconciler<D, P, Scope> {
 /** What one invocation did. */
 export interface ReconcileOutcome<P = unknown> {
   /**
-   * `deferred`: another invocation holds the lease (its dirty flag was set, it will re-run; a requeue covers a holder
-   * that died, {@link deferralRequeueSeconds}). `fenced`: the lease
+   * `deferred`: another invocation holds the lease (its dirty flag was set, it will re-run; a deferred resync also
+   * requeues for after that lease, in case the holder died: {@link deferralRequeueSeconds}). `fenced`: the lease
    * was taken over, or was about to end before an API write (lib/reconcile/leaseGuard.ts): no further writes.
    */
   result: 'reconciled' | 'deferred' | 'gone' | 'fenced';
@@ -193,24 +193,27 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
 }
 
 /**
- * After a refused acquire, the delay (seconds) after which this request looks again. The holder's dirty flag covers
- * the event only while the holder lives to read it; a holder that died (a SIGKILLed `kruiseless local`, a crashed or
- * timed-out Lambda execution) never reads it, and its lease blocks every other invocation until it runs out. So the
- * request is always handed to the requeue scheduler:
- * - a `Requeue` held off by another request's lease may be that holder's own hand-off, fired before the holder's
- *   release, which releases whatever the dirty flag says (`requeued: true`, docs/reliability.md#lease-hand-off) —
- *   look again in 1 s;
- * - any other request (and a `Requeue` of the holder's own request id, review finding 3: Lambda retries a crashed
- *   execution under its request id while the dead one's lease still runs) looks again 1 s after the lease's end,
- *   rounded up to a whole second and at least 1 s (issue 18, the fault front's kill: before, a request of another id
- *   left nothing behind but the dead holder's flag, so in the embedded default — no retry, timers lost with the
- *   process — the object stayed stuck, and in AWS it waited for a resync that the same lease could defer too).
- *   A live holder has released long before (its lease lasts its invocation + 60 s); the extra pass then finds
- *   nothing to do. Cost: the requeues of one lease's deferrals fall on the same time, so they collapse to one timer
- *   (lib/emulator/localRequeue.ts) or one EventBridge Scheduler schedule per minute (lib/requests/requeue.ts).
+ * After a refused acquire, the delay (seconds) after which this request looks again, or undefined when the holder's
+ * dirty flag is enough. The flag covers an event only while the holder lives to read it; a holder that died (a
+ * SIGKILLed `kruiseless local`, a crashed or timed-out Lambda execution) never reads it, and its lease keeps every
+ * other invocation off the object until it runs out:
+ * - the holder is another execution of the same request (review finding 3): Lambda retries a crashed execution
+ *   under its request id while the dead one's lease still runs — look again 1 s after the lease's end (a live copy
+ *   has released by then; the extra pass finds nothing to do);
+ * - the request is a `Resync`, the safety net for every event lost — those a dead holder's flag swallowed included —
+ *   so it must not be lost to that flag in turn (issue 18, the fault front's killed `kruiseless local`: the restarted
+ *   process's resync was deferred by the killed invocation's lease and nothing reconciled the CloneSet again) — look
+ *   again 1 s after the lease's end;
+ * - the request is a `Requeue`: it may be the holder's own hand-off firing before the holder's release, which
+ *   releases whatever the dirty flag says (`requeued: true`, docs/reliability.md#lease-hand-off) — look again in 1 s.
+ * Any other event (a change) is left to the flag: if the holder died, the next resync reaches the object (in AWS
+ * also the dead execution's retry), and a resync deferred by that lease then looks again after its end. So a
+ * timer is set per resync that meets a held lease, not per busy lease (a change deferred under a live holder, the
+ * common case, sets none).
+ * "1 s after the lease's end" is rounded up to a whole second and at least 1 s.
  * @param holder this execution's holder id; `heldBy` the lease holder's (./holder.ts)
  * @param expiresAt the holder's lease end, epoch ms; `nowMs` the invocation's clock, epoch ms
- * @returns seconds, ≥ 1, a whole number
+ * @returns seconds, ≥ 1, a whole number; undefined: no requeue
  */
 export function deferralRequeueSeconds(
   request: ReconcileRequest,
@@ -218,11 +221,12 @@ export function deferralRequeueSeconds(
   heldBy: string,
   expiresAt: number,
   nowMs: number,
-): number {
+): number | undefined {
   const afterLeaseEnd = Math.max(1, Math.ceil((expiresAt - nowMs) / 1000) + 1);
   if (requestIdOfHolder(heldBy) === requestIdOfHolder(holder)) return afterLeaseEnd;
   if (request.reason === 'Requeue') return 1;
-  return afterLeaseEnd;
+  if (request.reason === 'Resync') return afterLeaseEnd;
+  return undefined;
 }
 
 /**
@@ -231,7 +235,7 @@ export function deferralRequeueSeconds(
  * re-runs when another event arrived meanwhile (dirty flag), then releases the lease; a timer is scheduled before
  * the release. When the budget is used up while another event waits, it requeues and then releases in one write
  * whatever the dirty flag says, so it never returns holding the lease. A refused acquire marks the holder dirty and
- * also requeues, for the case where the holder is dead and never reads its flag ({@link deferralRequeueSeconds}).
+ * also requeues when the flag may never be read or may be cleared unread ({@link deferralRequeueSeconds}).
  * @throws state-store and unexpected errors after releasing the lease (the event is retried by Lambda / the bus);
  *   a takeover by another invocation (`FencedOutError`) is not an error: it returns `fenced`.
  */
@@ -255,8 +259,10 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       acquired.expiresAt,
       deps.clock(),
     );
-    await deps.requeue.requeueAfter({ ...request, reason: 'Requeue' }, again);
-    deferred.requeuedAfterSeconds = again;
+    if (again !== undefined) {
+      await deps.requeue.requeueAfter({ ...request, reason: 'Requeue' }, again);
+      deferred.requeuedAfterSeconds = again;
+    }
     return deferred;
   }
   const run: Run<D, P, Scope> = {

@@ -279,21 +279,21 @@ describe('reconcileCloneSet: failures', () => {
 });
 
 describe('reconcileCloneSet: the lease', () => {
-  test('another holder: mark it dirty and return deferred, writing nothing but a requeue for the lease’s end', async () => {
+  test('another holder: mark it dirty and return deferred, writing nothing', async () => {
     const h = harness();
     h.kube.apply(seedCloneSet());
     await h.stores.leases.acquire(KEY, 'other', 120_000, h.clock.now);
     const out = await reconcileCloneSet(h.deps(), REQUEST);
-    expect(out).toEqual({ result: 'deferred', passes: 0, writes: 0, requeuedAfterSeconds: 121 });
-    expect(h.journal).toEqual(['lease.acquire', 'requeue 121s']);
+    expect(out).toEqual({ result: 'deferred', passes: 0, writes: 0 });
+    expect(h.journal).toEqual(['lease.acquire']);
     expect(h.kube.pods.size).toBe(0);
   });
 
-  test('an event deferred under a foreign, live lease whose holder died (issue 18, the fault front’s kill): a requeue 1 s after that lease’s end, which finds the lease free and reconciles', async () => {
+  test('a resync deferred under a foreign, live lease whose holder died (issue 18, the fault front’s kill): a requeue 1 s after that lease’s end, which finds the lease free and reconciles', async () => {
     const h = harness();
     h.kube.apply(seedCloneSet());
     // the killed holder took its lease 45 s ago for 180 s (Lambda's remaining 120 s + 60 s) and never releases it;
-    // its dirty flag is never read, and this event's request id is not the holder's
+    // its dirty flag is never read, and the resync's request id is not the holder's
     await h.stores.leases.acquire(KEY, 'local-killed/exec-a', 180_000, h.clock.now - 45_000);
     const out = await reconcileCloneSet(h.deps({ holder: 'resync-1/exec-b' }), {
       ...REQUEST,
