@@ -19,10 +19,15 @@ const common = {
 
 /**
  * Integration tests that count the API server's own request metrics, so another test file's traffic on the same
- * control plane breaks them (`noop-cost` waits for a quiet server, then asserts exact request counts). They run in
- * their own project, alone, after the others (`npm run test:integration`).
+ * control plane breaks them (`noop-cost` waits for a quiet server, then asserts exact request counts), or that run a
+ * reconciler over the whole cluster (`killed-local`: it would reconcile other files' CloneSets beside their own
+ * pipelines). They run in their own project, alone, after the others (`npm run test:integration`).
  */
-const ALONE = ['<rootDir>/test/integration/e2e/noop-cost.test.ts'];
+const ALONE = [
+  '<rootDir>/test/integration/e2e/noop-cost.test.ts',
+  // the real `kruiseless local` command, killed and restarted: it watches and resyncs the whole cluster
+  '<rootDir>/test/integration/e2e/killed-local.test.ts',
+];
 
 export default {
   maxWorkers: 2,

@@ -48,6 +48,17 @@ export class LocalRequeueScheduler implements RequeueScheduler {
     return this.pending.size;
   }
 
+  /**
+   * Number of keys whose pending requeue is due within `ms` from now (by the scheduler's clock), e.g. to tell a
+   * timer that will fire during a wait from a lease-end safety net minutes away (lib/reconcile/reconcile.ts
+   * `deferralRequeueSeconds`).
+   * @param ms ≥ 0
+   */
+  pendingWithin(ms: number): number {
+    const by = this.clock() + ms;
+    return [...this.pending.values()].filter((p) => p.due <= by).length;
+  }
+
   async requeueAfter(request: ReconcileRequest, seconds: number): Promise<void> {
     checkRequeueDelay(seconds);
     const key = objectKeyText(request);

@@ -54,6 +54,8 @@ const configSchema = z.looseObject({
         .looseObject({
           events: z.array(z.record(z.string(), z.unknown())).optional(),
           maximumRetryAttempts: z.int().min(0).max(2).optional(),
+          // a number, or a `${…}` variable the emulator cannot resolve (then osls's default is assumed)
+          timeout: z.unknown().optional(),
         })
         .nullable(),
     )
@@ -150,6 +152,87 @@ export function loadRulesFromServerless(yamlText: string): ServerlessEventBridge
   }
   if (errors.length > 0) throw new InvalidServerlessConfigError(errors);
   return rules;
+}
+
+/** One `schedule` event of one function (a scheduled EventBridge rule), as deployed. */
+export interface ServerlessSchedule {
+  /** The key under `functions`. */
+  functionName: string;
+  /** As written, e.g. `rate(5 minutes)`. */
+  expression: string;
+  /** Its period, ms ({@link scheduleRateMs}). */
+  everyMs: number;
+  /** The function's `timeout`, seconds (osls's default, 6, when not given as a number). */
+  timeoutSeconds: number;
+}
+
+/** osls's function timeout when `timeout` is not given, seconds. */
+const OSLS_DEFAULT_TIMEOUT_SECONDS = 6;
+
+const UNIT_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
+/**
+ * The period of an EventBridge `rate(N unit)` expression, ms
+ * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-scheduled-rule-pattern.html).
+ * @throws Error for any other expression (`cron(…)` is not emulated)
+ */
+export function scheduleRateMs(expression: string): number {
+  const m = /^rate\((\d+) (minute|hour|day)s?\)$/.exec(expression);
+  if (!m) throw new Error(`schedule expression ${expression} is not emulated (only rate(N minute|hour|day))`);
+  return Number(m[1]) * UNIT_MS[m[2]];
+}
+
+const scheduleSchema = z.union([
+  z.string(),
+  z.looseObject({ rate: z.union([z.string(), z.array(z.string())]), enabled: z.boolean().optional() }),
+]);
+
+/**
+ * The enabled `schedule` events of every function: what AWS runs on a timer (serverless.yml: the watch pump every
+ * minute, the resync every 5 minutes), so that the embedded default can run the same handlers on the same periods.
+ * osls writes one as `schedule: rate(…)` or `schedule: { rate: rate(…) | [rate(…), …], enabled }`.
+ * @param yamlText the text of `serverless.yml`
+ * @returns one entry per expression, in file order
+ * @throws InvalidServerlessConfigError when the YAML does not parse or has not the osls shape, or an expression is
+ *   not `rate(N minute|hour|day)` (the path names the event)
+ */
+export function loadSchedulesFromServerless(yamlText: string): ServerlessSchedule[] {
+  let doc: unknown;
+  try {
+    doc = parseServerlessYml(yamlText);
+  } catch (error) {
+    throw new InvalidServerlessConfigError([{ path: '', message: `not YAML: ${errorMessage(error)}` }]);
+  }
+  const config = configSchema.safeParse(doc ?? {});
+  if (!config.success) throw new InvalidServerlessConfigError(fieldErrorsFromZod(config.error, ''));
+  const schedules: ServerlessSchedule[] = [];
+  const errors: FieldError[] = [];
+  for (const [functionName, fn] of Object.entries(config.data.functions ?? {})) {
+    (fn?.events ?? []).forEach((event, i) => {
+      if (!('schedule' in event)) return;
+      const at = `functions.${functionName}.events[${i}].schedule`;
+      const parsed = scheduleSchema.safeParse(event.schedule);
+      if (!parsed.success) return void errors.push(...fieldErrorsFromZod(parsed.error, at));
+      const value = parsed.data;
+      if (typeof value !== 'string' && value.enabled === false) return;
+      const expressions = typeof value === 'string' ? [value] : [value.rate].flat();
+      for (const expression of expressions) {
+        try {
+          schedules.push({
+            functionName,
+            expression,
+            everyMs: scheduleRateMs(expression),
+            timeoutSeconds:
+              typeof fn?.timeout === 'number' && fn.timeout > 0 ? fn.timeout : OSLS_DEFAULT_TIMEOUT_SECONDS,
+          });
+        } catch (error) {
+          errors.push({ path: at, message: errorMessage(error) });
+        }
+      }
+    });
+  }
+  if (errors.length > 0) throw new InvalidServerlessConfigError(errors);
+  return schedules;
 }
 
 /**

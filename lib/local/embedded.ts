@@ -11,13 +11,16 @@ import {
   LocalRequeueScheduler,
   bindServerlessRules,
   loadRulesFromServerless,
+  loadSchedulesFromServerless,
   type DeadLetter,
+  type ServerlessSchedule,
 } from '../emulator/index.js';
 import { createKubeClient, kubeConfigFromFile, type RetryOptions } from '../kube/index.js';
 import { createStateStores, ensureTable } from '../state/index.js';
 import { embeddedRuntime } from '../runtime/embedded.js';
 import { reconcileHandler } from '../runtime/handlers/reconcile.js';
 import { watchHandler } from '../runtime/handlers/watch.js';
+import { resyncHandler } from '../runtime/handlers/resync.js';
 import type { Runtime } from '../runtime/types.js';
 import { recordApiRequest, type MetricsSink } from '../runtime/metrics.js';
 import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
@@ -44,7 +47,10 @@ export interface EmbeddedOptions {
   clusterName?: string;
   /** Logger for the handlers (default: Powertools JSON to stdout at INFO). */
   logger?: Logger;
-  /** serverless.yml whose eventBridge rules the bus uses (default: the repository's). */
+  /**
+   * serverless.yml whose eventBridge rules the bus uses and whose `resync` schedule the resync runs on (default: the
+   * repository's: every 5 minutes). A text that declares no schedule for `resync` runs no resync.
+   */
   serverlessYml?: string;
   /** Each controller's settings by name (lib/runtime/config.ts `controllerSettings`; default: OpenKruise's). */
   settings?: Readonly<Record<string, unknown>>;
@@ -99,7 +105,12 @@ export interface Embedded {
   deadLetters: () => readonly DeadLetter[];
   /** Wait until the bus is idle (every published event delivered and handled). */
   drain: () => Promise<void>;
-  /** Stop the watch pump, timers, the conversion webhook and dynalite. */
+  /**
+   * The resync's schedule as serverless.yml declares it for the `resync` function (period and timeout), when it
+   * declares one: the resync runs once at start and then on that period.
+   */
+  resync?: ServerlessSchedule;
+  /** Stop the watch pump, the resync, timers, the conversion webhook and dynalite. */
   stop: () => Promise<void>;
 }
 
@@ -113,9 +124,13 @@ const CRD_PATCH_TIMEOUT_MS = 5_000;
 /** The watch pump's flush interval in the embedded default, ms (no per-publish cost here). */
 const LOCAL_FLUSH_INTERVAL_MS = 50;
 
+/** The serverless.yml function whose schedule the embedded resync follows. */
+const RESYNC_FUNCTION = 'resync';
+
 /**
- * Start the embedded default. The watch pump runs in the background (one-minute rounds, like the scheduled Lambda)
- * until {@link Embedded.stop}.
+ * Start the embedded default. The watch pump runs in the background (one round after the other, each as long as the
+ * scheduled Lambda's) and the resync once at start and then on its serverless.yml schedule (every 5 minutes), until
+ * {@link Embedded.stop}.
  * @throws Error when the kubeconfig cannot be loaded or dynalite cannot start
  */
 export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
@@ -169,14 +184,15 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   // handlers reach the runtime lazily (it is complete before the first event can arrive)
   const getRuntime = (): Runtime => runtime;
   const reconcile = reconcileHandler(getRuntime, logger);
-  const rules = bindServerlessRules(
-    loadRulesFromServerless(opts.serverlessYml ?? readFileSync(REPO_SERVERLESS_YML, 'utf8')),
-    {
-      reconcile: async (event) => {
-        await reconcile(event);
-      },
-    },
+  const serverlessYml = opts.serverlessYml ?? readFileSync(REPO_SERVERLESS_YML, 'utf8');
+  const resyncSchedule = loadSchedulesFromServerless(serverlessYml).find(
+    (s) => s.functionName === RESYNC_FUNCTION,
   );
+  const rules = bindServerlessRules(loadRulesFromServerless(serverlessYml), {
+    reconcile: async (event) => {
+      await reconcile(event);
+    },
+  });
   const bus = new LocalBus({
     rules,
     onDeadLetter: (event, error, ruleName) => {
@@ -230,10 +246,31 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     }
   })();
 
+  // the resync, as AWS schedules it (serverless.yml), and once at start: the safety net that reconciles every object
+  // even if every other event were lost — as they are when this process is killed: the bus events it had consumed
+  // and its requeue timers die with it, and the restarted pump resumes past those events (docs/reliability.md#fault-front)
+  const resyncing = resyncSchedule
+    ? (async () => {
+        const resync = resyncHandler(getRuntime, logger);
+        while (!stopped) {
+          const started = Date.now();
+          const budgetMs = resyncSchedule.timeoutSeconds * 1000;
+          await resync(undefined, {
+            awsRequestId: `local-resync-${started}`,
+            getRemainingTimeInMillis: () => Math.max(0, started + budgetMs - Date.now()),
+          }).catch((e: unknown) => logger.error('resync round failed', { error: errorMessage(e) }));
+          const pause = resyncSchedule.everyMs - (Date.now() - started);
+          if (!stopped && pause > 0)
+            await sleep(pause, undefined, { signal: aborter.signal }).catch(() => undefined); // stop() aborts it
+        }
+      })()
+    : Promise.resolve();
+
   return {
     runtime,
     bus,
     counts,
+    ...(resyncSchedule ? { resync: resyncSchedule } : {}),
     state: { endpoint: dynalite.endpoint, tableName, clusterName },
     ...(conversion ? { conversion } : {}),
     deadLetters: () => [...bus.deadLetters],
@@ -244,6 +281,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
         aborter.abort();
         requeue.close();
         await pumping;
+        await resyncing;
         await bus.drain().catch(() => undefined);
         await conversion?.close();
         await dynalite.close();

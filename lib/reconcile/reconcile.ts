@@ -89,7 +89,8 @@ export interface Reconciler<D, P, Scope> {
 /** What one invocation did. */
 export interface ReconcileOutcome<P = unknown> {
   /**
-   * `deferred`: another invocation holds the lease (its dirty flag was set, it will re-run). `fenced`: the lease
+   * `deferred`: another invocation holds the lease (its dirty flag was set, it will re-run; a deferred resync also
+   * requeues for after that lease, in case the holder died: {@link deferralRequeueSeconds}). `fenced`: the lease
    * was taken over, or was about to end before an API write (lib/reconcile/leaseGuard.ts): no further writes.
    */
   result: 'reconciled' | 'deferred' | 'gone' | 'fenced';
@@ -192,14 +193,27 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
 }
 
 /**
- * When a refused acquire cannot leave the event to the holder's dirty flag alone, the delay (seconds) after which
- * this request looks again; undefined when the flag is enough:
+ * After a refused acquire, the delay (seconds) after which this request looks again, or undefined when the holder's
+ * dirty flag is enough. The flag covers an event only while the holder lives to read it; a holder that died (a
+ * SIGKILLed `kruiseless local`, a crashed or timed-out Lambda execution) never reads it, and its lease keeps every
+ * other invocation off the object until it runs out:
  * - the holder is another execution of the same request (review finding 3): Lambda retries a crashed execution
- *   under its request id while the dead one's lease still runs, and the dead one never reads its dirty flag —
- *   look again just after the lease's end (a live copy has released by then; the extra pass finds nothing to do);
- * - the request is a requeue: it may be the holder's own hand-off firing before the holder's release, which
+ *   under its request id while the dead one's lease still runs — look again 1 s after the lease's end (a live copy
+ *   has released by then; the extra pass finds nothing to do);
+ * - the request is a `Resync`, the safety net for every event lost — those a dead holder's flag swallowed included —
+ *   so it must not be lost to that flag in turn (issue 18, the fault front's killed `kruiseless local`: the restarted
+ *   process's resync was deferred by the killed invocation's lease and nothing reconciled the CloneSet again) — look
+ *   again 1 s after the lease's end;
+ * - the request is a `Requeue`: it may be the holder's own hand-off firing before the holder's release, which
  *   releases whatever the dirty flag says (`requeued: true`, docs/reliability.md#lease-hand-off) — look again in 1 s.
- * @param nowMs the invocation's clock, epoch ms; `expiresAt` the holder's lease end, epoch ms
+ * Any other event (a change) is left to the flag: if the holder died, the next resync reaches the object (in AWS
+ * also the dead execution's retry), and a resync deferred by that lease then looks again after its end. So a
+ * timer is set per resync that meets a held lease, not per busy lease (a change deferred under a live holder, the
+ * common case, sets none).
+ * "1 s after the lease's end" is rounded up to a whole second and at least 1 s.
+ * @param holder this execution's holder id; `heldBy` the lease holder's (./holder.ts)
+ * @param expiresAt the holder's lease end, epoch ms; `nowMs` the invocation's clock, epoch ms
+ * @returns seconds, ≥ 1, a whole number; undefined: no requeue
  */
 export function deferralRequeueSeconds(
   request: ReconcileRequest,
@@ -208,9 +222,10 @@ export function deferralRequeueSeconds(
   expiresAt: number,
   nowMs: number,
 ): number | undefined {
-  if (requestIdOfHolder(heldBy) === requestIdOfHolder(holder))
-    return Math.max(1, Math.ceil((expiresAt - nowMs) / 1000) + 1);
+  const afterLeaseEnd = Math.max(1, Math.ceil((expiresAt - nowMs) / 1000) + 1);
+  if (requestIdOfHolder(heldBy) === requestIdOfHolder(holder)) return afterLeaseEnd;
   if (request.reason === 'Requeue') return 1;
+  if (request.reason === 'Resync') return afterLeaseEnd;
   return undefined;
 }
 
@@ -219,8 +234,8 @@ export function deferralRequeueSeconds(
  * `deferred`), runs passes until nothing changes, sleeps short waits inside the invocation and schedules longer ones,
  * re-runs when another event arrived meanwhile (dirty flag), then releases the lease; a timer is scheduled before
  * the release. When the budget is used up while another event waits, it requeues and then releases in one write
- * whatever the dirty flag says, so it never returns holding the lease. A refused acquire also requeues when the
- * dirty flag may not be read ({@link deferralRequeueSeconds}).
+ * whatever the dirty flag says, so it never returns holding the lease. A refused acquire marks the holder dirty and
+ * also requeues when the flag may never be read or may be cleared unread ({@link deferralRequeueSeconds}).
  * @throws state-store and unexpected errors after releasing the lease (the event is retried by Lambda / the bus);
  *   a takeover by another invocation (`FencedOutError`) is not an error: it returns `fenced`.
  */

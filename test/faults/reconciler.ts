@@ -20,6 +20,8 @@ export interface ReconcilerOptions {
   clusterName: string;
   /** Appended with both streams of every start. */
   logFile: string;
+  /** More `kruiseless local` flags, e.g. `--no-conversion` on a control plane other tests share. */
+  extraArgs?: readonly string[];
 }
 
 /** One `kruiseless local` process at a time, started, killed and restarted. */
@@ -54,6 +56,7 @@ export class Reconciler {
       '--table',
       this.opts.table,
       ...(flag ? ['--feature-gates', flag] : []),
+      ...(this.opts.extraArgs ?? []),
     ];
     // node with tsx's loader, not the tsx command: that one runs the program in a child node process, and a
     // SIGKILL of the command would leave the reconciler running as an orphan next to its restarted self

@@ -32,8 +32,10 @@ export interface RunOptions {
   /** Keep the namespace after the run. */
   keep?: boolean;
   /**
-   * While this returns true the cluster does not count as settled (quiet time starts again), e.g. while the
-   * fault front's reconciler is being restarted (test/faults): a controller that is down changes nothing.
+   * While this returns true the cluster does not count as settled (quiet time starts again) and the checkpoint's
+   * `settleTimeoutSeconds` count from when it last did, e.g. while the fault front's reconciler is being restarted
+   * and while the killed reconciler's lease still holds its objects (test/faults): a controller that is down, or
+   * kept off an object by a dead holder's lease, changes nothing.
    */
   busy?: () => boolean;
   /** The namespace to run in (default `parity-<scenario name>`). */
@@ -199,7 +201,7 @@ export function selectPods(kind: ParityKind, state: ClusterState, s: PodSelector
 /**
  * Waits until the object has observed its generation and nothing observable changed for `quietSeconds` while
  * `busy` (if given) returned false.
- * @returns false when `settleTimeoutSeconds` passed first
+ * @returns false when `settleTimeoutSeconds` passed first (counted from the last time `busy` returned true)
  */
 async function settle(
   cluster: ParityCluster,
@@ -208,7 +210,8 @@ async function settle(
   scenario: Scenario,
   busy?: () => boolean,
 ): Promise<boolean> {
-  const deadline = Date.now() + scenario.settleTimeoutSeconds * 1000;
+  const timeoutMs = scenario.settleTimeoutSeconds * 1000;
+  let deadline = Date.now() + timeoutMs;
   let last = '';
   let since = Date.now();
   while (Date.now() < deadline) {
@@ -218,7 +221,9 @@ async function settle(
     const fingerprint = JSON.stringify({
       ...takeSnapshot(cluster.kind, state, new Set(), { maxPods: 0, minReady: 0 }, true),
     });
-    if (fingerprint !== last || !observed || busy?.()) {
+    const held = busy?.() ?? false;
+    if (held) deadline = Math.max(deadline, Date.now() + timeoutMs);
+    if (fingerprint !== last || !observed || held) {
       last = fingerprint;
       since = Date.now();
     } else if (Date.now() - since >= scenario.quietSeconds * 1000) {

@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-scheduler';
 import { queueUrlOfArn, sqs, type AwsEndpoint } from './awsCall.js';
 import type { DeployedStack } from './stackModel.js';
+import { scheduleRateMs } from '../serverlessRules.js';
 
 /** Starts one asynchronous invocation of the function with this logical id. */
 export type AsyncInvoker = (functionLogicalId: string, event: unknown) => void;
@@ -47,17 +48,11 @@ export interface EventSources {
   stop(): Promise<void>;
 }
 
-const UNIT_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
-
 /**
- * The period of `rate(N unit)`, ms.
+ * The period of `rate(N unit)`, ms (the same reading as the embedded default's, lib/emulator/serverlessRules.ts).
  * @throws Error for any other schedule expression (cron is not emulated)
  */
-export function rateMs(expression: string): number {
-  const m = /^rate\((\d+) (minute|hour|day)s?\)$/.exec(expression);
-  if (!m) throw new Error(`schedule expression ${expression} is not emulated (only rate(N minute|hour|day))`);
-  return Number(m[1]) * UNIT_MS[m[2]];
-}
+export const rateMs: (expression: string) => number = scheduleRateMs;
 
 /**
  * When `at(yyyy-mm-ddThh:mm:ss)` in `timezone` fires, epoch ms.

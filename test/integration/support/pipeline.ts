@@ -149,9 +149,11 @@ export function envelope(detail: Record<string, unknown>): EventBridgeEnvelope {
 }
 
 /**
- * Wait until the reconciler is quiet: bus drained, no local requeue timer pending, and no KubeClient call for
- * `quietMs` (every reconcile pass reads the CloneSet through the KubeClient; the watch pump does not use it, and
- * its DynamoDB checkpoint writes continue while idle, so DynamoDB operations cannot tell quiet from busy).
+ * Wait until the reconciler is quiet: bus drained, no local requeue timer due before `timeoutMs` ends, and no
+ * KubeClient call for `quietMs` (every reconcile pass reads the CloneSet through the KubeClient; the watch pump does
+ * not use it, and its DynamoDB checkpoint writes continue while idle, so DynamoDB operations cannot tell quiet from
+ * busy). A timer due later is not waited for: a resync deferred by a lease leaves one for 1 s after that lease's
+ * end, up to 181 s away, whose pass finds nothing to do when the holder was alive (docs/reliability.md#lease-hand-off).
  * @throws Error when it is still busy after `timeoutMs`
  */
 export async function settle(embedded: Embedded, quietMs = 1500, timeoutMs = 60_000): Promise<void> {
@@ -162,7 +164,10 @@ export async function settle(embedded: Embedded, quietMs = 1500, timeoutMs = 60_
     const before = total(embedded.counts.kube);
     await sleep(quietMs);
     await embedded.drain();
-    const pending = requeue instanceof LocalRequeueScheduler ? requeue.size : 0;
+    const pending =
+      requeue instanceof LocalRequeueScheduler
+        ? requeue.pendingWithin(Math.max(0, deadline - Date.now()))
+        : 0;
     if (pending === 0 && total(embedded.counts.kube) === before) return;
     if (Date.now() > deadline)
       throw new Error(`pipeline still busy after ${timeoutMs}ms (${pending} requeue timer(s) pending)`);

@@ -74,6 +74,20 @@ describe('LocalRequeueScheduler', () => {
     expect(local.size).toBe(2);
   });
 
+  it('counts the requeues due within a time from now, by its clock', async () => {
+    const { timers } = manualTimers();
+    let now = 1_000;
+    const local = new LocalRequeueScheduler({ publisher: recordingPublisher(), timers, clock: () => now });
+    await local.requeueAfter(web, 2);
+    await local.requeueAfter({ ...web, name: 'api' }, 181); // a deferred resync's net for after a lease
+    expect([local.pendingWithin(0), local.pendingWithin(2_000), local.pendingWithin(181_000)]).toEqual([
+      0, 1, 2,
+    ]);
+    now += 120_000;
+    expect(local.pendingWithin(60_000)).toBe(1); // web is overdue (its timer not fired here), api 61 s away
+    expect(local.pendingWithin(61_000)).toBe(2);
+  });
+
   it('close clears every pending timer', async () => {
     const { timers, live } = manualTimers();
     const local = new LocalRequeueScheduler({ publisher: recordingPublisher(), timers });

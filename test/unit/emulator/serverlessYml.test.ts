@@ -11,6 +11,7 @@ import {
   LocalBus,
   bindServerlessRules,
   loadRulesFromServerless,
+  loadSchedulesFromServerless,
   matchesPattern,
   type EventBridgeEnvelope,
   type ServerlessEventBridgeRule,
@@ -124,5 +125,36 @@ describe('serverless.yml EventBridge rules', () => {
         reason: 'Resync',
       },
     ]);
+  });
+});
+
+describe('serverless.yml schedules (what the embedded default runs on the same periods)', () => {
+  it('reads the watch pump every minute (70 s) and the resync every 5 minutes (60 s)', () => {
+    expect(loadSchedulesFromServerless(readFileSync(SERVERLESS_YML, 'utf8'))).toEqual([
+      { functionName: 'watch', expression: 'rate(1 minute)', everyMs: 60_000, timeoutSeconds: 70 },
+      { functionName: 'resync', expression: 'rate(5 minutes)', everyMs: 300_000, timeoutSeconds: 60 },
+    ]);
+  });
+
+  it("reads osls's object form, skips a disabled schedule, and assumes osls's 6 s timeout when none is a number", () => {
+    const yml = `
+functions:
+  a:
+    timeout: \${param:t}
+    events:
+      - schedule: { rate: [rate(2 hours), rate(1 day)] }
+      - schedule: { rate: rate(3 minutes), enabled: false }
+      - eventBridge: { pattern: { source: [x] } }
+`;
+    expect(loadSchedulesFromServerless(yml)).toEqual([
+      { functionName: 'a', expression: 'rate(2 hours)', everyMs: 7_200_000, timeoutSeconds: 6 },
+      { functionName: 'a', expression: 'rate(1 day)', everyMs: 86_400_000, timeoutSeconds: 6 },
+    ]);
+  });
+
+  it('refuses an expression it cannot run, naming the event', () => {
+    expect(() =>
+      loadSchedulesFromServerless('functions: { a: { events: [ { schedule: "cron(0 12 * * ? *)" } ] } }'),
+    ).toThrow(/functions\.a\.events\[0\]\.schedule.*not emulated/);
   });
 });

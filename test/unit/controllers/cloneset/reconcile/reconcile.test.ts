@@ -289,6 +289,34 @@ describe('reconcileCloneSet: the lease', () => {
     expect(h.kube.pods.size).toBe(0);
   });
 
+  test('a resync deferred under a foreign, live lease whose holder died (issue 18, the fault front’s kill): a requeue 1 s after that lease’s end, which finds the lease free and reconciles', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    // the killed holder took its lease 45 s ago for 180 s (Lambda's remaining 120 s + 60 s) and never releases it;
+    // its dirty flag is never read, and the resync's request id is not the holder's
+    await h.stores.leases.acquire(KEY, 'local-killed/exec-a', 180_000, h.clock.now - 45_000);
+    const out = await reconcileCloneSet(h.deps({ holder: 'resync-1/exec-b' }), {
+      ...REQUEST,
+      reason: 'Resync',
+    });
+    // the lease ends in 135 s: the requeue is due at 136 s, never before the end
+    expect(out).toEqual({ result: 'deferred', passes: 0, writes: 0, requeuedAfterSeconds: 136 });
+    expect(h.journal).toEqual(['lease.acquire', 'requeue 136s']);
+    expect(h.kube.pods.size).toBe(0);
+    h.journal.length = 0;
+    h.clock.now += 136_000;
+    const again = await reconcileCloneSet(
+      h.deps({ holder: 'requeue-1/exec-c', deadlineMs: h.clock.now + 60_000 }),
+      {
+        ...REQUEST,
+        reason: 'Requeue',
+      },
+    );
+    expect(again.result).toBe('reconciled');
+    expect(h.kube.pods.size).toBe(2);
+    expect(await leaseIsFree(h)).toBe(true);
+  });
+
   test('an event during the run (dirty): run again before releasing', async () => {
     const h = harness();
     h.kube.apply(seedCloneSet());

@@ -201,7 +201,10 @@ export class Simulation {
   private readonly mutant: MutantParts | undefined;
   private requestIds = 0;
   private readonly holders: string[] = [];
-  /** A global order of marks, CloneSet reads and requeues (the lost-event check). */
+  /**
+   * A global order of marks, CloneSet reads and requeues (the lost-event check); a deferred execution's requeue for
+   * after the holder's lease ends is not counted as a requeue there.
+   */
   private tick = 0;
   private lastMark = 0;
   private lastRequeue = 0;
@@ -660,8 +663,14 @@ export class Simulation {
       requeue: {
         requeueAfter: (req, seconds) =>
           inv.gate(async () => {
-            this.lastRequeue = ++this.tick;
-            this.bus.push({ request: req, due: this.clock.now + seconds * 1000, retries: 0 });
+            const due = this.clock.now + seconds * 1000;
+            // a deferred execution's requeue for after the holder's lease is the net for a holder that died
+            // (lib/reconcile/reconcile.ts deferralRequeueSeconds); it does not excuse a live holder's release
+            // (invariant 6), which must re-run or hand off within its lease
+            const owner = this.leaseOwner;
+            const net = owner !== undefined && owner.holder !== inv.holder && due > owner.expiresAt;
+            if (!net) this.lastRequeue = ++this.tick;
+            this.bus.push({ request: req, due, retries: 0 });
           }),
       },
       log: silentLogger,
