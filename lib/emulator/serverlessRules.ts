@@ -104,14 +104,10 @@ export function parseServerlessYml(yamlText: string): unknown {
 }
 
 /**
- * The enabled `eventBridge` events of every function that carry a `pattern`. Events with only a `schedule`
- * (scheduled rules) and events with `enabled: false` are skipped: they route nothing on a bus.
- * @param yamlText the text of `serverless.yml`
- * @returns rules in file order
- * @throws InvalidServerlessConfigError when the YAML does not parse, does not have the osls shape, or a pattern is
- *   invalid (the message names each path, e.g. `functions.reconcile.events[0].eventBridge.pattern.source`)
+ * serverless.yml parsed and checked against the osls shape both loaders read.
+ * @throws InvalidServerlessConfigError when the text is not YAML or has not that shape
  */
-export function loadRulesFromServerless(yamlText: string): ServerlessEventBridgeRule[] {
+function readServerlessConfig(yamlText: string): z.infer<typeof configSchema> {
   let doc: unknown;
   try {
     doc = parseServerlessYml(yamlText);
@@ -120,9 +116,22 @@ export function loadRulesFromServerless(yamlText: string): ServerlessEventBridge
   }
   const config = configSchema.safeParse(doc ?? {});
   if (!config.success) throw new InvalidServerlessConfigError(fieldErrorsFromZod(config.error, ''));
+  return config.data;
+}
+
+/**
+ * The enabled `eventBridge` events of every function that carry a `pattern`. Events with only a `schedule`
+ * (scheduled rules) and events with `enabled: false` are skipped: they route nothing on a bus.
+ * @param yamlText the text of `serverless.yml`
+ * @returns rules in file order
+ * @throws InvalidServerlessConfigError when the YAML does not parse, does not have the osls shape, or a pattern is
+ *   invalid (the message names each path, e.g. `functions.reconcile.events[0].eventBridge.pattern.source`)
+ */
+export function loadRulesFromServerless(yamlText: string): ServerlessEventBridgeRule[] {
+  const config = readServerlessConfig(yamlText);
   const rules: ServerlessEventBridgeRule[] = [];
   const errors: FieldError[] = [];
-  for (const [functionName, fn] of Object.entries(config.data.functions ?? {})) {
+  for (const [functionName, fn] of Object.entries(config.functions ?? {})) {
     (fn?.events ?? []).forEach((event, i) => {
       if (!('eventBridge' in event)) return;
       const at = `functions.${functionName}.events[${i}].eventBridge`;
@@ -197,17 +206,10 @@ const scheduleSchema = z.union([
  *   not `rate(N minute|hour|day)` (the path names the event)
  */
 export function loadSchedulesFromServerless(yamlText: string): ServerlessSchedule[] {
-  let doc: unknown;
-  try {
-    doc = parseServerlessYml(yamlText);
-  } catch (error) {
-    throw new InvalidServerlessConfigError([{ path: '', message: `not YAML: ${errorMessage(error)}` }]);
-  }
-  const config = configSchema.safeParse(doc ?? {});
-  if (!config.success) throw new InvalidServerlessConfigError(fieldErrorsFromZod(config.error, ''));
+  const config = readServerlessConfig(yamlText);
   const schedules: ServerlessSchedule[] = [];
   const errors: FieldError[] = [];
-  for (const [functionName, fn] of Object.entries(config.data.functions ?? {})) {
+  for (const [functionName, fn] of Object.entries(config.functions ?? {})) {
     (fn?.events ?? []).forEach((event, i) => {
       if (!('schedule' in event)) return;
       const at = `functions.${functionName}.events[${i}].schedule`;
