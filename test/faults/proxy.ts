@@ -9,7 +9,9 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import type { Pki } from '../../infra/local/pki.js';
 import { FAULT_KINDS, FaultPlanner, NO_FAULTS, type Fault, type FaultKind } from './faultPlan.js';
 import { seededRandom } from './rng.js';
 
@@ -20,6 +22,21 @@ export interface ProxyTls {
   serverKey: Buffer;
   clientCert: Buffer;
   clientKey: Buffer;
+}
+
+/**
+ * The proxy's TLS material from a local control plane's PKI folder (infra/local/pki.ts): its CA, the API server's
+ * serving pair, the admin client pair.
+ * @throws Error when a file cannot be read
+ */
+export function proxyTlsOf(pki: Pki): ProxyTls {
+  return {
+    ca: readFileSync(pki.caCert),
+    serverCert: readFileSync(pki.serverCert),
+    serverKey: readFileSync(pki.serverKey),
+    clientCert: readFileSync(pki.adminCert),
+    clientKey: readFileSync(pki.adminKey),
+  };
 }
 
 /** Options of {@link FaultProxy}. */

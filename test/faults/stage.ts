@@ -10,7 +10,7 @@ import path from 'node:path';
 import { startDynalite, type LocalDynamo } from '../../lib/emulator/dynalite.js';
 import { pkiPaths } from '../../infra/local/pki.js';
 import { runCommand } from '../parity/sides.js';
-import { FaultProxy } from './proxy.js';
+import { FaultProxy, proxyTlsOf } from './proxy.js';
 import { Reconciler } from './reconciler.js';
 
 /** The running stage. */
@@ -53,13 +53,7 @@ export async function startStage(): Promise<Stage> {
   const reconciler: { current?: Reconciler } = {};
   const proxy = new FaultProxy({
     upstream: info.server,
-    tls: {
-      ca: readFileSync(pki.caCert),
-      serverCert: readFileSync(pki.serverCert),
-      serverKey: readFileSync(pki.serverKey),
-      clientCert: readFileSync(pki.adminCert),
-      clientKey: readFileSync(pki.adminKey),
-    },
+    tls: proxyTlsOf(pki),
     onKill: () => reconciler.current?.kill(),
   });
   const url = await proxy.start();

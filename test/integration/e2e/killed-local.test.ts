@@ -25,7 +25,7 @@ import type { Pod } from '../../../lib/api/types.js';
 import { pkiPaths } from '../../../infra/local/pki.js';
 import { stateDir } from '../../../infra/local/versions.js';
 import type { Fault, RequestShape } from '../../faults/faultPlan.js';
-import { FaultProxy } from '../../faults/proxy.js';
+import { FaultProxy, proxyTlsOf } from '../../faults/proxy.js';
 import { PodObserver } from '../../faults/observer.js';
 import { Reconciler } from '../../faults/reconciler.js';
 import { heldLeases } from '../../faults/leases.js';
@@ -92,13 +92,7 @@ afterAll(async () => {
       const killer = new KillAtPodCreate(ctx.namespace, 1);
       proxy = new FaultProxy({
         upstream: info.server,
-        tls: {
-          ca: readFileSync(pki.caCert),
-          serverCert: readFileSync(pki.serverCert),
-          serverKey: readFileSync(pki.serverKey),
-          clientCert: readFileSync(pki.adminCert),
-          clientKey: readFileSync(pki.adminKey),
-        },
+        tls: proxyTlsOf(pki),
         onKill: () => reconciler?.kill(),
       });
       const url = await proxy.start();
