@@ -142,6 +142,7 @@ export async function readWorld(
   if (!statefulSet) return undefined;
   const uid = statefulSet.metadata.uid ?? '';
   const selector = selectorOf(statefulSet);
+  const mine = claimable(statefulSet, uid);
   const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
   const hasTemplates = (statefulSet.spec.volumeClaimTemplates ?? []).length > 0;
   const bySelector = { namespace, ...(selector !== undefined ? { labelSelector: selector } : {}) };
@@ -149,7 +150,7 @@ export async function readWorld(
   const [pods, pvcs, revisions, storageClasses] = await Promise.all([
     scope === 'selector' && selector !== undefined
       ? kube.list(RESOURCES.pods, bySelector)
-      : listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, claimable(statefulSet, uid)),
+      : listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, mine),
     selector === undefined || (!hasTemplates && pendingSatisfied)
       ? none
       : listAll(kube, RESOURCES.persistentvolumeclaims, { ...bySelector, limit: LIST_PAGE_SIZE }),
@@ -158,7 +159,7 @@ export async function readWorld(
   ]);
   return {
     statefulSet,
-    pods: pods.items.filter(claimable(statefulSet, uid)),
+    pods: pods.items.filter(mine),
     pvcs: pvcs.items,
     revisions: revisions.items,
     ...(resize
