@@ -62,6 +62,38 @@ describe('Advanced StatefulSet CRD (apps.kruise.io v1beta1 stored, v1alpha1 serv
     const { lifecycle: _lifecycle, reserveOrdinals: _reserveOrdinals, ...sharedFields } = body.spec as Obj;
     expect(alpha.spec).toEqual(sharedFields);
   });
+
+  test("an update of serviceName, selector or podManagementPolicy is refused with OpenKruise's message; defaults count as set", async () => {
+    const { podManagementPolicy: _p, ...specNoPolicy } = example.spec;
+    await t.custom.createNamespacedCustomObject({
+      group,
+      version: 'v1beta1',
+      plural,
+      namespace: t.namespace,
+      body: { ...example, metadata: { name: 'frozen' }, spec: specNoPolicy },
+    });
+    const patch = (spec: Obj) =>
+      t.custom.patchNamespacedCustomObject(
+        { group, version: 'v1beta1', plural, namespace: t.namespace, name: 'frozen', body: { spec } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    const refusal = async (spec: Obj): Promise<string> => {
+      try {
+        await patch(spec);
+      } catch (e) {
+        return String((e as { body?: string }).body ?? e);
+      }
+      return 'accepted';
+    };
+    const forbidden =
+      "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'reserveOrdinals', 'lifecycle', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', `volumeClaimTemplates`, `VolumeClaimUpdateStrategy` and 'updateStrategy' are forbidden";
+    expect(await refusal({ serviceName: 'other' })).toContain(forbidden);
+    expect(await refusal({ podManagementPolicy: 'Parallel' })).toContain(forbidden);
+    expect(await refusal({ selector: { matchLabels: { app: 'other' } } })).toContain(forbidden);
+    // the default written out is no change (OpenKruise's webhook compares defaulted objects)
+    expect(await refusal({ podManagementPolicy: 'OrderedReady' })).toBe('accepted');
+    expect(await refusal({ replicas: 5, revisionHistoryLimit: 3, reserveOrdinals: [1] })).toBe('accepted');
+  });
 });
 
 /**
