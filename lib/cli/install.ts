@@ -36,6 +36,8 @@ import {
   rbacManifests,
   withConversionWebhook,
 } from './manifests.js';
+import { errorMessage } from '../core/errors.js';
+import { claimTemplateRuleOn, syncClaimTemplatePolicies } from './claimTemplatePolicies.js';
 
 /** The field manager of every object `install` applies (visible in `kubectl get -o yaml --show-managed-fields`). */
 export const INSTALL_FIELD_MANAGER = 'kruiseless-install';
@@ -54,6 +56,8 @@ interface InstallOptions extends ConnectionOptions {
   skipCrds?: boolean;
   checkOnly?: boolean;
   dryRun?: boolean;
+  /** OpenKruise's `--feature-gates` as the deployment sets them; given, the claim-template policies follow them. */
+  featureGates?: string;
 }
 
 /** One expectation of the access check and its answer. */
@@ -173,6 +177,15 @@ export async function checkAccess(kc: KubeConfig, namespace: string): Promise<Ac
   );
 }
 
+/** {@link claimTemplateRuleOn}, a malformed list as a CliError. */
+function gateOn(featureGates: string): boolean {
+  try {
+    return claimTemplateRuleOn(featureGates);
+  } catch (e) {
+    throw new CliError(`--feature-gates: ${errorMessage(e)}`);
+  }
+}
+
 /** `1 of 17` style count of the checks that came out as expected. */
 function tally(checks: AccessCheck[]): { ok: number; total: number } {
   return { ok: checks.filter((c) => c.allowed === c.expected).length, total: checks.length };
@@ -191,6 +204,8 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
       }
     : undefined;
   const admission = settings ? admissionManifests(settings) : [];
+  // read before anything is applied: a malformed gate list changes nothing
+  const claimRuleOn = opts.featureGates === undefined ? undefined : gateOn(opts.featureGates);
   const conn = connect(opts, io);
   const dryRun = opts.dryRun === true;
   // with the admission function, the two-version CRDs (Advanced StatefulSet) convert through its /convert
@@ -228,10 +243,16 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
       );
     await applyAll(conn.kc, [...rbac, ...guard, ...optIn, ...admission], io, dryRun);
   }
+  let claimPolicies = '';
+  if (claimRuleOn !== undefined && !opts.checkOnly) {
+    const sync = await syncClaimTemplatePolicies(conn.kc, claimRuleOn, { dryRun });
+    for (const o of sync.objects) io.out(`${o} ${sync.action}${dryRun ? ' (server dry run)' : ''}\n`);
+    claimPolicies = `, volumeClaimTemplate update policies ${sync.action}`;
+  }
   const applied =
     `${crds.length} CRD(s), ${rbac.length} RBAC object(s), pod guard ${guard.length > 0 ? 'yes' : 'no'}, ` +
     `namespace opt-in ${optIn.length > 0 ? 'yes' : 'no'}, ` +
-    `admission webhook ${admission.length > 0 ? 'yes' : 'no'}`;
+    `admission webhook ${admission.length > 0 ? 'yes' : 'no'}${claimPolicies}`;
   if (dryRun) {
     io.out(`install: ${applied} (server dry run; access not checked, nothing was stored)\n`);
     return 0;
@@ -278,6 +299,10 @@ export function registerInstall(program: Command, io: CliIO): void {
       "the stage's admission master secret, the SSM parameter's value (default: env KRUISELESS_ADMISSION_PATH_SECRET); the webhook gets this cluster's secret derived from it; never printed",
     )
     .option('--cluster-name <name>', "this cluster's name in the cluster registry (with --admission-url)")
+    .option(
+      '--feature-gates <gates>',
+      "the deployment's featureGates (serverless.yml parameter): with StatefulSetAutoResizePVCGate on, apply infra/rbac/kruiseless-asts-claim-templates.yaml (OpenKruise's volumeClaimTemplate update rule), off: remove it",
+    )
     .option('--skip-crds', 'leave the CRDs as they are')
     .option('--check-only', 'apply nothing, only check the access')
     .option('--dry-run', 'server-side dry run: the API server validates every object and stores none')

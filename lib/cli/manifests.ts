@@ -171,3 +171,13 @@ export function objectRef(o: KubernetesObject): string {
   const kind = (o.kind ?? '').toLowerCase();
   return `${group ? `${kind}.${group}` : kind}/${o.metadata?.name ?? ''}`;
 }
+
+/**
+ * OpenKruise's Advanced StatefulSet volumeClaimTemplate update rule (`ValidateVolumeClaimTemplateUpdate`) as the two
+ * ValidatingAdmissionPolicies and bindings of infra/rbac/kruiseless-asts-claim-templates.yaml, which `local` and
+ * `install --feature-gates` apply while gate `StatefulSetAutoResizePVCGate` is on (./claimTemplatePolicies.ts).
+ */
+export function claimTemplatePolicyManifests(): KubernetesObject[] {
+  const file = 'infra/rbac/kruiseless-asts-claim-templates.yaml';
+  return parseManifests(readFileSync(packagePath(file), 'utf8'), file);
+}

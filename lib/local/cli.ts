@@ -23,6 +23,8 @@ import { backoffSettings, controllerSettings, type ControllerSettings } from '..
 import { DEFAULT_BACKOFF, type BackoffSettings } from '../reconcile/backoff.js';
 import { registerCliCommands } from '../cli/program.js';
 import { errorMessage } from '../core/errors.js';
+import { kubeConfigFromFile } from '../kube/config.js';
+import { claimTemplateRuleOn, syncClaimTemplatePolicies } from '../cli/claimTemplatePolicies.js';
 
 // Node 20 is supported here until the pinned SDK needs 22 (README); its upgrade notice would drown the output.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -123,6 +125,19 @@ program
       ...(opts.conversion ? { conversion: { host: opts.conversionHost } } : {}),
     });
     const { state } = embedded;
+    await syncClaimTemplatePolicies(
+      kubeConfigFromFile(kubeconfig),
+      claimTemplateRuleOn(opts.featureGates),
+    ).then(
+      (r) =>
+        logger.info(`Advanced StatefulSet volumeClaimTemplate update policies ${r.action}`, {
+          objects: r.objects,
+        }),
+      (e: unknown) =>
+        logger.warn('Advanced StatefulSet volumeClaimTemplate update policies not in line with the gates', {
+          error: errorMessage(e),
+        }),
+    );
     logger.info('kruiseless local running; Ctrl-C to stop', {
       kubeconfig,
       cluster: opts.clusterName,
