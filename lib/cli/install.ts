@@ -30,6 +30,7 @@ import {
   admissionConvertUrl,
   admissionManifests,
   crdManifests,
+  defaultingWebhookManifests,
   namespaceOptInManifests,
   objectRef,
   podGuardManifests,
@@ -203,7 +204,10 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
           })(),
       }
     : undefined;
-  const admission = settings ? admissionManifests(settings) : [];
+  // the admission function also converts (the CRD patch below) and stores OpenKruise's defaults (its /mutate)
+  const admission = settings
+    ? [...admissionManifests(settings), ...defaultingWebhookManifests(settings)]
+    : [];
   // read before anything is applied: a malformed gate list changes nothing
   const claimRuleOn = opts.featureGates === undefined ? undefined : gateOn(opts.featureGates);
   const conn = connect(opts, io);

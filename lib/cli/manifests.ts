@@ -13,6 +13,8 @@ import type { CrdConverter } from '../api/conversion/converter.js';
 import { ANNOTATION_CONVERSION_WEBHOOK, conversionStanza, crdNameOf } from '../api/conversion/crd.js';
 import type { ConversionWebhookTarget } from '../api/conversion/crd.js';
 import { CRD_CONVERTERS } from '../controllers/conversions.js';
+import { admissionMutators } from '../controllers/mutations.js';
+import { mutatingWebhookConfiguration } from '../api/admission/webhookConfiguration.js';
 import type { JsonObject } from '../api/types.js';
 import { CliError } from './io.js';
 
@@ -138,6 +140,18 @@ export function admissionManifests(s: AdmissionSettings): KubernetesObject[] {
  */
 export function admissionConvertUrl(s: AdmissionSettings): string {
   return `${admissionBase(s)}${clusterPathSecret(s.pathSecret, s.clusterName)}/${s.clusterName}/convert`;
+}
+
+/**
+ * The admission function's defaulting webhook for this cluster: the MutatingWebhookConfiguration `kruiseless-defaults`
+ * (lib/api/admission/webhookConfiguration.ts) at `<admission url>/<cluster secret>/<cluster>/mutate`
+ * (lib/runtime/handlers/admission.ts), one webhook per mutator of lib/controllers/mutations.ts. Holds the cluster's
+ * secret: never print it.
+ * @throws CliError as {@link admissionManifests}
+ */
+export function defaultingWebhookManifests(s: AdmissionSettings): KubernetesObject[] {
+  const url = `${admissionBase(s)}${clusterPathSecret(s.pathSecret, s.clusterName)}/${s.clusterName}/mutate`;
+  return [mutatingWebhookConfiguration({ name: 'kruiseless-defaults', url }, admissionMutators())];
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The embedded runtime's CRD conversion webhook (issue 17): an HTTPS server on `https://<host>:<port>/convert`
  * answering ConversionReviews with the registered converters (lib/api/conversion, lib/controllers/conversions.ts),
+ * and on `/mutate` AdmissionReviews with the mutators (lib/api/admission/mutation.ts, lib/controllers/mutations.ts),
  * under a certificate of its own CA (generated with the openssl command line, as infra/local/pki.ts does for the
  * control plane; fresh for every start, kept in memory only), and the CRD patch that points the API server at it.
  * In AWS the admission function answers the same reviews (lib/runtime/handlers/admission.ts).
@@ -16,11 +17,16 @@ import type { CrdConverter } from '../api/conversion/converter.js';
 import { conversionWebhookPatch, crdNameOf, type ConversionWebhookTarget } from '../api/conversion/crd.js';
 import { MAX_CONVERSION_BODY_BYTES, handleConversionReview } from '../api/conversion/review.js';
 import { CRD_CONVERTERS } from '../controllers/conversions.js';
+import { MAX_MUTATION_BODY_BYTES, handleMutationReview, type Mutator } from '../api/admission/mutation.js';
+import { admissionMutators } from '../controllers/mutations.js';
 import { errorMessage } from '../core/errors.js';
 import { isNotFound, type KubeClient, type Resource } from '../kube/index.js';
 
-/** The path the server answers; any other is 404. */
+/** The path of the conversion webhook. */
 export const CONVERT_PATH = '/convert';
+
+/** The path of the mutating admission webhook; any other path is 404. */
+export const MUTATE_PATH = '/mutate';
 
 /** apiextensions.k8s.io/v1 CustomResourceDefinitions (cluster-scoped), for the conversion patch. */
 export const CRD_RESOURCE: Resource = {
@@ -42,6 +48,8 @@ export interface ConversionServerOptions {
   port?: number;
   /** The converters (default lib/controllers/conversions.ts `CRD_CONVERTERS`). */
   converters?: readonly CrdConverter[];
+  /** The mutators of `/mutate` (default lib/controllers/mutations.ts `admissionMutators()`, OpenKruise's gate defaults). */
+  mutators?: readonly Mutator[];
   logger?: Pick<Logger, 'warn' | 'debug'>;
 }
 
@@ -49,6 +57,8 @@ export interface ConversionServerOptions {
 export interface ConversionServer {
   /** `https://<host>:<port>/convert` */
   url: string;
+  /** `https://<host>:<port>/mutate` */
+  mutateUrl: string;
   /** PEM of the CA that signed the server certificate (the CRD's `caBundle`). */
   caPem: string;
   /** Stop listening (open connections are closed). */
@@ -121,30 +131,40 @@ export async function conversionCertificates(
 
 /**
  * Starts the HTTPS conversion server: POST {@link CONVERT_PATH} with a ConversionReview gets the review's answer
- * (lib/api/conversion/review.ts: 200, or 400/413 with a Failure review), any other path 404, another method 405.
+ * (lib/api/conversion/review.ts: 200, or 400/413 with a Failure review), POST {@link MUTATE_PATH} with an
+ * AdmissionReview the mutators' answer (lib/api/admission/mutation.ts), any other path 404, another method 405.
  * @throws Error when the certificates cannot be made or the port cannot be bound
  */
 export async function startConversionServer(opts: ConversionServerOptions = {}): Promise<ConversionServer> {
   const host = opts.host ?? '127.0.0.1';
   const converters = opts.converters ?? CRD_CONVERTERS;
+  const mutators = opts.mutators ?? admissionMutators();
   const { caPem, cert, key } = await conversionCertificates(host);
   const server = https.createServer({ cert, key }, (req, res) => {
     const reply = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
-    if ((req.url ?? '').split('?')[0] !== CONVERT_PATH) return reply(404, { message: 'not found' });
-    if (req.method !== 'POST') return reply(405, { message: 'POST a ConversionReview' });
+    const route = (req.url ?? '').split('?')[0];
+    if (route !== CONVERT_PATH && route !== MUTATE_PATH) return reply(404, { message: 'not found' });
+    if (req.method !== 'POST')
+      return reply(405, { message: 'POST a ConversionReview or an AdmissionReview' });
+    const limit = route === CONVERT_PATH ? MAX_CONVERSION_BODY_BYTES : MAX_MUTATION_BODY_BYTES;
     const chunks: Buffer[] = [];
     let bytes = 0;
     req.on('data', (c: Buffer) => {
       bytes += c.length;
-      if (bytes <= MAX_CONVERSION_BODY_BYTES + 1) chunks.push(c);
+      if (bytes <= limit + 1) chunks.push(c);
     });
     req.on('end', () => {
-      const { statusCode, review } = handleConversionReview(
-        Buffer.concat(chunks).toString('utf8'),
-        converters,
-      );
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (route === MUTATE_PATH) {
+        const { statusCode, review } = handleMutationReview(body, mutators);
+        if (!review.response.allowed)
+          opts.logger?.warn('mutation refused', { statusCode, error: review.response.status?.message });
+        else opts.logger?.debug('mutated', { patched: review.response.patch !== undefined });
+        return reply(statusCode, review);
+      }
+      const { statusCode, review } = handleConversionReview(body, converters);
       if (review.response.result.status === 'Failure')
         opts.logger?.warn('conversion failed', { statusCode, error: review.response.result.message });
       else opts.logger?.debug('converted', { objects: review.response.convertedObjects.length });
@@ -160,6 +180,7 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `https://${urlHost}:${port}${CONVERT_PATH}`,
+    mutateUrl: `https://${urlHost}:${port}${MUTATE_PATH}`,
     caPem,
     close: () =>
       new Promise<void>((resolve) => {

@@ -32,6 +32,12 @@ import type { BackoffSettings } from '../reconcile/backoff.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exponentialDelay } from '../core/backoff.js';
 import { errorMessage } from '../core/errors.js';
+import { admissionMutators } from '../controllers/mutations.js';
+import {
+  LOCAL_MUTATING_WEBHOOK,
+  unregisterMutatingWebhook,
+  registerMutatingWebhook,
+} from './mutatingWebhook.js';
 import {
   pointCrdsAtConverter,
   startConversionServer,
@@ -161,6 +167,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     counts,
   );
   let conversion: Embedded['conversion'];
+  // the client that registered the defaulting webhook, to take it away at stop
+  let mutating: ReturnType<typeof createKubeClient> | undefined;
   if (opts.conversion) {
     const server = await startConversionServer({ logger, ...opts.conversion });
     // a cluster that does not answer must not hold the start (nor the stop) for the client's 100 s of retries
@@ -179,6 +187,25 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     });
     conversion = { ...server, crds };
     logger.info('conversion webhook serving', { url: server.url, crds });
+    const mutators = admissionMutators(opts.settings);
+    await registerMutatingWebhook(
+      crdClient,
+      { name: LOCAL_MUTATING_WEBHOOK, url: server.mutateUrl, caPem: server.caPem },
+      mutators,
+    ).then(
+      () => {
+        mutating = crdClient;
+        logger.info('defaulting webhook serving', {
+          url: server.mutateUrl,
+          configuration: LOCAL_MUTATING_WEBHOOK,
+        });
+      },
+      (e: unknown) =>
+        logger.warn('defaulting webhook serving, but not registered: objects are stored as written', {
+          url: server.mutateUrl,
+          error: errorMessage(e),
+        }),
+    );
   }
 
   // handlers reach the runtime lazily (it is complete before the first event can arrive)
@@ -283,6 +310,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
         await pumping;
         await resyncing;
         await bus.drain().catch(() => undefined);
+        await (
+          mutating ? unregisterMutatingWebhook(mutating, LOCAL_MUTATING_WEBHOOK) : Promise.resolve()
+        ).catch((e: unknown) =>
+          logger.warn('defaulting webhook left registered', { error: errorMessage(e) }),
+        );
         await conversion?.close();
         await dynalite.close();
       })();

@@ -19,6 +19,12 @@ import {
   startConversionServer,
   type ConversionServer,
 } from '../../lib/local/conversionServer.js';
+import {
+  LOCAL_MUTATING_WEBHOOK,
+  registerMutatingWebhook,
+  unregisterMutatingWebhook,
+} from '../../lib/local/mutatingWebhook.js';
+import { admissionMutators } from '../../lib/controllers/mutations.js';
 
 type Obj = Record<string, unknown>;
 const group = 'apps.kruise.io';
@@ -209,6 +215,48 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
     delete shared.reserveOrdinals;
     expect(beta.spec).toEqual(shared);
     expect(beta.metadata.annotations).toBeUndefined();
+  });
+
+  test("with the defaulting webhook registered, an Advanced StatefulSet is stored with OpenKruise's defaults; unregistered, as written", async () => {
+    const { updateStrategy: _u, ...written } = example.spec;
+    const create = (name: string) =>
+      t.custom.createNamespacedCustomObject({
+        group,
+        version: 'v1beta1',
+        plural,
+        namespace: t.namespace,
+        body: { ...example, metadata: { name }, spec: written },
+      });
+    const target = { name: LOCAL_MUTATING_WEBHOOK, url: server?.mutateUrl ?? '', caPem: server?.caPem ?? '' };
+    await registerMutatingWebhook(kube, target, admissionMutators());
+    // the API server takes a new webhook configuration up within moments: create until one comes back defaulted
+    let stored = { spec: {} as Obj };
+    for (let i = 0; i < 50 && !stored.spec.updateStrategy; i++) {
+      await create(`defaulted-${i}`);
+      stored = await get('v1beta1', `defaulted-${i}`);
+      if (!stored.spec.updateStrategy) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(stored.spec.updateStrategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { partition: 0, maxUnavailable: 1, podUpdatePolicy: 'ReCreate', minReadySeconds: 0 },
+    });
+    expect(stored.spec.revisionHistoryLimit).toBe(10);
+    expect(stored.spec.persistentVolumeClaimRetentionPolicy).toEqual({
+      whenDeleted: 'Retain',
+      whenScaled: 'Retain',
+    });
+    expect((stored.spec.template as { spec: Obj }).spec.restartPolicy).toBe('Always');
+    // registering again replaces the configuration in place
+    await registerMutatingWebhook(kube, target, admissionMutators());
+    await unregisterMutatingWebhook(kube, LOCAL_MUTATING_WEBHOOK);
+    await unregisterMutatingWebhook(kube, LOCAL_MUTATING_WEBHOOK);
+    let plain = { spec: { updateStrategy: {} } as Obj };
+    for (let i = 0; i < 50 && plain.spec.updateStrategy; i++) {
+      await create(`plain-${i}`);
+      plain = await get('v1beta1', `plain-${i}`);
+      if (plain.spec.updateStrategy) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(plain.spec).toEqual(written);
   });
 
   test("while the webhook is down, a v1alpha1 read fails with the API server's conversion error; v1beta1 reads work", async () => {

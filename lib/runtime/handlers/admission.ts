@@ -10,6 +10,9 @@
  * `/<cluster secret>/<cluster>/convert` is the CRD conversion webhook (ConversionReview v1, lib/api/conversion with
  * lib/controllers/conversions.ts): it answers, publishes nothing, and its answer is what a read or write of the
  * non-storage version (Advanced StatefulSet v1alpha1) waits for — an unreadable master secret fails those (503).
+ * `/<cluster secret>/<cluster>/mutate` is the defaulting webhook (AdmissionReview v1, lib/api/admission/mutation.ts
+ * with lib/controllers/mutations.ts under the deployment's gates): OpenKruise's stored defaults as a JSON Patch; its
+ * configuration fails open (`failurePolicy: Ignore`), so an outage stores objects as written.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
@@ -23,6 +26,8 @@ import {
 import { createAdmissionCoalescer } from '../../source/admissionCoalescer.js';
 import { isClusterPathSecret } from '../../source/admissionSecret.js';
 import { handleConversionReview } from '../../api/conversion/review.js';
+import { handleMutationReview } from '../../api/admission/mutation.js';
+import { admissionMutators } from '../../controllers/mutations.js';
 import { CRD_CONVERTERS } from '../../controllers/conversions.js';
 import type { CrdConverter } from '../../api/conversion/converter.js';
 import { withCorrelationIds } from '../../requests/index.js';
@@ -60,6 +65,9 @@ export interface AdmissionHandlerOptions {
 
 /** The path segment after `/<cluster secret>/<cluster>` of the CRD conversion webhook. */
 export const CONVERT_PATH_SEGMENT = 'convert';
+
+/** The path segment after `/<cluster secret>/<cluster>` of the defaulting (mutating) webhook. */
+export const MUTATE_PATH_SEGMENT = 'mutate';
 
 function reply(statusCode: number, body: unknown): LambdaFunctionURLResult {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
@@ -108,7 +116,12 @@ export function admissionHandler(
     }
     const [secret = '', cluster = '', ...rest] = (event.rawPath ?? '').split('/').filter(Boolean);
     const convert = rest.length === 1 && rest[0] === CONVERT_PATH_SEGMENT;
-    if (!master || (rest.length > 0 && !convert) || !isClusterPathSecret(secret, master, cluster)) {
+    const mutate = rest.length === 1 && rest[0] === MUTATE_PATH_SEGMENT;
+    if (
+      !master ||
+      (rest.length > 0 && !convert && !mutate) ||
+      !isClusterPathSecret(secret, master, cluster)
+    ) {
       logger.warn('admission call rejected: wrong path or secret', { pathSegments: rest.length + 2 });
       return reply(404, { message: 'not found' });
     }
@@ -120,6 +133,13 @@ export function admissionHandler(
       if (result.status === 'Failure')
         logger.warn('conversion failed', { statusCode, error: result.message, cluster });
       else logger.debug('converted', { objects: convertedObjects.length, cluster });
+      return reply(statusCode, review);
+    }
+    if (mutate) {
+      const { statusCode, review } = handleMutationReview(body, admissionMutators(runtime.settings));
+      if (!review.response.allowed)
+        logger.warn('mutation refused', { statusCode, error: review.response.status?.message, cluster });
+      else logger.debug('mutated', { patched: review.response.patch !== undefined, cluster });
       return reply(statusCode, review);
     }
     if (Buffer.byteLength(body) > MAX_ADMISSION_BODY_BYTES) {

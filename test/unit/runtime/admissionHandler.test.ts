@@ -269,7 +269,51 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
     expect((await convert(`/${pathSecretOf('prod')}/other/convert`, body)).statusCode).toBe(404);
     expect((await convert(`/${MASTER}/prod/convert`, body)).statusCode).toBe(404);
     expect((await convert(`/${pathSecretOf('prod')}/prod/convert/x`, body)).statusCode).toBe(404);
-    expect((await convert(`/${pathSecretOf('prod')}/prod/mutate`, body)).statusCode).toBe(404);
+    expect((await convert(`/${pathSecretOf('prod')}/prod/validate`, body)).statusCode).toBe(404);
+    expect((await convert(`/${pathSecretOf('prod')}/other/mutate`, body)).statusCode).toBe(404);
+  });
+
+  it("/mutate answers an Advanced StatefulSet's AdmissionReview with OpenKruise's defaults as a JSON Patch under the deployment's gates, publishing nothing", async () => {
+    const review = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'm-1',
+        resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'statefulsets' },
+        operation: 'CREATE',
+        object: { ...asts, spec: { replicas: 2, template: { spec: { containers: [] } } } },
+      },
+    });
+    const handler = admissionHandler(
+      () =>
+        ({
+          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
+          admissionSecret: async () => MASTER,
+          settings: { statefulset: { templateNoDefaults: true, statefulSetAutoDeletePVC: false } },
+        }) as unknown as Runtime,
+      setUp().logger,
+    );
+    const r = (await handler({
+      rawPath: `/${pathSecretOf('prod')}/prod/mutate`,
+      body: review,
+      isBase64Encoded: false,
+    })) as { statusCode: number; body: string };
+    expect(r.statusCode).toBe(200);
+    const response = (JSON.parse(r.body) as { response: { uid: string; allowed: boolean; patch: string } })
+      .response;
+    expect(response).toMatchObject({ uid: 'm-1', allowed: true, patchType: 'JSONPatch' });
+    expect(JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'))).toEqual([
+      { op: 'add', path: '/spec/podManagementPolicy', value: 'OrderedReady' },
+      {
+        op: 'add',
+        path: '/spec/updateStrategy',
+        value: {
+          type: 'RollingUpdate',
+          rollingUpdate: { partition: 0, maxUnavailable: 1, podUpdatePolicy: 'ReCreate', minReadySeconds: 0 },
+        },
+      },
+      { op: 'add', path: '/spec/revisionHistoryLimit', value: 10 },
+    ]);
   });
 
   it('a bad body gets 400 with a Failure review, an unknown version 200 with one, and both are logged', async () => {

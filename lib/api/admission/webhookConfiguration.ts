@@ -1,0 +1,62 @@
+/**
+ * The MutatingWebhookConfiguration that sends the API server's writes of every mutated resource
+ * (./mutation.ts `Mutator`) to a `/mutate` endpoint: the embedded runtime's HTTPS server (lib/local) or the
+ * admission function (`kruiseless install --admission-url`). `failurePolicy: Ignore`: while the endpoint is down a
+ * write is stored as sent, and the controllers apply the same defaults in memory on every read, so what runs is the
+ * same; only the stored object lacks the defaults until its next write.
+ */
+import type { JsonObject } from '../types.js';
+import type { Mutator } from './mutation.js';
+
+/** Longest wait of the API server for one call, seconds (its own default is 10). */
+export const MUTATING_WEBHOOK_TIMEOUT_SECONDS = 5;
+
+/** The configuration's name, e.g. `kruiseless-defaults` (AWS) or `kruiseless-local-defaults`. */
+export interface MutatingWebhookTarget {
+  name: string;
+  /** The https URL of `/mutate`. */
+  url: string;
+  /** PEM of the CA that signed the endpoint's certificate; absent for a publicly trusted one (a Lambda URL). */
+  caPem?: string;
+}
+
+/**
+ * The admissionregistration.k8s.io/v1 MutatingWebhookConfiguration: one webhook per mutator, named
+ * `<resource>.<group>.kruiseless.io`, for its group/version/resource's CREATE and UPDATE (no subresource), with
+ * `matchPolicy: Equivalent` (a write through another served version is converted to the mutator's first).
+ */
+export function mutatingWebhookConfiguration(
+  target: MutatingWebhookTarget,
+  mutators: readonly Mutator[],
+): JsonObject {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: {
+      name: target.name,
+      labels: { 'app.kubernetes.io/name': 'kruiseless', 'app.kubernetes.io/component': 'defaulting' },
+    },
+    webhooks: mutators.map((m) => ({
+      name: `${m.resource}.${m.group}.kruiseless.io`,
+      admissionReviewVersions: ['v1'],
+      sideEffects: 'None',
+      failurePolicy: 'Ignore',
+      matchPolicy: 'Equivalent',
+      reinvocationPolicy: 'Never',
+      timeoutSeconds: MUTATING_WEBHOOK_TIMEOUT_SECONDS,
+      clientConfig: {
+        url: target.url,
+        ...(target.caPem ? { caBundle: Buffer.from(target.caPem).toString('base64') } : {}),
+      },
+      rules: [
+        {
+          apiGroups: [m.group],
+          apiVersions: [m.version],
+          operations: ['CREATE', 'UPDATE'],
+          resources: [m.resource],
+          scope: 'Namespaced',
+        },
+      ],
+    })),
+  };
+}
