@@ -77,7 +77,8 @@ describe("Advanced StatefulSet volumeClaimTemplate updates under OpenKruise's ru
     for (const [name, type] of [
       ['rolling', 'OnPodRollingUpdate'],
       ['ondelete', 'OnDelete'],
-      ['probe', 'OnPodRollingUpdate'],
+      ['probe-a', 'OnPodRollingUpdate'],
+      ['probe-b', 'OnPodRollingUpdate'],
     ])
       await t.custom.createNamespacedCustomObject({
         group,
@@ -86,17 +87,34 @@ describe("Advanced StatefulSet volumeClaimTemplate updates under OpenKruise's ru
         namespace: t.namespace,
         body: set(name, type),
       });
-    // the API server takes a new policy up within moments: until then an update it refuses goes through
-    for (let i = 0; i < 200; i++) {
-      const answer = await updateTemplates('probe', [
-        template(`p${i}`, 'standard'),
-        template(`q${i}`, 'standard'),
-      ]);
-      if (answer.includes('volumeClaimTemplate name can not be modified')) return;
-      await new Promise((r) => setTimeout(r, 100));
+    // the API server takes new policies up within moments (the one with StorageClass params once it has read the
+    // classes): until then an update they refuse goes through, so probe each on a set of its own, every try a new
+    // rename or resize of the last state
+    const probes: [string, string, (i: number) => Obj[]][] = [
+      [
+        'probe-a',
+        'name can not be modified',
+        (i) => [template(`p${i}`, 'standard'), template(`q${i}`, 'standard')],
+      ],
+      [
+        'probe-b',
+        'does not support volume expansion',
+        (i) => [
+          template('data0', 'allow-volume-expansion'),
+          template('data1', 'disallow-volume-expansion', `${i + 2}Gi`),
+        ],
+      ],
+    ];
+    for (const [name, refusal, templates] of probes) {
+      let answer = '';
+      for (let i = 0; i < 300 && !answer.includes(refusal); i++) {
+        answer = await updateTemplates(name, templates(i));
+        if (!answer.includes(refusal)) await new Promise((r) => setTimeout(r, 100));
+      }
+      if (!answer.includes(refusal))
+        throw new Error(`${name}: the policy did not take effect within 30 s (${answer})`);
     }
-    throw new Error('the claim-template policies did not take effect within 20 s');
-  }, 30_000);
+  }, 90_000);
 
   afterAll(async () => {
     await syncClaimTemplatePolicies(t.kc, false);

@@ -467,11 +467,32 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
   });
 
   test('Advanced StatefulSet: its pod is accepted; its PVC owned (not controlled) by the set is, and may move to its pod; one owned by a ReplicaSet is not', async () => {
+    // real owners: the garbage collector deletes a claim or pod whose owners are all missing, and on a busy
+    // machine it did so between the create and the patch below (a 404)
+    const set = (await guardNs.custom.createNamespacedCustomObject({
+      group: 'apps.kruise.io',
+      version: 'v1beta1',
+      plural: 'statefulsets',
+      namespace: guardNs.namespace,
+      body: {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'StatefulSet',
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 0,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'c', image: 'x' }] },
+          },
+        },
+      },
+    })) as { metadata: { uid: string } };
     const setOwner = {
       apiVersion: 'apps.kruise.io/v1beta1',
       kind: 'StatefulSet',
       name: 'web',
-      uid: 'uid-web-set',
+      uid: set.metadata.uid,
     };
     const pvcsPath = `/api/v1/namespaces/${guardNs.namespace}/persistentvolumeclaims`;
     const claim = (name: string, ownerReferences: object[]) => ({
@@ -482,10 +503,13 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     });
     expect((await asController('POST', podsPath(), pod('web-0', setOwner))).status).toBe(201);
     expect((await asController('POST', pvcsPath, claim('data-web-0', [setOwner]))).status).toBe(201);
+    const podUid =
+      (await guardNs.core.readNamespacedPod({ name: 'web-0', namespace: guardNs.namespace })).metadata?.uid ??
+      '';
     const toPod = await asController(
       'PATCH',
       `${pvcsPath}/data-web-0`,
-      { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'web-0', uid: 'uid-web-0' }] } },
+      { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'web-0', uid: podUid }] } },
       'application/merge-patch+json',
     );
     expect(toPod.status).toBe(200);
