@@ -265,7 +265,7 @@ describe('kruiseless why', () => {
     expect(await cli('why', 'bare')).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: pod "bare" is not controlled by a CloneSet\n',
+      stderr: 'error: pod "bare" is not controlled by a CloneSet or an Advanced StatefulSet\n',
     });
     expect(await cli('why', 'deployment/web')).toEqual({
       code: 1,
