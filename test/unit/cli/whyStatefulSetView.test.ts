@@ -50,7 +50,14 @@ function pod(ordinal: number, revision: string, labels: Record<string, string> =
 
 /** A StatefulSet Event at `at`. */
 function event(reason: string, message: string, at: string, type = 'Normal'): CoreEvent {
-  return { type, reason, message, lastTimestamp: at, involvedObject: { kind: 'StatefulSet', name: 'web' } };
+  return {
+    metadata: {},
+    type,
+    reason,
+    message,
+    lastTimestamp: at,
+    involvedObject: { kind: 'StatefulSet', name: 'web' },
+  };
 }
 
 describe('Advanced StatefulSet why report', () => {
