@@ -2,8 +2,8 @@
  * `kruiseless lint -f cloneset.yaml` (docs/cli.md#lint): OpenKruise's CloneSet validation offline — every
  * CloneSet document of the file is defaulted and validated by {@link checkCloneSet}, the check the planner runs
  * before every reconcile, with OpenKruise's messages. Errors are printed as `path: message` lines on stderr
- * and the exit code is 1; a valid file prints one `… is valid` line per CloneSet. `apps.kruise.io/v1beta1` Advanced
- * StatefulSets are linted too, with OpenKruise's StatefulSet webhook rules.
+ * and the exit code is 1; a valid file prints one `… is valid` line per CloneSet. Advanced StatefulSets are linted
+ * too, with OpenKruise's StatefulSet webhook rules (`apps.kruise.io/v1beta1`; v1alpha1 converted to it first).
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -12,9 +12,11 @@ import { checkCloneSet } from '../controllers/cloneset/api/check.js';
 import { checkStatefulSet } from '../controllers/statefulset/api/check.js';
 import { STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME } from '../controllers/statefulset/api/resource.js';
 import type { StatefulSet } from '../controllers/statefulset/api/types.js';
+import { toV1beta1 } from '../controllers/statefulset/api/conversion.js';
+import { errorMessage } from '../core/errors.js';
 import type { FieldError } from '../api/errors.js';
 import { GROUP, KIND } from '../api/keys.js';
-import type { CloneSet } from '../api/types.js';
+import type { CloneSet, JsonObject } from '../api/types.js';
 import { fromV1beta1, type CloneSetV1beta1 } from '../api/v1beta1.js';
 import { CliError, runCommand, type CliIO } from './io.js';
 
@@ -34,13 +36,15 @@ function shown(v: unknown, absent: string): string {
 
 /**
  * Lints one parsed document.
- * @throws CliError when it is not a CloneSet of apps.kruise.io/v1alpha1 or v1beta1
+ * @throws CliError when it is not a CloneSet or an Advanced StatefulSet of apps.kruise.io/v1alpha1 or v1beta1
  */
 export function lintDocument(doc: unknown, index: number): LintResult {
   const obj = (doc ?? {}) as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
   const where = `document ${index + 1}`;
   if (obj.kind === STATEFULSET_KIND_NAME && obj.apiVersion === STATEFULSET_API_VERSION)
     return lintStatefulSet(doc as StatefulSet);
+  if (obj.kind === STATEFULSET_KIND_NAME && obj.apiVersion === `${GROUP}/v1alpha1`)
+    return lintStatefulSet(v1alpha1StatefulSet(doc as JsonObject, where));
   if (obj.kind !== KIND) throw new CliError(`${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet`);
   const version =
     obj.apiVersion === `${GROUP}/v1alpha1`
@@ -66,9 +70,22 @@ export function lintDocument(doc: unknown, index: number): LintResult {
 }
 
 /**
- * Lints an `apps.kruise.io/v1beta1` Advanced StatefulSet: defaulted and validated by
- * lib/controllers/statefulset/api/check.ts, OpenKruise's StatefulSet webhook rules with their messages (the
- * controller is not registered yet; the rules are the ones it will run).
+ * A v1alpha1 Advanced StatefulSet as v1beta1, as the CRD's conversion (lib/controllers/statefulset/api/conversion.ts
+ * `toV1beta1`) stores it.
+ * @throws CliError when its `kruiseless.io/v1beta1-fields` annotation is not what the conversion writes
+ */
+function v1alpha1StatefulSet(doc: JsonObject, where: string): StatefulSet {
+  try {
+    return toV1beta1(doc) as unknown as StatefulSet;
+  } catch (e) {
+    throw new CliError(`${where}: ${errorMessage(e)}`);
+  }
+}
+
+/**
+ * Lints an `apps.kruise.io/v1beta1` Advanced StatefulSet (a v1alpha1 one converted first): defaulted and
+ * validated by lib/controllers/statefulset/api/check.ts, OpenKruise's StatefulSet webhook rules with their
+ * messages, the check the controller runs before every pass.
  */
 function lintStatefulSet(sts: StatefulSet): LintResult {
   const name = shown(sts.metadata?.name, '');

@@ -1,7 +1,9 @@
 /**
- * `kruiseless plan <cloneset>` (docs/cli.md#plan): what the next reconcile pass would do and why, read-only. The
- * inputs are read by the reconciler's own read path ({@link previewPass}); the state table (expectations,
- * scale-down ledger) only when named, else they count as empty and the report says so.
+ * `kruiseless plan <workload>` (docs/cli.md#plan): what the next reconcile pass would do and why, read-only. The
+ * workload is named as for `rollout` (./target.ts): a bare name or `cloneset/<name>` is a CloneSet, `asts/<name>`
+ * or `statefulset.apps.kruise.io/<name>` an Advanced StatefulSet (./planStatefulSet.ts). The inputs are read by
+ * the reconciler's own read path ({@link previewPass}); the state table (expectations, scale-down ledger) only
+ * when named, else they count as empty and the report says so.
  */
 import type { Command } from 'commander';
 import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
@@ -9,16 +11,32 @@ import { systemClock } from '../core/clock.js';
 import { previewPass } from '../controllers/cloneset/preview.js';
 import { createMemoryStores } from '../state/index.js';
 import { connect, openState, type ConnectionOptions, type StateOptions } from './connect.js';
-import { cloneSetName } from './target.js';
-import { RESOURCE, notFound, runCommand, type CliIO } from './io.js';
+import { rolloutTarget } from './target.js';
+import { planStatefulSet } from './planStatefulSet.js';
+import { CliError, RESOURCE, notFound, runCommand, type CliIO } from './io.js';
 import { addConnectionOptions, addStateOptions } from './options.js';
 import { placeholderIds, planReport } from './planView.js';
 
-/** Prints the plan of the next pass over the CloneSet. */
-async function plan(io: CliIO, arg: string, opts: ConnectionOptions & StateOptions): Promise<void> {
+/** Options of `plan`. */
+interface PlanOptions extends ConnectionOptions, StateOptions {
+  /** The deployment's feature gates (Advanced StatefulSet only). */
+  featureGates?: string;
+}
+
+/** Prints the plan of the next pass over the workload. */
+async function plan(io: CliIO, arg: string, opts: PlanOptions): Promise<void> {
+  const target = rolloutTarget(arg);
   const conn = connect(opts, io);
-  const name = cloneSetName(arg);
   const state = openState(opts, io.env);
+  if (target.kind === 'statefulset') {
+    await planStatefulSet(io, conn, target.name, state, opts.featureGates);
+    return;
+  }
+  if (opts.featureGates !== undefined)
+    throw new CliError(
+      '--feature-gates concerns an Advanced StatefulSet only: a CloneSet plans with its flags',
+    );
+  const name = target.name;
   // without a table: the memory stores hold nothing, so expectations and ledger read as empty
   const stores = state ?? { ...createMemoryStores(), cluster: 'local', table: '' };
   const key = { cluster: stores.cluster, kind: CLONESET_KIND, namespace: conn.namespace, name };
@@ -44,12 +62,14 @@ export function registerPlan(program: Command, io: CliIO): void {
   addStateOptions(
     addConnectionOptions(
       program
-        .command('plan <cloneset>')
+        .command('plan <workload>')
         .description(
-          "what the next reconcile would do and why (read-only: the reconciler's reads, then plan())",
+          "what the next reconcile of a CloneSet or an Advanced StatefulSet (asts/<name>) would do and why (read-only: the reconciler's reads, then its planner)",
+        )
+        .option(
+          '--feature-gates <gates>',
+          "Advanced StatefulSet: the deployment's gates (Name=true,...), default OpenKruise v1.9.0's",
         ),
     ),
-  ).action((arg: string, opts: ConnectionOptions & StateOptions) =>
-    runCommand(io, () => plan(io, arg, opts)),
-  );
+  ).action((arg: string, opts: PlanOptions) => runCommand(io, () => plan(io, arg, opts)));
 }

@@ -5,47 +5,24 @@
  */
 import type { CloneSetStatus } from '../api/types.js';
 import type { Plan } from '../controllers/cloneset/plan/index.js';
-import type { Action, DeleteReason, PatchReason } from '../podset/actions.js';
+import type { Action } from '../podset/actions.js';
 import type { PassPreview } from '../controllers/cloneset/preview.js';
+import {
+  DELETE_WHY,
+  PATCH_WHY,
+  changedFields,
+  pendingText,
+  resizeWhy,
+  type PlannedWrite,
+} from './writeWhy.js';
 
-/** One write: `<verb> <resource> <name>` (the form the tests compare with recorded API calls) and why. */
-export interface PlannedWrite {
-  write: string;
-  why: string;
-}
+export type { PlannedWrite } from './writeWhy.js';
 
 /** Placeholder instance ids of pods the pass would create (their real ids are random): `<new-1>`, `<new-2>`, … */
 export function placeholderIds(): () => string {
   let n = 0;
   return () => `<new-${++n}>`;
 }
-
-const DELETE_WHY: Record<DeleteReason, string> = {
-  ScaleDown: 'scale down: more pods than replicas',
-  SpecifiedDelete:
-    'specified delete: listed in scaleStrategy.podsToDelete or labelled apps.kruise.io/specified-delete',
-  PreDeleteHookReleased: 'its pre-delete lifecycle hook was released',
-  ReplicasZero: 'replicas is 0',
-  RecreateUpdate: 'recreate update: deleted to be created again at the update revision',
-  PodFailed: 'the pod Failed or Succeeded: deleted to be created again',
-};
-
-const PATCH_WHY: Record<PatchReason | Extract<Action, { type: 'PatchPodStatus' }>['reason'], string> = {
-  LifecycleTransition: 'lifecycle state change',
-  BackfillPodTemplateHash: 'backfill the pod-template-hash label',
-  RecreateUpdate: 'recreate update: mark for deletion at the update revision',
-  InPlaceUpdate: 'in-place update to the update revision',
-  InPlaceUpdateGraceExpired: 'in-place update: grace period over, apply the held spec',
-  InPlaceUpdateNextBatch: 'in-place update: next container batch',
-  CancelPreDelete: 'cancel PreparingDelete: the pod is wanted again',
-  ReleaseOwnership: 'release: the pod no longer matches the selector',
-  UpdateIdentity: 'restore the pod-name and pod-index labels',
-  InPlaceUpdateReady: 'in-place update finished: InPlaceUpdateReady=True',
-  StartInPlaceUpdate: 'in-place update starts: InPlaceUpdateReady=False',
-  MarkPodNotReady: 'mark not ready before the update (KruisePodReady=False)',
-  MarkPodReady: 'mark ready again (KruisePodReady=True)',
-  InitKruisePodReady: 'new pod with the KruisePodReady gate: condition set True',
-};
 
 /** The writes of one action, in the order the executor makes them. */
 function actionWrites(a: Action, plan: Plan): PlannedWrite[] {
@@ -85,7 +62,7 @@ function actionWrites(a: Action, plan: Plan): PlannedWrite[] {
       return [
         {
           write: `patch pvc ${a.name}`,
-          why: `grown to its template's request before pod ${a.pod.name} is updated (volumeClaimUpdateStrategy OnPodRollingUpdate)`,
+          why: resizeWhy(a.pod.name),
         },
       ];
   }
@@ -104,12 +81,9 @@ const STATUS_FIELDS = [
   'currentRevision',
 ] as const satisfies readonly (keyof CloneSetStatus)[];
 
-/** The changed status fields as `field old→new`, comma-separated. */
+/** The changed status fields as `field old→new`, comma-separated (`conditions` when none of them changed). */
 export function statusChanges(before: CloneSetStatus | undefined, after: CloneSetStatus): string {
-  const changes = STATUS_FIELDS.filter((f) => before?.[f] !== after[f]).map(
-    (f) => `${f} ${String(before?.[f] ?? '-')}→${String(after[f] ?? '-')}`,
-  );
-  return changes.length > 0 ? changes.join(', ') : 'conditions';
+  return changedFields(STATUS_FIELDS, before, after, 'conditions');
 }
 
 /** Every write of the pass, in order (the recorded-scale-down case lists the deletes that pass finishes). */
@@ -158,21 +132,6 @@ function diffText(plan: Plan): string {
   return parts.length > 0 ? parts.join(' ') : 'none';
 }
 
-/** Pending expectations as `create a, b; delete c`, or `none pending`. */
-function pendingText(p: PassPreview): string {
-  const { creates, deletes, updates } = p.observed.pending;
-  const items = (
-    [
-      ['create', creates],
-      ['delete', deletes],
-      ['update', updates],
-    ] as const
-  )
-    .filter(([, ops]) => ops.length > 0)
-    .map(([verb, ops]) => `${verb} ${ops.map((o) => o.name).join(', ')}`);
-  return items.length > 0 ? `${items.join('; ')} not yet seen: pod writes wait` : 'none pending';
-}
-
 /**
  * The whole `plan` report. `stateNote` says where expectations and the ledger came from (or that they were not
  * read). Ends with a newline.
@@ -186,7 +145,7 @@ export function planReport(p: PassPreview, stateNote: string): string {
     `  update revision:  ${plan.revisions.updateRevision}${plan.revisions.create ? ' (new)' : ''}`,
     `  current revision: ${plan.revisions.currentRevision}`,
     `  pods:             ${p.world.pods.length} owned, ${p.world.pvcs.length} pvcs, ${p.world.revisions.length} revisions`,
-    `  expectations:     ${pendingText(p)}`,
+    `  expectations:     ${pendingText(p.observed.pending)}`,
     `  scale-down:       ${p.intent ? `recorded ${p.intent.intentId}: the next pass finishes it and plans nothing else` : 'nothing recorded'}`,
     `  phase:            ${plan.phase}`,
     `  diff:             ${diffText(plan)}`,

@@ -1,12 +1,13 @@
 /**
- * Which workload a `NAME` or `TYPE/NAME` argument of `kruiseless rollout` names, with the spellings kubectl accepts
- * for each resource (plural, singular, `<resource>.<group>`, `<resource>.<version>.<group>`, the CRD's short names).
+ * Which workload a `NAME` or `TYPE/NAME` argument of `kruiseless rollout` and `plan` names, with the spellings
+ * kubectl accepts for each resource (plural, singular, `<resource>.<group>`, `<resource>.<version>.<group>`, the
+ * CRD's short names).
  * A bare `NAME` is a CloneSet, as it always was. `statefulset`/`sts` without the group are apps/v1's StatefulSet to
  * kubectl (a built-in resource wins a short name over a CRD's), so they are refused with the spelling that works.
  */
 import { CliError } from './io.js';
 
-/** The kinds `kruiseless rollout` handles, by controller name (lib/controllers `name`). */
+/** The kinds `kruiseless rollout` and `plan` handle, by controller name (lib/controllers `name`). */
 export type RolloutKind = 'cloneset' | 'statefulset';
 
 /** A workload named on the command line. */
@@ -70,18 +71,4 @@ export function rolloutTarget(arg: string): RolloutTarget {
   throw new CliError(
     `"${type}" is not a CloneSet or an Advanced StatefulSet: kruiseless handles clonesets.apps.kruise.io and statefulsets.apps.kruise.io`,
   );
-}
-
-/**
- * The CloneSet name of a `NAME` or `TYPE/NAME` argument (the commands that handle CloneSets only: `plan`, `why`).
- * @throws CliError for another type (an Advanced StatefulSet included: say which commands take one) or an empty name
- */
-export function cloneSetName(arg: string): string {
-  const target = rolloutTarget(arg);
-  if (target.kind !== 'cloneset') {
-    throw new CliError(
-      `"${arg}" is an Advanced StatefulSet: this command handles CloneSets only (rollout and lint take both)`,
-    );
-  }
-  return target.name;
 }

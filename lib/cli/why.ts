@@ -1,22 +1,70 @@
 /**
  * `kruiseless why <pod>` (docs/cli.md#why): gathers the pod, its CloneSet, the CloneSet's Events naming the pod,
  * the pod's own Events and — when a state table is named — the scale-down ledger and expectations, and prints
- * {@link whyReport}. Works for a pod that is gone as long as its CloneSet or Events remain.
+ * {@link whyReport}; for a pod of an Advanced StatefulSet, the same of the set (./whyStatefulSet.ts). Works for a
+ * pod that is gone as long as its workload or Events remain: its name `<workload>-<suffix>` names a CloneSet, or
+ * when no such CloneSet exists and the suffix is an ordinal, an Advanced StatefulSet ({@link goneOwner}).
  */
 import type { Command } from 'commander';
 import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
-import { KIND } from '../api/keys.js';
-import { eventsOf, getPod } from './calls.js';
-import { connect, openState, type ConnectionOptions, type StateOptions } from './connect.js';
+import { GROUP, KIND } from '../api/keys.js';
+import { getPod } from './calls.js';
+import { connect, openState, type Connection, type ConnectionOptions, type StateOptions } from './connect.js';
 import { CliError, RESOURCE, notFound, runCommand, type CliIO } from './io.js';
 import { addConnectionOptions, addStateOptions } from './options.js';
-import { namesPod, whyReport, type PodFacts } from './whyView.js';
+import { whyReport, type PodFacts } from './whyView.js';
 import { CLONESET_RESOURCE } from '../controllers/cloneset/api/resource.js';
+import { STATEFULSET_KIND_NAME, STATEFULSET_RESOURCE } from '../controllers/statefulset/api/resource.js';
+import type { StatefulSet } from '../controllers/statefulset/api/types.js';
+import { parentAndOrdinal } from '../controllers/statefulset/plan/ordinals.js';
+import type { CloneSet, Pod } from '../api/types.js';
+import { podEvents, whyStatefulSetPod } from './whyStatefulSet.js';
 
 /** A pod name's CloneSet by the naming rule `<cloneset>-<instance id>` (for pods that are gone). */
 function cloneSetOfName(pod: string): string {
   const dash = pod.lastIndexOf('-');
   return dash > 0 ? pod.slice(0, dash) : pod;
+}
+
+/** The workload a pod's report is about: its kind, name and, when already read, the object. */
+type Owner =
+  | { kind: 'cloneset'; name: string; cloneSet?: CloneSet }
+  | { kind: 'statefulset'; name: string; statefulSet?: StatefulSet };
+
+/**
+ * The controller of an existing pod: a CloneSet, or an Advanced StatefulSet (`apps.kruise.io` StatefulSet).
+ * @throws CliError when its controller is something else, or it has none
+ */
+function ownerOf(pod: Pod, name: string): Owner {
+  const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
+  if (owner?.kind === KIND) return { kind: 'cloneset', name: owner.name };
+  if (owner?.kind === STATEFULSET_KIND_NAME && owner.apiVersion.startsWith(`${GROUP}/`))
+    return { kind: 'statefulset', name: owner.name };
+  throw new CliError(
+    `pod "${name}" is not controlled by a CloneSet or an Advanced StatefulSet${owner ? ` (its controller is ${owner.apiVersion} ${owner.kind} ${owner.name})` : ''}`,
+  );
+}
+
+/**
+ * The workload of a pod that is gone, by the naming rules: a CloneSet's pods are `<cloneset>-<instance id>`, an
+ * Advanced StatefulSet's `<set>-<ordinal>`. The CloneSet of that prefix is tried first (an instance id may be all
+ * digits); when it does not exist and the suffix is an ordinal, the Advanced StatefulSet; when neither exists, the
+ * CloneSet (gone).
+ * @throws KubeApiError when a read fails
+ */
+async function goneOwner(conn: Connection, name: string): Promise<Owner> {
+  const csName = cloneSetOfName(name);
+  const cloneSet = await conn.kube.get(CLONESET_RESOURCE, { namespace: conn.namespace, name: csName });
+  if (cloneSet) return { kind: 'cloneset', name: csName, cloneSet };
+  const { parent, ordinal } = parentAndOrdinal(name);
+  if (ordinal >= 0) {
+    const statefulSet = await conn.kube.get(STATEFULSET_RESOURCE, {
+      namespace: conn.namespace,
+      name: parent,
+    });
+    if (statefulSet) return { kind: 'statefulset', name: parent, statefulSet };
+  }
+  return { kind: 'cloneset', name: csName };
 }
 
 /** Prints why the pod is as it is. */
@@ -28,25 +76,18 @@ async function why(io: CliIO, podArg: string, opts: ConnectionOptions & StateOpt
   const name = slash >= 0 ? podArg.slice(slash + 1) : podArg;
   const conn = connect(opts, io);
   const pod = await getPod(conn, name);
-  let csName: string;
-  if (pod) {
-    const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
-    if (!owner || owner.kind !== KIND) {
-      throw new CliError(
-        `pod "${name}" is not controlled by a CloneSet${owner ? ` (its controller is ${owner.kind} ${owner.name})` : ''}`,
-      );
-    }
-    csName = owner.name;
-  } else {
-    csName = cloneSetOfName(name);
+  const owner = pod ? ownerOf(pod, name) : await goneOwner(conn, name);
+  const state = openState(opts, io.env);
+  if (owner.kind === 'statefulset') {
+    io.out(await whyStatefulSetPod(conn, name, pod, owner.name, owner.statefulSet, state));
+    return;
   }
-  const cloneSet = await conn.kube.get(CLONESET_RESOURCE, { namespace: conn.namespace, name: csName });
-  const csEvents = cloneSet?.metadata.uid ? await eventsOf(conn, cloneSet.metadata.uid) : [];
-  const podEvents = pod?.metadata.uid ? await eventsOf(conn, pod.metadata.uid) : [];
-  const events = [...csEvents.filter((e) => namesPod(e.message, name)), ...podEvents];
+  const csName = owner.name;
+  const cloneSet =
+    owner.cloneSet ?? (await conn.kube.get(CLONESET_RESOURCE, { namespace: conn.namespace, name: csName }));
+  const events = await podEvents(conn, cloneSet?.metadata.uid, name, pod);
   if (!pod && events.length === 0) throw notFound(RESOURCE.pod, name);
 
-  const state = openState(opts, io.env);
   const facts: PodFacts = {
     namespace: conn.namespace,
     name,
@@ -73,7 +114,9 @@ export function registerWhy(program: Command, io: CliIO): void {
     addConnectionOptions(
       program
         .command('why <pod>')
-        .description('why a pod was created, deleted, recreated or updated in place (labels, state, Events)'),
+        .description(
+          'why a pod of a CloneSet or an Advanced StatefulSet was created, deleted, recreated or updated in place (labels, state, Events)',
+        ),
     ),
   ).action((arg: string, opts: ConnectionOptions & StateOptions) => runCommand(io, () => why(io, arg, opts)));
 }

@@ -71,8 +71,8 @@ function revisionLine(pod: Pod, cs: CloneSet | undefined): string {
     : `${rev} (an old revision; the update revision is ${update}: the pod is due for update unless partition or pause keeps it)`;
 }
 
-/** The in-place update annotation, summarised, or undefined when absent or unreadable. */
-function inPlaceLine(pod: Pod): string | undefined {
+/** The in-place update annotation, summarised, or undefined when absent. */
+export function inPlaceLine(pod: Pod): string | undefined {
   const raw = pod.metadata.annotations?.[ANNOTATION_INPLACE_UPDATE_STATE];
   if (!raw) return undefined;
   try {
@@ -88,9 +88,8 @@ function inPlaceLine(pod: Pod): string | undefined {
   }
 }
 
-/** The pod's line in the expectations, if any. */
-function expectationLine(facts: PodFacts): string {
-  const e = facts.expectations;
+/** Pod `name`'s line in the stored expectations (`not read` when they were not). */
+export function expectationLine(e: Expectations | undefined, name: string): string {
   if (!e) return 'not read';
   const found = (
     [
@@ -100,7 +99,7 @@ function expectationLine(facts: PodFacts): string {
     ] as const
   ).flatMap(([verb, ops]) =>
     ops
-      .filter((o) => o.name === facts.name)
+      .filter((o) => o.name === name)
       .map((o) => `${verb} issued at ${new Date(o.at).toISOString()} not yet seen`),
   );
   return found.length > 0 ? found.join('; ') : 'nothing pending for this pod';
@@ -114,10 +113,40 @@ function ledgerLine(facts: PodFacts): string {
   return `chosen for deletion by scale-down ${facts.intent.intentId} at ${new Date(facts.intent.createdAt).toISOString()}: ${chosen.reason}`;
 }
 
+/**
+ * The `History (Events):` lines: the Events by time, each `<time>  <type> <reason> on <kind>/<name> (xN): <message>`
+ * and ` → <meaning>` where `meaningOf` gives one.
+ */
+export function historyLines(
+  events: readonly CoreEvent[],
+  meaningOf: (e: CoreEvent) => string | undefined,
+): string[] {
+  // Event times have whole seconds: within one second the API server's write order (resourceVersion) decides
+  const sorted = [...events].sort(
+    (a, b) =>
+      (Date.parse(eventTime(a)) || 0) - (Date.parse(eventTime(b)) || 0) ||
+      (compareResourceVersions(a.metadata?.resourceVersion ?? '', b.metadata?.resourceVersion ?? '') ?? 0),
+  );
+  const lines = [sorted.length > 0 ? 'History (Events):' : 'History (Events): none kept'];
+  for (const e of sorted) {
+    const meaning = meaningOf(e);
+    const count = (e.count ?? 1) > 1 ? ` (x${e.count ?? 1})` : '';
+    lines.push(
+      `  ${eventTime(e)}  ${e.type ?? ''} ${e.reason ?? ''} on ${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}${count}: ${e.message ?? ''}${meaning ? ` → ${meaning}` : ''}`,
+    );
+  }
+  return lines;
+}
+
+/** One `  <label>:<padding><value>` line of a `why` report (values start in column 21). */
+export function whyField(label: string, value: string): string {
+  return `  ${`${label}:`.padEnd(18)}${value}`;
+}
+
 /** The whole `why` report, ending with a newline. */
 export function whyReport(facts: PodFacts): string {
   const lines = [`Pod ${facts.namespace}/${facts.name}`];
-  const field = (label: string, value: string) => lines.push(`  ${`${label}:`.padEnd(18)}${value}`);
+  const field = (label: string, value: string) => lines.push(whyField(label, value));
   const pod = facts.pod;
   field('CloneSet', `${facts.cloneSetName}${facts.cloneSet ? '' : ' (gone)'}`);
   if (pod) {
@@ -138,20 +167,11 @@ export function whyReport(facts: PodFacts): string {
   }
   field('state', facts.stateNote);
   field('scale-down', ledgerLine(facts));
-  field('expectations', expectationLine(facts));
-  // Event times have whole seconds: within one second the API server's write order (resourceVersion) decides
-  const events = [...facts.events].sort(
-    (a, b) =>
-      (Date.parse(eventTime(a)) || 0) - (Date.parse(eventTime(b)) || 0) ||
-      (compareResourceVersions(a.metadata?.resourceVersion ?? '', b.metadata?.resourceVersion ?? '') ?? 0),
+  field('expectations', expectationLine(facts.expectations, facts.name));
+  lines.push(
+    ...historyLines(facts.events, (e) =>
+      e.involvedObject.kind === 'CloneSet' ? MEANING[e.reason ?? ''] : undefined,
+    ),
   );
-  lines.push(events.length > 0 ? 'History (Events):' : 'History (Events): none kept');
-  for (const e of events) {
-    const meaning = e.involvedObject.kind === 'CloneSet' ? MEANING[e.reason ?? ''] : undefined;
-    const count = (e.count ?? 1) > 1 ? ` (x${e.count ?? 1})` : '';
-    lines.push(
-      `  ${eventTime(e)}  ${e.type ?? ''} ${e.reason ?? ''} on ${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}${count}: ${e.message ?? ''}${meaning ? ` → ${meaning}` : ''}`,
-    );
-  }
   return `${lines.join('\n')}\n`;
 }

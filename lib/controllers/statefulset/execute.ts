@@ -333,6 +333,18 @@ function steps(actions: readonly Action[]): Action[][] {
   return out;
 }
 
+/**
+ * The actions of `plan` as the executor carries them out, in order: capped by {@link capPendingWrites} (the next
+ * pass continues), grouped into runs of creates, runs of pod deletions and runs of pod patches (each run's status
+ * patches merged by {@link mergeStatusPatches}), every other action a step of its own. `kruiseless plan` lists its
+ * writes from the same steps.
+ */
+export function executionSteps(actions: readonly Action[]): Action[][] {
+  return steps(capPendingWrites(actions)).map((step) =>
+    isPodPatch(step[0]) ? mergeStatusPatches(step as PodPatch[]) : step,
+  );
+}
+
 /** The revision write of the plan: the new ControllerRevision, or the older equal one's number brought forward. */
 async function writeRevision(ctx: ExecuteContext, plan: StatefulSetPlan): Promise<number> {
   const { create, bump } = plan.revisions;
@@ -391,18 +403,17 @@ export async function executeStatefulSetPlan(
   ctx: ExecuteContext,
   plan: StatefulSetPlan,
 ): Promise<ExecuteResult> {
-  const actions = capPendingWrites(plan.actions);
   const x = new Executor(ctx, plan, structuredClone(ctx.pending));
   let failed: { action?: Action; error: KubeApiError } | undefined;
   let conflict = false;
   try {
     x.writes += await writeRevision(ctx, plan);
-    for (const step of steps(actions)) {
+    for (const step of executionSteps(plan.actions)) {
       const first = step[0];
       if (isCreate(first)) await x.createRun(step as CreateAction[]);
       else if (first.type === 'DeletePod')
         await x.deleteRun(step as Extract<Action, { type: 'DeletePod' }>[]);
-      else if (isPodPatch(first)) for (const a of mergeStatusPatches(step as PodPatch[])) await x.patchPod(a);
+      else if (isPodPatch(first)) for (const a of step as PodPatch[]) await x.patchPod(a);
       else if (first.type === 'PatchPVCOwner') await x.patchClaimOwners(first);
       else if (first.type === 'ResizePVC') await x.resizeClaim(first);
       else throw new Error(`Advanced StatefulSet plans no ${first.type}`);

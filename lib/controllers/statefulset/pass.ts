@@ -190,6 +190,36 @@ export function observedFrom(
   );
 }
 
+/** What a pass reads before it plans: the set and what it owns, and the stored expectations observed against them. */
+export interface PassRead {
+  world: World;
+  /** The stored expectations observed against `world` (nothing written back here). */
+  observed: ObservedExpectations;
+}
+
+/**
+ * The read side of a pass, shared by {@link runPass} and the read-only preview (./preview.ts): the stored
+ * expectations, then {@link readWorld} (its PVCs listed when they are pending; StorageClasses under the
+ * `statefulSetAutoResizePVCGate` option), then {@link observedFrom}. Writes nothing.
+ * @returns undefined when the StatefulSet does not exist
+ * @throws InvalidObjectKeyError when the key has no namespace; KubeApiError when a read fails; state-store errors
+ */
+export async function readPass(
+  deps: Pick<PassDeps, 'kube' | 'expectations' | 'clock' | 'options' | 'expectationTimeoutSeconds'>,
+  key: ObjectKey,
+  scope: ReadScope,
+): Promise<PassRead | undefined> {
+  const stored = await deps.expectations.get(key);
+  const world = await readWorld(
+    deps.kube,
+    key,
+    scope,
+    isSatisfied(stored),
+    deps.options?.statefulSetAutoResizePVCGate ?? false,
+  );
+  return world ? { world, observed: observedFrom(deps, stored, world) } : undefined;
+}
+
 /**
  * The plan for `world`, and the plan to execute: emptied of writes (actions, revision create/bump, history) while
  * expectations are pending — the status is still written.
@@ -218,6 +248,22 @@ export function planPass(
   return { plan, effective, waiting };
 }
 
+/** The message of an invalid set's `FailedValidation` condition and Event: `StatefulSet is invalid: <errors>`. */
+export function invalidMessage(plan: StatefulSetPlan): string {
+  return `StatefulSet is invalid: ${describeFieldErrors(plan.errors)}`;
+}
+
+/**
+ * Whether a pass over an invalid set writes its `FailedValidation` condition (and Event): unless the stored status
+ * already has it True with the same message.
+ */
+export function reportsInvalid(sts: StatefulSet, plan: StatefulSetPlan): boolean {
+  const previous = (sts.status ?? plan.status).conditions?.find(
+    (c) => c.type === CONDITION_FAILED_VALIDATION,
+  );
+  return !(previous?.status === 'True' && previous.message === invalidMessage(plan));
+}
+
 /**
  * An invalid set (`plan.errors`): a `FailedValidation` condition naming every error and a Warning Event
  * `FailedValidation` with the same message, written only when the stored condition says something else; nothing
@@ -230,10 +276,9 @@ async function reportInvalid(
   plan: StatefulSetPlan,
   env: { recordedEvents: Set<string>; eventCorrelation: { state: EventCorrelationState } },
 ): Promise<ExecuteResult> {
-  const message = `StatefulSet is invalid: ${describeFieldErrors(plan.errors)}`;
+  const message = invalidMessage(plan);
+  if (!reportsInvalid(sts, plan)) return { writes: 0 };
   const stored = sts.status ?? plan.status;
-  const previous = stored.conditions?.find((c) => c.type === CONDITION_FAILED_VALIDATION);
-  if (previous?.status === 'True' && previous.message === message) return { writes: 0 };
   const condition: StatefulSetCondition = {
     type: CONDITION_FAILED_VALIDATION,
     status: 'True',
@@ -267,7 +312,7 @@ async function reportInvalid(
  * A valid set whose stored status still has a `FailedValidation` condition (the spec was fixed): the status is
  * written, which drops it (a written status carries only its own pass's conditions, ./execute.ts).
  */
-function withoutFailedValidation(plan: StatefulSetPlan, sts: StatefulSet): StatefulSetPlan {
+export function withoutFailedValidation(plan: StatefulSetPlan, sts: StatefulSet): StatefulSetPlan {
   const stored = sts.status?.conditions ?? [];
   if (!stored.some((c) => c.type === CONDITION_FAILED_VALIDATION)) return plan;
   return { ...plan, statusChanged: true };
@@ -288,19 +333,12 @@ export async function runPass(
   eventCorrelation: { state: EventCorrelationState } = { state: emptyCorrelation() },
 ): Promise<PassResult> {
   const started = Date.now();
-  const stored = await deps.expectations.get(key);
-  const world = await readWorld(
-    deps.kube,
-    key,
-    scope,
-    isSatisfied(stored),
-    deps.options?.statefulSetAutoResizePVCGate ?? false,
-  );
-  if (!world) {
+  const read = await readPass(deps, key, scope);
+  if (!read) {
     await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
     return { gone: true, writes: 0, acted: false };
   }
-  const observed = observedFrom(deps, stored, world);
+  const { world, observed } = read;
   if (observed.changed) await deps.expectations.put(lease, observed.pending);
   if (observed.expired.length > 0)
     deps.log.warn('expectations timed out; re-planning from what the API server shows', {

@@ -7,57 +7,21 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Pod } from '../../../lib/api/types.js';
 import { runCli } from '../../../lib/cli/program.js';
-import {
-  createKubeClient,
-  kubeConfigFromFile,
-  type KubeClient,
-  type Resource,
-} from '../../../lib/kube/index.js';
+import { createKubeClient, kubeConfigFromFile } from '../../../lib/kube/index.js';
 import { runPass, type PassDeps } from '../../../lib/controllers/cloneset/pass.js';
 import { createStateStores, ensureTable, type StateStores } from '../../../lib/state/index.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { uniqueTableName, useDynalite } from '../support/dynamo.js';
 import { SEED_NAME, activePods, applySeed, patchCloneSet, testKubeconfig } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
+import { printedWrites, recordingKube } from '../support/recordedWrites.js';
 
 const ctx = useTestNamespace('cli-plan');
 const dynamo = useDynalite();
 const table = uniqueTableName('cli');
 const CLUSTER = 'cli';
 let stores: StateStores;
-let writes: string[] = [];
-
-/**
- * The `<verb> <resource> <name>` of each KubeClient write, as `plan` prints them: kubectl's verbs (a PUT is
- * `update`), the lower-case kind (`pvc` for a PersistentVolumeClaim) with `/<subresource>`.
- */
-function recording(kube: KubeClient): KubeClient {
-  const log = (verb: string, resource: Resource, name: string | undefined, subresource?: string) => {
-    const what = resource.plural === 'persistentvolumeclaims' ? 'pvc' : resource.kind.toLowerCase();
-    writes.push(`${verb} ${what}${subresource ? `/${subresource}` : ''} ${name ?? ''}`);
-  };
-  return {
-    get: (resource, ref) => kube.get(resource, ref),
-    list: (resource, options) => kube.list(resource, options),
-    create: (resource, object) => (
-      log('create', resource, object.metadata.name),
-      kube.create(resource, object)
-    ),
-    replace: (resource, object, options) => (
-      log('update', resource, object.metadata.name, options?.subresource),
-      kube.replace(resource, object, options)
-    ),
-    patch: (resource, ref, patch, options) => (
-      log('patch', resource, ref.name, options?.subresource),
-      kube.patch(resource, ref, patch, options)
-    ),
-    delete: (resource, ref, preconditions) => (
-      log('delete', resource, ref.name),
-      kube.delete(resource, ref, preconditions)
-    ),
-    recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
-  };
-}
+const writes = { list: [] as string[] };
 
 const key = () => ({
   cluster: CLUSTER,
@@ -86,11 +50,11 @@ const cli = (...argv: string[]) =>
 
 /** One reconcile pass under a fresh lease, the writes it made recorded in `writes`. */
 async function pass(): Promise<string[]> {
-  writes = [];
+  writes.list = [];
   const acquired = await stores.leases.acquire(key(), `test-${Date.now()}`, 60_000, Date.now());
   if (!acquired.acquired) throw new Error('lease held');
   const deps: PassDeps = {
-    kube: recording(createKubeClient(kubeConfigFromFile(testKubeconfig()))),
+    kube: recordingKube(createKubeClient(kubeConfigFromFile(testKubeconfig())), writes),
     expectations: stores.expectations,
     ledger: stores.ledger,
     log: new Logger({ serviceName: 'cli-test', logLevel: 'SILENT' }),
@@ -98,15 +62,7 @@ async function pass(): Promise<string[]> {
   };
   await runPass(deps, key(), acquired.lease, new Set());
   await stores.leases.release(acquired.lease);
-  return writes;
-}
-
-/** The numbered write lines of a `plan` report, without their reasons. */
-function printedWrites(report: string): string[] {
-  return report
-    .split('\n')
-    .map((l) => /^ {2}\d+\. ([^:]+):/.exec(l)?.[1])
-    .filter((w): w is string => w !== undefined);
+  return writes.list;
 }
 
 /** `writes` with the random instance ids of created pods replaced by plan's placeholders, in order. */
@@ -265,7 +221,7 @@ describe('kruiseless why', () => {
     expect(await cli('why', 'bare')).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: pod "bare" is not controlled by a CloneSet\n',
+      stderr: 'error: pod "bare" is not controlled by a CloneSet or an Advanced StatefulSet\n',
     });
     expect(await cli('why', 'deployment/web')).toEqual({
       code: 1,

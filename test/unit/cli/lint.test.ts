@@ -130,4 +130,26 @@ spec:
         'spec.template.spec.readinessGates: Invalid value: []v1.PodReadinessGate(nil): must contains InPlaceUpdateReady when podUpdatePolicy is InPlaceOnly\n',
     });
   });
+
+  it('lints a v1alpha1 Advanced StatefulSet converted to v1beta1, as the CRD stores it', async () => {
+    const ok = file(
+      'asts-alpha.yaml',
+      `apiVersion: apps.kruise.io/v1alpha1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n${TEMPLATE}  podManagementPolicy: Parallel\n  updateStrategy: {rollingUpdate: {maxUnavailable: 2}}\n`,
+    );
+    expect(await runCli(['lint', '-f', ok], {})).toEqual({
+      code: 0,
+      stdout: 'statefulset "db" is valid\n',
+      stderr: '',
+    });
+    const bad = file(
+      'asts-alpha-bad.yaml',
+      `apiVersion: apps.kruise.io/v1alpha1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n${TEMPLATE}  updateStrategy: {rollingUpdate: {maxUnavailable: 2}}\n`,
+    );
+    expect(await runCli(['lint', '-f', bad], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:2, StrVal:""}: can only work with Parallel PodManagementPolicyType\n',
+    });
+  });
 });

@@ -1,7 +1,7 @@
-/** `TYPE/NAME` arguments of `kruiseless rollout`, `plan` and `why`: which kind, and the refusals' exact words. */
+/** `TYPE/NAME` arguments of `kruiseless rollout` and `plan`: which kind, and the refusals' exact words. */
 import { describe, expect, it } from '@jest/globals';
 import { CliError } from '../../../lib/cli/io.js';
-import { cloneSetName, rolloutTarget } from '../../../lib/cli/target.js';
+import { rolloutTarget } from '../../../lib/cli/target.js';
 
 describe('rolloutTarget', () => {
   it.each<[string, string, string]>([
@@ -34,16 +34,5 @@ describe('rolloutTarget', () => {
       ),
     );
     expect(() => rolloutTarget('clone/')).toThrow(new CliError('"clone/" names no workload'));
-  });
-});
-
-describe('cloneSetName (plan, why)', () => {
-  it('takes a CloneSet and refuses an Advanced StatefulSet', () => {
-    expect(cloneSetName('clone/web')).toBe('web');
-    expect(() => cloneSetName('asts/db')).toThrow(
-      new CliError(
-        '"asts/db" is an Advanced StatefulSet: this command handles CloneSets only (rollout and lint take both)',
-      ),
-    );
   });
 });
