@@ -102,6 +102,17 @@ export class ParityCluster {
     );
   }
 
+  /**
+   * Sets `spec.replicas` through the object's `/scale` subresource, as `kubectl scale` does (a merge patch of the
+   * autoscaling/v1 Scale), so the write goes through the subresource's path and not the object's.
+   */
+  async patchScale(namespace: string, name: string, replicas: number): Promise<void> {
+    await this.custom.patchNamespacedCustomObjectScale(
+      { ...this.kind.resource, namespace, name, body: { spec: { replicas } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+  }
+
   /** Merge-patches a pod's metadata or spec. */
   async patchPod(namespace: string, name: string, patch: Record<string, unknown>): Promise<void> {
     await this.core.patchNamespacedPod(
