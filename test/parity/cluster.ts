@@ -130,6 +130,15 @@ export class ParityCluster {
     }
   }
 
+  /** Deletes a PersistentVolumeClaim by name (its names are not random: `<template>-<pod>`); 404 counts as done. */
+  async deletePvc(namespace: string, name: string): Promise<void> {
+    try {
+      await this.core.deleteNamespacedPersistentVolumeClaim({ namespace, name });
+    } catch (e) {
+      if (statusCode(e) !== 404) throw e;
+    }
+  }
+
   /** Reads the scenario's object `name`, the pods, PVCs, ControllerRevisions and Events of one namespace. */
   async read(namespace: string, name: string): Promise<ClusterState> {
     const [object, pods, pvcs, revisions, events] = await Promise.all([

@@ -59,6 +59,7 @@ export const StepSchema = z.union([
     })
     .strict(),
   z.object({ deletePod: PodSelectorSchema }).strict(),
+  z.object({ deletePvc: z.string().min(1) }).strict(),
   z.object({ podsToDelete: PodSelectorSchema }).strict(),
   z
     .object({

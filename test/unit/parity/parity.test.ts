@@ -113,6 +113,25 @@ describe('takeSnapshot', () => {
   });
 });
 
+describe('takeSnapshot: pod volumes', () => {
+  it('compares the volumes by name, not in the order listed (upstream ranges over a Go map of claims)', () => {
+    const withVolumes = (names: string[]): V1Pod => {
+      const p = pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z');
+      p.spec = {
+        ...(p.spec ?? { containers: [] }),
+        volumes: names.map((n) => ({ name: n, persistentVolumeClaim: { claimName: `${n}-web-0` } })),
+      };
+      return p;
+    };
+    const snap = (names: string[]) =>
+      takeSnapshot(cloneSet, state([withVolumes(names)]), new Set(), { maxPods: 1, minReady: 1 }, true);
+    expect(snap(['logs', 'data'])).toEqual(snap(['data', 'logs']));
+    expect(
+      (snap(['logs', 'data']).pods[0]?.spec as { volumes: { name: string }[] }).volumes.map((v) => v.name),
+    ).toEqual(['data', 'logs']);
+  });
+});
+
 describe('takeSnapshot: Events', () => {
   it('counts each Event, except a per-reconcile ScaleUpLimited, which is only present', () => {
     const s = state([pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z')]);
