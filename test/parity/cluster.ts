@@ -102,6 +102,17 @@ export class ParityCluster {
     );
   }
 
+  /**
+   * Sets `spec.replicas` through the object's `/scale` subresource, as `kubectl scale` does (a merge patch of the
+   * autoscaling/v1 Scale), so the write goes through the subresource's path and not the object's.
+   */
+  async patchScale(namespace: string, name: string, replicas: number): Promise<void> {
+    await this.custom.patchNamespacedCustomObjectScale(
+      { ...this.kind.resource, namespace, name, body: { spec: { replicas } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+  }
+
   /** Merge-patches a pod's metadata or spec. */
   async patchPod(namespace: string, name: string, patch: Record<string, unknown>): Promise<void> {
     await this.core.patchNamespacedPod(
@@ -114,6 +125,15 @@ export class ParityCluster {
   async deletePod(namespace: string, name: string): Promise<void> {
     try {
       await this.core.deleteNamespacedPod({ namespace, name });
+    } catch (e) {
+      if (statusCode(e) !== 404) throw e;
+    }
+  }
+
+  /** Deletes a PersistentVolumeClaim by name (its names are not random: `<template>-<pod>`); 404 counts as done. */
+  async deletePvc(namespace: string, name: string): Promise<void> {
+    try {
+      await this.core.deleteNamespacedPersistentVolumeClaim({ namespace, name });
     } catch (e) {
       if (statusCode(e) !== 404) throw e;
     }

@@ -109,6 +109,9 @@ async function applyStep(
   if ('patch' in step) return void (await cluster.patchObject(namespace, name, step.patch));
   if ('scale' in step)
     return void (await cluster.patchObject(namespace, name, { spec: { replicas: step.scale } }));
+  if ('scaleSubresource' in step)
+    return void (await cluster.patchScale(namespace, name, step.scaleSubresource));
+  if ('deletePvc' in step) return void (await cluster.deletePvc(namespace, step.deletePvc));
   if ('sleep' in step) return void (await sleep(step.sleep * 1000));
   const state = await cluster.read(namespace, name);
   const select = (s: PodSelector): V1Pod[] => selectPods(cluster.kind, state, s);

@@ -42,6 +42,7 @@ export const StepSchema = z.union([
   z.object({ create: JsonObjectSchema }).strict(),
   z.object({ patch: JsonObjectSchema }).strict(),
   z.object({ scale: z.number().int().min(0) }).strict(),
+  z.object({ scaleSubresource: z.number().int().min(0) }).strict(),
   z.object({ mark: z.object({ pod: PodSelectorSchema, marker: z.string() }).strict() }).strict(),
   z
     .object({
@@ -58,6 +59,7 @@ export const StepSchema = z.union([
     })
     .strict(),
   z.object({ deletePod: PodSelectorSchema }).strict(),
+  z.object({ deletePvc: z.string().min(1) }).strict(),
   z.object({ podsToDelete: PodSelectorSchema }).strict(),
   z
     .object({

@@ -135,6 +135,9 @@ export function podUids(state: ClusterState): Set<string> {
 function podView(p: V1Pod, previousUids: ReadonlySet<string>): PodView {
   const spec: Record<string, unknown> = { ...(p.spec ?? {}) };
   delete spec.nodeName;
+  // volumes by name: OpenKruise's StatefulSet lists a pod's claim volumes by ranging over a Go map (updateStorage in
+  // pkg/controller/statefulset/stateful_set_utils.go), so with two volumeClaimTemplates their order is random
+  if (p.spec?.volumes) spec.volumes = [...p.spec.volumes].sort((a, b) => a.name.localeCompare(b.name));
   return {
     since: previousUids.has(p.metadata?.uid ?? '') ? 'kept' : 'new',
     terminating: Boolean(p.metadata?.deletionTimestamp),

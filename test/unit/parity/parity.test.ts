@@ -64,7 +64,7 @@ describe('scenario files', () => {
 
   it('the Advanced StatefulSet quick subset is the scenarios seen at 0 different on OpenKruise v1.9.0', () => {
     const scenarios = loadScenarios(statefulSet);
-    expect(scenarios.length).toBe(30);
+    expect(scenarios.length).toBe(50);
     expect(scenarios.filter((s) => s.quick).map((s) => s.name)).toEqual([
       'asts-ordered-scale',
       'asts-parallel-burst',
@@ -110,6 +110,25 @@ describe('takeSnapshot', () => {
     expect(
       takeSnapshot(cloneSet, state([other]), new Set(), { maxPods: 1, minReady: 1 }, true).pods[0]?.labels,
     ).toEqual({ app: 'other' });
+  });
+});
+
+describe('takeSnapshot: pod volumes', () => {
+  it('compares the volumes by name, not in the order listed (upstream ranges over a Go map of claims)', () => {
+    const withVolumes = (names: string[]): V1Pod => {
+      const p = pod('web-x7k2p', 'x7k2p', '2026-01-01T00:00:00Z');
+      p.spec = {
+        ...(p.spec ?? { containers: [] }),
+        volumes: names.map((n) => ({ name: n, persistentVolumeClaim: { claimName: `${n}-web-0` } })),
+      };
+      return p;
+    };
+    const snap = (names: string[]) =>
+      takeSnapshot(cloneSet, state([withVolumes(names)]), new Set(), { maxPods: 1, minReady: 1 }, true);
+    expect(snap(['logs', 'data'])).toEqual(snap(['data', 'logs']));
+    expect(
+      (snap(['logs', 'data']).pods[0]?.spec as { volumes: { name: string }[] }).volumes.map((v) => v.name),
+    ).toEqual(['data', 'logs']);
   });
 });
 
