@@ -265,7 +265,7 @@ async function main(): Promise<void> {
   for (const row of rolloutTable(sizesSummary)) console.log(row);
   for (const r of results.rollouts.filter((x) => x.controller === 'kruiseless'))
     console.log(
-      `[bench] coalescing N=${r.n} round ${r.round}: scale-up ${JSON.stringify(r.scaleUp.coalescing)} rollout ${JSON.stringify(r.rollout.coalescing)}`,
+      `[bench] coalescing N=${r.n} round ${r.round}: scale-up ${JSON.stringify(r.scaleUp.coalescing)} rollout ${JSON.stringify(r.rollout?.coalescing)}`,
     );
   for (const r of results.rollouts.filter((x) => x.watchRestarts))
     console.log(
