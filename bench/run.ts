@@ -337,9 +337,8 @@ async function main(): Promise<void> {
           rolloutPanels(astsFirstRound.filter((r) => r.controller === c)),
         ),
         {
-          title:
-            `Advanced StatefulSet (Parallel), image change of ${maxN} pods (in place, maxUnavailable 20 %; ` +
-            'the StatefulSet controller recreates one pod at a time): pods per revision over time',
+          // in place at maxUnavailable 20 %; the StatefulSet controller recreates one pod at a time (BENCHMARKS.md#asts)
+          title: `Advanced StatefulSet (Parallel), image change of ${maxN} pods: pods per revision over time`,
           xLabel: 'seconds since the change',
           yLabel: 'pods',
         },
