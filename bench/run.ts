@@ -2,13 +2,16 @@
  * `npm run bench`: Kruiseless against OpenKruise's controller and kube-controller-manager's Deployment controller
  * in the same run, on two local control planes of the same build (bench/support/sides.ts), every figure a ratio
  * against a reference measured minutes apart. Scenarios: scale-up and rollout with API cost and coalescing
- * (scenarios/rollout.ts), reaction time (scenarios/reaction.ts), no-op reconcile (scenarios/noop.ts), fleet
- * (scenarios/fleet.ts), Lambda packaging (scenarios/packaging.ts), planner (plan.bench.ts). Prints progress with
- * percent and ETA, writes `bench/results/<date>[-quick].json` and the rollout chart next to it, prints the tables
- * for BENCHMARKS.md, and ends with the summary line of bench/support/stats.ts `summaryLine()`.
+ * (scenarios/rollout.ts), the same for Advanced StatefulSets beside OpenKruise's and kube-controller-manager's
+ * StatefulSet controller (part `asts`: OrderedReady and Parallel scale-up, in-place image change), reaction time
+ * (scenarios/reaction.ts), no-op reconcile (scenarios/noop.ts), fleet (scenarios/fleet.ts), Lambda packaging
+ * (scenarios/packaging.ts), planner (plan.bench.ts). Prints progress with percent and ETA, writes `bench/results/<date>[-quick].json` and the rollout charts next to it (`-rollout.svg`,
+ * `-asts-rollout.svg`), prints the tables for BENCHMARKS.md, and ends with the summary line of
+ * bench/support/stats.ts `summaryLine()`.
  *
  * `npm run bench` (N = 100, 500, 1,000, 2 rounds), `npm run bench -- --quick` (N = 200, 1 round),
- * `--sizes 50,100 --rounds 1 --samples 5` for development. Clusters it started are stopped at the end.
+ * `--sizes 50,100 --rounds 1 --samples 5` for development; `--only asts --sizes 200,1000` for the Advanced
+ * StatefulSet part alone. Clusters it started are stopped at the end.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,11 +26,30 @@ import { missingZips, runPackaging } from './scenarios/packaging.js';
 import { runPlanner } from './scenarios/planner.js';
 import { runReactionIn, type Reaction } from './scenarios/reaction.js';
 import { runRollout, type RolloutRun } from './scenarios/rollout.js';
-import type { ControllerName } from './scenarios/workload.js';
-import { ControlPlaneRefusedError, DEPLOYMENT_CONTROLLERS } from './support/controllers.js';
+import {
+  oneAtATime,
+  type ControllerName,
+  type PodManagementPolicy,
+  type WorkloadShape,
+} from './scenarios/workload.js';
+import {
+  controllersFor,
+  ControlPlaneRefusedError,
+  DEPLOYMENT_CONTROLLERS,
+  STATEFULSET_CONTROLLERS,
+} from './support/controllers.js';
 import { ensureNodes, nodesFor } from './support/kube.js';
 import { PARTS, selectParts, type Part } from './support/parts.js';
-import { headline, rolloutPanels, rolloutTable, summarizeRollouts } from './support/report.js';
+import {
+  CLONESET_PART_CONTROLLERS,
+  headline,
+  rolloutPanels,
+  rolloutTable,
+  STATEFULSET_PART_CONTROLLERS,
+  statefulSetTable,
+  summarizeRollouts,
+  summarizeStatefulSets,
+} from './support/report.js';
 import { startSides, stopOnInterrupt, type Sides } from './support/sides.js';
 import { summaryLine } from './support/stats.js';
 import { stepChart } from './support/svg.js';
@@ -36,13 +58,13 @@ import { errorMessage } from '../lib/core/errors.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-// both control planes run the Deployment controller (read when a control plane starts)
-process.env.KRUISELESS_KCM_CONTROLLERS ??= DEPLOYMENT_CONTROLLERS.join(',');
+// both control planes run the Deployment and StatefulSet controllers (read when a control plane starts)
+process.env.KRUISELESS_KCM_CONTROLLERS ??= [...DEPLOYMENT_CONTROLLERS, ...STATEFULSET_CONTROLLERS].join(',');
 process.env.KRUISELESS_REFERENCE_STATE_DIR ??= path.join(REPO, '.reference');
 
 const opts = new Command('bench')
   .description(
-    'Kruiseless beside OpenKruise and the Deployment controller on two local control planes (started if needed, ' +
+    'Kruiseless beside OpenKruise and the Deployment and StatefulSet controllers on two local control planes (started if needed, ' +
       'stopped after; the OpenKruise reference is built the first time, ~7 min). Writes bench/results/<date>.json; ' +
       'figures in BENCHMARKS.md',
   )
@@ -67,7 +89,25 @@ const parts = ((): Set<Part> => {
 })();
 const maxN = Math.max(...sizes);
 const noopSizes = [...new Set([10, 100, maxN])].sort((a, b) => a - b);
-const CONTROLLERS: readonly ControllerName[] = ['deployment', 'openkruise', 'kruiseless'];
+const CONTROLLERS = CLONESET_PART_CONTROLLERS;
+const POLICIES: readonly PodManagementPolicy[] = ['OrderedReady', 'Parallel'];
+
+/** The cluster a controller runs on: OpenKruise on the reference, the others on Kruiseless's control plane. */
+const clusterOf = (c: ControllerName, s: Sides): Sides['ours'] => (c === 'openkruise' ? s.reference : s.ours);
+
+/**
+ * Estimated seconds of one Advanced StatefulSet run (for the ETA): as a CloneSet run for what goes many pods at a
+ * time, 0.3 s a pod for what goes one pod at a time (workload.ts `oneAtATime`; measured at N = 20 and 50).
+ */
+function statefulSetEstimate(
+  c: ControllerName,
+  shape: WorkloadShape,
+  n: number,
+  imageChange: boolean,
+): number {
+  const phase = (p: 'scaleUp' | 'rollout'): number => n * (oneAtATime(c, shape, p) ? 0.3 : 0.06);
+  return 20 + phase('scaleUp') + (imageChange ? phase('rollout') : 0);
+}
 
 /** A step of the run and its estimated cost, seconds (for the ETA). */
 interface Step {
@@ -80,10 +120,12 @@ const results: {
   packaging?: ReturnType<typeof runPackaging>;
   planner?: ReturnType<typeof runPlanner>;
   rollouts: RolloutRun[];
+  /** The Advanced StatefulSet part's runs. */
+  statefulSets: RolloutRun[];
   reaction: Partial<Record<'openkruise' | 'kruiseless', { podDeleted: Reaction; cloneSetEdited: Reaction }>>;
   noop?: NoopResult[];
   fleet?: FleetResult;
-} = { rollouts: [], reaction: {} };
+} = { rollouts: [], statefulSets: [], reaction: {} };
 
 function machine(): Record<string, unknown> {
   const cpu =
@@ -135,19 +177,41 @@ function steps(): Step[] {
             name: `rollout ${c} N=${n} round ${r}`,
             estimate: 20 + n * 0.12,
             run: async (s) => {
-              const cluster = c === 'openkruise' ? s.reference : s.ours;
               results.rollouts.push(
-                await runRollout(c, cluster, n, r, c === 'kruiseless' ? s.logger : undefined),
+                await runRollout(c, clusterOf(c, s), n, r, c === 'kruiseless' ? s.logger : undefined),
               );
             },
           });
+  if (parts.has('asts'))
+    for (const n of sizes)
+      for (let r = 1; r <= rounds; r++)
+        for (const policy of POLICIES)
+          for (const c of r % 2 === 1
+            ? STATEFULSET_PART_CONTROLLERS
+            : [...STATEFULSET_PART_CONTROLLERS].reverse()) {
+            const shape: WorkloadShape = { kind: 'asts', podManagementPolicy: policy };
+            // the in-place image change runs on the Parallel set (OrderedReady allows maxUnavailable 1 only)
+            const imageChange = policy === 'Parallel';
+            out.push({
+              name: `asts ${c} ${policy} N=${n} round ${r}`,
+              estimate: statefulSetEstimate(c, shape, n, imageChange),
+              run: async (s) => {
+                results.statefulSets.push(
+                  await runRollout(c, clusterOf(c, s), n, r, c === 'kruiseless' ? s.logger : undefined, {
+                    shape,
+                    imageChange,
+                  }),
+                );
+              },
+            });
+          }
   if (parts.has('reaction'))
     for (const c of ['openkruise', 'kruiseless'] as const)
       out.push({
         name: `reaction ${c}`,
         estimate: 10 + samples * 5,
         run: async (s) => {
-          const cluster = c === 'openkruise' ? s.reference : s.ours;
+          const cluster = clusterOf(c, s);
           results.reaction[c] = await runReactionIn(cluster, (ns) => new Tracker(cluster, ns), c, samples);
         },
       });
@@ -182,11 +246,11 @@ async function main(): Promise<void> {
   console.log(
     `[bench] N=${sizes.join(',')} rounds=${rounds} samples=${samples}; ${plan.length} steps, estimated ${Math.round(total / 60)} min; load ${loadStart.join(' ')}`,
   );
-  // the Deployment runs need kube-controller-manager's Deployment controller on Kruiseless's control plane
+  // the Deployment and StatefulSet runs need kube-controller-manager's controllers on Kruiseless's control plane
   // an interrupt stops what has been started so far: while the control planes come up, and during the run
   let stopSoFar = async (): Promise<void> => undefined;
   const offInterrupt = stopOnInterrupt(() => stopSoFar());
-  const sides = await startSides(logDir, parts.has('rollout') ? DEPLOYMENT_CONTROLLERS : [], (stop) => {
+  const sides = await startSides(logDir, controllersFor(parts), (stop) => {
     stopSoFar = stop;
   });
   let done = 0;
@@ -218,7 +282,8 @@ async function main(): Promise<void> {
   }
   const loadEnd = load();
   const sizesSummary = summarizeRollouts(results.rollouts);
-  const h = headline(sizesSummary, results.noop ?? []);
+  const statefulSetSummary = summarizeStatefulSets(results.statefulSets);
+  const h = headline(sizesSummary, results.noop ?? [], statefulSetSummary);
   const day = startedAt.toISOString().slice(0, 10);
   const base = path.join(REPO, 'bench', 'results', `${day}${opts.quick ? '-quick' : ''}`);
   mkdirSync(path.dirname(base), { recursive: true });
@@ -239,7 +304,11 @@ async function main(): Promise<void> {
         versions,
         config: { sizes, rounds, samples, noopSizes },
         failures,
-        summary: { sizes: sizesSummary, headline: h },
+        summary: {
+          sizes: sizesSummary,
+          ...(parts.has('asts') ? { statefulSets: statefulSetSummary } : {}),
+          headline: h,
+        },
         results,
       },
       null,
@@ -259,17 +328,41 @@ async function main(): Promise<void> {
         },
       ),
     );
+  const astsFirstRound = results.statefulSets.filter((r) => r.n === maxN && r.round === 1 && r.rollout);
+  if (astsFirstRound.length > 0)
+    writeFileSync(
+      `${base}-asts-rollout.svg`,
+      stepChart(
+        STATEFULSET_PART_CONTROLLERS.flatMap((c) =>
+          rolloutPanels(astsFirstRound.filter((r) => r.controller === c)),
+        ),
+        {
+          // in place at maxUnavailable 20 %; the StatefulSet controller recreates one pod at a time (BENCHMARKS.md#asts)
+          title: `Advanced StatefulSet (Parallel), image change of ${maxN} pods: pods per revision over time`,
+          xLabel: 'seconds since the change',
+          yLabel: 'pods',
+        },
+      ),
+    );
   console.log(
     `[bench] machine ${JSON.stringify(machine())}, load ${loadStart.join(' ')} → ${loadEnd.join(' ')}, ${JSON.stringify(versions)}`,
   );
-  for (const row of rolloutTable(sizesSummary)) console.log(row);
+  if (parts.has('rollout')) for (const row of rolloutTable(sizesSummary)) console.log(row);
+  if (parts.has('asts')) {
+    console.log('[bench] Advanced StatefulSet');
+    for (const row of statefulSetTable(statefulSetSummary)) console.log(row);
+  }
   for (const r of results.rollouts.filter((x) => x.controller === 'kruiseless'))
     console.log(
-      `[bench] coalescing N=${r.n} round ${r.round}: scale-up ${JSON.stringify(r.scaleUp.coalescing)} rollout ${JSON.stringify(r.rollout.coalescing)}`,
+      `[bench] coalescing N=${r.n} round ${r.round}: scale-up ${JSON.stringify(r.scaleUp.coalescing)} rollout ${JSON.stringify(r.rollout?.coalescing)}`,
     );
-  for (const r of results.rollouts.filter((x) => x.watchRestarts))
+  for (const r of results.statefulSets.filter((x) => x.controller === 'kruiseless'))
     console.log(
-      `[bench] rollout ${r.controller} N=${r.n} round ${r.round}: ${r.watchRestarts} watch(es) of the bench ended by the API server and re-listed; its times are upper bounds`,
+      `[bench] coalescing asts ${r.workload?.kind === 'asts' ? r.workload.podManagementPolicy : ''} N=${r.n} round ${r.round}: scale-up ${JSON.stringify(r.scaleUp.coalescing)}${r.rollout ? ` rollout ${JSON.stringify(r.rollout.coalescing)}` : ''}`,
+    );
+  for (const r of [...results.rollouts, ...results.statefulSets].filter((x) => x.watchRestarts))
+    console.log(
+      `[bench] ${r.workload ? 'asts' : 'rollout'} ${r.controller} N=${r.n} round ${r.round}: ${r.watchRestarts} watch(es) of the bench ended by the API server and re-listed; its times are upper bounds`,
     );
   for (const [c, r] of Object.entries(results.reaction))
     console.log(

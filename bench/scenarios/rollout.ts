@@ -1,7 +1,9 @@
 /**
  * Scenarios 1, 2 and 4: scale 0 → N, then an image change of all N pods, for one controller — times until all
  * pods exist / are Ready, the API server's request counters over each phase, pods per image over time, and for
- * Kruiseless the coalescing figures (pod events vs reconcile invocations vs invocations that wrote).
+ * Kruiseless the coalescing figures (pod events vs reconcile invocations vs invocations that wrote). The CloneSet
+ * part runs it on a CloneSet or a Deployment, the Advanced StatefulSet part on an Advanced StatefulSet or an apps/v1
+ * StatefulSet of one pod management policy (./workload.ts), the OrderedReady ones without the image change.
  */
 import { performance } from 'node:perf_hooks';
 import { diffCounters, summarizeCost, type CostSummary } from '../support/apiCost.js';
@@ -12,23 +14,42 @@ import {
   scrapeApi,
   type BenchCluster,
 } from '../support/kube.js';
-import { cloneSetKey, coalescingOf, type BenchLogger, type Coalescing } from '../support/reconciles.js';
+import {
+  cloneSetKey,
+  coalescingOf,
+  statefulSetKey,
+  type BenchLogger,
+  type Coalescing,
+} from '../support/reconciles.js';
 import { Timeline, Tracker } from '../support/tracker.js';
-import { IMAGE_V2, MERGE_PATCH, imagePatch, objectPath, workload, type ControllerName } from './workload.js';
+import {
+  CLONESET_SHAPE,
+  IMAGE_V2,
+  MERGE_PATCH,
+  imagePatch,
+  objectPath,
+  phaseTimeoutMs,
+  workload,
+  type ControllerName,
+  type WorkloadShape,
+} from './workload.js';
 
 /** One controller's run. */
 export interface RolloutRun {
   controller: ControllerName;
   n: number;
   round: number;
+  /** The Advanced StatefulSet part's shape; absent for the CloneSet part. */
+  workload?: WorkloadShape;
   scaleUp: { allExistS: number; allReadyS: number; cost: CostSummary; coalescing?: Coalescing };
-  rollout: { allUpdatedS: number; allReadyS: number; cost: CostSummary; coalescing?: Coalescing };
+  /** The image change; absent when the run had none (the OrderedReady runs of the Advanced StatefulSet part). */
+  rollout?: { allUpdatedS: number; allReadyS: number; cost: CostSummary; coalescing?: Coalescing };
   /**
    * Watches of the bench's tracker that the API server ended and that were re-listed (bench/support/listWatch.ts);
    * absent when none was. Times measured across a re-list are too long by the gap.
    */
   watchRestarts?: number;
-  /** Pods per image (live pods) and new Ready pods, every 250 ms from the image change. */
+  /** Pods per image (live pods) and new Ready pods, every 250 ms from the image change (empty without one). */
   timeline: { t: number; byImage: Record<string, number>; readyNew: number }[];
 }
 
@@ -47,10 +68,25 @@ function coalescing(
   return logger ? coalescingOf(logger.finished.slice(from), key, podEvents) : undefined;
 }
 
+/** What a run does besides the CloneSet part's default. */
+export interface RolloutOptions {
+  /** The workload (default: the CloneSet part's). */
+  shape?: WorkloadShape;
+  /** Whether the image change follows the scale-up (default true). */
+  imageChange?: boolean;
+}
+
+/** A run's namespace prefix: `bench-<controller>` in the CloneSet part, `bench-<controller>-asts-<policy>`. */
+function runName(controller: ControllerName, shape: WorkloadShape): string {
+  return shape.kind === 'asts'
+    ? `bench-${controller}-asts-${shape.podManagementPolicy.toLowerCase()}`
+    : `bench-${controller}`;
+}
+
 /**
  * Run scale-up and rollout of `n` pods for `controller` in a fresh namespace, deleted afterwards.
  * @param logger the pipeline's recording logger, for Kruiseless (coalescing figures)
- * @throws Error when a phase does not finish within its timeout
+ * @throws Error when a phase does not finish within its timeout (workload.ts `phaseTimeoutMs`)
  */
 export async function runRollout(
   controller: ControllerName,
@@ -58,46 +94,74 @@ export async function runRollout(
   n: number,
   round: number,
   logger?: BenchLogger,
+  opts: RolloutOptions = {},
 ): Promise<RolloutRun> {
-  const ns = `bench-${controller}-${n}-${round}-${Date.now().toString(36)}`;
-  const timeoutMs = 120_000 + n * 600;
+  const shape = opts.shape ?? CLONESET_SHAPE;
+  const ns = `${runName(controller, shape)}-${n}-${round}-${Date.now().toString(36)}`;
+  const what = shape.kind === 'asts' ? `${controller} ${shape.podManagementPolicy}` : controller;
   await createNamespace(cluster, ns);
   const tracker = new Tracker(cluster, ns);
   await tracker.start();
   try {
-    const key = cloneSetKey(ns, NAME);
+    const key = shape.kind === 'asts' ? statefulSetKey(ns, NAME) : cloneSetKey(ns, NAME);
     const m0 = await scrapeApi(cluster);
     const l0 = logger?.finished.length ?? 0;
     const e0 = tracker.podEvents;
-    const { path, body } = workload(controller, ns, NAME, n);
+    const { path, body } = workload(controller, ns, NAME, n, shape);
+    const scaleTimeoutMs = phaseTimeoutMs(controller, shape, 'scaleUp', n);
     const t0 = performance.now();
     await cluster.request('POST', path, body);
     const exist = await tracker.until(
-      `${controller}: ${n} pods exist`,
+      `${what}: ${n} pods exist`,
       () => tracker.live().length === n,
-      timeoutMs,
+      scaleTimeoutMs,
     );
     const ready = await tracker.until(
-      `${controller}: ${n} pods Ready`,
+      `${what}: ${n} pods Ready`,
       () => tracker.live().filter((p) => p.ready).length === n,
-      timeoutMs,
+      scaleTimeoutMs,
     );
     const m1 = await quietScrape(cluster);
     const scaleCoalescing = coalescing(logger, key, l0, tracker.podEvents - e0);
+    const scaleUp = {
+      allExistS: secs(exist - t0),
+      allReadyS: secs(ready - t0),
+      cost: summarizeCost(diffCounters(m0.requests, m1.requests), n),
+      ...(scaleCoalescing ? { coalescing: scaleCoalescing } : {}),
+    };
+    const head = {
+      controller,
+      n,
+      round,
+      ...(shape.kind === 'asts' ? { workload: shape } : {}),
+    };
+    if (opts.imageChange === false)
+      return {
+        ...head,
+        scaleUp,
+        ...(tracker.restarts > 0 ? { watchRestarts: tracker.restarts } : {}),
+        timeline: [],
+      };
 
+    const timeoutMs = phaseTimeoutMs(controller, shape, 'rollout', n);
     const l1 = logger?.finished.length ?? 0;
     const e1 = tracker.podEvents;
     const timeline = new Timeline(tracker, IMAGE_V2);
     const t1 = performance.now();
     timeline.start(t1);
-    await cluster.request('PATCH', objectPath(controller, ns, NAME), imagePatch(IMAGE_V2), MERGE_PATCH);
+    await cluster.request(
+      'PATCH',
+      objectPath(controller, ns, NAME, shape),
+      imagePatch(IMAGE_V2),
+      MERGE_PATCH,
+    );
     const updated = (): boolean => {
       const live = tracker.live();
       return live.length === n && live.every((p) => p.image === IMAGE_V2);
     };
-    const allUpdated = await tracker.until(`${controller}: ${n} pods updated`, updated, timeoutMs);
+    const allUpdated = await tracker.until(`${what}: ${n} pods updated`, updated, timeoutMs);
     const allReady = await tracker.until(
-      `${controller}: ${n} updated pods Ready`,
+      `${what}: ${n} updated pods Ready`,
       () => updated() && tracker.live().every((p) => p.runningImage === IMAGE_V2 && p.ready),
       timeoutMs,
     );
@@ -106,15 +170,8 @@ export async function runRollout(
     const m2 = await quietScrape(cluster);
     const rolloutCoalescing = coalescing(logger, key, l1, tracker.podEvents - e1);
     return {
-      controller,
-      n,
-      round,
-      scaleUp: {
-        allExistS: secs(exist - t0),
-        allReadyS: secs(ready - t0),
-        cost: summarizeCost(diffCounters(m0.requests, m1.requests), n),
-        ...(scaleCoalescing ? { coalescing: scaleCoalescing } : {}),
-      },
+      ...head,
+      scaleUp,
       rollout: {
         allUpdatedS: secs(allUpdated - t1),
         allReadyS: secs(allReady - t1),

@@ -10,6 +10,30 @@
 /** The controllers the bench's Deployment runs need (kube-controller-manager's names). */
 export const DEPLOYMENT_CONTROLLERS = ['deployment-controller', 'replicaset-controller'] as const;
 
+/** The controller the bench's apps/v1 StatefulSet runs (the Advanced StatefulSet part) need. */
+export const STATEFULSET_CONTROLLERS = ['statefulset-controller'] as const;
+
+/**
+ * The kube-controller-manager controllers the bench's runs of `parts` need: the Deployment controllers for the
+ * CloneSet part (`rollout`), the StatefulSet controller for the Advanced StatefulSet part (`asts`).
+ */
+export function controllersFor(parts: ReadonlySet<string>): string[] {
+  return [
+    ...(parts.has('rollout') ? DEPLOYMENT_CONTROLLERS : []),
+    ...(parts.has('asts') ? STATEFULSET_CONTROLLERS : []),
+  ];
+}
+
+/** Which runs need `missing`: `Deployment`, `StatefulSet` or `Deployment and StatefulSet`. */
+function runsNeeding(missing: readonly string[]): string {
+  const needs = (list: readonly string[]): boolean => missing.some((m) => list.includes(m));
+  const runs = [
+    ...(needs(DEPLOYMENT_CONTROLLERS) ? ['Deployment'] : []),
+    ...(needs(STATEFULSET_CONTROLLERS) ? ['StatefulSet'] : []),
+  ];
+  return runs.length > 0 ? runs.join(' and ') : 'Deployment';
+}
+
 /** A controller's name without kube-controller-manager's `-controller` suffix (both spellings are accepted). */
 const short = (name: string): string => name.replace(/-controller$/, '');
 
@@ -17,7 +41,7 @@ const short = (name: string): string => name.replace(/-controller$/, '');
  * The controllers of `needed` that a kube-controller-manager running the `--controllers` list `controllers` does
  * not run, by its rule (k8s.io/controller-manager `IsControllerEnabled`): a name turns a controller on, `-name`
  * off, the first match wins; `*` turns on every controller that is on by default. Only controllers on by default
- * may be `needed` (the Deployment and ReplicaSet controllers are).
+ * may be `needed` (the Deployment, ReplicaSet and StatefulSet controllers are).
  * @param controllers the `--controllers` list (infra/local/cluster.ts `runningControllers`, `controllersOf`)
  */
 export function missingControllers(controllers: readonly string[], needed: readonly string[]): string[] {
@@ -43,7 +67,7 @@ export class ControlPlaneRefusedError extends Error {
   ) {
     super(
       `bench: the running control plane in ${stateDir} (started by \`npm run demo\` or \`cluster:up\`?) runs ` +
-        `kube-controller-manager without ${missing.join(', ')}, which the Deployment runs need; stop it with ` +
+        `kube-controller-manager without ${missing.join(', ')}, which the ${runsNeeding(missing)} runs need; stop it with ` +
         `\`npm run cluster:down\` and run the bench again (it then starts its own with them, and stops it after)`,
     );
     this.name = 'ControlPlaneRefusedError';

@@ -1,7 +1,11 @@
 /** The parts of a bench run that `--only` selects from (bench/run.ts). */
 
-/** Every part, in the order the bench runs them. */
-export const PARTS = ['packaging', 'planner', 'rollout', 'reaction', 'noop', 'fleet'] as const;
+/**
+ * Every part, in the order the bench runs them. `rollout` is the CloneSet part (CloneSet beside OpenKruise's and
+ * the Deployment controller), `asts` the Advanced StatefulSet part (beside OpenKruise's and the StatefulSet
+ * controller).
+ */
+export const PARTS = ['packaging', 'planner', 'rollout', 'asts', 'reaction', 'noop', 'fleet'] as const;
 
 /** A part of a bench run. */
 export type Part = (typeof PARTS)[number];

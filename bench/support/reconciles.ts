@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CLONESET_KIND } from '../../lib/controllers/cloneset/api/kinds.js';
+import { STATEFULSET_KIND } from '../../lib/controllers/statefulset/api/resource.js';
 import { objectKeyText } from '../../lib/core/objectKey.js';
 import type { ReconcileSummary } from '../../lib/runtime/handlers/reconcile.js';
 
@@ -77,11 +78,16 @@ export function cloneSetKey(namespace: string, name: string, cluster: string = B
   return objectKeyText({ cluster, kind: CLONESET_KIND, namespace, name });
 }
 
+/** The object key text of an Advanced StatefulSet as the reconcile handler logs it (as {@link cloneSetKey}). */
+export function statefulSetKey(namespace: string, name: string, cluster: string = BENCH_CLUSTER): string {
+  return objectKeyText({ cluster, kind: STATEFULSET_KIND, namespace, name });
+}
+
 /** Coalescing during one phase (Kruiseless only). */
 export interface Coalescing {
   /** Pod watch events (ADDED/MODIFIED/DELETED) of the namespace: what the watch pump forwards. */
   podEvents: number;
-  /** Reconcile invocations of the CloneSet's key. */
+  /** Reconcile invocations of the workload's key (a CloneSet's or an Advanced StatefulSet's). */
   invocations: number;
   /** Invocations that wrote at least once. */
   withWrites: number;
@@ -107,7 +113,7 @@ export function invocationsOf(
   };
 }
 
-/** {@link Coalescing} of one CloneSet over `finished` (the invocations of one phase) and its pod events. */
+/** {@link Coalescing} of one workload over `finished` (the invocations of one phase) and its pod events. */
 export function coalescingOf(
   finished: readonly FinishedReconcile[],
   key: string,

@@ -1,15 +1,16 @@
 /**
  * From a bench run's results to its figures: per N and controller the median times over rounds, the ratios
- * against OpenKruise and the Deployment controller, the summary line's figures, the chart's panels and a markdown
- * table for BENCHMARKS.md. Pure.
+ * against OpenKruise and kube-controller-manager's controller (the Deployment controller in the CloneSet part, the
+ * StatefulSet controller in the Advanced StatefulSet part), the summary line's figures, the chart's panels and
+ * markdown tables for BENCHMARKS.md. Pure.
  */
 import type { RolloutRun } from '../scenarios/rollout.js';
-import type { ControllerName } from '../scenarios/workload.js';
+import type { ControllerName, PodManagementPolicy } from '../scenarios/workload.js';
 import { IMAGE_V1, IMAGE_V2 } from '../scenarios/workload.js';
-import { median, ratio, type Headline } from './stats.js';
+import { median, ratio, type Headline, type StatefulSetHeadline } from './stats.js';
 import type { Panel } from './svg.js';
 
-/** Median times of one controller at one N, seconds. */
+/** Median times of one controller at one N, seconds (the image change's NaN for runs without one). */
 export interface Times {
   scaleUpExist: number;
   scaleUpReady: number;
@@ -31,24 +32,61 @@ export interface SizeSummary {
   rolloutVsDeployment: number;
 }
 
-/** Median times per controller and N over the rounds, and the ratios. */
+/**
+ * The median figures of runs (one controller's rounds at one N); the image change's are the median of the runs
+ * that had one, NaN when none had.
+ */
+export function timesOf(runs: readonly RolloutRun[]): Times {
+  const m = (f: (r: RolloutRun) => number): number => median(runs.map(f));
+  const withRollout = runs.flatMap((r) => (r.rollout ? [r.rollout] : []));
+  const mr = (f: (r: NonNullable<RolloutRun['rollout']>) => number): number => median(withRollout.map(f));
+  return {
+    scaleUpExist: m((r) => r.scaleUp.allExistS),
+    scaleUpReady: m((r) => r.scaleUp.allReadyS),
+    rolloutUpdated: mr((r) => r.allUpdatedS),
+    rolloutReady: mr((r) => r.allReadyS),
+    scaleUpPerPod: m((r) => r.scaleUp.cost.perPod),
+    rolloutPerPod: mr((r) => r.cost.perPod),
+  };
+}
+
+/** {@link timesOf} per controller among `controllers` that has runs among `runs`. */
+function timesByController(
+  runs: readonly RolloutRun[],
+  controllers: readonly ControllerName[],
+): Partial<Record<ControllerName, Times>> {
+  const times: Partial<Record<ControllerName, Times>> = {};
+  for (const c of controllers) {
+    const mine = runs.filter((r) => r.controller === c);
+    if (mine.length > 0) times[c] = timesOf(mine);
+  }
+  return times;
+}
+
+const sizesOf = (runs: readonly RolloutRun[]): number[] =>
+  [...new Set(runs.map((r) => r.n))].sort((a, b) => a - b);
+
+/** The CloneSet part's controllers, in the order of its table's columns. */
+export const CLONESET_PART_CONTROLLERS: readonly ControllerName[] = [
+  'deployment',
+  'openkruise',
+  'kruiseless',
+];
+
+/** The Advanced StatefulSet part's controllers, in the order of its table's columns. */
+export const STATEFULSET_PART_CONTROLLERS: readonly ControllerName[] = [
+  'statefulset',
+  'openkruise',
+  'kruiseless',
+];
+
+/** Median times per controller and N over the rounds, and the ratios (the CloneSet part). */
 export function summarizeRollouts(runs: readonly RolloutRun[]): SizeSummary[] {
-  const sizes = [...new Set(runs.map((r) => r.n))].sort((a, b) => a - b);
-  return sizes.map((n) => {
-    const times: Partial<Record<ControllerName, Times>> = {};
-    for (const c of ['deployment', 'openkruise', 'kruiseless'] as const) {
-      const mine = runs.filter((r) => r.n === n && r.controller === c);
-      if (mine.length === 0) continue;
-      const m = (f: (r: RolloutRun) => number): number => median(mine.map(f));
-      times[c] = {
-        scaleUpExist: m((r) => r.scaleUp.allExistS),
-        scaleUpReady: m((r) => r.scaleUp.allReadyS),
-        rolloutUpdated: m((r) => r.rollout.allUpdatedS),
-        rolloutReady: m((r) => r.rollout.allReadyS),
-        scaleUpPerPod: m((r) => r.scaleUp.cost.perPod),
-        rolloutPerPod: m((r) => r.rollout.cost.perPod),
-      };
-    }
+  return sizesOf(runs).map((n) => {
+    const times = timesByController(
+      runs.filter((r) => r.n === n),
+      CLONESET_PART_CONTROLLERS,
+    );
     const ours = times.kruiseless;
     return {
       n,
@@ -61,27 +99,86 @@ export function summarizeRollouts(runs: readonly RolloutRun[]): SizeSummary[] {
   });
 }
 
+/** Figures of one N of the Advanced StatefulSet part: the Kruiseless ratios and every controller's times. */
+export interface StatefulSetSizeSummary extends StatefulSetHeadline {
+  n: number;
+  /** Times of the OrderedReady runs (scale-up only) and of the Parallel runs (scale-up, then the image change). */
+  times: Record<PodManagementPolicy, Partial<Record<ControllerName, Times>>>;
+}
+
 /**
- * The summary line's figures: ratios of the largest N, no-op reads and writes of the largest no-op size.
+ * Median times per policy, controller and N over the rounds of the Advanced StatefulSet part, and the Kruiseless
+ * ratios: all-Ready times ÷ OpenKruise's and ÷ the StatefulSet controller's, API requests per pod ÷ OpenKruise's.
+ * @param runs the part's runs (each with its `workload`)
+ */
+export function summarizeStatefulSets(runs: readonly RolloutRun[]): StatefulSetSizeSummary[] {
+  return sizesOf(runs).map((n) => {
+    const of = (policy: PodManagementPolicy): Partial<Record<ControllerName, Times>> =>
+      timesByController(
+        runs.filter(
+          (r) => r.n === n && r.workload?.kind === 'asts' && r.workload.podManagementPolicy === policy,
+        ),
+        STATEFULSET_PART_CONTROLLERS,
+      );
+    const ordered = of('OrderedReady');
+    const parallel = of('Parallel');
+    return {
+      n,
+      times: { OrderedReady: ordered, Parallel: parallel },
+      orderedReadyVsOpenKruise: ratio(ordered.kruiseless?.scaleUpReady, ordered.openkruise?.scaleUpReady),
+      orderedReadyVsStatefulSet: ratio(ordered.kruiseless?.scaleUpReady, ordered.statefulset?.scaleUpReady),
+      parallelVsOpenKruise: ratio(parallel.kruiseless?.scaleUpReady, parallel.openkruise?.scaleUpReady),
+      parallelVsStatefulSet: ratio(parallel.kruiseless?.scaleUpReady, parallel.statefulset?.scaleUpReady),
+      rolloutVsOpenKruise: ratio(parallel.kruiseless?.rolloutReady, parallel.openkruise?.rolloutReady),
+      rolloutVsStatefulSet: ratio(parallel.kruiseless?.rolloutReady, parallel.statefulset?.rolloutReady),
+      perPodVsOpenKruise: {
+        orderedReady: ratio(ordered.kruiseless?.scaleUpPerPod, ordered.openkruise?.scaleUpPerPod),
+        parallel: ratio(parallel.kruiseless?.scaleUpPerPod, parallel.openkruise?.scaleUpPerPod),
+        rollout: ratio(parallel.kruiseless?.rolloutPerPod, parallel.openkruise?.rolloutPerPod),
+      },
+    };
+  });
+}
+
+/**
+ * The summary line's figures: ratios of the largest N, no-op reads and writes of the largest no-op size, and the
+ * Advanced StatefulSet part's ratios of its largest N when it ran.
+ * @param statefulSets {@link summarizeStatefulSets} (none: the line has no Advanced StatefulSet figures)
  * @returns NaN ratios when a side is missing
  */
 export function headline(
   sizes: readonly SizeSummary[],
   noop: readonly { pods: number; apiReads: number; apiWrites: number }[],
+  statefulSets: readonly StatefulSetSizeSummary[] = [],
 ): Headline {
   const last = sizes[sizes.length - 1];
   const biggest = [...noop].sort((a, b) => b.pods - a.pods)[0];
+  const asts = statefulSets[statefulSets.length - 1];
   return {
     scaleUpVsOpenKruise: last?.scaleUpVsOpenKruise ?? NaN,
     scaleUpVsDeployment: last?.scaleUpVsDeployment ?? NaN,
     rolloutVsOpenKruise: last?.rolloutVsOpenKruise ?? NaN,
     noopReads: biggest?.apiReads ?? NaN,
     noopWrites: biggest?.apiWrites ?? NaN,
+    ...(asts
+      ? {
+          asts: {
+            orderedReadyVsOpenKruise: asts.orderedReadyVsOpenKruise,
+            orderedReadyVsStatefulSet: asts.orderedReadyVsStatefulSet,
+            parallelVsOpenKruise: asts.parallelVsOpenKruise,
+            parallelVsStatefulSet: asts.parallelVsStatefulSet,
+            rolloutVsOpenKruise: asts.rolloutVsOpenKruise,
+            rolloutVsStatefulSet: asts.rolloutVsStatefulSet,
+            perPodVsOpenKruise: { ...asts.perPodVsOpenKruise },
+          },
+        }
+      : {}),
   };
 }
 
 const TITLES: Record<ControllerName, string> = {
   deployment: 'Deployment (KCM)',
+  statefulset: 'StatefulSet (KCM)',
   openkruise: 'OpenKruise',
   kruiseless: 'Kruiseless',
 };
@@ -113,21 +210,91 @@ export function rolloutPanels(runs: readonly RolloutRun[]): Panel[] {
 const f = (x: number | undefined, digits = 2): string =>
   x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(digits);
 
+/**
+ * One markdown row: N, the job, the figure of each of `columns` (the controllers, Kruiseless last), then Kruiseless's
+ * figure ÷ each of `vs`'s (`undefined`: an empty cell).
+ */
+function figureRow(
+  n: number,
+  job: string,
+  times: Partial<Record<ControllerName, Times>>,
+  columns: readonly ControllerName[],
+  pick: (t: Times) => number,
+  vs: readonly (ControllerName | undefined)[],
+): string {
+  const of = (c: ControllerName): number | undefined => {
+    const t = times[c];
+    return t ? pick(t) : undefined;
+  };
+  const cells = [
+    String(n),
+    job,
+    ...columns.map((c) => f(of(c))),
+    ...vs.map((c) => (c === undefined ? '' : f(ratio(of('kruiseless'), of(c))))),
+  ];
+  return `|${cells.map((c) => (c === '' ? ' ' : ` ${c} `)).join('|')}|`;
+}
+
 /** Markdown rows of the rollout table (one per N). */
 export function rolloutTable(sizes: readonly SizeSummary[]): string[] {
   const rows = [
     '| N | job | Deployment (KCM) | OpenKruise | Kruiseless | ÷ OpenKruise | ÷ Deployment |',
     '|---|---|---|---|---|---|---|',
   ];
+  const both = ['openkruise', 'deployment'] as const;
+  const openKruiseOnly = ['openkruise', undefined] as const;
   for (const s of sizes) {
-    const t = s.times;
+    const row = (
+      job: string,
+      pick: (t: Times) => number,
+      vs: readonly (ControllerName | undefined)[],
+    ): string => figureRow(s.n, job, s.times, CLONESET_PART_CONTROLLERS, pick, vs);
     rows.push(
-      `| ${s.n} | scale 0 → N, all exist (s) | ${f(t.deployment?.scaleUpExist)} | ${f(t.openkruise?.scaleUpExist)} | ${f(t.kruiseless?.scaleUpExist)} | ${f(ratio(t.kruiseless?.scaleUpExist, t.openkruise?.scaleUpExist))} | ${f(ratio(t.kruiseless?.scaleUpExist, t.deployment?.scaleUpExist))} |`,
-      `| ${s.n} | scale 0 → N, all Ready (s) | ${f(t.deployment?.scaleUpReady)} | ${f(t.openkruise?.scaleUpReady)} | ${f(t.kruiseless?.scaleUpReady)} | ${f(s.scaleUpVsOpenKruise)} | ${f(s.scaleUpVsDeployment)} |`,
-      `| ${s.n} | image change, all updated (s) | ${f(t.deployment?.rolloutUpdated)} | ${f(t.openkruise?.rolloutUpdated)} | ${f(t.kruiseless?.rolloutUpdated)} | ${f(ratio(t.kruiseless?.rolloutUpdated, t.openkruise?.rolloutUpdated))} | ${f(ratio(t.kruiseless?.rolloutUpdated, t.deployment?.rolloutUpdated))} |`,
-      `| ${s.n} | image change, all updated and Ready (s) | ${f(t.deployment?.rolloutReady)} | ${f(t.openkruise?.rolloutReady)} | ${f(t.kruiseless?.rolloutReady)} | ${f(s.rolloutVsOpenKruise)} | ${f(s.rolloutVsDeployment)} |`,
-      `| ${s.n} | API requests per pod, scale-up | ${f(t.deployment?.scaleUpPerPod)} | ${f(t.openkruise?.scaleUpPerPod)} | ${f(t.kruiseless?.scaleUpPerPod)} | ${f(ratio(t.kruiseless?.scaleUpPerPod, t.openkruise?.scaleUpPerPod))} | |`,
-      `| ${s.n} | API requests per pod, rollout | ${f(t.deployment?.rolloutPerPod)} | ${f(t.openkruise?.rolloutPerPod)} | ${f(t.kruiseless?.rolloutPerPod)} | ${f(ratio(t.kruiseless?.rolloutPerPod, t.openkruise?.rolloutPerPod))} | |`,
+      row('scale 0 → N, all exist (s)', (t) => t.scaleUpExist, both),
+      row('scale 0 → N, all Ready (s)', (t) => t.scaleUpReady, both),
+      row('image change, all updated (s)', (t) => t.rolloutUpdated, both),
+      row('image change, all updated and Ready (s)', (t) => t.rolloutReady, both),
+      row('API requests per pod, scale-up', (t) => t.scaleUpPerPod, openKruiseOnly),
+      row('API requests per pod, rollout', (t) => t.rolloutPerPod, openKruiseOnly),
+    );
+  }
+  return rows;
+}
+
+/**
+ * Markdown rows of the Advanced StatefulSet table (nine per N): OrderedReady scale-up, Parallel scale-up, the
+ * in-place image change of the Parallel set (the StatefulSet controller recreates its pods one at a time), and API
+ * requests per pod of each; ratios of Kruiseless ÷ OpenKruise and ÷ the StatefulSet controller.
+ */
+export function statefulSetTable(sizes: readonly StatefulSetSizeSummary[]): string[] {
+  const rows = [
+    '| N | job | StatefulSet (KCM) | OpenKruise | Kruiseless | ÷ OpenKruise | ÷ StatefulSet |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const both = ['openkruise', 'statefulset'] as const;
+  const openKruiseOnly = ['openkruise', undefined] as const;
+  for (const s of sizes) {
+    const row = (
+      policy: PodManagementPolicy,
+      job: string,
+      pick: (t: Times) => number,
+      vs: readonly (ControllerName | undefined)[],
+    ): string => figureRow(s.n, job, s.times[policy], STATEFULSET_PART_CONTROLLERS, pick, vs);
+    rows.push(
+      row('OrderedReady', 'OrderedReady, scale 0 → N, all exist (s)', (t) => t.scaleUpExist, both),
+      row('OrderedReady', 'OrderedReady, scale 0 → N, all Ready (s)', (t) => t.scaleUpReady, both),
+      row('Parallel', 'Parallel, scale 0 → N, all exist (s)', (t) => t.scaleUpExist, both),
+      row('Parallel', 'Parallel, scale 0 → N, all Ready (s)', (t) => t.scaleUpReady, both),
+      row('Parallel', 'Parallel, image change, all updated (s)', (t) => t.rolloutUpdated, both),
+      row('Parallel', 'Parallel, image change, all updated and Ready (s)', (t) => t.rolloutReady, both),
+      row(
+        'OrderedReady',
+        'API requests per pod, OrderedReady scale-up',
+        (t) => t.scaleUpPerPod,
+        openKruiseOnly,
+      ),
+      row('Parallel', 'API requests per pod, Parallel scale-up', (t) => t.scaleUpPerPod, openKruiseOnly),
+      row('Parallel', 'API requests per pod, image change', (t) => t.rolloutPerPod, openKruiseOnly),
     );
   }
   return rows;

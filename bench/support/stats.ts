@@ -28,6 +28,21 @@ export function ratio(ours: number | undefined, reference: number | undefined): 
   return Math.round((ours / reference) * 100) / 100;
 }
 
+/**
+ * The Advanced StatefulSet part's figures (largest N): Kruiseless's all-Ready time ÷ OpenKruise's and ÷ the
+ * StatefulSet controller's for the OrderedReady scale-up, the Parallel scale-up and the in-place image change of
+ * the Parallel set, and its API requests per pod ÷ OpenKruise's in each.
+ */
+export interface StatefulSetHeadline {
+  orderedReadyVsOpenKruise: number;
+  orderedReadyVsStatefulSet: number;
+  parallelVsOpenKruise: number;
+  parallelVsStatefulSet: number;
+  rolloutVsOpenKruise: number;
+  rolloutVsStatefulSet: number;
+  perPodVsOpenKruise: { orderedReady: number; parallel: number; rollout: number };
+}
+
 /** The figures of the summary line. */
 export interface Headline {
   /** Kruiseless scale-up (all Ready) time ÷ OpenKruise's. */
@@ -40,6 +55,8 @@ export interface Headline {
   noopReads: number;
   /** API writes of one no-op reconcile (largest of the sizes measured). */
   noopWrites: number;
+  /** The Advanced StatefulSet part's figures, when it ran. */
+  asts?: StatefulSetHeadline;
 }
 
 const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
@@ -48,11 +65,28 @@ const count = (x: number): string => (Number.isFinite(x) ? String(x) : 'n/a');
 
 /**
  * The last line of `npm run bench`, exactly:
- * `bench: scale-up <a>x OpenKruise <b>x Deployment; rollout <c>x OpenKruise; noop reads <r> writes <w>`.
+ * `bench: scale-up <a>x OpenKruise <b>x Deployment; rollout <c>x OpenKruise; noop reads <r> writes <w>`, and when
+ * the Advanced StatefulSet part ran, after it:
+ * `; asts OrderedReady <d>x OpenKruise <e>x StatefulSet, Parallel <f>x OpenKruise <g>x StatefulSet, in-place <h>x
+ * OpenKruise <i>x StatefulSet, requests per pod <j>/<k>/<l>x OpenKruise` (the last three in the same order).
  */
 export function summaryLine(h: Headline): string {
   return (
     `bench: scale-up ${fmt(h.scaleUpVsOpenKruise)}x OpenKruise ${fmt(h.scaleUpVsDeployment)}x Deployment; ` +
-    `rollout ${fmt(h.rolloutVsOpenKruise)}x OpenKruise; noop reads ${count(h.noopReads)} writes ${count(h.noopWrites)}`
+    `rollout ${fmt(h.rolloutVsOpenKruise)}x OpenKruise; noop reads ${count(h.noopReads)} writes ${count(h.noopWrites)}` +
+    (h.asts ? `; ${statefulSetSummary(h.asts)}` : '')
+  );
+}
+
+/** The Advanced StatefulSet part of {@link summaryLine}, from `asts`. */
+function statefulSetSummary(a: StatefulSetHeadline): string {
+  const vs = (openKruise: number, statefulSet: number): string =>
+    `${fmt(openKruise)}x OpenKruise ${fmt(statefulSet)}x StatefulSet`;
+  const p = a.perPodVsOpenKruise;
+  return (
+    `asts OrderedReady ${vs(a.orderedReadyVsOpenKruise, a.orderedReadyVsStatefulSet)}, ` +
+    `Parallel ${vs(a.parallelVsOpenKruise, a.parallelVsStatefulSet)}, ` +
+    `in-place ${vs(a.rolloutVsOpenKruise, a.rolloutVsStatefulSet)}, ` +
+    `requests per pod ${fmt(p.orderedReady)}/${fmt(p.parallel)}/${fmt(p.rollout)}x OpenKruise`
   );
 }

@@ -8,9 +8,11 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   checkControllers,
+  controllersFor,
   ControlPlaneRefusedError,
   DEPLOYMENT_CONTROLLERS,
   missingControllers,
+  STATEFULSET_CONTROLLERS,
 } from '../../../bench/support/controllers.js';
 
 const demo = ['garbage-collector-controller', 'namespace-controller'];
@@ -54,5 +56,31 @@ describe('checkControllers', () => {
   });
   it('accepts a control plane that runs them', () => {
     expect(() => checkControllers('/repo/.kruiseless', bench, DEPLOYMENT_CONTROLLERS)).not.toThrow();
+  });
+});
+
+describe('the Advanced StatefulSet part', () => {
+  it('needs the StatefulSet controller, the CloneSet part the Deployment controllers, the other parts none', () => {
+    expect(controllersFor(new Set(['asts']))).toEqual(['statefulset-controller']);
+    expect(controllersFor(new Set(['rollout', 'asts']))).toEqual([
+      'deployment-controller',
+      'replicaset-controller',
+      'statefulset-controller',
+    ]);
+    expect(controllersFor(new Set(['noop', 'fleet']))).toEqual([]);
+    expect(missingControllers(['*'], STATEFULSET_CONTROLLERS)).toEqual([]); // on by default
+  });
+  it("refuses a control plane without it, naming the StatefulSet runs (the CloneSet part's control plane)", () => {
+    expect(() =>
+      checkControllers('/repo/.kruiseless', bench, controllersFor(new Set(['rollout', 'asts']))),
+    ).toThrow(
+      'runs kube-controller-manager without statefulset-controller, which the StatefulSet runs need;',
+    );
+    expect(() =>
+      checkControllers('/repo/.kruiseless', demo, controllersFor(new Set(['rollout', 'asts']))),
+    ).toThrow(
+      'without deployment-controller, replicaset-controller, statefulset-controller, which the Deployment and ' +
+        'StatefulSet runs need;',
+    );
   });
 });

@@ -8,24 +8,28 @@ describe('selectParts', () => {
       'packaging',
       'planner',
       'rollout',
+      'asts',
       'reaction',
       'noop',
       'fleet',
     ]);
-    expect(PARTS).toHaveLength(6);
+    expect(PARTS).toHaveLength(7);
   });
   it('selects the listed parts', () => {
     expect([...selectParts('fleet,rollout')]).toEqual(['fleet', 'rollout']);
     expect([...selectParts(' fleet , ')]).toEqual(['fleet']);
+    expect([...selectParts('asts')]).toEqual(['asts']);
   });
   it('refuses a name that is no part, in one line, before anything starts', () => {
     expect(() => selectParts('rollout,fleets')).toThrow(
       new Error(
-        'bench: --only names no part fleets; the parts are packaging, planner, rollout, reaction, noop, fleet',
+        'bench: --only names no part fleets; the parts are packaging, planner, rollout, asts, reaction, noop, fleet',
       ),
     );
     expect(() => selectParts(',')).toThrow(
-      new Error('bench: --only is empty; the parts are packaging, planner, rollout, reaction, noop, fleet'),
+      new Error(
+        'bench: --only is empty; the parts are packaging, planner, rollout, asts, reaction, noop, fleet',
+      ),
     );
   });
 });

@@ -6,7 +6,14 @@
 import { readFileSync } from 'node:fs';
 import type { RolloutRun } from '../../../bench/scenarios/rollout.js';
 import type { NoopResult } from '../../../bench/scenarios/noop.js';
-import { headline, rolloutPanels, rolloutTable, summarizeRollouts } from '../../../bench/support/report.js';
+import {
+  headline,
+  rolloutPanels,
+  rolloutTable,
+  statefulSetTable,
+  summarizeRollouts,
+  summarizeStatefulSets,
+} from '../../../bench/support/report.js';
 import { summaryLine } from '../../../bench/support/stats.js';
 
 const run = JSON.parse(readFileSync(new URL('./fixtures/quick-run.json', import.meta.url), 'utf8')) as {
@@ -108,5 +115,86 @@ describe('rolloutTable', () => {
       '| 200 | image change, all updated and Ready (s) | 22.70 | 27.54 | 12.73 | 0.46 | 0.56 |',
     );
     expect(rows).toHaveLength(8);
+  });
+});
+
+describe('the Advanced StatefulSet part', () => {
+  // a real `npm run bench -- --only asts --sizes 20 --rounds 1` (fixtures/asts-run.json)
+  const asts = JSON.parse(readFileSync(new URL('./fixtures/asts-run.json', import.meta.url), 'utf8')) as {
+    statefulSets: RolloutRun[];
+  };
+  const [s] = summarizeStatefulSets(asts.statefulSets);
+
+  test('times per policy and controller; no image change in the OrderedReady runs', () => {
+    expect(s.n).toBe(20);
+    expect(s.times.OrderedReady.kruiseless).toMatchObject({
+      scaleUpExist: 3.962,
+      scaleUpReady: 4.07,
+      scaleUpPerPod: 17.65,
+    });
+    expect(s.times.OrderedReady.kruiseless?.rolloutReady).toBeNaN();
+    expect(s.times.Parallel.statefulset).toEqual({
+      scaleUpExist: 0.127,
+      scaleUpReady: 0.193,
+      rolloutUpdated: 4.616,
+      rolloutReady: 4.629,
+      scaleUpPerPod: 5.45,
+      rolloutPerPod: 12.95,
+    });
+    expect(s.times.Parallel.deployment).toBeUndefined();
+  });
+
+  test('Kruiseless ÷ OpenKruise and ÷ the StatefulSet controller; requests per pod ÷ OpenKruise', () => {
+    expect(s).toMatchObject({
+      orderedReadyVsOpenKruise: 2.31,
+      orderedReadyVsStatefulSet: 1.78,
+      parallelVsOpenKruise: 1.27,
+      parallelVsStatefulSet: 5,
+      rolloutVsOpenKruise: 1.26,
+      rolloutVsStatefulSet: 0.53,
+      perPodVsOpenKruise: { orderedReady: 1.36, parallel: 0.93, rollout: 1.48 },
+    });
+  });
+
+  test('CloneSet runs give no Advanced StatefulSet times, and the CloneSet summary line is unchanged', () => {
+    const [fromCloneSets] = summarizeStatefulSets(run.rollouts);
+    expect(fromCloneSets.times).toEqual({ OrderedReady: {}, Parallel: {} });
+    expect(fromCloneSets.parallelVsOpenKruise).toBeNaN();
+    expect(headline(summarizeRollouts(run.rollouts), run.noop).asts).toBeUndefined();
+  });
+
+  test('the summary line that run ended with', () => {
+    expect(summaryLine(headline([], [], summarizeStatefulSets(asts.statefulSets)))).toBe(
+      'bench: scale-up n/ax OpenKruise n/ax Deployment; rollout n/ax OpenKruise; noop reads n/a writes n/a; ' +
+        'asts OrderedReady 2.31x OpenKruise 1.78x StatefulSet, Parallel 1.27x OpenKruise 5.00x StatefulSet, ' +
+        'in-place 1.26x OpenKruise 0.53x StatefulSet, requests per pod 1.36/0.93/1.48x OpenKruise',
+    );
+  });
+
+  test('the table: nine rows per N, blank ÷ StatefulSet for requests per pod', () => {
+    const rows = statefulSetTable(summarizeStatefulSets(asts.statefulSets));
+    expect(rows[0]).toBe(
+      '| N | job | StatefulSet (KCM) | OpenKruise | Kruiseless | ÷ OpenKruise | ÷ StatefulSet |',
+    );
+    expect(rows.slice(2)).toEqual([
+      '| 20 | OrderedReady, scale 0 → N, all exist (s) | 2.27 | 1.70 | 3.96 | 2.33 | 1.74 |',
+      '| 20 | OrderedReady, scale 0 → N, all Ready (s) | 2.29 | 1.76 | 4.07 | 2.31 | 1.78 |',
+      '| 20 | Parallel, scale 0 → N, all exist (s) | 0.13 | 0.43 | 0.40 | 0.91 | 3.13 |',
+      '| 20 | Parallel, scale 0 → N, all Ready (s) | 0.19 | 0.76 | 0.96 | 1.27 | 5.00 |',
+      '| 20 | Parallel, image change, all updated (s) | 4.62 | 1.70 | 2.15 | 1.27 | 0.47 |',
+      '| 20 | Parallel, image change, all updated and Ready (s) | 4.63 | 1.94 | 2.45 | 1.26 | 0.53 |',
+      '| 20 | API requests per pod, OrderedReady scale-up | 7.10 | 12.95 | 17.65 | 1.36 | |',
+      '| 20 | API requests per pod, Parallel scale-up | 5.45 | 9.80 | 9.15 | 0.93 | |',
+      '| 20 | API requests per pod, image change | 12.95 | 10.35 | 15.35 | 1.48 | |',
+    ]);
+  });
+
+  test('chart panels of the Parallel runs, titled by controller', () => {
+    const panels = rolloutPanels(asts.statefulSets.filter((r) => r.rollout));
+    expect(panels.map((p) => p.title)).toEqual([
+      'StatefulSet (KCM), 20 pods',
+      'OpenKruise, 20 pods',
+      'Kruiseless, 20 pods',
+    ]);
   });
 });
