@@ -95,7 +95,54 @@ describe('the conversion server', () => {
     expect(await post(server, '/validate', '{}')).toEqual({ status: 404, body: { message: 'not found' } });
     expect(await post(server, '/convert', '', 'GET')).toEqual({
       status: 405,
-      body: { message: 'POST a ConversionReview' },
+      body: { message: 'POST a ConversionReview or an AdmissionReview' },
+    });
+  });
+
+  it("answers an Advanced StatefulSet AdmissionReview at /mutate with OpenKruise's defaults as a JSON Patch; a bad one with 400", async () => {
+    expect(server.mutateUrl).toBe(server.url.replace(/\/convert$/, '/mutate'));
+    const review = {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'm-1',
+        resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'statefulsets' },
+        operation: 'CREATE',
+        object: {
+          apiVersion: 'apps.kruise.io/v1beta1',
+          kind: 'StatefulSet',
+          metadata: { name: 'web' },
+          spec: {
+            updateStrategy: { type: 'OnDelete' },
+            podManagementPolicy: 'Parallel',
+            template: { spec: { containers: [] } },
+          },
+        },
+      },
+    };
+    const answer = (await post(server, '/mutate', JSON.stringify(review))) as {
+      status: number;
+      body: { response: { uid: string; allowed: boolean; patchType: string; patch: string } };
+    };
+    expect(answer.status).toBe(200);
+    expect(answer.body.response).toMatchObject({ uid: 'm-1', allowed: true, patchType: 'JSONPatch' });
+    const paths = (
+      JSON.parse(Buffer.from(answer.body.response.patch, 'base64').toString('utf8')) as { path: string }[]
+    )
+      .map((o) => o.path)
+      .filter((p) => !p.startsWith('/spec/template'));
+    expect(paths).toEqual([
+      '/spec/persistentVolumeClaimRetentionPolicy',
+      '/spec/replicas',
+      '/spec/revisionHistoryLimit',
+    ]);
+    expect(await post(server, '/mutate', '{')).toEqual({
+      status: 400,
+      body: {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: { uid: '', allowed: false, status: { code: 400, message: 'body is not JSON' } },
+      },
     });
   });
 });
