@@ -22,10 +22,14 @@ export interface StatefulSetDefaultsOptions {
   statefulSetAutoResizePVC?: boolean;
 }
 
-/** Kubernetes' `SetDefaults_PersistentVolumeClaim`: `spec.volumeMode` Filesystem when unset. */
+/**
+ * Kubernetes' `SetDefaults_PersistentVolumeClaim`, the one OpenKruise's webhook calls on each volumeClaimTemplate:
+ * `status.phase` Pending when unset. (`spec.volumeMode` is `SetDefaults_PersistentVolumeClaimSpec`'s, which the
+ * webhook does not call: the API server defaults it on each PVC created from the template.)
+ */
 function defaultClaimTemplate(claim: PersistentVolumeClaim): void {
-  const spec = (claim.spec ??= {});
-  if (spec.volumeMode === undefined || spec.volumeMode === null) spec.volumeMode = 'Filesystem';
+  const status = (claim.status ??= {});
+  if (!status.phase) status.phase = 'Pending';
 }
 
 /**
@@ -35,7 +39,7 @@ function defaultClaimTemplate(claim: PersistentVolumeClaim): void {
  * with `StatefulSetAutoDeletePVC` the retention policy Retain/Retain; with `StatefulSetAutoResizePVCGate`
  * `volumeClaimUpdateStrategy.type` OnDelete; `replicas` 1; `revisionHistoryLimit` 10. Unless
  * `templateNoDefaults`, the pod template gets Kubernetes' pod-spec defaults ({@link defaultPodTemplate}) and each
- * volumeClaimTemplate `volumeMode: Filesystem` (the webhook also rounds resource quantities to milli-units,
+ * volumeClaimTemplate `status.phase: Pending` (the webhook also rounds resource quantities to milli-units,
  * which changes no valid quantity's JSON and is not done here).
  * @param sts the StatefulSet as stored
  * @param options the gates (absent ones take OpenKruise v1.9.0's defaults)

@@ -48,7 +48,7 @@ describe('applyDefaults (OpenKruise SetDefaultsStatefulSet)', () => {
       schedulerName: 'default-scheduler',
     });
     expect(volumeClaimTemplates).toEqual([
-      { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem' } },
+      { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] }, status: { phase: 'Pending' } },
     ]);
   });
 

@@ -68,7 +68,7 @@ describe('scale up (upstream TestStatefulSetControlScaleUp, OrderedReady vs Para
         apiVersion: 'v1',
         kind: 'PersistentVolumeClaim',
         metadata: { name: 'data-web-0', namespace: 'ns', labels: { app: 'web' } },
-        spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem' },
+        spec: { accessModes: ['ReadWriteOnce'] },
       },
     ]);
     expect(plan.status).toMatchObject({
