@@ -105,7 +105,7 @@ program
   )
   .option(
     '--no-conversion',
-    'do not serve /convert nor point the Advanced StatefulSet CRD at it (v1alpha1 reads then prune v1beta1-only fields)',
+    'do not serve /convert and /mutate: the Advanced StatefulSet CRD is not pointed at it (v1alpha1 reads then prune v1beta1-only fields) and objects are stored without the defaulting webhook',
   )
   .action(async (opts: LocalOptions) => {
     const logger = new Logger({ serviceName: 'kruiseless', logLevel: opts.logLevel as LogLevel });
