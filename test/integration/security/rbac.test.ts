@@ -296,7 +296,7 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     ] as const)
       await guardNs.core.createNamespacedPod({
         namespace: guardNs.namespace,
-        body: sized(name, owner) as never,
+        body: sized(name, owner),
       });
     const resize = (name: string) =>
       asController(
