@@ -19,6 +19,7 @@ import {
   changedFields,
   pendingText,
   resizeWhy,
+  POD_RESIZE_WHY,
   type PlannedWrite,
 } from './writeWhy.js';
 
@@ -78,7 +79,10 @@ function actionWrites(a: Action, plan: StatefulSetPlan): PlannedWrite[] {
       // the set's claims stay (persistentVolumeClaimRetentionPolicy acts through owner references)
       return [{ write: `delete pod ${a.pod.name}`, why: STS_DELETE_WHY[a.reason] }];
     case 'PatchPod':
-      return [{ write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] }];
+      return [
+        ...(a.resize ? [{ write: `patch pod/resize ${a.pod.name}`, why: POD_RESIZE_WHY }] : []),
+        { write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] },
+      ];
     case 'PatchPodStatus':
       return [{ write: `patch pod/status ${a.pod.name}`, why: PATCH_WHY[a.reason] }];
     case 'CreatePVC':

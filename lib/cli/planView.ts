@@ -13,6 +13,7 @@ import {
   changedFields,
   pendingText,
   resizeWhy,
+  POD_RESIZE_WHY,
   type PlannedWrite,
 } from './writeWhy.js';
 
@@ -47,7 +48,10 @@ function actionWrites(a: Action, plan: Plan): PlannedWrite[] {
         })),
       ];
     case 'PatchPod':
-      return [{ write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] }];
+      return [
+        ...(a.resize ? [{ write: `patch pod/resize ${a.pod.name}`, why: POD_RESIZE_WHY }] : []),
+        { write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] },
+      ];
     case 'PatchPodStatus':
       return [{ write: `patch pod/status ${a.pod.name}`, why: PATCH_WHY[a.reason] }];
     case 'CreatePVC':

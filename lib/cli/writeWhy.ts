@@ -47,6 +47,10 @@ export const PATCH_WHY: Readonly<
 export const resizeWhy = (pod: string): string =>
   `grown to its template's request before pod ${pod} is updated (volumeClaimUpdateStrategy OnPodRollingUpdate)`;
 
+/** Why a planned pod patch is preceded by a `pods/resize` write (an in-place cpu/memory change). */
+export const POD_RESIZE_WHY =
+  'cpu/memory changed in place through the resize subresource, before the pod patch (InPlaceWorkloadVerticalScaling)';
+
 /** Pending expectations as `create a, b; delete c … not yet seen: pod writes wait`, or `none pending`. */
 export function pendingText(pending: Expectations): string {
   const items = (

@@ -71,6 +71,13 @@ export type Action =
       reason: PatchReason;
       patch: JsonObject;
       /**
+       * In-place updates changing cpu/memory (gate `InPlaceWorkloadVerticalScaling`): a strategic-merge patch of the
+       * containers' resources for the `pods/resize` subresource, sent before `patch` (the pod spec's resources are
+       * not mutable through a pod patch on Kubernetes ≥ 1.32); a failure of either is the action's failure.
+       * OpenKruise's `PatchPodResource` before `UpdatePod` in pkg/util/inplaceupdate/inplace_update.go.
+       */
+      resize?: JsonObject;
+      /**
        * `InPlaceUpdate` and `RecreateUpdate`: the revision the pod is updated to (the update revision, or the
        * current one when a partition rolls back), named by the outcome Events (docs/behaviour/cloneset.md#events).
        */

@@ -19,6 +19,7 @@ export const CLONESET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'patch', resource: 'pods' },
   { verb: 'delete', resource: 'pods' },
   { verb: 'patch', resource: 'pods', subresource: 'status' },
+  { verb: 'patch', resource: 'pods', subresource: 'resize' },
   { verb: 'create', resource: 'persistentvolumeclaims' },
   { verb: 'delete', resource: 'persistentvolumeclaims' },
   { verb: 'list', group: 'apps', resource: 'controllerrevisions' },
@@ -86,6 +87,15 @@ export const CLONESET_CONTROLLER_RULES: readonly PolicyRule[] = [
     resources: ['pods/status'],
     verbs: ['patch'],
     comment: ['In-place update readiness gate and conditions.'],
+  },
+  {
+    apiGroups: [''],
+    resources: ['pods/resize'],
+    verbs: ['patch'],
+    comment: [
+      "In-place cpu/memory change (gate InPlaceWorkloadVerticalScaling): the pod spec's resources are written",
+      'through the resize subresource (Kubernetes >= 1.32), as OpenKruise does.',
+    ],
   },
   {
     apiGroups: [''],

@@ -4,7 +4,8 @@
  * `truncateHistory`): revisions first, then the image pre-download writes (best effort, ./preDownload.ts); then
  * the actions in plan order — creations in slow-start batches,
  * deletions only after the scale-down ledger records them, pod patches with resourceVersion preconditions where
- * the plan depends on the exact pod version; then status, `podsToDelete` and history; then Events. Expectations
+ * the plan depends on the exact pod version (an in-place resize first through `pods/resize`,
+ * lib/reconcile/pods/patchPod.ts); then status, `podsToDelete` and history; then Events. Expectations
  * are stored before each write and rolled back for writes that failed (docs/architecture.md#lib-reconcile).
  *
  * <a id="write-concurrency"></a>The writes of one slow-start batch, and a run of consecutive pod patches, go out
@@ -40,6 +41,7 @@ import { failureEvent, successEvent } from '../../reconcile/pods/outcomeEvents.j
 import { capPendingWrites } from '../../reconcile/pods/passLimit.js';
 import { writePreDownload } from './preDownload.js';
 import { mergeStatusPatches, type PodPatch } from '../../reconcile/pods/statusPatches.js';
+import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 
 /** What {@link executePlan} needs. */
 export interface ExecuteContext {
@@ -391,15 +393,7 @@ async function applyOne(w: Writer, a: Exclude<Action, CreatePod | Deletion>): Pr
         a.type === 'PatchPod' && PRECONDITIONED.has(a.reason)
           ? (w.latestRv.get(a.pod.name) ?? a.pod.resourceVersion)
           : undefined;
-      const pod = await kube.patch(
-        RESOURCES.pods,
-        { namespace: ns, name: a.pod.name },
-        { type: 'strategic-merge', body: a.patch },
-        {
-          ...(a.type === 'PatchPodStatus' ? { subresource: 'status' } : {}),
-          ...(rv !== undefined ? { preconditions: { resourceVersion: rv } } : {}),
-        },
-      );
+      const { pod, writes } = await writePodPatch(kube, ns, a, rv);
       const newRv = pod.metadata.resourceVersion;
       if (newRv) {
         w.latestRv.set(a.pod.name, newRv);
@@ -407,7 +401,7 @@ async function applyOne(w: Writer, a: Exclude<Action, CreatePod | Deletion>): Pr
         w.expected.updates.push({ name: a.pod.name, uid: a.pod.uid, resourceVersion: newRv, at });
         w.updatesChanged = true;
       }
-      return 1;
+      return writes;
     }
     case 'CreatePVC':
       // CloneSet plans none (its PVCs come with their pod's CreatePod); Advanced StatefulSet's pending pods do

@@ -20,6 +20,7 @@ export const STATEFULSET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'patch', resource: 'pods' },
   { verb: 'delete', resource: 'pods' },
   { verb: 'patch', resource: 'pods', subresource: 'status' },
+  { verb: 'patch', resource: 'pods', subresource: 'resize' },
   { verb: 'list', resource: 'persistentvolumeclaims' },
   { verb: 'get', resource: 'persistentvolumeclaims' },
   { verb: 'create', resource: 'persistentvolumeclaims' },

@@ -31,6 +31,7 @@ import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
 import { capPendingWrites } from '../../reconcile/pods/passLimit.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
 import { mergeStatusPatches, type PodPatch } from '../../reconcile/pods/statusPatches.js';
+import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
 import { STATEFULSET_RESOURCE } from './api/resource.js';
 import type { StatefulSet, StatefulSetCondition, StatefulSetStatus } from './api/types.js';
@@ -227,7 +228,10 @@ class Executor {
     }
   }
 
-  /** One pod patch (strategic merge; status through the subresource), its update expectation recorded after. */
+  /**
+   * One pod patch (strategic merge; status through the subresource; an in-place resize first through `pods/resize`,
+   * lib/reconcile/pods/patchPod.ts), its update expectation recorded after.
+   */
   async patchPod(a: PodPatch): Promise<void> {
     const rv =
       a.type === 'PatchPod' && PRECONDITIONED.has(a.reason)
@@ -235,19 +239,12 @@ class Executor {
         : undefined;
     let pod: Pod;
     try {
-      pod = await this.ctx.kube.patch(
-        RESOURCES.pods,
-        { namespace: this.namespace, name: a.pod.name },
-        { type: 'strategic-merge', body: a.patch },
-        {
-          ...(a.type === 'PatchPodStatus' ? { subresource: 'status' } : {}),
-          ...(rv !== undefined ? { preconditions: { resourceVersion: rv } } : {}),
-        },
-      );
+      const written = await writePodPatch(this.ctx.kube, this.namespace, a, rv);
+      pod = written.pod;
+      this.writes += written.writes;
     } catch (e) {
       throw new ActionFailed(a, e, []);
     }
-    this.writes++;
     const newRv = pod.metadata.resourceVersion;
     if (newRv) {
       this.latestRv.set(a.pod.name, newRv);

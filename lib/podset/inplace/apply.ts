@@ -3,10 +3,12 @@
  * `defaultCheckContainersInPlaceUpdateCompleted`; pkg/util/inplaceupdate/inplace_update.go `updateNextBatch`;
  * pkg/util/containerlaunchpriority (launch-priority env).
  *
+ * pkg/util/inplaceupdate/inplace_update_vertical.go `GenerateResourcePatch`, `IsUpdateCompleted`.
+ *
  * Applying an in-place update spec to a pod, one container batch at a time
  * (docs/behaviour/cloneset.md#in-place-update, scenario 57), and the completion check
  * (docs/behaviour/cloneset.md#in-place-update, scenario 56). Pure functions: the result is a strategic-merge
- * patch fragment plus the new `InPlaceUpdateState`.
+ * patch fragment, the `pods/resize` patch of the batch's cpu/memory changes, and the new `InPlaceUpdateState`.
  */
 import { ANNOTATION_INPLACE_UPDATE_STATE, ANNOTATION_RUNTIME_CONTAINERS_META } from '../../api/keys.js';
 import type { Container, JsonObject, Pod } from '../../api/types.js';
@@ -86,27 +88,60 @@ function selectBatch(pod: Pod, spec: UpdateSpec): Set<string> {
   return selected;
 }
 
-/** Only the cpu/memory part of requirements (the only resources resized in place). */
-function resizable(r: ResourceRequirements): JsonObject {
-  const pick = (m: Record<string, string> | undefined) =>
-    Object.fromEntries(Object.entries(m ?? {}).filter(([k]) => k === 'cpu' || k === 'memory'));
-  const out: JsonObject = {};
-  const limits = pick(r.limits);
-  const requests = pick(r.requests);
-  if (nonEmpty(limits)) out.limits = limits;
-  if (nonEmpty(requests)) out.requests = requests;
-  return out;
+/** Quantities of `want` (cpu/memory only) that differ from `have`, or undefined when none does. */
+function changedQuantities(
+  want: Record<string, string> | undefined,
+  have: Record<string, string> | undefined,
+): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(want ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (k !== 'cpu' && k !== 'memory') continue;
+    const cur = have?.[k];
+    if (cur !== undefined && parseQuantity(cur) === parseQuantity(v)) continue;
+    out[k] = v;
+  }
+  return nonEmpty(out) ? out : undefined;
+}
+
+/**
+ * The strategic-merge patch for a pod's `pods/resize` subresource that brings the listed containers to their
+ * target cpu/memory: per container in pod spec order, only the limits/requests whose quantity differs from the
+ * pod's current spec; undefined when nothing differs (no resize is sent). OpenKruise's
+ * `NativeVerticalUpdate.GenerateResourcePatch` (pkg/util/inplaceupdate/inplace_update_vertical.go).
+ */
+export function resizePatch(
+  pod: Pod,
+  targets: Readonly<Record<string, ResourceRequirements>>,
+): JsonObject | undefined {
+  const containers: JsonObject[] = [];
+  for (const c of pod.spec.containers) {
+    const target = targets[c.name];
+    if (!target) continue;
+    const current = c.resources ?? {};
+    const limits = changedQuantities(target.limits, current.limits);
+    const requests = changedQuantities(target.requests, current.requests);
+    if (!limits && !requests) continue;
+    containers.push({
+      name: c.name,
+      resources: { ...(limits ? { limits } : {}), ...(requests ? { requests } : {}) },
+    });
+  }
+  return containers.length > 0 ? { spec: { containers } } : undefined;
 }
 
 /**
  * Applies one batch of `spec` to `pod` (docs/behaviour/cloneset.md#in-place-update): the metadata patch;
  * images of the selected containers (recording their current `imageID` in `lastContainerStatuses` unless
- * already recorded); cpu/memory of the selected containers (vertical gate; written into the pod spec —
- * Kruiseless does not use the `pods/resize` subresource); labels/annotations read by the selected containers'
- * env. Everything else goes to `next*`; `preCheckBeforeNext` lists the selected containers when something
- * remains; the batch is recorded.
+ * already recorded); labels/annotations read by the selected containers' env. The selected containers' cpu/memory
+ * (vertical gate) are not part of the pod patch: they go to `resize`, the patch of the `pods/resize` subresource
+ * (Kubernetes ≥ 1.32; the pod spec's resources are not mutable through a pod update there), which the executor sends
+ * before the pod patch, as OpenKruise's `updatePodInPlace` sends `PatchPodResource` before `UpdatePod` (the
+ * `ShouldUpdateResourceByResize` path of `defaultPatchUpdateSpecToPod`). Everything else goes to `next*`;
+ * `preCheckBeforeNext` lists the selected containers when something remains; the batch is recorded.
+ * OpenKruise: `defaultPatchUpdateSpecToPod` (pkg/util/inplaceupdate/inplace_update_defaults.go).
  * @param state the state to continue (a copy is returned; the argument is not modified)
- * @returns a strategic-merge patch fragment (including the new state annotation) and the new state
+ * @returns a strategic-merge patch fragment (including the new state annotation), the new state, and the resize
+ * patch ({@link resizePatch}) when a selected container's cpu/memory differs from the pod's
  */
 export function applyUpdateSpec(
   pod: Pod,
@@ -114,7 +149,7 @@ export function applyUpdateSpec(
   state: InPlaceUpdateState,
   now: Date,
   gates: Pick<InPlaceUpdateGates, 'inPlaceWorkloadVerticalScaling'>,
-): { patch: JsonObject; state: InPlaceUpdateState } {
+): { patch: JsonObject; state: InPlaceUpdateState; resize?: JsonObject } {
   const next: InPlaceUpdateState = structuredClone(state);
   next.nextContainerImages = {};
   next.nextContainerRefMetadata = {};
@@ -123,6 +158,7 @@ export function applyUpdateSpec(
   const selected = selectBatch(pod, spec);
 
   const containerPatches: JsonObject[] = [];
+  const resources: Record<string, ResourceRequirements> = {};
   for (const c of pod.spec.containers) {
     const entry: JsonObject = { name: c.name };
     const image = spec.containerImages[c.name];
@@ -132,7 +168,7 @@ export function applyUpdateSpec(
     }
     const res = spec.containerResources[c.name];
     if (res !== undefined && gates.inPlaceWorkloadVerticalScaling) {
-      if (selected.has(c.name)) entry.resources = resizable(res);
+      if (selected.has(c.name)) resources[c.name] = res;
       else next.nextContainerResources[c.name] = res;
     }
     if (Object.keys(entry).length > 1) containerPatches.push(entry);
@@ -169,7 +205,8 @@ export function applyUpdateSpec(
   const extra: JsonObject = { metadata: { annotations } };
   if (nonEmpty(labels)) (extra.metadata as JsonObject).labels = labels;
   if (containerPatches.length > 0) extra.spec = { containers: containerPatches };
-  return { patch: mergeInto(patch, extra), state: next };
+  const resize = resizePatch(pod, resources);
+  return { patch: mergeInto(patch, extra), state: next, ...(resize ? { resize } : {}) };
 }
 
 interface RuntimeMeta {

@@ -117,7 +117,9 @@ export function podNeedsUnready(
  *    False/StartInPlaceUpdate and recomputing `Ready` (omitted when neither changes);
  * 2. one `PatchPod` (reason `InPlaceUpdate`): the revision labels, lifecycle `Updating` + timestamp, the state
  *    annotation (legacy key set to `null`), then either the applied first batch (graceSeconds ≤ 0) or the
- * grace    annotation holding the whole spec (images untouched).
+ * grace    annotation holding the whole spec (images untouched). A first batch that changes cpu/memory carries
+ *    them as the action's `resize` (the `pods/resize` patch the executor sends before the pod patch, as
+ *    OpenKruise's `updatePodInPlace`).
  * @param options `revisionLabels` writes the target revision on the pod; the vertical-scaling gate
  */
 export function startInPlaceUpdate(
@@ -159,9 +161,12 @@ export function startInPlaceUpdate(
     },
   };
   mergeInto(patch, lifecycleStatePatch(LifecycleState.Updating, now));
+  let resize: JsonObject | undefined;
   if (spec.graceSeconds <= 0) {
-    mergeInto(patch, applyUpdateSpec(pod, spec, state, now, options).patch);
+    const applied = applyUpdateSpec(pod, spec, state, now, options);
+    mergeInto(patch, applied.patch);
     mergeInto(patch, { metadata: { annotations: removeGraceAnnotations(pod) } });
+    resize = applied.resize;
   } else {
     mergeInto(patch, {
       metadata: { annotations: { [ANNOTATION_INPLACE_UPDATE_GRACE]: serializeUpdateSpec(spec) } },
@@ -172,6 +177,7 @@ export function startInPlaceUpdate(
     pod: podRef(pod),
     reason: 'InPlaceUpdate',
     patch,
+    ...(resize ? { resize } : {}),
     revision: spec.revision,
   });
   return actions;
@@ -236,8 +242,18 @@ export function refreshInPlace(
           updateEnvFromMetadata: !!state.updateEnvFromMetadata,
           graceSeconds: 0,
         };
-        const { patch } = applyUpdateSpec(pod, spec, state, now, gates);
-        return { actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'InPlaceUpdateNextBatch', patch }] };
+        const { patch, resize } = applyUpdateSpec(pod, spec, state, now, gates);
+        return {
+          actions: [
+            {
+              type: 'PatchPod',
+              pod: podRef(pod),
+              reason: 'InPlaceUpdateNextBatch',
+              patch,
+              ...(resize ? { resize } : {}),
+            },
+          ],
+        };
       }
     }
   }
@@ -288,6 +304,10 @@ function finishGracePeriod(
   }
   const remainingMs = spec.graceSeconds * 1000 - (now.getTime() - timeMillis(state.updateTimestamp));
   if (remainingMs > 0) return { actions: [], requeueAfterSeconds: Math.ceil(remainingMs / 1000) };
-  const patch = mergeInto(applyUpdateSpec(pod, spec, state, now, gates).patch, drop);
-  return { actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'InPlaceUpdateGraceExpired', patch }] };
+  const applied = applyUpdateSpec(pod, spec, state, now, gates);
+  const patch = mergeInto(applied.patch, drop);
+  const resize = applied.resize ? { resize: applied.resize } : {};
+  return {
+    actions: [{ type: 'PatchPod', pod: podRef(pod), reason: 'InPlaceUpdateGraceExpired', patch, ...resize }],
+  };
 }

@@ -45,7 +45,7 @@ const guardLines = (suffix = ''): string[] => [
 
 test('applies the CRDs, the RBAC and the pod guard, and every access check comes out as expected', async () => {
   const checks = accessExpectations().length;
-  expect(checks).toBe(78);
+  expect(checks).toBe(79);
   expect(rbacManifests()).toHaveLength(4);
   for (let round = 1; round <= 2; round++) {
     const run = await install();
@@ -82,7 +82,7 @@ test('the check fails, naming the grant, where the watcher group may write pods'
   const run = await install('--check-only');
   expect(run.code).toBe(1);
   expect(run.stderr).toBe('access: kruiseless:watcher may create pods (expected denied)\n');
-  expect(run.stdout).toBe('install: nothing applied (--check-only); access 77/78 as expected\n');
+  expect(run.stdout).toBe('install: nothing applied (--check-only); access 78/79 as expected\n');
 });
 
 test('the namespace opt-in and the admission webhook are rendered and validated by the API server in a dry run, and not stored', async () => {
@@ -95,11 +95,12 @@ test('the namespace opt-in and the admission webhook are rendered and validated 
     'prod',
   );
   expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(run.stdout.trimEnd().split('\n').slice(-6)).toEqual([
+  expect(run.stdout.trimEnd().split('\n').slice(-7)).toEqual([
     ...guardLines(' (server dry run)'),
     'validatingadmissionpolicy.admissionregistration.k8s.io/kruiseless-opted-in-namespaces-only serverside-applied (server dry run)',
     'validatingadmissionpolicybinding.admissionregistration.k8s.io/kruiseless-opted-in-namespaces-only serverside-applied (server dry run)',
     'validatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless serverside-applied (server dry run)',
+    'mutatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless-defaults serverside-applied (server dry run)',
     `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in yes, admission webhook yes (server dry run; access not checked, nothing was stored)`,
   ]);
   expect(run.stdout).not.toContain(SECRET);

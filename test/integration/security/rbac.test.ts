@@ -283,6 +283,44 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     expect((await asController('DELETE', `${podsPath()}/orphan`)).status).toBe(200);
   });
 
+  test("pods/resize (an in-place cpu/memory change): a CloneSet's pod may be resized; another controller's pod and an orphan may not", async () => {
+    const sized = (name: string, owner?: typeof cloneSetOwner) => {
+      const body = pod(name, owner);
+      (body.spec.containers[0] as { resources?: object }).resources = { requests: { cpu: '100m' } };
+      return body;
+    };
+    for (const [name, owner] of [
+      ['resize-owned', cloneSetOwner],
+      ['resize-foreign', replicaSetOwner],
+      ['resize-orphan', undefined],
+    ] as const)
+      await guardNs.core.createNamespacedPod({
+        namespace: guardNs.namespace,
+        body: sized(name, owner),
+      });
+    const resize = (name: string) =>
+      asController(
+        'PATCH',
+        `${podsPath()}/${name}/resize`,
+        { spec: { containers: [{ name: 'main', resources: { requests: { cpu: '150m' } } }] } },
+        'application/strategic-merge-patch+json',
+      );
+    const owned = await resize('resize-owned');
+    expect(owned.status).toBe(200);
+    expect([await resize('resize-foreign'), await resize('resize-orphan')]).toEqual([
+      { status: 403, message: expect.stringContaining(denial('update', 'pods', 'resize-foreign')) as string },
+      { status: 403, message: expect.stringContaining(denial('update', 'pods', 'resize-orphan')) as string },
+    ]);
+    const cpu = async (name: string) =>
+      (await guardNs.core.readNamespacedPod({ name, namespace: guardNs.namespace })).spec?.containers[0]
+        .resources?.requests?.cpu;
+    expect([await cpu('resize-owned'), await cpu('resize-foreign'), await cpu('resize-orphan')]).toEqual([
+      '150m',
+      '100m',
+      '100m',
+    ]);
+  });
+
   test('a CloneSet owner reference that is not the controller reference is refused', async () => {
     const body = pod('not-controller');
     body.metadata.ownerReferences = [{ ...cloneSetOwner, controller: false }];

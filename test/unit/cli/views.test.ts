@@ -62,6 +62,31 @@ describe('plan report', () => {
     ]);
   });
 
+  it('an in-place resize shows its pods/resize write before the pod patch', () => {
+    const p = preview(false);
+    const resized = {
+      ...p,
+      effective: {
+        ...p.effective,
+        revisions: { ...p.effective.revisions, create: undefined },
+        statusChanged: false,
+        actions: [
+          {
+            type: 'PatchPod' as const,
+            pod: { name: 'web-abcde', uid: 'u' },
+            reason: 'InPlaceUpdate' as const,
+            patch: {},
+            resize: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '150m' } } }] } },
+          },
+        ],
+      },
+    };
+    expect(plannedWrites(resized).map((w) => w.write)).toEqual([
+      'patch pod/resize web-abcde',
+      'patch pod web-abcde',
+    ]);
+  });
+
   it('says when pending expectations hold the pod writes back', () => {
     const report = planReport(preview(true), 'not read');
     expect(report.split('\n').slice(0, 9)).toEqual([

@@ -157,9 +157,123 @@ describe('startInPlaceUpdate (docs/behaviour/cloneset.md#in-place-update)', () =
     expect(podNeedsUnready(pod, vspec, on)).toBe(true);
     expect(podNeedsUnready(pod, vspec, gates)).toBe(true);
     const [action] = startInPlaceUpdate(ipPod('p1', 'old_rev'), vspec, NOW, on);
-    expect(action.type === 'PatchPod' && action.patch.spec).toEqual({
-      containers: [{ name: 'c1', resources: { requests: { cpu: '1' } } }],
+    // the resources go through pods/resize, not the pod patch (Kubernetes >= 1.32 refuses them there)
+    expect(action.type === 'PatchPod' && action.patch.spec).toBeUndefined();
+    expect(action.type === 'PatchPod' && action.resize).toEqual({
+      spec: { containers: [{ name: 'c1', resources: { requests: { cpu: '1' } } }] },
     });
+  });
+});
+
+describe('cpu/memory through the pods/resize subresource (OpenKruise updatePodInPlace, GenerateResourcePatch)', () => {
+  const on = { ...gates, inPlaceWorkloadVerticalScaling: true };
+  const sized = (name: string): Pod => {
+    const pod = ipPod(name, 'old_rev');
+    pod.spec.containers[0].resources = {
+      requests: { cpu: '100m', memory: '64Mi' },
+      limits: { cpu: '200m', memory: '128Mi' },
+    };
+    return pod;
+  };
+
+  it('a resources-only update: one PatchPod whose pod patch has no spec and whose resize carries the change', () => {
+    const vspec = spec({
+      containerImages: {},
+      containerResources: { c1: { requests: { cpu: '150m', memory: '64Mi' }, limits: { cpu: '200m' } } },
+    });
+    const actions = startInPlaceUpdate(sized('p0'), vspec, NOW, on);
+    expect(actions).toHaveLength(1); // no restart policy: the pod is not taken out of service
+    const [a] = actions;
+    if (a.type !== 'PatchPod') throw new Error('PatchPod expected');
+    expect(a.reason).toBe('InPlaceUpdate');
+    // only the quantities that differ from the pod's spec (memory 64Mi and limits.cpu 200m are unchanged)
+    expect(a.resize).toEqual({
+      spec: { containers: [{ name: 'c1', resources: { requests: { cpu: '150m' } } }] },
+    });
+    expect(a.patch.spec).toBeUndefined();
+    const annotations = (a.patch.metadata as Record<string, Record<string, string>>).annotations;
+    expect(JSON.parse(annotations[ANNOTATION_INPLACE_UPDATE_STATE])).toMatchObject({
+      revision: NEW_REV,
+      updateResources: true,
+    });
+  });
+
+  it('equal quantities in another spelling, and resources other than cpu/memory, give no resize', () => {
+    const vspec = spec({
+      containerImages: {},
+      containerResources: {
+        c1: { requests: { cpu: '0.1', 'ephemeral-storage': '1Gi' }, limits: { memory: '0.125Gi' } },
+      },
+    });
+    const [a] = startInPlaceUpdate(sized('p0'), vspec, NOW, on);
+    expect(a.type === 'PatchPod' && 'resize' in a).toBe(false);
+  });
+
+  it('an image and a resource change: the image in the pod patch, the resources in the resize', () => {
+    const both = spec({ containerResources: { c1: { limits: { memory: '256Mi' } } } });
+    const actions = startInPlaceUpdate(sized('p0'), both, NOW, on);
+    const a = actions[actions.length - 1];
+    if (a.type !== 'PatchPod') throw new Error('PatchPod expected');
+    expect(a.patch.spec).toEqual({ containers: [{ name: 'c1', image: 'foo2' }] });
+    expect(a.resize).toEqual({
+      spec: { containers: [{ name: 'c1', resources: { limits: { memory: '256Mi' } } }] },
+    });
+  });
+
+  it('without the gate the resources are neither patched nor resized', () => {
+    const both = spec({ containerResources: { c1: { limits: { memory: '256Mi' } } } });
+    const a = startInPlaceUpdate(sized('p0'), both, NOW, gates).at(-1)!;
+    expect(a.type === 'PatchPod' && 'resize' in a).toBe(false);
+    expect(a.type === 'PatchPod' && a.patch.spec).toEqual({ containers: [{ name: 'c1', image: 'foo2' }] });
+  });
+
+  it('a grace period: nothing resized at the start, the resize sent when the grace period ends', () => {
+    const graced = spec({
+      containerImages: {},
+      containerResources: { c1: { requests: { cpu: '150m' } } },
+      graceSeconds: 10,
+    });
+    const [start] = startInPlaceUpdate(sized('p0'), graced, NOW, on);
+    expect(start.type === 'PatchPod' && 'resize' in start).toBe(false);
+    const pod = sized('p0');
+    pod.metadata.labels!['controller-revision-hash'] = NEW_REV;
+    const state: InPlaceUpdateState = {
+      revision: NEW_REV,
+      updateTimestamp: '2024-05-01T07:59:00Z',
+      updateResources: true,
+    };
+    pod.metadata.annotations = {
+      [ANNOTATION_INPLACE_UPDATE_STATE]: serializeInPlaceUpdateState(state),
+      [ANNOTATION_INPLACE_UPDATE_GRACE]: serializeUpdateSpec(graced),
+    };
+    const { actions } = refreshInPlace(pod, NOW, on);
+    expect(actions).toHaveLength(1);
+    const [a] = actions;
+    if (a.type !== 'PatchPod') throw new Error('PatchPod expected');
+    expect(a.reason).toBe('InPlaceUpdateGraceExpired');
+    expect(a.resize).toEqual({
+      spec: { containers: [{ name: 'c1', resources: { requests: { cpu: '150m' } } }] },
+    });
+    expect(a.patch.spec).toBeUndefined();
+  });
+
+  it('completion: not until the container status reports the resized spec', () => {
+    const pod = sized('p0');
+    pod.metadata.annotations = {
+      [ANNOTATION_INPLACE_UPDATE_STATE]: serializeInPlaceUpdateState({
+        revision: NEW_REV,
+        updateTimestamp: T,
+        updateResources: true,
+      }),
+    };
+    pod.status!.containerStatuses![0].resources = {
+      requests: { cpu: '100m', memory: '64Mi' },
+      limits: { cpu: '200m', memory: '128Mi' },
+    };
+    pod.spec.containers[0].resources!.requests!.cpu = '150m'; // the API server took the resize
+    expect(isInPlaceUpdateCompleted(pod, on)).toBe(false);
+    pod.status!.containerStatuses![0].resources.requests!.cpu = '150m'; // the kubelet applied it
+    expect(isInPlaceUpdateCompleted(pod, on)).toBe(true);
   });
 });
 

@@ -207,6 +207,84 @@ describe('executePlan: the order of writes', () => {
     expect(s.kube.pods.get('cs-x-aaaaa')?.metadata.labels?.step).toBe('2');
   });
 
+  test('an in-place resize: PATCH pods/resize (preconditioned on the planned version) before the pod patch (preconditioned on the version the resize returned)', async () => {
+    const s = await setup();
+    const a = s.kube.pods.get('cs-x-aaaaa')!;
+    const sent: { subresource?: string; body: unknown; resourceVersion?: string }[] = [];
+    const returned: string[] = [];
+    const patch = s.kube.patch.bind(s.kube);
+    s.kube.patch = (resource, ref, change, options = {}) => {
+      sent.push({
+        ...(options.subresource ? { subresource: options.subresource } : {}),
+        body: change.body,
+        ...(options.preconditions?.resourceVersion
+          ? { resourceVersion: options.preconditions.resourceVersion }
+          : {}),
+      });
+      return patch(resource, ref, change, options).then((o) => {
+        returned.push(o.metadata.resourceVersion ?? '');
+        return o;
+      });
+    };
+    const resize = { spec: { containers: [{ name: 'nginx', resources: { requests: { cpu: '150m' } } }] } };
+    const plan = emptyPlan({
+      phase: 'update',
+      statusChanged: false,
+      actions: [
+        {
+          type: 'PatchPod',
+          pod: { name: 'cs-x-aaaaa', uid: a.metadata.uid!, resourceVersion: a.metadata.resourceVersion },
+          reason: 'InPlaceUpdate',
+          patch: { metadata: { labels: { 'controller-revision-hash': 'r2' } } },
+          resize,
+        },
+      ],
+    });
+    const out = await executePlan(s.ctx(), plan);
+    expect(out).toEqual({ writes: 2 });
+    expect(s.journal).toEqual([
+      'patch pod resize cs-x-aaaaa',
+      'patch pod cs-x-aaaaa',
+      'expectations.put updates[cs-x-aaaaa]',
+      'event SuccessfulUpdatePodInPlace: successfully update pod cs-x-aaaaa in-place(revision r2)',
+    ]);
+    const resizedRv = returned[0];
+    expect(sent).toEqual([
+      { subresource: 'resize', body: resize, resourceVersion: a.metadata.resourceVersion },
+      {
+        body: { metadata: { labels: { 'controller-revision-hash': 'r2' } } },
+        resourceVersion: resizedRv,
+      },
+    ]);
+    const stored = s.kube.pods.get('cs-x-aaaaa')!;
+    expect(stored.spec.containers[0].resources).toEqual({ requests: { cpu: '150m' } });
+    expect(stored.metadata.labels?.['controller-revision-hash']).toBe('r2');
+  });
+
+  test('a failed resize: the pod patch is not sent, FailedUpdatePodInPlace names the resize error', async () => {
+    const s = await setup();
+    s.kube.failOn((call) => (call === 'patch pod resize cs-x-aaaaa' ? internalError(call) : undefined));
+    const plan = emptyPlan({
+      phase: 'update',
+      actions: [
+        {
+          type: 'PatchPod',
+          pod: { name: 'cs-x-aaaaa', uid: 'u' },
+          reason: 'InPlaceUpdate',
+          patch: { metadata: { labels: { 'controller-revision-hash': 'r2' } } },
+          resize: { spec: { containers: [{ name: 'nginx', resources: { requests: { cpu: '150m' } } }] } },
+        },
+      ],
+    });
+    const out = await executePlan(s.ctx(), plan);
+    expect(out.error).toBeDefined();
+    expect(s.journal.filter((l) => l.startsWith('patch pod'))).toEqual(['patch pod resize cs-x-aaaaa']);
+    expect(s.kube.events.map((e) => `${e.reason}: ${e.message}`)).toEqual([
+      'FailedUpdatePodInPlace: failed to update pod cs-x-aaaaa in-place(revision r2): patch pod resize cs-x-aaaaa: 500 InternalError: etcd is unavailable',
+    ]);
+    expect([...s.kube.cloneSets.values()][0].status?.conditions?.[0]?.type).toBe('FailedUpdate');
+  });
+
   test('a pod update names the revision its action carries (a partition rollback targets the current revision)', async () => {
     const s = await setup();
     const a = s.kube.pods.get('cs-x-aaaaa')!;

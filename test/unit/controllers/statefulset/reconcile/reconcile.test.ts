@@ -420,3 +420,69 @@ describe('reconcileStatefulSet: PVC resize (volumeClaimUpdateStrategy OnPodRolli
     expect([...h.kube.pods.keys()]).toEqual(['web-0', 'web-1', 'web-2']);
   });
 });
+
+describe('reconcileStatefulSet: in-place cpu/memory change (InPlaceWorkloadVerticalScaling)', () => {
+  test('each pod resized through pods/resize, then patched to the new revision, highest ordinal first', async () => {
+    const h = harness();
+    const sized = (cpu: string) =>
+      webSet((s) => {
+        s.spec.podManagementPolicy = 'Parallel';
+        s.spec.volumeClaimTemplates = [];
+        s.spec.updateStrategy = {
+          type: 'RollingUpdate',
+          rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' },
+        };
+        s.spec.template.spec.containers[0].resources = { requests: { cpu, memory: '64Mi' } };
+        s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+      });
+    h.apply(sized('100m'));
+    const deps = () => h.deps({ options: { inPlaceWorkloadVerticalScaling: true } });
+    const bodies: string[] = [];
+    const patch = h.kube.patch.bind(h.kube);
+    h.kube.patch = (resource, ref, change, options = {}) => {
+      if (resource.plural === 'pods' && options.subresource !== 'status')
+        bodies.push(`${options.subresource ?? 'pod'} ${ref.name} ${JSON.stringify(change.body)}`);
+      return patch(resource, ref, change, options);
+    };
+    await rounds(h, 2);
+    const uids = [...h.kube.pods.values()].map((p) => p.metadata.uid);
+    h.apply(sized('150m'));
+    h.journal.length = 0;
+    h.kube.events.length = 0;
+    for (let i = 0; i < 6; i++) {
+      await reconcileStatefulSet(deps(), REQUEST);
+      h.kube.kubelet();
+      h.clock.now += 1000;
+    }
+    const podWrites = h.journal.filter((l) => l.startsWith('patch pod') && !l.startsWith('patch pod status'));
+    // resize, the in-place patch (revision, lifecycle Updating, state), and once the kubelet reports the new
+    // resources (the update is complete) the lifecycle back to Normal; one pod after the other
+    expect(podWrites).toEqual(
+      ['web-2', 'web-1', 'web-0'].flatMap((n) => [
+        `patch pod resize ${n}`,
+        `patch pod ${n}`,
+        `patch pod ${n}`,
+      ]),
+    );
+    expect(bodies.filter((b) => b.startsWith('resize '))).toEqual(
+      ['web-2', 'web-1', 'web-0'].map(
+        (n) =>
+          `resize ${n} {"spec":{"containers":[{"name":"nginx","resources":{"requests":{"cpu":"150m"}}}]}}`,
+      ),
+    );
+    // the pod patch carries the revision and the state, never the resources
+    expect(bodies.filter((b) => b.startsWith('pod ')).every((b) => !b.includes('"resources"'))).toBe(true);
+    expect(h.kube.events.map((e) => `${e.type} ${e.reason}`)).toEqual([
+      'Normal SuccessfulUpdatePodInPlace',
+      'Normal SuccessfulUpdatePodInPlace',
+      'Normal SuccessfulUpdatePodInPlace',
+    ]);
+    const pods = [...h.kube.pods.values()];
+    expect(pods.map((p) => p.metadata.uid)).toEqual(uids);
+    expect(pods.map((p) => p.spec.containers[0].resources)).toEqual(
+      pods.map(() => ({ requests: { cpu: '150m', memory: '64Mi' } })),
+    );
+    const set = h.sets().get('web')!;
+    expect(set.status).toMatchObject({ updatedReplicas: 3, currentRevision: set.status?.updateRevision });
+  });
+});

@@ -3,7 +3,8 @@
  * `k8s.io/client-go/testing` fake (`Fake.Actions()`): it implements the generic {@link KubeClient} port over one
  * map of objects per resource, keeps resourceVersions, UID and resourceVersion preconditions (409 Conflict; a PATCH
  * naming another UID or a failed JSON-patch `test`: 422 Invalid), AlreadyExists and NotFound as the real API
- * server does, applies merge, strategic-merge and JSON patches, and appends every write to a shared
+ * server does, applies merge, strategic-merge and JSON patches (a pod's container resources changed only through
+ * `pods/resize`, as Kubernetes >= 1.32: a pod patch changing them is 422), and appends every write to a shared
  * {@link Journal} — which the recording state stores write to as well, so a test reads the one ordered list of
  * writes of an invocation.
  * Faults that a real API server cannot be made to produce on cue (a 500 on the n-th create) are injected with
@@ -252,6 +253,8 @@ export class RecordingKube implements KubeClient {
             containerID: `containerd://${pod.metadata.name}-${c.name}-${same ? 0 : (prev?.restartCount ?? -1) + 1}`,
             ready: true,
             restartCount: same ? (prev?.restartCount ?? 0) : prev ? prev.restartCount + 1 : 0,
+            // the resources the container runs with (a resize applied at once, as kubelet >= 1.33 reports it)
+            ...(c.resources ? { resources: structuredClone(c.resources) } : {}),
           };
         }),
       };
@@ -388,6 +391,18 @@ export class RecordingKube implements KubeClient {
       }
     } else if (patch.type === 'merge') next = mergePatch(doc, given.body as JsonObject);
     else next = strategicMerge(doc, given.body as JsonObject);
+    if (resource.plural === RESOURCES.pods.plural && options.subresource === undefined) {
+      // as Kubernetes >= 1.32: a pod's container resources change only through pods/resize
+      const resources = (o: JsonObject) =>
+        JSON.stringify(((o.spec as Pod['spec'] | undefined)?.containers ?? []).map((c) => c.resources ?? {}));
+      if (resources(doc) !== resources(next))
+        throw apiError(
+          base,
+          422,
+          'Invalid',
+          `Pod "${ref.name}" is invalid: spec: Forbidden: pod updates may not change fields other than \`spec.containers[*].image\`,…`,
+        );
+    }
     const merged = next as unknown as T;
     merged.metadata = { ...merged.metadata, resourceVersion: this.nextRv() };
     this.objects(resource).set(ref.name, merged);
