@@ -170,7 +170,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   // the client that registered the defaulting webhook, to take it away at stop
   let mutating: ReturnType<typeof createKubeClient> | undefined;
   if (opts.conversion) {
-    const server = await startConversionServer({ logger, ...opts.conversion });
+    // one list of mutators under this deployment's gates: the server answers with it, the configuration names it
+    const mutators = admissionMutators(opts.settings);
+    const server = await startConversionServer({ logger, mutators, ...opts.conversion });
     // a cluster that does not answer must not hold the start (nor the stop) for the client's 100 s of retries
     const crdClient = createKubeClient(kc, {
       logger,
@@ -187,7 +189,6 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     });
     conversion = { ...server, crds };
     logger.info('conversion webhook serving', { url: server.url, crds });
-    const mutators = admissionMutators(opts.settings);
     await registerMutatingWebhook(
       crdClient,
       { name: LOCAL_MUTATING_WEBHOOK, url: server.mutateUrl, caPem: server.caPem },
