@@ -13,15 +13,7 @@ import type { StatefulSetPlan } from '../controllers/statefulset/plan/index.js';
 import type { StatefulSetPassPreview } from '../controllers/statefulset/preview.js';
 import type { StatefulSet, StatefulSetStatus } from '../controllers/statefulset/api/types.js';
 import type { Action, DeleteReason } from '../podset/actions.js';
-import {
-  DELETE_WHY,
-  PATCH_WHY,
-  changedFields,
-  pendingText,
-  resizeWhy,
-  POD_RESIZE_WHY,
-  type PlannedWrite,
-} from './writeWhy.js';
+import { DELETE_WHY, changedFields, pendingText, sharedActionWrites, type PlannedWrite } from './writeWhy.js';
 
 /** Why an Advanced StatefulSet deletes a pod (its planner's reasons, lib/controllers/statefulset/plan/scale.ts). */
 const STS_DELETE_WHY: Readonly<Record<DeleteReason, string>> = {
@@ -78,25 +70,16 @@ function actionWrites(a: Action, plan: StatefulSetPlan): PlannedWrite[] {
     case 'DeletePod':
       // the set's claims stay (persistentVolumeClaimRetentionPolicy acts through owner references)
       return [{ write: `delete pod ${a.pod.name}`, why: STS_DELETE_WHY[a.reason] }];
-    case 'PatchPod':
-      return [
-        ...(a.resize ? [{ write: `patch pod/resize ${a.pod.name}`, why: POD_RESIZE_WHY }] : []),
-        { write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] },
-      ];
-    case 'PatchPodStatus':
-      return [{ write: `patch pod/status ${a.pod.name}`, why: PATCH_WHY[a.reason] }];
-    case 'CreatePVC':
-      return [
-        { write: `create pvc ${a.pvc.metadata.name ?? ''}`, why: `missing volume claim of pod ${a.podName}` },
-      ];
-    case 'DeletePVC':
-      return [{ write: `delete pvc ${a.name}`, why: 'owned claim not used by any pod' }];
     case 'PatchPVCOwner':
       return [
         { write: `patch pvc ${a.name}`, why: 'owner references follow persistentVolumeClaimRetentionPolicy' },
       ];
+    case 'PatchPod':
+    case 'PatchPodStatus':
+    case 'CreatePVC':
+    case 'DeletePVC':
     case 'ResizePVC':
-      return [{ write: `patch pvc ${a.name}`, why: resizeWhy(a.pod.name) }];
+      return sharedActionWrites(a);
   }
 }
 

@@ -7,15 +7,7 @@ import type { CloneSetStatus } from '../api/types.js';
 import type { Plan } from '../controllers/cloneset/plan/index.js';
 import type { Action } from '../podset/actions.js';
 import type { PassPreview } from '../controllers/cloneset/preview.js';
-import {
-  DELETE_WHY,
-  PATCH_WHY,
-  changedFields,
-  pendingText,
-  resizeWhy,
-  POD_RESIZE_WHY,
-  type PlannedWrite,
-} from './writeWhy.js';
+import { DELETE_WHY, changedFields, pendingText, sharedActionWrites, type PlannedWrite } from './writeWhy.js';
 
 export type { PlannedWrite } from './writeWhy.js';
 
@@ -47,28 +39,14 @@ function actionWrites(a: Action, plan: Plan): PlannedWrite[] {
           why: `volume claim of deleted pod ${a.pod.name}`,
         })),
       ];
-    case 'PatchPod':
-      return [
-        ...(a.resize ? [{ write: `patch pod/resize ${a.pod.name}`, why: POD_RESIZE_WHY }] : []),
-        { write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] },
-      ];
-    case 'PatchPodStatus':
-      return [{ write: `patch pod/status ${a.pod.name}`, why: PATCH_WHY[a.reason] }];
-    case 'CreatePVC':
-      return [
-        { write: `create pvc ${a.pvc.metadata.name ?? ''}`, why: `missing volume claim of pod ${a.podName}` },
-      ];
-    case 'DeletePVC':
-      return [{ write: `delete pvc ${a.name}`, why: 'owned claim not used by any pod' }];
     case 'PatchPVCOwner':
       return [{ write: `patch pvc ${a.name}`, why: 'owner references follow the pod' }];
+    case 'PatchPod':
+    case 'PatchPodStatus':
+    case 'CreatePVC':
+    case 'DeletePVC':
     case 'ResizePVC':
-      return [
-        {
-          write: `patch pvc ${a.name}`,
-          why: resizeWhy(a.pod.name),
-        },
-      ];
+      return sharedActionWrites(a);
   }
 }
 

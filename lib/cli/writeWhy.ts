@@ -86,3 +86,34 @@ export function changedFields<T extends object>(
     .map((f) => `${f} ${show(before?.[f])}→${show(after[f])}`);
   return changes.length > 0 ? changes.join(', ') : otherwise;
 }
+
+/** The actions whose writes read the same for every kind; the kind-specific ones stay in each kind's view. */
+type SharedAction = Extract<
+  Action,
+  { type: 'PatchPod' | 'PatchPodStatus' | 'CreatePVC' | 'DeletePVC' | 'ResizePVC' }
+>;
+
+/**
+ * The writes of an action every kind plans alike, in the order the executors make them: a pod patch (after its
+ * `pods/resize` write when it carries one), a pod-status patch, a missing claim created, an unused claim deleted, a
+ * claim resized.
+ */
+export function sharedActionWrites(a: SharedAction): PlannedWrite[] {
+  switch (a.type) {
+    case 'PatchPod':
+      return [
+        ...(a.resize ? [{ write: `patch pod/resize ${a.pod.name}`, why: POD_RESIZE_WHY }] : []),
+        { write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] },
+      ];
+    case 'PatchPodStatus':
+      return [{ write: `patch pod/status ${a.pod.name}`, why: PATCH_WHY[a.reason] }];
+    case 'CreatePVC':
+      return [
+        { write: `create pvc ${a.pvc.metadata.name ?? ''}`, why: `missing volume claim of pod ${a.podName}` },
+      ];
+    case 'DeletePVC':
+      return [{ write: `delete pvc ${a.name}`, why: 'owned claim not used by any pod' }];
+    case 'ResizePVC':
+      return [{ write: `patch pvc ${a.name}`, why: resizeWhy(a.pod.name) }];
+  }
+}
