@@ -21,9 +21,17 @@ import {
 } from '../../lib/local/conversionServer.js';
 import {
   LOCAL_MUTATING_WEBHOOK,
+  MUTATING_WEBHOOK_RESOURCE,
   registerMutatingWebhook,
   unregisterMutatingWebhook,
 } from '../../lib/local/mutatingWebhook.js';
+import { startEmbedded } from '../../lib/local/embedded.js';
+import {
+  namespaceScopedServerlessYml,
+  RecordingLogger,
+  testKubeconfig,
+  E2E_CLUSTER,
+} from './support/pipeline.js';
 import { admissionMutators } from '../../lib/controllers/mutations.js';
 
 type Obj = Record<string, unknown>;
@@ -258,6 +266,64 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
     }
     expect(plain.spec).toEqual(written);
   });
+
+  // in this describe, not a file of its own: startEmbedded points the shared cluster's CRD at its converter, which
+  // the other files' tests must not meet; the CRD is pointed back at this describe's server afterwards
+  test("startEmbedded's defaulting webhook answers under the deployment's gates (TemplateNoDefaults: spec defaults, template as written) and is unregistered at stop", async () => {
+    const embedded = await startEmbedded({
+      kubeconfig: testKubeconfig(),
+      clusterName: E2E_CLUSTER,
+      logger: new RecordingLogger(),
+      serverlessYml: namespaceScopedServerlessYml(t.namespace),
+      settings: { statefulset: { templateNoDefaults: true } },
+      conversion: {},
+    });
+    try {
+      expect(await kube.get(MUTATING_WEBHOOK_RESOURCE, { name: LOCAL_MUTATING_WEBHOOK })).toBeDefined();
+      const template = {
+        metadata: { labels: { app: 'd' } },
+        spec: { containers: [{ name: 'main', image: 'nginx:1' }] },
+      };
+      // the API server takes the new webhook configuration up within moments: create until one comes back defaulted
+      let stored = { spec: {} as Obj };
+      for (let i = 0; i < 50 && !stored.spec.updateStrategy; i++) {
+        await t.custom.createNamespacedCustomObject({
+          group,
+          version: 'v1beta1',
+          plural,
+          namespace: t.namespace,
+          body: {
+            apiVersion: 'apps.kruise.io/v1beta1',
+            kind: 'StatefulSet',
+            metadata: { name: `gated-${i}` },
+            spec: { replicas: 0, selector: { matchLabels: { app: 'd' } }, template },
+          },
+        });
+        stored = await get('v1beta1', `gated-${i}`);
+        if (!stored.spec.updateStrategy) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(stored.spec).toEqual({
+        replicas: 0,
+        selector: { matchLabels: { app: 'd' } },
+        template,
+        podManagementPolicy: 'OrderedReady',
+        updateStrategy: {
+          type: 'RollingUpdate',
+          rollingUpdate: { partition: 0, maxUnavailable: 1, podUpdatePolicy: 'ReCreate', minReadySeconds: 0 },
+        },
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
+        revisionHistoryLimit: 10,
+      });
+    } finally {
+      await embedded.stop();
+      await pointCrdsAtConverter(kube, {
+        url: server?.url ?? '',
+        caPem: server?.caPem ?? '',
+        server: 'local',
+      });
+    }
+    expect(await kube.get(MUTATING_WEBHOOK_RESOURCE, { name: LOCAL_MUTATING_WEBHOOK })).toBeUndefined();
+  }, 60_000);
 
   test("while the webhook is down, a v1alpha1 read fails with the API server's conversion error; v1beta1 reads work", async () => {
     const url = server!.url;
