@@ -321,6 +321,16 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
         caPem: server?.caPem ?? '',
         server: 'local',
       });
+      // the API server takes a CRD's new conversion settings up moments after the patch: until a v1alpha1 read
+      // converts again, it may still call the stopped embedded converter (and the next test would see its port)
+      for (let i = 0; i < 100; i++) {
+        const converted = await get('v1alpha1', 'db').then(
+          () => true,
+          () => false,
+        );
+        if (converted) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
     expect(await kube.get(MUTATING_WEBHOOK_RESOURCE, { name: LOCAL_MUTATING_WEBHOOK })).toBeUndefined();
   }, 60_000);
