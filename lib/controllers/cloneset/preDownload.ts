@@ -1,68 +1,23 @@
 /**
- * The image pre-download writes of a plan (docs/behaviour/cloneset.md#image-pre-download), as OpenKruise's
- * `createImagePullJobsForInPlaceUpdate`, `patchControllerRevisionLabels` and `DeleteJobsForWorkload` make them,
- * plus Kruiseless's pre-pull pods: best effort — a failure is logged (and, for a job create, told as an Event) and
- * never stops the pass; the next reconcile tries again.
+ * The image pre-download writes of a CloneSet plan (docs/behaviour/cloneset.md#image-pre-download): the ImagePullJob
+ * writes every kind makes (lib/reconcile/pods/writeImagePullJobs.ts), then Kruiseless's pre-pull pods — best effort
+ * all: a failure is logged and never stops the pass; the next reconcile tries again.
  */
-import { EventReason } from '../../api/keys.js';
 import type { PreDownloadPlan } from './plan/index.js';
 import type { Logger } from '../../core/logger.js';
-import { classifyWriteError, type WriteErrorKind } from '../../kube/errors.js';
 import { RESOURCES } from '../../kube/resources.js';
-import type { KubeClient, KubeEvent } from '../../kube/types.js';
+import type { KubeClient } from '../../kube/types.js';
+import {
+  writeAll,
+  writeImagePullJobs,
+  type PreDownloadWritten,
+} from '../../reconcile/pods/writeImagePullJobs.js';
 
-/** What {@link writePreDownload} did. */
-export interface PreDownloadWritten {
-  writes: number;
-  events: KubeEvent[];
-}
-
-/** One list of like writes: what to call each, the answer that counts as done, and whether a failure stops the rest. */
-interface WriteList<T> {
-  what: string;
-  items: readonly T[];
-  nameOf: (item: T) => string;
-  write: (item: T) => Promise<unknown>;
-  /** AlreadyExists for creates, NotFound for deletes. */
-  alreadyDone: WriteErrorKind;
-  /** Called on a success (e.g. to record an Event). */
-  onSuccess?: (item: T) => void;
-  /** Called on a failure (before `stopOnFailure` applies). */
-  onFailure?: (item: T, error: Error) => void;
-  stopOnFailure: boolean;
-}
+export type { PreDownloadWritten };
 
 /**
- * The writes of `list` one by one, in order.
- * @returns writes made
- * @throws only errors that are not API-server errors
- */
-async function writeAll<T>(log: Logger, list: WriteList<T>): Promise<number> {
-  let writes = 0;
-  for (const item of list.items) {
-    try {
-      await list.write(item);
-      writes++;
-      list.onSuccess?.(item);
-    } catch (e) {
-      const kind = classifyWriteError(e);
-      if (kind === 'notApi') throw e;
-      if (kind === list.alreadyDone) continue;
-      const error = e as Error;
-      log.warn(`${list.what} failed`, { name: list.nameOf(item), error: error.message });
-      list.onFailure?.(item, error);
-      if (list.stopOnFailure) break;
-    }
-  }
-  return writes;
-}
-
-/**
- * Creates the plan's ImagePullJobs one by one (AlreadyExists counts as done, silently; another error is logged and
- * told as a `FailedCreateImagePullJob` Event), then sets the revision label — after failed creates too, as OpenKruise
- * does, so that a job that cannot be created is not retried forever — then deletes the jobs to clean up (stopping at
- * the first failure); then the pre-pull pods are created and deleted (AlreadyExists / NotFound count as done; the
- * first other failure stops that list).
+ * The ImagePullJob writes ({@link writeImagePullJobs}: creates, the revision label, deletes), then the pre-pull pods
+ * are created and deleted (AlreadyExists / NotFound count as done; the first other failure stops that list).
  * @param namespace the CloneSet's namespace
  * @returns writes made and the Events to record
  * @throws only errors that are not API-server errors
@@ -73,56 +28,8 @@ export async function writePreDownload(
   namespace: string,
   plan: PreDownloadPlan,
 ): Promise<PreDownloadWritten> {
-  const events: KubeEvent[] = [];
-  let writes = await writeAll(log, {
-    what: 'creating an ImagePullJob',
-    items: plan.createJobs,
-    nameOf: (job) => job.metadata.name ?? '',
-    write: (job) => kube.create(RESOURCES.imagepulljobs, job),
-    alreadyDone: 'alreadyExists',
-    onSuccess: (job) =>
-      events.push({
-        type: 'Normal',
-        reason: EventReason.CreatedImagePullJob,
-        message: `created ImagePullJob ${job.metadata.name ?? ''} for image: ${job.spec.image}`,
-      }),
-    onFailure: (job, error) =>
-      events.push({
-        type: 'Normal',
-        reason: EventReason.FailedCreateImagePullJob,
-        message: `failed to create ImagePullJob ${job.metadata.name ?? ''}: ${error.message}`,
-      }),
-    stopOnFailure: false,
-  });
-  const label = plan.revisionLabel;
-  writes += await writeAll(log, {
-    what: 'labelling the update revision',
-    items: label ? [label] : [],
-    nameOf: (l) => l.revision,
-    write: (l) =>
-      kube.patch(
-        RESOURCES.controllerrevisions,
-        { namespace, name: l.revision },
-        { type: 'merge', body: { metadata: { labels: { [l.key]: 'true' } } } },
-      ),
-    alreadyDone: 'notApi',
-    onSuccess: (l) => {
-      if (plan.ignoredBecause)
-        log.info('no image pre-download for this revision', {
-          revision: l.revision,
-          why: plan.ignoredBecause,
-        });
-    },
-    stopOnFailure: true,
-  });
-  writes += await writeAll(log, {
-    what: 'deleting an ImagePullJob',
-    items: plan.deleteJobs,
-    nameOf: (job) => job.name,
-    write: (job) => kube.delete(RESOURCES.imagepulljobs, { namespace, name: job.name }, { uid: job.uid }),
-    alreadyDone: 'notFound',
-    stopOnFailure: true,
-  });
+  const jobs = await writeImagePullJobs(kube, log, namespace, plan);
+  let writes = jobs.writes;
   writes += await writeAll(log, {
     what: 'creating a pre-pull pod',
     items: plan.prePull?.create ?? [],
@@ -139,5 +46,5 @@ export async function writePreDownload(
     alreadyDone: 'notFound',
     stopOnFailure: true,
   });
-  return { writes, events };
+  return { writes, events: jobs.events };
 }

@@ -11,11 +11,48 @@
 import {
   IMAGE_PULL_JOB_API_VERSION,
   IMAGE_PULL_JOB_KIND,
+  LABEL_IMAGE_PREDOWNLOAD_CREATED,
+  LABEL_IMAGE_PREDOWNLOAD_IGNORED,
   type ImagePullJob,
 } from '../../api/imagePullJob.js';
 import type { ControllerRevision, LabelSelector, OwnerReference } from '../../api/types.js';
 import { templateOf } from '../inplace/spec.js';
+import { controllerRef } from '../ownership.js';
 import type { PreDownloadSettings } from './settings.js';
+
+/** The ImagePullJob writes of one pass (lib/reconcile/pods/writeImagePullJobs.ts makes them, in this order). */
+export interface ImagePullJobPlan {
+  /** ImagePullJobs to create (one per container whose image changed), in container order. */
+  createJobs: ImagePullJob[];
+  /** A label to set to `"true"` on the update revision, recording the decision (created or ignored). */
+  revisionLabel?: { revision: string; key: string };
+  /** Why the revision needs no pre-download, when `revisionLabel` is the ignored label. */
+  ignoredBecause?: string;
+  /** ImagePullJobs the workload controls, to delete now that every pod is at one revision. */
+  deleteJobs: { name: string; uid: string }[];
+}
+
+/**
+ * Whether the update revision already records a pre-download decision (OpenKruise's labels
+ * `apps.kruise.io/pre-predownload-created` / `-ignored`): then nothing more is done for it.
+ */
+export function preDownloadDecided(update: ControllerRevision): boolean {
+  const labels = update.metadata.labels ?? {};
+  return LABEL_IMAGE_PREDOWNLOAD_CREATED in labels || LABEL_IMAGE_PREDOWNLOAD_IGNORED in labels;
+}
+
+/**
+ * The jobs of `jobs` whose controller reference names `ownerUid` (OpenKruise's `DeleteJobsForWorkload`: every job
+ * of the namespace the workload controls), as the name and uid a delete needs.
+ */
+export function jobsControlledBy(
+  jobs: readonly ImagePullJob[],
+  ownerUid: string | undefined,
+): { name: string; uid: string }[] {
+  return jobs
+    .filter((j) => !!ownerUid && controllerRef(j.metadata.ownerReferences)?.uid === ownerUid)
+    .map((j) => ({ name: j.metadata.name ?? '', uid: j.metadata.uid ?? '' }));
+}
 
 /** `pullPolicy.backoffLimit` of the jobs. */
 const JOB_BACKOFF_LIMIT = 1;

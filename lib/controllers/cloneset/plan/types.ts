@@ -16,6 +16,7 @@ import type {
 import type { FieldError } from '../../../api/errors.js';
 import type { ImagePullJob } from '../../../api/imagePullJob.js';
 import type { Action, PodRef } from '../../../podset/actions.js';
+import type { ImagePullJobPlan } from '../../../podset/predownload/imagePullJobs.js';
 
 /**
  * Feature gates and controller flags that change CloneSet behaviour
@@ -189,15 +190,7 @@ export interface RevisionPlan {
  * What the pre-download step does in one reconcile (predownload/jobs.ts,
  * docs/behaviour/cloneset.md#image-pre-download).
  */
-export interface PreDownloadPlan {
-  /** A label to set to `"true"` on the update revision, recording the decision (created or ignored). */
-  revisionLabel?: { revision: string; key: string };
-  /** Why the revision needs no pre-download, when `revisionLabel` is the ignored label. */
-  ignoredBecause?: string;
-  /** ImagePullJobs to create (one per container whose image changed), in container order. */
-  createJobs: ImagePullJob[];
-  /** ImagePullJobs the CloneSet controls, to delete now that every pod is at one revision. */
-  deleteJobs: { name: string; uid: string }[];
+export interface PreDownloadPlan extends ImagePullJobPlan {
   /** Pre-pull pods to create and delete (predownload/prePullPods.ts); absent when there are none. */
   prePull?: PrePullPlan;
 }

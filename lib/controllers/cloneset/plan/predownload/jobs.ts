@@ -16,8 +16,12 @@ import { legacyScaledValue } from '../../../../api/intOrPercent.js';
 import { LABEL_CONTROLLER_REVISION_HASH, LABEL_REVISION_HASH } from '../../../../api/keys.js';
 import type { CloneSet, LabelSelector } from '../../../../api/types.js';
 import { calculateInPlaceUpdateSpec } from '../../../../podset/inplace/spec.js';
-import { controllerRef } from '../../../../podset/ownership.js';
-import { changedImages, imagePullJobForWorkload } from '../../../../podset/predownload/imagePullJobs.js';
+import {
+  changedImages,
+  imagePullJobForWorkload,
+  jobsControlledBy,
+  preDownloadDecided,
+} from '../../../../podset/predownload/imagePullJobs.js';
 import { preDownloadSettings } from '../../../../podset/predownload/settings.js';
 import { inPlaceUpdateGates } from '../inPlaceOptions.js';
 import { cloneSetControllerRef } from '../ownership.js';
@@ -154,16 +158,13 @@ export function planImagePullJobs(
   const update = ctx.updateRevision;
   const updateName = update.metadata.name ?? '';
   if (ctx.currentRevision.metadata.name === updateName) {
-    plan.deleteJobs = (jobs ?? [])
-      .filter((j) => controllerRef(j.metadata.ownerReferences)?.uid === cs.metadata.uid)
-      .map((j) => ({ name: j.metadata.name ?? '', uid: j.metadata.uid ?? '' }));
+    plan.deleteJobs = jobsControlledBy(jobs ?? [], cs.metadata.uid);
     return plan;
   }
   const settings = preDownloadSettings(cs);
   const updatedReady = cs.status?.updateRevision === updateName ? (cs.status.updatedReadyReplicas ?? 0) : 0;
   if (settings.minUpdatedReadyPods > updatedReady) return plan;
-  const labels = update.metadata.labels ?? {};
-  if (LABEL_IMAGE_PREDOWNLOAD_CREATED in labels || LABEL_IMAGE_PREDOWNLOAD_IGNORED in labels) return plan;
+  if (preDownloadDecided(update)) return plan;
   const ignored = ignoreReason(ctx);
   if (ignored === INVALID_PARTITION) return plan;
   if (ignored) {
