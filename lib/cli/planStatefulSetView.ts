@@ -6,7 +6,6 @@
  * {@link StatefulSetPassPreview} in, text out.
  */
 import { executionSteps } from '../controllers/statefulset/execute.js';
-import { notReconciledEvents } from '../controllers/statefulset/notReconciled.js';
 import { invalidMessage, reportsInvalid } from '../controllers/statefulset/pass.js';
 import { parentAndOrdinal } from '../controllers/statefulset/plan/ordinals.js';
 import type { StatefulSetPlan } from '../controllers/statefulset/plan/index.js';
@@ -112,6 +111,19 @@ export function plannedStatefulSetWrites(p: StatefulSetPassPreview): PlannedWrit
       write: `patch controllerrevision ${r.bump.name}`,
       why: `the template went back to this revision: renumbered ${r.bump.revision}`,
     });
+  const pre = plan.preDownload;
+  for (const job of pre?.createJobs ?? [])
+    out.push({
+      write: `create imagepulljob ${job.metadata.name ?? ''}`,
+      why: `pre-download ${job.spec.image} for the in-place update`,
+    });
+  if (pre?.revisionLabel)
+    out.push({
+      write: `patch controllerrevision ${pre.revisionLabel.revision}`,
+      why: `label ${pre.revisionLabel.key}${pre.ignoredBecause ? `: no pre-download (${pre.ignoredBecause})` : ''}`,
+    });
+  for (const job of pre?.deleteJobs ?? [])
+    out.push({ write: `delete imagepulljob ${job.name}`, why: 'every pod is at one revision' });
   for (const a of executionSteps(plan.actions).flat()) out.push(...actionWrites(a, plan));
   if (plan.statusChanged)
     out.push({
@@ -183,7 +195,7 @@ export function statefulSetPlanReport(
   const writes = plannedStatefulSetWrites(p);
   lines.push(writes.length > 0 ? 'Writes, in order:' : 'Writes: none');
   writes.forEach((w, i) => lines.push(`  ${i + 1}. ${w.write}: ${w.why}`));
-  const events = plan.errors.length > 0 ? [] : [...notReconciledEvents(sts), ...(p.effective.events ?? [])];
+  const events = plan.errors.length > 0 ? [] : (p.effective.events ?? []);
   if (events.length > 0) {
     lines.push('Events:');
     for (const e of events) lines.push(`  ${e.type} ${e.reason}: ${e.message}`);

@@ -1,8 +1,8 @@
 /**
  * The Advanced StatefulSet controller's RBAC rows (lib/kube/access.ts shapes), as OpenKruise's `+kubebuilder:rbac`
  * markers beside `pkg/controller/statefulset/statefulset_controller.go`: the calls its reconcile makes, the reads of
- * its watches and resync, and what neither identity may do to Advanced StatefulSets. Pods, PVCs and
- * ControllerRevisions are granted by CloneSet's rules as well; a kind lists every row it needs, the joined
+ * its watches and resync, and what neither identity may do to Advanced StatefulSets. Pods, PVCs,
+ * ControllerRevisions and ImagePullJobs are granted by CloneSet's rules as well; a kind lists every row it needs, the joined
  * manifest (lib/controllers/rbac.ts) has each once.
  */
 import type { PolicyRule, ResourceAccess } from '../../kube/access.js';
@@ -30,6 +30,9 @@ export const STATEFULSET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'patch', group: 'apps', resource: 'controllerrevisions' },
   { verb: 'delete', group: 'apps', resource: 'controllerrevisions' },
   { verb: 'list', group: 'storage.k8s.io', resource: 'storageclasses', namespaced: false },
+  { verb: 'list', group: KRUISE, resource: 'imagepulljobs' },
+  { verb: 'create', group: KRUISE, resource: 'imagepulljobs' },
+  { verb: 'delete', group: KRUISE, resource: 'imagepulljobs' },
 ];
 
 /** The watch pump's and the resync's reads of Advanced StatefulSets and their pods. */

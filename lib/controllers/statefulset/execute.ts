@@ -30,6 +30,7 @@ import { createOwned } from '../../reconcile/pods/createOwned.js';
 import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
 import { capPendingWrites } from '../../reconcile/pods/passLimit.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
+import { writeImagePullJobs } from '../../reconcile/pods/writeImagePullJobs.js';
 import { mergeStatusPatches, type PodPatch } from '../../reconcile/pods/statusPatches.js';
 import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
@@ -389,7 +390,8 @@ function failureCondition(a: Action | undefined, error: string, now: Date): Stat
 }
 
 /**
- * Execute `plan` (its actions capped by {@link capPendingWrites}; the next pass continues). Never throws for API
+ * Execute `plan`: the revision, the image pre-download writes (best effort: a failure is logged and told as an
+ * Event), the actions (capped by {@link capPendingWrites}; the next pass continues). Never throws for API
  * errors: the first failing write stops the remaining actions, is recorded as Warning Events (and a condition for a
  * create or update) and returned in `error` — except a 409 Conflict (or an AlreadyExists on the revision create,
  * a revision not yet seen), which only stops the actions and sets `conflict`. The status is written after a failure
@@ -405,6 +407,11 @@ export async function executeStatefulSetPlan(
   let conflict = false;
   try {
     x.writes += await writeRevision(ctx, plan);
+    if (plan.preDownload) {
+      const pre = await writeImagePullJobs(ctx.kube, ctx.log, x.namespace, plan.preDownload);
+      x.writes += pre.writes;
+      x.events.push(...pre.events);
+    }
     for (const step of executionSteps(plan.actions)) {
       const first = step[0];
       if (isCreate(first)) await x.createRun(step as CreateAction[]);

@@ -5,6 +5,7 @@
  * One reconcile pass over one Advanced StatefulSet: read the set, its pods, PVCs and ControllerRevisions → observe
  * the stored expectations → plan (./plan, pure) → execute (./execute.ts) → decide when to look again.
  */
+import type { ImagePullJob } from '../../api/imagePullJob.js';
 import { selectorMatches, selectorString } from '../../api/selector.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../../api/types.js';
 import { metaTime } from '../../api/time.js';
@@ -15,7 +16,7 @@ import type { Logger } from '../../core/logger.js';
 import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey.js';
 import { classifyWriteError } from '../../kube/errors.js';
 import { emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
-import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
+import { listAll, listIfServed, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeObject, Listed } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
@@ -32,7 +33,6 @@ import type { StatefulSet, StatefulSetCondition } from './api/types.js';
 import { executeStatefulSetPlan, setCondition, type ExecuteResult } from './execute.js';
 import { planStatefulSet, type StatefulSetPlan, type StatefulSetPlannerOptions } from './plan/index.js';
 import type { StatefulSetSettings } from './settings.js';
-import { notReconciledEvents } from './notReconciled.js';
 import { isMemberOf } from './plan/ownership.js';
 import { resizesClaims } from './plan/resize.js';
 import type { StorageClassInfo } from './plan/types.js';
@@ -79,6 +79,11 @@ export interface World {
   revisions: ControllerRevision[];
   /** StorageClasses, read only when the set's PVCs may be resized (./plan/resize.ts); else none. */
   storageClasses?: StorageClassInfo[];
+  /**
+   * The namespace's ImagePullJobs, read only with gate `PreDownloadImageForInPlaceUpdate` on; absent otherwise or
+   * when the resource is not served (./plan/preDownload.ts).
+   */
+  imagePullJobs?: ImagePullJob[];
 }
 
 /**
@@ -125,8 +130,10 @@ function claimable(sts: StatefulSet, uid: string): (o: KubeObject) => boolean {
  * Read the StatefulSet, then in parallel its pods ({@link ReadScope}), its PVCs (by selector, only when it has
  * volumeClaimTemplates or expectations are pending), its revisions (by selector) and, only when its PVCs may be
  * resized (gate `StatefulSetAutoResizePVCGate` and `volumeClaimUpdateStrategy` OnPodRollingUpdate), the
- * StorageClasses. Quorum reads only.
+ * StorageClasses, and with gate `PreDownloadImageForInPlaceUpdate` on the namespace's ImagePullJobs (when served).
+ * Quorum reads only.
  * @param resizeGate whether `StatefulSetAutoResizePVCGate` is on
+ * @param preDownloadGate whether `PreDownloadImageForInPlaceUpdate` is on
  * @returns undefined when the StatefulSet does not exist
  * @throws InvalidObjectKeyError when the key has no namespace; KubeApiError when a read fails
  */
@@ -136,6 +143,7 @@ export async function readWorld(
   scope: ReadScope,
   pendingSatisfied: boolean,
   resizeGate = false,
+  preDownloadGate = false,
 ): Promise<World | undefined> {
   const namespace = namespaceOf(key);
   const statefulSet = await kube.get(STATEFULSET_RESOURCE, { namespace, name: key.name });
@@ -147,7 +155,7 @@ export async function readWorld(
   const hasTemplates = (statefulSet.spec.volumeClaimTemplates ?? []).length > 0;
   const bySelector = { namespace, ...(selector !== undefined ? { labelSelector: selector } : {}) };
   const resize = resizesClaims(statefulSet, resizeGate) && hasTemplates;
-  const [pods, pvcs, revisions, storageClasses] = await Promise.all([
+  const [pods, pvcs, revisions, storageClasses, jobs] = await Promise.all([
     scope === 'selector' && selector !== undefined
       ? kube.list(RESOURCES.pods, bySelector)
       : listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, mine),
@@ -156,12 +164,14 @@ export async function readWorld(
       : listAll(kube, RESOURCES.persistentvolumeclaims, { ...bySelector, limit: LIST_PAGE_SIZE }),
     selector === undefined ? none : kube.list(RESOURCES.controllerrevisions, bySelector),
     resize ? kube.list(RESOURCES.storageclasses, {}) : none,
+    preDownloadGate ? listIfServed(kube, RESOURCES.imagepulljobs, { namespace }) : undefined,
   ]);
   return {
     statefulSet,
     pods: pods.items.filter(mine),
     pvcs: pvcs.items,
     revisions: revisions.items,
+    ...(jobs ? { imagePullJobs: jobs.items } : {}),
     ...(resize
       ? {
           storageClasses: storageClasses.items.map((sc) => ({
@@ -216,12 +226,14 @@ export async function readPass(
     scope,
     isSatisfied(stored),
     deps.options?.statefulSetAutoResizePVCGate ?? false,
+    deps.options?.preDownloadImageForInPlaceUpdate ?? false,
   );
   return world ? { world, observed: observedFrom(deps, stored, world) } : undefined;
 }
 
 /**
- * The plan for `world`, and the plan to execute: emptied of writes (actions, revision create/bump, history) while
+ * The plan for `world`, and the plan to execute: emptied of writes (actions, revision create/bump, history, image
+ * pre-download) while
  * expectations are pending — the status is still written.
  */
 export function planPass(
@@ -237,13 +249,15 @@ export function planPass(
     revisions: world.revisions,
     pvcs: world.pvcs,
     ...(world.storageClasses ? { storageClasses: world.storageClasses } : {}),
+    ...(world.imagePullJobs ? { imagePullJobs: world.imagePullJobs } : {}),
     now: new Date(deps.clock()),
     options,
     updateExpectationsSatisfied: observed.pending.updates.length === 0,
   });
   const { create: _c, bump: _b, ...kept } = plan.revisions;
+  const { preDownload: _p, ...withoutPreDownload } = plan;
   const effective: StatefulSetPlan = waiting
-    ? { ...plan, actions: [], revisions: { ...kept, deleteNames: [] } }
+    ? { ...withoutPreDownload, actions: [], revisions: { ...kept, deleteNames: [] } }
     : plan;
   return { plan, effective, waiting };
 }
@@ -362,7 +376,7 @@ export async function runPass(
       recordedEvents,
       eventCorrelation,
     },
-    [...notReconciledEvents(world.statefulSet), ...(plan.events ?? [])],
+    plan.events ?? [],
   );
   const result = await executeStatefulSetPlan(
     {

@@ -19,6 +19,8 @@ const STATEFULSET_GATES: Readonly<Record<string, GateSpec<keyof StatefulSetPlann
   InPlaceUpdateEnvFromMetadata: { option: 'inPlaceUpdateEnvFromMetadata', stage: 'beta' },
   InPlaceWorkloadVerticalScaling: { option: 'inPlaceWorkloadVerticalScaling', stage: 'alpha' },
   StatefulSetAutoResizePVCGate: { option: 'statefulSetAutoResizePVCGate', stage: 'alpha' },
+  PreDownloadImageForInPlaceUpdate: { option: 'preDownloadImageForInPlaceUpdate', stage: 'alpha' },
+  KruiseDaemon: { option: 'kruiseDaemon', stage: 'beta' },
 };
 
 /** The gate names the Advanced StatefulSet controller acts on, sorted. */

@@ -33,6 +33,7 @@ import {
 } from './types.js';
 import { RESIZE_RECHECK_MS, rollingUpdate } from './update.js';
 import { claimStillGrowing, resizesClaims } from './resize.js';
+import { planStatefulSetPreDownload } from './preDownload.js';
 
 const EMPTY_STATUS: StatefulSetStatus = {
   replicas: 0,
@@ -126,6 +127,14 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
     events: [],
   };
   const counters = { currentReplicas: 0, updatedReplicas: 0 };
+  // upstream's doPreDownload runs in every pass once the revisions are chosen, however the pass goes on
+  const preDownload = planStatefulSetPreDownload(
+    sts,
+    revs.current,
+    revs.update,
+    input.imagePullJobs,
+    options,
+  );
   const finish = (halt?: string, error?: string): StatefulSetPlan => {
     const counts = replicaCounts(all, minReady, currentName, updateName, now);
     let status: StatefulSetStatus = {
@@ -159,6 +168,7 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
       statusChanged: inconsistentStatus(sts.status, status),
       ...(waits.length > 0 ? { requeueAfterSeconds: Math.ceil(Math.min(...waits) / 1000) } : {}),
       ...(pass.events.length > 0 ? { events: pass.events } : {}),
+      ...(preDownload ? { preDownload } : {}),
       ...(halt ? { halt } : {}),
       ...(error ? { error } : {}),
     };

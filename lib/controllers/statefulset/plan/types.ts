@@ -3,6 +3,8 @@
  * `defaultStatefulSetControl.UpdateStatefulSet`, returned as data).
  */
 import type { FieldError } from '../../../api/errors.js';
+import type { ImagePullJob } from '../../../api/imagePullJob.js';
+import type { ImagePullJobPlan } from '../../../podset/predownload/imagePullJobs.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../../../api/types.js';
 import type { Action } from '../../../podset/actions.js';
 import type { StatefulSet, StatefulSetStatus } from '../api/types.js';
@@ -23,6 +25,10 @@ export interface StatefulSetPlannerOptions {
   inPlaceWorkloadVerticalScaling: boolean;
   /** `StatefulSetAutoResizePVCGate` (alpha, off): `volumeClaimUpdateStrategy` OnPodRollingUpdate resizes PVCs. */
   statefulSetAutoResizePVCGate: boolean;
+  /** `PreDownloadImageForInPlaceUpdate` (alpha, off): ImagePullJobs for an in-place update's new images (./preDownload.ts). */
+  preDownloadImageForInPlaceUpdate: boolean;
+  /** `KruiseDaemon` (beta, on): with it off, OpenKruise never pre-downloads (no node agent pulls). */
+  kruiseDaemon: boolean;
 }
 
 /** OpenKruise v1.9.0's gate defaults. */
@@ -34,6 +40,8 @@ export const DEFAULT_PLANNER_OPTIONS: StatefulSetPlannerOptions = {
   inPlaceUpdateEnvFromMetadata: true,
   inPlaceWorkloadVerticalScaling: false,
   statefulSetAutoResizePVCGate: false,
+  preDownloadImageForInPlaceUpdate: false,
+  kruiseDaemon: true,
 };
 
 /** A StorageClass as the PVC resize (./resize.ts) reads it. */
@@ -62,6 +70,11 @@ export interface StatefulSetPlanInput {
   pvcs?: readonly PersistentVolumeClaim[];
   /** StorageClasses, read only when PVCs may be resized (./resize.ts); absent: none. */
   storageClasses?: readonly StorageClassInfo[];
+  /**
+   * The namespace's ImagePullJobs, read only with gate `PreDownloadImageForInPlaceUpdate` on; absent when not read or
+   * the resource is not served (then nothing is pre-downloaded).
+   */
+  imagePullJobs?: readonly ImagePullJob[];
   now: Date;
   options?: Partial<StatefulSetPlannerOptions>;
   /**
@@ -101,4 +114,6 @@ export interface StatefulSetPlan {
   error?: string;
   /** Events the pass records besides its actions' outcomes (a PVC that cannot be resized: `FailedUpdatePVC`). */
   events?: PlanEvent[];
+  /** Image pre-download writes (./preDownload.ts), best effort, made after the revisions; absent: none. */
+  preDownload?: ImagePullJobPlan;
 }

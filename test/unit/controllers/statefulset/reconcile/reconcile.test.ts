@@ -348,29 +348,131 @@ describe('reconcileStatefulSet: failures', () => {
   });
 });
 
-describe('reconcileStatefulSet: what is not reconciled yet is said, not ignored', () => {
-  test('image pre-download: one Warning Event naming the annotation, pods still made', async () => {
+describe('reconcileStatefulSet: image pre-download (gates PreDownloadImageForInPlaceUpdate, KruiseDaemon)', () => {
+  const PRE_DOWNLOAD = { preDownloadImageForInPlaceUpdate: true };
+  /** `web` at 4 Ready replicas, InPlaceIfPossible, partition 2, maxUnavailable 1; then the image changed. */
+  async function rolled(options: Record<string, boolean>, serve = true): Promise<Harness> {
     const h = harness();
-    h.apply(
-      webSet((s) => (s.metadata.annotations = { 'apps.kruise.io/image-predownload-parallelism': '2' })),
+    if (serve) h.kube.serve(RESOURCES.imagepulljobs);
+    const set = (image: string) =>
+      webSet((s) => {
+        s.spec.replicas = 4;
+        s.spec.podManagementPolicy = 'Parallel';
+        s.spec.volumeClaimTemplates = [];
+        s.metadata.annotations = { 'apps.kruise.io/image-predownload-parallelism': '2' };
+        s.spec.template.spec.containers[0].image = image;
+        s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+        s.spec.updateStrategy = {
+          type: 'RollingUpdate',
+          rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', partition: 2, maxUnavailable: 1 },
+        };
+      });
+    h.apply(set('nginx:1.25-alpine'));
+    for (let i = 0; i < 3; i++) {
+      await reconcileStatefulSet(h.deps({ options }), REQUEST);
+      h.kube.kubelet();
+      h.clock.now += 1000;
+    }
+    h.apply(set('nginx:1.26-alpine'));
+    h.journal.length = 0;
+    h.kube.events = [];
+    await reconcileStatefulSet(h.deps({ options }), REQUEST);
+    return h;
+  }
+
+  test('a new in-place revision: one ImagePullJob per changed image, the revision labelled, CreatedImagePullJob, before the pods', async () => {
+    const h = await rolled(PRE_DOWNLOAD);
+    const update = [...h.kube.objects(RESOURCES.controllerrevisions).values()].find(
+      (r) => r.metadata.labels?.['apps.kruise.io/pre-predownload-created'] === 'true',
     );
-    await reconcileStatefulSet(h.deps(), REQUEST);
-    expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([
+    const updateName = update?.metadata.name ?? '';
+    expect(updateName).toMatch(/^web-[0-9a-z]+$/);
+    const hash = update?.metadata.labels?.['controller.kubernetes.io/hash'];
+    const writes = h.journal.filter((l) => /^(create|patch|delete) /.test(l));
+    expect(writes.slice(0, 4)).toEqual([
+      `create controllerrevision ${updateName}`,
+      `create imagepulljob ${updateName}-nginx`,
+      `patch controllerrevision ${updateName} {"metadata":{"labels":{"apps.kruise.io/pre-predownload-created":"true"}}}`,
+      'patch pod status web-3',
+    ]);
+    expect(
+      [...h.kube.objects(RESOURCES.imagepulljobs).values()].map((j) => ({
+        ...j,
+        metadata: { ...j.metadata, resourceVersion: undefined, uid: undefined, creationTimestamp: undefined },
+      })),
+    ).toEqual([
       {
-        type: 'Warning',
-        reason: 'NotReconciled',
-        message:
-          'metadata.annotations[apps.kruise.io/image-predownload-parallelism] is not reconciled by Kruiseless yet: images are not pre-downloaded',
+        apiVersion: 'apps.kruise.io/v1alpha1',
+        kind: 'ImagePullJob',
+        metadata: {
+          namespace: 'default',
+          name: `${updateName}-nginx`,
+          labels: { app: 'web', 'controller.kubernetes.io/hash': hash },
+          ownerReferences: [
+            {
+              apiVersion: 'apps.kruise.io/v1beta1',
+              kind: 'StatefulSet',
+              name: 'web',
+              uid: 'sts-uid',
+              controller: true,
+              blockOwnerDeletion: true,
+            },
+          ],
+          resourceVersion: undefined,
+          uid: undefined,
+          creationTimestamp: undefined,
+        },
+        spec: {
+          image: 'nginx:1.26-alpine',
+          podSelector: {
+            matchLabels: { app: 'web' },
+            matchExpressions: [
+              { key: 'controller-revision-hash', operator: 'NotIn', values: [updateName, hash] },
+            ],
+          },
+          parallelism: 2,
+          pullPolicy: { backoffLimit: 1, timeoutSeconds: 300 },
+          completionPolicy: { type: 'Always', ttlSecondsAfterFinished: 600 },
+          sandboxConfig: { labels: { app: 'web', 'controller.kubernetes.io/hash': hash } },
+        },
       },
     ]);
-    expect([...h.kube.pods.keys()]).toEqual(['web-0']);
+    expect(h.kube.events.filter((e) => e.reason === 'CreatedImagePullJob')).toEqual([
+      {
+        type: 'Normal',
+        reason: 'CreatedImagePullJob',
+        message: `created ImagePullJob ${updateName}-nginx for image: nginx:1.26-alpine`,
+      },
+    ]);
   });
 
-  test('volumeClaimUpdateStrategy OnPodRollingUpdate is reconciled now: no Warning Event', async () => {
-    const h = harness();
-    h.apply(webSet((s) => (s.spec.volumeClaimUpdateStrategy = { type: 'OnPodRollingUpdate' })));
-    await reconcileStatefulSet(h.deps(), REQUEST);
-    expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
+  test('once every pod is at the update revision, the jobs the set controls are deleted', async () => {
+    const h = await rolled(PRE_DOWNLOAD);
+    const sets = h.sets();
+    const set = sets.get('web')!;
+    set.spec.updateStrategy!.rollingUpdate!.partition = 0;
+    h.apply(set);
+    for (let i = 0; i < 8; i++) {
+      await reconcileStatefulSet(h.deps({ options: PRE_DOWNLOAD }), REQUEST);
+      h.kube.kubelet();
+      h.clock.now += 1000;
+    }
+    expect(h.sets().get('web')?.status?.currentRevision).toBe(h.sets().get('web')?.status?.updateRevision);
+    expect(h.journal.filter((l) => l.startsWith('delete imagepulljob'))).toEqual([
+      expect.stringMatching(/^delete imagepulljob web-[0-9a-z]+-nginx$/),
+    ]);
+    expect(h.kube.objects(RESOURCES.imagepulljobs).size).toBe(0);
+  });
+
+  test('gate off, KruiseDaemon off or the resource not served: no job, no label, no Warning', async () => {
+    for (const h of [
+      await rolled({}),
+      await rolled({ ...PRE_DOWNLOAD, kruiseDaemon: false }),
+      await rolled(PRE_DOWNLOAD, false),
+    ]) {
+      expect(h.journal.filter((l) => /imagepulljob|patch controllerrevision/.test(l))).toEqual([]);
+      expect(h.kube.events.filter((e) => e.type === 'Warning')).toEqual([]);
+    }
   });
 });
 
