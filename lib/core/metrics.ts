@@ -20,6 +20,11 @@ export const METRIC = {
   workqueueRetries: 'workqueue_retries_total',
   /** Reconcile invocations that found the object's lease held and marked it dirty instead. */
   leaseContention: 'kruiseless_lease_contention_total',
+  /**
+   * Lease calls of reconcile invocations that failed in DynamoDB, by `operation`: `acquire` or `release` (the
+   * invocation backed off and requeued; docs/reliability.md#backoff). A lease found held is contention, not this.
+   */
+  leaseFailures: 'kruiseless_lease_failures_total',
   /** Reconcile requests merged into another one for the same object before publishing. */
   eventsCoalesced: 'kruiseless_events_coalesced_total',
   /**
@@ -40,6 +45,7 @@ export const METRIC_UNIT: Readonly<Record<MetricName, 'Count' | 'Seconds'>> = {
   [METRIC.restClientRequests]: 'Count',
   [METRIC.workqueueRetries]: 'Count',
   [METRIC.leaseContention]: 'Count',
+  [METRIC.leaseFailures]: 'Count',
   [METRIC.eventsCoalesced]: 'Count',
   [METRIC.resyncClustersMissed]: 'Count',
 };

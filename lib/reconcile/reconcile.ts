@@ -5,13 +5,21 @@
  * embedded default.
  *
  * Invariant: an invocation that has returned (or thrown) holds no lease — except when it was fenced out, and then
- * the lease is someone else's.
+ * the lease is someone else's, or when its release failed in DynamoDB, and then the lease runs out by itself and a
+ * requeue for after its end was scheduled (docs/reliability.md#backoff).
  */
 import { objectKeyOf, type ObjectKey } from '../core/objectKey.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { RequeueScheduler, ReconcileReason, ReconcileRequest } from '../requests/index.js';
-import { FencedOutError, StateStoreError, type Lease, type LeaseStore } from '../state/index.js';
+import {
+  FencedOutError,
+  StateStoreError,
+  type AcquireResult,
+  type Lease,
+  type LeaseStore,
+  type ReleaseOptions,
+} from '../state/index.js';
 import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
 import { KubeApiError } from '../kube/errors.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
@@ -86,26 +94,40 @@ export interface Reconciler<D, P, Scope> {
   pass(deps: D, key: ObjectKey, env: PassEnv<Scope>): Promise<PassResult<P>>;
 }
 
+/** A lease call that failed in DynamoDB after the SDK's retries (a `StateStoreError`; never a lost race). */
+export type LeaseFailure = 'acquire' | 'release';
+
 /** What one invocation did. */
 export interface ReconcileOutcome<P = unknown> {
   /**
    * `deferred`: another invocation holds the lease (its dirty flag was set, it will re-run; a deferred resync also
    * requeues for after that lease, in case the holder died: {@link deferralRequeueSeconds}). `fenced`: the lease
    * was taken over, or was about to end before an API write (lib/reconcile/leaseGuard.ts): no further writes.
+   * `failed`: the lease could not be taken (its `acquire` failed in DynamoDB): no pass ran, a requeue was
+   * scheduled ({@link leaseFailure} `acquire`).
    */
-  result: 'reconciled' | 'deferred' | 'gone' | 'fenced';
+  result: 'reconciled' | 'deferred' | 'gone' | 'fenced' | 'failed';
   passes: number;
   /** API writes made. */
   writes: number;
   /** Delay handed to the requeue scheduler, seconds. */
   requeuedAfterSeconds?: number;
-  /** The last write error, if any (also recorded as an Event and a condition). */
+  /**
+   * The last error, if any: a write's (also recorded as an Event and a condition), a failed read's or store call's,
+   * or the failed lease call's ({@link leaseFailure}).
+   */
   error?: string;
   /**
    * Consecutive failed passes of this object after this invocation, as stored on its lease when it released
-   * (docs/reliability.md#backoff); absent when 0 or when no pass ran.
+   * (docs/reliability.md#backoff); when the release failed, that count plus one for the release, not stored.
+   * Absent when 0 or when no pass ran.
    */
   failures?: number;
+  /**
+   * The lease call that failed in DynamoDB, if one did: the invocation backed off instead of throwing
+   * (docs/reliability.md#backoff). After a failed `release` the lease stays until it runs out.
+   */
+  leaseFailure?: LeaseFailure;
   /** The last plan (for logs and tests). */
   plan?: P;
 }
@@ -193,6 +215,15 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
 }
 
 /**
+ * The delay that lands 1 s after a lease's end: rounded up to a whole second, at least 1 s.
+ * @param expiresAt the lease's end, epoch ms; `nowMs` the invocation's clock, epoch ms
+ * @returns seconds, ≥ 1, a whole number
+ */
+function secondsAfterLease(expiresAt: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((expiresAt - nowMs) / 1000) + 1);
+}
+
+/**
  * After a refused acquire, the delay (seconds) after which this request looks again, or undefined when the holder's
  * dirty flag is enough. The flag covers an event only while the holder lives to read it; a holder that died (a
  * SIGKILLed `kruiseless local`, a crashed or timed-out Lambda execution) never reads it, and its lease keeps every
@@ -222,11 +253,82 @@ export function deferralRequeueSeconds(
   expiresAt: number,
   nowMs: number,
 ): number | undefined {
-  const afterLeaseEnd = Math.max(1, Math.ceil((expiresAt - nowMs) / 1000) + 1);
+  const afterLeaseEnd = secondsAfterLease(expiresAt, nowMs);
   if (requestIdOfHolder(heldBy) === requestIdOfHolder(holder)) return afterLeaseEnd;
   if (request.reason === 'Requeue') return 1;
   if (request.reason === 'Resync') return afterLeaseEnd;
   return undefined;
+}
+
+/**
+ * A lease `acquire` that failed in DynamoDB (review finding 10): no pass runs (nothing may be written without the
+ * lease), the request is requeued after the backoff's first step and nothing is thrown — Lambda's two retries would
+ * follow within about two minutes and then drop the event in the dead-letter queue. The first step, because the
+ * failure count is on the lease item this call could not reach; it is left as stored. Repeated failures are bounded
+ * by the requeue scheduler keeping one requeue per key at a time (EventBridge Scheduler: one per key and minute;
+ * the embedded default: the earliest timer), besides the events and the resync that reach the key anyway.
+ * @returns `failed`, with the requeue's delay and the store's error
+ */
+async function acquireFailed<P>(
+  deps: LoopDeps,
+  request: ReconcileRequest,
+  e: StateStoreError,
+): Promise<ReconcileOutcome<P>> {
+  const seconds = backoffSeconds(1, deps.backoff ?? DEFAULT_BACKOFF);
+  deps.log.warn('lease acquire failed in DynamoDB; no pass ran, requeued', {
+    ...objectKeyOf(request),
+    error: e.message,
+    requeueAfterSeconds: seconds,
+  });
+  await deps.requeue.requeueAfter({ ...request, reason: 'Requeue' }, seconds);
+  return {
+    result: 'failed',
+    passes: 0,
+    writes: 0,
+    error: e.message,
+    requeuedAfterSeconds: seconds,
+    leaseFailure: 'acquire',
+  };
+}
+
+/**
+ * Releases the run's lease, storing its failure count; a release that fails in DynamoDB (review finding 10) is not
+ * thrown but backed off. The lease then stays this invocation's until it runs out, and every event meanwhile only
+ * marks it, so the key is requeued for 1 s after the lease's end, or after the backoff of the failure count plus
+ * one (the failed release) when that is later. A timer the passes asked for was scheduled before the release
+ * (review finding 17) and stays. The count is not stored (the write failed): the next holder, once the lease has
+ * expired, takes it over as any expired lease and reads the count stored before.
+ * @param requeue schedules the run's `Requeue` and notes its delay in the outcome
+ * @returns the release's answer, or `failed` (the outcome then carries the error and the count)
+ * @throws FencedOutError after a takeover; other errors than `StateStoreError`
+ */
+async function releaseOrBackOff<D extends LoopDeps, P, Scope>(
+  run: Run<D, P, Scope>,
+  requeue: (seconds: number) => Promise<void>,
+  options?: ReleaseOptions,
+): Promise<'released' | 'dirty' | 'failed'> {
+  const { deps, outcome } = run;
+  try {
+    return await deps.leases.release(run.env.lease, run.failures, options);
+  } catch (e) {
+    if (!(e instanceof StateStoreError)) throw e;
+    run.failures++;
+    outcome.failures = run.failures;
+    outcome.error = e.message;
+    outcome.leaseFailure = 'release';
+    const seconds = Math.max(
+      backoffSeconds(run.failures, deps.backoff ?? DEFAULT_BACKOFF),
+      secondsAfterLease(run.env.lease.expiresAt, deps.clock()),
+    );
+    deps.log.warn('lease release failed in DynamoDB; it stays until it runs out, requeued for after that', {
+      ...run.key,
+      error: e.message,
+      failures: run.failures,
+      requeueAfterSeconds: seconds,
+    });
+    await requeue(seconds);
+    return 'failed';
+  }
 }
 
 /**
@@ -236,8 +338,11 @@ export function deferralRequeueSeconds(
  * the release. When the budget is used up while another event waits, it requeues and then releases in one write
  * whatever the dirty flag says, so it never returns holding the lease. A refused acquire marks the holder dirty and
  * also requeues when the flag may never be read or may be cleared unread ({@link deferralRequeueSeconds}).
- * @throws state-store and unexpected errors after releasing the lease (the event is retried by Lambda / the bus);
- *   a takeover by another invocation (`FencedOutError`) is not an error: it returns `fenced`.
+ * DynamoDB failures (`StateStoreError`) are never thrown: of a pass, a failed pass; of the `acquire`, `failed` with a
+ * requeue after the backoff's first step and no pass; of a `release`, a requeue for after the lease's end
+ * (docs/reliability.md#backoff).
+ * @throws unexpected errors after releasing the lease (the event is retried by Lambda / the bus); a takeover by
+ *   another invocation (`FencedOutError`) is not an error: it returns `fenced`.
  */
 export async function reconcileObject<D extends LoopDeps, P, Scope>(
   deps: D,
@@ -245,7 +350,13 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
   request: ReconcileRequest,
 ): Promise<ReconcileOutcome<P>> {
   const key = objectKeyOf(request);
-  const acquired = await deps.leases.acquire(key, deps.holder, deps.leaseDurationMs, deps.clock());
+  let acquired: AcquireResult;
+  try {
+    acquired = await deps.leases.acquire(key, deps.holder, deps.leaseDurationMs, deps.clock());
+  } catch (e) {
+    if (!(e instanceof StateStoreError)) throw e;
+    return acquireFailed(deps, request, e);
+  }
   if (!acquired.acquired) {
     deps.log.debug('lease held by another invocation; marked it dirty so the holder runs again', {
       holder: acquired.heldBy,
@@ -289,12 +400,13 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       // the timer is scheduled before the release (review finding 17): a kill between the two leaves a lease that
       // runs out and a timer that fires, never a free lease and no timer
       if (timer !== undefined) await requeue(timer);
-      if ((await deps.leases.release(run.env.lease, run.failures)) === 'released') return run.outcome;
+      const released = await releaseOrBackOff(run, requeue);
+      if (released !== 'dirty') return run.outcome;
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
       if (exhausted(run)) {
         if (timer === undefined || timer > 1) await requeue(1);
         // the requeue covers every event marked so far: one release write, however many marks follow (finding 18)
-        await deps.leases.release(run.env.lease, run.failures, { requeued: true });
+        await releaseOrBackOff(run, requeue, { requeued: true });
         return run.outcome;
       }
     }
@@ -308,7 +420,7 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       // lease unless a successor has it already
       deps.log.warn('lease about to end; stopping without further API writes', { ...key, error: e.message });
       await requeue(1);
-      await deps.leases.release(run.env.lease, run.failures, { requeued: true }).catch((err: unknown) => {
+      await releaseOrBackOff(run, requeue, { requeued: true }).catch((err: unknown) => {
         if (!(err instanceof FencedOutError)) throw err;
       });
       return { ...run.outcome, result: 'fenced' };

@@ -15,6 +15,7 @@ import {
   type ReconcileResultLabel,
 } from '../core/metrics.js';
 import type { RequestRecord } from '../kube/request.js';
+import type { LeaseFailure } from '../reconcile/reconcile.js';
 import type { EventPublisher } from '../requests/index.js';
 
 /** One metric and dimension set of an invocation: a count (one value) or the seconds observed (one per value). */
@@ -141,6 +142,8 @@ export interface ReconcileEnd {
   deferred: boolean;
   /** Seconds handed to the requeue scheduler, if any. */
   requeuedAfterSeconds?: number;
+  /** The lease call that failed in DynamoDB, if one did (then `failed` too). */
+  leaseFailure?: LeaseFailure;
   /** Wall time of the invocation, seconds. */
   seconds: number;
 }
@@ -157,8 +160,8 @@ export function reconcileResultLabel(end: ReconcileEnd): ReconcileResultLabel {
 }
 
 /**
- * Records one reconcile invocation: total by result, errors, duration, requeues (`workqueue_retries_total`) and
- * lease contention.
+ * Records one reconcile invocation: total by result, errors, duration, requeues (`workqueue_retries_total`), lease
+ * contention and a lease call that failed (`kruiseless_lease_failures_total` by `operation`).
  */
 export function recordReconcile(recorder: MetricsRecorder, end: ReconcileEnd): void {
   const result = reconcileResultLabel(end);
@@ -167,4 +170,5 @@ export function recordReconcile(recorder: MetricsRecorder, end: ReconcileEnd): v
   recorder.add(METRIC.reconcileTime, end.seconds);
   if (end.requeuedAfterSeconds !== undefined) recorder.add(METRIC.workqueueRetries, 1);
   if (end.deferred) recorder.add(METRIC.leaseContention, 1);
+  if (end.leaseFailure) recorder.add(METRIC.leaseFailures, 1, { operation: end.leaseFailure });
 }

@@ -13,7 +13,7 @@ import type { Controller } from '../../controllers/controller.js';
 import { systemClock } from '../../core/clock.js';
 import { controllerNameOf, objectKeyText } from '../../core/objectKey.js';
 import { withKeys, type Logger as CoreLogger } from '../../core/logger.js';
-import type { ReconcileOutcome } from '../../reconcile/reconcile.js';
+import type { LeaseFailure, ReconcileOutcome } from '../../reconcile/reconcile.js';
 import { executionHolder } from '../../reconcile/holder.js';
 import { InvocationMetrics, noMetricsSink, recordReconcile, withMetrics } from '../metrics.js';
 import type { Runtime } from '../types.js';
@@ -29,6 +29,8 @@ export interface ReconcileSummary {
   error?: string;
   /** Consecutive failed passes of the object after this invocation (docs/reliability.md#backoff). */
   failures?: number;
+  /** The lease call that failed in DynamoDB, if one did (the invocation requeued instead of throwing). */
+  leaseFailure?: LeaseFailure;
 }
 
 /** Time kept back from the Lambda deadline to release the lease and log, ms. */
@@ -43,7 +45,8 @@ export type ReconcileContext = Context | Pick<Context, 'awsRequestId' | 'getRema
  * event id; `correlationIds` lists all of them when coalescing merged several), through a logger of its own, so
  * concurrent invocations sharing `logger` never mix keys. Metrics go to `runtime.metrics` when it ends, with the
  * `controller` dimension of the request's kind ({@link controllerNameOf}).
- * @throws InvalidEventError for a malformed event; UnknownClusterError; state-store errors
+ * @throws InvalidEventError for a malformed event; UnknownClusterError; state-store errors outside the reconcile loop
+ *   (the loop backs off from DynamoDB failures instead, lease calls included: docs/reliability.md#backoff)
  */
 export function reconcileHandler(
   getRuntime: () => Runtime,
@@ -85,6 +88,7 @@ export function reconcileHandler(
           ...(outcome?.requeuedAfterSeconds !== undefined
             ? { requeuedAfterSeconds: outcome.requeuedAfterSeconds }
             : {}),
+          ...(outcome?.leaseFailure ? { leaseFailure: outcome.leaseFailure } : {}),
           seconds: (performance.now() - started) / 1000,
         });
       }
@@ -98,6 +102,7 @@ export function reconcileHandler(
           : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
         ...(outcome.failures ? { failures: outcome.failures } : {}),
+        ...(outcome.leaseFailure ? { leaseFailure: outcome.leaseFailure } : {}),
       };
       log.info('reconcile finished', { ...summary });
       return summary;

@@ -3,8 +3,8 @@
  * retries (`StateStoreError`: throttled, unavailable, timed out) is a failed pass like a failed read or write —
  * counted on the lease, backed off by the loop, the lease released, nothing thrown to Lambda, whose two retries
  * (at about +1 and +2 minutes) would end in the dead-letter queue and drop the event. A takeover
- * (`FencedOutError`) still stops the invocation at once, and a release that fails still throws (then Lambda's
- * retry is what is left).
+ * (`FencedOutError`) still stops the invocation at once. A lease `acquire` or `release` that fails is backed off
+ * too: leaseFailure.test.ts.
  */
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import { StateStoreError } from '../../../../../lib/state/errors.js';

@@ -87,8 +87,8 @@ export class Invocation {
   storeCalls = 0;
   crashed = false;
   /**
-   * A DynamoDB fault hit the lease acquire or release: the lease may stay with this holder until it runs out or
-   * the retried invocation (same holder) takes it again and releases it.
+   * A DynamoDB fault hit the lease acquire or release: the lease may stay with this holder until it runs out (the
+   * invocation requeued itself for after it) or another invocation takes it over.
    */
   leaseCallFailed = false;
   private onCrash: () => void = () => undefined;

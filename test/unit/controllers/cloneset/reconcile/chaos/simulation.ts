@@ -11,11 +11,9 @@ import { metaTime } from '../../../../../../lib/api/time.js';
 import { planCloneSet } from '../../../../../../lib/controllers/cloneset/plan/plan.js';
 import { silentLogger } from '../../../../../../lib/core/logger.js';
 import type { ReconcileReason, ReconcileRequest } from '../../../../../../lib/requests/index.js';
-import { KubeApiError } from '../../../../../../lib/kube/errors.js';
 import { RESOURCES } from '../../../../../../lib/kube/resources.js';
 import { isSatisfied } from '../../../../../../lib/reconcile/pods/observeExpectations.js';
 import { reconcileCloneSet, type ReconcileDeps } from '../../../../../../lib/controllers/cloneset/index.js';
-import { StateStoreError } from '../../../../../../lib/state/errors.js';
 import {
   createMemoryStores,
   type LeaseStore,
@@ -697,8 +695,10 @@ export class Simulation {
       return;
     }
     if (outcome !== 'returned') {
-      if (!inv.leaseCallFailed && !(outcome instanceof StateStoreError || outcome instanceof KubeApiError))
-        this.violation(`${inv.holder} threw ${String(outcome)}`);
+      // every fault the model injects is backed off by the loop — a failed read (KubeApiError), a pass's DynamoDB
+      // call and the lease's own acquire or release (StateStoreError; review finding 10) — so nothing may reach
+      // Lambda's retries
+      this.violation(`${inv.holder} threw ${String(outcome)}`);
       // the retry (or, after the last, the dead-letter queue) covers what was marked
       if (retries < MAX_RETRIES)
         this.bus.push({ request, due: this.clock.now + 1000, retries: retries + 1, requestId });
