@@ -1,7 +1,7 @@
 /**
  * What the parity runner reads and writes on one cluster, through @kubernetes/client-node: the scenario's object
  * (of the kind's resource, as users write it, e.g. a v1alpha1 CloneSet), the namespace's pods, PVCs,
- * ControllerRevisions and Events. Both controllers' clusters are driven through this same code, so a difference in
+ * ControllerRevisions, ImagePullJobs and Events. Both controllers' clusters are driven through this same code, so a difference in
  * a snapshot is the controllers', not ours.
  */
 import {
@@ -32,7 +32,20 @@ export interface ClusterState {
   pods: V1Pod[];
   pvcs: V1PersistentVolumeClaim[];
   revisions: V1ControllerRevision[];
+  /** ImagePullJobs (apps.kruise.io/v1alpha1) as read: the workload controllers' image pre-download. */
+  imagePullJobs: ImagePullJobObject[];
   events: CoreV1Event[];
+}
+
+/** An ImagePullJob as the snapshot reads it. */
+export interface ImagePullJobObject {
+  metadata: {
+    name?: string;
+    labels?: Record<string, string>;
+    ownerReferences?: { kind: string; name: string; controller?: boolean }[];
+    deletionTimestamp?: string;
+  };
+  spec?: Record<string, unknown>;
 }
 
 /** One cluster, seen by the runner for one kind. */
@@ -139,9 +152,12 @@ export class ParityCluster {
     }
   }
 
-  /** Reads the scenario's object `name`, the pods, PVCs, ControllerRevisions and Events of one namespace. */
+  /**
+   * Reads the scenario's object `name`, the pods, PVCs, ControllerRevisions, ImagePullJobs (none when the resource is
+   * not served) and Events of one namespace.
+   */
   async read(namespace: string, name: string): Promise<ClusterState> {
-    const [object, pods, pvcs, revisions, events] = await Promise.all([
+    const [object, pods, pvcs, revisions, imagePullJobs, events] = await Promise.all([
       this.custom
         .getNamespacedCustomObject({ ...this.kind.resource, namespace, name })
         .then((o) => o as KruiseObject)
@@ -152,9 +168,21 @@ export class ParityCluster {
       this.core.listNamespacedPod({ namespace }).then((l) => l.items),
       this.core.listNamespacedPersistentVolumeClaim({ namespace }).then((l) => l.items),
       this.apps.listNamespacedControllerRevision({ namespace }).then((l) => l.items),
+      this.custom
+        .listNamespacedCustomObject({
+          group: 'apps.kruise.io',
+          version: 'v1alpha1',
+          plural: 'imagepulljobs',
+          namespace,
+        })
+        .then((l) => (l as { items: ImagePullJobObject[] }).items)
+        .catch((e: unknown) => {
+          if (statusCode(e) === 404) return [];
+          throw e;
+        }),
       this.core.listNamespacedEvent({ namespace }).then((l) => l.items),
     ]);
-    return { object, pods, pvcs, revisions, events };
+    return { object, pods, pvcs, revisions, imagePullJobs, events };
   }
 }
 

@@ -11,6 +11,11 @@ import type { ParityKind } from './kind.js';
 
 const UID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 const TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})\b/g;
+/** The labels a workload controller puts on an update revision to record its image pre-download decision. */
+const PREDOWNLOAD_LABELS = [
+  'apps.kruise.io/pre-predownload-created',
+  'apps.kruise.io/image-predownload-ignored',
+];
 /** The service-account token volume's random suffix (kube-api-access-xxxxx). */
 const SA_VOLUME = /\bkube-api-access-[a-z0-9]{5}\b/g;
 
@@ -41,8 +46,17 @@ export interface Snapshot {
   settled: boolean;
   /** The scenario's object (e.g. the CloneSet): its stored spec and its status. */
   object: { spec: unknown; status: unknown } | 'absent';
-  /** `name #revision`, in revision order. */
+  /**
+   * `name #revision`, in revision order; with ` <label>` for each image pre-download decision label the revision
+   * carries (`apps.kruise.io/pre-predownload-created`, `apps.kruise.io/image-predownload-ignored`).
+   */
   revisions: string[];
+  /**
+   * The ImagePullJobs the scenario's object controls and has not deleted: name, labels, owners and spec, sorted. A
+   * deleted one is left out: what happens to it then (its `deletion-protection` finalizer, removed by OpenKruise's
+   * ImagePullJob controller, which Kruiseless does not run: no node agent pulls) is not the workload controller's.
+   */
+  imagePullJobs: unknown[];
   pods: PodView[];
   /**
    * Each PVC's name, labels, owners (`Kind/name controller=<bool>`), whether terminating, spec (without the volume
@@ -105,7 +119,27 @@ export function takeSnapshot(
     revisions: state.revisions
       .filter((r) => r.metadata?.ownerReferences?.some((o) => o.kind === kind.kind))
       .sort((a, b) => a.revision - b.revision)
-      .map((r) => `${r.metadata?.name ?? ''} #${r.revision}`),
+      .map((r) =>
+        [
+          `${r.metadata?.name ?? ''} #${r.revision}`,
+          ...PREDOWNLOAD_LABELS.filter((l) => r.metadata?.labels?.[l] !== undefined),
+        ].join(' '),
+      ),
+    imagePullJobs: sortCanonical(
+      state.imagePullJobs
+        .filter((j) => !j.metadata.deletionTimestamp)
+        .filter((j) => j.metadata.ownerReferences?.some((o) => o.kind === kind.kind && o.controller))
+        .map((j) =>
+          norm({
+            name: j.metadata.name,
+            labels: j.metadata.labels ?? {},
+            owners: (j.metadata.ownerReferences ?? []).map(
+              (o) => `${o.kind}/${o.name} controller=${String(o.controller ?? false)}`,
+            ),
+            spec: j.spec ?? {},
+          }),
+        ),
+    ),
     pods: sortCanonical(state.pods.map((p) => norm(podView(p, previousUids)) as PodView)),
     pvcs: sortCanonical(
       state.pvcs.map((c) =>

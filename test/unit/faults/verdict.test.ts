@@ -7,6 +7,7 @@ function snapshot(over: Partial<Snapshot> = {}): Snapshot {
     settled: true,
     object: { spec: { replicas: 2 }, status: { replicas: 2 } },
     revisions: ['cs-7fb7468d98 #1'],
+    imagePullJobs: [],
     pods: [],
     pvcs: [],
     events: { 'Normal SuccessfulCreate: succeed to create pod cs-<id>': 2 },

@@ -105,6 +105,7 @@ describe('takeSnapshot per kind', () => {
     pods: [pod('w-ab3cd', owner)],
     pvcs: [],
     revisions: [],
+    imagePullJobs: [],
     events: [
       { metadata: {}, involvedObject: { kind: 'Widget' }, reason: 'Made', message: 'pod w-ab3cd', count: 2 },
       { metadata: {}, involvedObject: { kind: 'CloneSet' }, reason: 'Other', message: 'x' },
@@ -176,6 +177,7 @@ describe('Advanced StatefulSet', () => {
             revision: 1,
           },
         ],
+        imagePullJobs: [],
         events: [
           {
             metadata: {},

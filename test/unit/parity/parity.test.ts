@@ -35,6 +35,7 @@ function state(pods: V1Pod[]): ClusterState {
     pods,
     pvcs: [],
     revisions: [],
+    imagePullJobs: [],
     events: [
       {
         metadata: {},
