@@ -28,6 +28,8 @@ export interface ImagePullJobSpec {
   pullPolicy?: { backoffLimit?: number; timeoutSeconds?: number };
   completionPolicy: { type?: KnownOrOther<'Always' | 'Never'>; ttlSecondsAfterFinished?: number };
   sandboxConfig?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  /** Whether a node pulls an image it has already (OpenKruise's webhook default: `IfNotPresent`). */
+  imagePullPolicy?: KnownOrOther<'Always' | 'IfNotPresent'>;
   [key: string]: unknown;
 }
 

@@ -100,7 +100,7 @@ export interface WorkloadImagePullJob {
 /**
  * The ImagePullJob OpenKruise's `CreateJobForWorkload` creates: controlled by the workload, pulling on the nodes of
  * `podSelector`'s pods with the settings' parallelism and timeout, one retry, always completing and kept 600 s
- * after it finishes; `pullSecrets` only when there are some, the sandbox's annotations only when there are some.
+ * after it finishes, `imagePullPolicy` `IfNotPresent` as OpenKruise's ImagePullJob webhook defaults it; `pullSecrets` only when there are some, the sandbox's annotations only when there are some.
  * @returns a new object (the inputs are copied, not shared)
  */
 export function imagePullJobForWorkload(job: WorkloadImagePullJob): ImagePullJob {
@@ -126,6 +126,9 @@ export function imagePullJobForWorkload(job: WorkloadImagePullJob): ImagePullJob
       pullPolicy: { backoffLimit: JOB_BACKOFF_LIMIT, timeoutSeconds: job.settings.timeoutSeconds },
       completionPolicy: { type: 'Always', ttlSecondsAfterFinished: JOB_TTL_SECONDS },
       sandboxConfig: sandbox,
+      // what OpenKruise's ImagePullJob webhook (`SetDefaultsImagePullJob`) stores for a job that names none; the
+      // other defaults it sets are given above
+      imagePullPolicy: 'IfNotPresent',
     },
   };
 }

@@ -146,6 +146,7 @@ describe('image pre-download through the whole pipeline', () => {
         pullPolicy: { backoffLimit: 1, timeoutSeconds: 300 },
         completionPolicy: { type: 'Always', ttlSecondsAfterFinished: 600 },
         sandboxConfig: { labels: { app: SEED_NAME, 'controller.kubernetes.io/hash': hash } },
+        imagePullPolicy: 'IfNotPresent',
       });
       expect(labels['apps.kruise.io/pre-predownload-created']).toBe('true');
       const events = await waitFor('the CreatedImagePullJob Event', 30_000, async () => {

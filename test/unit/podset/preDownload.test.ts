@@ -86,6 +86,7 @@ describe('imagePullJobForWorkload (OpenKruise CreateJobForWorkload)', () => {
         pullPolicy: { backoffLimit: 1, timeoutSeconds: 120 },
         completionPolicy: { type: 'Always', ttlSecondsAfterFinished: 600 },
         sandboxConfig: { annotations: { note: 'x' }, labels: { app: 'web' } },
+        imagePullPolicy: 'IfNotPresent',
       },
     });
   });

@@ -112,6 +112,7 @@ function expectedJob(
       pullPolicy: { backoffLimit: 1, timeoutSeconds: timeout },
       completionPolicy: { type: 'Always', ttlSecondsAfterFinished: 600 },
       sandboxConfig: { annotations: { note: 'x' }, labels },
+      imagePullPolicy: 'IfNotPresent',
     },
   };
 }

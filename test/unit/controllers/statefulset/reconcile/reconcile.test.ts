@@ -434,6 +434,7 @@ describe('reconcileStatefulSet: image pre-download (gates PreDownloadImageForInP
           pullPolicy: { backoffLimit: 1, timeoutSeconds: 300 },
           completionPolicy: { type: 'Always', ttlSecondsAfterFinished: 600 },
           sandboxConfig: { labels: { app: 'web', 'controller.kubernetes.io/hash': hash } },
+          imagePullPolicy: 'IfNotPresent',
         },
       },
     ]);
