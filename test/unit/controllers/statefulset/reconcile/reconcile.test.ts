@@ -485,4 +485,44 @@ describe('reconcileStatefulSet: in-place cpu/memory change (InPlaceWorkloadVerti
     const set = h.sets().get('web')!;
     expect(set.status).toMatchObject({ updatedReplicas: 3, currentRevision: set.status?.updateRevision });
   });
+  test('on Kubernetes 1.31 (EKS): no pods/resize, the resources go in the pod patch, as OpenKruise before 1.32', async () => {
+    const h = harness();
+    h.kube.asRelease('v1.31.4-eks-2d98532');
+    const sized = (cpu: string) =>
+      webSet((s) => {
+        s.spec.podManagementPolicy = 'Parallel';
+        s.spec.replicas = 2;
+        s.spec.volumeClaimTemplates = [];
+        s.spec.updateStrategy = {
+          type: 'RollingUpdate',
+          rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' },
+        };
+        s.spec.template.spec.containers[0].resources = { requests: { cpu, memory: '64Mi' } };
+        s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+      });
+    h.apply(sized('100m'));
+    const deps = () => h.deps({ options: { inPlaceWorkloadVerticalScaling: true } });
+    await rounds(h, 2);
+    const uids = [...h.kube.pods.values()].map((p) => p.metadata.uid);
+    h.apply(sized('150m'));
+    h.journal.length = 0;
+    h.kube.events.length = 0;
+    for (let i = 0; i < 4; i++) {
+      await reconcileStatefulSet(deps(), REQUEST);
+      h.kube.kubelet();
+      h.clock.now += 1000;
+    }
+    expect(h.journal.filter((l) => l.startsWith('patch pod resize'))).toEqual([]);
+    const pods = [...h.kube.pods.values()];
+    expect(pods.map((p) => p.metadata.uid)).toEqual(uids);
+    expect(pods.map((p) => p.spec.containers[0].resources)).toEqual(
+      pods.map(() => ({ requests: { cpu: '150m', memory: '64Mi' } })),
+    );
+    expect(h.kube.events.map((e) => e.reason)).toEqual([
+      'SuccessfulUpdatePodInPlace',
+      'SuccessfulUpdatePodInPlace',
+    ]);
+    const set = h.sets().get('web')!;
+    expect(set.status).toMatchObject({ updatedReplicas: 2, currentRevision: set.status?.updateRevision });
+  });
 });
