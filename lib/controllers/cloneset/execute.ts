@@ -393,7 +393,12 @@ async function applyOne(w: Writer, a: Exclude<Action, CreatePod | Deletion>): Pr
         a.type === 'PatchPod' && PRECONDITIONED.has(a.reason)
           ? (w.latestRv.get(a.pod.name) ?? a.pod.resourceVersion)
           : undefined;
-      const { pod, writes } = await writePodPatch(kube, ns, a, rv);
+      // the listed pod: a conflict of a resize action's writes is re-read and retried when only its status moved
+      const planned = w.ctx.pods.find((p) => p.metadata.name === a.pod.name);
+      const { pod, writes } = await writePodPatch(kube, ns, a, {
+        ...(rv !== undefined ? { resourceVersion: rv } : {}),
+        ...(planned ? { planned } : {}),
+      });
       const newRv = pod.metadata.resourceVersion;
       if (newRv) {
         w.latestRv.set(a.pod.name, newRv);

@@ -229,8 +229,9 @@ class Executor {
   }
 
   /**
-   * One pod patch (strategic merge; status through the subresource; an in-place resize first through `pods/resize`,
-   * lib/reconcile/pods/patchPod.ts), its update expectation recorded after.
+   * One pod patch (strategic merge; status through the subresource; an in-place resize first through `pods/resize`
+   * and a conflict of its writes retried in place, lib/reconcile/pods/patchPod.ts), its update expectation recorded
+   * after.
    */
   async patchPod(a: PodPatch): Promise<void> {
     const rv =
@@ -239,7 +240,10 @@ class Executor {
         : undefined;
     let pod: Pod;
     try {
-      const written = await writePodPatch(this.ctx.kube, this.namespace, a, rv);
+      const written = await writePodPatch(this.ctx.kube, this.namespace, a, {
+        ...(rv !== undefined ? { resourceVersion: rv } : {}),
+        ...this.listed(a.pod.name),
+      });
       pod = written.pod;
       this.writes += written.writes;
     } catch (e) {
@@ -258,6 +262,15 @@ class Executor {
       this.updatesChanged = true;
     }
     this.events.push(...actionSucceeded(a, this.setName, this.plan.revisions.updateRevision));
+  }
+
+  /**
+   * The pod `name` as listed, as {@link writePodPatch}'s `planned`: its conflict retry compares the re-read pod with
+   * it (a status patch of this pass does not count; a metadata patch of this pass makes them differ: no retry).
+   */
+  listed(name: string): { planned?: Pod } {
+    const pod = this.ctx.pods.find((p) => p.metadata.name === name);
+    return pod ? { planned: pod } : {};
   }
 
   /** A PVC's owner references replaced (the retention policy), the PVC's UID in the patch. */
