@@ -117,6 +117,8 @@ class Executor {
   readonly setName: string;
   readonly seen: ReadonlySet<string>;
   readonly latestRv = new Map<string, string>();
+  /** The pods as listed, by name. */
+  readonly listedPods: ReadonlyMap<string, Pod>;
   updatesChanged = false;
   writes = 0;
   readonly events: KubeEvent[] = [];
@@ -129,6 +131,7 @@ class Executor {
     this.namespace = ctx.statefulSet.metadata.namespace ?? '';
     this.setName = ctx.statefulSet.metadata.name ?? '';
     this.seen = new Set(ctx.pods.map((p) => p.metadata.name ?? ''));
+    this.listedPods = new Map(ctx.pods.map((p) => [p.metadata.name ?? '', p]));
   }
 
   save(): Promise<void> {
@@ -269,7 +272,7 @@ class Executor {
    * it (a status patch of this pass does not count; a metadata patch of this pass makes them differ: no retry).
    */
   listed(name: string): { planned?: Pod } {
-    const pod = this.ctx.pods.find((p) => p.metadata.name === name);
+    const pod = this.listedPods.get(name);
     return pod ? { planned: pod } : {};
   }
 

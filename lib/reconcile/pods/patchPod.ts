@@ -105,7 +105,7 @@ class ConflictRetry {
     basis: Pod | undefined,
     rv: string | undefined,
     send: (rv: string | undefined) => Promise<Pod>,
-  ) {
+  ): Promise<Pod> {
     for (;;) {
       this.attempts++;
       try {
