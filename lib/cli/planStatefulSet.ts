@@ -15,10 +15,11 @@ import { CliError, RESOURCE, notFound, type CliIO } from './io.js';
 import { statefulSetPlanReport } from './planStatefulSetView.js';
 
 /**
- * The planner's options from a `--feature-gates` list (`Name=true,…`, OpenKruise's syntax).
+ * The planner's options from a `--feature-gates` list (`Name=true,…`, OpenKruise's syntax, as the deployment's
+ * serverless.yml parameter; lib/controllers/statefulset/settings.ts), for `plan` and `why`.
  * @throws CliError for a malformed list
  */
-function gateSettings(featureGates: string): StatefulSetSettings {
+export function gateSettings(featureGates: string): StatefulSetSettings {
   try {
     return parseStatefulSetSettings({ featureGates, flags: {} }).settings;
   } catch (e) {

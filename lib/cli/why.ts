@@ -4,6 +4,8 @@
  * {@link whyReport}; for a pod of an Advanced StatefulSet, the same of the set (./whyStatefulSet.ts). Works for a
  * pod that is gone as long as its workload or Events remain: its name `<workload>-<suffix>` names a CloneSet, or
  * when no such CloneSet exists and the suffix is an ordinal, an Advanced StatefulSet ({@link goneOwner}).
+ * `--feature-gates` (Advanced StatefulSet only, as for `plan asts/<name>`) repeats the deployment's gates: with
+ * `StatefulSetStartOrdinal` on, ordinals count from `spec.ordinals.start`, as the planner counts them.
  */
 import type { Command } from 'commander';
 import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
@@ -19,6 +21,13 @@ import type { StatefulSet } from '../controllers/statefulset/api/types.js';
 import { parentAndOrdinal } from '../controllers/statefulset/plan/ordinals.js';
 import type { CloneSet, Pod } from '../api/types.js';
 import { podEvents, whyStatefulSetPod } from './whyStatefulSet.js';
+import { gateSettings } from './planStatefulSet.js';
+
+/** Options of `why`. */
+interface WhyOptions extends ConnectionOptions, StateOptions {
+  /** The deployment's feature gates (Advanced StatefulSet only), as `plan --feature-gates`. */
+  featureGates?: string;
+}
 
 /** A pod name's CloneSet by the naming rule `<cloneset>-<instance id>` (for pods that are gone). */
 function cloneSetOfName(pod: string): string {
@@ -68,20 +77,26 @@ async function goneOwner(conn: Connection, name: string): Promise<Owner> {
 }
 
 /** Prints why the pod is as it is. */
-async function why(io: CliIO, podArg: string, opts: ConnectionOptions & StateOptions): Promise<void> {
+async function why(io: CliIO, podArg: string, opts: WhyOptions): Promise<void> {
   const slash = podArg.indexOf('/');
   if (slash >= 0 && !['pod', 'pods', 'po'].includes(podArg.slice(0, slash))) {
     throw new CliError(`"${podArg.slice(0, slash)}" is not a pod: why takes a pod name`);
   }
   const name = slash >= 0 ? podArg.slice(slash + 1) : podArg;
+  // a malformed list fails before anything is read
+  const settings = opts.featureGates !== undefined ? gateSettings(opts.featureGates) : {};
   const conn = connect(opts, io);
   const pod = await getPod(conn, name);
   const owner = pod ? ownerOf(pod, name) : await goneOwner(conn, name);
   const state = openState(opts, io.env);
   if (owner.kind === 'statefulset') {
-    io.out(await whyStatefulSetPod(conn, name, pod, owner.name, owner.statefulSet, state));
+    io.out(await whyStatefulSetPod(conn, name, pod, owner.name, owner.statefulSet, state, settings));
     return;
   }
+  if (opts.featureGates !== undefined)
+    throw new CliError(
+      `--feature-gates concerns an Advanced StatefulSet only: pod "${name}" is a CloneSet's, which plans with its flags`,
+    );
   const csName = owner.name;
   const cloneSet =
     owner.cloneSet ?? (await conn.kube.get(CLONESET_RESOURCE, { namespace: conn.namespace, name: csName }));
@@ -116,7 +131,11 @@ export function registerWhy(program: Command, io: CliIO): void {
         .command('why <pod>')
         .description(
           'why a pod of a CloneSet or an Advanced StatefulSet was created, deleted, recreated or updated in place (labels, state, Events)',
+        )
+        .option(
+          '--feature-gates <gates>',
+          "Advanced StatefulSet: the deployment's gates (Name=true,...), default OpenKruise v1.9.0's; StatefulSetStartOrdinal=true counts ordinals from spec.ordinals.start",
         ),
     ),
-  ).action((arg: string, opts: ConnectionOptions & StateOptions) => runCommand(io, () => why(io, arg, opts)));
+  ).action((arg: string, opts: WhyOptions) => runCommand(io, () => why(io, arg, opts)));
 }

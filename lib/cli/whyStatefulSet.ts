@@ -2,6 +2,8 @@
  * `kruiseless why <pod>` for a pod of an Advanced StatefulSet (docs/cli.md#why): gathers the set, its Events naming
  * the pod, the pod's own Events and — when a state table is named — the set's expectations, for
  * {@link statefulSetWhyReport}. (An Advanced StatefulSet has no scale-down ledger: it deletes one ordinal at a time.)
+ * The ordinal range is read under the deployment's gates when `--feature-gates` repeats them (as `plan asts/<name>`),
+ * else under OpenKruise v1.9.0's defaults.
  */
 import type { Pod } from '../api/types.js';
 import { STATEFULSET_KIND, STATEFULSET_RESOURCE } from '../controllers/statefulset/api/resource.js';
@@ -12,6 +14,8 @@ import { RESOURCE, notFound } from './io.js';
 import { namesPod } from './whyView.js';
 import { statefulSetWhyReport, type StatefulSetPodFacts } from './whyStatefulSetView.js';
 import type { CoreEvent } from '../kube/event.js';
+import type { StatefulSetSettings } from '../controllers/statefulset/settings.js';
+import { DEFAULT_PLANNER_OPTIONS } from '../controllers/statefulset/plan/types.js';
 
 /**
  * The Events of a workload (by its UID) that name pod `name`, then the pod's own Events.
@@ -33,6 +37,8 @@ export async function podEvents(
 /**
  * The `why` report of pod `name` of the Advanced StatefulSet `setName` (`set`: as already read, or undefined to
  * read it here).
+ * @param settings the deployment's gates (./planStatefulSet.ts `gateSettings`); absent or partial: OpenKruise
+ *   v1.9.0's defaults (`StatefulSetStartOrdinal` off)
  * @throws CliError (kubectl's NotFound line for the pod) when neither the pod nor an Event naming it is left;
  *   KubeApiError and StateStoreError when a read fails
  */
@@ -43,6 +49,7 @@ export async function whyStatefulSetPod(
   setName: string,
   set: StatefulSet | undefined,
   state: StateReaders | undefined,
+  settings: StatefulSetSettings = {},
 ): Promise<string> {
   const sts =
     set ?? (await conn.kube.get(STATEFULSET_RESOURCE, { namespace: conn.namespace, name: setName }));
@@ -58,6 +65,7 @@ export async function whyStatefulSetPod(
     stateNote: state
       ? `expectations from table ${state.table} (cluster ${state.cluster})`
       : 'not read (no --table): expectations unknown',
+    startOrdinalGate: settings.statefulSetStartOrdinal ?? DEFAULT_PLANNER_OPTIONS.statefulSetStartOrdinal,
   };
   if (state)
     facts.expectations = await state.expectations.get({

@@ -1,7 +1,8 @@
 /**
  * `kruiseless why <pod>` output for a pod of an Advanced StatefulSet (docs/cli.md#why): what the controller did to
- * the pod and why, from its name's ordinal against the set's ordinal range (`replicas`, `reserveOrdinals`:
- * lib/controllers/statefulset/plan/ordinals.ts), its `controller-revision-hash` label against the set's revisions,
+ * the pod and why, from its name's ordinal against the set's ordinal range (`replicas`, `reserveOrdinals`, and
+ * `ordinals.start` under gate `StatefulSetStartOrdinal`, as the planner reads them:
+ * lib/controllers/statefulset/plan/ordinals.ts `ordinalRange`), its `controller-revision-hash` label against the set's revisions,
  * the update partition (lib/controllers/statefulset/plan/update.ts `podsToUpdate`), its lifecycle, specified-delete
  * and in-place labels and annotations, the expectations (docs/architecture.md#expectations) and the Events. Pure:
  * facts in, text out.
@@ -30,6 +31,12 @@ export interface StatefulSetPodFacts {
   events: CoreEvent[];
   /** Where the state came from, or why it was not read. */
   stateNote: string;
+  /**
+   * Gate `StatefulSetStartOrdinal` as the deployment has it (`why --feature-gates`): on, the range starts at
+   * `spec.ordinals.start`, as the planner's (`planStatefulSet` → `ordinalRange`); default off, OpenKruise v1.9.0's
+   * default for the alpha gate.
+   */
+  startOrdinalGate?: boolean;
 }
 
 /**
@@ -66,18 +73,28 @@ export function statefulSetEventMeaning(e: CoreEvent): string | undefined {
 }
 
 /**
- * The ordinal line: the name's ordinal against the range the set keeps (ordinals from 0: as without the alpha gate
- * `StatefulSetStartOrdinal`).
+ * The ordinal line: the name's ordinal against the range the set keeps — from `ordinals.start` when gate
+ * `StatefulSetStartOrdinal` is on, else from 0 (a start the gate ignores is named) — as the planner's
+ * `ordinalRange` (OpenKruise `getStartOrdinal` in pkg/controller/statefulset/stateful_set_control.go).
  */
-function ordinalLine(name: string, sts: StatefulSet | undefined): string {
+function ordinalLine(name: string, sts: StatefulSet | undefined, startOrdinalGate: boolean): string {
   const { ordinal } = parentAndOrdinal(name);
   if (ordinal < 0) return 'none: the name has no ordinal, the set does not keep this pod';
   if (!sts) return String(ordinal);
-  const range = ordinalRange(sts, false);
-  if (range.reserved.has(ordinal)) return `${ordinal} (reserved by reserveOrdinals: condemned, deleted)`;
+  const range = ordinalRange(sts, startOrdinalGate);
+  const replicas = sts.spec.replicas ?? 1;
+  const start = sts.spec.ordinals?.start ?? 0;
+  const ignored =
+    !startOrdinalGate && start !== 0
+      ? `; ordinals.start ${start} ignored: gate StatefulSetStartOrdinal is off (--feature-gates)`
+      : '';
+  if (range.reserved.has(ordinal))
+    return `${ordinal} (reserved by reserveOrdinals: condemned, deleted${ignored})`;
+  if (ordinal < range.start)
+    return `${ordinal} (below ordinals.start ${range.start}: condemned, deleted by scale-down)`;
   if (ordinal >= range.end)
-    return `${ordinal} (outside the range of ${sts.spec.replicas ?? 1} replicas: condemned, deleted by scale-down)`;
-  return `${ordinal} (kept by the ${sts.spec.replicas ?? 1} replicas)`;
+    return `${ordinal} (outside the range of ${replicas} replicas${range.start > 0 ? ` from ordinal ${range.start}` : ''}: condemned, deleted by scale-down${ignored})`;
+  return `${ordinal} (kept by the ${replicas} replicas${range.start > 0 ? ` from ordinal ${range.start}` : ''}${ignored})`;
 }
 
 /** The revision line: the pod's `controller-revision-hash` against the set's update and current revisions. */
@@ -95,7 +112,7 @@ function revisionLine(pod: Pod, sts: StatefulSet | undefined): string {
  * not now; ordered — slots (ordinal − start) from the highest down to `partition`, at most `replicas − partition`
  * pods; `unorderedUpdate` — `replicas − partition` pods by priority.
  */
-function partitionLine(name: string, sts: StatefulSet): string {
+function partitionLine(name: string, sts: StatefulSet, startOrdinalGate: boolean): string {
   const strategy = sts.spec.updateStrategy;
   if (strategy?.type === 'OnDelete') return 'OnDelete: the pod is updated only when it is deleted';
   const ru = strategy?.rollingUpdate;
@@ -105,7 +122,7 @@ function partitionLine(name: string, sts: StatefulSet): string {
   if (ru?.unorderedUpdate)
     return `unorderedUpdate: ${Math.max(replicas - partition, 0)} of ${replicas} pods are updated, chosen by priority${paused}`;
   const { ordinal } = parentAndOrdinal(name);
-  const slot = ordinal - ordinalRange(sts, false).start;
+  const slot = ordinal - ordinalRange(sts, startOrdinalGate).start;
   return slot >= partition
     ? `ordinal ${ordinal} ≥ partition ${partition}: in the update partition, updated to the update revision${paused}`
     : `ordinal ${ordinal} < partition ${partition}: kept at the current revision by the partition`;
@@ -117,12 +134,14 @@ export function statefulSetWhyReport(facts: StatefulSetPodFacts): string {
   const field = (label: string, value: string) => lines.push(whyField(label, value));
   const { pod, statefulSet: sts } = facts;
   field('StatefulSet', `${facts.statefulSetName} (apps.kruise.io)${sts ? '' : ' (gone)'}`);
-  field('ordinal', ordinalLine(facts.name, sts));
+  const startOrdinalGate = facts.startOrdinalGate ?? false;
+  field('ordinal', ordinalLine(facts.name, sts, startOrdinalGate));
   if (pod) {
     const labels = pod.metadata.labels ?? {};
     field('created', pod.metadata.creationTimestamp ?? '?');
     field('revision', revisionLine(pod, sts));
-    if (sts && parentAndOrdinal(facts.name).ordinal >= 0) field('partition', partitionLine(facts.name, sts));
+    if (sts && parentAndOrdinal(facts.name).ordinal >= 0)
+      field('partition', partitionLine(facts.name, sts, startOrdinalGate));
     field('lifecycle state', labels[LABEL_LIFECYCLE_STATE] ?? '(none: Normal)');
     const specified = labels[LABEL_SPECIFIED_DELETE];
     field(

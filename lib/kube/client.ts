@@ -31,7 +31,16 @@ import {
   type Resource,
 } from './resource.js';
 import { RESOURCES } from './resources.js';
-import type { JsonPatchOperation, KubeClient, Listed, ListOptions, Patch, Preconditions } from './types.js';
+import {
+  VERSION_RETRY_AFTER_MS,
+  type JsonPatchOperation,
+  type KubeClient,
+  type Listed,
+  type ListOptions,
+  type Patch,
+  type Preconditions,
+} from './types.js';
+import type { ServerVersionInfo } from './version.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 
@@ -195,6 +204,27 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     },
   };
 
+  /** The kept answer of `GET /version`, or the read in flight; after a failure, when to ask again. */
+  let version: Promise<ServerVersionInfo | undefined> | undefined;
+  let versionFailedAt: number | undefined;
+  function serverVersion(): Promise<ServerVersionInfo | undefined> {
+    if (versionFailedAt !== undefined && clock() - versionFailedAt < VERSION_RETRY_AFTER_MS)
+      return Promise.resolve(undefined);
+    version ??= call<ServerVersionInfo>('get version', { method: 'GET', path: '/version' }).then(
+      (info) => {
+        versionFailedAt = undefined;
+        return info;
+      },
+      (e: unknown) => {
+        version = undefined;
+        versionFailedAt = clock();
+        logger.warn('reading the API server version failed; deciding without it', { error: errorMessage(e) });
+        return undefined;
+      },
+    );
+    return version;
+  }
+
   return {
     get,
 
@@ -273,5 +303,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
         });
       }
     },
+
+    serverVersion,
   };
 }

@@ -3,6 +3,15 @@
  * its HTTP implementation, the resources Kruiseless uses, LIST helpers, typed errors, KubeConfig construction
  * (file, registry record, EKS token) and the bounded watch.
  */
+export { VERSION_RETRY_AFTER_MS } from './types.js';
+export {
+  POD_RESIZE_SINCE,
+  parseServerVersion,
+  servesPodResize,
+  versionAtLeast,
+  type KubernetesVersion,
+  type ServerVersionInfo,
+} from './version.js';
 export type {
   JsonPatchOperation,
   KubeClient,

@@ -44,6 +44,8 @@ export type RequestObserver = (record: RequestRecord) => void;
  */
 export function resourceOfPath(path: string): string {
   const parts = path.split('/').filter((s) => s !== '');
+  // a path outside the resource APIs names itself (`/version`)
+  if (parts[0] !== 'api' && parts[0] !== 'apis') return parts[0] ?? 'unknown';
   const rest = parts[0] === 'api' ? parts.slice(2) : parts.slice(3);
   const named = rest[0] === 'namespaces' && rest.length > 2 ? rest.slice(2) : rest;
   return named[0] ?? 'unknown';

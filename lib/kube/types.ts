@@ -6,6 +6,7 @@
  */
 import type { JsonObject, JsonValue } from '../api/types.js';
 import type { KubeObject, ObjectRef, Resource } from './resource.js';
+import type { ServerVersionInfo } from './version.js';
 
 export type { KubeObject, ObjectRef, Resource } from './resource.js';
 
@@ -139,4 +140,14 @@ export interface KubeClient {
     event: KubeEvent,
     options?: RecordEventOptions,
   ): Promise<void>;
+  /**
+   * The API server's version (`GET /version`), read once per client and kept (a server is not upgraded under a
+   * running client often enough to matter; a new container reads it again). Never throws: undefined when it could
+   * not be read — the failure is logged, and the read is not tried again for {@link VERSION_RETRY_AFTER_MS}.
+   * OpenKruise reads it once at start (`NewRegistry`, pkg/client/registry.go).
+   */
+  serverVersion(): Promise<ServerVersionInfo | undefined>;
 }
+
+/** After a failed `GET /version`, how long {@link KubeClient.serverVersion} answers undefined without asking, ms. */
+export const VERSION_RETRY_AFTER_MS = 60_000;

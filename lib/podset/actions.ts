@@ -73,8 +73,9 @@ export type Action =
       /**
        * In-place updates changing cpu/memory (gate `InPlaceWorkloadVerticalScaling`): a strategic-merge patch of the
        * containers' resources for the `pods/resize` subresource, sent before `patch` (the pod spec's resources are
-       * not mutable through a pod patch on Kubernetes ≥ 1.32); a failure of either is the action's failure.
-       * OpenKruise's `PatchPodResource` before `UpdatePod` in pkg/util/inplaceupdate/inplace_update.go.
+       * not mutable through a pod patch on Kubernetes ≥ 1.32); a failure of either is the action's failure. On an
+       * older server the executor sends it inside `patch` instead (lib/reconcile/pods/patchPod.ts). OpenKruise's
+       * `PatchPodResource` before `UpdatePod` in pkg/util/inplaceupdate/inplace_update.go.
        */
       resize?: JsonObject;
       /**

@@ -79,5 +79,6 @@ export function leaseGuardedKube(
     recordEvent: async (resource, object, event, options) => {
       if (!ending()) await kube.recordEvent(resource, object, event, options);
     },
+    serverVersion: () => kube.serverVersion(),
   };
 }

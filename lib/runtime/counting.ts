@@ -59,6 +59,8 @@ export function countingKube(kube: KubeClient, counts: CallCounts): KubeClient {
       count(kubeCallName('recordEvent', resource));
       return kube.recordEvent(resource, object, event, options);
     },
+    // not counted: the client answers it from what it keeps, without a request, all but once
+    serverVersion: () => kube.serverVersion(),
   };
 }
 

@@ -187,6 +187,8 @@ class Writer {
   readonly namespace: string;
   /** Names of the objects the plan was computed from. */
   readonly seen: ReadonlySet<string>;
+  /** The pods as listed, by name (the basis of a pod patch's conflict retry, lib/reconcile/pods/patchPod.ts). */
+  readonly listedPods: ReadonlyMap<string, Pod>;
 
   constructor(
     readonly ctx: ExecuteContext,
@@ -194,6 +196,7 @@ class Writer {
   ) {
     this.namespace = ctx.cloneSet.metadata.namespace ?? '';
     this.seen = new Set([...ctx.pods, ...ctx.pvcs].map((o) => o.metadata.name ?? ''));
+    this.listedPods = new Map(ctx.pods.map((p) => [p.metadata.name ?? '', p]));
   }
 
   save(): Promise<void> {
@@ -393,7 +396,12 @@ async function applyOne(w: Writer, a: Exclude<Action, CreatePod | Deletion>): Pr
         a.type === 'PatchPod' && PRECONDITIONED.has(a.reason)
           ? (w.latestRv.get(a.pod.name) ?? a.pod.resourceVersion)
           : undefined;
-      const { pod, writes } = await writePodPatch(kube, ns, a, rv);
+      // the listed pod: a conflict of a resize action's writes is re-read and retried when only its status moved
+      const planned = w.listedPods.get(a.pod.name);
+      const { pod, writes } = await writePodPatch(kube, ns, a, {
+        ...(rv !== undefined ? { resourceVersion: rv } : {}),
+        ...(planned ? { planned } : {}),
+      });
       const newRv = pod.metadata.resourceVersion;
       if (newRv) {
         w.latestRv.set(a.pod.name, newRv);

@@ -118,6 +118,8 @@ class Executor {
   readonly setName: string;
   readonly seen: ReadonlySet<string>;
   readonly latestRv = new Map<string, string>();
+  /** The pods as listed, by name. */
+  readonly listedPods: ReadonlyMap<string, Pod>;
   updatesChanged = false;
   writes = 0;
   readonly events: KubeEvent[] = [];
@@ -130,6 +132,7 @@ class Executor {
     this.namespace = ctx.statefulSet.metadata.namespace ?? '';
     this.setName = ctx.statefulSet.metadata.name ?? '';
     this.seen = new Set(ctx.pods.map((p) => p.metadata.name ?? ''));
+    this.listedPods = new Map(ctx.pods.map((p) => [p.metadata.name ?? '', p]));
   }
 
   save(): Promise<void> {
@@ -230,8 +233,9 @@ class Executor {
   }
 
   /**
-   * One pod patch (strategic merge; status through the subresource; an in-place resize first through `pods/resize`,
-   * lib/reconcile/pods/patchPod.ts), its update expectation recorded after.
+   * One pod patch (strategic merge; status through the subresource; an in-place resize first through `pods/resize`
+   * and a conflict of its writes retried in place, lib/reconcile/pods/patchPod.ts), its update expectation recorded
+   * after.
    */
   async patchPod(a: PodPatch): Promise<void> {
     const rv =
@@ -240,7 +244,10 @@ class Executor {
         : undefined;
     let pod: Pod;
     try {
-      const written = await writePodPatch(this.ctx.kube, this.namespace, a, rv);
+      const written = await writePodPatch(this.ctx.kube, this.namespace, a, {
+        ...(rv !== undefined ? { resourceVersion: rv } : {}),
+        ...this.listed(a.pod.name),
+      });
       pod = written.pod;
       this.writes += written.writes;
     } catch (e) {
@@ -259,6 +266,15 @@ class Executor {
       this.updatesChanged = true;
     }
     this.events.push(...actionSucceeded(a, this.setName, this.plan.revisions.updateRevision));
+  }
+
+  /**
+   * The pod `name` as listed, as {@link writePodPatch}'s `planned`: its conflict retry compares the re-read pod with
+   * it (a status patch of this pass does not count; a metadata patch of this pass makes them differ: no retry).
+   */
+  listed(name: string): { planned?: Pod } {
+    const pod = this.listedPods.get(name);
+    return pod ? { planned: pod } : {};
   }
 
   /** A PVC's owner references replaced (the retention policy), the PVC's UID in the patch. */

@@ -130,6 +130,28 @@ export function resizePatch(
 }
 
 /**
+ * `patch` with the container resources of `resize` (a {@link resizePatch}) merged into its `spec.containers`, by
+ * container name: the pod patch of a server older than Kubernetes 1.32, which has no `pods/resize` and takes the
+ * resources in the pod update itself (OpenKruise's `NativeVerticalUpdate.UpdateResource`, called from
+ * `defaultPatchUpdateSpecToPod` in pkg/util/inplaceupdate/inplace_update_defaults.go when
+ * `ShouldUpdateResourceByResize` is false). A container the patch already names (its image) keeps its entry, the
+ * resources added; the others are appended in `resize`'s order. Inputs are not modified.
+ */
+export function withResourcesInPodPatch(patch: JsonObject, resize: JsonObject): JsonObject {
+  const out = structuredClone(patch);
+  const resized = (resize.spec as { containers?: JsonObject[] } | undefined)?.containers ?? [];
+  if (resized.length === 0) return out;
+  const spec = (out.spec ??= {}) as JsonObject;
+  const containers = (spec.containers ??= []) as JsonObject[];
+  for (const entry of resized) {
+    const same = containers.find((c) => c.name === entry.name);
+    if (same) same.resources = structuredClone(entry.resources ?? {});
+    else containers.push(structuredClone(entry));
+  }
+  return out;
+}
+
+/**
  * Applies one batch of `spec` to `pod` (docs/behaviour/cloneset.md#in-place-update): the metadata patch;
  * images of the selected containers (recording their current `imageID` in `lastContainerStatuses` unless
  * already recorded); labels/annotations read by the selected containers' env. The selected containers' cpu/memory

@@ -15,6 +15,8 @@ import {
   E2E_CLUSTER,
 } from '../support/pipeline.js';
 import { startEmbedded } from '../../../lib/local/embedded.js';
+import { createKubeClient } from '../../../lib/kube/client.js';
+import { resizeWriteFor } from '../../../lib/reconcile/pods/patchPod.js';
 import { ASTS_API, activeSetPods, getStatefulSet, inPlace, webStatefulSet } from '../support/statefulset.js';
 import { waitFor } from '../support/wait.js';
 
@@ -38,6 +40,13 @@ afterAll(async () => {
 const cpuOf = (p: Pod) => p.spec.containers[0].resources?.requests?.cpu;
 
 describe('Advanced StatefulSet in-place resize through the whole pipeline', () => {
+  test('the client reads the control plane as Kubernetes 1.34: resources go through pods/resize', async () => {
+    const kube = createKubeClient(ctx.kc);
+    const info = await kube.serverVersion();
+    expect(info?.gitVersion).toMatch(/^v1\.34\./);
+    expect(resizeWriteFor(info)).toBe('resize');
+  });
+
   test('cpu 100m → 150m: each pod resized through pods/resize, same pods, the update completed', async () => {
     const set = webStatefulSet((s) => {
       inPlace(s);

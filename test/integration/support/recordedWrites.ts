@@ -33,6 +33,7 @@ export function recordingKube(kube: KubeClient, writes: { list: string[] }): Kub
       kube.delete(resource, ref, preconditions)
     ),
     recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
+    serverVersion: () => kube.serverVersion(),
   };
 }
 

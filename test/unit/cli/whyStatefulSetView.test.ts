@@ -234,3 +234,52 @@ describe('Advanced StatefulSet why report', () => {
     ]);
   });
 });
+
+describe('Advanced StatefulSet why report: ordinals.start (gate StatefulSetStartOrdinal)', () => {
+  /** 3 replicas from ordinal 5 (ordinals 5, 6, 7), partition 1: slots 1 and 2 (ordinals 6, 7) are updated. */
+  const fromFive = webSet((s) => {
+    s.spec.ordinals = { start: 5 };
+    s.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { partition: 1 } };
+  });
+  const report = (ordinal: number, startOrdinalGate?: boolean) =>
+    statefulSetWhyReport({
+      namespace: 'ns',
+      name: `web-${ordinal}`,
+      pod: pod(ordinal, 'web-new'),
+      statefulSet: fromFive,
+      statefulSetName: 'web',
+      events: [],
+      stateNote: 'not read',
+      ...(startOrdinalGate !== undefined ? { startOrdinalGate } : {}),
+    })
+      .split('\n')
+      .filter((l) => /^ {2}(ordinal|partition):/.test(l));
+
+  it('gate on: ordinals count from spec.ordinals.start, as the planner counts them', () => {
+    expect(report(5, true)).toEqual([
+      '  ordinal:          5 (kept by the 3 replicas from ordinal 5)',
+      '  partition:        ordinal 5 < partition 1: kept at the current revision by the partition',
+    ]);
+    expect(report(7, true)).toEqual([
+      '  ordinal:          7 (kept by the 3 replicas from ordinal 5)',
+      '  partition:        ordinal 7 ≥ partition 1: in the update partition, updated to the update revision',
+    ]);
+    expect(report(8, true)[0]).toBe(
+      '  ordinal:          8 (outside the range of 3 replicas from ordinal 5: condemned, deleted by scale-down)',
+    );
+    expect(report(1, true)[0]).toBe(
+      '  ordinal:          1 (below ordinals.start 5: condemned, deleted by scale-down)',
+    );
+  });
+
+  it('gate off (the default, OpenKruise v1.9.0): from 0, and the ignored start is named', () => {
+    expect(report(5)).toEqual([
+      '  ordinal:          5 (outside the range of 3 replicas: condemned, deleted by scale-down; ordinals.start 5 ignored: gate StatefulSetStartOrdinal is off (--feature-gates))',
+      '  partition:        ordinal 5 ≥ partition 1: in the update partition, updated to the update revision',
+    ]);
+    expect(report(1, false)).toEqual([
+      '  ordinal:          1 (kept by the 3 replicas; ordinals.start 5 ignored: gate StatefulSetStartOrdinal is off (--feature-gates))',
+      '  partition:        ordinal 1 ≥ partition 1: in the update partition, updated to the update revision',
+    ]);
+  });
+});

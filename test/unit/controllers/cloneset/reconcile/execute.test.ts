@@ -261,6 +261,40 @@ describe('executePlan: the order of writes', () => {
     expect(stored.metadata.labels?.['controller-revision-hash']).toBe('r2');
   });
 
+  test('a resize answered 409 because the kubelet wrote the status since the list: retried in place, no conflict left to the next pass', async () => {
+    const s = await setup();
+    const a = s.kube.pods.get('cs-x-aaaaa')!;
+    // the pods as listed, then the kubelet's status write
+    const ctx = s.ctx({ pods: [...s.kube.pods.values()].map((p) => structuredClone(p)) });
+    a.status = { phase: 'Running' };
+    a.metadata.resourceVersion = s.kube.advanceResourceVersion();
+    const plan = emptyPlan({
+      phase: 'update',
+      statusChanged: false,
+      actions: [
+        {
+          type: 'PatchPod',
+          pod: {
+            name: 'cs-x-aaaaa',
+            uid: a.metadata.uid!,
+            resourceVersion: ctx.pods[0].metadata.resourceVersion,
+          },
+          reason: 'InPlaceUpdate',
+          patch: { metadata: { labels: { 'controller-revision-hash': 'r2' } } },
+          resize: { spec: { containers: [{ name: 'nginx', resources: { requests: { cpu: '150m' } } }] } },
+        },
+      ],
+    });
+    const out = await executePlan(ctx, plan);
+    expect(out).toEqual({ writes: 2 });
+    expect(s.journal.filter((l) => l.startsWith('patch pod'))).toEqual([
+      'patch pod resize cs-x-aaaaa',
+      'patch pod resize cs-x-aaaaa',
+      'patch pod cs-x-aaaaa',
+    ]);
+    expect(s.kube.pods.get('cs-x-aaaaa')!.metadata.labels?.['controller-revision-hash']).toBe('r2');
+  });
+
   test('a failed resize: the pod patch is not sent, FailedUpdatePodInPlace names the resize error', async () => {
     const s = await setup();
     s.kube.failOn((call) => (call === 'patch pod resize cs-x-aaaaa' ? internalError(call) : undefined));

@@ -24,6 +24,7 @@ function recordingReads(kube: KubeClient, reads: string[]): KubeClient {
     patch: (resource, ref, patch, options) => kube.patch(resource, ref, patch, options),
     delete: (resource, ref, preconditions) => kube.delete(resource, ref, preconditions),
     recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
+    serverVersion: () => kube.serverVersion(),
     get: (resource, ref) => {
       reads.push(`get ${resource.plural} ${ref.name}`);
       return kube.get(resource, ref);

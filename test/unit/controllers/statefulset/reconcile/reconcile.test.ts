@@ -588,4 +588,140 @@ describe('reconcileStatefulSet: in-place cpu/memory change (InPlaceWorkloadVerti
     const set = h.sets().get('web')!;
     expect(set.status).toMatchObject({ updatedReplicas: 3, currentRevision: set.status?.updateRevision });
   });
+  /** Set `web` of one Parallel pod, cpu `cpu`, in-place updates. */
+  const oneSized = (cpu: string) =>
+    webSet((s) => {
+      s.spec.podManagementPolicy = 'Parallel';
+      s.spec.replicas = 1;
+      s.spec.volumeClaimTemplates = [];
+      s.spec.updateStrategy = {
+        type: 'RollingUpdate',
+        rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' },
+      };
+      s.spec.template.spec.containers[0].resources = { requests: { cpu, memory: '64Mi' } };
+      s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+    });
+
+  /**
+   * web-0 at 100m, then the set at 150m; `onWrite` sees each pod write line before it is applied (the kubelet's
+   * status write racing it). Returns the invocation's outcome and journal.
+   */
+  async function resizeRacing(onWrite: (call: string, h: Harness) => void) {
+    const h = harness();
+    h.apply(oneSized('100m'));
+    const deps = () => h.deps({ options: { inPlaceWorkloadVerticalScaling: true } });
+    await rounds(h, 2);
+    h.apply(oneSized('150m'));
+    h.journal.length = 0;
+    h.kube.events.length = 0;
+    h.kube.failOn((call) => {
+      onWrite(call, h);
+      return undefined;
+    });
+    const out = await reconcileStatefulSet(deps(), REQUEST);
+    return { h, out };
+  }
+
+  /** The kubelet writes web-0's status once, just before the write `line` reaches the API server. */
+  function kubeletWritesBefore(line: string) {
+    let done = false;
+    return (call: string, h: Harness) => {
+      if (done || call !== line) return;
+      done = true;
+      const pod = h.kube.pods.get('web-0')!;
+      pod.status = { ...pod.status, conditions: [...(pod.status?.conditions ?? [])] };
+      pod.metadata.resourceVersion = h.kube.advanceResourceVersion();
+    };
+  }
+
+  test('a pods/resize answered 409 (the kubelet wrote the status meanwhile): re-read and retried within the pass, as OpenKruise RetryOnConflict', async () => {
+    const { h, out } = await resizeRacing(kubeletWritesBefore('patch pod resize web-0'));
+    // the same passes as without the conflict: update, then the look that finds it done
+    expect(out.passes).toBe(2);
+    expect(out.error).toBeUndefined();
+    const writes = h.journal.filter((l) => /^(patch pod|replace|expectations\.put)/.test(l));
+    expect(writes.slice(0, 4)).toEqual([
+      'patch pod resize web-0',
+      'patch pod resize web-0',
+      'patch pod web-0',
+      'expectations.put updates[web-0]',
+    ]);
+    const pod = h.kube.pods.get('web-0')!;
+    expect(pod.spec.containers[0].resources).toEqual({ requests: { cpu: '150m', memory: '64Mi' } });
+    expect(pod.metadata.labels?.['controller-revision-hash']).toBe(
+      h.sets().get('web')!.status?.updateRevision,
+    );
+    expect(h.kube.events.map((e) => e.reason)).toEqual(['SuccessfulUpdatePodInPlace']);
+  });
+
+  test('the pod patch after the resize answered 409: only the pod patch is retried, within the pass', async () => {
+    const { h, out } = await resizeRacing(kubeletWritesBefore('patch pod web-0'));
+    expect(out.passes).toBe(2);
+    expect(h.journal.filter((l) => l.startsWith('patch pod') && !l.startsWith('patch pod status'))).toEqual([
+      'patch pod resize web-0',
+      'patch pod web-0',
+      'patch pod web-0',
+    ]);
+    expect(h.kube.events.map((e) => e.reason)).toEqual(['SuccessfulUpdatePodInPlace']);
+  });
+
+  test('a 409 because the pod itself changed (its labels): not retried, the next pass plans again from it', async () => {
+    let done = false;
+    const { h, out } = await resizeRacing((call, h) => {
+      if (done || call !== 'patch pod resize web-0') return;
+      done = true;
+      const pod = h.kube.pods.get('web-0')!;
+      pod.metadata.labels = { ...pod.metadata.labels, team: 'b' };
+      pod.metadata.resourceVersion = h.kube.advanceResourceVersion();
+    });
+    // one more pass than without the conflict: it re-reads the pod and plans from it
+    expect(out.passes).toBe(3);
+    expect(h.journal.filter((l) => l.startsWith('patch pod') && !l.startsWith('patch pod status'))).toEqual([
+      'patch pod resize web-0',
+      'patch pod resize web-0',
+      'patch pod web-0',
+    ]);
+    expect(h.kube.pods.get('web-0')!.metadata.labels?.team).toBe('b');
+  });
+
+  test('on Kubernetes 1.31 (EKS): no pods/resize, the resources go in the pod patch, as OpenKruise before 1.32', async () => {
+    const h = harness();
+    h.kube.asRelease('v1.31.4-eks-2d98532');
+    const sized = (cpu: string) =>
+      webSet((s) => {
+        s.spec.podManagementPolicy = 'Parallel';
+        s.spec.replicas = 2;
+        s.spec.volumeClaimTemplates = [];
+        s.spec.updateStrategy = {
+          type: 'RollingUpdate',
+          rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' },
+        };
+        s.spec.template.spec.containers[0].resources = { requests: { cpu, memory: '64Mi' } };
+        s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+      });
+    h.apply(sized('100m'));
+    const deps = () => h.deps({ options: { inPlaceWorkloadVerticalScaling: true } });
+    await rounds(h, 2);
+    const uids = [...h.kube.pods.values()].map((p) => p.metadata.uid);
+    h.apply(sized('150m'));
+    h.journal.length = 0;
+    h.kube.events.length = 0;
+    for (let i = 0; i < 4; i++) {
+      await reconcileStatefulSet(deps(), REQUEST);
+      h.kube.kubelet();
+      h.clock.now += 1000;
+    }
+    expect(h.journal.filter((l) => l.startsWith('patch pod resize'))).toEqual([]);
+    const pods = [...h.kube.pods.values()];
+    expect(pods.map((p) => p.metadata.uid)).toEqual(uids);
+    expect(pods.map((p) => p.spec.containers[0].resources)).toEqual(
+      pods.map(() => ({ requests: { cpu: '150m', memory: '64Mi' } })),
+    );
+    expect(h.kube.events.map((e) => e.reason)).toEqual([
+      'SuccessfulUpdatePodInPlace',
+      'SuccessfulUpdatePodInPlace',
+    ]);
+    const set = h.sets().get('web')!;
+    expect(set.status).toMatchObject({ updatedReplicas: 2, currentRevision: set.status?.updateRevision });
+  });
 });

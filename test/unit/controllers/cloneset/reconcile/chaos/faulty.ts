@@ -31,6 +31,7 @@ import type {
 } from '../../../../../../lib/kube/types.js';
 import { StateStoreError } from '../../../../../../lib/state/errors.js';
 import type { ExpectationStore, LeaseStore, ScaleDownLedger } from '../../../../../../lib/state/index.js';
+import type { ServerVersionInfo } from '../../../../../../lib/kube/version.js';
 import type { ApiFaultKind, Fault, ReadFaultKind, StoreFaultKind } from './scenario.js';
 import { CLONESET_RESOURCE } from '../../../../../../lib/controllers/cloneset/api/resource.js';
 
@@ -331,6 +332,10 @@ export class FaultyKube implements KubeClient {
     options?: RecordEventOptions,
   ): Promise<void> {
     return this.inv.gate(() => this.inner.recordEvent(resource, object, event, options));
+  }
+
+  serverVersion(): Promise<ServerVersionInfo | undefined> {
+    return this.inner.serverVersion();
   }
 }
 

@@ -60,6 +60,7 @@ function kubeWith(real: KubeClient, over: Partial<KubeClient>): KubeClient {
     patch: (r, ref, p, o) => real.patch(r, ref, p, o),
     delete: (r, ref, p) => real.delete(r, ref, p),
     recordEvent: (r, o, e, opts) => real.recordEvent(r, o, e, opts),
+    serverVersion: () => real.serverVersion(),
     ...over,
   };
 }

@@ -37,6 +37,12 @@ import type {
   Resource,
 } from '../../../../../../lib/kube/types.js';
 import type { ExpectationStore, LeaseStore, ScaleDownLedger } from '../../../../../../lib/state/index.js';
+import {
+  parseServerVersion,
+  POD_RESIZE_SINCE,
+  versionAtLeast,
+  type ServerVersionInfo,
+} from '../../../../../../lib/kube/version.js';
 import { imageIdOf, strategicMerge } from '../../../../support/world.js';
 import { CLONESET_RESOURCE } from '../../../../../../lib/controllers/cloneset/api/resource.js';
 
@@ -150,6 +156,12 @@ export class RecordingKube implements KubeClient {
   eventCalls: string[] = [];
   private rv = 100;
   private faults: Fault[] = [];
+  /** What `GET /version` answers (undefined: the read fails); the local control plane's release by default. */
+  version: ServerVersionInfo | undefined = { major: '1', minor: '34', gitVersion: 'v1.34.4' };
+  /** Whether `pods/resize` is served (Kubernetes >= 1.32); where not, a pod patch may change container resources. */
+  servesPodResize = true;
+  /** How often {@link serverVersion} was called. */
+  versionReads = 0;
 
   /**
    * @param uidOf the UID a created object gets; default `uid-<name>` (short, readable in journals; the capacity
@@ -184,6 +196,22 @@ export class RecordingKube implements KubeClient {
   serve(resource: Resource): this {
     this.unserved.delete(keyOf(resource));
     return this;
+  }
+
+  /**
+   * Behave as the release `gitVersion` names: `pods/resize` served from 1.32 on. `readable: false`: the server
+   * behaves so, but its `GET /version` fails.
+   */
+  asRelease(gitVersion: string, readable = true): this {
+    const v = parseServerVersion({ gitVersion });
+    this.servesPodResize = !!v && versionAtLeast(v, POD_RESIZE_SINCE);
+    this.version = readable ? { gitVersion } : undefined;
+    return this;
+  }
+
+  async serverVersion(): Promise<ServerVersionInfo | undefined> {
+    this.versionReads++;
+    return structuredClone(this.version);
   }
 
   /** Fail calls chosen by `fault` (once each it returns an error). */
@@ -365,6 +393,12 @@ export class RecordingKube implements KubeClient {
       patch.type === 'json' ? { body: patch.body, preconditions: {} } : splitPreconditions(patch.body);
     const op = patch.type === 'merge' ? `${base} ${JSON.stringify(given.body)}` : base;
     this.record(op);
+    if (
+      resource.plural === RESOURCES.pods.plural &&
+      options.subresource === 'resize' &&
+      !this.servesPodResize
+    )
+      throw apiError(base, 404, 'NotFound', 'the server could not find the requested resource');
     const stored = this.stored(resource, ref, base);
     const preconditions = { ...given.preconditions, ...options.preconditions };
     if (preconditions.uid !== undefined && preconditions.uid !== stored.metadata.uid)
@@ -391,7 +425,11 @@ export class RecordingKube implements KubeClient {
       }
     } else if (patch.type === 'merge') next = mergePatch(doc, given.body as JsonObject);
     else next = strategicMerge(doc, given.body as JsonObject);
-    if (resource.plural === RESOURCES.pods.plural && options.subresource === undefined) {
+    if (
+      resource.plural === RESOURCES.pods.plural &&
+      options.subresource === undefined &&
+      this.servesPodResize
+    ) {
       // as Kubernetes >= 1.32: a pod's container resources change only through pods/resize
       const resources = (o: JsonObject) =>
         JSON.stringify(((o.spec as Pod['spec'] | undefined)?.containers ?? []).map((c) => c.resources ?? {}));
