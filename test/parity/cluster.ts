@@ -18,6 +18,9 @@ import {
 } from '@kubernetes/client-node';
 import type { ParityKind } from './kind.js';
 
+/** The finalizer OpenKruise's ImagePullJob controller puts on each job (released by its own finalize step). */
+const IMAGE_PULL_JOB_PROTECTION = 'apps.kruise.io/deletion-protection';
+
 /** The scenario's object as read (only what the runner looks at is typed). */
 export interface KruiseObject {
   metadata: { name: string; namespace?: string; generation?: number; uid?: string };
@@ -97,6 +100,7 @@ export class ParityCluster {
         if (statusCode(e) === 404) return;
         throw e;
       }
+      await this.releaseImagePullJobs(namespace);
       await new Promise((r) => setTimeout(r, 500));
     }
     throw new Error(`namespace ${namespace} still terminating after ${timeoutMs / 1000} s`);
@@ -149,6 +153,47 @@ export class ParityCluster {
       await this.core.deleteNamespacedPersistentVolumeClaim({ namespace, name });
     } catch (e) {
       if (statusCode(e) !== 404) throw e;
+    }
+  }
+
+  /**
+   * Removes {@link IMAGE_PULL_JOB_PROTECTION} from the namespace's ImagePullJobs that are being deleted. OpenKruise's
+   * ImagePullJob controller adds that finalizer and, with no kruise-daemon on the local control plane, never removes
+   * it, so a namespace that had a pre-download would stay terminating for good. The jobs are not compared once
+   * deleted (snapshot.ts), and Kruiseless adds no such finalizer: this only lets the namespace go.
+   */
+  private async releaseImagePullJobs(namespace: string): Promise<void> {
+    const jobs = await this.custom
+      .listNamespacedCustomObject({
+        group: 'apps.kruise.io',
+        version: 'v1alpha1',
+        plural: 'imagepulljobs',
+        namespace,
+      })
+      .then((l) => (l as { items: (ImagePullJobObject & { metadata: { finalizers?: string[] } })[] }).items)
+      .catch(() => []);
+    for (const job of jobs) {
+      const finalizers = job.metadata.finalizers ?? [];
+      if (!job.metadata.deletionTimestamp || !finalizers.includes(IMAGE_PULL_JOB_PROTECTION)) continue;
+      await this.custom
+        .patchNamespacedCustomObject(
+          {
+            group: 'apps.kruise.io',
+            version: 'v1alpha1',
+            plural: 'imagepulljobs',
+            namespace,
+            name: job.metadata.name ?? '',
+            body: [
+              {
+                op: 'replace',
+                path: '/metadata/finalizers',
+                value: finalizers.filter((f) => f !== IMAGE_PULL_JOB_PROTECTION),
+              },
+            ],
+          },
+          setHeaderOptions('Content-Type', PatchStrategy.JsonPatch),
+        )
+        .catch(() => undefined);
     }
   }
 
