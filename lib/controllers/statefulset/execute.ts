@@ -332,14 +332,21 @@ function steps(actions: readonly Action[]): Action[][] {
 
 /**
  * The actions of `plan` as the executor carries them out, in order: capped by {@link capPendingWrites} (the next
- * pass continues), grouped into runs of creates, runs of pod deletions and runs of pod patches (each run's status
+ * pass continues; the patches of a pod whose create it left out go too), grouped into runs of creates, runs of pod deletions and runs of pod patches (each run's status
  * patches merged by {@link mergeStatusPatches}), every other action a step of its own. `kruiseless plan` lists its
  * writes from the same steps.
  */
 export function executionSteps(actions: readonly Action[]): Action[][] {
-  return steps(capPendingWrites(actions)).map((step) =>
-    isPodPatch(step[0]) ? mergeStatusPatches(step as PodPatch[]) : step,
+  const capped = capPendingWrites(actions);
+  // a pod whose create the cap left for the next pass has no status to patch yet (plan/pass.ts `refreshCreated`)
+  const kept = new Set(capped.flatMap((a) => (a.type === 'CreatePod' ? [a.pod.metadata.name ?? ''] : [])));
+  const left = new Set(
+    actions.flatMap((a) =>
+      a.type === 'CreatePod' && !kept.has(a.pod.metadata.name ?? '') ? [a.pod.metadata.name ?? ''] : [],
+    ),
   );
+  const made = left.size === 0 ? capped : capped.filter((a) => !(isPodPatch(a) && left.has(a.pod.name)));
+  return steps(made).map((step) => (isPodPatch(step[0]) ? mergeStatusPatches(step as PodPatch[]) : step));
 }
 
 /** The revision write of the plan: the new ControllerRevision, or the older equal one's number brought forward. */
