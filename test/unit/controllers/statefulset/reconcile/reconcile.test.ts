@@ -4,6 +4,7 @@
  * expectations, PVC retention owner references and the failure conditions.
  */
 import { reconcileStatefulSet } from '../../../../../lib/controllers/statefulset/index.js';
+import { claimsPending } from '../../../../../lib/controllers/statefulset/pass.js';
 import { RESOURCES } from '../../../../../lib/kube/resources.js';
 import { internalError } from '../../cloneset/reconcile/support/recordingKube.js';
 import { harness, REQUEST, webSet, type Harness } from './harness.js';
@@ -118,6 +119,97 @@ describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTem
       'create persistentvolumeclaim data-web-2',
       'create pod web-2',
     ]);
+  });
+});
+
+/**
+ * The API reads of each invocation, as `<verb> <resource>` (the recording kube journals writes only).
+ * @returns the reads of every invocation run through `invoke`, one array per invocation
+ */
+function countingReads(h: Harness): { reads: string[][]; invoke: () => Promise<number> } {
+  const reads: string[][] = [];
+  const get = h.kube.get.bind(h.kube);
+  const list = h.kube.list.bind(h.kube);
+  const current = () => reads[reads.length - 1];
+  h.kube.get = (resource, ref) => {
+    current().push(`get ${resource.plural}`);
+    return get(resource, ref);
+  };
+  h.kube.list = (resource, options) => {
+    current().push(`list ${resource.plural}`);
+    return list(resource, options);
+  };
+  return {
+    reads,
+    invoke: async () => {
+      reads.push([]);
+      return (await reconcileStatefulSet(h.deps(), REQUEST)).passes;
+    },
+  };
+}
+
+describe('reconcileStatefulSet: what an OrderedReady scale-up costs (issue 17)', () => {
+  /** The bench's shape (bench/scenarios/workload.ts): no volumeClaimTemplates, the `InPlaceUpdateReady` gate. */
+  const benchShape = () =>
+    webSet((s) => {
+      s.spec.volumeClaimTemplates = [];
+      s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+    });
+
+  test('scale 0 → 3: two passes per pod (create with its readiness conditions; then the status counting it), three reads each, no PVC list', async () => {
+    const h = harness();
+    h.apply(benchShape());
+    const { reads, invoke } = countingReads(h);
+    const passes: number[] = [];
+    // each invocation stands for the watch event of the previous pod turning Ready (the first: the set's create)
+    for (let i = 0; i < 3; i++) {
+      passes.push(await invoke());
+      // the pod this invocation created has both readiness conditions already: nothing but the kubelet stands
+      // between it and Ready (before issue 17 a third pass, or the pod's watch event, had to write them)
+      expect(h.kube.pods.get(`web-${i}`)?.status?.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual([
+        'InPlaceUpdateReady=True',
+        'KruisePodReady=True',
+      ]);
+      h.kube.kubelet();
+      h.clock.now += 1000;
+    }
+    expect([...h.kube.pods.keys()]).toEqual(['web-0', 'web-1', 'web-2']);
+    // before: [3, 3, 3] (create; the conditions; a pass that found nothing), and 2 PVC lists per invocation
+    expect(passes).toEqual([2, 2, 2]);
+    const pass = ['get statefulsets', 'list pods', 'list controllerrevisions'];
+    expect(reads).toEqual([
+      [...pass, ...pass],
+      [...pass, ...pass],
+      [...pass, ...pass],
+    ]);
+    // one pods/status write per pod, both conditions in it
+    expect(h.journal.filter((l) => l.startsWith('patch pod status'))).toEqual([
+      'patch pod status web-0',
+      'patch pod status web-1',
+      'patch pod status web-2',
+    ]);
+  });
+});
+
+describe('claimsPending: whether a pass lists PVCs for its expectations', () => {
+  const at = 0;
+  test('pod creates, deletes and updates alone: no', () => {
+    expect(
+      claimsPending(
+        {
+          creates: [{ name: 'web-0', at }],
+          deletes: [{ name: 'web-12', uid: 'u', at }],
+          updates: [{ name: 'web-1', uid: 'u', resourceVersion: '7', at }],
+        },
+        'web',
+      ),
+    ).toBe(false);
+  });
+  test('a claim create pending (even after the templates were removed): yes; another set’s pod name: yes', () => {
+    expect(claimsPending({ creates: [{ name: 'data-web-0', at }], deletes: [], updates: [] }, 'web')).toBe(
+      true,
+    );
+    expect(claimsPending({ creates: [{ name: 'db-0', at }], deletes: [], updates: [] }, 'web')).toBe(true);
   });
 });
 
