@@ -49,6 +49,8 @@ export interface PassDeps {
   options?: StatefulSetSettings;
   /** Expectation timeout, seconds; default {@link EXPECTATION_TIMEOUT_SECONDS}. */
   expectationTimeoutSeconds?: number;
+  /** Pod condition patches in flight at most (./execute.ts#condition-runs); default lib/core/bounded.ts's. */
+  writeConcurrency?: number;
 }
 
 /** What one pass did (lib/reconcile/reconcile.ts `PassResult`). */
@@ -389,6 +391,7 @@ export async function runPass(
       log: deps.log,
       recordedEvents,
       eventCorrelation,
+      ...(deps.writeConcurrency ? { writeConcurrency: deps.writeConcurrency } : {}),
     },
     withoutFailedValidation(effective, world.statefulSet),
   );

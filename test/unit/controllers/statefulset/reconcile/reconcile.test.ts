@@ -191,6 +191,55 @@ describe('reconcileStatefulSet: what an OrderedReady scale-up costs (issue 17)',
   });
 });
 
+describe('reconcileStatefulSet: the readiness conditions of a Parallel scale-up (issue 17)', () => {
+  /** Patches in flight at most while `run` runs (each patch yields once before it is applied). */
+  async function maxInFlight(h: Harness, run: () => Promise<unknown>): Promise<number> {
+    const patch = h.kube.patch.bind(h.kube);
+    let now = 0;
+    let max = 0;
+    h.kube.patch = async (...args) => {
+      max = Math.max(max, ++now);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      try {
+        return await patch(...args);
+      } finally {
+        now--;
+      }
+    };
+    await run();
+    return max;
+  }
+  const parallel = () =>
+    webSet((s) => {
+      s.spec.podManagementPolicy = 'Parallel';
+      s.spec.volumeClaimTemplates = [];
+      s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+    });
+
+  test('every new pod’s condition patch in flight together, after all creates, one write per pod', async () => {
+    const h = harness();
+    h.apply(parallel());
+    expect(await maxInFlight(h, () => reconcileStatefulSet(h.deps(), REQUEST))).toBe(3);
+    const writes = h.journal.filter((l) => /^(create|patch) pod/.test(l));
+    expect(writes.slice(0, 3)).toEqual(['create pod web-0', 'create pod web-1', 'create pod web-2']);
+    expect([...writes.slice(3)].sort()).toEqual([
+      'patch pod status web-0',
+      'patch pod status web-1',
+      'patch pod status web-2',
+    ]);
+    for (const pod of h.kube.pods.values())
+      expect(pod.status?.conditions?.map((c) => c.type)).toEqual(['InPlaceUpdateReady', 'KruisePodReady']);
+  });
+
+  test('writeConcurrency 1: one after the other', async () => {
+    const h = harness();
+    h.apply(parallel());
+    expect(await maxInFlight(h, () => reconcileStatefulSet(h.deps({ writeConcurrency: 1 }), REQUEST))).toBe(
+      1,
+    );
+  });
+});
+
 describe('claimsPending: whether a pass lists PVCs for its expectations', () => {
   const at = 0;
   test('pod creates, deletes and updates alone: no', () => {
