@@ -5,9 +5,9 @@
  * `UpdatePodClaimForRetentionPolicy`.
  *
  * Carries out a {@link StatefulSetPlan} through the API server, one write at a time in plan order, as upstream
- * makes them (its replica walk is sequential under both pod management policies) — except a run of condition patches
- * of distinct pods, which go out together (#condition-runs): the ControllerRevision create or
- * bump; then each action — a pod's PVCs, then the pod; deletions; pod and PVC patches — stopping at the first failed
+ * makes them (its replica walk is sequential under both pod management policies) — except a run of condition
+ * patches of distinct pods, which go out together (#condition-runs): the ControllerRevision create or bump; then
+ * each action — a pod's PVCs, then the pod; deletions; pod and PVC patches — stopping at the first failed
  * write; then the status, when a counted field changed (upstream `inconsistentStatus`), with only this pass's
  * `FailedCreatePod` / `FailedUpdatePod` condition for a failed create or update (upstream's status is new each pass);
  * then the history beyond `revisionHistoryLimit`; then the Events. Expectations are stored before the creates and
@@ -360,9 +360,9 @@ function steps(actions: readonly Action[]): Action[][] {
 
 /**
  * The actions of `plan` as the executor carries them out, in order: capped by {@link capPendingWrites} (the next
- * pass continues; the patches of a pod whose create it left out go too), grouped into runs of creates, runs of pod deletions and runs of pod patches (each run's status
- * patches merged by {@link mergeStatusPatches}), every other action a step of its own. `kruiseless plan` lists its
- * writes from the same steps.
+ * pass continues; the patches of a pod whose create it left out go too), grouped into runs of creates, runs of pod
+ * deletions and runs of pod patches (each run's status patches merged by {@link mergeStatusPatches}), every other
+ * action a step of its own. `kruiseless plan` lists its writes from the same steps.
  */
 export function executionSteps(actions: readonly Action[]): Action[][] {
   const capped = capPendingWrites(actions);

@@ -137,9 +137,11 @@ export function claimsPending(stored: Expectations, setName: string): boolean {
 
 /**
  * Read the StatefulSet, then in parallel its pods ({@link ReadScope}), its PVCs (by selector, only when it has
- * volumeClaimTemplates or a PVC is pending, {@link claimsPending}), its revisions (by selector) and, only when its PVCs may be
- * resized (gate `StatefulSetAutoResizePVCGate` and `volumeClaimUpdateStrategy` OnPodRollingUpdate), the
+ * volumeClaimTemplates or a PVC is pending, {@link claimsPending}), its revisions (by selector) and, only when its
+ * PVCs may be resized (gate `StatefulSetAutoResizePVCGate` and `volumeClaimUpdateStrategy` OnPodRollingUpdate), the
  * StorageClasses. Quorum reads only.
+ * @param pendingClaims whether a PVC is pending ({@link claimsPending}): then the PVCs are listed even without
+ *   volumeClaimTemplates
  * @param resizeGate whether `StatefulSetAutoResizePVCGate` is on
  * @returns undefined when the StatefulSet does not exist
  * @throws InvalidObjectKeyError when the key has no namespace; KubeApiError when a read fails
