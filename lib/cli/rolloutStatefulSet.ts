@@ -70,7 +70,7 @@ async function setWithRevisions(conn: Connection, name: string) {
     conn.kube,
     { cluster: '', kind: STATEFULSET_KIND, namespace: conn.namespace, name },
     'selector',
-    true,
+    false,
   );
   if (!world) throw notFound(RESOURCE.statefulset, name);
   return { sts: world.statefulSet, revisions: controlledRevisions(world.statefulSet, world.revisions) };

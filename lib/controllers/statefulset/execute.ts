@@ -5,8 +5,9 @@
  * `UpdatePodClaimForRetentionPolicy`.
  *
  * Carries out a {@link StatefulSetPlan} through the API server, one write at a time in plan order, as upstream
- * makes them (its replica walk is sequential under both pod management policies): the ControllerRevision create or
- * bump; then each action — a pod's PVCs, then the pod; deletions; pod and PVC patches — stopping at the first failed
+ * makes them (its replica walk is sequential under both pod management policies) — except a run of condition
+ * patches of distinct pods, which go out together (#condition-runs): the ControllerRevision create or bump; then
+ * each action — a pod's PVCs, then the pod; deletions; pod and PVC patches — stopping at the first failed
  * write; then the status, when a counted field changed (upstream `inconsistentStatus`), with only this pass's
  * `FailedCreatePod` / `FailedUpdatePod` condition for a failed create or update (upstream's status is new each pass);
  * then the history beyond `revisionHistoryLimit`; then the Events. Expectations are stored before the creates and
@@ -17,6 +18,7 @@ import type { PersistentVolumeClaim, Pod } from '../../api/types.js';
 import { metaTime } from '../../api/time.js';
 import { selectorMatches } from '../../api/selector.js';
 import type { Clock } from '../../core/clock.js';
+import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../../core/bounded.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { classifyWriteError, type KubeApiError } from '../../kube/errors.js';
@@ -59,6 +61,8 @@ export interface ExecuteContext {
   recordedEvents?: Set<string>;
   /** Correlation state of this set's Events (lib/kube/eventCorrelation.ts); absent: a fresh state for this call. */
   eventCorrelation?: { state: EventCorrelationState };
+  /** Condition patches in flight at most (#condition-runs); default {@link DEFAULT_WRITE_CONCURRENCY}. */
+  writeConcurrency?: number;
 }
 
 /** Outcome of {@link executeStatefulSetPlan}. */
@@ -277,6 +281,30 @@ class Executor {
     return pod ? { planned: pod } : {};
   }
 
+  /**
+   * <a id="condition-runs"></a>A run of pod patches: one after the other in plan order, except a run of
+   * pods/status patches of distinct pods (conditions only, no precondition: the readiness conditions of the pods
+   * a Parallel pass creates, plan/pass.ts `refreshCreated`), whose writes go out concurrently (bounded, started in
+   * plan order; none started after a failure), as CloneSet's patch runs (issue 17: 50 new pods waited for 50
+   * patches in a row before the last could turn Ready). They change disjoint pods and record no Event, so what
+   * the cluster ends with is the same as one after the other.
+   * @throws ActionFailed for the first failed patch in plan order (after the patches in flight finished)
+   */
+  async patchRun(step: PodPatch[]): Promise<void> {
+    const concurrent =
+      step.length > 1 &&
+      step.every((a) => a.type === 'PatchPodStatus') &&
+      new Set(step.map((a) => a.pod.name)).size === step.length;
+    if (!concurrent) {
+      for (const a of step) await this.patchPod(a);
+      return;
+    }
+    const limit = this.ctx.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY;
+    const outcomes = await runBounded(step, limit, (a) => this.patchPod(a), true);
+    const failed = outcomes.find((o) => o.status === 'rejected');
+    if (failed?.status === 'rejected') throw failed.reason;
+  }
+
   /** A PVC's owner references replaced (the retention policy), the PVC's UID in the patch. */
   async patchClaimOwners(a: Extract<Action, { type: 'PatchPVCOwner' }>): Promise<void> {
     try {
@@ -349,14 +377,21 @@ function steps(actions: readonly Action[]): Action[][] {
 
 /**
  * The actions of `plan` as the executor carries them out, in order: capped by {@link capPendingWrites} (the next
- * pass continues), grouped into runs of creates, runs of pod deletions and runs of pod patches (each run's status
- * patches merged by {@link mergeStatusPatches}), every other action a step of its own. `kruiseless plan` lists its
- * writes from the same steps.
+ * pass continues; the patches of a pod whose create it left out go too), grouped into runs of creates, runs of pod
+ * deletions and runs of pod patches (each run's status patches merged by {@link mergeStatusPatches}), every other
+ * action a step of its own. `kruiseless plan` lists its writes from the same steps.
  */
 export function executionSteps(actions: readonly Action[]): Action[][] {
-  return steps(capPendingWrites(actions)).map((step) =>
-    isPodPatch(step[0]) ? mergeStatusPatches(step as PodPatch[]) : step,
+  const capped = capPendingWrites(actions);
+  // a pod whose create the cap left for the next pass has no status to patch yet (plan/pass.ts `refreshCreated`)
+  const kept = new Set(capped.flatMap((a) => (a.type === 'CreatePod' ? [a.pod.metadata.name ?? ''] : [])));
+  const left = new Set(
+    actions.flatMap((a) =>
+      a.type === 'CreatePod' && !kept.has(a.pod.metadata.name ?? '') ? [a.pod.metadata.name ?? ''] : [],
+    ),
   );
+  const made = left.size === 0 ? capped : capped.filter((a) => !(isPodPatch(a) && left.has(a.pod.name)));
+  return steps(made).map((step) => (isPodPatch(step[0]) ? mergeStatusPatches(step as PodPatch[]) : step));
 }
 
 /** The revision write of the plan: the new ControllerRevision, or the older equal one's number brought forward. */
@@ -433,7 +468,7 @@ export async function executeStatefulSetPlan(
       if (isCreate(first)) await x.createRun(step as CreateAction[]);
       else if (first.type === 'DeletePod')
         await x.deleteRun(step as Extract<Action, { type: 'DeletePod' }>[]);
-      else if (isPodPatch(first)) for (const a of step as PodPatch[]) await x.patchPod(a);
+      else if (isPodPatch(first)) await x.patchRun(step as PodPatch[]);
       else if (first.type === 'PatchPVCOwner') await x.patchClaimOwners(first);
       else if (first.type === 'ResizePVC') await x.resizeClaim(first);
       else throw new Error(`Advanced StatefulSet plans no ${first.type}`);

@@ -27,13 +27,14 @@ import {
 } from '../../reconcile/pods/observeExpectations.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
 import type { ReconcileReason } from '../../requests/schema.js';
-import type { ExpectationStore, Lease } from '../../state/index.js';
+import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
 import { STATEFULSET_RESOURCE } from './api/resource.js';
 import type { StatefulSet, StatefulSetCondition } from './api/types.js';
 import { executeStatefulSetPlan, setCondition, type ExecuteResult } from './execute.js';
 import { planStatefulSet, type StatefulSetPlan, type StatefulSetPlannerOptions } from './plan/index.js';
 import type { StatefulSetSettings } from './settings.js';
 import { isMemberOf } from './plan/ownership.js';
+import { parentAndOrdinal } from './plan/ordinals.js';
 import { resizesClaims } from './plan/resize.js';
 import type { StorageClassInfo } from './plan/types.js';
 import { updateStatefulSetStatus } from './write.js';
@@ -48,6 +49,8 @@ export interface PassDeps {
   options?: StatefulSetSettings;
   /** Expectation timeout, seconds; default {@link EXPECTATION_TIMEOUT_SECONDS}. */
   expectationTimeoutSeconds?: number;
+  /** Pod condition patches in flight at most (./execute.ts#condition-runs); default lib/core/bounded.ts's. */
+  writeConcurrency?: number;
 }
 
 /** What one pass did (lib/reconcile/reconcile.ts `PassResult`). */
@@ -127,11 +130,24 @@ function claimable(sts: StatefulSet, uid: string): (o: KubeObject) => boolean {
 }
 
 /**
+ * Whether `stored` expectations name a PVC of the set `setName`: a pending create or delete whose name is not a pod
+ * name of the set (`<set>-<ordinal>`; a claim is `<template>-<set>-<ordinal>`, which never parses as one).
+ * Pending pod creates, deletes and updates alone need no PVC list to be observed (issue 17: a set without
+ * volumeClaimTemplates listed its PVCs in every pass after a create, one request per pass for nothing).
+ */
+export function claimsPending(stored: Expectations, setName: string): boolean {
+  const isPod = (name: string) => parentAndOrdinal(name).parent === setName;
+  return [...stored.creates, ...stored.deletes].some((op) => !isPod(op.name));
+}
+
+/**
  * Read the StatefulSet, then in parallel its pods ({@link ReadScope}), its PVCs (by selector, only when it has
- * volumeClaimTemplates or expectations are pending), its revisions (by selector) and, only when its PVCs may be
- * resized (gate `StatefulSetAutoResizePVCGate` and `volumeClaimUpdateStrategy` OnPodRollingUpdate), the
+ * volumeClaimTemplates or a PVC is pending, {@link claimsPending}), its revisions (by selector) and, only when its
+ * PVCs may be resized (gate `StatefulSetAutoResizePVCGate` and `volumeClaimUpdateStrategy` OnPodRollingUpdate), the
  * StorageClasses, and with gate `PreDownloadImageForInPlaceUpdate` on the namespace's ImagePullJobs (when served).
  * Quorum reads only.
+ * @param pendingClaims whether a PVC is pending ({@link claimsPending}): then the PVCs are listed even without
+ *   volumeClaimTemplates
  * @param resizeGate whether `StatefulSetAutoResizePVCGate` is on
  * @param preDownloadGate whether `PreDownloadImageForInPlaceUpdate` is on
  * @returns undefined when the StatefulSet does not exist
@@ -141,7 +157,7 @@ export async function readWorld(
   kube: KubeClient,
   key: ObjectKey,
   scope: ReadScope,
-  pendingSatisfied: boolean,
+  pendingClaims: boolean,
   resizeGate = false,
   preDownloadGate = false,
 ): Promise<World | undefined> {
@@ -159,7 +175,7 @@ export async function readWorld(
     scope === 'selector' && selector !== undefined
       ? kube.list(RESOURCES.pods, bySelector)
       : listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, mine),
-    selector === undefined || (!hasTemplates && pendingSatisfied)
+    selector === undefined || (!hasTemplates && !pendingClaims)
       ? none
       : listAll(kube, RESOURCES.persistentvolumeclaims, { ...bySelector, limit: LIST_PAGE_SIZE }),
     selector === undefined ? none : kube.list(RESOURCES.controllerrevisions, bySelector),
@@ -209,7 +225,7 @@ export interface PassRead {
 
 /**
  * The read side of a pass, shared by {@link runPass} and the read-only preview (./preview.ts): the stored
- * expectations, then {@link readWorld} (its PVCs listed when they are pending; StorageClasses under the
+ * expectations, then {@link readWorld} (its PVCs listed when a PVC is pending; StorageClasses under the
  * `statefulSetAutoResizePVCGate` option), then {@link observedFrom}. Writes nothing.
  * @returns undefined when the StatefulSet does not exist
  * @throws InvalidObjectKeyError when the key has no namespace; KubeApiError when a read fails; state-store errors
@@ -224,7 +240,7 @@ export async function readPass(
     deps.kube,
     key,
     scope,
-    isSatisfied(stored),
+    claimsPending(stored, key.name),
     deps.options?.statefulSetAutoResizePVCGate ?? false,
     deps.options?.preDownloadImageForInPlaceUpdate ?? false,
   );
@@ -391,6 +407,7 @@ export async function runPass(
       log: deps.log,
       recordedEvents,
       eventCorrelation,
+      ...(deps.writeConcurrency ? { writeConcurrency: deps.writeConcurrency } : {}),
     },
     withoutFailedValidation(effective, world.statefulSet),
   );

@@ -99,6 +99,8 @@ describe('kruiseless plan asts/<name> and why on its pods', () => {
         'create controllerrevision web-<hash>',
         'create pvc data-web-0',
         'create pod web-0',
+        // its KruisePodReady condition in the same pass (issue 17)
+        'patch pod/status web-0',
         'update statefulset/status web',
       ],
     );

@@ -136,7 +136,8 @@ describe('Advanced StatefulSet plan report', () => {
         'Writes, in order:',
         `  1. create controllerrevision ${rev}: the template changed: new update revision`,
         `  2. create pod web-0: ordinal 0 has no pod: created at the update revision ${rev}`,
-        `  3. update statefulset/status web: replicas -→0, readyReplicas -→0, availableReplicas -→0, currentReplicas -→0, updatedReplicas -→0, observedGeneration -→1, currentRevision -→${rev}, updateRevision -→${rev}, collisionCount -→0`,
+        '  3. patch pod/status web-0: new pod with the KruisePodReady gate: condition set True',
+        `  4. update statefulset/status web: replicas -→0, readyReplicas -→0, availableReplicas -→0, currentReplicas -→0, updatedReplicas -→0, observedGeneration -→1, currentRevision -→${rev}, updateRevision -→${rev}, collisionCount -→0`,
         '',
       ].join('\n'),
     );

@@ -11,6 +11,7 @@ import { legacyScaledValue } from '../../../api/intOrPercent.js';
 import type { Action } from '../../../podset/actions.js';
 import { refreshInPlace } from '../../../podset/inplace/update.js';
 import { refreshLifecycle, transitionLifecycle } from '../../../podset/lifecycle/lifecycle.js';
+import { initKruisePodReady } from '../../../podset/podReadiness.js';
 import { LifecycleState } from '../../../api/keys.js';
 import { isHookedBy, podRef } from '../../../podset/pods.js';
 import { LABEL_POD_INDEX, LABEL_STATEFULSET_POD_NAME } from '../api/keys.js';
@@ -93,6 +94,35 @@ export function refreshPod(pass: PassState, pod: Pod, updateRevision: string): b
   });
   pass.actions.push(...t.actions);
   return t.labelPatched;
+}
+
+/**
+ * The readiness conditions of the pods this pass creates, planned in the same pass (issue 17): upstream sets them at
+ * its next sync, the one the new pod's watch event starts — `refreshPodState` its `InPlaceUpdateReady` condition
+ * (the `InPlaceUpdateReady` gate) and the pod-readiness controller its `KruisePodReady` condition (the gate its pod
+ * webhook injects) — and that sync finds nothing else to do for a pod just created in lifecycle state Normal. Here
+ * the same two conditions, True at `pass.now`, go out as `PatchPodStatus` actions right after the create, so an
+ * OrderedReady set's pod can turn Ready without another pass. A pod created PreparingNormal (a `preNormal` hook)
+ * gets them too, as its next pass would: no lifecycle transition comes before it is hooked; a pod whose lifecycle
+ * refresh would act (none just created does) gets none, and its next pass refreshes it as before.
+ * @returns the patches, in the order of the creates (one pod's two conditions are merged by the executor)
+ */
+export function refreshCreated(pass: PassState, updateRevision: string): Action[] {
+  const gates = { inPlaceWorkloadVerticalScaling: pass.options.inPlaceWorkloadVerticalScaling };
+  const out: Action[] = [];
+  for (const a of pass.actions) {
+    if (a.type !== 'CreatePod') continue;
+    // the pod as the API server stores it: a phase (Pending), no conditions yet
+    const created: Pod = { ...a.pod, status: { ...a.pod.status, phase: 'Pending' } };
+    const lifecycle = refreshLifecycle(pass.sts.spec.lifecycle, created, updateRevision, pass.now, gates, {
+      preparingNormalWaitsForNode: false,
+    });
+    if (lifecycle.actions.length > 0) continue;
+    const inPlace = refreshInPlace(created, pass.now, gates).actions;
+    out.push(...inPlace.filter((x) => x.type === 'PatchPodStatus'));
+    out.push(...initKruisePodReady([created], new Set(), pass.now));
+  }
+  return out;
 }
 
 /**

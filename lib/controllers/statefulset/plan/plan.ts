@@ -13,7 +13,7 @@ import type { StatefulSetStatus } from '../api/types.js';
 import { isCurrentRevisionNeeded, newStatefulSetPod } from './newPod.js';
 import { ordinalRange, podOrdinal, splitByOrdinal } from './ordinals.js';
 import { claimStatefulSetPods } from './ownership.js';
-import { refreshPod, type PassState } from './pass.js';
+import { refreshCreated, refreshPod, type PassState } from './pass.js';
 import { allowsBurst, isHealthy, minReadySecondsOf } from './podState.js';
 import { applyRevision, chooseRevisions, revisionsToDelete } from './revision.js';
 import { retentionActions } from './retention.js';
@@ -53,7 +53,8 @@ const EMPTY_STATUS: StatefulSetStatus = {
  * yet), with currentReplicas/updatedReplicas lowered for the pods the update phase deletes or updates, and the
  * replicas' PVCs per volumeClaimTemplate (`volumeClaims`); a finished rolling update makes the update revision
  * current; it has the fields OpenKruise writes (./status.ts `statusAsWritten`); history beyond
- * `revisionHistoryLimit` is deleted. However the pass ends, the listed pods with the `KruisePodReady` gate and no such condition get it True last (OpenKruise's
+ * `revisionHistoryLimit` is deleted. The pods the pass creates get their readiness conditions right after
+ * (./pass.ts `refreshCreated`). However the pass ends, the listed pods with the `KruisePodReady` gate and no such condition get it True last (OpenKruise's
  * pod-readiness controller `Reconcile`, lib/podset/podReadiness.ts), except those the pass deletes or marks; and
  * while a PVC the set resized is still growing, the plan asks to look again (./resize.ts `claimStillGrowing`).
  */
@@ -155,6 +156,7 @@ export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
     // OpenKruise's pod-readiness controller runs beside the StatefulSet controller, whatever this pass decided
     const actions = [
       ...pass.actions,
+      ...refreshCreated(pass, updateName),
       ...initKruisePodReady(input.pods, podsDeletedOrMarked(pass.actions), now),
     ];
     return {

@@ -39,14 +39,56 @@ describe('KruisePodReady on Advanced StatefulSet pods', () => {
       s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
     });
     const plan = planStatefulSet({ statefulSet: sts, pods: [], revisions: [], now: NOW });
-    const gates = plan.actions.map((a) =>
-      a.type === 'CreatePod' ? [a.pod.metadata.name, a.pod.spec.readinessGates] : a.type,
+    const gates = plan.actions.flatMap((a) =>
+      a.type === 'CreatePod' ? [[a.pod.metadata.name, a.pod.spec.readinessGates]] : [],
     );
     expect(gates).toEqual([
       ['web-0', [{ conditionType: 'InPlaceUpdateReady' }, { conditionType: 'KruisePodReady' }]],
       ['web-1', [{ conditionType: 'InPlaceUpdateReady' }, { conditionType: 'KruisePodReady' }]],
     ]);
     expect(sts.spec.template.spec.readinessGates).toEqual([{ conditionType: 'InPlaceUpdateReady' }]);
+  });
+
+  test('a pod the pass creates gets both gates’ conditions True in the same pass, after the creates (issue 17)', () => {
+    const sts = statefulSet(2, 'nginx:1', (s) => {
+      s.spec.podManagementPolicy = 'Parallel';
+      s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+    });
+    const plan = planStatefulSet({ statefulSet: sts, pods: [], revisions: [], now: NOW });
+    const at = NOW.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    expect(plan.actions.slice(2)).toEqual(
+      ['web-0', 'web-1'].flatMap((name) => [
+        {
+          type: 'PatchPodStatus',
+          pod: { name, uid: '' },
+          reason: 'InPlaceUpdateReady',
+          patch: {
+            status: { conditions: [{ type: 'InPlaceUpdateReady', status: 'True', lastTransitionTime: at }] },
+          },
+        },
+        {
+          type: 'PatchPodStatus',
+          pod: { name, uid: '' },
+          reason: 'InitKruisePodReady',
+          patch: {
+            status: { conditions: [{ type: 'KruisePodReady', status: 'True', lastTransitionTime: at }] },
+          },
+        },
+      ]),
+    );
+  });
+
+  test('a pod created PreparingNormal (a preNormal hook not yet hooked) gets its condition too: the next pass would set the same', () => {
+    const sts = statefulSet(1, 'nginx:1', (s) => {
+      s.spec.lifecycle = { preNormal: { labelsHandler: { ready: 'true' } } };
+    });
+    const plan = planStatefulSet({ statefulSet: sts, pods: [], revisions: [], now: NOW });
+    const create = plan.actions[0] as Extract<Action, { type: 'CreatePod' }>;
+    expect(create.pod.metadata.labels?.['lifecycle.apps.kruise.io/state']).toBe('PreparingNormal');
+    expect(plan.actions.map((a) => `${a.type} ${'reason' in a ? a.reason : ''}`)).toEqual([
+      'CreatePod ',
+      'PatchPodStatus InitKruisePodReady',
+    ]);
   });
 
   test('a template without gates: KruisePodReady alone', () => {

@@ -31,7 +31,8 @@ describe('scale up (upstream TestStatefulSetControlScaleUp, OrderedReady vs Para
     const plan = planStatefulSet({ statefulSet: sts, pods: [], revisions: [], now: NOW });
     expect(plan.errors).toEqual([]);
     expect(plan.revisions.create?.metadata.name).toBe(rev.metadata.name);
-    expect(summary(plan.actions)).toEqual(['CreatePod web-0#0']);
+    // the new pod's KruisePodReady condition in the same pass (plan/pass.ts `refreshCreated`)
+    expect(summary(plan.actions)).toEqual(['CreatePod web-0#0', 'PatchPodStatus web-0 InitKruisePodReady']);
     expect(plan.halt).toBe('pod web-0 created: OrderedReady creates one at a time');
     const create = plan.actions[0] as Extract<Action, { type: 'CreatePod' }>;
     expect(create.revision).toBe(rev.metadata.name);
@@ -100,7 +101,7 @@ describe('scale up (upstream TestStatefulSetControlScaleUp, OrderedReady vs Para
       revisions: [revisionOf(sts)],
       now: NOW,
     });
-    expect(summary(plan.actions)).toEqual(['CreatePod web-1#0']);
+    expect(summary(plan.actions)).toEqual(['CreatePod web-1#0', 'PatchPodStatus web-1 InitKruisePodReady']);
   });
 
   test('OrderedReady with minReadySeconds waits for web-0 and requeues for the rest', () => {
@@ -119,7 +120,14 @@ describe('scale up (upstream TestStatefulSetControlScaleUp, OrderedReady vs Para
   test('Parallel 0 → 3 creates every pod in one pass (burst), a failure stopping the later ones', () => {
     const sts = statefulSet(3, 'nginx:1', (s) => (s.spec.podManagementPolicy = 'Parallel'));
     const plan = planStatefulSet({ statefulSet: sts, pods: [], revisions: [], now: NOW });
-    expect(summary(plan.actions)).toEqual(['CreatePod web-0#0', 'CreatePod web-1#1', 'CreatePod web-2#2']);
+    expect(summary(plan.actions)).toEqual([
+      'CreatePod web-0#0',
+      'CreatePod web-1#1',
+      'CreatePod web-2#2',
+      'PatchPodStatus web-0 InitKruisePodReady',
+      'PatchPodStatus web-1 InitKruisePodReady',
+      'PatchPodStatus web-2 InitKruisePodReady',
+    ]);
     expect(plan.halt).toBeUndefined();
   });
 
@@ -129,7 +137,12 @@ describe('scale up (upstream TestStatefulSetControlScaleUp, OrderedReady vs Para
       s.spec.scaleStrategy = { maxUnavailable: 2 };
     });
     const plan = planStatefulSet({ statefulSet: sts, pods: [], revisions: [], now: NOW });
-    expect(summary(plan.actions)).toEqual(['CreatePod web-0#0', 'CreatePod web-1#1']);
+    expect(summary(plan.actions)).toEqual([
+      'CreatePod web-0#0',
+      'CreatePod web-1#1',
+      'PatchPodStatus web-0 InitKruisePodReady',
+      'PatchPodStatus web-1 InitKruisePodReady',
+    ]);
   });
 
   test('Parallel with scaleStrategy.maxUnavailable 50% counts an unready pod against the budget', () => {
@@ -144,7 +157,7 @@ describe('scale up (upstream TestStatefulSetControlScaleUp, OrderedReady vs Para
       revisions: [revisionOf(sts)],
       now: NOW,
     });
-    expect(summary(plan.actions)).toEqual(['CreatePod web-1#0']);
+    expect(summary(plan.actions)).toEqual(['CreatePod web-1#0', 'PatchPodStatus web-1 InitKruisePodReady']);
   });
 
   test('reserveOrdinals [1, "3-4"] skips those ordinals: replicas 3 are web-0, web-2, web-5', () => {
@@ -153,7 +166,14 @@ describe('scale up (upstream TestStatefulSetControlScaleUp, OrderedReady vs Para
       s.spec.reserveOrdinals = [1, '3-4'];
     });
     const plan = planStatefulSet({ statefulSet: sts, pods: [], revisions: [], now: NOW });
-    expect(summary(plan.actions)).toEqual(['CreatePod web-0#0', 'CreatePod web-2#1', 'CreatePod web-5#2']);
+    expect(summary(plan.actions)).toEqual([
+      'CreatePod web-0#0',
+      'CreatePod web-2#1',
+      'CreatePod web-5#2',
+      'PatchPodStatus web-0 InitKruisePodReady',
+      'PatchPodStatus web-2 InitKruisePodReady',
+      'PatchPodStatus web-5 InitKruisePodReady',
+    ]);
   });
 
   test('ordinals.start counts only with gate StatefulSetStartOrdinal', () => {
@@ -162,7 +182,12 @@ describe('scale up (upstream TestStatefulSetControlScaleUp, OrderedReady vs Para
       s.spec.ordinals = { start: 5 };
     });
     const off = planStatefulSet({ statefulSet: sts, pods: [], revisions: [], now: NOW });
-    expect(summary(off.actions)).toEqual(['CreatePod web-0#0', 'CreatePod web-1#1']);
+    expect(summary(off.actions)).toEqual([
+      'CreatePod web-0#0',
+      'CreatePod web-1#1',
+      'PatchPodStatus web-0 InitKruisePodReady',
+      'PatchPodStatus web-1 InitKruisePodReady',
+    ]);
     const on = planStatefulSet({
       statefulSet: sts,
       pods: [],
@@ -170,7 +195,12 @@ describe('scale up (upstream TestStatefulSetControlScaleUp, OrderedReady vs Para
       now: NOW,
       options: { statefulSetStartOrdinal: true },
     });
-    expect(summary(on.actions)).toEqual(['CreatePod web-5#0', 'CreatePod web-6#1']);
+    expect(summary(on.actions)).toEqual([
+      'CreatePod web-5#0',
+      'CreatePod web-6#1',
+      'PatchPodStatus web-5 InitKruisePodReady',
+      'PatchPodStatus web-6 InitKruisePodReady',
+    ]);
   });
 
   test('a Failed pod is deleted to be recreated, and OrderedReady stops there', () => {
@@ -245,7 +275,11 @@ describe('scale down (upstream TestStatefulSetControlScaleDown)', () => {
       revisions: [revisionOf(sts)],
       now: NOW,
     });
-    expect(summary(plan.actions)).toEqual(['CreatePod web-3#0', 'DeletePod web-1 ScaleDown']);
+    expect(summary(plan.actions)).toEqual([
+      'CreatePod web-3#0',
+      'DeletePod web-1 ScaleDown',
+      'PatchPodStatus web-3 InitKruisePodReady',
+    ]);
   });
 
   test('a preDelete hook moves the pod to PreparingDelete instead of deleting it', () => {

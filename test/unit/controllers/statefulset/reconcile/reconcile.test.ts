@@ -4,6 +4,7 @@
  * expectations, PVC retention owner references and the failure conditions.
  */
 import { reconcileStatefulSet } from '../../../../../lib/controllers/statefulset/index.js';
+import { claimsPending } from '../../../../../lib/controllers/statefulset/pass.js';
 import { RESOURCES } from '../../../../../lib/kube/resources.js';
 import { internalError } from '../../cloneset/reconcile/support/recordingKube.js';
 import { harness, REQUEST, webSet, type Harness } from './harness.js';
@@ -20,13 +21,13 @@ async function rounds(h: Harness, n: number): Promise<void> {
 }
 
 describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTemplate', () => {
-  test('first invocation: revision, then the PVC and the pod of ordinal 0 with expectations first, status, Events', async () => {
+  test('first invocation: revision, then the PVC and the pod of ordinal 0 with expectations first, its readiness condition, status, Events', async () => {
     const h = harness();
     h.apply(webSet());
     const out = await reconcileStatefulSet(h.deps(), REQUEST);
     expect({ ...out, plan: undefined }).toEqual({
       result: 'reconciled',
-      passes: 3,
+      passes: 2,
       writes: 6,
       plan: undefined,
     });
@@ -37,20 +38,22 @@ describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTem
       'expectations.put creates[data-web-0,web-0]',
       'create persistentvolumeclaim data-web-0',
       'create pod web-0',
+      // the pod-readiness controller's part: web-0's first KruisePodReady condition, in the pass that created it
+      // (issue 17: upstream writes it at the sync web-0's watch event starts; a pass of its own here)
+      'patch pod status web-0',
+      'expectations.put creates[data-web-0,web-0] updates[web-0]',
       'replace statefulset status web',
       'event SuccessfulCreate: create Claim data-web-0 Pod web-0 in StatefulSet web success',
       'event SuccessfulCreate: create Pod web-0 in StatefulSet web successful',
-      // the second pass sees web-0 Pending: OrderedReady waits for it (its watch event brings the next pass);
-      // the pod-readiness controller's part sets web-0's first KruisePodReady condition
+      // the second pass sees web-0 Pending, its condition set: OrderedReady waits for it (its watch event brings
+      // the next pass); the status counts it now
       'expectations.get',
       'expectations.put (none)',
-      'patch pod status web-0',
-      'expectations.put updates[web-0]',
       'replace statefulset status web',
-      // the third sees that patch: nothing more to do
-      'expectations.get',
-      'expectations.put (none)',
       'lease.release',
+    ]);
+    expect(h.kube.pods.get('web-0')?.status?.conditions?.map((c) => [c.type, c.status])).toEqual([
+      ['KruisePodReady', 'True'],
     ]);
     expect([...h.kube.pods.keys()]).toEqual(['web-0']);
     expect(h.requeues).toEqual([]);
@@ -116,6 +119,146 @@ describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTem
       'create persistentvolumeclaim data-web-2',
       'create pod web-2',
     ]);
+  });
+});
+
+/**
+ * The API reads of each invocation, as `<verb> <resource>` (the recording kube journals writes only).
+ * @returns the reads of every invocation run through `invoke`, one array per invocation
+ */
+function countingReads(h: Harness): { reads: string[][]; invoke: () => Promise<number> } {
+  const reads: string[][] = [];
+  const get = h.kube.get.bind(h.kube);
+  const list = h.kube.list.bind(h.kube);
+  const current = () => reads[reads.length - 1];
+  h.kube.get = (resource, ref) => {
+    current().push(`get ${resource.plural}`);
+    return get(resource, ref);
+  };
+  h.kube.list = (resource, options) => {
+    current().push(`list ${resource.plural}`);
+    return list(resource, options);
+  };
+  return {
+    reads,
+    invoke: async () => {
+      reads.push([]);
+      return (await reconcileStatefulSet(h.deps(), REQUEST)).passes;
+    },
+  };
+}
+
+describe('reconcileStatefulSet: what an OrderedReady scale-up costs (issue 17)', () => {
+  /** The bench's shape (bench/scenarios/workload.ts): no volumeClaimTemplates, the `InPlaceUpdateReady` gate. */
+  const benchShape = () =>
+    webSet((s) => {
+      s.spec.volumeClaimTemplates = [];
+      s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+    });
+
+  test('scale 0 → 3: two passes per pod (create with its readiness conditions; then the status counting it), three reads each, no PVC list', async () => {
+    const h = harness();
+    h.apply(benchShape());
+    const { reads, invoke } = countingReads(h);
+    const passes: number[] = [];
+    // each invocation stands for the watch event of the previous pod turning Ready (the first: the set's create)
+    for (let i = 0; i < 3; i++) {
+      passes.push(await invoke());
+      // the pod this invocation created has both readiness conditions already: nothing but the kubelet stands
+      // between it and Ready (before issue 17 a third pass, or the pod's watch event, had to write them)
+      expect(h.kube.pods.get(`web-${i}`)?.status?.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual([
+        'InPlaceUpdateReady=True',
+        'KruisePodReady=True',
+      ]);
+      h.kube.kubelet();
+      h.clock.now += 1000;
+    }
+    expect([...h.kube.pods.keys()]).toEqual(['web-0', 'web-1', 'web-2']);
+    // before: [3, 3, 3] (create; the conditions; a pass that found nothing), and 2 PVC lists per invocation
+    expect(passes).toEqual([2, 2, 2]);
+    const pass = ['get statefulsets', 'list pods', 'list controllerrevisions'];
+    expect(reads).toEqual([
+      [...pass, ...pass],
+      [...pass, ...pass],
+      [...pass, ...pass],
+    ]);
+    // one pods/status write per pod, both conditions in it
+    expect(h.journal.filter((l) => l.startsWith('patch pod status'))).toEqual([
+      'patch pod status web-0',
+      'patch pod status web-1',
+      'patch pod status web-2',
+    ]);
+  });
+});
+
+describe('reconcileStatefulSet: the readiness conditions of a Parallel scale-up (issue 17)', () => {
+  /** Patches in flight at most while `run` runs (each patch yields once before it is applied). */
+  async function maxInFlight(h: Harness, run: () => Promise<unknown>): Promise<number> {
+    const patch = h.kube.patch.bind(h.kube);
+    let now = 0;
+    let max = 0;
+    h.kube.patch = async (...args) => {
+      max = Math.max(max, ++now);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      try {
+        return await patch(...args);
+      } finally {
+        now--;
+      }
+    };
+    await run();
+    return max;
+  }
+  const parallel = () =>
+    webSet((s) => {
+      s.spec.podManagementPolicy = 'Parallel';
+      s.spec.volumeClaimTemplates = [];
+      s.spec.template.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+    });
+
+  test('every new pod’s condition patch in flight together, after all creates, one write per pod', async () => {
+    const h = harness();
+    h.apply(parallel());
+    expect(await maxInFlight(h, () => reconcileStatefulSet(h.deps(), REQUEST))).toBe(3);
+    const writes = h.journal.filter((l) => /^(create|patch) pod/.test(l));
+    expect(writes.slice(0, 3)).toEqual(['create pod web-0', 'create pod web-1', 'create pod web-2']);
+    expect([...writes.slice(3)].sort()).toEqual([
+      'patch pod status web-0',
+      'patch pod status web-1',
+      'patch pod status web-2',
+    ]);
+    for (const pod of h.kube.pods.values())
+      expect(pod.status?.conditions?.map((c) => c.type)).toEqual(['InPlaceUpdateReady', 'KruisePodReady']);
+  });
+
+  test('writeConcurrency 1: one after the other', async () => {
+    const h = harness();
+    h.apply(parallel());
+    expect(await maxInFlight(h, () => reconcileStatefulSet(h.deps({ writeConcurrency: 1 }), REQUEST))).toBe(
+      1,
+    );
+  });
+});
+
+describe('claimsPending: whether a pass lists PVCs for its expectations', () => {
+  const at = 0;
+  test('pod creates, deletes and updates alone: no', () => {
+    expect(
+      claimsPending(
+        {
+          creates: [{ name: 'web-0', at }],
+          deletes: [{ name: 'web-12', uid: 'u', at }],
+          updates: [{ name: 'web-1', uid: 'u', resourceVersion: '7', at }],
+        },
+        'web',
+      ),
+    ).toBe(false);
+  });
+  test('a claim create pending (even after the templates were removed): yes; another set’s pod name: yes', () => {
+    expect(claimsPending({ creates: [{ name: 'data-web-0', at }], deletes: [], updates: [] }, 'web')).toBe(
+      true,
+    );
+    expect(claimsPending({ creates: [{ name: 'db-0', at }], deletes: [], updates: [] }, 'web')).toBe(true);
   });
 });
 
