@@ -4,6 +4,8 @@
  * `applyDefaults`), the pod-template and claim-template defaults only on a CREATE or an UPDATE that changes
  * `spec.template` (and never under gate `TemplateNoDefaults`), as the webhook decides. The controller applies the
  * same defaults in memory on every read, so an object stored while the webhook was not called plans the same.
+ * Every CREATE and UPDATE also loses the zero-valued `omitempty` fields the webhook's Go round trip drops
+ * ({@link withoutGoZeroValues}).
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Mutator, MutationRequest } from '../../../api/admission/mutation.js';
@@ -11,6 +13,49 @@ import type { JsonObject } from '../../../api/types.js';
 import { applyDefaults, type StatefulSetDefaultsOptions } from './defaults.js';
 import { STATEFULSET_RESOURCE } from './resource.js';
 import type { StatefulSet } from './types.js';
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A copy of `o` without those of `keys` whose value is Go's zero value for a non-pointer `omitempty` field: false,
+ * "", an empty list or an empty map.
+ */
+function withoutZero(o: JsonObject, keys: readonly string[]): JsonObject {
+  const out = { ...o };
+  for (const k of keys) {
+    const v = out[k];
+    const empty = (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+    if (v === false || v === '' || empty) delete out[k];
+  }
+  return out;
+}
+
+/**
+ * `sts` as OpenKruise's webhook writes it back after its Go round trip (decode into `apis/apps/v1beta1`'s
+ * StatefulSet, marshal again): the spec fields outside the pod template that are tagged `omitempty` without being
+ * pointers are dropped when they hold Go's zero value — `serviceName` "", `volumeClaimTemplates` [],
+ * `reserveOrdinals` [], `updateStrategy.rollingUpdate.paused` false, and in each lifecycle hook
+ * (`apps/pub/lifecycle.go` `LifecycleHook`) `labelsHandler` {}, `finalizersHandler` [], `markPodNotReady` false.
+ * So a user's explicit `paused: false` is not stored, as with OpenKruise. The pod template's own Go round trip is not
+ * repeated (its `creationTimestamp: null` is a documented difference, docs/parity.md).
+ * @returns a new object; `sts` is not modified
+ */
+export function withoutGoZeroValues(sts: JsonObject): JsonObject {
+  if (!isObject(sts.spec)) return sts;
+  const spec = withoutZero(sts.spec, ['serviceName', 'volumeClaimTemplates', 'reserveOrdinals']);
+  const strategy = spec.updateStrategy;
+  if (isObject(strategy) && isObject(strategy.rollingUpdate))
+    spec.updateStrategy = { ...strategy, rollingUpdate: withoutZero(strategy.rollingUpdate, ['paused']) };
+  const lifecycle = spec.lifecycle;
+  if (isObject(lifecycle)) {
+    const hooks: JsonObject = { ...lifecycle };
+    for (const [name, hook] of Object.entries(lifecycle))
+      if (isObject(hook))
+        hooks[name] = withoutZero(hook, ['labelsHandler', 'finalizersHandler', 'markPodNotReady']);
+    spec.lifecycle = hooks;
+  }
+  return { ...sts, spec };
+}
 
 /**
  * The Advanced StatefulSet mutator under the deployment's gates.
@@ -34,7 +79,7 @@ export function statefulSetMutator(options: StatefulSetDefaultsOptions = {}): Mu
         ...options,
         templateNoDefaults: (options.templateNoDefaults ?? false) || !templateChanged,
       });
-      return defaulted as unknown as JsonObject;
+      return withoutGoZeroValues(defaulted as unknown as JsonObject);
     },
   };
 }

@@ -92,6 +92,57 @@ describe('handleMutationReview with the Advanced StatefulSet mutator', () => {
     expect(r.response).toEqual({ uid: 'u-1', allowed: true });
   });
 
+  it("UPDATE: the zero values OpenKruise's Go round trip drops are removed (paused false, empty lists, hook zeros)", () => {
+    const stored = {
+      podManagementPolicy: 'Parallel',
+      replicas: 1,
+      revisionHistoryLimit: 10,
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
+    };
+    const sent = sts({
+      ...stored,
+      serviceName: '',
+      reserveOrdinals: [],
+      volumeClaimTemplates: [],
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: {
+          partition: 0,
+          maxUnavailable: 1,
+          podUpdatePolicy: 'ReCreate',
+          minReadySeconds: 0,
+          paused: false,
+        },
+      },
+      lifecycle: { preDelete: { labelsHandler: {}, finalizersHandler: [], markPodNotReady: false } },
+    });
+    expect(patchOf(review('UPDATE', sent, sent))).toEqual([
+      { op: 'remove', path: '/spec/lifecycle/preDelete/markPodNotReady' },
+      { op: 'remove', path: '/spec/lifecycle/preDelete/finalizersHandler' },
+      { op: 'remove', path: '/spec/lifecycle/preDelete/labelsHandler' },
+      { op: 'remove', path: '/spec/updateStrategy/rollingUpdate/paused' },
+      { op: 'remove', path: '/spec/volumeClaimTemplates' },
+      { op: 'remove', path: '/spec/reserveOrdinals' },
+      { op: 'remove', path: '/spec/serviceName' },
+    ]);
+    // set values stay: paused true, a partition of 0 (a pointer in Go), a hook with a label
+    const kept = sts({
+      ...stored,
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: {
+          partition: 0,
+          maxUnavailable: 1,
+          podUpdatePolicy: 'ReCreate',
+          minReadySeconds: 0,
+          paused: true,
+        },
+      },
+      lifecycle: { preDelete: { labelsHandler: { hold: 'x' }, markPodNotReady: true } },
+    });
+    expect(patchOf(review('UPDATE', kept, kept))).toEqual([]);
+  });
+
   it('gate TemplateNoDefaults keeps the template as sent', () => {
     const { review: r } = handleMutationReview(review('CREATE', sts()), [
       statefulSetMutator({ templateNoDefaults: true }),
