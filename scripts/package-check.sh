@@ -18,9 +18,11 @@ cd "$(dirname "$0")/.."
 CFN_LINT_VERSION=1.51.0
 STAGE=ci
 FUNCTIONS=(watch resync admission reconcile)
-# Largest zip allowed, bytes (1 MiB). Measured: 0.84–0.97 MiB (admission is largest: it alone carries the SSM client);
-# a dependency reached through a barrel file or a whole-package import typically adds 0.2–2 MiB and trips this.
-ZIP_BUDGET_BYTES=${ZIP_BUDGET_BYTES:-1048576}
+# Largest zip allowed, bytes (1.125 MiB). Measured: 0.84–0.97 MiB when set; 2026-12-02 the reconcile zip reached
+# 1.003 MiB with the second kind's features (Advanced StatefulSet's planner, pre-download, the resize paths: the
+# project's own lib/controllers is 184 KB of the 3.5 MB unminified bundle), so the budget grew by 0.125 MiB, less than
+# the 0.2–2 MiB a dependency reached through a barrel file or a whole-package import typically adds, which still trips it.
+ZIP_BUDGET_BYTES=${ZIP_BUDGET_BYTES:-1179648}
 TEMPLATE=.serverless/cloudformation-template-update-stack.json
 
 step() { printf '[package-check] %s\n' "$*"; }
