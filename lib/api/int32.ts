@@ -1,6 +1,7 @@
 /**
  * Go's `int32` as the API uses it: the bounds (`math.MaxInt32` is also the "no limit" value of several CloneSet
- * fields, docs/behaviour/cloneset.md#defaults) and the parse of an int32 held in a label or annotation.
+ * fields, docs/behaviour/cloneset.md#defaults) and the parse of an int32 (or of a Go `int`) held in a label or
+ * annotation.
  */
 
 /** `math.MaxInt32`. */
@@ -21,4 +22,15 @@ export function parseInt32(s: string): number | undefined {
   if (!/^[+-]?\d+$/.test(s)) return undefined;
   const n = Number(s);
   return isInt32(n) ? n : undefined;
+}
+
+/**
+ * Go's `strconv.Atoi(s)` on a 64-bit platform: optional sign, decimal digits; here within JavaScript's safe integers
+ * (±2^53 − 1), beyond which no annotation value is meaningful.
+ * @returns the number, or `undefined` when `s` is not such a string
+ */
+export function parseGoInt(s: string): number | undefined {
+  if (!/^[+-]?\d+$/.test(s)) return undefined;
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : undefined;
 }

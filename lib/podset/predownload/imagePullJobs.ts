@@ -15,7 +15,14 @@ import {
   LABEL_IMAGE_PREDOWNLOAD_IGNORED,
   type ImagePullJob,
 } from '../../api/imagePullJob.js';
-import type { ControllerRevision, LabelSelector, OwnerReference } from '../../api/types.js';
+import { LABEL_CONTROLLER_REVISION_HASH, LABEL_REVISION_HASH } from '../../api/keys.js';
+import type {
+  ControllerRevision,
+  LabelSelector,
+  ObjectMeta,
+  OwnerReference,
+  PodTemplateSpec,
+} from '../../api/types.js';
 import { templateOf } from '../inplace/spec.js';
 import { controllerRef } from '../ownership.js';
 import type { PreDownloadSettings } from './settings.js';
@@ -131,4 +138,47 @@ export function imagePullJobForWorkload(job: WorkloadImagePullJob): ImagePullJob
       imagePullPolicy: 'IfNotPresent',
     },
   };
+}
+
+/** The workload fields {@link revisionImagePullJob} reads: a CloneSet or an Advanced StatefulSet. */
+export interface PreDownloadWorkload {
+  metadata: ObjectMeta;
+  spec: { selector?: LabelSelector; template: PodTemplateSpec };
+}
+
+/**
+ * The ImagePullJob a workload controller creates for one changed container of its update revision (OpenKruise's
+ * `createImagePullJobsForInPlaceUpdate` of CloneSet and of Advanced StatefulSet, the same in both): named
+ * `<update revision>-<container>`, controlled by `controllerRef`, labelled with the template's labels plus the
+ * revision's hash (`controller.kubernetes.io/hash`), its sandbox given the template's annotations, pulling with the
+ * template's pull secrets on the nodes of the workload's pods not yet at the update revision (the selector plus
+ * `controller-revision-hash NotIn [revision name, hash]`), with `settings`' parallelism and timeout.
+ * @returns a new object (the inputs are copied, not shared)
+ */
+export function revisionImagePullJob(
+  workload: PreDownloadWorkload,
+  update: ControllerRevision,
+  container: string,
+  image: string,
+  controllerRef: OwnerReference,
+  settings: PreDownloadSettings,
+): ImagePullJob {
+  const template = workload.spec.template;
+  const hash = update.metadata.labels?.[LABEL_REVISION_HASH] ?? '';
+  const selector: LabelSelector = structuredClone(workload.spec.selector ?? {});
+  selector.matchExpressions = [
+    ...(selector.matchExpressions ?? []),
+    { key: LABEL_CONTROLLER_REVISION_HASH, operator: 'NotIn', values: [update.metadata.name ?? '', hash] },
+  ];
+  return imagePullJobForWorkload({
+    namespace: workload.metadata.namespace ?? '',
+    name: `${update.metadata.name ?? ''}-${container}`,
+    image,
+    controllerRef,
+    labels: { ...(template.metadata?.labels ?? {}), [LABEL_REVISION_HASH]: hash },
+    annotations: template.metadata?.annotations ?? {},
+    podSelector: selector,
+    pullSecrets: ((template.spec.imagePullSecrets ?? []) as { name?: string }[]).map((s) => s.name ?? ''),
+    settings,
+  });
 }

@@ -11,6 +11,7 @@ import {
   ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM,
   ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS,
 } from '../../api/v1beta1.js';
+import { parseInt32 } from '../../api/int32.js';
 import type { IntOrString, ObjectMeta } from '../../api/types.js';
 
 /** Pull timeout per node when the annotation is absent or unreadable, seconds. */
@@ -28,13 +29,6 @@ export interface PreDownloadSettings {
   minUpdatedReadyPods: number;
 }
 
-/** Go's `strconv.ParseInt(s, 10, 32)`: optional sign, decimal digits, within int32; else undefined. */
-function parseGoInt32(s: string): number | undefined {
-  if (!/^[+-]?\d+$/.test(s)) return undefined;
-  const n = Number(s);
-  return n >= -2147483648 && n <= 2147483647 ? n : undefined;
-}
-
 /**
  * A workload's pre-download settings from its annotations (OpenKruise's
  * `convertInPlaceUpdateStrategyToV1beta1`): an empty annotation counts as absent; parallelism is an integer when
@@ -45,7 +39,7 @@ function parseGoInt32(s: string): number | undefined {
 export function preDownloadSettings(workload: { metadata: ObjectMeta }): PreDownloadSettings {
   const a = workload.metadata.annotations ?? {};
   const parallelismText = a[ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM] ?? '';
-  const parallelismInt = parseGoInt32(parallelismText);
+  const parallelismInt = parseInt32(parallelismText);
   return {
     parallelism:
       parallelismText === ''
@@ -54,8 +48,8 @@ export function preDownloadSettings(workload: { metadata: ObjectMeta }): PreDown
           ? parallelismInt
           : parallelismText,
     timeoutSeconds:
-      parseGoInt32(a[ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS] ?? '') ??
+      parseInt32(a[ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS] ?? '') ??
       DEFAULT_PREDOWNLOAD_TIMEOUT_SECONDS,
-    minUpdatedReadyPods: parseGoInt32(a[ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS] ?? '') ?? 0,
+    minUpdatedReadyPods: parseInt32(a[ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS] ?? '') ?? 0,
   };
 }

@@ -17,8 +17,8 @@ import {
   type ImagePullJob,
 } from '../../../api/imagePullJob.js';
 import { legacyScaledValue, scaledValueFromIntOrPercent } from '../../../api/intOrPercent.js';
-import { LABEL_CONTROLLER_REVISION_HASH, LABEL_REVISION_HASH } from '../../../api/keys.js';
-import type { ControllerRevision, IntOrString, LabelSelector } from '../../../api/types.js';
+import { parseGoInt, parseInt32 } from '../../../api/int32.js';
+import type { ControllerRevision, IntOrString } from '../../../api/types.js';
 import {
   ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS,
   ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM,
@@ -28,9 +28,9 @@ import { calculateInPlaceUpdateSpec } from '../../../podset/inplace/spec.js';
 import { newControllerRef } from '../../../podset/ownership.js';
 import {
   changedImages,
-  imagePullJobForWorkload,
   jobsControlledBy,
   preDownloadDecided,
+  revisionImagePullJob,
   type ImagePullJobPlan,
 } from '../../../podset/predownload/imagePullJobs.js';
 import {
@@ -45,15 +45,6 @@ import type { StatefulSetPlannerOptions } from './types.js';
 /** Sets of this many replicas or fewer never pre-download (OpenKruise's `minimumReplicasToPreDownloadImage`). */
 export const MIN_REPLICAS_TO_PREDOWNLOAD = 3;
 
-/** Go's `strconv.Atoi` / `ParseInt(s, 10, bits)`: optional sign and decimal digits within the range; else undefined. */
-function parseGoInt(s: string | undefined, min: number, max: number): number | undefined {
-  if (s === undefined || !/^[+-]?\d+$/.test(s)) return undefined;
-  const n = Number(s);
-  return n >= min && n <= max ? n : undefined;
-}
-
-const INT32 = [-2147483648, 2147483647] as const;
-
 /**
  * The set's `image-predownload-min-updated-ready-pods` as OpenKruise's `doPreDownload` reads it: an integer, or a
  * percentage of `spec.replicas` rounded up (Go's `intstr.Parse` then `GetScaledValueFromIntOrPercent`); absent or
@@ -62,7 +53,7 @@ const INT32 = [-2147483648, 2147483647] as const;
 export function minUpdatedReadyPods(sts: StatefulSet, replicas: number): number {
   const text = sts.metadata.annotations?.[ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS];
   if (text === undefined) return 0;
-  const asInt = parseGoInt(text, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  const asInt = parseGoInt(text);
   const value: IntOrString = asInt ?? text;
   try {
     return scaledValueFromIntOrPercent(value, replicas, 'up');
@@ -81,13 +72,9 @@ export function statefulSetPreDownloadSettings(
   const a = sts.metadata.annotations ?? {};
   return {
     parallelism:
-      parseGoInt(
-        a[ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM],
-        Number.MIN_SAFE_INTEGER,
-        Number.MAX_SAFE_INTEGER,
-      ) ?? DEFAULT_PREDOWNLOAD_PARALLELISM,
+      parseGoInt(a[ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM] ?? '') ?? DEFAULT_PREDOWNLOAD_PARALLELISM,
     timeoutSeconds:
-      parseGoInt(a[ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS], ...INT32) ??
+      parseInt32(a[ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS] ?? '') ??
       DEFAULT_PREDOWNLOAD_TIMEOUT_SECONDS,
   };
 }
@@ -128,38 +115,6 @@ export function ignoreReason(
 }
 
 /**
- * The ImagePullJob for one changed container (`createImagePullJobsForInPlaceUpdate` calling
- * `CreateJobForWorkload`): named `<update revision>-<container>`, controlled by the set, labelled with the
- * template's labels plus the update revision's hash, pulling on the nodes of the set's pods not yet at the update
- * revision (the selector plus `controller-revision-hash NotIn [revision name, hash]`).
- */
-function imagePullJob(
-  sts: StatefulSet,
-  update: ControllerRevision,
-  container: string,
-  image: string,
-): ImagePullJob {
-  const template = sts.spec.template;
-  const hash = update.metadata.labels?.[LABEL_REVISION_HASH] ?? '';
-  const selector: LabelSelector = structuredClone(sts.spec.selector ?? {});
-  selector.matchExpressions = [
-    ...(selector.matchExpressions ?? []),
-    { key: LABEL_CONTROLLER_REVISION_HASH, operator: 'NotIn', values: [update.metadata.name ?? '', hash] },
-  ];
-  return imagePullJobForWorkload({
-    namespace: sts.metadata.namespace ?? '',
-    name: `${update.metadata.name ?? ''}-${container}`,
-    image,
-    controllerRef: newControllerRef(STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME, sts),
-    labels: { ...(template?.metadata?.labels ?? {}), [LABEL_REVISION_HASH]: hash },
-    annotations: template?.metadata?.annotations ?? {},
-    podSelector: selector,
-    pullSecrets: ((template?.spec?.imagePullSecrets ?? []) as { name?: string }[]).map((s) => s.name ?? ''),
-    settings: { ...statefulSetPreDownloadSettings(sts), minUpdatedReadyPods: 0 },
-  });
-}
-
-/**
  * The pre-download step of one pass (OpenKruise's `doPreDownload`), when gates `PreDownloadImageForInPlaceUpdate`
  * and `KruiseDaemon` are on and the ImagePullJob resource is served (`jobs` listed):
  * - current = update revision: delete every ImagePullJob the set controls;
@@ -197,7 +152,17 @@ export function planStatefulSetPreDownload(
       ignoredBecause: ignored,
     };
   return {
-    createJobs: changedImages(current, update).map(([c, image]) => imagePullJob(sts, update, c, image)),
+    // one job per changed container, with the annotations' parallelism and timeout (`CreateJobForWorkload`)
+    createJobs: changedImages(current, update).map(([c, image]) =>
+      revisionImagePullJob(
+        sts,
+        update,
+        c,
+        image,
+        newControllerRef(STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME, sts),
+        { ...statefulSetPreDownloadSettings(sts), minUpdatedReadyPods: 0 },
+      ),
+    ),
     deleteJobs: [],
     revisionLabel: { revision: updateName, key: LABEL_IMAGE_PREDOWNLOAD_CREATED },
   };

@@ -13,14 +13,13 @@ import {
   type ImagePullJob,
 } from '../../../../api/imagePullJob.js';
 import { legacyScaledValue } from '../../../../api/intOrPercent.js';
-import { LABEL_CONTROLLER_REVISION_HASH, LABEL_REVISION_HASH } from '../../../../api/keys.js';
-import type { CloneSet, LabelSelector } from '../../../../api/types.js';
+import type { CloneSet } from '../../../../api/types.js';
 import { calculateInPlaceUpdateSpec } from '../../../../podset/inplace/spec.js';
 import {
   changedImages,
-  imagePullJobForWorkload,
   jobsControlledBy,
   preDownloadDecided,
+  revisionImagePullJob,
 } from '../../../../podset/predownload/imagePullJobs.js';
 import { preDownloadSettings } from '../../../../podset/predownload/settings.js';
 import { inPlaceUpdateGates } from '../inPlaceOptions.js';
@@ -93,39 +92,6 @@ export function ignoreReason(ctx: PreDownloadContext): string | undefined | type
 }
 
 /**
- * The ImagePullJob for one changed container (OpenKruise's `createImagePullJobsForInPlaceUpdate` calling
- * `CreateJobForWorkloadWithStrategy`, lib/podset/predownload/imagePullJobs.ts): named `<update revision>-<container>`,
- * controlled by the CloneSet, labelled with the template's labels plus the update revision's hash, pulling on the
- * nodes of the CloneSet's pods not yet at the update revision (the selector plus `controller-revision-hash NotIn
- * [revision name, hash]`), with the annotations' parallelism and timeout.
- */
-function imagePullJob(ctx: PreDownloadContext, container: string, image: string): ImagePullJob {
-  const { cloneSet: cs, updateRevision } = ctx;
-  const template = cs.spec.template;
-  const hash = updateRevision.metadata.labels?.[LABEL_REVISION_HASH] ?? '';
-  const selector: LabelSelector = structuredClone(cs.spec.selector);
-  selector.matchExpressions = [
-    ...(selector.matchExpressions ?? []),
-    {
-      key: LABEL_CONTROLLER_REVISION_HASH,
-      operator: 'NotIn',
-      values: [updateRevision.metadata.name ?? '', hash],
-    },
-  ];
-  return imagePullJobForWorkload({
-    namespace: cs.metadata.namespace ?? '',
-    name: `${updateRevision.metadata.name ?? ''}-${container}`,
-    image,
-    controllerRef: cloneSetControllerRef(cs),
-    labels: { ...(template.metadata?.labels ?? {}), [LABEL_REVISION_HASH]: hash },
-    annotations: template.metadata?.annotations ?? {},
-    podSelector: selector,
-    pullSecrets: ((template.spec.imagePullSecrets ?? []) as { name?: string }[]).map((s) => s.name ?? ''),
-    settings: preDownloadSettings(cs),
-  });
-}
-
-/**
  * Whether the updated ready pods (`status.updatedReadyReplicas`, 0 while the status names another update revision)
  * reach the `image-predownload-min-updated-ready-pods` annotation (OpenKruise's `doReconcile`).
  */
@@ -177,6 +143,9 @@ export function planImagePullJobs(
   return {
     ...plan,
     revisionLabel: { revision: updateName, key: LABEL_IMAGE_PREDOWNLOAD_CREATED },
-    createJobs: changedImages(ctx.currentRevision, update).map(([c, image]) => imagePullJob(ctx, c, image)),
+    // one job per changed container, with the annotations' parallelism and timeout (`CreateJobForWorkloadWithStrategy`)
+    createJobs: changedImages(ctx.currentRevision, update).map(([c, image]) =>
+      revisionImagePullJob(cs, update, c, image, cloneSetControllerRef(cs), preDownloadSettings(cs)),
+    ),
   };
 }
