@@ -20,6 +20,8 @@ import type { ParityKind } from './kind.js';
 
 /** The finalizer OpenKruise's ImagePullJob controller puts on each job (released by its own finalize step). */
 const IMAGE_PULL_JOB_PROTECTION = 'apps.kruise.io/deletion-protection';
+/** The ImagePullJob resource as the runner reads it. */
+const IMAGE_PULL_JOBS = { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'imagepulljobs' } as const;
 
 /** The scenario's object as read (only what the runner looks at is typed). */
 export interface KruiseObject {
@@ -47,6 +49,7 @@ export interface ImagePullJobObject {
     labels?: Record<string, string>;
     ownerReferences?: { kind: string; name: string; controller?: boolean }[];
     deletionTimestamp?: string;
+    finalizers?: string[];
   };
   spec?: Record<string, unknown>;
 }
@@ -157,30 +160,34 @@ export class ParityCluster {
   }
 
   /**
+   * The namespace's ImagePullJobs (v1alpha1), none when the resource is not served.
+   * @throws other API errors
+   */
+  private async listImagePullJobs(namespace: string): Promise<ImagePullJobObject[]> {
+    return this.custom
+      .listNamespacedCustomObject({ ...IMAGE_PULL_JOBS, namespace })
+      .then((l) => (l as { items: ImagePullJobObject[] }).items)
+      .catch((e: unknown) => {
+        if (statusCode(e) === 404) return [];
+        throw e;
+      });
+  }
+
+  /**
    * Removes {@link IMAGE_PULL_JOB_PROTECTION} from the namespace's ImagePullJobs that are being deleted. OpenKruise's
    * ImagePullJob controller adds that finalizer and, with no kruise-daemon on the local control plane, never removes
    * it, so a namespace that had a pre-download would stay terminating for good. The jobs are not compared once
    * deleted (snapshot.ts), and Kruiseless adds no such finalizer: this only lets the namespace go.
    */
   private async releaseImagePullJobs(namespace: string): Promise<void> {
-    const jobs = await this.custom
-      .listNamespacedCustomObject({
-        group: 'apps.kruise.io',
-        version: 'v1alpha1',
-        plural: 'imagepulljobs',
-        namespace,
-      })
-      .then((l) => (l as { items: (ImagePullJobObject & { metadata: { finalizers?: string[] } })[] }).items)
-      .catch(() => []);
+    const jobs = await this.listImagePullJobs(namespace).catch(() => []);
     for (const job of jobs) {
       const finalizers = job.metadata.finalizers ?? [];
       if (!job.metadata.deletionTimestamp || !finalizers.includes(IMAGE_PULL_JOB_PROTECTION)) continue;
       await this.custom
         .patchNamespacedCustomObject(
           {
-            group: 'apps.kruise.io',
-            version: 'v1alpha1',
-            plural: 'imagepulljobs',
+            ...IMAGE_PULL_JOBS,
             namespace,
             name: job.metadata.name ?? '',
             body: [
@@ -213,18 +220,7 @@ export class ParityCluster {
       this.core.listNamespacedPod({ namespace }).then((l) => l.items),
       this.core.listNamespacedPersistentVolumeClaim({ namespace }).then((l) => l.items),
       this.apps.listNamespacedControllerRevision({ namespace }).then((l) => l.items),
-      this.custom
-        .listNamespacedCustomObject({
-          group: 'apps.kruise.io',
-          version: 'v1alpha1',
-          plural: 'imagepulljobs',
-          namespace,
-        })
-        .then((l) => (l as { items: ImagePullJobObject[] }).items)
-        .catch((e: unknown) => {
-          if (statusCode(e) === 404) return [];
-          throw e;
-        }),
+      this.listImagePullJobs(namespace),
       this.core.listNamespacedEvent({ namespace }).then((l) => l.items),
     ]);
     return { object, pods, pvcs, revisions, imagePullJobs, events };
