@@ -67,6 +67,21 @@ export function isOwnCreate(stored: CoreEvent, body: JsonObject): boolean {
 }
 
 /**
+ * Whether `stored` already carries `patch` (the `count`, `lastTimestamp`, and `message` when set, of a
+ * {@link foldPatch}): a PATCH that the API server applied but whose answer was lost, or answered with a 5xx after
+ * the write (an overloaded server's 504), is retried by the client (lib/kube/request.ts) and meets 409 Conflict on
+ * the resourceVersion its own write moved; counting it again would count one repeat twice. Another writer's fold
+ * with the same count in the same second cannot be told apart and is not counted (as {@link isOwnCreate}).
+ */
+export function isOwnPatch(stored: CoreEvent, patch: JsonObject): boolean {
+  return (
+    (stored.count ?? 1) === patch.count &&
+    stored.lastTimestamp === patch.lastTimestamp &&
+    (patch.message === undefined || stored.message === patch.message)
+  );
+}
+
+/**
  * The patch for a repeat at `now` of `stored`: `count + 1` and `lastTimestamp = now` within
  * {@link FOLD_WINDOW_MS} of its `lastTimestamp`, else a new series on the same object (`count` 1, first and last
  * timestamp `now`): a count that spanned a long quiet gap would overstate the rate. Conditioned on the stored
@@ -92,7 +107,8 @@ export function foldPatch(
  * Record `event` on `involved.object` at `now`: create its Event, or fold it into the one already stored under the same
  * name ({@link foldPatch}). Writes: one POST for a new Event; for a repeat, the POST (AlreadyExists), then one GET
  * and one PATCH per attempt; an AlreadyExists for the Event this call's own POST created (its answer lost and the
- * request retried) is no repeat ({@link isOwnCreate}). An Event deleted between the read and the write is created again. With `aggregate`,
+ * request retried) is no repeat ({@link isOwnCreate}), nor is a 409 Conflict on this call's own applied PATCH
+ * ({@link isOwnPatch}). An Event deleted between the read and the write is created again. With `aggregate`,
  * `event` is an aggregate (./eventCorrelation.ts): it goes to the series' one object ({@link aggregateEventName})
  * and a fold also replaces the stored message with its own.
  * @returns what was written
@@ -109,11 +125,16 @@ export async function recordFolded(
   const namespace = eventNamespace(object);
   const name = aggregate ? aggregateEventName(resource, object, event) : eventName(resource, object, event);
   let lastConflict: unknown;
+  /** The fold this call last sent and that met 409 Conflict: perhaps its own retried write. */
+  let sent: { patch: JsonObject; result: FoldResult } | undefined;
   const body = eventBody(resource, object, event, now, name);
   for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
     const stored = attempt === 0 ? undefined : await api.getEvent(namespace, name);
     // the client retries a POST whose answer was lost (lib/kube/request.ts): its AlreadyExists is our own create
     if (attempt === 1 && stored && isOwnCreate(stored, body)) return 'created';
+    // and a PATCH the same way: its Conflict may be on our own applied write
+    if (sent && stored && isOwnPatch(stored, sent.patch)) return sent.result;
+    sent = undefined;
     if (!stored) {
       try {
         await api.createEvent(namespace, body);
@@ -131,6 +152,7 @@ export async function recordFolded(
     } catch (e) {
       // changed since read: read again; deleted since read (404): the next attempt creates it again
       if (!isConflict(e) && !isNotFound(e)) throw e;
+      if (isConflict(e)) sent = { patch, result };
       lastConflict = e;
     }
   }

@@ -209,6 +209,39 @@ describe('recordFolded', () => {
     expect(stored(h, name)).toMatchObject({ count: 2 });
   });
 
+  test('a PATCH applied whose answer was lost is retried, meets 409 Conflict on its own write: counted once', async () => {
+    const { h, cs, name } = setup();
+    const api = h.kube.eventApiForTests;
+    await recordFolded(api, { resource: CLONESET_RESOURCE, object: cs }, WARNING, new Date(T0));
+    // what lib/kube/request.ts does after a lost answer or a 5xx sent after the write was applied (an overloaded
+    // API server's 504): the same PATCH once more, whose resourceVersion precondition our own write has moved.
+    // A fault no real server produces on demand, hence the stand-in.
+    const lostAnswer = {
+      ...api,
+      patchEvent: async (namespace: string, event: string, patch: JsonObject) => {
+        await api.patchEvent(namespace, event, patch);
+        await api.patchEvent(namespace, event, patch);
+      },
+    };
+    h.kube.eventCalls.length = 0;
+    await expect(
+      recordFolded(lostAnswer, { resource: CLONESET_RESOURCE, object: cs }, WARNING, new Date(T0 + 2000)),
+    ).resolves.toBe('counted');
+    expect(h.kube.eventCalls).toEqual([
+      `create event ${name}`,
+      `get event ${name}`,
+      `patch event ${name} count=2 lastTimestamp=2024-05-01T08:00:02Z`,
+      `patch event ${name} count=2 lastTimestamp=2024-05-01T08:00:02Z`,
+      `get event ${name}`,
+    ]);
+    expect(stored(h, name)).toMatchObject({ count: 2 });
+    // a real repeat a second later is still counted
+    await expect(
+      recordFolded(api, { resource: CLONESET_RESOURCE, object: cs }, WARNING, new Date(T0 + 3000)),
+    ).resolves.toBe('counted');
+    expect(stored(h, name)).toMatchObject({ count: 3 });
+  });
+
   test(`conflicts on every attempt: gives up after ${FOLD_ATTEMPTS} attempts with the 409`, async () => {
     const { h, cs, name } = setup();
     await recordFolded(
