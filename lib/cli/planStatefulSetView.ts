@@ -12,6 +12,7 @@ import type { StatefulSetPlan } from '../controllers/statefulset/plan/index.js';
 import type { StatefulSetPassPreview } from '../controllers/statefulset/preview.js';
 import type { StatefulSet, StatefulSetStatus } from '../controllers/statefulset/api/types.js';
 import type { Action, DeleteReason } from '../podset/actions.js';
+import type { ResizeWrite } from '../reconcile/pods/patchPod.js';
 import { DELETE_WHY, changedFields, pendingText, sharedActionWrites, type PlannedWrite } from './writeWhy.js';
 
 /** Why an Advanced StatefulSet deletes a pod (its planner's reasons, lib/controllers/statefulset/plan/scale.ts). */
@@ -49,7 +50,7 @@ export function statefulSetStatusChanges(
 }
 
 /** The writes of one action, in the order the executor makes them (a create: its PVCs, then the pod). */
-function actionWrites(a: Action, plan: StatefulSetPlan): PlannedWrite[] {
+function actionWrites(a: Action, plan: StatefulSetPlan, resizeWrite: ResizeWrite): PlannedWrite[] {
   switch (a.type) {
     case 'CreatePod': {
       const name = a.pod.metadata.name ?? '';
@@ -78,7 +79,7 @@ function actionWrites(a: Action, plan: StatefulSetPlan): PlannedWrite[] {
     case 'CreatePVC':
     case 'DeletePVC':
     case 'ResizePVC':
-      return sharedActionWrites(a);
+      return sharedActionWrites(a, resizeWrite);
   }
 }
 
@@ -124,7 +125,7 @@ export function plannedStatefulSetWrites(p: StatefulSetPassPreview): PlannedWrit
     });
   for (const job of pre?.deleteJobs ?? [])
     out.push({ write: `delete imagepulljob ${job.name}`, why: 'every pod is at one revision' });
-  for (const a of executionSteps(plan.actions).flat()) out.push(...actionWrites(a, plan));
+  for (const a of executionSteps(plan.actions).flat()) out.push(...actionWrites(a, plan, p.resizeWrite));
   if (plan.statusChanged)
     out.push({
       write: `update statefulset/status ${name}`,

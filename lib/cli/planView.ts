@@ -7,6 +7,7 @@ import type { CloneSetStatus } from '../api/types.js';
 import type { Plan } from '../controllers/cloneset/plan/index.js';
 import type { Action } from '../podset/actions.js';
 import type { PassPreview } from '../controllers/cloneset/preview.js';
+import type { ResizeWrite } from '../reconcile/pods/patchPod.js';
 import { DELETE_WHY, changedFields, pendingText, sharedActionWrites, type PlannedWrite } from './writeWhy.js';
 
 export type { PlannedWrite } from './writeWhy.js';
@@ -18,7 +19,7 @@ export function placeholderIds(): () => string {
 }
 
 /** The writes of one action, in the order the executor makes them. */
-function actionWrites(a: Action, plan: Plan): PlannedWrite[] {
+function actionWrites(a: Action, plan: Plan, resizeWrite: ResizeWrite): PlannedWrite[] {
   switch (a.type) {
     case 'CreatePod': {
       const at = a.revision === plan.revisions.updateRevision ? 'update revision' : 'current revision';
@@ -46,7 +47,7 @@ function actionWrites(a: Action, plan: Plan): PlannedWrite[] {
     case 'CreatePVC':
     case 'DeletePVC':
     case 'ResizePVC':
-      return sharedActionWrites(a);
+      return sharedActionWrites(a, resizeWrite);
   }
 }
 
@@ -93,7 +94,7 @@ export function plannedWrites(p: PassPreview): PlannedWrite[] {
       write: `update controllerrevision ${r.update.metadata.name ?? ''}`,
       why: 'the template went back to this revision: renumbered',
     });
-  for (const a of plan.actions) out.push(...actionWrites(a, plan));
+  for (const a of plan.actions) out.push(...actionWrites(a, plan, p.resizeWrite));
   if (plan.statusChanged)
     out.push({
       write: `update cloneset/status ${name}`,

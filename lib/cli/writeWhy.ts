@@ -4,6 +4,7 @@
  * changed-fields list of a status write. Pure.
  */
 import type { Action, DeleteReason, PatchReason } from '../podset/actions.js';
+import type { ResizeWrite } from '../reconcile/pods/patchPod.js';
 import type { Expectations } from '../state/index.js';
 
 /** One write: `<verb> <resource> <name>` (the form the tests compare with recorded API calls) and why. */
@@ -47,9 +48,19 @@ export const PATCH_WHY: Readonly<
 export const resizeWhy = (pod: string): string =>
   `grown to its template's request before pod ${pod} is updated (volumeClaimUpdateStrategy OnPodRollingUpdate)`;
 
-/** Why a planned pod patch is preceded by a `pods/resize` write (an in-place cpu/memory change). */
-export const POD_RESIZE_WHY =
-  'cpu/memory changed in place through the resize subresource, before the pod patch (InPlaceWorkloadVerticalScaling)';
+/**
+ * Why an in-place cpu/memory change (gate InPlaceWorkloadVerticalScaling) is written as it is, by the API server's
+ * {@link ResizeWrite} (lib/reconcile/pods/patchPod.ts `writePodPatch`): the `pods/resize` write before the pod patch,
+ * or the resources inside the pod patch on a server older than 1.32.
+ */
+export const POD_RESIZE_WHY: Readonly<Record<ResizeWrite, string>> = {
+  resize:
+    'cpu/memory changed in place through the resize subresource, before the pod patch (InPlaceWorkloadVerticalScaling)',
+  resizeThenPodPatch:
+    'cpu/memory changed in place through the resize subresource, before the pod patch (InPlaceWorkloadVerticalScaling; the server version is unknown: on 404 the resources go into the pod patch)',
+  podPatch:
+    'cpu/memory changed in place inside this pod patch: the API server (before Kubernetes 1.32) serves no resize subresource (InPlaceWorkloadVerticalScaling)',
+};
 
 /** Pending expectations as `create a, b; delete c … not yet seen: pod writes wait`, or `none pending`. */
 export function pendingText(pending: Expectations): string {
@@ -95,16 +106,17 @@ type SharedAction = Extract<
 
 /**
  * The writes of an action every kind plans alike, in the order the executors make them: a pod patch (after its
- * `pods/resize` write when it carries one), a pod-status patch, a missing claim created, an unused claim deleted, a
+ * `pods/resize` write when it carries one and `resizeWrite` is not `podPatch`), a pod-status patch, a missing claim created, an unused claim deleted, a
  * claim resized.
  */
-export function sharedActionWrites(a: SharedAction): PlannedWrite[] {
+export function sharedActionWrites(a: SharedAction, resizeWrite: ResizeWrite): PlannedWrite[] {
   switch (a.type) {
-    case 'PatchPod':
-      return [
-        ...(a.resize ? [{ write: `patch pod/resize ${a.pod.name}`, why: POD_RESIZE_WHY }] : []),
-        { write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] },
-      ];
+    case 'PatchPod': {
+      const patch = { write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] };
+      if (!a.resize) return [patch];
+      if (resizeWrite === 'podPatch') return [{ ...patch, why: `${patch.why}; ${POD_RESIZE_WHY.podPatch}` }];
+      return [{ write: `patch pod/resize ${a.pod.name}`, why: POD_RESIZE_WHY[resizeWrite] }, patch];
+    }
     case 'PatchPodStatus':
       return [{ write: `patch pod/status ${a.pod.name}`, why: PATCH_WHY[a.reason] }];
     case 'CreatePVC':

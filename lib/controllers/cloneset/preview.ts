@@ -12,6 +12,7 @@ import {
   noExpectations,
   type ObservedExpectations,
 } from '../../reconcile/pods/observeExpectations.js';
+import { resizeWriteFor, type ResizeWrite } from '../../reconcile/pods/patchPod.js';
 import { planPass, readObserved, readWorld, type PassDeps, type World } from './pass.js';
 
 /** What a preview reads: a pass's reads, without the lease and the logger. */
@@ -33,6 +34,8 @@ export interface PassPreview {
   plan: Plan;
   /** The plan the pass would execute: `plan` emptied of writes while expectations are pending. */
   effective: Plan;
+  /** How an in-place cpu/memory change is written on this API server (its version, as the pass reads it). */
+  resizeWrite: ResizeWrite;
 }
 
 /**
@@ -44,8 +47,13 @@ export async function previewPass(deps: PreviewDeps, key: ObjectKey): Promise<Pa
   // what a pass after a change reads (every owned pod and PVC), so the preview misses no release or clean-up
   const world = await readWorld(deps.kube, key, 'owned', noExpectations());
   if (!world) return undefined;
-  const [observed, intent] = await Promise.all([readObserved(deps, key, world), deps.ledger.get(key)]);
+  const [observed, intent, version] = await Promise.all([
+    readObserved(deps, key, world),
+    deps.ledger.get(key),
+    deps.kube.serverVersion(),
+  ]);
   const waiting = !isSatisfied(observed.pending);
   const { plan, effective } = planPass(deps, world, waiting);
-  return { world, observed, ...(intent ? { intent } : {}), waiting, plan, effective };
+  const resizeWrite = resizeWriteFor(version);
+  return { world, observed, ...(intent ? { intent } : {}), waiting, plan, effective, resizeWrite };
 }

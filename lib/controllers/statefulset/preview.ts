@@ -6,6 +6,7 @@
  */
 import type { ObjectKey } from '../../core/objectKey.js';
 import type { ObservedExpectations } from '../../reconcile/pods/observeExpectations.js';
+import { resizeWriteFor, type ResizeWrite } from '../../reconcile/pods/patchPod.js';
 import { planPass, readPass, withoutFailedValidation, type PassDeps, type World } from './pass.js';
 import type { StatefulSetPlan } from './plan/index.js';
 
@@ -29,6 +30,8 @@ export interface StatefulSetPassPreview {
    * when the stored one still has a `FailedValidation` condition.
    */
   effective: StatefulSetPlan;
+  /** How an in-place cpu/memory change is written on this API server (its version, as the pass reads it). */
+  resizeWrite: ResizeWrite;
 }
 
 /**
@@ -41,8 +44,14 @@ export async function previewStatefulSetPass(
   deps: StatefulSetPreviewDeps,
   key: ObjectKey,
 ): Promise<StatefulSetPassPreview | undefined> {
-  const read = await readPass(deps, key, 'owned');
+  const [read, version] = await Promise.all([readPass(deps, key, 'owned'), deps.kube.serverVersion()]);
   if (!read) return undefined;
   const { plan, effective, waiting } = planPass(deps, read.world, read.observed);
-  return { ...read, waiting, plan, effective: withoutFailedValidation(effective, read.world.statefulSet) };
+  return {
+    ...read,
+    waiting,
+    plan,
+    effective: withoutFailedValidation(effective, read.world.statefulSet),
+    resizeWrite: resizeWriteFor(version),
+  };
 }

@@ -44,7 +44,14 @@ function preview(
   const world = { statefulSet: sts, pods, pvcs: [], revisions };
   const observed = { pending, expired: [], changed: false };
   const { plan, effective, waiting } = planPass({ clock: () => NOW }, world, observed);
-  return { world, observed, waiting, plan, effective: withoutFailedValidation(effective, sts) };
+  return {
+    world,
+    observed,
+    waiting,
+    plan,
+    effective: withoutFailedValidation(effective, sts),
+    resizeWrite: 'resize',
+  };
 }
 
 /** A Running and Ready pod `web-<ordinal>` of the set at `revision`. */
@@ -107,7 +114,12 @@ function settled(replicas: number): {
   const world = { statefulSet: sts, pods, pvcs: [], revisions: [rev] };
   const observed = { pending: none(), expired: [], changed: false };
   const { plan, effective, waiting } = planPass({ clock: () => NOW }, world, observed);
-  return { sts, pods, revision, p: { world, observed, waiting, plan, effective } };
+  return {
+    sts,
+    pods,
+    revision,
+    p: { world, observed, waiting, plan, effective, resizeWrite: 'resize' as const },
+  };
 }
 
 describe('Advanced StatefulSet plan report', () => {

@@ -4,6 +4,7 @@ import type { CloneSet, Pod } from '../../../lib/api/types.js';
 import { planCloneSet } from '../../../lib/controllers/cloneset/plan/index.js';
 import { placeholderIds, plannedWrites, planReport, statusChanges } from '../../../lib/cli/planView.js';
 import { namesPod, whyReport } from '../../../lib/cli/whyView.js';
+import { PATCH_WHY, POD_RESIZE_WHY } from '../../../lib/cli/writeWhy.js';
 import type { PassPreview } from '../../../lib/controllers/cloneset/preview.js';
 
 const cloneSet: CloneSet = {
@@ -38,6 +39,7 @@ function preview(waiting: boolean): PassPreview {
     waiting,
     plan,
     effective,
+    resizeWrite: 'resize',
   };
 }
 
@@ -84,6 +86,18 @@ describe('plan report', () => {
     expect(plannedWrites(resized).map((w) => w.write)).toEqual([
       'patch pod/resize web-abcde',
       'patch pod web-abcde',
+    ]);
+    // a server older than 1.32 gets the resources inside the one pod patch (lib/reconcile/pods/patchPod.ts)
+    expect(plannedWrites({ ...resized, resizeWrite: 'podPatch' })).toEqual([
+      {
+        write: 'patch pod web-abcde',
+        why: `${PATCH_WHY.InPlaceUpdate}; ${POD_RESIZE_WHY.podPatch}`,
+      },
+    ]);
+    // an unknown version: the resize first, said to fall back on 404
+    expect(plannedWrites({ ...resized, resizeWrite: 'resizeThenPodPatch' })).toEqual([
+      { write: 'patch pod/resize web-abcde', why: POD_RESIZE_WHY.resizeThenPodPatch },
+      { write: 'patch pod web-abcde', why: PATCH_WHY.InPlaceUpdate },
     ]);
   });
 
