@@ -16,12 +16,8 @@ import {
   type V1PersistentVolumeClaim,
   type V1Pod,
 } from '@kubernetes/client-node';
+import { IMAGE_PULL_JOBS, releaseImagePullJobs } from './imagePullJobRelease.js';
 import type { ParityKind } from './kind.js';
-
-/** The finalizer OpenKruise's ImagePullJob controller puts on each job (released by its own finalize step). */
-const IMAGE_PULL_JOB_PROTECTION = 'apps.kruise.io/deletion-protection';
-/** The ImagePullJob resource as the runner reads it. */
-const IMAGE_PULL_JOBS = { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'imagepulljobs' } as const;
 
 /** The scenario's object as read (only what the runner looks at is typed). */
 export interface KruiseObject {
@@ -103,7 +99,7 @@ export class ParityCluster {
         if (statusCode(e) === 404) return;
         throw e;
       }
-      await this.releaseImagePullJobs(namespace);
+      await releaseImagePullJobs(this.custom, namespace).catch(() => 0);
       await new Promise((r) => setTimeout(r, 500));
     }
     throw new Error(`namespace ${namespace} still terminating after ${timeoutMs / 1000} s`);
@@ -171,37 +167,6 @@ export class ParityCluster {
         if (statusCode(e) === 404) return [];
         throw e;
       });
-  }
-
-  /**
-   * Removes {@link IMAGE_PULL_JOB_PROTECTION} from the namespace's ImagePullJobs that are being deleted. OpenKruise's
-   * ImagePullJob controller adds that finalizer and, with no kruise-daemon on the local control plane, never removes
-   * it, so a namespace that had a pre-download would stay terminating for good. The jobs are not compared once
-   * deleted (snapshot.ts), and Kruiseless adds no such finalizer: this only lets the namespace go.
-   */
-  private async releaseImagePullJobs(namespace: string): Promise<void> {
-    const jobs = await this.listImagePullJobs(namespace).catch(() => []);
-    for (const job of jobs) {
-      const finalizers = job.metadata.finalizers ?? [];
-      if (!job.metadata.deletionTimestamp || !finalizers.includes(IMAGE_PULL_JOB_PROTECTION)) continue;
-      await this.custom
-        .patchNamespacedCustomObject(
-          {
-            ...IMAGE_PULL_JOBS,
-            namespace,
-            name: job.metadata.name ?? '',
-            body: [
-              {
-                op: 'replace',
-                path: '/metadata/finalizers',
-                value: finalizers.filter((f) => f !== IMAGE_PULL_JOB_PROTECTION),
-              },
-            ],
-          },
-          setHeaderOptions('Content-Type', PatchStrategy.JsonPatch),
-        )
-        .catch(() => undefined);
-    }
   }
 
   /**

@@ -1,12 +1,16 @@
 /**
  * Runs OpenKruise's own e2e suite binary (infra/reference/build.ts `ensureOpenKruiseE2e`) against one cluster:
  * the results come from the JSON report ginkgo writes (upstreamE2eReport.ts); the text output goes to a log file
- * and only feeds the progress lines (one per finished spec, with an ETA).
+ * and only feeds the progress lines (one per finished spec, with an ETA). While it runs, terminating ImagePullJobs
+ * are released from OpenKruise's deletion-protection finalizer, which no kruise-daemon clears here
+ * (./imagePullJobRelease.ts), so a spec is not failed by its namespace clean-up.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { KubeConfig } from '@kubernetes/client-node';
+import { IMAGE_PULL_JOB_PROTECTION, keepReleasingImagePullJobs } from './imagePullJobRelease.js';
 import { parseGinkgoReport, type SpecResult } from './upstreamE2eReport.js';
 
 /** Options of {@link runUpstreamE2e}. */
@@ -54,6 +58,10 @@ export async function runUpstreamE2e(opts: UpstreamE2eRunOptions): Promise<SpecR
     '-e2e-verify-service-account=false',
   ];
   const log = createWriteStream(opts.logFile);
+  // the specs' namespace clean-up would wait out its 5 min on a terminating ImagePullJob (./imagePullJobRelease.ts)
+  const kc = new KubeConfig();
+  kc.loadFromFile(opts.kubeconfig);
+  const release = keepReleasingImagePullJobs(kc);
   const child = spawn(opts.binary, args, {
     cwd: path.dirname(opts.binary),
     env: { ...process.env, KUBECONFIG: opts.kubeconfig },
@@ -92,6 +100,10 @@ export async function runUpstreamE2e(opts: UpstreamE2eRunOptions): Promise<SpecR
     afterSeparator = false;
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await release.stop();
+  log.write(
+    `[upstream-e2e] ImagePullJobs released from ${IMAGE_PULL_JOB_PROTECTION}: ${release.released()}\n`,
+  );
   await new Promise<void>((resolve) => log.end(resolve));
   let text: string;
   try {
