@@ -8,11 +8,12 @@ import type { JsonObject } from '../../../lib/api/types.js';
 import {
   CRD_RESOURCE,
   pointCrdsAtConverter,
+  releaseCrdsFromConverter,
   startConversionServer,
   type ConversionServer,
 } from '../../../lib/local/conversionServer.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
-import { webhookVersionsFor } from '../../../lib/cli/webhookVersions.js';
+import { plainVersionsFor, webhookVersionsFor } from '../../../lib/cli/webhookVersions.js';
 import type { CrdConverter } from '../../../lib/api/conversion/converter.js';
 
 function post(server: ConversionServer, path: string, body: string, method = 'POST') {
@@ -242,5 +243,37 @@ describe('pointCrdsAtConverter', () => {
       ['clonesets.apps.kruise.io', versions],
       ['clonesets.apps.kruise.io', versions],
     ]);
+  });
+});
+
+describe('releaseCrdsFromConverter', () => {
+  test("puts CloneSet's CRD back to no conversion with infra/crds' versions (v1beta1 the alias); leaves the others", async () => {
+    const calls: [string, JsonObject][] = [];
+    const released = await releaseCrdsFromConverter(
+      {
+        patch: async (_r, ref, patch) => {
+          if (ref.name === 'gone.apps.kruise.io')
+            throw new KubeApiError('patch CustomResourceDefinition gone', 404, 'NotFound', 'not found');
+          calls.push([ref.name, patch.body as JsonObject]);
+          return {} as never;
+        },
+      },
+      ['clonesets.apps.kruise.io', 'statefulsets.apps.kruise.io', 'gone.apps.kruise.io'],
+      (name) =>
+        name === 'statefulsets.apps.kruise.io' ? undefined : plainVersionsFor('clonesets.apps.kruise.io'),
+    );
+    expect(released).toEqual(['clonesets.apps.kruise.io']);
+    const versions = plainVersionsFor('clonesets.apps.kruise.io');
+    expect(versions?.[1]?.schema).toEqual(versions?.[0]?.schema);
+    expect(calls).toEqual([
+      [
+        'clonesets.apps.kruise.io',
+        {
+          metadata: { annotations: { 'kruiseless.io/conversion-webhook': null } },
+          spec: { versions, conversion: { strategy: 'None', webhook: null } },
+        },
+      ],
+    ]);
+    expect(plainVersionsFor('statefulsets.apps.kruise.io')).toBeUndefined();
   });
 });
