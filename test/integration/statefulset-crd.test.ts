@@ -279,7 +279,8 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
       logger: new RecordingLogger(),
       serverlessYml: namespaceScopedServerlessYml(t.namespace),
       settings: { statefulset: { templateNoDefaults: true } },
-      conversion: {},
+      // this file's CRD only: cloneset-versions.test.ts, in parallel, points the CloneSet CRD at a server of its own
+      conversion: { converters: [statefulSetConverter] },
     });
     try {
       expect(await kube.get(MUTATING_WEBHOOK_RESOURCE, { name: LOCAL_MUTATING_WEBHOOK })).toBeDefined();
