@@ -185,13 +185,15 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       timeoutMs: CRD_PATCH_TIMEOUT_MS,
     });
     const target = { url: server.url, caPem: server.caPem, server: 'local' } as const;
-    const crds = await pointCrdsAtConverter(crdClient, target, opts.conversion.converters).catch((e: unknown) => {
-      logger.warn('conversion webhook serving, but no CRD points at it', {
-        url: server.url,
-        error: errorMessage(e),
-      });
-      return [];
-    });
+    const crds = await pointCrdsAtConverter(crdClient, target, opts.conversion.converters).catch(
+      (e: unknown) => {
+        logger.warn('conversion webhook serving, but no CRD points at it', {
+          url: server.url,
+          error: errorMessage(e),
+        });
+        return [];
+      },
+    );
     conversion = { ...server, crds };
     crdKube = crdClient;
     logger.info('conversion webhook serving', { url: server.url, crds });
