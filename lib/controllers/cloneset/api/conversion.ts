@@ -111,8 +111,9 @@ const MAP_TO: Record<CloneSetVersion, (p: MappedPart) => MappedPart> = {
 
 /**
  * A CloneSet of version `from` as version `to`. A marker for `to` on the object whose recorded part still matches
- * (modulo the API server's defaults) gives back the recorded part; otherwise the OpenKruise mapping applies, and
- * when mapping the result back would not give the source's part, the result carries a marker for `from`. Any other
+ * (modulo the defaults the API server adds to a stored object) gives back the recorded part; otherwise the
+ * OpenKruise mapping applies, and when mapping the result back would not give the source's part exactly, the
+ * result carries a marker for `from`. Any other
  * marker annotation on the input is dropped. Only metadata.labels and metadata.annotations of metadata change.
  * @param cs the object as the API server sends it; not modified
  * @throws ConversionError when a marker annotation is not the JSON this converter writes
@@ -130,7 +131,7 @@ export function convertCloneSet(cs: JsonObject, from: CloneSetVersion, to: Clone
   }
   const part = MAP_TO[to](sourcePart);
   const out: JsonObject = { ...withMappedPart(source, part), apiVersion };
-  if (samePart(from, MAP_TO[from](part), sourcePart)) return out;
+  if (isDeepStrictEqual(MAP_TO[from](part), sourcePart)) return out;
   const marker: Marker = { was: sourcePart, as: part };
   return withAnnotation(out, markerOn(to), JSON.stringify(marker));
 }

@@ -128,7 +128,8 @@ function inPlaceToV1beta1(
  * The {@link MappedPart} of a v1alpha1 CloneSet as v1beta1's (OpenKruise's `ConvertTo`): `type` OnDelete stays
  * OnDelete with no `rollingUpdate`; any other type becomes `RollingUpdate` with `podUpdatePolicy` the type
  * (ReCreate for an unknown or absent one) and the rolling fields under `rollingUpdate`; `disablePVCReuse` becomes
- * `enablePVCReuse` negated; label `apps.kruise.io/cloneset-scaling-exclude-preparing-delete: "true"` adds
+ * `enablePVCReuse` negated (written when true, as Go's omitempty); label
+ * `apps.kruise.io/cloneset-scaling-exclude-preparing-delete: "true"` adds
  * `excludePreparingDelete: true`. Labels and annotations stay as they are.
  */
 export function mapToV1beta1(part: MappedPart): MappedPart {
@@ -136,7 +137,7 @@ export function mapToV1beta1(part: MappedPart): MappedPart {
   const scaleStrategy: JsonObject = {};
   if (ss.podsToDelete !== undefined) scaleStrategy.podsToDelete = ss.podsToDelete;
   if (ss.maxUnavailable !== undefined) scaleStrategy.maxUnavailable = ss.maxUnavailable;
-  scaleStrategy.enablePVCReuse = ss.disablePVCReuse !== true;
+  if (ss.disablePVCReuse !== true) scaleStrategy.enablePVCReuse = true;
   if (part.labels[LABEL_SCALING_EXCLUDE_PREPARING_DELETE] === 'true')
     scaleStrategy.excludePreparingDelete = true;
   const us = obj(part.updateStrategy);

@@ -3,7 +3,9 @@
  * OpenKruise v1.9.0's `cloneset_conversion.go` maps it, v1alpha1 → v1beta1 → v1alpha1 and v1beta1 → v1alpha1 →
  * v1beta1 are the identity (exact objects), and what OpenKruise's mapping loses travels in a marker annotation.
  */
-import type { JsonObject } from '../../../../../lib/api/types.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { JsonObject, JsonValue } from '../../../../../lib/api/types.js';
 import type { CloneSetSpec, CloneSetStatus, CloneSetUpdateStrategy } from '../../../../../lib/api/types.js';
 import type {
   CloneSetScaleStrategyV1beta1,
@@ -185,7 +187,6 @@ const alphaAsBeta = (): JsonObject => ({
     scaleStrategy: {
       podsToDelete: ['web-abc'],
       maxUnavailable: 1,
-      enablePVCReuse: false,
       excludePreparingDelete: true,
     },
     updateStrategy: {
@@ -254,6 +255,57 @@ const sorted = (r: Record<string, true>) => Object.keys(r).sort();
 const annotationsOf = (o: JsonObject): Record<string, string> =>
   ((o.metadata as JsonObject).annotations ?? {}) as Record<string, string>;
 
+const GOLDEN_DIR = path.join(process.cwd(), 'test/unit/controllers/cloneset/api/conversion-golden');
+const golden = (f: string): JsonObject =>
+  JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, f), 'utf8')) as JsonObject;
+
+/** Go's zero values OpenKruise's structs add (`creationTimestamp: null`, `resources: {}`, `status: {}`), removed. */
+function withoutGoZeroValues(v: JsonValue): JsonValue | undefined {
+  if (v === null) return undefined;
+  if (Array.isArray(v)) return v.map((x) => withoutGoZeroValues(x) ?? null);
+  if (typeof v !== 'object') return v;
+  const out: JsonObject = {};
+  for (const [k, x] of Object.entries(v)) {
+    const y = withoutGoZeroValues(x);
+    const empty = typeof y === 'object' && y !== null && !Array.isArray(y) && Object.keys(y).length === 0;
+    if (y !== undefined && !empty) out[k] = y;
+  }
+  return out;
+}
+
+/** What OpenKruise v1.9.0's own `/convert` answered (./conversion-golden/README.md). */
+function openKruiseAnswer(from: string, to: string): JsonValue | undefined {
+  const review = golden(`openkruise.${from}-to-${to}.json`);
+  const response = review.response as { result: { status: string }; convertedObjects: JsonValue[] };
+  expect(response.result.status).toBe('Success');
+  return withoutGoZeroValues(response.convertedObjects[0] ?? null);
+}
+
+const withoutMarkers = (o: JsonObject): JsonObject => {
+  const meta = o.metadata as JsonObject;
+  const {
+    [ANNOTATION_CLONESET_V1BETA1_FIELDS]: _b,
+    [ANNOTATION_CLONESET_V1ALPHA1_FIELDS]: _a,
+    ...annotations
+  } = (meta.annotations ?? {}) as Record<string, string>;
+  return { ...o, metadata: { ...meta, annotations } };
+};
+
+describe('OpenKruise v1.9.0 /convert (golden answers of cloneset_conversion.go)', () => {
+  test('the fixtures are the golden inputs', () => {
+    expect(alpha()).toEqual(golden('every-field.v1alpha1.json'));
+    expect(beta()).toEqual(golden('every-field.v1beta1.json'));
+  });
+  test('v1alpha1 → v1beta1 is its answer (less Go zero values)', () => {
+    expect(convertCloneSet(alpha(), 'v1alpha1', 'v1beta1')).toEqual(openKruiseAnswer('v1alpha1', 'v1beta1'));
+  });
+  test('v1beta1 → v1alpha1 is its answer (less Go zero values and our marker)', () => {
+    expect(withoutMarkers(convertCloneSet(beta(), 'v1beta1', 'v1alpha1'))).toEqual(
+      openKruiseAnswer('v1beta1', 'v1alpha1'),
+    );
+  });
+});
+
 describe('the test objects set every field of both versions', () => {
   it('v1alpha1', () => {
     expect(keysOf(alpha(), ['spec'])).toEqual(sorted(ALPHA_SPEC));
@@ -301,12 +353,7 @@ describe('v1alpha1 → v1beta1 → v1alpha1', () => {
         annotations: { [PAR]: '50%', [TMO]: '600', [MIN]: '2' },
       },
       as: {
-        scaleStrategy: {
-          podsToDelete: ['web-abc'],
-          maxUnavailable: 1,
-          enablePVCReuse: false,
-          excludePreparingDelete: true,
-        },
+        scaleStrategy: { podsToDelete: ['web-abc'], maxUnavailable: 1, excludePreparingDelete: true },
         updateStrategy: { type: 'OnDelete' },
         labels: { [EXCLUDE]: 'true' },
         annotations: { [PAR]: '50%', [TMO]: '600', [MIN]: '2' },
