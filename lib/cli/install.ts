@@ -84,18 +84,23 @@ export function accessExpectations(): Omit<AccessCheck, 'allowed'>[] {
 }
 
 /**
- * Refuses to replace a CloneSet CRD that serves versions ours does not, or converts through a webhook that is not
+ * Refuses to replace a CloneSet CRD that serves versions ours does not, stores a version ours does not store, or
+ * converts through a webhook that is not
  * Kruiseless's (no `kruiseless.io/conversion-webhook` annotation): that is OpenKruise's, and its stored objects
  * would become unreadable (README "Switching from OpenKruise").
  * @throws CliError naming the versions and the way out
  */
 export function checkCrdTakeover(current: V1CustomResourceDefinition, ours: KubernetesObject): void {
-  const oursServed = new Set(
-    ((ours as { spec?: { versions?: { name: string }[] } }).spec?.versions ?? []).map((v) => v.name),
-  );
+  const oursVersions =
+    (ours as { spec?: { versions?: { name: string; storage?: boolean }[] } }).spec?.versions ?? [];
+  const oursServed = new Set(oursVersions.map((v) => v.name));
+  const oursStored = oursVersions.find((v) => v.storage)?.name;
   const served = current.spec.versions.map((v) => v.name);
   const stored = current.status?.storedVersions ?? [];
-  const foreign = [...new Set([...served, ...stored])].filter((v) => !oursServed.has(v));
+  // a version stored there but not by ours needs a conversion ours may not have (CloneSet: v1beta1 then)
+  const foreign = [
+    ...new Set([...served.filter((v) => !oursServed.has(v)), ...stored.filter((v) => v !== oursStored)]),
+  ];
   const webhook =
     current.spec.conversion?.strategy === 'Webhook' &&
     current.metadata?.annotations?.[ANNOTATION_CONVERSION_WEBHOOK] === undefined;

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import { loadAllYaml, type KubernetesObject } from '@kubernetes/client-node';
 import { parseManifests } from '../kube/apply.js';
 import type { Controller } from '../controllers/controller.js';
 import { CONTROLLERS } from '../controllers/index.js';
@@ -17,6 +17,7 @@ import { admissionMutators } from '../controllers/mutations.js';
 import { mutatingWebhookConfiguration } from '../api/admission/webhookConfiguration.js';
 import type { JsonObject } from '../api/types.js';
 import { CliError } from './io.js';
+import { rawCrd, webhookVersionsOf } from './webhookVersions.js';
 
 /** Absolute path of a file or folder of this package, e.g. `infra/crds`. */
 export function packagePath(relative: string): string {
@@ -156,8 +157,9 @@ export function defaultingWebhookManifests(s: AdmissionSettings): KubernetesObje
 
 /**
  * `crds` with the CRD of every converter pointed at `target`: `spec.conversion` (strategy Webhook, url, caBundle,
- * review v1) and the `kruiseless.io/conversion-webhook` annotation (lib/api/conversion/crd.ts); the others as
- * they are. The inputs are not modified.
+ * review v1), the `kruiseless.io/conversion-webhook` annotation (lib/api/conversion/crd.ts) and, for a CRD with a
+ * webhook overlay (CloneSet), its webhook-time versions (./webhookVersions.ts); the others as they are. The inputs
+ * are not modified.
  */
 export function withConversionWebhook(
   crds: readonly KubernetesObject[],
@@ -166,7 +168,23 @@ export function withConversionWebhook(
 ): KubernetesObject[] {
   const names = new Set(converters.map(crdNameOf));
   return crds.map((crd) => {
-    if (!names.has(crd.metadata?.name ?? '')) return crd;
+    const name = crd.metadata?.name ?? '';
+    if (!names.has(name)) return crd;
+    const raw = rawCrd(name);
+    const versions = raw && webhookVersionsOf(raw);
+    if (raw && versions) {
+      // rebuilt from the raw file: the models of `crds` cannot carry the overlay's x-kubernetes-* keys
+      const meta = raw.metadata as JsonObject;
+      const annotations = {
+        ...(meta.annotations as JsonObject | undefined),
+        [ANNOTATION_CONVERSION_WEBHOOK]: target.server,
+      };
+      const spec = { ...(raw.spec as JsonObject), versions, conversion: conversionStanza(target) };
+      const [typed] = loadAllYaml(
+        JSON.stringify({ ...raw, metadata: { ...meta, annotations }, spec }),
+      ) as KubernetesObject[];
+      if (typed) return typed;
+    }
     const c = crd as KubernetesObject & { spec?: JsonObject };
     return {
       ...c,

@@ -4,7 +4,8 @@
  * whether or not its kind's controller is registered: the CRD in infra/crds serves both versions either way.
  */
 import type { CrdConverter } from '../api/conversion/converter.js';
+import { cloneSetConverter } from './cloneset/api/conversion.js';
 import { statefulSetConverter } from './statefulset/api/conversion.js';
 
-/** Every converter: today Advanced StatefulSet's (apps.kruise.io v1alpha1 ↔ v1beta1). */
-export const CRD_CONVERTERS: readonly CrdConverter[] = [statefulSetConverter];
+/** Every converter: CloneSet's and Advanced StatefulSet's (apps.kruise.io v1alpha1 ↔ v1beta1). */
+export const CRD_CONVERTERS: readonly CrdConverter[] = [cloneSetConverter, statefulSetConverter];

@@ -105,7 +105,7 @@ program
   )
   .option(
     '--no-conversion',
-    'do not serve /convert and /mutate: the Advanced StatefulSet CRD is not pointed at it (v1alpha1 reads then prune v1beta1-only fields) and objects are stored without the defaulting webhook',
+    'do not serve /convert and /mutate: the Advanced StatefulSet and CloneSet CRDs are not pointed at it (Advanced StatefulSet v1alpha1 reads then prune v1beta1-only fields; CloneSet v1beta1 stays an alias of v1alpha1) and objects are stored without the defaulting webhook',
   )
   .action(async (opts: LocalOptions) => {
     const logger = new Logger({ serviceName: 'kruiseless', logLevel: opts.logLevel as LogLevel });

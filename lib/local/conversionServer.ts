@@ -14,7 +14,15 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { run } from '../../infra/local/build.js';
 import type { CrdConverter } from '../api/conversion/converter.js';
-import { conversionWebhookPatch, crdNameOf, type ConversionWebhookTarget } from '../api/conversion/crd.js';
+import {
+  ANNOTATION_CONVERSION_WEBHOOK,
+  conversionWebhookPatch,
+  crdNameOf,
+  noConversionPatch,
+  type ConversionWebhookTarget,
+} from '../api/conversion/crd.js';
+import type { JsonObject } from '../api/types.js';
+import { plainVersionsFor, webhookVersionsFor } from '../cli/webhookVersions.js';
 import { MAX_CONVERSION_BODY_BYTES, handleConversionReview } from '../api/conversion/review.js';
 import { CRD_CONVERTERS } from '../controllers/conversions.js';
 import { MAX_MUTATION_BODY_BYTES, handleMutationReview, type Mutator } from '../api/admission/mutation.js';
@@ -193,24 +201,71 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
 /**
  * Points the CRD of every converter at `target` (JSON merge patch of `spec.conversion` and the
  * `kruiseless.io/conversion-webhook` annotation, lib/api/conversion/crd.ts); a CRD the cluster does not have is
- * skipped.
+ * skipped. A CRD whose versions change with the webhook (`versionsFor` answers: CloneSet's v1beta1 becomes
+ * OpenKruise's shape, lib/cli/webhookVersions.ts) gets them in the same patch, unless it converts through a webhook
+ * that is not Kruiseless's (OpenKruise's CRD): that one is skipped, its versions and storage left alone.
  * @returns the names of the CRDs patched
- * @throws KubeApiError for any other failed patch
+ * @throws KubeApiError for any other failed read or patch
  */
 export async function pointCrdsAtConverter(
-  kube: Pick<KubeClient, 'patch'>,
+  kube: Pick<KubeClient, 'patch' | 'get'>,
   target: ConversionWebhookTarget,
   converters: readonly CrdConverter[] = CRD_CONVERTERS,
+  versionsFor: (crdName: string) => JsonObject[] | undefined = webhookVersionsFor,
 ): Promise<string[]> {
   const patched: string[] = [];
   for (const c of converters) {
     const name = crdNameOf(c);
+    const versions = versionsFor(name);
+    if (versions) {
+      const current = (await kube.get(CRD_RESOURCE, { name })) as
+        | {
+            metadata?: { annotations?: Record<string, string> };
+            spec?: { conversion?: { strategy?: string } };
+          }
+        | undefined;
+      if (!current) continue;
+      const foreign =
+        current.spec?.conversion?.strategy === 'Webhook' &&
+        current.metadata?.annotations?.[ANNOTATION_CONVERSION_WEBHOOK] === undefined;
+      if (foreign) continue;
+    }
     try {
-      await kube.patch(CRD_RESOURCE, { name }, { type: 'merge', body: conversionWebhookPatch(target) });
+      await kube.patch(
+        CRD_RESOURCE,
+        { name },
+        { type: 'merge', body: conversionWebhookPatch(target, versions) },
+      );
       patched.push(name);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
   }
   return patched;
+}
+
+/**
+ * Puts the CRDs named back to no conversion with the versions infra/crds gives them (CloneSet: v1beta1 an alias of
+ * v1alpha1 again), for the ones whose versions change with the webhook; the others (Advanced StatefulSet) keep
+ * pointing at the webhook, as README says. A CRD the cluster no longer has is skipped.
+ * @returns the names of the CRDs put back
+ * @throws KubeApiError for any other failed patch
+ */
+export async function releaseCrdsFromConverter(
+  kube: Pick<KubeClient, 'patch'>,
+  crdNames: readonly string[],
+  versionsFor: (crdName: string) => JsonObject[] | undefined = plainVersionsFor,
+): Promise<string[]> {
+  const released: string[] = [];
+  for (const name of crdNames) {
+    const versions = versionsFor(name);
+    if (!versions) continue;
+    try {
+      await kube.patch(CRD_RESOURCE, { name }, { type: 'merge', body: noConversionPatch(versions) });
+      released.push(name);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+  }
+  return released;
 }

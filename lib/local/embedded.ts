@@ -40,6 +40,7 @@ import {
 } from './mutatingWebhook.js';
 import {
   pointCrdsAtConverter,
+  releaseCrdsFromConverter,
   startConversionServer,
   type ConversionServer,
   type ConversionServerOptions,
@@ -85,9 +86,11 @@ export interface EmbeddedOptions {
   kubeRetry?: RetryOptions;
   /**
    * Serve the CRD conversion webhook (./conversionServer.ts) and point the CRDs of lib/controllers/conversions.ts
-   * that the cluster has at it (Advanced StatefulSet: v1alpha1 reads and writes convert through it). Off unless
-   * given; `kruiseless local` turns it on. The CRDs keep pointing at it after {@link Embedded.stop}: reads of the
-   * non-storage version fail until it serves again (README.md#advanced-statefulset-versions).
+   * that the cluster has at it (Advanced StatefulSet: v1alpha1 reads and writes convert through it; CloneSet:
+   * v1beta1 ones, its v1beta1 taking OpenKruise's shape). Off unless given; `kruiseless local` turns it on.
+   * {@link Embedded.stop} puts the CloneSet CRD back to no conversion (v1beta1 an alias of v1alpha1 again,
+   * README.md#cloneset-versions); the Advanced StatefulSet CRD keeps pointing at it: reads of its non-storage
+   * version fail until it serves again (README.md#advanced-statefulset-versions).
    */
   conversion?: ConversionServerOptions;
 }
@@ -169,6 +172,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   let conversion: Embedded['conversion'];
   // the client that registered the defaulting webhook, to take it away at stop
   let mutating: ReturnType<typeof createKubeClient> | undefined;
+  // the client that pointed the CRDs at the conversion webhook, to put back at stop those that change with it
+  let crdKube: ReturnType<typeof createKubeClient> | undefined;
   if (opts.conversion) {
     // one list of mutators under this deployment's gates: the server answers with it, the configuration names it
     const mutators = admissionMutators(opts.settings);
@@ -180,14 +185,17 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       timeoutMs: CRD_PATCH_TIMEOUT_MS,
     });
     const target = { url: server.url, caPem: server.caPem, server: 'local' } as const;
-    const crds = await pointCrdsAtConverter(crdClient, target).catch((e: unknown) => {
-      logger.warn('conversion webhook serving, but no CRD points at it', {
-        url: server.url,
-        error: errorMessage(e),
-      });
-      return [];
-    });
+    const crds = await pointCrdsAtConverter(crdClient, target, opts.conversion.converters).catch(
+      (e: unknown) => {
+        logger.warn('conversion webhook serving, but no CRD points at it', {
+          url: server.url,
+          error: errorMessage(e),
+        });
+        return [];
+      },
+    );
     conversion = { ...server, crds };
+    crdKube = crdClient;
     logger.info('conversion webhook serving', { url: server.url, crds });
     await registerMutatingWebhook(
       crdClient,
@@ -316,6 +324,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
         ).catch((e: unknown) =>
           logger.warn('defaulting webhook left registered', { error: errorMessage(e) }),
         );
+        if (conversion && crdKube)
+          await releaseCrdsFromConverter(crdKube, conversion.crds).catch((e: unknown) =>
+            logger.warn('CRD left pointing at the stopped conversion webhook', { error: errorMessage(e) }),
+          );
         await conversion?.close();
         await dynalite.close();
       })();

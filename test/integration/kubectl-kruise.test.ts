@@ -88,7 +88,9 @@ if (reason) {
   });
 
   const story: { first?: Pod[]; rev1?: string; rev2?: string } = {};
-  const ref = `cloneset/${SEED_NAME}`;
+  // kruise-tools v1.2.2 knows CloneSet v1alpha1 only, and `cloneset/<name>` resolves to the newest served version,
+  // v1beta1, as against OpenKruise v1.9 (README.md#cloneset-versions): the version is named
+  const ref = `clonesets.v1alpha1.apps.kruise.io/${SEED_NAME}`;
 
   test(
     'rollout status exits 0 once Kruiseless has rolled the seed out',
@@ -119,7 +121,7 @@ if (reason) {
       ]);
       expect(await kk('rollout', 'history', ref)).toEqual({
         code: 0,
-        stdout: `${ref.replace('cloneset/', 'cloneset.apps.kruise.io/')} \nREVISION  CHANGE-CAUSE\n1         <none>\n2         <none>\n\n`,
+        stdout: `cloneset.apps.kruise.io/${SEED_NAME} \nREVISION  CHANGE-CAUSE\n1         <none>\n2         <none>\n\n`,
         stderr: '',
       });
     },

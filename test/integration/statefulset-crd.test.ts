@@ -12,6 +12,7 @@ import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { useTestNamespace } from './support/cluster.js';
 import { noConversionPatch } from '../../lib/api/conversion/crd.js';
 import { ANNOTATION_V1BETA1_FIELDS } from '../../lib/controllers/statefulset/api/keys.js';
+import { statefulSetConverter } from '../../lib/controllers/statefulset/api/conversion.js';
 import { createKubeClient, type KubeClient } from '../../lib/kube/index.js';
 import {
   CRD_RESOURCE,
@@ -143,7 +144,9 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
     kube = createKubeClient(t.kc);
     server = await startConversionServer();
     expect(
-      await pointCrdsAtConverter(kube, { url: server.url, caPem: server.caPem, server: 'local' }),
+      await pointCrdsAtConverter(kube, { url: server.url, caPem: server.caPem, server: 'local' }, [
+        statefulSetConverter,
+      ]),
     ).toEqual([crdName]);
   }, 60_000);
 
@@ -276,7 +279,8 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
       logger: new RecordingLogger(),
       serverlessYml: namespaceScopedServerlessYml(t.namespace),
       settings: { statefulset: { templateNoDefaults: true } },
-      conversion: {},
+      // this file's CRD only: cloneset-versions.test.ts, in parallel, points the CloneSet CRD at a server of its own
+      conversion: { converters: [statefulSetConverter] },
     });
     try {
       expect(await kube.get(MUTATING_WEBHOOK_RESOURCE, { name: LOCAL_MUTATING_WEBHOOK })).toBeDefined();
@@ -316,11 +320,11 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
       });
     } finally {
       await embedded.stop();
-      await pointCrdsAtConverter(kube, {
-        url: server?.url ?? '',
-        caPem: server?.caPem ?? '',
-        server: 'local',
-      });
+      await pointCrdsAtConverter(
+        kube,
+        { url: server?.url ?? '', caPem: server?.caPem ?? '', server: 'local' },
+        [statefulSetConverter],
+      );
       // the API server takes a CRD's new conversion settings up moments after the patch: until a v1alpha1 read
       // converts again, it may still call the stopped embedded converter (and the next test would see its port)
       for (let i = 0; i < 100; i++) {

@@ -35,11 +35,16 @@ export function crdNameOf(converter: Pick<CrdConverter, 'plural' | 'group'>): st
  * The JSON merge patch of a CRD that makes the API server convert through `target`: strategy `Webhook`,
  * `clientConfig.url` and `caBundle` (base64 of the PEM), `conversionReviewVersions: [v1]` (the only review version
  * lib/api/conversion/review.ts answers), and the {@link ANNOTATION_CONVERSION_WEBHOOK} annotation.
+ * @param versions the whole `spec.versions` list to set with it (a merge patch replaces the list), when the CRD
+ *   serves another shape with the webhook than without (CloneSet's v1beta1); absent: versions left as they are
  */
-export function conversionWebhookPatch(target: ConversionWebhookTarget): JsonObject {
+export function conversionWebhookPatch(
+  target: ConversionWebhookTarget,
+  versions?: readonly JsonObject[],
+): JsonObject {
   return {
     metadata: { annotations: { [ANNOTATION_CONVERSION_WEBHOOK]: target.server } },
-    spec: { conversion: conversionStanza(target) },
+    spec: { ...(versions ? { versions: [...versions] } : {}), conversion: conversionStanza(target) },
   };
 }
 
@@ -57,10 +62,17 @@ export function conversionStanza(target: ConversionWebhookTarget): JsonObject {
   };
 }
 
-/** The merge patch that puts a CRD back to no conversion (`strategy: None`) and drops the annotation. */
-export function noConversionPatch(): JsonObject {
+/**
+ * The merge patch that puts a CRD back to no conversion (`strategy: None`) and drops the annotation.
+ * @param versions the whole `spec.versions` list it serves without the webhook (infra/crds), for a CRD whose
+ *   versions change with it (CloneSet); absent: versions left as they are
+ */
+export function noConversionPatch(versions?: readonly JsonObject[]): JsonObject {
   return {
     metadata: { annotations: { [ANNOTATION_CONVERSION_WEBHOOK]: null } },
-    spec: { conversion: { strategy: 'None', webhook: null } },
+    spec: {
+      ...(versions ? { versions: [...versions] } : {}),
+      conversion: { strategy: 'None', webhook: null },
+    },
   };
 }

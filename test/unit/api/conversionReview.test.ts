@@ -120,9 +120,9 @@ describe('handleConversionReview', () => {
         'StatefulSet shop/a: StatefulSet.apps.kruise.io has no version v9 (converts v1beta1, v1alpha1)',
       ],
       [
-        { ...sts('a', 'v1beta1'), kind: 'CloneSet' },
+        { ...sts('a', 'v1beta1'), kind: 'UnitedDeployment' },
         'apps.kruise.io/v1alpha1',
-        'CloneSet shop/a: no converter for CloneSet.apps.kruise.io',
+        'UnitedDeployment shop/a: no converter for UnitedDeployment.apps.kruise.io',
       ],
       [
         sts('a', 'v1beta1'),

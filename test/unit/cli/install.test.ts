@@ -2,6 +2,7 @@
  * The pure parts of `kruiseless install`: rendering the admission webhook from infra/webhook, the CRD take-over
  * rule, the list of access reviews, and kubectl-style object names.
  */
+import type { JsonObject } from '../../../lib/api/types.js';
 import { createHmac } from 'node:crypto';
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { accessExpectations, checkCrdTakeover, crdsToApply } from '../../../lib/cli/install.js';
@@ -94,13 +95,13 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
     expect(admissionConvertUrl(settings)).toBe(`https://abc.lambda-url.eu-west-1.on.aws/${own}/prod/convert`);
   });
 
-  test('only the Advanced StatefulSet CRD gets spec.conversion and the annotation; the inputs are unchanged', () => {
+  test('only the two-version CRDs get spec.conversion and the annotation; the inputs are unchanged', () => {
     const crds = crdManifests();
     const before = JSON.stringify(crds);
     const out = withConversionWebhook(crds, { url: admissionConvertUrl(settings), server: 'admission' });
     expect(JSON.stringify(crds)).toBe(before);
     const changed = out.filter((c, i) => c !== crds[i]).map((c) => c.metadata?.name);
-    expect(changed).toEqual(['statefulsets.apps.kruise.io']);
+    expect(changed).toEqual(['clonesets.apps.kruise.io', 'statefulsets.apps.kruise.io']);
     const sts = out.find((c) => c.metadata?.name === 'statefulsets.apps.kruise.io') as unknown as {
       metadata: { annotations: Record<string, string> };
       spec: { conversion: unknown; versions: unknown[] };
@@ -117,6 +118,47 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
       },
     });
     expect(sts.spec.versions).toHaveLength(2);
+    // CloneSet's v1beta1 takes OpenKruise's shape with the webhook (an alias of v1alpha1 without one)
+    type Version = {
+      name: string;
+      storage: boolean;
+      schema: { openAPIV3Schema: { properties: { spec: JsonObject } } };
+    };
+    const cs = out.find((c) => c.metadata?.name === 'clonesets.apps.kruise.io') as unknown as {
+      spec: { versions: Version[]; conversion: { strategy: string } };
+    };
+    const plain = crds.find((c) => c.metadata?.name === 'clonesets.apps.kruise.io') as unknown as typeof cs;
+    expect(cs.spec.conversion.strategy).toBe('Webhook');
+    expect(cs.spec.versions.map((v) => [v.name, v.storage])).toEqual([
+      ['v1alpha1', true],
+      ['v1beta1', false],
+    ]);
+    expect(cs.spec.versions[0]).toEqual(plain.spec.versions[0]);
+    const betaSpec = (v: Version) => v.schema.openAPIV3Schema.properties.spec as { properties: JsonObject };
+    expect(Object.keys(betaSpec(cs.spec.versions[1]).properties.updateStrategy as JsonObject)).toContain(
+      'properties',
+    );
+    expect(
+      Object.keys(
+        ((betaSpec(cs.spec.versions[1]).properties.updateStrategy as JsonObject).properties as JsonObject) ??
+          {},
+      ),
+    ).toEqual(['type', 'rollingUpdate']);
+    expect(
+      Object.keys(
+        ((betaSpec(plain.spec.versions[1]).properties.updateStrategy as JsonObject)
+          .properties as JsonObject) ?? {},
+      ),
+    ).toEqual([
+      'type',
+      'partition',
+      'maxUnavailable',
+      'maxSurge',
+      'paused',
+      'priorityStrategy',
+      'scatterStrategy',
+      'inPlaceUpdateStrategy',
+    ]);
   });
 
   test("a CRD converting through Kruiseless's webhook (annotated) is not taken for OpenKruise's", () => {

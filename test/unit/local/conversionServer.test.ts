@@ -8,10 +8,12 @@ import type { JsonObject } from '../../../lib/api/types.js';
 import {
   CRD_RESOURCE,
   pointCrdsAtConverter,
+  releaseCrdsFromConverter,
   startConversionServer,
   type ConversionServer,
 } from '../../../lib/local/conversionServer.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
+import { plainVersionsFor, webhookVersionsFor } from '../../../lib/cli/webhookVersions.js';
 import type { CrdConverter } from '../../../lib/api/conversion/converter.js';
 
 function post(server: ConversionServer, path: string, body: string, method = 'POST') {
@@ -160,6 +162,7 @@ describe('pointCrdsAtConverter', () => {
     const calls: [string, JsonObject][] = [];
     const patched = await pointCrdsAtConverter(
       {
+        get: async () => undefined,
         patch: async (resource, ref, patch) => {
           expect(resource).toBe(CRD_RESOURCE);
           if (ref.name === 'missing.apps.kruise.io')
@@ -170,6 +173,7 @@ describe('pointCrdsAtConverter', () => {
       },
       { url: 'https://127.0.0.1:4443/convert', caPem: 'PEM\n', server: 'local' },
       [converter('statefulsets'), converter('missing')],
+      () => undefined,
     );
     expect(patched).toEqual(['statefulsets.apps.kruise.io']);
     expect(calls).toEqual([
@@ -198,13 +202,78 @@ describe('pointCrdsAtConverter', () => {
     await expect(
       pointCrdsAtConverter(
         {
+          get: async () => undefined,
           patch: async () => {
             throw new KubeApiError('patch CustomResourceDefinition x', 403, 'Forbidden', 'no');
           },
         },
         { url: 'https://h/convert', server: 'local' },
         [converter('statefulsets')],
+        () => undefined,
       ),
     ).rejects.toThrow('patch CustomResourceDefinition x: 403 Forbidden: no');
+  });
+
+  test("CloneSet's CRD gets its webhook-time versions in the same patch; OpenKruise's CRD (a foreign webhook) is left alone", async () => {
+    const versions = webhookVersionsFor('clonesets.apps.kruise.io');
+    expect(versions?.map((v) => [v.name, v.served, v.storage])).toEqual([
+      ['v1alpha1', true, true],
+      ['v1beta1', true, false],
+    ]);
+    const calls: [string, JsonObject][] = [];
+    const fake = (strategy: string, annotated: boolean) => ({
+      get: async () =>
+        ({
+          metadata: { annotations: annotated ? { 'kruiseless.io/conversion-webhook': 'local' } : {} },
+          spec: { conversion: { strategy } },
+        }) as never,
+      patch: async (_r: unknown, ref: { name: string }, patch: { body: unknown }) => {
+        calls.push([ref.name, patch.body as JsonObject]);
+        return {} as never;
+      },
+    });
+    const target = { url: 'https://h/convert', server: 'local' } as const;
+    const cs = [{ ...converter('clonesets') }];
+    expect(await pointCrdsAtConverter(fake('Webhook', false), target, cs)).toEqual([]);
+    expect(await pointCrdsAtConverter(fake('Webhook', true), target, cs)).toEqual([
+      'clonesets.apps.kruise.io',
+    ]);
+    expect(await pointCrdsAtConverter(fake('None', false), target, cs)).toEqual(['clonesets.apps.kruise.io']);
+    expect(calls.map(([n, b]) => [n, (b.spec as JsonObject).versions])).toEqual([
+      ['clonesets.apps.kruise.io', versions],
+      ['clonesets.apps.kruise.io', versions],
+    ]);
+  });
+});
+
+describe('releaseCrdsFromConverter', () => {
+  test("puts CloneSet's CRD back to no conversion with infra/crds' versions (v1beta1 the alias); leaves the others", async () => {
+    const calls: [string, JsonObject][] = [];
+    const released = await releaseCrdsFromConverter(
+      {
+        patch: async (_r, ref, patch) => {
+          if (ref.name === 'gone.apps.kruise.io')
+            throw new KubeApiError('patch CustomResourceDefinition gone', 404, 'NotFound', 'not found');
+          calls.push([ref.name, patch.body as JsonObject]);
+          return {} as never;
+        },
+      },
+      ['clonesets.apps.kruise.io', 'statefulsets.apps.kruise.io', 'gone.apps.kruise.io'],
+      (name) =>
+        name === 'statefulsets.apps.kruise.io' ? undefined : plainVersionsFor('clonesets.apps.kruise.io'),
+    );
+    expect(released).toEqual(['clonesets.apps.kruise.io']);
+    const versions = plainVersionsFor('clonesets.apps.kruise.io');
+    expect(versions?.[1]?.schema).toEqual(versions?.[0]?.schema);
+    expect(calls).toEqual([
+      [
+        'clonesets.apps.kruise.io',
+        {
+          metadata: { annotations: { 'kruiseless.io/conversion-webhook': null } },
+          spec: { versions, conversion: { strategy: 'None', webhook: null } },
+        },
+      ],
+    ]);
+    expect(plainVersionsFor('statefulsets.apps.kruise.io')).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The CloneSet resource as the generic client addresses it (lib/kube/resource.ts): `apps.kruise.io/v1alpha1`
- * clonesets, namespaced, with the status subresource, as infra/crds/apps.kruise.io_clonesets.yaml serves it.
+ * clonesets, namespaced, with the status subresource, the version infra/crds/apps.kruise.io_clonesets.yaml stores
+ * (so the controller never needs the conversion webhook; v1beta1 is served beside it, README.md#cloneset-versions).
  */
 import { GROUP, KIND } from '../../../api/keys.js';
 import type { CloneSet } from '../../../api/types.js';
