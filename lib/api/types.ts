@@ -11,6 +11,11 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
 
+/** Whether `v` is a JSON object: not null, not an array, not a scalar. The one such check of lib/. */
+export function isJsonObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /**
  * Kubernetes `IntOrString`: an integer count or a percentage string such as `"20%"`
  * (docs/behaviour/cloneset.md#int-or-percent).

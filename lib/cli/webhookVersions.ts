@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
-import type { JsonObject, JsonValue } from '../api/types.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../api/types.js';
 import { CliError } from './io.js';
 
 /** An overlay file: the version it defines and what replaces the base version's spec schema parts. */
@@ -16,10 +16,6 @@ interface Overlay {
   name: string;
   specValidations: JsonValue[];
   specProperties: JsonObject;
-}
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 const crdDir = (): string => fileURLToPath(new URL('../../infra/crds', import.meta.url));
@@ -32,7 +28,7 @@ export function rawCrd(crdName: string): JsonObject | undefined {
   for (const f of readdirSync(crdDir()).filter((n) => n.endsWith('.yaml'))) {
     for (const doc of parseAllDocuments(readFileSync(`${crdDir()}/${f}`, 'utf8'))) {
       const o = doc.toJS() as unknown;
-      if (isObject(o) && isObject(o.metadata) && o.metadata.name === crdName) return o;
+      if (isJsonObject(o) && isJsonObject(o.metadata) && o.metadata.name === crdName) return o;
     }
   }
   return undefined;
@@ -43,10 +39,10 @@ function readOverlay(crdName: string): Overlay | undefined {
   if (!existsSync(file)) return undefined;
   const o = parse(readFileSync(file, 'utf8')) as unknown;
   if (
-    !isObject(o) ||
+    !isJsonObject(o) ||
     typeof o.name !== 'string' ||
     !Array.isArray(o.specValidations) ||
-    !isObject(o.specProperties)
+    !isJsonObject(o.specProperties)
   )
     throw new CliError(`infra/crds/webhook/${crdName}.yaml: needs name, specValidations and specProperties`);
   return { name: o.name, specValidations: o.specValidations, specProperties: o.specProperties };
@@ -60,7 +56,7 @@ function readOverlay(crdName: string): Overlay | undefined {
  * @throws CliError when the overlay file is malformed or the CRD has no stored version to start from
  */
 export function webhookVersionsOf(crd: JsonObject): JsonObject[] | undefined {
-  const name = isObject(crd.metadata) && typeof crd.metadata.name === 'string' ? crd.metadata.name : '';
+  const name = isJsonObject(crd.metadata) && typeof crd.metadata.name === 'string' ? crd.metadata.name : '';
   const overlay = readOverlay(name);
   if (!overlay) return undefined;
   const versions = ((crd as { spec?: { versions?: JsonObject[] } }).spec?.versions ?? []).map((v) =>
@@ -68,7 +64,7 @@ export function webhookVersionsOf(crd: JsonObject): JsonObject[] | undefined {
   );
   const stored = versions.find((v) => v.storage === true);
   const schema = stored?.schema;
-  if (!stored || !isObject(schema) || !isObject(schema.openAPIV3Schema))
+  if (!stored || !isJsonObject(schema) || !isJsonObject(schema.openAPIV3Schema))
     throw new CliError(`${name}: no stored version with a schema to derive ${overlay.name} from`);
   const derived = structuredClone(stored);
   const root = (derived.schema as { openAPIV3Schema: JsonObject }).openAPIV3Schema;

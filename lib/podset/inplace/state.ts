@@ -15,7 +15,7 @@ import {
   ANNOTATION_INPLACE_UPDATE_STATE,
   ANNOTATION_INPLACE_UPDATE_STATE_LEGACY,
 } from '../../api/keys.js';
-import type { JsonObject, JsonValue, Pod } from '../../api/types.js';
+import { isJsonObject, type JsonObject, type JsonValue, type Pod } from '../../api/types.js';
 import { compareGoKeys, goJson, goJsonString } from '../revision/goJson.js';
 import { errorMessage, KruiselessError } from '../../core/errors.js';
 
@@ -306,12 +306,8 @@ export function removeGraceAnnotations(pod: Pod): Record<string, null> {
 export function mergeInto(dst: JsonObject, src: JsonObject): JsonObject {
   for (const [k, v] of Object.entries(src)) {
     const cur: JsonValue | undefined = dst[k];
-    if (isPlainObject(v) && isPlainObject(cur)) mergeInto(cur, v);
-    else dst[k] = isPlainObject(v) ? mergeInto({}, v) : v;
+    if (isJsonObject(v) && isJsonObject(cur)) mergeInto(cur, v);
+    else dst[k] = isJsonObject(v) ? mergeInto({}, v) : v;
   }
   return dst;
-}
-
-function isPlainObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

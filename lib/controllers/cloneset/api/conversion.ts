@@ -10,9 +10,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ConversionError, type CrdConverter } from '../../../api/conversion/converter.js';
 import { GROUP, KIND } from '../../../api/keys.js';
-import type { JsonObject, JsonValue } from '../../../api/types.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../api/types.js';
 import {
-  isObject,
   mapToV1alpha1,
   mapToV1beta1,
   mappedPart,
@@ -49,11 +48,11 @@ interface Marker {
  */
 function withServerDefaults(version: CloneSetVersion, part: MappedPart): MappedPart {
   if (version === 'v1alpha1') {
-    const us = isObject(part.updateStrategy) ? part.updateStrategy : {};
+    const us = isJsonObject(part.updateStrategy) ? part.updateStrategy : {};
     const defaults: JsonObject = { type: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 };
     return { ...part, updateStrategy: { ...defaults, ...us } };
   }
-  if (!isObject(part.scaleStrategy)) return part;
+  if (!isJsonObject(part.scaleStrategy)) return part;
   return { ...part, scaleStrategy: { enablePVCReuse: false, ...part.scaleStrategy } };
 }
 
@@ -62,11 +61,11 @@ function samePart(version: CloneSetVersion, a: MappedPart, b: MappedPart): boole
 }
 
 function stringMap(v: JsonValue | undefined): v is Record<string, string> {
-  return isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+  return isJsonObject(v) && Object.values(v).every((x) => typeof x === 'string');
 }
 
 function isPart(v: JsonValue | undefined): v is JsonObject & MappedPart {
-  return isObject(v) && stringMap(v.labels) && stringMap(v.annotations);
+  return isJsonObject(v) && stringMap(v.labels) && stringMap(v.annotations);
 }
 
 /** The marker's JSON, checked. */
@@ -77,7 +76,7 @@ function readMarker(key: string, text: JsonValue): Marker {
   } catch {
     parsed = undefined;
   }
-  if (!isObject(parsed) || !isPart(parsed.was) || !isPart(parsed.as))
+  if (!isJsonObject(parsed) || !isPart(parsed.was) || !isPart(parsed.as))
     throw new ConversionError(
       `metadata.annotations[${key}]: not the JSON {"was": {...}, "as": {...}} Kruiseless writes there ` +
         '(remove the annotation to convert without it)',
@@ -87,8 +86,8 @@ function readMarker(key: string, text: JsonValue): Marker {
 
 /** `cs` without both marker annotations (the map left out when nothing else is in it). */
 function withoutMarkers(cs: JsonObject): JsonObject {
-  const meta = isObject(cs.metadata) ? cs.metadata : undefined;
-  if (!meta || !isObject(meta.annotations)) return cs;
+  const meta = isJsonObject(cs.metadata) ? cs.metadata : undefined;
+  if (!meta || !isJsonObject(meta.annotations)) return cs;
   const {
     [ANNOTATION_CLONESET_V1BETA1_FIELDS]: _b,
     [ANNOTATION_CLONESET_V1ALPHA1_FIELDS]: _a,
@@ -99,8 +98,8 @@ function withoutMarkers(cs: JsonObject): JsonObject {
 }
 
 function withAnnotation(cs: JsonObject, key: string, value: string): JsonObject {
-  const meta = isObject(cs.metadata) ? cs.metadata : {};
-  const annotations = isObject(meta.annotations) ? meta.annotations : {};
+  const meta = isJsonObject(cs.metadata) ? cs.metadata : {};
+  const annotations = isJsonObject(meta.annotations) ? meta.annotations : {};
   return { ...cs, metadata: { ...meta, annotations: { ...annotations, [key]: value } } };
 }
 
@@ -121,8 +120,8 @@ const MAP_TO: Record<CloneSetVersion, (p: MappedPart) => MappedPart> = {
 export function convertCloneSet(cs: JsonObject, from: CloneSetVersion, to: CloneSetVersion): JsonObject {
   const apiVersion = `${GROUP}/${to}`;
   if (from === to) return { ...cs, apiVersion };
-  const meta = isObject(cs.metadata) ? cs.metadata : {};
-  const markerText = isObject(meta.annotations) ? meta.annotations[markerOn(from)] : undefined;
+  const meta = isJsonObject(cs.metadata) ? cs.metadata : {};
+  const markerText = isJsonObject(meta.annotations) ? meta.annotations[markerOn(from)] : undefined;
   const source = withoutMarkers(cs);
   const sourcePart = mappedPart(source);
   if (markerText !== undefined) {

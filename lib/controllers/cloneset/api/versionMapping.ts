@@ -6,7 +6,7 @@
  */
 import { LABEL_SCALING_EXCLUDE_PREPARING_DELETE } from '../../../api/keys.js';
 import { parseGoInt, parseInt32 } from '../../../api/int32.js';
-import type { JsonObject, JsonValue } from '../../../api/types.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../api/types.js';
 import {
   ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS,
   ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM,
@@ -33,12 +33,7 @@ export interface MappedPart {
   annotations: Record<string, string>;
 }
 
-/** A plain JSON object (not null, not an array). */
-export function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-const obj = (v: JsonValue | undefined): JsonObject => (isObject(v) ? v : {});
+const obj = (v: JsonValue | undefined): JsonObject => (isJsonObject(v) ? v : {});
 
 function pick(from: Record<string, JsonValue> | undefined, keys: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -53,8 +48,8 @@ export function mappedPart(cs: JsonObject): MappedPart {
   return {
     ...('scaleStrategy' in spec ? { scaleStrategy: spec.scaleStrategy } : {}),
     ...('updateStrategy' in spec ? { updateStrategy: spec.updateStrategy } : {}),
-    labels: pick(isObject(meta.labels) ? meta.labels : undefined, MAPPED_LABELS),
-    annotations: pick(isObject(meta.annotations) ? meta.annotations : undefined, MAPPED_ANNOTATIONS),
+    labels: pick(isJsonObject(meta.labels) ? meta.labels : undefined, MAPPED_LABELS),
+    annotations: pick(isJsonObject(meta.annotations) ? meta.annotations : undefined, MAPPED_ANNOTATIONS),
   };
 }
 
@@ -64,7 +59,7 @@ function withStringMap(
   keys: readonly string[],
   values: Record<string, string>,
 ) {
-  const current: JsonObject = isObject(meta[key]) ? { ...meta[key] } : {};
+  const current: JsonObject = isJsonObject(meta[key]) ? { ...meta[key] } : {};
   for (const k of keys) delete current[k];
   Object.assign(current, values);
   const { [key]: _old, ...rest } = meta;
@@ -112,10 +107,11 @@ function inPlaceToV1beta1(
   annotations: Record<string, string>,
 ): JsonObject | undefined {
   const [parallelism, timeout, minReady] = MAPPED_ANNOTATIONS.map((k) => annotations[k] || undefined);
-  if (!isObject(ips) && parallelism === undefined && timeout === undefined && minReady === undefined)
+  if (!isJsonObject(ips) && parallelism === undefined && timeout === undefined && minReady === undefined)
     return undefined;
   const out: JsonObject = {};
-  if (isObject(ips) && ips.gracePeriodSeconds !== undefined) out.gracePeriodSeconds = ips.gracePeriodSeconds;
+  if (isJsonObject(ips) && ips.gracePeriodSeconds !== undefined)
+    out.gracePeriodSeconds = ips.gracePeriodSeconds;
   if (parallelism !== undefined) out.imagePreDownloadParallelism = parseIntOrString(parallelism);
   const t = timeout === undefined ? undefined : parseInt32(timeout);
   if (t !== undefined) out.imagePreDownloadTimeoutSeconds = t;
@@ -178,7 +174,7 @@ export function mapToV1alpha1(part: MappedPart): MappedPart {
   if (ss.maxUnavailable !== undefined) scaleStrategy.maxUnavailable = ss.maxUnavailable;
   if (ss.enablePVCReuse !== true) scaleStrategy.disablePVCReuse = true;
   const us = obj(part.updateStrategy);
-  const ru = isObject(us.rollingUpdate) ? us.rollingUpdate : undefined;
+  const ru = isJsonObject(us.rollingUpdate) ? us.rollingUpdate : undefined;
   const policy = ru?.podUpdatePolicy;
   const type =
     us.type === 'OnDelete'
@@ -192,12 +188,12 @@ export function mapToV1alpha1(part: MappedPart): MappedPart {
     for (const k of ROLLING_KEYS) if (ru[k] !== undefined) updateStrategy[k] = ru[k];
     if (ru.paused === true) updateStrategy.paused = true;
     const ips = ru.inPlaceUpdateStrategy;
-    const grace = isObject(ips) ? ips.gracePeriodSeconds : undefined;
+    const grace = isJsonObject(ips) ? ips.gracePeriodSeconds : undefined;
     const hasContent =
-      isObject(ips) &&
+      isJsonObject(ips) &&
       ((grace !== undefined && grace !== 0) ||
         PREDOWNLOAD_FIELDS.some(([f]) => ips[f] !== undefined && ips[f] !== null));
-    if (isObject(ips) && hasContent) {
+    if (isJsonObject(ips) && hasContent) {
       updateStrategy.inPlaceUpdateStrategy =
         grace !== undefined && grace !== 0 ? { gracePeriodSeconds: grace } : {};
       for (const [field, key] of PREDOWNLOAD_FIELDS) {

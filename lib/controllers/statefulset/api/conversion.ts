@@ -8,7 +8,7 @@
  * (`updateStrategy: {}`, `creationTimestamp: null`, zero status counts) and none are dropped (`paused: false`).
  */
 import { ConversionError, type CrdConverter } from '../../../api/conversion/converter.js';
-import type { JsonObject, JsonValue } from '../../../api/types.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../api/types.js';
 import { ANNOTATION_V1BETA1_FIELDS } from './keys.js';
 
 /** The group of both versions. */
@@ -33,13 +33,9 @@ export const V1BETA1_ONLY_FIELDS = {
 type Part = keyof typeof V1BETA1_ONLY_FIELDS;
 const PARTS: readonly Part[] = ['spec', 'status'];
 
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** `object.metadata.annotations` without `key`; the map is left out when nothing else is in it. */
 function withoutAnnotation(metadata: JsonObject, key: string): JsonObject {
-  if (!isObject(metadata.annotations) || !(key in metadata.annotations)) return metadata;
+  if (!isJsonObject(metadata.annotations) || !(key in metadata.annotations)) return metadata;
   const { [key]: _dropped, ...rest } = metadata.annotations;
   const { annotations: _old, ...others } = metadata;
   return Object.keys(rest).length > 0 ? { ...others, annotations: rest } : others;
@@ -56,7 +52,7 @@ export function toV1alpha1(beta: JsonObject): JsonObject {
   const out: JsonObject = { ...beta, apiVersion: `${STATEFULSET_GROUP}/v1alpha1` };
   for (const part of PARTS) {
     const value = beta[part];
-    if (!isObject(value)) continue;
+    if (!isJsonObject(value)) continue;
     const rest: JsonObject = { ...value };
     for (const field of V1BETA1_ONLY_FIELDS[part]) {
       if (!(field in rest)) continue;
@@ -65,12 +61,15 @@ export function toV1alpha1(beta: JsonObject): JsonObject {
     }
     out[part] = rest;
   }
-  const metadata = withoutAnnotation(isObject(beta.metadata) ? beta.metadata : {}, ANNOTATION_V1BETA1_FIELDS);
+  const metadata = withoutAnnotation(
+    isJsonObject(beta.metadata) ? beta.metadata : {},
+    ANNOTATION_V1BETA1_FIELDS,
+  );
   if (Object.keys(kept).length === 0) {
-    if (isObject(beta.metadata)) out.metadata = metadata;
+    if (isJsonObject(beta.metadata)) out.metadata = metadata;
     return out;
   }
-  const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
+  const annotations = isJsonObject(metadata.annotations) ? metadata.annotations : {};
   out.metadata = {
     ...metadata,
     annotations: { ...annotations, [ANNOTATION_V1BETA1_FIELDS]: JSON.stringify(kept) },
@@ -88,7 +87,7 @@ function readKeptFields(text: JsonValue | undefined): Partial<Record<Part, JsonO
     parsed = undefined;
   }
   const kept = parsed as JsonValue | undefined;
-  if (!isObject(kept) || PARTS.some((p) => kept[p] !== undefined && !isObject(kept[p])))
+  if (!isJsonObject(kept) || PARTS.some((p) => kept[p] !== undefined && !isJsonObject(kept[p])))
     throw new ConversionError(
       `metadata.annotations[${ANNOTATION_V1BETA1_FIELDS}]: not the JSON {"spec": {...}, "status": {...}} Kruiseless ` +
         'writes there (remove the annotation to drop the v1beta1-only fields it carried)',
@@ -105,14 +104,14 @@ function readKeptFields(text: JsonValue | undefined): Partial<Record<Part, JsonO
  */
 export function toV1beta1(alpha: JsonObject): JsonObject {
   const out: JsonObject = { ...alpha, apiVersion: `${STATEFULSET_GROUP}/v1beta1` };
-  if (!isObject(alpha.metadata)) return out;
-  const annotations = isObject(alpha.metadata.annotations) ? alpha.metadata.annotations : {};
+  if (!isJsonObject(alpha.metadata)) return out;
+  const annotations = isJsonObject(alpha.metadata.annotations) ? alpha.metadata.annotations : {};
   const kept = readKeptFields(annotations[ANNOTATION_V1BETA1_FIELDS]);
   out.metadata = withoutAnnotation(alpha.metadata, ANNOTATION_V1BETA1_FIELDS);
   for (const part of PARTS) {
     const fields = kept[part];
     if (!fields) continue;
-    const restored: JsonObject = isObject(alpha[part]) ? { ...alpha[part] } : {};
+    const restored: JsonObject = isJsonObject(alpha[part]) ? { ...alpha[part] } : {};
     for (const field of V1BETA1_ONLY_FIELDS[part]) if (field in fields) restored[field] = fields[field];
     out[part] = restored;
   }

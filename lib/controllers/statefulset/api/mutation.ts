@@ -9,12 +9,10 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Mutator, MutationRequest } from '../../../api/admission/mutation.js';
-import type { JsonObject } from '../../../api/types.js';
+import { isJsonObject, type JsonObject } from '../../../api/types.js';
 import { applyDefaults, type StatefulSetDefaultsOptions } from './defaults.js';
 import { STATEFULSET_RESOURCE } from './resource.js';
 import type { StatefulSet } from './types.js';
-
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A copy of `o` without those of `keys` whose value is Go's zero value for a non-pointer `omitempty` field: false,
@@ -24,7 +22,7 @@ function withoutZero(o: JsonObject, keys: readonly string[]): JsonObject {
   const out = { ...o };
   for (const k of keys) {
     const v = out[k];
-    const empty = (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+    const empty = (Array.isArray(v) && v.length === 0) || (isJsonObject(v) && Object.keys(v).length === 0);
     if (v === false || v === '' || empty) delete out[k];
   }
   return out;
@@ -41,16 +39,16 @@ function withoutZero(o: JsonObject, keys: readonly string[]): JsonObject {
  * @returns a new object; `sts` is not modified
  */
 export function withoutGoZeroValues(sts: JsonObject): JsonObject {
-  if (!isObject(sts.spec)) return sts;
+  if (!isJsonObject(sts.spec)) return sts;
   const spec = withoutZero(sts.spec, ['serviceName', 'volumeClaimTemplates', 'reserveOrdinals']);
   const strategy = spec.updateStrategy;
-  if (isObject(strategy) && isObject(strategy.rollingUpdate))
+  if (isJsonObject(strategy) && isJsonObject(strategy.rollingUpdate))
     spec.updateStrategy = { ...strategy, rollingUpdate: withoutZero(strategy.rollingUpdate, ['paused']) };
   const lifecycle = spec.lifecycle;
-  if (isObject(lifecycle)) {
+  if (isJsonObject(lifecycle)) {
     const hooks: JsonObject = { ...lifecycle };
     for (const [name, hook] of Object.entries(lifecycle))
-      if (isObject(hook))
+      if (isJsonObject(hook))
         hooks[name] = withoutZero(hook, ['labelsHandler', 'finalizersHandler', 'markPodNotReady']);
     spec.lifecycle = hooks;
   }

@@ -13,13 +13,12 @@
 import { ANNOTATION_VCT_HASH } from '../../../../api/keys.js';
 import { InvalidRevisionDataError } from '../../../../api/errors.js';
 import { selectorMatches } from '../../../../api/selector.js';
-import type {
-  CloneSet,
-  ControllerRevision,
-  JsonObject,
-  JsonValue,
-  Pod,
-  PodTemplateSpec,
+import {
+  isJsonObject,
+  type CloneSet,
+  type ControllerRevision,
+  type Pod,
+  type PodTemplateSpec,
 } from '../../../../api/types.js';
 import { podMatchesRevision } from '../../../../podset/pods.js';
 import {
@@ -202,10 +201,6 @@ export function truncateHistory(
   return historic.length <= limit ? [] : historic.slice(0, historic.length - limit);
 }
 
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /**
  * The CloneSet as it was at `revision` (docs/behaviour/cloneset.md#revisions): a copy of the live object
  * whose `spec.template` is replaced wholesale by the revision's template (without the `$patch` directive);
@@ -214,9 +209,9 @@ function isObject(v: JsonValue | undefined): v is JsonObject {
  */
 export function applyRevision(cs: CloneSet, revision: ControllerRevision): CloneSet {
   const data = revision.data;
-  const spec = isObject(data) ? data.spec : undefined;
-  const template = isObject(spec) ? spec.template : undefined;
-  if (!isObject(template) || !isObject(template.spec)) {
+  const spec = isJsonObject(data) ? data.spec : undefined;
+  const template = isJsonObject(spec) ? spec.template : undefined;
+  if (!isJsonObject(template) || !isJsonObject(template.spec)) {
     throw new InvalidRevisionDataError(
       revision.metadata.name ?? '',
       'spec.template is missing or not an object',
