@@ -42,6 +42,8 @@ export interface Mutator {
   readonly resource: string;
   /** The version it takes, e.g. `v1beta1`. */
   readonly version: string;
+  /** Whether the resource is namespaced (default true); a cluster-scoped one is registered with scope `Cluster`. */
+  readonly namespaced?: boolean;
   /**
    * The object to store. Pure: the input is not modified.
    * @throws MutationError when the object is refused

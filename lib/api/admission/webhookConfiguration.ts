@@ -54,7 +54,7 @@ export function mutatingWebhookConfiguration(
           apiVersions: [m.version],
           operations: ['CREATE', 'UPDATE'],
           resources: [m.resource],
-          scope: 'Namespaced',
+          scope: m.namespaced === false ? 'Cluster' : 'Namespaced',
         },
       ],
     })),
