@@ -75,7 +75,7 @@ function defaultSidecarContainer(c: Obj, injectPolicy: string): void {
  */
 export function defaultSidecarSet(sidecarSet: SidecarSet): SidecarSet {
   const out = structuredClone(sidecarSet);
-  const spec = (isObj(out.spec) ? out.spec : (out.spec = {}));
+  const spec = isObj(out.spec) ? out.spec : (out.spec = {});
   if (!isObj(spec.updateStrategy)) spec.updateStrategy = {};
   const strategy = spec.updateStrategy as Obj;
   setIfZero(strategy, 'type', 'RollingUpdate');
