@@ -33,6 +33,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { exponentialDelay } from '../core/backoff.js';
 import { errorMessage } from '../core/errors.js';
 import { admissionMutators } from '../controllers/mutations.js';
+import { answerPodAdmission, kubePodInjectionReads } from '../controllers/sidecarset/podWebhook.js';
 import {
   LOCAL_MUTATING_WEBHOOK,
   unregisterMutatingWebhook,
@@ -127,6 +128,11 @@ const CRD_PATCH_RETRY = { retries: 2, minTimeoutMs: 200 };
 /** Deadline of one attempt of the CRD conversion patch, ms. */
 const CRD_PATCH_TIMEOUT_MS = 5_000;
 
+/** Retries of the pod webhook's reads (SidecarSets, the namespace): 1, from 100 ms. */
+const POD_WEBHOOK_READ_RETRY = { retries: 1, minTimeoutMs: 100 };
+/** Deadline of one pod-webhook read, ms: two attempts fit in the API server's 5 s webhook timeout. */
+const POD_WEBHOOK_READ_TIMEOUT_MS = 2_000;
+
 /** The watch pump's flush interval in the embedded default, ms (no per-publish cost here). */
 const LOCAL_FLUSH_INTERVAL_MS = 50;
 
@@ -172,7 +178,17 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   if (opts.conversion) {
     // one list of mutators under this deployment's gates: the server answers with it, the configuration names it
     const mutators = admissionMutators(opts.settings);
-    const server = await startConversionServer({ logger, mutators, ...opts.conversion });
+    // its own client, uncounted (the demo's call counts are the controllers'), with a deadline inside the API
+    // server's webhook timeout
+    const reads = kubePodInjectionReads(
+      createKubeClient(kc, { logger, retry: POD_WEBHOOK_READ_RETRY, timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS }),
+    );
+    const server = await startConversionServer({
+      logger,
+      mutators,
+      podAdmission: (body) => answerPodAdmission(body, reads),
+      ...opts.conversion,
+    });
     // a cluster that does not answer must not hold the start (nor the stop) for the client's 100 s of retries
     const crdClient = createKubeClient(kc, {
       logger,
@@ -191,7 +207,12 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     logger.info('conversion webhook serving', { url: server.url, crds });
     await registerMutatingWebhook(
       crdClient,
-      { name: LOCAL_MUTATING_WEBHOOK, url: server.mutateUrl, caPem: server.caPem },
+      {
+        name: LOCAL_MUTATING_WEBHOOK,
+        url: server.mutateUrl,
+        caPem: server.caPem,
+        podUrl: server.podMutateUrl,
+      },
       mutators,
     ).then(
       () => {

@@ -6,6 +6,7 @@
 import { goJsonString } from '../../../api/goJson.js';
 import type { Container, EnvVar, Pod, Volume } from '../../../api/types.js';
 import { isNativeSidecar } from '../api/hash.js';
+import { mutateSidecarSet } from '../api/mutation.js';
 import {
   ANNOTATION_SIDECARSET_HASH,
   ANNOTATION_SIDECARSET_HASH_WITHOUT_IMAGE,
@@ -115,7 +116,8 @@ function volumesUsed(sidecar: SidecarContainer, volumes: ReadonlyMap<string, Vol
  *
  * Not done here: `injectionStrategy.revision` (a pinned revision needs the SidecarSet's ControllerRevisions, which
  * only a controller writes: the latest is injected, as upstream when it finds no revision), `resourcesPolicy`,
- * canary SidecarSets, the gate `EnableSortSidecarContainerByName` (off by default upstream).
+ * canary SidecarSets, the gate `EnableSortSidecarContainerByName` (off by default upstream). A SidecarSet stored
+ * without the hash annotations (Kruiseless's SidecarSet webhook was not called) is defaulted and hashed here first.
  * @throws SidecarInjectionError for what OpenKruise refuses: an invalid selector, unreadable hash annotations on the
  *   pod, a metadata merge patch that is not JSON
  */
@@ -123,7 +125,12 @@ export function injectSidecars(input: InjectionInput): InjectionResult {
   const namespace = input.pod.metadata.namespace || input.requestNamespace || 'default';
   const unchanged: InjectionResult = { pod: input.pod, changed: false, sidecarSets: [] };
   if (!isActivePod(input.pod)) return unchanged;
-  const matched = matchingSidecarSets(input.pod, namespace, input.namespaceLabels, input.sidecarSets);
+  const matched = matchingSidecarSets(
+    input.pod,
+    namespace,
+    input.namespaceLabels,
+    input.sidecarSets.map(asStored),
+  );
   if (matched.length === 0) return unchanged;
 
   const pod = structuredClone(input.pod);
@@ -220,6 +227,20 @@ export function injectSidecars(input: InjectionInput): InjectionResult {
     ),
   };
   return { pod, changed: true, sidecarSets: names };
+}
+
+/**
+ * A SidecarSet as OpenKruise's SidecarSet webhook would have stored it: one without the hash annotations was written
+ * while Kruiseless's `/mutate` was not called (its failurePolicy is Ignore), so it gets the defaults and hashes here.
+ */
+function asStored(sidecarSet: SidecarSet): SidecarSet {
+  const a = sidecarSet.metadata.annotations ?? {};
+  if (
+    a[ANNOTATION_SIDECARSET_HASH] !== undefined &&
+    a[ANNOTATION_SIDECARSET_HASH_WITHOUT_IMAGE] !== undefined
+  )
+    return sidecarSet;
+  return mutateSidecarSet(sidecarSet);
 }
 
 function sameMap(a: Record<string, string>, b: Record<string, string>): boolean {
