@@ -279,7 +279,17 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
       conversion: {},
     });
     try {
-      expect(await kube.get(MUTATING_WEBHOOK_RESOURCE, { name: LOCAL_MUTATING_WEBHOOK })).toBeDefined();
+      const registered = (await kube.get(MUTATING_WEBHOOK_RESOURCE, {
+        name: LOCAL_MUTATING_WEBHOOK,
+      })) as unknown as {
+        webhooks: { name: string; failurePolicy: string; clientConfig: { url: string } }[];
+      };
+      // the defaulting webhooks (Ignore) and the pod webhook (SidecarSet injection, Fail) at the embedded server
+      expect(registered.webhooks.map((w) => [w.name, w.failurePolicy, w.clientConfig.url])).toEqual([
+        ['statefulsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
+        ['sidecarsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
+        ['mpod.kruiseless.io', 'Fail', embedded.conversion?.podMutateUrl],
+      ]);
       const template = {
         metadata: { labels: { app: 'd' } },
         spec: { containers: [{ name: 'main', image: 'nginx:1' }] },

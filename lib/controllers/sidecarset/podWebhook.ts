@@ -47,8 +47,7 @@ export function kubePodInjectionReads(kube: Pick<KubeClient, 'list' | 'get'>): P
   return {
     async sidecarSets() {
       try {
-        return (await listAll(kube, SIDECARSET_RESOURCE))
-          .items as unknown as SidecarSet[];
+        return (await listAll(kube, SIDECARSET_RESOURCE)).items as unknown as SidecarSet[];
       } catch (e) {
         if (isNotFound(e)) return [];
         throw e;
