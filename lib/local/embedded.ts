@@ -332,6 +332,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
         await pumping;
         await resyncing;
         await bus.drain().catch(() => undefined);
+        // a reconcile still running at the first close() may have scheduled a requeue since (a lease-held
+        // deferral is minutes away): that timer would keep the process alive after stop
+        requeue.close();
         await (
           mutating ? unregisterMutatingWebhook(mutating, LOCAL_MUTATING_WEBHOOK) : Promise.resolve()
         ).catch((e: unknown) =>
