@@ -91,6 +91,11 @@ export interface EmbeddedOptions {
    * non-storage version fail until it serves again (README.md#advanced-statefulset-versions).
    */
   conversion?: ConversionServerOptions;
+  /**
+   * With {@link conversion}: also serve `/mutate-pod` (SidecarSet injection) and register it, `failurePolicy: Fail`
+   * (README.md#sidecarset-injection). Default true; `kruiseless local --no-pod-webhook` turns it off.
+   */
+  podWebhook?: boolean;
 }
 
 /** A running embedded default. */
@@ -180,13 +185,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     const mutators = admissionMutators(opts.settings);
     // its own client, uncounted (the demo's call counts are the controllers'), with a deadline inside the API
     // server's webhook timeout
+    const podWebhook = opts.podWebhook !== false;
     const reads = kubePodInjectionReads(
       createKubeClient(kc, { logger, retry: POD_WEBHOOK_READ_RETRY, timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS }),
     );
     const server = await startConversionServer({
       logger,
       mutators,
-      podAdmission: (body) => answerPodAdmission(body, reads),
+      ...(podWebhook ? { podAdmission: (body: string) => answerPodAdmission(body, reads) } : {}),
       ...opts.conversion,
     });
     // a cluster that does not answer must not hold the start (nor the stop) for the client's 100 s of retries
@@ -211,7 +217,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
         name: LOCAL_MUTATING_WEBHOOK,
         url: server.mutateUrl,
         caPem: server.caPem,
-        podUrl: server.podMutateUrl,
+        ...(podWebhook ? { podUrl: server.podMutateUrl } : {}),
       },
       mutators,
     ).then(
