@@ -27,19 +27,19 @@ export function effectiveNamespaceSelector(sidecarSet: SidecarSet): LabelSelecto
 }
 
 /**
- * Whether the SidecarSet is listed for a pod of `namespace` through the namespace field index (the names its
- * namespace selector pins with `kubernetes.io/metadata.name`, by `matchLabels` or else an `In` expression) rather
- * than through the cluster-scope entry. OpenKruise lists these first.
+ * The namespaces the namespace field index lists the SidecarSet under: those its namespace selector pins with
+ * `kubernetes.io/metadata.name` (by `matchLabels`, or else an `In` expression); undefined for the cluster-scope
+ * entry. OpenKruise lists a pod's namespace entry first, then the cluster-scope one.
  */
-function indexedUnderNamespace(sidecarSet: SidecarSet, namespace: string): boolean {
+function indexedNamespaces(sidecarSet: SidecarSet): readonly string[] | undefined {
   const selector = effectiveNamespaceSelector(sidecarSet);
-  if (!selector) return false;
+  if (!selector) return undefined;
   const pinned = selector.matchLabels?.[LABEL_METADATA_NAME];
-  if (pinned !== undefined) return pinned === namespace;
+  if (pinned !== undefined) return [pinned];
   const expression = (selector.matchExpressions ?? []).find(
     (e) => e.key === LABEL_METADATA_NAME && e.operator === 'In',
   );
-  return expression ? (expression.values ?? []).includes(namespace) : false;
+  return expression ? (expression.values ?? []) : undefined;
 }
 
 function matches(selector: LabelSelector, labels: Record<string, string> | undefined, what: string): boolean {
@@ -96,19 +96,7 @@ export function matchingSidecarSets(
         ? 1
         : 0;
   const candidates = sidecarSets.filter((s) => s.spec.injectionStrategy?.paused !== true);
-  const local = candidates.filter((s) => indexedUnderNamespace(s, namespace)).sort(byName);
-  const cluster = candidates
-    .filter((s) => !effectiveNamespaceSelector(s) || !pinnedElsewhere(s))
-    .sort(byName);
-  return [...local, ...cluster.filter((s) => !local.includes(s))].filter((s) =>
-    podMatchesSidecarSet(pod, namespaceLabels, s),
-  );
-}
-
-/** Whether the namespace index lists the SidecarSet under namespace names only (never under cluster scope). */
-function pinnedElsewhere(sidecarSet: SidecarSet): boolean {
-  const selector = effectiveNamespaceSelector(sidecarSet);
-  if (!selector) return false;
-  if (selector.matchLabels?.[LABEL_METADATA_NAME] !== undefined) return true;
-  return (selector.matchExpressions ?? []).some((e) => e.key === LABEL_METADATA_NAME && e.operator === 'In');
+  const local = candidates.filter((s) => indexedNamespaces(s)?.includes(namespace) === true).sort(byName);
+  const cluster = candidates.filter((s) => indexedNamespaces(s) === undefined).sort(byName);
+  return [...local, ...cluster].filter((s) => podMatchesSidecarSet(pod, namespaceLabels, s));
 }
