@@ -5,11 +5,11 @@
  * holding Go's zero value (a non-pointer struct is never dropped) and writes maps with sorted keys; the schemas below
  * are `k8s.io/api` v0.32's `core/v1` types as OpenKruise v1.9.0 builds against them. Fields a schema does not list
  * (unknown to Go) are dropped, as Go's typed decode drops them. Pure.
- *
- * Approximation: resource quantities are written as stored (Go re-serialises a `resource.Quantity` in canonical form,
- * e.g. `0.5` → `500m`); the CRD's values are assumed canonical already.
+ * Resource quantities are written as Go writes a `resource.Quantity` back, after Kubernetes' milli rounding
+ * (lib/api/quantity.ts: `0.5` → `500m`).
  */
 import { goJson, goJsonNumber, goJsonString } from '../../../api/goJson.js';
+import { canonicalQuantity } from '../../../api/quantity.js';
 import type { JsonValue } from '../../../api/types.js';
 
 /** How one field is encoded. `ptr` is a Go pointer: written whenever present, even when zero. */
@@ -22,6 +22,7 @@ type Kind =
   | 'map'
   | 'intOrString'
   | 'quantity'
+  | 'quantityMap'
   | { struct: Schema; ptr?: boolean; inline?: boolean }
   | { list: Schema };
 
@@ -214,8 +215,8 @@ const container: Schema = [
     'resources',
     {
       struct: [
-        ['limits', 'map', true],
-        ['requests', 'map', true],
+        ['limits', 'quantityMap', true],
+        ['requests', 'quantityMap', true],
         [
           'claims',
           {
@@ -368,6 +369,10 @@ const sidecarContainer: Schema = [
 
 const isNil = (v: unknown): boolean => v === undefined || v === null;
 
+/** A quantity as Go writes it back (lib/api/quantity.ts); a JSON number is read as its decimal text. */
+const quantityText = (v: unknown): string =>
+  canonicalQuantity(typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '0');
+
 /** The encoded value of `v` as `kind`, or undefined when `omitempty` drops it. */
 function encodeField(v: JsonValue | undefined, kind: Kind, omitEmpty: boolean): string | undefined {
   if (typeof kind === 'object' && 'list' in kind) {
@@ -404,7 +409,11 @@ function encodeField(v: JsonValue | undefined, kind: Kind, omitEmpty: boolean): 
     case 'intOrString':
       return typeof v === 'number' ? goJsonNumber(v) : goJsonString(typeof v === 'string' ? v : '');
     case 'quantity':
-      return goJsonString(typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '0');
+      return goJsonString(quantityText(v));
+    case 'quantityMap': {
+      if (!isObj(v) || Object.keys(v).length === 0) return omitEmpty ? undefined : isNil(v) ? 'null' : '{}';
+      return goJson(Object.fromEntries(Object.entries(v).map(([k, q]) => [k, quantityText(q)])));
+    }
   }
 }
 

@@ -18,7 +18,7 @@ const read = (f: string): SidecarSet =>
   JSON.parse(fs.readFileSync(path.join(golden, f), 'utf8')) as SidecarSet;
 
 describe('SidecarSet webhook (defaults and hash) against OpenKruise v1.9.0 output', () => {
-  for (const name of ['minimal', 'every-field', 'init-only', 'hot-upgrade']) {
+  for (const name of ['minimal', 'every-field', 'init-only', 'hot-upgrade', 'quantities']) {
     it(`${name}: the stored spec and both hash annotations are OpenKruise's, byte for byte`, () => {
       const ours = mutateSidecarSet(read(`${name}.input.json`));
       const theirs = read(`${name}.openkruise.json`);
