@@ -6,7 +6,8 @@
  * are `k8s.io/api` v0.32's `core/v1` types as OpenKruise v1.9.0 builds against them. Fields a schema does not list
  * (unknown to Go) are dropped, as Go's typed decode drops them. Pure.
  * Resource quantities are written as Go writes a `resource.Quantity` back, after Kubernetes' milli rounding
- * (lib/api/quantity.ts: `0.5` → `500m`).
+ * (lib/api/quantity.ts: `0.5` → `500m`). Approximation: a `resourceFieldRef.divisor` finer than a milli-unit is
+ * rounded too (Go rounds only `resources`).
  */
 import { goJson, goJsonNumber, goJsonString } from '../../../api/goJson.js';
 import { canonicalQuantity } from '../../../api/quantity.js';
