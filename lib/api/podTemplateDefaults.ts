@@ -113,6 +113,15 @@ function defaultContainer(c: Obj, pullPolicy: (image: string) => string): void {
   defaultContainerCommon(c);
 }
 
+/**
+ * Fills the Kubernetes volume defaults (`SetDefaults_Volume` and the volume-source defaulters, listed at
+ * {@link defaultPodTemplate}) into each volume of `volumes`, in place. OpenKruise's `SetDefaultPodVolumes` (used for a
+ * SidecarSet's `spec.volumes`) is the same.
+ */
+export function defaultVolumesInPlace(volumes: unknown): void {
+  for (const v of objects(volumes)) defaultVolume(v);
+}
+
 function defaultVolume(v: Obj): void {
   const hasSource = Object.keys(v).some((k) => k !== 'name' && !isNil(v[k]));
   if (!hasSource) v.emptyDir = {};

@@ -42,6 +42,8 @@ interface LocalOptions {
   table?: string;
   /** false with `--no-conversion`. */
   conversion: boolean;
+  /** false with `--no-pod-webhook`. */
+  podWebhook: boolean;
   conversionHost: string;
 }
 
@@ -105,7 +107,11 @@ program
   )
   .option(
     '--no-conversion',
-    'do not serve /convert and /mutate: the Advanced StatefulSet and CloneSet CRDs are not pointed at it (Advanced StatefulSet v1alpha1 reads then prune v1beta1-only fields; CloneSet v1beta1 stays an alias of v1alpha1) and objects are stored without the defaulting webhook',
+    'do not serve /convert, /mutate and /mutate-pod: the Advanced StatefulSet and CloneSet CRDs are not pointed at it (Advanced StatefulSet v1alpha1 reads then prune v1beta1-only fields; CloneSet v1beta1 stays an alias of v1alpha1) and objects are stored without the defaulting webhook',
+  )
+  .option(
+    '--no-pod-webhook',
+    'do not serve /mutate-pod: pods get no SidecarSet injection, and no webhook with failurePolicy Fail stands in the way of pod creation',
   )
   .action(async (opts: LocalOptions) => {
     const logger = new Logger({ serviceName: 'kruiseless', logLevel: opts.logLevel as LogLevel });
@@ -122,7 +128,7 @@ program
       backoff: settings.backoff,
       tableName: opts.table,
       ...(opts.dynamodbEndpoint ? { dynamoEndpoint: opts.dynamodbEndpoint } : {}),
-      ...(opts.conversion ? { conversion: { host: opts.conversionHost } } : {}),
+      ...(opts.conversion ? { conversion: { host: opts.conversionHost }, podWebhook: opts.podWebhook } : {}),
     });
     const { state } = embedded;
     await syncClaimTemplatePolicies(

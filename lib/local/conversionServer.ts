@@ -1,7 +1,8 @@
 /**
  * The embedded runtime's CRD conversion webhook (issue 17): an HTTPS server on `https://<host>:<port>/convert`
  * answering ConversionReviews with the registered converters (lib/api/conversion, lib/controllers/conversions.ts),
- * and on `/mutate` AdmissionReviews with the mutators (lib/api/admission/mutation.ts, lib/controllers/mutations.ts),
+ * on `/mutate` AdmissionReviews with the mutators (lib/api/admission/mutation.ts, lib/controllers/mutations.ts), and
+ * on `/mutate-pod` pod CREATEs with SidecarSet injection (lib/controllers/sidecarset/podWebhook.ts),
  * under a certificate of its own CA (generated with the openssl command line, as infra/local/pki.ts does for the
  * control plane; fresh for every start, kept in memory only), and the CRD patch that points the API server at it.
  * In AWS the admission function answers the same reviews (lib/runtime/handlers/admission.ts).
@@ -25,8 +26,15 @@ import type { JsonObject } from '../api/types.js';
 import { plainVersionsFor, webhookVersionsFor } from '../cli/webhookVersions.js';
 import { MAX_CONVERSION_BODY_BYTES, handleConversionReview } from '../api/conversion/review.js';
 import { CRD_CONVERTERS } from '../controllers/conversions.js';
-import { MAX_MUTATION_BODY_BYTES, handleMutationReview, type Mutator } from '../api/admission/mutation.js';
+import {
+  MAX_MUTATION_BODY_BYTES,
+  handleMutationReview,
+  refusal,
+  type MutationAnswer,
+  type Mutator,
+} from '../api/admission/mutation.js';
 import { admissionMutators } from '../controllers/mutations.js';
+import { POD_MUTATE_PATH } from '../controllers/sidecarset/podWebhook.js';
 import { errorMessage } from '../core/errors.js';
 import { isNotFound, type KubeClient, type Resource } from '../kube/index.js';
 
@@ -35,6 +43,9 @@ export const CONVERT_PATH = '/convert';
 
 /** The path of the mutating admission webhook; any other path is 404. */
 export const MUTATE_PATH = '/mutate';
+
+/** The path of the pod webhook (SidecarSet injection, lib/controllers/sidecarset/podWebhook.ts). */
+export { POD_MUTATE_PATH } from '../controllers/sidecarset/podWebhook.js';
 
 /** apiextensions.k8s.io/v1 CustomResourceDefinitions (cluster-scoped), for the conversion patch. */
 export const CRD_RESOURCE: Resource = {
@@ -58,6 +69,11 @@ export interface ConversionServerOptions {
   converters?: readonly CrdConverter[];
   /** The mutators of `/mutate` (default lib/controllers/mutations.ts `admissionMutators()`, OpenKruise's gate defaults). */
   mutators?: readonly Mutator[];
+  /**
+   * The answer of `/mutate-pod` to one AdmissionReview body (lib/controllers/sidecarset/podWebhook.ts
+   * `answerPodAdmission` over the cluster's client); absent: `/mutate-pod` is 404.
+   */
+  podAdmission?: (body: string) => Promise<MutationAnswer>;
   logger?: Pick<Logger, 'warn' | 'debug'>;
 }
 
@@ -67,6 +83,8 @@ export interface ConversionServer {
   url: string;
   /** `https://<host>:<port>/mutate` */
   mutateUrl: string;
+  /** `https://<host>:<port>/mutate-pod` (served only with {@link ConversionServerOptions.podAdmission}). */
+  podMutateUrl: string;
   /** PEM of the CA that signed the server certificate (the CRD's `caBundle`). */
   caPem: string;
   /** Stop listening (open connections are closed). */
@@ -153,7 +171,9 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     const route = (req.url ?? '').split('?')[0];
-    if (route !== CONVERT_PATH && route !== MUTATE_PATH) return reply(404, { message: 'not found' });
+    const podRoute = route === POD_MUTATE_PATH && opts.podAdmission !== undefined;
+    if (route !== CONVERT_PATH && route !== MUTATE_PATH && !podRoute)
+      return reply(404, { message: 'not found' });
     if (req.method !== 'POST')
       return reply(405, { message: 'POST a ConversionReview or an AdmissionReview' });
     const limit = route === CONVERT_PATH ? MAX_CONVERSION_BODY_BYTES : MAX_MUTATION_BODY_BYTES;
@@ -165,6 +185,19 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
     });
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
+      if (podRoute && opts.podAdmission) {
+        // the handler never throws by contract; a bug must still answer, not crash the server
+        void opts
+          .podAdmission(body)
+          .catch((e: unknown) => refusal('', 500, `pod webhook failed: ${errorMessage(e)}`))
+          .then(({ statusCode, review }) => {
+            if (!review.response.allowed)
+              opts.logger?.warn('pod refused', { statusCode, error: review.response.status?.message });
+            else opts.logger?.debug('pod admitted', { patched: review.response.patch !== undefined });
+            reply(statusCode, review);
+          });
+        return;
+      }
       if (route === MUTATE_PATH) {
         const { statusCode, review } = handleMutationReview(body, mutators);
         if (!review.response.allowed)
@@ -189,6 +222,7 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
   return {
     url: `https://${urlHost}:${port}${CONVERT_PATH}`,
     mutateUrl: `https://${urlHost}:${port}${MUTATE_PATH}`,
+    podMutateUrl: `https://${urlHost}:${port}${POD_MUTATE_PATH}`,
     caPem,
     close: () =>
       new Promise<void>((resolve) => {

@@ -33,6 +33,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { exponentialDelay } from '../core/backoff.js';
 import { errorMessage } from '../core/errors.js';
 import { admissionMutators } from '../controllers/mutations.js';
+import { answerPodAdmission, kubePodInjectionReads } from '../controllers/sidecarset/podWebhook.js';
 import {
   LOCAL_MUTATING_WEBHOOK,
   unregisterMutatingWebhook,
@@ -93,6 +94,11 @@ export interface EmbeddedOptions {
    * version fail until it serves again (README.md#advanced-statefulset-versions).
    */
   conversion?: ConversionServerOptions;
+  /**
+   * With {@link conversion}: also serve `/mutate-pod` (SidecarSet injection) and register it, `failurePolicy: Fail`
+   * (README.md#sidecarset-injection). Default true; `kruiseless local --no-pod-webhook` turns it off.
+   */
+  podWebhook?: boolean;
 }
 
 /** A running embedded default. */
@@ -129,6 +135,11 @@ const REPO_SERVERLESS_YML = new URL('../../serverless.yml', import.meta.url);
 const CRD_PATCH_RETRY = { retries: 2, minTimeoutMs: 200 };
 /** Deadline of one attempt of the CRD conversion patch, ms. */
 const CRD_PATCH_TIMEOUT_MS = 5_000;
+
+/** Retries of the pod webhook's reads (SidecarSets, the namespace): 1, from 100 ms. */
+const POD_WEBHOOK_READ_RETRY = { retries: 1, minTimeoutMs: 100 };
+/** Deadline of one pod-webhook read, ms: two attempts fit in the API server's 5 s webhook timeout. */
+const POD_WEBHOOK_READ_TIMEOUT_MS = 2_000;
 
 /** The watch pump's flush interval in the embedded default, ms (no per-publish cost here). */
 const LOCAL_FLUSH_INTERVAL_MS = 50;
@@ -177,7 +188,18 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   if (opts.conversion) {
     // one list of mutators under this deployment's gates: the server answers with it, the configuration names it
     const mutators = admissionMutators(opts.settings);
-    const server = await startConversionServer({ logger, mutators, ...opts.conversion });
+    // its own client, uncounted (the demo's call counts are the controllers'), with a deadline inside the API
+    // server's webhook timeout
+    const podWebhook = opts.podWebhook !== false;
+    const reads = kubePodInjectionReads(
+      createKubeClient(kc, { logger, retry: POD_WEBHOOK_READ_RETRY, timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS }),
+    );
+    const server = await startConversionServer({
+      logger,
+      mutators,
+      ...(podWebhook ? { podAdmission: (body: string) => answerPodAdmission(body, reads) } : {}),
+      ...opts.conversion,
+    });
     // a cluster that does not answer must not hold the start (nor the stop) for the client's 100 s of retries
     const crdClient = createKubeClient(kc, {
       logger,
@@ -199,7 +221,12 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     logger.info('conversion webhook serving', { url: server.url, crds });
     await registerMutatingWebhook(
       crdClient,
-      { name: LOCAL_MUTATING_WEBHOOK, url: server.mutateUrl, caPem: server.caPem },
+      {
+        name: LOCAL_MUTATING_WEBHOOK,
+        url: server.mutateUrl,
+        caPem: server.caPem,
+        ...(podWebhook ? { podUrl: server.podMutateUrl } : {}),
+      },
       mutators,
     ).then(
       () => {
@@ -319,6 +346,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
         await pumping;
         await resyncing;
         await bus.drain().catch(() => undefined);
+        // a reconcile still running at the first close() may have scheduled a requeue since (a lease-held
+        // deferral is minutes away): that timer would keep the process alive after stop
+        requeue.close();
         await (
           mutating ? unregisterMutatingWebhook(mutating, LOCAL_MUTATING_WEBHOOK) : Promise.resolve()
         ).catch((e: unknown) =>

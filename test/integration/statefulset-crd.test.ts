@@ -281,9 +281,21 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
       settings: { statefulset: { templateNoDefaults: true } },
       // this file's CRD only: cloneset-versions.test.ts, in parallel, points the CloneSet CRD at a server of its own
       conversion: { converters: [statefulSetConverter] },
+      // no cluster-wide failurePolicy Fail pod webhook while other files create pods in parallel (the pod webhook's
+      // registration is sidecarset/injection.test.ts's, narrowed to its namespace)
+      podWebhook: false,
     });
     try {
-      expect(await kube.get(MUTATING_WEBHOOK_RESOURCE, { name: LOCAL_MUTATING_WEBHOOK })).toBeDefined();
+      const registered = (await kube.get(MUTATING_WEBHOOK_RESOURCE, {
+        name: LOCAL_MUTATING_WEBHOOK,
+      })) as unknown as {
+        webhooks: { name: string; failurePolicy: string; clientConfig: { url: string } }[];
+      };
+      // the defaulting webhooks (Ignore) at the embedded server; without podWebhook no mpod
+      expect(registered.webhooks.map((w) => [w.name, w.failurePolicy, w.clientConfig.url])).toEqual([
+        ['statefulsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
+        ['sidecarsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
+      ]);
       const template = {
         metadata: { labels: { app: 'd' } },
         spec: { containers: [{ name: 'main', image: 'nginx:1' }] },

@@ -42,6 +42,8 @@ export interface Mutator {
   readonly resource: string;
   /** The version it takes, e.g. `v1beta1`. */
   readonly version: string;
+  /** Whether the resource is namespaced (default true); a cluster-scoped one is registered with scope `Cluster`. */
+  readonly namespaced?: boolean;
   /**
    * The object to store. Pure: the input is not modified.
    * @throws MutationError when the object is refused
@@ -56,6 +58,7 @@ const reviewSchema = z.object({
     uid: z.string().min(1),
     resource: z.object({ group: z.string(), version: z.string(), resource: z.string() }),
     subResource: z.string().optional(),
+    namespace: z.string().optional(),
     operation: z.string(),
     object: z.record(z.string(), z.unknown()).nullable().optional(),
     oldObject: z.record(z.string(), z.unknown()).nullable().optional(),
@@ -98,6 +101,63 @@ const refuse = (
   },
 });
 
+/** A request read from an AdmissionReview body (./mutation.ts `readAdmissionReview`). */
+export type AdmissionRequest = z.infer<typeof reviewSchema>['request'];
+
+/**
+ * Reads one AdmissionReview v1 body.
+ * @returns the request, or the answer to send instead: 413 for a body over {@link MAX_MUTATION_BODY_BYTES}, 400 for
+ *   one that is not JSON or not an AdmissionReview v1 (each a refusal naming what is wrong)
+ */
+export function readAdmissionReview(
+  body: string,
+): { request: AdmissionRequest } | { answer: MutationAnswer } {
+  if (Buffer.byteLength(body) > MAX_MUTATION_BODY_BYTES)
+    return {
+      answer: refuse(413, '', 413, `AdmissionReview body larger than ${MAX_MUTATION_BODY_BYTES} bytes`),
+    };
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { answer: refuse(400, '', 400, 'body is not JSON') };
+  }
+  const parsed = reviewSchema.safeParse(json);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const uid = (json as { request?: { uid?: unknown } } | null)?.request?.uid;
+    return {
+      answer: refuse(400, typeof uid === 'string' ? uid : '', 400, `not an AdmissionReview v1: ${detail}`),
+    };
+  }
+  return { request: parsed.data.request };
+}
+
+/** A 200 refusal of request `uid` with `code` (400: the object is refused; 500: the webhook failed) and `message`. */
+export function refusal(uid: string, code: number, message: string): MutationAnswer {
+  return refuse(200, uid, code, message);
+}
+
+/**
+ * A 200 allowing answer for request `uid`, carrying the JSON Patch (RFC 6902, base64) from `from` to `to` when they
+ * differ (fast-json-patch `compare`).
+ */
+export function patchAnswer(uid: string, from: JsonObject, to: JsonObject): MutationAnswer {
+  const allowed: MutationAnswer = {
+    statusCode: 200,
+    review: {
+      apiVersion: ADMISSION_REVIEW_API_VERSION,
+      kind: 'AdmissionReview',
+      response: { uid, allowed: true },
+    },
+  };
+  const ops = from === to ? [] : jsonpatch.compare(from, to);
+  if (ops.length === 0) return allowed;
+  allowed.review.response.patchType = 'JSONPatch';
+  allowed.review.response.patch = Buffer.from(JSON.stringify(ops)).toString('base64');
+  return allowed;
+}
+
 /**
  * Answers one AdmissionReview body: the mutator of the request's group/resource/version defaults the object, and the
  * answer carries the JSON Patch from the object sent to it. A request no mutator takes, a DELETE or CONNECT, a
@@ -106,43 +166,18 @@ const refuse = (
  *   is not an AdmissionReview v1, 413 for one over {@link MAX_MUTATION_BODY_BYTES}
  */
 export function handleMutationReview(body: string, mutators: readonly Mutator[]): MutationAnswer {
-  if (Buffer.byteLength(body) > MAX_MUTATION_BODY_BYTES)
-    return refuse(413, '', 413, `AdmissionReview body larger than ${MAX_MUTATION_BODY_BYTES} bytes`);
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return refuse(400, '', 400, 'body is not JSON');
-  }
-  const parsed = reviewSchema.safeParse(json);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    const uid = (json as { request?: { uid?: unknown } } | null)?.request?.uid;
-    return refuse(400, typeof uid === 'string' ? uid : '', 400, `not an AdmissionReview v1: ${detail}`);
-  }
-  const req = parsed.data.request;
-  const allowed: MutationAnswer = {
-    statusCode: 200,
-    review: {
-      apiVersion: ADMISSION_REVIEW_API_VERSION,
-      kind: 'AdmissionReview',
-      response: { uid: req.uid, allowed: true },
-    },
-  };
+  const read = readAdmissionReview(body);
+  if ('answer' in read) return read.answer;
+  const req = read.request;
   const mutator = mutators.find(
     (m) =>
       m.group === req.resource.group &&
       m.resource === req.resource.resource &&
       m.version === req.resource.version,
   );
-  if (
-    !mutator ||
-    req.subResource ||
-    !req.object ||
-    (req.operation !== 'CREATE' && req.operation !== 'UPDATE')
-  )
-    return allowed;
-  const object = req.object as JsonObject;
+  const object = req.object as JsonObject | null | undefined;
+  if (!mutator || req.subResource || !object || (req.operation !== 'CREATE' && req.operation !== 'UPDATE'))
+    return patchAnswer(req.uid, {}, {});
   let mutated: JsonObject;
   try {
     mutated = mutator.mutate({
@@ -151,12 +186,8 @@ export function handleMutationReview(body: string, mutators: readonly Mutator[])
       ...(req.oldObject ? { oldObject: req.oldObject as JsonObject } : {}),
     });
   } catch (e) {
-    if (e instanceof MutationError) return refuse(200, req.uid, 400, e.message);
-    return refuse(200, req.uid, 500, `defaulting failed: ${errorMessage(e)}`);
+    if (e instanceof MutationError) return refusal(req.uid, 400, e.message);
+    return refusal(req.uid, 500, `defaulting failed: ${errorMessage(e)}`);
   }
-  const ops = jsonpatch.compare(object, mutated);
-  if (ops.length === 0) return allowed;
-  allowed.review.response.patchType = 'JSONPatch';
-  allowed.review.response.patch = Buffer.from(JSON.stringify(ops)).toString('base64');
-  return allowed;
+  return patchAnswer(req.uid, object, mutated);
 }

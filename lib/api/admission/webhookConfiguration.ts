@@ -3,7 +3,8 @@
  * (./mutation.ts `Mutator`) to a `/mutate` endpoint: the embedded runtime's HTTPS server (lib/local) or the
  * admission function (`kruiseless install --admission-url`). `failurePolicy: Ignore`: while the endpoint is down a
  * write is stored as sent, and the controllers apply the same defaults in memory on every read, so what runs is the
- * same; only the stored object lacks the defaults until its next write.
+ * same; only the stored object lacks the defaults until its next write (a SidecarSet's are applied by the pod webhook
+ * on every read). The pod webhook beside them (SidecarSet injection) is `failurePolicy: Fail`: {@link podMutatingWebhook}.
  */
 import type { JsonObject } from '../types.js';
 import type { Mutator } from './mutation.js';
@@ -18,12 +19,61 @@ export interface MutatingWebhookTarget {
   url: string;
   /** PEM of the CA that signed the endpoint's certificate; absent for a publicly trusted one (a Lambda URL). */
   caPem?: string;
+  /** The https URL of the pod webhook (`/mutate-pod`, SidecarSet injection); absent: no pod webhook. */
+  podUrl?: string;
+}
+
+/** Namespaces the pod webhook never sees, so that they keep creating pods while it is down. */
+export const POD_WEBHOOK_EXCLUDED_NAMESPACES = ['kube-system', 'kube-public', 'kube-node-lease'] as const;
+
+/**
+ * Namespace label that opts a namespace out of the pod webhook (value `disabled`): the way to create pods there while
+ * the webhook is down, at the price of no sidecar injection.
+ */
+export const LABEL_POD_WEBHOOK = 'kruiseless.io/pod-webhook';
+
+/**
+ * The pod webhook `mpod.kruiseless.io` (OpenKruise's `mpod.kb.io`): pods CREATE, `failurePolicy: Fail` as OpenKruise's,
+ * because a pod created without its sidecar keeps lacking it (openkruise/charts#54); every namespace but
+ * {@link POD_WEBHOOK_EXCLUDED_NAMESPACES} and those labelled {@link LABEL_POD_WEBHOOK}`=disabled`.
+ */
+export function podMutatingWebhook(url: string, caPem?: string): JsonObject {
+  return {
+    name: 'mpod.kruiseless.io',
+    admissionReviewVersions: ['v1'],
+    sideEffects: 'None',
+    failurePolicy: 'Fail',
+    matchPolicy: 'Equivalent',
+    reinvocationPolicy: 'Never',
+    timeoutSeconds: MUTATING_WEBHOOK_TIMEOUT_SECONDS,
+    clientConfig: { url, ...(caPem ? { caBundle: Buffer.from(caPem).toString('base64') } : {}) },
+    namespaceSelector: {
+      matchExpressions: [
+        {
+          key: 'kubernetes.io/metadata.name',
+          operator: 'NotIn',
+          values: [...POD_WEBHOOK_EXCLUDED_NAMESPACES],
+        },
+        { key: LABEL_POD_WEBHOOK, operator: 'NotIn', values: ['disabled'] },
+      ],
+    },
+    rules: [
+      {
+        apiGroups: [''],
+        apiVersions: ['v1'],
+        operations: ['CREATE'],
+        resources: ['pods'],
+        scope: 'Namespaced',
+      },
+    ],
+  };
 }
 
 /**
  * The admissionregistration.k8s.io/v1 MutatingWebhookConfiguration: one webhook per mutator, named
  * `<resource>.<group>.kruiseless.io`, for its group/version/resource's CREATE and UPDATE (no subresource), with
- * `matchPolicy: Equivalent` (a write through another served version is converted to the mutator's first).
+ * `matchPolicy: Equivalent` (a write through another served version is converted to the mutator's first); and with
+ * `target.podUrl` the pod webhook ({@link podMutatingWebhook}).
  */
 export function mutatingWebhookConfiguration(
   target: MutatingWebhookTarget,
@@ -36,27 +86,30 @@ export function mutatingWebhookConfiguration(
       name: target.name,
       labels: { 'app.kubernetes.io/name': 'kruiseless', 'app.kubernetes.io/component': 'defaulting' },
     },
-    webhooks: mutators.map((m) => ({
-      name: `${m.resource}.${m.group}.kruiseless.io`,
-      admissionReviewVersions: ['v1'],
-      sideEffects: 'None',
-      failurePolicy: 'Ignore',
-      matchPolicy: 'Equivalent',
-      reinvocationPolicy: 'Never',
-      timeoutSeconds: MUTATING_WEBHOOK_TIMEOUT_SECONDS,
-      clientConfig: {
-        url: target.url,
-        ...(target.caPem ? { caBundle: Buffer.from(target.caPem).toString('base64') } : {}),
-      },
-      rules: [
-        {
-          apiGroups: [m.group],
-          apiVersions: [m.version],
-          operations: ['CREATE', 'UPDATE'],
-          resources: [m.resource],
-          scope: 'Namespaced',
+    webhooks: [
+      ...mutators.map((m) => ({
+        name: `${m.resource}.${m.group}.kruiseless.io`,
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Ignore',
+        matchPolicy: 'Equivalent',
+        reinvocationPolicy: 'Never',
+        timeoutSeconds: MUTATING_WEBHOOK_TIMEOUT_SECONDS,
+        clientConfig: {
+          url: target.url,
+          ...(target.caPem ? { caBundle: Buffer.from(target.caPem).toString('base64') } : {}),
         },
-      ],
-    })),
+        rules: [
+          {
+            apiGroups: [m.group],
+            apiVersions: [m.version],
+            operations: ['CREATE', 'UPDATE'],
+            resources: [m.resource],
+            scope: m.namespaced === false ? 'Cluster' : 'Namespaced',
+          },
+        ],
+      })),
+      ...(target.podUrl ? [podMutatingWebhook(target.podUrl, target.caPem)] : []),
+    ],
   };
 }

@@ -101,6 +101,47 @@ describe('the conversion server', () => {
     });
   });
 
+  test('/mutate-pod is 404 without a pod handler', async () => {
+    expect(await post(server, '/mutate-pod', '{}')).toEqual({ status: 404, body: { message: 'not found' } });
+  });
+
+  test('/mutate-pod answers with the pod handler, and a handler that throws still answers (500 refusal)', async () => {
+    const answered = await startConversionServer({
+      podAdmission: (body) =>
+        body === 'throw'
+          ? Promise.reject(new Error('bug'))
+          : Promise.resolve({
+              statusCode: 200,
+              review: {
+                apiVersion: 'admission.k8s.io/v1',
+                kind: 'AdmissionReview',
+                response: { uid: body, allowed: true },
+              },
+            }),
+    });
+    try {
+      expect(answered.podMutateUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/mutate-pod$/);
+      expect(await post(answered, '/mutate-pod', 'u7')).toEqual({
+        status: 200,
+        body: {
+          apiVersion: 'admission.k8s.io/v1',
+          kind: 'AdmissionReview',
+          response: { uid: 'u7', allowed: true },
+        },
+      });
+      expect(await post(answered, '/mutate-pod', 'throw')).toEqual({
+        status: 200,
+        body: {
+          apiVersion: 'admission.k8s.io/v1',
+          kind: 'AdmissionReview',
+          response: { uid: '', allowed: false, status: { code: 500, message: 'pod webhook failed: bug' } },
+        },
+      });
+    } finally {
+      await answered.close();
+    }
+  }, 30_000);
+
   it("answers an Advanced StatefulSet AdmissionReview at /mutate with OpenKruise's defaults as a JSON Patch; a bad one with 400", async () => {
     expect(server.mutateUrl).toBe(server.url.replace(/\/convert$/, '/mutate'));
     const review = {

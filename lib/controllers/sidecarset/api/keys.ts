@@ -1,0 +1,17 @@
+/**
+ * Every SidecarSet key Kruiseless reads or writes, each as OpenKruise spells it (`pkg/control/sidecarcontrol/util.go`
+ * unless said otherwise). One module so that no string is spelled twice.
+ */
+
+/** SidecarSet and pod annotation: the SidecarSet's hash over its containers (`SidecarSetHashAnnotation`). */
+export const ANNOTATION_SIDECARSET_HASH = 'kruise.io/sidecarset-hash';
+/** SidecarSet and pod annotation: the same hash with every image blanked (`SidecarSetHashWithoutImageAnnotation`). */
+export const ANNOTATION_SIDECARSET_HASH_WITHOUT_IMAGE = 'kruise.io/sidecarset-hash-without-image';
+/** Pod annotation: the names of the SidecarSets injected, sorted, comma-separated (`SidecarSetListAnnotation`). */
+export const ANNOTATION_SIDECARSET_INJECTED_LIST = 'kruise.io/sidecarset-injected-list';
+/** Env var set to `"true"` in every injected container (`SidecarEnvKey`); it marks a container as a sidecar. */
+export const ENV_IS_INJECTED = 'IS_INJECTED';
+/** The namespace label the API server sets to the namespace's name (`corev1.LabelMetadataName`). */
+export const LABEL_METADATA_NAME = 'kubernetes.io/metadata.name';
+/** `restartPolicy` of an init container that makes it a native sidecar (`corev1.ContainerRestartPolicyAlways`). */
+export const RESTART_POLICY_ALWAYS = 'Always';
