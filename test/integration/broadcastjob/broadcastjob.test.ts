@@ -2,7 +2,9 @@
  * BroadcastJob through the whole pipeline on the local control plane (issue 20): a job over the kwok nodes creates
  * one pod per node (pinned by node-name affinity, bound there by kube-scheduler), kwok's `pod-complete` stage takes
  * the `restartPolicy: Never` pods to Succeeded, the status reaches `phase: completed` with exact counts, a Normal
- * `JobComplete` Event is recorded, and `ttlSecondsAfterFinished` deletes the job. Asserted from API objects only.
+ * `JobComplete` Event is recorded, and `ttlSecondsAfterFinished` deletes the job; FailFast fails a job at its first
+ * failed pod (kwok's `pod-fail` stage, by label); a `Never` job gets a pod on a node added later (a tainted fake node
+ * its pods tolerate: the Node watch). Asserted from API objects only.
  */
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Pod } from '../../../lib/api/types.js';
@@ -143,5 +145,111 @@ describe('BroadcastJob on the local control plane', () => {
     await waitFor('deleted after ttlSecondsAfterFinished', 60_000, async () =>
       (await getJob('hello')) === undefined ? true : undefined,
     );
+  }, 240_000);
+
+  test('FailFast (the default): the first failed pod fails the job; parallelism 1 created no other pod', async () => {
+    const job: BroadcastJob = {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'BroadcastJob',
+      metadata: { name: 'failing', namespace: ctx.namespace },
+      spec: {
+        parallelism: 1,
+        template: {
+          metadata: { labels: { 'kwok.kruiseless.io/complete': 'Failed' } },
+          spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' },
+        },
+      },
+    };
+    await ctx.custom.createNamespacedCustomObject({ ...BCJ_API, namespace: ctx.namespace, body: job });
+    const failed = await waitFor('phase failed', 120_000, async () => {
+      const j = await getJob('failing');
+      return j?.status?.phase === 'failed' ? j : undefined;
+    });
+    expect(failed.status).toMatchObject({ active: 0, succeeded: 0, failed: 1, phase: 'failed' });
+    expect(failed.status?.conditions).toEqual([
+      expect.objectContaining({
+        type: 'Failed',
+        status: 'True',
+        reason: 'Failed',
+        message: 'failure policy is FailurePolicyTypeFailFast and failed pod is found',
+      }),
+    ]);
+    const pods = (
+      await ctx.core.listNamespacedPod({
+        namespace: ctx.namespace,
+        labelSelector: 'broadcastjob-name=failing',
+      })
+    ).items;
+    expect(pods.map((p) => p.status?.phase)).toEqual(['Failed']);
+    const events = (
+      await ctx.core.listNamespacedEvent({
+        namespace: ctx.namespace,
+        fieldSelector: 'involvedObject.kind=BroadcastJob,involvedObject.name=failing',
+      })
+    ).items;
+    expect(events.find((e) => e.reason === 'failed pod is found')?.message).toBe(
+      'failure policy is FailurePolicyTypeFailFast and failed pod is found: 0 pods succeeded, 1 pods failed',
+    );
+  }, 240_000);
+
+  test('completionPolicy Never: a node added later gets its pod (Node watch), the job keeps running', async () => {
+    const taint = { key: `bcj-test-${ctx.namespace}`, value: 'x', effect: 'NoSchedule' };
+    const job: BroadcastJob = {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'BroadcastJob',
+      metadata: { name: 'forever', namespace: ctx.namespace },
+      spec: {
+        template: {
+          spec: {
+            containers: [{ name: 'c', image: 'busybox' }],
+            restartPolicy: 'Never',
+            tolerations: [{ key: taint.key, operator: 'Exists' }],
+          },
+        },
+        completionPolicy: { type: 'Never' },
+      },
+    };
+    const before = (await ctx.core.listNode()).items.filter(
+      (n) => !(n.spec?.taints ?? []).some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute'),
+    ).length;
+    await ctx.custom.createNamespacedCustomObject({ ...BCJ_API, namespace: ctx.namespace, body: job });
+    await waitFor(`${before} pods succeeded`, 120_000, async () => {
+      const j = await getJob('forever');
+      return j?.status?.succeeded === before ? j : undefined;
+    });
+    const nodeName = `kwok-bcj-${ctx.namespace}`;
+    await ctx.core.createNode({
+      body: {
+        metadata: {
+          name: nodeName,
+          labels: { type: 'kwok', 'kubernetes.io/hostname': nodeName },
+          annotations: { 'kwok.x-k8s.io/node': 'fake' },
+        },
+        spec: { taints: [taint] },
+      },
+    });
+    try {
+      const grown = await waitFor('a pod on the new node, succeeded', 120_000, async () => {
+        const j = await getJob('forever');
+        return j?.status?.succeeded === before + 1 ? j : undefined;
+      });
+      expect(grown.status).toMatchObject({
+        active: 0,
+        failed: 0,
+        succeeded: before + 1,
+        desired: before + 1,
+        phase: 'running',
+      });
+      expect(grown.status?.conditions).toBeUndefined();
+      const pods = (
+        await ctx.core.listNamespacedPod({
+          namespace: ctx.namespace,
+          labelSelector: 'broadcastjob-name=forever',
+        })
+      ).items;
+      expect(pods.filter((p) => p.spec?.nodeName === nodeName)).toHaveLength(1);
+    } finally {
+      await ctx.core.deleteNode({ name: nodeName });
+    }
   }, 240_000);
 });
