@@ -25,6 +25,7 @@ import { withDefaults } from './api/defaults.js';
 import { LABEL_CONTROLLER_UID, LABEL_JOB_NAME } from './api/keys.js';
 import { BROADCASTJOB_KIND_NAME, BROADCASTJOB_RESOURCE } from './api/resource.js';
 import { executeBroadcastJobPlan } from './execute.js';
+import { reportInvalid } from './invalid.js';
 import { isJobFinished, planBroadcastJob, type BroadcastJobPlan } from './plan/index.js';
 import { deleteBroadcastJob } from './write.js';
 
@@ -155,6 +156,11 @@ export async function runPass(
       ...(plan.requeueAfterSeconds !== undefined ? { requeueAfterSeconds: plan.requeueAfterSeconds } : {}),
       plan,
     };
+  }
+  if (plan.type === 'Invalid') {
+    const writes = await reportInvalid({ ...deps, recordedEvents, eventCorrelation }, job, plan.errors);
+    log({ invalid: plan.errors });
+    return { gone: false, writes, acted: false, plan };
   }
   if (plan.type === 'DeleteJob') {
     try {

@@ -38,3 +38,9 @@ export const BcjEventReason = {
 
 /** FailFast's condition message. */
 export const FAIL_FAST_MESSAGE = 'failure policy is FailurePolicyTypeFailFast and failed pod is found';
+
+/**
+ * Kruiseless's condition on a job OpenKruise's validating webhook would refuse (./validation.ts): no webhook answers
+ * for BroadcastJobs, so the controller reports it (as Advanced StatefulSet's `FailedValidation`).
+ */
+export const CONDITION_FAILED_VALIDATION = 'FailedValidation';

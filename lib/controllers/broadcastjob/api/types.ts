@@ -42,7 +42,7 @@ export interface BroadcastJobSpec {
 
 /** `status.conditions[]` (`JobCondition`). */
 export interface JobCondition {
-  type: KnownOrOther<'Complete' | 'Failed'>;
+  type: KnownOrOther<'Complete' | 'Failed' | 'FailedValidation'>;
   status: KnownOrOther<'True' | 'False' | 'Unknown'>;
   /** RFC 3339. */
   lastProbeTime?: string | null;

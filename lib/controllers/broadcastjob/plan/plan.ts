@@ -12,13 +12,26 @@ import type { Pod } from '../../../api/types.js';
 import { initKruisePodReady } from '../../../podset/podReadiness.js';
 import { isPodActive, podRef } from '../../../podset/pods.js';
 import { withDefaults, DEFAULT_PARALLELISM } from '../api/defaults.js';
-import { BcjEventReason, FAIL_FAST_MESSAGE, JobConditionType, Phase } from '../api/keys.js';
-import type { BroadcastJob, BroadcastJobStatus } from '../api/types.js';
+import { validateBroadcastJob } from '../api/validation.js';
+import {
+  BcjEventReason,
+  CONDITION_FAILED_VALIDATION,
+  FAIL_FAST_MESSAGE,
+  JobConditionType,
+  Phase,
+} from '../api/keys.js';
+import type { BroadcastJob, BroadcastJobStatus, JobCondition } from '../api/types.js';
 import { buildJobPod } from './newPod.js';
 import { nodesToRunPod } from './nodes.js';
 import { podsByNode, podsByOutcome } from './pods.js';
 import { allWritesMade, statusAfter, tally } from './status.js';
 import type { BroadcastJobPlan, BroadcastJobPlanInput, Finish, PlanEvent, SyncPlan } from './types.js';
+
+/** The stored conditions but a `FailedValidation` one (the job is valid now), or nothing when none is left. */
+function conditionsKept(conditions: JobCondition[] | undefined): { conditions?: JobCondition[] } {
+  const kept = (conditions ?? []).filter((c) => c.type !== CONDITION_FAILED_VALIDATION);
+  return kept.length > 0 ? { conditions: kept } : {};
+}
 
 const ms = (t: string | undefined): number | undefined => (t ? Date.parse(t) : undefined);
 const ceilSeconds = (millis: number): number => Math.max(1, Math.ceil(millis / 1000));
@@ -71,7 +84,8 @@ export function isJobComplete(job: BroadcastJob, desired: ReadonlyMap<string, Po
 }
 
 /**
- * The plan for one pass over `input.job` (upstream's order):
+ * The plan for one pass over `input.job` (upstream's order, after its webhooks: defaults applied, and a job its
+ * validating webhook would refuse is `Invalid` and nothing else is planned):
  * 1. a finished job ({@link isJobFinished}) is deleted once its TTL is past, else looked at again when it runs out;
  * 2. `startTime` set to now when absent, `phase` to `running` when empty; the counts from the listed pods
  *    (./pods.ts), `desired` from the nodes (./nodes.ts);
@@ -91,6 +105,8 @@ export function isJobComplete(job: BroadcastJob, desired: ReadonlyMap<string, Po
  */
 export function planBroadcastJob(input: BroadcastJobPlanInput): BroadcastJobPlan {
   const job = withDefaults(input.job);
+  const errors = validateBroadcastJob(job);
+  if (errors.length > 0) return { type: 'Invalid', errors };
   const { now } = input;
   if (isJobFinished(job)) {
     const left = ttlLeftMs(job, now);
@@ -110,7 +126,7 @@ export function planBroadcastJob(input: BroadcastJobPlanInput): BroadcastJobPlan
   const { byNode, events: duplicateEvents } = podsByNode(input.pods);
   const placement = nodesToRunPod(job, input.nodes, byNode);
   const base: BroadcastJobStatus = {
-    ...(stored.conditions ? { conditions: stored.conditions } : {}),
+    ...conditionsKept(stored.conditions),
     startTime,
     ...(stored.completionTime ? { completionTime: stored.completionTime } : {}),
     active: outcome.active.length,

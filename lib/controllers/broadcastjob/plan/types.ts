@@ -1,6 +1,7 @@
 /**
  * The BroadcastJob planner's input and output (./plan.ts `planBroadcastJob`): plain data, no I/O.
  */
+import type { FieldError } from '../../../api/errors.js';
 import type { Node } from '../../../api/node.js';
 import type { Pod } from '../../../api/types.js';
 import type { Action, PodRef } from '../../../podset/actions.js';
@@ -74,6 +75,8 @@ export interface SyncPlan {
 
 /** What one pass does. */
 export type BroadcastJobPlan =
+  /** The job fails OpenKruise's validating webhook (../api/validation.ts): report it, act on nothing. */
+  | { type: 'Invalid'; errors: FieldError[] }
   /** The job finished `ttlSecondsAfterFinished` ago or more: delete it. */
   | { type: 'DeleteJob' }
   /** The job finished: nothing to do, possibly look again when its TTL runs out. */

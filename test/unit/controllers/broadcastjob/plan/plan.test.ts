@@ -439,4 +439,52 @@ describe('planBroadcastJob', () => {
       },
     ]);
   });
+
+  it("refuses what OpenKruise's validating webhook refuses, in its order and words", () => {
+    const j = job({
+      completionPolicy: { type: 'Never', ttlSecondsAfterFinished: 5, activeDeadlineSeconds: 9 },
+    });
+    j.metadata.name = 'bad.name';
+    j.spec.template.spec.restartPolicy = undefined;
+    j.spec.template.metadata = { labels: { 'broadcastjob-name': 'x', app: 'y' } };
+    expect(planBroadcastJob(input(j, [], [node('n0')]))).toEqual({
+      type: 'Invalid',
+      errors: [
+        {
+          path: 'metadata.name',
+          message:
+            'Invalid value: "bad.name": BroadcastJob name must consist of alphanumeric characters or \'-\' ' +
+            "(e.g. 'example-com', regex used for validation is '^[a-zA-Z0-9\\-]+$')",
+        },
+        {
+          path: 'spec.completionPolicy.ttlSecondsAfterFinished',
+          message: 'Invalid value: 5: ttlSecondsAfterFinished can just work with Always CompletionPolicyType',
+        },
+        {
+          path: 'spec.completionPolicy.activeDeadlineSeconds',
+          message: 'Invalid value: 9: activeDeadlineSeconds can just work with Always CompletionPolicyType',
+        },
+        {
+          path: 'spec.template.spec.restartPolicy',
+          message: 'Invalid value: "Always": pod restartPolicy can only be Never or OnFailure',
+        },
+        {
+          path: 'spec.template.metadata.labels',
+          message:
+            'Invalid value: map[string]string{"app":"y", "broadcastjob-name":"x"}: "broadcastjob-name" and ' +
+            '"broadcastjob-controller-uid" are not allowed to preset in pod labels',
+        },
+      ],
+    });
+  });
+
+  it('a valid job drops a FailedValidation condition left from before', () => {
+    const j = job(
+      {},
+      { conditions: [{ type: 'FailedValidation', status: 'True', message: 'm' }], phase: '' },
+    );
+    const p = sync(planBroadcastJob(input(j, [], [node('n0')])));
+    expect(p.status.conditions).toBeUndefined();
+    expect(p.status.phase).toBe('running');
+  });
 });

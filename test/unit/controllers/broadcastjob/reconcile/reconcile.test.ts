@@ -3,7 +3,6 @@
  * writes of OpenKruise's `Reconcile` (expectations → pod creates → status → Events), completion, the TTL deletion,
  * and the Node watch's mapping.
  */
-import type { Node } from '../../../../../lib/api/node.js';
 import { silentLogger } from '../../../../../lib/core/logger.js';
 import {
   reconcileBroadcastJob,
@@ -174,6 +173,32 @@ describe('reconcileBroadcastJob', () => {
     });
     expect(await jobsForNode({}, { cluster: 'test', kube: h.kube })).toEqual([
       { namespace: 'default', name: 'bcj' },
+    ]);
+  });
+
+  test('an invalid job: a FailedValidation condition and Warning Event once, no pod', async () => {
+    const h = setup();
+    h.jobs.get('bcj')!.spec.template.spec.restartPolicy = 'Always';
+    await reconcileBroadcastJob(h.deps(), REQUEST);
+    const message =
+      'BroadcastJob is invalid: spec.template.spec.restartPolicy: Invalid value: "Always": pod restartPolicy can ' +
+      'only be Never or OnFailure';
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'replace broadcastjob status bcj',
+      `event FailedValidation: ${message}`,
+      'lease.release',
+    ]);
+    expect(h.kube.pods.size).toBe(0);
+    expect(h.jobs.get('bcj')?.status?.conditions).toEqual([
+      {
+        type: 'FailedValidation',
+        status: 'True',
+        lastTransitionTime: '2024-05-01T08:00:00Z',
+        reason: 'InvalidSpec',
+        message,
+      },
     ]);
   });
 });
