@@ -137,7 +137,9 @@ export async function runPass(
       requeueAfterSeconds: Math.min(PENDING_RECHECK_SECONDS, left),
     };
   }
-  const nodes = isJobFinished(withDefaults(job)) ? [] : (await deps.kube.list(RESOURCES.nodes, {})).items;
+  const nodes = isJobFinished(withDefaults(job))
+    ? []
+    : (await listAll(deps.kube, RESOURCES.nodes, { limit: LIST_PAGE_SIZE })).items;
   const plan = planBroadcastJob({
     job,
     pods,
