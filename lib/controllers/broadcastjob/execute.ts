@@ -16,7 +16,7 @@ import type { Clock } from '../../core/clock.js';
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../../core/bounded.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { classifyWriteError } from '../../kube/errors.js';
+import { classifyWriteError, KubeApiError } from '../../kube/errors.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
@@ -154,7 +154,8 @@ export async function executeBroadcastJobPlan(ctx: ExecuteContext, plan: SyncPla
         events.push({
           type: 'Warning',
           reason: BcjEventReason.FailedCreate,
-          message: `Error creating: ${errorMessage(o.reason)}`,
+          // the API server's message, as Go's StatusError prints it
+          message: `Error creating: ${o.reason instanceof KubeApiError ? o.reason.apiMessage : errorMessage(o.reason)}`,
         });
       }
     });

@@ -15,6 +15,7 @@ import { RESOURCES } from '../../../../../lib/kube/resources.js';
 import type { ReconcileRequest, RequeueScheduler } from '../../../../../lib/requests/index.js';
 import { createMemoryStores } from '../../../../../lib/state/index.js';
 import {
+  internalError,
   RecordingKube,
   recordingStores,
   type Journal,
@@ -30,7 +31,7 @@ const REQUEST: ReconcileRequest = {
   reason: 'ObjectChanged',
 };
 
-function setup(spec: Partial<BroadcastJob['spec']> = {}) {
+function setup(spec: Partial<BroadcastJob['spec']> = {}, nodeNames = ['n0', 'n1']) {
   const journal: Journal = [];
   const clock = { now: T0 };
   const kube = new RecordingKube(journal, () => new Date(clock.now));
@@ -51,7 +52,7 @@ function setup(spec: Partial<BroadcastJob['spec']> = {}) {
     },
   });
   const nodes = kube.objects(RESOURCES.nodes);
-  for (const name of ['n0', 'n1'])
+  for (const name of nodeNames)
     nodes.set(name, {
       metadata: { name },
       status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } },
@@ -200,5 +201,51 @@ describe('reconcileBroadcastJob', () => {
         message,
       },
     ]);
+  });
+
+  test('a failed create: its FailedCreate Event, its expectation rolled back, no later batch, counted active as upstream', async () => {
+    const h = setup({}, ['n0', 'n1', 'n2', 'n3']);
+    h.kube.failOn((call) => (call === 'create pod bcj-abc01' ? internalError(call) : undefined));
+    const out = await reconcileBroadcastJob(h.deps(), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'expectations.put creates[bcj-abc00]',
+      'create pod bcj-abc00',
+      'event SuccessfulCreate: Created pod: bcj-abc00',
+      'expectations.put creates[bcj-abc00,bcj-abc01,bcj-abc02]',
+      'create pod bcj-abc01',
+      'create pod bcj-abc02',
+      'event FailedCreate: Error creating: etcd is unavailable',
+      'event SuccessfulCreate: Created pod: bcj-abc02',
+      'expectations.put creates[bcj-abc00,bcj-abc02]',
+      'replace broadcastjob status bcj',
+      'requeue 1s',
+      'lease.release (failures 1)',
+    ]);
+    expect(out.result).toBe('reconciled');
+    expect([...h.kube.pods.keys()]).toEqual(['bcj-abc00', 'bcj-abc02']);
+    // the third batch (n3) was not attempted; the failed create counts in active until the next pass recounts
+    expect(h.jobs.get('bcj')?.status).toMatchObject({ active: 3, desired: 4 });
+  });
+
+  test('FailFast: a failed pod deletes the active ones (delete expectations first), then the job is failed', async () => {
+    const h = setup();
+    await reconcileBroadcastJob(h.deps(), REQUEST);
+    h.kube.pods.get('bcj-abc00')!.status = { phase: 'Failed' };
+    h.kube.pods.get('bcj-abc01')!.status = { phase: 'Running' };
+    h.journal.length = 0;
+    await reconcileBroadcastJob(h.deps(), REQUEST);
+    const fail = 'failure policy is FailurePolicyTypeFailFast and failed pod is found';
+    expect(h.journal.slice(0, 7)).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      `event failed pod is found: ${fail}: 0 pods succeeded, 1 pods failed`,
+      'expectations.put deletes[bcj-abc01]',
+      'delete pod bcj-abc01',
+      'event SuccessfulDelete: Delete pod: bcj-abc01',
+      `event failed pod is found: ${fail}: 0 pods succeeded, 2 pods failed`,
+    ]);
+    expect(h.jobs.get('bcj')?.status).toMatchObject({ phase: 'failed', active: 0, failed: 2, succeeded: 0 });
   });
 });
