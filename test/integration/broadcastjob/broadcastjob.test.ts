@@ -4,7 +4,9 @@
  * the `restartPolicy: Never` pods to Succeeded, the status reaches `phase: completed` with exact counts, a Normal
  * `JobComplete` Event is recorded, and `ttlSecondsAfterFinished` deletes the job; FailFast fails a job at its first
  * failed pod (kwok's `pod-fail` stage, by label); a `Never` job gets a pod on a node added later (a tainted fake node
- * its pods tolerate: the Node watch). Asserted from API objects only.
+ * its pods tolerate: the Node watch); and OpenKruise's own e2e spec `succeeds for parallelism < number of node`
+ * (test/e2e/apps/v1beta1/broadcastjob.go: a tainted fake node no kubelet serves, whose pod the test marks Succeeded).
+ * Asserted from API objects only.
  */
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Pod } from '../../../lib/api/types.js';
@@ -252,4 +254,81 @@ describe('BroadcastJob on the local control plane', () => {
       await ctx.core.deleteNode({ name: nodeName });
     }
   }, 240_000);
+
+  test("OpenKruise's e2e spec: succeeds for parallelism < number of node (a fake node the test completes)", async () => {
+    const key = 'kruise.io/e2e-fake-key';
+    const rand = Math.random().toString(36).slice(2, 8);
+    const nodeName = `fake-node-${rand}`;
+    const resources = { cpu: '4', memory: '8Gi', 'ephemeral-storage': '20Gi', pods: '16' };
+    await ctx.core.createNode({
+      body: {
+        metadata: { name: nodeName, labels: { 'kubernetes.io/hostname': nodeName, [key]: 'true' } },
+        spec: { taints: [{ key, value: rand, effect: 'NoSchedule' }] },
+      },
+    });
+    try {
+      const node = await ctx.core.readNode({ name: nodeName });
+      await ctx.core.replaceNodeStatus({
+        name: nodeName,
+        body: {
+          ...node,
+          status: {
+            phase: 'Running',
+            capacity: resources,
+            allocatable: resources,
+            conditions: [{ type: 'Ready', status: 'True', reason: 'FakeReady' }],
+          },
+        },
+      });
+      const tolerations = [{ key, operator: 'Equal', value: rand, effect: 'NoSchedule' }];
+      const nodes = (await ctx.core.listNode()).items.filter((n) =>
+        (n.spec?.taints ?? []).every((t) =>
+          tolerations.some((tol) => tol.key === t.key && tol.value === t.value),
+        ),
+      );
+      const job: BroadcastJob = {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'BroadcastJob',
+        metadata: { name: `job-${rand}`, namespace: ctx.namespace },
+        spec: {
+          parallelism: Math.max(nodes.length - 1, Math.min(nodes.length, 1)),
+          template: {
+            spec: {
+              tolerations,
+              containers: [{ name: 'box', image: 'busybox', command: ['/bin/sh', '-c', 'sleep 5'] }],
+              restartPolicy: 'Never',
+            },
+          },
+          completionPolicy: { type: 'Always' },
+        },
+      };
+      await ctx.custom.createNamespacedCustomObject({ ...BCJ_API, namespace: ctx.namespace, body: job });
+      await waitFor(`desired ${nodes.length}`, 10_000, async () =>
+        (await getJob(`job-${rand}`))?.status?.desired === nodes.length ? true : undefined,
+      );
+      await waitFor(`${nodes.length} pods, the fake node's marked Succeeded`, 180_000, async () => {
+        const pods = (
+          await ctx.core.listNamespacedPod({
+            namespace: ctx.namespace,
+            labelSelector: `broadcastjob-name=job-${rand}`,
+          })
+        ).items;
+        const fake = pods.find((p) => p.spec?.nodeName === nodeName);
+        if (fake && fake.status?.phase !== 'Succeeded')
+          await ctx.core.replaceNamespacedPodStatus({
+            name: fake.metadata?.name ?? '',
+            namespace: ctx.namespace,
+            body: { ...fake, status: { ...fake.status, phase: 'Succeeded' } },
+          });
+        return pods.length === nodes.length ? true : undefined;
+      });
+      const done = await waitFor(`succeeded ${nodes.length}`, 60_000, async () => {
+        const j = await getJob(`job-${rand}`);
+        return j?.status?.succeeded === nodes.length ? j : undefined;
+      });
+      expect(done.status).toMatchObject({ desired: nodes.length, active: 0, failed: 0 });
+    } finally {
+      await ctx.core.deleteNode({ name: nodeName });
+    }
+  }, 300_000);
 });
