@@ -49,7 +49,9 @@ describe('--kind', () => {
 
   it('refuses an unknown kind in one line naming the known ones', () => {
     expect(() => selectKinds('daemonset')).toThrow(UnknownKindError);
-    expect(() => selectKinds('daemonset')).toThrow('unknown kind "daemonset" (known: cloneset, statefulset, broadcastjob)');
+    expect(() => selectKinds('daemonset')).toThrow(
+      'unknown kind "daemonset" (known: cloneset, statefulset, broadcastjob)',
+    );
   });
 });
 
