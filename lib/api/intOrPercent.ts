@@ -78,8 +78,24 @@ export function calculatePartitionReplicas(
  */
 export function legacyScaledValue(value: IntOrString | undefined, total: number, rounding: Rounding): number {
   if (value === undefined || value === null) return 0;
+  return legacyScaledValueOrUndefined(value, total, rounding) ?? 0;
+}
+
+/**
+ * apimachinery's deprecated `intstr.GetValueFromIntOrPercent`, the reading behind {@link legacyScaledValue}, with
+ * its error kept: undefined where it errs (a string whose `%`-stripped rest is not an integer). BroadcastJob's
+ * `parallelism` creates no pod then.
+ * @param value int-or-percent
+ * @param total the count a percentage refers to
+ * @returns a count, or undefined
+ */
+export function legacyScaledValueOrUndefined(
+  value: IntOrString,
+  total: number,
+  rounding: Rounding,
+): number | undefined {
   if (typeof value === 'number') return value;
   const body = value.replace(/%/g, '');
-  if (!/^[+-]?\d+$/.test(body)) return 0;
+  if (!/^[+-]?\d+$/.test(body)) return undefined;
   return roundPercent(parseInt(body, 10), total, rounding);
 }

@@ -21,6 +21,8 @@ export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterComma
   cloneset: [registerRollout, registerPlan, registerWhy, registerLint],
   // `kruiseless rollout` and `lint` (CloneSet's entries) take Advanced StatefulSets too; plan and why do not yet
   statefulset: [],
+  // no BroadcastJob commands yet
+  broadcastjob: [],
 };
 
 /**

@@ -4,6 +4,7 @@
  * controller's own resource is in its folder (e.g. lib/controllers/cloneset/api/resource.ts). The RBAC rows for these calls are in ./access.ts.
  */
 import { GROUP } from '../api/keys.js';
+import type { Node } from '../api/node.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { IMAGE_PULL_JOB_KIND, type ImagePullJob } from '../api/imagePullJob.js';
 import type { CoreEvent } from './event.js';
@@ -51,6 +52,8 @@ export const RESOURCES = {
     namespaced: false,
     kind: 'StorageClass',
   } as Resource<KubeObject & { allowVolumeExpansion?: boolean }>,
+  /** core/v1 Nodes (cluster-scoped; BroadcastJob places one pod on each node its template fits). */
+  nodes: { group: '', version: 'v1', plural: 'nodes', namespaced: false, kind: 'Node' } as Resource<Node>,
   /** core/v1 Events (./event.ts). */
   events: {
     group: '',

@@ -13,8 +13,9 @@ import {
 } from '../../../lib/controllers/index.js';
 
 describe('the registry', () => {
-  it('lists cloneset and statefulset (Advanced StatefulSet)', () => {
-    expect(CONTROLLERS.map((c) => c.name)).toEqual(['cloneset', 'statefulset']);
+  it('lists cloneset, statefulset (Advanced StatefulSet) and broadcastjob', () => {
+    expect(CONTROLLERS.map((c) => c.name)).toEqual(['cloneset', 'statefulset', 'broadcastjob']);
+    expect(controllerByKind('apps.kruise.io/BroadcastJob')?.name).toBe('broadcastjob');
     expect(controllerByKind('apps.kruise.io/CloneSet')?.name).toBe('cloneset');
     expect(controllerByKind('apps.kruise.io/StatefulSet')?.name).toBe('statefulset');
     expect(KNOWN_KINDS('apps.kruise.io/CloneSet')).toEqual({ namespaced: true });

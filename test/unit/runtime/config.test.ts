@@ -83,6 +83,7 @@ describe('controllerSettings', () => {
       }),
     ).toEqual({
       settings: {
+        broadcastjob: {},
         cloneset: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true },
         statefulset: {},
       },
@@ -92,7 +93,7 @@ describe('controllerSettings', () => {
 
   it('sets nothing for the defaults', () => {
     expect(controllerSettings('', {})).toEqual({
-      settings: { cloneset: {}, statefulset: {} },
+      settings: { broadcastjob: {}, cloneset: {}, statefulset: {} },
       ignoredGates: [],
     });
   });
@@ -120,6 +121,7 @@ describe('controllerSettings: Advanced StatefulSet gates', () => {
   it('sets the statefulset planner options its gates name, and CloneSet ignores them', () => {
     expect(controllerSettings('StatefulSetStartOrdinal=true,StatefulSetAutoDeletePVC=false', {})).toEqual({
       settings: {
+        broadcastjob: {},
         cloneset: {},
         statefulset: { statefulSetStartOrdinal: true, statefulSetAutoDeletePVC: false },
       },
