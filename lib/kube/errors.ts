@@ -41,6 +41,11 @@ export class KubeApiError extends KruiselessError {
   readonly apiMessage: string;
   /** For a 429/503: the wait the server asked for (`Retry-After`), seconds, capped (./request.ts). */
   retryAfterSeconds?: number;
+  /**
+   * Which attempt of the request ended in this error (./request.ts), when it was a retry (2 or more): an earlier
+   * attempt's write may then have been applied, its answer lost, so a 409 Conflict may be on the caller's own write.
+   */
+  attempt?: number;
 
   constructor(
     operation: string,

@@ -8,7 +8,7 @@
  */
 import type { JsonObject } from '../api/types.js';
 import { metaTime } from '../api/time.js';
-import { isAlreadyExists, isConflict, isNotFound } from './errors.js';
+import { isAlreadyExists, isConflict, isNotFound, KubeApiError } from './errors.js';
 import { aggregateEventName, eventBody, eventName, eventNamespace, type CoreEvent } from './event.js';
 import type { KubeObject, Resource } from './resource.js';
 import type { KubeEvent } from './types.js';
@@ -66,12 +66,18 @@ export function isOwnCreate(stored: CoreEvent, body: JsonObject): boolean {
   );
 }
 
+/** Whether `e` ended a retried attempt of its request (./request.ts `KubeApiError.attempt`). */
+function retried(e: unknown): boolean {
+  return e instanceof KubeApiError && (e.attempt ?? 1) > 1;
+}
+
 /**
  * Whether `stored` already carries `patch` (the `count`, `lastTimestamp`, and `message` when set, of a
  * {@link foldPatch}): a PATCH that the API server applied but whose answer was lost, or answered with a 5xx after
  * the write (an overloaded server's 504), is retried by the client (lib/kube/request.ts) and meets 409 Conflict on
- * the resourceVersion its own write moved; counting it again would count one repeat twice. Another writer's fold
- * with the same count in the same second cannot be told apart and is not counted (as {@link isOwnCreate}).
+ * the resourceVersion its own write moved; counting it again would count one repeat twice. Asked only after such a
+ * retried attempt's 409 (a first attempt's 409 is another writer's, and is counted on top); another writer's fold
+ * to the same count in the same second in between cannot be told apart then and is not counted.
  */
 export function isOwnPatch(stored: CoreEvent, patch: JsonObject): boolean {
   return (
@@ -152,7 +158,8 @@ export async function recordFolded(
     } catch (e) {
       // changed since read: read again; deleted since read (404): the next attempt creates it again
       if (!isConflict(e) && !isNotFound(e)) throw e;
-      if (isConflict(e)) sent = { patch, result };
+      // only a retried attempt's 409 can be on our own write; a first attempt's is another writer's (count again)
+      if (isConflict(e) && retried(e)) sent = { patch, result };
       lastConflict = e;
     }
   }

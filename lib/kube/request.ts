@@ -337,23 +337,33 @@ export async function requestJson<T>(
   const started = Date.now();
   const left = () => budgetMs - (Date.now() - started);
   const run = () =>
-    pRetry(() => attempt<T>(kc, operation, call, hooks.observe, Math.max(1, Math.min(timeoutMs, left()))), {
-      retries: retry.retries,
-      minTimeout: retry.minTimeoutMs,
-      maxTimeout: MAX_TIMEOUT_MS,
-      factor: 2,
-      randomize: true,
-      maxRetryTime: Math.max(0, budgetMs - MIN_ATTEMPT_MS),
-      shouldRetry: ({ error }) => isRetryable(error),
-      // p-retry's own backoff follows this wait; together they are at least what the server asked for. A wait
-      // that would leave no room for the next attempt within the budget ends the retries here.
-      onFailedAttempt: async ({ error, retriesLeft }) => {
-        const wait = error instanceof KubeApiError ? error.retryAfterSeconds : undefined;
-        if (!wait || retriesLeft <= 0 || !isRetryable(error)) return;
-        if (wait * 1000 + MIN_ATTEMPT_MS > left()) throw error;
-        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    pRetry(
+      (n) =>
+        attempt<T>(kc, operation, call, hooks.observe, Math.max(1, Math.min(timeoutMs, left()))).catch(
+          (e: unknown) => {
+            // a retry's error says so: an earlier attempt may have been applied (KubeApiError.attempt)
+            if (n > 1 && e instanceof KubeApiError) e.attempt = n;
+            throw e;
+          },
+        ),
+      {
+        retries: retry.retries,
+        minTimeout: retry.minTimeoutMs,
+        maxTimeout: MAX_TIMEOUT_MS,
+        factor: 2,
+        randomize: true,
+        maxRetryTime: Math.max(0, budgetMs - MIN_ATTEMPT_MS),
+        shouldRetry: ({ error }) => isRetryable(error),
+        // p-retry's own backoff follows this wait; together they are at least what the server asked for. A wait
+        // that would leave no room for the next attempt within the budget ends the retries here.
+        onFailedAttempt: async ({ error, retriesLeft }) => {
+          const wait = error instanceof KubeApiError ? error.retryAfterSeconds : undefined;
+          if (!wait || retriesLeft <= 0 || !isRetryable(error)) return;
+          if (wait * 1000 + MIN_ATTEMPT_MS > left()) throw error;
+          await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        },
       },
-    });
+    );
   try {
     return await run();
   } catch (e) {

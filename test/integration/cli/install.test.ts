@@ -45,7 +45,7 @@ const guardLines = (suffix = ''): string[] => [
 
 test('applies the CRDs, the RBAC and the pod guard, and every access check comes out as expected', async () => {
   const checks = accessExpectations().length;
-  expect(checks).toBe(79);
+  expect(checks).toBe(98);
   expect(rbacManifests()).toHaveLength(4);
   for (let round = 1; round <= 2; round++) {
     const run = await install();
@@ -82,7 +82,7 @@ test('the check fails, naming the grant, where the watcher group may write pods'
   const run = await install('--check-only');
   expect(run.code).toBe(1);
   expect(run.stderr).toBe('access: kruiseless:watcher may create pods (expected denied)\n');
-  expect(run.stdout).toBe('install: nothing applied (--check-only); access 78/79 as expected\n');
+  expect(run.stdout).toBe('install: nothing applied (--check-only); access 97/98 as expected\n');
 });
 
 test('the namespace opt-in and the admission webhook are rendered and validated by the API server in a dry run, and not stored', async () => {

@@ -140,9 +140,9 @@ describe('malformed and unknown events', () => {
     ).rejects.toThrow(
       'invalid reconcile event: detail.version: must be 2; detail.namespace: must be a DNS-1123 label (lower-case alphanumerics and -)',
     );
-    await expect(reconcile(envelope({ ...request, kind: 'apps.kruise.io/BroadcastJob' }))).rejects.toThrow(
-      'invalid reconcile event: detail.kind: is not a kind this deployment reconciles',
-    );
+    await expect(
+      reconcile(envelope({ ...request, kind: 'apps.kruise.io/UnitedDeployment' })),
+    ).rejects.toThrow('invalid reconcile event: detail.kind: is not a kind this deployment reconciles');
     const { namespace: _namespace, ...noNamespace } = request;
     await expect(reconcile(envelope(noNamespace))).rejects.toThrow(
       'invalid reconcile event: detail.namespace: is required (apps.kruise.io/CloneSet is namespaced)',

@@ -96,6 +96,30 @@ describe('request deadline (finding 14)', () => {
     });
   });
 
+  it("a retried attempt's error says which attempt it was (a 409 after a 503 may be on the caller's own write); a first attempt's does not", async () => {
+    // the first PATCH is answered 503 (as an overloaded server may after applying it), the retry 409
+    const retried = await serve((_req, res, i) =>
+      i === 0
+        ? answer(res, 503, status(503, 'ServiceUnavailable', 'the server is overloaded'))
+        : answer(res, 409, status(409, 'Conflict', 'the object has been modified')),
+    );
+    const kube = createKubeClient(kubeConfig(retried.url), { retry: fast, timeoutMs: 2000 });
+    const patch = { type: 'merge' as const, body: { count: 2 } };
+    const err = await rejection(kube.patch(RESOURCES.events, { namespace: 'ns', name: 'e' }, patch));
+    expect([err.statusCode, err.attempt]).toEqual([409, 2]);
+    const first = await serve((_req, res) =>
+      answer(res, 409, status(409, 'Conflict', 'the object has been modified')),
+    );
+    const once = await rejection(
+      createKubeClient(kubeConfig(first.url), { retry: fast, timeoutMs: 2000 }).patch(
+        RESOURCES.events,
+        { namespace: 'ns', name: 'e' },
+        patch,
+      ),
+    );
+    expect([once.statusCode, once.attempt]).toEqual([409, undefined]);
+  });
+
   it('a deadline that is not a positive number is refused', async () => {
     await expect(
       requestJson(

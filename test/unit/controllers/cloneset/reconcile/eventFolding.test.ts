@@ -7,6 +7,7 @@
 import type { CloneSet, JsonObject } from '../../../../../lib/api/types.js';
 import { aggregateEventName, eventName } from '../../../../../lib/kube/event.js';
 import { FOLD_ATTEMPTS, FOLD_WINDOW_MS, recordFolded } from '../../../../../lib/kube/eventFolding.js';
+import { KubeApiError } from '../../../../../lib/kube/errors.js';
 import type { KubeEvent } from '../../../../../lib/kube/types.js';
 import { harness, seedCloneSet, T0, type Harness } from './support/harness.js';
 import { CLONESET_RESOURCE } from '../../../../../lib/controllers/cloneset/api/resource.js';
@@ -209,6 +210,39 @@ describe('recordFolded', () => {
     expect(stored(h, name)).toMatchObject({ count: 2 });
   });
 
+  test("another recorder folded to the same count in the same second: its first attempt's 409 is not ours, counted on top", async () => {
+    const { h, cs, name } = setup();
+    await recordFolded(
+      h.kube.eventApiForTests,
+      { resource: CLONESET_RESOURCE, object: cs },
+      WARNING,
+      new Date(T0),
+    );
+    let raced = false;
+    h.kube.failOn((call) => {
+      if (raced || !call.startsWith(`patch event ${name}`)) return undefined;
+      raced = true;
+      // the concurrent recorder's PATCH, exactly what ours sets (count 2 at the same second), lands first
+      const e = stored(h, name);
+      h.kube.eventObjects.set(name, {
+        ...e,
+        count: 2,
+        lastTimestamp: '2024-05-01T08:00:02Z',
+        metadata: { ...(e.metadata as JsonObject), resourceVersion: '9999' },
+      });
+      return undefined;
+    });
+    await expect(
+      recordFolded(
+        h.kube.eventApiForTests,
+        { resource: CLONESET_RESOURCE, object: cs },
+        WARNING,
+        new Date(T0 + 2000),
+      ),
+    ).resolves.toBe('counted');
+    expect(stored(h, name)).toMatchObject({ count: 3 });
+  });
+
   test('a PATCH applied whose answer was lost is retried, meets 409 Conflict on its own write: counted once', async () => {
     const { h, cs, name } = setup();
     const api = h.kube.eventApiForTests;
@@ -220,7 +254,11 @@ describe('recordFolded', () => {
       ...api,
       patchEvent: async (namespace: string, event: string, patch: JsonObject) => {
         await api.patchEvent(namespace, event, patch);
-        await api.patchEvent(namespace, event, patch);
+        await api.patchEvent(namespace, event, patch).catch((e: unknown) => {
+          // the retry's error says it was attempt 2, as request.ts marks it
+          if (e instanceof KubeApiError) e.attempt = 2;
+          throw e;
+        });
       },
     };
     h.kube.eventCalls.length = 0;
