@@ -6,8 +6,7 @@
  * nothing is written, look again shortly, as upstream returns early) → read the Nodes unless the job has finished →
  * plan (./plan, pure) → delete the job after its TTL, or execute (./execute.ts).
  */
-import { randomInt } from 'node:crypto';
-import { SAFE_ALPHABET } from '../../api/keys.js';
+import { randomSuffix } from '../../reconcile/pods/randomSuffix.js';
 import type { Pod } from '../../api/types.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
@@ -18,7 +17,12 @@ import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
-import { isSatisfied, observeExpectations } from '../../reconcile/pods/observeExpectations.js';
+import {
+  EXPECTATION_TIMEOUT_SECONDS,
+  isSatisfied,
+  observeExpectations,
+  pendingRecheckSeconds,
+} from '../../reconcile/pods/observeExpectations.js';
 import type { ReconcileReason } from '../../requests/schema.js';
 import type { ExpectationStore, Lease } from '../../state/index.js';
 import { withDefaults } from './api/defaults.js';
@@ -53,24 +57,12 @@ export interface PassResult {
   plan?: BroadcastJobPlan;
 }
 
-/** While expectations are pending, look again after this many seconds (as the other kinds). */
-export const PENDING_RECHECK_SECONDS = 2;
-/** A create or delete not seen after this long is given up (OpenKruise's `ExpectationTimeout`, 5 min). */
-export const EXPECTATION_TIMEOUT_SECONDS = 300;
-
 /** The only read scope: a BroadcastJob's pods are listed by its labels whatever the reason. */
 export type ReadScope = 'owned';
 
 /** {@link ReadScope} for any reason. */
 export function readScopeFor(_reason: ReconcileReason): ReadScope {
   return 'owned';
-}
-
-/** 5 random characters of `SAFE_ALPHABET`, as the API server's `generateName`. */
-export function randomSuffix(): string {
-  let s = '';
-  for (let i = 0; i < 5; i++) s += SAFE_ALPHABET[randomInt(SAFE_ALPHABET.length)];
-  return s;
 }
 
 /**
@@ -129,13 +121,7 @@ export async function runPass(
   );
   if (observed.changed) await deps.expectations.put(lease, observed.pending);
   if (!isSatisfied(observed.pending)) {
-    const left = Math.ceil((observed.msUntilTimeout ?? 0) / 1000) || PENDING_RECHECK_SECONDS;
-    return {
-      gone: false,
-      writes: 0,
-      acted: false,
-      requeueAfterSeconds: Math.min(PENDING_RECHECK_SECONDS, left),
-    };
+    return { gone: false, writes: 0, acted: false, requeueAfterSeconds: pendingRecheckSeconds(observed) };
   }
   const nodes = isJobFinished(withDefaults(job))
     ? []

@@ -4,8 +4,8 @@
  * strings them together. As one call of OpenKruise's `ReconcileCloneSet.doReconcile`, with the informer cache
  * replaced by quorum reads and the in-memory expectations by the durable ones.
  */
-import { randomInt, randomUUID } from 'node:crypto';
-import { SAFE_ALPHABET } from '../../api/keys.js';
+import { randomUUID } from 'node:crypto';
+import { randomSuffix } from '../../reconcile/pods/randomSuffix.js';
 import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../../api/types.js';
 import type { ImagePullJob } from '../../api/imagePullJob.js';
 import { selectorString } from '../../api/selector.js';
@@ -27,6 +27,7 @@ import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';
 import {
   isSatisfied,
   observeExpectations,
+  pendingRecheckSeconds,
   type ObservedExpectations,
 } from '../../reconcile/pods/observeExpectations.js';
 import { CLONESET_RESOURCE } from './api/resource.js';
@@ -57,18 +58,8 @@ export interface PassResult {
   plan?: Plan;
 }
 
-/** While expectations are pending, look again after this many seconds. */
-export const PENDING_RECHECK_SECONDS = 2;
-
-/**
- * Default instance id: 5 characters of the safe alphabet, like OpenKruise's `rand.String(5)` in
- * `GenerateNewInstanceID` (k8s.io/apimachinery `util/rand`).
- */
-export function randomInstanceId(): string {
-  let id = '';
-  for (let i = 0; i < 5; i++) id += SAFE_ALPHABET[randomInt(SAFE_ALPHABET.length)];
-  return id;
-}
+/** Default instance id (OpenKruise's `GenerateNewInstanceID`): lib/reconcile/pods/randomSuffix.ts. */
+export const randomInstanceId = randomSuffix;
 
 /** The CloneSet and what it owns, as read in one pass. */
 export interface World {
@@ -275,8 +266,8 @@ export function planPass(
 /**
  * When to look again, seconds: after a failed write nothing here (the invocation backs off by the CloneSet's
  * failure count, ./backoff.ts, as OpenKruise's failed `Reconcile` is requeued by the rate limiter whatever
- * `RequeueAfter` it asked for); while expectations are pending {@link PENDING_RECHECK_SECONDS} (sooner if one
- * times out first); else what the planner asked for.
+ * `RequeueAfter` it asked for); while expectations are pending, `pendingRecheckSeconds`
+ * (lib/reconcile/pods/observeExpectations.ts); else what the planner asked for.
  */
 export function nextLook(
   result: ExecuteResult,
@@ -285,11 +276,7 @@ export function nextLook(
   plan: Plan,
 ): number | undefined {
   if (result.error) return undefined;
-  if (waiting)
-    return Math.min(
-      PENDING_RECHECK_SECONDS,
-      Math.ceil((observed.msUntilTimeout ?? 0) / 1000) || PENDING_RECHECK_SECONDS,
-    );
+  if (waiting) return pendingRecheckSeconds(observed);
   return plan.requeueAfterSeconds;
 }
 

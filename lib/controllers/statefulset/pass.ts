@@ -21,8 +21,10 @@ import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeObject, Listed } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
 import {
+  EXPECTATION_TIMEOUT_SECONDS,
   isSatisfied,
   observeExpectations,
+  pendingRecheckSeconds,
   type ObservedExpectations,
 } from '../../reconcile/pods/observeExpectations.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
@@ -62,11 +64,6 @@ export interface PassResult {
   error?: string;
   plan?: StatefulSetPlan;
 }
-
-/** While expectations are pending, look again after this many seconds (as CloneSet's pass). */
-export const PENDING_RECHECK_SECONDS = 2;
-/** A create, delete or update the API server has not shown after this long is given up (as CloneSet's, 5 min). */
-export const EXPECTATION_TIMEOUT_SECONDS = 300;
 
 /** `FailedValidation`: the set failed the validating webhook's rules; nothing in the cluster was changed. */
 export const CONDITION_FAILED_VALIDATION = 'FailedValidation';
@@ -429,14 +426,7 @@ export async function runPass(
     durationMs: Date.now() - started,
   });
   const error = result.error?.message ?? (plan.error && !waiting ? plan.error : undefined);
-  const requeue = error
-    ? undefined
-    : waiting
-      ? Math.min(
-          PENDING_RECHECK_SECONDS,
-          Math.ceil((observed.msUntilTimeout ?? 0) / 1000) || PENDING_RECHECK_SECONDS,
-        )
-      : plan.requeueAfterSeconds;
+  const requeue = error ? undefined : waiting ? pendingRecheckSeconds(observed) : plan.requeueAfterSeconds;
   return {
     gone: false,
     writes: result.writes,

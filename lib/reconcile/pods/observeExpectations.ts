@@ -18,6 +18,23 @@ export interface ObservedExpectations {
   msUntilTimeout?: number;
 }
 
+/** While expectations are pending, a pass looks again after this many seconds (every pod-set kind). */
+export const PENDING_RECHECK_SECONDS = 2;
+
+/** A write not seen after this long is given up, seconds (OpenKruise's `ExpectationTimeout`, 5 min). */
+export const EXPECTATION_TIMEOUT_SECONDS = 300;
+
+/**
+ * The requeue, seconds, of a pass held back by pending expectations: {@link PENDING_RECHECK_SECONDS}, or sooner
+ * when the oldest pending entry times out first (`observed.msUntilTimeout`, rounded up to whole seconds).
+ */
+export function pendingRecheckSeconds(observed: ObservedExpectations): number {
+  return Math.min(
+    PENDING_RECHECK_SECONDS,
+    Math.ceil((observed.msUntilTimeout ?? 0) / 1000) || PENDING_RECHECK_SECONDS,
+  );
+}
+
 /** An empty expectations record. */
 export function noExpectations(): Expectations {
   return { creates: [], deletes: [], updates: [] };
