@@ -79,15 +79,19 @@ function defaultHttpGet(action: unknown): void {
   setIfZero(action, 'scheme', 'HTTP');
 }
 
-function defaultFieldRef(ref: unknown): void {
+/** `SetDefaults_ObjectFieldSelector`: a field reference's `apiVersion` `v1`, in place (nothing for a non-object). */
+export function defaultFieldRef(ref: unknown): void {
   if (isObj(ref)) setIfZero(ref, 'apiVersion', 'v1');
 }
 
+/** The container probes Kubernetes' defaulters fill (`SetDefaults_Probe`). */
+const ALL_PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+
 /** Defaults shared by containers, init containers and ephemeral containers. */
-function defaultContainerCommon(c: Obj): void {
+function defaultContainerCommon(c: Obj, probes: readonly string[]): void {
   for (const port of objects(c.ports)) setIfZero(port, 'protocol', 'TCP');
   for (const env of objects(c.env)) if (isObj(env.valueFrom)) defaultFieldRef(env.valueFrom.fieldRef);
-  for (const key of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+  for (const key of probes) {
     const probe = c[key];
     if (!isObj(probe)) continue;
     setIfZero(probe, 'timeoutSeconds', 1);
@@ -106,11 +110,22 @@ function defaultContainerCommon(c: Obj): void {
   setIfNil(c, 'resources', {});
 }
 
-function defaultContainer(c: Obj, pullPolicy: (image: string) => string): void {
+/**
+ * Kubernetes' `SetDefaults_Container` and the defaulters under it, in place on one container object: pull policy
+ * (by `options.pullPolicy`, default {@link kubernetesDefaultPullPolicy} of the image), termination message path and
+ * policy, port protocol `TCP`, env field references' `apiVersion`, the defaults of `options.probes` (default
+ * liveness, readiness and startup; OpenKruise's SidecarSet defaulting fills the first two only) and of httpGet
+ * actions in probes and lifecycle handlers, and `resources` `{}` (Go always writes the struct).
+ */
+export function defaultContainerInPlace(
+  c: Obj,
+  options: { pullPolicy?: (image: string) => string; probes?: readonly string[] } = {},
+): void {
+  const pullPolicy = options.pullPolicy ?? kubernetesDefaultPullPolicy;
   if (isZero(c.imagePullPolicy)) c.imagePullPolicy = pullPolicy(typeof c.image === 'string' ? c.image : '');
   setIfZero(c, 'terminationMessagePath', DEFAULT_TERMINATION_MESSAGE_PATH);
   setIfZero(c, 'terminationMessagePolicy', 'File');
-  defaultContainerCommon(c);
+  defaultContainerCommon(c, options.probes ?? ALL_PROBES);
 }
 
 /**
@@ -183,8 +198,8 @@ export function defaultPodTemplate(template: PodTemplateSpec): PodTemplateSpec {
   setIfNil(spec, 'terminationGracePeriodSeconds', DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS);
   setIfZero(spec, 'schedulerName', DEFAULT_SCHEDULER_NAME);
   for (const v of objects(spec.volumes)) defaultVolume(v);
-  for (const c of objects(spec.initContainers)) defaultContainer(c, kubernetesDefaultPullPolicy);
-  for (const c of objects(spec.containers)) defaultContainer(c, () => 'Always');
-  for (const c of objects(spec.ephemeralContainers)) defaultContainerCommon(c);
+  for (const c of objects(spec.initContainers)) defaultContainerInPlace(c);
+  for (const c of objects(spec.containers)) defaultContainerInPlace(c, { pullPolicy: () => 'Always' });
+  for (const c of objects(spec.ephemeralContainers)) defaultContainerCommon(c, ALL_PROBES);
   return out;
 }

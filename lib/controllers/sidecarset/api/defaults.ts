@@ -4,9 +4,9 @@
  * modified. Only Go zero values (absent, `null`, `""`, `0`) are filled, so a defaulted object comes back equal.
  */
 import {
-  DEFAULT_TERMINATION_MESSAGE_PATH,
+  defaultContainerInPlace,
+  defaultFieldRef,
   defaultVolumesInPlace,
-  kubernetesDefaultPullPolicy,
 } from '../../../api/podTemplateDefaults.js';
 import type { SidecarSet } from './types.js';
 
@@ -17,18 +17,6 @@ const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : [])
 const setIfZero = (o: Obj, key: string, value: unknown): void => {
   if (isZero(o[key])) o[key] = value;
 };
-
-/** `SetDefaults_HTTPGetAction`: path `/`, scheme `HTTP`. */
-function defaultHttpGet(action: unknown): void {
-  if (!isObj(action)) return;
-  setIfZero(action, 'path', '/');
-  setIfZero(action, 'scheme', 'HTTP');
-}
-
-/** `SetDefaults_ObjectFieldSelector`: apiVersion `v1`. */
-function defaultFieldRef(ref: unknown): void {
-  if (isObj(ref)) setIfZero(ref, 'apiVersion', 'v1');
-}
 
 /**
  * One sidecar container, in place: inject policy, `upgradeType` ColdUpgrade, `shareVolumePolicy.type` disabled, then
@@ -42,29 +30,9 @@ function defaultSidecarContainer(c: Obj, injectPolicy: string): void {
   setIfZero(c.upgradeStrategy as Obj, 'upgradeType', 'ColdUpgrade');
   if (!isObj(c.shareVolumePolicy)) c.shareVolumePolicy = {};
   setIfZero(c.shareVolumePolicy as Obj, 'type', 'disabled');
-  if (isZero(c.imagePullPolicy))
-    c.imagePullPolicy = kubernetesDefaultPullPolicy(typeof c.image === 'string' ? c.image : '');
-  setIfZero(c, 'terminationMessagePath', DEFAULT_TERMINATION_MESSAGE_PATH);
-  setIfZero(c, 'terminationMessagePolicy', 'File');
-  for (const p of objects(c.ports)) setIfZero(p, 'protocol', 'TCP');
   for (const t of objects(c.transferEnv))
     if (isObj(t.sourceContainerNameFrom)) defaultFieldRef(t.sourceContainerNameFrom.fieldRef);
-  for (const e of objects(c.env)) if (isObj(e.valueFrom)) defaultFieldRef(e.valueFrom.fieldRef);
-  if (!isObj(c.resources)) c.resources = {};
-  for (const key of ['livenessProbe', 'readinessProbe']) {
-    const probe = c[key];
-    if (!isObj(probe)) continue;
-    setIfZero(probe, 'timeoutSeconds', 1);
-    setIfZero(probe, 'periodSeconds', 10);
-    setIfZero(probe, 'successThreshold', 1);
-    setIfZero(probe, 'failureThreshold', 3);
-    defaultHttpGet(probe.httpGet);
-  }
-  if (isObj(c.lifecycle))
-    for (const key of ['postStart', 'preStop']) {
-      const handler = c.lifecycle[key];
-      if (isObj(handler)) defaultHttpGet(handler.httpGet);
-    }
+  defaultContainerInPlace(c, { probes: ['livenessProbe', 'readinessProbe'] });
 }
 
 /**
