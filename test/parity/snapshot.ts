@@ -186,10 +186,23 @@ function podView(p: V1Pod, previousUids: ReadonlySet<string>): PodView {
     readinessGates: (p.spec?.readinessGates ?? []).map((g) => g.conditionType).sort(),
     spec,
     phase: p.status?.phase ?? '',
-    conditions: (p.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).sort(),
+    conditions: podConditions(p),
     restarts: (p.status?.containerStatuses ?? []).reduce((n, c) => n + (c.restartCount ?? 0), 0),
     runningImages: (p.status?.containerStatuses ?? []).map((c) => `${c.name}=${c.image}`).sort(),
   };
+}
+
+/**
+ * A pod's conditions as `<type>=<status>`, sorted. `PodScheduled` is read from the binding (`spec.nodeName`) once
+ * the pod is bound: the condition is kube-scheduler's, not the controller's, and on a loaded machine a bind whose
+ * answer timed out but which landed leaves the scheduler's failure write `PodScheduled=False` on a bound, running pod
+ * (seen once on the OpenKruise side in CI: `asts-predelete-hook`, a Ready pod with `PodScheduled=False`).
+ */
+function podConditions(p: V1Pod): string[] {
+  const bound = Boolean(p.spec?.nodeName);
+  return (p.status?.conditions ?? [])
+    .map((c) => `${c.type}=${c.type === 'PodScheduled' && bound ? 'True' : c.status}`)
+    .sort();
 }
 
 /**
