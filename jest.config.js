@@ -27,6 +27,8 @@ const ALONE = [
   '<rootDir>/test/integration/e2e/noop-cost.test.ts',
   // the real `kruiseless local` command, killed and restarted: it watches and resyncs the whole cluster
   '<rootDir>/test/integration/e2e/killed-local.test.ts',
+  // re-applies every CRD of the shared cluster
+  '<rootDir>/test/integration/testcluster-crds.test.ts',
 ];
 
 export default {

@@ -7,14 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ApiException,
-  ApiextensionsV1Api,
-  KubeConfig,
-  VersionApi,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
+import { ApiextensionsV1Api, KubeConfig, VersionApi } from '@kubernetes/client-node';
+import { applyServerSide, parseManifests } from '../../lib/kube/apply.js';
 import type { Log } from './build.js';
 import { clusterUp } from './cluster.js';
 import { CRD_DIR } from './versions.js';
@@ -63,23 +57,19 @@ export async function reachable(kubeconfigFile: string): Promise<boolean> {
 }
 
 /**
- * Creates or replaces every CRD in infra/crds and waits until each is Established (60 s).
- * @throws ApiException from the API server, or Error when a CRD is not Established in time
+ * Server-side applies every CRD in infra/crds (as `kruiseless install` does, through client-node's typed models so
+ * that keys such as `x-kubernetes-int-or-string` reach the API server) and waits until each is Established (60 s).
+ * @throws ManifestError for a CRD file that does not parse; ApiException from the API server; Error when a CRD is not
+ *   Established in time
  */
 export async function installCrds(kubeconfigFile: string): Promise<void> {
-  const api = load(kubeconfigFile).makeApiClient(ApiextensionsV1Api);
+  const kc = load(kubeconfigFile);
+  const api = kc.makeApiClient(ApiextensionsV1Api);
   for (const f of fs.readdirSync(CRD_DIR).filter((n) => n.endsWith('.yaml'))) {
-    for (const doc of parseAllDocuments(fs.readFileSync(path.join(CRD_DIR, f), 'utf8'))) {
-      const crd = doc.toJS() as V1CustomResourceDefinition;
+    const crds = parseManifests(fs.readFileSync(path.join(CRD_DIR, f), 'utf8'), `infra/crds/${f}`);
+    await applyServerSide(kc, crds, 'kruiseless-test-setup');
+    for (const crd of crds) {
       const name = crd.metadata?.name ?? '';
-      try {
-        const old = await api.readCustomResourceDefinition({ name });
-        crd.metadata = { ...crd.metadata, resourceVersion: old.metadata?.resourceVersion };
-        await api.replaceCustomResourceDefinition({ name, body: crd });
-      } catch (e) {
-        if (!(e instanceof ApiException) || e.code !== 404) throw e;
-        await api.createCustomResourceDefinition({ body: crd });
-      }
       const deadline = Date.now() + 60000;
       for (;;) {
         const cur = await api.readCustomResourceDefinition({ name });
