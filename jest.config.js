@@ -27,8 +27,10 @@ const ALONE = [
   '<rootDir>/test/integration/e2e/noop-cost.test.ts',
   // the real `kruiseless local` command, killed and restarted: it watches and resyncs the whole cluster
   '<rootDir>/test/integration/e2e/killed-local.test.ts',
-  // re-applies every CRD of the shared cluster
+  // re-apply every CRD of the shared cluster; install also puts back a CRD whose Kruiseless conversion webhook does
+  // not answer, which would pull the conversion from under a test that stopped its converter on purpose
   '<rootDir>/test/integration/testcluster-crds.test.ts',
+  '<rootDir>/test/integration/cli/install.test.ts',
 ];
 
 export default {

@@ -38,6 +38,8 @@ import {
   withConversionWebhook,
 } from './manifests.js';
 import { errorMessage } from '../core/errors.js';
+import { conversionOutcomeLine, kruiselessConversions, releaseStaleConversions } from './staleConversions.js';
+import { plainVersionsFor } from './webhookVersions.js';
 import { claimTemplateRuleOn, syncClaimTemplatePolicies } from './claimTemplatePolicies.js';
 
 /** The field manager of every object `install` applies (visible in `kubectl get -o yaml --show-managed-fields`). */
@@ -250,6 +252,14 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
         apply.map((c) => c.metadata?.name ?? ''),
         io,
       );
+    if (!settings) {
+      // a webhook Kruiseless set that no longer answers (a killed `kruiseless local`) would fail every read of the
+      // CRD's other version: put those CRDs back to no conversion, as infra/crds has them
+      const applied = new Set(apply.map((c) => c.metadata?.name ?? ''));
+      const ours = kruiselessConversions(new Map([...current].filter(([name]) => applied.has(name))));
+      for (const o of await releaseStaleConversions(conn.kube, ours, plainVersionsFor, { dryRun }))
+        io.out(`${conversionOutcomeLine(o)}\n`);
+    }
     await applyAll(conn.kc, [...rbac, ...guard, ...optIn, ...admission], io, dryRun);
   }
   let claimPolicies = '';

@@ -63,3 +63,12 @@ export const RESOURCES = {
     kind: 'Event',
   } as Resource<CoreEvent>,
 } as const;
+
+/** apiextensions.k8s.io/v1 CustomResourceDefinitions (cluster-scoped): the conversion patches of a CRD. */
+export const CRD_RESOURCE: Resource = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+  kind: 'CustomResourceDefinition',
+};

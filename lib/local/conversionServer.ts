@@ -36,7 +36,8 @@ import {
 import { admissionMutators } from '../controllers/mutations.js';
 import { POD_MUTATE_PATH } from '../controllers/sidecarset/podWebhook.js';
 import { errorMessage } from '../core/errors.js';
-import { isNotFound, type KubeClient, type Resource } from '../kube/index.js';
+import { isNotFound, type KubeClient } from '../kube/index.js';
+import { CRD_RESOURCE } from '../kube/resources.js';
 
 /** The path of the conversion webhook. */
 export const CONVERT_PATH = '/convert';
@@ -47,14 +48,8 @@ export const MUTATE_PATH = '/mutate';
 /** The path of the pod webhook (SidecarSet injection, lib/controllers/sidecarset/podWebhook.ts). */
 export { POD_MUTATE_PATH } from '../controllers/sidecarset/podWebhook.js';
 
-/** apiextensions.k8s.io/v1 CustomResourceDefinitions (cluster-scoped), for the conversion patch. */
-export const CRD_RESOURCE: Resource = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  plural: 'customresourcedefinitions',
-  namespaced: false,
-  kind: 'CustomResourceDefinition',
-};
+/** apiextensions.k8s.io/v1 CustomResourceDefinitions, for the conversion patch (lib/kube/resources.ts). */
+export { CRD_RESOURCE };
 
 /** Options of {@link startConversionServer}. */
 export interface ConversionServerOptions {

@@ -2,9 +2,20 @@
  * `kruiseless install` on the real local control plane: it applies the CRDs, the RBAC and the pod guard (by default:
  * review finding 5), waits for the CRDs, and its SubjectAccessReview check passes; run again it changes nothing; a namespace where the watcher group has been
  * granted a write makes the check fail with exactly that line; the admission webhook is rendered and validated by
- * the API server in a server dry run and never stored (it would slow every pod write of the shared test cluster).
+ * the API server in a server dry run and never stored (it would slow every pod write of the shared test cluster); a
+ * CRD left converting through a Kruiseless webhook that does not answer (a killed `kruiseless local`) is put back to
+ * no conversion. Runs alone (jest.config.js ALONE): it changes the shared cluster's CRDs.
  */
-import { AdmissionregistrationV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import net from 'node:net';
+import {
+  AdmissionregistrationV1Api,
+  ApiextensionsV1Api,
+  RbacAuthorizationV1Api,
+} from '@kubernetes/client-node';
+import { conversionWebhookPatch, noConversionPatch } from '../../../lib/api/conversion/crd.js';
+import { plainVersionsFor, webhookVersionsFor } from '../../../lib/cli/webhookVersions.js';
+import { createKubeClient } from '../../../lib/kube/index.js';
+import { CRD_RESOURCE } from '../../../lib/kube/resources.js';
 import { runCli } from '../../../lib/cli/program.js';
 import { accessExpectations } from '../../../lib/cli/install.js';
 import { crdManifests, rbacManifests } from '../../../lib/cli/manifests.js';
@@ -20,6 +31,20 @@ function install(...args: string[]) {
     KRUISELESS_ADMISSION_PATH_SECRET: SECRET,
   });
 }
+
+// every CRD as infra/crds has it (an earlier test's `kruiseless local` may have left one converting through a
+// webhook that is gone, as README says of Advanced StatefulSet's), so that the runs below print exactly these lines
+beforeAll(async () => {
+  const kube = createKubeClient(ctx.kc);
+  for (const c of crdManifests()) {
+    const name = c.metadata?.name ?? '';
+    await kube.patch(
+      CRD_RESOURCE,
+      { name },
+      { type: 'merge', body: noConversionPatch(plainVersionsFor(name)) },
+    );
+  }
+});
 
 const crdLines = (): string[] =>
   // every CRD is applied first, then each is waited for
@@ -123,4 +148,62 @@ test('bad admission settings are refused before anything is applied', async () =
     stdout: '',
     stderr: 'error: --admission-url needs --cluster-name (the name in the cluster registry)\n',
   });
+});
+
+test('a CRD left converting through a dead Kruiseless webhook is put back with its plain versions; the next run says nothing', async () => {
+  // the grant of the watcher-write test above would fail the access check
+  const rbac = ctx.kc.makeApiClient(RbacAuthorizationV1Api);
+  await rbac
+    .deleteNamespacedRoleBinding({ name: 'too-much', namespace: ctx.namespace })
+    .catch(() => undefined);
+  await rbac.deleteNamespacedRole({ name: 'too-much', namespace: ctx.namespace }).catch(() => undefined);
+  const name = 'clonesets.apps.kruise.io';
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  const url = `https://127.0.0.1:${port}/convert`;
+  const kube = createKubeClient(ctx.kc);
+  await kube.patch(
+    CRD_RESOURCE,
+    { name },
+    { type: 'merge', body: conversionWebhookPatch({ url, server: 'local' }, webhookVersionsFor(name)) },
+  );
+  const checks = accessExpectations().length;
+  const summary = `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in no, admission webhook no; access ${checks}/${checks} as expected`;
+  const first = await install();
+  expect({ stderr: first.stderr, code: first.code }).toEqual({ stderr: '', code: 0 });
+  expect(first.stdout.trimEnd().split('\n')).toEqual([
+    ...crdLines(),
+    `customresourcedefinition.apiextensions.k8s.io/${name} conversion webhook removed (local at ${url} does not answer)`,
+    ...rbacLines(),
+    ...guardLines(),
+    summary,
+  ]);
+  const crd = await ctx.kc.makeApiClient(ApiextensionsV1Api).readCustomResourceDefinition({ name });
+  expect({
+    strategy: crd.spec.conversion?.strategy,
+    webhook: crd.spec.conversion?.webhook,
+    annotation: crd.metadata?.annotations?.['kruiseless.io/conversion-webhook'],
+    // v1beta1 is the alias of v1alpha1 again: the same spec fields (OpenKruise's v1beta1 has rollingUpdate etc.)
+    v1beta1SpecFields: Object.keys(
+      crd.spec.versions.find((v) => v.name === 'v1beta1')?.schema?.openAPIV3Schema?.properties?.spec
+        ?.properties ?? {},
+    ).sort(),
+  }).toEqual({
+    strategy: 'None',
+    webhook: undefined,
+    annotation: undefined,
+    v1beta1SpecFields: Object.keys(
+      crd.spec.versions.find((v) => v.name === 'v1alpha1')?.schema?.openAPIV3Schema?.properties?.spec
+        ?.properties ?? {},
+    ).sort(),
+  });
+  const second = await install();
+  expect(second.stdout.trimEnd().split('\n')).toEqual([
+    ...crdLines(),
+    ...rbacLines(),
+    ...guardLines(),
+    summary,
+  ]);
 });
