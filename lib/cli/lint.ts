@@ -17,7 +17,8 @@ import { errorMessage } from '../core/errors.js';
 import type { FieldError } from '../api/errors.js';
 import { GROUP, KIND } from '../api/keys.js';
 import type { CloneSet, JsonObject } from '../api/types.js';
-import { fromV1beta1, type CloneSetV1beta1 } from '../api/v1beta1.js';
+import type { CloneSetV1beta1 } from '../api/v1beta1.js';
+import { fromV1beta1 } from '../controllers/cloneset/api/versionMapping.js';
 import { CliError, runCommand, type CliIO } from './io.js';
 
 /** The result of linting one document. */

@@ -1,5 +1,6 @@
 import type { CloneSet } from '../../../lib/api/types.js';
-import { fromV1beta1, toV1beta1, type CloneSetV1beta1 } from '../../../lib/api/v1beta1.js';
+import type { CloneSetV1beta1 } from '../../../lib/api/v1beta1.js';
+import { fromV1beta1, toV1beta1 } from '../../../lib/controllers/cloneset/api/versionMapping.js';
 
 const template = { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c' }] } };
 const base = (us: CloneSet['spec']['updateStrategy'], extra: Partial<CloneSet> = {}): CloneSet => ({
@@ -63,8 +64,8 @@ describe('v1alpha1 → v1beta1 (docs/behaviour/cloneset.md#v1beta1-mapping)', ()
     );
     const out = toV1beta1(cs);
     expect(out.spec.scaleStrategy).toEqual({
+      // enablePVCReuse false is omitted, as Go's omitempty writes it (OpenKruise's /convert golden answers)
       podsToDelete: ['p'],
-      enablePVCReuse: false,
       excludePreparingDelete: true,
     });
     expect(out.spec.updateStrategy).toEqual({
@@ -157,13 +158,14 @@ describe('v1beta1 → v1alpha1 (docs/behaviour/cloneset.md#v1beta1-mapping)', ()
       partition: 1,
       paused: true,
       scatterStrategy: [{ key: 'k', value: 'v' }],
-      inPlaceUpdateStrategy: { gracePeriodSeconds: 0 },
+      // a zero grace period is omitted (Go's omitempty), the strategy itself kept for its pre-download content
+      inPlaceUpdateStrategy: {},
     });
     expect(out.metadata.annotations).toEqual({
       'apps.kruise.io/image-predownload-parallelism': '50%',
       'apps.kruise.io/image-predownload-min-updated-ready-pods': '2',
     });
-    expect(out.spec.scaleStrategy).toEqual({ disablePVCReuse: false });
+    expect(out.spec.scaleStrategy).toEqual({}); // disablePVCReuse false omitted (Go's omitempty)
     expect(out.status?.replicas).toBe(1);
   });
 

@@ -4,7 +4,7 @@
  * OnDelete variant of C24. (Once a known bug: the planner's validation rejected OnDelete; it now validates
  * with `allowOnDelete`.)
  */
-import { fromV1beta1, toV1beta1 } from '../../../lib/api/v1beta1.js';
+import { fromV1beta1, toV1beta1 } from '../../../lib/controllers/cloneset/api/versionMapping.js';
 import type { CloneSet } from '../../../lib/api/types.js';
 import { World } from '../support/world.js';
 import { countRev, ipur, names, revOf, sample, setImage, updateRev } from './helpers.js';

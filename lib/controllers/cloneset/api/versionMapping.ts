@@ -7,10 +7,12 @@
 import { LABEL_SCALING_EXCLUDE_PREPARING_DELETE } from '../../../api/keys.js';
 import { parseGoInt, parseInt32 } from '../../../api/int32.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../api/types.js';
+import type { CloneSet } from '../../../api/types.js';
 import {
   ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS,
   ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM,
   ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS,
+  type CloneSetV1beta1,
 } from '../../../api/v1beta1.js';
 
 /** The metadata keys the mapping reads or writes: one label, three annotations. */
@@ -203,4 +205,22 @@ export function mapToV1alpha1(part: MappedPart): MappedPart {
     }
   }
   return { scaleStrategy, updateStrategy, labels: { ...part.labels }, annotations };
+}
+
+/**
+ * A v1alpha1 CloneSet as OpenKruise's v1beta1 ({@link mapToV1beta1} on the whole object, apiVersion set), typed:
+ * the mapping alone, without the marker annotations of ./conversion.ts that make the webhook's round trip exact.
+ * Not modifying `cs`.
+ */
+export function toV1beta1(cs: CloneSet): CloneSetV1beta1 {
+  const json = structuredClone(cs) as unknown as JsonObject;
+  const out = withMappedPart(json, mapToV1beta1(mappedPart(json)));
+  return { ...out, apiVersion: 'apps.kruise.io/v1beta1' } as unknown as CloneSetV1beta1;
+}
+
+/** A v1beta1 CloneSet as v1alpha1 ({@link mapToV1alpha1}; see {@link toV1beta1}). Not modifying `cs`. */
+export function fromV1beta1(cs: CloneSetV1beta1): CloneSet {
+  const json = structuredClone(cs) as unknown as JsonObject;
+  const out = withMappedPart(json, mapToV1alpha1(mappedPart(json)));
+  return { ...out, apiVersion: 'apps.kruise.io/v1alpha1' } as unknown as CloneSet;
 }
