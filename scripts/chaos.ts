@@ -8,12 +8,13 @@
  * the bus only through the real watch pump (over HTTP, with its relists and checkpoint leases), the real resync and
  * the real admission webhook, with watch, pump, resync and admission faults.
  * Progress (percentage and ETA) and the first violations go to stderr. Exit 0 only with no violation and every run
- * converged; the same --seed replays the same run. Read faults, reused pod names and in-flight writes are on
- * (scenarioArb's `reads`, `names` and `inFlight`).
+ * converged; the same --seed replays the same run. Read faults, reused pod names, in-flight writes and holders
+ * stalled between the lease guard and a write are on (scenarioArb's `reads`, `names`, `inFlight` and `stalls`).
  *
  * `npm run test:chaos -- --mutants [--seed S] [--scenarios K]`: runs every known mutant
  * (test/unit/controllers/cloneset/reconcile/chaos/mutants.ts) until a check catches it, at most K scenarios each
- * (default 1000), one line per mutant on stderr, and ends with one line on stdout:
+ * (default 1000), then 200 stalled scale-down stories (chaos/scenario.ts `stalledScaleDownArb`), one line per
+ * mutant on stderr, and ends with one line on stdout:
  *   chaos mutants: <caught> of <n> caught
  * Exit 0 only when every mutant was caught. With `--events`, the event path's mutants instead
  * (test/unit/controllers/cloneset/reconcile/chaos/eventMutants.ts: defects of the pump and the resync that only the
@@ -94,11 +95,15 @@ if (opts.mutants) {
     console.error(
       v.caught
         ? `  caught   ${v.name} (${v.by})`
-        : `  MISSED   ${v.name} (${v.scenarios} scenarios, seed ${mutantSeed})`,
+        : `  MISSED   ${v.name} (${v.scenarios} scenarios${v.stories ? ` and ${v.stories} stalled scale-down stories` : ''}, seed ${mutantSeed})`,
     );
     if (v.unclean.length > 0)
       console.error(
         `           not counted: scenarios ${v.unclean.join(', ')} break a check without the mutant too`,
+      );
+    if ((v.uncleanStories ?? []).length > 0)
+      console.error(
+        `           not counted: stalled scale-down stories ${(v.uncleanStories ?? []).join(', ')} break a check without the mutant too`,
       );
   }
   // under the what-if the unmutated code fails too: say so on the result line, so it is never read as a catch
@@ -121,6 +126,7 @@ const scenarios = fc.sample(
     reads: true,
     names: true,
     inFlight: true,
+    stalls: true,
     staleLists,
     events: !!opts.events,
   }),

@@ -7,7 +7,7 @@
  * long run is `npm run test:chaos -- --steps N [--seed S]`.
  */
 import fc from 'fast-check';
-import { scenarioArb, type Scenario } from './chaos/scenario.js';
+import { scenarioArb, stalledScaleDownArb, type Scenario } from './chaos/scenario.js';
 import { namespaceOf } from '../../../../../lib/core/objectKey.js';
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import { RESOURCES } from '../../../../../lib/kube/resources.js';
@@ -249,6 +249,72 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
     });
   });
 
+  /**
+   * 4 → 2 (maxSurge 1, maxUnavailable 0): the holder deletes web-bbbbb, passes the lease guard for web-cbbbb and
+   * stalls 330 s before sending it (a suspended `kruiseless local`); web-fbbbb turns unhealthy meanwhile and is
+   * healthy again, so it is the newest ready pod, first in OpenKruise's deletion order, when the successor plans —
+   * after the 5-minute expectation timeout, which is the only time it plans while the stalled delete is to come.
+   */
+  const stalledDelete: Scenario = {
+    spec: {
+      replicas: 4,
+      image: 0,
+      type: 'InPlaceIfPossible',
+      preDeleteHook: false,
+      inPlaceUpdateHook: false,
+      maxSurge: 1,
+      maxUnavailable: 0,
+    },
+    rounds: [
+      { faults: [], dt: 2 },
+      { faults: [], dt: 2 },
+      { faults: [], dt: 2 },
+      {
+        action: { kind: 'scale', replicas: 2 },
+        faults: [{ on: 'api', at: 2, kind: 'stall', seconds: 330 }],
+        dt: 2,
+      },
+      { action: { kind: 'readiness', pod: 2, healthy: false }, faults: [], dt: 5 },
+      ...Array.from({ length: 8 }, () => ({ faults: [], dt: 5 })),
+    ],
+  };
+
+  test('a holder stalled past the expectation timeout between the lease guard and a delete: the successor finishes the recorded scale-down, so the stalled delete finds its pod gone (invariant 9: no pod deleted beyond the plan)', async () => {
+    const v = await checkScenario(stalledDelete);
+    expect(v.faulty.faults).toEqual({ 'api stall': 1 });
+    expect({
+      violations: v.faulty.violations,
+      divergence: v.divergence,
+      converged: v.faulty.converged,
+    }).toEqual({
+      violations: [],
+      divergence: [],
+      converged: true,
+    });
+  });
+
+  test('a holder stalled 45 s (past its lease, within the expectation timeout) before a delete: the successor waits for the delete expectations the holder stored first, with or without the scale-down ledger', async () => {
+    const short: Scenario = {
+      ...stalledDelete,
+      rounds: stalledDelete.rounds.map((r) => ({
+        ...r,
+        faults: r.faults.map((f) => (f.on === 'api' ? { ...f, seconds: 45 } : f)),
+      })),
+    };
+    for (const mutant of [
+      undefined,
+      MUTANTS.find((m) => m.name.startsWith('the scale-down ledger skipped')),
+    ]) {
+      const v = await checkScenario(short, mutant ? { mutant } : {});
+      expect(v.faulty.faults).toEqual({ 'api stall': 1 });
+      expect({
+        violations: v.faulty.violations,
+        divergence: v.divergence,
+        converged: v.faulty.converged,
+      }).toEqual({ violations: [], divergence: [], converged: true });
+    }
+  });
+
   describe('known mutants, quick subset (the full run: npm run test:chaos -- --mutants)', () => {
     const mutant = (name: string) => {
       const m = MUTANTS.find((x) => x.name === name);
@@ -310,6 +376,35 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
       expect(v.faulty.violations).toEqual([
         't+41s: req-4/x5 deleted web-bbbbb again: req-3/x3 had sent its delete already',
       ]);
+    });
+
+    test('a successor that does not read the scale-down ledger back chooses the newest ready pod while a stalled holder still deletes its recorded victim: one pod too many goes (invariant 9)', async () => {
+      const v = await checkScenario(stalledDelete, {
+        mutant: mutant('the scale-down ledger skipped (recorded, never read back)'),
+      });
+      expect(v.faulty.violations).toEqual([
+        "t+340s: req-4/x4's late delete of web-cbbbb landed: the controller removed 3 of the pods it listed since (web-bbbbb, web-fbbbb, web-cbbbb), its plan chose 2",
+      ]);
+    });
+
+    test('the same in the first stalled scale-down story of seed 20261201, which npm run test:chaos -- --mutants catches it on', async () => {
+      const s = fc.sample(stalledScaleDownArb({ reads: true, names: true, inFlight: true }), {
+        seed: 20261201,
+        numRuns: 1,
+      })[0];
+      const clean = await checkScenario(s);
+      expect({
+        violations: clean.faulty.violations,
+        divergence: clean.divergence,
+        converged: clean.faulty.converged,
+      }).toEqual({ violations: [], divergence: [], converged: true });
+      expect(clean.faulty.faults['api stall']).toBe(1);
+      const v = await checkScenario(s, {
+        mutant: mutant('the scale-down ledger skipped (recorded, never read back)'),
+      });
+      expect(v.faulty.violations[0]).toBe(
+        "t+340s: req-4/x4's late delete of web-bbbbb landed: the controller removed 3 of the pods it listed since (web-cbbbb, web-dbbbb, web-bbbbb), its plan chose 2",
+      );
     });
 
     test('a lease released without the dirty check loses the event of an execution that overlapped the pass (seed 20261201, scenario 91)', async () => {

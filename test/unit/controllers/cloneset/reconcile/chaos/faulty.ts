@@ -32,7 +32,13 @@ import type {
 import { StateStoreError } from '../../../../../../lib/state/errors.js';
 import type { ExpectationStore, LeaseStore, ScaleDownLedger } from '../../../../../../lib/state/index.js';
 import type { ServerVersionInfo } from '../../../../../../lib/kube/version.js';
-import type { ApiFaultKind, Fault, ReadFaultKind, StoreFaultKind } from './scenario.js';
+import {
+  STALL_SECONDS,
+  type ApiFaultKind,
+  type Fault,
+  type ReadFaultKind,
+  type StoreFaultKind,
+} from './scenario.js';
 import { CLONESET_RESOURCE } from '../../../../../../lib/controllers/cloneset/api/resource.js';
 
 /** What the invocation reports to the simulation. */
@@ -43,7 +49,8 @@ export interface InvocationHost {
   fired(kind: string): void;
   /**
    * Called before an API write is applied; returns a check to run after it was applied. `late`: an in-flight write
-   * landing after its sender died (judged by the writes of the pass that follows, not by the spec of now).
+   * landing after its sender died, or a write sent when its sender's stall ended (judged by the writes of the pass
+   * that follows, not by the spec of now).
    */
   beforeWrite(inv: Invocation, call: WriteCall, late?: boolean): () => void;
   /** The clock jumps past the lease's end and a second invocation starts for the same key. */
@@ -54,6 +61,11 @@ export interface InvocationHost {
   readCloneSet?(inv: Invocation): void;
   /** A write sent but applied late (`inFlight`): the simulation runs `apply` when it lands. */
   inFlight?(inv: Invocation, apply: () => Promise<void>, call: WriteCall): void;
+  /**
+   * The invocation stalls before sending a write (`stall`): resolves when the simulation lets it go on, `ms` later.
+   * Meanwhile the simulation goes on without it (its `invoke` returns; the rest of its pass is awaited on resume).
+   */
+  stall?(inv: Invocation, ms: number): Promise<void>;
   /** The invocation listed pods (an in-flight write of another invocation may land now). */
   listedPods?(inv: Invocation): void;
   /** The lagging watch cache that answers this LIST instead of the API server, if any (Scenario.staleLists). */
@@ -92,8 +104,13 @@ export class Invocation {
    * invocation requeued itself for after it) or another invocation takes it over.
    */
   leaseCallFailed = false;
+  /** It stalled once (`stall`); a later stall fault of the same invocation is ignored. */
+  stalled = false;
   private onCrash: () => void = () => undefined;
+  private onStall: () => void = () => undefined;
   readonly died: Promise<void>;
+  /** Resolves when the invocation stalls (`stall`): the simulation goes on without it until it is resumed. */
+  readonly suspended: Promise<void>;
   readonly read: LastRead = { at: 0, seq: 0 };
 
   constructor(
@@ -102,6 +119,13 @@ export class Invocation {
     readonly host: InvocationHost,
   ) {
     this.died = new Promise((resolve) => (this.onCrash = resolve));
+    this.suspended = new Promise((resolve) => (this.onStall = resolve));
+  }
+
+  /** The invocation stalls (once): its caller stops waiting for it. */
+  suspend(): void {
+    this.stalled = true;
+    this.onStall();
   }
 
   /** Runs `f` unless the invocation died; a dead invocation's calls never return. */
@@ -118,8 +142,13 @@ export class Invocation {
   }
 
   apiFault(): ApiFaultKind | undefined {
+    return this.apiFaultOf()?.kind;
+  }
+
+  /** The API write fault due at this write (counts the write). */
+  apiFaultOf(): Extract<Fault, { on: 'api' }> | undefined {
     const n = ++this.apiWrites;
-    return this.faults.find((f): f is Extract<Fault, { on: 'api' }> => f.on === 'api' && f.at === n)?.kind;
+    return this.faults.find((f): f is Extract<Fault, { on: 'api' }> => f.on === 'api' && f.at === n);
   }
 
   readFault(): ReadFaultKind | undefined {
@@ -188,8 +217,18 @@ export class FaultyKube implements KubeClient {
 
   private async write<T>(op: string, call: WriteCall, apply: () => Promise<T>): Promise<T> {
     return this.inv.gate(async () => {
-      const fault = this.inv.apiFault();
+      const due = this.inv.apiFaultOf();
+      const fault = due?.kind;
       const host = this.inv.host;
+      if (fault === 'stall' && host.stall && !this.inv.stalled) {
+        // the lease guard (below which this wrapper sits) checked this write; the process stalls before sending it
+        host.fired('api stall');
+        await host.stall(this.inv, (due?.seconds ?? STALL_SECONDS[0]) * 1000);
+        const check = host.beforeWrite(this.inv, call, true);
+        const result = await apply();
+        check();
+        return result;
+      }
       const late = host.inFlight;
       if (fault === 'inFlight' && late) {
         host.fired('api inFlight');

@@ -1,13 +1,13 @@
 /**
  * Runs one known mutant (./mutants.ts) until a check catches it: first the lease protocol as the ports state it
  * (lib/state/ports.ts; a few deterministic calls), then seeded scenarios of the randomized fault test with the
- * mutant in the faulty run — caught when a run reports a violation, diverges from its fault-free twin, or does
- * not converge. Test-only; used by `npm run test:chaos -- --mutants` and the unit suite's quick subset.
+ * mutant in the faulty run, then seeded stalled scale-down stories (./scenario.ts `stalledScaleDownArb`) — caught
+ * when a run reports a violation, diverges from its fault-free twin, or does not converge. Test-only; used by `npm run test:chaos -- --mutants` and the unit suite's quick subset.
  */
 import fc from 'fast-check';
 import { createMemoryStores, FencedOutError } from '../../../../../../lib/state/index.js';
 import type { ChaosStores, Mutant } from './mutants.js';
-import { scenarioArb } from './scenario.js';
+import { scenarioArb, stalledScaleDownArb, type Scenario } from './scenario.js';
 import { checkScenario, type Verdict } from './simulation.js';
 
 const KEY = { cluster: 'protocol', kind: 'apps.kruise.io/CloneSet', namespace: 'default', name: 'web' };
@@ -55,18 +55,24 @@ export async function leaseProtocolProblem(stores: ChaosStores): Promise<string 
 export interface MutantVerdict {
   name: string;
   caught: boolean;
-  /** The first check that caught it (`lease protocol: …` or `scenario <i>: …`). */
+  /** The first check that caught it (`lease protocol: …`, `scenario <i>: …` or `stalled scale-down story <i>: …`). */
   by?: string;
   /** Scenarios run. */
   scenarios: number;
+  /** Stalled scale-down stories run (after the scenarios; absent where there are none). */
+  stories?: number;
   /** Scenarios where the mutant broke a check but so did the unmutated code (not counted as catches). */
   unclean: number[];
+  /** The same for stories. */
+  uncleanStories?: number[];
 }
 
 /**
- * @param options `seed` the scenarios' seed; `maxScenarios` how many to try at most (25–35 rounds each); `reads`
- *   and `names` the scenario options (./scenario.ts `ScenarioOptions`), both on unless set false; `staleLists` the
- *   lagging-LIST what-if (off unless set: Kruiseless's LISTs are quorum reads)
+ * @param options `seed` the scenarios' seed; `maxScenarios` how many to try at most (25–35 rounds each); `reads`,
+ *   `names` and `inFlight` the scenario options (./scenario.ts `ScenarioOptions`), on unless set false, and `stalls`,
+ *   off unless set (the stalls are in the stories: in random scenarios a spec change clears the intent first); `staleLists` the
+ *   lagging-LIST what-if (off unless set: Kruiseless's LISTs are quorum reads); `maxStories` how many stalled
+ *   scale-down stories to try after the scenarios (default 200; none with `staleLists`)
  */
 export async function runMutant(
   mutant: Mutant,
@@ -76,18 +82,21 @@ export async function runMutant(
     reads?: boolean;
     names?: boolean;
     inFlight?: boolean;
+    stalls?: boolean;
     staleLists?: boolean;
+    maxStories?: number;
   },
 ): Promise<MutantVerdict> {
+  const none = { scenarios: 0, stories: 0, unclean: [], uncleanStories: [] };
   const stores = mutant.parts().stores?.(createMemoryStores());
   const protocol = stores ? await leaseProtocolProblem(stores) : undefined;
-  if (protocol)
-    return { name: mutant.name, caught: true, by: `lease protocol: ${protocol}`, scenarios: 0, unclean: [] };
+  if (protocol) return { name: mutant.name, caught: true, by: `lease protocol: ${protocol}`, ...none };
   const scenarios = fc.sample(
     scenarioArb(25, 35, {
       reads: options.reads ?? true,
       names: options.names ?? true,
       inFlight: options.inFlight ?? true,
+      stalls: options.stalls ?? false,
       staleLists: options.staleLists ?? false,
     }),
     {
@@ -99,16 +108,49 @@ export async function runMutant(
     v.faulty.violations[0] ??
     v.divergence[0] ??
     (v.faulty.converged ? undefined : 'did not converge to quiescence');
-  const unclean: number[] = [];
-  for (const [i, s] of scenarios.entries()) {
-    const problem = problemOf(await checkScenario(s, { mutant }));
-    if (!problem) continue;
-    // a catch counts only where the unmutated code is clean: else the model, not the mutant, broke the check
-    if (problemOf(await checkScenario(s))) {
-      unclean.push(i);
-      continue;
+  /** The first scenario the mutant breaks a check on while the unmutated code is clean, and the unclean ones. */
+  const search = async (list: Scenario[]) => {
+    const unclean: number[] = [];
+    for (const [i, s] of list.entries()) {
+      const problem = problemOf(await checkScenario(s, { mutant }));
+      if (!problem) continue;
+      // a catch counts only where the unmutated code is clean: else the model, not the mutant, broke the check
+      if (problemOf(await checkScenario(s))) {
+        unclean.push(i);
+        continue;
+      }
+      return { at: i, problem, unclean };
     }
-    return { name: mutant.name, caught: true, by: `scenario ${i}: ${problem}`, scenarios: i + 1, unclean };
-  }
-  return { name: mutant.name, caught: false, scenarios: scenarios.length, unclean };
+    return { unclean };
+  };
+  const found = await search(scenarios);
+  if (found.at !== undefined)
+    return {
+      name: mutant.name,
+      caught: true,
+      by: `scenario ${found.at}: ${found.problem}`,
+      ...none,
+      scenarios: found.at + 1,
+      unclean: found.unclean,
+    };
+  const stories = options.staleLists
+    ? []
+    : fc.sample(
+        stalledScaleDownArb({
+          reads: options.reads ?? true,
+          names: options.names ?? true,
+          inFlight: options.inFlight ?? true,
+        }),
+        { seed: options.seed, numRuns: options.maxStories ?? 200 },
+      );
+  const story = await search(stories);
+  return {
+    name: mutant.name,
+    caught: story.at !== undefined,
+    ...(story.at !== undefined ? { by: `stalled scale-down story ${story.at}: ${story.problem}` } : {}),
+    scenarios: scenarios.length,
+    stories: story.at !== undefined ? story.at + 1 : stories.length,
+    unclean: found.unclean,
+    uncleanStories: story.unclean,
+  };
 }

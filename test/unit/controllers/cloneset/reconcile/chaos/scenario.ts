@@ -59,7 +59,14 @@ export type ApiFaultKind =
    * listed the pods, and at most 60 s (the API server's request timeout) after it was sent. Opt-in:
    * {@link ScenarioOptions.inFlight}.
    */
-  | 'inFlight';
+  | 'inFlight'
+  /**
+   * The invocation stalls between the lease guard's check of this write and sending it — an event-loop stall, a
+   * long GC pause, a CPU-starved or suspended process (`kruiseless local` stopped with Ctrl-Z, a laptop asleep, a
+   * frozen container): nothing kills it. The write is sent {@link Fault}'s `seconds` later, then the pass goes on
+   * (its next API write meets the guard, its DynamoDB writes the fence). Opt-in: {@link ScenarioOptions.stalls}.
+   */
+  | 'stall';
 
 /** A fault of DynamoDB, injected at the n-th state-store call (1-based) of the round's first invocation. */
 export type StoreFaultKind =
@@ -92,7 +99,13 @@ export type BusFaultKind = 'duplicate' | 'reorder' | 'delay' | 'drop' | 'concurr
 
 /** One injected fault of a round. */
 export type Fault =
-  | { on: 'api'; at: number; kind: ApiFaultKind }
+  | {
+      on: 'api';
+      at: number;
+      kind: ApiFaultKind;
+      /** For `stall`: how long the write waits before it is sent, s (default {@link STALL_SECONDS}[0]). */
+      seconds?: number;
+    }
   | { on: 'store'; at: number; kind: StoreFaultKind }
   | { on: 'read'; at: number; kind: ReadFaultKind }
   | { on: 'bus'; kind: BusFaultKind };
@@ -264,6 +277,21 @@ export const inFlightFaultArb: fc.Arbitrary<Fault> = fc.record({
   kind: fc.constant<ApiFaultKind>('inFlight'),
 });
 
+/**
+ * How long a `stall` lasts, s: past the lease (30 s) but within the 5-minute expectation timeout, so the successor
+ * finds the stalled holder's delete expectations still pending; or past that timeout too (a suspended process),
+ * so the successor, the expectations expired, plans the scale-down again while the stalled write is still to come.
+ */
+export const STALL_SECONDS = [45, 330] as const;
+
+/** A stall (`stall`) between the lease guard's check and the send, at one of the first 6 API writes. */
+export const stallFaultArb: fc.Arbitrary<Fault> = fc.record({
+  on: fc.constant('api' as const),
+  at: writeIndex,
+  kind: fc.constant<ApiFaultKind>('stall'),
+  seconds: fc.constantFrom(...STALL_SECONDS),
+});
+
 /** {@link faultArb} with read faults too (about one fault in six a read fault). */
 export const faultWithReadsArb: fc.Arbitrary<Fault> = fc.oneof(
   { weight: 5, arbitrary: faultArb },
@@ -282,6 +310,8 @@ export interface ScenarioOptions {
   names?: boolean;
   /** `inFlight` write faults too ({@link inFlightFaultArb}, about one fault in eight); default false. */
   inFlight?: boolean;
+  /** `stall` write faults too ({@link stallFaultArb}, about one fault in eight); default false. */
+  stalls?: boolean;
   /** Let the generator choose {@link Scenario.staleLists} (about half the scenarios); default false. */
   staleLists?: boolean;
   /**
@@ -350,8 +380,11 @@ export const eventFaultArb: fc.Arbitrary<EventFault> = fc.oneof(
 /** The faults a round may have under `options`. */
 function faultsOf(options: ScenarioOptions): fc.Arbitrary<Fault> {
   const base = options.reads ? faultWithReadsArb : faultArb;
-  if (!options.inFlight) return base;
-  return fc.oneof({ weight: 7, arbitrary: base }, { weight: 1, arbitrary: inFlightFaultArb });
+  const withInFlight = options.inFlight
+    ? fc.oneof({ weight: 7, arbitrary: base }, { weight: 1, arbitrary: inFlightFaultArb })
+    : base;
+  if (!options.stalls) return withInFlight;
+  return fc.oneof({ weight: 7, arbitrary: withInFlight }, { weight: 1, arbitrary: stallFaultArb });
 }
 
 /** One round: an action about every other round, up to two faults, 1–6 s of clock. */
@@ -386,4 +419,61 @@ export function scenarioArb(
     : {};
   if (!options.staleLists) return fc.record({ ...base, ...events });
   return fc.record({ ...base, ...events, staleLists: fc.boolean() });
+}
+
+/** The actions that leave the spec as it is (a changed spec clears a recorded scale-down, stalled or not). */
+const sameSpecActionArb: fc.Arbitrary<UserAction> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('readiness' as const), pod: podIndex, healthy: fc.boolean() }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      { kind: fc.constant('releaseHooks' as const), pod: podIndex },
+      { requiredKeys: ['kind'] },
+    ),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('externalDelete' as const), pod: podIndex }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('release' as const), pod: podIndex }) },
+);
+
+/**
+ * A stalled scale-down (docs/reliability.md#mutants): 2–6 replicas settle for three rounds; the user scales down to
+ * 1 or more (a choice left for the successor), and the pass that answers stalls for 330 s (past the 5-minute expectation timeout) before one
+ * of its first three API writes; then 5–15 rounds in which the spec stays as it is (readiness flips, hook
+ * releases, external deletes, released pods, about one round in two) with the usual faults. The one setting where
+ * a successor plans the scale-down again while the stalled holder's recorded victims are still to be deleted by
+ * it: in the random scenarios a spec change almost always comes first and clears the intent.
+ */
+export function stalledScaleDownArb(options: ScenarioOptions = {}): fc.Arbitrary<Scenario> {
+  const quiet = fc.record({ faults: fc.constant([] as Fault[]), dt: fc.integer({ min: 1, max: 3 }) });
+  const tail = fc.record(
+    {
+      action: sameSpecActionArb,
+      faults: fc.array(faultsOf({ ...options, stalls: false }), { maxLength: 2 }),
+      dt: fc.integer({ min: 1, max: 6 }),
+    },
+    { requiredKeys: ['faults', 'dt'] },
+  );
+  return fc
+    .record({
+      spec: specArb.map((s) => ({ ...s, replicas: Math.max(2, s.replicas) })),
+      lower: fc.integer({ min: 1, max: 5 }),
+      at: fc.integer({ min: 1, max: 3 }),
+      first: fc.array(quiet, { minLength: 3, maxLength: 3 }),
+      rest: fc.array(tail, { minLength: 5, maxLength: 15 }),
+    })
+    .map(({ spec, lower, at, first, rest }) => ({
+      spec,
+      rounds: [
+        ...first,
+        {
+          action: { kind: 'scale' as const, replicas: Math.max(1, spec.replicas - lower) },
+          faults: [{ on: 'api' as const, at, kind: 'stall' as const, seconds: 330 }],
+          dt: 2,
+        },
+        ...rest,
+      ],
+    }));
 }

@@ -165,6 +165,11 @@ export class Simulation {
   private staleLists = false;
   /** Writes sent but not yet applied (`inFlight`), with their sender and when they were sent (epoch ms). */
   private inFlight: { from: Invocation; sentAt: number; apply: () => Promise<void> }[] = [];
+  /**
+   * Invocations stalled before sending a write (`stall`): when each goes on (epoch ms), how to let it, and the rest
+   * of its execution (set once its `invoke` stopped waiting for it).
+   */
+  private stalls: { from: Invocation; until: number; resume: () => void; rest?: Promise<void> }[] = [];
   private readonly raw: ChaosStores;
   /** The lease as the store holds it, mirrored below the fault wrappers. */
   private leaseOwner: { holder: string; expiresAt: number } | undefined;
@@ -211,6 +216,8 @@ export class Simulation {
   private readonly lastPodList = new WeakMap<Invocation, number>();
   /** Pod deletes the controller sent that were applied or are in flight (`<name>/<uid>` → the sender's holder). */
   private readonly deletesSent = new Map<string, string>();
+  /** Pods the controller's deletes removed (`<name>/<uid>`), with when (a tick), in order (invariant 9). */
+  private readonly removedByController: { key: string; tick: number }[] = [];
   /** When a late write (in flight when its sender died) last landed on a pod, by pod name (a tick). */
   private readonly lateLanded = new Map<string, number>();
   /** Invocations that released the lease with a mark neither read after nor covered by a requeue. */
@@ -489,7 +496,37 @@ export class Simulation {
   }
 
   /**
-   * The checks of one API write. A `late` write (in flight when its sender died) was planned under the spec and
+   * Invariant 9, no pod deleted beyond the plan: a late delete (sent before its sender's stall or death, applied
+   * after a successor read the world) removes one of the pods its sender listed; counted with every other pod of
+   * that list the controller removed since, it must not exceed the deletes the sender's plan chose from that list.
+   * A successor that plans again while the late delete is still to come (the expectations expired) and chooses
+   * other victims makes the controller delete more pods than one plan for that world. Not judged when the
+   * CloneSet was re-created or its spec changed since the sender read it (the later plans answer another spec).
+   */
+  private checkLateDelete(inv: Invocation, name: string): void {
+    const read = inv.read;
+    const cs = this.cloneSet;
+    if (!read.cloneSet || !read.pods || !cs) return;
+    if (
+      read.cloneSet.metadata.uid !== cs.metadata.uid ||
+      read.cloneSet.metadata.generation !== cs.metadata.generation
+    )
+      return;
+    const listedAt = this.lastPodList.get(inv) ?? 0;
+    const listed = new Set(read.pods.map((p) => `${p.metadata.name}/${p.metadata.uid}`));
+    const removed = this.removedByController
+      .filter((r) => r.tick > listedAt && listed.has(r.key))
+      .map((r) => r.key.split('/')[0]);
+    const planned = this.plannedDeletes(inv).size;
+    if (removed.length > planned)
+      this.violation(
+        `${inv.holder}'s late delete of ${name} landed: the controller removed ${removed.length} of the pods it listed since (${removed.join(', ')}), its plan chose ${planned}`,
+      );
+  }
+
+  /**
+   * The checks of one API write. A `late` write (in flight when its sender died, or sent when its sender's stall
+   * ended; invariant 9 judges a late delete, {@link checkLateDelete}) was planned under the spec and
    * world its sender read, so invariants 1 and 2 judge the writes of the passes after it instead (a pass that did
    * not wait for the in-flight write adds to it); invariants 3 and 7 still hold of it. Invariant 8: a pod is deleted
    * once — no controller delete names a pod (name and UID) that an earlier controller delete removed or that one
@@ -549,8 +586,13 @@ export class Simulation {
     return () => {
       this.appliedWrites++;
       if (late) this.lateLanded.set(call.name, ++this.tick);
-      if (deleting && before && `${call.name}/${uid}` === deleting)
+      if (deleting && before && `${call.name}/${uid}` === deleting) {
         this.deletesSent.set(deleting, inv.holder);
+        if (!before.metadata.deletionTimestamp) {
+          this.removedByController.push({ key: deleting, tick: ++this.tick });
+          if (late) this.checkLateDelete(inv, call.name);
+        }
+      }
       if (!wasServing) return;
       const after = this.kube.pods.get(call.name);
       if (after && after.metadata.uid === uid && isServing(after, this.unhealthy)) return;
@@ -589,6 +631,11 @@ export class Simulation {
         if (call.verb === 'deletePod') this.deletesSent.set(`${call.name}/${call.uid}`, inv.holder);
         this.inFlight.push({ from: inv, sentAt: this.clock.now, apply });
       },
+      stall: (inv, ms) =>
+        new Promise<void>((resume) => {
+          this.stalls.push({ from: inv, until: this.clock.now + ms, resume });
+          inv.suspend();
+        }),
       listedPods: (inv) => {
         this.lastPodList.set(inv, ++this.tick);
         // lands after the next lease holder listed the pods: the write that pass did not see
@@ -681,13 +728,33 @@ export class Simulation {
       maxPasses: 20,
       newInstanceId: () => this.reusable.shift() ?? idOf(this.ids++),
     };
-    const outcome = await Promise.race([
-      this.reconcile(deps, request).then(
-        () => 'returned' as const,
-        (e: unknown) => e,
-      ),
-      inv.died.then(() => 'crashed' as const),
-    ]);
+    const run = this.reconcile(deps, request).then(
+      () => 'returned' as const,
+      (e: unknown) => e,
+    );
+    const crashed = inv.died.then(() => 'crashed' as const);
+    const outcome = await Promise.race([run, crashed, inv.suspended.then(() => 'stalled' as const)]);
+    if (outcome === 'stalled') {
+      // a stalled process is not killed (no Lambda timeout: `kruiseless local`, a suspended process); the rest of
+      // its execution is judged when it goes on (resumeStalls)
+      const stall = this.stalls.find((x) => x.from === inv);
+      if (stall)
+        stall.rest = Promise.race([run, crashed]).then((o) =>
+          this.ended(inv, request, retries, requestId, o),
+        );
+      return;
+    }
+    this.ended(inv, request, retries, requestId, outcome);
+  }
+
+  /** The checks at the end of an execution, and Lambda's retry of one that crashed or threw. */
+  private ended(
+    inv: Invocation,
+    request: ReconcileRequest,
+    retries: number,
+    requestId: string,
+    outcome: unknown,
+  ): void {
     if (outcome === 'crashed') {
       // Lambda times the invocation out and retries it, under the same request id
       if (retries < MAX_RETRIES)
@@ -709,6 +776,17 @@ export class Simulation {
     const owner = this.leaseOwner;
     if (owner?.holder === inv.holder && owner.expiresAt > this.clock.now && !inv.leaseCallFailed)
       this.violation(`${inv.holder} returned holding the lease`);
+  }
+
+  /** Let the stalled invocations whose stall ended by `now` go on, and wait for the rest of their executions. */
+  private async resumeStalls(now: number): Promise<void> {
+    const due = this.stalls.filter((x) => x.until <= now);
+    this.stalls = this.stalls.filter((x) => x.until > now);
+    for (const x of due) {
+      x.resume();
+      await x.rest;
+      while (this.live.length > 0) await Promise.all(this.live.splice(0));
+    }
   }
 
   /** Deliver what is due, with this round's bus and invocation faults. */
@@ -810,6 +888,7 @@ export class Simulation {
   async round(r: Round): Promise<void> {
     this.clock.now += r.dt * 1000;
     await this.landInFlight(this.clock.now - IN_FLIGHT_MS);
+    await this.resumeStalls(this.clock.now);
     if (this.staleLists) {
       this.cache.pods.clear();
       for (const [k, p] of this.kube.pods) this.cache.pods.set(k, structuredClone(p));
@@ -840,6 +919,8 @@ export class Simulation {
     for (let i = 1; i <= SETTLE_ROUNDS; i++) {
       // with the event path, a lost delivery waits for the 5-minute resync: rounds of 30 s reach it in 10
       this.clock.now += this.events ? 30_000 : 5000;
+      // a stalled holder goes on when its stall ends, faults off or not (it stalled before they stopped)
+      await this.resumeStalls(this.clock.now);
       this.collectGarbage();
       await this.releaseHooks(this.owned());
       await this.kubelet();
@@ -853,6 +934,7 @@ export class Simulation {
       this.kube.journal.length = 0;
       this.kube.events.length = 0;
       const idle =
+        this.stalls.length === 0 &&
         isSatisfied(await this.raw.expectations.get(KEY)) &&
         !(await this.raw.ledger.get(KEY)) &&
         (!this.events ||
