@@ -21,8 +21,13 @@ export interface ParityKind {
   name: string;
   /** The kind as the API spells it, e.g. `CloneSet`: manifests, owner references, Events' `involvedObject.kind`. */
   kind: string;
-  /** Where the scenarios' objects are served, as users write them (namespaced; cluster-scoped kinds need more). */
+  /** Where the scenarios' objects are served, as users write them. */
   resource: { group: string; version: string; plural: string };
+  /**
+   * The object is cluster-scoped (SidecarSet): it is created without a namespace, deleted after the run (the
+   * namespace's deletion does not take it), and the scenario creates the pods it acts on (`createPod` steps).
+   */
+  clusterScoped?: boolean;
   /** Pod and PVC label holding a random per-instance id, normalised to `<id>` (absent: the kind has none). */
   instanceIdLabel?: string;
   /**

@@ -1,0 +1,24 @@
+/**
+ * SidecarSet in the parity harness: `apps.kruise.io/v1alpha1 sidecarsets` (cluster-scoped; the version both
+ * OpenKruise and Kruiseless's CRD serve), pods the scenario creates itself (`createPod`) and the pod webhook of
+ * each side injects, no instance-id label, no field naming pods to delete, the differences of `deliberate.yaml`.
+ * Scenarios: `test/parity/scenarios/sidecarset/`.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { parse } from 'yaml';
+import type { ParityKind } from '../../kind.js';
+import { DeliberateSchema } from '../../scenario.js';
+
+/** The SidecarSet's parity entry. */
+export const sidecarSet: ParityKind = {
+  name: 'sidecarset',
+  kind: 'SidecarSet',
+  resource: { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'sidecarsets' },
+  clusterScoped: true,
+  perReconcileEventReasons: new Set(['NotUpgradablePods']),
+  conflictOnlyConditionTypes: new Set(),
+  deliberate: z
+    .array(DeliberateSchema)
+    .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),
+};
