@@ -8,7 +8,8 @@ import { isPodSidecarUpdated, isPodStateConsistent, isSidecarPodReady } from './
 
 /**
  * The status the matched pods give: `matchedPods` all of them, `updatedPods` those on the SidecarSet's hash,
- * `readyPods` those whose sidecars run their spec image and that are running and ready, `updatedReadyPods` both;
+ * `readyPods` those whose sidecars run their spec image and that are running and ready, `updatedReadyPods` both
+ * (absent when 0, as Go's `omitempty` writes it);
  * `observedGeneration` the SidecarSet's generation. `latestRevision` and `collisionCount` are carried over from the
  * stored status (Kruiseless keeps no SidecarSet ControllerRevisions yet).
  * @param pods the matched pods (./plan.ts `matchedPods`)
@@ -31,7 +32,8 @@ export function calculateSidecarSetStatus(sidecarSet: SidecarSet, pods: readonly
     matchedPods: pods.length,
     updatedPods: updated,
     readyPods: ready,
-    updatedReadyPods: updatedReady,
+    // Go's `omitempty` on `updatedReadyPods` (not on the other counters): 0 is not written
+    ...(updatedReady > 0 ? { updatedReadyPods: updatedReady } : {}),
     ...(stored.latestRevision ? { latestRevision: stored.latestRevision } : {}),
     ...(stored.collisionCount !== undefined ? { collisionCount: stored.collisionCount } : {}),
   };

@@ -106,7 +106,6 @@ describe('SidecarSet in-place sidecar upgrade (GetNextUpgradePods, calculateUpgr
       matchedPods: 4,
       updatedPods: 0,
       readyPods: 3,
-      updatedReadyPods: 0,
     });
     expect(plan.writes.map((w) => `${w.type} ${w.pod.metadata.name}`)).toEqual([
       'UpdatePod c',
@@ -163,7 +162,6 @@ describe('SidecarSet in-place sidecar upgrade (GetNextUpgradePods, calculateUpgr
       matchedPods: 4,
       updatedPods: 2,
       readyPods: 2,
-      updatedReadyPods: 0,
     });
     expect(plan.writes).toEqual([]);
     expect(plan.idle).toBe('NothingToUpdate');
