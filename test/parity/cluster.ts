@@ -114,7 +114,8 @@ export class ParityCluster {
       await this.custom.createNamespacedCustomObject({ ...this.kind.resource, namespace, body: manifest });
       return;
     }
-    const name = String((manifest.metadata as { name?: unknown } | undefined)?.name ?? '');
+    const metaName = (manifest.metadata as { name?: unknown } | undefined)?.name;
+    const name = typeof metaName === 'string' ? metaName : '';
     await this.deleteClusterObject(name);
     await this.custom.createClusterCustomObject({ ...this.kind.resource, body: manifest });
   }
