@@ -9,7 +9,7 @@
  * quorum read), so a pod it updated is seen updated by the next pass and no expectation is kept.
  */
 import type { Pod } from '../../api/types.js';
-import { selectorString } from '../../api/selector.js';
+import { isEmptySelector, selectorString } from '../../api/selector.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { objectKeyText, type ObjectKey } from '../../core/objectKey.js';
@@ -54,7 +54,8 @@ export function readScopeFor(_reason: ReconcileReason): ReadScope {
 
 /**
  * The pods the SidecarSet's selector names (`getMatchingPods` before its filter): one paged LIST per namespace its
- * namespace selector (or v1alpha1 `namespace`) matches — after a LIST of those namespaces — else one cluster-wide.
+ * namespace selector (or v1alpha1 `namespace`) matches — after a LIST of those namespaces — else one cluster-wide;
+ * none for an empty selector.
  * @throws InvalidSelectorError for an invalid selector; KubeApiError when a list fails
  */
 export async function listSelectedPods(
