@@ -62,6 +62,8 @@ export async function listSelectedPods(
   kube: Pick<KubeClient, 'list'>,
   sidecarSet: SidecarSet,
 ): Promise<Pod[]> {
+  // an empty selector injects nothing (./plan/match.ts), so no pod can be matched: no cluster-wide LIST for it
+  if (isEmptySelector(sidecarSet.spec.selector)) return [];
   const labelSelector = selectorString(sidecarSet.spec.selector ?? {});
   const nsSelector = effectiveNamespaceSelector(sidecarSet);
   const namespaces: (string | undefined)[] = nsSelector

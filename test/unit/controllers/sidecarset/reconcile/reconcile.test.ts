@@ -13,7 +13,6 @@ import {
   type SidecarSetReconcileDeps,
 } from '../../../../../lib/controllers/sidecarset/index.js';
 import { injectSidecars } from '../../../../../lib/controllers/sidecarset/plan/inject.js';
-import type { KubeObject } from '../../../../../lib/kube/index.js';
 import type { ReconcileRequest, RequeueScheduler } from '../../../../../lib/requests/index.js';
 import { createMemoryStores } from '../../../../../lib/state/index.js';
 import {
@@ -80,7 +79,7 @@ function setup() {
   const v1 = stored('fluentd:1', 1);
   for (const n of ['web-0', 'web-1']) kube.pods.set(n, readyPod(n, v1));
   const sets = kube.objects(SIDECARSET_RESOURCE);
-  sets.set('log', { ...stored('fluentd:2', 2) } as unknown as KubeObject);
+  sets.set('log', stored('fluentd:2', 2));
   const deps = (): SidecarSetReconcileDeps => ({
     kube,
     ...recorded,
