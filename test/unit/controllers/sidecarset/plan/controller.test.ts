@@ -211,6 +211,42 @@ describe('SidecarSet in-place sidecar upgrade (GetNextUpgradePods, calculateUpgr
     expect(plan.writes.filter((w) => w.type === 'UpdatePod').map((w) => w.pod.metadata.name)).toEqual(['d']);
   });
 
+  it('priorityStrategy puts the heavier pods first; scatterStrategy spreads a label over the round', () => {
+    const labelled = pods.map((p, i) => ({
+      ...p,
+      metadata: {
+        ...p.metadata,
+        labels: { app: 'web', zone: i % 2 === 0 ? 'z1' : 'z2', ...(i === 3 ? { hot: 'y' } : {}) },
+      },
+    }));
+    const weighted = planSidecarSet(
+      stored(
+        SPEC('fluentd:2', {
+          maxUnavailable: 4,
+          priorityStrategy: {
+            weightPriority: [{ weight: 50, matchSelector: { matchLabels: { hot: 'y' } } }],
+          },
+        }),
+      ),
+      labelled,
+      NOW,
+    );
+    expect(weighted.writes.filter((w) => w.type === 'UpdatePod').map((w) => w.pod.metadata.name)).toEqual([
+      'd',
+      'c',
+      'a',
+      'b',
+    ]);
+    const scattered = planSidecarSet(
+      stored(SPEC('fluentd:2', { maxUnavailable: 4, scatterStrategy: [{ key: 'zone', value: '*' }] })),
+      labelled,
+      NOW,
+    );
+    const order = scattered.writes.filter((w) => w.type === 'UpdatePod').map((w) => w.pod.metadata.name);
+    // `*` becomes zone=z1 and zone=z2 (in pod order), each spread by lib/podset's scatter sorter (CloneSet's)
+    expect(order).toEqual(['b', 'c', 'a', 'd']);
+  });
+
   it('paused and NotUpdate write the status only', () => {
     const paused = planSidecarSet(stored(SPEC('fluentd:2', { paused: true })), pods, NOW);
     expect(paused).toMatchObject({ idle: 'Paused', writes: [], writeStatus: true });
