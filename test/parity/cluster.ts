@@ -105,13 +105,56 @@ export class ParityCluster {
     throw new Error(`namespace ${namespace} still terminating after ${timeoutMs / 1000} s`);
   }
 
-  /** Creates the scenario's object from a manifest in `namespace`. */
+  /**
+   * Creates the scenario's object from a manifest in `namespace`; a cluster-scoped kind's object has no namespace,
+   * and one of the same name a previous run left is deleted first.
+   */
   async createObject(namespace: string, manifest: Record<string, unknown>): Promise<void> {
-    await this.custom.createNamespacedCustomObject({ ...this.kind.resource, namespace, body: manifest });
+    if (!this.kind.clusterScoped) {
+      await this.custom.createNamespacedCustomObject({ ...this.kind.resource, namespace, body: manifest });
+      return;
+    }
+    const metaName = (manifest.metadata as { name?: unknown } | undefined)?.name;
+    const name = typeof metaName === 'string' ? metaName : '';
+    await this.deleteClusterObject(name);
+    await this.custom.createClusterCustomObject({ ...this.kind.resource, body: manifest });
+  }
+
+  /** Deletes a cluster-scoped kind's object `name` and waits (up to 30 s) until it is gone; none is fine. */
+  async deleteClusterObject(name: string): Promise<void> {
+    if (!this.kind.clusterScoped || !name) return;
+    const get = () =>
+      this.custom.getClusterCustomObject({ ...this.kind.resource, name }).then(
+        () => true,
+        (e: unknown) => {
+          if (statusCode(e) === 404) return false;
+          throw e;
+        },
+      );
+    if (!(await get())) return;
+    await this.custom.deleteClusterCustomObject({ ...this.kind.resource, name }).catch((e: unknown) => {
+      if (statusCode(e) !== 404) throw e;
+    });
+    for (let i = 0; i < 120 && (await get()); i++) await new Promise((r) => setTimeout(r, 250));
+  }
+
+  /** Creates a pod in `namespace` (a cluster-scoped kind's scenario makes the pods its object acts on). */
+  async createPod(namespace: string, manifest: Record<string, unknown>): Promise<void> {
+    await this.core.createNamespacedPod({
+      namespace,
+      body: { ...manifest, metadata: { ...(manifest.metadata as object), namespace } },
+    });
   }
 
   /** Merge-patches the scenario's object (RFC 7386: lists are replaced whole). */
   async patchObject(namespace: string, name: string, patch: Record<string, unknown>): Promise<void> {
+    if (this.kind.clusterScoped) {
+      await this.custom.patchClusterCustomObject(
+        { ...this.kind.resource, name, body: patch },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+      return;
+    }
     await this.custom.patchNamespacedCustomObject(
       { ...this.kind.resource, namespace, name, body: patch },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
@@ -175,8 +218,10 @@ export class ParityCluster {
    */
   async read(namespace: string, name: string): Promise<ClusterState> {
     const [object, pods, pvcs, revisions, imagePullJobs, events] = await Promise.all([
-      this.custom
-        .getNamespacedCustomObject({ ...this.kind.resource, namespace, name })
+      (this.kind.clusterScoped
+        ? this.custom.getClusterCustomObject({ ...this.kind.resource, name })
+        : this.custom.getNamespacedCustomObject({ ...this.kind.resource, namespace, name })
+      )
         .then((o) => o as KruiseObject)
         .catch((e: unknown) => {
           if (statusCode(e) === 404) return undefined;

@@ -6,6 +6,7 @@
  * `pkg/controller/controllers.go`); the runner, snapshot, comparison and report read a kind only through this.
  */
 import type { Deliberate } from './scenario.js';
+import type { PodView } from './snapshot.js';
 
 /** OpenKruise's own e2e specs of a kind (`npm run parity:upstream-e2e -- --kind <name>`). */
 export interface UpstreamE2eSpecs {
@@ -21,8 +22,13 @@ export interface ParityKind {
   name: string;
   /** The kind as the API spells it, e.g. `CloneSet`: manifests, owner references, Events' `involvedObject.kind`. */
   kind: string;
-  /** Where the scenarios' objects are served, as users write them (namespaced; cluster-scoped kinds need more). */
+  /** Where the scenarios' objects are served, as users write them. */
   resource: { group: string; version: string; plural: string };
+  /**
+   * The object is cluster-scoped (SidecarSet): it is created without a namespace, deleted after the run (the
+   * namespace's deletion does not take it), and the scenario creates the pods it acts on (`createPod` steps).
+   */
+  clusterScoped?: boolean;
   /** Pod and PVC label holding a random per-instance id, normalised to `<id>` (absent: the kind has none). */
   instanceIdLabel?: string;
   /**
@@ -48,6 +54,12 @@ export interface ParityKind {
    * @param replicas the new `spec.replicas`, written in the same update (OpenKruise's e2e does so)
    */
   deletePodsPatch?: (names: string[], replicas?: number) => Record<string, unknown>;
+  /**
+   * What the snapshot orders pods by (they carry no name in it), when not the whole normalised view: a field that
+   * differs on purpose between the sides must not decide the order, or every later pod is compared with the wrong
+   * one. The view itself, and so the difference, is kept.
+   */
+  podSortKey?: (view: PodView) => unknown;
   /** Differences chosen on purpose for every scenario of the kind (each scenario may add its own). */
   deliberate: readonly Deliberate[];
   /** OpenKruise's own e2e specs of the kind, when it has some. */

@@ -81,7 +81,10 @@ export async function runScenario(
     result.error = errorMessage(e);
   } finally {
     timeline.stop();
-    if (!opts.keep) await cluster.deleteNamespace(namespace).catch(() => undefined);
+    if (!opts.keep) {
+      await cluster.deleteClusterObject(name).catch(() => undefined);
+      await cluster.deleteNamespace(namespace).catch(() => undefined);
+    }
   }
   return result;
 }
@@ -102,9 +105,13 @@ async function applyStep(
     if (manifest.kind !== kind) throw new Error(`the manifest is a ${String(manifest.kind)}, not a ${kind}`);
     const meta = (manifest.metadata ?? {}) as { name?: string };
     if (!meta.name) throw new Error(`the ${kind} manifest has no metadata.name`);
-    await cluster.createObject(namespace, { ...manifest, metadata: { ...meta, namespace } });
+    await cluster.createObject(
+      namespace,
+      cluster.kind.clusterScoped ? manifest : { ...manifest, metadata: { ...meta, namespace } },
+    );
     return meta.name;
   }
+  if ('createPod' in step) return void (await cluster.createPod(namespace, step.createPod));
   if (!name) throw new Error(`a step before the ${cluster.kind.kind} was created`);
   if ('patch' in step) return void (await cluster.patchObject(namespace, name, step.patch));
   if ('scale' in step)

@@ -40,6 +40,7 @@ const JsonObjectSchema = z.record(z.string(), z.unknown());
 export const StepSchema = z.union([
   z.object({ apply: z.string() }).strict(),
   z.object({ create: JsonObjectSchema }).strict(),
+  z.object({ createPod: JsonObjectSchema }).strict(),
   z.object({ patch: JsonObjectSchema }).strict(),
   z.object({ scale: z.number().int().min(0) }).strict(),
   z.object({ scaleSubresource: z.number().int().min(0) }).strict(),

@@ -140,7 +140,10 @@ export function takeSnapshot(
           }),
         ),
     ),
-    pods: sortCanonical(state.pods.map((p) => norm(podView(p, previousUids)) as PodView)),
+    pods: sortCanonical(
+      state.pods.map((p) => norm(podView(p, previousUids)) as PodView),
+      kind.podSortKey,
+    ),
     pvcs: sortCanonical(
       state.pvcs.map((c) =>
         norm({
@@ -290,9 +293,9 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function sortCanonical<T>(xs: T[]): T[] {
+function sortCanonical<T>(xs: T[], keyOf: (x: T) => unknown = (x) => x): T[] {
   return xs
-    .map((x) => [JSON.stringify(x), x] as const)
+    .map((x) => [JSON.stringify(keyOf(x)), x] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([, x]) => x);
 }

@@ -12,9 +12,9 @@ import {
 } from '../../api/admission/mutation.js';
 import { isJsonObject, type JsonObject, type Pod } from '../../api/types.js';
 import { errorMessage } from '../../core/errors.js';
-import { listAll, type KubeClient, type Resource } from '../../kube/index.js';
+import { listAll, type KubeClient } from '../../kube/index.js';
 import { isNotFound } from '../../kube/index.js';
-import { SIDECARSET_RESOURCE } from './api/resource.js';
+import { NAMESPACE_RESOURCE, SIDECARSET_RESOURCE } from './api/resource.js';
 import type { SidecarSet } from './api/types.js';
 import { SidecarInjectionError } from './plan/errors.js';
 import { injectSidecars } from './plan/inject.js';
@@ -29,14 +29,6 @@ export interface PodInjectionReads {
   /** The labels of namespace `name`; undefined when it does not exist. */
   namespaceLabels(name: string): Promise<Record<string, string> | undefined>;
 }
-
-const NAMESPACES: Resource = {
-  group: '',
-  version: 'v1',
-  plural: 'namespaces',
-  namespaced: false,
-  kind: 'Namespace',
-};
 
 /**
  * {@link PodInjectionReads} over the API server: one LIST of SidecarSets (all pages) and one GET of the namespace
@@ -54,7 +46,7 @@ export function kubePodInjectionReads(kube: Pick<KubeClient, 'list' | 'get'>): P
       }
     },
     async namespaceLabels(name) {
-      const ns = await kube.get(NAMESPACES, { name });
+      const ns = await kube.get(NAMESPACE_RESOURCE, { name });
       return ns ? (ns.metadata.labels ?? {}) : undefined;
     },
   };

@@ -13,8 +13,10 @@ import {
 } from '../../../lib/controllers/index.js';
 
 describe('the registry', () => {
-  it('lists cloneset, statefulset (Advanced StatefulSet) and broadcastjob', () => {
-    expect(CONTROLLERS.map((c) => c.name)).toEqual(['cloneset', 'statefulset', 'broadcastjob']);
+  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob and sidecarset', () => {
+    expect(CONTROLLERS.map((c) => c.name)).toEqual(['cloneset', 'statefulset', 'broadcastjob', 'sidecarset']);
+    expect(controllerByKind('apps.kruise.io/SidecarSet')?.name).toBe('sidecarset');
+    expect(KNOWN_KINDS('apps.kruise.io/SidecarSet')).toEqual({ namespaced: false });
     expect(controllerByKind('apps.kruise.io/BroadcastJob')?.name).toBe('broadcastjob');
     expect(controllerByKind('apps.kruise.io/CloneSet')?.name).toBe('cloneset');
     expect(controllerByKind('apps.kruise.io/StatefulSet')?.name).toBe('statefulset');

@@ -37,7 +37,12 @@ function scenarioFile(name: string, kind: string, steps: string): string {
 
 describe('--kind', () => {
   it('lists cloneset and statefulset, in run order; without --kind every kind runs', () => {
-    expect(PARITY_KINDS.map((k) => k.name)).toEqual(['cloneset', 'statefulset', 'broadcastjob']);
+    expect(PARITY_KINDS.map((k) => k.name)).toEqual([
+      'cloneset',
+      'statefulset',
+      'broadcastjob',
+      'sidecarset',
+    ]);
     expect(selectKinds(undefined)).toEqual(PARITY_KINDS);
   });
 
@@ -50,7 +55,7 @@ describe('--kind', () => {
   it('refuses an unknown kind in one line naming the known ones', () => {
     expect(() => selectKinds('daemonset')).toThrow(UnknownKindError);
     expect(() => selectKinds('daemonset')).toThrow(
-      'unknown kind "daemonset" (known: cloneset, statefulset, broadcastjob)',
+      'unknown kind "daemonset" (known: cloneset, statefulset, broadcastjob, sidecarset)',
     );
   });
 });

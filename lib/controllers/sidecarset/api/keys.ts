@@ -15,3 +15,13 @@ export const ENV_IS_INJECTED = 'IS_INJECTED';
 export const LABEL_METADATA_NAME = 'kubernetes.io/metadata.name';
 /** `restartPolicy` of an init container that makes it a native sidecar (`corev1.ContainerRestartPolicyAlways`). */
 export const RESTART_POLICY_ALWAYS = 'Always';
+/**
+ * Pod annotation: per SidecarSet name, the in-place sidecar update in progress — revision (the SidecarSet hash),
+ * start time and each changed container's imageID before the change (`SidecarsetInplaceUpdateStateKey`).
+ */
+export const ANNOTATION_SIDECARSET_INPLACE_UPDATE_STATE = 'kruise.io/sidecarset-inplace-update-state';
+/**
+ * Pod condition: whether every SidecarSet of the pod can update it in place; its message is a JSON map of
+ * SidecarSet name → upgradable (`SidecarSetUpgradable`).
+ */
+export const CONDITION_SIDECARSET_UPGRADABLE = 'SidecarSetUpgradable';

@@ -12,3 +12,12 @@ export const SIDECARSET_RESOURCE: Resource = {
   namespaced: false,
   kind: 'SidecarSet',
 };
+
+/** core/v1 Namespaces (cluster-scoped): a SidecarSet's `namespaceSelector` is matched against their labels. */
+export const NAMESPACE_RESOURCE: Resource = {
+  group: '',
+  version: 'v1',
+  plural: 'namespaces',
+  namespaced: false,
+  kind: 'Namespace',
+};

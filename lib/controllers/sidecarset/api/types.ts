@@ -4,10 +4,12 @@
  */
 import type {
   Container,
-  JsonObject,
+  IntOrString,
   KnownOrOther,
   LabelSelector,
   ObjectMeta,
+  UpdatePriorityStrategy,
+  UpdateScatterTerm,
   Volume,
 } from '../../../api/types.js';
 
@@ -57,6 +59,36 @@ export interface SidecarSetInjectionStrategy {
   revision?: { customVersion?: string; revisionName?: string; policy?: string };
 }
 
+/**
+ * `SidecarSetUpdateStrategy`: how the controller moves matched pods' sidecars to a new image in place. `type`
+ * RollingUpdate (default) or NotUpdate; `partition` pods (int or percent of the matched pods) keep the old sidecar;
+ * at most `maxUnavailable` (default 1) updated pods may be not ready; `paused` stops the rollout; `selector` limits
+ * it to the pods it matches.
+ */
+export interface SidecarSetUpdateStrategy {
+  type?: KnownOrOther<'RollingUpdate' | 'NotUpdate'>;
+  selector?: LabelSelector;
+  partition?: IntOrString;
+  maxUnavailable?: IntOrString;
+  paused?: boolean;
+  priorityStrategy?: UpdatePriorityStrategy;
+  scatterStrategy?: UpdateScatterTerm[];
+}
+
+/** `SidecarSetStatus`, as OpenKruise's `calculateStatus` fills it. */
+export interface SidecarSetStatus {
+  observedGeneration?: number;
+  /** Active pods that carry the SidecarSet (injected, every sidecar container present). */
+  matchedPods?: number;
+  /** Matched pods whose `kruise.io/sidecarset-hash` entry is the SidecarSet's hash. */
+  updatedPods?: number;
+  /** Matched pods whose sidecars run what their spec says and that are running and ready. */
+  readyPods?: number;
+  updatedReadyPods?: number;
+  latestRevision?: string;
+  collisionCount?: number;
+}
+
 /** `SidecarSetSpec` (v1alpha1). */
 export interface SidecarSetSpec {
   selector?: LabelSelector;
@@ -66,7 +98,7 @@ export interface SidecarSetSpec {
   initContainers?: SidecarContainer[];
   containers?: SidecarContainer[];
   volumes?: Volume[];
-  updateStrategy?: JsonObject;
+  updateStrategy?: SidecarSetUpdateStrategy;
   injectionStrategy?: SidecarSetInjectionStrategy;
   imagePullSecrets?: { name?: string }[];
   revisionHistoryLimit?: number;
@@ -79,5 +111,5 @@ export interface SidecarSet {
   kind?: string;
   metadata: ObjectMeta;
   spec: SidecarSetSpec;
-  status?: { latestRevision?: string; [key: string]: unknown };
+  status?: SidecarSetStatus;
 }

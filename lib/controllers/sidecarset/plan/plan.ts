@@ -1,0 +1,100 @@
+/**
+ * One SidecarSet reconcile, decided (OpenKruise: `Processor.UpdateSidecarSet` and `updatePods` in
+ * `pkg/controller/sidecarset/sidecarset_processor.go`, and the pod filter of `getMatchingPods`). Pure: given the
+ * SidecarSet and the pods its selector lists, the status to write and the pod writes of this round, in order.
+ */
+import type { Pod, PodCondition } from '../../../api/types.js';
+import type { SidecarSet, SidecarSetStatus } from '../api/types.js';
+import { upgradableCondition } from './condition.js';
+import { isActivePod } from './match.js';
+import { hasHotUpgradeContainer, isPodConsistentWithSidecarSet, isPodInjected } from './podState.js';
+import { calculateSidecarSetStatus, sidecarSetStatusChanged } from './status.js';
+import { nextUpgradePods } from './strategy.js';
+import { upgradePodSidecars } from './upgradePod.js';
+
+/** Why a plan updates no pod. */
+export type SidecarSetIdle =
+  | 'NotUpdate'
+  | 'Paused'
+  | 'AllUpdated'
+  | 'NothingToUpdate'
+  /** Kruiseless does not hot-upgrade sidecars (OpenKruise's `sidecarset_hotupgrade.go`): status only. */
+  | 'HotUpgradeUnsupported';
+
+/** One pod write of a round. */
+export type SidecarSetPodWrite =
+  /** PUT the pod (its read resourceVersion the precondition) with the new sidecar images and annotations. */
+  | { type: 'UpdatePod'; pod: Pod; next: Pod }
+  /** Strategic-merge `status.conditions` of pods/status with the `SidecarSetUpgradable` condition. */
+  | { type: 'SetCondition'; pod: Pod; condition: PodCondition };
+
+/** What one reconcile does. */
+export interface SidecarSetPlan {
+  /** The matched pods, as the status counts them. */
+  matched: Pod[];
+  status: SidecarSetStatus;
+  /** Whether {@link status} differs from the stored one (`inconsistentStatus`): only then is it written. */
+  writeStatus: boolean;
+  /**
+   * In upstream order: first the not-upgradable pods' False conditions, then per updated pod its update and its
+   * True condition.
+   */
+  writes: SidecarSetPodWrite[];
+  /** Pods an in-place update cannot move this round; upstream records a `NotUpgradablePods` Event when any. */
+  notUpgradable: number;
+  /** Set when no pod is updated, with why. */
+  idle?: SidecarSetIdle;
+}
+
+/**
+ * The pods the SidecarSet manages (`getMatchingPods`' filter): active, listed in its `kruise.io/sidecarset-injected-list`
+ * and carrying every one of its sidecar containers.
+ * @param selected the pods its selector (and namespace selector) lists
+ */
+export function matchedPods(sidecarSet: SidecarSet, selected: readonly Pod[]): Pod[] {
+  return selected.filter(
+    (p) => isActivePod(p) && isPodInjected(p, sidecarSet) && isPodConsistentWithSidecarSet(p, sidecarSet),
+  );
+}
+
+/**
+ * The plan (see {@link SidecarSetPlan}): status always; pod updates unless the strategy is NotUpdate or paused,
+ * the SidecarSet has a hot-upgrade container, or every matched pod is updated.
+ * @param selected the pods its selector (and namespace selector) lists, in list order
+ * @param now the time for annotations and condition transitions
+ * @throws SidecarInjectionError when a `MergePatchJson` metadata patch cannot be applied to a chosen pod
+ */
+export function planSidecarSet(sidecarSet: SidecarSet, selected: readonly Pod[], now: Date): SidecarSetPlan {
+  const matched = matchedPods(sidecarSet, selected);
+  const status = calculateSidecarSetStatus(sidecarSet, matched);
+  const base = { matched, status, writeStatus: sidecarSetStatusChanged(sidecarSet, status) };
+  const idle = (why: SidecarSetIdle): SidecarSetPlan => ({
+    ...base,
+    writes: [],
+    notUpgradable: 0,
+    idle: why,
+  });
+  const strategy = sidecarSet.spec.updateStrategy ?? {};
+  if (strategy.type === 'NotUpdate') return idle('NotUpdate');
+  if (strategy.paused === true) return idle('Paused');
+  if (hasHotUpgradeContainer(sidecarSet)) return idle('HotUpgradeUnsupported');
+  if ((status.updatedPods ?? 0) >= (status.matchedPods ?? 0)) return idle('AllUpdated');
+  const name = sidecarSet.metadata.name ?? '';
+  const next = nextUpgradePods(sidecarSet, matched);
+  const writes: SidecarSetPodWrite[] = [];
+  for (const pod of next.notUpgradable) {
+    const condition = upgradableCondition(pod, name, false, now);
+    if (condition) writes.push({ type: 'SetCondition', pod, condition });
+  }
+  for (const pod of next.upgrade) {
+    writes.push({ type: 'UpdatePod', pod, next: upgradePodSidecars(sidecarSet, pod, now) });
+    const condition = upgradableCondition(pod, name, true, now);
+    if (condition) writes.push({ type: 'SetCondition', pod, condition });
+  }
+  return {
+    ...base,
+    writes,
+    notUpgradable: next.notUpgradable.length,
+    ...(next.upgrade.length === 0 ? { idle: 'NothingToUpdate' as const } : {}),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * A SidecarSet's status from its matched pods (OpenKruise: `calculateStatus` and `inconsistentStatus` in
+ * `pkg/controller/sidecarset/sidecarset_processor.go`). Pure.
+ */
+import type { Pod } from '../../../api/types.js';
+import type { SidecarSet, SidecarSetStatus } from '../api/types.js';
+import { isPodSidecarUpdated, isPodStateConsistent, isSidecarPodReady } from './podState.js';
+
+/**
+ * The status the matched pods give: `matchedPods` all of them, `updatedPods` those on the SidecarSet's hash,
+ * `readyPods` those whose sidecars run their spec image and that are running and ready, `updatedReadyPods` both
+ * (absent when 0, as Go's `omitempty` writes it);
+ * `observedGeneration` the SidecarSet's generation. `latestRevision` and `collisionCount` are carried over from the
+ * stored status (Kruiseless keeps no SidecarSet ControllerRevisions yet).
+ * @param pods the matched pods (./plan.ts `matchedPods`)
+ */
+export function calculateSidecarSetStatus(sidecarSet: SidecarSet, pods: readonly Pod[]): SidecarSetStatus {
+  let updated = 0;
+  let ready = 0;
+  let updatedReady = 0;
+  for (const pod of pods) {
+    const isUpdated = isPodSidecarUpdated(sidecarSet, pod);
+    if (isUpdated) updated++;
+    if (isPodStateConsistent(sidecarSet, pod) && isSidecarPodReady(pod)) {
+      ready++;
+      if (isUpdated) updatedReady++;
+    }
+  }
+  const stored = sidecarSet.status ?? {};
+  return {
+    observedGeneration: sidecarSet.metadata.generation ?? 0,
+    matchedPods: pods.length,
+    updatedPods: updated,
+    readyPods: ready,
+    // Go's `omitempty` on `updatedReadyPods` (not on the other counters): 0 is not written
+    ...(updatedReady > 0 ? { updatedReadyPods: updatedReady } : {}),
+    ...(stored.latestRevision ? { latestRevision: stored.latestRevision } : {}),
+    ...(stored.collisionCount !== undefined ? { collisionCount: stored.collisionCount } : {}),
+  };
+}
+
+/**
+ * Whether `next` must be written (`inconsistentStatus`): a newer generation observed, or any counter, the latest
+ * revision or the collision count differs from the stored status.
+ */
+export function sidecarSetStatusChanged(sidecarSet: SidecarSet, next: SidecarSetStatus): boolean {
+  const s = sidecarSet.status ?? {};
+  return (
+    (next.observedGeneration ?? 0) > (s.observedGeneration ?? 0) ||
+    (next.matchedPods ?? 0) !== (s.matchedPods ?? 0) ||
+    (next.updatedPods ?? 0) !== (s.updatedPods ?? 0) ||
+    (next.readyPods ?? 0) !== (s.readyPods ?? 0) ||
+    (next.updatedReadyPods ?? 0) !== (s.updatedReadyPods ?? 0) ||
+    (next.latestRevision ?? '') !== (s.latestRevision ?? '') ||
+    next.collisionCount !== s.collisionCount
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * The SidecarSet controller's pod watch (lib/controllers/sidecarset/podWatch.ts): a pod names the SidecarSets of its
+ * injected-list annotation, with no read, and the request it makes is a cluster-scoped key (no namespace).
+ */
+import { CONTROLLERS } from '../../../../lib/controllers/index.js';
+import { sidecarSetsForPod } from '../../../../lib/controllers/sidecarset/podWatch.js';
+import { requestsForChange, watchStreams } from '../../../../lib/source/watchSpec.js';
+import type { Logger } from '../../../../lib/core/logger.js';
+
+const pod = (annotations?: Record<string, string>) => ({
+  metadata: { name: 'p', namespace: 'ns1', resourceVersion: '7', ...(annotations ? { annotations } : {}) },
+});
+
+describe('SidecarSet pod watch (enqueueRequestForPod)', () => {
+  it('names the listed SidecarSets once each, and none for a pod without the annotation', async () => {
+    expect(await sidecarSetsForPod(pod({ 'kruise.io/sidecarset-injected-list': 'a,b,a' }))).toEqual([
+      { name: 'a' },
+      { name: 'b' },
+    ]);
+    expect(await sidecarSetsForPod(pod({ 'kruise.io/sidecarset-injected-list': '' }))).toEqual([]);
+    expect(await sidecarSetsForPod(pod())).toEqual([]);
+  });
+
+  it('is its own stream of every pod (no label selector) and makes namespace-less requests, reading nothing', async () => {
+    const stream = watchStreams(CONTROLLERS).find(
+      (s) => s.watched.plural === 'pods' && s.labelSelector === undefined,
+    );
+    expect(stream?.consumers.map((c) => c.controller.kind)).toEqual(['apps.kruise.io/SidecarSet']);
+    const reads = {
+      cluster: 'c1',
+      kube: {
+        get: () => Promise.reject(new Error('no read expected')),
+        list: () => Promise.reject(new Error('no read expected')),
+      },
+    };
+    const requests = await requestsForChange(
+      stream!,
+      pod({ 'kruise.io/sidecarset-injected-list': 'log' }),
+      reads,
+      {} as Logger,
+    );
+    expect(requests).toEqual([
+      {
+        version: expect.any(Number) as number,
+        cluster: 'c1',
+        kind: 'apps.kruise.io/SidecarSet',
+        name: 'log',
+        reason: 'MappedObjectChanged',
+        resourceVersion: '7',
+      },
+    ]);
+  });
+});
