@@ -23,6 +23,8 @@ export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterComma
   statefulset: [],
   // no BroadcastJob commands yet
   broadcastjob: [],
+  // no AdvancedCronJob commands yet
+  advancedcronjob: [],
 };
 
 /**

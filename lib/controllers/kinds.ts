@@ -8,10 +8,16 @@ import { kindLookup, type KindLookup } from '../core/objectKey.js';
 import { cloneSetKind } from './cloneset/kind.js';
 import { statefulSetKind } from './statefulset/kind.js';
 import { broadcastJobKind } from './broadcastjob/kind.js';
+import { advancedCronJobKind } from './advancedcronjob/kind.js';
 import type { ControllerKind } from './controller.js';
 
 /** Every registered controller's light part, in registration order. */
-export const CONTROLLER_KINDS: readonly ControllerKind[] = [cloneSetKind, statefulSetKind, broadcastJobKind];
+export const CONTROLLER_KINDS: readonly ControllerKind[] = [
+  cloneSetKind,
+  statefulSetKind,
+  broadcastJobKind,
+  advancedCronJobKind,
+];
 
 /** A {@link KindLookup} over `controllers`: the request parser's known kinds and their scope. */
 export function kindsOf(controllers: readonly Pick<ControllerKind, 'kind' | 'resource'>[]): KindLookup {

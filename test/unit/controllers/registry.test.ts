@@ -13,8 +13,14 @@ import {
 } from '../../../lib/controllers/index.js';
 
 describe('the registry', () => {
-  it('lists cloneset, statefulset (Advanced StatefulSet) and broadcastjob', () => {
-    expect(CONTROLLERS.map((c) => c.name)).toEqual(['cloneset', 'statefulset', 'broadcastjob']);
+  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob and advancedcronjob', () => {
+    expect(CONTROLLERS.map((c) => c.name)).toEqual([
+      'cloneset',
+      'statefulset',
+      'broadcastjob',
+      'advancedcronjob',
+    ]);
+    expect(controllerByKind('apps.kruise.io/AdvancedCronJob')?.name).toBe('advancedcronjob');
     expect(controllerByKind('apps.kruise.io/BroadcastJob')?.name).toBe('broadcastjob');
     expect(controllerByKind('apps.kruise.io/CloneSet')?.name).toBe('cloneset');
     expect(controllerByKind('apps.kruise.io/StatefulSet')?.name).toBe('statefulset');
