@@ -31,6 +31,12 @@ export interface ParityKind {
    */
   randomNameSuffix?: number;
   /**
+   * A regex (source) of the generated part of child names after `<object name>-`, normalised to `<id>` like a random
+   * suffix and used instead of it; e.g. AdvancedCronJob's Jobs `<name>-<Unix seconds of the scheduled time>` and
+   * their pods `<name>-<seconds>-<5 random characters>`.
+   */
+  nameSuffixPattern?: string;
+  /**
    * Event reasons the controller records on every reconcile while a limit holds: how often is a matter of timing,
    * so only whether one was recorded is compared (docs/parity.md#what-is-compared).
    */

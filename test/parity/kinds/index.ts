@@ -6,10 +6,11 @@ import type { ParityKind } from '../kind.js';
 import { cloneSet } from './cloneset/index.js';
 import { statefulSet } from './statefulset/index.js';
 import { broadcastJob } from './broadcastjob/index.js';
+import { advancedCronJob } from './advancedcronjob/index.js';
 import { KruiselessError } from '../../../lib/core/errors.js';
 
 /** The kinds, in run order. */
-export const PARITY_KINDS: readonly ParityKind[] = [cloneSet, statefulSet, broadcastJob];
+export const PARITY_KINDS: readonly ParityKind[] = [cloneSet, statefulSet, broadcastJob, advancedCronJob];
 
 /** `--kind` named no kind of {@link PARITY_KINDS}. */
 export class UnknownKindError extends KruiselessError {

@@ -37,7 +37,12 @@ function scenarioFile(name: string, kind: string, steps: string): string {
 
 describe('--kind', () => {
   it('lists cloneset and statefulset, in run order; without --kind every kind runs', () => {
-    expect(PARITY_KINDS.map((k) => k.name)).toEqual(['cloneset', 'statefulset', 'broadcastjob']);
+    expect(PARITY_KINDS.map((k) => k.name)).toEqual([
+      'cloneset',
+      'statefulset',
+      'broadcastjob',
+      'advancedcronjob',
+    ]);
     expect(selectKinds(undefined)).toEqual(PARITY_KINDS);
   });
 
