@@ -54,6 +54,11 @@ export interface ParityKind {
    * @param replicas the new `spec.replicas`, written in the same update (OpenKruise's e2e does so)
    */
   deletePodsPatch?: (names: string[], replicas?: number) => Record<string, unknown>;
+  /**
+   * The kind's status has no `observedGeneration` (AdvancedCronJob): settling then waits only for quiet, not for the
+   * generation to be observed (which would never happen, and every checkpoint would wait out its timeout).
+   */
+  noObservedGeneration?: true;
   /** Differences chosen on purpose for every scenario of the kind (each scenario may add its own). */
   deliberate: readonly Deliberate[];
   /** OpenKruise's own e2e specs of the kind, when it has some. */

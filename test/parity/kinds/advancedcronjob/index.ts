@@ -17,6 +17,7 @@ export const advancedCronJob: ParityKind = {
   kind: 'AdvancedCronJob',
   resource: { group: 'apps.kruise.io', version: 'v1beta1', plural: 'advancedcronjobs' },
   nameSuffixPattern: '\\d{9,11}(?:-[a-z0-9]{5})?',
+  noObservedGeneration: true,
   perReconcileEventReasons: new Set(),
   conflictOnlyConditionTypes: new Set(),
   deliberate: z
