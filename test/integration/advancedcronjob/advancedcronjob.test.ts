@@ -21,6 +21,7 @@ import { waitFor } from '../support/wait.js';
 
 const ctx = useTestNamespace('acj');
 const ACJ_API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'advancedcronjobs' };
+const BCJ_API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'broadcastjobs' };
 let embedded: Embedded;
 let batch: BatchV1Api;
 
@@ -148,4 +149,69 @@ describe('AdvancedCronJob on the local control plane', () => {
       return pods.items.length === 0 ? true : undefined;
     });
   }, 240_000);
+
+  test('a broadcastJobTemplate: a BroadcastJob at the next minute, run to completed by the BroadcastJob controller', async () => {
+    const created = (await ctx.custom.createNamespacedCustomObject({
+      ...ACJ_API,
+      namespace: ctx.namespace,
+      body: {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'AdvancedCronJob',
+        metadata: { name: 'bc', namespace: ctx.namespace },
+        spec: {
+          schedule: '*/1 * * * *',
+          template: {
+            broadcastJobTemplate: {
+              metadata: { labels: { app: 'bc' } },
+              spec: {
+                template: {
+                  spec: { containers: [{ name: 'bc', image: 'busybox' }], restartPolicy: 'Never' },
+                },
+              },
+            },
+          },
+        },
+      },
+    })) as AdvancedCronJob;
+    const first = nextMinute(created.metadata.creationTimestamp ?? '');
+    const name = `bc-${first}`;
+    type Bcj = {
+      metadata: { labels?: Record<string, string>; ownerReferences?: unknown[] };
+      status?: { phase?: string };
+    };
+    const bcj = await waitFor('the BroadcastJob completed', 120_000, async () => {
+      try {
+        const j = (await ctx.custom.getNamespacedCustomObject({
+          ...BCJ_API,
+          namespace: ctx.namespace,
+          name,
+        })) as Bcj;
+        return j.status?.phase === 'completed' ? j : undefined;
+      } catch {
+        return undefined;
+      }
+    });
+    // OpenKruise's CRD types broadcastJobTemplate.metadata as a bare object, so the API server prunes its labels when
+    // the AdvancedCronJob is stored: the BroadcastJob gets none, with OpenKruise as with Kruiseless
+    expect(bcj.metadata.labels).toBeUndefined();
+    expect(bcj.metadata.ownerReferences).toEqual([
+      {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'AdvancedCronJob',
+        name: 'bc',
+        uid: created.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
+    // the BroadcastJob's status changes wake its AdvancedCronJob (an Owns watch, as upstream's): no active child left
+    const status = await waitFor('status without the completed BroadcastJob', 20_000, async () => {
+      const st = (await getAcj('bc')).status;
+      return st?.lastScheduleTime && !st.active ? st : undefined;
+    });
+    expect(status).toEqual({
+      type: 'BroadcastJob',
+      lastScheduleTime: new Date(first * 1000).toISOString().replace('.000Z', 'Z'),
+    });
+  }, 150_000);
 });
