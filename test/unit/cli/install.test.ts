@@ -195,7 +195,7 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
   });
 });
 
-test('the access reviews (CloneSet, Advanced StatefulSet and BroadcastJob): 36 calls of the reconciler, 18 reads and 13 refused writes of the watcher, 31 refused to both', () => {
+test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob and AdvancedCronJob): 42 calls of the reconciler, 21 reads and 16 refused writes of the watcher, 34 refused to both', () => {
   const e = accessExpectations();
   const count = (groups: string, expected: boolean) =>
     e.filter((x) => x.groups.join('+') === groups && x.expected === expected).length;
@@ -205,7 +205,7 @@ test('the access reviews (CloneSet, Advanced StatefulSet and BroadcastJob): 36 c
     watcherDenied: count('kruiseless:watcher', false),
     bothDenied: count('kruiseless:controller+kruiseless:watcher', false),
     total: e.length,
-  }).toEqual({ controllerAllowed: 36, watcherAllowed: 18, watcherDenied: 13, bothDenied: 31, total: 98 });
+  }).toEqual({ controllerAllowed: 42, watcherAllowed: 21, watcherDenied: 16, bothDenied: 34, total: 113 });
 });
 
 test('objectRef names objects as kubectl does', () => {

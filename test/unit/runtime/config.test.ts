@@ -84,6 +84,7 @@ describe('controllerSettings', () => {
     ).toEqual({
       settings: {
         broadcastjob: {},
+        advancedcronjob: {},
         cloneset: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true },
         statefulset: {},
       },
@@ -93,7 +94,7 @@ describe('controllerSettings', () => {
 
   it('sets nothing for the defaults', () => {
     expect(controllerSettings('', {})).toEqual({
-      settings: { broadcastjob: {}, cloneset: {}, statefulset: {} },
+      settings: { broadcastjob: {}, advancedcronjob: {}, cloneset: {}, statefulset: {} },
       ignoredGates: [],
     });
   });
@@ -122,6 +123,7 @@ describe('controllerSettings: Advanced StatefulSet gates', () => {
     expect(controllerSettings('StatefulSetStartOrdinal=true,StatefulSetAutoDeletePVC=false', {})).toEqual({
       settings: {
         broadcastjob: {},
+        advancedcronjob: {},
         cloneset: {},
         statefulset: { statefulSetStartOrdinal: true, statefulSetAutoDeletePVC: false },
       },
