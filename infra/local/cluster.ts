@@ -328,7 +328,8 @@ async function launchOnFreePorts(
 /**
  * Controllers kube-controller-manager always runs (the rest of the cluster's work is Kruiseless's, kwok's or the
  * provisioner's): the PV controller binds claims to the volumes hostpath-provisioner creates and releases them,
- * the protection controllers remove the `kubernetes.io/pvc-protection` / `pv-protection` finalizers once unused.
+ * the protection controllers remove the `kubernetes.io/pvc-protection` / `pv-protection` finalizers once unused,
+ * and the Job controller runs the batch/v1 Jobs an AdvancedCronJob with a `jobTemplate` creates.
  */
 export const DEFAULT_KCM_CONTROLLERS = [
   'garbage-collector-controller',
@@ -336,6 +337,7 @@ export const DEFAULT_KCM_CONTROLLERS = [
   'persistentvolumeclaim-protection-controller',
   'persistentvolume-binder-controller',
   'persistentvolume-protection-controller',
+  'job-controller',
 ] as const;
 
 /**

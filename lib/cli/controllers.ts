@@ -25,6 +25,8 @@ export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterComma
   broadcastjob: [],
   // no SidecarSet commands yet
   sidecarset: [],
+  // no AdvancedCronJob commands yet
+  advancedcronjob: [],
 };
 
 /**

@@ -8,12 +8,19 @@ import { cloneSet } from './cloneset/index.js';
 import { statefulSet } from './statefulset/index.js';
 import { broadcastJob } from './broadcastjob/index.js';
 import { sidecarSet } from './sidecarset/index.js';
+import { advancedCronJob } from './advancedcronjob/index.js';
 import type { Controller } from './controller.js';
 
 export { CONTROLLER_KINDS, KNOWN_KINDS, kindsOf } from './kinds.js';
 
 /** Every controller this build runs, in registration order (./kinds.ts lists their light parts in the same order). */
-export const CONTROLLERS: readonly Controller[] = [cloneSet, statefulSet, broadcastJob, sidecarSet];
+export const CONTROLLERS: readonly Controller[] = [
+  cloneSet,
+  statefulSet,
+  broadcastJob,
+  sidecarSet,
+  advancedCronJob,
+];
 
 /** The registered controller of a kind (`<group>/<Kind>`), or undefined. */
 export function controllerByKind(

@@ -9,6 +9,7 @@ import { cloneSetKind } from './cloneset/kind.js';
 import { statefulSetKind } from './statefulset/kind.js';
 import { broadcastJobKind } from './broadcastjob/kind.js';
 import { sidecarSetKind } from './sidecarset/kind.js';
+import { advancedCronJobKind } from './advancedcronjob/kind.js';
 import type { ControllerKind } from './controller.js';
 
 /** Every registered controller's light part, in registration order. */
@@ -17,6 +18,7 @@ export const CONTROLLER_KINDS: readonly ControllerKind[] = [
   statefulSetKind,
   broadcastJobKind,
   sidecarSetKind,
+  advancedCronJobKind,
 ];
 
 /** A {@link KindLookup} over `controllers`: the request parser's known kinds and their scope. */

@@ -270,13 +270,17 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
 
     patch,
 
-    async delete(resource, ref, preconditions = {}) {
+    async delete(resource, ref, preconditions = {}, options = {}) {
       const { uid, resourceVersion } = preconditions;
       const given = {
         ...(uid !== undefined ? { uid } : {}),
         ...(resourceVersion !== undefined ? { resourceVersion } : {}),
       };
-      const body = Object.keys(given).length > 0 ? { preconditions: given } : undefined;
+      const fields = {
+        ...(Object.keys(given).length > 0 ? { preconditions: given } : {}),
+        ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
+      };
+      const body = Object.keys(fields).length > 0 ? fields : undefined;
       await call(operationOf('delete', resource, ref), {
         method: 'DELETE',
         path: resourcePath(resource, ref.namespace, ref.name),

@@ -62,6 +62,15 @@ export interface Preconditions {
   resourceVersion?: string;
 }
 
+/** Options of {@link KubeClient.delete} beside its preconditions. */
+export interface DeleteOptions {
+  /**
+   * What becomes of the dependents (the DeleteOptions `propagationPolicy`); absent: the resource's default (batch/v1
+   * Jobs orphan their pods by default, so a Job is deleted with `Background`).
+   */
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+}
+
 /** Options of {@link KubeClient.patch}. */
 export interface PatchOptions {
   /** e.g. `status`: patch `<object>/status`. */
@@ -128,7 +137,12 @@ export interface KubeClient {
    * DELETE an object with the API server's default grace period and propagation, under `preconditions` (a UID
    * precondition never deletes a same-named successor: 409 Conflict). NotFound (404) when it is already gone.
    */
-  delete(resource: Resource, ref: ObjectRef, preconditions?: Preconditions): Promise<void>;
+  delete(
+    resource: Resource,
+    ref: ObjectRef,
+    preconditions?: Preconditions,
+    options?: DeleteOptions,
+  ): Promise<void>;
   /**
    * Record a core/v1 Event on `object` (of `resource`), folded into the stored Event of the same type, reason and
    * message if there is one (a count increment, ./eventFolding.ts); with `aggregate`, into the aggregate Event of

@@ -71,9 +71,9 @@ export function leaseGuardedKube(
       check(`patch ${resource.plural} ${ref.name}`);
       return kube.patch(resource, ref, patch, options);
     },
-    delete: async (resource, ref, preconditions) => {
+    delete: async (resource, ref, preconditions, options) => {
       check(`delete ${resource.plural} ${ref.name}`);
-      return kube.delete(resource, ref, preconditions);
+      return kube.delete(resource, ref, preconditions, options);
     },
     // best effort and never throwing (KubeClient.recordEvent): past the point the Event is dropped
     recordEvent: async (resource, object, event, options) => {

@@ -51,9 +51,9 @@ export function countingKube(kube: KubeClient, counts: CallCounts): KubeClient {
       count(kubeCallName('patch', resource, options?.subresource));
       return kube.patch(resource, ref, patch, options);
     },
-    delete(resource, ref, preconditions) {
+    delete(resource, ref, preconditions, options) {
       count(kubeCallName('delete', resource));
-      return kube.delete(resource, ref, preconditions);
+      return kube.delete(resource, ref, preconditions, options);
     },
     recordEvent(resource, object, event, options) {
       count(kubeCallName('recordEvent', resource));

@@ -37,6 +37,12 @@ export interface ParityKind {
    */
   randomNameSuffix?: number;
   /**
+   * A regex (source) of the generated part of child names after `<object name>-`, normalised to `<id>` like a random
+   * suffix and used instead of it; e.g. AdvancedCronJob's Jobs `<name>-<Unix seconds of the scheduled time>` and
+   * their pods `<name>-<seconds>-<5 random characters>`.
+   */
+  nameSuffixPattern?: string;
+  /**
    * Event reasons the controller records on every reconcile while a limit holds: how often is a matter of timing,
    * so only whether one was recorded is compared (docs/parity.md#what-is-compared).
    */
@@ -60,6 +66,11 @@ export interface ParityKind {
    * one. The view itself, and so the difference, is kept.
    */
   podSortKey?: (view: PodView) => unknown;
+  /**
+   * The kind's status has no `observedGeneration` (AdvancedCronJob, BroadcastJob): settling then waits only for quiet, not for the
+   * generation to be observed (which would never happen, and every checkpoint would wait out its timeout).
+   */
+  noObservedGeneration?: true;
   /** Differences chosen on purpose for every scenario of the kind (each scenario may add its own). */
   deliberate: readonly Deliberate[];
   /** OpenKruise's own e2e specs of the kind, when it has some. */

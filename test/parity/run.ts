@@ -227,7 +227,10 @@ async function settle(
   while (Date.now() < deadline) {
     const state = await cluster.read(namespace, name);
     const obj = state.object;
-    const observed = !obj || (obj.status?.observedGeneration ?? 0) >= (obj.metadata.generation ?? 0);
+    const observed =
+      !obj ||
+      cluster.kind.noObservedGeneration === true ||
+      (obj.status?.observedGeneration ?? 0) >= (obj.metadata.generation ?? 0);
     const fingerprint = JSON.stringify({
       ...takeSnapshot(cluster.kind, state, new Set(), { maxPods: 0, minReady: 0 }, true),
     });

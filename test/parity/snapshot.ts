@@ -101,8 +101,8 @@ export function takeSnapshot(
   const obj = state.object;
   const norm = normaliser(
     ids,
-    kind.randomNameSuffix ? (obj?.metadata.name ?? '') : '',
-    kind.randomNameSuffix,
+    kind.randomNameSuffix || kind.nameSuffixPattern ? (obj?.metadata.name ?? '') : '',
+    kind.nameSuffixPattern ?? (kind.randomNameSuffix ? `[a-z0-9]{${kind.randomNameSuffix}}` : undefined),
   );
   const events: Record<string, number> = {};
   for (const e of state.events) {
@@ -254,18 +254,19 @@ function parseJsonObject(v: string): unknown {
 }
 
 /**
- * A deep copy of a value with random parts replaced in every string: instance ids (`<id>`), the random
- * `suffix`-character part of names after `<objectName>-` (`<id>`), uids (`<uid>`), RFC 3339 times (`<time>`), the
- * service-account volume suffix; and object keys sorted.
+ * A deep copy of a value with random parts replaced in every string: instance ids (`<id>`), the generated part of
+ * names after `<objectName>-` matching `suffix` (a regex source; `<id>`), uids (`<uid>`), RFC 3339 times (`<time>`),
+ * the service-account volume suffix; every `resourceVersion` field's value (`<rv>`: an object reference in a status
+ * carries one); and object keys sorted.
  */
 function normaliser(
   ids: ReadonlySet<string>,
   objectName: string,
-  suffix: number | undefined,
+  suffix: string | undefined,
 ): (v: unknown) => unknown {
   const named =
     objectName && suffix
-      ? new RegExp(`(?<=${escape(objectName)}-)[a-z0-9]{${suffix}}(?![a-z0-9])`, 'g')
+      ? new RegExp(`(?<=${escape(objectName)}-)(?:${suffix})(?![a-z0-9])`, 'g')
       : undefined;
   const fix = (s: string): string => {
     if (ids.has(s)) return '<id>';
@@ -280,7 +281,7 @@ function normaliser(
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(v).sort()) {
         const x = (v as Record<string, unknown>)[k];
-        if (x !== undefined) out[k] = walk(x);
+        if (x !== undefined) out[k] = k === 'resourceVersion' && typeof x === 'string' ? '<rv>' : walk(x);
       }
       return out;
     }

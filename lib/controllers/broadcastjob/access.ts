@@ -40,11 +40,10 @@ export const BROADCASTJOB_WATCHER_DENIED: readonly ResourceAccess[] = [
 ];
 
 /**
- * What no Kruiseless identity may do to BroadcastJobs and Nodes: create or change a job's spec (the user's), or
- * write a Node. Deleting a job is the controller's (its TTL), so it is not here.
+ * What no Kruiseless identity may do to BroadcastJobs and Nodes: change a job's spec (the user's), or write a Node.
+ * Deleting a job is the controller's (its TTL), and creating one the AdvancedCronJob controller's, so neither is here.
  */
 export const BROADCASTJOB_DENIED_TO_ALL: readonly ResourceAccess[] = [
-  { verb: 'create', group: KRUISE, resource: 'broadcastjobs' },
   { verb: 'update', group: KRUISE, resource: 'broadcastjobs' },
   { verb: 'patch', group: KRUISE, resource: 'broadcastjobs' },
   { verb: 'update', resource: 'nodes', namespaced: false },

@@ -7,10 +7,17 @@ import { cloneSet } from './cloneset/index.js';
 import { statefulSet } from './statefulset/index.js';
 import { broadcastJob } from './broadcastjob/index.js';
 import { sidecarSet } from './sidecarset/index.js';
+import { advancedCronJob } from './advancedcronjob/index.js';
 import { KruiselessError } from '../../../lib/core/errors.js';
 
 /** The kinds, in run order. */
-export const PARITY_KINDS: readonly ParityKind[] = [cloneSet, statefulSet, broadcastJob, sidecarSet];
+export const PARITY_KINDS: readonly ParityKind[] = [
+  cloneSet,
+  statefulSet,
+  broadcastJob,
+  sidecarSet,
+  advancedCronJob,
+];
 
 /** `--kind` named no kind of {@link PARITY_KINDS}. */
 export class UnknownKindError extends KruiselessError {

@@ -13,10 +13,17 @@ import {
 } from '../../../lib/controllers/index.js';
 
 describe('the registry', () => {
-  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob and sidecarset', () => {
-    expect(CONTROLLERS.map((c) => c.name)).toEqual(['cloneset', 'statefulset', 'broadcastjob', 'sidecarset']);
+  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset and advancedcronjob', () => {
+    expect(CONTROLLERS.map((c) => c.name)).toEqual([
+      'cloneset',
+      'statefulset',
+      'broadcastjob',
+      'sidecarset',
+      'advancedcronjob',
+    ]);
     expect(controllerByKind('apps.kruise.io/SidecarSet')?.name).toBe('sidecarset');
     expect(KNOWN_KINDS('apps.kruise.io/SidecarSet')).toEqual({ namespaced: false });
+    expect(controllerByKind('apps.kruise.io/AdvancedCronJob')?.name).toBe('advancedcronjob');
     expect(controllerByKind('apps.kruise.io/BroadcastJob')?.name).toBe('broadcastjob');
     expect(controllerByKind('apps.kruise.io/CloneSet')?.name).toBe('cloneset');
     expect(controllerByKind('apps.kruise.io/StatefulSet')?.name).toBe('statefulset');

@@ -11,6 +11,7 @@ import type { ParityKind } from '../../parity/kind.js';
 import { cloneSet } from '../../parity/kinds/cloneset/index.js';
 import { PARITY_KINDS, selectKinds, UnknownKindError } from '../../parity/kinds/index.js';
 import { statefulSet } from '../../parity/kinds/statefulset/index.js';
+import { advancedCronJob } from '../../parity/kinds/advancedcronjob/index.js';
 import { loadScenario, loadScenarios, scenarioDir, SCENARIO_DIR } from '../../parity/scenario.js';
 import { takeSnapshot } from '../../parity/snapshot.js';
 import { upstreamE2eSummary, type SpecResult } from '../../parity/upstreamE2eReport.js';
@@ -42,6 +43,7 @@ describe('--kind', () => {
       'statefulset',
       'broadcastjob',
       'sidecarset',
+      'advancedcronjob',
     ]);
     expect(selectKinds(undefined)).toEqual(PARITY_KINDS);
   });
@@ -55,7 +57,7 @@ describe('--kind', () => {
   it('refuses an unknown kind in one line naming the known ones', () => {
     expect(() => selectKinds('daemonset')).toThrow(UnknownKindError);
     expect(() => selectKinds('daemonset')).toThrow(
-      'unknown kind "daemonset" (known: cloneset, statefulset, broadcastjob, sidecarset)',
+      'unknown kind "daemonset" (known: cloneset, statefulset, broadcastjob, sidecarset, advancedcronjob)',
     );
   });
 });
@@ -215,6 +217,55 @@ describe('Advanced StatefulSet', () => {
     expect(snap.events).toEqual({
       'Normal SuccessfulCreate: create Pod web-0 in StatefulSet web successful': 1,
     });
+  });
+});
+
+describe('AdvancedCronJob', () => {
+  it("normalises its Jobs' scheduled-time names and their pods' suffixes; a status reference's resourceVersion", () => {
+    const jobPod: V1Pod = {
+      metadata: {
+        name: 'hello-1796256060-x7k2p',
+        uid: '00000000-1111-2222-3333-000000000001',
+        labels: { 'job-name': 'hello-1796256060' },
+        ownerReferences: [
+          { apiVersion: 'batch/v1', kind: 'Job', name: 'hello-1796256060', uid: 'u', controller: true },
+        ],
+      },
+      spec: { containers: [{ name: 'box', image: 'busybox' }] },
+    };
+    const snap = takeSnapshot(
+      advancedCronJob,
+      {
+        object: {
+          metadata: { name: 'hello' },
+          spec: {},
+          status: {
+            type: 'Job',
+            active: [{ kind: 'Job', name: 'hello-1796256060', resourceVersion: '812' }],
+            lastScheduleTime: '2026-12-03T00:01:00Z',
+          },
+        },
+        pods: [jobPod],
+        pvcs: [],
+        revisions: [],
+        imagePullJobs: [],
+        events: [],
+      },
+      new Set(),
+      { maxPods: 1, minReady: 0 },
+      true,
+    );
+    expect(snap.object).toEqual({
+      spec: {},
+      status: {
+        type: 'Job',
+        active: [{ kind: 'Job', name: 'hello-<id>', resourceVersion: '<rv>' }],
+        lastScheduleTime: '<time>',
+      },
+    });
+    expect(snap.pods.map((p) => [p.labels['job-name'], p.owners])).toEqual([
+      ['hello-<id>', ['Job/hello-<id> controller=true']],
+    ]);
   });
 });
 

@@ -85,6 +85,7 @@ describe('controllerSettings', () => {
       settings: {
         broadcastjob: {},
         sidecarset: {},
+        advancedcronjob: {},
         cloneset: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true },
         statefulset: {},
       },
@@ -94,7 +95,7 @@ describe('controllerSettings', () => {
 
   it('sets nothing for the defaults', () => {
     expect(controllerSettings('', {})).toEqual({
-      settings: { broadcastjob: {}, cloneset: {}, sidecarset: {}, statefulset: {} },
+      settings: { broadcastjob: {}, advancedcronjob: {}, cloneset: {}, sidecarset: {}, statefulset: {} },
       ignoredGates: [],
     });
   });
@@ -124,6 +125,7 @@ describe('controllerSettings: Advanced StatefulSet gates', () => {
       settings: {
         broadcastjob: {},
         sidecarset: {},
+        advancedcronjob: {},
         cloneset: {},
         statefulset: { statefulSetStartOrdinal: true, statefulSetAutoDeletePVC: false },
       },

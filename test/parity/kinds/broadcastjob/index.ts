@@ -19,6 +19,8 @@ export const broadcastJob: ParityKind = {
   // OpenKruise's BroadcastJob records `TooManyActivePods` on every reconcile while active pods exceed parallelism
   perReconcileEventReasons: new Set(['TooManyActivePods']),
   conflictOnlyConditionTypes: new Set(),
+  // BroadcastJobStatus has no observedGeneration (apis/apps/v1beta1/broadcastjob_types.go)
+  noObservedGeneration: true,
   deliberate: z
     .array(DeliberateSchema)
     .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),

@@ -23,6 +23,7 @@ import type { CoreEvent } from '../../../../../../lib/kube/event.js';
 import { recordFolded, type EventApi } from '../../../../../../lib/kube/eventFolding.js';
 import { RESOURCES } from '../../../../../../lib/kube/resources.js';
 import type {
+  DeleteOptions,
   KubeClient,
   KubeEvent,
   KubeObject,
@@ -447,9 +448,14 @@ export class RecordingKube implements KubeClient {
     return structuredClone(merged);
   }
 
-  async delete(resource: Resource, ref: ObjectRef, preconditions: Preconditions = {}): Promise<void> {
+  async delete(
+    resource: Resource,
+    ref: ObjectRef,
+    preconditions: Preconditions = {},
+    options: DeleteOptions = {},
+  ): Promise<void> {
     const op = this.line('delete', resource, ref.name);
-    this.record(op);
+    this.record(options.propagationPolicy ? `${op} (${options.propagationPolicy})` : op);
     const stored = this.stored(resource, ref, op);
     this.check(stored, preconditions, op);
     this.objects(resource).delete(ref.name);

@@ -1,0 +1,145 @@
+/**
+ * The AdvancedCronJob reconcile invocation against the recording API server: the ordered writes of OpenKruise's
+ * `reconcileJob` (status → history deletes → create), background propagation on deletes, and the requeue at the
+ * next scheduled time.
+ */
+import { silentLogger } from '../../../../../lib/core/logger.js';
+import {
+  reconcileAdvancedCronJob,
+  type AdvancedCronJobReconcileDeps,
+} from '../../../../../lib/controllers/advancedcronjob/index.js';
+import { ACJ_RESOURCE, JOB_RESOURCE } from '../../../../../lib/controllers/advancedcronjob/api/resource.js';
+import type { AdvancedCronJob, CronChild } from '../../../../../lib/controllers/advancedcronjob/api/types.js';
+import type { ReconcileRequest, RequeueScheduler } from '../../../../../lib/requests/index.js';
+import { createMemoryStores } from '../../../../../lib/state/index.js';
+import {
+  RecordingKube,
+  recordingStores,
+  type Journal,
+} from '../../cloneset/reconcile/support/recordingKube.js';
+
+const T1 = 1796256060; // 2026-12-03T00:01:00Z
+const REQUEST: ReconcileRequest = {
+  version: 2,
+  cluster: 'test',
+  kind: 'apps.kruise.io/AdvancedCronJob',
+  namespace: 'default',
+  name: 'hello',
+  reason: 'Requeue',
+};
+
+function setup(now: string, spec: Partial<AdvancedCronJob['spec']> = {}) {
+  const journal: Journal = [];
+  const clock = { now: Date.parse(now) };
+  const kube = new RecordingKube(journal, () => new Date(clock.now));
+  const recorded = recordingStores(createMemoryStores(), journal, {});
+  const requeue: RequeueScheduler = {
+    async requeueAfter(_r, seconds) {
+      journal.push(`requeue ${seconds}s`);
+    },
+  };
+  kube.objects(ACJ_RESOURCE).set('hello', {
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'AdvancedCronJob',
+    metadata: {
+      name: 'hello',
+      namespace: 'default',
+      uid: 'acj-uid',
+      resourceVersion: '1',
+      creationTimestamp: '2026-12-03T00:00:30Z',
+    },
+    spec: {
+      schedule: '*/1 * * * *',
+      template: {
+        jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } },
+      },
+      ...spec,
+    },
+    status: { type: 'Job' },
+  });
+  const jobs = kube.objects(JOB_RESOURCE);
+  const deps = (): AdvancedCronJobReconcileDeps => ({
+    kube,
+    ...recorded,
+    requeue,
+    log: silentLogger,
+    holder: 'inv-1',
+    clock: () => clock.now,
+    sleep: async (ms) => {
+      clock.now += ms;
+    },
+    deadlineMs: clock.now + 600_000,
+    leaseDurationMs: 120_000,
+    maxInlineWaitSeconds: 10,
+    maxPasses: 20,
+  });
+  return { journal, kube, jobs, deps };
+}
+
+function completedJob(unix: number): CronChild {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name: `hello-${unix}`,
+      namespace: 'default',
+      uid: `uid-${unix}`,
+      resourceVersion: '3',
+      annotations: {
+        'apps.kruise.io/scheduled-at': new Date(unix * 1000).toISOString().replace('.000Z', 'Z'),
+      },
+      ownerReferences: [
+        {
+          apiVersion: 'apps.kruise.io/v1beta1',
+          kind: 'AdvancedCronJob',
+          name: 'hello',
+          uid: 'acj-uid',
+          controller: true,
+        },
+      ],
+    },
+    status: { startTime: '2026-12-03T00:01:01Z', conditions: [{ type: 'Complete', status: 'True' }] },
+  };
+}
+
+describe('reconcileAdvancedCronJob', () => {
+  test('at the scheduled minute: the Job created, no status write (unchanged), requeued at the next minute', async () => {
+    const h = setup('2026-12-03T00:01:00.400Z');
+    await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    expect(h.journal).toEqual(['lease.acquire', `create job hello-${T1}`, 'requeue 60s', 'lease.release']);
+    expect(h.jobs.get(`hello-${T1}`)?.metadata.annotations).toEqual({
+      'apps.kruise.io/scheduled-at': '2026-12-03T00:01:00Z',
+    });
+  });
+
+  test('the next minute with limit 0: status, then the completed Job deleted (background), then the next Job', async () => {
+    const h = setup('2026-12-03T00:02:00.100Z', { successfulJobsHistoryLimit: 0 });
+    h.jobs.set(`hello-${T1}`, completedJob(T1));
+    await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'replace advancedcronjob status hello',
+      `delete job hello-${T1} (Background)`,
+      `create job hello-${T1 + 60}`,
+      'requeue 60s',
+      'lease.release',
+    ]);
+    expect(h.kube.objects(ACJ_RESOURCE).get('hello')?.status).toEqual({
+      type: 'Job',
+      lastScheduleTime: '2026-12-03T00:01:00Z',
+    });
+    expect([...h.jobs.keys()]).toEqual([`hello-${T1 + 60}`]);
+  });
+
+  test('paused: status and history only, no requeue', async () => {
+    const h = setup('2026-12-03T00:02:00.100Z', { paused: true, successfulJobsHistoryLimit: 0 });
+    h.jobs.set(`hello-${T1}`, completedJob(T1));
+    await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'replace advancedcronjob status hello',
+      `delete job hello-${T1} (Background)`,
+      'lease.release',
+    ]);
+  });
+});
