@@ -4,6 +4,7 @@
  * from the stored resourceVersion, each change mapped to the object keys it concerns and published (coalesced) to
  * the bus. Runs inside a scheduled Lambda until its time budget ends, or continuously in the embedded default.
  */
+import { setMaxListeners } from 'node:events';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { JsonObject } from '../api/types.js';
 import { withCorrelationIds, type EventPublisher, type ReconcileRequest } from '../requests/index.js';
@@ -281,7 +282,16 @@ async function follow(
  * @returns each stream's result; a failing stream is logged and reported with `acquired: true`, its `error` and what it did
  */
 export async function pumpCluster(deps: PumpDeps, streams: readonly WatchStream[]): Promise<StreamResult[]> {
-  const results = await Promise.allSettled(streams.map((s) => pumpStream(deps, s)));
+  // one listener on the caller's signal (the embedded default's stop lives for many runs) and one per stream on this
+  // run's own: each stream ends with either, and Node warns of a leak past 10 listeners on one signal
+  const run = deadlineSignal(deps.clock, deps.deadlineMs, deps.signal);
+  setMaxListeners(Math.max(10, streams.length), run.signal);
+  let results: PromiseSettledResult<StreamResult>[];
+  try {
+    results = await Promise.allSettled(streams.map((s) => pumpStream({ ...deps, signal: run.signal }, s)));
+  } finally {
+    run.dispose();
+  }
   return results.map((r, i) => {
     if (r.status === 'fulfilled') return r.value;
     const error = r.reason instanceof Error ? r.reason.message : String(r.reason);
