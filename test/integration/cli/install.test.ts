@@ -70,7 +70,7 @@ const guardLines = (suffix = ''): string[] => [
 
 test('applies the CRDs, the RBAC and the pod guard, and every access check comes out as expected', async () => {
   const checks = accessExpectations().length;
-  expect(checks).toBe(98);
+  expect(checks).toBe(125);
   expect(rbacManifests()).toHaveLength(4);
   for (let round = 1; round <= 2; round++) {
     const run = await install();
@@ -107,7 +107,7 @@ test('the check fails, naming the grant, where the watcher group may write pods'
   const run = await install('--check-only');
   expect(run.code).toBe(1);
   expect(run.stderr).toBe('access: kruiseless:watcher may create pods (expected denied)\n');
-  expect(run.stdout).toBe('install: nothing applied (--check-only); access 97/98 as expected\n');
+  expect(run.stdout).toBe('install: nothing applied (--check-only); access 124/125 as expected\n');
 });
 
 test('the namespace opt-in and the admission webhook are rendered and validated by the API server in a dry run, and not stored', async () => {
