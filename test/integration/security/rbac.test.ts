@@ -185,9 +185,10 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     spec: { containers: [{ name: 'main', image: 'nginx:1.19-alpine' }] },
   });
   const denial = (op: string, resource: string, name: string): string =>
-    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet or an Advanced StatefulSet (apps.kruise.io); ${guardNs.namespace}/${name} is not`;
+    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet, an Advanced StatefulSet or a BroadcastJob (apps.kruise.io), or upgrade the sidecars a SidecarSet injected; ${guardNs.namespace}/${name} is not`;
   let cloneSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
   let replicaSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
+  let broadcastJobOwner: { apiVersion: string; kind: string; name: string; uid: string };
 
   beforeAll(async () => {
     // real owners, so that the garbage collector keeps their dependents; nothing reconciles this namespace's
@@ -224,6 +225,30 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
       kind: 'ReplicaSet',
       name: 'other-controller',
       uid: rs.metadata?.uid ?? '',
+    };
+    // paused: nothing may place its pods (no pipeline watches this namespace anyway)
+    const bcj = (await guardNs.custom.createNamespacedCustomObject({
+      group: 'apps.kruise.io',
+      version: 'v1beta1',
+      namespace: guardNs.namespace,
+      plural: 'broadcastjobs',
+      body: {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'BroadcastJob',
+        metadata: { name: 'guard-job' },
+        spec: {
+          paused: true,
+          template: {
+            spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] },
+          },
+        },
+      },
+    })) as { metadata: { uid: string } };
+    broadcastJobOwner = {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'BroadcastJob',
+      name: 'guard-job',
+      uid: bcj.metadata.uid,
     };
     // a new policy takes a moment to be loaded by the API server
     await waitFor('the pod guard enforced', 20_000, async () => {
@@ -281,6 +306,73 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     );
     expect(adopt.status).toBe(200);
     expect((await asController('DELETE', `${podsPath()}/orphan`)).status).toBe(200);
+  });
+
+  test("a BroadcastJob's pod may be created and deleted", async () => {
+    expect((await asController('POST', podsPath(), pod('job-pod', broadcastJobOwner))).status).toBe(201);
+    expect((await asController('DELETE', `${podsPath()}/job-pod`)).status).toBe(200);
+  });
+
+  test("a SidecarSet may upgrade the sidecars it injected into another controller's pod, and nothing else of it", async () => {
+    const injected = pod('injected', replicaSetOwner);
+    (injected.metadata as Record<string, unknown>).annotations = {
+      'kruise.io/sidecarset-injected-list': 'log-agent',
+    };
+    injected.spec.containers.push({
+      name: 'log-agent',
+      image: 'busybox:1.35',
+      env: [{ name: 'IS_INJECTED', value: 'true' }],
+    } as (typeof injected.spec.containers)[number]);
+    await guardNs.core.createNamespacedPod({ namespace: guardNs.namespace, body: injected });
+    const patch = (body: unknown, sub = '', type = 'application/strategic-merge-patch+json') =>
+      asController('PATCH', `${podsPath()}/injected${sub}`, body, type);
+    const sidecar = await patch({
+      metadata: { annotations: { 'kruise.io/sidecarset-hash': '{}' } },
+      spec: { containers: [{ name: 'log-agent', image: 'busybox:1.36' }] },
+    });
+    const condition = await patch(
+      { status: { conditions: [{ type: 'SidecarSetUpgradable', status: 'True' }] } },
+      '/status',
+    );
+    const refused = denial('update', 'pods', 'injected');
+    const attempts = [
+      await patch({ spec: { containers: [{ name: 'main', image: 'nginx:1.20-alpine' }] } }),
+      await patch({ metadata: { finalizers: ['example.com/hold'] } }, '', 'application/merge-patch+json'),
+      await patch(
+        { metadata: { ownerReferences: [{ ...cloneSetOwner, controller: true }] } },
+        '',
+        'application/merge-patch+json',
+      ),
+      await patch({ spec: { activeDeadlineSeconds: 1 } }, '', 'application/merge-patch+json'),
+      await patch({ status: { phase: 'Failed' } }, '/status', 'application/merge-patch+json'),
+      await asController('DELETE', `${podsPath()}/injected`),
+    ];
+    expect({ sidecar: sidecar.status, condition: condition.status, attempts }).toEqual({
+      sidecar: 200,
+      condition: 200,
+      attempts: [
+        { status: 403, message: expect.stringContaining(refused) as string },
+        { status: 403, message: expect.stringContaining(refused) as string },
+        { status: 403, message: expect.stringContaining(refused) as string },
+        { status: 403, message: expect.stringContaining(refused) as string },
+        { status: 403, message: expect.stringContaining(refused) as string },
+        { status: 403, message: expect.stringContaining(denial('delete', 'pods', 'injected')) as string },
+      ],
+    });
+    const now = await guardNs.core.readNamespacedPod({ name: 'injected', namespace: guardNs.namespace });
+    expect({
+      images: now.spec?.containers.map((c) => `${c.name}=${c.image}`),
+      finalizers: now.metadata?.finalizers,
+      owners: now.metadata?.ownerReferences?.map((r) => r.kind),
+      deadline: now.spec?.activeDeadlineSeconds,
+      upgradable: now.status?.conditions?.find((c) => c.type === 'SidecarSetUpgradable')?.status,
+    }).toEqual({
+      images: ['main=nginx:1.19-alpine', 'log-agent=busybox:1.36'],
+      finalizers: undefined,
+      owners: ['ReplicaSet'],
+      deadline: undefined,
+      upgradable: 'True',
+    });
   });
 
   test("pods/resize (an in-place cpu/memory change): a CloneSet's pod may be resized; another controller's pod and an orphan may not", async () => {
