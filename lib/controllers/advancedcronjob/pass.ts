@@ -8,6 +8,7 @@
  * off, as upstream returns the error). The pass then waits for the next scheduled time: it never asks for another
  * pass at once, because upstream does not look again after a create (no Job watch reaches it).
  */
+import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import type { Logger } from '../../core/logger.js';
 import type { Clock } from '../../core/clock.js';
 import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey.js';
@@ -32,15 +33,8 @@ export interface PassDeps {
   clock: Clock;
 }
 
-/** What one pass did (lib/reconcile/reconcile.ts `PassResult`). */
-export interface PassResult {
-  gone: boolean;
-  writes: number;
-  acted: boolean;
-  requeueAfterSeconds?: number;
-  error?: string;
-  plan?: AdvancedCronJobPlan | UnsupportedPlan;
-}
+/** What one pass did: the loop's {@link LoopPassResult} with this kind's plan. */
+export type PassResult = LoopPassResult<AdvancedCronJobPlan | UnsupportedPlan>;
 
 /** The only read scope: the namespace's children of the template's kind, whatever the reason. */
 export type ReadScope = 'children';

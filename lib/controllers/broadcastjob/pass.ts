@@ -6,6 +6,7 @@
  * nothing is written, look again shortly, as upstream returns early) → read the Nodes unless the job has finished →
  * plan (./plan, pure) → delete the job after its TTL, or execute (./execute.ts).
  */
+import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import { randomSuffix } from '../../reconcile/pods/randomSuffix.js';
 import type { Pod } from '../../api/types.js';
 import type { Clock } from '../../core/clock.js';
@@ -47,15 +48,8 @@ export interface PassDeps {
   newSuffix?: () => string;
 }
 
-/** What one pass did (lib/reconcile/reconcile.ts `PassResult`). */
-export interface PassResult {
-  gone: boolean;
-  writes: number;
-  acted: boolean;
-  requeueAfterSeconds?: number;
-  error?: string;
-  plan?: BroadcastJobPlan;
-}
+/** What one pass did: the loop's {@link LoopPassResult} with this kind's plan. */
+export type PassResult = LoopPassResult<BroadcastJobPlan>;
 
 /** The only read scope: a BroadcastJob's pods are listed by its labels whatever the reason. */
 export type ReadScope = 'owned';

@@ -4,6 +4,7 @@
  * strings them together. As one call of OpenKruise's `ReconcileCloneSet.doReconcile`, with the informer cache
  * replaced by quorum reads and the in-memory expectations by the durable ones.
  */
+import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import { randomUUID } from 'node:crypto';
 import { randomSuffix } from '../../reconcile/pods/randomSuffix.js';
 import type { CloneSet, ControllerRevision, PersistentVolumeClaim, Pod } from '../../api/types.js';
@@ -47,16 +48,8 @@ export interface PassDeps {
   writeConcurrency?: number;
 }
 
-/** What one pass did. */
-export interface PassResult {
-  gone: boolean;
-  writes: number;
-  /** Whether the pass changed the cluster (then the next pass runs at once). */
-  acted: boolean;
-  requeueAfterSeconds?: number;
-  error?: string;
-  plan?: Plan;
-}
+/** What one pass did: the loop's {@link LoopPassResult} with this kind's plan. */
+export type PassResult = LoopPassResult<Plan>;
 
 /** Default instance id (OpenKruise's `GenerateNewInstanceID`): lib/reconcile/pods/randomSuffix.ts. */
 export const randomInstanceId = randomSuffix;

@@ -8,6 +8,7 @@
  * resourceVersion expectations guard against a stale informer cache; this pass lists pods from the API server (a
  * quorum read), so a pod it updated is seen updated by the next pass and no expectation is kept.
  */
+import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import type { Pod } from '../../api/types.js';
 import { isEmptySelector, selectorString } from '../../api/selector.js';
 import type { Clock } from '../../core/clock.js';
@@ -34,15 +35,8 @@ export interface PassDeps {
   clock: Clock;
 }
 
-/** What one pass did (lib/reconcile/reconcile.ts `PassResult`). */
-export interface PassResult {
-  gone: boolean;
-  writes: number;
-  acted: boolean;
-  requeueAfterSeconds?: number;
-  error?: string;
-  plan?: SidecarSetPlan;
-}
+/** What one pass did: the loop's {@link LoopPassResult} with this kind's plan. */
+export type PassResult = LoopPassResult<SidecarSetPlan>;
 
 /** The only read scope: a SidecarSet's pods are listed by its selector whatever the reason. */
 export type ReadScope = 'selected';

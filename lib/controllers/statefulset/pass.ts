@@ -5,6 +5,7 @@
  * One reconcile pass over one Advanced StatefulSet: read the set, its pods, PVCs and ControllerRevisions → observe
  * the stored expectations → plan (./plan, pure) → execute (./execute.ts) → decide when to look again.
  */
+import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import type { ImagePullJob } from '../../api/imagePullJob.js';
 import { selectorMatches, selectorString } from '../../api/selector.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../../api/types.js';
@@ -55,15 +56,8 @@ export interface PassDeps {
   writeConcurrency?: number;
 }
 
-/** What one pass did (lib/reconcile/reconcile.ts `PassResult`). */
-export interface PassResult {
-  gone: boolean;
-  writes: number;
-  acted: boolean;
-  requeueAfterSeconds?: number;
-  error?: string;
-  plan?: StatefulSetPlan;
-}
+/** What one pass did: the loop's {@link LoopPassResult} with this kind's plan. */
+export type PassResult = LoopPassResult<StatefulSetPlan>;
 
 /** `FailedValidation`: the set failed the validating webhook's rules; nothing in the cluster was changed. */
 export const CONDITION_FAILED_VALIDATION = 'FailedValidation';
