@@ -8,20 +8,25 @@
 import fc from 'fast-check';
 import type { EventMutantKind } from './eventPath.js';
 import type { MutantVerdict } from './mutantRun.js';
-import { scenarioArb } from './scenario.js';
+import { busOutageArb, scenarioArb } from './scenario.js';
 import { checkScenario, type Verdict } from './simulation.js';
 
 /** An event-path mutant: its name and the defect. */
 export interface EventMutant {
   name: string;
   kind: EventMutantKind;
+  /**
+   * Run on {@link busOutageArb}'s stories instead of the random scenarios: the defect shows only when a change's
+   * every delivery is lost and nothing changes after it.
+   */
+  stories?: 'busOutage';
 }
 
 /** The known event-path mutants. */
 export const EVENT_MUTANTS: readonly EventMutant[] = [
   { name: 'pump saves its checkpoint before publishing', kind: 'checkpointBeforePublish' },
   { name: 'the CloneSet registration without its Owns watch', kind: 'ownsWatchDropped' },
-  { name: 'resync lists nothing', kind: 'resyncListsNothing' },
+  { name: 'resync lists nothing', kind: 'resyncListsNothing', stories: 'busOutage' },
 ];
 
 const problemOf = (v: Verdict): string | undefined =>
@@ -31,16 +36,17 @@ const problemOf = (v: Verdict): string | undefined =>
 
 /**
  * Run `mutant` on up to `maxScenarios` seeded scenarios with the event path on (25–35 rounds; read faults, reused
- * names and in-flight writes too).
+ * names and in-flight writes too), or of its {@link EventMutant.stories}.
  */
 export async function runEventMutant(
   mutant: EventMutant,
   options: { seed: number; maxScenarios: number },
 ): Promise<MutantVerdict> {
-  const scenarios = fc.sample(
-    scenarioArb(25, 35, { reads: true, names: true, inFlight: true, events: true }),
-    { seed: options.seed, numRuns: options.maxScenarios },
-  );
+  const arb =
+    mutant.stories === 'busOutage'
+      ? busOutageArb()
+      : scenarioArb(25, 35, { reads: true, names: true, inFlight: true, events: true });
+  const scenarios = fc.sample(arb, { seed: options.seed, numRuns: options.maxScenarios });
   const unclean: number[] = [];
   for (const [i, s] of scenarios.entries()) {
     const problem = problemOf(await checkScenario(s, { eventMutant: mutant.kind }));

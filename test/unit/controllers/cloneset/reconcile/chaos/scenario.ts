@@ -94,8 +94,12 @@ export type ReadFaultKind =
   /** No answer: a reset or a timed-out attempt (status 0), as the HTTP layer reports it after its retries. */
   | 'networkError';
 
-/** A fault of the event bus for this round's deliveries. */
-export type BusFaultKind = 'duplicate' | 'reorder' | 'delay' | 'drop' | 'concurrent';
+/**
+ * A fault of the event bus for this round's deliveries. `outage` loses every delivery due this round (EventBridge or
+ * the reconcile function unavailable until Lambda's retries ran out, the events in the dead-letter queue); the random
+ * arbitraries never pick it, only {@link busOutageArb}'s stories.
+ */
+export type BusFaultKind = 'duplicate' | 'reorder' | 'delay' | 'drop' | 'concurrent' | 'outage';
 
 /** One injected fault of a round. */
 export type Fault =
@@ -471,6 +475,47 @@ export function stalledScaleDownArb(options: ScenarioOptions = {}): fc.Arbitrary
         {
           action: { kind: 'scale' as const, replicas: Math.max(1, spec.replicas - lower) },
           faults: [{ on: 'api' as const, at, kind: 'stall' as const, seconds: 330 }],
+          dt: 2,
+        },
+        ...rest,
+      ],
+    }));
+}
+
+/**
+ * A bus outage after a scale-up (docs/reliability.md#mutants): 2–6 replicas settle for three quiet rounds with the
+ * event path on and admission off; the user scales up by 1–3 and every delivery of that round and of the 4–8 rounds
+ * after it (2–6 s each) is lost, with nothing else changing. The pump has published and checkpointed those changes,
+ * so only the 5-minute resync brings the CloneSet to its replicas — the one setting where a resync that lists nothing
+ * shows: in the random scenarios a later change's delivery almost always repairs first.
+ */
+export function busOutageArb(): fc.Arbitrary<Scenario> {
+  const quiet = fc.record({
+    faults: fc.constant([] as Fault[]),
+    events: fc.constant([] as EventFault[]),
+    dt: fc.integer({ min: 1, max: 3 }),
+  });
+  const dark = fc.record({
+    faults: fc.constant([{ on: 'bus' as const, kind: 'outage' as const }] as Fault[]),
+    events: fc.constant([] as EventFault[]),
+    dt: fc.integer({ min: 2, max: 6 }),
+  });
+  return fc
+    .record({
+      spec: specArb.map((s) => ({ ...s, replicas: Math.min(6, Math.max(2, s.replicas)) })),
+      more: fc.integer({ min: 1, max: 3 }),
+      first: fc.array(quiet, { minLength: 3, maxLength: 3 }),
+      rest: fc.array(dark, { minLength: 4, maxLength: 8 }),
+    })
+    .map(({ spec, more, first, rest }) => ({
+      spec,
+      events: { admission: false },
+      rounds: [
+        ...first,
+        {
+          action: { kind: 'scale' as const, replicas: spec.replicas + more },
+          faults: [{ on: 'bus' as const, kind: 'outage' as const }],
+          events: [],
           dt: 2,
         },
         ...rest,

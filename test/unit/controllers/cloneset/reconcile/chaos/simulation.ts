@@ -798,7 +798,8 @@ export class Simulation {
     for (const f of faults) {
       if (f.on !== 'bus' || due.length === 0) continue;
       this.faults[`bus ${f.kind}`] = (this.faults[`bus ${f.kind}`] ?? 0) + 1;
-      if (f.kind === 'drop') due.shift();
+      if (f.kind === 'outage') due = [];
+      else if (f.kind === 'drop') due.shift();
       else if (f.kind === 'duplicate')
         due.push({ ...due[0], requestId: undefined }); // another invocation (EventBridge delivered twice)
       else if (f.kind === 'reorder') due = due.reverse();
