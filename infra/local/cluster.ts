@@ -95,6 +95,8 @@ export async function clusterUp(log: Log = console.log): Promise<{ info: Cluster
     const existing = await runningCluster();
     if (existing) {
       log(`[up] already running: ${existing.server} (kubeconfig ${existing.kubeconfig})`);
+      // a control plane started before a namespace was added to the list gets it now
+      await applyNamespaces(existing.kubeconfig, log);
       return { info: existing, started: false };
     }
     await stopAll(log); // stale or half-dead run
@@ -110,6 +112,16 @@ export async function clusterUp(log: Log = console.log): Promise<{ info: Cluster
       throw e;
     }
   });
+}
+
+/**
+ * Applies infra/local/namespaces.yaml (the namespaces an OpenKruise installation creates that Kruiseless writes
+ * into: kruise-system, for SidecarSet ControllerRevisions). Idempotent.
+ * @throws Error when kubectl fails
+ */
+async function applyNamespaces(kubeconfig: string, log: Log): Promise<void> {
+  log('[up] applying namespaces from infra/local/namespaces.yaml');
+  await kubectl(['apply', '-f', path.join(LOCAL_DIR, 'namespaces.yaml')], kubeconfig);
 }
 
 /** Stops the processes `clusterUp` started (by pid file) and wipes etcd data; keeps PKI and logs. */
@@ -189,6 +201,7 @@ async function start(log: Log): Promise<ClusterInfo> {
   await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], kubeconfig);
   log('[up] installing StorageClasses from infra/local/storage-classes.yaml');
   await kubectl(['apply', '-f', path.join(LOCAL_DIR, 'storage-classes.yaml')], kubeconfig);
+  await applyNamespaces(kubeconfig, log);
   const componentArgs = (port: number): string[] => [
     `--kubeconfig=${kubeconfig}`,
     `--authentication-kubeconfig=${kubeconfig}`,

@@ -1,7 +1,8 @@
 /**
  * The cluster for the integration tests (used by test/integration/globalSetup.ts through `cli.ts test-setup`,
  * because jest's global setup cannot load this TypeScript module graph itself):
- * - `KUBECONFIG` set and reachable: that cluster, with the CRDs of infra/crds applied;
+ * - `KUBECONFIG` set and reachable: that cluster, with the CRDs of infra/crds and the namespaces of
+ *   infra/local/namespaces.yaml applied;
  * - otherwise `clusterUp()` (builds first when needed; reuses a cluster from `npm run cluster:up`).
  */
 import fs from 'node:fs';
@@ -11,7 +12,7 @@ import { ApiextensionsV1Api, KubeConfig, VersionApi } from '@kubernetes/client-n
 import { applyServerSide, parseManifests } from '../../lib/kube/apply.js';
 import type { Log } from './build.js';
 import { clusterUp } from './cluster.js';
-import { CRD_DIR } from './versions.js';
+import { CRD_DIR, LOCAL_DIR } from './versions.js';
 
 /** What the tests get: the kubeconfig to use, and whether this call started the control plane. */
 export interface TestClusterInfo {
@@ -25,6 +26,14 @@ export async function provideTestCluster(log: Log): Promise<TestClusterInfo> {
   if (given && (await reachable(given))) {
     log(`[integration] using the cluster of KUBECONFIG=${given}`);
     await installCrds(given);
+    await applyServerSide(
+      load(given),
+      parseManifests(
+        fs.readFileSync(path.join(LOCAL_DIR, 'namespaces.yaml'), 'utf8'),
+        'infra/local/namespaces.yaml',
+      ),
+      'kruiseless-test-setup',
+    );
     return { kubeconfig: given, started: false };
   }
   log(

@@ -17,6 +17,11 @@ export const SIDECARSET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'update', resource: 'pods' },
   { verb: 'patch', resource: 'pods', subresource: 'status' },
   { verb: 'list', resource: 'namespaces', namespaced: false },
+  ...['list', 'get', 'create', 'update', 'patch', 'delete'].map((verb) => ({
+    verb,
+    group: 'apps',
+    resource: 'controllerrevisions',
+  })),
 ];
 
 /** The watch pump's and the resync's reads: SidecarSets and pods. */
@@ -67,6 +72,15 @@ export const SIDECARSET_CONTROLLER_RULES: readonly PolicyRule[] = [
     resources: ['namespaces'],
     verbs: ['get', 'list'],
     comment: ['SidecarSet: the namespaces its namespaceSelector matches.'],
+  },
+  {
+    apiGroups: ['apps'],
+    resources: ['controllerrevisions'],
+    verbs: ['get', 'list', 'create', 'update', 'patch', 'delete'],
+    comment: [
+      'SidecarSet history in kruise-system, as OpenKruise: create (get on a name collision), update to renumber,',
+      'patch the custom-version label, delete beyond revisionHistoryLimit.',
+    ],
   },
 ];
 

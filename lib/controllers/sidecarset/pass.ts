@@ -3,8 +3,9 @@
  * the informer cache replaced by quorum reads).
  *
  * One reconcile pass over one SidecarSet: read it → list the pods its selector names (in the namespaces its
- * namespace selector matches, else in all) → plan (./plan, pure) → write the status if it changed → update the
- * chosen pods in place, each followed by its `SidecarSetUpgradable` condition. Upstream's in-memory update and
+ * namespace selector matches, else in all) → register its spec as the latest ControllerRevision (./history.ts) →
+ * plan (./plan, pure) → write the status if it changed → update the chosen pods in place, each followed by its
+ * `SidecarSetUpgradable` condition. Upstream's in-memory update and
  * resourceVersion expectations guard against a stale informer cache; this pass lists pods from the API server (a
  * quorum read), so a pod it updated is seen updated by the next pass and no expectation is kept.
  */
@@ -25,7 +26,8 @@ import type { Lease } from '../../state/index.js';
 import { NAMESPACE_RESOURCE, SIDECARSET_RESOURCE } from './api/resource.js';
 import type { SidecarSet } from './api/types.js';
 import { effectiveNamespaceSelector } from './plan/match.js';
-import { planSidecarSet, type SidecarSetPlan } from './plan/index.js';
+import { matchedPods, planSidecarSet, type LatestRevision, type SidecarSetPlan } from './plan/index.js';
+import { registerLatestRevision } from './history.js';
 import { patchUpgradableCondition, updatePod, updateSidecarSetStatus } from './write.js';
 
 /** What a pass needs. */
@@ -99,22 +101,44 @@ export async function runPass(
   if (!stored) return { gone: true, writes: 0, acted: false };
   const sidecarSet = stored as unknown as SidecarSet;
   const now = new Date(deps.clock());
-  let plan: SidecarSetPlan;
-  try {
-    plan = planSidecarSet(sidecarSet, await listSelectedPods(deps.kube, sidecarSet), now);
-  } catch (e) {
-    if (classifyWriteError(e) !== 'notApi') throw e;
-    const error = (e as Error).message;
-    deps.log.warn('SidecarSet not reconciled', { key: objectKeyText(key), error });
-    return { gone: false, writes: 0, acted: false, error };
-  }
   let writes = 0;
+  let plan: SidecarSetPlan | undefined;
   const fail = (e: unknown): PassResult => {
     if (classifyWriteError(e) === 'notApi') throw e;
     const error = (e as Error).message;
     deps.log.info('reconciled', { key: objectKeyText(key), writes, error });
-    return { gone: false, writes, acted: writes > 0, error, plan };
+    return { gone: false, writes, acted: writes > 0, error, ...(plan ? { plan } : {}) };
   };
+  const notPlanned = (e: unknown): PassResult => {
+    if (classifyWriteError(e) !== 'notApi') throw e;
+    const error = (e as Error).message;
+    deps.log.warn('SidecarSet not reconciled', { key: objectKeyText(key), error });
+    return { gone: false, writes, acted: false, error };
+  };
+  let selected: Pod[];
+  try {
+    selected = await listSelectedPods(deps.kube, sidecarSet);
+  } catch (e) {
+    return notPlanned(e);
+  }
+  let latest: LatestRevision;
+  try {
+    const registered = await registerLatestRevision(
+      deps.kube,
+      deps.log,
+      sidecarSet,
+      matchedPods(sidecarSet, selected),
+    );
+    writes += registered.writes;
+    latest = registered.latest;
+  } catch (e) {
+    return fail(e);
+  }
+  try {
+    plan = planSidecarSet(sidecarSet, selected, now, latest);
+  } catch (e) {
+    return notPlanned(e);
+  }
   if (plan.writeStatus) {
     try {
       await updateSidecarSetStatus(deps.kube, sidecarSet, plan.status);

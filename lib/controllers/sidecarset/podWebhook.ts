@@ -1,6 +1,8 @@
 /**
  * The pod mutating webhook (`/mutate-pod`, OpenKruise's `mpod.kb.io`: pods CREATE): reads the SidecarSets and the pod's
- * namespace, asks the pure injector (./plan/inject.ts) for the pod to store, and answers with the JSON Patch. Today it
+ * namespace, and for a matching SidecarSet pinned by `injectionStrategy.revision` its ControllerRevision in
+ * `kruise-system` (./plan/pinnedRevision.ts chooses it or the latest), asks the pure injector (./plan/inject.ts) for
+ * the pod to store, and answers with the JSON Patch. Today it
  * does SidecarSet injection only (OpenKruise's handler `PodCreateHandler.Handle` also runs readiness-gate, WorkloadSpread,
  * launch-priority, PUB, PersistentPodState and probe steps, none of which Kruiseless serves yet).
  */
@@ -10,14 +12,24 @@ import {
   refusal,
   type MutationAnswer,
 } from '../../api/admission/mutation.js';
-import { isJsonObject, type JsonObject, type Pod } from '../../api/types.js';
+import { isJsonObject, type ControllerRevision, type JsonObject, type Pod } from '../../api/types.js';
 import { errorMessage } from '../../core/errors.js';
+import { classifyWriteError } from '../../kube/errors.js';
 import { listAll, type KubeClient } from '../../kube/index.js';
 import { isNotFound } from '../../kube/index.js';
+import { RESOURCES } from '../../kube/resources.js';
+import { sortRevisions } from '../../podset/revision/history.js';
+import {
+  LABEL_SIDECARSET_CUSTOM_VERSION,
+  LABEL_SIDECARSET_NAME,
+  SIDECARSET_REVISION_NAMESPACE,
+} from './api/keys.js';
 import { NAMESPACE_RESOURCE, SIDECARSET_RESOURCE } from './api/resource.js';
 import type { SidecarSet } from './api/types.js';
 import { SidecarInjectionError } from './plan/errors.js';
 import { injectSidecars } from './plan/inject.js';
+import { isActivePod, matchingSidecarSets } from './plan/match.js';
+import { injectedRevision, restoreSidecarSet, revisionPin } from './plan/pinnedRevision.js';
 
 /** The path the pod webhook is served on, as OpenKruise's. */
 export const POD_MUTATE_PATH = '/mutate-pod';
@@ -28,6 +40,10 @@ export interface PodInjectionReads {
   sidecarSets(): Promise<SidecarSet[]>;
   /** The labels of namespace `name`; undefined when it does not exist. */
   namespaceLabels(name: string): Promise<Record<string, string> | undefined>;
+  /** The SidecarSet ControllerRevision `name` of `kruise-system`; undefined when it does not exist. */
+  revision(name: string): Promise<ControllerRevision | undefined>;
+  /** The revisions of `kruise-system` labelled with the SidecarSet's name and the custom version, any order. */
+  customVersionRevisions(sidecarSetName: string, customVersion: string): Promise<ControllerRevision[]>;
 }
 
 /**
@@ -49,13 +65,64 @@ export function kubePodInjectionReads(kube: Pick<KubeClient, 'list' | 'get'>): P
       const ns = await kube.get(NAMESPACE_RESOURCE, { name });
       return ns ? (ns.metadata.labels ?? {}) : undefined;
     },
+    revision(name) {
+      return kube.get(RESOURCES.controllerrevisions, { namespace: SIDECARSET_REVISION_NAMESPACE, name });
+    },
+    async customVersionRevisions(sidecarSetName, customVersion) {
+      const listed = await listAll(kube, RESOURCES.controllerrevisions, {
+        namespace: SIDECARSET_REVISION_NAMESPACE,
+        labelSelector: `${LABEL_SIDECARSET_NAME}=${sidecarSetName},${LABEL_SIDECARSET_CUSTOM_VERSION}=${customVersion}`,
+      });
+      return listed.items;
+    },
   };
+}
+
+/**
+ * The SidecarSets with each pinned one that matches the pod replaced by the revision to inject
+ * (`getSuitableRevisionSidecarSet`, CREATE): the pinned revision is read (by name, or the newest labelled with the
+ * custom version) and ./plan/pinnedRevision.ts chooses between it and the latest. SidecarSets that do not match,
+ * and all of them for an inactive pod, are left as they are (upstream reads no revision for them).
+ * @throws SidecarInjectionError when a pinned revision does not exist (upstream answers NotFound, a 500) or the
+ *   choice fails; KubeApiError when a read fails
+ */
+export async function withPinnedRevisions(
+  reads: PodInjectionReads,
+  pod: Pod,
+  namespace: string,
+  namespaceLabels: Record<string, string> | undefined,
+  sidecarSets: readonly SidecarSet[],
+  random: () => number = Math.random,
+): Promise<SidecarSet[]> {
+  if (!isActivePod(pod)) return [...sidecarSets];
+  const matched = new Set(matchingSidecarSets(pod, namespace, namespaceLabels, sidecarSets));
+  const out: SidecarSet[] = [];
+  for (const s of sidecarSets) {
+    const pin = matched.has(s) ? revisionPin(s) : undefined;
+    if (!pin) {
+      out.push(s);
+      continue;
+    }
+    const name = s.metadata.name ?? '';
+    let revision: ControllerRevision | undefined;
+    if ('revisionName' in pin) revision = await reads.revision(pin.revisionName);
+    else revision = sortRevisions(await reads.customVersionRevisions(name, pin.customVersion)).at(-1);
+    if (!revision)
+      throw new SidecarInjectionError(
+        'revisionName' in pin
+          ? `controllerrevisions.apps "${pin.revisionName}" not found`
+          : `ControllerRevision.apps "${name}" not found`,
+      );
+    out.push(injectedRevision(s, restoreSidecarSet(s, revision), pod.metadata.labels, random));
+  }
+  return out;
 }
 
 /**
  * Answers one AdmissionReview body for pods. A request that is not a pod CREATE (another resource, a subresource,
  * another operation) is allowed unchanged, as upstream skips it.
  * @param now the `updateTimestamp` written into the hash annotations (default: the current time)
+ * @param random the draw of a `Partial` injection policy with a percent partition, in [0, 1) (default `Math.random`)
  * @returns never throws: 400/413 for a body that is not an AdmissionReview v1 (./mutation.ts); 200 with a refusal,
  *   code 400, for an object that is not a pod or a pod OpenKruise refuses (SidecarInjectionError), code 500 when a read
  *   fails (as OpenKruise's `admission.Errored(500)`, the API server then refuses the pod: failurePolicy does not
@@ -65,6 +132,7 @@ export async function answerPodAdmission(
   body: string,
   reads: PodInjectionReads,
   now: Date = new Date(),
+  random: () => number = Math.random,
 ): Promise<MutationAnswer> {
   const read = readAdmissionReview(body);
   if ('answer' in read) return read.answer;
@@ -96,16 +164,19 @@ export async function answerPodAdmission(
     );
   }
   try {
+    const injected = await withPinnedRevisions(reads, pod, namespace, namespaceLabels, sidecarSets, random);
     const result = injectSidecars({
       pod,
       ...(req.namespace ? { requestNamespace: req.namespace } : {}),
       namespaceLabels,
-      sidecarSets,
+      sidecarSets: injected,
       now,
     });
     return patchAnswer(req.uid, object, result.pod as unknown as JsonObject);
   } catch (e) {
     if (e instanceof SidecarInjectionError) return refusal(req.uid, 500, `sidecar injection: ${e.message}`);
+    if (classifyWriteError(e) !== 'notApi')
+      return refusal(req.uid, 500, `sidecar injection could not read a pinned revision: ${errorMessage(e)}`);
     return refusal(req.uid, 500, `sidecar injection failed: ${errorMessage(e)}`);
   }
 }

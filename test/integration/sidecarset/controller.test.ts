@@ -1,10 +1,11 @@
 /**
  * The SidecarSet controller on the local control plane (issue 19): pods injected through the pod webhook (this
  * file's own configuration, narrowed to its namespace, as ./injection.test.ts), the controller run by
- * `kruiseless local`'s embedded runtime, kwok running the pods. The status reaches the exact counts; a new sidecar
- * image reaches every pod in place (the pod's `logger` image, kwok's restarted container, the annotations
- * OpenKruise writes, the `SidecarSetUpgradable` condition) with the app container untouched and the pods never
- * recreated, and the status counts them updated and ready. Asserted from API objects only.
+ * `kruiseless local`'s embedded runtime, kwok running the pods. The status reaches the exact counts and names the
+ * latest ControllerRevision (kept in kruise-system, one per spec); a new sidecar image reaches every pod in place
+ * (the pod's `logger` image, kwok's restarted container, the annotations OpenKruise writes, the revision, the
+ * `SidecarSetUpgradable` condition) with the app container untouched and the pods never recreated, and the status
+ * counts them updated and ready. Asserted from API objects only.
  *
  * The bus delivers only this file's SidecarSet (cluster-scoped: no namespace to narrow the rule by), so the other
  * files' objects are not reconciled from here.
@@ -16,6 +17,7 @@ import type { Pod } from '../../../lib/api/types.js';
 import { sidecarSetMutator } from '../../../lib/controllers/sidecarset/api/mutation.js';
 import { SIDECARSET_RESOURCE } from '../../../lib/controllers/sidecarset/api/resource.js';
 import type { SidecarSet } from '../../../lib/controllers/sidecarset/api/types.js';
+import { newSidecarSetRevision } from '../../../lib/controllers/sidecarset/plan/revision.js';
 import { answerPodAdmission, kubePodInjectionReads } from '../../../lib/controllers/sidecarset/podWebhook.js';
 import { createKubeClient, type KubeClient, type KubeObject } from '../../../lib/kube/index.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
@@ -143,12 +145,16 @@ test('status counts the injected pods; a new sidecar image reaches every pod in 
     const s = await getSidecarSet();
     return s?.status?.readyPods === 3 ? s : undefined;
   });
+  // the revision OpenKruise would name (unit-tested against v1.9.0's NewRevision), kept in kruise-system
+  const v1Revision = newSidecarSetRevision(ready, 1, 0).metadata.name;
   expect(ready.status).toEqual({
     observedGeneration: 1,
     matchedPods: 3,
     updatedPods: 3,
     readyPods: 3,
     updatedReadyPods: 3,
+    latestRevision: v1Revision,
+    collisionCount: 0,
   });
 
   const current = (await getSidecarSet())!;
@@ -166,13 +172,23 @@ test('status counts the injected pods; a new sidecar image reaches every pod in 
       ? s
       : undefined;
   });
+  const v2Revision = newSidecarSetRevision(v2, 2, 0).metadata.name;
   expect(done.status).toEqual({
     observedGeneration: 2,
     matchedPods: 3,
     updatedPods: 3,
     readyPods: 3,
     updatedReadyPods: 3,
+    latestRevision: v2Revision,
+    collisionCount: 0,
   });
+  const history = await kube.list(RESOURCES.controllerrevisions, {
+    namespace: 'kruise-system',
+    labelSelector: `kruise.io/sidecarset-name=${name}`,
+  });
+  expect(history.items.map((r) => `${r.metadata.name} ${r.revision}`).sort()).toEqual(
+    [`${v1Revision} 1`, `${v2Revision} 2`].sort(),
+  );
   const pods = await listPods();
   expect(pods.map((p) => p.metadata.uid)).toEqual(uids);
   expect(pods.map((p) => `${image(p, 'logger')} ${image(p, 'main')}`)).toEqual([
@@ -183,7 +199,12 @@ test('status counts the injected pods; a new sidecar image reaches every pod in 
   for (const p of pods) {
     const annotations = p.metadata.annotations ?? {};
     const entry = (JSON.parse(annotations['kruise.io/sidecarset-hash']) as Record<string, unknown>)[name];
-    expect(entry).toMatchObject({ hash, sidecarSetName: name, sidecarList: ['logger'] });
+    expect(entry).toMatchObject({
+      hash,
+      sidecarSetName: name,
+      sidecarList: ['logger'],
+      controllerRevision: v2Revision,
+    });
     const state = JSON.parse(annotations['kruise.io/sidecarset-inplace-update-state']) as Record<
       string,
       { revision: string; lastContainerStatuses: Record<string, { imageID: string }> }

@@ -25,3 +25,19 @@ export const ANNOTATION_SIDECARSET_INPLACE_UPDATE_STATE = 'kruise.io/sidecarset-
  * SidecarSet name → upgradable (`SidecarSetUpgradable`).
  */
 export const CONDITION_SIDECARSET_UPGRADABLE = 'SidecarSetUpgradable';
+/**
+ * ControllerRevision label: the name of the SidecarSet the revision records (`SidecarSetKindName`); a SidecarSet's
+ * history is listed by it.
+ */
+export const LABEL_SIDECARSET_NAME = 'kruise.io/sidecarset-name';
+/**
+ * SidecarSet (v1alpha1) and ControllerRevision label: the user's name for the SidecarSet's current version, which
+ * `injectionStrategy.revision.customVersion` pins (`SidecarSetCustomVersionLabel` in `apis/apps/v1alpha1`).
+ */
+export const LABEL_SIDECARSET_CUSTOM_VERSION = 'apps.kruise.io/sidecarset-custom-version';
+/**
+ * The namespace of every SidecarSet's ControllerRevisions: OpenKruise keeps them in its manager's namespace
+ * (`webhookutil.GetNamespace()`, `POD_NAMESPACE`, `kruise-system` by default), out of users' reach. Kruiseless uses
+ * the same one, so a cluster moved from OpenKruise keeps its SidecarSet history and its `revisionName` pins.
+ */
+export const SIDECARSET_REVISION_NAMESPACE = 'kruise-system';

@@ -114,8 +114,8 @@ function volumesUsed(sidecar: SidecarContainer, volumes: ReadonlyMap<string, Vol
  * and `kruise.io/sidecarset-injected-list` its name. A SidecarSet with no containers at all leaves only its metadata
  * patch (upstream's early return).
  *
- * Not done here: `injectionStrategy.revision` (a pinned revision needs the SidecarSet's ControllerRevisions, which
- * only a controller writes: the latest is injected, as upstream when it finds no revision), `resourcesPolicy`,
+ * Not done here: `injectionStrategy.revision` (the pod webhook reads the pinned revision and passes the SidecarSet as
+ * it recorded it, ./pinnedRevision.ts), `resourcesPolicy`,
  * canary SidecarSets, the gate `EnableSortSidecarContainerByName` (off by default upstream). A SidecarSet stored
  * without the hash annotations (Kruiseless's SidecarSet webhook was not called) is defaulted and hashed here first.
  * @throws SidecarInjectionError for what OpenKruise refuses: an invalid selector, unreadable hash annotations on the

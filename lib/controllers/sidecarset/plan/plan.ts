@@ -8,7 +8,7 @@ import type { SidecarSet, SidecarSetStatus } from '../api/types.js';
 import { upgradableCondition } from './condition.js';
 import { isActivePod } from './match.js';
 import { hasHotUpgradeContainer, isPodConsistentWithSidecarSet, isPodInjected } from './podState.js';
-import { calculateSidecarSetStatus, sidecarSetStatusChanged } from './status.js';
+import { calculateSidecarSetStatus, sidecarSetStatusChanged, type LatestRevision } from './status.js';
 import { nextUpgradePods } from './strategy.js';
 import { upgradePodSidecars } from './upgradePod.js';
 
@@ -59,14 +59,22 @@ export function matchedPods(sidecarSet: SidecarSet, selected: readonly Pod[]): P
 
 /**
  * The plan (see {@link SidecarSetPlan}): status always; pod updates unless the strategy is NotUpdate or paused,
- * the SidecarSet has a hot-upgrade container, or every matched pod is updated.
+ * the SidecarSet has a hot-upgrade container, or every matched pod is updated. An updated pod's hash entry names
+ * the latest revision (upstream sets the status before it updates pods).
  * @param selected the pods its selector (and namespace selector) lists, in list order
  * @param now the time for annotations and condition transitions
+ * @param latest the latest ControllerRevision the pass registered (./history.ts); without it the stored status's
+ *   `latestRevision` and `collisionCount` are kept
  * @throws SidecarInjectionError when a `MergePatchJson` metadata patch cannot be applied to a chosen pod
  */
-export function planSidecarSet(sidecarSet: SidecarSet, selected: readonly Pod[], now: Date): SidecarSetPlan {
+export function planSidecarSet(
+  sidecarSet: SidecarSet,
+  selected: readonly Pod[],
+  now: Date,
+  latest?: LatestRevision,
+): SidecarSetPlan {
   const matched = matchedPods(sidecarSet, selected);
-  const status = calculateSidecarSetStatus(sidecarSet, matched);
+  const status = calculateSidecarSetStatus(sidecarSet, matched, latest);
   const base = { matched, status, writeStatus: sidecarSetStatusChanged(sidecarSet, status) };
   const idle = (why: SidecarSetIdle): SidecarSetPlan => ({
     ...base,
@@ -87,7 +95,7 @@ export function planSidecarSet(sidecarSet: SidecarSet, selected: readonly Pod[],
     if (condition) writes.push({ type: 'SetCondition', pod, condition });
   }
   for (const pod of next.upgrade) {
-    writes.push({ type: 'UpdatePod', pod, next: upgradePodSidecars(sidecarSet, pod, now) });
+    writes.push({ type: 'UpdatePod', pod, next: upgradePodSidecars({ ...sidecarSet, status }, pod, now) });
     const condition = upgradableCondition(pod, name, true, now);
     if (condition) writes.push({ type: 'SetCondition', pod, condition });
   }

@@ -6,15 +6,29 @@ import type { Pod } from '../../../api/types.js';
 import type { SidecarSet, SidecarSetStatus } from '../api/types.js';
 import { isPodSidecarUpdated, isPodStateConsistent, isSidecarPodReady } from './podState.js';
 
+/** The SidecarSet's latest ControllerRevision, as this pass registered it (./history.ts, the pass's writes). */
+export interface LatestRevision {
+  /** The revision's name, `<SidecarSet name>-<hash>`. */
+  name: string;
+  /** The collision count the revision's name was made with. */
+  collisionCount: number;
+}
+
 /**
  * The status the matched pods give: `matchedPods` all of them, `updatedPods` those on the SidecarSet's hash,
  * `readyPods` those whose sidecars run their spec image and that are running and ready, `updatedReadyPods` both
  * (absent when 0, as Go's `omitempty` writes it);
- * `observedGeneration` the SidecarSet's generation. `latestRevision` and `collisionCount` are carried over from the
- * stored status (Kruiseless keeps no SidecarSet ControllerRevisions yet).
+ * `observedGeneration` the SidecarSet's generation; `latestRevision` and `collisionCount` the latest revision's
+ * (upstream always writes the count, 0 included), or the stored ones when no revision is given (a plan without
+ * the history's reads and writes, e.g. a preview).
  * @param pods the matched pods (./plan.ts `matchedPods`)
+ * @param latest the revision the pass registered
  */
-export function calculateSidecarSetStatus(sidecarSet: SidecarSet, pods: readonly Pod[]): SidecarSetStatus {
+export function calculateSidecarSetStatus(
+  sidecarSet: SidecarSet,
+  pods: readonly Pod[],
+  latest?: LatestRevision,
+): SidecarSetStatus {
   let updated = 0;
   let ready = 0;
   let updatedReady = 0;
@@ -27,6 +41,8 @@ export function calculateSidecarSetStatus(sidecarSet: SidecarSet, pods: readonly
     }
   }
   const stored = sidecarSet.status ?? {};
+  const latestRevision = latest ? latest.name : stored.latestRevision;
+  const collisionCount = latest ? latest.collisionCount : stored.collisionCount;
   return {
     observedGeneration: sidecarSet.metadata.generation ?? 0,
     matchedPods: pods.length,
@@ -34,8 +50,8 @@ export function calculateSidecarSetStatus(sidecarSet: SidecarSet, pods: readonly
     readyPods: ready,
     // Go's `omitempty` on `updatedReadyPods` (not on the other counters): 0 is not written
     ...(updatedReady > 0 ? { updatedReadyPods: updatedReady } : {}),
-    ...(stored.latestRevision ? { latestRevision: stored.latestRevision } : {}),
-    ...(stored.collisionCount !== undefined ? { collisionCount: stored.collisionCount } : {}),
+    ...(latestRevision ? { latestRevision } : {}),
+    ...(collisionCount !== undefined ? { collisionCount } : {}),
   };
 }
 

@@ -1,12 +1,14 @@
 import jsonpatch from 'fast-json-patch';
 import type { MutationAnswer } from '../../../../lib/api/admission/mutation.js';
-import type { JsonObject, Pod } from '../../../../lib/api/types.js';
+import type { ControllerRevision, JsonObject, Pod } from '../../../../lib/api/types.js';
 import { mutateSidecarSet } from '../../../../lib/controllers/sidecarset/api/mutation.js';
 import type { SidecarSet } from '../../../../lib/controllers/sidecarset/api/types.js';
 import {
   answerPodAdmission,
   type PodInjectionReads,
 } from '../../../../lib/controllers/sidecarset/podWebhook.js';
+import { parseHashAnnotation } from '../../../../lib/controllers/sidecarset/plan/annotations.js';
+import { newSidecarSetRevision } from '../../../../lib/controllers/sidecarset/plan/revision.js';
 
 const NOW = new Date('2026-01-02T03:04:05Z');
 const log: SidecarSet = mutateSidecarSet({
@@ -14,9 +16,28 @@ const log: SidecarSet = mutateSidecarSet({
   spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'fluentd:1' }] },
 });
 
-const reads = (sets: SidecarSet[] = [log], fail?: Error): PodInjectionReads => ({
+const reads = (
+  sets: SidecarSet[] = [log],
+  fail?: Error,
+  revisions: ControllerRevision[] = [],
+  revisionReads: string[] = [],
+): PodInjectionReads => ({
   sidecarSets: () => (fail ? Promise.reject(fail) : Promise.resolve(sets)),
   namespaceLabels: (name) => Promise.resolve({ 'kubernetes.io/metadata.name': name }),
+  revision: (name) => {
+    revisionReads.push(`get ${name}`);
+    return Promise.resolve(revisions.find((r) => r.metadata.name === name));
+  },
+  customVersionRevisions: (sidecarSet, version) => {
+    revisionReads.push(`list ${sidecarSet} ${version}`);
+    return Promise.resolve(
+      revisions.filter(
+        (r) =>
+          r.metadata.labels?.['kruise.io/sidecarset-name'] === sidecarSet &&
+          r.metadata.labels['apps.kruise.io/sidecarset-custom-version'] === version,
+      ),
+    );
+  },
 });
 
 const pod = (): Pod => ({
@@ -117,5 +138,117 @@ describe('/mutate-pod (OpenKruise mpod: pods CREATE)', () => {
     expect(answer.review.response.status?.message).toMatch(
       /^sidecar injection: SidecarSet bad spec.selector/,
     );
+  });
+});
+
+describe('/mutate-pod with injectionStrategy.revision (getSuitableRevisionSidecarSet, CREATE)', () => {
+  const at = (image: string, extra: Partial<SidecarSet['spec']> = {}, labels?: Record<string, string>) =>
+    mutateSidecarSet({
+      metadata: { name: 'log', uid: 'uid-log', ...(labels ? { labels } : {}) },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        containers: [{ name: 'logger', image }],
+        ...extra,
+      },
+    });
+  const revisionAt = (image: string, n: number, labels?: Record<string, string>): ControllerRevision => {
+    const r = newSidecarSetRevision(at(image, {}, labels), n, 0);
+    return { ...r, metadata: { ...r.metadata, creationTimestamp: `2026-01-01T00:0${n}:00Z` } };
+  };
+  const V1 = revisionAt('fluentd:1', 1);
+  const V2 = revisionAt('fluentd:2', 2);
+  const latest = (extra: Partial<SidecarSet['spec']>): SidecarSet => ({
+    ...at('fluentd:3', extra),
+    status: { latestRevision: 'log-latest' },
+  });
+  const inject = async (s: SidecarSet, revisions: ControllerRevision[], random = 0.5) => {
+    const calls: string[] = [];
+    const answer = await answerPodAdmission(
+      review({ object: pod() }),
+      reads([s], undefined, revisions, calls),
+      NOW,
+      () => random,
+    );
+    const stored = patched(pod(), answer) as unknown as Pod;
+    const entry = parseHashAnnotation(
+      'kruise.io/sidecarset-hash',
+      stored.metadata.annotations?.['kruise.io/sidecarset-hash'],
+    ).get('log');
+    return { answer, calls, image: stored.spec.containers[0]?.image, entry };
+  };
+
+  it('revisionName: the revision’s containers, its hash and its name as controllerRevision', async () => {
+    const r = await inject(latest({ injectionStrategy: { revision: { revisionName: V1.metadata.name } } }), [
+      V1,
+      V2,
+    ]);
+    expect(r.calls).toEqual(['get log-9c7dddd9c']);
+    expect(r.image).toBe('fluentd:1');
+    expect(r.entry).toMatchObject({
+      hash: at('fluentd:1').metadata.annotations?.['kruise.io/sidecarset-hash'],
+      controllerRevision: 'log-9c7dddd9c',
+    });
+  });
+
+  it('customVersion: the newest revision labelled with it', async () => {
+    const stable = { 'apps.kruise.io/sidecarset-custom-version': 'stable' };
+    const s1 = revisionAt('fluentd:1', 1, stable);
+    const s2 = revisionAt('fluentd:2', 2, stable);
+    const r = await inject(latest({ injectionStrategy: { revision: { customVersion: 'stable' } } }), [
+      s2,
+      s1,
+    ]);
+    expect(r.calls).toEqual(['list log stable']);
+    expect(r.image).toBe('fluentd:2');
+    expect(r.entry?.controllerRevision).toBe('log-5b7b58d5bb');
+  });
+
+  it('Partial: a pod the update selector does not match gets the pinned revision; else the partition decides', async () => {
+    const pin = { revisionName: V1.metadata.name ?? '', policy: 'Partial' };
+    const unselected = await inject(
+      latest({
+        injectionStrategy: { revision: pin },
+        updateStrategy: { selector: { matchLabels: { canary: 'y' } } },
+      }),
+      [V1],
+    );
+    expect(unselected.image).toBe('fluentd:1');
+    const byInt = await inject(
+      latest({ injectionStrategy: { revision: pin }, updateStrategy: { partition: 2 } }),
+      [V1],
+    );
+    expect([byInt.image, byInt.entry?.controllerRevision]).toEqual(['fluentd:3', 'log-latest']);
+    const percent = latest({ injectionStrategy: { revision: pin }, updateStrategy: { partition: '40%' } });
+    expect((await inject(percent, [V1], 0.4)).image).toBe('fluentd:1');
+    expect((await inject(percent, [V1], 0.41)).image).toBe('fluentd:3');
+    const paused = latest({
+      injectionStrategy: { revision: pin },
+      updateStrategy: { partition: 2, paused: true },
+    });
+    expect((await inject(paused, [V1])).image).toBe('fluentd:1');
+  });
+
+  it('a pinned revision that does not exist refuses the pod (500), as OpenKruise’s NotFound', async () => {
+    const r = await inject(latest({ injectionStrategy: { revision: { revisionName: 'log-gone' } } }), []);
+    expect(r.answer.review.response).toEqual({
+      uid: 'u1',
+      allowed: false,
+      status: { code: 500, message: 'sidecar injection: controllerrevisions.apps "log-gone" not found' },
+    });
+  });
+
+  it('a pinned SidecarSet the pod does not match reads no revision', async () => {
+    const other = {
+      ...latest({ injectionStrategy: { revision: { revisionName: 'log-gone' } } }),
+      spec: { ...latest({}).spec, selector: { matchLabels: { app: 'db' } } },
+    };
+    const calls: string[] = [];
+    const answer = await answerPodAdmission(
+      review({ object: pod() }),
+      reads([other], undefined, [], calls),
+      NOW,
+    );
+    expect(calls).toEqual([]);
+    expect(answer.review.response).toEqual({ uid: 'u1', allowed: true });
   });
 });

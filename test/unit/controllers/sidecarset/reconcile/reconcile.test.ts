@@ -1,9 +1,10 @@
 /**
  * The SidecarSet reconcile invocation against the recording API server and the in-memory stores: the ordered
- * writes of OpenKruise's `UpdateSidecarSet` (status first, then per chosen pod its update and its
- * `SidecarSetUpgradable` condition), a cluster-scoped key, and a deleted SidecarSet.
+ * writes of OpenKruise's `UpdateSidecarSet` (its ControllerRevision first — `registerLatestRevision` — then status,
+ * then per chosen pod its update and its `SidecarSetUpgradable` condition), a cluster-scoped key, a roll back, the
+ * history limit, a name collision, a failed revision write, and a deleted SidecarSet.
  */
-import type { Pod } from '../../../../../lib/api/types.js';
+import type { ControllerRevision, Pod } from '../../../../../lib/api/types.js';
 import { silentLogger } from '../../../../../lib/core/logger.js';
 import { mutateSidecarSet } from '../../../../../lib/controllers/sidecarset/api/mutation.js';
 import { SIDECARSET_RESOURCE } from '../../../../../lib/controllers/sidecarset/api/resource.js';
@@ -13,9 +14,12 @@ import {
   type SidecarSetReconcileDeps,
 } from '../../../../../lib/controllers/sidecarset/index.js';
 import { injectSidecars } from '../../../../../lib/controllers/sidecarset/plan/inject.js';
+import { newSidecarSetRevision } from '../../../../../lib/controllers/sidecarset/plan/revision.js';
+import { parseHashAnnotation } from '../../../../../lib/controllers/sidecarset/plan/annotations.js';
 import type { ReconcileRequest, RequeueScheduler } from '../../../../../lib/requests/index.js';
 import { createMemoryStores } from '../../../../../lib/state/index.js';
 import {
+  internalError,
   RecordingKube,
   recordingStores,
   type Journal,
@@ -30,15 +34,39 @@ const REQUEST: ReconcileRequest = {
   reason: 'ObjectChanged',
 };
 
-const stored = (image: string, generation: number): SidecarSet => {
+const stored = (image: string, generation: number, revisionHistoryLimit?: number): SidecarSet => {
   const s = mutateSidecarSet({
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'SidecarSet',
-    metadata: { name: 'log' },
-    spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image }] },
+    metadata: { name: 'log', uid: 'uid-log' },
+    spec: {
+      selector: { matchLabels: { app: 'web' } },
+      containers: [{ name: 'logger', image }],
+      ...(revisionHistoryLimit !== undefined ? { revisionHistoryLimit } : {}),
+    },
   });
   return { ...s, metadata: { ...s.metadata, generation, resourceVersion: '1' } };
 };
+
+/** Names OpenKruise v1.9.0 gives these specs' revisions (../plan/golden/revisions.openkruise.jsonl). */
+const V1 = 'log-9c7dddd9c';
+const V2 = 'log-5b7b58d5bb';
+
+/** The revision of `image`'s spec as a previous pass stored it. */
+function storedRevision(image: string, revision: number): ControllerRevision {
+  const r = newSidecarSetRevision(stored(image, 1), revision, 0);
+  return {
+    ...r,
+    metadata: { ...r.metadata, creationTimestamp: `2024-05-01T0${revision}:00:00Z`, resourceVersion: '1' },
+  };
+}
+
+/** The `controllerRevision` of the pod's `log` hash entry. */
+const podRevision = (pod: Pod | undefined): string | undefined =>
+  parseHashAnnotation(
+    'kruise.io/sidecarset-hash',
+    pod?.metadata.annotations?.['kruise.io/sidecarset-hash'],
+  ).get('log')?.controllerRevision;
 
 function readyPod(name: string, at: SidecarSet): Pod {
   const pod = injectSidecars({
@@ -99,15 +127,17 @@ function setup() {
 }
 
 describe('reconcileSidecarSet', () => {
-  test('status, then one pod (maxUnavailable 1) updated in place with its condition; the next pass waits', async () => {
+  test('revision, status, then one pod (maxUnavailable 1) updated in place with its condition; the next pass waits', async () => {
     const h = setup();
     await reconcileSidecarSet(h.deps(), REQUEST);
     expect(h.journal).toEqual([
       'lease.acquire',
+      `create controllerrevision ${V2}`,
       'replace sidecarset status log',
       'replace pod web-0',
       'patch pod status web-0',
-      // the kubelet has not restarted the sidecar: web-0 is updated and unavailable, so web-1 waits
+      // the kubelet has not restarted the sidecar: web-0 is updated and unavailable, so web-1 waits; the revision
+      // is the newest and is reused
       'replace sidecarset status log',
       'lease.release',
     ]);
@@ -116,9 +146,93 @@ describe('reconcileSidecarSet', () => {
       matchedPods: 2,
       updatedPods: 1,
       readyPods: 1,
+      latestRevision: V2,
+      collisionCount: 0,
     });
+    const revision = h.kube.revisions.get(V2);
+    expect(revision?.metadata.namespace).toBe('kruise-system');
+    expect(revision?.revision).toBe(1);
+    expect(revision?.metadata.labels).toEqual({
+      'controller.kubernetes.io/hash': '5b7b58d5bb',
+      'kruise.io/sidecarset-name': 'log',
+    });
+    expect(podRevision(h.kube.pods.get('web-0'))).toBe(V2);
+    expect(podRevision(h.kube.pods.get('web-1'))).toBeUndefined();
     expect(h.kube.pods.get('web-0')?.spec.containers.map((c) => c.image)).toEqual(['fluentd:2', 'nginx']);
     expect(h.kube.pods.get('web-1')?.spec.containers.map((c) => c.image)).toEqual(['fluentd:1', 'nginx']);
+  });
+
+  test('back to an earlier spec: its revision is renumbered (no new one), the status names it', async () => {
+    const h = setup();
+    h.sets.set('log', stored('fluentd:1', 3));
+    h.kube.revisions.set(V1, storedRevision('fluentd:1', 1));
+    h.kube.revisions.set(V2, storedRevision('fluentd:2', 2));
+    await reconcileSidecarSet(h.deps(), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      `replace controllerrevision ${V1}`,
+      'replace sidecarset status log',
+      'lease.release',
+    ]);
+    expect(h.kube.revisions.get(V1)?.revision).toBe(3);
+    expect((h.sets.get('log') as unknown as SidecarSet).status).toMatchObject({
+      latestRevision: V1,
+      collisionCount: 0,
+      updatedPods: 2,
+    });
+  });
+
+  test('revisionHistoryLimit 1: the older revision no pod names is deleted after the new one is created', async () => {
+    const h = setup();
+    h.sets.set('log', stored('fluentd:2', 2, 1));
+    h.kube.revisions.set(V1, storedRevision('fluentd:1', 1));
+    await reconcileSidecarSet(h.deps(), REQUEST);
+    expect(h.journal.slice(0, 4)).toEqual([
+      'lease.acquire',
+      `create controllerrevision ${V2}`,
+      `delete controllerrevision ${V1}`,
+      'replace sidecarset status log',
+    ]);
+    expect([...h.kube.revisions.keys()]).toEqual([V2]);
+  });
+
+  test('a name taken by other data: the collision count goes up, the name moves, the status records the count', async () => {
+    const h = setup();
+    const squatter = storedRevision('fluentd:9', 1);
+    // not labelled with the SidecarSet's name, so not listed as its history
+    h.kube.revisions.set(V2, { ...squatter, metadata: { ...squatter.metadata, name: V2, labels: {} } });
+    await reconcileSidecarSet(h.deps(), REQUEST);
+    expect(h.journal.slice(0, 4)).toEqual([
+      'lease.acquire',
+      `create controllerrevision ${V2}`,
+      'create controllerrevision log-5b7b58d5bc',
+      'replace sidecarset status log',
+    ]);
+    expect(h.kube.revisions.get('log-5b7b58d5bc')?.metadata.labels?.['controller.kubernetes.io/hash']).toBe(
+      '5b7b58d5bb',
+    );
+    expect((h.sets.get('log') as unknown as SidecarSet).status).toMatchObject({
+      latestRevision: 'log-5b7b58d5bc',
+      collisionCount: 1,
+    });
+  });
+
+  test('a failed revision create: no status and no pod is written, the pass reports the error', async () => {
+    const h = setup();
+    h.kube.failOn((call) => (call.startsWith('create controllerrevision') ? internalError(call) : undefined));
+    const outcome = await reconcileSidecarSet(h.deps(), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      `create controllerrevision ${V2}`,
+      'requeue 1s',
+      'lease.release (failures 1)',
+    ]);
+    expect((h.sets.get('log') as unknown as SidecarSet).status).toBeUndefined();
+    expect(outcome).toMatchObject({
+      writes: 0,
+      failures: 1,
+      error: `create controllerrevision ${V2}: 500 InternalError: etcd is unavailable`,
+    });
   });
 
   test('a deleted SidecarSet: gone, nothing written', async () => {
