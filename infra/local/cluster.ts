@@ -19,7 +19,15 @@ import { probe, waitHealthy, type TlsFiles } from './net.js';
 import { ensurePki, pkiPaths, type Pki } from './pki.js';
 import { PROVISIONER_NAME, provisionerBinary } from './provisioner.js';
 import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from './processes.js';
-import { binPath, CRD_DIR, kubeconfigPath, LOCAL_DIR, stateDir, type Component } from './versions.js';
+import {
+  binPath,
+  CRD_DIR,
+  kubeconfigPath,
+  LOCAL_DIR,
+  REPO_ROOT,
+  stateDir,
+  type Component,
+} from './versions.js';
 
 /** Components in start order; `cluster:down` stops them in reverse. */
 export const COMPONENTS: readonly Component[] = [
@@ -115,13 +123,13 @@ export async function clusterUp(log: Log = console.log): Promise<{ info: Cluster
 }
 
 /**
- * Applies infra/local/namespaces.yaml (the namespaces an OpenKruise installation creates that Kruiseless writes
+ * Applies infra/namespaces.yaml (the namespaces an OpenKruise installation creates that Kruiseless writes
  * into: kruise-system, for SidecarSet ControllerRevisions). Idempotent.
  * @throws Error when kubectl fails
  */
 async function applyNamespaces(kubeconfig: string, log: Log): Promise<void> {
-  log('[up] applying namespaces from infra/local/namespaces.yaml');
-  await kubectl(['apply', '-f', path.join(LOCAL_DIR, 'namespaces.yaml')], kubeconfig);
+  log('[up] applying namespaces from infra/namespaces.yaml');
+  await kubectl(['apply', '-f', path.join(REPO_ROOT, 'infra', 'namespaces.yaml')], kubeconfig);
 }
 
 /** Stops the processes `clusterUp` started (by pid file) and wipes etcd data; keeps PKI and logs. */

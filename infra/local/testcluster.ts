@@ -2,7 +2,7 @@
  * The cluster for the integration tests (used by test/integration/globalSetup.ts through `cli.ts test-setup`,
  * because jest's global setup cannot load this TypeScript module graph itself):
  * - `KUBECONFIG` set and reachable: that cluster, with the CRDs of infra/crds and the namespaces of
- *   infra/local/namespaces.yaml applied;
+ *   infra/namespaces.yaml applied;
  * - otherwise `clusterUp()` (builds first when needed; reuses a cluster from `npm run cluster:up`).
  */
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ import { ApiextensionsV1Api, KubeConfig, VersionApi } from '@kubernetes/client-n
 import { applyServerSide, parseManifests } from '../../lib/kube/apply.js';
 import type { Log } from './build.js';
 import { clusterUp } from './cluster.js';
-import { CRD_DIR, LOCAL_DIR } from './versions.js';
+import { CRD_DIR, REPO_ROOT } from './versions.js';
 
 /** What the tests get: the kubeconfig to use, and whether this call started the control plane. */
 export interface TestClusterInfo {
@@ -29,8 +29,8 @@ export async function provideTestCluster(log: Log): Promise<TestClusterInfo> {
     await applyServerSide(
       load(given),
       parseManifests(
-        fs.readFileSync(path.join(LOCAL_DIR, 'namespaces.yaml'), 'utf8'),
-        'infra/local/namespaces.yaml',
+        fs.readFileSync(path.join(REPO_ROOT, 'infra', 'namespaces.yaml'), 'utf8'),
+        'infra/namespaces.yaml',
       ),
       'kruiseless-test-setup',
     );

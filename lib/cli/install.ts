@@ -31,6 +31,7 @@ import {
   admissionManifests,
   crdManifests,
   defaultingWebhookManifests,
+  namespaceManifests,
   namespaceOptInManifests,
   objectRef,
   podGuardManifests,
@@ -260,7 +261,7 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
       for (const o of await releaseStaleConversions(conn.kube, ours, plainVersionsFor, { dryRun }))
         io.out(`${conversionOutcomeLine(o)}\n`);
     }
-    await applyAll(conn.kc, [...rbac, ...guard, ...optIn, ...admission], io, dryRun);
+    await applyAll(conn.kc, [...namespaceManifests(), ...rbac, ...guard, ...optIn, ...admission], io, dryRun);
   }
   let claimPolicies = '';
   if (claimRuleOn !== undefined && !opts.checkOnly) {

@@ -46,6 +46,15 @@ export function crdManifests(
   );
 }
 
+/**
+ * The namespaces of infra/namespaces.yaml: those an OpenKruise installation creates that Kruiseless writes into
+ * (`kruise-system`, where SidecarSet ControllerRevisions live as OpenKruise keeps them).
+ */
+export function namespaceManifests(): KubernetesObject[] {
+  const file = 'infra/namespaces.yaml';
+  return parseManifests(readFileSync(packagePath(file), 'utf8'), file);
+}
+
 /** The ClusterRoles and bindings of infra/rbac/kruiseless-rbac.yaml. */
 export function rbacManifests(): KubernetesObject[] {
   const file = 'infra/rbac/kruiseless-rbac.yaml';
