@@ -1,0 +1,67 @@
+/**
+ * The Advanced DaemonSet planner's input and output (./plan.ts `planDaemonSet`): plain data, no I/O.
+ */
+import type { Node } from '../../../api/node.js';
+import type { ControllerRevision, Pod } from '../../../api/types.js';
+import type { PodRef } from '../../../podset/actions.js';
+import type { DaemonSet, DaemonSetStatus } from '../api/types.js';
+
+/** An Event the pass records on the DaemonSet (a `KubeEvent`, declared here so the planner imports no lib/kube). */
+export interface PlanEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+/** What one pass read, and the time. */
+export interface DaemonSetPlanInput {
+  /** The DaemonSet as read (the planner applies the webhook's defaults itself). */
+  ds: DaemonSet;
+  /** Pods whose controller reference names the DaemonSet's UID (any phase, terminating included). */
+  pods: readonly Pod[];
+  /** Every Node of the cluster, in list order. */
+  nodes: readonly Node[];
+  /** ControllerRevisions whose controller reference names the DaemonSet's UID. */
+  revisions: readonly ControllerRevision[];
+  now: Date;
+  /** Random 5-character suffixes of new pod names; called once per pod to create, in order. */
+  newSuffix: () => string;
+}
+
+/** A pod to create on a node, in a slow-start batch (0, 1, 1, 2, 2, 2, 2, …). */
+export interface DaemonPodCreate {
+  node: string;
+  pod: Pod;
+  batch: number;
+}
+
+/** A pass that syncs the DaemonSet. */
+export interface SyncPlan {
+  type: 'Sync';
+  /** The current revision's hash. */
+  hash: string;
+  /** A ControllerRevision to create first (the template changed, or the first pass). */
+  createRevision?: ControllerRevision;
+  /** The current ControllerRevision with a raised `revision`, to write first. */
+  renumberRevision?: ControllerRevision;
+  /** Events recorded before any pod write, in order. */
+  events: PlanEvent[];
+  /** Pods to create, in order. */
+  creates: DaemonPodCreate[];
+  /** Pods to delete, in order (after the creates, as upstream). */
+  deletes: PodRef[];
+  /** The status to write. */
+  status: DaemonSetStatus;
+  /** Seconds until the pass should run again (a ready pod becoming available). */
+  requeueAfterSeconds?: number;
+}
+
+/** What one pass does. */
+export type DaemonSetPlan =
+  /** Being deleted: nothing. */
+  | { type: 'Skip' }
+  /** An empty selector: the Warning, nothing else. */
+  | { type: 'SelectingAll'; events: PlanEvent[] }
+  | SyncPlan;
+
+export type { PodRef, DaemonSetStatus };

@@ -1,0 +1,332 @@
+/**
+ * The Advanced DaemonSet planner against OpenKruise v1.9.0's `syncDaemonSet` (pkg/controller/daemonset): exact
+ * revision, pods, Events and status for creation on eligible nodes, node selection, taints, misscheduled and failed
+ * pods, partition ordering and the empty selector.
+ */
+import type { Node } from '../../../../../lib/api/node.js';
+import type { ControllerRevision, Pod } from '../../../../../lib/api/types.js';
+import type { DaemonSet } from '../../../../../lib/controllers/daemonset/api/types.js';
+import {
+  planDaemonSet,
+  type DaemonSetPlanInput,
+  type SyncPlan,
+} from '../../../../../lib/controllers/daemonset/plan/index.js';
+
+const NOW = new Date('2026-01-01T00:10:00Z');
+/** `ComputeHash` of the template below, by Go (spew-golden's spewgen). */
+const HASH = '5f7fb5cbc6';
+
+function ds(spec: Partial<DaemonSet['spec']> = {}, status?: DaemonSet['status']): DaemonSet {
+  return {
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent', namespace: 'ns', uid: 'ds-uid', generation: 2, resourceVersion: '5' },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: {
+        metadata: { labels: { app: 'agent' } },
+        spec: {
+          containers: [{ name: 'agent', image: 'nginx:1.25', resources: { requests: { cpu: '100m' } } }],
+        },
+      },
+      ...spec,
+    },
+    ...(status ? { status } : {}),
+  };
+}
+
+const node = (name: string, extra: Partial<Node> = {}): Node => ({
+  metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+  ...extra,
+});
+
+const OWNER = {
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'DaemonSet',
+  name: 'agent',
+  uid: 'ds-uid',
+  controller: true,
+  blockOwnerDeletion: true,
+};
+
+function pod(
+  name: string,
+  nodeName: string,
+  extra: { phase?: string; hash?: string; created?: string } = {},
+): Pod {
+  return {
+    metadata: {
+      name,
+      namespace: 'ns',
+      uid: `uid-${name}`,
+      creationTimestamp: extra.created ?? '2026-01-01T00:00:00Z',
+      labels: { app: 'agent', 'controller-revision-hash': extra.hash ?? HASH },
+      ownerReferences: [OWNER],
+    },
+    spec: { containers: [{ name: 'agent', image: 'nginx:1.25' }], nodeName },
+    status: {
+      phase: extra.phase ?? 'Running',
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:01:00Z' }],
+    },
+  };
+}
+
+const revision = (): ControllerRevision => ({
+  metadata: {
+    name: `agent-${HASH}`,
+    namespace: 'ns',
+    labels: { app: 'agent', 'controller-revision-hash': HASH },
+    ownerReferences: [OWNER],
+  },
+  revision: 1,
+  data: {
+    spec: {
+      template: {
+        $patch: 'replace',
+        metadata: { creationTimestamp: null, labels: { app: 'agent' } },
+        spec: {
+          containers: [{ name: 'agent', image: 'nginx:1.25', resources: { requests: { cpu: '100m' } } }],
+        },
+      },
+    },
+  },
+});
+
+function plan(over: Partial<DaemonSetPlanInput>): SyncPlan {
+  let n = 0;
+  const p = planDaemonSet({
+    ds: ds(),
+    pods: [],
+    nodes: [node('n1'), node('n2'), node('n3')],
+    revisions: [revision()],
+    now: NOW,
+    newSuffix: () => `sfx${n++}`,
+    ...over,
+  });
+  if (p.type !== 'Sync') throw new Error(`expected Sync, got ${p.type}`);
+  return p;
+}
+
+const DAEMON_TOLERATIONS = [
+  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
+];
+
+describe('planDaemonSet: a new DaemonSet on three nodes', () => {
+  const p = plan({ revisions: [] });
+
+  it('creates the revision <name>-<ComputeHash>, revision 1, labelled with the hash', () => {
+    expect(p.hash).toBe(HASH);
+    expect(p.createRevision).toEqual({ apiVersion: 'apps/v1', kind: 'ControllerRevision', ...revision() });
+  });
+
+  it('creates one pod per node, pinned by node-name affinity, with the daemon tolerations, in slow-start batches', () => {
+    expect(p.creates.map((c) => [c.node, c.batch])).toEqual([
+      ['n1', 0],
+      ['n2', 1],
+      ['n3', 1],
+    ]);
+    expect(p.creates[0].pod).toEqual({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'agent-sfx0',
+        generateName: 'agent-',
+        namespace: 'ns',
+        labels: { app: 'agent', 'controller-revision-hash': HASH },
+        ownerReferences: [OWNER],
+      },
+      spec: {
+        containers: [{ name: 'agent', image: 'nginx:1.25', resources: { requests: { cpu: '100m' } } }],
+        tolerations: DAEMON_TOLERATIONS,
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] },
+              ],
+            },
+          },
+        },
+        readinessGates: [{ conditionType: 'KruisePodReady' }],
+      },
+    });
+  });
+
+  it('writes the status without observedGeneration while pods are being created', () => {
+    expect(p.status).toEqual({
+      currentNumberScheduled: 0,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 3,
+      numberReady: 0,
+      updatedNumberScheduled: 0,
+      numberAvailable: 0,
+      numberUnavailable: 3,
+      updateRevision: HASH,
+    });
+  });
+});
+
+describe('planDaemonSet: nodes', () => {
+  it('skips nodes the nodeSelector or an untolerated NoSchedule taint rule out; adds network-unavailable for hostNetwork', () => {
+    const p = plan({
+      ds: ds({
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: {
+            containers: [{ name: 'agent', image: 'nginx:1.25', resources: { requests: { cpu: '100m' } } }],
+            nodeSelector: { role: 'edge' },
+            hostNetwork: true,
+          },
+        },
+      }),
+      revisions: [],
+      nodes: [
+        node('n1', { metadata: { name: 'n1', labels: { role: 'edge' } } }),
+        node('n2'),
+        node('n3', {
+          metadata: { name: 'n3', labels: { role: 'edge' } },
+          spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] },
+        }),
+        node('n4', {
+          metadata: { name: 'n4', labels: { role: 'edge' } },
+          spec: {
+            unschedulable: true,
+            taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }],
+          },
+        }),
+      ],
+    });
+    expect(p.creates.map((c) => c.node)).toEqual(['n1', 'n4']);
+    expect(p.creates[0].pod.spec.tolerations).toEqual([
+      ...DAEMON_TOLERATIONS,
+      { key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' },
+    ]);
+    expect(p.status.desiredNumberScheduled).toBe(2);
+  });
+
+  it('deletes the pod of a node that no longer fits, and counts it misscheduled; a NoExecute-tolerating pod may stay', () => {
+    const p = plan({
+      pods: [pod('agent-a', 'n1'), pod('agent-b', 'n2'), pod('agent-c', 'n3')],
+      nodes: [
+        node('n1'),
+        node('n2', { spec: { taints: [{ key: 'gone', effect: 'NoExecute' }] } }),
+        node('n3', { spec: { taints: [{ key: 'soft', effect: 'NoSchedule' }] } }),
+      ],
+    });
+    expect(p.creates).toEqual([]);
+    expect(p.deletes).toEqual([{ name: 'agent-b', uid: 'uid-agent-b' }]);
+    expect(p.status).toMatchObject({
+      desiredNumberScheduled: 1,
+      currentNumberScheduled: 1,
+      numberMisscheduled: 2,
+      numberReady: 1,
+      numberAvailable: 1,
+      updatedNumberScheduled: 1,
+    });
+  });
+
+  it('deletes a failed pod with a FailedDaemonPod Warning, and the younger of two pods on a node', () => {
+    const p = plan({
+      pods: [
+        pod('agent-a', 'n1', { phase: 'Failed' }),
+        pod('agent-b', 'n2'),
+        pod('agent-c', 'n2', { created: '2026-01-01T00:05:00Z' }),
+        pod('agent-d', 'n3'),
+      ],
+    });
+    expect(p.events).toEqual([
+      {
+        type: 'Warning',
+        reason: 'FailedDaemonPod',
+        message: 'Found failed daemon pod ns/agent-a on node n1, will try to kill it',
+      },
+    ]);
+    expect(p.deletes.map((d) => d.name)).toEqual(['agent-a', 'agent-c']);
+    expect(p.creates).toEqual([]);
+  });
+});
+
+describe('planDaemonSet: status', () => {
+  it('observes the generation once nothing is written; pods of another hash are not updated', () => {
+    const p = plan({
+      pods: [pod('agent-a', 'n1'), pod('agent-b', 'n2', { hash: 'old' }), pod('agent-c', 'n3')],
+    });
+    expect(p.createRevision).toBeUndefined();
+    expect(p.status).toEqual({
+      currentNumberScheduled: 3,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 3,
+      numberReady: 3,
+      updatedNumberScheduled: 2,
+      numberAvailable: 3,
+      numberUnavailable: 0,
+      updateRevision: HASH,
+      observedGeneration: 2,
+    });
+  });
+
+  it('counts a ready pod available only after minReadySeconds, and looks again then', () => {
+    const p = plan({
+      ds: ds({ minReadySeconds: 600 }),
+      pods: [pod('agent-a', 'n1'), pod('agent-b', 'n2'), pod('agent-c', 'n3')],
+    });
+    expect(p.status).toMatchObject({ numberReady: 3, numberAvailable: 0, numberUnavailable: 3 });
+    expect(p.requeueAfterSeconds).toBe(600);
+  });
+});
+
+describe('planDaemonSet: other branches', () => {
+  it('with partitionedScaling creates on desired − updated − partition nodes, by name', () => {
+    const p = plan({
+      ds: ds(
+        {
+          updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1 } },
+          scaleStrategy: { partitionedScaling: true },
+        },
+        { desiredNumberScheduled: 3, currentNumberScheduled: 0, numberMisscheduled: 0, numberReady: 0 },
+      ),
+      nodes: [node('n3'), node('n1'), node('n2')],
+    });
+    expect(p.creates.map((c) => c.node)).toEqual(['n1', 'n2']);
+  });
+
+  it('warns SelectingAll for an empty selector and does nothing else', () => {
+    expect(
+      planDaemonSet({
+        ds: ds({ selector: {} }),
+        pods: [],
+        nodes: [node('n1')],
+        revisions: [],
+        now: NOW,
+        newSuffix: () => 'x',
+      }),
+    ).toEqual({
+      type: 'SelectingAll',
+      events: [
+        {
+          type: 'Warning',
+          reason: 'SelectingAll',
+          message: 'This DaemonSet is selecting all pods. A non-empty selector is required.',
+        },
+      ],
+    });
+  });
+
+  it('does nothing for a DaemonSet being deleted', () => {
+    expect(
+      planDaemonSet({
+        ds: { ...ds(), metadata: { ...ds().metadata, deletionTimestamp: '2026-01-01T00:09:00Z' } },
+        pods: [],
+        nodes: [node('n1')],
+        revisions: [],
+        now: NOW,
+        newSuffix: () => 'x',
+      }),
+    ).toEqual({ type: 'Skip' });
+  });
+});
