@@ -19,6 +19,7 @@ import { buildDaemonPod, templateGeneration } from './newPod.js';
 import { daemonPodSpec, nodeShouldRunDaemonPod } from './nodes.js';
 import { podsByNode, sortDaemonPods, unscheduledPodsWithoutNode } from './podsByNode.js';
 import { planHistory } from './revision.js';
+import { rollingUpdateStep } from './rollingUpdate.js';
 import { daemonSetStatus, isDaemonPodAvailable, isPodUpdated } from './status.js';
 import type { DaemonSetPlan, DaemonSetPlanInput, PlanEvent, SyncPlan } from './types.js';
 
@@ -73,10 +74,12 @@ export function nodesNeedingPods(
  * 4. with a non-zero `partition` the nodes needing a pod are sorted by name (and cut by it under
  *    `scaleStrategy.partitionedScaling`); creates and deletes are each cut to `burstReplicas` (of the stored
  *    `desiredNumberScheduled`); creates go in slow-start batches of 1, 2, 4, …;
- * 5. the status (./status.ts), with `observedGeneration` only when no pod is written (upstream writes the status of
- *    a pass with outstanding expectations without it).
- * Not planned yet: the rolling update (`maxUnavailable`, `partition` of updates, `selector`, `paused`, in place),
- * `lifecycle.preDelete`, history cleanup, the failed-pod back-off.
+ * 5. when that step writes no pod, a `RollingUpdate` DaemonSet that is not `paused` takes one rolling-update step
+ *    (./rollingUpdate.ts: partition, node selector, `maxUnavailable`, `maxSurge`), cut to `burstReplicas` too;
+ * 6. the status (./status.ts), with `observedGeneration` only when step 3–4 wrote no pod (upstream writes the status
+ *    of a pass with outstanding expectations without it, and after its rolling update with it).
+ * Not planned yet: in-place update (`InPlaceIfPossible` pods are recreated), `lifecycle.preDelete`, history cleanup,
+ * the failed-pod back-off.
  */
 export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   const ds = withDefaults(input.ds);
@@ -174,14 +177,21 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
       );
   }
   const burst = scaled(ds.spec.burstReplicas, storedDesired, 'down') ?? 0;
-  const creates: SyncPlan['creates'] = toCreate.slice(0, burst).map((node, k) => ({
+  let createOn = toCreate.slice(0, burst);
+  let deleting = deletes.slice(0, burst);
+  const managed = createOn.length > 0 || deleting.length > 0;
+  if (!managed && ds.spec.updateStrategy?.type === 'RollingUpdate' && ru?.paused !== true) {
+    const step = rollingUpdateStep(ds, input.nodes, byNode, hash, generation, input.now);
+    createOn = step.createOn.slice(0, burst);
+    deleting = step.deletes.slice(0, burst);
+  }
+  const creates: SyncPlan['creates'] = createOn.map((node, k) => ({
     node,
     pod: buildDaemonPod(ds, node, hash, input.newSuffix()),
     batch: Math.floor(Math.log2(k + 1)),
   }));
-  const podDeletes = deletes.slice(0, burst).map(podRef);
-  const writesPods = creates.length > 0 || podDeletes.length > 0;
-  const status = daemonSetStatus(ds, input.nodes, byNode, hash, !writesPods, input.now);
+  const podDeletes = deleting.map(podRef);
+  const status = daemonSetStatus(ds, input.nodes, byNode, hash, !managed, input.now);
   return {
     type: 'Sync',
     hash,

@@ -330,3 +330,100 @@ describe('planDaemonSet: other branches', () => {
     ).toEqual({ type: 'Skip' });
   });
 });
+
+describe('planDaemonSet: rolling update (Standard)', () => {
+  const old = () => [
+    pod('agent-a', 'n1', { hash: 'old' }),
+    pod('agent-b', 'n2', { hash: 'old' }),
+    pod('agent-c', 'n3', { hash: 'old' }),
+  ];
+  const status = {
+    desiredNumberScheduled: 3,
+    currentNumberScheduled: 3,
+    numberMisscheduled: 0,
+    numberReady: 3,
+  };
+  const rolling = (
+    rollingUpdate: NonNullable<NonNullable<DaemonSet['spec']['updateStrategy']>['rollingUpdate']>,
+  ) => ds({ updateStrategy: { type: 'RollingUpdate', rollingUpdate } }, status);
+
+  it('deletes maxUnavailable (default 1) old pods, the node names taken from the last, and observes the generation', () => {
+    const p = plan({ ds: ds({}, status), pods: old() });
+    expect(p.deletes).toEqual([{ name: 'agent-c', uid: 'uid-agent-c' }]);
+    expect(p.creates).toEqual([]);
+    expect(p.status.observedGeneration).toBe(2);
+  });
+
+  it('with maxUnavailable 2 deletes two; a node already without its pod counts as unavailable', () => {
+    expect(plan({ ds: rolling({ maxUnavailable: 2 }), pods: old() }).deletes.map((d) => d.name)).toEqual([
+      'agent-c',
+      'agent-b',
+    ]);
+    const [a, b] = old();
+    expect(plan({ ds: rolling({ maxUnavailable: 2 }), pods: [a, b] }).creates.map((c) => c.node)).toEqual([
+      'n3',
+    ]);
+  });
+
+  it('waits while an updated pod is not yet available', () => {
+    const [a, b] = old();
+    const fresh = pod('agent-d', 'n3');
+    fresh.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] };
+    expect(plan({ ds: rolling({ maxUnavailable: 1 }), pods: [a, b, fresh] }).deletes).toEqual([]);
+  });
+
+  it('replaces an old pod that is not available at once, beyond maxUnavailable', () => {
+    const [a, b, c] = old();
+    a.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] };
+    expect(plan({ ds: rolling({ maxUnavailable: 1 }), pods: [a, b, c] }).deletes.map((d) => d.name)).toEqual([
+      'agent-a',
+      'agent-c',
+    ]);
+  });
+
+  it('keeps partition nodes at the old revision: partition 2 of 3 updates one node', () => {
+    const [a, b] = old();
+    const updated = pod('agent-d', 'n3');
+    expect(plan({ ds: rolling({ maxUnavailable: 3, partition: 2 }), pods: [a, b, updated] }).deletes).toEqual(
+      [],
+    );
+    expect(
+      plan({ ds: rolling({ maxUnavailable: 3, partition: 2 }), pods: old() }).deletes.map((d) => d.name),
+    ).toEqual(['agent-c']);
+  });
+
+  it('updates only the nodes rollingUpdate.selector matches', () => {
+    const nodes = [
+      node('n1', { metadata: { name: 'n1', labels: { canary: 'true' } } }),
+      node('n2'),
+      node('n3'),
+    ];
+    const p = plan({
+      ds: rolling({ maxUnavailable: 3, selector: { matchLabels: { canary: 'true' } } }),
+      pods: old(),
+      nodes,
+    });
+    expect(p.deletes.map((d) => d.name)).toEqual(['agent-a']);
+  });
+
+  it('updates nothing while paused, or under OnDelete', () => {
+    expect(plan({ ds: rolling({ maxUnavailable: 3, paused: true }), pods: old() }).deletes).toEqual([]);
+    expect(plan({ ds: ds({ updateStrategy: { type: 'OnDelete' } }, status), pods: old() }).deletes).toEqual(
+      [],
+    );
+  });
+
+  it('with maxSurge 1 creates a new pod beside an old one, and deletes the old once the new is available', () => {
+    const surge = rolling({ maxSurge: 1, maxUnavailable: 0 });
+    const first = plan({ ds: surge, pods: old() });
+    expect(first.creates.map((c) => c.node)).toEqual(['n3']);
+    expect(first.deletes).toEqual([]);
+    const [a, b, c] = old();
+    const next = plan({
+      ds: surge,
+      pods: [a, b, c, pod('agent-d', 'n3', { created: '2026-01-01T00:06:00Z' })],
+    });
+    expect(next.deletes.map((d) => d.name)).toEqual(['agent-c']);
+    expect(next.creates).toEqual([]);
+  });
+});
