@@ -7,7 +7,7 @@
  * planned before any pod write; the creates in slow-start batches (each batch's create expectations stored before
  * it, its pods created concurrently, Normal `SuccessfulCreate` `Created pod: <name>` or Warning `FailedCreate`
  * `Error creating: <error>`; no batch after one with a failure); the deletions (expectations stored once before the
- * first), each with Normal `SuccessfulDelete` `Deleted pod: <name>`; then the status, when it differs from the stored.
+ * first), each with Normal `SuccessfulDelete` `Deleted pod: <name>`; the `KruisePodReady` conditions; then the status, when it differs from the stored.
  */
 import { goJson } from '../../api/goJson.js';
 import type { JsonValue } from '../../api/types.js';
@@ -21,6 +21,7 @@ import type { KubeClient, KubeEvent } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
 import { createOwned } from '../../reconcile/pods/createOwned.js';
 import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
+import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
 import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
 import { DaemonSetEventReason } from './api/keys.js';
@@ -176,6 +177,12 @@ export async function executeDaemonSetPlan(
     );
   } catch (e) {
     fail(e);
+  }
+
+  const patched = await runBounded(plan.readyPatches, limit, (a) => writePodPatch(kube, namespace, a), false);
+  for (const o of patched) {
+    if (o.status === 'fulfilled') writes += o.value.writes;
+    else if (o.status === 'rejected') fail(o.reason);
   }
 
   // written only when it differs: upstream's storeDaemonSetStatus skips an unchanged status

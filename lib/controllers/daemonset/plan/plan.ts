@@ -11,6 +11,7 @@ import { isEmptySelector } from '../../../api/selector.js';
 import type { Pod } from '../../../api/types.js';
 import { isPodReady } from '../../../podset/pods.js';
 import { podRef } from '../../../podset/pods.js';
+import { initKruisePodReady } from '../../../podset/podReadiness.js';
 import { LABEL_CONTROLLER_REVISION_HASH } from '../../../api/keys.js';
 import { withDefaults } from '../api/defaults.js';
 import { DaemonSetEventReason } from '../api/keys.js';
@@ -76,7 +77,8 @@ export function nodesNeedingPods(
  *    `desiredNumberScheduled`); creates go in slow-start batches of 1, 2, 4, …;
  * 5. when that step writes no pod, a `RollingUpdate` DaemonSet that is not `paused` takes one rolling-update step
  *    (./rollingUpdate.ts: partition, node selector, `maxUnavailable`, `maxSurge`), cut to `burstReplicas` too;
- * 6. the status (./status.ts), with `observedGeneration` only when step 3–4 wrote no pod (upstream writes the status
+ * 6. the `KruisePodReady` condition on pods that have its gate and not yet the condition (the pods not deleted);
+ * 7. the status (./status.ts), with `observedGeneration` only when step 3–4 wrote no pod (upstream writes the status
  *    of a pass with outstanding expectations without it, and after its rolling update with it).
  * Not planned yet: in-place update (`InPlaceIfPossible` pods are recreated), `lifecycle.preDelete`, history cleanup,
  * the failed-pod back-off.
@@ -200,6 +202,11 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
     events,
     creates,
     deletes: podDeletes,
+    readyPatches: initKruisePodReady(
+      input.pods,
+      new Set(podDeletes.map((d) => d.name)),
+      input.now,
+    ) as SyncPlan['readyPatches'],
     status: status.status,
     ...(status.requeueAfterSeconds !== undefined ? { requeueAfterSeconds: status.requeueAfterSeconds } : {}),
   };

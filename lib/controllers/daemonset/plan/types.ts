@@ -3,7 +3,7 @@
  */
 import type { Node } from '../../../api/node.js';
 import type { ControllerRevision, Pod } from '../../../api/types.js';
-import type { PodRef } from '../../../podset/actions.js';
+import type { Action, PodRef } from '../../../podset/actions.js';
 import type { DaemonSet, DaemonSetStatus } from '../api/types.js';
 
 /** An Event the pass records on the DaemonSet (a `KubeEvent`, declared here so the planner imports no lib/kube). */
@@ -50,6 +50,11 @@ export interface SyncPlan {
   creates: DaemonPodCreate[];
   /** Pods to delete, in order (after the creates, as upstream). */
   deletes: PodRef[];
+  /**
+   * `KruisePodReady` condition patches of listed pods that have the gate and not the condition (OpenKruise's
+   * pod-readiness controller), after the pod writes.
+   */
+  readyPatches: Extract<Action, { type: 'PatchPodStatus' }>[];
   /** The status to write. */
   status: DaemonSetStatus;
   /** Seconds until the pass should run again (a ready pod becoming available). */
