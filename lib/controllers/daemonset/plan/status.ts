@@ -55,7 +55,8 @@ export interface StatusResult {
  * (`podByCreationTimestampAndPhase`) counts in `numberReady`, `numberAvailable` ({@link isDaemonPodAvailable}) and
  * `updatedNumberScheduled` ({@link isPodUpdated}); a node that should not run it but has a pod counts in
  * `numberMisscheduled`. `numberUnavailable` = desired − available; `updateRevision` = `hash`; `observedGeneration`
- * the DaemonSet's generation when `observe`, else as stored; `collisionCount` and conditions as stored.
+ * the DaemonSet's generation when `observe`, else as stored; `collisionCount` and conditions as stored. As Go writes
+ * it: `numberAvailable`, `numberUnavailable` and `observedGeneration` absent at 0 (`omitempty`).
  */
 export function daemonSetStatus(
   ds: DaemonSet,
@@ -92,18 +93,21 @@ export function daemonSetStatus(
     if (isPodUpdated(pod, hash, generation)) updated++;
   }
   const stored = ds.status ?? {};
+  // Go's omitempty: numberAvailable, numberUnavailable and observedGeneration are dropped at 0, updateRevision empty
   const status: DaemonSetStatus = {
-    ...stored,
     currentNumberScheduled: current,
     numberMisscheduled: misscheduled,
     desiredNumberScheduled: desired,
     numberReady: ready,
     updatedNumberScheduled: updated,
-    numberAvailable: available,
-    numberUnavailable: desired - available,
-    updateRevision: hash,
+    ...(available !== 0 ? { numberAvailable: available } : {}),
+    ...(desired - available !== 0 ? { numberUnavailable: desired - available } : {}),
+    ...(stored.collisionCount !== undefined ? { collisionCount: stored.collisionCount } : {}),
+    ...(stored.conditions && stored.conditions.length > 0 ? { conditions: stored.conditions } : {}),
+    ...(hash !== '' ? { updateRevision: hash } : {}),
   };
-  if (observe) status.observedGeneration = ds.metadata.generation ?? 0;
+  const observed = observe ? (ds.metadata.generation ?? 0) : (stored.observedGeneration ?? 0);
+  if (observed !== 0) status.observedGeneration = observed;
   return {
     status,
     ...(minReady > 0 && ready !== available ? { requeueAfterSeconds: minReady } : {}),

@@ -164,7 +164,7 @@ describe('planDaemonSet: a new DaemonSet on three nodes', () => {
       desiredNumberScheduled: 3,
       numberReady: 0,
       updatedNumberScheduled: 0,
-      numberAvailable: 0,
+      // numberAvailable 0 is absent, as Go's omitempty writes it
       numberUnavailable: 3,
       updateRevision: HASH,
     });
@@ -264,7 +264,7 @@ describe('planDaemonSet: status', () => {
       numberReady: 3,
       updatedNumberScheduled: 2,
       numberAvailable: 3,
-      numberUnavailable: 0,
+      // numberUnavailable 0 is absent, as Go's omitempty writes it
       updateRevision: HASH,
       observedGeneration: 2,
     });
@@ -275,7 +275,8 @@ describe('planDaemonSet: status', () => {
       ds: ds({ minReadySeconds: 600 }),
       pods: [pod('agent-a', 'n1'), pod('agent-b', 'n2'), pod('agent-c', 'n3')],
     });
-    expect(p.status).toMatchObject({ numberReady: 3, numberAvailable: 0, numberUnavailable: 3 });
+    expect(p.status).toMatchObject({ numberReady: 3, numberUnavailable: 3 });
+    expect(p.status.numberAvailable).toBeUndefined();
     expect(p.requeueAfterSeconds).toBe(600);
   });
 });

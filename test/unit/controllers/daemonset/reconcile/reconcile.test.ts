@@ -117,7 +117,6 @@ describe('reconcileDaemonSet', () => {
       desiredNumberScheduled: 3,
       numberReady: 0,
       updatedNumberScheduled: 3,
-      numberAvailable: 0,
       numberUnavailable: 3,
       updateRevision: HASH,
       observedGeneration: 1,
