@@ -1,7 +1,7 @@
 /**
  * The Advanced DaemonSet controller's RBAC rows (lib/kube/access.ts shapes), as OpenKruise's `+kubebuilder:rbac`
  * markers beside `pkg/controller/daemonset/daemonset_controller.go`, narrowed to the calls Kruiseless makes: read
- * the DaemonSet and write its status, create and renumber its ControllerRevisions, create and delete its pods, and
+ * the DaemonSet and write its status, create, renumber and prune its ControllerRevisions, create and delete its pods, and
  * read Nodes. Pods, ControllerRevisions and Nodes are granted by other kinds' rules as well; the joined manifest
  * (lib/controllers/rbac.ts) has each row once.
  */
@@ -17,6 +17,7 @@ export const DAEMONSET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'list', group: 'apps', resource: 'controllerrevisions' },
   { verb: 'create', group: 'apps', resource: 'controllerrevisions' },
   { verb: 'update', group: 'apps', resource: 'controllerrevisions' },
+  { verb: 'delete', group: 'apps', resource: 'controllerrevisions' },
   { verb: 'list', resource: 'pods' },
   { verb: 'create', resource: 'pods' },
   { verb: 'delete', resource: 'pods' },

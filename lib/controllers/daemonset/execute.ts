@@ -7,14 +7,15 @@
  * planned before any pod write; the creates in slow-start batches (each batch's create expectations stored before
  * it, its pods created concurrently, Normal `SuccessfulCreate` `Created pod: <name>` or Warning `FailedCreate`
  * `Error creating: <error>`; no batch after one with a failure); the deletions (expectations stored once before the
- * first), each with Normal `SuccessfulDelete` `Deleted pod: <name>`; the `KruisePodReady` conditions; then the status, when it differs from the stored.
+ * first), each with Normal `SuccessfulDelete` `Deleted pod: <name>`; the old revisions beyond the history limit (a failure stops that cleanup, as upstream
+ * returns); the `KruisePodReady` conditions; then the status, when it differs from the stored.
  */
 import { goJson } from '../../api/goJson.js';
 import type { JsonValue } from '../../api/types.js';
 import type { Clock } from '../../core/clock.js';
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../../core/bounded.js';
 import { errorMessage } from '../../core/errors.js';
-import { classifyWriteError, KubeApiError } from '../../kube/errors.js';
+import { classifyWriteError, ignoreNotFound, KubeApiError } from '../../kube/errors.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
@@ -177,6 +178,16 @@ export async function executeDaemonSetPlan(
     );
   } catch (e) {
     fail(e);
+  }
+
+  for (const name of plan.deleteRevisions) {
+    try {
+      await ignoreNotFound(kube.delete(RESOURCES.controllerrevisions, { namespace, name }));
+      writes++;
+    } catch (e) {
+      fail(e);
+      break;
+    }
   }
 
   const patched = await runBounded(plan.readyPatches, limit, (a) => writePodPatch(kube, namespace, a), false);

@@ -19,6 +19,7 @@ import type { DaemonSet } from '../api/types.js';
 import { buildDaemonPod, templateGeneration } from './newPod.js';
 import { daemonPodSpec, nodeShouldRunDaemonPod } from './nodes.js';
 import { podsByNode, sortDaemonPods, unscheduledPodsWithoutNode } from './podsByNode.js';
+import { revisionsToDelete } from './history.js';
 import { planHistory } from './revision.js';
 import { rollingUpdateStep } from './rollingUpdate.js';
 import { daemonSetStatus, isDaemonPodAvailable, isPodUpdated } from './status.js';
@@ -77,11 +78,12 @@ export function nodesNeedingPods(
  *    `desiredNumberScheduled`); creates go in slow-start batches of 1, 2, 4, …;
  * 5. when that step writes no pod, a `RollingUpdate` DaemonSet that is not `paused` takes one rolling-update step
  *    (./rollingUpdate.ts: partition, node selector, `maxUnavailable`, `maxSurge`), cut to `burstReplicas` too;
- * 6. the `KruisePodReady` condition on pods that have its gate and not yet the condition (the pods not deleted);
- * 7. the status (./status.ts), with `observedGeneration` only when step 3–4 wrote no pod (upstream writes the status
+ * 6. when step 3–4 wrote no pod, the old revisions beyond `revisionHistoryLimit` no pod carries (./history.ts);
+ * 7. the `KruisePodReady` condition on pods that have its gate and not yet the condition (the pods not deleted);
+ * 8. the status (./status.ts), with `observedGeneration` only when step 3–4 wrote no pod (upstream writes the status
  *    of a pass with outstanding expectations without it, and after its rolling update with it).
- * Not planned yet: in-place update (`InPlaceIfPossible` pods are recreated), `lifecycle.preDelete`, history cleanup,
- * the failed-pod back-off.
+ * Not planned yet: in-place update (`InPlaceIfPossible` pods are recreated), `lifecycle.preDelete`, the dedup of
+ * duplicate current revisions, the failed-pod back-off.
  */
 export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   const ds = withDefaults(input.ds);
@@ -202,6 +204,7 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
     events,
     creates,
     deletes: podDeletes,
+    deleteRevisions: managed ? [] : revisionsToDelete(ds, history.old, input.pods),
     readyPatches: initKruisePodReady(
       input.pods,
       new Set(podDeletes.map((d) => d.name)),

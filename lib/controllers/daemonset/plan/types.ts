@@ -55,6 +55,8 @@ export interface SyncPlan {
    * pod-readiness controller), after the pod writes.
    */
   readyPatches: Extract<Action, { type: 'PatchPodStatus' }>[];
+  /** Old ControllerRevisions to delete (beyond `revisionHistoryLimit`), after the pod writes. */
+  deleteRevisions: string[];
   /** The status to write. */
   status: DaemonSetStatus;
   /** Seconds until the pass should run again (a ready pod becoming available). */

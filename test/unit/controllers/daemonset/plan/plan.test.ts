@@ -428,3 +428,39 @@ describe('planDaemonSet: rolling update (Standard)', () => {
     expect(next.creates).toEqual([]);
   });
 });
+
+describe('planDaemonSet: revision history', () => {
+  const oldRevision = (n: number): ControllerRevision => ({
+    metadata: { name: `agent-old${n}`, namespace: 'ns', labels: { 'controller-revision-hash': `old${n}` } },
+    revision: n,
+    data: { spec: { template: { $patch: 'replace', spec: { containers: [] } } } },
+  });
+
+  it('deletes the oldest revisions beyond revisionHistoryLimit, skipping those a pod still carries', () => {
+    const current = { ...revision(), revision: 5 };
+    const p = plan({
+      ds: ds({ revisionHistoryLimit: 1 }),
+      revisions: [oldRevision(3), oldRevision(1), oldRevision(2), oldRevision(4), current],
+      pods: [pod('agent-a', 'n1'), pod('agent-b', 'n2'), pod('agent-c', 'n3', { hash: 'old1' })],
+    });
+    expect(p.deleteRevisions).toEqual(['agent-old2', 'agent-old3', 'agent-old4']);
+  });
+
+  it('keeps 10 old revisions by default, and prunes nothing on a pass that writes pods', () => {
+    const current = { ...revision(), revision: 12 };
+    const eleven = Array.from({ length: 11 }, (_, i) => oldRevision(i + 1));
+    expect(
+      plan({
+        revisions: [...eleven, current],
+        pods: [pod('agent-a', 'n1'), pod('agent-b', 'n2'), pod('agent-c', 'n3')],
+      }).deleteRevisions,
+    ).toEqual(['agent-old1']);
+    expect(plan({ revisions: [...eleven, current] }).deleteRevisions).toEqual([]);
+  });
+
+  it('renumbers the current revision above a newer old one (a rollback)', () => {
+    const p = plan({ revisions: [oldRevision(4), revision()] });
+    expect(p.renumberRevision?.revision).toBe(5);
+    expect(p.createRevision).toBeUndefined();
+  });
+});
