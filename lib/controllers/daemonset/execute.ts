@@ -6,7 +6,9 @@
  * Carries out a DaemonSet plan: the revision first (a failure stops the pass, as upstream returns), the Events
  * planned before any pod write; the creates in slow-start batches (each batch's create expectations stored before
  * it, its pods created concurrently, Normal `SuccessfulCreate` `Created pod: <name>` or Warning `FailedCreate`
- * `Error creating: <error>`; no batch after one with a failure); the deletions (expectations stored once before the
+ * `Error creating: <error>`; no batch after one with a failure);
+ * before those, the in-place refresh and updates (Normal `SuccessfulUpdatePodInPlace`
+ * `successfully update pod <name> in-place`, or Warning `FailedUpdatePodInPlace`); the deletions (expectations stored once before the
  * first), each with Normal `SuccessfulDelete` `Deleted pod: <name>`; the old revisions beyond the history limit (a failure stops that cleanup, as upstream
  * returns); the `KruisePodReady` conditions; then the status, when it differs from the stored.
  */
@@ -106,6 +108,33 @@ export async function executeDaemonSetPlan(
     }
   }
   await record(plan.events);
+
+  // the in-place refresh and updates, before any create or delete (upstream refreshes, then updates in place, then
+  // syncs the nodes)
+  const started = new Set(plan.updatedInPlace);
+  for (const a of plan.inPlace) {
+    try {
+      writes += (await writePodPatch(kube, namespace, a)).writes;
+      if (a.type === 'PatchPod' && started.has(a.pod.name))
+        await record([
+          {
+            type: 'Normal',
+            reason: DaemonSetEventReason.SuccessfulUpdatePodInPlace,
+            message: `successfully update pod ${a.pod.name} in-place`,
+          },
+        ]);
+    } catch (e) {
+      fail(e);
+      if (a.type === 'PatchPod' && started.has(a.pod.name))
+        await record([
+          {
+            type: 'Warning',
+            reason: DaemonSetEventReason.FailedUpdatePodInPlace,
+            message: `failed to update pod ${a.pod.name} in-place(revision ${plan.currentRevision}): ${errorMessage(e)}`,
+          },
+        ]);
+    }
+  }
 
   const expected: Expectations = structuredClone(ctx.pending);
   const limit = ctx.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY;

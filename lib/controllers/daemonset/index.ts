@@ -30,5 +30,5 @@ export const daemonSet: Controller<DaemonSetSettings, DaemonSetPlan> = {
     deniedToAll: DAEMONSET_DENIED_TO_ALL,
     rules: { controller: DAEMONSET_CONTROLLER_RULES, watcher: DAEMONSET_WATCHER_RULES },
   },
-  reconcile: (deps, request) => reconcileDaemonSet(deps, request),
+  reconcile: (deps, request, settings) => reconcileDaemonSet({ ...deps, options: settings }, request),
 };

@@ -26,7 +26,7 @@ import type { ReconcileReason } from '../../requests/schema.js';
 import type { ExpectationStore, Lease } from '../../state/index.js';
 import { DAEMONSET_KIND_NAME, DAEMONSET_RESOURCE } from './api/resource.js';
 import { executeDaemonSetPlan } from './execute.js';
-import { planDaemonSet, type DaemonSetPlan } from './plan/index.js';
+import { planDaemonSet, type DaemonSetPlan, type DaemonSetPlannerOptions } from './plan/index.js';
 
 /** What a pass needs. */
 export interface PassDeps {
@@ -40,6 +40,8 @@ export interface PassDeps {
   writeConcurrency?: number;
   /** New pod name suffixes; default 5 random characters of `SAFE_ALPHABET`. */
   newSuffix?: () => string;
+  /** The feature gates' options (./settings.ts); absent fields take OpenKruise's defaults. */
+  options?: Partial<DaemonSetPlannerOptions>;
 }
 
 /** What one pass did (lib/reconcile/reconcile.ts `PassResult`). */
@@ -122,6 +124,7 @@ export async function runPass(
     revisions,
     now: new Date(deps.clock()),
     newSuffix: deps.newSuffix ?? randomSuffix,
+    ...(deps.options ? { options: deps.options } : {}),
   });
   const log = (fields: Record<string, unknown>) =>
     deps.log.info('reconciled', { key: objectKeyText(key), plan: plan.type, ...fields });

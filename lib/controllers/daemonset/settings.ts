@@ -1,19 +1,28 @@
 /**
- * The Advanced DaemonSet controller's settings: none yet. The gates that concern it
- * (`PreDownloadImageForDaemonSetUpdate`, `DaemonSetPruneIneligibleNodes`) are not implemented; OpenKruise's
- * `scheduleDaemonSetPods` is fixed at true (pods pinned by node-name affinity for kube-scheduler to bind).
+ * The Advanced DaemonSet controller's settings: the in-place update gates OpenKruise's `--feature-gates` sets
+ * (serverless.yml parameter `featureGates`, `kruiseless local --feature-gates`); absent fields take OpenKruise
+ * v1.9.0's defaults (./plan/types.ts `DEFAULT_DAEMONSET_OPTIONS`). `PreDownloadImageForDaemonSetUpdate` and
+ * `DaemonSetPruneIneligibleNodes` are not implemented; `scheduleDaemonSetPods` is fixed at true (pods pinned by
+ * node-name affinity for kube-scheduler to bind).
  */
+import { parseGateList, type GateSpec } from '../../api/featureGates.js';
 import type { ControllerSettingsParser, SettingsInput } from '../controller.js';
-import { parseGateList } from '../../api/featureGates.js';
+import type { DaemonSetPlannerOptions } from './plan/types.js';
 
-/** The DaemonSet controller's settings (none yet). */
-export type DaemonSetSettings = Readonly<Record<string, never>>;
+/** The DaemonSet controller's settings: a partial of the planner's options. */
+export type DaemonSetSettings = Readonly<Partial<DaemonSetPlannerOptions>>;
 
-/** The DaemonSet settings parser of the registration: every gate is another controller's. */
+/** Gate name (OpenKruise v1.9.0 `pkg/features`) → the planner option it sets and its stage. */
+const DAEMONSET_GATES: Readonly<Record<string, GateSpec<keyof DaemonSetPlannerOptions>>> = {
+  InPlaceUpdateEnvFromMetadata: { option: 'inPlaceUpdateEnvFromMetadata', stage: 'beta' },
+  InPlaceWorkloadVerticalScaling: { option: 'inPlaceWorkloadVerticalScaling', stage: 'alpha' },
+};
+
+/** The DaemonSet settings parser of the registration. */
 export const DAEMONSET_SETTINGS: ControllerSettingsParser<DaemonSetSettings> = {
   parse(input: SettingsInput) {
-    const { ignored } = parseGateList(input.featureGates, {});
-    return { settings: {}, unknownGates: ignored };
+    const { options, ignored } = parseGateList(input.featureGates, DAEMONSET_GATES);
+    return { settings: options, unknownGates: ignored };
   },
   defaults: {},
   flags: [],

@@ -23,6 +23,8 @@ export const DaemonSetEventReason = {
   FailedDelete: 'FailedDelete',
   SelectingAll: 'SelectingAll',
   FailedDaemonPod: 'FailedDaemonPod',
+  SuccessfulUpdatePodInPlace: 'SuccessfulUpdatePodInPlace',
+  FailedUpdatePodInPlace: 'FailedUpdatePodInPlace',
 } as const;
 
 /** `BurstReplicas`: creates and deletes per pass when `spec.burstReplicas` is unset. */

@@ -4,5 +4,14 @@ export { daemonSetStatus, isDaemonPodAvailable, isPodUpdated } from './status.js
 export { buildDaemonPod, templateGeneration } from './newPod.js';
 export { nodeShouldRunDaemonPod, daemonPodSpec } from './nodes.js';
 export { planHistory } from './revision.js';
+export { refreshPods, splitInPlace } from './inPlace.js';
 export { withDaemonTolerations, DAEMON_TOLERATIONS } from './tolerations.js';
-export type { DaemonSetPlan, DaemonSetPlanInput, DaemonPodCreate, PlanEvent, SyncPlan } from './types.js';
+export { DEFAULT_DAEMONSET_OPTIONS } from './types.js';
+export type {
+  DaemonSetPlan,
+  DaemonSetPlanInput,
+  DaemonSetPlannerOptions,
+  DaemonPodCreate,
+  PlanEvent,
+  SyncPlan,
+} from './types.js';

@@ -22,8 +22,15 @@ import { podsByNode, sortDaemonPods, unscheduledPodsWithoutNode } from './podsBy
 import { revisionsToDelete } from './history.js';
 import { planHistory } from './revision.js';
 import { rollingUpdateStep } from './rollingUpdate.js';
+import { refreshPods, splitInPlace } from './inPlace.js';
 import { daemonSetStatus, isDaemonPodAvailable, isPodUpdated } from './status.js';
-import type { DaemonSetPlan, DaemonSetPlanInput, PlanEvent, SyncPlan } from './types.js';
+import {
+  DEFAULT_DAEMONSET_OPTIONS,
+  type DaemonSetPlan,
+  type DaemonSetPlanInput,
+  type PlanEvent,
+  type SyncPlan,
+} from './types.js';
 
 const scaled = (
   v: number | string | undefined,
@@ -76,13 +83,16 @@ export function nodesNeedingPods(
  * 4. with a non-zero `partition` the nodes needing a pod are sorted by name (and cut by it under
  *    `scaleStrategy.partitionedScaling`); creates and deletes are each cut to `burstReplicas` (of the stored
  *    `desiredNumberScheduled`); creates go in slow-start batches of 1, 2, 4, …;
- * 5. when that step writes no pod, a `RollingUpdate` DaemonSet that is not `paused` takes one rolling-update step
- *    (./rollingUpdate.ts: partition, node selector, `maxUnavailable`, `maxSurge`), cut to `burstReplicas` too;
+ * 5. when that step writes no pod: the in-place refresh of every pod (./inPlace.ts `refreshPods`); then a
+ *    `RollingUpdate` DaemonSet that is not `paused` takes one rolling-update step (./rollingUpdate.ts: partition,
+ *    node selector, `maxUnavailable`, `maxSurge`), cut to `burstReplicas` too; without surge, under
+ *    `InPlaceIfPossible`, the old pods that can be are updated in place instead of deleted (./inPlace.ts
+ *    `splitInPlace`);
  * 6. when step 3–4 wrote no pod, the old revisions beyond `revisionHistoryLimit` no pod carries (./history.ts);
  * 7. the `KruisePodReady` condition on pods that have its gate and not yet the condition (the pods not deleted);
  * 8. the status (./status.ts), with `observedGeneration` only when step 3–4 wrote no pod (upstream writes the status
  *    of a pass with outstanding expectations without it, and after its rolling update with it).
- * Not planned yet: in-place update (`InPlaceIfPossible` pods are recreated), `lifecycle.preDelete`, the dedup of
+ * Not planned yet: `lifecycle.preDelete` and the in-place hook, the dedup of
  * duplicate current revisions, the failed-pod back-off.
  */
 export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
@@ -184,10 +194,26 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   let createOn = toCreate.slice(0, burst);
   let deleting = deletes.slice(0, burst);
   const managed = createOn.length > 0 || deleting.length > 0;
+  const options = { ...DEFAULT_DAEMONSET_OPTIONS, ...input.options };
+  let inPlace: SyncPlan['inPlace'] = [];
+  let updatedInPlace: string[] = [];
+  let refreshRequeue: number | undefined;
+  if (!managed) {
+    const refresh = refreshPods(input.pods, options, input.now);
+    inPlace = refresh.actions;
+    refreshRequeue = refresh.requeueAfterSeconds;
+  }
   if (!managed && ds.spec.updateStrategy?.type === 'RollingUpdate' && ru?.paused !== true) {
     const step = rollingUpdateStep(ds, input.nodes, byNode, hash, generation, input.now);
     createOn = step.createOn.slice(0, burst);
-    deleting = step.deletes.slice(0, burst);
+    let replaced = step.deletes;
+    if (!step.surge && ru?.rollingUpdateType === 'InPlaceIfPossible') {
+      const split = splitInPlace(replaced, history.current, history.old, hash, burst, options, input.now);
+      inPlace = [...inPlace, ...split.actions];
+      updatedInPlace = split.updated;
+      replaced = split.deletes;
+    }
+    deleting = replaced.slice(0, burst);
   }
   const creates: SyncPlan['creates'] = createOn.map((node, k) => ({
     node,
@@ -196,9 +222,12 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   }));
   const podDeletes = deleting.map(podRef);
   const status = daemonSetStatus(ds, input.nodes, byNode, hash, !managed, input.now);
+  const waits = [status.requeueAfterSeconds, refreshRequeue].filter((w): w is number => w !== undefined);
+  const requeue = waits.length > 0 ? Math.min(...waits) : undefined;
   return {
     type: 'Sync',
     hash,
+    currentRevision: history.current.metadata.name ?? '',
     ...(history.create ? { createRevision: history.create } : {}),
     ...(history.renumber ? { renumberRevision: history.renumber } : {}),
     events,
@@ -211,6 +240,8 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
       input.now,
     ) as SyncPlan['readyPatches'],
     status: status.status,
-    ...(status.requeueAfterSeconds !== undefined ? { requeueAfterSeconds: status.requeueAfterSeconds } : {}),
+    inPlace,
+    updatedInPlace,
+    ...(requeue !== undefined ? { requeueAfterSeconds: requeue } : {}),
   };
 }

@@ -24,6 +24,8 @@ export interface HistoryPlan {
   renumber?: ControllerRevision;
   /** The revisions that do not record the template, oldest first (`historiesByRevision`). */
   old: ControllerRevision[];
+  /** The current revision: the one to create, or the kept one (renumbered when it is). */
+  current: ControllerRevision;
 }
 
 /**
@@ -59,9 +61,10 @@ export function planHistory(ds: DaemonSet, revisions: readonly ControllerRevisio
       data,
       revision: next,
     };
-    return { hash, create, old };
+    return { hash, create, old, current: create };
   }
   const cur = current.reduce((keep, r) => (r.revision >= keep.revision ? r : keep), current[0]);
   const hash = cur.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH] ?? cur.metadata.name ?? '';
-  return { hash, old, ...(cur.revision < next ? { renumber: { ...cur, revision: next } } : {}) };
+  const renumber = cur.revision < next ? { ...cur, revision: next } : undefined;
+  return { hash, old, current: renumber ?? cur, ...(renumber ? { renumber } : {}) };
 }

@@ -21,6 +21,8 @@ import { isPodUpdated } from './status.js';
 export interface RollingUpdateStep {
   deletes: Pod[];
   createOn: string[];
+  /** The step surged (`maxSurge` > 0): its old pods are never updated in place. */
+  surge: boolean;
 }
 
 const scaled = (v: number | string | undefined, total: number, rounding: 'up' | 'down'): number => {
@@ -165,7 +167,7 @@ export function rollingUpdateStep(
       }
     }
     const remaining = Math.min(Math.max(maxUnavailable - unavailable, 0), candidates.length);
-    return { deletes: [...allowed, ...candidates.slice(0, remaining)], createOn: [] };
+    return { deletes: [...allowed, ...candidates.slice(0, remaining)], createOn: [], surge: false };
   }
 
   let surging = 0;
@@ -191,5 +193,5 @@ export function rollingUpdateStep(
     deletes.push(oldPod);
   }
   const remaining = Math.min(Math.max(maxSurge - surging, 0), candidateNodes.length);
-  return { deletes, createOn: [...allowedNodes, ...candidateNodes.slice(0, remaining)] };
+  return { deletes, createOn: [...allowedNodes, ...candidateNodes.slice(0, remaining)], surge: true };
 }

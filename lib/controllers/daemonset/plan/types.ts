@@ -13,6 +13,20 @@ export interface PlanEvent {
   message: string;
 }
 
+/** The options OpenKruise's feature gates set for the DaemonSet controller (its in-place update). */
+export interface DaemonSetPlannerOptions {
+  /** `InPlaceUpdateEnvFromMetadata` (beta, on). */
+  inPlaceUpdateEnvFromMetadata: boolean;
+  /** `InPlaceWorkloadVerticalScaling` (alpha, off). */
+  inPlaceWorkloadVerticalScaling: boolean;
+}
+
+/** OpenKruise v1.9.0's gate defaults. */
+export const DEFAULT_DAEMONSET_OPTIONS: DaemonSetPlannerOptions = {
+  inPlaceUpdateEnvFromMetadata: true,
+  inPlaceWorkloadVerticalScaling: false,
+};
+
 /** What one pass read, and the time. */
 export interface DaemonSetPlanInput {
   /** The DaemonSet as read (the planner applies the webhook's defaults itself). */
@@ -26,6 +40,8 @@ export interface DaemonSetPlanInput {
   now: Date;
   /** Random 5-character suffixes of new pod names; called once per pod to create, in order. */
   newSuffix: () => string;
+  /** The gates' options; default {@link DEFAULT_DAEMONSET_OPTIONS}. */
+  options?: Partial<DaemonSetPlannerOptions>;
 }
 
 /** A pod to create on a node, in a slow-start batch (0, 1, 1, 2, 2, 2, 2, …). */
@@ -40,6 +56,8 @@ export interface SyncPlan {
   type: 'Sync';
   /** The current revision's hash. */
   hash: string;
+  /** The current revision's name (a failed in-place update's Event names it). */
+  currentRevision: string;
   /** A ControllerRevision to create first (the template changed, or the first pass). */
   createRevision?: ControllerRevision;
   /** The current ControllerRevision with a raised `revision`, to write first. */
@@ -50,6 +68,13 @@ export interface SyncPlan {
   creates: DaemonPodCreate[];
   /** Pods to delete, in order (after the creates, as upstream). */
   deletes: PodRef[];
+  /**
+   * In-place work, before the creates: the refresh of pods mid-update (`refreshUpdateStates`: grace period, next
+   * batch, `InPlaceUpdateReady` True) and the starts of in-place updates (`InPlaceIfPossible`), in pod order.
+   */
+  inPlace: Extract<Action, { type: 'PatchPod' | 'PatchPodStatus' }>[];
+  /** The pods whose in-place update starts in this pass (one Normal `SuccessfulUpdatePodInPlace` each). */
+  updatedInPlace: string[];
   /**
    * `KruisePodReady` condition patches of listed pods that have the gate and not the condition (OpenKruise's
    * pod-readiness controller), after the pod writes.

@@ -464,3 +464,109 @@ describe('planDaemonSet: revision history', () => {
     expect(p.createRevision).toBeUndefined();
   });
 });
+
+describe('planDaemonSet: InPlaceIfPossible', () => {
+  const oldRev: ControllerRevision = {
+    metadata: {
+      name: 'agent-old',
+      namespace: 'ns',
+      labels: { app: 'agent', 'controller-revision-hash': 'old' },
+    },
+    revision: 1,
+    data: {
+      spec: {
+        template: {
+          $patch: 'replace',
+          metadata: { creationTimestamp: null, labels: { app: 'agent' } },
+          spec: {
+            containers: [{ name: 'agent', image: 'nginx:1.24', resources: { requests: { cpu: '100m' } } }],
+          },
+        },
+      },
+    },
+  };
+  const current = { ...revision(), revision: 2 };
+  const status = {
+    desiredNumberScheduled: 3,
+    currentNumberScheduled: 3,
+    numberMisscheduled: 0,
+    numberReady: 3,
+  };
+  const gated = (name: string, nodeName: string): Pod => {
+    const p = pod(name, nodeName, { hash: 'old' });
+    p.spec.containers = [{ name: 'agent', image: 'nginx:1.24' }];
+    p.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+    p.status = {
+      phase: 'Running',
+      conditions: [
+        { type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:01:00Z' },
+        { type: 'InPlaceUpdateReady', status: 'True', lastTransitionTime: '2026-01-01T00:01:00Z' },
+      ],
+      containerStatuses: [
+        { name: 'agent', image: 'nginx:1.24', imageID: 'id-124', ready: true, restartCount: 0 },
+      ],
+    };
+    return p;
+  };
+  const inPlaceDs = ds(
+    {
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { rollingUpdateType: 'InPlaceIfPossible', maxUnavailable: 1 },
+      },
+    },
+    status,
+  );
+
+  it('updates the chosen old pod in place (hash label, image, InPlaceUpdateReady False) instead of deleting it', () => {
+    const p = plan({
+      ds: inPlaceDs,
+      revisions: [oldRev, current],
+      pods: [gated('agent-a', 'n1'), gated('agent-b', 'n2'), gated('agent-c', 'n3')],
+    });
+    expect(p.deletes).toEqual([]);
+    expect(p.updatedInPlace).toEqual(['agent-c']);
+    expect(p.inPlace.map((a) => [a.type, a.pod.name])).toEqual([
+      ['PatchPodStatus', 'agent-c'],
+      ['PatchPod', 'agent-c'],
+    ]);
+    const patch = p.inPlace[1].patch as {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string | null> };
+      spec: unknown;
+    };
+    expect(patch.metadata.labels).toEqual({ 'controller-revision-hash': HASH });
+    expect(
+      JSON.parse(patch.metadata.annotations['apps.kruise.io/inplace-update-state'] ?? '{}'),
+    ).toMatchObject({
+      revision: HASH,
+      lastContainerStatuses: { agent: { imageID: 'id-124' } },
+    });
+    expect(patch.spec).toEqual({ containers: [{ name: 'agent', image: 'nginx:1.25' }] });
+  });
+
+  it('recreates a pod without the InPlaceUpdateReady gate', () => {
+    const [a, b, c] = [gated('agent-a', 'n1'), gated('agent-b', 'n2'), gated('agent-c', 'n3')];
+    c.spec.readinessGates = [];
+    const p = plan({ ds: inPlaceDs, revisions: [oldRev, current], pods: [a, b, c] });
+    expect(p.deletes.map((d) => d.name)).toEqual(['agent-c']);
+    expect(p.updatedInPlace).toEqual([]);
+  });
+
+  it('gives new pods the InPlaceUpdateReady gate, and the refresh sets its condition True', () => {
+    const created = plan({ ds: inPlaceDs, revisions: [], pods: [] });
+    expect(created.creates[0].pod.spec.readinessGates).toEqual([
+      { conditionType: 'InPlaceUpdateReady' },
+      { conditionType: 'KruisePodReady' },
+    ]);
+    const fresh = pod('agent-a', 'n1');
+    fresh.spec.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+    const p = plan({
+      ds: inPlaceDs,
+      revisions: [current],
+      pods: [fresh, pod('agent-b', 'n2'), pod('agent-c', 'n3')],
+    });
+    expect(p.inPlace.map((a) => [a.type, a.pod.name, a.reason])).toEqual([
+      ['PatchPodStatus', 'agent-a', 'InPlaceUpdateReady'],
+    ]);
+  });
+});
