@@ -7,7 +7,8 @@
  * planned before any pod write; the creates in slow-start batches (each batch's create expectations stored before
  * it, its pods created concurrently, Normal `SuccessfulCreate` `Created pod: <name>` or Warning `FailedCreate`
  * `Error creating: <error>`; no batch after one with a failure);
- * before those, the in-place refresh and updates (Normal `SuccessfulUpdatePodInPlace`
+ * before those, the `PreparingDelete` transitions of `lifecycle.preDelete`, and before them the in-place refresh and
+ * updates (Normal `SuccessfulUpdatePodInPlace`
  * `successfully update pod <name> in-place`, or Warning `FailedUpdatePodInPlace`); the deletions (expectations stored once before the
  * first), each with Normal `SuccessfulDelete` `Deleted pod: <name>`; the old revisions beyond the history limit (a failure stops that cleanup, as upstream
  * returns); the `KruisePodReady` conditions; then the status, when it differs from the stored.
@@ -133,6 +134,14 @@ export async function executeDaemonSetPlan(
             message: `failed to update pod ${a.pod.name} in-place(revision ${plan.currentRevision}): ${errorMessage(e)}`,
           },
         ]);
+    }
+  }
+
+  for (const a of plan.preparingDelete) {
+    try {
+      writes += (await writePodPatch(kube, namespace, a)).writes;
+    } catch (e) {
+      fail(e);
     }
   }
 

@@ -7,6 +7,7 @@ import type {
   IntOrString,
   KnownOrOther,
   LabelSelector,
+  Lifecycle,
   ObjectMeta,
   PodTemplateSpec,
 } from '../../../api/types.js';
@@ -51,8 +52,8 @@ export interface DaemonSetSpec {
   revisionHistoryLimit?: number;
   /** `scaleStrategy.partitionedScaling`: creation limited by the partition too. */
   scaleStrategy?: { partitionedScaling?: boolean };
-  /** Lifecycle hooks (`preDelete`, `inPlaceUpdate`): read by the update steps only. */
-  lifecycle?: Record<string, unknown>;
+  /** Lifecycle hooks: `preDelete` holds a pod in `PreparingDelete` while hooked (`inPlaceUpdate` is not read). */
+  lifecycle?: Lifecycle;
 }
 
 /** `status`: every count is written (no `omitempty` upstream). */

@@ -9,10 +9,10 @@
 import { scaledValueFromIntOrPercent } from '../../../api/intOrPercent.js';
 import { isEmptySelector } from '../../../api/selector.js';
 import type { Pod } from '../../../api/types.js';
-import { isPodReady } from '../../../podset/pods.js';
+import { isPodReady, lifecycleState } from '../../../podset/pods.js';
 import { podRef } from '../../../podset/pods.js';
 import { initKruisePodReady } from '../../../podset/podReadiness.js';
-import { LABEL_CONTROLLER_REVISION_HASH } from '../../../api/keys.js';
+import { LABEL_CONTROLLER_REVISION_HASH, LifecycleState } from '../../../api/keys.js';
 import { withDefaults } from '../api/defaults.js';
 import { DaemonSetEventReason } from '../api/keys.js';
 import type { DaemonSet } from '../api/types.js';
@@ -23,6 +23,7 @@ import { revisionsToDelete } from './history.js';
 import { planHistory } from './revision.js';
 import { rollingUpdateStep } from './rollingUpdate.js';
 import { refreshPods, splitInPlace } from './inPlace.js';
+import { withPreparingDelete } from './preDelete.js';
 import { daemonSetStatus, isDaemonPodAvailable, isPodUpdated } from './status.js';
 import {
   DEFAULT_DAEMONSET_OPTIONS,
@@ -92,7 +93,8 @@ export function nodesNeedingPods(
  * 7. the `KruisePodReady` condition on pods that have its gate and not yet the condition (the pods not deleted);
  * 8. the status (./status.ts), with `observedGeneration` only when step 3–4 wrote no pod (upstream writes the status
  *    of a pass with outstanding expectations without it, and after its rolling update with it).
- * Not planned yet: `lifecycle.preDelete` and the in-place hook, the dedup of
+ * Pods to delete that `lifecycle.preDelete` holds go to `PreparingDelete` instead (./preDelete.ts), and a pod in
+ * `PreparingDelete` is deleted once the hook lets it go. Not planned yet: the in-place hook, the dedup of
  * duplicate current revisions, the failed-pod back-off.
  */
 export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
@@ -140,6 +142,8 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
             reason: DaemonSetEventReason.FailedDaemonPod,
             message: `Found failed daemon pod ${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''} on node ${name}, will try to kill it`,
           });
+          deletes.push(pod);
+        } else if (lifecycleState(pod) === LifecycleState.PreparingDelete) {
           deletes.push(pod);
         } else running.push(pod);
       }
@@ -192,8 +196,10 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   }
   const burst = scaled(ds.spec.burstReplicas, storedDesired, 'down') ?? 0;
   let createOn = toCreate.slice(0, burst);
-  let deleting = deletes.slice(0, burst);
-  const managed = createOn.length > 0 || deleting.length > 0;
+  const manageHeld = withPreparingDelete(ds, deletes, input.now);
+  let deleting = manageHeld.canDelete.slice(0, burst);
+  let held = manageHeld.actions;
+  const managed = createOn.length > 0 || deleting.length > 0 || held.length > 0;
   const options = { ...DEFAULT_DAEMONSET_OPTIONS, ...input.options };
   let inPlace: SyncPlan['inPlace'] = [];
   let updatedInPlace: string[] = [];
@@ -213,7 +219,9 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
       updatedInPlace = split.updated;
       replaced = split.deletes;
     }
-    deleting = replaced.slice(0, burst);
+    const stepHeld = withPreparingDelete(ds, replaced, input.now);
+    held = stepHeld.actions;
+    deleting = stepHeld.canDelete.slice(0, burst);
   }
   const creates: SyncPlan['creates'] = createOn.map((node, k) => ({
     node,
@@ -242,6 +250,7 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
     status: status.status,
     inPlace,
     updatedInPlace,
+    preparingDelete: held,
     ...(requeue !== undefined ? { requeueAfterSeconds: requeue } : {}),
   };
 }

@@ -75,6 +75,8 @@ export interface SyncPlan {
   inPlace: Extract<Action, { type: 'PatchPod' | 'PatchPodStatus' }>[];
   /** The pods whose in-place update starts in this pass (one Normal `SuccessfulUpdatePodInPlace` each). */
   updatedInPlace: string[];
+  /** `lifecycle.preDelete`: pods held in `PreparingDelete` instead of deleted, after the in-place work. */
+  preparingDelete: Extract<Action, { type: 'PatchPod' | 'PatchPodStatus' }>[];
   /**
    * `KruisePodReady` condition patches of listed pods that have the gate and not the condition (OpenKruise's
    * pod-readiness controller), after the pod writes.

@@ -570,3 +570,57 @@ describe('planDaemonSet: InPlaceIfPossible', () => {
     ]);
   });
 });
+
+describe('planDaemonSet: lifecycle.preDelete', () => {
+  const status = {
+    desiredNumberScheduled: 3,
+    currentNumberScheduled: 3,
+    numberMisscheduled: 0,
+    numberReady: 3,
+  };
+  const hooked = (name: string, nodeName: string, state?: string): Pod => {
+    const p = pod(name, nodeName, { hash: 'old' });
+    p.metadata.labels = {
+      ...p.metadata.labels,
+      hook: 'true',
+      ...(state ? { 'lifecycle.apps.kruise.io/state': state } : {}),
+    };
+    return p;
+  };
+  const hookedDs = ds(
+    {
+      lifecycle: { preDelete: { labelsHandler: { hook: 'true' } } },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },
+    },
+    status,
+  );
+
+  it('moves a hooked pod the update would delete to PreparingDelete instead', () => {
+    const p = plan({
+      ds: hookedDs,
+      pods: [hooked('agent-a', 'n1'), hooked('agent-b', 'n2'), hooked('agent-c', 'n3')],
+    });
+    expect(p.deletes).toEqual([]);
+    expect(p.preparingDelete.map((a) => [a.type, a.pod.name, a.reason])).toEqual([
+      ['PatchPod', 'agent-c', 'LifecycleTransition'],
+    ]);
+    expect(
+      (p.preparingDelete[0].patch as { metadata: { labels: Record<string, string> } }).metadata.labels,
+    ).toEqual({
+      'lifecycle.apps.kruise.io/state': 'PreparingDelete',
+    });
+  });
+
+  it('keeps a PreparingDelete pod while hooked, and deletes it once the hook lets go', () => {
+    const held = plan({
+      ds: hookedDs,
+      pods: [hooked('agent-a', 'n1'), hooked('agent-b', 'n2'), hooked('agent-c', 'n3', 'PreparingDelete')],
+    });
+    expect(held.deletes).toEqual([]);
+    expect(held.preparingDelete).toEqual([]);
+    const released = hooked('agent-c', 'n3', 'PreparingDelete');
+    delete released.metadata.labels?.hook;
+    const p = plan({ ds: hookedDs, pods: [hooked('agent-a', 'n1'), hooked('agent-b', 'n2'), released] });
+    expect(p.deletes).toEqual([{ name: 'agent-c', uid: 'uid-agent-c' }]);
+  });
+});
