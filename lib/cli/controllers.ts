@@ -27,6 +27,8 @@ export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterComma
   sidecarset: [],
   // no AdvancedCronJob commands yet
   advancedcronjob: [],
+  // no Advanced DaemonSet commands yet
+  daemonset: [],
 };
 
 /**

@@ -9,6 +9,7 @@ import { statefulSet } from './statefulset/index.js';
 import { broadcastJob } from './broadcastjob/index.js';
 import { sidecarSet } from './sidecarset/index.js';
 import { advancedCronJob } from './advancedcronjob/index.js';
+import { daemonSet } from './daemonset/index.js';
 import type { Controller } from './controller.js';
 
 export { CONTROLLER_KINDS, KNOWN_KINDS, kindsOf } from './kinds.js';
@@ -20,6 +21,7 @@ export const CONTROLLERS: readonly Controller[] = [
   broadcastJob,
   sidecarSet,
   advancedCronJob,
+  daemonSet,
 ];
 
 /** The registered controller of a kind (`<group>/<Kind>`), or undefined. */

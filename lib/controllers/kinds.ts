@@ -10,6 +10,7 @@ import { statefulSetKind } from './statefulset/kind.js';
 import { broadcastJobKind } from './broadcastjob/kind.js';
 import { sidecarSetKind } from './sidecarset/kind.js';
 import { advancedCronJobKind } from './advancedcronjob/kind.js';
+import { daemonSetKind } from './daemonset/kind.js';
 import type { ControllerKind } from './controller.js';
 
 /** Every registered controller's light part, in registration order. */
@@ -19,6 +20,7 @@ export const CONTROLLER_KINDS: readonly ControllerKind[] = [
   broadcastJobKind,
   sidecarSetKind,
   advancedCronJobKind,
+  daemonSetKind,
 ];
 
 /** A {@link KindLookup} over `controllers`: the request parser's known kinds and their scope. */

@@ -35,4 +35,10 @@ export interface InPlaceUpdateOptions extends InPlaceUpdateGates {
    * `pod-template-hash`, docs/behaviour/cloneset.md#new-pods).
    */
   revisionLabels: (revision: string) => Record<string, string>;
+  /**
+   * Whether the update moves the pod to lifecycle state `Updating` (CloneSet and Advanced StatefulSet pass their
+   * lifecycle through the in-place update's additional functions); default true. Advanced DaemonSet's update has no
+   * such function, so its pods keep their lifecycle state.
+   */
+  lifecycleUpdating?: boolean;
 }

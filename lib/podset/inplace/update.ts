@@ -115,7 +115,8 @@ export function podNeedsUnready(
  * 1. when {@link podNeedsUnready}: `PatchPodStatus` (reason `StartInPlaceUpdate`) setting
  *    `InPlaceUpdateReady`
  *    False/StartInPlaceUpdate and recomputing `Ready` (omitted when neither changes);
- * 2. one `PatchPod` (reason `InPlaceUpdate`): the revision labels, lifecycle `Updating` + timestamp, the state
+ * 2. one `PatchPod` (reason `InPlaceUpdate`): the revision labels, lifecycle `Updating` + timestamp (unless
+ *    `lifecycleUpdating` is false), the state
  *    annotation (legacy key set to `null`), then either the applied first batch (graceSeconds ≤ 0) or the
  * grace    annotation holding the whole spec (images untouched). A first batch that changes cpu/memory carries
  *    them as the action's `resize` (the `pods/resize` patch the executor sends before the pod patch, as
@@ -160,7 +161,8 @@ export function startInPlaceUpdate(
       },
     },
   };
-  mergeInto(patch, lifecycleStatePatch(LifecycleState.Updating, now));
+  if (options.lifecycleUpdating !== false)
+    mergeInto(patch, lifecycleStatePatch(LifecycleState.Updating, now));
   let resize: JsonObject | undefined;
   if (spec.graceSeconds <= 0) {
     const applied = applyUpdateSpec(pod, spec, state, now, options);

@@ -8,6 +8,7 @@ import { statefulSet } from './statefulset/index.js';
 import { broadcastJob } from './broadcastjob/index.js';
 import { sidecarSet } from './sidecarset/index.js';
 import { advancedCronJob } from './advancedcronjob/index.js';
+import { daemonSet } from './daemonset/index.js';
 import { KruiselessError } from '../../../lib/core/errors.js';
 
 /** The kinds, in run order. */
@@ -17,6 +18,7 @@ export const PARITY_KINDS: readonly ParityKind[] = [
   broadcastJob,
   sidecarSet,
   advancedCronJob,
+  daemonSet,
 ];
 
 /** `--kind` named no kind of {@link PARITY_KINDS}. */

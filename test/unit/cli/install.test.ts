@@ -195,7 +195,7 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
   });
 });
 
-test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet and AdvancedCronJob): 48 calls of the reconciler, 24 reads and 17 refused writes of the watcher, 38 refused to both', () => {
+test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob and Advanced DaemonSet): 51 calls of the reconciler, 27 reads and 18 refused writes of the watcher, 41 refused to both', () => {
   const e = accessExpectations();
   const count = (groups: string, expected: boolean) =>
     e.filter((x) => x.groups.join('+') === groups && x.expected === expected).length;
@@ -205,7 +205,7 @@ test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarS
     watcherDenied: count('kruiseless:watcher', false),
     bothDenied: count('kruiseless:controller+kruiseless:watcher', false),
     total: e.length,
-  }).toEqual({ controllerAllowed: 48, watcherAllowed: 24, watcherDenied: 17, bothDenied: 38, total: 127 });
+  }).toEqual({ controllerAllowed: 51, watcherAllowed: 27, watcherDenied: 18, bothDenied: 41, total: 137 });
 });
 
 test('objectRef names objects as kubectl does', () => {

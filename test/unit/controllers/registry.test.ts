@@ -13,14 +13,17 @@ import {
 } from '../../../lib/controllers/index.js';
 
 describe('the registry', () => {
-  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset and advancedcronjob', () => {
+  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset, advancedcronjob and daemonset (Advanced DaemonSet)', () => {
     expect(CONTROLLERS.map((c) => c.name)).toEqual([
       'cloneset',
       'statefulset',
       'broadcastjob',
       'sidecarset',
       'advancedcronjob',
+      'daemonset',
     ]);
+    expect(controllerByKind('apps.kruise.io/DaemonSet')?.name).toBe('daemonset');
+    expect(KNOWN_KINDS('apps.kruise.io/DaemonSet')).toEqual({ namespaced: true });
     expect(controllerByKind('apps.kruise.io/SidecarSet')?.name).toBe('sidecarset');
     expect(KNOWN_KINDS('apps.kruise.io/SidecarSet')).toEqual({ namespaced: false });
     expect(controllerByKind('apps.kruise.io/AdvancedCronJob')?.name).toBe('advancedcronjob');

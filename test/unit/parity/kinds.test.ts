@@ -44,6 +44,7 @@ describe('--kind', () => {
       'broadcastjob',
       'sidecarset',
       'advancedcronjob',
+      'daemonset',
     ]);
     expect(selectKinds(undefined)).toEqual(PARITY_KINDS);
   });
@@ -55,9 +56,9 @@ describe('--kind', () => {
   });
 
   it('refuses an unknown kind in one line naming the known ones', () => {
-    expect(() => selectKinds('daemonset')).toThrow(UnknownKindError);
-    expect(() => selectKinds('daemonset')).toThrow(
-      'unknown kind "daemonset" (known: cloneset, statefulset, broadcastjob, sidecarset, advancedcronjob)',
+    expect(() => selectKinds('uniteddeployment')).toThrow(UnknownKindError);
+    expect(() => selectKinds('uniteddeployment')).toThrow(
+      'unknown kind "uniteddeployment" (known: cloneset, statefulset, broadcastjob, sidecarset, advancedcronjob, daemonset)',
     );
   });
 });

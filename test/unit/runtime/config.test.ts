@@ -86,6 +86,7 @@ describe('controllerSettings', () => {
         broadcastjob: {},
         sidecarset: {},
         advancedcronjob: {},
+        daemonset: {},
         cloneset: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true },
         statefulset: {},
       },
@@ -95,7 +96,14 @@ describe('controllerSettings', () => {
 
   it('sets nothing for the defaults', () => {
     expect(controllerSettings('', {})).toEqual({
-      settings: { broadcastjob: {}, advancedcronjob: {}, cloneset: {}, sidecarset: {}, statefulset: {} },
+      settings: {
+        broadcastjob: {},
+        advancedcronjob: {},
+        cloneset: {},
+        daemonset: {},
+        sidecarset: {},
+        statefulset: {},
+      },
       ignoredGates: [],
     });
   });
@@ -126,6 +134,7 @@ describe('controllerSettings: Advanced StatefulSet gates', () => {
         broadcastjob: {},
         sidecarset: {},
         advancedcronjob: {},
+        daemonset: {},
         cloneset: {},
         statefulset: { statefulSetStartOrdinal: true, statefulSetAutoDeletePVC: false },
       },

@@ -1,0 +1,247 @@
+/**
+ * OpenKruise: pkg/controller/daemonset/daemonset_controller.go `syncNodes` (slow-start creates, then deletes),
+ * daemonset_history.go `snapshot`, `storeDaemonSetStatus`; Kubernetes pkg/controller/controller_utils.go
+ * `RealPodControl` (its Events).
+ *
+ * Carries out a DaemonSet plan: the revision first (a failure stops the pass, as upstream returns), the Events
+ * planned before any pod write; the creates in slow-start batches (each batch's create expectations stored before
+ * it, its pods created concurrently, Normal `SuccessfulCreate` `Created pod: <name>` or Warning `FailedCreate`
+ * `Error creating: <error>`; no batch after one with a failure);
+ * before those, the `PreparingDelete` transitions of `lifecycle.preDelete`, and before them the in-place refresh and
+ * updates (Normal `SuccessfulUpdatePodInPlace`
+ * `successfully update pod <name> in-place`, or Warning `FailedUpdatePodInPlace`); the deletions (expectations stored once before the
+ * first), each with Normal `SuccessfulDelete` `Deleted pod: <name>`; the old revisions beyond the history limit (a failure stops that cleanup, as upstream
+ * returns); the `KruisePodReady` conditions; then the status, when it differs from the stored.
+ */
+import { goJson } from '../../api/goJson.js';
+import type { JsonValue } from '../../api/types.js';
+import type { Clock } from '../../core/clock.js';
+import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../../core/bounded.js';
+import { errorMessage } from '../../core/errors.js';
+import { classifyWriteError, ignoreNotFound, KubeApiError } from '../../kube/errors.js';
+import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
+import { RESOURCES } from '../../kube/resources.js';
+import type { KubeClient, KubeEvent } from '../../kube/types.js';
+import { controllerRef } from '../../podset/ownership.js';
+import { createOwned } from '../../reconcile/pods/createOwned.js';
+import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
+import { writePodPatch } from '../../reconcile/pods/patchPod.js';
+import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
+import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
+import { DaemonSetEventReason } from './api/keys.js';
+import { DAEMONSET_RESOURCE } from './api/resource.js';
+import type { DaemonSet } from './api/types.js';
+import type { DaemonSetPlan, DaemonPodCreate } from './plan/index.js';
+import { updateDaemonSetStatus, writeRevision } from './write.js';
+
+/** What {@link executeDaemonSetPlan} needs. */
+export interface ExecuteContext {
+  kube: KubeClient;
+  lease: Lease;
+  expectations: ExpectationStore;
+  /** The DaemonSet as read this pass (its resourceVersion is the status precondition). */
+  ds: DaemonSet;
+  /** Expectations still pending before this plan (none: a pass with pending ones does not execute). */
+  pending: Expectations;
+  clock: Clock;
+  recordedEvents: Set<string>;
+  eventCorrelation: { state: EventCorrelationState };
+  /** Creates of one batch in flight at most; default {@link DEFAULT_WRITE_CONCURRENCY}. */
+  writeConcurrency?: number;
+}
+
+/** Outcome of {@link executeDaemonSetPlan}. */
+export interface ExecuteResult {
+  /** API writes that succeeded. */
+  writes: number;
+  /** The first write error, if any. */
+  error?: Error;
+  /** Pod writes made (deletes, creates attempted). */
+  podWrites: number;
+}
+
+function batches(creates: readonly DaemonPodCreate[]): DaemonPodCreate[][] {
+  const out: DaemonPodCreate[][] = [];
+  for (const c of creates) (out[c.batch] ??= []).push(c);
+  return out.filter((b) => b.length > 0);
+}
+
+/**
+ * Execute `plan` (see the module doc) for `ctx.ds`.
+ * @throws state-store errors (FencedOutError after a takeover) and non-API errors; API write errors are returned
+ */
+export async function executeDaemonSetPlan(
+  ctx: ExecuteContext,
+  plan: Exclude<DaemonSetPlan, { type: 'Skip' }>,
+): Promise<ExecuteResult> {
+  const { kube, ds } = ctx;
+  const namespace = ds.metadata.namespace ?? '';
+  const record = (events: readonly KubeEvent[]) =>
+    recordObjectEvents(
+      {
+        kube,
+        resource: DAEMONSET_RESOURCE,
+        object: ds,
+        clock: ctx.clock,
+        recordedEvents: ctx.recordedEvents,
+        eventCorrelation: ctx.eventCorrelation,
+      },
+      events,
+    );
+  if (plan.type === 'SelectingAll') {
+    await record(plan.events);
+    return { writes: 0, podWrites: 0 };
+  }
+  let writes = 0;
+  let error: Error | undefined;
+  const fail = (e: unknown) => {
+    if (classifyWriteError(e) === 'notApi') throw e;
+    error ??= e as Error;
+  };
+  const revision = plan.createRevision ?? plan.renumberRevision;
+  if (revision) {
+    try {
+      await writeRevision(kube, revision, !plan.createRevision);
+      writes++;
+    } catch (e) {
+      fail(e);
+      return { writes, podWrites: 0, ...(error ? { error } : {}) };
+    }
+  }
+  await record(plan.events);
+
+  // the in-place refresh and updates, before any create or delete (upstream refreshes, then updates in place, then
+  // syncs the nodes)
+  const started = new Set(plan.updatedInPlace);
+  for (const a of plan.inPlace) {
+    try {
+      writes += (await writePodPatch(kube, namespace, a)).writes;
+      if (a.type === 'PatchPod' && started.has(a.pod.name))
+        await record([
+          {
+            type: 'Normal',
+            reason: DaemonSetEventReason.SuccessfulUpdatePodInPlace,
+            message: `successfully update pod ${a.pod.name} in-place`,
+          },
+        ]);
+    } catch (e) {
+      fail(e);
+      if (a.type === 'PatchPod' && started.has(a.pod.name))
+        await record([
+          {
+            type: 'Warning',
+            reason: DaemonSetEventReason.FailedUpdatePodInPlace,
+            message: `failed to update pod ${a.pod.name} in-place(revision ${plan.currentRevision}): ${errorMessage(e)}`,
+          },
+        ]);
+    }
+  }
+
+  for (const a of plan.preparingDelete) {
+    try {
+      writes += (await writePodPatch(kube, namespace, a)).writes;
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  const expected: Expectations = structuredClone(ctx.pending);
+  const limit = ctx.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY;
+  const uid = ds.metadata.uid ?? '';
+  let attempted = 0;
+  for (const batch of batches(plan.creates)) {
+    const at = ctx.clock();
+    for (const c of batch) expected.creates.push({ name: c.pod.metadata.name ?? '', at });
+    await ctx.expectations.put(ctx.lease, expected);
+    const outcomes = await runBounded(
+      batch,
+      limit,
+      (c) =>
+        createOwned(
+          kube,
+          RESOURCES.pods,
+          c.pod,
+          true,
+          (found) => controllerRef(found.metadata.ownerReferences)?.uid === uid,
+        ),
+      false,
+    );
+    attempted += batch.length;
+    const failedNames = new Set<string>();
+    const events: KubeEvent[] = [];
+    outcomes.forEach((o, i) => {
+      const name = batch[i].pod.metadata.name ?? '';
+      if (o.status === 'fulfilled') {
+        if (o.value === 'created') writes++;
+        events.push({
+          type: 'Normal',
+          reason: DaemonSetEventReason.SuccessfulCreate,
+          message: `Created pod: ${name}`,
+        });
+      } else if (o.status === 'rejected') {
+        failedNames.add(name);
+        fail(o.reason);
+        events.push({
+          type: 'Warning',
+          reason: DaemonSetEventReason.FailedCreate,
+          message: `Error creating: ${o.reason instanceof KubeApiError ? o.reason.apiMessage : errorMessage(o.reason)}`,
+        });
+      }
+    });
+    await record(events);
+    if (failedNames.size > 0) {
+      expected.creates = expected.creates.filter((op) => !failedNames.has(op.name) || op.at !== at);
+      await ctx.expectations.put(ctx.lease, expected);
+      break;
+    }
+  }
+
+  let deleted = 0;
+  try {
+    writes += await deleteInstances(
+      { kube, expectations: ctx.expectations, lease: ctx.lease, namespace },
+      expected,
+      plan.deletes.map((d) => ({ pod: { name: d.name, uid: d.uid }, pvcs: [] })),
+      ctx.clock(),
+      async (i) => {
+        deleted = i + 1;
+        await record([
+          {
+            type: 'Normal',
+            reason: DaemonSetEventReason.SuccessfulDelete,
+            message: `Deleted pod: ${plan.deletes[i].name}`,
+          },
+        ]);
+      },
+    );
+  } catch (e) {
+    fail(e);
+  }
+
+  for (const name of plan.deleteRevisions) {
+    try {
+      await ignoreNotFound(kube.delete(RESOURCES.controllerrevisions, { namespace, name }));
+      writes++;
+    } catch (e) {
+      fail(e);
+      break;
+    }
+  }
+
+  const patched = await runBounded(plan.readyPatches, limit, (a) => writePodPatch(kube, namespace, a), false);
+  for (const o of patched) {
+    if (o.status === 'fulfilled') writes += o.value.writes;
+    else if (o.status === 'rejected') fail(o.reason);
+  }
+
+  // written only when it differs: upstream's storeDaemonSetStatus skips an unchanged status
+  if (goJson(plan.status as unknown as JsonValue) !== goJson((ds.status ?? {}) as JsonValue)) {
+    try {
+      await updateDaemonSetStatus(kube, ds, plan.status);
+      writes++;
+    } catch (e) {
+      fail(e);
+    }
+  }
+  return { writes, podWrites: deleted + attempted, ...(error ? { error } : {}) };
+}

@@ -1,0 +1,166 @@
+/**
+ * OpenKruise: pkg/controller/daemonset/daemonset_controller.go `syncDaemonSet` (with the informer cache replaced by
+ * quorum reads and the in-memory expectations by the durable ones).
+ *
+ * One reconcile pass over one DaemonSet: read it, its pods and its ControllerRevisions → observe the stored
+ * expectations (pending: nothing is written, look again shortly) → read the Nodes → plan (./plan, pure) → execute
+ * (./execute.ts).
+ */
+import { randomSuffix } from '../../reconcile/pods/randomSuffix.js';
+import type { ControllerRevision, Pod } from '../../api/types.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey.js';
+import { emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
+import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
+import { RESOURCES } from '../../kube/resources.js';
+import type { KubeClient } from '../../kube/types.js';
+import { controllerRef } from '../../podset/ownership.js';
+import {
+  EXPECTATION_TIMEOUT_SECONDS,
+  isSatisfied,
+  observeExpectations,
+  pendingRecheckSeconds,
+} from '../../reconcile/pods/observeExpectations.js';
+import type { ReconcileReason } from '../../requests/schema.js';
+import type { ExpectationStore, Lease } from '../../state/index.js';
+import { DAEMONSET_KIND_NAME, DAEMONSET_RESOURCE } from './api/resource.js';
+import { executeDaemonSetPlan } from './execute.js';
+import { planDaemonSet, type DaemonSetPlan, type DaemonSetPlannerOptions } from './plan/index.js';
+
+/** What a pass needs. */
+export interface PassDeps {
+  kube: KubeClient;
+  expectations: ExpectationStore;
+  log: Logger;
+  clock: Clock;
+  /** Expectation timeout, seconds; default {@link EXPECTATION_TIMEOUT_SECONDS}. */
+  expectationTimeoutSeconds?: number;
+  /** Creates of one batch in flight at most; default lib/core/bounded.ts's. */
+  writeConcurrency?: number;
+  /** New pod name suffixes; default 5 random characters of `SAFE_ALPHABET`. */
+  newSuffix?: () => string;
+  /** The feature gates' options (./settings.ts); absent fields take OpenKruise's defaults. */
+  options?: Partial<DaemonSetPlannerOptions>;
+}
+
+/** What one pass did (lib/reconcile/reconcile.ts `PassResult`). */
+export interface PassResult {
+  gone: boolean;
+  writes: number;
+  acted: boolean;
+  requeueAfterSeconds?: number;
+  error?: string;
+  plan?: DaemonSetPlan;
+}
+
+/** The only read scope: a DaemonSet's pods are listed whatever the reason. */
+export type ReadScope = 'owned';
+
+/** {@link ReadScope} for any reason. */
+export function readScopeFor(_reason: ReconcileReason): ReadScope {
+  return 'owned';
+}
+
+const ownedBy =
+  (uid: string) => (o: { metadata: { ownerReferences?: Pod['metadata']['ownerReferences'] } }) => {
+    const ref = controllerRef(o.metadata.ownerReferences);
+    return !!uid && ref?.kind === DAEMONSET_KIND_NAME && ref.uid === uid;
+  };
+
+/**
+ * The DaemonSet's pods and revisions: every pod and ControllerRevision of the namespace whose controller reference
+ * is a DaemonSet of its UID (upstream lists everything and claims; adoption of orphans is not done).
+ * @throws KubeApiError when a list fails
+ */
+export async function listOwned(
+  kube: Pick<KubeClient, 'list'>,
+  namespace: string,
+  uid: string,
+): Promise<{ pods: Pod[]; revisions: ControllerRevision[] }> {
+  const [pods, revisions] = await Promise.all([
+    listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, ownedBy(uid)),
+    listAll(kube, RESOURCES.controllerrevisions, { namespace, limit: LIST_PAGE_SIZE }, ownedBy(uid)),
+  ]);
+  return { pods: pods.items, revisions: revisions.items };
+}
+
+/**
+ * One pass (see the module doc).
+ * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError)
+ */
+export async function runPass(
+  deps: PassDeps,
+  key: ObjectKey,
+  lease: Lease,
+  recordedEvents: Set<string>,
+  _scope: ReadScope = 'owned',
+  eventCorrelation: { state: EventCorrelationState } = { state: emptyCorrelation() },
+): Promise<PassResult> {
+  const namespace = namespaceOf(key);
+  const stored = await deps.expectations.get(key);
+  const ds = await deps.kube.get(DAEMONSET_RESOURCE, { namespace, name: key.name });
+  if (!ds) {
+    await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
+    return { gone: true, writes: 0, acted: false };
+  }
+  const { pods, revisions } = await listOwned(deps.kube, namespace, ds.metadata.uid ?? '');
+  const observed = observeExpectations(
+    stored,
+    pods,
+    [],
+    deps.clock(),
+    (deps.expectationTimeoutSeconds ?? EXPECTATION_TIMEOUT_SECONDS) * 1000,
+  );
+  if (observed.changed) await deps.expectations.put(lease, observed.pending);
+  if (!isSatisfied(observed.pending)) {
+    return { gone: false, writes: 0, acted: false, requeueAfterSeconds: pendingRecheckSeconds(observed) };
+  }
+  const nodes = (await listAll(deps.kube, RESOURCES.nodes, { limit: LIST_PAGE_SIZE })).items;
+  const plan = planDaemonSet({
+    ds,
+    pods,
+    nodes,
+    revisions,
+    now: new Date(deps.clock()),
+    newSuffix: deps.newSuffix ?? randomSuffix,
+    ...(deps.options ? { options: deps.options } : {}),
+  });
+  const log = (fields: Record<string, unknown>) =>
+    deps.log.info('reconciled', { key: objectKeyText(key), plan: plan.type, ...fields });
+  if (plan.type === 'Skip') {
+    log({});
+    return { gone: false, writes: 0, acted: false, plan };
+  }
+  const result = await executeDaemonSetPlan(
+    {
+      kube: deps.kube,
+      lease,
+      expectations: deps.expectations,
+      ds,
+      pending: observed.pending,
+      clock: deps.clock,
+      recordedEvents,
+      eventCorrelation,
+      ...(deps.writeConcurrency ? { writeConcurrency: deps.writeConcurrency } : {}),
+    },
+    plan,
+  );
+  const error = result.error?.message;
+  const requeue = plan.type === 'Sync' ? plan.requeueAfterSeconds : undefined;
+  log({
+    ...(plan.type === 'Sync'
+      ? { creates: plan.creates.length, deletes: plan.deletes.length, hash: plan.hash }
+      : {}),
+    writes: result.writes,
+    requeueAfterSeconds: requeue,
+    error,
+  });
+  return {
+    gone: false,
+    writes: result.writes,
+    acted: result.podWrites > 0 && !result.error,
+    ...(error ? { error } : requeue !== undefined ? { requeueAfterSeconds: requeue } : {}),
+    plan,
+  };
+}

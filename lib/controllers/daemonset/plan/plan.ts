@@ -1,0 +1,256 @@
+/**
+ * OpenKruise: pkg/controller/daemonset/daemonset_controller.go `syncDaemonSet` (up to the rolling update), `manage`,
+ * `podsShouldBeOnNode`, `syncNodes` (burst limit, slow-start batches, creates before deletes); daemonset_util.go
+ * `GetNodesNeedingPods`, `getBurstReplicas`, `allowSurge`.
+ *
+ * One decision over one DaemonSet: the revision to create, the pods to create and delete, the Events and the
+ * status. Pure: time comes in as `now`, randomness as `newSuffix`.
+ */
+import { scaledValueFromIntOrPercent } from '../../../api/intOrPercent.js';
+import { isEmptySelector } from '../../../api/selector.js';
+import type { Pod } from '../../../api/types.js';
+import { isPodReady, lifecycleState } from '../../../podset/pods.js';
+import { podRef } from '../../../podset/pods.js';
+import { initKruisePodReady } from '../../../podset/podReadiness.js';
+import { LABEL_CONTROLLER_REVISION_HASH, LifecycleState } from '../../../api/keys.js';
+import { withDefaults } from '../api/defaults.js';
+import { DaemonSetEventReason } from '../api/keys.js';
+import type { DaemonSet } from '../api/types.js';
+import { buildDaemonPod, templateGeneration } from './newPod.js';
+import { daemonPodSpec, nodeShouldRunDaemonPod } from './nodes.js';
+import { podsByNode, sortDaemonPods, unscheduledPodsWithoutNode } from './podsByNode.js';
+import { revisionsToDelete } from './history.js';
+import { planHistory } from './revision.js';
+import { rollingUpdateStep } from './rollingUpdate.js';
+import { refreshPods, splitInPlace } from './inPlace.js';
+import { withPreparingDelete } from './preDelete.js';
+import { daemonSetStatus, isDaemonPodAvailable, isPodUpdated } from './status.js';
+import {
+  DEFAULT_DAEMONSET_OPTIONS,
+  type DaemonSetPlan,
+  type DaemonSetPlanInput,
+  type PlanEvent,
+  type SyncPlan,
+} from './types.js';
+
+const scaled = (
+  v: number | string | undefined,
+  total: number,
+  rounding: 'up' | 'down',
+): number | undefined => {
+  if (v === undefined) return undefined;
+  try {
+    return scaledValueFromIntOrPercent(v, total, rounding);
+  } catch {
+    return undefined;
+  }
+};
+
+/** `allowSurge`: a `RollingUpdate` DaemonSet whose `maxSurge` (of 1, rounded up) is above 0. */
+export function allowSurge(ds: DaemonSet): boolean {
+  const s = ds.spec.updateStrategy;
+  if (s?.type !== 'RollingUpdate') return false;
+  return (scaled(s.rollingUpdate?.maxSurge, 1, 'up') ?? 0) > 0;
+}
+
+/**
+ * `GetNodesNeedingPods`: without partitioned scaling every node, sorted by name; with it, the first
+ * `desired − updated − partition` (at least 0) names in sorted order.
+ */
+export function nodesNeedingPods(
+  updated: number,
+  desired: number,
+  partition: number,
+  progressive: boolean,
+  names: readonly string[],
+): string[] {
+  const sorted = [...names].sort();
+  if (!progressive) return sorted;
+  const p = Math.max(Math.min(partition, desired), 0);
+  return sorted.slice(0, Math.min(Math.max(desired - updated - p, 0), sorted.length));
+}
+
+/**
+ * The plan for one pass over `input.ds` (after its webhook's defaults, ../api/defaults.ts):
+ * 1. a DaemonSet being deleted: nothing (`Skip`); one whose selector is empty: Warning `SelectingAll`
+ *    `This DaemonSet is selecting all pods. A non-empty selector is required.` and nothing else;
+ * 2. the history (./revision.ts): the current revision's hash, a revision to create or renumber;
+ * 3. per node, in list order (`podsShouldBeOnNode`): a node that should run the pod and has none needs one; on a
+ *    node where a pod may stay, failed pods are deleted with Warning `FailedDaemonPod`
+ *    `Found failed daemon pod <ns>/<pod> on node <node>, will try to kill it`, and of the other live pods all but the
+ *    oldest (without surge), or — with surge — all but the oldest of the current and the oldest of an old revision,
+ *    the old one deleted once it is not ready or the new one is available; on a node where no pod may stay, every
+ *    live pod is deleted. Pods pinned to a node that no longer exists and not yet bound are deleted too;
+ * 4. with a non-zero `partition` the nodes needing a pod are sorted by name (and cut by it under
+ *    `scaleStrategy.partitionedScaling`); creates and deletes are each cut to `burstReplicas` (of the stored
+ *    `desiredNumberScheduled`); creates go in slow-start batches of 1, 2, 4, …;
+ * 5. when that step writes no pod: the in-place refresh of every pod (./inPlace.ts `refreshPods`); then a
+ *    `RollingUpdate` DaemonSet that is not `paused` takes one rolling-update step (./rollingUpdate.ts: partition,
+ *    node selector, `maxUnavailable`, `maxSurge`), cut to `burstReplicas` too; without surge, under
+ *    `InPlaceIfPossible`, the old pods that can be are updated in place instead of deleted (./inPlace.ts
+ *    `splitInPlace`);
+ * 6. when step 3–4 wrote no pod, the old revisions beyond `revisionHistoryLimit` no pod carries (./history.ts);
+ * 7. the `KruisePodReady` condition on pods that have its gate and not yet the condition (the pods not deleted);
+ * 8. the status (./status.ts), with `observedGeneration` only when step 3–4 wrote no pod (upstream writes the status
+ *    of a pass with outstanding expectations without it, and after its rolling update with it).
+ * Pods to delete that `lifecycle.preDelete` holds go to `PreparingDelete` instead (./preDelete.ts), and a pod in
+ * `PreparingDelete` is deleted once the hook lets it go. Not planned yet: the in-place hook, the dedup of
+ * duplicate current revisions, the failed-pod back-off.
+ */
+export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
+  const ds = withDefaults(input.ds);
+  if (ds.metadata.deletionTimestamp) return { type: 'Skip' };
+  if (!ds.spec.selector || isEmptySelector(ds.spec.selector))
+    return {
+      type: 'SelectingAll',
+      events: [
+        {
+          type: 'Warning',
+          reason: DaemonSetEventReason.SelectingAll,
+          message: 'This DaemonSet is selecting all pods. A non-empty selector is required.',
+        },
+      ],
+    };
+  const history = planHistory(ds, input.revisions);
+  const { hash } = history;
+  const byNode = podsByNode(input.pods);
+  const spec = daemonPodSpec(ds);
+  const generation = templateGeneration(ds);
+  const minReady = ds.spec.minReadySeconds ?? 0;
+  const surge = allowSurge(ds);
+  const events: PlanEvent[] = [];
+  const needing: string[] = [];
+  const deletes: Pod[] = [];
+  let desired = 0;
+  let updated = 0;
+  for (const node of input.nodes) {
+    const name = node.metadata.name ?? '';
+    const verdict = nodeShouldRunDaemonPod(node, ds, spec);
+    const pods = byNode.get(name);
+    if (verdict.shouldRun) desired++;
+    const live = (pods ?? []).filter((p) => !p.metadata.deletionTimestamp);
+    const news = live.filter((p) => isPodUpdated(p, hash, generation));
+    if (news.length === 1 && live.length - news.length <= 1) updated++;
+    if (verdict.shouldRun && !pods) {
+      needing.push(name);
+    } else if (verdict.shouldContinueRunning) {
+      const running: Pod[] = [];
+      for (const pod of live) {
+        if (pod.status?.phase === 'Failed') {
+          events.push({
+            type: 'Warning',
+            reason: DaemonSetEventReason.FailedDaemonPod,
+            message: `Found failed daemon pod ${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''} on node ${name}, will try to kill it`,
+          });
+          deletes.push(pod);
+        } else if (lifecycleState(pod) === LifecycleState.PreparingDelete) {
+          deletes.push(pod);
+        } else running.push(pod);
+      }
+      const ordered = sortDaemonPods(running);
+      if (!surge) {
+        deletes.push(...ordered.slice(1));
+      } else if (ordered.length === 0) {
+        if (verdict.shouldRun) needing.push(name);
+      } else if (ordered.length > 1) {
+        let oldestNew: Pod | undefined;
+        let oldestOld: Pod | undefined;
+        for (const pod of ordered) {
+          if (pod.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH] === hash) {
+            if (!oldestNew) {
+              oldestNew = pod;
+              continue;
+            }
+          } else if (!oldestOld) {
+            oldestOld = pod;
+            continue;
+          }
+          deletes.push(pod);
+        }
+        if (
+          oldestNew &&
+          oldestOld &&
+          (!isPodReady(oldestOld) || isDaemonPodAvailable(oldestNew, minReady, input.now))
+        )
+          deletes.push(oldestOld);
+      }
+    } else if (pods) {
+      deletes.push(...live);
+    }
+  }
+  deletes.push(...unscheduledPodsWithoutNode(byNode, new Set(input.nodes.map((n) => n.metadata.name ?? ''))));
+
+  const storedDesired = ds.status?.desiredNumberScheduled ?? 0;
+  let toCreate = needing;
+  const ru = ds.spec.updateStrategy?.rollingUpdate;
+  if (ds.spec.updateStrategy?.type === 'RollingUpdate' && ru?.partition !== undefined) {
+    const partition = scaled(ru.partition, storedDesired, 'down');
+    if (partition !== undefined && partition !== 0)
+      toCreate = nodesNeedingPods(
+        updated,
+        desired,
+        partition,
+        ds.spec.scaleStrategy?.partitionedScaling === true,
+        needing,
+      );
+  }
+  const burst = scaled(ds.spec.burstReplicas, storedDesired, 'down') ?? 0;
+  let createOn = toCreate.slice(0, burst);
+  const manageHeld = withPreparingDelete(ds, deletes, input.now);
+  let deleting = manageHeld.canDelete.slice(0, burst);
+  let held = manageHeld.actions;
+  const managed = createOn.length > 0 || deleting.length > 0 || held.length > 0;
+  const options = { ...DEFAULT_DAEMONSET_OPTIONS, ...input.options };
+  let inPlace: SyncPlan['inPlace'] = [];
+  let updatedInPlace: string[] = [];
+  let refreshRequeue: number | undefined;
+  if (!managed) {
+    const refresh = refreshPods(input.pods, options, input.now);
+    inPlace = refresh.actions;
+    refreshRequeue = refresh.requeueAfterSeconds;
+  }
+  if (!managed && ds.spec.updateStrategy?.type === 'RollingUpdate' && ru?.paused !== true) {
+    const step = rollingUpdateStep(ds, input.nodes, byNode, hash, generation, input.now);
+    createOn = step.createOn.slice(0, burst);
+    let replaced = step.deletes;
+    if (!step.surge && ru?.rollingUpdateType === 'InPlaceIfPossible') {
+      const split = splitInPlace(replaced, history.current, history.old, hash, burst, options, input.now);
+      inPlace = [...inPlace, ...split.actions];
+      updatedInPlace = split.updated;
+      replaced = split.deletes;
+    }
+    const stepHeld = withPreparingDelete(ds, replaced, input.now);
+    held = stepHeld.actions;
+    deleting = stepHeld.canDelete.slice(0, burst);
+  }
+  const creates: SyncPlan['creates'] = createOn.map((node, k) => ({
+    node,
+    pod: buildDaemonPod(ds, node, hash, input.newSuffix()),
+    batch: Math.floor(Math.log2(k + 1)),
+  }));
+  const podDeletes = deleting.map(podRef);
+  const status = daemonSetStatus(ds, input.nodes, byNode, hash, !managed, input.now);
+  const waits = [status.requeueAfterSeconds, refreshRequeue].filter((w): w is number => w !== undefined);
+  const requeue = waits.length > 0 ? Math.min(...waits) : undefined;
+  return {
+    type: 'Sync',
+    hash,
+    currentRevision: history.current.metadata.name ?? '',
+    ...(history.create ? { createRevision: history.create } : {}),
+    ...(history.renumber ? { renumberRevision: history.renumber } : {}),
+    events,
+    creates,
+    deletes: podDeletes,
+    deleteRevisions: managed ? [] : revisionsToDelete(ds, history.old, input.pods),
+    readyPatches: initKruisePodReady(
+      input.pods,
+      new Set(podDeletes.map((d) => d.name)),
+      input.now,
+    ) as SyncPlan['readyPatches'],
+    status: status.status,
+    inPlace,
+    updatedInPlace,
+    preparingDelete: held,
+    ...(requeue !== undefined ? { requeueAfterSeconds: requeue } : {}),
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * The Advanced DaemonSet reconcile invocation against the recording API server and the in-memory stores: the
+ * ordered writes of OpenKruise's `syncDaemonSet` (revision → create expectations → pod creates → status → Events),
+ * the pass after the pods appear, and the Node watch's mapping.
+ */
+import { silentLogger } from '../../../../../lib/core/logger.js';
+import {
+  reconcileDaemonSet,
+  type DaemonSetReconcileDeps,
+} from '../../../../../lib/controllers/daemonset/index.js';
+import { daemonSetsForNode } from '../../../../../lib/controllers/daemonset/nodeWatch.js';
+import { DAEMONSET_RESOURCE } from '../../../../../lib/controllers/daemonset/api/resource.js';
+import type { DaemonSet } from '../../../../../lib/controllers/daemonset/api/types.js';
+import { RESOURCES } from '../../../../../lib/kube/resources.js';
+import type { ReconcileRequest, RequeueScheduler } from '../../../../../lib/requests/index.js';
+import { createMemoryStores } from '../../../../../lib/state/index.js';
+import {
+  RecordingKube,
+  recordingStores,
+  type Journal,
+} from '../../cloneset/reconcile/support/recordingKube.js';
+
+const T0 = Date.parse('2024-05-01T08:00:00Z');
+const REQUEST: ReconcileRequest = {
+  version: 2,
+  cluster: 'test',
+  kind: 'apps.kruise.io/DaemonSet',
+  namespace: 'default',
+  name: 'agent',
+  reason: 'ObjectChanged',
+};
+/** `ComputeHash` of the template below, by Go (test/unit/podset/revision/spew-golden's spewgen). */
+const HASH = '5f7fb5cbc6';
+
+function setup(nodeNames = ['n0', 'n1', 'n2']) {
+  const journal: Journal = [];
+  const clock = { now: T0 };
+  const kube = new RecordingKube(journal, () => new Date(clock.now));
+  const recorded = recordingStores(createMemoryStores(), journal, { expectations: true });
+  const requeue: RequeueScheduler = {
+    async requeueAfter(_r, seconds) {
+      journal.push(`requeue ${seconds}s`);
+    },
+  };
+  const sets = kube.objects(DAEMONSET_RESOURCE);
+  const ds: DaemonSet = {
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent', namespace: 'default', uid: 'ds-uid', generation: 1, resourceVersion: '1' },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: {
+        metadata: { labels: { app: 'agent' } },
+        spec: {
+          containers: [{ name: 'agent', image: 'nginx:1.25', resources: { requests: { cpu: '100m' } } }],
+        },
+      },
+    },
+  };
+  sets.set('agent', ds);
+  const nodes = kube.objects(RESOURCES.nodes);
+  for (const name of nodeNames) nodes.set(name, { metadata: { name } });
+  let n = 0;
+  const deps = (): DaemonSetReconcileDeps => ({
+    kube,
+    ...recorded,
+    requeue,
+    log: silentLogger,
+    holder: 'inv-1',
+    clock: () => clock.now,
+    sleep: async (ms) => {
+      clock.now += ms;
+    },
+    deadlineMs: T0 + 600_000,
+    leaseDurationMs: 120_000,
+    maxInlineWaitSeconds: 10,
+    maxPasses: 20,
+    newSuffix: () => `abc0${n++}`,
+  });
+  return { journal, kube, clock, sets, deps };
+}
+
+describe('reconcileDaemonSet', () => {
+  test('a new DaemonSet: its revision, one pod per node in slow-start batches, status, Events; then observed', async () => {
+    const h = setup();
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      `create controllerrevision agent-${HASH}`,
+      'expectations.put creates[agent-abc00]',
+      'create pod agent-abc00',
+      'event SuccessfulCreate: Created pod: agent-abc00',
+      'expectations.put creates[agent-abc00,agent-abc01,agent-abc02]',
+      'create pod agent-abc01',
+      'create pod agent-abc02',
+      'event SuccessfulCreate: Created pod: agent-abc01',
+      'event SuccessfulCreate: Created pod: agent-abc02',
+      'replace daemonset status agent',
+      // the next pass sees the pods: expectations observed, their KruisePodReady condition set, the generation
+      'expectations.get',
+      'expectations.put (none)',
+      'patch pod status agent-abc00',
+      'patch pod status agent-abc01',
+      'patch pod status agent-abc02',
+      'replace daemonset status agent',
+      'lease.release',
+    ]);
+    expect([...h.kube.pods.values()].map((p) => [p.metadata.name, p.metadata.labels])).toEqual([
+      ['agent-abc00', { app: 'agent', 'controller-revision-hash': HASH }],
+      ['agent-abc01', { app: 'agent', 'controller-revision-hash': HASH }],
+      ['agent-abc02', { app: 'agent', 'controller-revision-hash': HASH }],
+    ]);
+    expect(h.sets.get('agent')?.status).toEqual({
+      currentNumberScheduled: 3,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 3,
+      numberReady: 0,
+      updatedNumberScheduled: 3,
+      numberUnavailable: 3,
+      updateRevision: HASH,
+      observedGeneration: 1,
+    });
+  });
+
+  test('the Node watch names every DaemonSet not being deleted', async () => {
+    const h = setup();
+    expect(await daemonSetsForNode({ metadata: { name: 'n9' } }, { cluster: 'test', kube: h.kube })).toEqual([
+      { namespace: 'default', name: 'agent' },
+    ]);
+  });
+});

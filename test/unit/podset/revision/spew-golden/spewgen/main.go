@@ -1,0 +1,114 @@
+// spewgen: the Go side of Kruiseless's DaemonSet revision hash (lib/podset/revision/spewHash.ts).
+//
+//	spewgen schema        the struct layout of core/v1 PodTemplateSpec as the TypeScript renderer reads it
+//	spewgen hash < lines  per line of PodTemplateSpec JSON: the hash (and, with -dump, the spew text)
+package main
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/dump"
+	"k8s.io/apimachinery/pkg/util/rand"
+)
+
+type field struct {
+	Name   string `json:"name"`
+	JSON   string `json:"json,omitempty"`
+	Inline bool   `json:"inline,omitempty"`
+	Type   string `json:"type"`
+}
+
+type typeInfo struct {
+	Kind   string  `json:"kind"`
+	Elem   string  `json:"elem,omitempty"`
+	Key    string  `json:"key,omitempty"`
+	Fields []field `json:"fields,omitempty"`
+}
+
+func walk(t reflect.Type, out map[string]typeInfo) {
+	name := t.String()
+	if _, ok := out[name]; ok {
+		return
+	}
+	info := typeInfo{Kind: t.Kind().String()}
+	out[name] = info
+	switch t.Kind() {
+	case reflect.Ptr, reflect.Slice, reflect.Array:
+		info.Elem = t.Elem().String()
+		walk(t.Elem(), out)
+	case reflect.Map:
+		info.Key = t.Key().String()
+		info.Elem = t.Elem().String()
+		walk(t.Key(), out)
+		walk(t.Elem(), out)
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := strings.Split(f.Tag.Get("json"), ",")
+			fi := field{Name: f.Name, Type: f.Type.String()}
+			if tag[0] == "-" {
+				fi.JSON = ""
+			} else if tag[0] == "" && len(tag) > 1 && tag[1] == "inline" {
+				fi.Inline = true
+			} else if tag[0] == "" && f.Anonymous {
+				fi.Inline = true
+			} else {
+				fi.JSON = tag[0]
+			}
+			info.Fields = append(info.Fields, fi)
+			walk(f.Type, out)
+		}
+	}
+	out[name] = info
+}
+
+func main() {
+	switch os.Args[1] {
+	case "schema":
+		out := map[string]typeInfo{}
+		walk(reflect.TypeOf(v1.PodTemplateSpec{}), out)
+		names := make([]string, 0, len(out))
+		for n := range out {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		b, _ := json.Marshal(out)
+		fmt.Println(string(b))
+	case "hash":
+		sc := bufio.NewScanner(os.Stdin)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			var in struct {
+				Template       v1.PodTemplateSpec `json:"template"`
+				CollisionCount *int32             `json:"collisionCount"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+				fmt.Println("error:", err)
+				continue
+			}
+			text := dump.ForHash(in.Template)
+			h := fnv.New32a()
+			h.Write([]byte(text))
+			if in.CollisionCount != nil {
+				b := make([]byte, 8)
+				binary.LittleEndian.PutUint32(b, uint32(*in.CollisionCount))
+				h.Write(b)
+			}
+			out := map[string]string{"hash": rand.SafeEncodeString(fmt.Sprint(h.Sum32()))}
+			if len(os.Args) > 2 && os.Args[2] == "-dump" {
+				out["spew"] = text
+			}
+			b, _ := json.Marshal(out)
+			fmt.Println(string(b))
+		}
+	}
+}
