@@ -185,10 +185,11 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     spec: { containers: [{ name: 'main', image: 'nginx:1.19-alpine' }] },
   });
   const denial = (op: string, resource: string, name: string): string =>
-    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet, an Advanced StatefulSet or a BroadcastJob (apps.kruise.io), or upgrade the sidecars a SidecarSet injected; ${guardNs.namespace}/${name} is not`;
+    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet, an Advanced StatefulSet, an Advanced DaemonSet or a BroadcastJob (apps.kruise.io), or upgrade the sidecars a SidecarSet injected; ${guardNs.namespace}/${name} is not`;
   let cloneSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
   let replicaSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
   let broadcastJobOwner: { apiVersion: string; kind: string; name: string; uid: string };
+  let daemonSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
 
   beforeAll(async () => {
     // real owners, so that the garbage collector keeps their dependents; nothing reconciles this namespace's
@@ -250,6 +251,34 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
       name: 'guard-job',
       uid: bcj.metadata.uid,
     };
+    // an Advanced DaemonSet no pipeline here reconciles: a node selector no node has
+    const ds = (await guardNs.custom.createNamespacedCustomObject({
+      group: 'apps.kruise.io',
+      version: 'v1beta1',
+      namespace: guardNs.namespace,
+      plural: 'daemonsets',
+      body: {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'DaemonSet',
+        metadata: { name: 'guard-daemon' },
+        spec: {
+          selector: { matchLabels: { app: 'guard-daemon' } },
+          template: {
+            metadata: { labels: { app: 'guard-daemon' } },
+            spec: {
+              nodeSelector: { 'kruiseless.io/no-such-node': 'true' },
+              containers: [{ name: 'main', image: 'nginx:1.19-alpine' }],
+            },
+          },
+        },
+      },
+    })) as { metadata: { uid: string } };
+    daemonSetOwner = {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'DaemonSet',
+      name: 'guard-daemon',
+      uid: ds.metadata.uid,
+    };
     // a new policy takes a moment to be loaded by the API server
     await waitFor('the pod guard enforced', 20_000, async () => {
       const r = await asController('POST', podsPath(), pod('probe'), 'application/json');
@@ -308,9 +337,24 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     expect((await asController('DELETE', `${podsPath()}/orphan`)).status).toBe(200);
   });
 
-  test("a BroadcastJob's pod may be created and deleted", async () => {
-    expect((await asController('POST', podsPath(), pod('job-pod', broadcastJobOwner))).status).toBe(201);
-    expect((await asController('DELETE', `${podsPath()}/job-pod`)).status).toBe(200);
+  test("a BroadcastJob's pod and an Advanced DaemonSet's may be created and deleted; an apps/v1 DaemonSet's may not", async () => {
+    const appsDaemonSet = { ...daemonSetOwner, apiVersion: 'apps/v1' };
+    expect([
+      (await asController('POST', podsPath(), pod('job-pod', broadcastJobOwner))).status,
+      (await asController('DELETE', `${podsPath()}/job-pod`)).status,
+      (await asController('POST', podsPath(), pod('daemon-pod', daemonSetOwner))).status,
+      (await asController('DELETE', `${podsPath()}/daemon-pod`)).status,
+      await asController('POST', podsPath(), pod('apps-daemon-pod', appsDaemonSet)),
+    ]).toEqual([
+      201,
+      200,
+      201,
+      200,
+      {
+        status: 403,
+        message: expect.stringContaining(denial('create', 'pods', 'apps-daemon-pod')) as string,
+      },
+    ]);
   });
 
   test("a SidecarSet may upgrade the sidecars it injected into another controller's pod, and nothing else of it", async () => {
