@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureBinaries, run, type Log } from './build.js';
 import { withLock } from './lock.js';
+import { parseManifests } from '../../lib/kube/apply.js';
 import { freeLoopbackPort, saysAddressInUse } from '../../lib/core/loopbackPort.js';
 import { probe, waitHealthy, type TlsFiles } from './net.js';
 import { ensurePki, pkiPaths, type Pki } from './pki.js';
@@ -103,7 +104,10 @@ export async function clusterUp(log: Log = console.log): Promise<{ info: Cluster
     const existing = await runningCluster();
     if (existing) {
       log(`[up] already running: ${existing.server} (kubeconfig ${existing.kubeconfig})`);
-      // a control plane started before a namespace was added to the list gets it now
+      // a control plane started by another checkout, or before a kind or a namespace was added, gets the CRDs and
+      // namespaces it lacks now (a parity run against it met 404 for a kind it did not know); a CRD it has is left
+      // as it is: a running `kruiseless local` may have pointed it at its conversion webhook
+      await applyMissingCrds(existing.kubeconfig, log);
       await applyNamespaces(existing.kubeconfig, log);
       return { info: existing, started: false };
     }
@@ -120,6 +124,50 @@ export async function clusterUp(log: Log = console.log): Promise<{ info: Cluster
       throw e;
     }
   });
+}
+
+/**
+ * Server-side applies infra/crds and waits until every CRD is Established. Idempotent; fields other managers set
+ * (a conversion webhook `kruiseless local` points a CRD at) are left as they are.
+ * @throws Error when kubectl fails or a CRD is not Established within 60 s
+ */
+async function applyCrds(kubeconfig: string, log: Log): Promise<void> {
+  log('[up] installing CRDs from infra/crds');
+  await kubectl(['apply', '--server-side', '--force-conflicts', '-f', CRD_DIR], kubeconfig);
+  await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], kubeconfig);
+}
+
+/**
+ * Server-side applies the files of infra/crds whose CRDs the cluster does not have, and waits for them.
+ * @throws Error when kubectl fails or a CRD is not Established within 60 s
+ */
+async function applyMissingCrds(kubeconfig: string, log: Log): Promise<void> {
+  const files = fs
+    .readdirSync(CRD_DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => ({
+      file: f,
+      names: parseManifests(fs.readFileSync(path.join(CRD_DIR, f), 'utf8'), `infra/crds/${f}`).map(
+        (crd) => crd.metadata?.name ?? '',
+      ),
+    }));
+  // only ours are asked for: `run` keeps the last 40 lines of output
+  const present = new Set(
+    await kubectl(
+      ['get', 'crd', '--ignore-not-found', '-o', 'name', ...files.flatMap((f) => f.names)],
+      kubeconfig,
+    ),
+  );
+  const missing = files
+    .filter((f) => f.names.some((n) => !present.has(`customresourcedefinition.apiextensions.k8s.io/${n}`)))
+    .map((f) => f.file);
+  if (missing.length === 0) return;
+  log(`[up] installing the CRDs this control plane lacks: ${missing.join(', ')}`);
+  await kubectl(
+    ['apply', '--server-side', '--force-conflicts', ...missing.flatMap((f) => ['-f', path.join(CRD_DIR, f)])],
+    kubeconfig,
+  );
+  await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], kubeconfig);
 }
 
 /**
@@ -204,9 +252,7 @@ async function start(log: Log): Promise<ClusterInfo> {
   });
   const server = `https://127.0.0.1:${apiserverPort}`;
   // CRDs before the controller manager: its garbage collector re-discovers resources only every 30 s.
-  log('[up] installing CRDs from infra/crds');
-  await kubectl(['apply', '--server-side', '--force-conflicts', '-f', CRD_DIR], kubeconfig);
-  await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], kubeconfig);
+  await applyCrds(kubeconfig, log);
   log('[up] installing StorageClasses from infra/local/storage-classes.yaml');
   await kubectl(['apply', '-f', path.join(LOCAL_DIR, 'storage-classes.yaml')], kubeconfig);
   await applyNamespaces(kubeconfig, log);
