@@ -16,12 +16,10 @@ import type { Clock } from '../../core/clock.js';
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../../core/bounded.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { classifyWriteError, KubeApiError } from '../../kube/errors.js';
+import { classifyWriteError } from '../../kube/errors.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
-import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
-import { controllerRef } from '../../podset/ownership.js';
-import { createOwned } from '../../reconcile/pods/createOwned.js';
+import { createInSlowStartBatches } from '../../reconcile/pods/slowStartCreates.js';
 import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
 import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
@@ -57,13 +55,6 @@ export interface ExecuteResult {
   error?: Error;
   /** Pod writes made (deletes, creates). */
   podWrites: number;
-}
-
-/** Split creates into their slow-start batches, in order. */
-function batches<T extends { batch: number }>(creates: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (const c of creates) (out[c.batch] ??= []).push(c);
-  return out.filter((b) => b.length > 0);
 }
 
 /**
@@ -116,56 +107,23 @@ export async function executeBroadcastJobPlan(ctx: ExecuteContext, plan: SyncPla
     fail(e);
   }
 
-  let attempted = 0;
   const limit = ctx.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY;
-  const uid = job.metadata.uid ?? '';
-  for (const batch of batches(plan.creates)) {
-    const at = ctx.clock();
-    for (const c of batch) expected.creates.push({ name: c.pod.metadata.name ?? '', at });
-    await ctx.expectations.put(ctx.lease, expected);
-    const outcomes = await runBounded(
-      batch,
+  const created = await createInSlowStartBatches(
+    {
+      kube,
+      ownerUid: job.metadata.uid ?? '',
+      expected,
+      storeExpectations: (e) => ctx.expectations.put(ctx.lease, e),
+      clock: ctx.clock,
       limit,
-      (c) =>
-        createOwned(
-          kube,
-          RESOURCES.pods,
-          c.pod,
-          true,
-          (found) => controllerRef(found.metadata.ownerReferences)?.uid === uid,
-        ),
-      false,
-    );
-    attempted += batch.length;
-    const failedNames = new Set<string>();
-    const events: KubeEvent[] = [];
-    outcomes.forEach((o, i) => {
-      const name = batch[i].pod.metadata.name ?? '';
-      if (o.status === 'fulfilled') {
-        if (o.value === 'created') writes++;
-        events.push({
-          type: 'Normal',
-          reason: BcjEventReason.SuccessfulCreate,
-          message: `Created pod: ${name}`,
-        });
-      } else if (o.status === 'rejected') {
-        failedNames.add(name);
-        fail(o.reason);
-        events.push({
-          type: 'Warning',
-          reason: BcjEventReason.FailedCreate,
-          // the API server's message, as Go's StatusError prints it
-          message: `Error creating: ${o.reason instanceof KubeApiError ? o.reason.apiMessage : errorMessage(o.reason)}`,
-        });
-      }
-    });
-    await record(events);
-    if (failedNames.size > 0) {
-      expected.creates = expected.creates.filter((op) => !failedNames.has(op.name) || op.at !== at);
-      await ctx.expectations.put(ctx.lease, expected);
-      break;
-    }
-  }
+      reasons: { created: BcjEventReason.SuccessfulCreate, failed: BcjEventReason.FailedCreate },
+      record,
+      fail,
+    },
+    plan.creates,
+  );
+  writes += created.writes;
+  const attempted = created.attempted;
 
   const patched = await runBounded(plan.readyPatches, limit, (a) => writePodPatch(kube, namespace, a), false);
   for (const o of patched) {

@@ -18,12 +18,11 @@ import type { JsonValue } from '../../api/types.js';
 import type { Clock } from '../../core/clock.js';
 import { DEFAULT_WRITE_CONCURRENCY, runBounded } from '../../core/bounded.js';
 import { errorMessage } from '../../core/errors.js';
-import { classifyWriteError, ignoreNotFound, KubeApiError } from '../../kube/errors.js';
+import { classifyWriteError, ignoreNotFound } from '../../kube/errors.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
-import { controllerRef } from '../../podset/ownership.js';
-import { createOwned } from '../../reconcile/pods/createOwned.js';
+import { createInSlowStartBatches } from '../../reconcile/pods/slowStartCreates.js';
 import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
 import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
@@ -31,7 +30,7 @@ import type { Expectations, ExpectationStore, Lease } from '../../state/index.js
 import { DaemonSetEventReason } from './api/keys.js';
 import { DAEMONSET_RESOURCE } from './api/resource.js';
 import type { DaemonSet } from './api/types.js';
-import type { DaemonSetPlan, DaemonPodCreate } from './plan/index.js';
+import type { DaemonSetPlan } from './plan/index.js';
 import { updateDaemonSetStatus, writeRevision } from './write.js';
 
 /** What {@link executeDaemonSetPlan} needs. */
@@ -58,12 +57,6 @@ export interface ExecuteResult {
   error?: Error;
   /** Pod writes made (deletes, creates attempted). */
   podWrites: number;
-}
-
-function batches(creates: readonly DaemonPodCreate[]): DaemonPodCreate[][] {
-  const out: DaemonPodCreate[][] = [];
-  for (const c of creates) (out[c.batch] ??= []).push(c);
-  return out.filter((b) => b.length > 0);
 }
 
 /**
@@ -147,54 +140,22 @@ export async function executeDaemonSetPlan(
 
   const expected: Expectations = structuredClone(ctx.pending);
   const limit = ctx.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY;
-  const uid = ds.metadata.uid ?? '';
-  let attempted = 0;
-  for (const batch of batches(plan.creates)) {
-    const at = ctx.clock();
-    for (const c of batch) expected.creates.push({ name: c.pod.metadata.name ?? '', at });
-    await ctx.expectations.put(ctx.lease, expected);
-    const outcomes = await runBounded(
-      batch,
+  const created = await createInSlowStartBatches(
+    {
+      kube,
+      ownerUid: ds.metadata.uid ?? '',
+      expected,
+      storeExpectations: (e) => ctx.expectations.put(ctx.lease, e),
+      clock: ctx.clock,
       limit,
-      (c) =>
-        createOwned(
-          kube,
-          RESOURCES.pods,
-          c.pod,
-          true,
-          (found) => controllerRef(found.metadata.ownerReferences)?.uid === uid,
-        ),
-      false,
-    );
-    attempted += batch.length;
-    const failedNames = new Set<string>();
-    const events: KubeEvent[] = [];
-    outcomes.forEach((o, i) => {
-      const name = batch[i].pod.metadata.name ?? '';
-      if (o.status === 'fulfilled') {
-        if (o.value === 'created') writes++;
-        events.push({
-          type: 'Normal',
-          reason: DaemonSetEventReason.SuccessfulCreate,
-          message: `Created pod: ${name}`,
-        });
-      } else if (o.status === 'rejected') {
-        failedNames.add(name);
-        fail(o.reason);
-        events.push({
-          type: 'Warning',
-          reason: DaemonSetEventReason.FailedCreate,
-          message: `Error creating: ${o.reason instanceof KubeApiError ? o.reason.apiMessage : errorMessage(o.reason)}`,
-        });
-      }
-    });
-    await record(events);
-    if (failedNames.size > 0) {
-      expected.creates = expected.creates.filter((op) => !failedNames.has(op.name) || op.at !== at);
-      await ctx.expectations.put(ctx.lease, expected);
-      break;
-    }
-  }
+      reasons: { created: DaemonSetEventReason.SuccessfulCreate, failed: DaemonSetEventReason.FailedCreate },
+      record,
+      fail,
+    },
+    plan.creates,
+  );
+  writes += created.writes;
+  const attempted = created.attempted;
 
   let deleted = 0;
   try {
