@@ -111,6 +111,7 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
       template,
       artifactDir: opts.artifactDir,
       stackName: 'kruiseless',
+      ...(opts.narrowPatterns ? { narrowPatterns: opts.narrowPatterns } : {}),
     });
     log(
       `created from the template: ${[...stack.physical.keys()].filter((id) => !stack.skipped.some((s) => s.id === id)).join(', ')}`,

@@ -48,6 +48,8 @@ function motoAvailable(): boolean {
 
 const describeIfMoto = motoAvailable() ? describe : describe.skip;
 const ctx = useTestNamespace('e2e-aws');
+/** A namespace with a CloneSet of its own that this stack must leave alone (its rules are narrowed to `ctx`'s). */
+const bystander = useTestNamespace('e2e-aws-bystander');
 let aws: EmulatedAws;
 /** `<role> <METHOD> <path>` of every request the EKS endpoint forwarded, as its observer saw them. */
 const forwarded: string[] = [];
@@ -75,6 +77,7 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
   });
 
   test('create, scale down and update in place, with nothing dead-lettered', async () => {
+    await applySeed(bystander.custom, bystander.namespace, (cs) => (cs.spec.replicas = 0));
     const created = await applySeed(ctx.custom, ctx.namespace);
     const up = await waitFor('DESIRED 2 / READY 2 / AVAILABLE 2', 90_000, async () => {
       const s = (await getCloneSet(ctx.custom, ctx.namespace)).status;
@@ -158,6 +161,10 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
         /^WatchRole GET \/apis\/apps\.kruise\.io\/v1alpha1\/clonesets\?.*watch=(true|1)/.test(f),
       ),
     ).toBe(true);
+    // the rules are narrowed to this file's namespace: the pump saw the bystander CloneSet (its watch and the resync
+    // are cluster-wide), but no reconcile reached it — before the emulator passed the narrowing on to the rule, this
+    // stack reconciled every CloneSet of the shared cluster and counted into other files' Events
+    expect(forwarded.filter((f) => f.includes(`/namespaces/${bystander.namespace}/`))).toEqual([]);
   }, 240_000);
 
   test('a requeue longer than the inline wait goes through EventBridge Scheduler back to the reconcile rule', async () => {

@@ -76,6 +76,25 @@ test(
 
     const c0 = snapshot(embedded.counts);
     const started = Date.now();
+    // every state the FailedCreate Event passes through (polled), printed with the counts: a count above this
+    // pipeline's own recordEvent calls then shows when, and by how much, it moved
+    const history: string[] = [];
+    let polling = true;
+    const poll = (async () => {
+      let last = '';
+      while (polling) {
+        const e = (await eventsOf(ctx.core, ctx.namespace, uid)).find((x) => x.reason === 'FailedCreate');
+        const calls = difference(c0, embedded.counts).kube;
+        const managers = (e?.metadata.managedFields ?? []).map((m) => m.manager).join(',');
+        const now = e ? `count ${e.count} rv ${e.metadata.resourceVersion} by ${managers}` : 'none';
+        if (now !== last)
+          history.push(
+            `${((Date.now() - started) / 1000).toFixed(1)}s creates ${calls['create pods'] ?? 0} records ${calls['recordEvent clonesets'] ?? 0}: ${now}`,
+          );
+        last = now;
+        await sleep(500);
+      }
+    })();
     await ctx.core.patchNamespacedPodStatus(
       {
         namespace: ctx.namespace,
@@ -92,6 +111,9 @@ test(
       (e) => e.reason === 'FailedCreate',
     );
     const calls = difference(c0, embedded.counts).kube;
+    polling = false;
+    await poll;
+    process.stderr.write(`[backoff] history:\n  ${history.join('\n  ')}\n`);
     const creates = calls['create pods'] ?? 0;
     process.stderr.write(
       `[backoff] ${OBSERVE_MS / 1000}s: create pods ${creates}, recordEvent clonesets ${calls['recordEvent clonesets'] ?? 0}, ` +
