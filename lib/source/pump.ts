@@ -11,7 +11,7 @@ import { withCorrelationIds, type EventPublisher, type ReconcileRequest } from '
 import { isNotFound } from '../kube/errors.js';
 import type { KubeClient } from '../kube/types.js';
 import { watchOnce } from '../kube/watch.js';
-import type { WatchCheckpoints } from '../state/index.js';
+import { FencedOutError, type WatchCheckpoints } from '../state/index.js';
 import type { Clock } from '../core/clock.js';
 import { newerResourceVersion } from '../core/resourceVersion.js';
 import type { Logger } from '../core/logger.js';
@@ -90,6 +90,8 @@ export interface StreamResult {
   error?: string;
   /** True when the cluster does not serve the resource (404, no CRD): the stream was skipped (./idle.ts). */
   idle?: boolean;
+  /** Times the stream failed and was opened again within the run; absent when it never failed. */
+  reopened?: number;
 }
 
 /**
@@ -276,8 +278,49 @@ async function follow(
   }
 }
 
+/** First wait before a failed stream is reopened within its run, ms; doubled per failure up to {@link REOPEN_MAX_MS}. */
+export const REOPEN_BASE_MS = 1000;
+/** Longest wait before a failed stream is reopened, ms. */
+export const REOPEN_MAX_MS = 16_000;
+
 /**
- * Run every stream for one cluster in parallel until the deadline.
+ * {@link pumpStream}, reopened after a failure (a reset watch, a 5xx LIST, a failed publish) with a backoff of 1 s,
+ * 2 s, 4 s … up to {@link REOPEN_MAX_MS} while the run has time left: a stream that failed at its start otherwise
+ * stayed closed until the next scheduled run, up to a minute without its changes (the fault front's predelete-hook
+ * baseline missed a pod's label change so, docs/reliability.md#fault-front). Its checkpoint lease was released by the
+ * failed attempt, so the reopened one takes it again and resumes from the saved checkpoint. `FencedOutError` (another
+ * run took the lease) is not retried.
+ * @throws the last failure when no time is left for another attempt, or `stop` aborted the wait
+ */
+async function pumpStreamReopening(
+  deps: PumpDeps,
+  stop: AbortSignal,
+  stream: WatchStream,
+): Promise<StreamResult> {
+  let delay = REOPEN_BASE_MS;
+  let reopened = 0;
+  for (;;) {
+    try {
+      const result = await pumpStream(deps, stream);
+      return reopened > 0 ? { ...result, reopened } : result;
+    } catch (e) {
+      if (e instanceof FencedOutError || deps.clock() + delay >= deps.deadlineMs) throw e;
+      deps.log.warn('watch stream failed; reopening it', {
+        cluster: deps.cluster,
+        resource: stream.resource,
+        error: e instanceof Error ? e.message : String(e),
+        inMs: delay,
+      });
+      if (!(await sleepUnlessAborted(delay, stop))) throw e;
+      reopened++;
+      delay = Math.min(delay * 2, REOPEN_MAX_MS);
+    }
+  }
+}
+
+/**
+ * Run every stream for one cluster in parallel until the deadline; a failed stream is reopened with backoff
+ * ({@link pumpStreamReopening}).
  * @param streams lib/source/watchSpec.ts `watchStreams` of the registered controllers
  * @returns each stream's result; a failing stream is logged and reported with `acquired: true`, its `error` and what it did
  */
@@ -288,7 +331,9 @@ export async function pumpCluster(deps: PumpDeps, streams: readonly WatchStream[
   setMaxListeners(Math.max(10, streams.length), run.signal);
   let results: PromiseSettledResult<StreamResult>[];
   try {
-    results = await Promise.allSettled(streams.map((s) => pumpStream({ ...deps, signal: run.signal }, s)));
+    results = await Promise.allSettled(
+      streams.map((s) => pumpStreamReopening({ ...deps, signal: run.signal }, run.signal, s)),
+    );
   } finally {
     run.dispose();
   }
