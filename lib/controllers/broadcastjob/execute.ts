@@ -20,7 +20,7 @@ import { classifyWriteError } from '../../kube/errors.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
 import { createInSlowStartBatches } from '../../reconcile/pods/slowStartCreates.js';
-import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
+import { deletePodsRecorded } from '../../reconcile/pods/deletePodsRecorded.js';
 import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
 import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
@@ -85,27 +85,23 @@ export async function executeBroadcastJobPlan(ctx: ExecuteContext, plan: SyncPla
   };
   await record(plan.events);
 
-  let deleted = 0;
-  try {
-    writes += await deleteInstances(
-      { kube, expectations: ctx.expectations, lease: ctx.lease, namespace },
-      expected,
-      plan.deletes.map((d) => ({ pod: { name: d.name, uid: d.uid }, pvcs: [] })),
-      ctx.clock(),
-      async (i) => {
-        deleted = i + 1;
-        await record([
-          {
-            type: 'Normal',
-            reason: BcjEventReason.SuccessfulDelete,
-            message: `Delete pod: ${plan.deletes[i].name}`,
-          },
-        ]);
-      },
-    );
-  } catch (e) {
-    fail(e);
-  }
+  const removed = await deletePodsRecorded(
+    {
+      kube,
+      expectations: ctx.expectations,
+      lease: ctx.lease,
+      namespace,
+      record,
+      reason: BcjEventReason.SuccessfulDelete,
+      message: (name) => `Delete pod: ${name}`,
+    },
+    expected,
+    plan.deletes,
+    ctx.clock(),
+  );
+  writes += removed.writes;
+  const deleted = removed.deleted;
+  if (removed.error !== undefined) fail(removed.error);
 
   const limit = ctx.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY;
   const created = await createInSlowStartBatches(

@@ -23,7 +23,7 @@ import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
 import { createInSlowStartBatches } from '../../reconcile/pods/slowStartCreates.js';
-import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
+import { deletePodsRecorded } from '../../reconcile/pods/deletePodsRecorded.js';
 import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
 import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
@@ -157,27 +157,23 @@ export async function executeDaemonSetPlan(
   writes += created.writes;
   const attempted = created.attempted;
 
-  let deleted = 0;
-  try {
-    writes += await deleteInstances(
-      { kube, expectations: ctx.expectations, lease: ctx.lease, namespace },
-      expected,
-      plan.deletes.map((d) => ({ pod: { name: d.name, uid: d.uid }, pvcs: [] })),
-      ctx.clock(),
-      async (i) => {
-        deleted = i + 1;
-        await record([
-          {
-            type: 'Normal',
-            reason: DaemonSetEventReason.SuccessfulDelete,
-            message: `Deleted pod: ${plan.deletes[i].name}`,
-          },
-        ]);
-      },
-    );
-  } catch (e) {
-    fail(e);
-  }
+  const removed = await deletePodsRecorded(
+    {
+      kube,
+      expectations: ctx.expectations,
+      lease: ctx.lease,
+      namespace,
+      record,
+      reason: DaemonSetEventReason.SuccessfulDelete,
+      message: (name) => `Deleted pod: ${name}`,
+    },
+    expected,
+    plan.deletes,
+    ctx.clock(),
+  );
+  writes += removed.writes;
+  const deleted = removed.deleted;
+  if (removed.error !== undefined) fail(removed.error);
 
   for (const name of plan.deleteRevisions) {
     try {

@@ -7,11 +7,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { KubeConfig } from '@kubernetes/client-node';
-import { Logger } from '@aws-lambda-powertools/logger';
-import type { ReconcileRequest } from '../../../lib/requests/index.js';
-import type { StateStores } from '../../../lib/state/index.js';
-import type { Runtime } from '../../../lib/runtime/types.js';
 import { cloneSetKind } from '../../../lib/controllers/cloneset/kind.js';
 
 /** CloneSet's streams alone: the handover of one registration's watches is what this file times. */
@@ -19,6 +14,7 @@ const CONTROLLER_KINDS = [cloneSetKind];
 import { parseServerlessYml } from '../../../lib/emulator/serverlessRules.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { MemoryCheckpoints } from './support/checkpoints.js';
+import { invokeScheduled, scheduledWatchHandler } from './support/scheduledWatch.js';
 import { FAKE_CLIENT_GRACE_MS, FakeWatchServer, rvAt, type WatchCall } from './support/fakeWatchServer.js';
 
 const server = new FakeWatchServer();
@@ -54,34 +50,13 @@ afterEach(() => {
   jest.useRealTimers();
 });
 
-function handler() {
-  const runtime = {
-    stores: { watches: checkpoints } as unknown as StateStores,
-    publisher: {
-      publish(requests: ReconcileRequest[]) {
-        for (const r of requests) published.push({ at: Date.now(), name: r.name });
-        return Promise.resolve({ published: requests.length, calls: 1, retried: 0 });
-      },
-    },
-    clusterNames: () => Promise.resolve(['c1']),
-    cluster: () =>
-      Promise.resolve({
-        name: 'c1',
-        kc: new KubeConfig(),
-        kube: { list: () => Promise.reject(new Error('no list expected')) },
-      }),
-  } as unknown as Runtime;
-  return watchHandler(() => runtime, new Logger({ logLevel: 'SILENT' }), undefined, 1000, CONTROLLER_KINDS);
-}
-
-/** One scheduled invocation started now, with Lambda's remaining-time clock. */
-function invoke(run: ReturnType<typeof handler>, id: string) {
-  const start = Date.now();
-  return run(undefined, {
-    awsRequestId: id,
-    getRemainingTimeInMillis: () => start + LAMBDA_TIMEOUT_MS - Date.now(),
-  });
-}
+const handler = () =>
+  scheduledWatchHandler(
+    watchHandler,
+    { checkpoints: () => checkpoints, published: () => published },
+    CONTROLLER_KINDS,
+  );
+const invoke = (run: ReturnType<typeof handler>, id: string) => invokeScheduled(run, id, LAMBDA_TIMEOUT_MS);
 
 /** Longest stretch of [from, to] with no open watch of `path`, ms. */
 function longestGap(calls: WatchCall[], path: string, from: number, to: number): number {

@@ -1,0 +1,70 @@
+/**
+ * The scheduled watch function as Lambda runs it, for the pump tests on fake timers: a runtime of one cluster `c1`
+ * whose checkpoints and publisher are the test's, and one invocation with Lambda's remaining-time clock.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { ControllerKind } from '../../../../lib/controllers/controller.js';
+import type { ReconcileRequest } from '../../../../lib/requests/index.js';
+import type { watchHandler as WatchHandler } from '../../../../lib/runtime/handlers/watch.js';
+import type { Runtime } from '../../../../lib/runtime/types.js';
+import type { StateStores } from '../../../../lib/state/index.js';
+import type { MemoryCheckpoints } from './checkpoints.js';
+
+/** A request the runtime's publisher was given: when (fake clock, ms) and the object's name. */
+export interface Published {
+  at: number;
+  name: string;
+}
+
+/** What the runtime reads, through getters because each test replaces them (beforeEach). */
+export interface ScheduledWatchWorld {
+  checkpoints: () => MemoryCheckpoints;
+  published: () => Published[];
+}
+
+/**
+ * The watch handler over a runtime of cluster `c1` (no LIST expected: every stream has a checkpoint), flushing every
+ * second, for `kinds`.
+ * @param watchHandler the handler module's export, imported after the test mocked `watchOnce`
+ */
+export function scheduledWatchHandler(
+  watchHandler: typeof WatchHandler,
+  world: ScheduledWatchWorld,
+  kinds: readonly ControllerKind[],
+): ReturnType<typeof WatchHandler> {
+  const runtime = {
+    stores: {
+      get watches() {
+        return world.checkpoints();
+      },
+    } as unknown as StateStores,
+    publisher: {
+      publish(requests: ReconcileRequest[]) {
+        for (const r of requests) world.published().push({ at: Date.now(), name: r.name });
+        return Promise.resolve({ published: requests.length, calls: 1, retried: 0 });
+      },
+    },
+    clusterNames: () => Promise.resolve(['c1']),
+    cluster: () =>
+      Promise.resolve({
+        name: 'c1',
+        kc: new KubeConfig(),
+        kube: { list: () => Promise.reject(new Error('no list expected')) },
+      }),
+  } as unknown as Runtime;
+  return watchHandler(() => runtime, new Logger({ logLevel: 'SILENT' }), undefined, 1000, kinds);
+}
+
+/** One scheduled invocation of `run` started now, given `timeoutMs` (the function's timeout) by Lambda's clock. */
+export function invokeScheduled(
+  run: ReturnType<typeof WatchHandler>,
+  id: string,
+  timeoutMs: number,
+): ReturnType<ReturnType<typeof WatchHandler>> {
+  const start = Date.now();
+  return run(undefined, {
+    awsRequestId: id,
+    getRemainingTimeInMillis: () => start + timeoutMs - Date.now(),
+  });
+}
