@@ -86,11 +86,30 @@ export interface PendingOp {
   resourceVersion?: string;
 }
 
-/** All pending writes of one object (docs/architecture.md#expectations), in the order the caller stored them. */
+/**
+ * A retry delay a controller keeps for one key of an object between passes, as client-go's `flowcontrol.Backoff`
+ * keeps one per id in memory (Advanced DaemonSet's failed-pod backoff per node: `failedPodsBackoff`).
+ */
+export interface BackoffEntry {
+  /** What backs off, e.g. `<observedGeneration>/<node name>`. */
+  key: string;
+  /** The current delay, ms. */
+  delayMs: number;
+  /** When the delay was last raised, epoch ms. */
+  at: number;
+}
+
+/**
+ * All pending writes of one object (docs/architecture.md#expectations), in the order the caller stored them, and
+ * the retry delays its controller keeps ({@link BackoffEntry}): both are read at the start of every pass and written
+ * under the same fence, so they share one item.
+ */
 export interface Expectations {
   creates: PendingOp[];
   deletes: PendingOp[];
   updates: PendingOp[];
+  /** Absent when the controller keeps none. */
+  backoffs?: BackoffEntry[];
 }
 
 /** The expectations port (docs/architecture.md#expectations). */

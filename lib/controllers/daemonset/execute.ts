@@ -139,6 +139,14 @@ export async function executeDaemonSetPlan(
   }
 
   const expected: Expectations = structuredClone(ctx.pending);
+  // the failed-pod delays (plan/failedPodBackoff.ts) ride on the expectation write before the first create or
+  // delete, so a raised delay is stored before the failed pod it gates is deleted; stored alone when no pod write
+  // follows (a delay that expired)
+  const backoffsChanged = JSON.stringify(ctx.pending.backoffs ?? []) !== JSON.stringify(plan.backoffs);
+  if (plan.backoffs.length > 0) expected.backoffs = plan.backoffs;
+  else delete expected.backoffs;
+  if (backoffsChanged && plan.creates.length === 0 && plan.deletes.length === 0)
+    await ctx.expectations.put(ctx.lease, expected);
   const limit = ctx.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY;
   const created = await createInSlowStartBatches(
     {

@@ -125,6 +125,7 @@ export async function runPass(
     now: new Date(deps.clock()),
     newSuffix: deps.newSuffix ?? randomSuffix,
     ...(deps.options ? { options: deps.options } : {}),
+    ...(observed.pending.backoffs ? { backoffs: observed.pending.backoffs } : {}),
   });
   const log = (fields: Record<string, unknown>) =>
     deps.log.info('reconciled', { key: objectKeyText(key), plan: plan.type, ...fields });

@@ -100,6 +100,8 @@ export function observeExpectations(
         return !resourceVersionReached(o.rv, op.resourceVersion);
       }),
     ),
+    // the controller's retry delays are not writes to observe: carried as they are
+    ...(stored.backoffs ? { backoffs: stored.backoffs } : {}),
   };
   const all = [...pending.creates, ...pending.deletes, ...pending.updates];
   const changed =

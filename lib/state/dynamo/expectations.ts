@@ -1,13 +1,14 @@
 /**
  * Durable expectations (docs/architecture.md#expectations): item `obj#<cluster>#<group>/<Kind>#<ns>#<name>` / `expectations` with the creates,
- * deletes and in-place updates this controller issued but has not yet observed, plus `fence` (token of the last
+ * deletes and in-place updates this controller issued but has not yet observed, the retry delays it keeps
+ * (`backoffs`, when any), plus `fence` (token of the last
  * writer) and `ttl` (epoch s, 1 day after the last write; GC only).
  */
 import * as z from 'zod';
 import { fencedPut } from './fence.js';
 import { objectKeyString, SK } from '../itemKeys.js';
 import type { ObjectKey } from '../../core/objectKey.js';
-import type { ExpectationStore, Expectations, Lease, PendingOp } from '../ports.js';
+import type { BackoffEntry, ExpectationStore, Expectations, Lease, PendingOp } from '../ports.js';
 import { decodeItem, type StateTable } from './table.js';
 
 const PendingOpItem = z.object({
@@ -20,6 +21,7 @@ const ExpectationsItem = z.object({
   creates: z.array(PendingOpItem).optional(),
   deletes: z.array(PendingOpItem).optional(),
   updates: z.array(PendingOpItem).optional(),
+  backoffs: z.array(z.object({ key: z.string(), delayMs: z.number(), at: z.number() })).optional(),
 });
 
 function copyOps(ops: readonly PendingOp[]): PendingOp[] {
@@ -29,6 +31,11 @@ function copyOps(ops: readonly PendingOp[]): PendingOp[] {
     ...(uid === undefined ? {} : { uid }),
     ...(resourceVersion === undefined ? {} : { resourceVersion }),
   }));
+}
+
+/** `{ backoffs }` when there are any, else nothing: an item without backoffs stays as it was before they existed. */
+function copyBackoffs(entries: readonly BackoffEntry[] | undefined): { backoffs?: BackoffEntry[] } {
+  return entries?.length ? { backoffs: entries.map(({ key, delayMs, at }) => ({ key, delayMs, at })) } : {};
 }
 
 /** {@link ExpectationStore} on the state table. */
@@ -44,6 +51,7 @@ export class DynamoExpectationStore implements ExpectationStore {
       creates: copyOps(e.creates ?? []),
       deletes: copyOps(e.deletes ?? []),
       updates: copyOps(e.updates ?? []),
+      ...copyBackoffs(e.backoffs),
     };
   }
 
@@ -56,6 +64,7 @@ export class DynamoExpectationStore implements ExpectationStore {
         creates: copyOps(expectations.creates),
         deletes: copyOps(expectations.deletes),
         updates: copyOps(expectations.updates),
+        ...copyBackoffs(expectations.backoffs),
       },
     );
   }

@@ -6,6 +6,12 @@
  * One decision over one DaemonSet: the revision to create, the pods to create and delete, the Events and the
  * status. Pure: time comes in as `now`, randomness as `newSuffix`.
  */
+import {
+  failedPodBackoffDelay,
+  failedPodBackoffKey,
+  keptFailedPodBackoffs,
+  raiseFailedPodBackoff,
+} from './failedPodBackoff.js';
 import { scaledValueFromIntOrPercent } from '../../../api/intOrPercent.js';
 import { isEmptySelector } from '../../../api/selector.js';
 import type { Pod } from '../../../api/types.js';
@@ -77,7 +83,8 @@ export function nodesNeedingPods(
  * 2. the history (./revision.ts): the current revision's hash, a revision to create or renumber;
  * 3. per node, in list order (`podsShouldBeOnNode`): a node that should run the pod and has none needs one; on a
  *    node where a pod may stay, failed pods are deleted with Warning `FailedDaemonPod`
- *    `Found failed daemon pod <ns>/<pod> on node <node>, will try to kill it`, and of the other live pods all but the
+ *    `Found failed daemon pod <ns>/<pod> on node <node>, will try to kill it` — unless the node is still in its
+ *    failed-pod delay (./failedPodBackoff.ts; the pass then comes back after the delay) — and of the other live pods all but the
  *    oldest (without surge), or — with surge — all but the oldest of the current and the oldest of an old revision,
  *    the old one deleted once it is not ready or the new one is available; on a node where no pod may stay, every
  *    live pod is deleted. Pods pinned to a node that no longer exists and not yet bound are deleted too;
@@ -94,8 +101,8 @@ export function nodesNeedingPods(
  * 8. the status (./status.ts), with `observedGeneration` only when step 3–4 wrote no pod (upstream writes the status
  *    of a pass with outstanding expectations without it, and after its rolling update with it).
  * Pods to delete that `lifecycle.preDelete` holds go to `PreparingDelete` instead (./preDelete.ts), and a pod in
- * `PreparingDelete` is deleted once the hook lets it go. Not planned yet: the in-place hook, the dedup of
- * duplicate current revisions, the failed-pod back-off.
+ * `PreparingDelete` is deleted once the hook lets it go. The failed-pod delays kept, raised and expired are returned
+ * in `backoffs`. Not planned yet: the in-place hook, the dedup of duplicate current revisions.
  */
 export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   const ds = withDefaults(input.ds);
@@ -121,6 +128,10 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   const events: PlanEvent[] = [];
   const needing: string[] = [];
   const deletes: Pod[] = [];
+  const nowMs = input.now.getTime();
+  const backoffs = new Map((input.backoffs ?? []).map((e) => [e.key, e]));
+  const observedGeneration = input.ds.status?.observedGeneration ?? 0;
+  let backoffWait: number | undefined;
   let desired = 0;
   let updated = 0;
   for (const node of input.nodes) {
@@ -137,6 +148,14 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
       const running: Pod[] = [];
       for (const pod of live) {
         if (pod.status?.phase === 'Failed') {
+          const key = failedPodBackoffKey(observedGeneration, name);
+          const delayMs = failedPodBackoffDelay(backoffs, key, nowMs);
+          if (delayMs !== undefined) {
+            // deleting it waits out the node's delay; the pass comes back after it, as upstream's durationStore
+            backoffWait = Math.min(backoffWait ?? Infinity, Math.ceil(delayMs / 1000));
+            continue;
+          }
+          raiseFailedPodBackoff(backoffs, key, nowMs);
           events.push({
             type: 'Warning',
             reason: DaemonSetEventReason.FailedDaemonPod,
@@ -230,7 +249,9 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   }));
   const podDeletes = deleting.map(podRef);
   const status = daemonSetStatus(ds, input.nodes, byNode, hash, !managed, input.now);
-  const waits = [status.requeueAfterSeconds, refreshRequeue].filter((w): w is number => w !== undefined);
+  const waits = [status.requeueAfterSeconds, refreshRequeue, backoffWait].filter(
+    (w): w is number => w !== undefined,
+  );
   const requeue = waits.length > 0 ? Math.min(...waits) : undefined;
   return {
     type: 'Sync',
@@ -251,6 +272,7 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
     inPlace,
     updatedInPlace,
     preparingDelete: held,
+    backoffs: keptFailedPodBackoffs(backoffs, nowMs),
     ...(requeue !== undefined ? { requeueAfterSeconds: requeue } : {}),
   };
 }

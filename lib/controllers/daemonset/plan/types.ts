@@ -5,6 +5,7 @@ import type { Node } from '../../../api/node.js';
 import type { ControllerRevision, Pod } from '../../../api/types.js';
 import type { Action, PodRef } from '../../../podset/actions.js';
 import type { DaemonSet, DaemonSetStatus } from '../api/types.js';
+import type { FailedPodBackoff } from './failedPodBackoff.js';
 
 /** An Event the pass records on the DaemonSet (a `KubeEvent`, declared here so the planner imports no lib/kube). */
 export interface PlanEvent {
@@ -42,6 +43,8 @@ export interface DaemonSetPlanInput {
   newSuffix: () => string;
   /** The gates' options; default {@link DEFAULT_DAEMONSET_OPTIONS}. */
   options?: Partial<DaemonSetPlannerOptions>;
+  /** The failed-pod delays kept from earlier passes (./failedPodBackoff.ts); default none. */
+  backoffs?: readonly FailedPodBackoff[];
 }
 
 /** A pod to create on a node, in a slow-start batch (0, 1, 1, 2, 2, 2, 2, …). */
@@ -86,7 +89,9 @@ export interface SyncPlan {
   deleteRevisions: string[];
   /** The status to write. */
   status: DaemonSetStatus;
-  /** Seconds until the pass should run again (a ready pod becoming available). */
+  /** The failed-pod delays to keep (./failedPodBackoff.ts): raised by this pass, expired ones dropped, by key. */
+  backoffs: FailedPodBackoff[];
+  /** Seconds until the pass should run again (a ready pod becoming available, a node's failed-pod delay). */
   requeueAfterSeconds?: number;
 }
 

@@ -251,6 +251,65 @@ describe('planDaemonSet: nodes', () => {
   });
 });
 
+describe('planDaemonSet: failed-pod backoff (upstream failedPodsBackoff, 1 s doubling to 15 min)', () => {
+  const failedOnN1 = [pod('agent-a', 'n1', { phase: 'Failed' }), pod('agent-b', 'n2'), pod('agent-d', 'n3')];
+  const at = (ms: number) => new Date(NOW.getTime() + ms);
+  const ds7 = ds({}, { observedGeneration: 7 });
+
+  it('the first failure on a node: deleted at once, its delay of 1 s kept under <observedGeneration>/<node>', () => {
+    const p = plan({ ds: ds7, pods: failedOnN1 });
+    expect(p.deletes.map((d) => d.name)).toEqual(['agent-a']);
+    expect(p.events.map((e) => e.reason)).toEqual(['FailedDaemonPod']);
+    expect(p.backoffs).toEqual([{ key: '7/n1', delayMs: 1000, at: NOW.getTime() }]);
+  });
+
+  it('a failed pod found within the delay is left, with no Event, and the pass comes back after the delay', () => {
+    const backoffs = [{ key: '7/n1', delayMs: 4000, at: NOW.getTime() }];
+    const p = plan({ ds: ds7, pods: failedOnN1, backoffs, now: at(3999) });
+    expect(p.deletes).toEqual([]);
+    expect(p.events).toEqual([]);
+    expect(p.creates).toEqual([]);
+    expect(p.backoffs).toEqual(backoffs);
+    expect(p.requeueAfterSeconds).toBe(4);
+  });
+
+  it('after the delay: deleted, the delay doubled; never beyond 15 min', () => {
+    const p = plan({
+      ds: ds7,
+      pods: failedOnN1,
+      backoffs: [{ key: '7/n1', delayMs: 4000, at: NOW.getTime() }],
+      now: at(4000),
+    });
+    expect(p.deletes.map((d) => d.name)).toEqual(['agent-a']);
+    expect(p.backoffs).toEqual([{ key: '7/n1', delayMs: 8000, at: NOW.getTime() + 4000 }]);
+    const capped = plan({
+      ds: ds7,
+      pods: failedOnN1,
+      backoffs: [{ key: '7/n1', delayMs: 600_000, at: NOW.getTime() }],
+      now: at(600_000),
+    });
+    expect(capped.backoffs).toEqual([{ key: '7/n1', delayMs: 900_000, at: NOW.getTime() + 600_000 }]);
+  });
+
+  it('a new generation, or a delay idle for more than 30 min, starts at 1 s again; expired entries are dropped', () => {
+    const old = [{ key: '6/n1', delayMs: 8000, at: NOW.getTime() }];
+    const p = plan({ ds: ds7, pods: failedOnN1, backoffs: old, now: at(1) });
+    expect(p.deletes.map((d) => d.name)).toEqual(['agent-a']);
+    expect(p.backoffs).toEqual([
+      { key: '6/n1', delayMs: 8000, at: NOW.getTime() },
+      { key: '7/n1', delayMs: 1000, at: NOW.getTime() + 1 },
+    ]);
+    const idle = plan({
+      ds: ds7,
+      pods: failedOnN1,
+      backoffs: [...old, { key: '7/n1', delayMs: 900_000, at: NOW.getTime() }],
+      now: at(1_800_001),
+    });
+    expect(idle.deletes.map((d) => d.name)).toEqual(['agent-a']);
+    expect(idle.backoffs).toEqual([{ key: '7/n1', delayMs: 1000, at: NOW.getTime() + 1_800_001 }]);
+  });
+});
+
 describe('planDaemonSet: status', () => {
   it('observes the generation once nothing is written; pods of another hash are not updated', () => {
     const p = plan({

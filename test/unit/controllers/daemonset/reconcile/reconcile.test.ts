@@ -123,6 +123,49 @@ describe('reconcileDaemonSet', () => {
     });
   });
 
+  test('a pod that keeps failing on its node is replaced at most once per delay, the delay kept with the expectations', async () => {
+    const h = setup(['n0']);
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    const key = { cluster: 'test', kind: 'apps.kruise.io/DaemonSet', namespace: 'default', name: 'agent' };
+    const fail = (name: string) => {
+      const p = h.kube.pods.get(name);
+      if (!p) throw new Error(`no pod ${name}`);
+      h.kube.pods.set(name, { ...p, status: { ...p.status, phase: 'Failed' } });
+    };
+    const stores = h.deps().expectations;
+
+    // the first failure: deleted at once with FailedDaemonPod, replaced; the node's 1 s delay stored first
+    fail('agent-abc00');
+    h.journal.length = 0;
+    const t1 = h.clock.now;
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    expect(h.journal.filter((l) => /^(delete pod|create pod|event FailedDaemonPod)/.test(l))).toEqual([
+      'event FailedDaemonPod: Found failed daemon pod default/agent-abc00 on node n0, will try to kill it',
+      'delete pod agent-abc00',
+      'create pod agent-abc01',
+    ]);
+    expect((await stores.get(key)).backoffs).toEqual([{ key: '1/n0', delayMs: 1000, at: t1 }]);
+
+    // its replacement fails within the delay: left as it is, no Event, the pass comes back after the delay (a
+    // requeue here: no inline wait allowed)
+    fail('agent-abc01');
+    h.clock.now = t1 + 500;
+    h.journal.length = 0;
+    await reconcileDaemonSet({ ...h.deps(), maxInlineWaitSeconds: 0 }, REQUEST);
+    expect(h.journal.filter((l) => /^(delete pod|create pod|event|requeue)/.test(l))).toEqual(['requeue 1s']);
+    expect([...h.kube.pods.keys()]).toEqual(['agent-abc01']);
+
+    // after it: deleted and replaced, the delay doubled
+    h.clock.now = t1 + 1000;
+    h.journal.length = 0;
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    expect(h.journal.filter((l) => /^(delete pod|create pod)/.test(l))).toEqual([
+      'delete pod agent-abc01',
+      'create pod agent-abc02',
+    ]);
+    expect((await stores.get(key)).backoffs).toEqual([{ key: '1/n0', delayMs: 2000, at: t1 + 1000 }]);
+  });
+
   test('the Node watch names every DaemonSet not being deleted', async () => {
     const h = setup();
     expect(await daemonSetsForNode({ metadata: { name: 'n9' } }, { cluster: 'test', kube: h.kube })).toEqual([
