@@ -46,6 +46,17 @@ describe(`ExpectationStore on ${testDynamoBackend()} (docs/architecture.md#expec
     expect(await f.item(PK, 'expectations')).toEqual({ ...EXPECTATIONS, fence: 1, ttl: ttlOf(WALL) });
   });
 
+  test("a controller's retry delays are stored with the expectations, and dropped by a put without them", async () => {
+    const f = await fx.fresh(() => WALL);
+    const l = await lease(f, 'inv-a', T0);
+    const withDelays = { ...EXPECTATIONS, backoffs: [{ key: '3/node-a', delayMs: 4000, at: T0 + 1 }] };
+    await f.stores.expectations.put(l, withDelays);
+    await expect(f.stores.expectations.get(KEY)).resolves.toEqual(withDelays);
+    expect(await f.item(PK, 'expectations')).toEqual({ ...withDelays, fence: 1, ttl: ttlOf(WALL) });
+    await f.stores.expectations.put(l, EXPECTATIONS);
+    await expect(f.stores.expectations.get(KEY)).resolves.toEqual(EXPECTATIONS);
+  });
+
   test('put replaces the whole item', async () => {
     const f = await fx.fresh(() => WALL);
     const l = await lease(f, 'inv-a', T0);

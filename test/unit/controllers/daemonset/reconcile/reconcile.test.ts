@@ -166,10 +166,31 @@ describe('reconcileDaemonSet', () => {
     expect((await stores.get(key)).backoffs).toEqual([{ key: '1/n0', delayMs: 2000, at: t1 + 1000 }]);
   });
 
-  test('the Node watch names every DaemonSet not being deleted', async () => {
-    const h = setup();
-    expect(await daemonSetsForNode({ metadata: { name: 'n9' } }, { cluster: 'test', kube: h.kube })).toEqual([
-      { namespace: 'default', name: 'agent' },
-    ]);
+  test('the Node watch names a DaemonSet only where the node disagrees with it, and every one for a node gone', async () => {
+    const h = setup(['n0', 'n1']);
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    const reads = { cluster: 'test', kube: h.kube };
+    const nodes = h.kube.objects(RESOURCES.nodes);
+    const mapped = async (name: string) => daemonSetsForNode({ metadata: { name } }, reads);
+    const AGENT = [{ namespace: 'default', name: 'agent' }];
+    // bind the pods as kube-scheduler would (the recording server leaves them unbound)
+    for (const [name, p] of h.kube.pods)
+      h.kube.pods.set(name, { ...p, spec: { ...p.spec, nodeName: `n${name.slice(-1)}` } });
+
+    // a heartbeat: the node should run the pod and has it
+    expect(await mapped('n0')).toEqual([]);
+    // a node whose pod is gone, and a new node without one
+    h.kube.pods.delete('agent-abc01');
+    expect(await mapped('n1')).toEqual(AGENT);
+    nodes.set('n2', { metadata: { name: 'n2' } });
+    expect(await mapped('n2')).toEqual(AGENT);
+    // a node tainted NoExecute that the pod does not tolerate, its pod still there
+    nodes.set('n0', { metadata: { name: 'n0' }, spec: { taints: [{ key: 'drain', effect: 'NoExecute' }] } });
+    expect(await mapped('n0')).toEqual(AGENT);
+    // a node that no longer exists: every DaemonSet, as upstream's deleteNode
+    expect(await mapped('n9')).toEqual(AGENT);
+    // no DaemonSet: nothing
+    h.sets.delete('agent');
+    expect(await mapped('n9')).toEqual([]);
   });
 });
