@@ -11,11 +11,11 @@
  * on each of its updates until the pod goes, a superset of upstream's one.
  */
 import type { Node } from '../../api/node.js';
-import type { JsonObject, Pod } from '../../api/types.js';
+import type { JsonObject } from '../../api/types.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
 import type { ObjectRef } from '../../kube/resource.js';
-import { RESOURCES } from '../../kube/resources.js';
 import { controllerRef } from '../../podset/ownership.js';
+import { readNodeNow } from '../../source/nodeReads.js';
 import type { MapReads } from '../../source/watchSpec.js';
 import { DAEMONSET_RESOURCE } from './api/resource.js';
 import { nodeShouldRunDaemonPod } from './plan/index.js';
@@ -42,19 +42,12 @@ export async function daemonSetsForNode(obj: JsonObject, reads: MapReads): Promi
     name: d.metadata.name ?? '',
   });
   if (sets.length === 0) return [];
-  const [current] = (await reads.kube.list(RESOURCES.nodes, { fieldSelector: `metadata.name=${name}` }))
-    .items;
+  const { node: current, pods } = await readNodeNow(reads, name);
   if (!current || current.metadata.deletionTimestamp) return sets.map(refOf);
-  const pods = (
-    await listAll(reads.kube, RESOURCES.pods, {
-      fieldSelector: `spec.nodeName=${name}`,
-      limit: LIST_PAGE_SIZE,
-    })
-  ).items;
   const owners = new Set(
     pods
-      .filter((p: Pod) => !p.metadata.deletionTimestamp)
-      .map((p: Pod) => controllerRef(p.metadata.ownerReferences)?.uid),
+      .filter((p) => !p.metadata.deletionTimestamp)
+      .map((p) => controllerRef(p.metadata.ownerReferences)?.uid),
   );
   return sets
     .filter((d) => nodeShouldRunDaemonPod(current, d).shouldRun !== owners.has(d.metadata.uid))

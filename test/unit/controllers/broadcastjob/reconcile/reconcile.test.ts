@@ -165,16 +165,45 @@ describe('reconcileBroadcastJob', () => {
     expect(h.journal.slice(-2)).toEqual(['requeue 61s', 'lease.release']);
   });
 
-  test('the Node watch names every unfinished BroadcastJob', async () => {
-    const h = setup();
+  test('the Node watch names an unfinished job only where its pass would act on the node; every one for a node gone', async () => {
+    const h = setup({ completionPolicy: { type: 'Never' } });
     h.jobs.set('done', {
       ...structuredClone(h.jobs.get('bcj')!),
       metadata: { name: 'done', namespace: 'other', uid: 'u2' },
+      spec: { ...structuredClone(h.jobs.get('bcj')!.spec), completionPolicy: { type: 'Always' } },
       status: { conditions: [{ type: 'Complete', status: 'True' }] },
     });
-    expect(await jobsForNode({}, { cluster: 'test', kube: h.kube })).toEqual([
-      { namespace: 'default', name: 'bcj' },
-    ]);
+    await reconcileBroadcastJob(h.deps(), REQUEST);
+    const reads = { cluster: 'test', kube: h.kube };
+    const mapped = (name: string) => jobsForNode({ metadata: { name } }, reads);
+    const BCJ = [{ namespace: 'default', name: 'bcj' }];
+    const nodes = h.kube.objects(RESOURCES.nodes);
+    // bind the pods as kube-scheduler would, one per node (the recording server leaves them unbound)
+    for (const [name, p] of h.kube.pods)
+      h.kube.pods.set(name, { ...p, spec: { ...p.spec, nodeName: `n${name.slice(-1)}` } });
+
+    // a heartbeat: the node has the job's pod and it fits
+    expect(await mapped('n0')).toEqual([]);
+    // a new node the template fits; the same node with too little room for it
+    nodes.set('n2', {
+      metadata: { name: 'n2' },
+      status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } },
+    });
+    expect(await mapped('n2')).toEqual(BCJ);
+    nodes.set('n2', {
+      metadata: { name: 'n2' },
+      status: { allocatable: { cpu: '4', memory: '8Gi', pods: '0' } },
+    });
+    expect(await mapped('n2')).toEqual([]);
+    // a node its pod no longer fits (a NoExecute taint it does not tolerate)
+    nodes.set('n1', {
+      metadata: { name: 'n1' },
+      spec: { taints: [{ key: 'drain', effect: 'NoExecute' }] },
+      status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } },
+    });
+    expect(await mapped('n1')).toEqual(BCJ);
+    // a node gone: every unfinished job (the finished one never)
+    expect(await mapped('n9')).toEqual(BCJ);
   });
 
   test('an invalid job: a FailedValidation condition and Warning Event once, no pod', async () => {
