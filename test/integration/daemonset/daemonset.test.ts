@@ -1,0 +1,175 @@
+/**
+ * Advanced DaemonSet through the whole pipeline on the local control plane (issue 20), on two fake kwok nodes of
+ * this file's own (labelled and tainted with its namespace, so no other file's pods land there and this DaemonSet
+ * selects only them): one pod per node, bound there by kube-scheduler and made Ready by kwok, with the status
+ * counting them; a node relabelled out of the selector loses its pod (the Node watch names the DaemonSet: its
+ * verdict for the node no longer matches the pod on it); a pod that fails is deleted with a `FailedDaemonPod` Warning
+ * and replaced, and the node's failed-pod delay (1 s, then 2 s) is kept with the DaemonSet's expectations in the
+ * state table. Asserted from API objects and the state store only.
+ */
+import type { Embedded } from '../../../lib/local/embedded.js';
+import type { Pod } from '../../../lib/api/types.js';
+import type { DaemonSet } from '../../../lib/controllers/daemonset/api/types.js';
+import { startEmbedded } from '../../../lib/local/embedded.js';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { useTestNamespace } from '../support/cluster.js';
+import {
+  namespaceScopedServerlessYml,
+  RecordingLogger,
+  testKubeconfig,
+  E2E_CLUSTER,
+} from '../support/pipeline.js';
+import { waitFor } from '../support/wait.js';
+
+const ctx = useTestNamespace('ads');
+const DS_API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'daemonsets' };
+const LABEL = 'kruiseless.io/ds-test';
+let embedded: Embedded;
+let nodes: string[] = [];
+
+beforeAll(async () => {
+  embedded = await startEmbedded({
+    kubeconfig: testKubeconfig(),
+    clusterName: E2E_CLUSTER,
+    logger: new RecordingLogger(),
+    serverlessYml: namespaceScopedServerlessYml(ctx.namespace),
+  });
+  nodes = ['a', 'b'].map((s) => `kwok-ads-${ctx.namespace}-${s}`);
+  for (const name of nodes)
+    await ctx.core.createNode({
+      body: {
+        metadata: {
+          name,
+          labels: { type: 'kwok', 'kubernetes.io/hostname': name, [LABEL]: ctx.namespace },
+          annotations: { 'kwok.x-k8s.io/node': 'fake' },
+        },
+        spec: { taints: [{ key: LABEL, value: ctx.namespace, effect: 'NoSchedule' }] },
+      },
+    });
+}, 30_000);
+
+afterAll(async () => {
+  await embedded?.stop();
+  for (const name of nodes) await ctx.core.deleteNode({ name }).catch(() => undefined);
+});
+
+async function getSet(): Promise<DaemonSet> {
+  return (await ctx.custom.getNamespacedCustomObject({
+    ...DS_API,
+    namespace: ctx.namespace,
+    name: 'agent',
+  })) as DaemonSet;
+}
+
+async function livePods(): Promise<Pod[]> {
+  return ((await ctx.core.listNamespacedPod({ namespace: ctx.namespace })).items as unknown as Pod[]).filter(
+    (p) => !p.metadata.deletionTimestamp,
+  );
+}
+
+const podOn = async (node: string) => (await livePods()).find((p) => p.spec.nodeName === node);
+
+async function failedDaemonPodEvents(): Promise<string[]> {
+  return (await ctx.core.listNamespacedEvent({ namespace: ctx.namespace })).items
+    .filter((e) => e.reason === 'FailedDaemonPod')
+    .map((e) => `${e.type} ${e.message} ×${e.count}`);
+}
+
+describe('Advanced DaemonSet on the local control plane', () => {
+  test('one pod per node, a node leaving the selector loses its pod, a failing pod is replaced under its node delay', async () => {
+    const ds: DaemonSet = {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: ctx.namespace },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: {
+            nodeSelector: { [LABEL]: ctx.namespace },
+            tolerations: [{ key: LABEL, operator: 'Exists' }],
+            containers: [{ name: 'agent', image: 'nginx:1.25' }],
+          },
+        },
+      },
+    };
+    await ctx.custom.createNamespacedCustomObject({ ...DS_API, namespace: ctx.namespace, body: ds });
+    const uid = (await getSet()).metadata.uid ?? '';
+
+    // one Ready pod per node, counted
+    const ready = await waitFor('2 pods scheduled and ready', 120_000, async () => {
+      const s = (await getSet()).status;
+      return s?.desiredNumberScheduled === 2 && s.numberReady === 2 && s.observedGeneration === 1
+        ? s
+        : undefined;
+    });
+    expect(ready).toMatchObject({
+      currentNumberScheduled: 2,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 2,
+      numberReady: 2,
+      updatedNumberScheduled: 2,
+    });
+    const pods = await livePods();
+    expect(pods.map((p) => p.spec.nodeName).sort()).toEqual(nodes);
+    for (const p of pods) {
+      expect(p.metadata.generateName).toBe('agent-');
+      expect(p.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'DaemonSet', uid, controller: true });
+    }
+
+    // node b leaves the selector: the Node watch names the DaemonSet, which deletes its pod there
+    await ctx.core.patchNode(
+      { name: nodes[1], body: { metadata: { labels: { [LABEL]: 'elsewhere' } } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const shrunk = await waitFor('the pod on node b gone, desired 1', 60_000, async () => {
+      const s = (await getSet()).status;
+      return s?.desiredNumberScheduled === 1 && !(await podOn(nodes[1])) ? s : undefined;
+    });
+    expect(shrunk).toMatchObject({ currentNumberScheduled: 1, numberMisscheduled: 0 });
+
+    // the pod on node a fails: FailedDaemonPod, deleted, replaced; the node's delay of 1 s stored
+    const key = {
+      cluster: E2E_CLUSTER,
+      kind: 'apps.kruise.io/DaemonSet',
+      namespace: ctx.namespace,
+      name: 'agent',
+    };
+    const fail = async (pod: Pod) =>
+      ctx.core.patchNamespacedPodStatus(
+        {
+          namespace: ctx.namespace,
+          name: pod.metadata.name ?? '',
+          body: {
+            status: { phase: 'Failed', reason: 'UnexpectedAdmissionError', message: 'rejected by the test' },
+          },
+        },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    const first = await podOn(nodes[0]);
+    if (!first) throw new Error('no pod on node a');
+    await fail(first);
+    const second = await waitFor('a replacement on node a', 60_000, async () => {
+      const p = await podOn(nodes[0]);
+      return p && p.metadata.uid !== first.metadata.uid ? p : undefined;
+    });
+    const stored = await embedded.runtime.stores.expectations.get(key);
+    expect(stored.backoffs?.map((b) => [b.key, b.delayMs])).toEqual([[`1/${nodes[0]}`, 1000]]);
+    expect(await failedDaemonPodEvents()).toEqual([
+      `Warning Found failed daemon pod ${ctx.namespace}/${first.metadata.name} on node ${nodes[0]}, will try to kill it ×1`,
+    ]);
+
+    // its replacement fails too: replaced again once the delay has passed, the delay doubled
+    await fail(second);
+    await waitFor('a second replacement on node a', 60_000, async () => {
+      const p = await podOn(nodes[0]);
+      return p && p.metadata.uid !== second.metadata.uid ? p : undefined;
+    });
+    const again = await embedded.runtime.stores.expectations.get(key);
+    expect(again.backoffs?.map((b) => [b.key, b.delayMs])).toEqual([[`1/${nodes[0]}`, 2000]]);
+    const [before] = stored.backoffs ?? [];
+    const [after] = again.backoffs ?? [];
+    expect(after.at - before.at).toBeGreaterThanOrEqual(1000);
+    expect(await failedDaemonPodEvents()).toHaveLength(2);
+  }, 300_000);
+});
