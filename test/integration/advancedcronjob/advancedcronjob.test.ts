@@ -9,14 +9,8 @@
 import { BatchV1Api, type V1Job } from '@kubernetes/client-node';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { AdvancedCronJob } from '../../../lib/controllers/advancedcronjob/api/types.js';
-import { startEmbedded } from '../../../lib/local/embedded.js';
 import { useTestNamespace } from '../support/cluster.js';
-import {
-  namespaceScopedServerlessYml,
-  RecordingLogger,
-  testKubeconfig,
-  E2E_CLUSTER,
-} from '../support/pipeline.js';
+import { startPipeline } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
 
 const ctx = useTestNamespace('acj');
@@ -27,12 +21,7 @@ let batch: BatchV1Api;
 
 beforeAll(async () => {
   batch = ctx.kc.makeApiClient(BatchV1Api);
-  embedded = await startEmbedded({
-    kubeconfig: testKubeconfig(),
-    clusterName: E2E_CLUSTER,
-    logger: new RecordingLogger(),
-    serverlessYml: namespaceScopedServerlessYml(ctx.namespace),
-  });
+  embedded = await startPipeline(ctx.namespace);
 }, 30_000);
 
 afterAll(async () => {

@@ -11,14 +11,8 @@
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Pod } from '../../../lib/api/types.js';
 import type { BroadcastJob } from '../../../lib/controllers/broadcastjob/api/types.js';
-import { startEmbedded } from '../../../lib/local/embedded.js';
 import { useTestNamespace } from '../support/cluster.js';
-import {
-  namespaceScopedServerlessYml,
-  RecordingLogger,
-  testKubeconfig,
-  E2E_CLUSTER,
-} from '../support/pipeline.js';
+import { startPipeline } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
 
 const ctx = useTestNamespace('bcj');
@@ -26,12 +20,7 @@ const BCJ_API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'broadcas
 let embedded: Embedded;
 
 beforeAll(async () => {
-  embedded = await startEmbedded({
-    kubeconfig: testKubeconfig(),
-    clusterName: E2E_CLUSTER,
-    logger: new RecordingLogger(),
-    serverlessYml: namespaceScopedServerlessYml(ctx.namespace),
-  });
+  embedded = await startPipeline(ctx.namespace);
 }, 30_000);
 
 afterAll(async () => {

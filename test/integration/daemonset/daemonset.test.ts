@@ -10,15 +10,9 @@
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Pod } from '../../../lib/api/types.js';
 import type { DaemonSet } from '../../../lib/controllers/daemonset/api/types.js';
-import { startEmbedded } from '../../../lib/local/embedded.js';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { useTestNamespace } from '../support/cluster.js';
-import {
-  namespaceScopedServerlessYml,
-  RecordingLogger,
-  testKubeconfig,
-  E2E_CLUSTER,
-} from '../support/pipeline.js';
+import { E2E_CLUSTER, startPipeline } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
 
 const ctx = useTestNamespace('ads');
@@ -28,12 +22,7 @@ let embedded: Embedded;
 let nodes: string[] = [];
 
 beforeAll(async () => {
-  embedded = await startEmbedded({
-    kubeconfig: testKubeconfig(),
-    clusterName: E2E_CLUSTER,
-    logger: new RecordingLogger(),
-    serverlessYml: namespaceScopedServerlessYml(ctx.namespace),
-  });
+  embedded = await startPipeline(ctx.namespace);
   nodes = ['a', 'b'].map((s) => `kwok-ads-${ctx.namespace}-${s}`);
   for (const name of nodes)
     await ctx.core.createNode({

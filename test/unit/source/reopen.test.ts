@@ -5,16 +5,14 @@
  * through the watch handler on jest's fake timers, with a fake API server behind `watchOnce` whose first watches
  * of the CloneSet stream fail.
  */
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { cloneSetKind } from '../../../lib/controllers/cloneset/kind.js';
 
 /** CloneSet's streams alone: the handover of one registration's watches is what this file times. */
 const CONTROLLER_KINDS = [cloneSetKind];
-import { parseServerlessYml } from '../../../lib/emulator/serverlessRules.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { MemoryCheckpoints } from './support/checkpoints.js';
-import { invokeScheduled, scheduledWatchHandler } from './support/scheduledWatch.js';
+import { invokeScheduled, LAMBDA_TIMEOUT_MS, scheduledWatchHandler } from './support/scheduledWatch.js';
 import { FAKE_CLIENT_GRACE_MS, FakeWatchServer, rvAt } from './support/fakeWatchServer.js';
 
 const server = new FakeWatchServer();
@@ -38,13 +36,6 @@ jest.unstable_mockModule('../../../lib/kube/watch.js', () => ({
 }));
 const { watchHandler } = await import('../../../lib/runtime/handlers/watch.js');
 
-/** serverless.yml's watch function: its timeout and schedule (the test's run B starts 60.3 s after run A). */
-const WATCH_FUNCTION = (
-  parseServerlessYml(readFileSync(new URL('../../../serverless.yml', import.meta.url), 'utf8')) as {
-    functions: Record<string, { timeout: number; events: { schedule?: string }[] }>;
-  }
-).functions.watch;
-const LAMBDA_TIMEOUT_MS = WATCH_FUNCTION.timeout * 1000;
 const CLONESETS = watchStreams(CONTROLLER_KINDS).find((s) => s.resource === 'clonesets');
 if (!CLONESETS) throw new Error('no clonesets stream');
 

@@ -2,14 +2,26 @@
  * The scheduled watch function as Lambda runs it, for the pump tests on fake timers: a runtime of one cluster `c1`
  * whose checkpoints and publisher are the test's, and one invocation with Lambda's remaining-time clock.
  */
+import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { ControllerKind } from '../../../../lib/controllers/controller.js';
+import { parseServerlessYml } from '../../../../lib/emulator/serverlessRules.js';
 import type { ReconcileRequest } from '../../../../lib/requests/index.js';
 import type { watchHandler as WatchHandler } from '../../../../lib/runtime/handlers/watch.js';
 import type { Runtime } from '../../../../lib/runtime/types.js';
 import type { StateStores } from '../../../../lib/state/index.js';
 import type { MemoryCheckpoints } from './checkpoints.js';
+
+/** serverless.yml's `watch` function: its timeout (s) and schedule. */
+export const WATCH_FUNCTION = (
+  parseServerlessYml(readFileSync(new URL('../../../../serverless.yml', import.meta.url), 'utf8')) as {
+    functions: Record<string, { timeout: number; events: { schedule?: string }[] }>;
+  }
+).functions.watch;
+
+/** The watch function's timeout, ms: what Lambda gives each scheduled run. */
+export const LAMBDA_TIMEOUT_MS = WATCH_FUNCTION.timeout * 1000;
 
 /** A request the runtime's publisher was given: when (fake clock, ms) and the object's name. */
 export interface Published {
