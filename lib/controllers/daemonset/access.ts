@@ -1,8 +1,8 @@
 /**
  * The Advanced DaemonSet controller's RBAC rows (lib/kube/access.ts shapes), as OpenKruise's `+kubebuilder:rbac`
  * markers beside `pkg/controller/daemonset/daemonset_controller.go`, narrowed to the calls Kruiseless makes: read
- * the DaemonSet and write its status, create, renumber and prune its ControllerRevisions, create and delete its pods, and
- * read Nodes. Pods, ControllerRevisions and Nodes are granted by other kinds' rules as well; the joined manifest
+ * the DaemonSet and write its status, create, renumber, adopt and prune its ControllerRevisions, create, patch
+ * (in place, lifecycle, adoption) and delete its pods, and read Nodes. Pods, ControllerRevisions and Nodes are granted by other kinds' rules as well; the joined manifest
  * (lib/controllers/rbac.ts) has each row once.
  */
 import type { PolicyRule, ResourceAccess } from '../../kube/access.js';
@@ -20,6 +20,8 @@ export const DAEMONSET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'delete', group: 'apps', resource: 'controllerrevisions' },
   { verb: 'list', resource: 'pods' },
   { verb: 'create', resource: 'pods' },
+  // in-place updates, lifecycle hooks, and the adoption or release of a pod (./adopt.ts)
+  { verb: 'patch', resource: 'pods' },
   { verb: 'delete', resource: 'pods' },
   { verb: 'list', resource: 'nodes', namespaced: false },
 ];

@@ -2,7 +2,8 @@
  * OpenKruise: pkg/controller/daemonset/daemonset_controller.go `syncDaemonSet` (with the informer cache replaced by
  * quorum reads and the in-memory expectations by the durable ones).
  *
- * One reconcile pass over one DaemonSet: read it, its pods and its ControllerRevisions → observe the stored
+ * One reconcile pass over one DaemonSet: read it, its pods and its ControllerRevisions and the orphans among them it
+ * selects → adopt those (./adopt.ts) → observe the stored
  * expectations (pending: nothing is written, look again shortly) → read the Nodes → plan (./plan, pure) → execute
  * (./execute.ts).
  */
@@ -25,6 +26,7 @@ import {
 import type { ReconcileReason } from '../../requests/schema.js';
 import type { ExpectationStore, Lease } from '../../state/index.js';
 import { DAEMONSET_KIND_NAME, DAEMONSET_RESOURCE } from './api/resource.js';
+import { claimOrphans } from './adopt.js';
 import { executeDaemonSetPlan } from './execute.js';
 import { planDaemonSet, type DaemonSetPlan, type DaemonSetPlannerOptions } from './plan/index.js';
 
@@ -62,25 +64,26 @@ export function readScopeFor(_reason: ReconcileReason): ReadScope {
   return 'owned';
 }
 
-const ownedBy =
+/** Whether `o`'s controller is the DaemonSet of `uid`, or `o` has no controller (an orphan it may adopt). */
+const ownedOrOrphan =
   (uid: string) => (o: { metadata: { ownerReferences?: Pod['metadata']['ownerReferences'] } }) => {
     const ref = controllerRef(o.metadata.ownerReferences);
-    return !!uid && ref?.kind === DAEMONSET_KIND_NAME && ref.uid === uid;
+    return !ref || (!!uid && ref.kind === DAEMONSET_KIND_NAME && ref.uid === uid);
   };
 
 /**
- * The DaemonSet's pods and revisions: every pod and ControllerRevision of the namespace whose controller reference
- * is a DaemonSet of its UID (upstream lists everything and claims; adoption of orphans is not done).
+ * The pods and ControllerRevisions of the namespace that the DaemonSet of `uid` controls or that have no controller
+ * (./adopt.ts claims them; upstream lists everything and claims).
  * @throws KubeApiError when a list fails
  */
-export async function listOwned(
+export async function listOwnedOrOrphan(
   kube: Pick<KubeClient, 'list'>,
   namespace: string,
   uid: string,
 ): Promise<{ pods: Pod[]; revisions: ControllerRevision[] }> {
   const [pods, revisions] = await Promise.all([
-    listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, ownedBy(uid)),
-    listAll(kube, RESOURCES.controllerrevisions, { namespace, limit: LIST_PAGE_SIZE }, ownedBy(uid)),
+    listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, ownedOrOrphan(uid)),
+    listAll(kube, RESOURCES.controllerrevisions, { namespace, limit: LIST_PAGE_SIZE }, ownedOrOrphan(uid)),
   ]);
   return { pods: pods.items, revisions: revisions.items };
 }
@@ -104,7 +107,8 @@ export async function runPass(
     await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
     return { gone: true, writes: 0, acted: false };
   }
-  const { pods, revisions } = await listOwned(deps.kube, namespace, ds.metadata.uid ?? '');
+  const listed = await listOwnedOrOrphan(deps.kube, namespace, ds.metadata.uid ?? '');
+  const { pods, revisions, writes: claimWrites } = await claimOrphans(deps.kube, ds, listed);
   const observed = observeExpectations(
     stored,
     pods,
@@ -114,7 +118,12 @@ export async function runPass(
   );
   if (observed.changed) await deps.expectations.put(lease, observed.pending);
   if (!isSatisfied(observed.pending)) {
-    return { gone: false, writes: 0, acted: false, requeueAfterSeconds: pendingRecheckSeconds(observed) };
+    return {
+      gone: false,
+      writes: claimWrites,
+      acted: false,
+      requeueAfterSeconds: pendingRecheckSeconds(observed),
+    };
   }
   const nodes = (await listAll(deps.kube, RESOURCES.nodes, { limit: LIST_PAGE_SIZE })).items;
   const plan = planDaemonSet({
@@ -131,7 +140,7 @@ export async function runPass(
     deps.log.info('reconciled', { key: objectKeyText(key), plan: plan.type, ...fields });
   if (plan.type === 'Skip') {
     log({});
-    return { gone: false, writes: 0, acted: false, plan };
+    return { gone: false, writes: claimWrites, acted: false, plan };
   }
   const result = await executeDaemonSetPlan(
     {
@@ -153,13 +162,13 @@ export async function runPass(
     ...(plan.type === 'Sync'
       ? { creates: plan.creates.length, deletes: plan.deletes.length, hash: plan.hash }
       : {}),
-    writes: result.writes,
+    writes: claimWrites + result.writes,
     requeueAfterSeconds: requeue,
     error,
   });
   return {
     gone: false,
-    writes: result.writes,
+    writes: claimWrites + result.writes,
     acted: result.podWrites > 0 && !result.error,
     ...(error ? { error } : requeue !== undefined ? { requeueAfterSeconds: requeue } : {}),
     plan,

@@ -166,6 +166,62 @@ describe('reconcileDaemonSet', () => {
     expect((await stores.get(key)).backoffs).toEqual([{ key: '1/n0', delayMs: 2000, at: t1 + 1000 }]);
   });
 
+  test('a DaemonSet created again over the orphans of one deleted with --cascade=orphan adopts its pods and revision', async () => {
+    const h = setup();
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    // the DaemonSet deleted with --cascade=orphan: the garbage collector took its reference off pods and revision
+    for (const [name, p] of h.kube.pods)
+      h.kube.pods.set(name, { ...p, metadata: { ...p.metadata, ownerReferences: [] } });
+    const revisions = h.kube.objects(RESOURCES.controllerrevisions);
+    for (const [name, r] of revisions)
+      revisions.set(name, { ...r, metadata: { ...r.metadata, ownerReferences: [] } });
+    // and a pod of another controller, selected too, left alone
+    h.kube.pods.set('other', {
+      metadata: {
+        name: 'other',
+        namespace: 'default',
+        uid: 'uid-other',
+        labels: { app: 'agent' },
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-uid', controller: true },
+        ],
+      },
+      spec: { containers: [{ name: 'c', image: 'busybox' }], nodeName: 'n0' },
+    });
+    // created again: same name and selector, a new UID
+    const again = structuredClone(h.sets.get('agent')!);
+    again.metadata = { ...again.metadata, uid: 'ds-uid-2', resourceVersion: '9' };
+    delete again.status;
+    h.sets.set('agent', again);
+    h.journal.length = 0;
+
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    const writes = h.journal.filter((l) => /^(create|patch pod |replace controllerrevision|delete)/.test(l));
+    expect(writes).toEqual([
+      'patch pod agent-abc00',
+      'patch pod agent-abc01',
+      'patch pod agent-abc02',
+      `replace controllerrevision agent-${HASH}`,
+    ]);
+    const ref = {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'DaemonSet',
+      name: 'agent',
+      uid: 'ds-uid-2',
+      controller: true,
+      blockOwnerDeletion: true,
+    };
+    for (const name of ['agent-abc00', 'agent-abc01', 'agent-abc02'])
+      expect(h.kube.pods.get(name)?.metadata.ownerReferences).toEqual([ref]);
+    expect(h.kube.pods.get('other')?.metadata.ownerReferences?.[0]?.uid).toBe('rs-uid');
+    expect(revisions.get(`agent-${HASH}`)?.metadata.ownerReferences).toEqual([ref]);
+    expect(h.sets.get('agent')?.status).toMatchObject({
+      desiredNumberScheduled: 3,
+      currentNumberScheduled: 3,
+      updatedNumberScheduled: 3,
+    });
+  });
+
   test('the Node watch names a DaemonSet only where the node disagrees with it, and every one for a node gone', async () => {
     const h = setup(['n0', 'n1']);
     await reconcileDaemonSet(h.deps(), REQUEST);
