@@ -5,12 +5,13 @@
  * counting them; a node relabelled out of the selector loses its pod (the Node watch names the DaemonSet: its
  * verdict for the node no longer matches the pod on it); a pod that fails is deleted with a `FailedDaemonPod` Warning
  * and replaced, and the node's failed-pod delay (1 s, then 2 s) is kept with the DaemonSet's expectations in the
- * state table. Asserted from API objects and the state store only.
+ * state table; then the DaemonSet deleted with `--cascade=orphan` and created again adopts the pods and revision it
+ * finds. Asserted from API objects and the state store only.
  */
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Pod } from '../../../lib/api/types.js';
 import type { DaemonSet } from '../../../lib/controllers/daemonset/api/types.js';
-import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { AppsV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { useTestNamespace } from '../support/cluster.js';
 import { E2E_CLUSTER, startPipeline } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
@@ -161,4 +162,48 @@ describe('Advanced DaemonSet on the local control plane', () => {
     expect(after.at - before.at).toBeGreaterThanOrEqual(1000);
     expect(await failedDaemonPodEvents()).toHaveLength(2);
   }, 300_000);
+
+  test('deleted with --cascade=orphan and created again: the new DaemonSet adopts the pods and revision it finds', async () => {
+    const before = await livePods();
+    expect(before.length).toBeGreaterThan(0);
+    const revisionsBefore = (
+      await ctx.kc.makeApiClient(AppsV1Api).listNamespacedControllerRevision({ namespace: ctx.namespace })
+    ).items.map((r) => r.metadata?.name);
+    const spec = (await getSet()).spec;
+    await ctx.custom.deleteNamespacedCustomObject({
+      ...DS_API,
+      namespace: ctx.namespace,
+      name: 'agent',
+      propagationPolicy: 'Orphan',
+    });
+    await waitFor('the garbage collector orphans the pods', 60_000, async () => {
+      const pods = await livePods();
+      return pods.length === before.length && pods.every((p) => !p.metadata.ownerReferences?.length)
+        ? pods
+        : undefined;
+    });
+    await ctx.custom.createNamespacedCustomObject({
+      ...DS_API,
+      namespace: ctx.namespace,
+      body: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec },
+    });
+    const uid = (await getSet()).metadata.uid ?? '';
+    const adopted = await waitFor('every orphan adopted', 60_000, async () => {
+      const pods = await livePods();
+      return pods.every((p) => p.metadata.ownerReferences?.[0]?.uid === uid) ? pods : undefined;
+    });
+    // the same pods (no second pod on a node), and the same revision, now the new DaemonSet's
+    expect(adopted.map((p) => p.metadata.uid).sort()).toEqual(before.map((p) => p.metadata.uid).sort());
+    const revisions = (
+      await ctx.kc.makeApiClient(AppsV1Api).listNamespacedControllerRevision({ namespace: ctx.namespace })
+    ).items;
+    expect(revisions.map((r) => r.metadata?.name)).toEqual(revisionsBefore);
+    for (const r of revisions) expect(r.metadata?.ownerReferences?.[0]?.uid).toBe(uid);
+    const s = await waitFor('status observed', 60_000, async () => {
+      const st = (await getSet()).status;
+      return st?.observedGeneration === 1 ? st : undefined;
+    });
+    expect(s.currentNumberScheduled).toBe(before.length);
+    expect(s.numberMisscheduled).toBe(0);
+  }, 180_000);
 });
