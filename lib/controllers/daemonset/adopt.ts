@@ -8,7 +8,7 @@
  * the revision it finds instead of adding a second pod per node (and instead of failing on its revision's name, taken
  * by the orphan, with AlreadyExists on every pass). A pod it controls that its selector no longer matches is released,
  * as upstream. Nothing is adopted or released while the DaemonSet is being deleted, nor with an empty or invalid
- * selector (the pass reports that instead). A finished or terminating orphan pod is not adopted.
+ * selector (the pass reports that instead), nor with one its template's labels do not match. A finished or terminating orphan pod is not adopted.
  */
 import { isEmptySelector, selectorMatches } from '../../api/selector.js';
 import type { ControllerRevision, OwnerReference, Pod } from '../../api/types.js';
@@ -34,14 +34,19 @@ function withOwner<T extends Pod | ControllerRevision>(o: T, ref: OwnerReference
   return { ...o, metadata: { ...o.metadata, ownerReferences: [...(o.metadata.ownerReferences ?? []), ref] } };
 }
 
-/** The selector when the DaemonSet may claim with it: not being deleted, its selector set, valid and not empty. */
+/**
+ * The selector when the DaemonSet may claim with it: not being deleted, its selector set, valid, not empty, and
+ * matching the template's labels — OpenKruise's validating webhook refuses a DaemonSet whose selector does not, and
+ * Kruiseless serves no such webhook: claiming with it would release every pod the DaemonSet creates and create it
+ * again, pass after pass.
+ */
 function claimSelector(ds: DaemonSet): DaemonSet['spec']['selector'] | undefined {
   const selector = ds.spec.selector;
   if (ds.metadata.deletionTimestamp || !selector || isEmptySelector(selector)) return undefined;
   try {
-    selectorMatches(selector, {}); // throws for an invalid selector, which claims nothing
+    if (!selectorMatches(selector, ds.spec.template.metadata?.labels)) return undefined;
   } catch {
-    return undefined;
+    return undefined; // an invalid selector claims nothing
   }
   return selector;
 }

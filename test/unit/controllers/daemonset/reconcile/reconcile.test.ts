@@ -222,6 +222,18 @@ describe('reconcileDaemonSet', () => {
     });
   });
 
+  test('a selector its template does not match claims nothing: its own pods are kept, not released and made again', async () => {
+    const h = setup(['n0']);
+    const ds = h.sets.get('agent')!;
+    ds.spec.selector = { matchLabels: { app: 'other' } };
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    expect([...h.kube.pods.keys()]).toEqual(['agent-abc00']);
+    expect(h.journal.filter((l) => /^(patch pod [^ ]+$|delete pod|create pod agent-abc01)/.test(l))).toEqual(
+      [],
+    );
+  });
+
   test('the Node watch names a DaemonSet only where the node disagrees with it, and every one for a node gone', async () => {
     const h = setup(['n0', 'n1']);
     await reconcileDaemonSet(h.deps(), REQUEST);
