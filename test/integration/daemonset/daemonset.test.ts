@@ -112,11 +112,24 @@ describe('Advanced DaemonSet on the local control plane', () => {
       { name: nodes[1], body: { metadata: { labels: { [LABEL]: 'elsewhere' } } } },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
-    const shrunk = await waitFor('the pod on node b gone, desired 1', 60_000, async () => {
-      const s = (await getSet()).status;
-      return s?.desiredNumberScheduled === 1 && !(await podOn(nodes[1])) ? s : undefined;
+    // the pod is deleted (terminating first: until it is gone a pass still counts it misscheduled), then the status
+    // settles on one node
+    const shrunk = await waitFor(
+      'the pod on node b gone, the status settled on one node',
+      60_000,
+      async () => {
+        const s = (await getSet()).status;
+        const onB = (await ctx.core.listNamespacedPod({ namespace: ctx.namespace })).items.some(
+          (p) => p.spec?.nodeName === nodes[1],
+        );
+        return !onB && s?.desiredNumberScheduled === 1 && s.numberMisscheduled === 0 ? s : undefined;
+      },
+    );
+    expect(shrunk).toMatchObject({
+      currentNumberScheduled: 1,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 1,
     });
-    expect(shrunk).toMatchObject({ currentNumberScheduled: 1, numberMisscheduled: 0 });
 
     // the pod on node a fails: FailedDaemonPod, deleted, replaced; the node's delay of 1 s stored
     const key = {
