@@ -5,19 +5,13 @@
  * lease, waits for the release and follows the stream on from the saved checkpoint. Driven through the watch handler
  * on jest's fake timers, with a fake API server behind `watchOnce`.
  */
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { cloneSetKind } from '../../../lib/controllers/cloneset/kind.js';
 
 /** CloneSet's streams alone: the handover of one registration's watches is what this file times. */
 const CONTROLLER_KINDS = [cloneSetKind];
 import { watchStreams } from '../../../lib/source/watchSpec.js';
-import { MemoryCheckpoints } from './support/checkpoints.js';
-import {
-  invokeScheduled,
-  LAMBDA_TIMEOUT_MS,
-  scheduledWatchHandler,
-  WATCH_FUNCTION,
-} from './support/scheduledWatch.js';
+import { LAMBDA_TIMEOUT_MS, WATCH_FUNCTION, useScheduledWatch } from './support/scheduledWatch.js';
 import { FAKE_CLIENT_GRACE_MS, FakeWatchServer, rvAt, type WatchCall } from './support/fakeWatchServer.js';
 
 const server = new FakeWatchServer();
@@ -31,28 +25,7 @@ const { watchHandler } = await import('../../../lib/runtime/handlers/watch.js');
 const CLONESETS = watchStreams(CONTROLLER_KINDS).find((s) => s.resource === 'clonesets');
 if (!CLONESETS) throw new Error('no clonesets stream');
 
-let checkpoints: MemoryCheckpoints;
-let published: { at: number; name: string }[];
-
-beforeEach(() => {
-  jest.useFakeTimers({ now: 0 });
-  server.watches.length = 0;
-  server.stalled = false;
-  checkpoints = new MemoryCheckpoints(() => Date.now());
-  for (const s of watchStreams(CONTROLLER_KINDS)) checkpoints.seed('c1', s.resource, rvAt(0));
-  published = [];
-});
-afterEach(() => {
-  jest.useRealTimers();
-});
-
-const handler = () =>
-  scheduledWatchHandler(
-    watchHandler,
-    { checkpoints: () => checkpoints, published: () => published },
-    CONTROLLER_KINDS,
-  );
-const invoke = (run: ReturnType<typeof handler>, id: string) => invokeScheduled(run, id, LAMBDA_TIMEOUT_MS);
+const { checkpoints, published, handler, invoke } = useScheduledWatch(watchHandler, server, CONTROLLER_KINDS);
 
 /** Longest stretch of [from, to] with no open watch of `path`, ms. */
 function longestGap(calls: WatchCall[], path: string, from: number, to: number): number {
@@ -105,14 +78,18 @@ describe('overlapping scheduled watch runs', () => {
     expect(streamA).toMatchObject({ acquired: true, waitedMs: 0, watches: 2, changes: 2 });
     expect(streamB).toMatchObject({ acquired: true, waitedMs: 2_000, watches: 2, changes: 2 });
     // every change published once, within a flush interval of the watch that saw it
-    expect(published.filter((p) => p.name === 'web')).toEqual([
+    expect(published().filter((p) => p.name === 'web')).toEqual([
       { at: 11_000, name: 'web' },
       { at: 62_000, name: 'web' },
       { at: 63_300, name: 'web' },
       { at: 90_300, name: 'web' },
     ]);
     // B polled every 500 ms until A's release at its deadline, 8 s before A's timeout
-    expect(checkpoints.calls.filter((c) => c.op === 'release').map((c) => [c.holder, c.at])).toEqual([
+    expect(
+      checkpoints()
+        .calls.filter((c) => c.op === 'release')
+        .map((c) => [c.holder, c.at]),
+    ).toEqual([
       ['A', 62_000],
       ['A', 62_000],
       ['A', 62_000],
@@ -121,14 +98,14 @@ describe('overlapping scheduled watch runs', () => {
       ['B', 122_300],
     ]);
     expect(
-      checkpoints.calls
-        .filter((c) => c.op === 'acquire' && c.holder === 'B' && c.at < 63_000)
+      checkpoints()
+        .calls.filter((c) => c.op === 'acquire' && c.holder === 'B' && c.at < 63_000)
         .map((c) => c.op === 'acquire' && [c.at, c.acquired]),
     ).toEqual(
       [60_300, 60_800, 61_300, 61_800, 62_300].flatMap((at) => [0, 1, 2].map(() => [at, at === 62_300])),
     );
     // A's lease ran until its timeout and a little more, not 60 s past it
-    expect(checkpoints.calls.find((c) => c.op === 'acquire' && c.holder === 'A')).toMatchObject({
+    expect(checkpoints().calls.find((c) => c.op === 'acquire' && c.holder === 'A')).toMatchObject({
       at: 0,
       durationMs: 75_000,
     });
@@ -158,8 +135,10 @@ describe('overlapping scheduled watch runs', () => {
       [true, 2_000],
       [true, 2_000],
     ]);
-    expect(checkpoints.calls.filter((c) => c.op === 'release' && c.holder === 'A').map((c) => c.at)).toEqual([
-      62_000, 62_000, 62_000,
-    ]);
+    expect(
+      checkpoints()
+        .calls.filter((c) => c.op === 'release' && c.holder === 'A')
+        .map((c) => c.at),
+    ).toEqual([62_000, 62_000, 62_000]);
   });
 });

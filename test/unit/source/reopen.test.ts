@@ -5,14 +5,13 @@
  * through the watch handler on jest's fake timers, with a fake API server behind `watchOnce` whose first watches
  * of the CloneSet stream fail.
  */
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { cloneSetKind } from '../../../lib/controllers/cloneset/kind.js';
 
 /** CloneSet's streams alone: the handover of one registration's watches is what this file times. */
 const CONTROLLER_KINDS = [cloneSetKind];
 import { watchStreams } from '../../../lib/source/watchSpec.js';
-import { MemoryCheckpoints } from './support/checkpoints.js';
-import { invokeScheduled, LAMBDA_TIMEOUT_MS, scheduledWatchHandler } from './support/scheduledWatch.js';
+import { useScheduledWatch } from './support/scheduledWatch.js';
 import { FAKE_CLIENT_GRACE_MS, FakeWatchServer, rvAt } from './support/fakeWatchServer.js';
 
 const server = new FakeWatchServer();
@@ -39,29 +38,10 @@ const { watchHandler } = await import('../../../lib/runtime/handlers/watch.js');
 const CLONESETS = watchStreams(CONTROLLER_KINDS).find((s) => s.resource === 'clonesets');
 if (!CLONESETS) throw new Error('no clonesets stream');
 
-let checkpoints: MemoryCheckpoints;
-let published: { at: number; name: string }[];
-
+const { published, handler, invoke } = useScheduledWatch(watchHandler, server, CONTROLLER_KINDS);
 beforeEach(() => {
-  jest.useFakeTimers({ now: 0 });
-  server.watches.length = 0;
-  server.stalled = false;
   failing = 0;
-  checkpoints = new MemoryCheckpoints(() => Date.now());
-  for (const s of watchStreams(CONTROLLER_KINDS)) checkpoints.seed('c1', s.resource, rvAt(0));
-  published = [];
 });
-afterEach(() => {
-  jest.useRealTimers();
-});
-
-const handler = () =>
-  scheduledWatchHandler(
-    watchHandler,
-    { checkpoints: () => checkpoints, published: () => published },
-    CONTROLLER_KINDS,
-  );
-const invoke = (run: ReturnType<typeof handler>, id: string) => invokeScheduled(run, id, LAMBDA_TIMEOUT_MS);
 
 const clonesetWatches = () =>
   server.watches.filter((w) => w.path === CLONESETS_PATH).map(({ path: _path, ...w }) => w);
@@ -90,6 +70,6 @@ describe('a failed stream within a run', () => {
       reopened: 2,
       changes: 1,
     });
-    expect(published.filter((p) => p.name === 'web')).toEqual([{ at: 8_000, name: 'web' }]);
+    expect(published().filter((p) => p.name === 'web')).toEqual([{ at: 8_000, name: 'web' }]);
   });
 });
