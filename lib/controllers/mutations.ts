@@ -1,10 +1,11 @@
 /**
  * The mutators the admission webhook's `/mutate` answers with (lib/api/admission/mutation.ts): the defaulting
  * OpenKruise's mutating webhooks store, one per resource, under the deployment's gates. Today Advanced
- * StatefulSet's and SidecarSet's (defaults and the hash annotations pods are injected with); CloneSet's spec is stored
- * as written (README, "How it differs").
+ * StatefulSet's, SidecarSet's (defaults and the hash annotations pods are injected with) and Advanced DaemonSet's;
+ * CloneSet's spec is stored as written (README, "How it differs").
  */
 import type { Mutator } from '../api/admission/mutation.js';
+import { daemonSetMutator } from './daemonset/api/mutation.js';
 import { sidecarSetMutator } from './sidecarset/api/mutation.js';
 import { statefulSetMutator } from './statefulset/api/mutation.js';
 import type { StatefulSetSettings } from './statefulset/settings.js';
@@ -26,5 +27,6 @@ export function admissionMutators(settings: Readonly<Record<string, unknown>> = 
         : {}),
     }),
     sidecarSetMutator,
+    daemonSetMutator,
   ];
 }

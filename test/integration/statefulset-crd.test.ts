@@ -295,6 +295,7 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
       expect(registered.webhooks.map((w) => [w.name, w.failurePolicy, w.clientConfig.url])).toEqual([
         ['statefulsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
         ['sidecarsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
+        ['daemonsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
       ]);
       const template = {
         metadata: { labels: { app: 'd' } },

@@ -2,8 +2,8 @@
  * OpenKruise: apis/apps/defaults/v1beta1.go `SetDefaultsDaemonSetV1beta1` (what the mutating webhook stores), and
  * the webhook's re-encoding of the typed object, which writes every quantity in Go's canonical text.
  *
- * Kruiseless answers no DaemonSet admission yet, so the controller reads the DaemonSet with these defaults applied
- * in memory and decides as OpenKruise's controller does on one its webhook defaulted. The canonical quantities
+ * Kruiseless's `/mutate` stores these defaults (./mutation.ts) where it is registered; the controller applies them in
+ * memory on every read as well, so a DaemonSet stored without the webhook decides as one it defaulted. The canonical quantities
  * matter to the revision hash: Go hashes the decoded `resource.Quantity`, whose fields differ for `0.5` and `500m`.
  */
 import { canonicalQuantity } from '../../../api/quantity.js';
@@ -46,12 +46,12 @@ export function canonicalTemplate(template: PodTemplateSpec): PodTemplateSpec {
 }
 
 /**
- * `ds` with OpenKruise's webhook defaults: `burstReplicas` 250, `updateStrategy.type` `RollingUpdate`, and for
- * `RollingUpdate` a `rollingUpdate` with `rollingUpdateType` `Standard` and — when neither is set —
- * `maxUnavailable` 1 and `maxSurge` 0; `revisionHistoryLimit` 10; canonical template quantities
- * ({@link canonicalTemplate}). Returns a new object; `ds` is not modified.
+ * `ds` with `SetDefaultsDaemonSetV1beta1`'s defaults — what OpenKruise's mutating webhook adds: `burstReplicas` 250,
+ * `updateStrategy.type` `RollingUpdate`, and for `RollingUpdate` a `rollingUpdate` with `rollingUpdateType`
+ * `Standard` and — when neither is set — `maxUnavailable` 1 and `maxSurge` 0; `revisionHistoryLimit` 10. The
+ * template is left as it is. Returns a new object; `ds` is not modified.
  */
-export function withDefaults(ds: DaemonSet): DaemonSet {
+export function withSpecDefaults(ds: DaemonSet): DaemonSet {
   const spec = ds.spec;
   const type = spec.updateStrategy?.type || 'RollingUpdate';
   let rollingUpdate = spec.updateStrategy?.rollingUpdate;
@@ -68,10 +68,19 @@ export function withDefaults(ds: DaemonSet): DaemonSet {
     ...ds,
     spec: {
       ...spec,
-      template: canonicalTemplate(spec.template),
       burstReplicas: spec.burstReplicas ?? DEFAULT_BURST_REPLICAS,
       updateStrategy: { ...spec.updateStrategy, type, ...(rollingUpdate ? { rollingUpdate } : {}) },
       revisionHistoryLimit: spec.revisionHistoryLimit ?? DEFAULT_REVISION_HISTORY_LIMIT,
     },
   };
+}
+
+/**
+ * `ds` as the controller reads it: {@link withSpecDefaults} and canonical template quantities
+ * ({@link canonicalTemplate}), so a DaemonSet stored without the webhook plans as one it defaulted. Returns a new
+ * object; `ds` is not modified.
+ */
+export function withDefaults(ds: DaemonSet): DaemonSet {
+  const defaulted = withSpecDefaults(ds);
+  return { ...defaulted, spec: { ...defaulted.spec, template: canonicalTemplate(ds.spec.template) } };
 }

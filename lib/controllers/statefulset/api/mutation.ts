@@ -9,24 +9,11 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Mutator, MutationRequest } from '../../../api/admission/mutation.js';
+import { lifecycleWithoutGoZero, withoutGoZero } from '../../../api/goZeroValues.js';
 import { isJsonObject, type JsonObject } from '../../../api/types.js';
 import { applyDefaults, type StatefulSetDefaultsOptions } from './defaults.js';
 import { STATEFULSET_RESOURCE } from './resource.js';
 import type { StatefulSet } from './types.js';
-
-/**
- * A copy of `o` without those of `keys` whose value is Go's zero value for a non-pointer `omitempty` field: false,
- * "", an empty list or an empty map.
- */
-function withoutZero(o: JsonObject, keys: readonly string[]): JsonObject {
-  const out = { ...o };
-  for (const k of keys) {
-    const v = out[k];
-    const empty = (Array.isArray(v) && v.length === 0) || (isJsonObject(v) && Object.keys(v).length === 0);
-    if (v === false || v === '' || empty) delete out[k];
-  }
-  return out;
-}
 
 /**
  * `sts` as OpenKruise's webhook writes it back after its Go round trip (decode into `apis/apps/v1beta1`'s
@@ -40,18 +27,11 @@ function withoutZero(o: JsonObject, keys: readonly string[]): JsonObject {
  */
 export function withoutGoZeroValues(sts: JsonObject): JsonObject {
   if (!isJsonObject(sts.spec)) return sts;
-  const spec = withoutZero(sts.spec, ['serviceName', 'volumeClaimTemplates', 'reserveOrdinals']);
+  const spec = withoutGoZero(sts.spec, ['serviceName', 'volumeClaimTemplates', 'reserveOrdinals']);
   const strategy = spec.updateStrategy;
   if (isJsonObject(strategy) && isJsonObject(strategy.rollingUpdate))
-    spec.updateStrategy = { ...strategy, rollingUpdate: withoutZero(strategy.rollingUpdate, ['paused']) };
-  const lifecycle = spec.lifecycle;
-  if (isJsonObject(lifecycle)) {
-    const hooks: JsonObject = { ...lifecycle };
-    for (const [name, hook] of Object.entries(lifecycle))
-      if (isJsonObject(hook))
-        hooks[name] = withoutZero(hook, ['labelsHandler', 'finalizersHandler', 'markPodNotReady']);
-    spec.lifecycle = hooks;
-  }
+    spec.updateStrategy = { ...strategy, rollingUpdate: withoutGoZero(strategy.rollingUpdate, ['paused']) };
+  if (spec.lifecycle !== undefined) spec.lifecycle = lifecycleWithoutGoZero(spec.lifecycle);
   return { ...sts, spec };
 }
 
