@@ -1,10 +1,14 @@
 /**
  * The mutators the admission webhook's `/mutate` answers with (lib/api/admission/mutation.ts): the defaulting
  * OpenKruise's mutating webhooks store, one per resource, under the deployment's gates. Today Advanced
- * StatefulSet's, SidecarSet's (defaults and the hash annotations pods are injected with) and Advanced DaemonSet's;
- * CloneSet's spec is stored as written (README, "How it differs").
+ * StatefulSet's, SidecarSet's (defaults and the hash annotations pods are injected with), Advanced DaemonSet's,
+ * BroadcastJob's and AdvancedCronJob's; CloneSet's spec is stored as written (README, "How it differs").
  */
 import type { Mutator } from '../api/admission/mutation.js';
+import { advancedCronJobMutator } from './advancedcronjob/api/mutation.js';
+import type { AdvancedCronJobSettings } from './advancedcronjob/settings.js';
+import { broadcastJobMutator } from './broadcastjob/api/mutation.js';
+import type { BroadcastJobSettings } from './broadcastjob/settings.js';
 import { daemonSetMutator } from './daemonset/api/mutation.js';
 import { sidecarSetMutator } from './sidecarset/api/mutation.js';
 import { statefulSetMutator } from './statefulset/api/mutation.js';
@@ -12,10 +16,13 @@ import type { StatefulSetSettings } from './statefulset/settings.js';
 
 /**
  * Every mutator under the controllers' settings (lib/runtime/config.ts `controllerSettings`, by controller name).
- * @param settings controller name → its parsed settings; the Advanced StatefulSet's under `statefulset`
+ * @param settings controller name → its parsed settings; the Advanced StatefulSet's under `statefulset`, the
+ *   BroadcastJob's under `broadcastjob`, the AdvancedCronJob's under `advancedcronjob`
  */
 export function admissionMutators(settings: Readonly<Record<string, unknown>> = {}): Mutator[] {
   const sts = (settings.statefulset ?? {}) as StatefulSetSettings;
+  const bcj = (settings.broadcastjob ?? {}) as BroadcastJobSettings;
+  const acj = (settings.advancedcronjob ?? {}) as AdvancedCronJobSettings;
   return [
     statefulSetMutator({
       ...(sts.templateNoDefaults !== undefined ? { templateNoDefaults: sts.templateNoDefaults } : {}),
@@ -28,5 +35,11 @@ export function admissionMutators(settings: Readonly<Record<string, unknown>> = 
     }),
     sidecarSetMutator,
     daemonSetMutator,
+    broadcastJobMutator(
+      bcj.templateNoDefaults !== undefined ? { templateNoDefaults: bcj.templateNoDefaults } : {},
+    ),
+    advancedCronJobMutator(
+      acj.templateNoDefaults !== undefined ? { templateNoDefaults: acj.templateNoDefaults } : {},
+    ),
   ];
 }

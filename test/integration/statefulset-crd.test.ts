@@ -296,6 +296,8 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
         ['statefulsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
         ['sidecarsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
         ['daemonsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
+        ['broadcastjobs.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
+        ['advancedcronjobs.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
       ]);
       const template = {
         metadata: { labels: { app: 'd' } },

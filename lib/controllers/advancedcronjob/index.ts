@@ -34,5 +34,5 @@ export const advancedCronJob: Controller<AdvancedCronJobSettings, AcjPassPlan> =
     deniedToAll: ADVANCEDCRONJOB_DENIED_TO_ALL,
     rules: { controller: ADVANCEDCRONJOB_CONTROLLER_RULES, watcher: ADVANCEDCRONJOB_WATCHER_RULES },
   },
-  reconcile: (deps, request) => reconcileAdvancedCronJob(deps, request),
+  reconcile: (deps, request, settings) => reconcileAdvancedCronJob({ ...deps, options: settings }, request),
 };

@@ -25,12 +25,15 @@ import {
   type UnsupportedPlan,
 } from './plan/index.js';
 import { deleteChild, updateStatus } from './write.js';
+import type { AdvancedCronJobSettings } from './settings.js';
 
 /** What a pass needs. */
 export interface PassDeps {
   kube: KubeClient;
   log: Logger;
   clock: Clock;
+  /** The controller's settings (feature gates). */
+  options?: AdvancedCronJobSettings;
 }
 
 /** What one pass did: the loop's {@link LoopPassResult} with this kind's plan. */
@@ -63,7 +66,12 @@ export async function runPass(
     kind === 'Job' || kind === 'BroadcastJob'
       ? (await listAll(deps.kube, resource, { namespace, limit: LIST_PAGE_SIZE })).items
       : [];
-  const plan = planAdvancedCronJob({ acj, children, now: new Date(deps.clock()) });
+  const plan = planAdvancedCronJob({
+    acj,
+    children,
+    now: new Date(deps.clock()),
+    ...(deps.options?.templateNoDefaults ? { templateNoDefaults: true } : {}),
+  });
   const log = (fields: Record<string, unknown>) =>
     deps.log.info('reconciled', { key: objectKeyText(key), ...fields });
   if (plan.type === 'Unsupported') {

@@ -34,5 +34,5 @@ export const broadcastJob: Controller<BroadcastJobSettings, BroadcastJobPlan> = 
     deniedToAll: BROADCASTJOB_DENIED_TO_ALL,
     rules: { controller: BROADCASTJOB_CONTROLLER_RULES, watcher: BROADCASTJOB_WATCHER_RULES },
   },
-  reconcile: (deps, request) => reconcileBroadcastJob(deps, request),
+  reconcile: (deps, request, settings) => reconcileBroadcastJob({ ...deps, options: settings }, request),
 };

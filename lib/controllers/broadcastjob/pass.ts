@@ -33,6 +33,7 @@ import { executeBroadcastJobPlan } from './execute.js';
 import { reportInvalid } from './invalid.js';
 import { isJobFinished, planBroadcastJob, type BroadcastJobPlan } from './plan/index.js';
 import { deleteBroadcastJob } from './write.js';
+import type { BroadcastJobSettings } from './settings.js';
 
 /** What a pass needs. */
 export interface PassDeps {
@@ -46,6 +47,8 @@ export interface PassDeps {
   writeConcurrency?: number;
   /** New pod name suffixes; default 5 random characters of `SAFE_ALPHABET`. */
   newSuffix?: () => string;
+  /** The controller's settings (feature gates). */
+  options?: BroadcastJobSettings;
 }
 
 /** What one pass did: the loop's {@link LoopPassResult} with this kind's plan. */
@@ -126,6 +129,7 @@ export async function runPass(
     nodes,
     now: new Date(deps.clock()),
     newSuffix: deps.newSuffix ?? randomSuffix,
+    ...(deps.options?.templateNoDefaults ? { templateNoDefaults: true } : {}),
   });
   const log = (fields: Record<string, unknown>) =>
     deps.log.info('reconciled', { key: objectKeyText(key), plan: plan.type, ...fields });

@@ -4,7 +4,7 @@
  *
  * The child of one scheduled time: named `<acj name>-<scheduled time, Unix seconds>` (so one scheduled time makes
  * one child, whoever creates it), the template's labels and annotations plus `apps.kruise.io/scheduled-at`, the
- * template's spec as written, and the AdvancedCronJob as controller owner.
+ * template's spec (with the webhook's pod-template defaults, ./plan.ts), and the AdvancedCronJob as controller owner.
  */
 import { metaTime } from '../../../api/time.js';
 import { ANNOTATION_SCHEDULED_AT } from '../api/keys.js';

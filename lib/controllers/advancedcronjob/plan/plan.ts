@@ -2,7 +2,8 @@
  * OpenKruise: pkg/controller/advancedcronjob/advancedcronjob_controller.go `Reconcile` and its `reconcileJob` /
  * `reconcileBroadcastJob` (one algorithm over two child kinds), v1.9.0.
  *
- * One pass over an AdvancedCronJob (defaults applied) and the children it controls, at `now`:
+ * One pass over an AdvancedCronJob (defaults applied, the templates' pod-spec defaults too unless
+ * `templateNoDefaults`) and the children it controls, at `now`:
  * 1. the status from the children (`type`, active references, `lastScheduleTime`) — written when it changed;
  * 2. the finished children beyond `failedJobsHistoryLimit`, then `successfulJobsHistoryLimit`, deleted;
  * 3. paused: nothing more, and no wake-up;
@@ -13,7 +14,7 @@
  * 6. `Replace`: the active children deleted; then the child of the missed time created (./newChild.ts).
  * OpenKruise records no Event for any of it, and neither does this.
  */
-import { withDefaults } from '../api/defaults.js';
+import { withChildTemplateDefaults, withDefaults } from '../api/defaults.js';
 import type { AdvancedCronJob, AdvancedCronJobStatus, ChildTemplate, CronChild } from '../api/types.js';
 import { beyondHistoryLimit, lastScheduleOf, sortChildren, statusOf } from './children.js';
 import { newChild } from './newChild.js';
@@ -89,11 +90,15 @@ export interface AdvancedCronJobInput {
   /** The namespace's children of the template's kind (filtered here by {@link isChildOf}). */
   children: readonly CronChild[];
   now: Date;
+  /** Gate `TemplateNoDefaults`: the templates as stored, without `SetDefaultPodSpec`'s defaults (default false). */
+  templateNoDefaults?: boolean;
 }
 
 /** The plan of one pass (see the module doc). Pure. */
 export function planAdvancedCronJob(input: AdvancedCronJobInput): AdvancedCronJobPlan | UnsupportedPlan {
-  const acj = withDefaults(input.acj);
+  const acj = input.templateNoDefaults
+    ? withDefaults(input.acj)
+    : withChildTemplateDefaults(withDefaults(input.acj));
   const found = templateKindOf(acj);
   if (!found || found.kind === 'ImageListPullJob')
     return { type: 'Unsupported', templateKind: found?.kind ?? 'none' };

@@ -1,10 +1,12 @@
 /**
  * OpenKruise: apis/apps/defaults/v1beta1.go `SetDefaultsBroadcastJob` (what the mutating webhook stores).
  *
- * Kruiseless answers no BroadcastJob admission yet, so the controller reads the job with these defaults applied in
- * memory: it then decides as OpenKruise's controller does on a job its webhook defaulted. The pod template's
- * defaults (`SetDefaultPodSpec`) are not applied: the API server defaults the pods it is given the same way.
+ * Kruiseless's `/mutate` stores these defaults where it is registered (./mutation.ts); the controller applies them in
+ * memory on every read as well, so it decides as OpenKruise's controller does on a job its webhook defaulted. The pod
+ * template's defaults matter to the pods: `SetDefaultPodSpec` gives a container without a pull policy `Always`, where
+ * the API server would give a tagged image `IfNotPresent`.
  */
+import { defaultPodTemplate } from '../../../api/podTemplateDefaults.js';
 import type { BroadcastJob } from './types.js';
 
 /** `parallelism` when absent: `1<<31 - 1`. */
@@ -25,4 +27,13 @@ export function withDefaults(job: BroadcastJob): BroadcastJob {
       failurePolicy: { ...spec.failurePolicy, type: spec.failurePolicy?.type || 'FailFast' },
     },
   };
+}
+
+/**
+ * `job` with OpenKruise's `SetDefaultPodSpec` defaults in its pod template (lib/api/podTemplateDefaults.ts
+ * `defaultPodTemplate`: `imagePullPolicy` `Always` for containers, `restartPolicy` `Always` when empty, …), as its
+ * webhook stores them on a CREATE or a template change unless gate `TemplateNoDefaults` is on. Returns a new object.
+ */
+export function withPodTemplateDefaults(job: BroadcastJob): BroadcastJob {
+  return { ...job, spec: { ...job.spec, template: defaultPodTemplate(job.spec.template) } };
 }

@@ -11,7 +11,7 @@ import { metaTime } from '../../../api/time.js';
 import type { Pod } from '../../../api/types.js';
 import { initKruisePodReady } from '../../../podset/podReadiness.js';
 import { isPodActive, podRef } from '../../../podset/pods.js';
-import { withDefaults, DEFAULT_PARALLELISM } from '../api/defaults.js';
+import { withDefaults, withPodTemplateDefaults, DEFAULT_PARALLELISM } from '../api/defaults.js';
 import { validateBroadcastJob } from '../api/validation.js';
 import {
   BcjEventReason,
@@ -84,8 +84,9 @@ export function isJobComplete(job: BroadcastJob, desired: ReadonlyMap<string, Po
 }
 
 /**
- * The plan for one pass over `input.job` (upstream's order, after its webhooks: defaults applied, and a job its
- * validating webhook would refuse is `Invalid` and nothing else is planned):
+ * The plan for one pass over `input.job` (upstream's order, after its webhooks: defaults applied — the pod
+ * template's too unless `templateNoDefaults` — and a job its validating webhook would refuse is `Invalid` and
+ * nothing else is planned):
  * 1. a finished job ({@link isJobFinished}) is deleted once its TTL is past, else looked at again when it runs out;
  * 2. `startTime` set to now when absent, `phase` to `running` when empty; the counts from the listed pods
  *    (./pods.ts), `desired` from the nodes (./nodes.ts);
@@ -104,7 +105,9 @@ export function isJobComplete(job: BroadcastJob, desired: ReadonlyMap<string, Po
  * that asks for nothing must not lose the deadline's timer.
  */
 export function planBroadcastJob(input: BroadcastJobPlanInput): BroadcastJobPlan {
-  const job = withDefaults(input.job);
+  const job = input.templateNoDefaults
+    ? withDefaults(input.job)
+    : withPodTemplateDefaults(withDefaults(input.job));
   const errors = validateBroadcastJob(job);
   if (errors.length > 0) return { type: 'Invalid', errors };
   const { now } = input;

@@ -28,6 +28,8 @@ export interface BroadcastJobPlanInput {
    * per pod to create, in node order.
    */
   newSuffix: () => string;
+  /** Gate `TemplateNoDefaults`: the pod template as stored, without `SetDefaultPodSpec`'s defaults (default false). */
+  templateNoDefaults?: boolean;
 }
 
 /**

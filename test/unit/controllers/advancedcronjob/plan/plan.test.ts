@@ -106,9 +106,53 @@ describe('planAdvancedCronJob', () => {
           },
         ],
       },
-      spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } } },
+      // the pod template with SetDefaultPodSpec's defaults, as OpenKruise's webhook stores the jobTemplate
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              {
+                name: 'c',
+                image: 'busybox',
+                imagePullPolicy: 'Always',
+                resources: {},
+                terminationMessagePath: '/dev/termination-log',
+                terminationMessagePolicy: 'File',
+              },
+            ],
+            restartPolicy: 'Never',
+            dnsPolicy: 'ClusterFirst',
+            securityContext: {},
+            terminationGracePeriodSeconds: 30,
+            schedulerName: 'default-scheduler',
+          },
+        },
+      },
     });
     expect(p.requeueAfterSeconds).toBe(60);
+  });
+
+  it("a child's tagged image pulls Always, as OpenKruise's stored template says; TemplateNoDefaults copies it as written", () => {
+    const a = acj({}, { type: 'Job' });
+    const tagged = (x: AdvancedCronJob): AdvancedCronJob => {
+      const t = structuredClone(x);
+      const child = t.spec.template.jobTemplate ?? t.spec.template.broadcastJobTemplate;
+      if (child?.spec?.template)
+        child.spec.template.spec.containers = [{ name: 'c', image: 'nginx:1.18-alpine' }];
+      return t;
+    };
+    const now = new Date('2026-12-03T00:01:00.400Z');
+    const defaulted = planAdvancedCronJob({ acj: tagged(a), children: [], now }) as AdvancedCronJobPlan;
+    const containers = (p: AdvancedCronJobPlan) =>
+      (p.create?.spec as { template: { spec: { containers: unknown[] } } }).template.spec.containers;
+    expect(containers(defaulted)).toEqual([expect.objectContaining({ imagePullPolicy: 'Always' })]);
+    const asWritten = planAdvancedCronJob({
+      acj: tagged(a),
+      children: [],
+      now,
+      templateNoDefaults: true,
+    }) as AdvancedCronJobPlan;
+    expect(containers(asWritten)).toEqual([{ name: 'c', image: 'nginx:1.18-alpine' }]);
   });
 
   it('lists the active children and the latest scheduled time; nothing more is due', () => {

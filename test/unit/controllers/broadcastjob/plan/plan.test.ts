@@ -106,8 +106,22 @@ describe('planBroadcastJob', () => {
         ],
       },
       spec: {
-        containers: [{ name: 'c', image: 'busybox' }],
+        // the template's SetDefaultPodSpec defaults, as OpenKruise's webhook stores them
+        containers: [
+          {
+            name: 'c',
+            image: 'busybox',
+            imagePullPolicy: 'Always',
+            resources: {},
+            terminationMessagePath: '/dev/termination-log',
+            terminationMessagePolicy: 'File',
+          },
+        ],
         restartPolicy: 'Never',
+        dnsPolicy: 'ClusterFirst',
+        securityContext: {},
+        terminationGracePeriodSeconds: 30,
+        schedulerName: 'default-scheduler',
         affinity: {
           nodeAffinity: {
             requiredDuringSchedulingIgnoredDuringExecution: {
@@ -133,6 +147,18 @@ describe('planBroadcastJob', () => {
     });
     expect(p.finalEvents).toEqual([]);
     expect(p.requeueAfterSeconds).toBeUndefined();
+  });
+
+  it("a tagged image's pod pulls Always, as OpenKruise's stored template says; TemplateNoDefaults keeps it as written", () => {
+    const tagged = job();
+    tagged.spec.template.spec.containers = [{ name: 'c', image: 'nginx:1.18-alpine' }];
+    const defaulted = sync(planBroadcastJob(input(tagged, [], [node('n0')])));
+    expect(defaulted.creates[0]?.pod.spec.containers[0]?.imagePullPolicy).toBe('Always');
+    const asWritten = sync(
+      planBroadcastJob({ ...input(tagged, [], [node('n0')]), templateNoDefaults: true }),
+    );
+    expect(asWritten.creates[0]?.pod.spec.containers).toEqual([{ name: 'c', image: 'nginx:1.18-alpine' }]);
+    expect(asWritten.creates[0]?.pod.spec.dnsPolicy).toBeUndefined();
   });
 
   it('parallelism caps the creates (a legacy percentage of desired, rounded up)', () => {
