@@ -13,6 +13,13 @@ describe('rolloutTarget', () => {
     ['statefulset.apps.kruise.io/db', 'statefulset', 'db'],
     ['statefulsets.v1beta1.apps.kruise.io/db', 'statefulset', 'db'],
     ['statefulsets.v1alpha1.apps.kruise.io/db', 'statefulset', 'db'],
+    ['ds/agent', 'daemonset', 'agent'],
+    ['DaemonSet/agent', 'daemonset', 'agent'],
+    ['daemonsets/agent', 'daemonset', 'agent'],
+    ['ads/agent', 'daemonset', 'agent'],
+    ['daemon/agent', 'daemonset', 'agent'],
+    ['daemonsets.apps.kruise.io/agent', 'daemonset', 'agent'],
+    ['daemonset.v1beta1.apps.kruise.io/agent', 'daemonset', 'agent'],
   ])('%s is a %s named %s', (arg, kind, name) => {
     expect(rolloutTarget(arg)).toEqual({ kind, name });
   });
@@ -27,10 +34,20 @@ describe('rolloutTarget', () => {
     }
   });
 
+  it("refuses apps/v1's DaemonSet named with its group, naming the spelling that works", () => {
+    for (const type of ['daemonsets.apps', 'daemonset.v1.apps']) {
+      expect(() => rolloutTarget(`${type}/agent`)).toThrow(
+        new CliError(
+          `"${type}" is apps/v1's DaemonSet, which kube-controller-manager runs; an Advanced DaemonSet is daemonset.apps.kruise.io/agent (or ds/agent)`,
+        ),
+      );
+    }
+  });
+
   it('refuses another type and an empty name', () => {
     expect(() => rolloutTarget('deployment/web')).toThrow(
       new CliError(
-        '"deployment" is not a CloneSet or an Advanced StatefulSet: kruiseless handles clonesets.apps.kruise.io and statefulsets.apps.kruise.io',
+        '"deployment" is not a CloneSet, an Advanced StatefulSet or an Advanced DaemonSet: kruiseless handles clonesets.apps.kruise.io, statefulsets.apps.kruise.io and daemonsets.apps.kruise.io',
       ),
     );
     expect(() => rolloutTarget('clone/')).toThrow(new CliError('"clone/" names no workload'));
