@@ -144,7 +144,7 @@ export function registerRollout(program: Command, io: CliIO): void {
     rollout
       .command('status <workload>')
       .description(
-        'follow the rollout until it is complete; exit 1 on timeout or exceeded progress deadline',
+        'follow the rollout until it is complete; exit 1 on timeout or exceeded progress deadline. An Advanced DaemonSet (kubectl\'s DaemonSet lines) is complete once desiredNumberScheduled − partition pods are updated and all are available; a paused one is not complete: status keeps waiting, its line ending "(paused)..."',
       ),
   )
     .option('--timeout <duration>', 'give up after this long (Go duration: 30s, 5m, 1h; 0 = never)', '0')
@@ -161,7 +161,7 @@ export function registerRollout(program: Command, io: CliIO): void {
     rollout
       .command('pause <workload>')
       .description(
-        'pause the rollout (updateStrategy.paused, rollingUpdate.paused for an Advanced StatefulSet)',
+        'pause the rollout (updateStrategy.paused; rollingUpdate.paused for an Advanced StatefulSet or DaemonSet)',
       ),
   ).action((arg: string, opts: ConnectionOptions) => runCommand(io, () => setPaused(io, arg, opts, true)));
 

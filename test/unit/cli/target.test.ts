@@ -1,6 +1,7 @@
 /** `TYPE/NAME` arguments of `kruiseless rollout` and `plan`: which kind, and the refusals' exact words. */
 import { describe, expect, it } from '@jest/globals';
 import { CliError } from '../../../lib/cli/io.js';
+import { runCli } from '../../../lib/cli/program.js';
 import { rolloutTarget } from '../../../lib/cli/target.js';
 
 describe('rolloutTarget', () => {
@@ -51,5 +52,19 @@ describe('rolloutTarget', () => {
       ),
     );
     expect(() => rolloutTarget('clone/')).toThrow(new CliError('"clone/" names no workload'));
+  });
+
+  it('plan refuses an Advanced DaemonSet before connecting; rollout takes it', async () => {
+    expect(await runCli(['plan', 'ds/agent'], { HOME: '/nonexistent' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: kruiseless plan does not take an Advanced DaemonSet yet (rollout does)\n',
+    });
+    // rollout gets as far as the connection
+    expect(await runCli(['rollout', 'status', 'ds/agent'], { HOME: '/nonexistent' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: no kubeconfig: pass --kubeconfig <file>, set KUBECONFIG, or create ~/.kube/config\n',
+    });
   });
 });
