@@ -2,8 +2,9 @@
  * `kruiseless rollout` on an Advanced DaemonSet (`apps.kruise.io/v1beta1`; docs/cli.md#rollout): the DaemonSet's
  * GET, pause and resume (`spec.updateStrategy.rollingUpdate.paused`, which OpenKruise's `isDaemonSetPaused` reads;
  * kubectl-kruise v1.2.2 pauses no DaemonSet; ./pauseRollingUpdate.ts), and history and undo over the
- * ControllerRevisions the DaemonSet controls, as kubectl reads a DaemonSet's (`daemonSetHistory`,
- * `DaemonSetRollbacker`; ./revisionCommands.ts), with the controller's revision data
+ * ControllerRevisions the DaemonSet controls, as kubectl-kruise v1.2.2 reads them (`advancedDaemonSetHistory`,
+ * `AdvancedDaemonSetRollbacker`, on v1alpha1) and kubectl a DaemonSet's (./revisionCommands.ts), with the
+ * controller's revision data
  * (lib/controllers/daemonset/plan/revision.ts). The status line: ./statusDaemonSetView.ts.
  */
 import { withDefaults } from '../controllers/daemonset/api/defaults.js';
