@@ -19,7 +19,7 @@ export type RegisterCommands = (program: Command, io: CliIO) => void;
 /** Controller name → its commands (docs/cli.md). */
 export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterCommands[]>> = {
   cloneset: [registerRollout, registerPlan, registerWhy, registerLint],
-  // `kruiseless rollout` and `lint` (CloneSet's entries) take Advanced StatefulSets too; plan and why do not yet
+  // `kruiseless rollout` and `lint` (CloneSet's entries) take Advanced StatefulSets too, and so do plan and why
   statefulset: [],
   // no BroadcastJob commands yet
   broadcastjob: [],
@@ -27,7 +27,7 @@ export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterComma
   sidecarset: [],
   // no AdvancedCronJob commands yet
   advancedcronjob: [],
-  // no Advanced DaemonSet commands yet
+  // `kruiseless rollout` (CloneSet's entry) takes Advanced DaemonSets too (`ds/<name>`); no other command yet
   daemonset: [],
 };
 

@@ -1,8 +1,8 @@
 /**
- * A CloneSet's rollout history from its ControllerRevisions (docs/cli.md#rollout-history-and-undo), as
- * kubectl-kruise reads it (`clonesetHistory`, `printHistory`, `findHistory`): the revisions selected by the
- * CloneSet's selector and controlled by it, numbered by their `revision` field, with the `kubernetes.io/change-cause`
- * annotation each revision copied from the CloneSet.
+ * A workload's rollout history from its ControllerRevisions (docs/cli.md#rollout-history-and-undo), as
+ * kubectl-kruise reads a CloneSet's (`clonesetHistory`, `printHistory`, `findHistory`) and kubectl a DaemonSet's:
+ * the revisions the workload controls, numbered by their `revision` field, with the `kubernetes.io/change-cause`
+ * annotation each revision copied from the workload. The commands over them: ./revisionCommands.ts.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ControllerRevision, JsonValue, ObjectMeta, PodTemplateSpec } from '../api/types.js';
@@ -11,7 +11,7 @@ import { CliError } from './io.js';
 /** Annotation kubectl reads as CHANGE-CAUSE. */
 export const ANNOTATION_CHANGE_CAUSE = 'kubernetes.io/change-cause';
 
-/** The revisions controlled by `owner` (a CloneSet, an Advanced StatefulSet), ascending by revision number. */
+/** The revisions controlled by `owner` (a CloneSet, an Advanced StatefulSet or DaemonSet), ascending by revision number. */
 export function controlledRevisions(
   owner: { metadata: ObjectMeta },
   listed: readonly ControllerRevision[],
@@ -77,8 +77,8 @@ export function templatePatchValue(template: PodTemplateSpec): Record<string, Js
   return value;
 }
 
-/** Whether two revisions hold the same data (a JSON round trip first: undefined fields dropped, as the API server sends). */
-export function sameRevisionData(a: ControllerRevision, b: ControllerRevision): boolean {
+/** Whether two revisions' `data` are the same (a JSON round trip first: undefined fields dropped, as the API server sends). */
+export function sameRevisionData(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v ?? null)) as unknown;
-  return isDeepStrictEqual(plain(a.data), plain(b.data));
+  return isDeepStrictEqual(plain(a), plain(b));
 }

@@ -32,6 +32,7 @@ export class CliError extends KruiselessError {
 export const RESOURCE = {
   cloneset: 'clonesets.apps.kruise.io',
   statefulset: 'statefulsets.apps.kruise.io',
+  daemonset: 'daemonsets.apps.kruise.io',
   pod: 'pods',
 } as const;
 

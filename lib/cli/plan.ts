@@ -26,6 +26,9 @@ interface PlanOptions extends ConnectionOptions, StateOptions {
 /** Prints the plan of the next pass over the workload. */
 async function plan(io: CliIO, arg: string, opts: PlanOptions): Promise<void> {
   const target = rolloutTarget(arg);
+  if (target.kind === 'daemonset') {
+    throw new CliError('kruiseless plan does not take an Advanced DaemonSet yet (rollout does)');
+  }
   const conn = connect(opts, io);
   const state = openState(opts, io.env);
   if (target.kind === 'statefulset') {

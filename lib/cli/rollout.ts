@@ -1,42 +1,29 @@
 /**
- * `kruiseless rollout status|pause|resume|undo|history` (docs/cli.md#rollout) on a CloneSet or an Advanced
- * StatefulSet (./target.ts), with kubectl-kruise's semantics and words: pause and resume set the update strategy's
- * `paused`; undo copies a ControllerRevision's template into the workload; history lists the revisions with their
- * CHANGE-CAUSE; status follows the rollout until it is complete. The Advanced StatefulSet's side: ./rolloutStatefulSet.ts.
+ * `kruiseless rollout status|pause|resume|undo|history` (docs/cli.md#rollout) on a CloneSet, an Advanced
+ * StatefulSet or an Advanced DaemonSet (./target.ts), with kubectl-kruise's semantics and words (kubectl's for a
+ * DaemonSet, which kubectl-kruise has no status viewer for): pause and resume set the update strategy's `paused`;
+ * undo copies a ControllerRevision's template into the workload; history lists the revisions with their
+ * CHANGE-CAUSE; status follows the rollout until it is complete. Each kind's commands are one {@link KindCommands}
+ * entry, from ./rolloutCloneSet.ts, ./rolloutStatefulSet.ts and ./rolloutDaemonSet.ts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
-import { stringify } from 'yaml';
-import { checkCloneSet } from '../controllers/cloneset/api/check.js';
-import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
-import type { CloneSet } from '../api/types.js';
-import { applyRevision, newRevision } from '../controllers/cloneset/plan/index.js';
-import { noExpectations } from '../reconcile/pods/observeExpectations.js';
-import { readWorld } from '../controllers/cloneset/pass.js';
-import { patchCloneSet } from './calls.js';
 import { connect, type Connection, type ConnectionOptions } from './connect.js';
 import { parseDuration } from './duration.js';
-import {
-  controlledRevisions,
-  findRevision,
-  historyTable,
-  sameRevisionData,
-  templatePatchValue,
-} from './history.js';
-import { CliError, RESOURCE, notFound, runCommand, type CliIO } from './io.js';
+import { CliError, runCommand, type CliIO } from './io.js';
 import { addConnectionOptions } from './options.js';
+import { daemonSetHistory, getDaemonSet, setDaemonSetPaused, undoDaemonSet } from './rolloutDaemonSet.js';
 import {
   getStatefulSet,
   setStatefulSetPaused,
   statefulSetHistory,
   undoStatefulSet,
 } from './rolloutStatefulSet.js';
+import { printHistory, rollBack } from './revisionCommands.js';
+import { cloneSetRevisions, getCloneSet, setCloneSetPaused } from './rolloutCloneSet.js';
+import { daemonSetRolloutStatus } from './statusDaemonSetView.js';
 import { rolloutStatus, statefulSetRolloutStatus, type RolloutStatus } from './statusView.js';
-import { rolloutTarget, type RolloutTarget } from './target.js';
-import { CLONESET_RESOURCE } from '../controllers/cloneset/api/resource.js';
-
-/** How `rollout` names a CloneSet in its success lines (kubectl's `<kind>.<group>/<name>`). */
-const shown = (name: string): string => `cloneset.apps.kruise.io/${name}`;
+import { rolloutTarget, type RolloutKind } from './target.js';
 
 /** Options of `rollout status`. */
 interface StatusOptions extends ConnectionOptions {
@@ -46,22 +33,38 @@ interface StatusOptions extends ConnectionOptions {
   interval: string;
 }
 
-/**
- * GET the CloneSet `name`.
- * @throws CliError when it does not exist
- */
-async function getCloneSet(conn: Connection, name: string): Promise<CloneSet> {
-  const cs = await conn.kube.get(CLONESET_RESOURCE, { namespace: conn.namespace, name });
-  if (!cs) throw notFound(RESOURCE.cloneset, name);
-  return cs;
+/** What `rollout` does on one kind: each subcommand on the workload `name` of the connection's namespace. */
+interface KindCommands {
+  /** One look at the rollout: GET the workload and word its status. */
+  status(conn: Connection, name: string): Promise<RolloutStatus>;
+  setPaused(io: CliIO, conn: Connection, name: string, paused: boolean): Promise<void>;
+  history(io: CliIO, conn: Connection, name: string, revision: number): Promise<void>;
+  undo(io: CliIO, conn: Connection, name: string, toRevision: number): Promise<void>;
 }
 
-/** One look at the rollout of `target`: GET it and word its status. */
-async function lookAt(conn: Connection, target: RolloutTarget): Promise<RolloutStatus> {
-  return target.kind === 'cloneset'
-    ? rolloutStatus(await getCloneSet(conn, target.name))
-    : statefulSetRolloutStatus(await getStatefulSet(conn, target.name));
-}
+/** Each kind's `rollout` commands. */
+const KINDS: Readonly<Record<RolloutKind, KindCommands>> = {
+  cloneset: {
+    status: async (conn, name) => rolloutStatus(await getCloneSet(conn, name)),
+    setPaused: setCloneSetPaused,
+    history: async (io, conn, name, revision) =>
+      printHistory(io, await cloneSetRevisions(conn, name), revision),
+    undo: async (io, conn, name, toRevision) =>
+      rollBack(io, conn, await cloneSetRevisions(conn, name), toRevision),
+  },
+  statefulset: {
+    status: async (conn, name) => statefulSetRolloutStatus(await getStatefulSet(conn, name)),
+    setPaused: setStatefulSetPaused,
+    history: statefulSetHistory,
+    undo: undoStatefulSet,
+  },
+  daemonset: {
+    status: async (conn, name) => daemonSetRolloutStatus(await getDaemonSet(conn, name)),
+    setPaused: setDaemonSetPaused,
+    history: daemonSetHistory,
+    undo: undoDaemonSet,
+  },
+};
 
 /** `true`/`false` of a `--watch=<bool>` flag (kubectl's boolean syntax). */
 function parseBool(value: string): boolean {
@@ -78,18 +81,19 @@ function parseBool(value: string): boolean {
 async function status(io: CliIO, arg: string, opts: StatusOptions): Promise<number> {
   const timeoutMs = parseDuration(opts.timeout);
   const intervalMs = Number(opts.interval);
-  const target = rolloutTarget(arg);
+  const { kind, name } = rolloutTarget(arg);
   const conn = connect(opts, io);
+  const lookAt = () => KINDS[kind].status(conn, name);
   const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : Infinity;
   let last = '';
   for (;;) {
-    const s = await lookAt(conn, target);
+    const s = await lookAt();
     if (s.message !== last) io.out(`${s.message}\n`);
     last = s.message;
     if (s.done || !opts.watch) return 0;
     if (Date.now() + intervalMs > deadline) {
       await sleep(Math.max(0, deadline - Date.now()));
-      const final = await lookAt(conn, target);
+      const final = await lookAt();
       if (final.done) {
         if (final.message !== last) io.out(`${final.message}\n`);
         return 0;
@@ -100,58 +104,22 @@ async function status(io: CliIO, arg: string, opts: StatusOptions): Promise<numb
   }
 }
 
-/** Sets `spec.updateStrategy.paused` to `paused`; fails like kubectl-kruise when it already has that value. */
+/** Sets the workload's `paused` to `paused`; fails like kubectl-kruise when it already has that value. */
 async function setPaused(io: CliIO, arg: string, opts: ConnectionOptions, paused: boolean): Promise<void> {
-  const target = rolloutTarget(arg);
-  const conn = connect(opts, io);
-  if (target.kind === 'statefulset') return setStatefulSetPaused(io, conn, target.name, paused);
-  const cs = await getCloneSet(conn, target.name);
-  const name = cs.metadata.name ?? '';
-  if (!!cs.spec.updateStrategy?.paused === paused) {
-    throw new CliError(`${RESOURCE.cloneset} "${name}" ${paused ? 'is already paused' : 'is not paused'}`);
-  }
-  await patchCloneSet(conn, name, { spec: { updateStrategy: { paused } } });
-  io.out(`${shown(name)} ${paused ? 'paused' : 'resumed'}\n`);
-}
-
-/**
- * The CloneSet `name` with its pods (by selector) and revisions, read as a timer pass of the reconciler reads them.
- * @throws CliError (not found) when there is no such CloneSet
- */
-async function readCloneSetWorld(conn: ReturnType<typeof connect>, name: string) {
-  const world = await readWorld(
-    conn.kube,
-    { cluster: '', kind: CLONESET_KIND, namespace: conn.namespace, name },
-    'selector',
-    noExpectations(),
-  );
-  if (!world) throw notFound(RESOURCE.cloneset, name);
-  return world;
+  const { kind, name } = rolloutTarget(arg);
+  await KINDS[kind].setPaused(io, connect(opts, io), name, paused);
 }
 
 /**
  * Rolls back to `--to-revision` (default: the revision before the newest): replaces `spec.template` with the
- * revision's template, conditioned on the CloneSet's resourceVersion. Skipped when the live template already is
+ * revision's template, conditioned on the workload's resourceVersion. Skipped when the live template already is
  * that revision.
  */
 async function undo(io: CliIO, arg: string, opts: ConnectionOptions & { toRevision: string }): Promise<void> {
   const toRevision = Number(opts.toRevision);
   if (!Number.isInteger(toRevision)) throw new CliError(`invalid --to-revision "${opts.toRevision}"`);
   const { kind, name } = rolloutTarget(arg);
-  const conn = connect(opts, io);
-  if (kind === 'statefulset') return undoStatefulSet(io, conn, name, toRevision);
-  const world = await readCloneSetWorld(conn, name);
-  const target = findRevision(controlledRevisions(world.cloneSet, world.revisions), toRevision);
-  const live = newRevision(checkCloneSet(world.cloneSet).cloneSet, 0, 0);
-  if (sameRevisionData(live, target)) {
-    io.out(`${shown(name)} skipped rollback (current template already matches revision ${toRevision})\n`);
-    return;
-  }
-  const template = templatePatchValue(applyRevision(world.cloneSet, target).spec.template);
-  await patchCloneSet(conn, name, [{ op: 'replace', path: '/spec/template', value: template }], {
-    resourceVersion: world.cloneSet.metadata.resourceVersion ?? '',
-  });
-  io.out(`${shown(name)} rolled back\n`);
+  await KINDS[kind].undo(io, connect(opts, io), name, toRevision);
 }
 
 /** Lists the revisions, or with `--revision N` prints that revision's pod template as YAML. */
@@ -161,19 +129,7 @@ async function history(
   opts: ConnectionOptions & { revision: string },
 ): Promise<void> {
   const { kind, name } = rolloutTarget(arg);
-  const conn = connect(opts, io);
-  const revision = Number(opts.revision);
-  if (kind === 'statefulset') return statefulSetHistory(io, conn, name, revision);
-  const world = await readCloneSetWorld(conn, name);
-  const revisions = controlledRevisions(world.cloneSet, world.revisions);
-  if (revision > 0) {
-    const found = revisions.find((r) => r.revision === revision);
-    if (!found) throw new CliError('unable to find the specified revision');
-    io.out(`${shown(name)} with revision #${revision}\n`);
-    io.out(stringify({ template: applyRevision(world.cloneSet, found).spec.template }));
-    return;
-  }
-  io.out(`${shown(name)} \n${historyTable(revisions)}\n`);
+  await KINDS[kind].history(io, connect(opts, io), name, Number(opts.revision));
 }
 
 /** Registers `rollout` and its subcommands on `program`. */
@@ -181,14 +137,14 @@ export function registerRollout(program: Command, io: CliIO): void {
   const rollout = program
     .command('rollout')
     .description(
-      'manage the rollout of a CloneSet or an Advanced StatefulSet (as kubectl-kruise rollout): NAME (a CloneSet) or TYPE/NAME, e.g. asts/web',
+      'manage the rollout of a CloneSet, an Advanced StatefulSet or an Advanced DaemonSet (as kubectl-kruise rollout): NAME (a CloneSet) or TYPE/NAME, e.g. asts/web, ds/agent (ds and daemonset mean the Advanced DaemonSet here, apps.kruise.io/v1beta1, not apps/v1)',
     );
 
   addConnectionOptions(
     rollout
       .command('status <workload>')
       .description(
-        'follow the rollout until it is complete; exit 1 on timeout or exceeded progress deadline',
+        'follow the rollout until it is complete; exit 1 on timeout or exceeded progress deadline. An Advanced DaemonSet (kubectl\'s DaemonSet lines) is complete once desiredNumberScheduled − partition pods are updated and all are available; a paused one is not complete: status keeps waiting, its line ending "(paused)..."',
       ),
   )
     .option('--timeout <duration>', 'give up after this long (Go duration: 30s, 5m, 1h; 0 = never)', '0')
@@ -205,7 +161,7 @@ export function registerRollout(program: Command, io: CliIO): void {
     rollout
       .command('pause <workload>')
       .description(
-        'pause the rollout (updateStrategy.paused, rollingUpdate.paused for an Advanced StatefulSet)',
+        'pause the rollout (updateStrategy.paused; rollingUpdate.paused for an Advanced StatefulSet or DaemonSet)',
       ),
   ).action((arg: string, opts: ConnectionOptions) => runCommand(io, () => setPaused(io, arg, opts, true)));
 

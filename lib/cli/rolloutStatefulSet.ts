@@ -1,25 +1,19 @@
 /**
  * `kruiseless rollout` on an Advanced StatefulSet (docs/cli.md#rollout): the set's GET, pause and resume
  * (`spec.updateStrategy.rollingUpdate.paused`, which the Advanced StatefulSet controller honours; kubectl-kruise v1.2.2
- * pauses Deployments, CloneSets and Rollouts only), history and undo over the set's ControllerRevisions as
- * kubectl-kruise reads them (`advancedstsHistory`, `AdvancedStatefulSetRollbacker`), with the set's own revision
- * rules (lib/controllers/statefulset/plan/revision.ts).
+ * pauses Deployments, CloneSets and Rollouts only; ./pauseRollingUpdate.ts), history and undo over the set's
+ * ControllerRevisions as kubectl-kruise reads them (`advancedstsHistory`, `AdvancedStatefulSetRollbacker`;
+ * ./revisionCommands.ts), with the set's own revision rules (lib/controllers/statefulset/plan/revision.ts).
  */
-import { stringify } from 'yaml';
 import { readWorld } from '../controllers/statefulset/pass.js';
 import { applyRevision, newRevision } from '../controllers/statefulset/plan/revision.js';
 import { STATEFULSET_KIND, STATEFULSET_RESOURCE } from '../controllers/statefulset/api/resource.js';
 import type { StatefulSet } from '../controllers/statefulset/api/types.js';
-import { patchWorkload } from './calls.js';
 import type { Connection } from './connect.js';
-import {
-  controlledRevisions,
-  findRevision,
-  historyTable,
-  sameRevisionData,
-  templatePatchValue,
-} from './history.js';
+import { controlledRevisions } from './history.js';
 import { CliError, notFound, RESOURCE, type CliIO } from './io.js';
+import { setRollingUpdatePaused } from './pauseRollingUpdate.js';
+import { printHistory, rollBack, type TemplateHistory } from './revisionCommands.js';
 
 /** How `rollout` names an Advanced StatefulSet in its lines (kubectl's `<kind>.<group>/<name>`). */
 export const shownStatefulSet = (name: string): string => `statefulset.apps.kruise.io/${name}`;
@@ -37,35 +31,28 @@ export async function getStatefulSet(conn: Connection, name: string): Promise<St
 /**
  * Sets `spec.updateStrategy.rollingUpdate.paused` to `paused` and prints `statefulset.apps.kruise.io/<name> paused`
  * (or `resumed`).
- * @throws CliError `… is already paused` / `… is not paused` (kubectl-kruise's words for a CloneSet) when it already
- *   has that value, or `… has updateStrategy OnDelete: there is no rollout to pause` for an OnDelete set
+ * @throws CliError as ./pauseRollingUpdate.ts `setRollingUpdatePaused` (not found, already in that state, OnDelete)
  */
-export async function setStatefulSetPaused(
+export function setStatefulSetPaused(
   io: CliIO,
   conn: Connection,
   name: string,
   paused: boolean,
 ): Promise<void> {
-  const sts = await getStatefulSet(conn, name);
-  if (sts.spec.updateStrategy?.type === 'OnDelete') {
-    throw new CliError(
-      `${RESOURCE.statefulset} "${name}" has updateStrategy OnDelete: there is no rollout to pause`,
-    );
-  }
-  if (!!sts.spec.updateStrategy?.rollingUpdate?.paused === paused) {
-    throw new CliError(`${RESOURCE.statefulset} "${name}" ${paused ? 'is already paused' : 'is not paused'}`);
-  }
-  await patchWorkload(conn, STATEFULSET_RESOURCE, name, {
-    spec: { updateStrategy: { rollingUpdate: { paused } } },
-  });
-  io.out(`${shownStatefulSet(name)} ${paused ? 'paused' : 'resumed'}\n`);
+  const target = {
+    resource: STATEFULSET_RESOURCE,
+    resourceName: RESOURCE.statefulset,
+    shown: shownStatefulSet(name),
+    name,
+  };
+  return setRollingUpdatePaused(io, conn, target, paused);
 }
 
 /**
- * The set `name` and the ControllerRevisions it controls, ascending by revision number.
+ * The set `name`'s revision history: the ControllerRevisions it controls, read as a reconcile pass reads them.
  * @throws CliError (not found) when there is no such set
  */
-async function setWithRevisions(conn: Connection, name: string) {
+async function statefulSetRevisions(conn: Connection, name: string): Promise<TemplateHistory<StatefulSet>> {
   const world = await readWorld(
     conn.kube,
     { cluster: '', kind: STATEFULSET_KIND, namespace: conn.namespace, name },
@@ -73,7 +60,16 @@ async function setWithRevisions(conn: Connection, name: string) {
     false,
   );
   if (!world) throw notFound(RESOURCE.statefulset, name);
-  return { sts: world.statefulSet, revisions: controlledRevisions(world.statefulSet, world.revisions) };
+  const sts = world.statefulSet;
+  return {
+    resource: STATEFULSET_RESOURCE,
+    name,
+    shown: shownStatefulSet(name),
+    resourceVersion: sts.metadata.resourceVersion ?? '',
+    revisions: controlledRevisions(sts, world.revisions),
+    liveData: newRevision(sts, 0, 0).data,
+    templateAt: (r) => applyRevision(sts, r).spec.template,
+  };
 }
 
 /** Lists the set's revisions, or with `revision` > 0 prints that revision's pod template as YAML. */
@@ -83,23 +79,13 @@ export async function statefulSetHistory(
   name: string,
   revision: number,
 ): Promise<void> {
-  const { sts, revisions } = await setWithRevisions(conn, name);
-  if (revision > 0) {
-    const found = revisions.find((r) => r.revision === revision);
-    if (!found) throw new CliError('unable to find the specified revision');
-    io.out(`${shownStatefulSet(name)} with revision #${revision}\n`);
-    io.out(stringify({ template: applyRevision(sts, found).spec.template }));
-    return;
-  }
-  io.out(`${shownStatefulSet(name)} \n${historyTable(revisions)}\n`);
+  printHistory(io, await statefulSetRevisions(conn, name), revision);
 }
 
 /**
- * Rolls back to `toRevision` (0: the revision before the newest): replaces `spec.template` with the revision's
- * template, conditioned on the set's resourceVersion (kubectl-kruise merge-patches the revision's data instead, which
- * keeps fields the newer template added). Skipped when the live template already is that revision.
- * @throws CliError `no latest revision to roll back to` (kubectl-kruise's words for a set with one revision) or
- *   `unable to find specified revision <n> in history`; KubeApiError (Invalid) when the set changed meanwhile
+ * Rolls back to `toRevision` (0: the revision before the newest), as ./revisionCommands.ts `rollBack`.
+ * @throws CliError `no latest revision to roll back to` (kubectl-kruise's words for a set with one revision), or
+ *   what `rollBack` throws
  */
 export async function undoStatefulSet(
   io: CliIO,
@@ -107,24 +93,8 @@ export async function undoStatefulSet(
   name: string,
   toRevision: number,
 ): Promise<void> {
-  const { sts, revisions } = await setWithRevisions(conn, name);
-  if (toRevision === 0 && revisions.length <= 1) throw new CliError('no latest revision to roll back to');
-  const target = findRevision(revisions, toRevision);
-  if (sameRevisionData(newRevision(sts, 0, 0), target)) {
-    io.out(
-      `${shownStatefulSet(name)} skipped rollback (current template already matches revision ${toRevision})\n`,
-    );
-    return;
-  }
-  const template = templatePatchValue(applyRevision(sts, target).spec.template);
-  await patchWorkload(
-    conn,
-    STATEFULSET_RESOURCE,
-    name,
-    [{ op: 'replace', path: '/spec/template', value: template }],
-    {
-      resourceVersion: sts.metadata.resourceVersion ?? '',
-    },
-  );
-  io.out(`${shownStatefulSet(name)} rolled back\n`);
+  const history = await statefulSetRevisions(conn, name);
+  if (toRevision === 0 && history.revisions.length <= 1)
+    throw new CliError('no latest revision to roll back to');
+  await rollBack(io, conn, history, toRevision);
 }

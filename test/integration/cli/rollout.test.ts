@@ -64,7 +64,7 @@ describe('kruiseless rollout', () => {
       code: 1,
       stdout: '',
       stderr:
-        'error: "deployment" is not a CloneSet or an Advanced StatefulSet: kruiseless handles clonesets.apps.kruise.io and statefulsets.apps.kruise.io\n',
+        'error: "deployment" is not a CloneSet, an Advanced StatefulSet or an Advanced DaemonSet: kruiseless handles clonesets.apps.kruise.io, statefulsets.apps.kruise.io and daemonsets.apps.kruise.io\n',
     });
     expect(await runCli(['rollout', 'history', SEED_NAME], { HOME: '/nonexistent' })).toEqual({
       code: 1,

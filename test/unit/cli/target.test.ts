@@ -1,6 +1,7 @@
 /** `TYPE/NAME` arguments of `kruiseless rollout` and `plan`: which kind, and the refusals' exact words. */
 import { describe, expect, it } from '@jest/globals';
 import { CliError } from '../../../lib/cli/io.js';
+import { runCli } from '../../../lib/cli/program.js';
 import { rolloutTarget } from '../../../lib/cli/target.js';
 
 describe('rolloutTarget', () => {
@@ -13,6 +14,13 @@ describe('rolloutTarget', () => {
     ['statefulset.apps.kruise.io/db', 'statefulset', 'db'],
     ['statefulsets.v1beta1.apps.kruise.io/db', 'statefulset', 'db'],
     ['statefulsets.v1alpha1.apps.kruise.io/db', 'statefulset', 'db'],
+    ['ds/agent', 'daemonset', 'agent'],
+    ['DaemonSet/agent', 'daemonset', 'agent'],
+    ['daemonsets/agent', 'daemonset', 'agent'],
+    ['ads/agent', 'daemonset', 'agent'],
+    ['daemon/agent', 'daemonset', 'agent'],
+    ['daemonsets.apps.kruise.io/agent', 'daemonset', 'agent'],
+    ['daemonset.v1beta1.apps.kruise.io/agent', 'daemonset', 'agent'],
   ])('%s is a %s named %s', (arg, kind, name) => {
     expect(rolloutTarget(arg)).toEqual({ kind, name });
   });
@@ -27,12 +35,36 @@ describe('rolloutTarget', () => {
     }
   });
 
+  it("refuses apps/v1's DaemonSet named with its group, naming the spelling that works", () => {
+    for (const type of ['daemonsets.apps', 'daemonset.v1.apps']) {
+      expect(() => rolloutTarget(`${type}/agent`)).toThrow(
+        new CliError(
+          `"${type}" is apps/v1's DaemonSet, which kube-controller-manager runs; an Advanced DaemonSet is daemonset.apps.kruise.io/agent (or ds/agent)`,
+        ),
+      );
+    }
+  });
+
   it('refuses another type and an empty name', () => {
     expect(() => rolloutTarget('deployment/web')).toThrow(
       new CliError(
-        '"deployment" is not a CloneSet or an Advanced StatefulSet: kruiseless handles clonesets.apps.kruise.io and statefulsets.apps.kruise.io',
+        '"deployment" is not a CloneSet, an Advanced StatefulSet or an Advanced DaemonSet: kruiseless handles clonesets.apps.kruise.io, statefulsets.apps.kruise.io and daemonsets.apps.kruise.io',
       ),
     );
     expect(() => rolloutTarget('clone/')).toThrow(new CliError('"clone/" names no workload'));
+  });
+
+  it('plan refuses an Advanced DaemonSet before connecting; rollout takes it', async () => {
+    expect(await runCli(['plan', 'ds/agent'], { HOME: '/nonexistent' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: kruiseless plan does not take an Advanced DaemonSet yet (rollout does)\n',
+    });
+    // rollout gets as far as the connection
+    expect(await runCli(['rollout', 'status', 'ds/agent'], { HOME: '/nonexistent' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: no kubeconfig: pass --kubeconfig <file>, set KUBECONFIG, or create ~/.kube/config\n',
+    });
   });
 });
