@@ -5,9 +5,31 @@
  */
 import type { FieldError } from './errors.js';
 import { InvalidSelectorError, isEmptySelector, selectorMatches } from './selector.js';
-import type { LabelSelector, UpdatePriorityStrategy } from './types.js';
+import type { IntOrString, LabelSelector, UpdatePriorityStrategy } from './types.js';
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
+const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
+const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const QUALIFIED_NAME_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+
+/**
+ * Kubernetes' `RegexError` (apimachinery `pkg/util/validation`): `<msg> (e.g. 'a',  or 'b', regex used for
+ * validation is '<fmt>')` — each example followed by `, ` and joined by ` or `, as Go builds it.
+ */
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
+}
+
+/** `IsDNS1123Label`'s format message. */
+export const DNS1123_LABEL_MESSAGE = regexError(
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+  DNS1123_LABEL_FMT,
+  'my-name',
+  '123-abc',
+);
 
 /** Kubernetes' `field.NotSupported`: `Unsupported value: <value>: supported values: "a", "b"`. */
 export const notSupported = (path: string, value: unknown, supported: readonly string[]): FieldError => ({
@@ -20,15 +42,13 @@ export function dns1123LabelErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (!DNS1123_LABEL.test(value)) {
-    errs.push(
-      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc')",
-    );
+    errs.push(DNS1123_LABEL_MESSAGE);
   }
   return errs;
 }
 
 const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 
 /** A value as `field.Error` prints it in a message: JSON, `null` for absent. */
 export function show(v: unknown): string {
@@ -57,7 +77,11 @@ export function subdomainErrors(value: string): string[] {
   if (value.length > 253) errs.push('must be no more than 253 characters');
   if (!DNS1123_SUBDOMAIN.test(value)) {
     errs.push(
-      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com')",
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        DNS1123_SUBDOMAIN_FMT,
+        'example.com',
+      ),
     );
   }
   return errs;
@@ -75,14 +99,14 @@ export function qualifiedNameErrors(value: string): string[] {
     else errs.push(...subdomainErrors(prefix).map((e) => `prefix part ${e}`));
   } else if (parts.length > 2) {
     return [
-      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+      `a qualified name ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (name.length > 63) errs.push('name part must be no more than 63 characters');
   if (name.length > 0 && !NAME_PART.test(name)) {
     errs.push(
-      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc')",
+      `name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`,
     );
   }
   return errs;
@@ -96,7 +120,13 @@ export function labelValueErrors(value: string): string[] {
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (value !== '' && !NAME_PART.test(value)) {
     errs.push(
-      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue', or 'my_value', or '12345')",
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        `(${QUALIFIED_NAME_FMT})?`,
+        'MyValue',
+        'my_value',
+        '12345',
+      ),
     );
   }
   return errs;
@@ -156,4 +186,53 @@ export function priorityStrategyError(ps: UpdatePriorityStrategy | undefined): s
   }
   if ((ps.orderPriority ?? []).some((o) => !o.orderedKey)) return 'order key can not be empty';
   return undefined;
+}
+
+/** Kubernetes' `IsValidPercent` pattern: digits then `%`. */
+export const PERCENT = /^[0-9]+%$/;
+/** Kubernetes' `IsValidPercent` message. */
+export const PERCENT_MESSAGE =
+  "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+
+/** Kubernetes' `field.Invalid` with the value already printed (Go's `%#v` forms). */
+export const invalidPrinted = (path: string, printed: string, detail: string): FieldError => ({
+  path,
+  message: `Invalid value: ${printed}: ${detail}`,
+});
+
+/** Go's `%#v` of an `intstr.IntOrString` value, e.g. `intstr.IntOrString{Type:1, IntVal:0, StrVal:"50%"}`. */
+export function goIntOrString(v: IntOrString): string {
+  return typeof v === 'number'
+    ? `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`
+    : `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}`;
+}
+
+/** Kubernetes' `ValidateNonnegativeField`: `must be greater than or equal to 0`. */
+export function nonNegative(value: number, path: string): FieldError[] {
+  return value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
+}
+
+/**
+ * Kubernetes' `ValidatePositiveIntOrPercent` (`pkg/apis/apps/validation`): a string must be a valid percentage, an
+ * integer must not be negative.
+ */
+export function positiveIntOrPercentErrors(value: IntOrString, path: string): FieldError[] {
+  if (typeof value === 'number') return nonNegative(value, path);
+  return PERCENT.test(value) ? [] : [invalidPrinted(path, goIntOrString(value), PERCENT_MESSAGE)];
+}
+
+/**
+ * A valid percentage's number, undefined for an integer or a string that is not one (as Kubernetes'
+ * `getPercentValue`).
+ */
+export function percentValue(value: IntOrString): number | undefined {
+  return typeof value === 'string' && PERCENT.test(value) ? Number(value.slice(0, -1)) : undefined;
+}
+
+/** Kubernetes' `IsNotMoreThan100Percent`: a valid percentage above 100% is refused; anything else passes. */
+export function notMoreThan100PercentErrors(value: IntOrString, path: string): FieldError[] {
+  const pct = percentValue(value);
+  return pct !== undefined && pct > 100
+    ? [invalidPrinted(path, goIntOrString(value), 'must not be greater than 100%')]
+    : [];
 }

@@ -65,7 +65,7 @@ export interface ExecuteResult {
  */
 export async function executeDaemonSetPlan(
   ctx: ExecuteContext,
-  plan: Exclude<DaemonSetPlan, { type: 'Skip' }>,
+  plan: Exclude<DaemonSetPlan, { type: 'Skip' } | { type: 'Invalid' }>,
 ): Promise<ExecuteResult> {
   const { kube, ds } = ctx;
   const namespace = ds.metadata.namespace ?? '';

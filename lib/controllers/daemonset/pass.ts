@@ -8,6 +8,7 @@
  * (./execute.ts).
  */
 import { randomSuffix } from '../../reconcile/pods/randomSuffix.js';
+import type { StatusCondition } from '../../api/failedValidation.js';
 import type { ControllerRevision, Pod } from '../../api/types.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
@@ -23,11 +24,13 @@ import {
   observeExpectations,
   pendingRecheckSeconds,
 } from '../../reconcile/pods/observeExpectations.js';
+import { reportFailedValidation } from '../../reconcile/failedValidation.js';
 import type { ReconcileReason } from '../../requests/schema.js';
 import type { ExpectationStore, Lease } from '../../state/index.js';
 import { DAEMONSET_KIND_NAME, DAEMONSET_RESOURCE } from './api/resource.js';
 import { claimOrphans } from './adopt.js';
 import { executeDaemonSetPlan } from './execute.js';
+import { updateDaemonSetStatus } from './write.js';
 import { planDaemonSet, type DaemonSetPlan, type DaemonSetPlannerOptions } from './plan/index.js';
 
 /** What a pass needs. */
@@ -141,6 +144,35 @@ export async function runPass(
   if (plan.type === 'Skip') {
     log({});
     return { gone: false, writes: claimWrites, acted: false, plan };
+  }
+  if (plan.type === 'Invalid') {
+    const writes = await reportFailedValidation(
+      {
+        kube: deps.kube,
+        clock: deps.clock,
+        log: deps.log,
+        recordedEvents,
+        eventCorrelation,
+        resource: DAEMONSET_RESOURCE,
+        object: ds,
+        kind: DAEMONSET_KIND_NAME,
+        conditions: ds.status?.conditions as StatusCondition[] | undefined,
+        writeStatus: (conditions) =>
+          updateDaemonSetStatus(deps.kube, ds, {
+            // the counts Go writes without omitempty, for a DaemonSet that never had a status
+            currentNumberScheduled: 0,
+            numberMisscheduled: 0,
+            desiredNumberScheduled: 0,
+            numberReady: 0,
+            ...ds.status,
+            conditions,
+          }),
+      },
+      plan.errors,
+    );
+    log({ errors: plan.errors.length, writes: claimWrites + writes });
+    // nothing else to do until the DaemonSet changes: no further pass
+    return { gone: false, writes: claimWrites + writes, acted: false, plan };
   }
   const result = await executeDaemonSetPlan(
     {

@@ -7,6 +7,7 @@ import jsonpatch from 'fast-json-patch';
 import type { FieldError } from '../../../api/errors.js';
 import { IntOrPercentError, scaledValueFromIntOrPercent } from '../../../api/intOrPercent.js';
 import {
+  DNS1123_LABEL_MESSAGE,
   forbidden,
   invalid,
   labelsErrors,
@@ -63,13 +64,7 @@ function templateErrors(spec: CloneSetSpec): FieldError[] {
       const p = `${base}.spec.${field}[${i}]`;
       if (!c.name) out.push(required(`${p}.name`));
       else if (!DNS1123_LABEL.test(c.name) || c.name.length > 63) {
-        out.push(
-          invalid(
-            `${p}.name`,
-            c.name,
-            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc')",
-          ),
-        );
+        out.push(invalid(`${p}.name`, c.name, DNS1123_LABEL_MESSAGE));
       } else if (seen.has(c.name))
         out.push({ path: `${p}.name`, message: `Duplicate value: ${show(c.name)}` });
       if (c.name) seen.add(c.name);

@@ -20,6 +20,7 @@ import { podRef } from '../../../podset/pods.js';
 import { initKruisePodReady } from '../../../podset/podReadiness.js';
 import { LABEL_CONTROLLER_REVISION_HASH, LifecycleState } from '../../../api/keys.js';
 import { withDefaults } from '../api/defaults.js';
+import { validateDaemonSet } from '../api/validation.js';
 import { DaemonSetEventReason } from '../api/keys.js';
 import type { DaemonSet } from '../api/types.js';
 import { buildDaemonPod, templateGeneration } from './newPod.js';
@@ -118,6 +119,8 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
         },
       ],
     };
+  const errors = validateDaemonSet(ds);
+  if (errors.length > 0) return { type: 'Invalid', errors };
   const history = planHistory(ds, input.revisions);
   const { hash } = history;
   const byNode = podsByNode(input.pods);

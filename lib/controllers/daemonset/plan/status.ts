@@ -5,6 +5,7 @@
  *
  * The status a pass writes, from the nodes and the pods as listed.
  */
+import { withoutFailedValidation, type StatusCondition } from '../../../api/failedValidation.js';
 import { CONDITION_INPLACE_UPDATE_READY, LABEL_CONTROLLER_REVISION_HASH } from '../../../api/keys.js';
 import type { Node } from '../../../api/node.js';
 import type { Pod } from '../../../api/types.js';
@@ -93,6 +94,8 @@ export function daemonSetStatus(
     if (isPodUpdated(pod, hash, generation)) updated++;
   }
   const stored = ds.status ?? {};
+  // a valid DaemonSet drops the FailedValidation condition an earlier invalid spec left
+  const conditions = withoutFailedValidation((stored.conditions ?? []) as StatusCondition[]);
   // Go's omitempty: numberAvailable, numberUnavailable and observedGeneration are dropped at 0, updateRevision empty
   const status: DaemonSetStatus = {
     currentNumberScheduled: current,
@@ -103,7 +106,7 @@ export function daemonSetStatus(
     ...(available !== 0 ? { numberAvailable: available } : {}),
     ...(desired - available !== 0 ? { numberUnavailable: desired - available } : {}),
     ...(stored.collisionCount !== undefined ? { collisionCount: stored.collisionCount } : {}),
-    ...(stored.conditions && stored.conditions.length > 0 ? { conditions: stored.conditions } : {}),
+    ...(conditions.length > 0 ? { conditions } : {}),
     ...(hash !== '' ? { updateRevision: hash } : {}),
   };
   const observed = observe ? (ds.metadata.generation ?? 0) : (stored.observedGeneration ?? 0);

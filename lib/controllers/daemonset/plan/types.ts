@@ -1,6 +1,7 @@
 /**
  * The Advanced DaemonSet planner's input and output (./plan.ts `planDaemonSet`): plain data, no I/O.
  */
+import type { FieldError } from '../../../api/errors.js';
 import type { Node } from '../../../api/node.js';
 import type { ControllerRevision, Pod } from '../../../api/types.js';
 import type { Action, PodRef } from '../../../podset/actions.js';
@@ -101,6 +102,8 @@ export type DaemonSetPlan =
   | { type: 'Skip' }
   /** An empty selector: the Warning, nothing else. */
   | { type: 'SelectingAll'; events: PlanEvent[] }
+  /** What OpenKruise's validating webhook refuses (../api/validation.ts): reported, nothing else. */
+  | { type: 'Invalid'; errors: FieldError[] }
   | SyncPlan;
 
 export type { PodRef, DaemonSetStatus };

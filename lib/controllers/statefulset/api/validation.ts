@@ -10,7 +10,12 @@ import type { FieldError } from '../../../api/errors.js';
 import {
   dns1123LabelErrors,
   forbidden,
+  goIntOrString,
   invalid,
+  invalidPrinted,
+  nonNegative,
+  PERCENT,
+  PERCENT_MESSAGE,
   labelsErrors,
   notSupported,
   priorityStrategyError,
@@ -33,28 +38,6 @@ import {
 const RESERVE_ORDINAL_RANGE = /^\d+-\d+$/;
 /** Unanchored, as upstream's `inPlaceUpdateTemplateSpecPatchRexp`. */
 const INPLACE_ONLY_PATH = /\/containers\/([0-9]+)\/image/;
-const PERCENT = /^[0-9]+%$/;
-const PERCENT_MESSAGE =
-  "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
-
-/** A raw message with the value already printed (Go's `%#v` forms). */
-const invalidPrinted = (path: string, printed: string, detail: string): FieldError => ({
-  path,
-  message: `Invalid value: ${printed}: ${detail}`,
-});
-
-/** Go's `%#v` of an `intstr.IntOrString` value, e.g. `intstr.IntOrString{Type:1, IntVal:0, StrVal:"50%"}`. */
-export function goIntOrString(v: IntOrString): string {
-  return typeof v === 'number'
-    ? `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`
-    : `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}`;
-}
-
-/** Kubernetes' `ValidateNonnegativeField`. */
-function nonNegative(value: number, path: string): FieldError[] {
-  return value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
-}
-
 /** Upstream `validatePodManagementPolicy`: required, and OrderedReady or Parallel. */
 export function validatePodManagementPolicy(spec: StatefulSetSpec): FieldError[] {
   const p = spec.podManagementPolicy;

@@ -311,7 +311,7 @@ describe('validateCloneSet — rejected (scenario 60 and docs/behaviour/cloneset
         { path: 'spec.template.spec.containers[0].name', message: 'Required value' },
         {
           path: 'spec.template.spec.containers[1].name',
-          message: `Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc')`,
+          message: `Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
         },
         { path: 'spec.template.spec.containers[3].name', message: 'Duplicate value: "a"' },
         { path: 'spec.template.spec.containers[3].volumeMounts[0].name', message: 'Not found: "nope"' },
@@ -411,7 +411,7 @@ describe('validateCloneSet — rejected (scenario 60 and docs/behaviour/cloneset
       [
         {
           path: 'metadata.name',
-          message: `Invalid value: "Demo": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com')`,
+          message: `Invalid value: "Demo": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
         },
       ],
     ],

@@ -222,16 +222,60 @@ describe('reconcileDaemonSet', () => {
     });
   });
 
-  test('a selector its template does not match claims nothing: its own pods are kept, not released and made again', async () => {
+  test('a selector changed so its template no longer matches: FailedValidation, its pods kept, none released or made', async () => {
     const h = setup(['n0']);
+    await reconcileDaemonSet(h.deps(), REQUEST);
     const ds = h.sets.get('agent')!;
     ds.spec.selector = { matchLabels: { app: 'other' } };
+    ds.metadata.generation = 2;
+    h.journal.length = 0;
     await reconcileDaemonSet(h.deps(), REQUEST);
     await reconcileDaemonSet(h.deps(), REQUEST);
     expect([...h.kube.pods.keys()]).toEqual(['agent-abc00']);
-    expect(h.journal.filter((l) => /^(patch pod [^ ]+$|delete pod|create pod agent-abc01)/.test(l))).toEqual(
-      [],
-    );
+    const message =
+      'DaemonSet is invalid: spec.template.metadata.labels: Invalid value: {"app":"agent"}: `selector` does not match template `labels`';
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'replace daemonset status agent',
+      `event FailedValidation: ${message}`,
+      'lease.release',
+      // the second invocation: the condition already says it, nothing written
+      'lease.acquire',
+      'expectations.get',
+      'lease.release',
+    ]);
+    expect(h.sets.get('agent')?.status?.conditions).toEqual([
+      {
+        type: 'FailedValidation',
+        status: 'True',
+        lastTransitionTime: '2024-05-01T08:00:00Z',
+        reason: 'InvalidSpec',
+        message,
+      },
+    ]);
+  });
+
+  test("a DaemonSet OpenKruise's webhook would refuse creates nothing until it is fixed; then its condition goes", async () => {
+    const h = setup(['n0']);
+    const ds = h.sets.get('agent')!;
+    ds.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '0%' } };
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'replace daemonset status agent',
+      'event FailedValidation: DaemonSet is invalid: spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
+      'lease.release',
+    ]);
+    expect(h.sets.get('agent')?.status).toMatchObject({ desiredNumberScheduled: 0, numberReady: 0 });
+    h.sets.get('agent')!.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { maxUnavailable: 1 },
+    };
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    expect([...h.kube.pods.keys()]).toEqual(['agent-abc00']);
+    expect(h.sets.get('agent')?.status?.conditions).toBeUndefined();
   });
 
   test('the Node watch names a DaemonSet only where the node disagrees with it, and every one for a node gone', async () => {
