@@ -159,11 +159,12 @@ export async function runPass(
         conditions: ds.status?.conditions as StatusCondition[] | undefined,
         writeStatus: (conditions) =>
           updateDaemonSetStatus(deps.kube, ds, {
-            // the counts Go writes without omitempty, for a DaemonSet that never had a status
+            // the counts Go writes without omitempty (the CRD requires them), for a DaemonSet that never had a status
             currentNumberScheduled: 0,
             numberMisscheduled: 0,
             desiredNumberScheduled: 0,
             numberReady: 0,
+            updatedNumberScheduled: 0,
             ...ds.status,
             conditions,
           }),

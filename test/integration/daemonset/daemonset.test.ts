@@ -219,4 +219,64 @@ describe('Advanced DaemonSet on the local control plane', () => {
     expect(s.currentNumberScheduled).toBe(before.length);
     expect(s.numberMisscheduled).toBe(0);
   }, 180_000);
+
+  test("a DaemonSet OpenKruise's webhook refuses gets FailedValidation and no pod; its selector cannot change", async () => {
+    const body: DaemonSet = {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'DaemonSet',
+      metadata: { name: 'frozen' },
+      spec: {
+        selector: { matchLabels: { app: 'frozen' } },
+        template: {
+          metadata: { labels: { app: 'frozen' } },
+          spec: {
+            nodeSelector: { [LABEL]: ctx.namespace },
+            tolerations: [{ key: LABEL, operator: 'Exists' }],
+            containers: [{ name: 'main', image: 'nginx:1.25' }],
+          },
+        },
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } },
+      },
+    };
+    await ctx.custom.createNamespacedCustomObject({ ...DS_API, namespace: ctx.namespace, body });
+    const get = async () =>
+      (await ctx.custom.getNamespacedCustomObject({
+        ...DS_API,
+        namespace: ctx.namespace,
+        name: 'frozen',
+      })) as DaemonSet;
+    const message =
+      'DaemonSet is invalid: spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0';
+    const condition = await waitFor('the FailedValidation condition', 60_000, async () =>
+      ((await get()).status?.conditions as { type: string; message?: string }[] | undefined)?.find(
+        (c) => c.type === 'FailedValidation',
+      ),
+    );
+    expect(condition.message).toBe(message);
+    const events = (await ctx.core.listNamespacedEvent({ namespace: ctx.namespace })).items.filter(
+      (e) => e.involvedObject.name === 'frozen',
+    );
+    expect(events.map((e) => `${e.type} ${e.reason} ${e.message}`)).toEqual([
+      `Warning FailedValidation ${message}`,
+    ]);
+    expect((await livePods()).filter((p) => p.metadata.labels?.app === 'frozen')).toEqual([]);
+    // the CRD's transition rule refuses a selector change, as OpenKruise's validating webhook does
+    const refused = await ctx.custom
+      .patchNamespacedCustomObject(
+        {
+          ...DS_API,
+          namespace: ctx.namespace,
+          name: 'frozen',
+          body: { spec: { selector: { matchLabels: { app: 'thawed' } } } },
+        },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      )
+      .then(
+        () => 'accepted',
+        (e: { code?: number; body?: string }) => `${e.code}: ${e.body ?? ''}`,
+      );
+    expect(refused).toMatch(
+      /^422: .*Forbidden: updates to daemonset spec for fields other than 'BurstReplicas'/,
+    );
+  }, 120_000);
 });

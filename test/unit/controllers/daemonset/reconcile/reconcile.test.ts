@@ -268,7 +268,15 @@ describe('reconcileDaemonSet', () => {
       'event FailedValidation: DaemonSet is invalid: spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
       'lease.release',
     ]);
-    expect(h.sets.get('agent')?.status).toMatchObject({ desiredNumberScheduled: 0, numberReady: 0 });
+    // every count the CRD requires (updatedNumberScheduled among them), at 0, and the condition
+    expect(h.sets.get('agent')?.status).toEqual({
+      currentNumberScheduled: 0,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 0,
+      numberReady: 0,
+      updatedNumberScheduled: 0,
+      conditions: [expect.objectContaining({ type: 'FailedValidation', reason: 'InvalidSpec' })],
+    });
     h.sets.get('agent')!.spec.updateStrategy = {
       type: 'RollingUpdate',
       rollingUpdate: { maxUnavailable: 1 },
