@@ -5,7 +5,12 @@
  */
 import type { CrdConverter } from '../api/conversion/converter.js';
 import { cloneSetConverter } from './cloneset/api/conversion.js';
+import { daemonSetConverter } from './daemonset/api/conversion.js';
 import { statefulSetConverter } from './statefulset/api/conversion.js';
 
-/** Every converter: CloneSet's and Advanced StatefulSet's (apps.kruise.io v1alpha1 ↔ v1beta1). */
-export const CRD_CONVERTERS: readonly CrdConverter[] = [cloneSetConverter, statefulSetConverter];
+/** Every converter: CloneSet's, Advanced StatefulSet's and Advanced DaemonSet's (apps.kruise.io v1alpha1 ↔ v1beta1). */
+export const CRD_CONVERTERS: readonly CrdConverter[] = [
+  cloneSetConverter,
+  statefulSetConverter,
+  daemonSetConverter,
+];

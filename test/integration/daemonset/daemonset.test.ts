@@ -6,12 +6,17 @@
  * verdict for the node no longer matches the pod on it); a pod that fails is deleted with a `FailedDaemonPod` Warning
  * and replaced, and the node's failed-pod delay (1 s, then 2 s) is kept with the DaemonSet's expectations in the
  * state table; then the DaemonSet deleted with `--cascade=orphan` and created again adopts the pods and revision it
- * finds. Asserted from API objects and the state store only.
+ * finds; an invalid one gets FailedValidation and no pod; read as v1alpha1 through Kruiseless's `/convert` (the CRD
+ * stays pointed at that stopped server afterwards, as `kruiseless local` leaves it: only v1alpha1 reads need it, and
+ * no other file makes one). Asserted from API objects and the state store only.
  */
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { Pod } from '../../../lib/api/types.js';
 import type { DaemonSet } from '../../../lib/controllers/daemonset/api/types.js';
 import { AppsV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { daemonSetConverter } from '../../../lib/controllers/daemonset/api/conversion.js';
+import { createKubeClient } from '../../../lib/kube/index.js';
+import { pointCrdsAtConverter, startConversionServer } from '../../../lib/local/conversionServer.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { E2E_CLUSTER, startPipeline } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
@@ -279,4 +284,43 @@ describe('Advanced DaemonSet on the local control plane', () => {
       /^422: .*Forbidden: updates to daemonset spec for fields other than 'BurstReplicas'/,
     );
   }, 120_000);
+
+  test("read as v1alpha1 through Kruiseless's /convert: updateRevision is daemonSetHash, partitionedScaling the annotation", async () => {
+    await ctx.custom.patchNamespacedCustomObject(
+      {
+        ...DS_API,
+        namespace: ctx.namespace,
+        name: 'agent',
+        body: { spec: { scaleStrategy: { partitionedScaling: true } } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const server = await startConversionServer({ converters: [daemonSetConverter] });
+    try {
+      const kube = createKubeClient(ctx.kc);
+      await pointCrdsAtConverter(kube, { url: server.url, caPem: server.caPem, server: 'local' }, [
+        daemonSetConverter,
+      ]);
+      const beta = await getSet();
+      // the API server takes the new conversion stanza up within moments
+      const alpha = await waitFor('the v1alpha1 read converted by Kruiseless', 30_000, async () => {
+        const a = (await ctx.custom
+          .getNamespacedCustomObject({
+            ...DS_API,
+            version: 'v1alpha1',
+            namespace: ctx.namespace,
+            name: 'agent',
+          })
+          .catch(() => undefined)) as (DaemonSet & { status?: { daemonSetHash?: string } }) | undefined;
+        return a?.status?.daemonSetHash ? a : undefined;
+      });
+      expect(alpha.apiVersion).toBe('apps.kruise.io/v1alpha1');
+      expect(alpha.status?.daemonSetHash).toBe(beta.status?.updateRevision);
+      expect(alpha.metadata.annotations?.['daemonset.kruise.io/progressive-create-pod']).toBe('true');
+      expect(alpha.spec.scaleStrategy).toBeUndefined();
+      expect(alpha.spec.template).toEqual(beta.spec.template);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

@@ -101,7 +101,11 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
     const out = withConversionWebhook(crds, { url: admissionConvertUrl(settings), server: 'admission' });
     expect(JSON.stringify(crds)).toBe(before);
     const changed = out.filter((c, i) => c !== crds[i]).map((c) => c.metadata?.name);
-    expect(changed).toEqual(['clonesets.apps.kruise.io', 'statefulsets.apps.kruise.io']);
+    expect(changed).toEqual([
+      'clonesets.apps.kruise.io',
+      'statefulsets.apps.kruise.io',
+      'daemonsets.apps.kruise.io',
+    ]);
     const sts = out.find((c) => c.metadata?.name === 'statefulsets.apps.kruise.io') as unknown as {
       metadata: { annotations: Record<string, string> };
       spec: { conversion: unknown; versions: unknown[] };
