@@ -9,13 +9,10 @@ import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js'
 import type { ImagePullJob } from '../../api/imagePullJob.js';
 import { selectorMatches, selectorString } from '../../api/selector.js';
 import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../../api/types.js';
-import { metaTime } from '../../api/time.js';
-import { describeFieldErrors } from '../../api/errors.js';
-import { EventReason } from '../../api/keys.js';
+import { CONDITION_FAILED_VALIDATION, failedValidationMessage } from '../../api/failedValidation.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey.js';
-import { classifyWriteError } from '../../kube/errors.js';
 import { emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { listAll, listIfServed, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
@@ -28,12 +25,13 @@ import {
   pendingRecheckSeconds,
   type ObservedExpectations,
 } from '../../reconcile/pods/observeExpectations.js';
+import { reportFailedValidation } from '../../reconcile/failedValidation.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
 import type { ReconcileReason } from '../../requests/schema.js';
 import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
 import { STATEFULSET_RESOURCE } from './api/resource.js';
-import type { StatefulSet, StatefulSetCondition } from './api/types.js';
-import { executeStatefulSetPlan, setCondition, type ExecuteResult } from './execute.js';
+import type { StatefulSet } from './api/types.js';
+import { executeStatefulSetPlan, type ExecuteResult } from './execute.js';
 import { planStatefulSet, type StatefulSetPlan, type StatefulSetPlannerOptions } from './plan/index.js';
 import type { StatefulSetSettings } from './settings.js';
 import { isMemberOf } from './plan/ownership.js';
@@ -60,7 +58,7 @@ export interface PassDeps {
 export type PassResult = LoopPassResult<StatefulSetPlan>;
 
 /** `FailedValidation`: the set failed the validating webhook's rules; nothing in the cluster was changed. */
-export const CONDITION_FAILED_VALIDATION = 'FailedValidation';
+export { CONDITION_FAILED_VALIDATION };
 
 /** The StatefulSet and what it owns, as read in one pass. */
 export interface World {
@@ -271,7 +269,7 @@ export function planPass(
 
 /** The message of an invalid set's `FailedValidation` condition and Event: `StatefulSet is invalid: <errors>`. */
 export function invalidMessage(plan: StatefulSetPlan): string {
-  return `StatefulSet is invalid: ${describeFieldErrors(plan.errors)}`;
+  return failedValidationMessage('StatefulSet', plan.errors);
 }
 
 /**
@@ -286,8 +284,8 @@ export function reportsInvalid(sts: StatefulSet, plan: StatefulSetPlan): boolean
 }
 
 /**
- * An invalid set (`plan.errors`): a `FailedValidation` condition naming every error and a Warning Event
- * `FailedValidation` with the same message, written only when the stored condition says something else; nothing
+ * An invalid set (`plan.errors`): the kind-neutral `FailedValidation` condition naming every error and its Warning
+ * Event (lib/reconcile/failedValidation.ts), written only when the stored condition says something else; nothing
  * else is touched (issue 17: "an invalid object gets a FailedValidation condition and a Warning Event").
  * @throws non-API errors
  */
@@ -297,34 +295,20 @@ async function reportInvalid(
   plan: StatefulSetPlan,
   env: { recordedEvents: Set<string>; eventCorrelation: { state: EventCorrelationState } },
 ): Promise<ExecuteResult> {
-  const message = invalidMessage(plan);
-  if (!reportsInvalid(sts, plan)) return { writes: 0 };
   const stored = sts.status ?? plan.status;
-  const condition: StatefulSetCondition = {
-    type: CONDITION_FAILED_VALIDATION,
-    status: 'True',
-    lastTransitionTime: metaTime(new Date(deps.clock())),
-    reason: 'InvalidSpec',
-    message,
-  };
-  const status = setCondition(
+  const writes = await reportFailedValidation(
     {
-      ...stored,
-      conditions: (stored.conditions ?? []).filter((c) => c.type !== CONDITION_FAILED_VALIDATION),
+      kube: deps.kube,
+      clock: deps.clock,
+      log: deps.log,
+      ...env,
+      resource: STATEFULSET_RESOURCE,
+      object: sts,
+      kind: 'StatefulSet',
+      conditions: stored.conditions,
+      writeStatus: (conditions) => updateStatefulSetStatus(deps.kube, sts, { ...stored, conditions }),
     },
-    condition,
-  );
-  let writes = 0;
-  try {
-    await updateStatefulSetStatus(deps.kube, sts, status);
-    writes++;
-  } catch (e) {
-    if (classifyWriteError(e) === 'notApi') throw e;
-    deps.log.warn('status update failed', { error: (e as Error).message });
-  }
-  await recordObjectEvents(
-    { kube: deps.kube, resource: STATEFULSET_RESOURCE, object: sts, clock: deps.clock, ...env },
-    [{ type: 'Warning', reason: EventReason.FailedValidation, message }],
+    plan.errors,
   );
   return { writes };
 }

@@ -4,6 +4,7 @@
  *
  * Every label, phase, condition and Event text of the BroadcastJob controller, in one place.
  */
+import { CONDITION_FAILED_VALIDATION } from '../../../api/failedValidation.js';
 
 /** Label on every pod of a job: the job's name (`JobNameLabelKey`). */
 export const LABEL_JOB_NAME = 'broadcastjob-name';
@@ -43,4 +44,4 @@ export const FAIL_FAST_MESSAGE = 'failure policy is FailurePolicyTypeFailFast an
  * Kruiseless's condition on a job OpenKruise's validating webhook would refuse (./validation.ts): no webhook answers
  * for BroadcastJobs, so the controller reports it (as Advanced StatefulSet's `FailedValidation`).
  */
-export const CONDITION_FAILED_VALIDATION = 'FailedValidation';
+export { CONDITION_FAILED_VALIDATION };

@@ -26,12 +26,13 @@ import type { Action } from '../../../podset/actions.js';
 import { planUpdate } from './sync/update.js';
 import { hasPreDownloadWrites, planImagePullJobs } from './predownload/jobs.js';
 import { isPrePullPod, planPrePullPods } from './predownload/prePullPods.js';
+import { CONDITION_FAILED_VALIDATION } from '../../../api/failedValidation.js';
 
 /**
  * Condition type Kruiseless sets while the CloneSet fails validation (docs/behaviour/cloneset.md#validation);
  * removed once it is valid.
  */
-export const CONDITION_FAILED_VALIDATION = 'FailedValidation';
+export { CONDITION_FAILED_VALIDATION };
 
 /** Whether `pod` has any owner reference with `uid` (docs/behaviour/cloneset.md#reconcile-order). */
 function ownedBy(uid: string | undefined) {
