@@ -7,9 +7,8 @@
  * field a default leaves at zero, so the Go round trip changes nothing more outside the templates (whose own
  * re-encoding, `creationTimestamp: null`, is a documented parity difference).
  */
-import { isDeepStrictEqual } from 'node:util';
-import type { Mutator, MutationRequest } from '../../../api/admission/mutation.js';
-import { isJsonObject, type JsonObject } from '../../../api/types.js';
+import type { Mutator } from '../../../api/admission/mutation.js';
+import { templateDefaultingMutator } from '../../../api/admission/templateDefaulting.js';
 import { withChildTemplateDefaults, withDefaults } from './defaults.js';
 import { ACJ_RESOURCE } from './resource.js';
 import type { AdvancedCronJob } from './types.js';
@@ -25,26 +24,14 @@ export interface AdvancedCronJobMutatorOptions {
  * @param options the gates that change the defaults (absent ones take OpenKruise v1.9.0's defaults)
  */
 export function advancedCronJobMutator(options: AdvancedCronJobMutatorOptions = {}): Mutator {
-  return {
-    group: ACJ_RESOURCE.group,
-    resource: ACJ_RESOURCE.plural,
-    version: ACJ_RESOURCE.version,
-    mutate({ operation, object, oldObject }: MutationRequest): JsonObject {
-      const acj = object as unknown as AdvancedCronJob;
-      if (!isJsonObject(acj.spec)) return object; // the CRD's schema refuses it, in its own words
-      const templateChanged =
-        operation === 'CREATE' ||
-        !isDeepStrictEqual(
-          acj.spec.template,
-          (oldObject as unknown as AdvancedCronJob | undefined)?.spec?.template,
-        );
-      const specDefaulted = withDefaults(acj);
-      const defaulted =
-        !options.templateNoDefaults && templateChanged && isJsonObject(acj.spec.template)
-          ? withChildTemplateDefaults(specDefaulted)
-          : specDefaulted;
-      if (isDeepStrictEqual(defaulted.spec, acj.spec)) return object;
-      return { ...object, spec: defaulted.spec as unknown as JsonObject };
+  return templateDefaultingMutator<AdvancedCronJob>(
+    {
+      group: ACJ_RESOURCE.group,
+      version: ACJ_RESOURCE.version,
+      resource: ACJ_RESOURCE.plural,
+      specDefaults: withDefaults,
+      templateDefaults: withChildTemplateDefaults,
     },
-  };
+    options.templateNoDefaults,
+  );
 }

@@ -6,9 +6,9 @@
  * shape of the webhook's Go round trip ({@link broadcastJobSpecAsGoStores}); one they leave as it is is allowed as
  * sent, as the webhook answers it without a patch.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { withoutGoZero } from '../../../api/goZeroValues.js';
-import type { Mutator, MutationRequest } from '../../../api/admission/mutation.js';
+import type { Mutator } from '../../../api/admission/mutation.js';
+import { templateDefaultingMutator } from '../../../api/admission/templateDefaulting.js';
 import { isJsonObject, type JsonObject } from '../../../api/types.js';
 import { withDefaults, withPodTemplateDefaults } from './defaults.js';
 import { BROADCASTJOB_RESOURCE } from './resource.js';
@@ -38,26 +38,15 @@ export interface BroadcastJobMutatorOptions {
  * @param options the gates that change the defaults (absent ones take OpenKruise v1.9.0's defaults)
  */
 export function broadcastJobMutator(options: BroadcastJobMutatorOptions = {}): Mutator {
-  return {
-    group: BROADCASTJOB_RESOURCE.group,
-    resource: BROADCASTJOB_RESOURCE.plural,
-    version: BROADCASTJOB_RESOURCE.version,
-    mutate({ operation, object, oldObject }: MutationRequest): JsonObject {
-      const job = object as unknown as BroadcastJob;
-      if (!isJsonObject(job.spec)) return object; // the CRD's schema refuses it, in its own words
-      const templateChanged =
-        operation === 'CREATE' ||
-        !isDeepStrictEqual(
-          job.spec.template,
-          (oldObject as unknown as BroadcastJob | undefined)?.spec?.template,
-        );
-      const specDefaulted = withDefaults(job);
-      const defaulted =
-        !options.templateNoDefaults && templateChanged && isJsonObject(job.spec.template)
-          ? withPodTemplateDefaults(specDefaulted)
-          : specDefaulted;
-      if (isDeepStrictEqual(defaulted.spec, job.spec)) return object;
-      return { ...object, spec: broadcastJobSpecAsGoStores(defaulted.spec as unknown as JsonObject) };
+  return templateDefaultingMutator<BroadcastJob>(
+    {
+      group: BROADCASTJOB_RESOURCE.group,
+      version: BROADCASTJOB_RESOURCE.version,
+      resource: BROADCASTJOB_RESOURCE.plural,
+      specDefaults: withDefaults,
+      templateDefaults: withPodTemplateDefaults,
+      asGoStores: broadcastJobSpecAsGoStores,
     },
-  };
+    options.templateNoDefaults,
+  );
 }
