@@ -34,8 +34,12 @@ export interface FailedValidationReport<T extends KubeObject> {
   kind: string;
   /** Its stored status conditions. */
   conditions: readonly StatusCondition[] | undefined;
-  /** Writes the status with `conditions` (through the status subresource). @throws KubeApiError */
-  writeStatus(conditions: StatusCondition[]): Promise<unknown>;
+  /**
+   * Writes the status with `conditions` (through the status subresource). Absent for a kind whose status has no
+   * conditions (AdvancedCronJob): then the Event alone is recorded, on every call.
+   * @throws KubeApiError
+   */
+  writeStatus?(conditions: StatusCondition[]): Promise<unknown>;
 }
 
 /**
@@ -48,15 +52,17 @@ export async function reportFailedValidation<T extends KubeObject>(
   errors: readonly FieldError[],
 ): Promise<number> {
   const message = failedValidationMessage(report.kind, errors);
-  const conditions = withFailedValidation(report.conditions, message, report.clock());
-  if (!conditions) return 0;
   let writes = 0;
-  try {
-    await report.writeStatus(conditions);
-    writes++;
-  } catch (e) {
-    if (classifyWriteError(e) === 'notApi') throw e;
-    report.log.warn('status update failed', { error: (e as Error).message });
+  if (report.writeStatus) {
+    const conditions = withFailedValidation(report.conditions, message, report.clock());
+    if (!conditions) return 0;
+    try {
+      await report.writeStatus(conditions);
+      writes++;
+    } catch (e) {
+      if (classifyWriteError(e) === 'notApi') throw e;
+      report.log.warn('status update failed', { error: (e as Error).message });
+    }
   }
   await recordObjectEvents(
     {

@@ -13,15 +13,18 @@ import type { Logger } from '../../core/logger.js';
 import type { Clock } from '../../core/clock.js';
 import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey.js';
 import { classifyWriteError } from '../../kube/errors.js';
+import { emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
+import { reportFailedValidation } from '../../reconcile/failedValidation.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
 import type { KubeClient } from '../../kube/types.js';
 import type { ReconcileReason } from '../../requests/schema.js';
 import type { Lease } from '../../state/index.js';
-import { ACJ_RESOURCE, BROADCASTJOB_CHILD_RESOURCE, JOB_RESOURCE } from './api/resource.js';
+import { ACJ_KIND_NAME, ACJ_RESOURCE, BROADCASTJOB_CHILD_RESOURCE, JOB_RESOURCE } from './api/resource.js';
 import {
   planAdvancedCronJob,
   templateKindOf,
   type AdvancedCronJobPlan,
+  type InvalidPlan,
   type UnsupportedPlan,
 } from './plan/index.js';
 import { deleteChild, updateStatus } from './write.js';
@@ -37,7 +40,7 @@ export interface PassDeps {
 }
 
 /** What one pass did: the loop's {@link LoopPassResult} with this kind's plan. */
-export type PassResult = LoopPassResult<AdvancedCronJobPlan | UnsupportedPlan>;
+export type PassResult = LoopPassResult<AdvancedCronJobPlan | UnsupportedPlan | InvalidPlan>;
 
 /** The only read scope: the namespace's children of the template's kind, whatever the reason. */
 export type ReadScope = 'children';
@@ -55,7 +58,9 @@ export async function runPass(
   deps: PassDeps,
   key: ObjectKey,
   _lease: Lease,
-  _recordedEvents: Set<string>,
+  recordedEvents: Set<string>,
+  _scope: ReadScope = 'children',
+  eventCorrelation: { state: EventCorrelationState } = { state: emptyCorrelation() },
 ): Promise<PassResult> {
   const namespace = namespaceOf(key);
   const acj = await deps.kube.get(ACJ_RESOURCE, { namespace, name: key.name });
@@ -76,6 +81,25 @@ export async function runPass(
     deps.log.info('reconciled', { key: objectKeyText(key), ...fields });
   if (plan.type === 'Unsupported') {
     log({ unsupportedTemplate: plan.templateKind });
+    return { gone: false, writes: 0, acted: false, plan };
+  }
+  if (plan.type === 'Invalid') {
+    // the status has no conditions: the Warning Event alone says it (once per invocation, folded into its count)
+    await reportFailedValidation(
+      {
+        kube: deps.kube,
+        clock: deps.clock,
+        log: deps.log,
+        recordedEvents,
+        eventCorrelation,
+        resource: ACJ_RESOURCE,
+        object: acj,
+        kind: ACJ_KIND_NAME,
+        conditions: undefined,
+      },
+      plan.errors,
+    );
+    log({ errors: plan.errors.length });
     return { gone: false, writes: 0, acted: false, plan };
   }
   let writes = 0;

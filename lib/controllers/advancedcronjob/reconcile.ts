@@ -12,13 +12,13 @@ import {
 } from '../../reconcile/reconcile.js';
 import { guardedReconciler } from '../../reconcile/guardedReconciler.js';
 import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
-import type { AdvancedCronJobPlan, UnsupportedPlan } from './plan/index.js';
+import type { AdvancedCronJobPlan, InvalidPlan, UnsupportedPlan } from './plan/index.js';
 
 /** Everything one AdvancedCronJob invocation needs: its pass's needs plus the loop's. */
 export interface AdvancedCronJobReconcileDeps extends LoopDeps, PassDeps {}
 
 /** The plan a pass reports. */
-export type AcjPassPlan = AdvancedCronJobPlan | UnsupportedPlan;
+export type AcjPassPlan = AdvancedCronJobPlan | UnsupportedPlan | InvalidPlan;
 
 /** The AdvancedCronJob pass and read scope, for {@link reconcileObject}. */
 export const ADVANCEDCRONJOB_RECONCILER: Reconciler<AdvancedCronJobReconcileDeps, AcjPassPlan, ReadScope> =

@@ -4,7 +4,8 @@
  * is created with the template's labels and annotations, `apps.kruise.io/scheduled-at` and the AdvancedCronJob as
  * controller (kube-controller-manager's Job controller runs it, kwok completes its pod); at the minute after, with
  * `successfulJobsHistoryLimit: 0`, the completed Job is deleted (its pod with it: background propagation), the
- * next Job is created, and the status names the last scheduled time. Asserted from API objects only.
+ * next Job is created, and the status names the last scheduled time; an object OpenKruise's webhook would refuse gets
+ * a FailedValidation Warning and no Job. Asserted from API objects only.
  */
 import { BatchV1Api, type V1Job } from '@kubernetes/client-node';
 import type { Embedded } from '../../../lib/local/embedded.js';
@@ -203,4 +204,37 @@ describe('AdvancedCronJob on the local control plane', () => {
       lastScheduleTime: new Date(first * 1000).toISOString().replace('.000Z', 'Z'),
     });
   }, 150_000);
+
+  test("a schedule and time zone OpenKruise's webhook refuses: a FailedValidation Warning, no Job", async () => {
+    await ctx.custom.createNamespacedCustomObject({
+      ...ACJ_API,
+      namespace: ctx.namespace,
+      body: {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'AdvancedCronJob',
+        metadata: { name: 'broken' },
+        spec: {
+          schedule: '*/1 * * *',
+          timeZone: 'Mars/Olympus',
+          template: {
+            jobTemplate: {
+              spec: {
+                template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } },
+              },
+            },
+          },
+        },
+      },
+    });
+    const event = await waitFor('the FailedValidation Event', 60_000, async () =>
+      (await ctx.core.listNamespacedEvent({ namespace: ctx.namespace })).items.find(
+        (e) => e.involvedObject.name === 'broken' && e.reason === 'FailedValidation',
+      ),
+    );
+    expect(`${event.type} ${event.message}`).toBe(
+      'Warning AdvancedCronJob is invalid: spec.schedule: Invalid value: "*/1 * * *": expected exactly 5 fields, found 4: [*/1 * * *]; spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus',
+    );
+    expect((await jobs()).filter((j) => j.metadata?.name?.startsWith('broken-'))).toEqual([]);
+    expect((await getAcj('broken')).status).toBeUndefined();
+  }, 90_000);
 });

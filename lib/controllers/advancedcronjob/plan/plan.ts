@@ -2,7 +2,7 @@
  * OpenKruise: pkg/controller/advancedcronjob/advancedcronjob_controller.go `Reconcile` and its `reconcileJob` /
  * `reconcileBroadcastJob` (one algorithm over two child kinds), v1.9.0.
  *
- * One pass over an AdvancedCronJob (defaults applied, the templates' pod-spec defaults too unless
+ * One pass over an AdvancedCronJob (nothing but `Invalid` for one OpenKruise's validating webhook refuses; defaults applied, the templates' pod-spec defaults too unless
  * `templateNoDefaults`) and the children it controls, at `now`:
  * 1. the status from the children (`type`, active references, `lastScheduleTime`) — written when it changed;
  * 2. the finished children beyond `failedJobsHistoryLimit`, then `successfulJobsHistoryLimit`, deleted;
@@ -14,7 +14,9 @@
  * 6. `Replace`: the active children deleted; then the child of the missed time created (./newChild.ts).
  * OpenKruise records no Event for any of it, and neither does this.
  */
+import type { FieldError } from '../../../api/errors.js';
 import { withChildTemplateDefaults, withDefaults } from '../api/defaults.js';
+import { validateAdvancedCronJob } from '../api/validation.js';
 import type { AdvancedCronJob, AdvancedCronJobStatus, ChildTemplate, CronChild } from '../api/types.js';
 import { beyondHistoryLimit, lastScheduleOf, sortChildren, statusOf } from './children.js';
 import { newChild } from './newChild.js';
@@ -84,6 +86,12 @@ export interface UnsupportedPlan {
   templateKind: string;
 }
 
+/** What OpenKruise's validating webhook refuses (../api/validation.ts): reported, nothing scheduled. */
+export interface InvalidPlan {
+  type: 'Invalid';
+  errors: FieldError[];
+}
+
 /** What one pass reads. */
 export interface AdvancedCronJobInput {
   acj: AdvancedCronJob;
@@ -95,10 +103,14 @@ export interface AdvancedCronJobInput {
 }
 
 /** The plan of one pass (see the module doc). Pure. */
-export function planAdvancedCronJob(input: AdvancedCronJobInput): AdvancedCronJobPlan | UnsupportedPlan {
+export function planAdvancedCronJob(
+  input: AdvancedCronJobInput,
+): AdvancedCronJobPlan | UnsupportedPlan | InvalidPlan {
   const acj = input.templateNoDefaults
     ? withDefaults(input.acj)
     : withChildTemplateDefaults(withDefaults(input.acj));
+  const errors = validateAdvancedCronJob(acj);
+  if (errors.length > 0) return { type: 'Invalid', errors };
   const found = templateKindOf(acj);
   if (!found || found.kind === 'ImageListPullJob')
     return { type: 'Unsupported', templateKind: found?.kind ?? 'none' };

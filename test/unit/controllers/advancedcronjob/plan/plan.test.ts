@@ -274,18 +274,30 @@ describe('planAdvancedCronJob', () => {
     expect(p.requeueAfterSeconds).toBeUndefined();
   });
 
-  it('an unparsable schedule: no create, no wake-up', () => {
-    const p = plan(acj({ schedule: '* * *' }), [], '2026-12-03T00:02:10Z');
-    expect(p.skip).toBe('UnparsableSchedule');
-    expect(p.message).toBe('unparsable schedule "* * *": expected exactly 5 fields, found 3: [* * *]');
-    expect(p.requeueAfterSeconds).toBeUndefined();
+  it("an unparsable schedule is what OpenKruise's webhook refuses: Invalid, nothing else planned", () => {
+    const p = planAdvancedCronJob({
+      acj: acj({ schedule: '* * *' }),
+      children: [],
+      now: new Date('2026-12-03T00:02:10Z'),
+    });
+    expect(p).toEqual({
+      type: 'Invalid',
+      errors: [
+        {
+          path: 'spec.schedule',
+          message: 'Invalid value: "* * *": expected exactly 5 fields, found 3: [* * *]',
+        },
+      ],
+    });
   });
 
-  it('timeZone prefixes the schedule; an unknown zone is dropped', () => {
+  it('timeZone prefixes the schedule; an unknown zone is refused as the webhook refuses it', () => {
     const a = acj({ schedule: '0 9 * * *', timeZone: 'Asia/Shanghai' }, { type: 'Job' });
     expect(plan(a, [], '2026-12-03T00:30:00Z').requeueAfterSeconds).toBe(1800);
     const unknown = acj({ schedule: '0 9 * * *', timeZone: 'Nowhere/City' }, { type: 'Job' });
-    expect(plan(unknown, [], '2026-12-03T00:30:00Z').requeueAfterSeconds).toBe(8.5 * 3600);
+    expect(
+      planAdvancedCronJob({ acj: unknown, children: [], now: new Date('2026-12-03T00:30:00Z') }).type,
+    ).toBe('Invalid');
   });
 
   it('a broadcastJobTemplate makes BroadcastJobs owned by apps.kruise.io/v1beta1 only', () => {

@@ -142,4 +142,15 @@ describe('reconcileAdvancedCronJob', () => {
       'lease.release',
     ]);
   });
+
+  test("a schedule OpenKruise's webhook refuses: a FailedValidation Warning, nothing written, no wake-up", async () => {
+    const h = setup('2026-12-03T00:02:00.100Z', { schedule: '*/1 * * *', timeZone: 'Mars/Olympus' });
+    await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'event FailedValidation: AdvancedCronJob is invalid: spec.schedule: Invalid value: "*/1 * * *": expected exactly 5 fields, found 4: [*/1 * * *]; spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus',
+      'lease.release',
+    ]);
+    expect([...h.jobs.keys()]).toEqual([]);
+  });
 });
