@@ -2,8 +2,10 @@
  * `kruiseless lint -f cloneset.yaml` (docs/cli.md#lint): OpenKruise's CloneSet validation offline — every
  * CloneSet document of the file is defaulted and validated by {@link checkCloneSet}, the check the planner runs
  * before every reconcile, with OpenKruise's messages. Errors are printed as `path: message` lines on stderr
- * and the exit code is 1; a valid file prints one `… is valid` line per CloneSet. Advanced StatefulSets are linted
- * too, with OpenKruise's StatefulSet webhook rules (`apps.kruise.io/v1beta1`; v1alpha1 converted to it first).
+ * and the exit code is 1; a valid file prints one `… is valid` line per CloneSet. Advanced StatefulSets, Advanced
+ * DaemonSets, BroadcastJobs and AdvancedCronJobs are linted too, each defaulted and checked with the rules of
+ * OpenKruise's validating webhook for its kind (`apps.kruise.io/v1beta1`; v1alpha1 converted to it first), the
+ * check its controller runs before every pass.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -19,12 +21,22 @@ import { GROUP, KIND } from '../api/keys.js';
 import type { CloneSet, JsonObject } from '../api/types.js';
 import type { CloneSetV1beta1 } from '../api/v1beta1.js';
 import { fromV1beta1 } from '../controllers/cloneset/api/versionMapping.js';
+import { withDefaults as acjWithDefaults } from '../controllers/advancedcronjob/api/defaults.js';
+import { validateAdvancedCronJob } from '../controllers/advancedcronjob/api/validation.js';
+import type { AdvancedCronJob } from '../controllers/advancedcronjob/api/types.js';
+import { withDefaults as bcjWithDefaults } from '../controllers/broadcastjob/api/defaults.js';
+import { validateBroadcastJob } from '../controllers/broadcastjob/api/validation.js';
+import type { BroadcastJob } from '../controllers/broadcastjob/api/types.js';
+import { daemonSetToV1beta1 } from '../controllers/daemonset/api/conversion.js';
+import { withDefaults as dsWithDefaults } from '../controllers/daemonset/api/defaults.js';
+import { validateDaemonSet } from '../controllers/daemonset/api/validation.js';
+import type { DaemonSet } from '../controllers/daemonset/api/types.js';
 import { CliError, runCommand, type CliIO } from './io.js';
 
 /** The result of linting one document. */
 export interface LintResult {
-  /** `cloneset` or `statefulset`, as the output lines name it. */
-  kind: 'cloneset' | 'statefulset';
+  /** The kind's lower-case name, as the output lines name it. */
+  kind: 'cloneset' | 'statefulset' | 'daemonset' | 'broadcastjob' | 'advancedcronjob';
   name: string;
   errors: FieldError[];
 }
@@ -35,18 +47,52 @@ function shown(v: unknown, absent: string): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
+/** The kinds linted by webhook rules alone: how each is read as v1beta1, defaulted and validated. */
+const WEBHOOK_KINDS = {
+  DaemonSet: {
+    name: 'daemonset',
+    toV1beta1: daemonSetToV1beta1,
+    check: (o: JsonObject) => validateDaemonSet(dsWithDefaults(o as unknown as DaemonSet)),
+  },
+  BroadcastJob: {
+    name: 'broadcastjob',
+    // v1alpha1 and v1beta1 have the same fields (apis/apps/v1alpha1/broadcastjob_conversion.go)
+    toV1beta1: (o: JsonObject) => o,
+    check: (o: JsonObject) => validateBroadcastJob(bcjWithDefaults(o as unknown as BroadcastJob)),
+  },
+  AdvancedCronJob: {
+    name: 'advancedcronjob',
+    toV1beta1: (o: JsonObject) => o,
+    check: (o: JsonObject) => validateAdvancedCronJob(acjWithDefaults(o as unknown as AdvancedCronJob)),
+  },
+} as const;
+
 /**
  * Lints one parsed document.
- * @throws CliError when it is not a CloneSet or an Advanced StatefulSet of apps.kruise.io/v1alpha1 or v1beta1
+ * @throws CliError when it is not a CloneSet, Advanced StatefulSet, Advanced DaemonSet, BroadcastJob or
+ *   AdvancedCronJob of apps.kruise.io/v1alpha1 or v1beta1
  */
 export function lintDocument(doc: unknown, index: number): LintResult {
   const obj = (doc ?? {}) as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
   const where = `document ${index + 1}`;
+  const webhookKind =
+    typeof obj.kind === 'string' ? WEBHOOK_KINDS[obj.kind as keyof typeof WEBHOOK_KINDS] : undefined;
+  if (webhookKind && (obj.apiVersion === `${GROUP}/v1beta1` || obj.apiVersion === `${GROUP}/v1alpha1`)) {
+    const name = shown(obj.metadata?.name, '');
+    const o = doc as JsonObject;
+    if (typeof o.spec !== 'object' || o.spec === null)
+      return { kind: webhookKind.name, name, errors: [{ path: 'spec', message: 'Required value' }] };
+    const beta = obj.apiVersion === `${GROUP}/v1alpha1` ? webhookKind.toV1beta1(o) : o;
+    return { kind: webhookKind.name, name, errors: webhookKind.check(beta) };
+  }
   if (obj.kind === STATEFULSET_KIND_NAME && obj.apiVersion === STATEFULSET_API_VERSION)
     return lintStatefulSet(doc as StatefulSet);
   if (obj.kind === STATEFULSET_KIND_NAME && obj.apiVersion === `${GROUP}/v1alpha1`)
     return lintStatefulSet(v1alpha1StatefulSet(doc as JsonObject, where));
-  if (obj.kind !== KIND) throw new CliError(`${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet`);
+  if (obj.kind !== KIND)
+    throw new CliError(
+      `${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob or AdvancedCronJob`,
+    );
   const version =
     obj.apiVersion === `${GROUP}/v1alpha1`
       ? 'v1alpha1'
@@ -116,7 +162,7 @@ async function lint(io: CliIO, opts: { filename: string }): Promise<number> {
     if (value === null || value === undefined) continue;
     results.push(lintDocument(value, i));
   }
-  if (results.length === 0) throw new CliError(`${opts.filename}: no CloneSet found`);
+  if (results.length === 0) throw new CliError(`${opts.filename}: no object to lint found`);
   let failed = false;
   for (const r of results) {
     if (r.errors.length === 0) {
@@ -135,7 +181,7 @@ export function registerLint(program: Command, io: CliIO): void {
   program
     .command('lint')
     .description(
-      "validate CloneSet (and v1beta1 Advanced StatefulSet) YAML offline with OpenKruise's rules and messages; exit 1 on errors",
+      "validate CloneSet, Advanced StatefulSet, Advanced DaemonSet, BroadcastJob and AdvancedCronJob YAML offline with OpenKruise's rules and messages; exit 1 on errors",
     )
     .requiredOption('-f, --filename <file>', 'the YAML file (- for stdin)')
     .action((opts: { filename: string }) => runCommand(io, () => lint(io, opts)));

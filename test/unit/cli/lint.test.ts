@@ -90,12 +90,52 @@ spec:
     });
   });
 
+  it("lints Advanced DaemonSets (v1alpha1 converted), BroadcastJobs and AdvancedCronJobs with their webhooks' rules", async () => {
+    const multi = file(
+      'jobs.yaml',
+      `apiVersion: apps.kruise.io/v1alpha1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+${TEMPLATE}  updateStrategy: {rollingUpdate: {rollingUpdateType: Surging, maxUnavailable: 0, maxSurge: 0}}
+---
+apiVersion: apps.kruise.io/v1beta1
+kind: BroadcastJob
+metadata: {name: once}
+spec:
+  template:
+    spec: {containers: [{name: c, image: busybox}], restartPolicy: Never}
+---
+apiVersion: apps.kruise.io/v1beta1
+kind: AdvancedCronJob
+metadata: {name: nightly}
+spec:
+  schedule: "0 25 * * *"
+  template:
+    jobTemplate:
+      spec:
+        template:
+          spec: {containers: [{name: c, image: busybox}], restartPolicy: Never}
+`,
+    );
+    expect(await runCli(['lint', '-f', multi], {})).toEqual({
+      code: 1,
+      stdout: 'broadcastjob "once" is valid\n',
+      stderr:
+        'daemonset "agent":\n' +
+        'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0\n' +
+        'advancedcronjob "nightly":\n' +
+        'spec.schedule: Invalid value: "0 25 * * *": end of range (25) above maximum (23): 25\n',
+    });
+  });
+
   it('wrong kind, missing file and missing flag are errors', async () => {
     const dep = file('dep.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n');
     expect(await runCli(['lint', '-f', dep], {})).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: document 1: kind Deployment is not a CloneSet\n',
+      stderr:
+        'error: document 1: kind Deployment is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob or AdvancedCronJob\n',
     });
     expect(await runCli(['lint', '-f', '/nonexistent.yaml'], {})).toEqual({
       code: 1,
