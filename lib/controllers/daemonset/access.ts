@@ -1,7 +1,8 @@
 /**
  * The Advanced DaemonSet controller's RBAC rows (lib/kube/access.ts shapes), as OpenKruise's `+kubebuilder:rbac`
  * markers beside `pkg/controller/daemonset/daemonset_controller.go`, narrowed to the calls Kruiseless makes: read
- * the DaemonSet and write its status, create, renumber, adopt and prune its ControllerRevisions, create, patch
+ * the DaemonSet and write its status, create, renumber, adopt, label and prune its ControllerRevisions, create and
+ * delete its ImagePullJobs (image pre-download), create, patch
  * (in place, lifecycle, adoption) and delete its pods, and read Nodes. Pods, ControllerRevisions and Nodes are granted by other kinds' rules as well; the joined manifest
  * (lib/controllers/rbac.ts) has each row once.
  */
@@ -18,6 +19,11 @@ export const DAEMONSET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'create', group: 'apps', resource: 'controllerrevisions' },
   { verb: 'update', group: 'apps', resource: 'controllerrevisions' },
   { verb: 'delete', group: 'apps', resource: 'controllerrevisions' },
+  // image pre-download: the revision's created/ignored label, the ImagePullJobs (./plan/preDownload.ts)
+  { verb: 'patch', group: 'apps', resource: 'controllerrevisions' },
+  { verb: 'list', group: KRUISE, resource: 'imagepulljobs' },
+  { verb: 'create', group: KRUISE, resource: 'imagepulljobs' },
+  { verb: 'delete', group: KRUISE, resource: 'imagepulljobs' },
   { verb: 'list', resource: 'pods' },
   { verb: 'create', resource: 'pods' },
   // in-place updates, lifecycle hooks, and the adoption or release of a pod (./adopt.ts)

@@ -3,7 +3,8 @@
  * daemonset_history.go `snapshot`, `storeDaemonSetStatus`; Kubernetes pkg/controller/controller_utils.go
  * `RealPodControl` (its Events).
  *
- * Carries out a DaemonSet plan: the revision first (a failure stops the pass, as upstream returns), the Events
+ * Carries out a DaemonSet plan: the revision first (a failure stops the pass, as upstream returns), then the image
+ * pre-download writes (ImagePullJobs and the revision's label, best effort), the Events
  * planned before any pod write; the creates in slow-start batches (each batch's create expectations stored before
  * it, its pods created concurrently, Normal `SuccessfulCreate` `Created pod: <name>` or Warning `FailedCreate`
  * `Error creating: <error>`; no batch after one with a failure);
@@ -25,6 +26,8 @@ import type { KubeClient, KubeEvent } from '../../kube/types.js';
 import { createInSlowStartBatches } from '../../reconcile/pods/slowStartCreates.js';
 import { deletePodsRecorded } from '../../reconcile/pods/deletePodsRecorded.js';
 import { writePodPatch } from '../../reconcile/pods/patchPod.js';
+import { writeImagePullJobs } from '../../reconcile/pods/writeImagePullJobs.js';
+import type { Logger } from '../../core/logger.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
 import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
 import { DaemonSetEventReason } from './api/keys.js';
@@ -47,6 +50,8 @@ export interface ExecuteContext {
   eventCorrelation: { state: EventCorrelationState };
   /** Creates of one batch in flight at most; default {@link DEFAULT_WRITE_CONCURRENCY}. */
   writeConcurrency?: number;
+  /** For the warnings of failed pre-download writes. */
+  log: Logger;
 }
 
 /** Outcome of {@link executeDaemonSetPlan}. */
@@ -100,6 +105,12 @@ export async function executeDaemonSetPlan(
       fail(e);
       return { writes, podWrites: 0, ...(error ? { error } : {}) };
     }
+  }
+  // image pre-download (best effort: a failure is logged and never stops the pass), before any pod write
+  if (plan.preDownload) {
+    const written = await writeImagePullJobs(kube, ctx.log, namespace, plan.preDownload);
+    writes += written.writes;
+    await record(written.events);
   }
   await record(plan.events);
 

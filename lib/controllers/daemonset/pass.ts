@@ -14,7 +14,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey.js';
 import { emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
-import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
+import { listAll, listIfServed, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
@@ -129,6 +129,11 @@ export async function runPass(
     };
   }
   const nodes = (await listAll(deps.kube, RESOURCES.nodes, { limit: LIST_PAGE_SIZE })).items;
+  const preDownloadOn =
+    (deps.options?.preDownloadImageForDaemonSetUpdate ?? false) && (deps.options?.kruiseDaemon ?? true);
+  const jobs = preDownloadOn
+    ? await listIfServed(deps.kube, RESOURCES.imagepulljobs, { namespace })
+    : undefined;
   const plan = planDaemonSet({
     ds,
     pods,
@@ -138,6 +143,7 @@ export async function runPass(
     newSuffix: deps.newSuffix ?? randomSuffix,
     ...(deps.options ? { options: deps.options } : {}),
     ...(observed.pending.backoffs ? { backoffs: observed.pending.backoffs } : {}),
+    ...(jobs ? { imagePullJobs: jobs.items } : {}),
   });
   const log = (fields: Record<string, unknown>) =>
     deps.log.info('reconciled', { key: objectKeyText(key), plan: plan.type, ...fields });
@@ -185,6 +191,7 @@ export async function runPass(
       clock: deps.clock,
       recordedEvents,
       eventCorrelation,
+      log: deps.log,
       ...(deps.writeConcurrency ? { writeConcurrency: deps.writeConcurrency } : {}),
     },
     plan,

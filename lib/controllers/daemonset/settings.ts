@@ -1,8 +1,9 @@
 /**
  * The Advanced DaemonSet controller's settings: the in-place update gates OpenKruise's `--feature-gates` sets
  * (serverless.yml parameter `featureGates`, `kruiseless local --feature-gates`); absent fields take OpenKruise
- * v1.9.0's defaults (./plan/types.ts `DEFAULT_DAEMONSET_OPTIONS`). `PreDownloadImageForDaemonSetUpdate` and
- * `DaemonSetPruneIneligibleNodes` are not implemented; `scheduleDaemonSetPods` is fixed at true (pods pinned by
+ * v1.9.0's defaults (./plan/types.ts `DEFAULT_DAEMONSET_OPTIONS`), image pre-download's
+ * (`PreDownloadImageForDaemonSetUpdate`, `KruiseDaemon`) among them. `DaemonSetPruneIneligibleNodes` is not
+ * implemented; `scheduleDaemonSetPods` is fixed at true (pods pinned by
  * node-name affinity for kube-scheduler to bind).
  */
 import { parseGateList, type GateSpec } from '../../api/featureGates.js';
@@ -16,6 +17,8 @@ export type DaemonSetSettings = Readonly<Partial<DaemonSetPlannerOptions>>;
 const DAEMONSET_GATES: Readonly<Record<string, GateSpec<keyof DaemonSetPlannerOptions>>> = {
   InPlaceUpdateEnvFromMetadata: { option: 'inPlaceUpdateEnvFromMetadata', stage: 'beta' },
   InPlaceWorkloadVerticalScaling: { option: 'inPlaceWorkloadVerticalScaling', stage: 'alpha' },
+  PreDownloadImageForDaemonSetUpdate: { option: 'preDownloadImageForDaemonSetUpdate', stage: 'alpha' },
+  KruiseDaemon: { option: 'kruiseDaemon', stage: 'beta' },
 };
 
 /** The DaemonSet settings parser of the registration. */

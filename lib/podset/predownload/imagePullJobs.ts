@@ -83,6 +83,28 @@ export function changedImages(current: ControllerRevision, update: ControllerRev
   return out;
 }
 
+/**
+ * The containers of `update` whose image some revision of `olds` has otherwise, or that none of them has, with the
+ * image — OpenKruise's DaemonSet `diffImagesBetweenRevisions`, which compares the update revision with every old one.
+ * An unreadable template (in `update` or any of `olds`) gives none, as upstream returns nothing then.
+ * @returns `[container name, image]` pairs in the update template's container order
+ */
+export function changedImagesFromAny(
+  olds: readonly ControllerRevision[],
+  update: ControllerRevision,
+): [string, string][] {
+  const oldTpls = olds.map(templateOf);
+  const newTpl = templateOf(update);
+  if (!newTpl || oldTpls.some((t) => !t)) return [];
+  const out: [string, string][] = [];
+  for (const c of newTpl.spec?.containers ?? []) {
+    const sameName = oldTpls.map((t) => (t?.spec?.containers ?? []).find((o) => o.name === c.name));
+    if (sameName.every((o) => !o) || sameName.some((o) => o && o.image !== c.image))
+      out.push([c.name, c.image ?? '']);
+  }
+  return out;
+}
+
 /** What {@link imagePullJobForWorkload} builds a job from (the arguments of OpenKruise's `CreateJobForWorkload`). */
 export interface WorkloadImagePullJob {
   /** The workload's namespace, which the job is created in. */

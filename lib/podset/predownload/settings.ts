@@ -11,7 +11,7 @@ import {
   ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM,
   ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS,
 } from '../../api/v1beta1.js';
-import { parseInt32 } from '../../api/int32.js';
+import { parseGoInt, parseInt32 } from '../../api/int32.js';
 import type { IntOrString, ObjectMeta } from '../../api/types.js';
 
 /** Pull timeout per node when the annotation is absent or unreadable, seconds. */
@@ -51,5 +51,24 @@ export function preDownloadSettings(workload: { metadata: ObjectMeta }): PreDown
       parseInt32(a[ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS] ?? '') ??
       DEFAULT_PREDOWNLOAD_TIMEOUT_SECONDS,
     minUpdatedReadyPods: parseInt32(a[ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS] ?? '') ?? 0,
+  };
+}
+
+/**
+ * The job settings OpenKruise's `CreateJobForWorkload` (pkg/util/imagejob/utilfunction, used by Advanced StatefulSet
+ * and Advanced DaemonSet) reads from the workload's annotations: parallelism only as an integer (Go's `strconv.Atoi`;
+ * else 1), the pull timeout as an int32 (else 300 s).
+ * @returns the settings; never throws
+ */
+export function createJobForWorkloadSettings(workload: {
+  metadata: ObjectMeta;
+}): Omit<PreDownloadSettings, 'minUpdatedReadyPods'> {
+  const a = workload.metadata.annotations ?? {};
+  return {
+    parallelism:
+      parseGoInt(a[ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM] ?? '') ?? DEFAULT_PREDOWNLOAD_PARALLELISM,
+    timeoutSeconds:
+      parseInt32(a[ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS] ?? '') ??
+      DEFAULT_PREDOWNLOAD_TIMEOUT_SECONDS,
   };
 }

@@ -28,6 +28,7 @@ import { daemonPodSpec, nodeShouldRunDaemonPod } from './nodes.js';
 import { podsByNode, sortDaemonPods, unscheduledPodsWithoutNode } from './podsByNode.js';
 import { revisionsToDelete } from './history.js';
 import { planHistory } from './revision.js';
+import { planDaemonSetPreDownload } from './preDownload.js';
 import { rollingUpdateStep } from './rollingUpdate.js';
 import { refreshPods, splitInPlace } from './inPlace.js';
 import { withPreparingDelete } from './preDelete.js';
@@ -80,8 +81,10 @@ export function nodesNeedingPods(
 /**
  * The plan for one pass over `input.ds` (after its webhook's defaults, ../api/defaults.ts):
  * 1. a DaemonSet being deleted: nothing (`Skip`); one whose selector is empty: Warning `SelectingAll`
- *    `This DaemonSet is selecting all pods. A non-empty selector is required.` and nothing else;
- * 2. the history (./revision.ts): the current revision's hash, a revision to create or renumber;
+ *    `This DaemonSet is selecting all pods. A non-empty selector is required.` and nothing else; one OpenKruise's
+ *    validating webhook refuses (../api/validation.ts): `Invalid`, nothing else;
+ * 2. the history (./revision.ts): the current revision's hash, a revision to create or renumber; with image
+ *    pre-download on (`input.imagePullJobs` listed), its ImagePullJobs and revision label (./preDownload.ts);
  * 3. per node, in list order (`podsShouldBeOnNode`): a node that should run the pod and has none needs one; on a
  *    node where a pod may stay, failed pods are deleted with Warning `FailedDaemonPod`
  *    `Found failed daemon pod <ns>/<pod> on node <node>, will try to kill it` — unless the node is still in its
@@ -256,12 +259,14 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
     (w): w is number => w !== undefined,
   );
   const requeue = waits.length > 0 ? Math.min(...waits) : undefined;
+  const preDownload = planDaemonSetPreDownload(ds, history.current, history.old, hash, input.imagePullJobs);
   return {
     type: 'Sync',
     hash,
     currentRevision: history.current.metadata.name ?? '',
     ...(history.create ? { createRevision: history.create } : {}),
     ...(history.renumber ? { renumberRevision: history.renumber } : {}),
+    ...(preDownload ? { preDownload } : {}),
     events,
     creates,
     deletes: podDeletes,

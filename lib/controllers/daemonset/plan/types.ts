@@ -1,6 +1,8 @@
 /**
  * The Advanced DaemonSet planner's input and output (./plan.ts `planDaemonSet`): plain data, no I/O.
  */
+import type { ImagePullJob } from '../../../api/imagePullJob.js';
+import type { ImagePullJobPlan } from '../../../podset/predownload/imagePullJobs.js';
 import type { FieldError } from '../../../api/errors.js';
 import type { Node } from '../../../api/node.js';
 import type { ControllerRevision, Pod } from '../../../api/types.js';
@@ -21,12 +23,18 @@ export interface DaemonSetPlannerOptions {
   inPlaceUpdateEnvFromMetadata: boolean;
   /** `InPlaceWorkloadVerticalScaling` (alpha, off). */
   inPlaceWorkloadVerticalScaling: boolean;
+  /** `PreDownloadImageForDaemonSetUpdate` (alpha, off): ImagePullJobs for a new revision's images. */
+  preDownloadImageForDaemonSetUpdate: boolean;
+  /** `KruiseDaemon` (beta, on): without it nothing pulls images, so no pre-download. */
+  kruiseDaemon: boolean;
 }
 
 /** OpenKruise v1.9.0's gate defaults. */
 export const DEFAULT_DAEMONSET_OPTIONS: DaemonSetPlannerOptions = {
   inPlaceUpdateEnvFromMetadata: true,
   inPlaceWorkloadVerticalScaling: false,
+  preDownloadImageForDaemonSetUpdate: false,
+  kruiseDaemon: true,
 };
 
 /** What one pass read, and the time. */
@@ -46,6 +54,11 @@ export interface DaemonSetPlanInput {
   options?: Partial<DaemonSetPlannerOptions>;
   /** The failed-pod delays kept from earlier passes (./failedPodBackoff.ts); default none. */
   backoffs?: readonly FailedPodBackoff[];
+  /**
+   * The namespace's ImagePullJobs, listed only when image pre-download is on (gates
+   * `PreDownloadImageForDaemonSetUpdate` and `KruiseDaemon`) and the resource is served; undefined: no pre-download.
+   */
+  imagePullJobs?: readonly ImagePullJob[];
 }
 
 /** A pod to create on a node, in a slow-start batch (0, 1, 1, 2, 2, 2, 2, …). */
@@ -64,6 +77,8 @@ export interface SyncPlan {
   currentRevision: string;
   /** A ControllerRevision to create first (the template changed, or the first pass). */
   createRevision?: ControllerRevision;
+  /** Image pre-download writes, after the revision and before any pod write (./preDownload.ts). */
+  preDownload?: ImagePullJobPlan;
   /** The current ControllerRevision with a raised `revision`, to write first. */
   renumberRevision?: ControllerRevision;
   /** Events recorded before any pod write, in order. */

@@ -17,13 +17,9 @@ import {
   type ImagePullJob,
 } from '../../../api/imagePullJob.js';
 import { legacyScaledValue, scaledValueFromIntOrPercent } from '../../../api/intOrPercent.js';
-import { parseGoInt, parseInt32 } from '../../../api/int32.js';
+import { parseGoInt } from '../../../api/int32.js';
 import type { ControllerRevision, IntOrString } from '../../../api/types.js';
-import {
-  ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS,
-  ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM,
-  ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS,
-} from '../../../api/v1beta1.js';
+import { ANNOTATION_IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS } from '../../../api/v1beta1.js';
 import { calculateInPlaceUpdateSpec } from '../../../podset/inplace/spec.js';
 import { newControllerRef } from '../../../podset/ownership.js';
 import {
@@ -34,8 +30,7 @@ import {
   type ImagePullJobPlan,
 } from '../../../podset/predownload/imagePullJobs.js';
 import {
-  DEFAULT_PREDOWNLOAD_PARALLELISM,
-  DEFAULT_PREDOWNLOAD_TIMEOUT_SECONDS,
+  createJobForWorkloadSettings,
   type PreDownloadSettings,
 } from '../../../podset/predownload/settings.js';
 import { STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME } from '../api/resource.js';
@@ -69,14 +64,7 @@ export function minUpdatedReadyPods(sts: StatefulSet, replicas: number): number 
 export function statefulSetPreDownloadSettings(
   sts: StatefulSet,
 ): Omit<PreDownloadSettings, 'minUpdatedReadyPods'> {
-  const a = sts.metadata.annotations ?? {};
-  return {
-    parallelism:
-      parseGoInt(a[ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM] ?? '') ?? DEFAULT_PREDOWNLOAD_PARALLELISM,
-    timeoutSeconds:
-      parseInt32(a[ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS] ?? '') ??
-      DEFAULT_PREDOWNLOAD_TIMEOUT_SECONDS,
-  };
+  return createJobForWorkloadSettings(sts);
 }
 
 /**

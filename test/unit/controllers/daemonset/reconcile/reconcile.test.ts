@@ -61,7 +61,8 @@ function setup(nodeNames = ['n0', 'n1', 'n2']) {
   const nodes = kube.objects(RESOURCES.nodes);
   for (const name of nodeNames) nodes.set(name, { metadata: { name } });
   let n = 0;
-  const deps = (): DaemonSetReconcileDeps => ({
+  const deps = (options?: DaemonSetReconcileDeps['options']): DaemonSetReconcileDeps => ({
+    ...(options ? { options } : {}),
     kube,
     ...recorded,
     requeue,
@@ -312,5 +313,92 @@ describe('reconcileDaemonSet', () => {
     // no DaemonSet: nothing
     h.sets.delete('agent');
     expect(await mapped('n9')).toEqual([]);
+  });
+});
+
+describe('reconcileDaemonSet: image pre-download (gates PreDownloadImageForDaemonSetUpdate, KruiseDaemon)', () => {
+  const ON = { preDownloadImageForDaemonSetUpdate: true };
+  /** `agent` on three nodes, all pods at the first revision and Ready, maxUnavailable 1; then the image changed. */
+  async function rolled(options: DaemonSetReconcileDeps['options'], serve = true) {
+    const h = setup();
+    if (serve) h.kube.serve(RESOURCES.imagepulljobs);
+    for (let i = 0; i < 2; i++) {
+      await reconcileDaemonSet(h.deps(options), REQUEST);
+      h.kube.kubelet();
+      h.clock.now += 1000;
+    }
+    const ds = h.sets.get('agent')!;
+    ds.metadata.annotations = { 'apps.kruise.io/image-predownload-parallelism': '2' };
+    ds.spec.template.spec.containers[0].image = 'nginx:1.26';
+    ds.metadata.generation = 2;
+    h.journal.length = 0;
+    await reconcileDaemonSet(h.deps(options), REQUEST);
+    return h;
+  }
+
+  test("a new revision: an ImagePullJob per changed image on the old pods' nodes, the revision labelled, before the pods", async () => {
+    const h = await rolled(ON);
+    const update = [...h.kube.objects(RESOURCES.controllerrevisions).values()].find(
+      (r) => r.metadata.labels?.['apps.kruise.io/pre-predownload-created'] === 'true',
+    );
+    const name = update?.metadata.name ?? '';
+    expect(name).toMatch(/^agent-[0-9a-z]+$/);
+    const writes = h.journal.filter((l) => /^(create|patch|delete|event) /.test(l));
+    expect(writes.slice(0, 4)).toEqual([
+      `create controllerrevision ${name}`,
+      `create imagepulljob ${name}-agent`,
+      `patch controllerrevision ${name} {"metadata":{"labels":{"apps.kruise.io/pre-predownload-created":"true"}}}`,
+      `event CreatedImagePullJob: created ImagePullJob ${name}-agent for image: nginx:1.26`,
+    ]);
+    // the pod writes of the rolling update come after
+    expect(writes[4]).toMatch(/^(create|delete) pod agent-abc\d+$/);
+    const [job] = [...h.kube.objects(RESOURCES.imagepulljobs).values()];
+    expect(job?.spec).toMatchObject({
+      image: 'nginx:1.26',
+      parallelism: 2,
+      // DaemonSet revisions carry no controller.kubernetes.io/hash label: upstream's selector names an empty hash
+      podSelector: {
+        matchLabels: { app: 'agent' },
+        matchExpressions: [{ key: 'controller-revision-hash', operator: 'NotIn', values: [name, ''] }],
+      },
+    });
+    expect(job?.metadata.ownerReferences?.[0]).toMatchObject({
+      kind: 'DaemonSet',
+      name: 'agent',
+      uid: 'ds-uid',
+    });
+  });
+
+  test('partition 0 with maxUnavailable covering every node: the revision labelled ignored, no job', async () => {
+    const h = setup();
+    h.kube.serve(RESOURCES.imagepulljobs);
+    h.sets.get('agent')!.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { maxUnavailable: '100%' },
+    };
+    for (let i = 0; i < 2; i++) {
+      await reconcileDaemonSet(h.deps(ON), REQUEST);
+      h.kube.kubelet();
+    }
+    const ds = h.sets.get('agent')!;
+    ds.spec.template.spec.containers[0].image = 'nginx:1.26';
+    h.journal.length = 0;
+    await reconcileDaemonSet(h.deps(ON), REQUEST);
+    expect(h.journal.filter((l) => /imagepulljob|predownload/.test(l))).toEqual([
+      expect.stringMatching(
+        /^patch controllerrevision agent-[0-9a-z]+ .*"apps.kruise.io\/image-predownload-ignored":"true"/,
+      ),
+    ]);
+  });
+
+  test('without the gate, with KruiseDaemon off, or without the resource: no ImagePullJob read or written', async () => {
+    for (const [options, serve] of [
+      [{}, true],
+      [{ ...ON, kruiseDaemon: false }, true],
+      [ON, false],
+    ] as const) {
+      const h = await rolled(options, serve);
+      expect(h.journal.filter((l) => /imagepulljob|patch controllerrevision/.test(l))).toEqual([]);
+    }
   });
 });
