@@ -13,6 +13,7 @@ import {
   setHeaderOptions,
   type CoreV1Event,
   type V1ControllerRevision,
+  type V1Node,
   type V1PersistentVolumeClaim,
   type V1Pod,
 } from '@kubernetes/client-node';
@@ -196,6 +197,25 @@ export class ParityCluster {
     } catch (e) {
       if (statusCode(e) !== 404) throw e;
     }
+  }
+
+  /** The cluster's node names, sorted: a scenario's node index is a position in this list. */
+  async nodeNames(): Promise<string[]> {
+    const list = await this.core.listNode();
+    return list.items.map((n) => n.metadata?.name ?? '').sort();
+  }
+
+  /** Reads a node. */
+  async readNode(name: string): Promise<V1Node> {
+    return this.core.readNode({ name });
+  }
+
+  /** Merge-patches a node (labels, taints, `spec.unschedulable`). */
+  async patchNode(name: string, patch: Record<string, unknown>): Promise<void> {
+    await this.core.patchNode(
+      { name, body: patch },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
   }
 
   /**

@@ -10,6 +10,7 @@ import { Watch, type V1Pod } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { ParityCluster, type ClusterState } from './cluster.js';
 import type { ParityKind } from './kind.js';
+import { NodeLedger, nodeState, taintsWith, taintsWithout } from './nodes.js';
 import { REPO_ROOT, type PodSelector, type Scenario, type Step } from './scenario.js';
 import { podUids, takeSnapshot, type Snapshot, type TimelinePeaks } from './snapshot.js';
 import { errorMessage } from '../../lib/core/errors.js';
@@ -44,8 +45,10 @@ export interface RunOptions {
 
 /**
  * Runs `scenario` in namespace `opts.namespace`, by default `parity-<name>` (deleted first, and again after the run
- * unless `keep`).
- * Never throws for a failing step: the error is recorded in the result and the checkpoints taken so far are kept.
+ * unless `keep`). Nodes its node steps changed are put back after the run whatever happened, `keep` or not (nodes
+ * left in the cluster's journal by a run killed before that are put back first: test/parity/nodes.ts).
+ * Never throws for a failing step: the error is recorded in the result and the checkpoints taken so far are kept; a
+ * node that could not be put back is recorded as an error too.
  */
 export async function runScenario(
   cluster: ParityCluster,
@@ -54,6 +57,8 @@ export async function runScenario(
 ): Promise<ScenarioRun> {
   const namespace = opts.namespace ?? `parity-${scenario.name}`;
   const result: ScenarioRun = { checkpoints: {} };
+  const nodes = new NodeLedger(cluster, `${cluster.kubeconfig}.parity-nodes.json`);
+  if (nodes.loadJournal().length > 0) await nodes.restore();
   await cluster.deleteNamespace(namespace);
   await cluster.ensureNamespace(namespace);
   const timeline = new Timeline(cluster, namespace);
@@ -75,18 +80,78 @@ export async function runScenario(
         previous = podUids(state);
         continue;
       }
-      name = (await applyStep(cluster, namespace, name, step)) ?? name;
+      name = (await applyStep(cluster, namespace, name, step, nodes)) ?? name;
     }
   } catch (e) {
     result.error = errorMessage(e);
   } finally {
     timeline.stop();
-    if (!opts.keep) {
-      await cluster.deleteClusterObject(name).catch(() => undefined);
-      await cluster.deleteNamespace(namespace).catch(() => undefined);
+    try {
+      if (!opts.keep) {
+        await cluster.deleteClusterObject(name).catch(() => undefined);
+        await cluster.deleteNamespace(namespace).catch(() => undefined);
+      }
+    } finally {
+      // after the namespace is gone, so the controllers do not act on the scenario's object again
+      await nodes.restore().catch((e: unknown) => {
+        result.error = [result.error, errorMessage(e)].filter(Boolean).join('; ');
+      });
     }
   }
   return result;
+}
+
+/** The name of the node at `index` in name order. @throws Error when the cluster has fewer nodes */
+async function nodeAt(cluster: ParityCluster, index: number): Promise<string> {
+  const names = await cluster.nodeNames();
+  const name = names[index];
+  if (name === undefined) throw new Error(`no node ${index}: the cluster has ${names.length} nodes`);
+  return name;
+}
+
+/** Does one node step on `cluster`, remembering the node in `nodes` first. */
+async function applyNodeStep(cluster: ParityCluster, step: NodeStep, nodes: NodeLedger): Promise<void> {
+  const index =
+    'labelNode' in step
+      ? step.labelNode.node
+      : 'taintNode' in step
+        ? step.taintNode.node
+        : 'untaintNode' in step
+          ? step.untaintNode.node
+          : 'cordonNode' in step
+            ? step.cordonNode
+            : step.uncordonNode;
+  const node = await nodeAt(cluster, index);
+  await nodes.remember(node);
+  if ('labelNode' in step) return cluster.patchNode(node, { metadata: { labels: step.labelNode.labels } });
+  if ('cordonNode' in step) return cluster.patchNode(node, { spec: { unschedulable: true } });
+  if ('uncordonNode' in step) return cluster.patchNode(node, { spec: { unschedulable: null } });
+  const current = nodeState(await cluster.readNode(node)).taints;
+  const taints =
+    'taintNode' in step
+      ? taintsWith(current, step.taintNode.taints)
+      : taintsWithout(current, step.untaintNode.taints);
+  await cluster.patchNode(node, { spec: { taints: taints.length > 0 ? taints : null } });
+}
+
+/** A step that changes a node. */
+type NodeStep = Extract<
+  Step,
+  | { labelNode: unknown }
+  | { taintNode: unknown }
+  | { untaintNode: unknown }
+  | { cordonNode: unknown }
+  | { uncordonNode: unknown }
+>;
+
+function isNodeStep(step: Step): step is NodeStep {
+  return (
+    'labelNode' in step ||
+    'taintNode' in step ||
+    'untaintNode' in step ||
+    'cordonNode' in step ||
+    'uncordonNode' in step
+  );
 }
 
 /** Does one non-checkpoint step. @returns the object's name when the step created it */
@@ -95,7 +160,9 @@ async function applyStep(
   namespace: string,
   name: string,
   step: Exclude<Step, { checkpoint: string }>,
+  nodes: NodeLedger,
 ): Promise<string | undefined> {
+  if (isNodeStep(step)) return void (await applyNodeStep(cluster, step, nodes));
   if ('apply' in step || 'create' in step) {
     const manifest =
       'apply' in step
@@ -121,7 +188,8 @@ async function applyStep(
   if ('deletePvc' in step) return void (await cluster.deletePvc(namespace, step.deletePvc));
   if ('sleep' in step) return void (await sleep(step.sleep * 1000));
   const state = await cluster.read(namespace, name);
-  const select = (s: PodSelector): V1Pod[] => selectPods(cluster.kind, state, s);
+  const nodeNames = await cluster.nodeNames();
+  const select = (s: PodSelector): V1Pod[] => selectPods(cluster.kind, state, s, nodeNames);
   if ('mark' in step) {
     for (const p of select(step.mark.pod))
       await cluster.patchPod(namespace, podName(p), {
@@ -183,10 +251,17 @@ function deletePodsPatch(kind: ParityKind, names: string[], replicas?: number): 
 
 /**
  * The pods a selector picks among the live pods owned by an object of `kind` (the scenario's), sorted by
- * creationTimestamp then name; `revision` reads the object's `status.updateRevision` / `status.currentRevision`.
+ * creationTimestamp then name; `revision` reads the object's `status.updateRevision` / `status.currentRevision`;
+ * `node` is an index into `nodeNames` (the cluster's node names, sorted).
  * @throws Error when the selector picks none (a scenario that cannot act is a broken scenario)
  */
-export function selectPods(kind: ParityKind, state: ClusterState, s: PodSelector): V1Pod[] {
+export function selectPods(
+  kind: ParityKind,
+  state: ClusterState,
+  s: PodSelector,
+  nodeNames: readonly string[] = [],
+): V1Pod[] {
+  const node = s.node === undefined ? undefined : (nodeNames[s.node] ?? `<no node ${s.node}>`);
   const status = (state.object?.status ?? {}) as { updateRevision?: string; currentRevision?: string };
   const revision =
     s.revision === 'update'
@@ -201,6 +276,7 @@ export function selectPods(kind: ParityKind, state: ClusterState, s: PodSelector
     .filter((p) => s.marker === undefined || p.metadata?.labels?.[MARKER_LABEL] === s.marker)
     .filter((p) => s.state === undefined || p.metadata?.labels?.[STATE_LABEL] === s.state)
     .filter((p) => revision === undefined || p.metadata?.labels?.[REVISION_LABEL] === revision)
+    .filter((p) => node === undefined || p.spec?.nodeName === node)
     .sort((a, b) => time(a) - time(b) || (podName(a) < podName(b) ? -1 : podName(a) > podName(b) ? 1 : 0));
   const picked = s.all ? live : live.slice(s.index ?? 0, (s.index ?? 0) + 1);
   if (picked.length === 0)

@@ -18,13 +18,15 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /**
  * Which pods a step acts on, among the scenario object's live pods (not terminating) sorted by
  * creationTimestamp, then name. `marker` picks pods labelled by an earlier `mark` step; `state` filters by the
- * `lifecycle.apps.kruise.io/state` label; `index` takes one pod of what is left (0 = oldest); `all` takes all.
+ * `lifecycle.apps.kruise.io/state` label; `node` keeps the pods bound to one node (index in name order); `index` takes one pod of what is left (0 = oldest); `all` takes all.
  */
 export const PodSelectorSchema = z
   .object({
     marker: z.string().optional(),
     state: z.string().optional(),
     revision: z.enum(['update', 'current']).optional(),
+    /** Only pods bound to this node: its index among the cluster's nodes in name order (0 = kwok-node-0). */
+    node: z.number().int().min(0).optional(),
     index: z.number().int().min(0).optional(),
     all: z.literal(true).optional(),
   })
@@ -35,6 +37,35 @@ export const PodSelectorSchema = z
 export type PodSelector = z.infer<typeof PodSelectorSchema>;
 
 const JsonObjectSchema = z.record(z.string(), z.unknown());
+
+/** A node of the cluster: its index among the nodes sorted by name (both control planes have the same nodes). */
+export const NodeIndexSchema = z.number().int().min(0);
+
+/** A taint a `taintNode` step adds (replacing one of the same key and effect). */
+export const TaintSchema = z
+  .object({
+    key: z.string().min(1),
+    value: z.string().optional(),
+    effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']),
+  })
+  .strict();
+
+/** A taint an `untaintNode` step removes: by key, and by effect when given (else every effect of the key). */
+export const TaintRefSchema = z
+  .object({
+    key: z.string().min(1),
+    effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional(),
+  })
+  .strict();
+
+/** The node steps: each changes one node, which the runner restores after the scenario (test/parity/nodes.ts). */
+export const NODE_STEP_KEYS = [
+  'labelNode',
+  'taintNode',
+  'untaintNode',
+  'cordonNode',
+  'uncordonNode',
+] as const;
 
 /** One step. Exactly one key per step (a tagged union by key). */
 export const StepSchema = z.union([
@@ -71,6 +102,23 @@ export const StepSchema = z.union([
   z
     .object({ removeFinalizer: z.object({ pod: PodSelectorSchema, finalizer: z.string() }).strict() })
     .strict(),
+  z
+    .object({
+      labelNode: z
+        .object({ node: NodeIndexSchema, labels: z.record(z.string(), z.string().nullable()) })
+        .strict(),
+    })
+    .strict(),
+  z
+    .object({ taintNode: z.object({ node: NodeIndexSchema, taints: z.array(TaintSchema).min(1) }).strict() })
+    .strict(),
+  z
+    .object({
+      untaintNode: z.object({ node: NodeIndexSchema, taints: z.array(TaintRefSchema).min(1) }).strict(),
+    })
+    .strict(),
+  z.object({ cordonNode: NodeIndexSchema }).strict(),
+  z.object({ uncordonNode: NodeIndexSchema }).strict(),
   z.object({ sleep: z.number().positive().max(120) }).strict(),
   z.object({ checkpoint: z.string().regex(/^[a-z0-9-]+$/) }).strict(),
 ]);

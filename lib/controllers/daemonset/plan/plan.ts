@@ -32,7 +32,7 @@ import { planDaemonSetPreDownload } from './preDownload.js';
 import { rollingUpdateStep } from './rollingUpdate.js';
 import { refreshPods, splitInPlace } from './inPlace.js';
 import { withPreparingDelete } from './preDelete.js';
-import { daemonSetStatus, isDaemonPodAvailable, isPodUpdated } from './status.js';
+import { availableWaitSeconds, daemonSetStatus, isDaemonPodAvailable, isPodUpdated } from './status.js';
 import {
   DEFAULT_DAEMONSET_OPTIONS,
   type DaemonSetPlan,
@@ -138,6 +138,7 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   const backoffs = new Map((input.backoffs ?? []).map((e) => [e.key, e]));
   const observedGeneration = input.ds.status?.observedGeneration ?? 0;
   let backoffWait: number | undefined;
+  let surgeWait: number | undefined;
   let desired = 0;
   let updated = 0;
   for (const node of input.nodes) {
@@ -198,6 +199,10 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
           (!isPodReady(oldestOld) || isDaemonPodAvailable(oldestNew, minReady, input.now))
         )
           deletes.push(oldestOld);
+        else if (oldestNew && oldestOld && isPodReady(oldestNew) && minReady > 0)
+          // the old pod goes once the new one has been Ready for minReadySeconds: come back then, as upstream's
+          // durationStore (no status field changes in between to bring a pass)
+          surgeWait = Math.min(surgeWait ?? Infinity, availableWaitSeconds(oldestNew, minReady, input.now));
       }
     } else if (pods) {
       deletes.push(...live);
@@ -255,7 +260,7 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   }));
   const podDeletes = deleting.map(podRef);
   const status = daemonSetStatus(ds, input.nodes, byNode, hash, !managed, input.now);
-  const waits = [status.requeueAfterSeconds, refreshRequeue, backoffWait].filter(
+  const waits = [status.requeueAfterSeconds, refreshRequeue, backoffWait, surgeWait].filter(
     (w): w is number => w !== undefined,
   );
   const requeue = waits.length > 0 ? Math.min(...waits) : undefined;

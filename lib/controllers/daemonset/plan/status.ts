@@ -43,6 +43,17 @@ export function isPodUpdated(pod: Pod, hash: string, generation: string | undefi
   );
 }
 
+/**
+ * Seconds after which a Ready pod has been Ready for more than `minReadySeconds` (upstream's
+ * `podAvailableWaitingTime`, rounded up past the strict `>`: at least 1); `minReadySeconds` when its Ready condition
+ * has no transition time.
+ */
+export function availableWaitSeconds(pod: Pod, minReadySeconds: number, now: Date): number {
+  const t = getPodCondition(pod, 'Ready')?.lastTransitionTime;
+  if (!t) return minReadySeconds;
+  return Math.max(1, Math.floor((Date.parse(t) + minReadySeconds * 1000 - now.getTime()) / 1000) + 1);
+}
+
 /** What {@link daemonSetStatus} computes. */
 export interface StatusResult {
   status: DaemonSetStatus;

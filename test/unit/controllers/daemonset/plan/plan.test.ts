@@ -486,6 +486,28 @@ describe('planDaemonSet: rolling update (Standard)', () => {
     expect(next.deletes.map((d) => d.name)).toEqual(['agent-c']);
     expect(next.creates).toEqual([]);
   });
+
+  it('with maxSurge and minReadySeconds keeps the old pod until the new one is available, and looks again then', () => {
+    const surge = ds(
+      {
+        minReadySeconds: 10,
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      },
+      status,
+    );
+    const [a, b, c] = old();
+    const fresh = pod('agent-d', 'n3', { created: '2026-01-01T00:09:50Z' });
+    // Ready for 4 s of the 10: not available yet
+    fresh.status = {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:09:56Z' }],
+    };
+    const p = plan({ ds: surge, pods: [a, b, c, fresh] });
+    expect(p.deletes).toEqual([]);
+    expect(p.creates).toEqual([]);
+    // 6 s left, past the strict "more than minReadySeconds"
+    expect(p.requeueAfterSeconds).toBe(7);
+  });
 });
 
 describe('planDaemonSet: revision history', () => {

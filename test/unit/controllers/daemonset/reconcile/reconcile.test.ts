@@ -314,6 +314,46 @@ describe('reconcileDaemonSet', () => {
     h.sets.delete('agent');
     expect(await mapped('n9')).toEqual([]);
   });
+
+  test('the Node watch names a DaemonSet when a node labelled into its rolling-update selector has an old pod', async () => {
+    const h = setup(['n0', 'n1']);
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    const reads = { cluster: 'test', kube: h.kube };
+    const nodes = h.kube.objects(RESOURCES.nodes);
+    const mapped = async (name: string) => daemonSetsForNode({ metadata: { name } }, reads);
+    const AGENT = [{ namespace: 'default', name: 'agent' }];
+    for (const [name, p] of h.kube.pods)
+      h.kube.pods.set(name, { ...p, spec: { ...p.spec, nodeName: `n${name.slice(-1)}` } });
+    // a canary selector, and a template change: every pod is now at an old revision
+    const ds = h.sets.get('agent') as DaemonSet;
+    h.sets.set('agent', {
+      ...ds,
+      spec: {
+        ...ds.spec,
+        updateStrategy: {
+          type: 'RollingUpdate',
+          rollingUpdate: { maxUnavailable: 1, selector: { matchLabels: { canary: 'true' } } },
+        },
+      },
+      status: { ...ds.status, desiredNumberScheduled: 2, updateRevision: 'newhash' },
+    });
+    // outside the selector: nothing to do there
+    expect(await mapped('n0')).toEqual([]);
+    // labelled into it (upstream: NodeShouldUpdateBySelector changed): the old pod there may now be updated
+    nodes.set('n0', { metadata: { name: 'n0', labels: { canary: 'true' } } });
+    expect(await mapped('n0')).toEqual(AGENT);
+    // once its pod is at the update revision, the node's heartbeats name nothing
+    for (const [name, p] of h.kube.pods)
+      if (p.spec?.nodeName === 'n0')
+        h.kube.pods.set(name, {
+          ...p,
+          metadata: {
+            ...p.metadata,
+            labels: { ...p.metadata.labels, 'controller-revision-hash': 'newhash' },
+          },
+        });
+    expect(await mapped('n0')).toEqual([]);
+  });
 });
 
 describe('reconcileDaemonSet: image pre-download (gates PreDownloadImageForDaemonSetUpdate, KruiseDaemon)', () => {
