@@ -71,6 +71,7 @@ export async function runScenario(
           previous,
           timeline.take(),
           settled,
+          name,
         );
         previous = podUids(state);
         continue;
@@ -183,7 +184,7 @@ function deletePodsPatch(kind: ParityKind, names: string[], replicas?: number): 
 
 /**
  * The pods a selector picks among the live pods owned by an object of `kind` (the scenario's), sorted by
- * creationTimestamp then name; `revision` reads the object's `status.updateRevision` / `status.currentRevision`.
+ * creationTimestamp then name; `node` is the pod's `spec.nodeName`; `revision` reads the object's `status.updateRevision` / `status.currentRevision`.
  * @throws Error when the selector picks none (a scenario that cannot act is a broken scenario)
  */
 export function selectPods(kind: ParityKind, state: ClusterState, s: PodSelector): V1Pod[] {
@@ -201,6 +202,7 @@ export function selectPods(kind: ParityKind, state: ClusterState, s: PodSelector
     .filter((p) => s.marker === undefined || p.metadata?.labels?.[MARKER_LABEL] === s.marker)
     .filter((p) => s.state === undefined || p.metadata?.labels?.[STATE_LABEL] === s.state)
     .filter((p) => revision === undefined || p.metadata?.labels?.[REVISION_LABEL] === revision)
+    .filter((p) => s.node === undefined || p.spec?.nodeName === s.node)
     .sort((a, b) => time(a) - time(b) || (podName(a) < podName(b) ? -1 : podName(a) > podName(b) ? 1 : 0));
   const picked = s.all ? live : live.slice(s.index ?? 0, (s.index ?? 0) + 1);
   if (picked.length === 0)
@@ -232,7 +234,7 @@ async function settle(
       cluster.kind.noObservedGeneration === true ||
       (obj.status?.observedGeneration ?? 0) >= (obj.metadata.generation ?? 0);
     const fingerprint = JSON.stringify({
-      ...takeSnapshot(cluster.kind, state, new Set(), { maxPods: 0, minReady: 0 }, true),
+      ...takeSnapshot(cluster.kind, state, new Set(), { maxPods: 0, minReady: 0 }, true, name),
     });
     const held = busy?.() ?? false;
     if (held) deadline = Math.max(deadline, Date.now() + timeoutMs);

@@ -18,13 +18,16 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /**
  * Which pods a step acts on, among the scenario object's live pods (not terminating) sorted by
  * creationTimestamp, then name. `marker` picks pods labelled by an earlier `mark` step; `state` filters by the
- * `lifecycle.apps.kruise.io/state` label; `index` takes one pod of what is left (0 = oldest); `all` takes all.
+ * `lifecycle.apps.kruise.io/state` label; `node` by the node the pod is bound to (`spec.nodeName`: a BroadcastJob's pods
+ * are created together, one per node, so their order is random but their nodes are not); `index` takes one pod of what
+ * is left (0 = oldest); `all` takes all.
  */
 export const PodSelectorSchema = z
   .object({
     marker: z.string().optional(),
     state: z.string().optional(),
     revision: z.enum(['update', 'current']).optional(),
+    node: z.string().optional(),
     index: z.number().int().min(0).optional(),
     all: z.literal(true).optional(),
   })
