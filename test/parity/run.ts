@@ -76,6 +76,7 @@ export async function runScenario(
           previous,
           timeline.take(),
           settled,
+          name,
         );
         previous = podUids(state);
         continue;
@@ -252,7 +253,7 @@ function deletePodsPatch(kind: ParityKind, names: string[], replicas?: number): 
 /**
  * The pods a selector picks among the live pods owned by an object of `kind` (the scenario's), sorted by
  * creationTimestamp then name; `revision` reads the object's `status.updateRevision` / `status.currentRevision`;
- * `node` is an index into `nodeNames` (the cluster's node names, sorted).
+ * `node` is an index into `nodeNames` (the cluster's node names, sorted) or a node's name (`spec.nodeName`).
  * @throws Error when the selector picks none (a scenario that cannot act is a broken scenario)
  */
 export function selectPods(
@@ -261,7 +262,7 @@ export function selectPods(
   s: PodSelector,
   nodeNames: readonly string[] = [],
 ): V1Pod[] {
-  const node = s.node === undefined ? undefined : (nodeNames[s.node] ?? `<no node ${s.node}>`);
+  const node = typeof s.node === 'number' ? (nodeNames[s.node] ?? `<no node ${s.node}>`) : s.node;
   const status = (state.object?.status ?? {}) as { updateRevision?: string; currentRevision?: string };
   const revision =
     s.revision === 'update'
@@ -308,7 +309,7 @@ async function settle(
       cluster.kind.noObservedGeneration === true ||
       (obj.status?.observedGeneration ?? 0) >= (obj.metadata.generation ?? 0);
     const fingerprint = JSON.stringify({
-      ...takeSnapshot(cluster.kind, state, new Set(), { maxPods: 0, minReady: 0 }, true),
+      ...takeSnapshot(cluster.kind, state, new Set(), { maxPods: 0, minReady: 0 }, true, name),
     });
     const held = busy?.() ?? false;
     if (held) deadline = Math.max(deadline, Date.now() + timeoutMs);

@@ -18,15 +18,18 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /**
  * Which pods a step acts on, among the scenario object's live pods (not terminating) sorted by
  * creationTimestamp, then name. `marker` picks pods labelled by an earlier `mark` step; `state` filters by the
- * `lifecycle.apps.kruise.io/state` label; `node` keeps the pods bound to one node (index in name order); `index` takes one pod of what is left (0 = oldest); `all` takes all.
+ * `lifecycle.apps.kruise.io/state` label; `node` keeps the pods bound to one node (`spec.nodeName`), given as its index
+ * among the cluster's nodes in name order or as its name (a BroadcastJob's pods are created together, one per node,
+ * so their order is random but their nodes are not); `index` takes one pod of what is left (0 = oldest); `all`
+ * takes all.
  */
 export const PodSelectorSchema = z
   .object({
     marker: z.string().optional(),
     state: z.string().optional(),
     revision: z.enum(['update', 'current']).optional(),
-    /** Only pods bound to this node: its index among the cluster's nodes in name order (0 = kwok-node-0). */
-    node: z.number().int().min(0).optional(),
+    /** Only pods bound to this node: its index among the cluster's nodes in name order (0 = kwok-node-0), or its name. */
+    node: z.union([z.number().int().min(0), z.string().min(1)]).optional(),
     index: z.number().int().min(0).optional(),
     all: z.literal(true).optional(),
   })

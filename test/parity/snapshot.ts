@@ -82,6 +82,8 @@ export interface TimelinePeaks {
  * @param kind the kind of the scenario's object
  * @param previousUids uids of the pods at the previous checkpoint (empty at the first)
  * @param timeline the sampled peaks since the previous checkpoint
+ * @param objectName the scenario object's name, for normalising its children's names once the object is gone (a
+ *   BroadcastJob deleted by its TTL leaves Events naming its pods); the object's own name is used while it exists
  */
 export function takeSnapshot(
   kind: ParityKind,
@@ -89,6 +91,7 @@ export function takeSnapshot(
   previousUids: ReadonlySet<string>,
   timeline: TimelinePeaks,
   settled: boolean,
+  objectName = '',
 ): Snapshot {
   const ids = new Set<string>();
   const label = kind.instanceIdLabel;
@@ -101,7 +104,7 @@ export function takeSnapshot(
   const obj = state.object;
   const norm = normaliser(
     ids,
-    kind.randomNameSuffix || kind.nameSuffixPattern ? (obj?.metadata.name ?? '') : '',
+    kind.randomNameSuffix || kind.nameSuffixPattern ? (obj?.metadata.name ?? objectName) : '',
     kind.nameSuffixPattern ?? (kind.randomNameSuffix ? `[a-z0-9]{${kind.randomNameSuffix}}` : undefined),
   );
   const events: Record<string, number> = {};

@@ -114,6 +114,22 @@ describe('takeSnapshot', () => {
   });
 });
 
+describe('takeSnapshot: the object deleted', () => {
+  it("normalises the children's names in Events by the scenario's object name once the object is gone", () => {
+    const gone = (podName: string): ClusterState => ({
+      ...state([pod(podName, 'x', '2026-01-01T00:00:00Z')]),
+      object: undefined,
+      pods: [],
+    });
+    const peaks = { maxPods: 0, minReady: 0 };
+    const a = takeSnapshot(cloneSet, gone('web-x7k2p'), new Set(), peaks, true, 'web');
+    const b = takeSnapshot(cloneSet, gone('web-q9z4m'), new Set(), peaks, true, 'web');
+    expect(a.object).toBe('absent');
+    expect(a.events).toEqual({ 'Normal SuccessfulCreate: succeed to create pod web-<id>': 1 });
+    expect(a).toEqual(b);
+  });
+});
+
 describe('takeSnapshot: pod volumes', () => {
   it('compares the volumes by name, not in the order listed (upstream ranges over a Go map of claims)', () => {
     const withVolumes = (names: string[]): V1Pod => {
@@ -263,6 +279,16 @@ describe('selectPods', () => {
     expect(selectPods(cloneSet, state(pods), { marker: 'm', index: 0 }).map((p) => p.metadata?.name)).toEqual(
       ['web-aaaaa'],
     );
+  });
+  it('picks by the node a pod is bound to', () => {
+    const onNode = (name: string, node: string): V1Pod => {
+      const p = pod(name, name.slice(4), '2026-01-01T00:00:01Z');
+      return { ...p, spec: { ...p.spec, containers: p.spec?.containers ?? [], nodeName: node } };
+    };
+    const bound = [onNode('web-aaaaa', 'kwok-node-2'), onNode('web-bbbbb', 'kwok-node-0')];
+    expect(
+      selectPods(cloneSet, state(bound), { node: 'kwok-node-0', index: 0 }).map((p) => p.metadata?.name),
+    ).toEqual(['web-bbbbb']);
   });
   it('fails loudly when nothing matches', () => {
     expect(() => selectPods(cloneSet, state(pods), { state: 'PreparingDelete', all: true })).toThrow(
