@@ -6,6 +6,11 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from './types.js';
 
+/** Go's zero value of a non-pointer field as JSON: false, 0, "", an empty list or an empty map (null too). */
+export function isGoZeroValue(v: unknown): boolean {
+  return v === null || isGoZero(v);
+}
+
 /** Go's zero value of a non-pointer field as JSON: false, 0, "", an empty list or an empty map. */
 function isGoZero(v: unknown): boolean {
   return (

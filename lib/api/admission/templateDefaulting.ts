@@ -2,9 +2,12 @@
  * The shape OpenKruise's mutating webhooks for workloads with a pod template share (BroadcastJob's and
  * AdvancedCronJob's `Handle`): the spec's defaults always; the template's defaults only on a CREATE, or an UPDATE
  * whose `spec.template` differs from the stored one, and never under gate `TemplateNoDefaults`; no patch when the
- * defaults change nothing; else the spec as the webhook's Go round trip writes it.
+ * defaults change nothing and the object carries no status; else the spec as the webhook's Go round trip writes it.
+ * (Those handlers clear `status` before comparing, so an UPDATE of an object with a status — every one after its
+ * first reconcile — is always written back in the round trip's shape, e.g. without a `paused: false`.)
  */
 import { isDeepStrictEqual } from 'node:util';
+import { isGoZeroValue } from '../goZeroValues.js';
 import { isJsonObject, type JsonObject } from '../types.js';
 import type { Mutator, MutationRequest } from './mutation.js';
 
@@ -47,7 +50,9 @@ export function templateDefaultingMutator<T extends { spec?: unknown }>(
           ? d.templateDefaults(specDefaulted)
           : specDefaulted;
       const out = defaulted.spec as JsonObject;
-      if (isDeepStrictEqual(out, spec)) return object;
+      const status = object.status;
+      const hasStatus = isJsonObject(status) && Object.values(status).some((v) => !isGoZeroValue(v));
+      if (isDeepStrictEqual(out, spec) && !hasStatus) return object;
       return { ...object, spec: d.asGoStores ? d.asGoStores(out) : out };
     },
   };

@@ -91,6 +91,21 @@ describe('the BroadcastJob mutator', () => {
     expect(patchOf(review('UPDATE', full, full))).toEqual([]);
   });
 
+  it("an UPDATE of a job with a status is written back in the Go round trip's shape (upstream clears status first)", () => {
+    const running = {
+      ...job({
+        parallelism: 1,
+        paused: false,
+        completionPolicy: { type: 'Always' },
+        failurePolicy: { type: 'FailFast' },
+      }),
+      status: { active: 1, phase: 'running' },
+    };
+    expect(patchOf(review('UPDATE', running, running))).toEqual([{ op: 'remove', path: '/spec/paused' }]);
+    // an all-zero status is Go's empty struct: nothing to write back
+    expect(patchOf(review('UPDATE', { ...running, status: { active: 0, phase: '' } }, running))).toEqual([]);
+  });
+
   it('an object without a spec is allowed unchanged for the schema to refuse', () => {
     expect(
       patchOf(review('CREATE', { apiVersion: 'apps.kruise.io/v1beta1', kind: 'BroadcastJob', metadata: {} })),
