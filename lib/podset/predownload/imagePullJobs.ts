@@ -72,15 +72,7 @@ const JOB_TTL_SECONDS = 600;
  * container order; empty when either revision has no template.
  */
 export function changedImages(current: ControllerRevision, update: ControllerRevision): [string, string][] {
-  const oldTpl = templateOf(current);
-  const newTpl = templateOf(update);
-  if (!oldTpl || !newTpl) return [];
-  const out: [string, string][] = [];
-  for (const c of newTpl.spec?.containers ?? []) {
-    const old = (oldTpl.spec?.containers ?? []).find((o) => o.name === c.name);
-    if (!old || old.image !== c.image) out.push([c.name, c.image ?? '']);
-  }
-  return out;
+  return changedImagesFromAny([current], update);
 }
 
 /**

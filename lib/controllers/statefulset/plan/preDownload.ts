@@ -29,10 +29,7 @@ import {
   revisionImagePullJob,
   type ImagePullJobPlan,
 } from '../../../podset/predownload/imagePullJobs.js';
-import {
-  createJobForWorkloadSettings,
-  type PreDownloadSettings,
-} from '../../../podset/predownload/settings.js';
+import { createJobForWorkloadSettings } from '../../../podset/predownload/settings.js';
 import { STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME } from '../api/resource.js';
 import type { StatefulSet } from '../api/types.js';
 import type { StatefulSetPlannerOptions } from './types.js';
@@ -55,16 +52,6 @@ export function minUpdatedReadyPods(sts: StatefulSet, replicas: number): number 
   } catch {
     return 0;
   }
-}
-
-/**
- * The job settings `CreateJobForWorkload` reads from the set's annotations: parallelism only as an integer (Go's
- * `strconv.Atoi`; else 1), the pull timeout as an int32 (else 300 s).
- */
-export function statefulSetPreDownloadSettings(
-  sts: StatefulSet,
-): Omit<PreDownloadSettings, 'minUpdatedReadyPods'> {
-  return createJobForWorkloadSettings(sts);
 }
 
 /**
@@ -148,7 +135,7 @@ export function planStatefulSetPreDownload(
         c,
         image,
         newControllerRef(STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME, sts),
-        { ...statefulSetPreDownloadSettings(sts), minUpdatedReadyPods: 0 },
+        { ...createJobForWorkloadSettings(sts), minUpdatedReadyPods: 0 },
       ),
     ),
     deleteJobs: [],

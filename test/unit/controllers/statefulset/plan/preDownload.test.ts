@@ -9,8 +9,8 @@ import {
   ignoreReason,
   minUpdatedReadyPods,
   planStatefulSetPreDownload,
-  statefulSetPreDownloadSettings,
 } from '../../../../../lib/controllers/statefulset/plan/preDownload.js';
+import { createJobForWorkloadSettings } from '../../../../../lib/podset/predownload/settings.js';
 import { newRevision } from '../../../../../lib/controllers/statefulset/plan/revision.js';
 import { DEFAULT_PLANNER_OPTIONS } from '../../../../../lib/controllers/statefulset/plan/types.js';
 
@@ -171,9 +171,9 @@ describe('ignoreReason (the revision is labelled ignored)', () => {
 describe('annotation readings (CreateJobForWorkload, doPreDownload)', () => {
   const annotated = (a: Record<string, string>) => set((s) => (s.metadata.annotations = a));
   test('parallelism counts only as an integer; the timeout as an int32', () => {
-    expect(statefulSetPreDownloadSettings(annotated({}))).toEqual({ parallelism: 1, timeoutSeconds: 300 });
+    expect(createJobForWorkloadSettings(annotated({}))).toEqual({ parallelism: 1, timeoutSeconds: 300 });
     expect(
-      statefulSetPreDownloadSettings(
+      createJobForWorkloadSettings(
         annotated({
           'apps.kruise.io/image-predownload-parallelism': '50%',
           'apps.kruise.io/image-predownload-timeout-seconds': '99999999999',
@@ -181,7 +181,7 @@ describe('annotation readings (CreateJobForWorkload, doPreDownload)', () => {
       ),
     ).toEqual({ parallelism: 1, timeoutSeconds: 300 });
     expect(
-      statefulSetPreDownloadSettings(
+      createJobForWorkloadSettings(
         annotated({
           'apps.kruise.io/image-predownload-parallelism': '+3',
           'apps.kruise.io/image-predownload-timeout-seconds': '60',
