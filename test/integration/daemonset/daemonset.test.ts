@@ -302,8 +302,9 @@ describe('Advanced DaemonSet on the local control plane', () => {
         daemonSetConverter,
       ]);
       const beta = await getSet();
-      // the API server takes the new conversion stanza up within moments
-      const alpha = await waitFor('the v1alpha1 read converted by Kruiseless', 30_000, async () => {
+      // the API server takes the new conversion stanza up by rebuilding the CRD's storage: moments alone, but a CI run
+      // with every file in parallel saw that one test pass its whole 60 s
+      const alpha = await waitFor('the v1alpha1 read converted by Kruiseless', 120_000, async () => {
         const a = (await ctx.custom
           .getNamespacedCustomObject({
             ...DS_API,
@@ -322,5 +323,5 @@ describe('Advanced DaemonSet on the local control plane', () => {
     } finally {
       await server.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
