@@ -2,7 +2,9 @@
  * Event correlation (docs/reliability.md#event-folding): which Events on one object are written at all, and
  * which are merged into one aggregate Event, following the rules of client-go's `EventCorrelator`
  * (tools/record/events_cache.go: `EventAggregator`, then `EventSourceObjectSpamFilter`). Pure: the state is a
- * plain JSON object that the caller keeps (today for one invocation, lib/reconcile/reconcile.ts) and passes back.
+ * plain JSON object that the caller keeps and passes back — the reconcile loop (lib/reconcile/reconcile.ts) for the
+ * passes of one invocation, and from one invocation to the next as the text {@link encodeCorrelation} makes, stored
+ * on the object's lease item, as client-go keeps it in the controller's memory.
  *
  * - Aggregation: Events of the same type and reason but different messages form a group. When the group holds
  *   {@link AGGREGATE_MAX_MESSAGES} distinct messages, the Event is written as the group's aggregate instead
@@ -14,6 +16,8 @@
  *   {@link SPAM_REFILL_MS}; an Event finding less than one token is dropped. Applied after aggregation, to every
  *   Event, aggregated or not, so the group state advances even for a dropped Event, as in client-go.
  */
+import { createHash } from 'node:crypto';
+import * as z from 'zod';
 import type { KubeEvent } from './types.js';
 
 /** Distinct messages of one type and reason at which Events are aggregated (client-go's `defaultAggregateMaxEvents`). */
@@ -33,7 +37,10 @@ export interface SpamBucket {
   at: number;
 }
 
-/** Distinct messages of one type and reason (at most {@link AGGREGATE_MAX_MESSAGES} − 1), last seen at `last` (ms). */
+/**
+ * Distinct messages of one type and reason (at most {@link AGGREGATE_MAX_MESSAGES} − 1), each as its
+ * {@link messageDigest}, last seen at `last` (ms).
+ */
 export interface MessageGroup {
   messages: string[];
   last: number;
@@ -51,6 +58,14 @@ export interface EventCorrelationState {
  */
 export type CorrelationDecision =
   { action: 'drop' } | { action: 'record' } | { action: 'aggregate'; event: KubeEvent };
+
+/**
+ * How a group keeps a message: 16 base64url characters of its SHA-256 (96 bits), so a stored state stays small
+ * whatever the messages' length (an API error's text can run to a kilobyte). Only equality is ever asked of it.
+ */
+export function messageDigest(message: string): string {
+  return createHash('sha256').update(message).digest('base64url').slice(0, 16);
+}
 
 /** A state with no history. */
 export function emptyCorrelation(): EventCorrelationState {
@@ -70,17 +85,16 @@ export function correlateEvent(
   const previous = state.groups[groupKey];
   const fresh = !previous || nowMs - previous.last > AGGREGATE_WINDOW_MS;
   const messages = fresh ? [] : previous.messages;
-  const known = messages.includes(event.message);
+  const digest = messageDigest(event.message);
+  const known = messages.includes(digest);
   const aggregate = !known && messages.length + 1 >= AGGREGATE_MAX_MESSAGES;
   const group: MessageGroup = {
-    messages: known || aggregate ? [...messages] : [...messages, event.message],
+    messages: known || aggregate ? [...messages] : [...messages, digest],
     last: nowMs,
   };
 
   const bucket = state.spam[event.type];
-  const refilled = bucket
-    ? Math.min(SPAM_BURST, bucket.tokens + Math.max(0, nowMs - bucket.at) / SPAM_REFILL_MS)
-    : SPAM_BURST;
+  const refilled = bucket ? tokensAt(bucket, nowMs) : SPAM_BURST;
   const allowed = refilled >= 1;
   const next: EventCorrelationState = {
     spam: { ...state.spam, [event.type]: { tokens: allowed ? refilled - 1 : refilled, at: nowMs } },
@@ -93,4 +107,50 @@ export function correlateEvent(
     decision: { action: 'aggregate', event: { ...event, message: `${AGGREGATE_PREFIX}${event.message}` } },
     state: next,
   };
+}
+
+/** A bucket's tokens at `nowMs` (ms since the epoch), refilled since it was last used; at most {@link SPAM_BURST}. */
+function tokensAt(bucket: SpamBucket, nowMs: number): number {
+  return Math.min(SPAM_BURST, bucket.tokens + Math.max(0, nowMs - bucket.at) / SPAM_REFILL_MS);
+}
+
+/**
+ * What of `state` can still change a decision at `nowMs` (ms since the epoch): the groups seen within
+ * {@link AGGREGATE_WINDOW_MS} (an older one starts empty anyway) and the buckets not yet full again (a full one
+ * decides as no bucket). Not modified: a new state.
+ */
+export function liveCorrelation(state: EventCorrelationState, nowMs: number): EventCorrelationState {
+  const groups = Object.entries(state.groups).filter(([, g]) => nowMs - g.last <= AGGREGATE_WINDOW_MS);
+  const spam = Object.entries(state.spam).filter(([, b]) => tokensAt(b, nowMs) < SPAM_BURST);
+  return { spam: Object.fromEntries(spam), groups: Object.fromEntries(groups) };
+}
+
+/**
+ * The text to store for the next invocation: the JSON of `state`'s {@link liveCorrelation} at `nowMs`, or null when
+ * nothing of it is live (the caller then stores nothing). Its size is bounded: per Event type a bucket, per type and
+ * reason at most {@link AGGREGATE_MAX_MESSAGES} − 1 digests of 16 characters.
+ */
+export function encodeCorrelation(state: EventCorrelationState, nowMs: number): string | null {
+  const live = liveCorrelation(state, nowMs);
+  if (Object.keys(live.spam).length === 0 && Object.keys(live.groups).length === 0) return null;
+  return JSON.stringify(live);
+}
+
+const StoredCorrelation = z.object({
+  spam: z.record(z.string(), z.object({ tokens: z.number().min(0), at: z.number() })),
+  groups: z.record(
+    z.string(),
+    z.object({ messages: z.array(z.string()).max(AGGREGATE_MAX_MESSAGES - 1), last: z.number() }),
+  ),
+});
+
+/**
+ * The state stored as {@link encodeCorrelation}'s text.
+ * @throws Error when `text` is not JSON or not of that shape (a hand-edited or foreign item): the caller starts
+ *   from {@link emptyCorrelation} instead, which only aggregates and filters less, as after a controller restart
+ */
+export function decodeCorrelation(text: string): EventCorrelationState {
+  const parsed = StoredCorrelation.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error(`stored Event correlation state: ${parsed.error.message}`);
+  return parsed.data;
 }

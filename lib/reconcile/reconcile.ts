@@ -20,7 +20,12 @@ import {
   type LeaseStore,
   type ReleaseOptions,
 } from '../state/index.js';
-import { emptyCorrelation, type EventCorrelationState } from '../kube/eventCorrelation.js';
+import {
+  decodeCorrelation,
+  emptyCorrelation,
+  encodeCorrelation,
+  type EventCorrelationState,
+} from '../kube/eventCorrelation.js';
 import { KubeApiError } from '../kube/errors.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 import { requestIdOfHolder } from './holder.js';
@@ -53,7 +58,10 @@ export interface PassEnv<Scope> {
   lease: Lease;
   /** Events already recorded by this invocation (not repeated). */
   recordedEvents: Set<string>;
-  /** Event correlation state of this invocation (lib/kube/eventCorrelation.ts); starts empty, not persisted. */
+  /**
+   * Event correlation state of the object (lib/kube/eventCorrelation.ts): as the last invocation's release stored it
+   * on the lease item, carried through this invocation's passes and stored again by its release.
+   */
   eventCorrelation: { state: EventCorrelationState };
   /** What each pass reads, from the request's reason ({@link Reconciler.readScope}). */
   scope: Scope;
@@ -141,6 +149,35 @@ interface Run<D extends LoopDeps, P, Scope> {
   env: PassEnv<Scope>;
   /** Consecutive failed passes: as the lease brought them, +1 per failed pass, 0 after a pass without one. */
   failures: number;
+  /** Whether the lease item held a correlation state when acquired (a release then removes it when none is live). */
+  correlationStored: boolean;
+}
+
+/**
+ * The correlation state the lease brought, or an empty one when it brought none or a malformed one (logged: the
+ * object's Events are then aggregated and filtered as after a controller restart, nothing else is affected).
+ */
+function carriedCorrelation(log: Logger, key: ObjectKey, text: string | undefined): EventCorrelationState {
+  if (text === undefined) return emptyCorrelation();
+  try {
+    return decodeCorrelation(text);
+  } catch (e) {
+    log.warn('stored Event correlation state unreadable; starting from none', {
+      ...key,
+      error: e instanceof Error ? e.message : String(e),
+    });
+    return emptyCorrelation();
+  }
+}
+
+/**
+ * What the run's release stores as the Event correlation text ({@link ReleaseOptions.eventCorrelation}): the live
+ * part of the state; `null` (remove) when none is live but one was stored; absent when neither (nothing to write).
+ */
+function correlationToStore<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): string | null | undefined {
+  const text = encodeCorrelation(run.env.eventCorrelation.state, run.deps.clock());
+  if (text === null && !run.correlationStored) return undefined;
+  return text;
 }
 
 /** Pass budget or time budget used up: what is left goes to the requeue scheduler. */
@@ -309,7 +346,14 @@ async function releaseOrBackOff<D extends LoopDeps, P, Scope>(
 ): Promise<'released' | 'dirty' | 'failed'> {
   const { deps, outcome } = run;
   try {
-    return await deps.leases.release(run.env.lease, run.failures, options);
+    const eventCorrelation = correlationToStore(run);
+    const stored = await deps.leases.release(run.env.lease, run.failures, {
+      ...options,
+      ...(eventCorrelation === undefined ? {} : { eventCorrelation }),
+    });
+    run.correlationStored =
+      eventCorrelation === undefined ? run.correlationStored : eventCorrelation !== null;
+    return stored;
   } catch (e) {
     if (!(e instanceof StateStoreError)) throw e;
     run.failures++;
@@ -384,10 +428,11 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
     env: {
       lease: acquired.lease,
       recordedEvents: new Set(),
-      eventCorrelation: { state: emptyCorrelation() },
+      eventCorrelation: { state: carriedCorrelation(deps.log, key, acquired.eventCorrelation) },
       scope: reconciler.readScope(request.reason),
     },
     failures: acquired.failures,
+    correlationStored: acquired.eventCorrelation !== undefined,
   };
   const requeue = async (seconds: number) => {
     await deps.requeue.requeueAfter({ ...request, reason: 'Requeue' }, seconds);

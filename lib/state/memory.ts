@@ -23,6 +23,7 @@ interface LeaseRecord {
   expiresAt: number;
   dirty: boolean;
   failures: number;
+  eventCorrelation?: string;
 }
 
 interface Fenced<T> {
@@ -82,7 +83,15 @@ export function createMemoryStores(): MemoryStores {
         if (!old || old.expiresAt <= nowMs || old.holder === holder) {
           const token = (old?.token ?? 0) + 1;
           const expiresAt = nowMs + durationMs;
-          leases.set(pk, { holder, token, expiresAt, dirty: false, failures: old?.failures ?? 0 });
+          const carried = old?.eventCorrelation;
+          leases.set(pk, {
+            holder,
+            token,
+            expiresAt,
+            dirty: false,
+            failures: old?.failures ?? 0,
+            ...(carried === undefined ? {} : { eventCorrelation: carried }),
+          });
           if (!old || old.expiresAt !== RELEASED_AT) {
             raise(expectations, pk, token, !old);
             raise(ledger, pk, token, !old);
@@ -91,6 +100,7 @@ export function createMemoryStores(): MemoryStores {
             acquired: true,
             lease: { key: { ...key }, holder, token, expiresAt },
             failures: old?.failures ?? 0,
+            ...(carried === undefined ? {} : { eventCorrelation: carried }),
           };
         }
         old.dirty = true;
@@ -114,6 +124,8 @@ export function createMemoryStores(): MemoryStores {
         if (failures !== undefined) checkFailures('lease.release', failures);
         const cur = owned('lease.release', lease);
         if (failures !== undefined) cur.failures = failures;
+        if (options?.eventCorrelation === null) delete cur.eventCorrelation;
+        else if (options?.eventCorrelation !== undefined) cur.eventCorrelation = options.eventCorrelation;
         if (cur.dirty && !options?.requeued) {
           cur.dirty = false;
           return 'dirty';

@@ -18,10 +18,11 @@ export interface Lease {
 
 /**
  * Outcome of {@link LeaseStore.acquire}. `failures`: the consecutive failed reconcile passes the last release
- * stored on the lease item (docs/reliability.md#backoff), 0 when none was stored.
+ * stored on the lease item (docs/reliability.md#backoff), 0 when none was stored. `eventCorrelation`: the text the
+ * last release stored ({@link ReleaseOptions.eventCorrelation}), absent when none is.
  */
 export type AcquireResult =
-  | { acquired: true; lease: Lease; failures: number }
+  | { acquired: true; lease: Lease; failures: number; eventCorrelation?: string }
   | { acquired: false; heldBy: string; /** epoch ms */ expiresAt: number };
 
 /**
@@ -63,8 +64,14 @@ export interface LeaseStore {
   release(lease: Lease, failures?: number, options?: ReleaseOptions): Promise<'released' | 'dirty'>;
 }
 
-/** How {@link LeaseStore.release} treats the dirty flag. */
+/** How {@link LeaseStore.release} treats the dirty flag, and what else it stores on the lease item. */
 export interface ReleaseOptions {
+  /**
+   * The holder's Event correlation state for the next holder, as text the store does not read
+   * (lib/kube/eventCorrelation.ts `encodeCorrelation`, docs/reliability.md#event-folding): stored in the same write
+   * as the release (either outcome), as `failures` is; `null` removes the stored one; absent keeps it.
+   */
+  eventCorrelation?: string | null;
   /**
    * The caller has already arranged a requeue that looks at the object after every event marked so far (a
    * scheduled requeue, or a rethrown error the event source retries): release even when `dirty` is set, clearing

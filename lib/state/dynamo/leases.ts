@@ -1,7 +1,8 @@
 /**
  * The per-object lease on the state table: item `obj#<cluster>#<group>/<Kind>#<ns>#<name>` / `lease` holding `holder`, `token`
  * (monotonic fencing token), `expiresAt` (epoch ms), `dirty`, `failures` (consecutive failed passes, written by a
- * release, docs/reliability.md#backoff) and `ttl` (epoch s, GC only). Single-item conditional
+ * release, docs/reliability.md#backoff), `eventCorrelation` (the holder's Event correlation state as opaque text,
+ * written by a release, docs/reliability.md#event-folding) and `ttl` (epoch s, GC only). Single-item conditional
  * UpdateItems only; the protocol is lib/state/leaseProtocol.ts, written as DynamoDB expressions in ./leaseItem.ts.
  *
  * A released lease keeps its item (with `expiresAt = 0`) so the token keeps counting up; deleting it would
@@ -26,7 +27,41 @@ const LeaseItem = z.object({
   expiresAt: z.number(),
   dirty: z.boolean().optional(),
   failures: z.number().int().nonnegative().optional(),
+  eventCorrelation: z.string().optional(),
 });
+
+/** An update expression's parts: ` , #a = :a` for its SET clause, ` REMOVE #b` after it, and their names and values. */
+interface UpdateParts {
+  set: string;
+  remove: string;
+  names: Record<string, string>;
+  values: Item;
+}
+
+/**
+ * What a release stores besides the release itself, riding on whichever of its two writes succeeds (no extra
+ * DynamoDB operation): the failure count and the Event correlation text ({@link ReleaseOptions.eventCorrelation}).
+ */
+function carriedParts(
+  failures: number | undefined,
+  eventCorrelation: string | null | undefined,
+): UpdateParts {
+  const parts: UpdateParts = { set: '', remove: '', names: {}, values: {} };
+  if (failures !== undefined) {
+    parts.set += ', #failures = :failures';
+    parts.names['#failures'] = 'failures';
+    parts.values[':failures'] = failures;
+  }
+  if (eventCorrelation === null) {
+    parts.remove = ' REMOVE #eventCorrelation';
+    parts.names['#eventCorrelation'] = 'eventCorrelation';
+  } else if (eventCorrelation !== undefined) {
+    parts.set += ', #eventCorrelation = :eventCorrelation';
+    parts.names['#eventCorrelation'] = 'eventCorrelation';
+    parts.values[':eventCorrelation'] = eventCorrelation;
+  }
+  return parts;
+}
 
 /** {@link LeaseStore} on the state table. */
 export class DynamoLeaseStore implements LeaseStore {
@@ -60,6 +95,7 @@ export class DynamoLeaseStore implements LeaseStore {
           acquired: true,
           lease: { key: { ...key }, holder, token, expiresAt },
           failures: old?.failures ?? 0,
+          ...(old?.eventCorrelation === undefined ? {} : { eventCorrelation: old.eventCorrelation }),
         };
       }
       const marked = await this.table.update(
@@ -115,22 +151,18 @@ export class DynamoLeaseStore implements LeaseStore {
     if (failures !== undefined) checkFailures(op, failures);
     const pk = objectKeyString(lease.key);
     const dirty = { '#dirty': 'dirty' };
-    // the failure count rides on whichever of the two writes succeeds (no extra DynamoDB operation)
-    const count: { set: string; names: Record<string, string>; values: Item } =
-      failures === undefined
-        ? { set: '', names: {}, values: {} }
-        : {
-            set: ', #failures = :failures',
-            names: { '#failures': 'failures' },
-            values: { ':failures': failures },
-          };
+    const count = carriedParts(failures, options?.eventCorrelation);
     const at = { table: this.table, operation: op, pk, sk: SK.lease };
     // a requeue is arranged: one write, whatever the dirty flag says (and clearing it)
     const released = await updateIfOwned(
       at,
       lease,
       {
-        expression: RELEASE_UPDATE.expression + (options?.requeued ? ', #dirty = :false' : '') + count.set,
+        expression:
+          RELEASE_UPDATE.expression +
+          (options?.requeued ? ', #dirty = :false' : '') +
+          count.set +
+          count.remove,
         names: { ...RELEASE_UPDATE.names, ...dirty, ...count.names },
         values: { ...RELEASE_UPDATE.values, ':false': false, ...count.values },
       },
@@ -144,7 +176,7 @@ export class DynamoLeaseStore implements LeaseStore {
       at,
       lease,
       {
-        expression: 'SET #dirty = :false' + count.set,
+        expression: 'SET #dirty = :false' + count.set + count.remove,
         names: { ...dirty, ...count.names },
         values: { ':false': false, ':true': true, ...count.values },
       },

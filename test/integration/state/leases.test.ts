@@ -249,6 +249,37 @@ describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, ()
     );
   });
 
+  test('the Event correlation text rides on the release write (either step), comes back with the next acquire, and null removes it (docs/reliability.md#event-folding)', async () => {
+    const { stores, item } = await fx.fresh();
+    const a = await acquired(stores.leases, 'inv-a', T0);
+    await expect(stores.leases.release(a, 0, { eventCorrelation: '{"s":1}' })).resolves.toBe('released');
+    expect(await item(PK, 'lease')).toMatchObject({ expiresAt: 0, failures: 0, eventCorrelation: '{"s":1}' });
+    const b = await stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1);
+    expect(b).toMatchObject({ acquired: true, failures: 0, eventCorrelation: '{"s":1}' });
+    if (!b.acquired) return;
+    // absent keeps the stored text; the dirty step stores a new one
+    await stores.leases.acquire(KEY, 'inv-c', DURATION, T0 + 2);
+    await expect(stores.leases.release(b.lease, 1)).resolves.toBe('dirty');
+    expect(await item(PK, 'lease')).toMatchObject({ dirty: false, failures: 1, eventCorrelation: '{"s":1}' });
+    await stores.leases.acquire(KEY, 'inv-c', DURATION, T0 + 3);
+    await expect(stores.leases.release(b.lease, 1, { eventCorrelation: '{"s":2}' })).resolves.toBe('dirty');
+    expect(await item(PK, 'lease')).toMatchObject({ eventCorrelation: '{"s":2}' });
+    // null removes it, on the one-write release of a requeued run too
+    await stores.leases.acquire(KEY, 'inv-c', DURATION, T0 + 4);
+    await expect(stores.leases.release(b.lease, 0, { requeued: true, eventCorrelation: null })).resolves.toBe(
+      'released',
+    );
+    const stored = await item(PK, 'lease');
+    expect(stored).toMatchObject({ expiresAt: 0, dirty: false, failures: 0 });
+    expect(stored).not.toHaveProperty('eventCorrelation');
+    const c = await stores.leases.acquire(KEY, 'inv-d', DURATION, T0 + 5);
+    expect(c).toEqual({
+      acquired: true,
+      lease: { key: KEY, holder: 'inv-d', token: 3, expiresAt: T0 + 5 + DURATION },
+      failures: 0,
+    });
+  });
+
   test('a non-positive duration is rejected before any write', async () => {
     const { stores, item } = await fx.fresh();
     await expect(stores.leases.acquire(KEY, 'inv-a', 0, T0)).rejects.toThrow(

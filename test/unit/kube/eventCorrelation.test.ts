@@ -6,8 +6,13 @@
 import {
   AGGREGATE_WINDOW_MS,
   SPAM_REFILL_MS,
+  AGGREGATE_MAX_MESSAGES,
   correlateEvent,
+  decodeCorrelation,
   emptyCorrelation,
+  encodeCorrelation,
+  liveCorrelation,
+  messageDigest,
   type EventCorrelationState,
 } from '../../../lib/kube/eventCorrelation.js';
 import type { KubeEvent } from '../../../lib/kube/types.js';
@@ -137,7 +142,7 @@ describe('correlateEvent', () => {
       spam: { Normal: { tokens: 0, at: T0 } },
       groups: {
         'Normal SuccessfulCreate': {
-          messages: range(1, 9).map((i) => `succeed to create pod p-${i}`),
+          messages: range(1, 9).map((i) => messageDigest(`succeed to create pod p-${i}`)),
           last: T0,
         },
       },
@@ -150,5 +155,64 @@ describe('correlateEvent', () => {
     expect(second.decisions).toEqual(['drop']);
     const later = run([{ event: created(31), at: SPAM_REFILL_MS }], first.state);
     expect(later.decisions).toEqual([combined(31)]);
+  });
+});
+
+describe('the state carried from one invocation to the next', () => {
+  const thirty = run(range(1, 30).map((i) => ({ event: created(i), at: 0 }))).state;
+
+  test('a message is kept as 16 characters of its SHA-256, whatever its length', () => {
+    expect(messageDigest('succeed to create pod p-1')).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(messageDigest('x'.repeat(5000))).toHaveLength(16);
+    expect(messageDigest('a')).not.toEqual(messageDigest('b'));
+  });
+
+  test('encode → decode gives the same decisions as the state kept in memory', () => {
+    const text = encodeCorrelation(thirty, T0 + 60_000);
+    expect(text).not.toBeNull();
+    const restored = decodeCorrelation(text as string);
+    expect(restored).toEqual(thirty);
+    const next = [
+      { event: created(5), at: SPAM_REFILL_MS },
+      { event: created(31), at: 2 * SPAM_REFILL_MS },
+    ];
+    expect(run(next, restored).decisions).toEqual(run(next, thirty).decisions);
+    expect(run(next, restored).decisions).toEqual(['record', combined(31)]);
+  });
+
+  test('only what can still change a decision is kept: groups idle past the window and full buckets go', () => {
+    const oneEvent = run([{ event: created(1), at: 0 }]).state;
+    // one token used: the bucket is full again 300 s later; the group stays 10 minutes
+    expect(liveCorrelation(oneEvent, T0 + SPAM_REFILL_MS - 1)).toEqual(oneEvent);
+    expect(liveCorrelation(oneEvent, T0 + SPAM_REFILL_MS)).toEqual({ spam: {}, groups: oneEvent.groups });
+    expect(liveCorrelation(oneEvent, T0 + AGGREGATE_WINDOW_MS)).toEqual({
+      spam: {},
+      groups: oneEvent.groups,
+    });
+    expect(liveCorrelation(oneEvent, T0 + AGGREGATE_WINDOW_MS + 1)).toEqual({ spam: {}, groups: {} });
+    expect(encodeCorrelation(oneEvent, T0 + AGGREGATE_WINDOW_MS + 1)).toBeNull();
+    expect(encodeCorrelation(emptyCorrelation(), T0)).toBeNull();
+  });
+
+  test('the stored text stays small: 30 long messages still store 9 digests', () => {
+    const long = (i: number): KubeEvent => ({ ...created(i), message: `${i} ${'e'.repeat(900)}` });
+    const { state } = run(range(1, 30).map((i) => ({ event: long(i), at: 0 })));
+    const text = encodeCorrelation(state, T0) as string;
+    expect(text.length).toBeLessThan(400);
+    expect(Object.values(decodeCorrelation(text).groups)[0]?.messages).toHaveLength(
+      AGGREGATE_MAX_MESSAGES - 1,
+    );
+  });
+
+  test.each([
+    ['not JSON', '{spam'],
+    ['a foreign shape', '{"spam":[],"groups":{}}'],
+    ['a negative token count', '{"spam":{"Normal":{"tokens":-1,"at":0}},"groups":{}}'],
+    [
+      'too many messages in a group',
+      JSON.stringify({ spam: {}, groups: { 'Normal X': { messages: range(1, 10).map(String), last: 0 } } }),
+    ],
+  ])('decoding %s throws', (_, text) => {
+    expect(() => decodeCorrelation(text)).toThrow();
   });
 });
