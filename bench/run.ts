@@ -288,7 +288,7 @@ async function main(): Promise<void> {
   console.log(
     `[bench] N=${sizes.join(',')} rounds=${rounds} samples=${samples}; ${plan.length} steps, estimated ${Math.round(total / 60)} min; load ${loadStart.join(' ')}`,
   );
-  // the Deployment and StatefulSet runs need kube-controller-manager's controllers on Kruiseless's control plane
+  // the Deployment, StatefulSet and DaemonSet runs need kube-controller-manager's controllers on Kruiseless's control plane
   // an interrupt stops what has been started so far: while the control planes come up, and during the run
   let stopSoFar = async (): Promise<void> => undefined;
   const offInterrupt = stopOnInterrupt(() => stopSoFar());
