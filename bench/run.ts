@@ -3,15 +3,21 @@
  * in the same run, on two local control planes of the same build (bench/support/sides.ts), every figure a ratio
  * against a reference measured minutes apart. Scenarios: scale-up and rollout with API cost and coalescing
  * (scenarios/rollout.ts), the same for Advanced StatefulSets beside OpenKruise's and kube-controller-manager's
- * StatefulSet controller (part `asts`: OrderedReady and Parallel scale-up, in-place image change), reaction time
+ * StatefulSet controller (part `asts`: OrderedReady and Parallel scale-up, in-place image change), the same for
+ * Advanced DaemonSets beside OpenKruise's and kube-controller-manager's DaemonSet controller (part `ads`: creation on
+ * N labelled kwok nodes, a rolling update recreating the pods at maxUnavailable 10 %, and the kruise two's in-place
+ * image change), reaction time
  * (scenarios/reaction.ts), no-op reconcile (scenarios/noop.ts), fleet (scenarios/fleet.ts), Lambda packaging
- * (scenarios/packaging.ts), planner (plan.bench.ts). Prints progress with percent and ETA, writes `bench/results/<date>[-quick].json` and the rollout charts next to it (`-rollout.svg`,
- * `-asts-rollout.svg`), prints the tables for BENCHMARKS.md, and ends with the summary line of
+ * (scenarios/packaging.ts), planner (plan.bench.ts). Prints progress with percent and ETA, writes
+ * `bench/results/<date>[-quick].json` and the rollout charts next to it (`-rollout.svg`, `-asts-rollout.svg`,
+ * `-ads-rollout.svg`), prints the tables for BENCHMARKS.md, and ends with the summary line of
  * bench/support/stats.ts `summaryLine()`.
  *
  * `npm run bench` (N = 100, 500, 1,000, 2 rounds), `npm run bench -- --quick` (N = 200, 1 round),
  * `--sizes 50,100 --rounds 1 --samples 5` for development; `--only asts --sizes 200,1000` for the Advanced
- * StatefulSet part alone. Clusters it started are stopped at the end.
+ * StatefulSet part alone; `--only ads` for the Advanced DaemonSet part alone (its N default to 200 and 1,000, 200
+ * with `--quick`; `--sizes` sets them too). Clusters it started are stopped at the end; the DaemonSet part's kwok
+ * nodes (kwok-ds-<i>) stay on a control plane the bench reused.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,23 +36,28 @@ import {
   oneAtATime,
   type ControllerName,
   type PodManagementPolicy,
+  type RollingUpdateType,
   type WorkloadShape,
 } from './scenarios/workload.js';
 import {
   controllersFor,
   ControlPlaneRefusedError,
+  DAEMONSET_CONTROLLERS,
   DEPLOYMENT_CONTROLLERS,
   STATEFULSET_CONTROLLERS,
 } from './support/controllers.js';
-import { ensureNodes, nodesFor } from './support/kube.js';
+import { ensureDaemonNodes, ensureNodes, nodesFor } from './support/kube.js';
 import { PARTS, selectParts, type Part } from './support/parts.js';
 import {
   CLONESET_PART_CONTROLLERS,
+  DAEMONSET_PART_CONTROLLERS,
+  daemonSetTable,
   headline,
   rolloutPanels,
   rolloutTable,
   STATEFULSET_PART_CONTROLLERS,
   statefulSetTable,
+  summarizeDaemonSets,
   summarizeRollouts,
   summarizeStatefulSets,
 } from './support/report.js';
@@ -58,18 +69,22 @@ import { errorMessage } from '../lib/core/errors.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-// both control planes run the Deployment and StatefulSet controllers (read when a control plane starts)
-process.env.KRUISELESS_KCM_CONTROLLERS ??= [...DEPLOYMENT_CONTROLLERS, ...STATEFULSET_CONTROLLERS].join(',');
+// both control planes run the Deployment, StatefulSet and DaemonSet controllers (read when a control plane starts)
+process.env.KRUISELESS_KCM_CONTROLLERS ??= [
+  ...DEPLOYMENT_CONTROLLERS,
+  ...STATEFULSET_CONTROLLERS,
+  ...DAEMONSET_CONTROLLERS,
+].join(',');
 process.env.KRUISELESS_REFERENCE_STATE_DIR ??= path.join(REPO, '.reference');
 
 const opts = new Command('bench')
   .description(
-    'Kruiseless beside OpenKruise and the Deployment and StatefulSet controllers on two local control planes (started if needed, ' +
+    'Kruiseless beside OpenKruise and the Deployment, StatefulSet and DaemonSet controllers on two local control planes (started if needed, ' +
       'stopped after; the OpenKruise reference is built the first time, ~7 min). Writes bench/results/<date>.json; ' +
       'figures in BENCHMARKS.md',
   )
   .option('--quick', 'N = 200, one round, fewer reaction samples (under ~10 min)')
-  .option('--sizes <list>', 'comma-separated N (default: 100,500,1000)')
+  .option('--sizes <list>', 'comma-separated N (default: 100,500,1000; the ads part 200,1000)')
   .option('--rounds <n>', 'rounds of the three controllers per N (default: 2)')
   .option('--samples <n>', 'reaction samples per kind and controller (default: 20, --quick 8)')
   .option('--only <list>', `comma-separated parts: ${PARTS.join(',')}`)
@@ -87,10 +102,14 @@ const parts = ((): Set<Part> => {
     process.exit(2);
   }
 })();
+/** N of the Advanced DaemonSet part: `--sizes`, else 200 and 1,000 (issue 20's), 200 with `--quick`. */
+const daemonSetSizes = opts.sizes ? sizes : opts.quick ? [200] : [200, 1000];
 const maxN = Math.max(...sizes);
 const noopSizes = [...new Set([10, 100, maxN])].sort((a, b) => a - b);
 const CONTROLLERS = CLONESET_PART_CONTROLLERS;
 const POLICIES: readonly PodManagementPolicy[] = ['OrderedReady', 'Parallel'];
+/** The Advanced DaemonSet part's rolling update types: Standard on the three sides, in place on the kruise two. */
+const ROLLING_UPDATE_TYPES: readonly RollingUpdateType[] = ['Standard', 'InPlaceIfPossible'];
 
 /** The cluster a controller runs on: OpenKruise on the reference, the others on Kruiseless's control plane. */
 const clusterOf = (c: ControllerName, s: Sides): Sides['ours'] => (c === 'openkruise' ? s.reference : s.ours);
@@ -122,10 +141,12 @@ const results: {
   rollouts: RolloutRun[];
   /** The Advanced StatefulSet part's runs. */
   statefulSets: RolloutRun[];
+  /** The Advanced DaemonSet part's runs. */
+  daemonSets: RolloutRun[];
   reaction: Partial<Record<'openkruise' | 'kruiseless', { podDeleted: Reaction; cloneSetEdited: Reaction }>>;
   noop?: NoopResult[];
   fleet?: FleetResult;
-} = { rollouts: [], statefulSets: [], reaction: {} };
+} = { rollouts: [], statefulSets: [], daemonSets: [], reaction: {} };
 
 function machine(): Record<string, unknown> {
   const cpu =
@@ -205,6 +226,27 @@ function steps(): Step[] {
               },
             });
           }
+  if (parts.has('ads'))
+    for (const n of daemonSetSizes)
+      for (let r = 1; r <= rounds; r++)
+        for (const type of ROLLING_UPDATE_TYPES) {
+          // the DaemonSet controller recreates pods only: it has no in-place run
+          const sides = DAEMONSET_PART_CONTROLLERS.filter((c) => type === 'Standard' || c !== 'daemonset');
+          for (const c of r % 2 === 1 ? sides : [...sides].reverse()) {
+            const shape: WorkloadShape = { kind: 'ads', rollingUpdateType: type };
+            out.push({
+              name: `ads ${c} ${type} N=${n} round ${r}`,
+              estimate: 30 + n * 0.15,
+              run: async (s) => {
+                results.daemonSets.push(
+                  await runRollout(c, clusterOf(c, s), n, r, c === 'kruiseless' ? s.logger : undefined, {
+                    shape,
+                  }),
+                );
+              },
+            });
+          }
+        }
   if (parts.has('reaction'))
     for (const c of ['openkruise', 'kruiseless'] as const)
       out.push({
@@ -246,7 +288,7 @@ async function main(): Promise<void> {
   console.log(
     `[bench] N=${sizes.join(',')} rounds=${rounds} samples=${samples}; ${plan.length} steps, estimated ${Math.round(total / 60)} min; load ${loadStart.join(' ')}`,
   );
-  // the Deployment and StatefulSet runs need kube-controller-manager's controllers on Kruiseless's control plane
+  // the Deployment, StatefulSet and DaemonSet runs need kube-controller-manager's controllers on Kruiseless's control plane
   // an interrupt stops what has been started so far: while the control planes come up, and during the run
   let stopSoFar = async (): Promise<void> => undefined;
   const offInterrupt = stopOnInterrupt(() => stopSoFar());
@@ -262,6 +304,14 @@ async function main(): Promise<void> {
     console.log(
       `[bench] control planes up (OpenKruise ${sides.openKruiseVersion}), ${nodes} kwok nodes each`,
     );
+    if (parts.has('ads')) {
+      const d0 = performance.now();
+      await ensureDaemonNodes(sides.ours, daemonSetSizes);
+      await ensureDaemonNodes(sides.reference, daemonSetSizes);
+      console.log(
+        `[bench] ${Math.max(...daemonSetSizes)} DaemonSet kwok nodes each (kwok-ds-<i>) Ready in ${((performance.now() - d0) / 1000).toFixed(1)} s`,
+      );
+    }
     for (const step of plan) {
       const s0 = performance.now();
       // a failed step is reported and the run goes on: the other figures of a long run are still worth having
@@ -283,7 +333,8 @@ async function main(): Promise<void> {
   const loadEnd = load();
   const sizesSummary = summarizeRollouts(results.rollouts);
   const statefulSetSummary = summarizeStatefulSets(results.statefulSets);
-  const h = headline(sizesSummary, results.noop ?? [], statefulSetSummary);
+  const daemonSetSummary = summarizeDaemonSets(results.daemonSets);
+  const h = headline(sizesSummary, results.noop ?? [], statefulSetSummary, daemonSetSummary);
   const day = startedAt.toISOString().slice(0, 10);
   const base = path.join(REPO, 'bench', 'results', `${day}${opts.quick ? '-quick' : ''}`);
   mkdirSync(path.dirname(base), { recursive: true });
@@ -302,11 +353,12 @@ async function main(): Promise<void> {
         machine: machine(),
         load: { start: loadStart, end: loadEnd },
         versions,
-        config: { sizes, rounds, samples, noopSizes },
+        config: { sizes, rounds, samples, noopSizes, ...(parts.has('ads') ? { daemonSetSizes } : {}) },
         failures,
         summary: {
           sizes: sizesSummary,
           ...(parts.has('asts') ? { statefulSets: statefulSetSummary } : {}),
+          ...(parts.has('ads') ? { daemonSets: daemonSetSummary } : {}),
           headline: h,
         },
         results,
@@ -344,6 +396,29 @@ async function main(): Promise<void> {
         },
       ),
     );
+  const maxDaemonSetN = Math.max(...daemonSetSizes);
+  const adsFirstRound = results.daemonSets.filter(
+    (r) =>
+      r.n === maxDaemonSetN &&
+      r.round === 1 &&
+      r.workload?.kind === 'ads' &&
+      r.workload.rollingUpdateType === 'Standard' &&
+      r.rollout,
+  );
+  if (adsFirstRound.length > 0)
+    writeFileSync(
+      `${base}-ads-rollout.svg`,
+      stepChart(
+        DAEMONSET_PART_CONTROLLERS.flatMap((c) =>
+          rolloutPanels(adsFirstRound.filter((r) => r.controller === c)),
+        ),
+        {
+          title: `Advanced DaemonSet, rolling update of ${maxDaemonSetN} nodes (maxUnavailable 10 %): pods per revision over time`,
+          xLabel: 'seconds since the change',
+          yLabel: 'pods',
+        },
+      ),
+    );
   console.log(
     `[bench] machine ${JSON.stringify(machine())}, load ${loadStart.join(' ')} → ${loadEnd.join(' ')}, ${JSON.stringify(versions)}`,
   );
@@ -351,6 +426,10 @@ async function main(): Promise<void> {
   if (parts.has('asts')) {
     console.log('[bench] Advanced StatefulSet');
     for (const row of statefulSetTable(statefulSetSummary)) console.log(row);
+  }
+  if (parts.has('ads')) {
+    console.log('[bench] Advanced DaemonSet');
+    for (const row of daemonSetTable(daemonSetSummary)) console.log(row);
   }
   for (const r of results.rollouts.filter((x) => x.controller === 'kruiseless'))
     console.log(
@@ -360,9 +439,15 @@ async function main(): Promise<void> {
     console.log(
       `[bench] coalescing asts ${r.workload?.kind === 'asts' ? r.workload.podManagementPolicy : ''} N=${r.n} round ${r.round}: scale-up ${JSON.stringify(r.scaleUp.coalescing)}${r.rollout ? ` rollout ${JSON.stringify(r.rollout.coalescing)}` : ''}`,
     );
-  for (const r of [...results.rollouts, ...results.statefulSets].filter((x) => x.watchRestarts))
+  for (const r of results.daemonSets.filter((x) => x.controller === 'kruiseless'))
     console.log(
-      `[bench] ${r.workload ? 'asts' : 'rollout'} ${r.controller} N=${r.n} round ${r.round}: ${r.watchRestarts} watch(es) of the bench ended by the API server and re-listed; its times are upper bounds`,
+      `[bench] coalescing ads ${r.workload?.kind === 'ads' ? r.workload.rollingUpdateType : ''} N=${r.n} round ${r.round}: create ${JSON.stringify(r.scaleUp.coalescing)}${r.rollout ? ` update ${JSON.stringify(r.rollout.coalescing)}` : ''}`,
+    );
+  for (const r of [...results.rollouts, ...results.statefulSets, ...results.daemonSets].filter(
+    (x) => x.watchRestarts,
+  ))
+    console.log(
+      `[bench] ${r.workload?.kind ?? 'rollout'} ${r.controller} N=${r.n} round ${r.round}: ${r.watchRestarts} watch(es) of the bench ended by the API server and re-listed; its times are upper bounds`,
     );
   for (const [c, r] of Object.entries(results.reaction))
     console.log(

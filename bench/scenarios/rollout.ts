@@ -3,7 +3,9 @@
  * pods exist / are Ready, the API server's request counters over each phase, pods per image over time, and for
  * Kruiseless the coalescing figures (pod events vs reconcile invocations vs invocations that wrote). The CloneSet
  * part runs it on a CloneSet or a Deployment, the Advanced StatefulSet part on an Advanced StatefulSet or an apps/v1
- * StatefulSet of one pod management policy (./workload.ts), the OrderedReady ones without the image change.
+ * StatefulSet of one pod management policy (./workload.ts), the OrderedReady ones without the image change; the
+ * Advanced DaemonSet part on an Advanced DaemonSet or an apps/v1 DaemonSet over N labelled kwok nodes (scale-up is
+ * its creation, one pod a node; the image change a rolling update).
  */
 import { performance } from 'node:perf_hooks';
 import { diffCounters, summarizeCost, type CostSummary } from '../support/apiCost.js';
@@ -17,6 +19,7 @@ import {
 import {
   cloneSetKey,
   coalescingOf,
+  daemonSetKey,
   statefulSetKey,
   type BenchLogger,
   type Coalescing,
@@ -39,7 +42,7 @@ export interface RolloutRun {
   controller: ControllerName;
   n: number;
   round: number;
-  /** The Advanced StatefulSet part's shape; absent for the CloneSet part. */
+  /** The Advanced StatefulSet or Advanced DaemonSet part's shape; absent for the CloneSet part. */
   workload?: WorkloadShape;
   scaleUp: { allExistS: number; allReadyS: number; cost: CostSummary; coalescing?: Coalescing };
   /** The image change; absent when the run had none (the OrderedReady runs of the Advanced StatefulSet part). */
@@ -76,11 +79,28 @@ export interface RolloutOptions {
   imageChange?: boolean;
 }
 
-/** A run's namespace prefix: `bench-<controller>` in the CloneSet part, `bench-<controller>-asts-<policy>`. */
+/**
+ * A run's namespace prefix: `bench-<controller>` in the CloneSet part, `bench-<controller>-asts-<policy>` and
+ * `bench-<controller>-ads-<rolling update type>` in the others.
+ */
 function runName(controller: ControllerName, shape: WorkloadShape): string {
-  return shape.kind === 'asts'
-    ? `bench-${controller}-asts-${shape.podManagementPolicy.toLowerCase()}`
-    : `bench-${controller}`;
+  if (shape.kind === 'asts') return `bench-${controller}-asts-${shape.podManagementPolicy.toLowerCase()}`;
+  if (shape.kind === 'ads') return `bench-${controller}-ads-${shape.rollingUpdateType.toLowerCase()}`;
+  return `bench-${controller}`;
+}
+
+/** The run's workload and its variant, for messages: `kruiseless Parallel`, `daemonset Standard`. */
+function describeRun(controller: ControllerName, shape: WorkloadShape): string {
+  if (shape.kind === 'asts') return `${controller} ${shape.podManagementPolicy}`;
+  if (shape.kind === 'ads') return `${controller} ${shape.rollingUpdateType}`;
+  return controller;
+}
+
+/** The object key of the run's workload as the reconcile handler logs it. */
+function keyOf(namespace: string, shape: WorkloadShape): string {
+  if (shape.kind === 'asts') return statefulSetKey(namespace, NAME);
+  if (shape.kind === 'ads') return daemonSetKey(namespace, NAME);
+  return cloneSetKey(namespace, NAME);
 }
 
 /**
@@ -98,12 +118,12 @@ export async function runRollout(
 ): Promise<RolloutRun> {
   const shape = opts.shape ?? CLONESET_SHAPE;
   const ns = `${runName(controller, shape)}-${n}-${round}-${Date.now().toString(36)}`;
-  const what = shape.kind === 'asts' ? `${controller} ${shape.podManagementPolicy}` : controller;
+  const what = describeRun(controller, shape);
   await createNamespace(cluster, ns);
   const tracker = new Tracker(cluster, ns);
   await tracker.start();
   try {
-    const key = shape.kind === 'asts' ? statefulSetKey(ns, NAME) : cloneSetKey(ns, NAME);
+    const key = keyOf(ns, shape);
     const m0 = await scrapeApi(cluster);
     const l0 = logger?.finished.length ?? 0;
     const e0 = tracker.podEvents;
@@ -133,7 +153,7 @@ export async function runRollout(
       controller,
       n,
       round,
-      ...(shape.kind === 'asts' ? { workload: shape } : {}),
+      ...(shape.kind !== 'cloneset' ? { workload: shape } : {}),
     };
     if (opts.imageChange === false)
       return {

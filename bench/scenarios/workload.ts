@@ -6,20 +6,48 @@
  *   with the `InPlaceUpdateReady` readiness gate OpenKruise's validation asks for; maxUnavailable 20 % with
  *   Parallel, 1 with OrderedReady, the only value OpenKruise allows there) or an apps/v1 StatefulSet (RollingUpdate:
  *   kube-controller-manager v1.34 recreates one pod at a time, its `maxUnavailable` being alpha and off), both with
- *   the pod management policy of the run.
+ *   the pod management policy of the run;
+ * - the Advanced DaemonSet part (`ads`): an Advanced DaemonSet (`apps.kruise.io/v1beta1`, rolling update type
+ *   Standard — recreate, as the DaemonSet controller — or InPlaceIfPossible) or an apps/v1 DaemonSet (RollingUpdate),
+ *   maxUnavailable 10 % and maxSurge 0 on every side, its pods on the N kwok nodes labelled for N
+ *   ({@link daemonNodeLabel}, bench/support/kube.ts `ensureDaemonNodes`).
  */
 
-/** Who reconciles the workload: kube-controller-manager's Deployment or StatefulSet controller, or a kruise one. */
-export type ControllerName = 'deployment' | 'statefulset' | 'openkruise' | 'kruiseless';
+/**
+ * Who reconciles the workload: kube-controller-manager's Deployment, StatefulSet or DaemonSet controller, or a kruise
+ * one.
+ */
+export type ControllerName = 'deployment' | 'statefulset' | 'daemonset' | 'openkruise' | 'kruiseless';
 
 /** A StatefulSet's `podManagementPolicy`. */
 export type PodManagementPolicy = 'OrderedReady' | 'Parallel';
 
 /**
+ * An Advanced DaemonSet's `spec.updateStrategy.rollingUpdate.rollingUpdateType` (OpenKruise's `RollingUpdateType`):
+ * Standard recreates pods as the DaemonSet controller does, InPlaceIfPossible changes an image in place.
+ */
+export type RollingUpdateType = 'Standard' | 'InPlaceIfPossible';
+
+/**
  * What kind of workload a run creates: the CloneSet part's (a CloneSet, or a Deployment for kube-controller-manager)
  * or the Advanced StatefulSet part's (an Advanced StatefulSet, or an apps/v1 StatefulSet) with its policy.
  */
-export type WorkloadShape = { kind: 'cloneset' } | { kind: 'asts'; podManagementPolicy: PodManagementPolicy };
+export type WorkloadShape =
+  | { kind: 'cloneset' }
+  | { kind: 'asts'; podManagementPolicy: PodManagementPolicy }
+  | { kind: 'ads'; rollingUpdateType: RollingUpdateType };
+
+/**
+ * The label of the kwok nodes a DaemonSet of `n` pods runs on (its `nodeSelector`, value `"true"`): the first `n`
+ * of the bench's DaemonSet nodes carry it (bench/support/kube.ts `ensureDaemonNodes`), so every side gets exactly
+ * `n` eligible nodes whatever other nodes the control plane has.
+ */
+export function daemonNodeLabel(n: number): string {
+  return `bench.kruiseless.io/ds-${n}`;
+}
+
+/** maxUnavailable of the Advanced DaemonSet part's rolling updates, on every side. */
+export const DAEMONSET_MAX_UNAVAILABLE = '10%';
 
 /** The CloneSet part's shape (the default of every function here). */
 export const CLONESET_SHAPE: WorkloadShape = { kind: 'cloneset' };
@@ -37,9 +65,53 @@ const template = (app: string, image: string, readinessGates?: readonly string[]
 });
 
 /**
- * The collection path and body that create `name` with `replicas` pods of {@link IMAGE_V1}.
+ * The Advanced DaemonSet part's workload: an apps/v1 DaemonSet for kube-controller-manager, an Advanced DaemonSet
+ * (v1beta1) for the kruise controllers, on the `n` nodes labelled {@link daemonNodeLabel}(n), maxUnavailable
+ * {@link DAEMONSET_MAX_UNAVAILABLE} and maxSurge 0 (OpenKruise's validation wants exactly one of them non-zero).
+ */
+function daemonSet(
+  controller: ControllerName,
+  namespace: string,
+  name: string,
+  n: number,
+  rollingUpdateType: RollingUpdateType,
+): { path: string; body: unknown } {
+  const pod = template(name, IMAGE_V1);
+  const spec = {
+    selector: { matchLabels: { app: name } },
+    template: { ...pod, spec: { ...pod.spec, nodeSelector: { [daemonNodeLabel(n)]: 'true' } } },
+  };
+  const rollingUpdate = { maxUnavailable: DAEMONSET_MAX_UNAVAILABLE, maxSurge: 0 };
+  if (controller === 'daemonset')
+    return {
+      path: `/apis/apps/v1/namespaces/${namespace}/daemonsets`,
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'DaemonSet',
+        metadata: { name },
+        spec: { ...spec, updateStrategy: { type: 'RollingUpdate', rollingUpdate } },
+      },
+    };
+  return {
+    path: `/apis/apps.kruise.io/v1beta1/namespaces/${namespace}/daemonsets`,
+    body: {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'DaemonSet',
+      metadata: { name },
+      spec: {
+        ...spec,
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { rollingUpdateType, ...rollingUpdate } },
+      },
+    },
+  };
+}
+
+/**
+ * The collection path and body that create `name` with `replicas` pods of {@link IMAGE_V1} (a DaemonSet: on the
+ * `replicas` nodes labelled for it).
  * @throws Error for a controller that does not run the shape (the Deployment controller and an Advanced
- *   StatefulSet, the StatefulSet controller and a CloneSet)
+ *   StatefulSet, the StatefulSet controller and a CloneSet, the DaemonSet controller and anything but a Standard
+ *   Advanced DaemonSet's shape)
  */
 export function workload(
   controller: ControllerName,
@@ -52,7 +124,12 @@ export function workload(
     throw new Error(`bench: the Deployment controller runs no ${shape.kind} workload`);
   if (controller === 'statefulset' && shape.kind !== 'asts')
     throw new Error(`bench: the StatefulSet controller runs no ${shape.kind} workload`);
+  if (controller === 'daemonset' && (shape.kind !== 'ads' || shape.rollingUpdateType !== 'Standard'))
+    throw new Error(
+      `bench: the DaemonSet controller runs no ${shape.kind === 'ads' ? `${shape.rollingUpdateType} ` : ''}${shape.kind} workload`,
+    );
   const selector = { matchLabels: { app: name } };
+  if (shape.kind === 'ads') return daemonSet(controller, namespace, name, replicas, shape.rollingUpdateType);
   if (controller === 'deployment')
     return {
       path: `/apis/apps/v1/namespaces/${namespace}/deployments`,

@@ -13,23 +13,29 @@ export const DEPLOYMENT_CONTROLLERS = ['deployment-controller', 'replicaset-cont
 /** The controller the bench's apps/v1 StatefulSet runs (the Advanced StatefulSet part) need. */
 export const STATEFULSET_CONTROLLERS = ['statefulset-controller'] as const;
 
+/** The controller the bench's apps/v1 DaemonSet runs (the Advanced DaemonSet part) need. */
+export const DAEMONSET_CONTROLLERS = ['daemonset-controller'] as const;
+
 /**
  * The kube-controller-manager controllers the bench's runs of `parts` need: the Deployment controllers for the
- * CloneSet part (`rollout`), the StatefulSet controller for the Advanced StatefulSet part (`asts`).
+ * CloneSet part (`rollout`), the StatefulSet controller for the Advanced StatefulSet part (`asts`), the DaemonSet
+ * controller for the Advanced DaemonSet part (`ads`).
  */
 export function controllersFor(parts: ReadonlySet<string>): string[] {
   return [
     ...(parts.has('rollout') ? DEPLOYMENT_CONTROLLERS : []),
     ...(parts.has('asts') ? STATEFULSET_CONTROLLERS : []),
+    ...(parts.has('ads') ? DAEMONSET_CONTROLLERS : []),
   ];
 }
 
-/** Which runs need `missing`: `Deployment`, `StatefulSet` or `Deployment and StatefulSet`. */
+/** Which runs need `missing`: `Deployment`, `StatefulSet`, `DaemonSet`, or several joined by `and`. */
 function runsNeeding(missing: readonly string[]): string {
   const needs = (list: readonly string[]): boolean => missing.some((m) => list.includes(m));
   const runs = [
     ...(needs(DEPLOYMENT_CONTROLLERS) ? ['Deployment'] : []),
     ...(needs(STATEFULSET_CONTROLLERS) ? ['StatefulSet'] : []),
+    ...(needs(DAEMONSET_CONTROLLERS) ? ['DaemonSet'] : []),
   ];
   return runs.length > 0 ? runs.join(' and ') : 'Deployment';
 }
@@ -41,7 +47,7 @@ const short = (name: string): string => name.replace(/-controller$/, '');
  * The controllers of `needed` that a kube-controller-manager running the `--controllers` list `controllers` does
  * not run, by its rule (k8s.io/controller-manager `IsControllerEnabled`): a name turns a controller on, `-name`
  * off, the first match wins; `*` turns on every controller that is on by default. Only controllers on by default
- * may be `needed` (the Deployment, ReplicaSet and StatefulSet controllers are).
+ * may be `needed` (the Deployment, ReplicaSet, StatefulSet and DaemonSet controllers are).
  * @param controllers the `--controllers` list (infra/local/cluster.ts `runningControllers`, `controllersOf`)
  */
 export function missingControllers(controllers: readonly string[], needed: readonly string[]): string[] {

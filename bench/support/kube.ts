@@ -5,6 +5,7 @@
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { KubeConfig } from '@kubernetes/client-node';
+import { daemonNodeLabel } from '../scenarios/workload.js';
 import { apiCounters, type ApiCounters } from './apiCost.js';
 
 /** A cluster the bench talks to. */
@@ -79,14 +80,15 @@ export async function quietScrape(c: BenchCluster, timeoutMs = 15_000): Promise<
   return last;
 }
 
-/** A kwok fake node (annotation kwok.x-k8s.io/node=fake), 110 pods, like infra/local's. */
-function fakeNode(name: string): unknown {
+/** A kwok fake node (annotation kwok.x-k8s.io/node=fake), 110 pods, like infra/local's, with `labels` added. */
+function fakeNode(name: string, labels: Readonly<Record<string, string>> = {}): unknown {
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: {
       name,
       labels: {
+        ...labels,
         type: 'kwok',
         'kubernetes.io/hostname': name,
         'kubernetes.io/os': 'linux',
@@ -130,6 +132,70 @@ export async function ensureNodes(c: BenchCluster, count: number): Promise<numbe
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`${c.name}: fewer than ${count} Ready nodes after 60 s`);
+}
+
+/** Name of the `i`-th (from 0) kwok node of the Advanced DaemonSet part. */
+export const daemonNodeName = (i: number): string => `kwok-ds-${i}`;
+
+/**
+ * The labels the `i`-th DaemonSet node carries for `sizes`: workload.ts `daemonNodeLabel(n)` = `"true"` for every
+ * `n` of `sizes` above `i`, so the first `n` nodes carry the label of `n`. Pure.
+ */
+export function daemonNodeLabels(i: number, sizes: readonly number[]): Record<string, string> {
+  return Object.fromEntries(sizes.filter((n) => n > i).map((n) => [daemonNodeLabel(n), 'true']));
+}
+
+/** Run `fn` over `items`, at most `width` at a time. */
+async function pooled<T>(items: readonly T[], width: number, fn: (x: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+/**
+ * Make sure the Advanced DaemonSet part's kwok nodes exist: kwok-ds-0 … kwok-ds-<max(sizes) − 1>, each with its
+ * {@link daemonNodeLabels} (created, or labelled by a merge patch when a node of an earlier run lacks one; labels of
+ * other sizes are left), then wait until the `max(sizes)` of them are Ready, at most 10 minutes.
+ * @returns how many DaemonSet nodes are Ready
+ * @throws Error when a request fails or the nodes are not Ready in time
+ */
+export async function ensureDaemonNodes(c: BenchCluster, sizes: readonly number[]): Promise<number> {
+  const max = Math.max(...sizes);
+  const list = (await c.request('GET', '/api/v1/nodes')) as {
+    items: { metadata: { name: string; labels?: Record<string, string> } }[];
+  };
+  const existing = new Map(list.items.map((n) => [n.metadata.name, n.metadata.labels ?? {}]));
+  await pooled(
+    Array.from({ length: max }, (_, i) => i),
+    16,
+    async (i) => {
+      const name = daemonNodeName(i);
+      const labels = daemonNodeLabels(i, sizes);
+      const have = existing.get(name);
+      if (!have) await c.request('POST', '/api/v1/nodes', fakeNode(name, labels));
+      else if (Object.keys(labels).some((k) => have[k] !== labels[k]))
+        await c.request(
+          'PATCH',
+          `/api/v1/nodes/${name}`,
+          { metadata: { labels } },
+          'application/merge-patch+json',
+        );
+    },
+  );
+  const selector = encodeURIComponent(`${daemonNodeLabel(max)}=true`);
+  for (let tries = 0; tries < 1200; tries++) {
+    const nodes = (await c.request('GET', `/api/v1/nodes?labelSelector=${selector}`)) as {
+      items: { status?: { conditions?: { type: string; status: string }[] } }[];
+    };
+    const ready = nodes.items.filter((n) =>
+      n.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'),
+    ).length;
+    if (ready >= max) return ready;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${c.name}: fewer than ${max} Ready DaemonSet nodes after 10 min`);
 }
 
 /** Create a namespace (fails when it exists). */

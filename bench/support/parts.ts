@@ -3,9 +3,9 @@
 /**
  * Every part, in the order the bench runs them. `rollout` is the CloneSet part (CloneSet beside OpenKruise's and
  * the Deployment controller), `asts` the Advanced StatefulSet part (beside OpenKruise's and the StatefulSet
- * controller).
+ * controller), `ads` the Advanced DaemonSet part (beside OpenKruise's and the DaemonSet controller).
  */
-export const PARTS = ['packaging', 'planner', 'rollout', 'asts', 'reaction', 'noop', 'fleet'] as const;
+export const PARTS = ['packaging', 'planner', 'rollout', 'asts', 'ads', 'reaction', 'noop', 'fleet'] as const;
 
 /** A part of a bench run. */
 export type Part = (typeof PARTS)[number];

@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CLONESET_KIND } from '../../lib/controllers/cloneset/api/kinds.js';
+import { DAEMONSET_KIND } from '../../lib/controllers/daemonset/api/resource.js';
 import { STATEFULSET_KIND } from '../../lib/controllers/statefulset/api/resource.js';
 import { objectKeyText } from '../../lib/core/objectKey.js';
 import type { ReconcileSummary } from '../../lib/runtime/handlers/reconcile.js';
@@ -83,11 +84,16 @@ export function statefulSetKey(namespace: string, name: string, cluster: string 
   return objectKeyText({ cluster, kind: STATEFULSET_KIND, namespace, name });
 }
 
+/** The object key text of an Advanced DaemonSet as the reconcile handler logs it (as {@link cloneSetKey}). */
+export function daemonSetKey(namespace: string, name: string, cluster: string = BENCH_CLUSTER): string {
+  return objectKeyText({ cluster, kind: DAEMONSET_KIND, namespace, name });
+}
+
 /** Coalescing during one phase (Kruiseless only). */
 export interface Coalescing {
   /** Pod watch events (ADDED/MODIFIED/DELETED) of the namespace: what the watch pump forwards. */
   podEvents: number;
-  /** Reconcile invocations of the workload's key (a CloneSet's or an Advanced StatefulSet's). */
+  /** Reconcile invocations of the workload's key (a CloneSet's, an Advanced StatefulSet's or DaemonSet's). */
   invocations: number;
   /** Invocations that wrote at least once. */
   withWrites: number;

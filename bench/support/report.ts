@@ -1,13 +1,13 @@
 /**
  * From a bench run's results to its figures: per N and controller the median times over rounds, the ratios
  * against OpenKruise and kube-controller-manager's controller (the Deployment controller in the CloneSet part, the
- * StatefulSet controller in the Advanced StatefulSet part), the summary line's figures, the chart's panels and
- * markdown tables for BENCHMARKS.md. Pure.
+ * StatefulSet controller in the Advanced StatefulSet part, the DaemonSet controller in the Advanced DaemonSet part),
+ * the summary line's figures, the chart's panels and markdown tables for BENCHMARKS.md. Pure.
  */
 import type { RolloutRun } from '../scenarios/rollout.js';
-import type { ControllerName, PodManagementPolicy } from '../scenarios/workload.js';
+import type { ControllerName, PodManagementPolicy, RollingUpdateType } from '../scenarios/workload.js';
 import { IMAGE_V1, IMAGE_V2 } from '../scenarios/workload.js';
-import { median, ratio, type Headline, type StatefulSetHeadline } from './stats.js';
+import { median, ratio, type DaemonSetHeadline, type Headline, type StatefulSetHeadline } from './stats.js';
 import type { Panel } from './svg.js';
 
 /** Median times of one controller at one N, seconds (the image change's NaN for runs without one). */
@@ -80,6 +80,16 @@ export const STATEFULSET_PART_CONTROLLERS: readonly ControllerName[] = [
   'kruiseless',
 ];
 
+/**
+ * The Advanced DaemonSet part's controllers, in the order of its table's columns (the DaemonSet controller runs the
+ * Standard rolling update only, workload.ts).
+ */
+export const DAEMONSET_PART_CONTROLLERS: readonly ControllerName[] = [
+  'daemonset',
+  'openkruise',
+  'kruiseless',
+];
+
 /** Median times per controller and N over the rounds, and the ratios (the CloneSet part). */
 export function summarizeRollouts(runs: readonly RolloutRun[]): SizeSummary[] {
   return sizesOf(runs).map((n) => {
@@ -140,20 +150,72 @@ export function summarizeStatefulSets(runs: readonly RolloutRun[]): StatefulSetS
   });
 }
 
+/** Figures of one N of the Advanced DaemonSet part: the Kruiseless ratios and every controller's times. */
+export interface DaemonSetSizeSummary extends DaemonSetHeadline {
+  n: number;
+  /**
+   * Times of the runs per rolling update type: Standard (the three controllers: creation on N nodes, then a rolling
+   * update recreating the pods) and InPlaceIfPossible (the kruise controllers: creation, then the image changed in
+   * place).
+   */
+  times: Record<RollingUpdateType, Partial<Record<ControllerName, Times>>>;
+}
+
+/**
+ * Median times per rolling update type, controller and N over the rounds of the Advanced DaemonSet part, and the
+ * Kruiseless ratios: all-Ready (all available) times ÷ the DaemonSet controller's and ÷ OpenKruise's, of the
+ * creation and the rolling update of the Standard runs and of the in-place image change, and API requests per pod
+ * of each phase ÷ the same.
+ * @param runs the part's runs (each with its `workload`)
+ */
+export function summarizeDaemonSets(runs: readonly RolloutRun[]): DaemonSetSizeSummary[] {
+  return sizesOf(runs).map((n) => {
+    const of = (type: RollingUpdateType): Partial<Record<ControllerName, Times>> =>
+      timesByController(
+        runs.filter((r) => r.n === n && r.workload?.kind === 'ads' && r.workload.rollingUpdateType === type),
+        DAEMONSET_PART_CONTROLLERS,
+      );
+    const standard = of('Standard');
+    const inPlace = of('InPlaceIfPossible');
+    const ours = standard.kruiseless;
+    return {
+      n,
+      times: { Standard: standard, InPlaceIfPossible: inPlace },
+      createVsDaemonSet: ratio(ours?.scaleUpReady, standard.daemonset?.scaleUpReady),
+      createVsOpenKruise: ratio(ours?.scaleUpReady, standard.openkruise?.scaleUpReady),
+      rollingUpdateVsDaemonSet: ratio(ours?.rolloutReady, standard.daemonset?.rolloutReady),
+      rollingUpdateVsOpenKruise: ratio(ours?.rolloutReady, standard.openkruise?.rolloutReady),
+      inPlaceVsOpenKruise: ratio(inPlace.kruiseless?.rolloutReady, inPlace.openkruise?.rolloutReady),
+      perPodVsDaemonSet: {
+        create: ratio(ours?.scaleUpPerPod, standard.daemonset?.scaleUpPerPod),
+        rollingUpdate: ratio(ours?.rolloutPerPod, standard.daemonset?.rolloutPerPod),
+      },
+      perPodVsOpenKruise: {
+        create: ratio(ours?.scaleUpPerPod, standard.openkruise?.scaleUpPerPod),
+        rollingUpdate: ratio(ours?.rolloutPerPod, standard.openkruise?.rolloutPerPod),
+        inPlace: ratio(inPlace.kruiseless?.rolloutPerPod, inPlace.openkruise?.rolloutPerPod),
+      },
+    };
+  });
+}
+
 /**
  * The summary line's figures: ratios of the largest N, no-op reads and writes of the largest no-op size, and the
- * Advanced StatefulSet part's ratios of its largest N when it ran.
+ * Advanced StatefulSet and Advanced DaemonSet parts' ratios of their largest N when they ran.
  * @param statefulSets {@link summarizeStatefulSets} (none: the line has no Advanced StatefulSet figures)
+ * @param daemonSets {@link summarizeDaemonSets} (none: the line has no Advanced DaemonSet figures)
  * @returns NaN ratios when a side is missing
  */
 export function headline(
   sizes: readonly SizeSummary[],
   noop: readonly { pods: number; apiReads: number; apiWrites: number }[],
   statefulSets: readonly StatefulSetSizeSummary[] = [],
+  daemonSets: readonly DaemonSetSizeSummary[] = [],
 ): Headline {
   const last = sizes[sizes.length - 1];
   const biggest = [...noop].sort((a, b) => b.pods - a.pods)[0];
   const asts = statefulSets[statefulSets.length - 1];
+  const ads = daemonSets[daemonSets.length - 1];
   return {
     scaleUpVsOpenKruise: last?.scaleUpVsOpenKruise ?? NaN,
     scaleUpVsDeployment: last?.scaleUpVsDeployment ?? NaN,
@@ -173,12 +235,26 @@ export function headline(
           },
         }
       : {}),
+    ...(ads
+      ? {
+          ads: {
+            createVsDaemonSet: ads.createVsDaemonSet,
+            createVsOpenKruise: ads.createVsOpenKruise,
+            rollingUpdateVsDaemonSet: ads.rollingUpdateVsDaemonSet,
+            rollingUpdateVsOpenKruise: ads.rollingUpdateVsOpenKruise,
+            inPlaceVsOpenKruise: ads.inPlaceVsOpenKruise,
+            perPodVsDaemonSet: { ...ads.perPodVsDaemonSet },
+            perPodVsOpenKruise: { ...ads.perPodVsOpenKruise },
+          },
+        }
+      : {}),
   };
 }
 
 const TITLES: Record<ControllerName, string> = {
   deployment: 'Deployment (KCM)',
   statefulset: 'StatefulSet (KCM)',
+  daemonset: 'DaemonSet (KCM)',
   openkruise: 'OpenKruise',
   kruiseless: 'Kruiseless',
 };
@@ -295,6 +371,56 @@ export function statefulSetTable(sizes: readonly StatefulSetSizeSummary[]): stri
       ),
       row('Parallel', 'API requests per pod, Parallel scale-up', (t) => t.scaleUpPerPod, openKruiseOnly),
       row('Parallel', 'API requests per pod, image change', (t) => t.rolloutPerPod, openKruiseOnly),
+    );
+  }
+  return rows;
+}
+
+/**
+ * Markdown rows of the Advanced DaemonSet table (nine per N): creation on N nodes and the rolling update (Standard:
+ * pods recreated, maxUnavailable 10 %) of the three controllers, the in-place image change of the kruise two
+ * (InPlaceIfPossible, same maxUnavailable), and API requests per pod of each; ratios of Kruiseless ÷ OpenKruise and ÷
+ * the DaemonSet controller (blank for the in-place rows, which the DaemonSet controller has no way to do).
+ */
+export function daemonSetTable(sizes: readonly DaemonSetSizeSummary[]): string[] {
+  const rows = [
+    '| N | job | DaemonSet (KCM) | OpenKruise | Kruiseless | ÷ OpenKruise | ÷ DaemonSet |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const both = ['openkruise', 'daemonset'] as const;
+  const openKruiseOnly = ['openkruise', undefined] as const;
+  for (const s of sizes) {
+    const row = (
+      type: RollingUpdateType,
+      job: string,
+      pick: (t: Times) => number,
+      vs: readonly (ControllerName | undefined)[],
+    ): string => figureRow(s.n, job, s.times[type], DAEMONSET_PART_CONTROLLERS, pick, vs);
+    rows.push(
+      row('Standard', 'create on N nodes, all exist (s)', (t) => t.scaleUpExist, both),
+      row('Standard', 'create on N nodes, all Ready (s)', (t) => t.scaleUpReady, both),
+      row('Standard', 'rolling update, all updated (s)', (t) => t.rolloutUpdated, both),
+      row('Standard', 'rolling update, all updated and Ready (s)', (t) => t.rolloutReady, both),
+      row(
+        'InPlaceIfPossible',
+        'in-place image change, all updated (s)',
+        (t) => t.rolloutUpdated,
+        openKruiseOnly,
+      ),
+      row(
+        'InPlaceIfPossible',
+        'in-place image change, all updated and Ready (s)',
+        (t) => t.rolloutReady,
+        openKruiseOnly,
+      ),
+      row('Standard', 'API requests per pod, create', (t) => t.scaleUpPerPod, both),
+      row('Standard', 'API requests per pod, rolling update', (t) => t.rolloutPerPod, both),
+      row(
+        'InPlaceIfPossible',
+        'API requests per pod, in-place image change',
+        (t) => t.rolloutPerPod,
+        openKruiseOnly,
+      ),
     );
   }
   return rows;

@@ -1,10 +1,11 @@
 /**
  * The controllers of a bench run. Two local control planes of the same build (infra/local, Kubernetes v1.34.4),
- * each with kube-controller-manager's Deployment and StatefulSet controllers turned on (`KRUISELESS_KCM_CONTROLLERS`):
+ * each with kube-controller-manager's Deployment, StatefulSet and DaemonSet controllers turned on
+ * (`KRUISELESS_KCM_CONTROLLERS`):
  * - the reference control plane (`npm run reference:up`) with OpenKruise's kruise-manager (its CRDs, webhooks);
  * - Kruiseless's control plane (`npm run cluster:up`, our CRD) with Kruiseless's embedded pipeline in this process
  *   (the same handlers as in Lambda, lib/local/embedded.ts, as `kruiseless local` runs them), which also hosts
- *   the Deployment and apps/v1 StatefulSet runs.
+ *   the Deployment, apps/v1 StatefulSet and apps/v1 DaemonSet runs.
  * Each controller sees only its own control plane, so one never reconciles the other's CloneSets.
  */
 import { existsSync, readFileSync } from 'node:fs';

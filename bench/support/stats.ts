@@ -43,6 +43,21 @@ export interface StatefulSetHeadline {
   perPodVsOpenKruise: { orderedReady: number; parallel: number; rollout: number };
 }
 
+/**
+ * The Advanced DaemonSet part's figures (largest N): Kruiseless's all-Ready time ÷ the DaemonSet controller's and ÷
+ * OpenKruise's for the creation on N nodes and the rolling update (Standard, pods recreated), ÷ OpenKruise's for the
+ * in-place image change, and its API requests per pod ÷ theirs in each.
+ */
+export interface DaemonSetHeadline {
+  createVsDaemonSet: number;
+  createVsOpenKruise: number;
+  rollingUpdateVsDaemonSet: number;
+  rollingUpdateVsOpenKruise: number;
+  inPlaceVsOpenKruise: number;
+  perPodVsDaemonSet: { create: number; rollingUpdate: number };
+  perPodVsOpenKruise: { create: number; rollingUpdate: number; inPlace: number };
+}
+
 /** The figures of the summary line. */
 export interface Headline {
   /** Kruiseless scale-up (all Ready) time ÷ OpenKruise's. */
@@ -57,6 +72,8 @@ export interface Headline {
   noopWrites: number;
   /** The Advanced StatefulSet part's figures, when it ran. */
   asts?: StatefulSetHeadline;
+  /** The Advanced DaemonSet part's figures, when it ran. */
+  ads?: DaemonSetHeadline;
 }
 
 const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
@@ -68,13 +85,32 @@ const count = (x: number): string => (Number.isFinite(x) ? String(x) : 'n/a');
  * `bench: scale-up <a>x OpenKruise <b>x Deployment; rollout <c>x OpenKruise; noop reads <r> writes <w>`, and when
  * the Advanced StatefulSet part ran, after it:
  * `; asts OrderedReady <d>x OpenKruise <e>x StatefulSet, Parallel <f>x OpenKruise <g>x StatefulSet, in-place <h>x
- * OpenKruise <i>x StatefulSet, requests per pod <j>/<k>/<l>x OpenKruise` (the last three in the same order).
+ * OpenKruise <i>x StatefulSet, requests per pod <j>/<k>/<l>x OpenKruise` (the last three in the same order), and
+ * when the Advanced DaemonSet part ran, after that:
+ * `; ads create <a>x DaemonSet <b>x OpenKruise, rolling update <c>x DaemonSet <d>x OpenKruise, in-place <e>x
+ * OpenKruise, requests per pod <f>/<g>x DaemonSet <h>/<i>/<j>x OpenKruise` (create, rolling update[, in-place]).
  */
 export function summaryLine(h: Headline): string {
   return (
     `bench: scale-up ${fmt(h.scaleUpVsOpenKruise)}x OpenKruise ${fmt(h.scaleUpVsDeployment)}x Deployment; ` +
     `rollout ${fmt(h.rolloutVsOpenKruise)}x OpenKruise; noop reads ${count(h.noopReads)} writes ${count(h.noopWrites)}` +
-    (h.asts ? `; ${statefulSetSummary(h.asts)}` : '')
+    (h.asts ? `; ${statefulSetSummary(h.asts)}` : '') +
+    (h.ads ? `; ${daemonSetSummary(h.ads)}` : '')
+  );
+}
+
+/** The Advanced DaemonSet part of {@link summaryLine}, from `ads`. */
+function daemonSetSummary(a: DaemonSetHeadline): string {
+  const vs = (daemonSet: number, openKruise: number): string =>
+    `${fmt(daemonSet)}x DaemonSet ${fmt(openKruise)}x OpenKruise`;
+  const d = a.perPodVsDaemonSet;
+  const o = a.perPodVsOpenKruise;
+  return (
+    `ads create ${vs(a.createVsDaemonSet, a.createVsOpenKruise)}, ` +
+    `rolling update ${vs(a.rollingUpdateVsDaemonSet, a.rollingUpdateVsOpenKruise)}, ` +
+    `in-place ${fmt(a.inPlaceVsOpenKruise)}x OpenKruise, ` +
+    `requests per pod ${fmt(d.create)}/${fmt(d.rollingUpdate)}x DaemonSet ` +
+    `${fmt(o.create)}/${fmt(o.rollingUpdate)}/${fmt(o.inPlace)}x OpenKruise`
   );
 }
 

@@ -10,6 +10,7 @@ import {
   checkControllers,
   controllersFor,
   ControlPlaneRefusedError,
+  DAEMONSET_CONTROLLERS,
   DEPLOYMENT_CONTROLLERS,
   missingControllers,
   STATEFULSET_CONTROLLERS,
@@ -82,5 +83,35 @@ describe('the Advanced StatefulSet part', () => {
       'without deployment-controller, replicaset-controller, statefulset-controller, which the Deployment and ' +
         'StatefulSet runs need;',
     );
+  });
+});
+
+describe('the Advanced DaemonSet part', () => {
+  it("needs kube-controller-manager's DaemonSet controller, on by default", () => {
+    expect(controllersFor(new Set(['ads']))).toEqual(['daemonset-controller']);
+    expect(controllersFor(new Set(['asts', 'ads']))).toEqual([
+      'statefulset-controller',
+      'daemonset-controller',
+    ]);
+    expect(missingControllers(['*'], DAEMONSET_CONTROLLERS)).toEqual([]);
+    expect(missingControllers(['daemonset'], DAEMONSET_CONTROLLERS)).toEqual([]);
+  });
+  it('refuses a control plane without it, naming the DaemonSet runs', () => {
+    expect(() => checkControllers('/repo/.kruiseless', bench, controllersFor(new Set(['ads'])))).toThrow(
+      'runs kube-controller-manager without daemonset-controller, which the DaemonSet runs need;',
+    );
+    expect(() =>
+      checkControllers('/repo/.kruiseless', demo, controllersFor(new Set(['rollout', 'ads']))),
+    ).toThrow(
+      'without deployment-controller, replicaset-controller, daemonset-controller, which the Deployment and ' +
+        'DaemonSet runs need;',
+    );
+    expect(() =>
+      checkControllers(
+        '/repo/.kruiseless',
+        [...bench, 'daemonset-controller'],
+        controllersFor(new Set(['ads'])),
+      ),
+    ).not.toThrow();
   });
 });

@@ -9,26 +9,28 @@ describe('selectParts', () => {
       'planner',
       'rollout',
       'asts',
+      'ads',
       'reaction',
       'noop',
       'fleet',
     ]);
-    expect(PARTS).toHaveLength(7);
+    expect(PARTS).toHaveLength(8);
   });
   it('selects the listed parts', () => {
     expect([...selectParts('fleet,rollout')]).toEqual(['fleet', 'rollout']);
     expect([...selectParts(' fleet , ')]).toEqual(['fleet']);
     expect([...selectParts('asts')]).toEqual(['asts']);
+    expect([...selectParts('ads')]).toEqual(['ads']);
   });
   it('refuses a name that is no part, in one line, before anything starts', () => {
     expect(() => selectParts('rollout,fleets')).toThrow(
       new Error(
-        'bench: --only names no part fleets; the parts are packaging, planner, rollout, asts, reaction, noop, fleet',
+        'bench: --only names no part fleets; the parts are packaging, planner, rollout, asts, ads, reaction, noop, fleet',
       ),
     );
     expect(() => selectParts(',')).toThrow(
       new Error(
-        'bench: --only is empty; the parts are packaging, planner, rollout, asts, reaction, noop, fleet',
+        'bench: --only is empty; the parts are packaging, planner, rollout, asts, ads, reaction, noop, fleet',
       ),
     );
   });

@@ -7,10 +7,12 @@ import { readFileSync } from 'node:fs';
 import type { RolloutRun } from '../../../bench/scenarios/rollout.js';
 import type { NoopResult } from '../../../bench/scenarios/noop.js';
 import {
+  daemonSetTable,
   headline,
   rolloutPanels,
   rolloutTable,
   statefulSetTable,
+  summarizeDaemonSets,
   summarizeRollouts,
   summarizeStatefulSets,
 } from '../../../bench/support/report.js';
@@ -195,6 +197,93 @@ describe('the Advanced StatefulSet part', () => {
       'StatefulSet (KCM), 20 pods',
       'OpenKruise, 20 pods',
       'Kruiseless, 20 pods',
+    ]);
+  });
+});
+
+describe('the Advanced DaemonSet part', () => {
+  // the N = 200 runs of a real `npm run bench -- --only ads --sizes 200,1000 --rounds 1` (2026-12-03, at 3fd5844;
+  // fixtures/ads-run.json: its five runs of 200 pods, timelines cut to their first three samples)
+  const ads = JSON.parse(readFileSync(new URL('./fixtures/ads-run.json', import.meta.url), 'utf8')) as {
+    daemonSets: RolloutRun[];
+  };
+  const [s] = summarizeDaemonSets(ads.daemonSets);
+
+  test('times per rolling update type and controller; the DaemonSet controller in the Standard runs only', () => {
+    expect(s.n).toBe(200);
+    expect(s.times.Standard.daemonset).toEqual({
+      scaleUpExist: 9.072,
+      scaleUpReady: 9.091,
+      rolloutUpdated: 20.019,
+      rolloutReady: 20.046,
+      scaleUpPerPod: 4.16,
+      rolloutPerPod: 7.19,
+    });
+    expect(s.times.Standard.kruiseless).toEqual({
+      scaleUpExist: 2.755,
+      scaleUpReady: 6.986,
+      rolloutUpdated: 19.23,
+      rolloutReady: 19.723,
+      scaleUpPerPod: 6.49,
+      rolloutPerPod: 10.3,
+    });
+    expect(s.times.InPlaceIfPossible.openkruise).toMatchObject({ rolloutReady: 21.296, rolloutPerPod: 6.58 });
+    expect(s.times.InPlaceIfPossible.daemonset).toBeUndefined();
+  });
+
+  test('Kruiseless ÷ the DaemonSet controller and ÷ OpenKruise, times and requests per pod', () => {
+    expect(s).toMatchObject({
+      createVsDaemonSet: 0.77,
+      createVsOpenKruise: 0.91,
+      rollingUpdateVsDaemonSet: 0.98,
+      rollingUpdateVsOpenKruise: 1.44,
+      inPlaceVsOpenKruise: 0.99,
+      perPodVsDaemonSet: { create: 1.56, rollingUpdate: 1.43 },
+      perPodVsOpenKruise: { create: 0.56, rollingUpdate: 0.77, inPlace: 1.09 },
+    });
+  });
+
+  test('other parts give no Advanced DaemonSet times, and their summary line is unchanged', () => {
+    const [fromCloneSets] = summarizeDaemonSets(run.rollouts);
+    expect(fromCloneSets.times).toEqual({ Standard: {}, InPlaceIfPossible: {} });
+    expect(fromCloneSets.createVsDaemonSet).toBeNaN();
+    expect(headline(summarizeRollouts(run.rollouts), run.noop).ads).toBeUndefined();
+  });
+
+  test('the summary line of that run at N = 200', () => {
+    expect(summaryLine(headline([], [], [], summarizeDaemonSets(ads.daemonSets)))).toBe(
+      'bench: scale-up n/ax OpenKruise n/ax Deployment; rollout n/ax OpenKruise; noop reads n/a writes n/a; ' +
+        'ads create 0.77x DaemonSet 0.91x OpenKruise, rolling update 0.98x DaemonSet 1.44x OpenKruise, ' +
+        'in-place 0.99x OpenKruise, requests per pod 1.56/1.43x DaemonSet 0.56/0.77/1.09x OpenKruise',
+    );
+  });
+
+  test('the table: nine rows per N, blank ÷ DaemonSet for the in-place rows', () => {
+    const rows = daemonSetTable(summarizeDaemonSets(ads.daemonSets));
+    expect(rows[0]).toBe(
+      '| N | job | DaemonSet (KCM) | OpenKruise | Kruiseless | ÷ OpenKruise | ÷ DaemonSet |',
+    );
+    expect(rows.slice(2)).toEqual([
+      '| 200 | create on N nodes, all exist (s) | 9.07 | 5.85 | 2.75 | 0.47 | 0.30 |',
+      '| 200 | create on N nodes, all Ready (s) | 9.09 | 7.68 | 6.99 | 0.91 | 0.77 |',
+      '| 200 | rolling update, all updated (s) | 20.02 | 13.63 | 19.23 | 1.41 | 0.96 |',
+      '| 200 | rolling update, all updated and Ready (s) | 20.05 | 13.69 | 19.72 | 1.44 | 0.98 |',
+      '| 200 | in-place image change, all updated (s) | n/a | 20.66 | 20.24 | 0.98 | |',
+      '| 200 | in-place image change, all updated and Ready (s) | n/a | 21.30 | 21.06 | 0.99 | |',
+      '| 200 | API requests per pod, create | 4.16 | 11.61 | 6.49 | 0.56 | 1.56 |',
+      '| 200 | API requests per pod, rolling update | 7.19 | 13.36 | 10.30 | 0.77 | 1.43 |',
+      '| 200 | API requests per pod, in-place image change | n/a | 6.58 | 7.17 | 1.09 | |',
+    ]);
+  });
+
+  test('chart panels of the Standard runs, titled by controller', () => {
+    const standard = ads.daemonSets.filter(
+      (r) => r.workload?.kind === 'ads' && r.workload.rollingUpdateType === 'Standard',
+    );
+    expect(rolloutPanels(standard).map((p) => p.title)).toEqual([
+      'DaemonSet (KCM), 200 pods',
+      'OpenKruise, 200 pods',
+      'Kruiseless, 200 pods',
     ]);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * The workloads the bench creates (bench/scenarios/workload.ts): the CloneSet part's as before, the Advanced
  * StatefulSet part's an Advanced StatefulSet that OpenKruise's validation accepts (checked here with Kruiseless's
- * port of it) or an apps/v1 StatefulSet, and which phases go one pod at a time.
+ * port of it) or an apps/v1 StatefulSet, the Advanced DaemonSet part's an Advanced DaemonSet OpenKruise's validation
+ * accepts or an apps/v1 DaemonSet on the nodes labelled for N, and which phases go one pod at a time.
  */
 import { describe, expect, it } from '@jest/globals';
 import {
+  daemonNodeLabel,
   objectPath,
   oneAtATime,
   phaseTimeoutMs,
@@ -13,9 +15,14 @@ import {
 } from '../../../bench/scenarios/workload.js';
 import { validateStatefulSet } from '../../../lib/controllers/statefulset/api/validation.js';
 import type { StatefulSet } from '../../../lib/controllers/statefulset/api/types.js';
+import { validateDaemonSet } from '../../../lib/controllers/daemonset/api/validation.js';
+import type { DaemonSet } from '../../../lib/controllers/daemonset/api/types.js';
+import { daemonNodeLabels } from '../../../bench/support/kube.js';
 
 const ordered: WorkloadShape = { kind: 'asts', podManagementPolicy: 'OrderedReady' };
 const parallel: WorkloadShape = { kind: 'asts', podManagementPolicy: 'Parallel' };
+const standard: WorkloadShape = { kind: 'ads', rollingUpdateType: 'Standard' };
+const inPlace: WorkloadShape = { kind: 'ads', rollingUpdateType: 'InPlaceIfPossible' };
 
 describe('workload', () => {
   it('the CloneSet part: a CloneSet for the kruise controllers, a Deployment for kube-controller-manager', () => {
@@ -71,6 +78,84 @@ describe('workload', () => {
     expect(() => workload('statefulset', 'ns', 'bench', 1)).toThrow(
       'bench: the StatefulSet controller runs no cloneset workload',
     );
+  });
+});
+
+describe('the Advanced DaemonSet part', () => {
+  it('an Advanced DaemonSet of each rolling update type, maxUnavailable 10 %, on the nodes labelled for N', () => {
+    for (const shape of [standard, inPlace]) {
+      const { path, body } = workload('kruiseless', 'ns', 'bench', 200, shape);
+      expect(path).toBe('/apis/apps.kruise.io/v1beta1/namespaces/ns/daemonsets');
+      const ds = body as DaemonSet;
+      expect(ds.spec.updateStrategy).toEqual({
+        type: 'RollingUpdate',
+        rollingUpdate: {
+          rollingUpdateType: shape.kind === 'ads' && shape.rollingUpdateType,
+          maxUnavailable: '10%',
+          maxSurge: 0,
+        },
+      });
+      expect(ds.spec.template.spec?.nodeSelector).toEqual({ 'bench.kruiseless.io/ds-200': 'true' });
+      expect(validateDaemonSet(ds)).toEqual([]);
+    }
+    expect(workload('openkruise', 'ns', 'bench', 200, standard)).toEqual(
+      workload('kruiseless', 'ns', 'bench', 200, standard),
+    );
+  });
+
+  it('an apps/v1 DaemonSet with the same strategy and nodes for kube-controller-manager', () => {
+    const { path, body } = workload('daemonset', 'ns', 'bench', 1000, standard);
+    expect(path).toBe('/apis/apps/v1/namespaces/ns/daemonsets');
+    expect(body).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'bench' },
+      spec: {
+        selector: { matchLabels: { app: 'bench' } },
+        template: {
+          metadata: { labels: { app: 'bench' } },
+          spec: {
+            containers: [{ name: 'main', image: 'bench:v1' }],
+            nodeSelector: { 'bench.kruiseless.io/ds-1000': 'true' },
+          },
+        },
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%', maxSurge: 0 } },
+      },
+    });
+    expect(objectPath('daemonset', 'ns', 'bench', standard)).toBe(
+      '/apis/apps/v1/namespaces/ns/daemonsets/bench',
+    );
+  });
+
+  it('the DaemonSet controller runs the Standard shape only', () => {
+    expect(() => workload('daemonset', 'ns', 'bench', 1, inPlace)).toThrow(
+      'bench: the DaemonSet controller runs no InPlaceIfPossible ads workload',
+    );
+    expect(() => workload('daemonset', 'ns', 'bench', 1)).toThrow(
+      'bench: the DaemonSet controller runs no cloneset workload',
+    );
+    expect(() => workload('statefulset', 'ns', 'bench', 1, standard)).toThrow(
+      'bench: the StatefulSet controller runs no ads workload',
+    );
+  });
+
+  it('the first n DaemonSet nodes carry the label of n', () => {
+    expect(daemonNodeLabel(200)).toBe('bench.kruiseless.io/ds-200');
+    expect(daemonNodeLabels(0, [200, 1000])).toEqual({
+      'bench.kruiseless.io/ds-200': 'true',
+      'bench.kruiseless.io/ds-1000': 'true',
+    });
+    expect(daemonNodeLabels(199, [200, 1000])).toEqual({
+      'bench.kruiseless.io/ds-200': 'true',
+      'bench.kruiseless.io/ds-1000': 'true',
+    });
+    expect(daemonNodeLabels(200, [200, 1000])).toEqual({ 'bench.kruiseless.io/ds-1000': 'true' });
+    expect(daemonNodeLabels(1000, [200, 1000])).toEqual({});
+  });
+
+  it('no phase goes one pod at a time: 120 s + 0.6 s a pod', () => {
+    expect(oneAtATime('daemonset', standard, 'rollout')).toBe(false);
+    expect(phaseTimeoutMs('kruiseless', inPlace, 'rollout', 1000)).toBe(720_000);
   });
 });
 
