@@ -3,7 +3,7 @@
  * (EventBridge Scheduler's stand-in; lib/requests/requeue.ts has the AWS one).
  */
 import type { EventPublisher, ReconcileRequest, RequeueScheduler } from '../requests/index.js';
-import { checkRequeueDelay, requeueDetail } from '../requests/requeue.js';
+import { checkRequeueDelay, requeueDetail, requeueDueMs } from '../requests/requeue.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { objectKeyText } from '../core/objectKey.js';
 
@@ -12,6 +12,13 @@ export interface Timers {
   setTimeout: (callback: () => void, ms: number) => unknown;
   clearTimeout: (handle: unknown) => void;
 }
+
+/**
+ * The longest delay a Node timer keeps, ms (2^31 - 1, about 24.8 days): a longer one is set to 1 ms
+ * (https://nodejs.org/api/timers.html#settimeoutcallback-delay-args), which for an AdvancedCronJob whose next run is
+ * a month or a year away would be a requeue at once, again on every pass.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Options of {@link LocalRequeueScheduler}. */
 export interface LocalRequeueOptions {
@@ -59,23 +66,32 @@ export class LocalRequeueScheduler implements RequeueScheduler {
     return [...this.pending.values()].filter((p) => p.due <= by).length;
   }
 
-  async requeueAfter(request: ReconcileRequest, seconds: number): Promise<void> {
+  /**
+   * A timer for `request` due `seconds` after `fromMs` (default now), to the millisecond; one already due fires at
+   * once, one further away than {@link MAX_TIMER_MS} fires after that long (early: the reconcile it triggers asks
+   * again for the rest). @throws RangeError as {@link checkRequeueDelay}
+   */
+  async requeueAfter(request: ReconcileRequest, seconds: number, fromMs?: number): Promise<void> {
     checkRequeueDelay(seconds);
     const key = objectKeyText(request);
-    const due = this.clock() + seconds * 1000;
+    const now = this.clock();
+    const due = requeueDueMs(now, seconds, fromMs);
     const existing = this.pending.get(key);
     if (existing !== undefined) {
       if (existing.due <= due) return;
       this.timers.clearTimeout(existing.handle);
     }
-    const handle = this.timers.setTimeout(() => {
-      this.pending.delete(key);
-      const requeue = requeueDetail(request);
-      this.options.publisher.publish([requeue]).catch((error: unknown) => {
-        const report = this.options.onError ?? ((e: unknown) => console.error('requeue publish failed', e));
-        report(error, requeue);
-      });
-    }, seconds * 1000);
+    const handle = this.timers.setTimeout(
+      () => {
+        this.pending.delete(key);
+        const requeue = requeueDetail(request);
+        this.options.publisher.publish([requeue]).catch((error: unknown) => {
+          const report = this.options.onError ?? ((e: unknown) => console.error('requeue publish failed', e));
+          report(error, requeue);
+        });
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, due - now)),
+    );
     this.pending.set(key, { due, handle });
   }
 

@@ -11,7 +11,12 @@
 import { objectKeyOf, type ObjectKey } from '../core/objectKey.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import type { RequeueScheduler, ReconcileReason, ReconcileRequest } from '../requests/index.js';
+import {
+  requeueDueMs,
+  type RequeueScheduler,
+  type ReconcileReason,
+  type ReconcileRequest,
+} from '../requests/index.js';
 import {
   FencedOutError,
   StateStoreError,
@@ -75,8 +80,14 @@ export interface PassResult<P = unknown> {
   writes: number;
   /** Whether the pass changed the cluster (then the next pass runs at once). */
   acted: boolean;
-  /** When to look again, seconds, when nothing else happens. */
+  /** When to look again, seconds (fractions allowed), when nothing else happens. */
   requeueAfterSeconds?: number;
+  /**
+   * The clock reading (epoch ms) `requeueAfterSeconds` counts from, for a wait to a wall-clock time (an
+   * AdvancedCronJob's next run): the loop's inline sleep and the requeue scheduler then aim at that instant instead
+   * of counting the delay from when they see it (after the pass's writes). Absent: from when the pass returns.
+   */
+  requeueFromMs?: number;
   /** The pass's write error, if any: the invocation backs off by the failure count. */
   error?: string;
   /** The controller's plan of the pass (for logs and tests). */
@@ -221,33 +232,54 @@ async function passOrReadFailure<D extends LoopDeps, P, Scope>(
   }
 }
 
+/** A wait the passes left: `seconds` counted from `fromMs` (epoch ms) when given, else from when it is scheduled. */
+interface Wait {
+  seconds: number;
+  fromMs?: number;
+}
+
+/** Seconds from `nowMs` until `wait` is due (0 when it is due already). */
+function secondsLeft(wait: Wait, nowMs: number): number {
+  if (wait.fromMs === undefined) return wait.seconds;
+  return Math.max(0, (requeueDueMs(nowMs, wait.seconds, wait.fromMs) - nowMs) / 1000);
+}
+
 /**
  * Passes until nothing changes, a write failed, the object is gone, or the budget is used up; waits that fit
- * the budget and {@link ReconcileDeps.maxInlineWaitSeconds} are slept inline. After a failed write the wait is
- * the backoff of the failure count (never slept inline: each attempt is one invocation).
- * @returns the delay (seconds) still to wait, if any
+ * the budget and {@link ReconcileDeps.maxInlineWaitSeconds} are slept inline, to the millisecond (from the pass's
+ * `requeueFromMs` when it gave one). After a failed write the wait is the backoff of the failure count (never slept
+ * inline: each attempt is one invocation).
+ * @returns the wait still to come, if any
  */
-async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): Promise<number | undefined> {
+async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): Promise<Wait | undefined> {
   const { deps } = run;
   /** The last wait a pass asked for (kept when a later pass acted and the budget then ran out). */
-  let wait: number | undefined;
+  let wait: Wait | undefined;
   while (!exhausted(run)) {
     run.outcome.passes++;
     const pass = await passOrReadFailure(run);
     tally(run, pass);
     if (pass.gone) return undefined;
-    if (pass.error) return backoffSeconds(run.failures, deps.backoff ?? DEFAULT_BACKOFF);
+    if (pass.error) return { seconds: backoffSeconds(run.failures, deps.backoff ?? DEFAULT_BACKOFF) };
     if (pass.acted) continue;
-    wait = pass.requeueAfterSeconds;
-    const fits = wait !== undefined && deps.clock() + wait * 1000 < deps.deadlineMs;
-    if (wait !== undefined && wait <= deps.maxInlineWaitSeconds && fits) {
-      await deps.sleep(Math.ceil(wait * 1000));
+    wait =
+      pass.requeueAfterSeconds === undefined
+        ? undefined
+        : {
+            seconds: pass.requeueAfterSeconds,
+            ...(pass.requeueFromMs !== undefined ? { fromMs: pass.requeueFromMs } : {}),
+          };
+    if (wait === undefined) break;
+    const now = deps.clock();
+    const left = secondsLeft(wait, now);
+    if (left <= deps.maxInlineWaitSeconds && now + left * 1000 < deps.deadlineMs) {
+      await deps.sleep(Math.ceil(left * 1000));
       continue;
     }
     break;
   }
   // the budget ran out while there may be more to do: look again soon
-  if (exhausted(run) && wait === undefined) return 1;
+  if (exhausted(run) && wait === undefined) return { seconds: 1 };
   return wait;
 }
 
@@ -434,8 +466,8 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
     failures: acquired.failures,
     correlationStored: acquired.eventCorrelation !== undefined,
   };
-  const requeue = async (seconds: number) => {
-    await deps.requeue.requeueAfter({ ...request, reason: 'Requeue' }, seconds);
+  const requeue = async (seconds: number, fromMs?: number) => {
+    await deps.requeue.requeueAfter({ ...request, reason: 'Requeue' }, seconds, fromMs);
     run.outcome.requeuedAfterSeconds = seconds;
   };
   try {
@@ -444,12 +476,12 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       const timer = run.outcome.result === 'gone' ? undefined : wait;
       // the timer is scheduled before the release (review finding 17): a kill between the two leaves a lease that
       // runs out and a timer that fires, never a free lease and no timer
-      if (timer !== undefined) await requeue(timer);
+      if (timer !== undefined) await requeue(timer.seconds, timer.fromMs);
       const released = await releaseOrBackOff(run, requeue);
       if (released !== 'dirty') return run.outcome;
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
       if (exhausted(run)) {
-        if (timer === undefined || timer > 1) await requeue(1);
+        if (timer === undefined || secondsLeft(timer, deps.clock()) > 1) await requeue(1);
         // the requeue covers every event marked so far: one release write, however many marks follow (finding 18)
         await releaseOrBackOff(run, requeue, { requeued: true });
         return run.outcome;

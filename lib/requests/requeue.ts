@@ -10,12 +10,15 @@ import { canonicalRequest, DETAIL_TYPE, SOURCE, type ReconcileRequest } from './
 /** Asks for a reconcile of a key after a delay. */
 export interface RequeueScheduler {
   /**
-   * Publishes `{ ...request, reason: 'Requeue' }` no earlier than `seconds` from now. Idempotent enough to call on
-   * every pass: repeats for one key collapse (how, depends on the implementation).
-   * @param seconds delay, ≥ 0
+   * Publishes `{ ...request, reason: 'Requeue' }` no earlier than `seconds` after `fromMs` (or after now). Idempotent
+   * enough to call on every pass: repeats for one key collapse (how, depends on the implementation).
+   * @param seconds delay, ≥ 0, fractions allowed
+   * @param fromMs the instant `seconds` counts from, epoch ms (default: now, by the scheduler's clock): a wait to a
+   *   wall-clock time (an AdvancedCronJob's next run) passes the clock reading it was measured at, so the time between
+   *   that reading and this call (the pass's writes) does not move the wake-up later
    * @throws RangeError when `seconds` is negative or not finite
    */
-  requeueAfter(request: ReconcileRequest, seconds: number): Promise<void>;
+  requeueAfter(request: ReconcileRequest, seconds: number, fromMs?: number): Promise<void>;
 }
 
 /** Options of {@link createSchedulerRequeue}. */
@@ -48,11 +51,23 @@ export function checkRequeueDelay(seconds: number): void {
 }
 
 /**
- * When a requeue of `seconds` fires on EventBridge Scheduler: rounded up to a whole minute (its precision is
- * 60 s, so this never fires early) and always after `now`.
+ * The instant a requeue of `seconds` counted from `fromMs` (default `now`) is due, epoch ms, rounded to a whole
+ * millisecond: a delay measured as `(dueMs - fromMs) / 1000` gives `dueMs` back exactly, despite the floating-point
+ * division.
  */
-export function requeueMinute(now: Date, seconds: number): Date {
-  const due = now.getTime() + seconds * 1000;
+export function requeueDueMs(nowMs: number, seconds: number, fromMs: number = nowMs): number {
+  return Math.round(fromMs + seconds * 1000);
+}
+
+/**
+ * When a requeue of `seconds` (counted from `fromMs`, default `now`) fires on EventBridge Scheduler: its due instant
+ * rounded up to a whole minute and always after `now`. EventBridge Scheduler invokes a target with 60 s precision
+ * (`at(hh:mm:00)` fires between hh:mm:00 and hh:mm:59, https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html),
+ * so a minute is the finest it can be told and this never fires early; an instant on a whole minute (every 5-field
+ * cron time) is its own minute, so it fires within that minute, on or after the instant.
+ */
+export function requeueMinute(now: Date, seconds: number, fromMs?: number): Date {
+  const due = requeueDueMs(now.getTime(), seconds, fromMs);
   const minute = Math.ceil(due / MINUTE_MS) * MINUTE_MS;
   return new Date(minute > now.getTime() ? minute : minute + MINUTE_MS);
 }
@@ -106,9 +121,9 @@ export function requeueDetail(request: ReconcileRequest): ReconcileRequest {
 export function createSchedulerRequeue(options: SchedulerRequeueOptions): RequeueScheduler {
   const { client, eventBusArn, roleArn, groupName, deadLetterArn, clock = systemClock } = options;
   return {
-    async requeueAfter(request, seconds) {
+    async requeueAfter(request, seconds, fromMs) {
       checkRequeueDelay(seconds);
-      const at = requeueMinute(new Date(clock()), seconds);
+      const at = requeueMinute(new Date(clock()), seconds, fromMs);
       const command = new CreateScheduleCommand({
         Name: requeueScheduleName(request, at),
         ...(groupName !== undefined ? { GroupName: groupName } : {}),

@@ -23,7 +23,9 @@ export interface Verdict {
 }
 
 /**
- * Compares two runs.
+ * Compares two runs. A failed step on either side (the run's `error`) is a difference at path `error`, deliberate
+ * only under an entry whose path is exactly `error` (e.g. a create OpenKruise's validating webhook refuses and
+ * Kruiseless, serving none for the kind, stores).
  * @param deliberate differences chosen on purpose: the scenario's own plus the global ones
  */
 export function compareRuns(
@@ -33,8 +35,17 @@ export function compareRuns(
   deliberate: readonly Deliberate[],
 ): Verdict {
   const differences: Difference[] = [];
-  if (reference.error || kruiseless.error)
-    differences.push({ path: 'error', reference: reference.error, kruiseless: kruiseless.error });
+  if (reference.error || kruiseless.error) {
+    // deliberate only where a scenario names `error` itself (a refusal one side makes on purpose), never by a wider
+    // pattern: a run that stopped early is otherwise always a difference
+    const why = deliberate.find((x) => x.path === 'error');
+    differences.push({
+      path: 'error',
+      reference: reference.error,
+      kruiseless: kruiseless.error,
+      ...(why ? { deliberate: why.reason } : {}),
+    });
+  }
   for (const d of diff(reference.checkpoints, kruiseless.checkpoints)) {
     const p = d.path.map(String).join('.');
     const ref = d.type === 'CREATE' ? undefined : d.oldValue;

@@ -5,8 +5,9 @@
  * One reconcile pass over one AdvancedCronJob: read it and the namespace's children of its template's kind → plan
  * (./plan, pure) → write in upstream's order: the status, the children beyond the history limits (best effort: a
  * failed delete is logged), then `Replace`'s deletes and the new child (a failure there fails the pass, which backs
- * off, as upstream returns the error). The pass then waits for the next scheduled time: it never asks for another
- * pass at once, because upstream does not look again after a create (no Job watch reaches it).
+ * off, as upstream returns the error). The pass then waits for the next scheduled time, counted from the plan's
+ * clock reading (`requeueFromMs`): it never asks for another pass at once, because upstream does not look again
+ * after a create (no Job watch reaches it).
  */
 import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import type { Logger } from '../../core/logger.js';
@@ -71,10 +72,11 @@ export async function runPass(
     kind === 'Job' || kind === 'BroadcastJob'
       ? (await listAll(deps.kube, resource, { namespace, limit: LIST_PAGE_SIZE })).items
       : [];
+  const nowMs = deps.clock();
   const plan = planAdvancedCronJob({
     acj,
     children,
-    now: new Date(deps.clock()),
+    now: new Date(nowMs),
     ...(deps.options?.templateNoDefaults ? { templateNoDefaults: true } : {}),
   });
   const log = (fields: Record<string, unknown>) =>
@@ -153,7 +155,10 @@ export async function runPass(
     gone: false,
     writes,
     acted: false,
-    ...(plan.requeueAfterSeconds !== undefined ? { requeueAfterSeconds: plan.requeueAfterSeconds } : {}),
+    // counted from the plan's clock reading, so the writes above do not make the wake-up late
+    ...(plan.requeueAfterSeconds !== undefined
+      ? { requeueAfterSeconds: plan.requeueAfterSeconds, requeueFromMs: nowMs }
+      : {}),
     plan,
   };
 }

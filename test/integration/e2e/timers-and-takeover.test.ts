@@ -205,9 +205,9 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       }[] = [];
       let afterMeasured = snapshot(counts);
       class RecordingRequeue extends LocalRequeueScheduler {
-        override requeueAfter(r: ReconcileRequest, seconds: number): Promise<void> {
+        override requeueAfter(r: ReconcileRequest, seconds: number, fromMs?: number): Promise<void> {
           asked.push({ request: structuredClone(r), seconds, at: Date.now() });
-          return super.requeueAfter(r, seconds);
+          return super.requeueAfter(r, seconds, fromMs);
         }
       }
       const rules = bindServerlessRules(

@@ -60,6 +60,24 @@ describe('LocalRequeueScheduler', () => {
     expect(local.size).toBe(0);
   });
 
+  it('counts a delay from the clock reading it was measured at, to the millisecond', async () => {
+    const { timers, live } = manualTimers();
+    const local = new LocalRequeueScheduler({ publisher: recordingPublisher(), timers, clock: () => 1_000 });
+    // measured 250 ms ago: due 4.75 s from now
+    await local.requeueAfter(web, 5, 750);
+    expect([...live.values()].map((t) => t.ms)).toEqual([4750]);
+    // one already due fires at once
+    await local.requeueAfter({ ...web, name: 'db' }, 0.1, 0);
+    expect([...live.values()].map((t) => t.ms)).toEqual([4750, 0]);
+  });
+
+  it('a requeue further away than a Node timer keeps fires after the longest one (not at once)', async () => {
+    const { timers, live } = manualTimers();
+    const local = new LocalRequeueScheduler({ publisher: recordingPublisher(), timers, clock: () => 0 });
+    await local.requeueAfter(web, 29 * 24 * 3600); // an AdvancedCronJob's next run on 1 January, from 3 December
+    expect([...live.values()].map((t) => t.ms)).toEqual([2_147_483_647]);
+  });
+
   it('keeps only the earliest pending requeue per key', async () => {
     const { timers, live } = manualTimers();
     const local = new LocalRequeueScheduler({ publisher: recordingPublisher(), timers, clock: () => 0 });

@@ -326,6 +326,21 @@ describe('compareRuns', () => {
       { path: 'error', reference: undefined, kruiseless: 'boom' },
     ]);
   });
+  it('an error is deliberate only under an entry for `error` itself', () => {
+    const refused = compareRuns('s', run(2, 'denied'), run(2), [
+      { path: 'error', reason: 'a webhook we lack' },
+    ]);
+    expect(refused).toEqual({
+      scenario: 's',
+      result: 'deliberate',
+      differences: [
+        { path: 'error', reference: 'denied', kruiseless: undefined, deliberate: 'a webhook we lack' },
+      ],
+    });
+    expect(compareRuns('s', run(2, 'denied'), run(2), [{ path: '*', reason: 'everything' }]).result).toBe(
+      'different',
+    );
+  });
   it('matchesPath: `*` is one segment and a pattern covers what is below it', () => {
     expect(matchesPath('a.*.c', 'a.b.c.d')).toBe(true);
     expect(matchesPath('a.*.c', 'a.b.x')).toBe(false);

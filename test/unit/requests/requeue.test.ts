@@ -82,6 +82,13 @@ describe('createSchedulerRequeue', () => {
     });
   });
 
+  it('a wait counted from an earlier clock reading is at the minute it aims at, not the one after', async () => {
+    const { requeue, requests } = await schedulerWith(created);
+    // a pass read the clock 250 ms before this call and asked for the next minute, 12:01:00, 50.25 s from then
+    await requeue.requeueAfter(web, 50.25, NOW.getTime() - 250);
+    expect(requests[0].body.ScheduleExpression).toBe('at(2026-11-30T12:01:00)');
+  });
+
   it('passes the schedule group when configured', async () => {
     const { requeue, requests } = await schedulerWith(created, { groupName: 'kruiseless' });
     await requeue.requeueAfter(web, 60);
@@ -117,6 +124,12 @@ describe('requeueMinute', () => {
   it('rounds up to the next whole minute so the schedule never fires early', () => {
     expect(requeueMinute(NOW, 300).toISOString()).toBe('2026-11-30T12:06:00.000Z');
     expect(requeueMinute(NOW, 50).toISOString()).toBe('2026-11-30T12:01:00.000Z');
+  });
+
+  it('lands a delay measured to a whole minute on that minute despite the floating-point division', () => {
+    const from = Date.parse('2026-11-30T12:00:09.733Z');
+    const seconds = (Date.parse('2026-11-30T12:01:00.000Z') - from) / 1000;
+    expect(requeueMinute(NOW, seconds, from).toISOString()).toBe('2026-11-30T12:01:00.000Z');
   });
 
   it('is always after now, even for a zero delay on a minute boundary', () => {

@@ -9,7 +9,8 @@
  * 3. paused: nothing more, and no wake-up;
  * 4. the latest missed scheduled time since `lastScheduleTime` (./schedule.ts); an unparsable schedule or more than
  *    100 missed times: nothing more, no wake-up;
- * 5. a wake-up at the next scheduled time; nothing missed, a missed time older than `startingDeadlineSeconds`, or
+ * 5. a wake-up at the next scheduled time (to the millisecond; a wake-up that comes early finds nothing missed and
+ *    asks for the rest); nothing missed, a missed time older than `startingDeadlineSeconds`, or
  *    `Forbid` with an active child: nothing more;
  * 6. `Replace`: the active children deleted; then the child of the missed time created (./newChild.ts).
  * OpenKruise records no Event for any of it, and neither does this.
@@ -76,7 +77,10 @@ export interface AdvancedCronJobPlan {
   skip?: SkipReason;
   /** The schedule's problem (Unparsable, TooManyMissed), as upstream logs it. */
   message?: string;
-  /** Seconds to the next scheduled time (whole, at least 1), when the pass asks for a wake-up. */
+  /**
+   * Seconds from the pass's `now` to the next scheduled time, to the millisecond (OpenKruise requeues after
+   * `nextRun - now`, a Duration), when the pass asks for a wake-up.
+   */
   requeueAfterSeconds?: number;
 }
 
@@ -139,7 +143,7 @@ export function planAdvancedCronJob(
   if (due.type === 'TooManyMissed') return { ...plan, skip: 'TooManyMissed', message: due.message };
   const wake =
     due.nextMs !== undefined && due.nextMs > nowMs
-      ? { requeueAfterSeconds: Math.max(1, Math.ceil((due.nextMs - nowMs) / 1000)) }
+      ? { requeueAfterSeconds: (due.nextMs - nowMs) / 1000 }
       : {};
   const missed = due.missedMs;
   if (missed === undefined) return { ...plan, ...wake, skip: 'NotDue' };

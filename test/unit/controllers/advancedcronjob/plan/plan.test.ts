@@ -81,7 +81,14 @@ describe('planAdvancedCronJob', () => {
     expect(p.status).toEqual({ type: 'Job' });
     expect(p.create).toBeUndefined();
     expect(p.skip).toBe('NotDue');
-    expect(p.requeueAfterSeconds).toBe(29);
+    expect(p.requeueAfterSeconds).toBe(28.8);
+  });
+
+  it('woken 1 ms before the scheduled minute: creates nothing and asks for the 1 ms left (OpenKruise: nextRun - now)', () => {
+    const p = plan(acj({}, { type: 'Job' }), [], '2026-12-03T00:00:59.999Z');
+    expect(p.create).toBeUndefined();
+    expect(p.skip).toBe('NotDue');
+    expect(p.requeueAfterSeconds).toBe(0.001);
   });
 
   it('at the scheduled minute: creates hello-<unix seconds> as upstream builds it, wakes at the next', () => {
@@ -129,7 +136,7 @@ describe('planAdvancedCronJob', () => {
         },
       },
     });
-    expect(p.requeueAfterSeconds).toBe(60);
+    expect(p.requeueAfterSeconds).toBe(59.6);
   });
 
   it("a child's tagged image pulls Always, as OpenKruise's stored template says; TemplateNoDefaults copies it as written", () => {
@@ -254,7 +261,7 @@ describe('planAdvancedCronJob', () => {
     const forbid = plan(acj({ concurrencyPolicy: 'Forbid' }, { type: 'Job' }), [child(T1)], now);
     expect(forbid.skip).toBe('ForbidConcurrent');
     expect(forbid.create).toBeUndefined();
-    expect(forbid.requeueAfterSeconds).toBe(60);
+    expect(forbid.requeueAfterSeconds).toBe(59.9);
     const replace = plan(acj({ concurrencyPolicy: 'Replace' }, { type: 'Job' }), [child(T1)], now);
     expect(names(replace.replaceDeletes)).toEqual([`hello-${T1}`]);
     expect(replace.create?.metadata.name).toBe(`hello-${T2}`);

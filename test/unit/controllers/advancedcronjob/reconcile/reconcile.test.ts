@@ -10,7 +10,11 @@ import {
 } from '../../../../../lib/controllers/advancedcronjob/index.js';
 import { ACJ_RESOURCE, JOB_RESOURCE } from '../../../../../lib/controllers/advancedcronjob/api/resource.js';
 import type { AdvancedCronJob, CronChild } from '../../../../../lib/controllers/advancedcronjob/api/types.js';
-import type { ReconcileRequest, RequeueScheduler } from '../../../../../lib/requests/index.js';
+import {
+  requeueDueMs,
+  type ReconcileRequest,
+  type RequeueScheduler,
+} from '../../../../../lib/requests/index.js';
 import { createMemoryStores } from '../../../../../lib/state/index.js';
 import {
   RecordingKube,
@@ -34,8 +38,9 @@ function setup(now: string, spec: Partial<AdvancedCronJob['spec']> = {}) {
   const kube = new RecordingKube(journal, () => new Date(clock.now));
   const recorded = recordingStores(createMemoryStores(), journal, {});
   const requeue: RequeueScheduler = {
-    async requeueAfter(_r, seconds) {
-      journal.push(`requeue ${seconds}s`);
+    // the instant the requeue is due, as the schedulers count it (from `fromMs`, else from their clock)
+    async requeueAfter(_r, seconds, fromMs) {
+      journal.push(`requeue at ${new Date(requeueDueMs(clock.now, seconds, fromMs)).toISOString()}`);
     },
   };
   kube.objects(ACJ_RESOURCE).set('hello', {
@@ -73,7 +78,7 @@ function setup(now: string, spec: Partial<AdvancedCronJob['spec']> = {}) {
     maxInlineWaitSeconds: 10,
     maxPasses: 20,
   });
-  return { journal, kube, jobs, deps };
+  return { journal, kube, jobs, deps, clock };
 }
 
 function completedJob(unix: number): CronChild {
@@ -106,7 +111,12 @@ describe('reconcileAdvancedCronJob', () => {
   test('at the scheduled minute: the Job created, no status write (unchanged), requeued at the next minute', async () => {
     const h = setup('2026-12-03T00:01:00.400Z');
     await reconcileAdvancedCronJob(h.deps(), REQUEST);
-    expect(h.journal).toEqual(['lease.acquire', `create job hello-${T1}`, 'requeue 60s', 'lease.release']);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      `create job hello-${T1}`,
+      'requeue at 2026-12-03T00:02:00.000Z',
+      'lease.release',
+    ]);
     expect(h.jobs.get(`hello-${T1}`)?.metadata.annotations).toEqual({
       'apps.kruise.io/scheduled-at': '2026-12-03T00:01:00Z',
     });
@@ -121,7 +131,7 @@ describe('reconcileAdvancedCronJob', () => {
       'replace advancedcronjob status hello',
       `delete job hello-${T1} (Background)`,
       `create job hello-${T1 + 60}`,
-      'requeue 60s',
+      'requeue at 2026-12-03T00:03:00.000Z',
       'lease.release',
     ]);
     expect(h.kube.objects(ACJ_RESOURCE).get('hello')?.status).toEqual({
@@ -129,6 +139,34 @@ describe('reconcileAdvancedCronJob', () => {
       lastScheduleTime: '2026-12-03T00:01:00Z',
     });
     expect([...h.jobs.keys()]).toEqual([`hello-${T1 + 60}`]);
+  });
+
+  test('writes that take time do not make the wake-up late: it is due at the next minute to the millisecond', async () => {
+    const h = setup('2026-12-03T00:01:00.400Z');
+    const create = h.kube.create.bind(h.kube);
+    h.kube.create = (resource, object) => {
+      h.clock.now += 750; // a slow create: the requeue is scheduled at 00:01:01.150
+      return create(resource, object);
+    };
+    await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      `create job hello-${T1}`,
+      'requeue at 2026-12-03T00:02:00.000Z',
+      'lease.release',
+    ]);
+  });
+
+  test('woken 3 ms early: nothing created, the 3 ms slept inline, then the Job of the minute, once', async () => {
+    const h = setup('2026-12-03T00:00:59.997Z');
+    await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      `create job hello-${T1}`,
+      'requeue at 2026-12-03T00:02:00.000Z',
+      'lease.release',
+    ]);
+    expect(h.clock.now).toBe(Date.parse('2026-12-03T00:01:00.000Z'));
   });
 
   test('paused: status and history only, no requeue', async () => {
