@@ -1,7 +1,8 @@
 /**
  * `npm run parity:upstream-e2e`: OpenKruise's own e2e specs of a kind (its suite binary, built and cached by
- * infra/reference/build.ts; the kind's spec file from its ParityKind's `upstreamE2e`, for CloneSet
- * `test/e2e/apps/v1alpha1/cloneset.go`) run against OpenKruise v1.9.0 (the reference, `npm run reference:up`) and
+ * infra/reference/build.ts; the kind's spec files from its ParityKind's `upstreamE2e`, for CloneSet
+ * `test/e2e/apps/v1alpha1/cloneset.go`, for Advanced DaemonSet both `apps/v1alpha1/daemonset.go` and
+ * `apps/v1beta1/daemonset.go`, run as one suite run) run against OpenKruise v1.9.0 (the reference, `npm run reference:up`) and
  * against Kruiseless (`kruiseless local` on its own control plane), one after the other, with the gates OpenKruise's
  * own install uses (`AllAlpha=true,AllBeta=true`). Prints progress per spec with an ETA, the table spec → result per
  * controller, and `--kind <kind>` ends with `upstream-e2e: <n> specs, OpenKruise <a> passed, Kruiseless <b> passed,
@@ -76,7 +77,7 @@ async function runOn(
     const results = await runUpstreamE2e({
       binary,
       kubeconfig: side.kubeconfig,
-      focusFile: specs.focusFile,
+      focusFiles: specs.focusFiles,
       focus: opts.focus ?? specs.focus,
       reportFile: path.join(outDir(kind), `${name}${suffix}.json`),
       logFile: path.join(outDir(kind), `${name}${suffix}.log`),
@@ -99,7 +100,9 @@ function specsOf(kind: ParityKind): NonNullable<ParityKind['upstreamE2e']> {
 /** The last full run of `name` for `kind`, when one was stored. */
 function lastFullRun(kind: ParityKind, name: 'openkruise' | 'kruiseless'): SpecResult[] | undefined {
   const file = path.join(outDir(kind), `${name}.json`);
-  return existsSync(file) ? parseGinkgoReport(readFileSync(file, 'utf8')) : undefined;
+  return existsSync(file)
+    ? parseGinkgoReport(readFileSync(file, 'utf8'), true, specsOf(kind).focusFiles.length > 1)
+    : undefined;
 }
 
 /** Runs one kind's specs on the controllers asked for; prints and writes its report. @returns its runs */
@@ -119,7 +122,7 @@ async function runKind(
     }
   }
   const lines = [
-    `OpenKruise e2e suite, ${kind.name} (${specsOf(kind).focusFile}), gates ${opts.gates}${opts.focus ? `, focus ${opts.focus}` : ''}`,
+    `OpenKruise e2e suite, ${kind.name} (${specsOf(kind).focusFiles.join(', ')}), gates ${opts.gates}${opts.focus ? `, focus ${opts.focus}` : ''}`,
     ...renderUpstreamE2eTable(runs),
     ...notes,
     upstreamE2eSummary(runs),

@@ -1,7 +1,8 @@
 /**
  * `kruiseless plan <workload>` (docs/cli.md#plan): what the next reconcile pass would do and why, read-only. The
  * workload is named as for `rollout` (./target.ts): a bare name or `cloneset/<name>` is a CloneSet, `asts/<name>`
- * or `statefulset.apps.kruise.io/<name>` an Advanced StatefulSet (./planStatefulSet.ts). The inputs are read by
+ * or `statefulset.apps.kruise.io/<name>` an Advanced StatefulSet (./planStatefulSet.ts), `ds/<name>` an Advanced
+ * DaemonSet (./planDaemonSet.ts). The inputs are read by
  * the reconciler's own read path ({@link previewPass}); the state table (expectations, scale-down ledger) only
  * when named, else they count as empty and the report says so.
  */
@@ -13,31 +14,33 @@ import { createMemoryStores } from '../state/index.js';
 import { connect, openState, type ConnectionOptions, type StateOptions } from './connect.js';
 import { rolloutTarget } from './target.js';
 import { planStatefulSet } from './planStatefulSet.js';
+import { planDaemonSet } from './planDaemonSet.js';
 import { CliError, RESOURCE, notFound, runCommand, type CliIO } from './io.js';
 import { addConnectionOptions, addStateOptions } from './options.js';
 import { placeholderIds, planReport } from './planView.js';
 
 /** Options of `plan`. */
 interface PlanOptions extends ConnectionOptions, StateOptions {
-  /** The deployment's feature gates (Advanced StatefulSet only). */
+  /** The deployment's feature gates (Advanced StatefulSet and Advanced DaemonSet only). */
   featureGates?: string;
 }
 
 /** Prints the plan of the next pass over the workload. */
 async function plan(io: CliIO, arg: string, opts: PlanOptions): Promise<void> {
   const target = rolloutTarget(arg);
-  if (target.kind === 'daemonset') {
-    throw new CliError('kruiseless plan does not take an Advanced DaemonSet yet (rollout does)');
-  }
   const conn = connect(opts, io);
   const state = openState(opts, io.env);
+  if (target.kind === 'daemonset') {
+    await planDaemonSet(io, conn, target.name, state, opts.featureGates);
+    return;
+  }
   if (target.kind === 'statefulset') {
     await planStatefulSet(io, conn, target.name, state, opts.featureGates);
     return;
   }
   if (opts.featureGates !== undefined)
     throw new CliError(
-      '--feature-gates concerns an Advanced StatefulSet only: a CloneSet plans with its flags',
+      '--feature-gates concerns an Advanced StatefulSet or DaemonSet only: a CloneSet plans with its flags',
     );
   const name = target.name;
   // without a table: the memory stores hold nothing, so expectations and ledger read as empty
@@ -67,11 +70,11 @@ export function registerPlan(program: Command, io: CliIO): void {
       program
         .command('plan <workload>')
         .description(
-          "what the next reconcile of a CloneSet or an Advanced StatefulSet (asts/<name>) would do and why (read-only: the reconciler's reads, then its planner)",
+          "what the next reconcile of a CloneSet, an Advanced StatefulSet (asts/<name>) or an Advanced DaemonSet (ds/<name>) would do and why (read-only: the reconciler's reads, then its planner)",
         )
         .option(
           '--feature-gates <gates>',
-          "Advanced StatefulSet: the deployment's gates (Name=true,...), default OpenKruise v1.9.0's",
+          "Advanced StatefulSet or DaemonSet: the deployment's gates (Name=true,...), default OpenKruise v1.9.0's",
         ),
     ),
   ).action((arg: string, opts: PlanOptions) => runCommand(io, () => plan(io, arg, opts)));

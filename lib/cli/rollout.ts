@@ -12,7 +12,7 @@ import { connect, type Connection, type ConnectionOptions } from './connect.js';
 import { parseDuration } from './duration.js';
 import { CliError, runCommand, type CliIO } from './io.js';
 import { addConnectionOptions } from './options.js';
-import { daemonSetHistory, getDaemonSet, setDaemonSetPaused, undoDaemonSet } from './rolloutDaemonSet.js';
+import { daemonSetHistory, daemonSetStatus, setDaemonSetPaused, undoDaemonSet } from './rolloutDaemonSet.js';
 import {
   getStatefulSet,
   setStatefulSetPaused,
@@ -21,7 +21,6 @@ import {
 } from './rolloutStatefulSet.js';
 import { printHistory, rollBack } from './revisionCommands.js';
 import { cloneSetRevisions, getCloneSet, setCloneSetPaused } from './rolloutCloneSet.js';
-import { daemonSetRolloutStatus } from './statusDaemonSetView.js';
 import { rolloutStatus, statefulSetRolloutStatus, type RolloutStatus } from './statusView.js';
 import { rolloutTarget, type RolloutKind } from './target.js';
 
@@ -59,7 +58,7 @@ const KINDS: Readonly<Record<RolloutKind, KindCommands>> = {
     undo: undoStatefulSet,
   },
   daemonset: {
-    status: async (conn, name) => daemonSetRolloutStatus(await getDaemonSet(conn, name)),
+    status: daemonSetStatus,
     setPaused: setDaemonSetPaused,
     history: daemonSetHistory,
     undo: undoDaemonSet,

@@ -5,19 +5,23 @@
  * ControllerRevisions the DaemonSet controls, as kubectl-kruise v1.2.2 reads them (`advancedDaemonSetHistory`,
  * `AdvancedDaemonSetRollbacker`, on v1alpha1) and kubectl a DaemonSet's (./revisionCommands.ts), with the
  * controller's revision data
- * (lib/controllers/daemonset/plan/revision.ts). The status line: ./statusDaemonSetView.ts.
+ * (lib/controllers/daemonset/plan/revision.ts). The status line: ./statusDaemonSetView.ts, with the nodes and the
+ * DaemonSet's pods read for it under `rollingUpdate.selector`.
  */
 import { withDefaults } from '../controllers/daemonset/api/defaults.js';
 import { DAEMONSET_RESOURCE } from '../controllers/daemonset/api/resource.js';
 import type { DaemonSet } from '../controllers/daemonset/api/types.js';
 import { listAll, LIST_PAGE_SIZE } from '../kube/list.js';
 import { RESOURCES } from '../kube/resources.js';
+import { controllerRef } from '../podset/ownership.js';
 import { templateRevisionData } from '../podset/revision/templateData.js';
 import type { Connection } from './connect.js';
 import { controlledRevisions } from './history.js';
 import { notFound, RESOURCE, type CliIO } from './io.js';
 import { setRollingUpdatePaused } from './pauseRollingUpdate.js';
 import { printHistory, recordedTemplate, rollBack, type TemplateHistory } from './revisionCommands.js';
+import type { RolloutStatus } from './statusView.js';
+import { daemonSetRolloutStatus, needsNodeScope } from './statusDaemonSetView.js';
 
 /** How `rollout` names an Advanced DaemonSet in its lines (kubectl's `<kind>.<group>/<name>`). */
 export const shownDaemonSet = (name: string): string => `daemonset.apps.kruise.io/${name}`;
@@ -30,6 +34,27 @@ export async function getDaemonSet(conn: Connection, name: string): Promise<Daem
   const ds = await conn.kube.get(DAEMONSET_RESOURCE, { namespace: conn.namespace, name });
   if (!ds) throw notFound(RESOURCE.daemonset, name);
   return ds;
+}
+
+/**
+ * The status line of the DaemonSet `name` (./statusDaemonSetView.ts): one GET, and under `rollingUpdate.selector`
+ * also a LIST of the nodes and of the namespace's pods (those the DaemonSet controls kept), in pages of 500.
+ * @throws CliError (not found, OnDelete); KubeApiError when a read fails
+ */
+export async function daemonSetStatus(conn: Connection, name: string): Promise<RolloutStatus> {
+  const ds = await getDaemonSet(conn, name);
+  if (!needsNodeScope(ds)) return daemonSetRolloutStatus(ds);
+  const uid = ds.metadata.uid ?? '';
+  const [nodes, pods] = await Promise.all([
+    listAll(conn.kube, RESOURCES.nodes, { limit: LIST_PAGE_SIZE }),
+    listAll(
+      conn.kube,
+      RESOURCES.pods,
+      { namespace: conn.namespace, limit: LIST_PAGE_SIZE },
+      (p) => controllerRef(p.metadata.ownerReferences)?.uid === uid,
+    ),
+  ]);
+  return daemonSetRolloutStatus(ds, { nodes: nodes.items, pods: pods.items });
 }
 
 /**

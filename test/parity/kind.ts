@@ -10,8 +10,12 @@ import type { PodView } from './snapshot.js';
 
 /** OpenKruise's own e2e specs of a kind (`npm run parity:upstream-e2e -- --kind <name>`). */
 export interface UpstreamE2eSpecs {
-  /** `-ginkgo.focus-file`: the spec file, relative to the OpenKruise module, e.g. `test/e2e/apps/v1alpha1/cloneset.go` */
-  focusFile: string;
+  /**
+   * `-ginkgo.focus-file`, once per entry: the spec files, relative to the OpenKruise module, e.g.
+   * `['test/e2e/apps/v1alpha1/cloneset.go']`; a kind with specs in two API versions' folders lists both, and its run
+   * stays one run (one table, one summary line)
+   */
+  focusFiles: string[];
   /** `-ginkgo.focus`: regex of spec names within the file (default: every spec of the file) */
   focus?: string;
 }

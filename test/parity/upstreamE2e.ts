@@ -19,8 +19,11 @@ export interface UpstreamE2eRunOptions {
   binary: string;
   /** kubeconfig of the cluster whose controller is tested */
   kubeconfig: string;
-  /** `-ginkgo.focus-file`: the kind's spec file (its ParityKind's `upstreamE2e.focusFile`) */
-  focusFile: string;
+  /**
+   * `-ginkgo.focus-file`, one flag each: the kind's spec files (its ParityKind's `upstreamE2e.focusFiles`); not
+   * empty. With more than one, each spec's name starts with its file (`parseGinkgoReport`'s `byFile`).
+   */
+  focusFiles: string[];
   /** `-ginkgo.focus`: regex of spec names (default: every spec of the file) */
   focus?: string;
   /** where ginkgo writes its JSON report (replaced) */
@@ -49,7 +52,7 @@ export async function runUpstreamE2e(opts: UpstreamE2eRunOptions): Promise<SpecR
   mkdirSync(path.dirname(opts.logFile), { recursive: true });
   rmSync(opts.reportFile, { force: true });
   const args = [
-    `-ginkgo.focus-file=${opts.focusFile}`,
+    ...opts.focusFiles.map((f) => `-ginkgo.focus-file=${f}`),
     ...(opts.focus ? [`-ginkgo.focus=${opts.focus}`] : []),
     '-ginkgo.v',
     '-ginkgo.no-color',
@@ -111,7 +114,7 @@ export async function runUpstreamE2e(opts: UpstreamE2eRunOptions): Promise<SpecR
   } catch {
     throw new Error(`the e2e suite exited ${String(code)} without a report (log: ${opts.logFile})`);
   }
-  const specs = parseGinkgoReport(text);
+  const specs = parseGinkgoReport(text, true, opts.focusFiles.length > 1);
   if (specs.length === 0) throw new Error(`no spec matched the focus (log: ${opts.logFile})`);
   return specs;
 }

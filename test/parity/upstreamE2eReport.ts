@@ -12,7 +12,11 @@ export type SpecState =
 
 /** One `It` of the suite. */
 export interface SpecResult {
-  /** container texts and the spec's own text joined by spaces, e.g. `CloneSet CloneSet Scaling scales in normal cases` */
+  /**
+   * container texts and the spec's own text joined by spaces, e.g. `CloneSet CloneSet Scaling scales in normal cases`;
+   * read with `byFile`, after the spec file's API-version folder and name, e.g.
+   * `v1alpha1/daemonset.go: DaemonSet DaemonSet Basic DaemonSet functionality [DaemonSetBasic] should run and stop simple daemon`
+   */
   name: string;
   state: SpecState;
   /** run time, seconds (0 for specs that did not run) */
@@ -29,6 +33,7 @@ const SpecReportSchema = z.object({
   ContainerHierarchyTexts: z.array(z.string()).nullish(),
   LeafNodeType: z.string(),
   LeafNodeText: z.string().nullish(),
+  LeafNodeLocation: LocationSchema.nullish(),
   State: z.enum(['passed', 'failed', 'skipped', 'pending', 'panicked', 'interrupted', 'aborted', 'timedout']),
   RunTime: z.number().nullish(),
   Failure: z.object({ Message: z.string().nullish(), Location: LocationSchema.nullish() }).nullish(),
@@ -45,12 +50,22 @@ export class GinkgoReportError extends KruiselessError {
 }
 
 /**
+ * `v1alpha1/daemonset.go`: the spec file's last folder and name (of `LeafNodeLocation.FileName`, an absolute path
+ * in the suite's source tree); empty when the report has no location.
+ */
+function specFile(fileName: string | undefined): string {
+  return (fileName ?? '').split('/').slice(-2).join('/');
+}
+
+/**
  * The `It` specs of a ginkgo v2 JSON report (suite setup nodes dropped), in the order they appear.
  * @param text the file `-ginkgo.json-report` wrote
  * @param ran when true (default), only specs that ran: those the focus filtered out are `skipped` with no run time
+ * @param byFile when true, each name starts with its spec file (`v1alpha1/daemonset.go: …`): a kind whose specs
+ *   come from two files with the same spec names (OpenKruise's v1alpha1 and v1beta1 DaemonSet files) keeps a row each
  * @throws GinkgoReportError when the text is not JSON or not shaped like ginkgo's report
  */
-export function parseGinkgoReport(text: string, ran = true): SpecResult[] {
+export function parseGinkgoReport(text: string, ran = true, byFile = false): SpecResult[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -65,8 +80,9 @@ export function parseGinkgoReport(text: string, ran = true): SpecResult[] {
       if (r.LeafNodeType !== 'It') continue;
       const runTime = r.RunTime ?? 0;
       if (ran && r.State === 'skipped' && runTime === 0) continue;
+      const name = [...(r.ContainerHierarchyTexts ?? []), r.LeafNodeText ?? ''].join(' ').trim();
       const result: SpecResult = {
-        name: [...(r.ContainerHierarchyTexts ?? []), r.LeafNodeText ?? ''].join(' ').trim(),
+        name: byFile ? `${specFile(r.LeafNodeLocation?.FileName ?? undefined)}: ${name}` : name,
         state: r.State,
         seconds: Math.round(runTime / 1e8) / 10,
       };

@@ -32,7 +32,7 @@ import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
 import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
 import { DaemonSetEventReason } from './api/keys.js';
 import { DAEMONSET_RESOURCE } from './api/resource.js';
-import type { DaemonSet } from './api/types.js';
+import type { DaemonSet, DaemonSetStatus } from './api/types.js';
 import type { DaemonSetPlan } from './plan/index.js';
 import { updateDaemonSetStatus, writeRevision } from './write.js';
 
@@ -62,6 +62,14 @@ export interface ExecuteResult {
   error?: Error;
   /** Pod writes made (deletes, creates attempted). */
   podWrites: number;
+}
+
+/**
+ * Whether `status` differs from the stored one in Go's JSON (upstream's `storeDaemonSetStatus` skips an unchanged
+ * status): the pass writes it only then.
+ */
+export function daemonSetStatusChanged(ds: DaemonSet, status: DaemonSetStatus): boolean {
+  return goJson(status as unknown as JsonValue) !== goJson((ds.status ?? {}) as JsonValue);
 }
 
 /**
@@ -211,7 +219,7 @@ export async function executeDaemonSetPlan(
   }
 
   // written only when it differs: upstream's storeDaemonSetStatus skips an unchanged status
-  if (goJson(plan.status as unknown as JsonValue) !== goJson((ds.status ?? {}) as JsonValue)) {
+  if (daemonSetStatusChanged(ds, plan.status)) {
     try {
       await updateDaemonSetStatus(kube, ds, plan.status);
       writes++;

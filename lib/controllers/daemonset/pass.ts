@@ -9,6 +9,7 @@
  */
 import { randomSuffix } from '../../reconcile/pods/randomSuffix.js';
 import type { StatusCondition } from '../../api/failedValidation.js';
+import type { Node } from '../../api/node.js';
 import type { ControllerRevision, Pod } from '../../api/types.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
@@ -28,10 +29,12 @@ import { reportFailedValidation } from '../../reconcile/failedValidation.js';
 import type { ReconcileReason } from '../../requests/schema.js';
 import type { ExpectationStore, Lease } from '../../state/index.js';
 import { DAEMONSET_KIND_NAME, DAEMONSET_RESOURCE } from './api/resource.js';
+import type { DaemonSet } from './api/types.js';
 import { claimOrphans } from './adopt.js';
 import { executeDaemonSetPlan } from './execute.js';
 import { updateDaemonSetStatus } from './write.js';
 import { planDaemonSet, type DaemonSetPlan, type DaemonSetPlannerOptions } from './plan/index.js';
+import type { FailedPodBackoff } from './plan/failedPodBackoff.js';
 
 /** What a pass needs. */
 export interface PassDeps {
@@ -92,6 +95,42 @@ export async function listOwnedOrOrphan(
 }
 
 /**
+ * The planning step of a pass once its pods are claimed and its expectations met: the Nodes read (and the
+ * namespace's ImagePullJobs when image pre-download is on), then the pure planner (./plan). Shared with
+ * ./preview.ts, so `kruiseless plan ds/<name>` plans as a pass does.
+ * @param backoffs the failed-pod delays stored with the expectations
+ * @returns the Nodes read and the plan
+ * @throws KubeApiError when a read fails
+ */
+export async function readNodesAndPlan(
+  deps: Pick<PassDeps, 'kube' | 'clock' | 'newSuffix' | 'options'>,
+  ds: DaemonSet,
+  pods: readonly Pod[],
+  revisions: readonly ControllerRevision[],
+  backoffs: readonly FailedPodBackoff[] | undefined,
+): Promise<{ nodes: Node[]; plan: DaemonSetPlan }> {
+  const namespace = ds.metadata.namespace ?? '';
+  const nodes = (await listAll(deps.kube, RESOURCES.nodes, { limit: LIST_PAGE_SIZE })).items;
+  const preDownloadOn =
+    (deps.options?.preDownloadImageForDaemonSetUpdate ?? false) && (deps.options?.kruiseDaemon ?? true);
+  const jobs = preDownloadOn
+    ? await listIfServed(deps.kube, RESOURCES.imagepulljobs, { namespace })
+    : undefined;
+  const plan = planDaemonSet({
+    ds,
+    pods,
+    nodes,
+    revisions,
+    now: new Date(deps.clock()),
+    newSuffix: deps.newSuffix ?? randomSuffix,
+    ...(deps.options ? { options: deps.options } : {}),
+    ...(backoffs ? { backoffs } : {}),
+    ...(jobs ? { imagePullJobs: jobs.items } : {}),
+  });
+  return { nodes, plan };
+}
+
+/**
  * One pass (see the module doc).
  * @throws state-store errors (FencedOutError after a takeover) and failed reads (KubeApiError)
  */
@@ -128,23 +167,7 @@ export async function runPass(
       requeueAfterSeconds: pendingRecheckSeconds(observed),
     };
   }
-  const nodes = (await listAll(deps.kube, RESOURCES.nodes, { limit: LIST_PAGE_SIZE })).items;
-  const preDownloadOn =
-    (deps.options?.preDownloadImageForDaemonSetUpdate ?? false) && (deps.options?.kruiseDaemon ?? true);
-  const jobs = preDownloadOn
-    ? await listIfServed(deps.kube, RESOURCES.imagepulljobs, { namespace })
-    : undefined;
-  const plan = planDaemonSet({
-    ds,
-    pods,
-    nodes,
-    revisions,
-    now: new Date(deps.clock()),
-    newSuffix: deps.newSuffix ?? randomSuffix,
-    ...(deps.options ? { options: deps.options } : {}),
-    ...(observed.pending.backoffs ? { backoffs: observed.pending.backoffs } : {}),
-    ...(jobs ? { imagePullJobs: jobs.items } : {}),
-  });
+  const { plan } = await readNodesAndPlan(deps, ds, pods, revisions, observed.pending.backoffs);
   const log = (fields: Record<string, unknown>) =>
     deps.log.info('reconciled', { key: objectKeyText(key), plan: plan.type, ...fields });
   if (plan.type === 'Skip') {

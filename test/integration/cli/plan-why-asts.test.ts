@@ -188,7 +188,7 @@ describe('kruiseless plan asts/<name> and why on its pods', () => {
       code: 1,
       stdout: '',
       stderr:
-        'error: --feature-gates concerns an Advanced StatefulSet only: a CloneSet plans with its flags\n',
+        'error: --feature-gates concerns an Advanced StatefulSet or DaemonSet only: a CloneSet plans with its flags\n',
     });
   });
 });

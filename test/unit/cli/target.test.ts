@@ -54,13 +54,12 @@ describe('rolloutTarget', () => {
     expect(() => rolloutTarget('clone/')).toThrow(new CliError('"clone/" names no workload'));
   });
 
-  it('plan refuses an Advanced DaemonSet before connecting; rollout takes it', async () => {
+  it('plan and rollout take an Advanced DaemonSet, as far as the connection', async () => {
     expect(await runCli(['plan', 'ds/agent'], { HOME: '/nonexistent' })).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: kruiseless plan does not take an Advanced DaemonSet yet (rollout does)\n',
+      stderr: 'error: no kubeconfig: pass --kubeconfig <file>, set KUBECONFIG, or create ~/.kube/config\n',
     });
-    // rollout gets as far as the connection
     expect(await runCli(['rollout', 'status', 'ds/agent'], { HOME: '/nonexistent' })).toEqual({
       code: 1,
       stdout: '',

@@ -11,6 +11,7 @@ import type { ParityKind } from '../../parity/kind.js';
 import { cloneSet } from '../../parity/kinds/cloneset/index.js';
 import { PARITY_KINDS, selectKinds, UnknownKindError } from '../../parity/kinds/index.js';
 import { statefulSet } from '../../parity/kinds/statefulset/index.js';
+import { daemonSet } from '../../parity/kinds/daemonset/index.js';
 import { advancedCronJob } from '../../parity/kinds/advancedcronjob/index.js';
 import { loadScenario, loadScenarios, scenarioDir, SCENARIO_DIR } from '../../parity/scenario.js';
 import { takeSnapshot } from '../../parity/snapshot.js';
@@ -285,10 +286,16 @@ describe('upstream e2e summary per kind', () => {
   });
 
   it("CloneSet's specs are OpenKruise's v1alpha1 CloneSet e2e file", () => {
-    expect(cloneSet.upstreamE2e).toEqual({ focusFile: 'test/e2e/apps/v1alpha1/cloneset.go' });
+    expect(cloneSet.upstreamE2e).toEqual({ focusFiles: ['test/e2e/apps/v1alpha1/cloneset.go'] });
   });
 
   it("Advanced StatefulSet's specs are OpenKruise's v1beta1 StatefulSet e2e file", () => {
-    expect(statefulSet.upstreamE2e).toEqual({ focusFile: 'test/e2e/apps/v1beta1/statefulset.go' });
+    expect(statefulSet.upstreamE2e).toEqual({ focusFiles: ['test/e2e/apps/v1beta1/statefulset.go'] });
+  });
+
+  it("Advanced DaemonSet's specs are both of OpenKruise's DaemonSet e2e files, v1alpha1 and v1beta1", () => {
+    expect(daemonSet.upstreamE2e).toEqual({
+      focusFiles: ['test/e2e/apps/v1alpha1/daemonset.go', 'test/e2e/apps/v1beta1/daemonset.go'],
+    });
   });
 });

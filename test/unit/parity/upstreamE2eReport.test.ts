@@ -50,6 +50,19 @@ describe('parseGinkgoReport', () => {
     expect(all[0]?.seconds).toBe(0);
   });
 
+  it('with byFile, each name starts with its spec file, so two files with the same spec names keep a row each', () => {
+    expect(parseGinkgoReport(FIXTURE, true, true).map((s) => s.name)).toEqual([
+      'v1alpha1/cloneset.go: CloneSet CloneSet Scaling specific delete a Pod, when scalingExcludePreparingDelete is disabled',
+      'v1alpha1/cloneset.go: CloneSet CloneSet Scaling specific scale down with lifecycle and then scale up, when scalingExcludePreparingDelete is enabled',
+      'v1alpha1/cloneset.go: CloneSet CloneSet Updating CloneSet regard preparing-update pod as update when scaling',
+    ]);
+    const v1beta1 = FIXTURE.replaceAll('/apps/v1alpha1/cloneset.go', '/apps/v1beta1/cloneset.go');
+    const both = [...parseGinkgoReport(FIXTURE, true, true), ...parseGinkgoReport(v1beta1, true, true)];
+    expect(upstreamE2eSummary({ openkruise: both, kruiseless: both })).toBe(
+      'upstream-e2e: 6 specs, OpenKruise 4 passed, Kruiseless 4 passed, 0 pass on OpenKruise only',
+    );
+  });
+
   it.each([
     ['not JSON', 'not a ginkgo JSON report: '],
     ['{"SpecReports":[]}', 'not a ginkgo JSON report: '],

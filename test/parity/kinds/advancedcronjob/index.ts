@@ -23,5 +23,5 @@ export const advancedCronJob: ParityKind = {
   deliberate: z
     .array(DeliberateSchema)
     .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),
-  upstreamE2e: { focusFile: 'test/e2e/apps/v1beta1/advancedcronjob.go' },
+  upstreamE2e: { focusFiles: ['test/e2e/apps/v1beta1/advancedcronjob.go'] },
 };

@@ -24,5 +24,5 @@ export const broadcastJob: ParityKind = {
   deliberate: z
     .array(DeliberateSchema)
     .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),
-  upstreamE2e: { focusFile: 'test/e2e/apps/v1beta1/broadcastjob.go' },
+  upstreamE2e: { focusFiles: ['test/e2e/apps/v1beta1/broadcastjob.go'] },
 };

@@ -31,5 +31,5 @@ export const cloneSet: ParityKind = {
     .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),
   // v1.9.0 names its CloneSet specs `CloneSet …` in both apps/v1alpha1 and apps/v1beta1 (the `[apps] CloneSet`
   // prefix of v1.8.2 is gone), so the file, not the name, picks the v1alpha1 ones
-  upstreamE2e: { focusFile: 'test/e2e/apps/v1alpha1/cloneset.go' },
+  upstreamE2e: { focusFiles: ['test/e2e/apps/v1alpha1/cloneset.go'] },
 };
