@@ -24,7 +24,7 @@ import type { Controller } from '../controllers/controller.js';
 import { CONTROLLERS } from '../controllers/index.js';
 import { applyServerSide } from '../kube/apply.js';
 import { connect, type ConnectionOptions } from './connect.js';
-import { CliError, runCommand, type CliIO } from './io.js';
+import { CliError, readFeatureGates, runCommand, type CliIO } from './io.js';
 import { ANNOTATION_CONVERSION_WEBHOOK } from '../api/conversion/crd.js';
 import {
   admissionConvertUrl,
@@ -38,7 +38,6 @@ import {
   rbacManifests,
   withConversionWebhook,
 } from './manifests.js';
-import { errorMessage } from '../core/errors.js';
 import { conversionOutcomeLine, kruiselessConversions, releaseStaleConversions } from './staleConversions.js';
 import { plainVersionsFor } from './webhookVersions.js';
 import { claimTemplateRuleOn, syncClaimTemplatePolicies } from './claimTemplatePolicies.js';
@@ -188,11 +187,7 @@ export async function checkAccess(kc: KubeConfig, namespace: string): Promise<Ac
 
 /** {@link claimTemplateRuleOn}, a malformed list as a CliError. */
 function gateOn(featureGates: string): boolean {
-  try {
-    return claimTemplateRuleOn(featureGates);
-  } catch (e) {
-    throw new CliError(`--feature-gates: ${errorMessage(e)}`);
-  }
+  return readFeatureGates(() => claimTemplateRuleOn(featureGates));
 }
 
 /** `1 of 17` style count of the checks that came out as expected. */

@@ -28,6 +28,19 @@ export class CliError extends KruiselessError {
   }
 }
 
+/**
+ * What `read` makes of a `--feature-gates` list (`Name=true,…`, OpenKruise's syntax, as the deployment's
+ * serverless.yml parameter), its failure as the user's error: `plan`, `why` and `install` take the list alike.
+ * @throws CliError `--feature-gates: <why>` when `read` throws (a malformed list)
+ */
+export function readFeatureGates<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    throw new CliError(`--feature-gates: ${errorMessage(e)}`);
+  }
+}
+
 /** `clonesets.apps.kruise.io`-style resource names of the kinds the CLI reads, for kubectl-like messages. */
 export const RESOURCE = {
   cloneset: 'clonesets.apps.kruise.io',

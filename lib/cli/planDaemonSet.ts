@@ -6,27 +6,14 @@
  * deployment's gates when `--feature-gates` repeats them.
  */
 import { systemClock } from '../core/clock.js';
-import { errorMessage } from '../core/errors.js';
 import { DAEMONSET_KIND } from '../controllers/daemonset/api/resource.js';
 import { previewDaemonSetPass } from '../controllers/daemonset/preview.js';
 import { DAEMONSET_SETTINGS, type DaemonSetSettings } from '../controllers/daemonset/settings.js';
 import { createMemoryStores } from '../state/index.js';
 import type { Connection, StateReaders } from './connect.js';
-import { CliError, RESOURCE, notFound, type CliIO } from './io.js';
+import { RESOURCE, notFound, readFeatureGates, type CliIO } from './io.js';
 import { daemonSetPlanReport } from './planDaemonSetView.js';
 import { placeholderIds } from './planView.js';
-
-/**
- * The planner's options from a `--feature-gates` list (`Name=true,…`, OpenKruise's syntax).
- * @throws CliError for a malformed list
- */
-function daemonSetGateSettings(featureGates: string): DaemonSetSettings {
-  try {
-    return DAEMONSET_SETTINGS.parse({ featureGates, flags: {} }).settings;
-  } catch (e) {
-    throw new CliError(`--feature-gates: ${errorMessage(e)}`);
-  }
-}
 
 /**
  * Prints the plan of the next pass over the Advanced DaemonSet `name` of the connection's namespace; pods it would
@@ -43,7 +30,10 @@ export async function planDaemonSet(
   state: StateReaders | undefined,
   featureGates: string | undefined,
 ): Promise<void> {
-  const options = featureGates !== undefined ? daemonSetGateSettings(featureGates) : {};
+  const options: Partial<DaemonSetSettings> =
+    featureGates !== undefined
+      ? readFeatureGates(() => DAEMONSET_SETTINGS.parse({ featureGates, flags: {} }).settings)
+      : {};
   // without a table: the memory stores hold nothing, so the expectations read as empty
   const expectations = state?.expectations ?? createMemoryStores().expectations;
   const key = { cluster: state?.cluster ?? 'local', kind: DAEMONSET_KIND, namespace: conn.namespace, name };

@@ -5,13 +5,12 @@
  * OpenKruise v1.9.0's gate defaults, or the deployment's gates when `--feature-gates` repeats them.
  */
 import { systemClock } from '../core/clock.js';
-import { errorMessage } from '../core/errors.js';
 import { STATEFULSET_KIND } from '../controllers/statefulset/api/resource.js';
 import { previewStatefulSetPass } from '../controllers/statefulset/preview.js';
 import { parseStatefulSetSettings, type StatefulSetSettings } from '../controllers/statefulset/settings.js';
 import { createMemoryStores } from '../state/index.js';
 import type { Connection, StateReaders } from './connect.js';
-import { CliError, RESOURCE, notFound, type CliIO } from './io.js';
+import { RESOURCE, notFound, readFeatureGates, type CliIO } from './io.js';
 import { statefulSetPlanReport } from './planStatefulSetView.js';
 
 /**
@@ -20,11 +19,7 @@ import { statefulSetPlanReport } from './planStatefulSetView.js';
  * @throws CliError for a malformed list
  */
 export function gateSettings(featureGates: string): StatefulSetSettings {
-  try {
-    return parseStatefulSetSettings({ featureGates, flags: {} }).settings;
-  } catch (e) {
-    throw new CliError(`--feature-gates: ${errorMessage(e)}`);
-  }
+  return readFeatureGates(() => parseStatefulSetSettings({ featureGates, flags: {} }).settings);
 }
 
 /**
