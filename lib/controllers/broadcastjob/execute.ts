@@ -84,6 +84,7 @@ export async function executeBroadcastJobPlan(ctx: ExecuteContext, plan: SyncPla
     error ??= e as Error;
   };
   await record(plan.events);
+  const limit = ctx.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY;
 
   const removed = await deletePodsRecorded(
     {
@@ -94,6 +95,7 @@ export async function executeBroadcastJobPlan(ctx: ExecuteContext, plan: SyncPla
       record,
       reason: BcjEventReason.SuccessfulDelete,
       message: (name) => `Delete pod: ${name}`,
+      limit,
     },
     expected,
     plan.deletes,
@@ -103,7 +105,6 @@ export async function executeBroadcastJobPlan(ctx: ExecuteContext, plan: SyncPla
   const deleted = removed.deleted;
   if (removed.error !== undefined) fail(removed.error);
 
-  const limit = ctx.writeConcurrency ?? DEFAULT_WRITE_CONCURRENCY;
   const created = await createInSlowStartBatches(
     {
       kube,

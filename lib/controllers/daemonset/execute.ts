@@ -193,6 +193,7 @@ export async function executeDaemonSetPlan(
       record,
       reason: DaemonSetEventReason.SuccessfulDelete,
       message: (name) => `Deleted pod: ${name}`,
+      limit,
     },
     expected,
     plan.deletes,

@@ -1,7 +1,8 @@
 /**
- * lib/reconcile/pods/deletePodsRecorded.ts: the delete expectations stored before the first delete, each pod deleted
- * with its UID precondition and answered by the kind's Event, NotFound counted as deleted; a failed delete stops the
- * rest, takes their expectations back and is returned with the count of pods deleted before it.
+ * lib/reconcile/pods/deletePodsRecorded.ts: the delete expectations stored before the first delete, every pod's
+ * delete issued at once (up to the limit) with its UID precondition and answered by the kind's Event as it succeeds,
+ * NotFound counted as deleted; a failed delete does not stop the others (as upstream's goroutine per pod), its
+ * expectation is taken back after the last answer, and it is returned with the count of pods deleted.
  */
 import { describe, expect, it } from '@jest/globals';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
@@ -11,7 +12,7 @@ import { deletePodsRecorded } from '../../../../lib/reconcile/pods/deletePodsRec
 
 const PODS = ['a', 'b', 'c'].map((name) => ({ name, uid: `uid-${name}` }));
 
-function run(answers: Record<string, 'ok' | 'gone' | 'refused'>) {
+function run(answers: Record<string, 'ok' | 'gone' | 'refused'>, limit?: number) {
   const log: string[] = [];
   const events: KubeEvent[] = [];
   const kube = {
@@ -43,6 +44,7 @@ function run(answers: Record<string, 'ok' | 'gone' | 'refused'>) {
       },
       reason: 'SuccessfulDelete',
       message: (name) => `Deleted pod: ${name}`,
+      ...(limit !== undefined ? { limit } : {}),
     },
     expected,
     PODS,
@@ -52,8 +54,44 @@ function run(answers: Record<string, 'ok' | 'gone' | 'refused'>) {
 }
 
 describe('deletePodsRecorded', () => {
-  it('stores every expectation first, then deletes each pod with its UID and records its Event', async () => {
+  it('stores every expectation first, then issues every delete with its UID before the first answer, and records each Event as its delete answers', async () => {
     const { result, log, events, expected } = run({ b: 'gone' });
+    expect(await result).toEqual({ writes: 3, deleted: 3 });
+    expect(log).toEqual([
+      'expect a,b,c',
+      'delete a uid=uid-a',
+      'delete b uid=uid-b',
+      'delete c uid=uid-c',
+      'event Deleted pod: a',
+      'event Deleted pod: b',
+      'event Deleted pod: c',
+    ]);
+    expect(events.every((e) => e.type === 'Normal' && e.reason === 'SuccessfulDelete')).toBe(true);
+    expect(expected.deletes).toEqual(PODS.map((p) => ({ ...p, at: 5000 })));
+  });
+
+  it('a refused delete does not stop the others; its expectation is taken back after the last answer and its error returned', async () => {
+    const { result, log, events, expected } = run({ b: 'refused' });
+    const r = await result;
+    expect(r.deleted).toBe(2);
+    expect(r.writes).toBe(2);
+    expect(r.error).toBeInstanceOf(KubeApiError);
+    expect((r.error as KubeApiError).statusCode).toBe(403);
+    expect(log).toEqual([
+      'expect a,b,c',
+      'delete a uid=uid-a',
+      'delete b uid=uid-b',
+      'delete c uid=uid-c',
+      'event Deleted pod: a',
+      'event Deleted pod: c',
+      'expect a,c',
+    ]);
+    expect(events.map((e) => e.message)).toEqual(['Deleted pod: a', 'Deleted pod: c']);
+    expect(expected.deletes.map((d) => d.name)).toEqual(['a', 'c']);
+  });
+
+  it('limit 1: one delete in flight at a time, each answered before the next', async () => {
+    const { result, log } = run({}, 1);
     expect(await result).toEqual({ writes: 3, deleted: 3 });
     expect(log).toEqual([
       'expect a,b,c',
@@ -64,26 +102,6 @@ describe('deletePodsRecorded', () => {
       'delete c uid=uid-c',
       'event Deleted pod: c',
     ]);
-    expect(events.every((e) => e.type === 'Normal' && e.reason === 'SuccessfulDelete')).toBe(true);
-    expect(expected.deletes).toEqual(PODS.map((p) => ({ ...p, at: 5000 })));
-  });
-
-  it('a refused delete stops the rest, takes their expectations back, and is returned with what was deleted', async () => {
-    const { result, log, events, expected } = run({ b: 'refused' });
-    const r = await result;
-    expect(r.deleted).toBe(1);
-    expect(r.writes).toBe(1);
-    expect(r.error).toBeInstanceOf(KubeApiError);
-    expect((r.error as KubeApiError).statusCode).toBe(403);
-    expect(log).toEqual([
-      'expect a,b,c',
-      'delete a uid=uid-a',
-      'event Deleted pod: a',
-      'delete b uid=uid-b',
-      'expect a',
-    ]);
-    expect(events.map((e) => e.message)).toEqual(['Deleted pod: a']);
-    expect(expected.deletes.map((d) => d.name)).toEqual(['a']);
   });
 
   it('nothing to delete: no write at all', async () => {
