@@ -53,6 +53,13 @@ export interface LoopDeps {
   maxInlineWaitSeconds: number;
   /** Reconcile passes per invocation at most (each pass re-reads everything). */
   maxPasses: number;
+  /**
+   * While a wait is slept inside the invocation, look at the lease's dirty flag every this many ms
+   * ({@link LeaseStore.takeDirty}, one strongly consistent read) and end the wait when another invocation marked it:
+   * an event then reaches the next pass within this interval instead of at the end of the wait, as a controller's
+   * workqueue hands an event to the next sync at once. Absent or 0: the whole wait is slept.
+   */
+  dirtyPollMs?: number;
   /** Retry schedule after failed writes (docs/reliability.md#backoff); default {@link DEFAULT_BACKOFF}. */
   backoff?: Readonly<BackoffSettings>;
 }
@@ -245,9 +252,44 @@ function secondsLeft(wait: Wait, nowMs: number): number {
 }
 
 /**
+ * Sleep `ms` inside the invocation, in steps of {@link LoopDeps.dirtyPollMs} when set, returning early once another
+ * invocation marked the lease dirty (the flag is cleared: the pass that follows reads the world after every mark so
+ * far, as after a `'dirty'` release). A poll that fails in DynamoDB is logged and the sleep goes on: the wait ends
+ * at its time anyway, and the release still reads the flag.
+ * @returns whether it woke early for a mark
+ * @throws FencedOutError when the lease was taken over meanwhile
+ */
+async function sleepUnlessMarked<D extends LoopDeps, P, Scope>(
+  run: Run<D, P, Scope>,
+  ms: number,
+): Promise<boolean> {
+  const { deps } = run;
+  const poll = deps.dirtyPollMs ?? 0;
+  if (poll <= 0) {
+    await deps.sleep(ms);
+    return false;
+  }
+  const end = deps.clock() + ms;
+  // `left` shrinks by at least a step each round, so a clock that does not move cannot keep it sleeping
+  for (let left = ms; left > 0;) {
+    const step = Math.min(poll, left);
+    await deps.sleep(step);
+    left = Math.min(left - step, end - deps.clock());
+    if (left <= 0) return false;
+    try {
+      if (await deps.leases.takeDirty(run.env.lease)) return true;
+    } catch (e) {
+      if (!(e instanceof StateStoreError)) throw e;
+      deps.log.debug('dirty-flag poll failed; sleeping on', { ...run.key, error: e.message });
+    }
+  }
+  return false;
+}
+
+/**
  * Passes until nothing changes, a write failed, the object is gone, or the budget is used up; waits that fit
  * the budget and {@link ReconcileDeps.maxInlineWaitSeconds} are slept inline, to the millisecond (from the pass's
- * `requeueFromMs` when it gave one). After a failed write the wait is the backoff of the failure count (never slept
+ * `requeueFromMs` when it gave one), ended early by an event's dirty mark ({@link LoopDeps.dirtyPollMs}). After a failed write the wait is the backoff of the failure count (never slept
  * inline: each attempt is one invocation).
  * @returns the wait still to come, if any
  */
@@ -273,7 +315,7 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
     const now = deps.clock();
     const left = secondsLeft(wait, now);
     if (left <= deps.maxInlineWaitSeconds && now + left * 1000 < deps.deadlineMs) {
-      await deps.sleep(Math.ceil(left * 1000));
+      await sleepUnlessMarked(run, Math.ceil(left * 1000));
       continue;
     }
     break;

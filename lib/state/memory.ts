@@ -134,6 +134,12 @@ export function createMemoryStores(): MemoryStores {
         cur.expiresAt = RELEASED_AT;
         return 'released';
       },
+      async takeDirty(lease) {
+        const cur = owned('lease.takeDirty', lease);
+        if (!cur.dirty) return false;
+        cur.dirty = false;
+        return true;
+      },
     },
     expectations: {
       async get(key) {

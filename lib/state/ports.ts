@@ -62,6 +62,16 @@ export interface LeaseStore {
    * @throws StateStoreError on DynamoDB failures
    */
   release(lease: Lease, failures?: number, options?: ReleaseOptions): Promise<'released' | 'dirty'>;
+  /**
+   * Whether another invocation marked the lease dirty since it was taken (or since the last call that returned
+   * true); when it did, clear the flag (conditional on our token) and return true: the caller must then read the
+   * world again, as after a `'dirty'` {@link release}, and that read covers every mark so far. Lets a holder waiting
+   * inside its invocation wake for an event instead of sleeping out the wait (docs/reliability.md#lease-hand-off).
+   * One strongly consistent read, plus one conditional write only when the flag is set.
+   * @throws FencedOutError if the lease was taken over (token or holder changed)
+   * @throws StateStoreError on DynamoDB failures
+   */
+  takeDirty(lease: Lease): Promise<boolean>;
 }
 
 /** How {@link LeaseStore.release} treats the dirty flag, and what else it stores on the lease item. */

@@ -35,6 +35,12 @@ export interface ReconcileSummary {
 
 /** Time kept back from the Lambda deadline to release the lease and log, ms. */
 const DEADLINE_MARGIN_MS = 10_000;
+/**
+ * How often a wait slept inside the invocation looks at the lease's dirty flag, ms (lib/reconcile/reconcile.ts
+ * `dirtyPollMs`): an event arriving meanwhile reaches the next pass within this time. Each poll is one strongly
+ * consistent GetItem (1 read unit), so a 2 s wait costs at most 8 read units, and a write only when marked.
+ */
+const DIRTY_POLL_MS = 250;
 
 /** The Lambda context fields the handler reads; a full `Context` also sets the logger's cold start and request id. */
 export type ReconcileContext = Context | Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>;
@@ -148,6 +154,7 @@ async function reconcileOnce(
       leaseDurationMs: remaining + 60_000,
       maxInlineWaitSeconds: 10,
       maxPasses: 20,
+      dirtyPollMs: DIRTY_POLL_MS,
       ...(runtime.writeConcurrency ? { writeConcurrency: runtime.writeConcurrency } : {}),
       ...(runtime.backoff ? { backoff: runtime.backoff } : {}),
     },

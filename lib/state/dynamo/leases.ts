@@ -185,4 +185,28 @@ export class DynamoLeaseStore implements LeaseStore {
     if (cleared.ok) return 'dirty';
     throw lostLease(at, lease);
   }
+
+  async takeDirty(lease: Lease): Promise<boolean> {
+    const op = 'lease.takeDirty';
+    const pk = objectKeyString(lease.key);
+    const at = { table: this.table, operation: op, pk, sk: SK.lease };
+    // a read first: a poll that finds nothing costs one read unit, no write
+    const raw = await this.table.get(op, pk, SK.lease);
+    const cur = raw ? decodeItem(LeaseItem, raw, op, pk, SK.lease) : undefined;
+    if (!cur || cur.holder !== lease.holder || cur.token !== lease.token) throw lostLease(at, lease);
+    if (!cur.dirty) return false;
+    const cleared = await updateIfOwned(
+      at,
+      lease,
+      {
+        expression: 'SET #dirty = :false',
+        names: { '#dirty': 'dirty' },
+        values: { ':false': false, ':true': true },
+      },
+      '#dirty = :true',
+    );
+    // only the holder clears the flag: a refused clear means the lease changed hands since the read
+    if (cleared.ok) return true;
+    throw lostLease(at, lease);
+  }
 }

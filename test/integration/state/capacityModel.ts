@@ -154,6 +154,8 @@ export async function runCapacityModel(opts: ModelOptions): Promise<PhaseFigures
       leaseDurationMs: 120_000,
       maxInlineWaitSeconds: 10,
       maxPasses: 20,
+      // as the reconcile handler polls (lib/runtime/handlers/reconcile.ts): the polls' reads are in the figures
+      dirtyPollMs: 250,
       newInstanceId: () => instanceId(ids++),
     });
     let invocations = 0;

@@ -77,6 +77,31 @@ describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, ()
     expect(await item(PK, 'lease')).toMatchObject({ holder: 'inv-a', token: 1, expiresAt: 0, dirty: false });
   });
 
+  test('takeDirty: false while unmarked; after a refused acquire true once (clearing the flag), then false; the release is then clean', async () => {
+    const { stores, item } = await fx.fresh();
+    const lease = await acquired(stores.leases, 'inv-a', T0);
+    await expect(stores.leases.takeDirty(lease)).resolves.toBe(false);
+    await stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1000);
+    await expect(stores.leases.takeDirty(lease)).resolves.toBe(true);
+    expect(await item(PK, 'lease')).toMatchObject({
+      holder: 'inv-a',
+      token: 1,
+      expiresAt: T0 + DURATION,
+      dirty: false,
+    });
+    await expect(stores.leases.takeDirty(lease)).resolves.toBe(false);
+    await expect(stores.leases.release(lease)).resolves.toBe('released');
+  });
+
+  test('takeDirty throws FencedOutError once the lease was taken over, and leaves the new holder its flag', async () => {
+    const { stores, item } = await fx.fresh();
+    const lease = await acquired(stores.leases, 'inv-a', T0);
+    await acquired(stores.leases, 'inv-b', T0 + DURATION + 1);
+    await stores.leases.acquire(KEY, 'inv-c', DURATION, T0 + DURATION + 2);
+    await expect(stores.leases.takeDirty(lease)).rejects.toBeInstanceOf(FencedOutError);
+    expect(await item(PK, 'lease')).toMatchObject({ holder: 'inv-b', token: 2, dirty: true });
+  });
+
   test('a release after a requeue (requeued: true) frees a dirty lease in one write, clearing the flag and storing the failure count (review finding 18)', async () => {
     const { stores, item } = await fx.fresh();
     const lease = await acquired(stores.leases, 'inv-a', T0);

@@ -34,6 +34,7 @@ function embedded(failing: 'acquire' | 'release') {
       return stores.leases.acquire(...args);
     },
     renew: (...args) => stores.leases.renew(...args),
+    takeDirty: (...args) => stores.leases.takeDirty(...args),
     release: (...args) => {
       calls.push('release');
       if (failing === 'release')

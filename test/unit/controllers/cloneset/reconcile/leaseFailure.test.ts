@@ -55,6 +55,7 @@ function failingLeases(
     acquire: (...args) => (call === 'acquire' && left > 0 ? fail() : leases.acquire(...args)),
     renew: (...args) => leases.renew(...args),
     release: (...args) => (call === 'release' && left > 0 ? fail() : leases.release(...args)),
+    takeDirty: (...args) => leases.takeDirty(...args),
   };
 }
 
@@ -245,6 +246,7 @@ describe('a lease release that fails in DynamoDB (finding 10)', () => {
     const leases: LeaseStore = {
       acquire: (...args) => deps.leases.acquire(...args),
       renew: (...args) => deps.leases.renew(...args),
+      takeDirty: (...args) => deps.leases.takeDirty(...args),
       async release(lease, failures, options) {
         if (++releases === 1) {
           await h.stores.leases.acquire(KEY, 'marker', 120_000, h.clock.now); // marks it dirty

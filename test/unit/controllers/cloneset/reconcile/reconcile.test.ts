@@ -353,6 +353,7 @@ describe('reconcileCloneSet: the lease', () => {
     const leases: LeaseStore = {
       acquire: deps.leases.acquire.bind(deps.leases),
       renew: deps.leases.renew.bind(deps.leases),
+      takeDirty: deps.leases.takeDirty.bind(deps.leases),
       async release(...args) {
         const answer = await release(...args);
         // one more event arrives between the first and the second release
@@ -548,6 +549,7 @@ describe('reconcileCloneSet: the lease', () => {
     const leases: LeaseStore = {
       acquire: deps.leases.acquire.bind(deps.leases),
       renew: deps.leases.renew.bind(deps.leases),
+      takeDirty: deps.leases.takeDirty.bind(deps.leases),
       async release(...args) {
         if (++releases > 20) throw new Error('release loops without bound');
         await h.stores.leases.acquire(KEY, `marker-${releases}`, 120_000, h.clock.now); // marks dirty

@@ -382,6 +382,7 @@ export class FaultyKube implements KubeClient {
 const FENCED = new Set([
   'leases.renew',
   'leases.release',
+  'leases.takeDirty',
   'expectations.put',
   'ledger.record',
   'ledger.clear',

@@ -47,6 +47,7 @@ function leasesWith(real: LeaseStore, over: Partial<LeaseStore>): LeaseStore {
     acquire: over.acquire ?? ((...a) => real.acquire(...a)),
     renew: over.renew ?? ((...a) => real.renew(...a)),
     release: over.release ?? ((...a) => real.release(...a)),
+    takeDirty: over.takeDirty ?? ((...a) => real.takeDirty(...a)),
   };
 }
 

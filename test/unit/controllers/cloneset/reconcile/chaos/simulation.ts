@@ -252,6 +252,7 @@ export class Simulation {
         if (r === 'released') this.leaseOwner = undefined;
         return r;
       },
+      takeDirty: (...args: Parameters<LeaseStore['takeDirty']>) => raw.takeDirty(...args),
     };
     this.applyCloneSet();
   }
@@ -663,6 +664,7 @@ export class Simulation {
     return {
       acquire: (...args) => this.leases.acquire(...args),
       renew: (...args) => this.leases.renew(...args),
+      takeDirty: (...args) => this.leases.takeDirty(...args),
       release: async (...args) => {
         const r = await this.leases.release(...args);
         if (r === 'released' && this.lastMark > Math.max(this.lastRead.get(inv) ?? 0, this.lastRequeue))
@@ -726,6 +728,7 @@ export class Simulation {
       leaseDurationMs: LEASE_MS,
       maxInlineWaitSeconds: 10,
       maxPasses: 20,
+      dirtyPollMs: 250,
       newInstanceId: () => this.reusable.shift() ?? idOf(this.ids++),
     };
     const run = this.reconcile(deps, request).then(
