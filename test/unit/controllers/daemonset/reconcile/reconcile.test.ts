@@ -97,16 +97,24 @@ describe('reconcileDaemonSet', () => {
       'create pod agent-abc02',
       'event SuccessfulCreate: Created pod: agent-abc01',
       'event SuccessfulCreate: Created pod: agent-abc02',
-      'replace daemonset status agent',
-      // the next pass sees the pods: expectations observed, their KruisePodReady condition set, the generation
-      'expectations.get',
-      'expectations.put (none)',
+      // their KruisePodReady condition in the creating pass (issue 20), as OpenKruise's pod-readiness controller
+      // writes it when the new pod appears
       'patch pod status agent-abc00',
       'patch pod status agent-abc01',
       'patch pod status agent-abc02',
       'replace daemonset status agent',
+      // the next pass sees the pods: expectations observed, nothing left to patch, the generation
+      'expectations.get',
+      'expectations.put (none)',
+      'replace daemonset status agent',
       'lease.release',
     ]);
+    expect([...h.kube.pods.values()].map((p) => [p.metadata.name, p.status?.conditions])).toEqual(
+      ['agent-abc00', 'agent-abc01', 'agent-abc02'].map((name) => [
+        name,
+        [{ type: 'KruisePodReady', status: 'True', lastTransitionTime: '2024-05-01T08:00:00Z' }],
+      ]),
+    );
     expect([...h.kube.pods.values()].map((p) => [p.metadata.name, p.metadata.labels])).toEqual([
       ['agent-abc00', { app: 'agent', 'controller-revision-hash': HASH }],
       ['agent-abc01', { app: 'agent', 'controller-revision-hash': HASH }],
