@@ -33,7 +33,7 @@ export function asCreated(pod: Pod): Pod {
  * @param pods the pods as planned for creation (not modified)
  * @param inPlace the in-place gates of a workload whose pass refreshes new pods in place; absent: `KruisePodReady`
  *   only
- * @returns one or two `PatchPodStatus` actions a gated pod (reasons as the refresh's and `InitKruisePodReady`)
+ * @returns one or two `PatchPodStatus` actions per gated pod (reasons: the refresh's, `InitKruisePodReady`)
  */
 export function readinessOfCreated(
   pods: readonly Pod[],
