@@ -132,7 +132,8 @@ export function plannedDaemonSetWrites(p: DaemonSetPassPreview): PlannedWrite[] 
     out.push({ write: `delete pod ${d.name}`, why: deleteWhy(p, plan, d.name, nodes) });
   for (const n of plan.deleteRevisions)
     out.push({ write: `delete controllerrevision ${n}`, why: 'beyond revisionHistoryLimit' });
-  for (const a of plan.readyPatches) out.push(...sharedActionWrites(a, p.resizeWrite));
+  for (const a of [...plan.readyPatches, ...plan.createdReadyPatches])
+    out.push(...sharedActionWrites(a, p.resizeWrite));
   if (daemonSetStatusChanged(p.ds, plan.status))
     out.push({
       write: `update daemonset/status ${name}`,

@@ -52,7 +52,11 @@ export function injectKruisePodReadyGate(pod: Pod): Pod {
  * @param skip names of pods to leave alone
  * @returns the actions, in pod order
  */
-export function initKruisePodReady(pods: readonly Pod[], skip: ReadonlySet<string>, now: Date): Action[] {
+export function initKruisePodReady(
+  pods: readonly Pod[],
+  skip: ReadonlySet<string>,
+  now: Date,
+): Extract<Action, { type: 'PatchPodStatus' }>[] {
   return pods
     .filter(
       (pod) =>
@@ -62,7 +66,7 @@ export function initKruisePodReady(pods: readonly Pod[], skip: ReadonlySet<strin
         !(pod.status?.conditions ?? []).some((c) => c.type === CONDITION_KRUISE_POD_READY),
     )
     .map((pod) => ({
-      type: 'PatchPodStatus',
+      type: 'PatchPodStatus' as const,
       pod: podRef(pod),
       reason: 'InitKruisePodReady',
       patch: {

@@ -6,7 +6,8 @@
  * stored once before the first, lib/reconcile/pods/deleteInstance.ts), each with Normal `SuccessfulDelete`
  * `Delete pod: <name>`; the creates in slow-start batches of 1, 2, 4, … (each batch's create expectations stored
  * before it, its pods created concurrently; no batch after one with a failure), each with Normal `SuccessfulCreate`
- * `Created pod: <name>` or Warning `FailedCreate` `Error creating: <error>`; the `KruisePodReady` conditions; the
+ * `Created pod: <name>` or Warning `FailedCreate` `Error creating: <error>`; the `KruisePodReady` conditions (of
+ * the listed pods, then of the pods the creates made); the
  * finish Events and the status, with the counts of the writes that were made (./plan/status.ts `statusAfter`). A
  * failed deletion does not stop the creates (upstream logs it and goes on).
  */
@@ -19,7 +20,7 @@ import type { Logger } from '../../core/logger.js';
 import { classifyWriteError } from '../../kube/errors.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
-import { createInSlowStartBatches } from '../../reconcile/pods/slowStartCreates.js';
+import { createInSlowStartBatches, patchesOfCreated } from '../../reconcile/pods/slowStartCreates.js';
 import { deletePodsRecorded } from '../../reconcile/pods/deletePodsRecorded.js';
 import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
@@ -122,7 +123,8 @@ export async function executeBroadcastJobPlan(ctx: ExecuteContext, plan: SyncPla
   writes += created.writes;
   const attempted = created.attempted;
 
-  const patched = await runBounded(plan.readyPatches, limit, (a) => writePodPatch(kube, namespace, a), false);
+  const readiness = [...plan.readyPatches, ...patchesOfCreated(plan.createdReadyPatches, created.created)];
+  const patched = await runBounded(readiness, limit, (a) => writePodPatch(kube, namespace, a), false);
   for (const o of patched) {
     if (o.status === 'fulfilled') writes += o.value.writes;
     else if (o.status === 'rejected')

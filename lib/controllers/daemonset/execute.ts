@@ -12,7 +12,8 @@
  * updates (Normal `SuccessfulUpdatePodInPlace`
  * `successfully update pod <name> in-place`, or Warning `FailedUpdatePodInPlace`); the deletions (expectations stored once before the
  * first), each with Normal `SuccessfulDelete` `Deleted pod: <name>`; the old revisions beyond the history limit (a failure stops that cleanup, as upstream
- * returns); the `KruisePodReady` conditions; then the status, when it differs from the stored.
+ * returns); the `KruisePodReady` conditions, of the listed pods and then of the pods this pass's creates made
+ * (concurrently, bounded as the creates); then the status, when it differs from the stored.
  */
 import { goJson } from '../../api/goJson.js';
 import type { JsonValue } from '../../api/types.js';
@@ -23,7 +24,7 @@ import { classifyWriteError, ignoreNotFound } from '../../kube/errors.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
-import { createInSlowStartBatches } from '../../reconcile/pods/slowStartCreates.js';
+import { createInSlowStartBatches, patchesOfCreated } from '../../reconcile/pods/slowStartCreates.js';
 import { deletePodsRecorded } from '../../reconcile/pods/deletePodsRecorded.js';
 import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 import { writeImagePullJobs } from '../../reconcile/pods/writeImagePullJobs.js';
@@ -213,7 +214,8 @@ export async function executeDaemonSetPlan(
     }
   }
 
-  const patched = await runBounded(plan.readyPatches, limit, (a) => writePodPatch(kube, namespace, a), false);
+  const readiness = [...plan.readyPatches, ...patchesOfCreated(plan.createdReadyPatches, created.created)];
+  const patched = await runBounded(readiness, limit, (a) => writePodPatch(kube, namespace, a), false);
   for (const o of patched) {
     if (o.status === 'fulfilled') writes += o.value.writes;
     else if (o.status === 'rejected') fail(o.reason);

@@ -4,9 +4,11 @@
  * stored as create expectations before the batch is sent (a pass killed mid-batch leaves them for the next, which
  * waits for them instead of creating twice); every create of a batch is attempted, each answered by a
  * `SuccessfulCreate` or `FailedCreate` Event; a batch with a failure starts no next batch and takes its failed names
- * back out of the expectations. Shared by the executors of Advanced DaemonSet and BroadcastJob.
+ * back out of the expectations. Shared by the executors of Advanced DaemonSet and BroadcastJob, with the condition
+ * patches their planners give the pods they create ({@link patchesOfCreated}).
  */
 import type { Pod } from '../../api/types.js';
+import type { StatusPatch } from '../../podset/createdReadiness.js';
 import { runBounded } from '../../core/bounded.js';
 import type { Clock } from '../../core/clock.js';
 import { errorMessage } from '../../core/errors.js';
@@ -16,6 +18,7 @@ import type { KubeClient, KubeEvent } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
 import type { Expectations } from '../../state/index.js';
 import { createOwned } from './createOwned.js';
+import { mergeStatusPatches } from './statusPatches.js';
 
 /** A planned pod create and its slow-start batch (0, 1, 2, … : sizes 1, 2, 4, …; the planner numbers them). */
 export interface BatchedPodCreate {
@@ -45,19 +48,20 @@ export interface SlowStartCreateContext {
 
 /**
  * Create `creates` batch by batch (see the module doc).
- * @returns `writes`, the pods created (a name found held by the workload's own pod is not a write), and `attempted`,
- *   the creates sent
+ * @returns `writes`, the pods created (a name found held by the workload's own pod is not a write); `created`, their
+ *   names, in create order; and `attempted`, the creates sent
  * @throws what `storeExpectations` or `record` throw (state-store errors, FencedOutError); create errors are passed
  *   to `fail`
  */
 export async function createInSlowStartBatches(
   ctx: SlowStartCreateContext,
   creates: readonly BatchedPodCreate[],
-): Promise<{ writes: number; attempted: number }> {
+): Promise<{ writes: number; attempted: number; created: string[] }> {
   const batches: BatchedPodCreate[][] = [];
   for (const c of creates) (batches[c.batch] ??= []).push(c);
   let writes = 0;
   let attempted = 0;
+  const created: string[] = [];
   for (const batch of batches.filter((b) => b.length > 0)) {
     const at = ctx.clock();
     for (const c of batch) ctx.expected.creates.push({ name: c.pod.metadata.name ?? '', at });
@@ -81,7 +85,10 @@ export async function createInSlowStartBatches(
     outcomes.forEach((o, i) => {
       const name = batch[i].pod.metadata.name ?? '';
       if (o.status === 'fulfilled') {
-        if (o.value === 'created') writes++;
+        if (o.value === 'created') {
+          writes++;
+          created.push(name);
+        }
         events.push({ type: 'Normal', reason: ctx.reasons.created, message: `Created pod: ${name}` });
       } else if (o.status === 'rejected') {
         failedNames.add(name);
@@ -101,5 +108,18 @@ export async function createInSlowStartBatches(
       break;
     }
   }
-  return { writes, attempted };
+  return { writes, attempted, created };
+}
+
+/**
+ * The condition patches of the pods a pass creates (lib/podset/createdReadiness.ts `readinessOfCreated`) that can be
+ * written: those of the pods `created` names — not of a create that failed, was never sent (a batch after a failed
+ * one) or found the name already held (that pod is as an earlier pass left it; the next pass patches it if it
+ * still lacks the condition) — one pods/status patch a pod (./statusPatches.ts `mergeStatusPatches`), in plan order.
+ * @param patches the planned patches, in plan order
+ * @param created the names {@link createInSlowStartBatches} returned
+ */
+export function patchesOfCreated(patches: readonly StatusPatch[], created: readonly string[]): StatusPatch[] {
+  const made = new Set(created);
+  return mergeStatusPatches(patches.filter((a) => made.has(a.pod.name))) as StatusPatch[];
 }

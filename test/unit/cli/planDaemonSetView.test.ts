@@ -143,7 +143,9 @@ describe('daemonSetPlanReport', () => {
         `  1. create controllerrevision agent-${HASH}: the template has no revision yet: new update revision`,
         `  2. create pod agent-<new-1>: node n1 should run the pod and has none: created at the update revision ${HASH}, slow-start batch 0`,
         `  3. create pod agent-<new-2>: node n2 should run the pod and has none: created at the update revision ${HASH}, slow-start batch 1`,
-        `  4. update daemonset/status agent: desiredNumberScheduled -→2, currentNumberScheduled -→0, numberMisscheduled -→0, numberReady -→0, updatedNumberScheduled -→0, numberUnavailable -→2, updateRevision -→${HASH}`,
+        '  4. patch pod/status agent-<new-1>: new pod with the KruisePodReady gate: condition set True',
+        '  5. patch pod/status agent-<new-2>: new pod with the KruisePodReady gate: condition set True',
+        `  6. update daemonset/status agent: desiredNumberScheduled -→2, currentNumberScheduled -→0, numberMisscheduled -→0, numberReady -→0, updatedNumberScheduled -→0, numberUnavailable -→2, updateRevision -→${HASH}`,
         '',
       ].join('\n'),
     );

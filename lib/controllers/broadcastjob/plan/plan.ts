@@ -10,6 +10,7 @@ import { legacyScaledValueOrUndefined } from '../../../api/intOrPercent.js';
 import { metaTime } from '../../../api/time.js';
 import type { Pod } from '../../../api/types.js';
 import { initKruisePodReady } from '../../../podset/podReadiness.js';
+import { readinessOfCreated } from '../../../podset/createdReadiness.js';
 import { isPodActive, podRef } from '../../../podset/pods.js';
 import { withDefaults, withPodTemplateDefaults, DEFAULT_PARALLELISM } from '../api/defaults.js';
 import { validateBroadcastJob } from '../api/validation.js';
@@ -98,7 +99,9 @@ export function isJobComplete(job: BroadcastJob, desired: ReadonlyMap<string, Po
  *    (`Always` only) it fails with `DeadlineExceeded`. A failing job deletes its active pods and is `failed`;
  * 6. otherwise the pods that no longer fit their node are deleted, then up to `parallelism` (an int, or a legacy
  *    percentage of `desired` rounded up) minus `active` pods created on the nodes still without one — Warning
- *    `TooManyActivePods` when `active` is above it — and the job completes when every desired node's pod finished.
+ *    `TooManyActivePods` when `active` is above it — and the job completes when every desired node's pod finished;
+ * 7. the `KruisePodReady` condition on the listed pods with its gate and without it (not those deleted), and on
+ *    the pods this pass creates (`createdReadyPatches`, as OpenKruise's pod-readiness controller reacts to them).
  *
  * Requeue: a finishing job with a TTL after TTL+1 s (upstream); a running `Always` job with a deadline when it runs
  * out — upstream asks for that only on the pass that sets `startTime`; Kruiseless asks on every pass, since a pass
@@ -146,6 +149,7 @@ export function planBroadcastJob(input: BroadcastJobPlanInput): BroadcastJobPlan
       deletes: [],
       creates: [],
       readyPatches: [],
+      createdReadyPatches: [],
       status: over.base,
       finalEvents: [],
       ...(deadlineRequeue !== undefined ? { requeueAfterSeconds: deadlineRequeue } : {}),
@@ -196,8 +200,7 @@ export function planBroadcastJob(input: BroadcastJobPlanInput): BroadcastJobPlan
       message: `Job ${ref} was active longer than specified deadline`,
     };
   }
-  const ready = (pods: readonly Pod[], skip: ReadonlySet<string>) =>
-    initKruisePodReady(pods, skip, now) as SyncPlan['readyPatches'];
+  const ready = (pods: readonly Pod[], skip: ReadonlySet<string>) => initKruisePodReady(pods, skip, now);
   const ttl = job.spec.completionPolicy?.ttlSecondsAfterFinished;
   const finishRequeue = ttl !== undefined && ttl !== null ? { requeueAfterSeconds: ttl + 1 } : {};
 
@@ -247,6 +250,10 @@ export function planBroadcastJob(input: BroadcastJobPlanInput): BroadcastJobPlan
     deletes,
     creates,
     readyPatches: ready(input.pods, skip),
+    createdReadyPatches: readinessOfCreated(
+      creates.map((c) => c.pod),
+      now,
+    ),
     ...(complete ? { finish: { type: 'Complete' } } : {}),
     ...(error ? { error } : {}),
   });

@@ -63,6 +63,12 @@ export interface SyncPlan {
   creates: Extract<Action, { type: 'CreatePod' }>[];
   /** `KruisePodReady` condition patches of listed pods that have the gate and not the condition. */
   readyPatches: Extract<Action, { type: 'PatchPodStatus' }>[];
+  /**
+   * `KruisePodReady` True on the pods of `creates` (they get its gate), in create order: OpenKruise's pod-readiness
+   * controller writes it as soon as the new pod appears; written with `readyPatches`, only for the pods whose create
+   * made them (lib/podset/createdReadiness.ts).
+   */
+  createdReadyPatches: Extract<Action, { type: 'PatchPodStatus' }>[];
   /** The job finishes in this pass (its condition and Event come after the pod writes, with their counts). */
   finish?: Finish;
   /** The status to write when every planned write is made (./status.ts `statusAfter`). */

@@ -18,6 +18,7 @@ import type { Pod } from '../../../api/types.js';
 import { isPodReady, lifecycleState } from '../../../podset/pods.js';
 import { podRef } from '../../../podset/pods.js';
 import { initKruisePodReady } from '../../../podset/podReadiness.js';
+import { readinessOfCreated } from '../../../podset/createdReadiness.js';
 import { LABEL_CONTROLLER_REVISION_HASH, LifecycleState } from '../../../api/keys.js';
 import { withDefaults } from '../api/defaults.js';
 import { validateDaemonSet } from '../api/validation.js';
@@ -101,7 +102,10 @@ export function nodesNeedingPods(
  *    `InPlaceIfPossible`, the old pods that can be are updated in place instead of deleted (./inPlace.ts
  *    `splitInPlace`);
  * 6. when step 3–4 wrote no pod, the old revisions beyond `revisionHistoryLimit` no pod carries (./history.ts);
- * 7. the `KruisePodReady` condition on pods that have its gate and not yet the condition (the pods not deleted);
+ * 7. the `KruisePodReady` condition on pods that have its gate and not yet the condition (the pods not deleted), and
+ *    on the pods this pass creates (`createdReadyPatches`: OpenKruise's pod-readiness controller reacts to the new
+ *    pod at once, so the pass after the creates no longer has to; their `InPlaceUpdateReady` condition stays with
+ *    the in-place refresh of a later pass that writes no pod, as upstream's `refreshUpdateStates`);
  * 8. the status (./status.ts), with `observedGeneration` only when step 3–4 wrote no pod (upstream writes the status
  *    of a pass with outstanding expectations without it, and after its rolling update with it).
  * Pods to delete that `lifecycle.preDelete` holds go to `PreparingDelete` instead (./preDelete.ts), and a pod in
@@ -276,11 +280,11 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
     creates,
     deletes: podDeletes,
     deleteRevisions: managed ? [] : revisionsToDelete(ds, history.old, input.pods),
-    readyPatches: initKruisePodReady(
-      input.pods,
-      new Set(podDeletes.map((d) => d.name)),
+    readyPatches: initKruisePodReady(input.pods, new Set(podDeletes.map((d) => d.name)), input.now),
+    createdReadyPatches: readinessOfCreated(
+      creates.map((c) => c.pod),
       input.now,
-    ) as SyncPlan['readyPatches'],
+    ),
     status: status.status,
     inPlace,
     updatedInPlace,

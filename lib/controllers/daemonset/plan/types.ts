@@ -101,6 +101,12 @@ export interface SyncPlan {
    * pod-readiness controller), after the pod writes.
    */
   readyPatches: Extract<Action, { type: 'PatchPodStatus' }>[];
+  /**
+   * `KruisePodReady` True on the pods of `creates` (they get its gate), in create order: OpenKruise's pod-readiness
+   * controller writes it as soon as the new pod appears, whatever the DaemonSet controller does; written with
+   * `readyPatches`, only for the pods whose create made them (lib/podset/createdReadiness.ts).
+   */
+  createdReadyPatches: Extract<Action, { type: 'PatchPodStatus' }>[];
   /** Old ControllerRevisions to delete (beyond `revisionHistoryLimit`), after the pod writes. */
   deleteRevisions: string[];
   /** The status to write. */

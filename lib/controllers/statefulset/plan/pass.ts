@@ -10,8 +10,8 @@ import type { PersistentVolumeClaim, Pod } from '../../../api/types.js';
 import { legacyScaledValue } from '../../../api/intOrPercent.js';
 import type { Action } from '../../../podset/actions.js';
 import { refreshInPlace } from '../../../podset/inplace/update.js';
+import { asCreated, readinessOfCreated } from '../../../podset/createdReadiness.js';
 import { refreshLifecycle, transitionLifecycle } from '../../../podset/lifecycle/lifecycle.js';
-import { initKruisePodReady } from '../../../podset/podReadiness.js';
 import { LifecycleState } from '../../../api/keys.js';
 import { isHookedBy, podRef } from '../../../podset/pods.js';
 import { LABEL_POD_INDEX, LABEL_STATEFULSET_POD_NAME } from '../api/keys.js';
@@ -104,25 +104,20 @@ export function refreshPod(pass: PassState, pod: Pod, updateRevision: string): b
  * the same two conditions, True at `pass.now`, go out as `PatchPodStatus` actions right after the create, so an
  * OrderedReady set's pod can turn Ready without another pass. A pod created PreparingNormal (a `preNormal` hook)
  * gets them too, as its next pass would: no lifecycle transition comes before it is hooked; a pod whose lifecycle
- * refresh would act (none just created does) gets none, and its next pass refreshes it as before.
+ * refresh would act (none just created does) gets none, and its next pass refreshes it as before. The conditions
+ * are lib/podset/createdReadiness.ts `readinessOfCreated`'s, shared with the DaemonSet and BroadcastJob passes.
  * @returns the patches, in the order of the creates (one pod's two conditions are merged by the executor)
  */
 export function refreshCreated(pass: PassState, updateRevision: string): Action[] {
   const gates = { inPlaceWorkloadVerticalScaling: pass.options.inPlaceWorkloadVerticalScaling };
-  const out: Action[] = [];
-  for (const a of pass.actions) {
-    if (a.type !== 'CreatePod') continue;
-    // the pod as the API server stores it: a phase (Pending), no conditions yet
-    const created: Pod = { ...a.pod, status: { ...a.pod.status, phase: 'Pending' } };
-    const lifecycle = refreshLifecycle(pass.sts.spec.lifecycle, created, updateRevision, pass.now, gates, {
-      preparingNormalWaitsForNode: false,
-    });
-    if (lifecycle.actions.length > 0) continue;
-    const inPlace = refreshInPlace(created, pass.now, gates).actions;
-    out.push(...inPlace.filter((x) => x.type === 'PatchPodStatus'));
-    out.push(...initKruisePodReady([created], new Set(), pass.now));
-  }
-  return out;
+  const created = pass.actions.flatMap((a) => (a.type === 'CreatePod' ? [a.pod] : []));
+  const unmoved = created.filter(
+    (pod) =>
+      refreshLifecycle(pass.sts.spec.lifecycle, asCreated(pod), updateRevision, pass.now, gates, {
+        preparingNormalWaitsForNode: false,
+      }).actions.length === 0,
+  );
+  return readinessOfCreated(unmoved, pass.now, gates);
 }
 
 /**

@@ -90,15 +90,22 @@ describe('reconcileBroadcastJob', () => {
       'expectations.put creates[bcj-abc00,bcj-abc01]',
       'create pod bcj-abc01',
       'event SuccessfulCreate: Created pod: bcj-abc01',
-      'replace broadcastjob status bcj',
-      // the next pass sees both pods: expectations observed, their KruisePodReady condition set
-      'expectations.get',
-      'expectations.put (none)',
+      // their KruisePodReady condition in the creating pass (issue 20), as OpenKruise's pod-readiness controller
+      // writes it when the new pod appears
       'patch pod status bcj-abc00',
       'patch pod status bcj-abc01',
+      'replace broadcastjob status bcj',
+      // the next pass sees both pods: expectations observed, nothing left to write
+      'expectations.get',
+      'expectations.put (none)',
       'lease.release',
     ]);
-    expect([...h.kube.pods.keys()]).toEqual(['bcj-abc00', 'bcj-abc01']);
+    expect([...h.kube.pods.values()].map((p) => [p.metadata.name, p.status?.conditions])).toEqual(
+      ['bcj-abc00', 'bcj-abc01'].map((name) => [
+        name,
+        [{ type: 'KruisePodReady', status: 'True', lastTransitionTime: '2024-05-01T08:00:00Z' }],
+      ]),
+    );
     expect(h.jobs.get('bcj')?.status).toEqual({
       startTime: '2024-05-01T08:00:00Z',
       active: 2,
@@ -248,6 +255,9 @@ describe('reconcileBroadcastJob', () => {
       'event FailedCreate: Error creating: etcd is unavailable',
       'event SuccessfulCreate: Created pod: bcj-abc02',
       'expectations.put creates[bcj-abc00,bcj-abc02]',
+      // the KruisePodReady condition of the pods made, none for the failed create
+      'patch pod status bcj-abc00',
+      'patch pod status bcj-abc02',
       'replace broadcastjob status bcj',
       'requeue 1s',
       'lease.release (failures 1)',

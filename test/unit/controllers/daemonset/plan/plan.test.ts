@@ -157,6 +157,19 @@ describe('planDaemonSet: a new DaemonSet on three nodes', () => {
     });
   });
 
+  it('gives each pod it creates its KruisePodReady condition in the same pass, in create order (issue 20)', () => {
+    const condition = { type: 'KruisePodReady', status: 'True', lastTransitionTime: '2026-01-01T00:10:00Z' };
+    expect(p.createdReadyPatches).toEqual(
+      ['agent-sfx0', 'agent-sfx1', 'agent-sfx2'].map((name) => ({
+        type: 'PatchPodStatus',
+        pod: { name, uid: '' },
+        reason: 'InitKruisePodReady',
+        patch: { status: { conditions: [condition] } },
+      })),
+    );
+    expect(p.readyPatches).toEqual([]);
+  });
+
   it('writes the status without observedGeneration while pods are being created', () => {
     expect(p.status).toEqual({
       currentNumberScheduled: 0,
@@ -649,6 +662,24 @@ describe('planDaemonSet: InPlaceIfPossible', () => {
     expect(p.inPlace.map((a) => [a.type, a.pod.name, a.reason])).toEqual([
       ['PatchPodStatus', 'agent-a', 'InPlaceUpdateReady'],
     ]);
+  });
+
+  it('writes only KruisePodReady in the creating pass: InPlaceUpdateReady waits for a pass that writes no pod', () => {
+    const created = plan({ ds: inPlaceDs, revisions: [], pods: [] });
+    expect(created.inPlace).toEqual([]);
+    expect(created.createdReadyPatches.map((a) => [a.pod.name, a.reason, a.patch])).toEqual(
+      ['agent-sfx0', 'agent-sfx1', 'agent-sfx2'].map((name) => [
+        name,
+        'InitKruisePodReady',
+        {
+          status: {
+            conditions: [
+              { type: 'KruisePodReady', status: 'True', lastTransitionTime: '2026-01-01T00:10:00Z' },
+            ],
+          },
+        },
+      ]),
+    );
   });
 });
 

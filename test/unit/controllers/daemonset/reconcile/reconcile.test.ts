@@ -15,6 +15,7 @@ import { RESOURCES } from '../../../../../lib/kube/resources.js';
 import type { ReconcileRequest, RequeueScheduler } from '../../../../../lib/requests/index.js';
 import { createMemoryStores } from '../../../../../lib/state/index.js';
 import {
+  internalError,
   RecordingKube,
   recordingStores,
   type Journal,
@@ -97,16 +98,24 @@ describe('reconcileDaemonSet', () => {
       'create pod agent-abc02',
       'event SuccessfulCreate: Created pod: agent-abc01',
       'event SuccessfulCreate: Created pod: agent-abc02',
-      'replace daemonset status agent',
-      // the next pass sees the pods: expectations observed, their KruisePodReady condition set, the generation
-      'expectations.get',
-      'expectations.put (none)',
+      // their KruisePodReady condition in the creating pass (issue 20), as OpenKruise's pod-readiness controller
+      // writes it when the new pod appears
       'patch pod status agent-abc00',
       'patch pod status agent-abc01',
       'patch pod status agent-abc02',
       'replace daemonset status agent',
+      // the next pass sees the pods: expectations observed, nothing left to patch, the generation
+      'expectations.get',
+      'expectations.put (none)',
+      'replace daemonset status agent',
       'lease.release',
     ]);
+    expect([...h.kube.pods.values()].map((p) => [p.metadata.name, p.status?.conditions])).toEqual(
+      ['agent-abc00', 'agent-abc01', 'agent-abc02'].map((name) => [
+        name,
+        [{ type: 'KruisePodReady', status: 'True', lastTransitionTime: '2024-05-01T08:00:00Z' }],
+      ]),
+    );
     expect([...h.kube.pods.values()].map((p) => [p.metadata.name, p.metadata.labels])).toEqual([
       ['agent-abc00', { app: 'agent', 'controller-revision-hash': HASH }],
       ['agent-abc01', { app: 'agent', 'controller-revision-hash': HASH }],
@@ -122,6 +131,26 @@ describe('reconcileDaemonSet', () => {
       updateRevision: HASH,
       observedGeneration: 1,
     });
+  });
+
+  test('a failed create: the KruisePodReady condition of the pods made only, in the creating pass', async () => {
+    const h = setup();
+    h.kube.failOn((call) => (call === 'create pod agent-abc01' ? internalError(call) : undefined));
+    await reconcileDaemonSet({ ...h.deps(), maxPasses: 1 }, REQUEST);
+    expect(h.journal.filter((l) => /^(create pod|patch pod|event)/.test(l))).toEqual([
+      'create pod agent-abc00',
+      'event SuccessfulCreate: Created pod: agent-abc00',
+      'create pod agent-abc01',
+      'create pod agent-abc02',
+      'event FailedCreate: Error creating: etcd is unavailable',
+      'event SuccessfulCreate: Created pod: agent-abc02',
+      'patch pod status agent-abc00',
+      'patch pod status agent-abc02',
+    ]);
+    expect([...h.kube.pods.values()].map((p) => [p.metadata.name, p.status?.conditions?.[0]?.type])).toEqual([
+      ['agent-abc00', 'KruisePodReady'],
+      ['agent-abc02', 'KruisePodReady'],
+    ]);
   });
 
   test('a pod that keeps failing on its node is replaced at most once per delay, the delay kept with the expectations', async () => {
