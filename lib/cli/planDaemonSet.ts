@@ -7,13 +7,39 @@
  */
 import { systemClock } from '../core/clock.js';
 import { DAEMONSET_KIND } from '../controllers/daemonset/api/resource.js';
-import { previewDaemonSetPass } from '../controllers/daemonset/preview.js';
+import { previewDaemonSetPass, type DaemonSetPassPreview } from '../controllers/daemonset/preview.js';
 import { DAEMONSET_SETTINGS, type DaemonSetSettings } from '../controllers/daemonset/settings.js';
 import { createMemoryStores } from '../state/index.js';
 import type { Connection, StateReaders } from './connect.js';
 import { RESOURCE, notFound, readFeatureGates, type CliIO } from './io.js';
 import { daemonSetPlanReport } from './planDaemonSetView.js';
 import { placeholderIds } from './planView.js';
+
+/**
+ * The next pass over the Advanced DaemonSet `name` of the connection's namespace, read-only (`plan ds/<name>` and
+ * `why` on its pods): the expectations from the state table when one is named, else empty; the planner's options
+ * from `featureGates`, else OpenKruise v1.9.0's defaults.
+ * @returns undefined when the DaemonSet does not exist
+ * @throws CliError for malformed gates; KubeApiError and StateStoreError when a read fails
+ */
+export async function previewDaemonSet(
+  conn: Connection,
+  name: string,
+  state: StateReaders | undefined,
+  featureGates: string | undefined,
+): Promise<DaemonSetPassPreview | undefined> {
+  const options: Partial<DaemonSetSettings> =
+    featureGates !== undefined
+      ? readFeatureGates(() => DAEMONSET_SETTINGS.parse({ featureGates, flags: {} }).settings)
+      : {};
+  // without a table: the memory stores hold nothing, so the expectations read as empty
+  const expectations = state?.expectations ?? createMemoryStores().expectations;
+  const key = { cluster: state?.cluster ?? 'local', kind: DAEMONSET_KIND, namespace: conn.namespace, name };
+  return previewDaemonSetPass(
+    { kube: conn.kube, expectations, clock: systemClock, options, newSuffix: placeholderIds() },
+    key,
+  );
+}
 
 /**
  * Prints the plan of the next pass over the Advanced DaemonSet `name` of the connection's namespace; pods it would
@@ -30,17 +56,7 @@ export async function planDaemonSet(
   state: StateReaders | undefined,
   featureGates: string | undefined,
 ): Promise<void> {
-  const options: Partial<DaemonSetSettings> =
-    featureGates !== undefined
-      ? readFeatureGates(() => DAEMONSET_SETTINGS.parse({ featureGates, flags: {} }).settings)
-      : {};
-  // without a table: the memory stores hold nothing, so the expectations read as empty
-  const expectations = state?.expectations ?? createMemoryStores().expectations;
-  const key = { cluster: state?.cluster ?? 'local', kind: DAEMONSET_KIND, namespace: conn.namespace, name };
-  const preview = await previewDaemonSetPass(
-    { kube: conn.kube, expectations, clock: systemClock, options, newSuffix: placeholderIds() },
-    key,
-  );
+  const preview = await previewDaemonSet(conn, name, state, featureGates);
   if (!preview) throw notFound(RESOURCE.daemonset, name);
   const stateNote = state
     ? `expectations from table ${state.table} (cluster ${state.cluster})`

@@ -17,7 +17,7 @@ import { nodeShouldRunDaemonPod } from '../controllers/daemonset/plan/nodes.js';
 import type { DaemonSetPassPreview } from '../controllers/daemonset/preview.js';
 import { assignedNode } from '../podset/nodePin.js';
 import { lifecycleState } from '../podset/pods.js';
-import { changedFields, pendingText, sharedActionWrites, type PlannedWrite } from './writeWhy.js';
+import { changedFields, PATCH_WHY, pendingText, sharedActionWrites, type PlannedWrite } from './writeWhy.js';
 
 /** The status fields whose change the report names. */
 const STATUS_FIELDS = [
@@ -94,6 +94,13 @@ export function plannedDaemonSetWrites(p: DaemonSetPassPreview): PlannedWrite[] 
     ];
   if (plan.type !== 'Sync' || p.waiting) return [];
   const out: PlannedWrite[] = [];
+  for (const a of plan.dedup?.relabel ?? [])
+    out.push({ write: `patch pod ${a.pod.name}`, why: PATCH_WHY[a.reason] });
+  for (const r of plan.dedup?.deleteRevisions ?? [])
+    out.push({
+      write: `delete controllerrevision ${r}`,
+      why: `records the template too: a duplicate of ${plan.currentRevision}`,
+    });
   if (plan.createRevision)
     out.push({
       write: `create controllerrevision ${plan.createRevision.metadata.name ?? ''}`,

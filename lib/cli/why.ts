@@ -1,11 +1,13 @@
 /**
  * `kruiseless why <pod>` (docs/cli.md#why): gathers the pod, its CloneSet, the CloneSet's Events naming the pod,
  * the pod's own Events and — when a state table is named — the scale-down ledger and expectations, and prints
- * {@link whyReport}; for a pod of an Advanced StatefulSet, the same of the set (./whyStatefulSet.ts). Works for a
- * pod that is gone as long as its workload or Events remain: its name `<workload>-<suffix>` names a CloneSet, or
- * when no such CloneSet exists and the suffix is an ordinal, an Advanced StatefulSet ({@link goneOwner}).
- * `--feature-gates` (Advanced StatefulSet only, as for `plan asts/<name>`) repeats the deployment's gates: with
- * `StatefulSetStartOrdinal` on, ordinals count from `spec.ordinals.start`, as the planner counts them.
+ * {@link whyReport}; for a pod of an Advanced StatefulSet, the same of the set (./whyStatefulSet.ts); for a pod of an
+ * Advanced DaemonSet, its node and the next pass's view of it (./whyDaemonSet.ts). Works for a pod that is gone as
+ * long as its workload or Events remain: its name `<workload>-<suffix>` names a CloneSet, or when no such CloneSet
+ * exists and the suffix is an ordinal, an Advanced StatefulSet, else an Advanced DaemonSet ({@link goneOwner}).
+ * `--feature-gates` (Advanced StatefulSet and DaemonSet, as for `plan asts/<name>` and `plan ds/<name>`) repeats the
+ * deployment's gates: with `StatefulSetStartOrdinal` on, ordinals count from `spec.ordinals.start`, as the planner
+ * counts them.
  */
 import type { Command } from 'commander';
 import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
@@ -21,6 +23,8 @@ import type { StatefulSet } from '../controllers/statefulset/api/types.js';
 import { parentAndOrdinal } from '../controllers/statefulset/plan/ordinals.js';
 import type { CloneSet, Pod } from '../api/types.js';
 import { podEvents, whyStatefulSetPod } from './whyStatefulSet.js';
+import { whyDaemonSetPod } from './whyDaemonSet.js';
+import { DAEMONSET_KIND_NAME, DAEMONSET_RESOURCE } from '../controllers/daemonset/api/resource.js';
 import { gateSettings } from './planStatefulSet.js';
 
 /** Options of `why`. */
@@ -38,27 +42,30 @@ function cloneSetOfName(pod: string): string {
 /** The workload a pod's report is about: its kind, name and, when already read, the object. */
 type Owner =
   | { kind: 'cloneset'; name: string; cloneSet?: CloneSet }
-  | { kind: 'statefulset'; name: string; statefulSet?: StatefulSet };
+  | { kind: 'statefulset'; name: string; statefulSet?: StatefulSet }
+  | { kind: 'daemonset'; name: string };
 
 /**
- * The controller of an existing pod: a CloneSet, or an Advanced StatefulSet (`apps.kruise.io` StatefulSet).
+ * The controller of an existing pod: a CloneSet, an Advanced StatefulSet or an Advanced DaemonSet (`apps.kruise.io`
+ * StatefulSet, DaemonSet).
  * @throws CliError when its controller is something else, or it has none
  */
 function ownerOf(pod: Pod, name: string): Owner {
   const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
   if (owner?.kind === KIND) return { kind: 'cloneset', name: owner.name };
-  if (owner?.kind === STATEFULSET_KIND_NAME && owner.apiVersion.startsWith(`${GROUP}/`))
-    return { kind: 'statefulset', name: owner.name };
+  const kruise = owner?.apiVersion.startsWith(`${GROUP}/`) === true;
+  if (owner?.kind === STATEFULSET_KIND_NAME && kruise) return { kind: 'statefulset', name: owner.name };
+  if (owner?.kind === DAEMONSET_KIND_NAME && kruise) return { kind: 'daemonset', name: owner.name };
   throw new CliError(
-    `pod "${name}" is not controlled by a CloneSet or an Advanced StatefulSet${owner ? ` (its controller is ${owner.apiVersion} ${owner.kind} ${owner.name})` : ''}`,
+    `pod "${name}" is not controlled by a CloneSet, an Advanced StatefulSet or an Advanced DaemonSet${owner ? ` (its controller is ${owner.apiVersion} ${owner.kind} ${owner.name})` : ''}`,
   );
 }
 
 /**
  * The workload of a pod that is gone, by the naming rules: a CloneSet's pods are `<cloneset>-<instance id>`, an
- * Advanced StatefulSet's `<set>-<ordinal>`. The CloneSet of that prefix is tried first (an instance id may be all
- * digits); when it does not exist and the suffix is an ordinal, the Advanced StatefulSet; when neither exists, the
- * CloneSet (gone).
+ * Advanced StatefulSet's `<set>-<ordinal>`, an Advanced DaemonSet's `<daemonset>-<5 characters>`. The CloneSet of
+ * that prefix is tried first (an instance id may be all digits); when it does not exist and the suffix is an ordinal,
+ * the Advanced StatefulSet; then the Advanced DaemonSet of the prefix; when none exists, the CloneSet (gone).
  * @throws KubeApiError when a read fails
  */
 async function goneOwner(conn: Connection, name: string): Promise<Owner> {
@@ -73,6 +80,8 @@ async function goneOwner(conn: Connection, name: string): Promise<Owner> {
     });
     if (statefulSet) return { kind: 'statefulset', name: parent, statefulSet };
   }
+  const daemonSet = await conn.kube.get(DAEMONSET_RESOURCE, { namespace: conn.namespace, name: csName });
+  if (daemonSet) return { kind: 'daemonset', name: csName };
   return { kind: 'cloneset', name: csName };
 }
 
@@ -93,9 +102,13 @@ async function why(io: CliIO, podArg: string, opts: WhyOptions): Promise<void> {
     io.out(await whyStatefulSetPod(conn, name, pod, owner.name, owner.statefulSet, state, settings));
     return;
   }
+  if (owner.kind === 'daemonset') {
+    io.out(await whyDaemonSetPod(conn, name, pod, owner.name, state, opts.featureGates));
+    return;
+  }
   if (opts.featureGates !== undefined)
     throw new CliError(
-      `--feature-gates concerns an Advanced StatefulSet only: pod "${name}" is a CloneSet's, which plans with its flags`,
+      `--feature-gates concerns an Advanced StatefulSet or DaemonSet only: pod "${name}" is a CloneSet's, which plans with its flags`,
     );
   const csName = owner.name;
   const cloneSet =
@@ -130,11 +143,11 @@ export function registerWhy(program: Command, io: CliIO): void {
       program
         .command('why <pod>')
         .description(
-          'why a pod of a CloneSet or an Advanced StatefulSet was created, deleted, recreated or updated in place (labels, state, Events)',
+          'why a pod of a CloneSet, an Advanced StatefulSet or an Advanced DaemonSet was created, deleted, recreated or updated in place (labels, state, Events)',
         )
         .option(
           '--feature-gates <gates>',
-          "Advanced StatefulSet: the deployment's gates (Name=true,...), default OpenKruise v1.9.0's; StatefulSetStartOrdinal=true counts ordinals from spec.ordinals.start",
+          "Advanced StatefulSet or DaemonSet: the deployment's gates (Name=true,...), default OpenKruise v1.9.0's; StatefulSetStartOrdinal=true counts ordinals from spec.ordinals.start",
         ),
     ),
   ).action((arg: string, opts: WhyOptions) => runCommand(io, () => why(io, arg, opts)));

@@ -37,6 +37,7 @@ export const PATCH_WHY: Readonly<
   CancelPreDelete: 'cancel PreparingDelete: the pod is wanted again',
   ReleaseOwnership: 'release: the pod no longer matches the selector',
   UpdateIdentity: 'restore the pod-name and pod-index labels',
+  RelabelDuplicateRevision: 'relabel to the kept current revision before its duplicates are deleted',
   InPlaceUpdateReady: 'in-place update finished: InPlaceUpdateReady=True',
   StartInPlaceUpdate: 'in-place update starts: InPlaceUpdateReady=False',
   MarkPodNotReady: 'mark not ready before the update (KruisePodReady=False)',

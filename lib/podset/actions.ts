@@ -34,7 +34,9 @@ export type PatchReason =
   | 'CancelPreDelete'
   | 'ReleaseOwnership'
   /** Advanced StatefulSet: the pod-name and pod-index labels restored (`UpdateStatefulPod`). */
-  | 'UpdateIdentity';
+  | 'UpdateIdentity'
+  /** Advanced DaemonSet: the kept current revision's hash, before its duplicates go (`dedupCurHistories`). */
+  | 'RelabelDuplicateRevision';
 
 /**
  * One write the reconciler performs, in plan order (the executor is lib/controllers/cloneset/execute.ts). Pod patches are

@@ -3,7 +3,8 @@
  * daemonset_history.go `snapshot`, `storeDaemonSetStatus`; Kubernetes pkg/controller/controller_utils.go
  * `RealPodControl` (its Events).
  *
- * Carries out a DaemonSet plan: the revision first (a failure stops the pass, as upstream returns), then the image
+ * Carries out a DaemonSet plan: the dedup of duplicate current revisions first (the pods relabelled one by one,
+ * then the duplicates deleted), then the revision (a failure of either stops the pass, as upstream returns), then the image
  * pre-download writes (ImagePullJobs and the revision's label, best effort), the Events
  * planned before any pod write; the creates in slow-start batches (each batch's create expectations stored before
  * it, its pods created concurrently, Normal `SuccessfulCreate` `Created pod: <name>` or Warning `FailedCreate`
@@ -105,6 +106,20 @@ export async function executeDaemonSetPlan(
     if (classifyWriteError(e) === 'notApi') throw e;
     error ??= e as Error;
   };
+  // duplicate current revisions: the pods relabelled to the kept one, then the others deleted; a failure stops the
+  // pass, as upstream's constructHistory returns
+  if (plan.dedup) {
+    try {
+      for (const a of plan.dedup.relabel) writes += (await writePodPatch(kube, namespace, a)).writes;
+      for (const name of plan.dedup.deleteRevisions) {
+        await ignoreNotFound(kube.delete(RESOURCES.controllerrevisions, { namespace, name }));
+        writes++;
+      }
+    } catch (e) {
+      fail(e);
+      return { writes, podWrites: 0, ...(error ? { error } : {}) };
+    }
+  }
   const revision = plan.createRevision ?? plan.renumberRevision;
   if (revision) {
     try {

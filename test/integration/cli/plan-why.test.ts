@@ -221,7 +221,8 @@ describe('kruiseless why', () => {
     expect(await cli('why', 'bare')).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: pod "bare" is not controlled by a CloneSet or an Advanced StatefulSet\n',
+      stderr:
+        'error: pod "bare" is not controlled by a CloneSet, an Advanced StatefulSet or an Advanced DaemonSet\n',
     });
     expect(await cli('why', 'deployment/web')).toEqual({
       code: 1,

@@ -1,13 +1,14 @@
 /**
  * `kruiseless plan ds/<name>`'s report on the planner's own plans (lib/controllers/daemonset/plan, the pure planner
  * a pass runs): the writes in the executor's order, each with why, pending expectations and an invalid DaemonSet —
- * exact text.
+ * exact text; and `kruiseless why <pod>`'s report on the same previews (lib/cli/whyDaemonSetView.ts).
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Node } from '../../../lib/api/node.js';
 import type { ControllerRevision, Pod } from '../../../lib/api/types.js';
 import { daemonSetPlanReport, plannedDaemonSetWrites } from '../../../lib/cli/planDaemonSetView.js';
 import { placeholderIds } from '../../../lib/cli/planView.js';
+import { daemonSetWhyReport } from '../../../lib/cli/whyDaemonSetView.js';
 import type { DaemonSet } from '../../../lib/controllers/daemonset/api/types.js';
 import { planDaemonSet } from '../../../lib/controllers/daemonset/plan/index.js';
 import type { DaemonSetPassPreview } from '../../../lib/controllers/daemonset/preview.js';
@@ -218,6 +219,100 @@ describe('daemonSetPlanReport', () => {
         '  1. update daemonset/status agent: FailedValidation condition and its Warning Event, unless the stored condition already says it',
         '',
       ].join('\n'),
+    );
+  });
+});
+
+describe('plan ds/<name>: duplicate current revisions', () => {
+  it('the relabels, then the duplicate deleted, before anything else', () => {
+    const dup: ControllerRevision = {
+      ...revision(),
+      metadata: { ...revision().metadata, name: 'agent-dup', labels: { 'controller-revision-hash': 'dup' } },
+      revision: 2,
+    };
+    const p = preview(
+      ds({}, SETTLED),
+      [pod('agent-a', 'n1'), pod('agent-b', 'n2', 'dup')],
+      [revision(), dup],
+    );
+    expect(plannedDaemonSetWrites(p).slice(0, 2)).toEqual([
+      {
+        write: 'patch pod agent-a',
+        why: 'relabel to the kept current revision before its duplicates are deleted',
+      },
+      {
+        write: `delete controllerrevision agent-${HASH}`,
+        why: 'records the template too: a duplicate of agent-dup',
+      },
+    ]);
+  });
+});
+
+describe('why <pod> of an Advanced DaemonSet (whyDaemonSetView)', () => {
+  const facts = (p: DaemonSetPassPreview, name: string) => ({
+    namespace: 'ns',
+    name,
+    pod: p.pods.find((x) => x.metadata.name === name)!,
+    daemonSetName: 'agent',
+    preview: p,
+    stateRead: true,
+    events: [],
+    stateNote: 'expectations from table t (cluster c)',
+  });
+
+  it('a pod at an old revision on a node the partition keeps back, the node tainted: exact report', () => {
+    const tainted: Node = {
+      ...node('n2'),
+      spec: { taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] },
+    };
+    const p = preview(
+      ds({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } } }, SETTLED),
+      [pod('agent-a', 'n1', 'old'), pod('agent-b', 'n2', 'old')],
+      [revision()],
+    );
+    const withTaint = { ...p, nodes: [p.nodes[0], tainted] };
+    expect(daemonSetWhyReport(facts(withTaint, 'agent-b'))).toBe(
+      [
+        'Pod ns/agent-b',
+        '  DaemonSet:        agent (apps.kruise.io)',
+        '  node:             n2',
+        '  should run:       no: taint k=v:NoSchedule not tolerated; a pod already there may stay',
+        '  created:          2026-01-01T00:00:00Z',
+        `  revision:         old (an old revision; the update revision is ${HASH})`,
+        '  update:           kept at its revision by partition 2 (0 nodes may update)',
+        '  lifecycle state:  (none: Normal)',
+        '  in-place update:  none recorded',
+        '  state:            expectations from table t (cluster c)',
+        '  expectations:     nothing pending for this pod',
+        '  next pass:        nothing for this pod',
+        'History (Events): none kept',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('without a partition the rolling update reaches the node: the next pass replaces the pod', () => {
+    const p = preview(ds({}, SETTLED), [pod('agent-a', 'n1', 'old'), pod('agent-b', 'n2')], [revision()]);
+    const lines = daemonSetWhyReport(facts(p, 'agent-a')).split('\n');
+    expect([lines[3], lines[6], lines[11]]).toEqual([
+      '  should run:       yes',
+      '  update:           the rolling update reaches node n1: replaced as maxUnavailable / maxSurge allow',
+      '  next pass:        delete pod agent-a: rolling update: at revision old, created again at 5f7fb5cbc6',
+    ]);
+  });
+
+  it('a node left out by rollingUpdate.selector; a node gone', () => {
+    const selector = { matchLabels: { canary: 'true' } };
+    const p = preview(
+      ds({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { selector } } }, SETTLED),
+      [pod('agent-a', 'n1', 'old'), pod('agent-c', 'n3', 'old')],
+      [revision()],
+    );
+    expect(daemonSetWhyReport(facts(p, 'agent-a')).split('\n')[6]).toBe(
+      '  update:           node n1 does not match rollingUpdate.selector {"matchLabels":{"canary":"true"}}: left at its revision',
+    );
+    expect(daemonSetWhyReport(facts(p, 'agent-c')).split('\n')[2]).toBe(
+      '  node:             n3 (gone: the pod is deleted)',
     );
   });
 });

@@ -41,9 +41,33 @@ export function nodeShouldRunDaemonPod(
   ds: DaemonSet,
   spec: FitSpec = daemonPodSpec(ds),
 ): NodeVerdict {
+  const { shouldRun, shouldContinueRunning } = judgeDaemonNode(node, ds, spec);
+  return { shouldRun, shouldContinueRunning };
+}
+
+/**
+ * {@link nodeShouldRunDaemonPod} with the reason when the node should not run the pod: the template's `nodeName`
+ * naming another node, its `nodeSelector` / required node affinity not matching, or the first untolerated taint
+ * (NoExecute first when one evicts the pod) as `key=value:Effect`. For `kruiseless why`.
+ */
+export function judgeDaemonNode(
+  node: Node,
+  ds: DaemonSet,
+  spec: FitSpec = daemonPodSpec(ds),
+): NodeVerdict & { reason?: string } {
   const name = node.metadata.name ?? '';
-  if (spec.nodeName && spec.nodeName !== name) return { shouldRun: false, shouldContinueRunning: false };
-  if (!requiredNodeAffinityMatches(spec, node)) return { shouldRun: false, shouldContinueRunning: false };
+  if (spec.nodeName && spec.nodeName !== name)
+    return {
+      shouldRun: false,
+      shouldContinueRunning: false,
+      reason: `the template's nodeName is ${spec.nodeName}`,
+    };
+  if (!requiredNodeAffinityMatches(spec, node))
+    return {
+      shouldRun: false,
+      shouldContinueRunning: false,
+      reason: "the template's nodeSelector or required node affinity does not match the node's labels",
+    };
   const taints = node.spec?.taints ?? [];
   const tolerations = spec.tolerations ?? [];
   const blocking = untoleratedTaint(
@@ -53,5 +77,10 @@ export function nodeShouldRunDaemonPod(
   );
   if (!blocking) return { shouldRun: true, shouldContinueRunning: true };
   const evicting = untoleratedTaint(taints, tolerations, (t) => t.effect === 'NoExecute');
-  return { shouldRun: false, shouldContinueRunning: !evicting };
+  const taint = evicting ?? blocking;
+  return {
+    shouldRun: false,
+    shouldContinueRunning: !evicting,
+    reason: `taint ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect} not tolerated`,
+  };
 }

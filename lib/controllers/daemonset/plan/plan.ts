@@ -28,7 +28,7 @@ import { buildDaemonPod, templateGeneration } from './newPod.js';
 import { daemonPodSpec, nodeShouldRunDaemonPod } from './nodes.js';
 import { podsByNode, sortDaemonPods, unscheduledPodsWithoutNode } from './podsByNode.js';
 import { revisionsToDelete } from './history.js';
-import { planHistory } from './revision.js';
+import { planHistory, relabelPatches } from './revision.js';
 import { planDaemonSetPreDownload } from './preDownload.js';
 import { rollingUpdateStep } from './rollingUpdate.js';
 import { refreshPods, splitInPlace } from './inPlace.js';
@@ -84,7 +84,10 @@ export function nodesNeedingPods(
  * 1. a DaemonSet being deleted: nothing (`Skip`); one whose selector is empty: Warning `SelectingAll`
  *    `This DaemonSet is selecting all pods. A non-empty selector is required.` and nothing else; one OpenKruise's
  *    validating webhook refuses (../api/validation.ts): `Invalid`, nothing else;
- * 2. the history (./revision.ts): the current revision's hash, a revision to create or renumber; with image
+ * 2. the history (./revision.ts): the current revision's hash, a revision to create or renumber; with several
+ *    revisions recording the template, every pod not of the kept one's hash relabelled to it and the others deleted
+ *    (`dedupCurHistories`), the rest of the pass seeing the pods relabelled (upstream's pass reads its cache, which
+ *    may not have the patches yet; its next pass sees them); with image
  *    pre-download on (`input.imagePullJobs` listed), its ImagePullJobs and revision label (./preDownload.ts);
  * 3. per node, in list order (`podsShouldBeOnNode`): a node that should run the pod and has none needs one; on a
  *    node where a pod may stay, failed pods are deleted with Warning `FailedDaemonPod`
@@ -110,7 +113,7 @@ export function nodesNeedingPods(
  *    of a pass with outstanding expectations without it, and after its rolling update with it).
  * Pods to delete that `lifecycle.preDelete` holds go to `PreparingDelete` instead (./preDelete.ts), and a pod in
  * `PreparingDelete` is deleted once the hook lets it go. The failed-pod delays kept, raised and expired are returned
- * in `backoffs`. Not planned yet: the in-place hook, the dedup of duplicate current revisions.
+ * in `backoffs`. Not planned yet: the in-place hook.
  */
 export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   const ds = withDefaults(input.ds);
@@ -130,7 +133,12 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   if (errors.length > 0) return { type: 'Invalid', errors };
   const history = planHistory(ds, input.revisions);
   const { hash } = history;
-  const byNode = podsByNode(input.pods);
+  const dedup =
+    history.duplicates.length > 0
+      ? relabelPatches(input.pods, hash)
+      : { patches: [], relabelled: input.pods };
+  const allPods = dedup.relabelled;
+  const byNode = podsByNode(allPods);
   const spec = daemonPodSpec(ds);
   const generation = templateGeneration(ds);
   const minReady = ds.spec.minReadySeconds ?? 0;
@@ -239,7 +247,7 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
   let updatedInPlace: string[] = [];
   let refreshRequeue: number | undefined;
   if (!managed) {
-    const refresh = refreshPods(input.pods, options, input.now);
+    const refresh = refreshPods(allPods, options, input.now);
     inPlace = refresh.actions;
     refreshRequeue = refresh.requeueAfterSeconds;
   }
@@ -274,13 +282,16 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
     hash,
     currentRevision: history.current.metadata.name ?? '',
     ...(history.create ? { createRevision: history.create } : {}),
+    ...(history.duplicates.length > 0
+      ? { dedup: { relabel: dedup.patches, deleteRevisions: history.duplicates } }
+      : {}),
     ...(history.renumber ? { renumberRevision: history.renumber } : {}),
     ...(preDownload ? { preDownload } : {}),
     events,
     creates,
     deletes: podDeletes,
-    deleteRevisions: managed ? [] : revisionsToDelete(ds, history.old, input.pods),
-    readyPatches: initKruisePodReady(input.pods, new Set(podDeletes.map((d) => d.name)), input.now),
+    deleteRevisions: managed ? [] : revisionsToDelete(ds, history.old, allPods),
+    readyPatches: initKruisePodReady(allPods, new Set(podDeletes.map((d) => d.name)), input.now),
     createdReadyPatches: readinessOfCreated(
       creates.map((c) => c.pod),
       input.now,

@@ -1,10 +1,13 @@
 /**
- * OpenKruise: pkg/controller/daemonset/daemonset_history.go `constructHistory`, `Match`, `getPatch`, `snapshot`,
- * `maxRevision`; Kubernetes pkg/controller/controller_utils.go `ComputeHash`.
+ * OpenKruise: pkg/controller/daemonset/daemonset_history.go `constructHistory`, `dedupCurHistories`, `Match`,
+ * `getPatch`, `snapshot`, `maxRevision`; Kubernetes pkg/controller/controller_utils.go `ComputeHash`.
  *
- * Which ControllerRevision is the DaemonSet's current one, and the one to create or renumber.
+ * Which ControllerRevision is the DaemonSet's current one, the one to create or renumber, and the duplicates of the
+ * current one to delete after the pods are relabelled (`dedupCurHistories`).
  */
-import type { ControllerRevision } from '../../../api/types.js';
+import type { ControllerRevision, Pod } from '../../../api/types.js';
+import type { Action } from '../../../podset/actions.js';
+import { podRef } from '../../../podset/pods.js';
 import { goJson } from '../../../podset/revision/goJson.js';
 import { computePodTemplateHash } from '../../../podset/revision/spewHash.js';
 import { templateRevisionData } from '../../../podset/revision/templateData.js';
@@ -26,6 +29,11 @@ export interface HistoryPlan {
   old: ControllerRevision[];
   /** The current revision: the one to create, or the kept one (renumbered when it is). */
   current: ControllerRevision;
+  /**
+   * The other revisions that record the template too (`dedupCurHistories`), to delete after the DaemonSet's pods
+   * are relabelled to {@link HistoryPlan.hash} ({@link relabelPatches}); empty when at most one records it.
+   */
+  duplicates: string[];
 }
 
 /**
@@ -33,9 +41,9 @@ export interface HistoryPlan {
  * data is, as Go JSON, the DaemonSet's `{"spec":{"template":{…,"$patch":"replace"}}}`. With none current, one is
  * created: named `<ds>-<hash>`, `hash` = `ComputeHash(template, status.collisionCount)` (../../../podset/revision/
  * spewHash.ts), labels the template's plus `controller-revision-hash`, annotations the DaemonSet's, its controller
- * reference, `revision` one above the old ones' highest. With several current, the highest `revision` is kept
- * (upstream then deletes the others; Kruiseless leaves them, see the README). A current revision whose number is
- * not above every old one's is renumbered.
+ * reference, `revision` one above the old ones' highest. With several current, the highest `revision` is kept (of
+ * equal ones the last in `revisions`' order, as upstream's `>=` over its list) and the others are `duplicates`, to
+ * delete. A current revision whose number is not above every old one's is renumbered.
  * @throws what `computePodTemplateHash` throws (a quantity Go keeps as `inf.Dec`)
  */
 export function planHistory(ds: DaemonSet, revisions: readonly ControllerRevision[]): HistoryPlan {
@@ -61,10 +69,44 @@ export function planHistory(ds: DaemonSet, revisions: readonly ControllerRevisio
       data,
       revision: next,
     };
-    return { hash, create, old, current: create };
+    return { hash, create, old, current: create, duplicates: [] };
   }
   const cur = current.reduce((keep, r) => (r.revision >= keep.revision ? r : keep), current[0]);
   const hash = cur.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH] ?? cur.metadata.name ?? '';
   const renumber = cur.revision < next ? { ...cur, revision: next } : undefined;
-  return { hash, old, current: renumber ?? cur, ...(renumber ? { renumber } : {}) };
+  const duplicates = current.filter((r) => r !== cur).map((r) => r.metadata.name ?? '');
+  return { hash, old, current: renumber ?? cur, duplicates, ...(renumber ? { renumber } : {}) };
+}
+
+/** A label patch of a pod to the current revision's hash (`dedupCurHistories`' relabelling). */
+export type RelabelPatch = Extract<Action, { type: 'PatchPod' }> & { reason: 'RelabelDuplicateRevision' };
+
+/**
+ * The relabelling that comes before duplicate current revisions are deleted (OpenKruise's `dedupCurHistories`):
+ * every pod of the DaemonSet — of any revision, terminating ones too — whose `controller-revision-hash` is not
+ * `hash` (or that has none) gets it, so that no pod names a deleted revision. Upstream relabels pods of old revisions
+ * as well; so does this, and they then count as updated.
+ * @param pods the DaemonSet's pods, in list order
+ * @param hash the kept revision's hash ({@link HistoryPlan.hash})
+ * @returns one patch per such pod, in `pods`' order; `relabelled` the pods as they are after the patches
+ */
+export function relabelPatches(
+  pods: readonly Pod[],
+  hash: string,
+): { patches: RelabelPatch[]; relabelled: Pod[] } {
+  const patches: RelabelPatch[] = [];
+  const relabelled = pods.map((p) => {
+    if (p.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH] === hash) return p;
+    patches.push({
+      type: 'PatchPod',
+      pod: podRef(p),
+      reason: 'RelabelDuplicateRevision',
+      patch: { metadata: { labels: { [LABEL_CONTROLLER_REVISION_HASH]: hash } } },
+    });
+    return {
+      ...p,
+      metadata: { ...p.metadata, labels: { ...p.metadata.labels, [LABEL_CONTROLLER_REVISION_HASH]: hash } },
+    };
+  });
+  return { patches, relabelled };
 }

@@ -105,6 +105,45 @@ export function nodesToUpdate(
 }
 
 /**
+ * The nodes a rolling update looks at (`getNodesToDaemonPods` as `rollingUpdate` reads it): the listed nodes with
+ * daemon pods, and those that should run one without having any; `desired` counts the nodes that should run one.
+ */
+function updateScope(
+  ds: DaemonSet,
+  nodeList: readonly Node[],
+  byNode: ReadonlyMap<string, Pod[]>,
+): { nodes: Map<string, Node>; podsOf: Map<string, Pod[]>; desired: number } {
+  const spec = daemonPodSpec(ds);
+  const nodes = new Map(nodeList.map((n) => [n.metadata.name ?? '', n]));
+  const podsOf = new Map<string, Pod[]>();
+  for (const [name, pods] of byNode) if (nodes.has(name)) podsOf.set(name, pods);
+  let desired = 0;
+  for (const node of nodeList) {
+    if (!nodeShouldRunDaemonPod(node, ds, spec).shouldRun) continue;
+    desired++;
+    const name = node.metadata.name ?? '';
+    if (!podsOf.has(name)) podsOf.set(name, []);
+  }
+  return { nodes, podsOf, desired };
+}
+
+/**
+ * The nodes a rolling-update step may update now, in its order ({@link nodesToUpdate} over the step's nodes): what
+ * `partition` and `rollingUpdate.selector` leave to it (`kruiseless why` names whether a pod's node is among them).
+ * @param byNode the DaemonSet's pods by node (./podsByNode.ts)
+ */
+export function nodesAllowedToUpdate(
+  ds: DaemonSet,
+  nodeList: readonly Node[],
+  byNode: ReadonlyMap<string, Pod[]>,
+  hash: string,
+  generation: string | undefined,
+): string[] {
+  const { nodes, podsOf } = updateScope(ds, nodeList, byNode);
+  return nodesToUpdate(ds, nodes, podsOf, hash, generation);
+}
+
+/**
  * One rolling-update step (`rollingUpdate`), over the nodes {@link nodesToUpdate} returns, in that order (upstream
  * walks a Go map, in random order; Kruiseless takes the filter's order so that a pass is reproducible).
  * `maxUnavailable` and `maxSurge` are of the nodes that should run the pod (rounded up); both 0 means
@@ -124,17 +163,7 @@ export function rollingUpdateStep(
   generation: string | undefined,
   now: Date,
 ): RollingUpdateStep {
-  const spec = daemonPodSpec(ds);
-  const nodes = new Map(nodeList.map((n) => [n.metadata.name ?? '', n]));
-  const podsOf = new Map<string, Pod[]>();
-  for (const [name, pods] of byNode) if (nodes.has(name)) podsOf.set(name, pods);
-  let desired = 0;
-  for (const node of nodeList) {
-    if (!nodeShouldRunDaemonPod(node, ds, spec).shouldRun) continue;
-    desired++;
-    const name = node.metadata.name ?? '';
-    if (!podsOf.has(name)) podsOf.set(name, []);
-  }
+  const { nodes, podsOf, desired } = updateScope(ds, nodeList, byNode);
   const ru = ds.spec.updateStrategy?.rollingUpdate;
   const rolling = ds.spec.updateStrategy?.type === 'RollingUpdate' && ru !== undefined;
   let maxUnavailable = rolling ? scaled(ru.maxUnavailable, desired, 'up') : 0;

@@ -9,6 +9,7 @@ import type { ControllerRevision, Pod } from '../../../api/types.js';
 import type { Action, PodRef } from '../../../podset/actions.js';
 import type { DaemonSet, DaemonSetStatus } from '../api/types.js';
 import type { FailedPodBackoff } from './failedPodBackoff.js';
+import type { RelabelPatch } from './revision.js';
 
 /** An Event the pass records on the DaemonSet (a `KubeEvent`, declared here so the planner imports no lib/kube). */
 export interface PlanEvent {
@@ -79,7 +80,12 @@ export interface SyncPlan {
   createRevision?: ControllerRevision;
   /** Image pre-download writes, after the revision and before any pod write (./preDownload.ts). */
   preDownload?: ImagePullJobPlan;
-  /** The current ControllerRevision with a raised `revision`, to write first. */
+  /**
+   * Duplicate current revisions (`dedupCurHistories`): the pods relabelled to the kept one's hash, then the
+   * duplicates deleted, before any other write (the rest of the plan sees the pods relabelled).
+   */
+  dedup?: { relabel: RelabelPatch[]; deleteRevisions: string[] };
+  /** The current ControllerRevision with a raised `revision`, to write first (after `dedup`). */
   renumberRevision?: ControllerRevision;
   /** Events recorded before any pod write, in order. */
   events: PlanEvent[];

@@ -552,6 +552,56 @@ describe('planDaemonSet: revision history', () => {
     expect(plan({ revisions: [...eleven, current] }).deleteRevisions).toEqual([]);
   });
 
+  const duplicate = (name: string, hash: string, n: number): ControllerRevision => ({
+    ...revision(),
+    metadata: { ...revision().metadata, name, labels: { app: 'agent', 'controller-revision-hash': hash } },
+    revision: n,
+  });
+
+  it('two revisions record the template: every pod not of the higher one relabelled to it, the other deleted', () => {
+    const p = plan({
+      revisions: [duplicate('agent-dup', 'dup', 3), oldRevision(2), revision()],
+      pods: [
+        pod('agent-a', 'n1'),
+        pod('agent-b', 'n2', { hash: 'old2' }),
+        pod('agent-c', 'n3', { hash: 'dup' }),
+      ],
+    });
+    const relabel = (name: string) => ({
+      type: 'PatchPod',
+      pod: { name, uid: `uid-${name}` },
+      reason: 'RelabelDuplicateRevision',
+      patch: { metadata: { labels: { 'controller-revision-hash': 'dup' } } },
+    });
+    expect(p.dedup).toEqual({
+      relabel: [relabel('agent-a'), relabel('agent-b')],
+      deleteRevisions: [`agent-${HASH}`],
+    });
+    expect([p.hash, p.currentRevision, p.renumberRevision, p.createRevision]).toEqual([
+      'dup',
+      'agent-dup',
+      undefined,
+      undefined,
+    ]);
+    // the rest of the pass sees the pods relabelled: all three updated, nothing replaced
+    expect([p.creates, p.deletes]).toEqual([[], []]);
+    expect([p.status.updatedNumberScheduled, p.status.updateRevision]).toEqual([3, 'dup']);
+  });
+
+  it('of duplicates with the same revision the last listed is kept; the kept one renumbered above the old', () => {
+    const p = plan({
+      revisions: [revision(), duplicate('agent-dup', 'dup', 1), oldRevision(4)],
+      pods: [pod('agent-a', 'n1', { hash: 'dup' })],
+    });
+    expect(p.dedup).toEqual({ relabel: [], deleteRevisions: [`agent-${HASH}`] });
+    expect(p.renumberRevision?.metadata.name).toBe('agent-dup');
+    expect(p.renumberRevision?.revision).toBe(5);
+  });
+
+  it('one revision recording the template: no dedup', () => {
+    expect(plan({ pods: [pod('agent-a', 'n1', { hash: 'other' })] }).dedup).toBeUndefined();
+  });
+
   it('renumbers the current revision above a newer old one (a rollback)', () => {
     const p = plan({ revisions: [oldRevision(4), revision()] });
     expect(p.renumberRevision?.revision).toBe(5);

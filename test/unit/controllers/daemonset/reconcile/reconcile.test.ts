@@ -252,6 +252,38 @@ describe('reconcileDaemonSet', () => {
     });
   });
 
+  test('a second revision recording the template, numbered higher: pods relabelled to it, then the first deleted', async () => {
+    const h = setup();
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    const revisions = h.kube.objects(RESOURCES.controllerrevisions);
+    const first = revisions.get(`agent-${HASH}`)!;
+    revisions.set('agent-dup', {
+      ...structuredClone(first),
+      metadata: {
+        ...structuredClone(first.metadata),
+        name: 'agent-dup',
+        labels: { app: 'agent', 'controller-revision-hash': 'dup' },
+      },
+      revision: 2,
+    });
+    h.journal.length = 0;
+
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    expect(h.journal.filter((l) => /^(create|patch|replace controllerrevision|delete)/.test(l))).toEqual([
+      'patch pod agent-abc00',
+      'patch pod agent-abc01',
+      'patch pod agent-abc02',
+      `delete controllerrevision agent-${HASH}`,
+    ]);
+    expect([...h.kube.pods.values()].map((p) => p.metadata.labels)).toEqual([
+      { app: 'agent', 'controller-revision-hash': 'dup' },
+      { app: 'agent', 'controller-revision-hash': 'dup' },
+      { app: 'agent', 'controller-revision-hash': 'dup' },
+    ]);
+    expect([...revisions.keys()]).toEqual(['agent-dup']);
+    expect(h.sets.get('agent')?.status).toMatchObject({ updatedNumberScheduled: 3, updateRevision: 'dup' });
+  });
+
   test('a selector changed so its template no longer matches: FailedValidation, its pods kept, none released or made', async () => {
     const h = setup(['n0']);
     await reconcileDaemonSet(h.deps(), REQUEST);
