@@ -75,6 +75,28 @@ describe('SidecarSet webhook (defaults and hash) against OpenKruise v1.9.0 outpu
     expect(ops.map((o) => o.path)).toContain('/metadata/annotations');
   });
 
+  it('stores spec.namespace as OpenKruise v1.9.0 reads it back through its v1beta1 storage: a name-label namespaceSelector', () => {
+    const input = read('minimal.input.json');
+    input.spec.namespace = 'team-a';
+    input.spec.namespaceSelector = { matchLabels: { env: 'prod' } };
+    const stored = mutateSidecarSet(input);
+    expect(stored.spec.namespace).toBeUndefined();
+    expect(stored.spec.namespaceSelector).toEqual({
+      matchLabels: { 'kubernetes.io/metadata.name': 'team-a' },
+    });
+    expect(stored.metadata.annotations).toEqual(read('minimal.openkruise.json').metadata.annotations);
+    expect(input.spec.namespace).toBe('team-a');
+  });
+
+  it('drops an empty spec.namespace and keeps a namespaceSelector given alone', () => {
+    const input = read('minimal.input.json');
+    input.spec.namespace = '';
+    input.spec.namespaceSelector = { matchLabels: { env: 'prod' } };
+    const stored = mutateSidecarSet(input);
+    expect('namespace' in stored.spec).toBe(false);
+    expect(stored.spec.namespaceSelector).toEqual({ matchLabels: { env: 'prod' } });
+  });
+
   it('is registered for the cluster-scoped resource', () => {
     const config = mutatingWebhookConfiguration({ name: 'x', url: 'https://h/mutate' }, [
       sidecarSetMutator,
