@@ -38,14 +38,26 @@ export function namespaceAsSelector(spec: SidecarSet['spec']): void {
 }
 
 /**
+ * In place: `updateStrategy.paused` and `injectionStrategy.paused` when `false` are dropped, as OpenKruise v1.9.0's
+ * conversion to its v1beta1 storage writes them (Go `bool` fields with `omitempty`), so a v1alpha1 client reads no
+ * `paused: false` back.
+ */
+export function dropFalsePaused(spec: SidecarSet['spec']): void {
+  for (const strategy of [spec.updateStrategy, spec.injectionStrategy])
+    if (strategy && strategy.paused === false) delete strategy.paused;
+}
+
+/**
  * `sidecarSet` as OpenKruise's SidecarSet webhook stores it: defaults, Go's round trip of the containers, and the
  * annotations `kruise.io/sidecarset-hash` and `kruise.io/sidecarset-hash-without-image` over the result; then
- * `spec.namespace` as its v1beta1 storage keeps it ({@link namespaceAsSelector}).
+ * `spec.namespace` and the `paused` flags as its v1beta1 storage keeps them ({@link namespaceAsSelector},
+ * {@link dropFalsePaused}).
  * Pure: the input is not modified.
  */
 export function mutateSidecarSet(sidecarSet: SidecarSet): SidecarSet {
   const out = defaultSidecarSet(sidecarSet);
   namespaceAsSelector(out.spec);
+  dropFalsePaused(out.spec);
   for (const key of ['containers', 'initContainers'] as const) {
     const list = goRoundTrip(out.spec[key]);
     if (list) out.spec[key] = list as unknown as SidecarSet['spec'][typeof key];

@@ -97,6 +97,20 @@ describe('SidecarSet webhook (defaults and hash) against OpenKruise v1.9.0 outpu
     expect(stored.spec.namespaceSelector).toEqual({ matchLabels: { env: 'prod' } });
   });
 
+  it('drops paused: false of both strategies (v1beta1 omitempty) and keeps paused: true', () => {
+    const input = read('minimal.input.json');
+    input.spec.updateStrategy = { paused: false, partition: 0 };
+    input.spec.injectionStrategy = { paused: false };
+    const stored = mutateSidecarSet(input);
+    expect(stored.spec.updateStrategy).toEqual({ type: 'RollingUpdate', maxUnavailable: 1, partition: 0 });
+    expect(stored.spec.injectionStrategy).toEqual({});
+    input.spec.updateStrategy = { paused: true };
+    input.spec.injectionStrategy = { paused: true };
+    const paused = mutateSidecarSet(input);
+    expect(paused.spec.updateStrategy?.paused).toBe(true);
+    expect(paused.spec.injectionStrategy?.paused).toBe(true);
+  });
+
   it('is registered for the cluster-scoped resource', () => {
     const config = mutatingWebhookConfiguration({ name: 'x', url: 'https://h/mutate' }, [
       sidecarSetMutator,
