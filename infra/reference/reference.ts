@@ -6,7 +6,11 @@
  * Installation, as OpenKruise's own manifests describe it, adapted to a process outside the cluster:
  * - the module's CRDs (`config/crd/bases`) replace Kruiseless's CloneSet CRD; when the CloneSet CRD serves more
  *   than one version (v1.9.0: v1alpha1 and v1beta1, stored as v1beta1) it gets the conversion settings of
- *   `config/crd/patches/webhook_in_clonesets.yaml`, pointed at service `kruise-webhook-service` in `kruise-system`;
+ *   `config/crd/patches/webhook_in_clonesets.yaml`, pointed at service `kruise-webhook-service` in `kruise-system`,
+ *   and so does the SidecarSet CRD (`webhook_in_sidecarsets.yaml`; v1.9.0 stores SidecarSets as v1beta1, whose
+ *   conversion turns a v1alpha1 `spec.namespace` into a namespaceSelector — without it the API server's `None`
+ *   conversion pruned the field and OpenKruise injected every namespace's pods). OpenKruise's Helm chart installs
+ *   its CRDs as `kustomize build config/crd` makes them, with these patches (`scripts/generate_helm_crds.sh`);
  * - namespace `kruise-system`;
  * - the webhook configurations of `config/webhook/manifests.yaml`, named `kruise-mutating-webhook-configuration`
  *   and `kruise-validating-webhook-configuration` and pointed at the same service;
@@ -51,6 +55,7 @@ export const REFERENCE_ANNOTATION = 'kruiseless.io/reference';
 /** Field manager of the reference's server-side applies. */
 const FIELD_MANAGER = 'kruiseless-reference';
 const CLONESET_CRD = 'clonesets.apps.kruise.io';
+const SIDECARSET_CRD = 'sidecarsets.apps.kruise.io';
 /** The one CloneSet version Kruiseless's CRD (infra/crds) serves and stores. */
 const KRUISELESS_VERSION = 'v1alpha1';
 const PROBE_NAME = 'kruiseless-reference-probe';
@@ -318,6 +323,7 @@ async function installOpenKruiseCrds(
     // Installed by an earlier start. Not re-applied: kruise-manager has since written the conversion webhook's
     // `url` (its own field), and our `service` next to it would make the CRD invalid. A new manager rewrites the url.
     log(`[reference] CRDs of OpenKruise ${version} already installed`);
+    await ensureSidecarSetConversion(paths, kubeconfig, log);
     return;
   }
   const crds: CrdShape[] = [];
@@ -329,18 +335,8 @@ async function installOpenKruiseCrds(
   }
   for (const crd of crds) {
     crd.metadata.annotations = { ...crd.metadata.annotations, [REFERENCE_ANNOTATION]: mark };
-    if (crd.metadata.name === CLONESET_CRD && crd.spec.versions.length > 1) {
-      const patch = readDocs(paths.clonesetConversionPatch)[0] as unknown as CrdShape;
-      const conversion = structuredClone(patch.spec.conversion) as {
-        webhook?: { clientConfig?: { service?: Record<string, unknown> } };
-      };
-      const svc = conversion.webhook?.clientConfig?.service;
-      if (!svc)
-        throw new Error(`${paths.clonesetConversionPatch}: no spec.conversion.webhook.clientConfig.service`);
-      svc.name = WEBHOOK_SERVICE;
-      svc.namespace = KRUISE_NAMESPACE;
-      crd.spec.conversion = conversion;
-    }
+    const patchFile = conversionPatches(paths)[crd.metadata.name];
+    if (patchFile && crd.spec.versions.length > 1) crd.spec.conversion = conversionOf(patchFile);
   }
   const cloneSetCrd = crds.find((c) => c.metadata.name === CLONESET_CRD);
   if (current && cloneSetCrd) {
@@ -368,6 +364,45 @@ async function installOpenKruiseCrds(
   const names = crds.map((c) => `crd/${c.metadata.name}`);
   await kubectl(['wait', '--for=condition=Established', '--timeout=60s', ...names], kubeconfig);
   log(`[reference] ${crds.length} CRDs of OpenKruise ${version} installed`);
+}
+
+/** The CRDs that get the module's conversion settings, each with its patch file. */
+function conversionPatches(paths: OpenKruisePaths): Record<string, string> {
+  return { [CLONESET_CRD]: paths.clonesetConversionPatch, [SIDECARSET_CRD]: paths.sidecarsetConversionPatch };
+}
+
+/**
+ * The `spec.conversion` of a `config/crd/patches/webhook_in_*.yaml` file, its service pointed at
+ * `kruise-webhook-service` in `kruise-system` (kruise-manager rewrites it to its URL when it starts).
+ * @throws Error when the file has no `spec.conversion.webhook.clientConfig.service`
+ */
+function conversionOf(patchFile: string): Record<string, unknown> {
+  const patch = readDocs(patchFile)[0] as unknown as CrdShape;
+  const conversion = structuredClone(patch.spec.conversion) as {
+    webhook?: { clientConfig?: { service?: Record<string, unknown> } };
+  };
+  const svc = conversion.webhook?.clientConfig?.service;
+  if (!svc) throw new Error(`${patchFile}: no spec.conversion.webhook.clientConfig.service`);
+  svc.name = WEBHOOK_SERVICE;
+  svc.namespace = KRUISE_NAMESPACE;
+  return conversion;
+}
+
+/**
+ * A reference installed before the SidecarSet CRD got its conversion settings: adds them (a merge patch) when the
+ * CRD serves more than one version and has none. Called while kruise-manager is stopped, which rewrites them to its
+ * URL when it starts.
+ */
+async function ensureSidecarSetConversion(
+  paths: OpenKruisePaths,
+  kubeconfig: string,
+  log: Log,
+): Promise<void> {
+  const crd = await getCrd(SIDECARSET_CRD, kubeconfig);
+  if (!crd || crd.spec.versions.length < 2 || crd.spec.conversion?.strategy === 'Webhook') return;
+  const patch = JSON.stringify({ spec: { conversion: conversionOf(paths.sidecarsetConversionPatch) } });
+  await kubectl(['patch', 'crd', SIDECARSET_CRD, '--type', 'merge', '-p', patch], kubeconfig);
+  log(`[reference] conversion webhook set on ${SIDECARSET_CRD}`);
 }
 
 /** Applies the module's two webhook configurations under OpenKruise's install names, pointed at its service. */

@@ -48,6 +48,8 @@ export interface OpenKruisePaths {
   webhookManifests: string;
   /** the module's conversion settings for the CloneSet CRD (`config/crd/patches/webhook_in_clonesets.yaml`) */
   clonesetConversionPatch: string;
+  /** the module's conversion settings for the SidecarSet CRD (`config/crd/patches/webhook_in_sidecarsets.yaml`) */
+  sidecarsetConversionPatch: string;
 }
 
 /** Cache paths of `version` (nothing is checked or created). */
@@ -64,6 +66,7 @@ export function openKruisePaths(version: string): OpenKruisePaths {
     crdBases: path.join(src, 'config', 'crd', 'bases'),
     webhookManifests: path.join(src, 'config', 'webhook', 'manifests.yaml'),
     clonesetConversionPatch: path.join(src, 'config', 'crd', 'patches', 'webhook_in_clonesets.yaml'),
+    sidecarsetConversionPatch: path.join(src, 'config', 'crd', 'patches', 'webhook_in_sidecarsets.yaml'),
   };
 }
 

@@ -18,7 +18,7 @@ import type { Logger } from '../core/logger.js';
 import { deadlineSignal, sleepUnlessAborted } from '../core/deadline.js';
 import { noteIdle } from './idle.js';
 import { ownerResyncAfterRelist, relist } from './relist.js';
-import { requestsForChange, type MapReads, type WatchStream } from './watchSpec.js';
+import { requestsForChange, type ChangeType, type MapReads, type WatchStream } from './watchSpec.js';
 
 export type { WatchStream } from './watchSpec.js';
 
@@ -196,8 +196,8 @@ async function follow(
   };
 
   const reads: MapReads = { cluster: deps.cluster, kube: deps.kube };
-  const handle = (obj: JsonObject): void => {
-    buffer.push(requestsForChange(stream, obj, reads, deps.log));
+  const handle = (obj: JsonObject, change: ChangeType): void => {
+    buffer.push(requestsForChange(stream, obj, reads, deps.log, change));
   };
   try {
     while (!stop.aborted) {
@@ -208,7 +208,7 @@ async function follow(
           stream,
           stop,
           async (objects) => {
-            for (const obj of objects) handle(obj);
+            for (const obj of objects) handle(obj, 'LISTED');
             await flush(); // bufferRv is undefined: published, the resume point stays put
           },
           deps.relistPageSize,
@@ -247,7 +247,7 @@ async function follow(
           (type, obj: JsonObject) => {
             const objRv = (obj.metadata as JsonObject | undefined)?.resourceVersion;
             if (typeof objRv === 'string') bufferRv = newerResourceVersion(bufferRv ?? rv, objRv);
-            if (type !== 'BOOKMARK') handle(obj);
+            if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') handle(obj, type);
           },
         );
       } finally {

@@ -35,6 +35,12 @@ export interface MapReads {
 }
 
 /**
+ * How a watched object changed, as the watch reported it; `LISTED` for an object of a (re)list, which may be new or
+ * changed (a map function must then assume either).
+ */
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'LISTED';
+
+/**
  * Any other object whose change concerns reconciled objects (controller-runtime's `Watches` with
  * `EnqueueRequestsFromMapFunc`): a Node → every DaemonSet/BroadcastJob, a Pod → every SidecarSet whose selector
  * matches. The function gets the changed object and the reads it needs, and names the reconciled objects.
@@ -44,10 +50,11 @@ export interface MapWatch {
   resource: Resource;
   labelSelector?: string;
   /**
-   * The reconciled objects `obj` concerns (namespace absent for a cluster-scoped kind); none is fine.
+   * The reconciled objects `obj` concerns (namespace absent for a cluster-scoped kind); none is fine. `change` says
+   * how `obj` changed (controller-runtime's handlers tell a create from an update the same way).
    * @throws whatever its reads throw: the pump logs it and drops the change (the resync covers it)
    */
-  map(obj: JsonObject, reads: MapReads): Promise<ObjectRef[]>;
+  map(obj: JsonObject, reads: MapReads, change: ChangeType): Promise<ObjectRef[]>;
 }
 
 /** One watch of a controller. */
@@ -191,13 +198,15 @@ export function requestForObject(
 
 /**
  * Every request a changed object of a stream makes, over all its consumers: `For`/`Owns` at once, `Map` through its
- * function and reads. A failing map function is logged and contributes nothing (the resync covers the change).
+ * function and reads (given `change`; default `LISTED`, which says nothing of how it changed). A failing map function
+ * is logged and contributes nothing (the resync covers the change).
  */
 export async function requestsForChange(
   stream: WatchStream,
   obj: JsonObject,
   reads: MapReads,
   log: Logger,
+  change: ChangeType = 'LISTED',
 ): Promise<ReconcileRequest[]> {
   const out: ReconcileRequest[] = [];
   const resourceVersion = str(((obj.metadata ?? {}) as JsonObject).resourceVersion);
@@ -208,7 +217,7 @@ export async function requestsForChange(
       continue;
     }
     try {
-      for (const ref of await spec.map(obj, reads)) {
+      for (const ref of await spec.map(obj, reads, change)) {
         const r = requestOf(reads.cluster, controller, ref, 'MappedObjectChanged', resourceVersion);
         if (r) out.push(r);
       }

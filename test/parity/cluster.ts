@@ -139,6 +139,19 @@ export class ParityCluster {
     for (let i = 0; i < 120 && (await get()); i++) await new Promise((r) => setTimeout(r, 250));
   }
 
+  /**
+   * Deletes the scenario's object `name` (background propagation: what it owns is left to the garbage collector);
+   * a cluster-scoped one as {@link deleteClusterObject}, waiting until it is gone. 404 counts as done.
+   */
+  async deleteObject(namespace: string, name: string): Promise<void> {
+    if (this.kind.clusterScoped) return this.deleteClusterObject(name);
+    await this.custom
+      .deleteNamespacedCustomObject({ ...this.kind.resource, namespace, name })
+      .catch((e: unknown) => {
+        if (statusCode(e) !== 404) throw e;
+      });
+  }
+
   /** Creates a pod in `namespace` (a cluster-scoped kind's scenario makes the pods its object acts on). */
   async createPod(namespace: string, manifest: Record<string, unknown>): Promise<void> {
     await this.core.createNamespacedPod({
@@ -219,6 +232,21 @@ export class ParityCluster {
   }
 
   /**
+   * The ControllerRevisions of the scenario: the namespace's, or for a kind keeping them elsewhere
+   * (`kind.revisionsIn`) those of object `name` there (none before it is named).
+   */
+  private async listRevisions(namespace: string, name: string): Promise<V1ControllerRevision[]> {
+    const where = this.kind.revisionsIn;
+    if (!where) return (await this.apps.listNamespacedControllerRevision({ namespace })).items;
+    if (!name) return [];
+    const list = await this.apps.listNamespacedControllerRevision({
+      namespace: where.namespace,
+      labelSelector: `${where.objectNameLabel}=${name}`,
+    });
+    return list.items;
+  }
+
+  /**
    * The namespace's ImagePullJobs (v1alpha1), none when the resource is not served.
    * @throws other API errors
    */
@@ -233,7 +261,7 @@ export class ParityCluster {
   }
 
   /**
-   * Reads the scenario's object `name`, the pods, PVCs, ControllerRevisions, ImagePullJobs (none when the resource is
+   * Reads the scenario's object `name`, the pods, PVCs, ControllerRevisions (see {@link listRevisions}), ImagePullJobs (none when the resource is
    * not served) and Events of one namespace.
    */
   async read(namespace: string, name: string): Promise<ClusterState> {
@@ -249,7 +277,7 @@ export class ParityCluster {
         }),
       this.core.listNamespacedPod({ namespace }).then((l) => l.items),
       this.core.listNamespacedPersistentVolumeClaim({ namespace }).then((l) => l.items),
-      this.apps.listNamespacedControllerRevision({ namespace }).then((l) => l.items),
+      this.listRevisions(namespace, name),
       this.listImagePullJobs(namespace),
       this.core.listNamespacedEvent({ namespace }).then((l) => l.items),
     ]);

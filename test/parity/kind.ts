@@ -33,6 +33,12 @@ export interface ParityKind {
    * namespace's deletion does not take it), and the scenario creates the pods it acts on (`createPod` steps).
    */
   clusterScoped?: boolean;
+  /**
+   * Where the kind keeps its ControllerRevisions when not in the object's namespace (SidecarSet: OpenKruise's manager
+   * namespace `kruise-system`), and the label naming the object they belong to (`kruise.io/sidecarset-name`): the
+   * snapshot then holds the revisions of the scenario's object from there. Absent: the scenario namespace's.
+   */
+  revisionsIn?: { namespace: string; objectNameLabel: string };
   /** Pod and PVC label holding a random per-instance id, normalised to `<id>` (absent: the kind has none). */
   instanceIdLabel?: string;
   /**

@@ -63,6 +63,8 @@ export async function runScenario(
   await cluster.ensureNamespace(namespace);
   const timeline = new Timeline(cluster, namespace);
   let name = '';
+  // every object the scenario created: a cluster-scoped one outlives the namespace and is deleted after the run
+  const created = new Set<string>();
   let previous = new Set<string>();
   try {
     await timeline.start();
@@ -81,7 +83,9 @@ export async function runScenario(
         previous = podUids(state);
         continue;
       }
-      name = (await applyStep(cluster, namespace, name, step, nodes)) ?? name;
+      const made = await applyStep(cluster, namespace, name, step, nodes);
+      if (made !== undefined) created.add(made);
+      name = made ?? name;
     }
   } catch (e) {
     result.error = errorMessage(e);
@@ -89,7 +93,7 @@ export async function runScenario(
     timeline.stop();
     try {
       if (!opts.keep) {
-        await cluster.deleteClusterObject(name).catch(() => undefined);
+        for (const n of created) await cluster.deleteClusterObject(n).catch(() => undefined);
         await cluster.deleteNamespace(namespace).catch(() => undefined);
       }
     } finally {
@@ -182,6 +186,7 @@ async function applyStep(
   if ('createPod' in step) return void (await cluster.createPod(namespace, step.createPod));
   if (!name) throw new Error(`a step before the ${cluster.kind.kind} was created`);
   if ('patch' in step) return void (await cluster.patchObject(namespace, name, step.patch));
+  if ('deleteObject' in step) return void (await cluster.deleteObject(namespace, name));
   if ('scale' in step)
     return void (await cluster.patchObject(namespace, name, { spec: { replicas: step.scale } }));
   if ('scaleSubresource' in step)

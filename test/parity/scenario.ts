@@ -76,6 +76,8 @@ export const StepSchema = z.union([
   z.object({ create: JsonObjectSchema }).strict(),
   z.object({ createPod: JsonObjectSchema }).strict(),
   z.object({ patch: JsonObjectSchema }).strict(),
+  /** Deletes the scenario's object (the one created last), leaving what it made. */
+  z.object({ deleteObject: z.literal(true) }).strict(),
   z.object({ scale: z.number().int().min(0) }).strict(),
   z.object({ scaleSubresource: z.number().int().min(0) }).strict(),
   z.object({ mark: z.object({ pod: PodSelectorSchema, marker: z.string() }).strict() }).strict(),

@@ -2,7 +2,8 @@
  * OpenKruise's mutating webhook for SidecarSets (`pkg/webhook/sidecarset/mutating`, v1alpha1 branch of `Handle`) as a
  * {@link Mutator}: on CREATE and UPDATE the SidecarSet is stored defaulted (./defaults.ts), its containers and init
  * containers as Go writes them back (./goTypedJson.ts: zero `omitempty` fields and unknown fields gone), and with the
- * two hash annotations (./hash.ts) the pod webhook copies into every pod it injects.
+ * two hash annotations (./hash.ts) the pod webhook copies into every pod it injects; and `spec.namespace` as
+ * OpenKruise v1.9.0 keeps it, a namespaceSelector (see {@link namespaceAsSelector}).
  */
 import type { Mutator, MutationRequest } from '../../../api/admission/mutation.js';
 import type { JsonObject, JsonValue } from '../../../api/types.js';
@@ -19,13 +20,44 @@ function goRoundTrip(list: unknown): JsonValue[] | undefined {
   return JSON.parse(goSidecarContainersJson(list as JsonValue[])) as JsonValue[];
 }
 
+/** The namespace label the API server sets on every namespace (Kubernetes 1.21+): its name. */
+const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/**
+ * In place: a v1alpha1 `spec.namespace` as OpenKruise v1.9.0 stores it. Its storage version is v1beta1, which has no
+ * `namespace` field; the conversion (`apis/apps/v1alpha1/sidecarset_conversion.go`, `ConvertTo`) turns a non-empty one
+ * into `namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: <namespace>}}` (replacing any selector given
+ * beside it) and the way back does not restore it, so a v1alpha1 client reads the selector and no `namespace`. The
+ * pods it takes are the same ones. An empty `namespace` is dropped (Go's `omitempty`).
+ */
+export function namespaceAsSelector(spec: SidecarSet['spec']): void {
+  const namespace = spec.namespace;
+  delete spec.namespace;
+  if (typeof namespace === 'string' && namespace !== '')
+    spec.namespaceSelector = { matchLabels: { [NAMESPACE_NAME_LABEL]: namespace } };
+}
+
+/**
+ * In place: `updateStrategy.paused` and `injectionStrategy.paused` when `false` are dropped, as OpenKruise v1.9.0's
+ * conversion to its v1beta1 storage writes them (Go `bool` fields with `omitempty`), so a v1alpha1 client reads no
+ * `paused: false` back.
+ */
+export function dropFalsePaused(spec: SidecarSet['spec']): void {
+  for (const strategy of [spec.updateStrategy, spec.injectionStrategy])
+    if (strategy && strategy.paused === false) delete strategy.paused;
+}
+
 /**
  * `sidecarSet` as OpenKruise's SidecarSet webhook stores it: defaults, Go's round trip of the containers, and the
- * annotations `kruise.io/sidecarset-hash` and `kruise.io/sidecarset-hash-without-image` over the result.
+ * annotations `kruise.io/sidecarset-hash` and `kruise.io/sidecarset-hash-without-image` over the result; then
+ * `spec.namespace` and the `paused` flags as its v1beta1 storage keeps them ({@link namespaceAsSelector},
+ * {@link dropFalsePaused}).
  * Pure: the input is not modified.
  */
 export function mutateSidecarSet(sidecarSet: SidecarSet): SidecarSet {
   const out = defaultSidecarSet(sidecarSet);
+  namespaceAsSelector(out.spec);
+  dropFalsePaused(out.spec);
   for (const key of ['containers', 'initContainers'] as const) {
     const list = goRoundTrip(out.spec[key]);
     if (list) out.spec[key] = list as unknown as SidecarSet['spec'][typeof key];

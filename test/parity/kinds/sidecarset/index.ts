@@ -1,7 +1,7 @@
 /**
  * SidecarSet in the parity harness: `apps.kruise.io/v1alpha1 sidecarsets` (cluster-scoped; the version both
  * OpenKruise and Kruiseless's CRD serve), pods the scenario creates itself (`createPod`) and the pod webhook of
- * each side injects, no instance-id label, no field naming pods to delete, the differences of `deliberate.yaml`.
+ * each side injects, its ControllerRevisions in `kruise-system` (where OpenKruise keeps them), no instance-id label, no field naming pods to delete, the differences of `deliberate.yaml`.
  * Scenarios: `test/parity/scenarios/sidecarset/`.
  */
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ export const sidecarSet: ParityKind = {
   kind: 'SidecarSet',
   resource: { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'sidecarsets' },
   clusterScoped: true,
+  revisionsIn: { namespace: 'kruise-system', objectNameLabel: 'kruise.io/sidecarset-name' },
   perReconcileEventReasons: new Set(['NotUpgradablePods']),
   conflictOnlyConditionTypes: new Set(),
   deliberate: z

@@ -4,7 +4,7 @@
  */
 import { CONTROLLERS } from '../../../../lib/controllers/index.js';
 import { sidecarSetsForPod } from '../../../../lib/controllers/sidecarset/podWatch.js';
-import { requestsForChange, watchStreams } from '../../../../lib/source/watchSpec.js';
+import { requestsForChange, watchStreams, type MapReads } from '../../../../lib/source/watchSpec.js';
 import type { Logger } from '../../../../lib/core/logger.js';
 
 const pod = (annotations?: Record<string, string>) => ({
@@ -49,5 +49,53 @@ describe('SidecarSet pod watch (enqueueRequestForPod)', () => {
         resourceVersion: '7',
       },
     ]);
+  });
+
+  it('a modified pod names no NotUpdate SidecarSet and none that is gone (upstream updatePod), one GET each', async () => {
+    const got: string[] = [];
+    const stored: Record<string, unknown> = {
+      roll: { metadata: { name: 'roll' }, spec: { updateStrategy: { type: 'RollingUpdate' } } },
+      frozen: { metadata: { name: 'frozen' }, spec: { updateStrategy: { type: 'NotUpdate' } } },
+    };
+    const reads = {
+      cluster: 'c1',
+      kube: {
+        get: (_r: unknown, ref: { name: string }) => {
+          got.push(ref.name);
+          return Promise.resolve(stored[ref.name]);
+        },
+        list: () => Promise.reject(new Error('no list expected')),
+      },
+    } as unknown as MapReads;
+    const injected = pod({ 'kruise.io/sidecarset-injected-list': 'frozen,roll,gone' });
+    expect(await sidecarSetsForPod(injected, reads, 'MODIFIED')).toEqual([{ name: 'roll' }]);
+    expect(got).toEqual(['frozen', 'roll', 'gone']);
+    got.length = 0;
+    for (const change of ['ADDED', 'DELETED', 'LISTED'] as const)
+      expect(await sidecarSetsForPod(injected, reads, change)).toEqual([
+        { name: 'frozen' },
+        { name: 'roll' },
+        { name: 'gone' },
+      ]);
+    expect(got).toEqual([]);
+  });
+
+  it('requestsForChange hands the watch event type to the map function', async () => {
+    const stream = watchStreams(CONTROLLERS).find(
+      (s) => s.watched.plural === 'pods' && s.labelSelector === undefined,
+    );
+    const reads = {
+      cluster: 'c1',
+      kube: {
+        get: () =>
+          Promise.resolve({ metadata: { name: 'x' }, spec: { updateStrategy: { type: 'NotUpdate' } } }),
+        list: () => Promise.reject(new Error('no list expected')),
+      },
+    } as unknown as MapReads;
+    const injected = pod({ 'kruise.io/sidecarset-injected-list': 'x' });
+    expect(await requestsForChange(stream!, injected, reads, {} as Logger, 'MODIFIED')).toEqual([]);
+    expect(
+      (await requestsForChange(stream!, injected, reads, {} as Logger, 'ADDED')).map((r) => r.name),
+    ).toEqual(['x']);
   });
 });

@@ -75,6 +75,42 @@ describe('SidecarSet webhook (defaults and hash) against OpenKruise v1.9.0 outpu
     expect(ops.map((o) => o.path)).toContain('/metadata/annotations');
   });
 
+  it('stores spec.namespace as OpenKruise v1.9.0 reads it back through its v1beta1 storage: a name-label namespaceSelector', () => {
+    const input = read('minimal.input.json');
+    input.spec.namespace = 'team-a';
+    input.spec.namespaceSelector = { matchLabels: { env: 'prod' } };
+    const stored = mutateSidecarSet(input);
+    expect(stored.spec.namespace).toBeUndefined();
+    expect(stored.spec.namespaceSelector).toEqual({
+      matchLabels: { 'kubernetes.io/metadata.name': 'team-a' },
+    });
+    expect(stored.metadata.annotations).toEqual(read('minimal.openkruise.json').metadata.annotations);
+    expect(input.spec.namespace).toBe('team-a');
+  });
+
+  it('drops an empty spec.namespace and keeps a namespaceSelector given alone', () => {
+    const input = read('minimal.input.json');
+    input.spec.namespace = '';
+    input.spec.namespaceSelector = { matchLabels: { env: 'prod' } };
+    const stored = mutateSidecarSet(input);
+    expect('namespace' in stored.spec).toBe(false);
+    expect(stored.spec.namespaceSelector).toEqual({ matchLabels: { env: 'prod' } });
+  });
+
+  it('drops paused: false of both strategies (v1beta1 omitempty) and keeps paused: true', () => {
+    const input = read('minimal.input.json');
+    input.spec.updateStrategy = { paused: false, partition: 0 };
+    input.spec.injectionStrategy = { paused: false };
+    const stored = mutateSidecarSet(input);
+    expect(stored.spec.updateStrategy).toEqual({ type: 'RollingUpdate', maxUnavailable: 1, partition: 0 });
+    expect(stored.spec.injectionStrategy).toEqual({});
+    input.spec.updateStrategy = { paused: true };
+    input.spec.injectionStrategy = { paused: true };
+    const paused = mutateSidecarSet(input);
+    expect(paused.spec.updateStrategy?.paused).toBe(true);
+    expect(paused.spec.injectionStrategy?.paused).toBe(true);
+  });
+
   it('is registered for the cluster-scoped resource', () => {
     const config = mutatingWebhookConfiguration({ name: 'x', url: 'https://h/mutate' }, [
       sidecarSetMutator,
