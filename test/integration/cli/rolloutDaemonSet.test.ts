@@ -13,10 +13,10 @@ import type { DaemonSet } from '../../../lib/controllers/daemonset/api/types.js'
 import { runCli } from '../../../lib/cli/program.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { startPipeline, testKubeconfig } from '../support/pipeline.js';
+import { agentDaemonSet, createFileNodes, deleteNodes, DS_API, getDaemonSet } from '../support/daemonset.js';
 import { waitFor } from '../support/wait.js';
 
 const ctx = useTestNamespace('cli-rollout-ds');
-const DS_API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'daemonsets' };
 const LABEL = 'kruiseless.io/ds-cli-test';
 const SHOWN = 'daemonset.apps.kruise.io/agent';
 let embedded: Embedded;
@@ -24,13 +24,7 @@ let nodes: string[] = [];
 const env = (): Record<string, string> => ({ KUBECONFIG: testKubeconfig(), HOME: '/nonexistent' });
 const cli = (...argv: string[]) => runCli([...argv, '-n', ctx.namespace], env());
 
-async function getSet(): Promise<DaemonSet> {
-  return (await ctx.custom.getNamespacedCustomObject({
-    ...DS_API,
-    namespace: ctx.namespace,
-    name: 'agent',
-  })) as DaemonSet;
-}
+const getSet = (): Promise<DaemonSet> => getDaemonSet(ctx.custom, ctx.namespace);
 
 /** `<node>=<image>` of each live pod, by node name. */
 async function images(): Promise<string[]> {
@@ -63,41 +57,15 @@ async function patchSet(body: object[]): Promise<void> {
 
 beforeAll(async () => {
   embedded = await startPipeline(ctx.namespace);
-  nodes = ['a', 'b'].map((s) => `kwok-cli-ds-${ctx.namespace}-${s}`);
-  for (const name of nodes)
-    await ctx.core.createNode({
-      body: {
-        metadata: {
-          name,
-          labels: { type: 'kwok', 'kubernetes.io/hostname': name, [LABEL]: ctx.namespace },
-          annotations: { 'kwok.x-k8s.io/node': 'fake' },
-        },
-        spec: { taints: [{ key: LABEL, value: ctx.namespace, effect: 'NoSchedule' }] },
-      },
-    });
-  const ds: DaemonSet = {
-    apiVersion: 'apps.kruise.io/v1beta1',
-    kind: 'DaemonSet',
-    metadata: { name: 'agent', namespace: ctx.namespace },
-    spec: {
-      selector: { matchLabels: { app: 'agent' } },
-      template: {
-        metadata: { labels: { app: 'agent' } },
-        spec: {
-          nodeSelector: { [LABEL]: ctx.namespace },
-          tolerations: [{ key: LABEL, operator: 'Exists' }],
-          containers: [{ name: 'agent', image: 'nginx:1.25' }],
-        },
-      },
-    },
-  };
+  nodes = await createFileNodes(ctx.core, 'kwok-cli-ds', LABEL, ctx.namespace);
+  const ds = agentDaemonSet(ctx.namespace, LABEL);
   await ctx.custom.createNamespacedCustomObject({ ...DS_API, namespace: ctx.namespace, body: ds });
   await settled();
 }, 150_000);
 
 afterAll(async () => {
   await embedded?.stop();
-  for (const name of nodes) await ctx.core.deleteNode({ name }).catch(() => undefined);
+  await deleteNodes(ctx.core, nodes);
 });
 
 describe('kruiseless rollout on an Advanced DaemonSet', () => {

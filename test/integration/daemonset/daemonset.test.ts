@@ -19,42 +19,25 @@ import { createKubeClient } from '../../../lib/kube/index.js';
 import { pointCrdsAtConverter, startConversionServer } from '../../../lib/local/conversionServer.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { E2E_CLUSTER, startPipeline } from '../support/pipeline.js';
+import { agentDaemonSet, createFileNodes, deleteNodes, DS_API, getDaemonSet } from '../support/daemonset.js';
 import { waitFor } from '../support/wait.js';
 
 const ctx = useTestNamespace('ads');
-const DS_API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'daemonsets' };
 const LABEL = 'kruiseless.io/ds-test';
 let embedded: Embedded;
 let nodes: string[] = [];
 
 beforeAll(async () => {
   embedded = await startPipeline(ctx.namespace);
-  nodes = ['a', 'b'].map((s) => `kwok-ads-${ctx.namespace}-${s}`);
-  for (const name of nodes)
-    await ctx.core.createNode({
-      body: {
-        metadata: {
-          name,
-          labels: { type: 'kwok', 'kubernetes.io/hostname': name, [LABEL]: ctx.namespace },
-          annotations: { 'kwok.x-k8s.io/node': 'fake' },
-        },
-        spec: { taints: [{ key: LABEL, value: ctx.namespace, effect: 'NoSchedule' }] },
-      },
-    });
+  nodes = await createFileNodes(ctx.core, 'kwok-ads', LABEL, ctx.namespace);
 }, 30_000);
 
 afterAll(async () => {
   await embedded?.stop();
-  for (const name of nodes) await ctx.core.deleteNode({ name }).catch(() => undefined);
+  await deleteNodes(ctx.core, nodes);
 });
 
-async function getSet(): Promise<DaemonSet> {
-  return (await ctx.custom.getNamespacedCustomObject({
-    ...DS_API,
-    namespace: ctx.namespace,
-    name: 'agent',
-  })) as DaemonSet;
-}
+const getSet = (): Promise<DaemonSet> => getDaemonSet(ctx.custom, ctx.namespace);
 
 async function livePods(): Promise<Pod[]> {
   return ((await ctx.core.listNamespacedPod({ namespace: ctx.namespace })).items as unknown as Pod[]).filter(
@@ -72,22 +55,7 @@ async function failedDaemonPodEvents(): Promise<string[]> {
 
 describe('Advanced DaemonSet on the local control plane', () => {
   test('one pod per node, a node leaving the selector loses its pod, a failing pod is replaced under its node delay', async () => {
-    const ds: DaemonSet = {
-      apiVersion: 'apps.kruise.io/v1beta1',
-      kind: 'DaemonSet',
-      metadata: { name: 'agent', namespace: ctx.namespace },
-      spec: {
-        selector: { matchLabels: { app: 'agent' } },
-        template: {
-          metadata: { labels: { app: 'agent' } },
-          spec: {
-            nodeSelector: { [LABEL]: ctx.namespace },
-            tolerations: [{ key: LABEL, operator: 'Exists' }],
-            containers: [{ name: 'agent', image: 'nginx:1.25' }],
-          },
-        },
-      },
-    };
+    const ds = agentDaemonSet(ctx.namespace, LABEL);
     await ctx.custom.createNamespacedCustomObject({ ...DS_API, namespace: ctx.namespace, body: ds });
     const uid = (await getSet()).metadata.uid ?? '';
 
