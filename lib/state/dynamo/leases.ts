@@ -16,7 +16,8 @@ import { checkFailures, checkLeaseTiming, RELEASED_AT } from '../leaseProtocol.j
 import type { AcquireResult, Lease, LeaseStore, ReleaseOptions } from '../ports.js';
 import { raiseFence } from './fence.js';
 import { lostLease, RELEASE_UPDATE, takeLease, updateIfOwned } from './leaseItem.js';
-import { decodeItem, gcTtl, type Item, type StateTable } from './table.js';
+import type { ItemWrite } from './itemWrite.js';
+import { decodeItem, gcTtl, type Item, type StateTable, type WriteResult } from './table.js';
 
 /** How often acquire retries when the lease is freed between its two writes. */
 const MAX_ATTEMPTS = 5;
@@ -61,6 +62,29 @@ function carriedParts(
     parts.values[':eventCorrelation'] = eventCorrelation;
   }
   return parts;
+}
+
+/**
+ * Clears the lease's dirty flag while `lease` still holds it and the flag is set, with `carried` in the same write:
+ * the second step of a release, and a {@link LeaseStore.takeDirty} that found the flag set.
+ * @returns the write result (`ok: false` when not owned or not dirty)
+ * @throws StateStoreError on DynamoDB failures
+ */
+function clearDirtyIfOwned(
+  at: ItemWrite,
+  lease: Lease,
+  carried: UpdateParts = { set: '', remove: '', names: {}, values: {} },
+): Promise<WriteResult> {
+  return updateIfOwned(
+    at,
+    lease,
+    {
+      expression: 'SET #dirty = :false' + carried.set + carried.remove,
+      names: { '#dirty': 'dirty', ...carried.names },
+      values: { ':false': false, ':true': true, ...carried.values },
+    },
+    '#dirty = :true',
+  );
 }
 
 /** {@link LeaseStore} on the state table. */
@@ -170,18 +194,9 @@ export class DynamoLeaseStore implements LeaseStore {
     );
     if (released.ok) return 'released';
     if (options?.requeued) throw lostLease(at, lease);
-    // the same owned-update call as above on purpose: the second step of the release protocol, taken only when the
-    // first found the dirty flag set (docs/architecture.md#lib-state)
-    const cleared = await updateIfOwned(
-      at,
-      lease,
-      {
-        expression: 'SET #dirty = :false' + count.set + count.remove,
-        names: { ...dirty, ...count.names },
-        values: { ':false': false, ':true': true, ...count.values },
-      },
-      '#dirty = :true',
-    );
+    // the second step of the release protocol, taken only when the first found the dirty flag set
+    // (docs/architecture.md#lib-state)
+    const cleared = await clearDirtyIfOwned(at, lease, count);
     if (cleared.ok) return 'dirty';
     throw lostLease(at, lease);
   }
@@ -195,16 +210,7 @@ export class DynamoLeaseStore implements LeaseStore {
     const cur = raw ? decodeItem(LeaseItem, raw, op, pk, SK.lease) : undefined;
     if (!cur || cur.holder !== lease.holder || cur.token !== lease.token) throw lostLease(at, lease);
     if (!cur.dirty) return false;
-    const cleared = await updateIfOwned(
-      at,
-      lease,
-      {
-        expression: 'SET #dirty = :false',
-        names: { '#dirty': 'dirty' },
-        values: { ':false': false, ':true': true },
-      },
-      '#dirty = :true',
-    );
+    const cleared = await clearDirtyIfOwned(at, lease);
     // only the holder clears the flag: a refused clear means the lease changed hands since the read
     if (cleared.ok) return true;
     throw lostLease(at, lease);
