@@ -31,6 +31,7 @@ import {
   admissionManifests,
   crdManifests,
   defaultingWebhookManifests,
+  validatingWebhookManifests,
   namespaceManifests,
   namespaceOptInManifests,
   objectRef,
@@ -209,7 +210,11 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
     : undefined;
   // the admission function also converts (the CRD patch below) and stores OpenKruise's defaults (its /mutate)
   const admission = settings
-    ? [...admissionManifests(settings), ...defaultingWebhookManifests(settings)]
+    ? [
+        ...admissionManifests(settings),
+        ...defaultingWebhookManifests(settings),
+        ...validatingWebhookManifests(settings),
+      ]
     : [];
   // read before anything is applied: a malformed gate list changes nothing
   const claimRuleOn = opts.featureGates === undefined ? undefined : gateOn(opts.featureGates);

@@ -14,7 +14,11 @@ import { ANNOTATION_CONVERSION_WEBHOOK, conversionStanza, crdNameOf } from '../a
 import type { ConversionWebhookTarget } from '../api/conversion/crd.js';
 import { CRD_CONVERTERS } from '../controllers/conversions.js';
 import { admissionMutators } from '../controllers/mutations.js';
-import { mutatingWebhookConfiguration } from '../api/admission/webhookConfiguration.js';
+import {
+  mutatingWebhookConfiguration,
+  validatingWebhookConfiguration,
+} from '../api/admission/webhookConfiguration.js';
+import { admissionValidators } from '../controllers/validations.js';
 import type { JsonObject } from '../api/types.js';
 import { CliError } from './io.js';
 import { rawCrd, webhookVersionsOf } from './webhookVersions.js';
@@ -162,6 +166,18 @@ export function admissionConvertUrl(s: AdmissionSettings): string {
 export function defaultingWebhookManifests(s: AdmissionSettings): KubernetesObject[] {
   const url = `${admissionBase(s)}${clusterPathSecret(s.pathSecret, s.clusterName)}/${s.clusterName}/mutate`;
   return [mutatingWebhookConfiguration({ name: 'kruiseless-defaults', url }, admissionMutators())];
+}
+
+/**
+ * The admission function's validating webhook for this cluster: the ValidatingWebhookConfiguration
+ * `kruiseless-validation` (lib/api/admission/webhookConfiguration.ts) at `<admission url>/<cluster secret>/<cluster>/validate`
+ * (lib/runtime/handlers/admission.ts), one webhook per validator of lib/controllers/validations.ts, named as
+ * OpenKruise's. Holds the cluster's secret: never print it.
+ * @throws CliError as {@link admissionManifests}
+ */
+export function validatingWebhookManifests(s: AdmissionSettings): KubernetesObject[] {
+  const url = `${admissionBase(s)}${clusterPathSecret(s.pathSecret, s.clusterName)}/${s.clusterName}/validate`;
+  return [validatingWebhookConfiguration({ name: 'kruiseless-validation', url }, admissionValidators())];
 }
 
 /**

@@ -44,6 +44,8 @@ interface LocalOptions {
   conversion: boolean;
   /** false with `--no-pod-webhook`. */
   podWebhook: boolean;
+  /** false with `--no-validating-webhook`. */
+  validatingWebhook: boolean;
   conversionHost: string;
 }
 
@@ -107,11 +109,15 @@ program
   )
   .option(
     '--no-conversion',
-    'do not serve /convert, /mutate and /mutate-pod: the Advanced StatefulSet and CloneSet CRDs are not pointed at it (Advanced StatefulSet v1alpha1 reads then prune v1beta1-only fields; CloneSet v1beta1 stays an alias of v1alpha1) and objects are stored without the defaulting webhook',
+    'do not serve /convert, /mutate, /validate and /mutate-pod: the Advanced StatefulSet and CloneSet CRDs are not pointed at it (Advanced StatefulSet v1alpha1 reads then prune v1beta1-only fields; CloneSet v1beta1 stays an alias of v1alpha1) and objects are stored without the defaulting and validating webhooks',
   )
   .option(
     '--no-pod-webhook',
     'do not serve /mutate-pod: pods get no SidecarSet injection, and no webhook with failurePolicy Fail stands in the way of pod creation',
+  )
+  .option(
+    '--no-validating-webhook',
+    "do not register /validate: objects OpenKruise's validating webhooks refuse are stored, and their controllers report them as FailedValidation and leave them alone",
   )
   .action(async (opts: LocalOptions) => {
     const logger = new Logger({ serviceName: 'kruiseless', logLevel: opts.logLevel as LogLevel });
@@ -128,7 +134,13 @@ program
       backoff: settings.backoff,
       tableName: opts.table,
       ...(opts.dynamodbEndpoint ? { dynamoEndpoint: opts.dynamodbEndpoint } : {}),
-      ...(opts.conversion ? { conversion: { host: opts.conversionHost }, podWebhook: opts.podWebhook } : {}),
+      ...(opts.conversion
+        ? {
+            conversion: { host: opts.conversionHost },
+            podWebhook: opts.podWebhook,
+            validatingWebhook: opts.validatingWebhook,
+          }
+        : {}),
     });
     const { state } = embedded;
     await syncClaimTemplatePolicies(

@@ -2,6 +2,7 @@
  * The embedded runtime's CRD conversion webhook (issue 17): an HTTPS server on `https://<host>:<port>/convert`
  * answering ConversionReviews with the registered converters (lib/api/conversion, lib/controllers/conversions.ts),
  * on `/mutate` AdmissionReviews with the mutators (lib/api/admission/mutation.ts, lib/controllers/mutations.ts), and
+ * on `/validate` AdmissionReviews with the validators (lib/api/admission/validation.ts, lib/controllers/validations.ts),
  * on `/mutate-pod` pod CREATEs with SidecarSet injection (lib/controllers/sidecarset/podWebhook.ts),
  * under a certificate of its own CA (generated with the openssl command line, as infra/local/pki.ts does for the
  * control plane; fresh for every start, kept in memory only), and the CRD patch that points the API server at it.
@@ -34,6 +35,8 @@ import {
   type Mutator,
 } from '../api/admission/mutation.js';
 import { admissionMutators } from '../controllers/mutations.js';
+import { handleValidationReview, type Validator } from '../api/admission/validation.js';
+import { admissionValidators } from '../controllers/validations.js';
 import { POD_MUTATE_PATH } from '../controllers/sidecarset/podWebhook.js';
 import { errorMessage } from '../core/errors.js';
 import { isNotFound, type KubeClient } from '../kube/index.js';
@@ -44,6 +47,9 @@ export const CONVERT_PATH = '/convert';
 
 /** The path of the mutating admission webhook; any other path is 404. */
 export const MUTATE_PATH = '/mutate';
+
+/** The path of the validating admission webhook. */
+export const VALIDATE_PATH = '/validate';
 
 /** The path of the pod webhook (SidecarSet injection, lib/controllers/sidecarset/podWebhook.ts). */
 export { POD_MUTATE_PATH } from '../controllers/sidecarset/podWebhook.js';
@@ -64,6 +70,8 @@ export interface ConversionServerOptions {
   converters?: readonly CrdConverter[];
   /** The mutators of `/mutate` (default lib/controllers/mutations.ts `admissionMutators()`, OpenKruise's gate defaults). */
   mutators?: readonly Mutator[];
+  /** The validators of `/validate` (default lib/controllers/validations.ts `admissionValidators()`). */
+  validators?: readonly Validator[];
   /**
    * The answer of `/mutate-pod` to one AdmissionReview body (lib/controllers/sidecarset/podWebhook.ts
    * `answerPodAdmission` over the cluster's client); absent: `/mutate-pod` is 404.
@@ -78,6 +86,8 @@ export interface ConversionServer {
   url: string;
   /** `https://<host>:<port>/mutate` */
   mutateUrl: string;
+  /** `https://<host>:<port>/validate` */
+  validateUrl: string;
   /** `https://<host>:<port>/mutate-pod` (served only with {@link ConversionServerOptions.podAdmission}). */
   podMutateUrl: string;
   /** PEM of the CA that signed the server certificate (the CRD's `caBundle`). */
@@ -153,13 +163,15 @@ export async function conversionCertificates(
 /**
  * Starts the HTTPS conversion server: POST {@link CONVERT_PATH} with a ConversionReview gets the review's answer
  * (lib/api/conversion/review.ts: 200, or 400/413 with a Failure review), POST {@link MUTATE_PATH} with an
- * AdmissionReview the mutators' answer (lib/api/admission/mutation.ts), any other path 404, another method 405.
+ * AdmissionReview the mutators' answer (lib/api/admission/mutation.ts), POST {@link VALIDATE_PATH} the validators'
+ * (lib/api/admission/validation.ts), any other path 404, another method 405.
  * @throws Error when the certificates cannot be made or the port cannot be bound
  */
 export async function startConversionServer(opts: ConversionServerOptions = {}): Promise<ConversionServer> {
   const host = opts.host ?? '127.0.0.1';
   const converters = opts.converters ?? CRD_CONVERTERS;
   const mutators = opts.mutators ?? admissionMutators();
+  const validators = opts.validators ?? admissionValidators();
   const { caPem, cert, key } = await conversionCertificates(host);
   const server = https.createServer({ cert, key }, (req, res) => {
     const reply = (status: number, body: unknown): void => {
@@ -167,7 +179,7 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
     };
     const route = (req.url ?? '').split('?')[0];
     const podRoute = route === POD_MUTATE_PATH && opts.podAdmission !== undefined;
-    if (route !== CONVERT_PATH && route !== MUTATE_PATH && !podRoute)
+    if (route !== CONVERT_PATH && route !== MUTATE_PATH && route !== VALIDATE_PATH && !podRoute)
       return reply(404, { message: 'not found' });
     if (req.method !== 'POST')
       return reply(405, { message: 'POST a ConversionReview or an AdmissionReview' });
@@ -191,6 +203,16 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
             else opts.logger?.debug('pod admitted', { patched: review.response.patch !== undefined });
             reply(statusCode, review);
           });
+        return;
+      }
+      if (route === VALIDATE_PATH) {
+        // the handler never throws by contract (a validator's throw is its 500 answer)
+        void handleValidationReview(body, validators).then(({ statusCode, review }) => {
+          if (!review.response.allowed)
+            opts.logger?.warn('validation refused', { statusCode, error: review.response.status?.message });
+          else opts.logger?.debug('validated');
+          reply(statusCode, review);
+        });
         return;
       }
       if (route === MUTATE_PATH) {
@@ -217,6 +239,7 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
   return {
     url: `https://${urlHost}:${port}${CONVERT_PATH}`,
     mutateUrl: `https://${urlHost}:${port}${MUTATE_PATH}`,
+    validateUrl: `https://${urlHost}:${port}${VALIDATE_PATH}`,
     podMutateUrl: `https://${urlHost}:${port}${POD_MUTATE_PATH}`,
     caPem,
     close: () =>

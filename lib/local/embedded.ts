@@ -33,11 +33,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { exponentialDelay } from '../core/backoff.js';
 import { errorMessage } from '../core/errors.js';
 import { admissionMutators } from '../controllers/mutations.js';
+import { admissionValidators } from '../controllers/validations.js';
 import { answerPodAdmission, kubePodInjectionReads } from '../controllers/sidecarset/podWebhook.js';
 import {
   LOCAL_MUTATING_WEBHOOK,
+  LOCAL_VALIDATING_WEBHOOK,
   unregisterMutatingWebhook,
+  unregisterValidatingWebhook,
   registerMutatingWebhook,
+  registerValidatingWebhook,
 } from './mutatingWebhook.js';
 import {
   pointCrdsAtConverter,
@@ -99,6 +103,11 @@ export interface EmbeddedOptions {
    * (README.md#sidecarset-injection). Default true; `kruiseless local --no-pod-webhook` turns it off.
    */
   podWebhook?: boolean;
+  /**
+   * With {@link conversion}: register `/validate` (OpenKruise's validation of the workloads at admission,
+   * `failurePolicy: Ignore`). Default true; false leaves invalid objects to the controllers' `FailedValidation`.
+   */
+  validatingWebhook?: boolean;
 }
 
 /** A running embedded default. */
@@ -183,11 +192,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   let conversion: Embedded['conversion'];
   // the client that registered the defaulting webhook, to take it away at stop
   let mutating: ReturnType<typeof createKubeClient> | undefined;
+  // the client that registered the validating webhook, to take it away at stop
+  let validating: ReturnType<typeof createKubeClient> | undefined;
   // the client that pointed the CRDs at the conversion webhook, to put back at stop those that change with it
   let crdKube: ReturnType<typeof createKubeClient> | undefined;
   if (opts.conversion) {
     // one list of mutators under this deployment's gates: the server answers with it, the configuration names it
     const mutators = admissionMutators(opts.settings);
+    const validators = admissionValidators(opts.settings);
     // its own client, uncounted (the demo's call counts are the controllers'), with a deadline inside the API
     // server's webhook timeout
     const podWebhook = opts.podWebhook !== false;
@@ -197,6 +209,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     const server = await startConversionServer({
       logger,
       mutators,
+      validators,
       ...(podWebhook ? { podAdmission: (body: string) => answerPodAdmission(body, reads) } : {}),
       ...opts.conversion,
     });
@@ -242,6 +255,25 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
           error: errorMessage(e),
         }),
     );
+    if (opts.validatingWebhook !== false)
+      await registerValidatingWebhook(
+        crdClient,
+        { name: LOCAL_VALIDATING_WEBHOOK, url: server.validateUrl, caPem: server.caPem },
+        validators,
+      ).then(
+        () => {
+          validating = crdClient;
+          logger.info('validating webhook serving', {
+            url: server.validateUrl,
+            configuration: LOCAL_VALIDATING_WEBHOOK,
+          });
+        },
+        (e: unknown) =>
+          logger.warn(
+            'validating webhook serving, but not registered: invalid objects are stored and reported as FailedValidation',
+            { url: server.validateUrl, error: errorMessage(e) },
+          ),
+      );
   }
 
   // handlers reach the runtime lazily (it is complete before the first event can arrive)
@@ -353,6 +385,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
           mutating ? unregisterMutatingWebhook(mutating, LOCAL_MUTATING_WEBHOOK) : Promise.resolve()
         ).catch((e: unknown) =>
           logger.warn('defaulting webhook left registered', { error: errorMessage(e) }),
+        );
+        await (
+          validating ? unregisterValidatingWebhook(validating, LOCAL_VALIDATING_WEBHOOK) : Promise.resolve()
+        ).catch((e: unknown) =>
+          logger.warn('validating webhook left registered', { error: errorMessage(e) }),
         );
         if (conversion && crdKube)
           await releaseCrdsFromConverter(crdKube, conversion.crds).catch((e: unknown) =>

@@ -1,13 +1,17 @@
 /**
- * The embedded runtime's registration of its `/mutate` endpoint (./conversionServer.ts) with the API server: the
- * MutatingWebhookConfiguration of lib/api/admission/webhookConfiguration.ts, created or replaced at start and
- * deleted at stop, so a stopped `kruiseless local` leaves no webhook behind.
+ * The embedded runtime's registration of its `/mutate` and `/validate` endpoints (./conversionServer.ts) with the API
+ * server: the MutatingWebhookConfiguration and ValidatingWebhookConfiguration of
+ * lib/api/admission/webhookConfiguration.ts, created or replaced at start and deleted at stop, so a stopped
+ * `kruiseless local` leaves no webhook behind.
  */
 import type { KubeObject } from '../kube/resource.js';
 import type { Mutator } from '../api/admission/mutation.js';
+import type { Validator } from '../api/admission/validation.js';
 import {
   mutatingWebhookConfiguration,
+  validatingWebhookConfiguration,
   type MutatingWebhookTarget,
+  type ValidatingWebhookTarget,
 } from '../api/admission/webhookConfiguration.js';
 import { isNotFound, type KubeClient, type Resource } from '../kube/index.js';
 
@@ -23,6 +27,36 @@ export const MUTATING_WEBHOOK_RESOURCE: Resource = {
   kind: 'MutatingWebhookConfiguration',
 };
 
+/** The configuration's name of `kruiseless local`'s validating webhook. */
+export const LOCAL_VALIDATING_WEBHOOK = 'kruiseless-local-validation';
+
+/** admissionregistration.k8s.io/v1 ValidatingWebhookConfigurations (cluster-scoped). */
+export const VALIDATING_WEBHOOK_RESOURCE: Resource = {
+  group: 'admissionregistration.k8s.io',
+  version: 'v1',
+  plural: 'validatingwebhookconfigurations',
+  namespaced: false,
+  kind: 'ValidatingWebhookConfiguration',
+};
+
+/** Creates `wanted` of `resource`, or replaces the one of its name. */
+async function createOrReplace(
+  kube: Pick<KubeClient, 'get' | 'create' | 'replace'>,
+  resource: Resource,
+  wanted: KubeObject,
+): Promise<void> {
+  const current = await kube.get(resource, { name: wanted.metadata.name ?? '' });
+  if (!current) {
+    await kube.create(resource, wanted);
+    return;
+  }
+  const resourceVersion = current.metadata.resourceVersion;
+  await kube.replace(resource, {
+    ...wanted,
+    metadata: { ...wanted.metadata, ...(resourceVersion ? { resourceVersion } : {}) },
+  });
+}
+
 /**
  * Creates the configuration for `mutators` at `target`, or replaces the one of that name.
  * @throws KubeApiError of the read or the write (e.g. 403 without the right to write webhook configurations)
@@ -33,15 +67,32 @@ export async function registerMutatingWebhook(
   mutators: readonly Mutator[],
 ): Promise<void> {
   const wanted = mutatingWebhookConfiguration(target, mutators) as unknown as KubeObject;
-  const current = await kube.get(MUTATING_WEBHOOK_RESOURCE, { name: target.name });
-  if (!current) {
-    await kube.create(MUTATING_WEBHOOK_RESOURCE, wanted);
-    return;
-  }
-  const resourceVersion = current.metadata.resourceVersion;
-  await kube.replace(MUTATING_WEBHOOK_RESOURCE, {
-    ...wanted,
-    metadata: { ...wanted.metadata, ...(resourceVersion ? { resourceVersion } : {}) },
+  await createOrReplace(kube, MUTATING_WEBHOOK_RESOURCE, wanted);
+}
+
+/**
+ * Creates the ValidatingWebhookConfiguration for `validators` at `target`, or replaces the one of that name.
+ * @throws KubeApiError of the read or the write
+ */
+export async function registerValidatingWebhook(
+  kube: Pick<KubeClient, 'get' | 'create' | 'replace'>,
+  target: ValidatingWebhookTarget,
+  validators: readonly Validator[],
+): Promise<void> {
+  const wanted = validatingWebhookConfiguration(target, validators) as unknown as KubeObject;
+  await createOrReplace(kube, VALIDATING_WEBHOOK_RESOURCE, wanted);
+}
+
+/**
+ * Deletes the ValidatingWebhookConfiguration `name`; one already gone is no error.
+ * @throws KubeApiError of any other failed delete
+ */
+export async function unregisterValidatingWebhook(
+  kube: Pick<KubeClient, 'delete'>,
+  name: string,
+): Promise<void> {
+  await kube.delete(VALIDATING_WEBHOOK_RESOURCE, { name }).catch((e: unknown) => {
+    if (!isNotFound(e)) throw e;
   });
 }
 

@@ -284,6 +284,8 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
       // no cluster-wide failurePolicy Fail pod webhook while other files create pods in parallel (the pod webhook's
       // registration is sidecarset/injection.test.ts's, narrowed to its namespace)
       podWebhook: false,
+      // nor a cluster-wide validating webhook: bad-input.test.ts stores an invalid CloneSet in parallel
+      validatingWebhook: false,
     });
     try {
       const registered = (await kube.get(MUTATING_WEBHOOK_RESOURCE, {

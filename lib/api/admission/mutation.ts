@@ -57,6 +57,7 @@ const reviewSchema = z.object({
   request: z.object({
     uid: z.string().min(1),
     resource: z.object({ group: z.string(), version: z.string(), resource: z.string() }),
+    requestResource: z.object({ group: z.string(), version: z.string(), resource: z.string() }).optional(),
     subResource: z.string().optional(),
     namespace: z.string().optional(),
     operation: z.string(),

@@ -5,9 +5,12 @@
  * write is stored as sent, and the controllers apply the same defaults in memory on every read, so what runs is the
  * same; only the stored object lacks the defaults until its next write (a SidecarSet's are applied by the pod webhook
  * on every read). The pod webhook beside them (SidecarSet injection) is `failurePolicy: Fail`: {@link podMutatingWebhook}.
+ * The ValidatingWebhookConfiguration sends the same resources' writes to `/validate`:
+ * {@link validatingWebhookConfiguration}.
  */
 import type { JsonObject } from '../types.js';
 import type { Mutator } from './mutation.js';
+import type { Validator } from './validation.js';
 
 /** Longest wait of the API server for one call, seconds (its own default is 10). */
 export const MUTATING_WEBHOOK_TIMEOUT_SECONDS = 5;
@@ -111,5 +114,61 @@ export function mutatingWebhookConfiguration(
       })),
       ...(target.podUrl ? [podMutatingWebhook(target.podUrl, target.caPem)] : []),
     ],
+  };
+}
+
+/** The ValidatingWebhookConfiguration's target: its name and the https URL of `/validate`. */
+export interface ValidatingWebhookTarget {
+  /** e.g. `kruiseless-validation` (AWS) or `kruiseless-local-validation`. */
+  name: string;
+  url: string;
+  /** PEM of the CA that signed the endpoint's certificate; absent for a publicly trusted one (a Lambda URL). */
+  caPem?: string;
+  /** The namespaces the webhooks see (a LabelSelector of namespaces); absent: every namespace. */
+  namespaceSelector?: JsonObject;
+}
+
+/**
+ * The admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration: one webhook per validator, named as
+ * OpenKruise's (`vcloneset.kb.io`, so a refusal reads `admission webhook "vcloneset.kb.io" denied the request: …` as
+ * with OpenKruise), for its group/version/resource's operations with `matchPolicy: Equivalent` (a write through another
+ * served version is converted to the validator's). `failurePolicy: Ignore`, where OpenKruise's is `Fail`: while the
+ * endpoint is down a write is stored unchecked, and the kind's controller, which runs the same rules before every pass,
+ * reports an invalid object as `FailedValidation` and leaves it alone, so nothing invalid is acted on and no write of a
+ * Kruise object waits on the function.
+ */
+export function validatingWebhookConfiguration(
+  target: ValidatingWebhookTarget,
+  validators: readonly Validator[],
+): JsonObject {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: {
+      name: target.name,
+      labels: { 'app.kubernetes.io/name': 'kruiseless', 'app.kubernetes.io/component': 'validation' },
+    },
+    webhooks: validators.map((v) => ({
+      name: v.webhookName,
+      admissionReviewVersions: ['v1'],
+      sideEffects: 'None',
+      failurePolicy: 'Ignore',
+      matchPolicy: 'Equivalent',
+      timeoutSeconds: MUTATING_WEBHOOK_TIMEOUT_SECONDS,
+      clientConfig: {
+        url: target.url,
+        ...(target.caPem ? { caBundle: Buffer.from(target.caPem).toString('base64') } : {}),
+      },
+      ...(target.namespaceSelector ? { namespaceSelector: target.namespaceSelector } : {}),
+      rules: [
+        {
+          apiGroups: [v.group],
+          apiVersions: [v.version],
+          operations: [...v.operations],
+          resources: [v.resource],
+          scope: v.namespaced === false ? 'Cluster' : 'Namespaced',
+        },
+      ],
+    })),
   };
 }

@@ -13,6 +13,9 @@
  * `/<cluster secret>/<cluster>/mutate` is the defaulting webhook (AdmissionReview v1, lib/api/admission/mutation.ts
  * with lib/controllers/mutations.ts under the deployment's gates): OpenKruise's stored defaults as a JSON Patch; its
  * configuration fails open (`failurePolicy: Ignore`), so an outage stores objects as written.
+ * `/<cluster secret>/<cluster>/validate` is the validating webhook (AdmissionReview v1, lib/api/admission/validation.ts
+ * with lib/controllers/validations.ts): OpenKruise's validation of the workloads, refusing what its webhooks refuse;
+ * it fails open too, and the controllers then report an invalid object as `FailedValidation` and leave it alone.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
@@ -28,6 +31,8 @@ import { isClusterPathSecret } from '../../source/admissionSecret.js';
 import { handleConversionReview } from '../../api/conversion/review.js';
 import { handleMutationReview } from '../../api/admission/mutation.js';
 import { admissionMutators } from '../../controllers/mutations.js';
+import { handleValidationReview } from '../../api/admission/validation.js';
+import { admissionValidators } from '../../controllers/validations.js';
 import { CRD_CONVERTERS } from '../../controllers/conversions.js';
 import type { CrdConverter } from '../../api/conversion/converter.js';
 import { withCorrelationIds } from '../../requests/index.js';
@@ -68,6 +73,9 @@ export const CONVERT_PATH_SEGMENT = 'convert';
 
 /** The path segment after `/<cluster secret>/<cluster>` of the defaulting (mutating) webhook. */
 export const MUTATE_PATH_SEGMENT = 'mutate';
+
+/** The path segment after `/<cluster secret>/<cluster>` of the validating webhook. */
+export const VALIDATE_PATH_SEGMENT = 'validate';
 
 function reply(statusCode: number, body: unknown): LambdaFunctionURLResult {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
@@ -117,9 +125,10 @@ export function admissionHandler(
     const [secret = '', cluster = '', ...rest] = (event.rawPath ?? '').split('/').filter(Boolean);
     const convert = rest.length === 1 && rest[0] === CONVERT_PATH_SEGMENT;
     const mutate = rest.length === 1 && rest[0] === MUTATE_PATH_SEGMENT;
+    const validate = rest.length === 1 && rest[0] === VALIDATE_PATH_SEGMENT;
     if (
       !master ||
-      (rest.length > 0 && !convert && !mutate) ||
+      (rest.length > 0 && !convert && !mutate && !validate) ||
       !isClusterPathSecret(secret, master, cluster)
     ) {
       logger.warn('admission call rejected: wrong path or secret', { pathSegments: rest.length + 2 });
@@ -140,6 +149,16 @@ export function admissionHandler(
       if (!review.response.allowed)
         logger.warn('mutation refused', { statusCode, error: review.response.status?.message, cluster });
       else logger.debug('mutated', { patched: review.response.patch !== undefined, cluster });
+      return reply(statusCode, review);
+    }
+    if (validate) {
+      const { statusCode, review } = await handleValidationReview(
+        body,
+        admissionValidators(runtime.settings),
+      );
+      if (!review.response.allowed)
+        logger.warn('validation refused', { statusCode, error: review.response.status?.message, cluster });
+      else logger.debug('validated', { cluster });
       return reply(statusCode, review);
     }
     if (Buffer.byteLength(body) > MAX_ADMISSION_BODY_BYTES) {

@@ -125,12 +125,13 @@ test('the namespace opt-in and the admission webhook are rendered and validated 
     'prod',
   );
   expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(run.stdout.trimEnd().split('\n').slice(-7)).toEqual([
+  expect(run.stdout.trimEnd().split('\n').slice(-8)).toEqual([
     ...guardLines(' (server dry run)'),
     'validatingadmissionpolicy.admissionregistration.k8s.io/kruiseless-opted-in-namespaces-only serverside-applied (server dry run)',
     'validatingadmissionpolicybinding.admissionregistration.k8s.io/kruiseless-opted-in-namespaces-only serverside-applied (server dry run)',
     'validatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless serverside-applied (server dry run)',
     'mutatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless-defaults serverside-applied (server dry run)',
+    'validatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless-validation serverside-applied (server dry run)',
     `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in yes, admission webhook yes (server dry run; access not checked, nothing was stored)`,
   ]);
   expect(run.stdout).not.toContain(SECRET);

@@ -94,7 +94,7 @@ describe('the conversion server', () => {
         },
       },
     });
-    expect(await post(server, '/validate', '{}')).toEqual({ status: 404, body: { message: 'not found' } });
+    expect(await post(server, '/validating', '{}')).toEqual({ status: 404, body: { message: 'not found' } });
     expect(await post(server, '/convert', '', 'GET')).toEqual({
       status: 405,
       body: { message: 'POST a ConversionReview or an AdmissionReview' },
@@ -185,6 +185,53 @@ describe('the conversion server', () => {
         apiVersion: 'admission.k8s.io/v1',
         kind: 'AdmissionReview',
         response: { uid: '', allowed: false, status: { code: 400, message: 'body is not JSON' } },
+      },
+    });
+  });
+  it('answers a CloneSet AdmissionReview at /validate: a negative replicas refused with 422', async () => {
+    expect(server.validateUrl).toBe(server.url.replace(/\/convert$/, '/validate'));
+    const review = (replicas: number) =>
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: 'v-1',
+          resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'clonesets' },
+          operation: 'CREATE',
+          object: {
+            metadata: { name: 'web' },
+            spec: {
+              replicas,
+              selector: { matchLabels: { app: 'web' } },
+              template: {
+                metadata: { labels: { app: 'web' } },
+                spec: { containers: [{ name: 'main', image: 'nginx' }] },
+              },
+            },
+          },
+        },
+      });
+    expect(await post(server, '/validate', review(1))).toEqual({
+      status: 200,
+      body: {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: { uid: 'v-1', allowed: true },
+      },
+    });
+    expect(await post(server, '/validate', review(-1))).toEqual({
+      status: 200,
+      body: {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: {
+          uid: 'v-1',
+          allowed: false,
+          status: {
+            code: 422,
+            message: 'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+          },
+        },
       },
     });
   });

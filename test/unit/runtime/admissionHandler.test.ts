@@ -269,7 +269,8 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
     expect((await convert(`/${pathSecretOf('prod')}/other/convert`, body)).statusCode).toBe(404);
     expect((await convert(`/${MASTER}/prod/convert`, body)).statusCode).toBe(404);
     expect((await convert(`/${pathSecretOf('prod')}/prod/convert/x`, body)).statusCode).toBe(404);
-    expect((await convert(`/${pathSecretOf('prod')}/prod/validate`, body)).statusCode).toBe(404);
+    expect((await convert(`/${pathSecretOf('prod')}/prod/validate/x`, body)).statusCode).toBe(404);
+    expect((await convert(`/${pathSecretOf('prod')}/prod/other`, body)).statusCode).toBe(404);
     expect((await convert(`/${pathSecretOf('prod')}/other/mutate`, body)).statusCode).toBe(404);
   });
 
@@ -314,6 +315,64 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
       },
       { op: 'add', path: '/spec/revisionHistoryLimit', value: 10 },
     ]);
+  });
+
+  it("/validate refuses what OpenKruise's webhook refuses, with its code and message, publishing nothing", async () => {
+    const review = (schedule: string) =>
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: 'v-1',
+          resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'advancedcronjobs' },
+          operation: 'CREATE',
+          object: {
+            metadata: { name: 'hello', namespace: 'ns' },
+            spec: {
+              schedule,
+              template: {
+                jobTemplate: {
+                  spec: { template: { spec: { containers: [{ name: 'b', image: 'busybox' }] } } },
+                },
+              },
+            },
+          },
+        },
+      });
+    const handler = admissionHandler(
+      () =>
+        ({
+          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
+          admissionSecret: async () => MASTER,
+          settings: {},
+        }) as unknown as Runtime,
+      setUp().logger,
+    );
+    const call = async (body: string) => {
+      const r = (await handler({
+        rawPath: `/${pathSecretOf('prod')}/prod/validate`,
+        body,
+        isBase64Encoded: false,
+      })) as { statusCode: number; body: string };
+      return { statusCode: r.statusCode, response: (JSON.parse(r.body) as { response: unknown }).response };
+    };
+    await expect(call(review('*/5 * * * *'))).resolves.toEqual({
+      statusCode: 200,
+      response: { uid: 'v-1', allowed: true },
+    });
+    await expect(call(review('*/5 * * *'))).resolves.toEqual({
+      statusCode: 200,
+      response: {
+        uid: 'v-1',
+        allowed: false,
+        status: {
+          code: 422,
+          message:
+            'spec.schedule: Invalid value: "*/5 * * *": expected exactly 5 fields, found 4: [*/5 * * *]',
+        },
+      },
+    });
+    await expect(call('nope')).resolves.toMatchObject({ statusCode: 400 });
   });
 
   it('a bad body gets 400 with a Failure review, an unknown version 200 with one, and both are logged', async () => {

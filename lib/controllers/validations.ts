@@ -1,0 +1,42 @@
+/**
+ * The validators the admission webhook's `/validate` answers with (lib/api/admission/validation.ts): OpenKruise's
+ * validating webhooks for the workloads, one per resource, under the deployment's gates — CloneSet's, Advanced
+ * StatefulSet's, Advanced DaemonSet's, BroadcastJob's and AdvancedCronJob's. Each kind's controller runs the same rules
+ * before every pass and reports what they refuse as `FailedValidation`, so an object stored while the webhook was not
+ * called is left alone rather than acted on.
+ */
+import type { Validator } from '../api/admission/validation.js';
+import { advancedCronJobValidator } from './advancedcronjob/api/validating.js';
+import { broadcastJobValidator } from './broadcastjob/api/validating.js';
+import { cloneSetValidator } from './cloneset/api/validating.js';
+import type { CloneSetSettings } from './cloneset/settings.js';
+import { daemonSetValidator } from './daemonset/api/validating.js';
+import { statefulSetValidator } from './statefulset/api/validating.js';
+import type { StatefulSetSettings } from './statefulset/settings.js';
+
+/**
+ * Every validator under the controllers' settings (lib/runtime/config.ts `controllerSettings`, by controller name).
+ * @param settings controller name → its parsed settings (CloneSet's under `cloneset`, the Advanced StatefulSet's
+ *   under `statefulset`)
+ */
+export function admissionValidators(settings: Readonly<Record<string, unknown>> = {}): Validator[] {
+  const cs = (settings.cloneset ?? {}) as Partial<CloneSetSettings>;
+  const sts = (settings.statefulset ?? {}) as StatefulSetSettings;
+  return [
+    cloneSetValidator(
+      cs.templateNoDefaults !== undefined ? { templateNoDefaults: cs.templateNoDefaults } : {},
+    ),
+    statefulSetValidator({
+      ...(sts.templateNoDefaults !== undefined ? { templateNoDefaults: sts.templateNoDefaults } : {}),
+      ...(sts.statefulSetAutoDeletePVC !== undefined
+        ? { statefulSetAutoDeletePVC: sts.statefulSetAutoDeletePVC }
+        : {}),
+      ...(sts.statefulSetAutoResizePVCGate !== undefined
+        ? { statefulSetAutoResizePVC: sts.statefulSetAutoResizePVCGate }
+        : {}),
+    }),
+    daemonSetValidator,
+    broadcastJobValidator,
+    advancedCronJobValidator,
+  ];
+}

@@ -1,0 +1,122 @@
+/**
+ * `/validate` on a real kube-apiserver (lib/api/admission/validation.ts, lib/controllers/validations.ts): with the
+ * ValidatingWebhookConfiguration registered (narrowed to this file's namespace, so parallel files that store invalid
+ * objects on purpose are not refused), the API server refuses an invalid AdvancedCronJob and an invalid Advanced
+ * DaemonSet with OpenKruise's words — `admission webhook "vadvancedcronjob.kb.io" denied the request: …` — and the
+ * HTTP code each of
+ * OpenKruise's handlers answers with (422, and 500 for the DaemonSet's create); a valid one is stored. (Most of
+ * what the CloneSet webhook refuses, Kruiseless's CloneSet CRD already refuses through CEL rules, before any webhook.) With the server
+ * stopped (the function down), `failurePolicy: Ignore` lets the invalid object through, for its controller to report.
+ */
+import { useTestNamespace } from './support/cluster.js';
+import { createKubeClient, type KubeClient } from '../../lib/kube/index.js';
+import { startConversionServer, type ConversionServer } from '../../lib/local/conversionServer.js';
+import {
+  registerValidatingWebhook,
+  unregisterValidatingWebhook,
+  VALIDATING_WEBHOOK_RESOURCE,
+} from '../../lib/local/mutatingWebhook.js';
+import { admissionValidators } from '../../lib/controllers/validations.js';
+
+type Obj = Record<string, unknown>;
+const t = useTestNamespace('validate');
+const template = (app: string) => ({
+  metadata: { labels: { app } },
+  spec: { containers: [{ name: 'main', image: 'nginx' }] },
+});
+const cronJob = (name: string, schedule: string) => ({
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'AdvancedCronJob',
+  metadata: { name },
+  spec: {
+    schedule,
+    paused: true,
+    template: {
+      jobTemplate: { spec: { template: { spec: { ...template('web').spec, restartPolicy: 'Never' } } } },
+    },
+  },
+});
+const daemonSet = (name: string, maxUnavailable: number) => ({
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'DaemonSet',
+  metadata: { name },
+  spec: {
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      ...template('web'),
+      spec: { ...template('web').spec, nodeSelector: { 'kruiseless.io/no-such-node': 'x' } },
+    },
+    updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable, maxSurge: 0 } },
+  },
+});
+const ACJ = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'advancedcronjobs' };
+const DSET = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'daemonsets' };
+
+/** The API server's refusal of a create, or 'stored'. */
+async function create(api: typeof ACJ, body: Obj): Promise<string> {
+  return t.custom.createNamespacedCustomObject({ ...api, namespace: t.namespace, body }).then(
+    () => 'stored',
+    (e: { code?: number; body?: string }) =>
+      `${e.code}: ${(JSON.parse(e.body ?? '{}') as { message?: string }).message ?? ''}`,
+  );
+}
+
+describe('the validating webhook on a real API server', () => {
+  let server: ConversionServer | undefined;
+  let kube: KubeClient;
+  let name: string;
+
+  beforeAll(async () => {
+    kube = createKubeClient(t.kc);
+    server = await startConversionServer();
+    name = `kruiseless-test-validation-${t.namespace}`;
+    await registerValidatingWebhook(
+      kube,
+      {
+        name,
+        url: server.validateUrl,
+        caPem: server.caPem,
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': t.namespace } },
+      },
+      admissionValidators(),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await unregisterValidatingWebhook(kube, name);
+  });
+
+  test("refuses an invalid AdvancedCronJob and DaemonSet with OpenKruise's words and codes; stores a valid one", async () => {
+    // the API server takes a new configuration up within moments: create until the refusal comes
+    let refused = 'stored';
+    for (let i = 0; i < 50 && refused === 'stored'; i++) {
+      refused = await create(ACJ, cronJob(`bad-${i}`, '*/5 * * *'));
+      if (refused === 'stored') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(refused).toBe(
+      '422: admission webhook "vadvancedcronjob.kb.io" denied the request: spec.schedule: Invalid value: "*/5 * * *": expected exactly 5 fields, found 4: [*/5 * * *]',
+    );
+    await expect(create(ACJ, cronJob('good', '*/5 * * * *'))).resolves.toBe('stored');
+    await expect(create(DSET, daemonSet('bad', 0))).resolves.toBe(
+      '500: admission webhook "vdaemonset.kb.io" denied the request: spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
+    );
+    await expect(create(DSET, daemonSet('good', 1))).resolves.toBe('stored');
+    const registered = (await kube.get(VALIDATING_WEBHOOK_RESOURCE, { name })) as unknown as {
+      webhooks: { name: string; failurePolicy: string }[];
+    };
+    expect(registered.webhooks.map((w) => `${w.name} ${w.failurePolicy}`)).toEqual([
+      'vcloneset.kb.io Ignore',
+      'vstatefulset.kb.io Ignore',
+      'vdaemonset.kb.io Ignore',
+      'vbroadcastjob.kb.io Ignore',
+      'vadvancedcronjob.kb.io Ignore',
+    ]);
+  }, 60_000);
+
+  test('with the webhook down, the invalid object is stored (failurePolicy Ignore)', async () => {
+    await server?.close();
+    server = undefined;
+    await expect(create(ACJ, cronJob('while-down', '*/5 * * *'))).resolves.toBe('stored');
+  }, 60_000);
+});

@@ -1,0 +1,184 @@
+/**
+ * lib/controllers/validations.ts through `/validate`'s exchange: each kind's validator refuses what OpenKruise's
+ * validating webhook for it refuses, with the webhook's HTTP code and message, and allows a valid object.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { handleValidationReview } from '../../../lib/api/admission/validation.js';
+import { admissionValidators } from '../../../lib/controllers/validations.js';
+
+const validators = admissionValidators();
+const template = {
+  metadata: { labels: { app: 'web' } },
+  spec: { containers: [{ name: 'main', image: 'nginx:1' }] },
+};
+const answer = async (
+  resource: string,
+  version: string,
+  operation: string,
+  object: unknown,
+  oldObject?: unknown,
+  requestVersion = version,
+) => {
+  const { statusCode, review } = await handleValidationReview(
+    JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'u-1',
+        resource: { group: 'apps.kruise.io', version, resource },
+        requestResource: { group: 'apps.kruise.io', version: requestVersion, resource },
+        operation,
+        object,
+        ...(oldObject ? { oldObject } : {}),
+      },
+    }),
+    validators,
+  );
+  expect(statusCode).toBe(200);
+  return review.response.allowed ? 'allowed' : review.response.status;
+};
+const meta = { name: 'web', namespace: 'ns' };
+
+describe('the validators of /validate', () => {
+  it('lists one per workload, under OpenKruise webhook names', () => {
+    expect(validators.map((v) => [v.webhookName, v.resource, v.version, v.operations.join(',')])).toEqual([
+      ['vcloneset.kb.io', 'clonesets', 'v1alpha1', 'CREATE,UPDATE'],
+      ['vstatefulset.kb.io', 'statefulsets', 'v1beta1', 'CREATE,UPDATE'],
+      ['vdaemonset.kb.io', 'daemonsets', 'v1beta1', 'CREATE,UPDATE'],
+      ['vbroadcastjob.kb.io', 'broadcastjobs', 'v1beta1', 'CREATE,UPDATE'],
+      ['vadvancedcronjob.kb.io', 'advancedcronjobs', 'v1beta1', 'CREATE,UPDATE'],
+    ]);
+  });
+
+  it('CloneSet: a valid one allowed, negative replicas refused with 422, OnDelete only through v1beta1', async () => {
+    const cs = (spec: Record<string, unknown>) => ({
+      metadata: meta,
+      spec: { selector: { matchLabels: { app: 'web' } }, template, ...spec },
+    });
+    await expect(answer('clonesets', 'v1alpha1', 'CREATE', cs({ replicas: 2 }))).resolves.toBe('allowed');
+    await expect(answer('clonesets', 'v1alpha1', 'CREATE', cs({ replicas: -1 }))).resolves.toEqual({
+      code: 422,
+      message: 'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+    });
+    const onDelete = cs({ updateStrategy: { type: 'OnDelete' } });
+    await expect(answer('clonesets', 'v1alpha1', 'CREATE', onDelete)).resolves.toMatchObject({ code: 422 });
+    await expect(answer('clonesets', 'v1alpha1', 'CREATE', onDelete, undefined, 'v1beta1')).resolves.toBe(
+      'allowed',
+    );
+  });
+
+  it('CloneSet UPDATE: the selector is fixed', async () => {
+    const old = { metadata: meta, spec: { selector: { matchLabels: { app: 'web' } }, template } };
+    const changed = {
+      metadata: meta,
+      spec: {
+        selector: { matchLabels: { app: 'web', tier: 'x' } },
+        template: { ...template, metadata: { labels: { app: 'web', tier: 'x' } } },
+      },
+    };
+    const verdict = await answer('clonesets', 'v1alpha1', 'UPDATE', changed, old);
+    expect(verdict).toMatchObject({ code: 422 });
+    expect((verdict as { message: string }).message).toContain('spec: Forbidden: updates to cloneset spec');
+  });
+
+  it('Advanced StatefulSet: InPlaceOnly changes beyond images refused with the bare sentence', async () => {
+    const sts = (env: string | undefined) => ({
+      metadata: meta,
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'InPlaceOnly' } },
+        template: {
+          ...template,
+          spec: {
+            readinessGates: [{ conditionType: 'InPlaceUpdateReady' }],
+            containers: [
+              { name: 'main', image: 'nginx:1', ...(env ? { env: [{ name: 'A', value: env }] } : {}) },
+            ],
+          },
+        },
+      },
+    });
+    await expect(answer('statefulsets', 'v1beta1', 'CREATE', sts(undefined))).resolves.toBe('allowed');
+    await expect(answer('statefulsets', 'v1beta1', 'UPDATE', sts('1'), sts(undefined))).resolves.toEqual({
+      code: 422,
+      message:
+        'invalid template modified with InPlaceOnly strategy: add /containers/0/env, currently only image update is allowed for InPlaceOnly',
+    });
+    await expect(
+      answer('statefulsets', 'v1beta1', 'CREATE', {
+        metadata: meta,
+        spec: { ...sts(undefined).spec, replicas: -2 },
+      }),
+    ).resolves.toMatchObject({
+      code: 422,
+      message: expect.stringContaining('spec.replicas: Invalid value: -2'),
+    });
+  });
+
+  it('Advanced DaemonSet: CREATE refused with 500 as the handler answers, a selector change with 422', async () => {
+    const ds = (spec: Record<string, unknown> = {}) => ({
+      metadata: meta,
+      spec: { selector: { matchLabels: { app: 'web' } }, template, ...spec },
+    });
+    await expect(answer('daemonsets', 'v1beta1', 'CREATE', ds())).resolves.toBe('allowed');
+    await expect(
+      answer('daemonsets', 'v1beta1', 'CREATE', ds({ updateStrategy: { type: 'Sideways' } })),
+    ).resolves.toMatchObject({ code: 500 });
+    const moved = ds({
+      selector: { matchLabels: { app: 'other' } },
+      template: { ...template, metadata: { labels: { app: 'other' } } },
+    });
+    await expect(answer('daemonsets', 'v1beta1', 'UPDATE', moved, ds())).resolves.toEqual({
+      code: 422,
+      message:
+        "spec: Forbidden: updates to daemonset spec for fields other than 'BurstReplicas', 'template', 'lifecycle', 'scaleStrategy', 'updateStrategy', 'minReadySeconds', and 'revisionHistoryLimit' are forbidden",
+    });
+    await expect(answer('daemonsets', 'v1beta1', 'UPDATE', ds({ minReadySeconds: 5 }), ds())).resolves.toBe(
+      'allowed',
+    );
+  });
+
+  it('BroadcastJob: the reserved pod labels refused with 500', async () => {
+    const job = (labels: Record<string, string>) => ({
+      metadata: meta,
+      spec: { template: { metadata: { labels }, spec: { ...template.spec, restartPolicy: 'Never' } } },
+    });
+    await expect(answer('broadcastjobs', 'v1beta1', 'CREATE', job({ app: 'x' }))).resolves.toBe('allowed');
+    await expect(
+      answer('broadcastjobs', 'v1beta1', 'CREATE', job({ 'broadcastjob-name': 'x' })),
+    ).resolves.toMatchObject({ code: 500 });
+  });
+
+  it('AdvancedCronJob: a four-field schedule refused on CREATE, a template change on UPDATE', async () => {
+    const acj = (schedule: string, image = 'busybox') => ({
+      metadata: { name: 'hello', namespace: 'ns' },
+      spec: {
+        schedule,
+        template: {
+          jobTemplate: {
+            spec: {
+              template: { spec: { containers: [{ name: 'box', image }], restartPolicy: 'Never' } },
+            },
+          },
+        },
+      },
+    });
+    await expect(answer('advancedcronjobs', 'v1beta1', 'CREATE', acj('*/1 * * * *'))).resolves.toBe(
+      'allowed',
+    );
+    await expect(answer('advancedcronjobs', 'v1beta1', 'CREATE', acj('*/1 * * *'))).resolves.toEqual({
+      code: 422,
+      message: 'spec.schedule: Invalid value: "*/1 * * *": expected exactly 5 fields, found 4: [*/1 * * *]',
+    });
+    await expect(
+      answer('advancedcronjobs', 'v1beta1', 'UPDATE', acj('*/2 * * * *'), acj('*/1 * * * *')),
+    ).resolves.toBe('allowed');
+    await expect(
+      answer('advancedcronjobs', 'v1beta1', 'UPDATE', acj('*/1 * * * *', 'busybox:1.36'), acj('*/1 * * * *')),
+    ).resolves.toEqual({
+      code: 422,
+      message:
+        "spec: Forbidden: updates to advancedcronjob spec for fields other than 'imageListPullJobTemplate', 'schedule', 'concurrencyPolicy', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit', 'startingDeadlineSeconds', 'timeZone' and 'paused' are forbidden",
+    });
+  });
+});
