@@ -14,6 +14,7 @@ import { NodeLedger, nodeState, taintsWith, taintsWithout } from './nodes.js';
 import { REPO_ROOT, type PodSelector, type Scenario, type Step } from './scenario.js';
 import { podUids, takeSnapshot, type Snapshot, type TimelinePeaks } from './snapshot.js';
 import { errorMessage } from '../../lib/core/errors.js';
+import { stepErrorText } from './stepError.js';
 
 /** Pod label the `mark` step writes. */
 export const MARKER_LABEL = 'parity.kruiseless.io/marker';
@@ -88,7 +89,7 @@ export async function runScenario(
       name = made ?? name;
     }
   } catch (e) {
-    result.error = errorMessage(e);
+    result.error = stepErrorText(e);
   } finally {
     timeline.stop();
     try {
