@@ -23,9 +23,9 @@ export interface Verdict {
 }
 
 /**
- * Compares two runs. A failed step on either side (the run's `error`) is a difference at path `error`, deliberate
- * only under an entry whose path is exactly `error` (e.g. a create OpenKruise's validating webhook refuses and
- * Kruiseless, serving none for the kind, stores).
+ * Compares two runs. A failed step on either side (the run's `error`) is a difference at path `error` unless both
+ * sides failed with the same text (the same refusal, test/parity/stepError.ts), deliberate only under an entry whose
+ * path is exactly `error` (e.g. a refusal whose text names a different refuser on each side).
  * @param deliberate differences chosen on purpose: the scenario's own plus the global ones
  */
 export function compareRuns(
@@ -35,7 +35,7 @@ export function compareRuns(
   deliberate: readonly Deliberate[],
 ): Verdict {
   const differences: Difference[] = [];
-  if (reference.error || kruiseless.error) {
+  if ((reference.error || kruiseless.error) && reference.error !== kruiseless.error) {
     // deliberate only where a scenario names `error` itself (a refusal one side makes on purpose), never by a wider
     // pattern: a run that stopped early is otherwise always a difference
     const why = deliberate.find((x) => x.path === 'error');

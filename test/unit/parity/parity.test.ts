@@ -341,6 +341,17 @@ describe('compareRuns', () => {
       'different',
     );
   });
+  it('the same failed step on both sides (the same refusal) is no difference; another one is', () => {
+    const refusal = 'HTTP 422: admission webhook "vx.kb.io" denied the request: spec: Invalid value';
+    expect(compareRuns('s', run(2, refusal), run(2, refusal), [])).toEqual({
+      scenario: 's',
+      result: 'identical',
+      differences: [],
+    });
+    expect(compareRuns('s', run(2, refusal), run(2, `${refusal}!`), []).differences).toEqual([
+      { path: 'error', reference: refusal, kruiseless: `${refusal}!` },
+    ]);
+  });
   it('matchesPath: `*` is one segment and a pattern covers what is below it', () => {
     expect(matchesPath('a.*.c', 'a.b.c.d')).toBe(true);
     expect(matchesPath('a.*.c', 'a.b.x')).toBe(false);
