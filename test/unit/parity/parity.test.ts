@@ -65,7 +65,7 @@ describe('scenario files', () => {
 
   it('the Advanced StatefulSet quick subset is the scenarios seen at 0 different on OpenKruise v1.9.0', () => {
     const scenarios = loadScenarios(statefulSet);
-    expect(scenarios.length).toBe(52);
+    expect(scenarios.length).toBe(53);
     expect(scenarios.filter((s) => s.quick).map((s) => s.name)).toEqual([
       'asts-ordered-scale',
       'asts-parallel-burst',
