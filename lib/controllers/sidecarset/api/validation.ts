@@ -26,7 +26,6 @@ import {
 } from '../../../api/fieldValidation.js';
 import { goLabelSelector, goStringMap } from '../../../api/goPrint.js';
 import { isEmptySelector, selectorMatches } from '../../../api/selector.js';
-import { sortRevisions } from '../../../podset/revision/history.js';
 import type { ControllerRevision, IntOrString, LabelSelector } from '../../../api/types.js';
 import { LABEL_SIDECARSET_CUSTOM_VERSION, LABEL_SIDECARSET_NAME, RESTART_POLICY_ALWAYS } from './keys.js';
 import type { SidecarContainer, SidecarSet, SidecarSetUpdateStrategy, TransferEnvVar } from './types.js';
@@ -181,8 +180,7 @@ function injectionStrategyErrors(ss: SidecarSet, opts: SidecarSetValidationOptio
           c.metadata.labels?.[LABEL_SIDECARSET_NAME] === ss.metadata.name &&
           c.metadata.labels?.[LABEL_SIDECARSET_CUSTOM_VERSION] === r.customVersion,
       );
-      if (sortRevisions(labelled).length === 0)
-        err = `ControllerRevision.apps "${ss.metadata.name ?? ''}" not found`;
+      if (labelled.length === 0) err = `ControllerRevision.apps "${ss.metadata.name ?? ''}" not found`;
     }
     if (err) out.push(invalid('revision', 'null', `Cannot find specific ControllerRevision, err: ${err}`));
   }
