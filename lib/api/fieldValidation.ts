@@ -5,7 +5,7 @@
  */
 import type { FieldError } from './errors.js';
 import { InvalidSelectorError, isEmptySelector, selectorMatches } from './selector.js';
-import type { IntOrString, LabelSelector, UpdatePriorityStrategy } from './types.js';
+import type { IntOrString, LabelSelector, UpdatePriorityStrategy, UpdateScatterTerm } from './types.js';
 
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
@@ -144,9 +144,14 @@ export function labelsErrors(labels: Record<string, string> | undefined, path: s
 
 /**
  * Kubernetes `ValidateLabelSelector`: matchLabels as labels, each expression's operator and values (In/NotIn need
- * values, Exists/DoesNotExist take none) and key.
+ * values, Exists/DoesNotExist take none) and key; with `opts.values` also each value of an expression as a label
+ * value (`values[j]`), as Kubernetes ≥ 1.27 does unless `AllowInvalidLabelValueInSelector`.
  */
-export function selectorErrors(sel: LabelSelector, path: string): FieldError[] {
+export function selectorErrors(
+  sel: LabelSelector,
+  path: string,
+  opts: { values?: boolean } = {},
+): FieldError[] {
   const out = labelsErrors(sel.matchLabels, `${path}.matchLabels`);
   (sel.matchExpressions ?? []).forEach((r, i) => {
     const p = `${path}.matchExpressions[${i}]`;
@@ -162,6 +167,10 @@ export function selectorErrors(sel: LabelSelector, path: string): FieldError[] {
       out.push(invalid(`${p}.operator`, r.operator, 'not a valid selector operator'));
     }
     for (const e of qualifiedNameErrors(r.key ?? '')) out.push(invalid(`${p}.key`, r.key, e));
+    if (opts.values)
+      (r.values ?? []).forEach((v, j) => {
+        for (const e of labelValueErrors(v)) out.push(invalid(`${p}.values[${j}]`, v, e));
+      });
   });
   return out;
 }
@@ -185,6 +194,21 @@ export function priorityStrategyError(ps: UpdatePriorityStrategy | undefined): s
     }
   }
   if ((ps.orderPriority ?? []).some((o) => !o.orderedKey)) return 'order key can not be empty';
+  return undefined;
+}
+
+/**
+ * OpenKruise's `UpdateScatterStrategy.FieldsValidation` (`apis/apps/v1alpha1/scatter_strategy.go`): the first problem
+ * of a scatter strategy (a term without a key, a key and value twice), or undefined when it is valid (or absent).
+ */
+export function scatterStrategyError(terms: readonly UpdateScatterTerm[] | undefined): string | undefined {
+  const seen = new Set<string>();
+  for (const t of terms ?? []) {
+    if (!t.key) return 'key should not be empty';
+    const id = `${t.key}:${t.value}`;
+    if (seen.has(id)) return `duplicated key=${t.key} value=${t.value}`;
+    seen.add(id);
+  }
   return undefined;
 }
 

@@ -5,7 +5,10 @@
  * and the exit code is 1; a valid file prints one `… is valid` line per CloneSet. Advanced StatefulSets, Advanced
  * DaemonSets, BroadcastJobs and AdvancedCronJobs are linted too, each defaulted and checked with the rules of
  * OpenKruise's validating webhook for its kind (`apps.kruise.io/v1beta1`; v1alpha1 converted to it first), the
- * check its controller runs before every pass.
+ * check its controller runs before every pass. `apps.kruise.io/v1alpha1` SidecarSets (the version Kruiseless serves) are
+ * defaulted as OpenKruise's mutating webhook defaults them and validated by
+ * lib/controllers/sidecarset/api/validation.ts with no other SidecarSet (offline: no conflict, a canary's base is not
+ * found), no ControllerRevision lookup and no patch-metadata whitelist check.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -31,12 +34,15 @@ import { daemonSetToV1beta1 } from '../controllers/daemonset/api/conversion.js';
 import { withDefaults as dsWithDefaults } from '../controllers/daemonset/api/defaults.js';
 import { validateDaemonSet } from '../controllers/daemonset/api/validation.js';
 import type { DaemonSet } from '../controllers/daemonset/api/types.js';
+import { defaultSidecarSet } from '../controllers/sidecarset/api/defaults.js';
+import type { SidecarSet } from '../controllers/sidecarset/api/types.js';
+import { validateSidecarSet } from '../controllers/sidecarset/api/validation.js';
 import { CliError, runCommand, type CliIO } from './io.js';
 
 /** The result of linting one document. */
 export interface LintResult {
   /** The kind's lower-case name, as the output lines name it. */
-  kind: 'cloneset' | 'statefulset' | 'daemonset' | 'broadcastjob' | 'advancedcronjob';
+  kind: 'cloneset' | 'statefulset' | 'daemonset' | 'broadcastjob' | 'advancedcronjob' | 'sidecarset';
   name: string;
   errors: FieldError[];
 }
@@ -70,7 +76,7 @@ const WEBHOOK_KINDS = {
 /**
  * Lints one parsed document.
  * @throws CliError when it is not a CloneSet, Advanced StatefulSet, Advanced DaemonSet, BroadcastJob or
- *   AdvancedCronJob of apps.kruise.io/v1alpha1 or v1beta1
+ *   AdvancedCronJob of apps.kruise.io/v1alpha1 or v1beta1, or a SidecarSet of apps.kruise.io/v1alpha1
  */
 export function lintDocument(doc: unknown, index: number): LintResult {
   const obj = (doc ?? {}) as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
@@ -85,13 +91,14 @@ export function lintDocument(doc: unknown, index: number): LintResult {
     const beta = obj.apiVersion === `${GROUP}/v1alpha1` ? webhookKind.toV1beta1(o) : o;
     return { kind: webhookKind.name, name, errors: webhookKind.check(beta) };
   }
+  if (obj.kind === 'SidecarSet') return lintSidecarSet(doc as JsonObject, where);
   if (obj.kind === STATEFULSET_KIND_NAME && obj.apiVersion === STATEFULSET_API_VERSION)
     return lintStatefulSet(doc as StatefulSet);
   if (obj.kind === STATEFULSET_KIND_NAME && obj.apiVersion === `${GROUP}/v1alpha1`)
     return lintStatefulSet(v1alpha1StatefulSet(doc as JsonObject, where));
   if (obj.kind !== KIND)
     throw new CliError(
-      `${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob or AdvancedCronJob`,
+      `${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob, AdvancedCronJob or SidecarSet`,
     );
   const version =
     obj.apiVersion === `${GROUP}/v1alpha1`
@@ -141,6 +148,24 @@ function lintStatefulSet(sts: StatefulSet): LintResult {
   return { kind: 'statefulset', name, errors: checkStatefulSet(sts).errors };
 }
 
+/**
+ * Lints an `apps.kruise.io/v1alpha1` SidecarSet: defaulted (lib/controllers/sidecarset/api/defaults.ts) and validated
+ * by OpenKruise's SidecarSet webhook rules (lib/controllers/sidecarset/api/validation.ts) with no other SidecarSet.
+ * @throws CliError for another apiVersion (Kruiseless serves SidecarSets as v1alpha1 only)
+ */
+function lintSidecarSet(doc: JsonObject, where: string): LintResult {
+  const name = shown((doc.metadata as { name?: unknown } | undefined)?.name, '');
+  if (doc.apiVersion !== `${GROUP}/v1alpha1`)
+    throw new CliError(
+      `${where}: apiVersion ${shown(doc.apiVersion, '(none)')} is not ${GROUP}/v1alpha1 for a SidecarSet`,
+    );
+  if (typeof doc.spec !== 'object' || doc.spec === null || Array.isArray(doc.spec))
+    return { kind: 'sidecarset', name, errors: [{ path: 'spec', message: 'Required value' }] };
+  const ss = doc as unknown as SidecarSet;
+  const defaulted = defaultSidecarSet({ ...ss, metadata: ss.metadata ?? {} });
+  return { kind: 'sidecarset', name, errors: validateSidecarSet(defaulted, { others: [] }) };
+}
+
 /** Reads `-f` (a path, or `-` for stdin). @throws CliError when the file does not exist */
 function readInput(file: string): string {
   try {
@@ -181,7 +206,7 @@ export function registerLint(program: Command, io: CliIO): void {
   program
     .command('lint')
     .description(
-      "validate CloneSet, Advanced StatefulSet, Advanced DaemonSet, BroadcastJob and AdvancedCronJob YAML offline with OpenKruise's rules and messages; exit 1 on errors",
+      "validate CloneSet, Advanced StatefulSet, Advanced DaemonSet, BroadcastJob, AdvancedCronJob and SidecarSet YAML offline with OpenKruise's rules and messages; exit 1 on errors",
     )
     .requiredOption('-f, --filename <file>', 'the YAML file (- for stdin)')
     .action((opts: { filename: string }) => runCommand(io, () => lint(io, opts)));

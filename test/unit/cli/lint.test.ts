@@ -129,13 +129,57 @@ spec:
     });
   });
 
+  it("lints v1alpha1 SidecarSets, defaulted, with OpenKruise's webhook rules and messages (no other SidecarSet)", async () => {
+    const sidecars = file(
+      'sidecarsets.yaml',
+      `apiVersion: apps.kruise.io/v1alpha1
+kind: SidecarSet
+metadata: {name: logger}
+spec:
+  selector: {matchLabels: {app: web}}
+  containers: [{name: fluentd, image: fluentd:1, transferEnv: [{sourceContainerName: main, envName: LEVEL}]}]
+  volumes: [{name: logs}]
+---
+apiVersion: apps.kruise.io/v1alpha1
+kind: SidecarSet
+metadata: {name: side_car}
+spec:
+  selector: {}
+  initContainers: [{name: init, image: busybox, restartPolicy: Always}]
+  updateStrategy: {partition: -1}
+  volumes: [{name: logs, emptyDir: {}, hostPath: {path: /var/log}}]
+`,
+    );
+    expect(await runCli(['lint', '-f', sidecars], {})).toEqual({
+      code: 1,
+      stdout: 'sidecarset "logger" is valid\n',
+      stderr:
+        'sidecarset "side_car":\n' +
+        `metadata.name: Invalid value: "side_car": sidecarset name must consist of alphanumeric characters or '-' (e.g. 'example-com', regex used for validation is '^[a-zA-Z0-9\\-]+$')\n` +
+        'spec.updateStrategy: Required value: The initContainer in-place upgrade is not currently supported.\n' +
+        'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is not valid for sidecarset.\n' +
+        'spec.updateStrategy.partition: Invalid value: -1: must be greater than or equal to 0\n' +
+        'spec.volumes[0].emptyDir: Forbidden: may not specify more than 1 volume type\n',
+    });
+    const beta = file(
+      'sidecarset-beta.yaml',
+      'apiVersion: apps.kruise.io/v1beta1\nkind: SidecarSet\nmetadata: {name: s}\nspec: {}\n',
+    );
+    expect(await runCli(['lint', '-f', beta], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: document 1: apiVersion apps.kruise.io/v1beta1 is not apps.kruise.io/v1alpha1 for a SidecarSet\n',
+    });
+  });
+
   it('wrong kind, missing file and missing flag are errors', async () => {
     const dep = file('dep.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n');
     expect(await runCli(['lint', '-f', dep], {})).toEqual({
       code: 1,
       stdout: '',
       stderr:
-        'error: document 1: kind Deployment is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob or AdvancedCronJob\n',
+        'error: document 1: kind Deployment is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob, AdvancedCronJob or SidecarSet\n',
     });
     expect(await runCli(['lint', '-f', '/nonexistent.yaml'], {})).toEqual({
       code: 1,

@@ -12,6 +12,7 @@ import {
   invalid,
   labelsErrors,
   priorityStrategyError,
+  scatterStrategyError,
   qualifiedNameErrors,
   required,
   selectorErrors,
@@ -119,14 +120,7 @@ function priorityError(us: CloneSetUpdateStrategy): string | undefined {
 }
 
 function scatterError(us: CloneSetUpdateStrategy): string | undefined {
-  const seen = new Set<string>();
-  for (const t of us.scatterStrategy ?? []) {
-    if (!t.key) return 'key should not be empty';
-    const id = `${t.key}:${t.value}`;
-    if (seen.has(id)) return `duplicated key=${t.key} value=${t.value}`;
-    seen.add(id);
-  }
-  return undefined;
+  return scatterStrategyError(us.scatterStrategy);
 }
 
 function updateStrategyErrors(

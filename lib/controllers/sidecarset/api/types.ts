@@ -36,6 +36,22 @@ export interface SidecarContainerUpgradeStrategy {
   hotUpgradeEmptyImage?: string;
 }
 
+/** `ResourceExprLimits` / `ResourceExprRequests`: expressions over the pod's app containers' `cpu` / `memory`. */
+export interface ResourceExprs {
+  cpu?: string;
+  memory?: string;
+}
+
+/**
+ * `ResourcesPolicy`: the sidecar's resources computed at injection from the app containers matched by
+ * `targetContainersNameRegex` (`targetContainersMode` `sum` or `max`).
+ */
+export interface ResourcesPolicy {
+  targetContainersMode?: string;
+  targetContainersNameRegex?: string;
+  resourcesExpr?: { limits?: ResourceExprs; requests?: ResourceExprs };
+}
+
 /** `SidecarContainer`: a `corev1.Container` (inline) plus the injection fields. */
 export interface SidecarContainer extends Container {
   podInjectPolicy?: PodInjectPolicy;
@@ -43,6 +59,7 @@ export interface SidecarContainer extends Container {
   shareVolumePolicy?: ShareVolumePolicy;
   shareVolumeDevicePolicy?: ShareVolumePolicy;
   transferEnv?: TransferEnvVar[];
+  resourcesPolicy?: ResourcesPolicy;
   /** `restartPolicy: Always` on an init container makes it a native sidecar (Kubernetes 1.28+). */
   restartPolicy?: string;
 }

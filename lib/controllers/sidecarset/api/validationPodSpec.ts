@@ -1,0 +1,237 @@
+/**
+ * OpenKruise: the fake pod of `validateContainersForSidecarSet` (`pkg/webhook/sidecarset/validating/
+ * sidecarset_create_update_handler.go`), which hands the SidecarSet's volumes, init containers and containers to
+ * Kubernetes' `ValidatePodCreate` (a placeholder container `test` stands in when there are no containers). Kubernetes'
+ * pod validation is large; this is the part a SidecarSet's containers and volumes meet most, with Kubernetes' messages
+ * and order (volumes, then containers, then init containers; paths `spec.volumes[i]`, `spec.containers[i]`,
+ * `spec.initContainers[i]`, which are also the SidecarSet's own paths):
+ * - volumes (`ValidateVolumes`): exactly one volume source, name required, a DNS-1123 label and unique; a volume with
+ *   an error is not mountable (its mounts are "Not found" too);
+ * - containers (`validateContainerCommon`): name required, a DNS-1123 label and unique across containers and init
+ *   containers; image required; `terminationMessagePolicy` and `imagePullPolicy` required and known; volumeMounts
+ *   (name found, mountPath required and unique, no name or path shared with a volumeDevice) and volumeDevices (name
+ *   found and of a persistentVolumeClaim or ephemeral volume, unique, devicePath required, unique, without `..`, no
+ *   name or path shared with a volumeMount); `restartPolicy` only on an init container, and only `Always`.
+ * Not checked (the API server checks them again on each pod the injection creates): ports, env, envFrom, resources,
+ * probes, lifecycle, securityContext, subPath, and each volume source's own fields.
+ */
+import type { FieldError } from '../../../api/errors.js';
+import {
+  dns1123LabelErrors,
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+  show,
+} from '../../../api/fieldValidation.js';
+import type { Volume } from '../../../api/types.js';
+import type { SidecarContainer } from './types.js';
+
+/** Kubernetes' volume source fields, in the order `validateVolumeSource` checks them. */
+const VOLUME_SOURCES = [
+  'hostPath',
+  'emptyDir',
+  'gitRepo',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'flocker',
+  'persistentVolumeClaim',
+  'rbd',
+  'cinder',
+  'cephfs',
+  'quobyte',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'vsphereVolume',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'azureDisk',
+  'storageos',
+  'scaleIO',
+  'configMap',
+  'flexVolume',
+  'projected',
+  'csi',
+  'ephemeral',
+  'image',
+] as const;
+
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
+const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'] as const;
+
+/** Kubernetes' `field.Duplicate`. */
+const duplicate = (path: string, value: unknown): FieldError => ({
+  path,
+  message: `Duplicate value: ${show(value)}`,
+});
+/** Kubernetes' `field.NotFound`. */
+const notFound = (path: string, value: unknown): FieldError => ({
+  path,
+  message: `Not found: ${show(value)}`,
+});
+
+interface Mount {
+  name?: string;
+  mountPath?: string;
+}
+interface Device {
+  name?: string;
+  devicePath?: string;
+}
+
+/** The volumes that validated, by name (`ValidateVolumes`' `allCreated`), and the errors of the others. */
+function volumeErrors(volumes: readonly Volume[]): { valid: Map<string, Volume>; errors: FieldError[] } {
+  const valid = new Map<string, Volume>();
+  const errors: FieldError[] = [];
+  volumes.forEach((v, i) => {
+    const p = `spec.volumes[${i}]`;
+    const el: FieldError[] = [];
+    const present = VOLUME_SOURCES.filter((k) => v[k] !== undefined && v[k] !== null);
+    if (present.length === 0) el.push(required(p, 'must specify a volume type'));
+    for (const extra of present.slice(1))
+      el.push(forbidden(`${p}.${extra}`, 'may not specify more than 1 volume type'));
+    const name = v.name ?? '';
+    if (name === '') el.push(required(`${p}.name`));
+    else for (const e of dns1123LabelErrors(name)) el.push(invalid(`${p}.name`, name, e));
+    if (valid.has(name)) el.push(duplicate(`${p}.name`, name));
+    if (el.length === 0) valid.set(name, v);
+    else errors.push(...el);
+  });
+  return { valid, errors };
+}
+
+/** `ValidateVolumeMounts` (the checks listed in the module comment). */
+function mountErrors(
+  mounts: readonly Mount[],
+  devices: readonly Device[],
+  volumes: Map<string, Volume>,
+  p: string,
+) {
+  const out: FieldError[] = [];
+  const paths = new Set<string>();
+  mounts.forEach((m, i) => {
+    const ip = `${p}[${i}]`;
+    const name = m.name ?? '';
+    const mountPath = m.mountPath ?? '';
+    if (name === '') out.push(required(`${ip}.name`));
+    if (!volumes.has(name)) out.push(notFound(`${ip}.name`, name));
+    if (mountPath === '') out.push(required(`${ip}.mountPath`));
+    if (paths.has(mountPath)) out.push(invalid(`${ip}.mountPath`, mountPath, 'must be unique'));
+    paths.add(mountPath);
+    if (devices.some((d) => d.name === name))
+      out.push(invalid(`${ip}.name`, name, 'must not already exist in volumeDevices'));
+    if (devices.some((d) => d.devicePath === mountPath))
+      out.push(invalid(`${ip}.mountPath`, mountPath, 'must not already exist as a path in volumeDevices'));
+  });
+  return out;
+}
+
+/** `validateVolumeDevices` (the checks listed in the module comment). */
+function deviceErrors(
+  devices: readonly Device[],
+  mounts: readonly Mount[],
+  volumes: Map<string, Volume>,
+  p: string,
+) {
+  const out: FieldError[] = [];
+  const names = new Set<string>();
+  const paths = new Set<string>();
+  devices.forEach((d, i) => {
+    const ip = `${p}[${i}]`;
+    const name = d.name ?? '';
+    const devicePath = d.devicePath ?? '';
+    const volume = volumes.get(name);
+    if (name === '') out.push(required(`${ip}.name`));
+    if (names.has(name)) out.push(invalid(`${ip}.name`, name, 'must be unique'));
+    if (!volume) out.push(notFound(`${ip}.name`, name));
+    else if (!volume.persistentVolumeClaim && !volume.ephemeral)
+      out.push(
+        invalid(
+          `${ip}.name`,
+          name,
+          'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode',
+        ),
+      );
+    if (devicePath === '') out.push(required(`${ip}.devicePath`));
+    if (paths.has(devicePath)) out.push(invalid(`${ip}.devicePath`, devicePath, 'must be unique'));
+    if (devicePath !== '' && devicePath.split('/').includes('..'))
+      out.push(invalid(`${ip}.devicePath`, devicePath, "can not contain backsteps ('..')"));
+    else paths.add(devicePath);
+    if (mounts.some((m) => m.name === name))
+      out.push(invalid(`${ip}.name`, name, 'must not already exist in volumeMounts'));
+    if (mounts.some((m) => m.mountPath === devicePath))
+      out.push(invalid(`${ip}.devicePath`, devicePath, 'must not already exist as a path in volumeMounts'));
+    if (name !== '') names.add(name);
+  });
+  return out;
+}
+
+const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+
+/** `validateContainerCommon` and the name uniqueness of `validateContainers` / `validateInitContainers`. */
+function containerErrors(
+  c: SidecarContainer,
+  p: string,
+  names: Set<string>,
+  volumes: Map<string, Volume>,
+  init: boolean,
+): FieldError[] {
+  const out: FieldError[] = [];
+  const name = c.name ?? '';
+  if (name === '') out.push(required(`${p}.name`));
+  else for (const e of dns1123LabelErrors(name)) out.push(invalid(`${p}.name`, name, e));
+  if (!c.image) out.push(required(`${p}.image`));
+  const tmp = (c.terminationMessagePolicy as string | undefined) ?? '';
+  if (tmp === '') out.push(required(`${p}.terminationMessagePolicy`));
+  else if (!(TERMINATION_MESSAGE_POLICIES as readonly string[]).includes(tmp))
+    out.push(notSupported(`${p}.terminationMessagePolicy`, tmp, TERMINATION_MESSAGE_POLICIES));
+  const mounts = list<Mount>(c.volumeMounts);
+  const devices = list<Device>(c.volumeDevices);
+  out.push(...mountErrors(mounts, devices, volumes, `${p}.volumeMounts`));
+  out.push(...deviceErrors(devices, mounts, volumes, `${p}.volumeDevices`));
+  const pull = c.imagePullPolicy ?? '';
+  if (pull === '') out.push(required(`${p}.imagePullPolicy`));
+  else if (!(PULL_POLICIES as readonly string[]).includes(pull))
+    out.push(notSupported(`${p}.imagePullPolicy`, pull, PULL_POLICIES));
+  const restartPolicy = c.restartPolicy;
+  if (restartPolicy !== undefined && restartPolicy !== null) {
+    if (!init) out.push(forbidden(`${p}.restartPolicy`, 'may not be set for non-init containers'));
+    else if (restartPolicy !== 'Always')
+      out.push(notSupported(`${p}.restartPolicy`, restartPolicy, ['Always']));
+  }
+  if (names.has(name)) out.push(duplicate(`${p}.name`, name));
+  else names.add(name);
+  return out;
+}
+
+/** The placeholder container OpenKruise's fake pod gets when the SidecarSet has no containers. */
+const PLACEHOLDER: SidecarContainer = {
+  name: 'test',
+  image: 'busybox',
+  imagePullPolicy: 'IfNotPresent',
+  terminationMessagePolicy: 'File',
+};
+
+/**
+ * The errors Kubernetes' pod validation finds in the SidecarSet's volumes, containers and init containers (the subset
+ * of the module comment), in Kubernetes' order.
+ */
+export function podSpecErrors(
+  volumes: readonly Volume[],
+  containers: readonly SidecarContainer[],
+  initContainers: readonly SidecarContainer[],
+): FieldError[] {
+  const { valid, errors } = volumeErrors(volumes);
+  const names = new Set<string>();
+  const regular = containers.length > 0 ? containers : [PLACEHOLDER];
+  regular.forEach((c, i) => errors.push(...containerErrors(c, `spec.containers[${i}]`, names, valid, false)));
+  initContainers.forEach((c, i) =>
+    errors.push(...containerErrors(c, `spec.initContainers[${i}]`, names, valid, true)),
+  );
+  return errors;
+}
