@@ -1,9 +1,9 @@
 /**
  * The validators the admission webhook's `/validate` answers with (lib/api/admission/validation.ts): OpenKruise's
  * validating webhooks for the workloads, one per resource, under the deployment's gates — CloneSet's, Advanced
- * StatefulSet's, Advanced DaemonSet's, BroadcastJob's and AdvancedCronJob's. Each kind's controller runs the same rules
- * before every pass and reports what they refuse as `FailedValidation`, so an object stored while the webhook was not
- * called is left alone rather than acted on.
+ * StatefulSet's, Advanced DaemonSet's, BroadcastJob's, AdvancedCronJob's and SidecarSet's. Each workload's controller
+ * runs the same rules before every pass and reports what they refuse as `FailedValidation`, so an object stored while
+ * the webhook was not called is left alone rather than acted on.
  */
 import type { Validator } from '../api/admission/validation.js';
 import { advancedCronJobValidator } from './advancedcronjob/api/validating.js';
@@ -11,16 +11,23 @@ import { broadcastJobValidator } from './broadcastjob/api/validating.js';
 import { cloneSetValidator } from './cloneset/api/validating.js';
 import type { CloneSetSettings } from './cloneset/settings.js';
 import { daemonSetValidator } from './daemonset/api/validating.js';
+import { sidecarSetValidator, type SidecarSetValidationReads } from './sidecarset/api/validating.js';
+import type { SidecarSetSettings } from './sidecarset/settings.js';
 import { statefulSetValidator } from './statefulset/api/validating.js';
 import type { StatefulSetSettings } from './statefulset/settings.js';
 
 /**
  * Every validator under the controllers' settings (lib/runtime/config.ts `controllerSettings`, by controller name).
  * @param settings controller name → its parsed settings (CloneSet's under `cloneset`, the Advanced StatefulSet's
- *   under `statefulset`)
+ *   under `statefulset`, the SidecarSet's under `sidecarset`)
+ * @param reads the cluster reads of the validators that need them (SidecarSet's); absent: those rules are skipped
  */
-export function admissionValidators(settings: Readonly<Record<string, unknown>> = {}): Validator[] {
+export function admissionValidators(
+  settings: Readonly<Record<string, unknown>> = {},
+  reads: { sidecarSet?: SidecarSetValidationReads } = {},
+): Validator[] {
   const cs = (settings.cloneset ?? {}) as Partial<CloneSetSettings>;
+  const sc = (settings.sidecarset ?? {}) as SidecarSetSettings;
   const sts = (settings.statefulset ?? {}) as StatefulSetSettings;
   return [
     cloneSetValidator(
@@ -38,5 +45,11 @@ export function admissionValidators(settings: Readonly<Record<string, unknown>> 
     daemonSetValidator,
     broadcastJobValidator,
     advancedCronJobValidator,
+    sidecarSetValidator({
+      ...(sc.patchMetadataDefaultsAllowed !== undefined
+        ? { patchMetadataDefaultsAllowed: sc.patchMetadataDefaultsAllowed }
+        : {}),
+      ...(reads.sidecarSet ? { reads: reads.sidecarSet } : {}),
+    }),
   ];
 }

@@ -34,6 +34,7 @@ import { exponentialDelay } from '../core/backoff.js';
 import { errorMessage } from '../core/errors.js';
 import { admissionMutators } from '../controllers/mutations.js';
 import { admissionValidators } from '../controllers/validations.js';
+import { kubeSidecarSetValidationReads } from '../controllers/sidecarset/api/validating.js';
 import { answerPodAdmission, kubePodInjectionReads } from '../controllers/sidecarset/podWebhook.js';
 import {
   LOCAL_MUTATING_WEBHOOK,
@@ -199,7 +200,15 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   if (opts.conversion) {
     // one list of mutators under this deployment's gates: the server answers with it, the configuration names it
     const mutators = admissionMutators(opts.settings);
-    const validators = admissionValidators(opts.settings);
+    const validators = admissionValidators(opts.settings, {
+      sidecarSet: kubeSidecarSetValidationReads(
+        createKubeClient(kc, {
+          logger,
+          retry: POD_WEBHOOK_READ_RETRY,
+          timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS,
+        }),
+      ),
+    });
     // its own client, uncounted (the demo's call counts are the controllers'), with a deadline inside the API
     // server's webhook timeout
     const podWebhook = opts.podWebhook !== false;

@@ -111,6 +111,7 @@ describe('the validating webhook on a real API server', () => {
       'vdaemonset.kb.io Ignore',
       'vbroadcastjob.kb.io Ignore',
       'vadvancedcronjob.kb.io Ignore',
+      'vsidecarset.kb.io Ignore',
     ]);
   }, 60_000);
 

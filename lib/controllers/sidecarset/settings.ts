@@ -1,19 +1,31 @@
 /**
- * The SidecarSet controller's settings: none. No OpenKruise flag concerns it, and its feature gates
- * (`SidecarSetPatchPodMetadataDefaultsAllowed`, `SidecarTerminator`, …) concern the webhook or features Kruiseless
- * does not serve.
+ * The SidecarSet controller's settings: gate `SidecarSetPatchPodMetadataDefaultsAllowed` (OpenKruise v1.9.0
+ * `pkg/features`, alpha, off), which lets `patchPodMetadata` through validation without the whitelist of
+ * `kruise-configuration` (./api/validation.ts). No OpenKruise flag concerns it, and its other gates
+ * (`SidecarTerminator`, …) concern features Kruiseless does not serve.
  */
 import type { ControllerSettingsParser, SettingsInput } from '../controller.js';
-import { parseGateList } from '../../api/featureGates.js';
+import { parseGateList, type GateSpec } from '../../api/featureGates.js';
 
-/** The SidecarSet controller's settings (none yet). */
-export type SidecarSetSettings = Readonly<Record<string, never>>;
+/** The SidecarSet controller's settings. */
+export type SidecarSetSettings = Readonly<{
+  /** Gate `SidecarSetPatchPodMetadataDefaultsAllowed`: `patchPodMetadata` needs no whitelist entry. */
+  patchMetadataDefaultsAllowed?: boolean;
+}>;
 
-/** The SidecarSet settings parser of the registration: every gate is another controller's. */
+const SIDECARSET_GATES: Readonly<Record<string, GateSpec<'patchMetadataDefaultsAllowed'>>> = {
+  SidecarSetPatchPodMetadataDefaultsAllowed: { option: 'patchMetadataDefaultsAllowed', stage: 'alpha' },
+};
+
+/**
+ * The SidecarSet settings parser of the registration: `SidecarSetPatchPodMetadataDefaultsAllowed`; every other gate is
+ * another controller's.
+ * @throws InvalidFeatureGatesError for a malformed gate list
+ */
 export const SIDECARSET_SETTINGS: ControllerSettingsParser<SidecarSetSettings> = {
   parse(input: SettingsInput) {
-    const { ignored } = parseGateList(input.featureGates, {});
-    return { settings: {}, unknownGates: ignored };
+    const { options, ignored } = parseGateList(input.featureGates, SIDECARSET_GATES);
+    return { settings: options, unknownGates: ignored };
   },
   defaults: {},
   flags: [],

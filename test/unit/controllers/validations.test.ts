@@ -5,6 +5,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { handleValidationReview } from '../../../lib/api/admission/validation.js';
 import { admissionValidators } from '../../../lib/controllers/validations.js';
+import type { SidecarSetValidationReads } from '../../../lib/controllers/sidecarset/api/validating.js';
+import type { SidecarSet } from '../../../lib/controllers/sidecarset/api/types.js';
 
 const validators = admissionValidators();
 const template = {
@@ -18,6 +20,7 @@ const answer = async (
   object: unknown,
   oldObject?: unknown,
   requestVersion = version,
+  using = validators,
 ) => {
   const { statusCode, review } = await handleValidationReview(
     JSON.stringify({
@@ -32,7 +35,7 @@ const answer = async (
         ...(oldObject ? { oldObject } : {}),
       },
     }),
-    validators,
+    using,
   );
   expect(statusCode).toBe(200);
   return review.response.allowed ? 'allowed' : review.response.status;
@@ -47,6 +50,7 @@ describe('the validators of /validate', () => {
       ['vdaemonset.kb.io', 'daemonsets', 'v1beta1', 'CREATE,UPDATE'],
       ['vbroadcastjob.kb.io', 'broadcastjobs', 'v1beta1', 'CREATE,UPDATE'],
       ['vadvancedcronjob.kb.io', 'advancedcronjobs', 'v1beta1', 'CREATE,UPDATE'],
+      ['vsidecarset.kb.io', 'sidecarsets', 'v1alpha1', 'CREATE,UPDATE'],
     ]);
   });
 
@@ -180,5 +184,77 @@ describe('the validators of /validate', () => {
       message:
         "spec: Forbidden: updates to advancedcronjob spec for fields other than 'imageListPullJobTemplate', 'schedule', 'concurrencyPolicy', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit', 'startingDeadlineSeconds', 'timeZone' and 'paused' are forbidden",
     });
+  });
+
+  it('SidecarSet: a container name another SidecarSet of an overlapping selector has, refused with 500', async () => {
+    const sidecarSet = (name: string, container: string): SidecarSet => ({
+      metadata: { name },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        containers: [{ name: container, image: 'fluentd:1' }],
+      },
+    });
+    const calls: string[] = [];
+    const reads: SidecarSetValidationReads = {
+      sidecarSets: () => (calls.push('sidecarSets'), Promise.resolve([sidecarSet('first', 'logger')])),
+      revisions: () => (calls.push('revisions'), Promise.resolve([])),
+      patchMetadataWhitelist: () => (calls.push('whitelist'), Promise.resolve(null)),
+    };
+    const withReads = admissionValidators({}, { sidecarSet: reads });
+    await expect(
+      answer(
+        'sidecarsets',
+        'v1alpha1',
+        'CREATE',
+        sidecarSet('second', 'logger'),
+        undefined,
+        'v1alpha1',
+        withReads,
+      ),
+    ).resolves.toEqual({
+      code: 500,
+      message: 'spec.containers: Invalid value: "logger": container logger already exist in first',
+    });
+    expect(calls).toEqual(['sidecarSets', 'revisions', 'whitelist']);
+    await expect(
+      answer(
+        'sidecarsets',
+        'v1alpha1',
+        'CREATE',
+        sidecarSet('second', 'proxy'),
+        undefined,
+        'v1alpha1',
+        withReads,
+      ),
+    ).resolves.toBe('allowed');
+    // without the cluster reads (the admission function) the conflict rule is skipped, the others still apply
+    await expect(answer('sidecarsets', 'v1alpha1', 'CREATE', sidecarSet('second', 'logger'))).resolves.toBe(
+      'allowed',
+    );
+    await expect(
+      answer('sidecarsets', 'v1alpha1', 'CREATE', { metadata: { name: 'bad' }, spec: { selector: {} } }),
+    ).resolves.toMatchObject({ code: 500 });
+  });
+
+  it('SidecarSet: a read that fails is the webhook failing (500), not an allow', async () => {
+    const failing: SidecarSetValidationReads = {
+      sidecarSets: () => Promise.reject(new Error('connection refused')),
+      revisions: () => Promise.resolve([]),
+      patchMetadataWhitelist: () => Promise.resolve(null),
+    };
+    await expect(
+      answer(
+        'sidecarsets',
+        'v1alpha1',
+        'CREATE',
+        {
+          metadata: { name: 's' },
+          spec: { selector: { matchLabels: { a: 'b' } }, containers: [{ name: 'c', image: 'i' }] },
+        },
+        undefined,
+        'v1alpha1',
+        admissionValidators({}, { sidecarSet: failing }),
+      ),
+    ).resolves.toEqual({ code: 500, message: 'validation failed: connection refused' });
   });
 });

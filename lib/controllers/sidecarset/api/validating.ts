@@ -1,0 +1,117 @@
+/**
+ * OpenKruise's validating webhook for SidecarSets (`pkg/webhook/sidecarset/validating`, `vsidecarset.kb.io`, handler
+ * `Handle`) as a {@link Validator} of v1alpha1 (cluster-scoped): a CREATE or UPDATE refused with ./validation.ts
+ * `validateSidecarSet`'s errors as the handler answers them — the validation error returned as its own, so HTTP 500.
+ * The object is defaulted in memory first (./defaults.ts), as `/mutate` stores it. What upstream reads from the cluster
+ * (every other SidecarSet, the ControllerRevisions of `kruise-system`, the patch-metadata whitelist of the
+ * `kruise-configuration` ConfigMap) comes from {@link SidecarSetValidationReads}; without them (the admission function,
+ * which holds no read grant for them yet) the rules that need them are skipped: the conflicts with other SidecarSets,
+ * a pinned revision's existence and the whitelist.
+ */
+import { verdictOf, type Validator } from '../../../api/admission/validation.js';
+import type { ControllerRevision } from '../../../api/types.js';
+import { isNotFound, listAll, type KubeClient } from '../../../kube/index.js';
+import type { Resource } from '../../../kube/resource.js';
+import { RESOURCES } from '../../../kube/resources.js';
+import { defaultSidecarSet } from './defaults.js';
+import { SIDECARSET_REVISION_NAMESPACE } from './keys.js';
+import { SIDECARSET_RESOURCE } from './resource.js';
+import type { SidecarSet } from './types.js';
+import { validateSidecarSet, type PatchMetadataWhitelistRule } from './validation.js';
+
+/** What the SidecarSet validator reads from the cluster, as upstream's handler reads it. */
+export interface SidecarSetValidationReads {
+  /** Every SidecarSet of the cluster. @throws KubeApiError */
+  sidecarSets(): Promise<SidecarSet[]>;
+  /** The ControllerRevisions of `kruise-system`. @throws KubeApiError */
+  revisions(): Promise<ControllerRevision[]>;
+  /**
+   * The `SidecarSet_PatchPodMetadata_WhiteList` rules of ConfigMap `kruise-system/kruise-configuration`; null when
+   * the ConfigMap or the entry is missing. @throws KubeApiError, or SyntaxError for an entry that is not JSON
+   */
+  patchMetadataWhitelist(): Promise<PatchMetadataWhitelistRule[] | null>;
+}
+
+/** Core v1 ConfigMaps (`kruise-configuration`). */
+const CONFIGMAP_RESOURCE: Resource = {
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  namespaced: true,
+  kind: 'ConfigMap',
+};
+
+/** The ConfigMap and its entry upstream reads the whitelist from (`pkg/util/configuration`). */
+export const KRUISE_CONFIGURATION = { namespace: 'kruise-system', name: 'kruise-configuration' } as const;
+export const PATCH_METADATA_WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';
+
+/** {@link SidecarSetValidationReads} over a cluster client; a missing CRD or namespace reads as empty. */
+export function kubeSidecarSetValidationReads(
+  kube: Pick<KubeClient, 'list' | 'get'>,
+): SidecarSetValidationReads {
+  const orEmpty = <T>(e: unknown, empty: T): T => {
+    if (isNotFound(e)) return empty;
+    throw e;
+  };
+  return {
+    async sidecarSets() {
+      return listAll(kube, SIDECARSET_RESOURCE).then(
+        (l) => l.items as unknown as SidecarSet[],
+        (e: unknown) => orEmpty(e, []),
+      );
+    },
+    async revisions() {
+      return listAll(kube, RESOURCES.controllerrevisions, { namespace: SIDECARSET_REVISION_NAMESPACE }).then(
+        (l) => l.items,
+        (e: unknown) => orEmpty(e, []),
+      );
+    },
+    async patchMetadataWhitelist() {
+      const cm = (await kube
+        .get(CONFIGMAP_RESOURCE, KRUISE_CONFIGURATION)
+        .catch((e: unknown) => orEmpty(e, undefined))) as { data?: Record<string, string> } | undefined;
+      const entry = cm?.data?.[PATCH_METADATA_WHITELIST_KEY];
+      if (entry === undefined) return null;
+      const parsed = JSON.parse(entry) as { rules?: PatchMetadataWhitelistRule[] };
+      return parsed.rules ?? [];
+    },
+  };
+}
+
+/** Options of {@link sidecarSetValidator}. */
+export interface SidecarSetValidatorOptions {
+  /** Gate `SidecarSetPatchPodMetadataDefaultsAllowed`. */
+  patchMetadataDefaultsAllowed?: boolean;
+  /** The cluster reads; absent: the rules that need them are skipped (see the file comment). */
+  reads?: SidecarSetValidationReads;
+}
+
+/** The SidecarSet validator (`vsidecarset.kb.io`, CREATE and UPDATE of v1alpha1 `sidecarsets`). */
+export function sidecarSetValidator(options: SidecarSetValidatorOptions = {}): Validator {
+  const defaulted = (o: unknown): SidecarSet => {
+    const ss = o as SidecarSet;
+    return defaultSidecarSet(ss.spec && typeof ss.spec === 'object' ? ss : { ...ss, spec: {} });
+  };
+  return {
+    webhookName: 'vsidecarset.kb.io',
+    group: SIDECARSET_RESOURCE.group,
+    resource: SIDECARSET_RESOURCE.plural,
+    version: SIDECARSET_RESOURCE.version,
+    namespaced: false,
+    operations: ['CREATE', 'UPDATE'],
+    async validate({ operation, object, oldObject }) {
+      const reads = options.reads;
+      const [others, revisions, whitelist] = reads
+        ? await Promise.all([reads.sidecarSets(), reads.revisions(), reads.patchMetadataWhitelist()])
+        : [[], undefined, undefined];
+      const errors = validateSidecarSet(defaulted(object), {
+        ...(operation === 'UPDATE' && oldObject ? { old: defaulted(oldObject) } : {}),
+        others,
+        ...(revisions ? { revisions } : {}),
+        ...(whitelist !== undefined ? { patchMetadataWhitelist: whitelist } : {}),
+        patchMetadataDefaultsAllowed: options.patchMetadataDefaultsAllowed ?? false,
+      });
+      return verdictOf(errors, 500);
+    },
+  };
+}
