@@ -29,6 +29,8 @@ export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterComma
   advancedcronjob: [],
   // `kruiseless rollout` (CloneSet's entry) takes Advanced DaemonSets too (`ds/<name>`); no other command yet
   daemonset: [],
+  // no PodUnavailableBudget commands yet
+  podunavailablebudget: [],
 };
 
 /**

@@ -10,6 +10,7 @@ import { broadcastJob } from './broadcastjob/index.js';
 import { sidecarSet } from './sidecarset/index.js';
 import { advancedCronJob } from './advancedcronjob/index.js';
 import { daemonSet } from './daemonset/index.js';
+import { podUnavailableBudget } from './podunavailablebudget/index.js';
 import type { Controller } from './controller.js';
 
 export { CONTROLLER_KINDS, KNOWN_KINDS, kindsOf } from './kinds.js';
@@ -22,6 +23,7 @@ export const CONTROLLERS: readonly Controller[] = [
   sidecarSet,
   advancedCronJob,
   daemonSet,
+  podUnavailableBudget,
 ];
 
 /** The registered controller of a kind (`<group>/<Kind>`), or undefined. */

@@ -11,6 +11,7 @@ import { broadcastJobKind } from './broadcastjob/kind.js';
 import { sidecarSetKind } from './sidecarset/kind.js';
 import { advancedCronJobKind } from './advancedcronjob/kind.js';
 import { daemonSetKind } from './daemonset/kind.js';
+import { podUnavailableBudgetKind } from './podunavailablebudget/kind.js';
 import type { ControllerKind } from './controller.js';
 
 /** Every registered controller's light part, in registration order. */
@@ -21,6 +22,7 @@ export const CONTROLLER_KINDS: readonly ControllerKind[] = [
   sidecarSetKind,
   advancedCronJobKind,
   daemonSetKind,
+  podUnavailableBudgetKind,
 ];
 
 /** A {@link KindLookup} over `controllers`: the request parser's known kinds and their scope. */

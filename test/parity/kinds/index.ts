@@ -9,6 +9,7 @@ import { broadcastJob } from './broadcastjob/index.js';
 import { sidecarSet } from './sidecarset/index.js';
 import { advancedCronJob } from './advancedcronjob/index.js';
 import { daemonSet } from './daemonset/index.js';
+import { podUnavailableBudget } from './podunavailablebudget/index.js';
 import { KruiselessError } from '../../../lib/core/errors.js';
 
 /** The kinds, in run order. */
@@ -19,6 +20,7 @@ export const PARITY_KINDS: readonly ParityKind[] = [
   sidecarSet,
   advancedCronJob,
   daemonSet,
+  podUnavailableBudget,
 ];
 
 /** `--kind` named no kind of {@link PARITY_KINDS}. */

@@ -13,7 +13,7 @@ import {
 } from '../../../lib/controllers/index.js';
 
 describe('the registry', () => {
-  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset, advancedcronjob and daemonset (Advanced DaemonSet)', () => {
+  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset, advancedcronjob, daemonset (Advanced DaemonSet) and podunavailablebudget', () => {
     expect(CONTROLLERS.map((c) => c.name)).toEqual([
       'cloneset',
       'statefulset',
@@ -21,7 +21,10 @@ describe('the registry', () => {
       'sidecarset',
       'advancedcronjob',
       'daemonset',
+      'podunavailablebudget',
     ]);
+    expect(controllerByKind('policy.kruise.io/PodUnavailableBudget')?.name).toBe('podunavailablebudget');
+    expect(KNOWN_KINDS('policy.kruise.io/PodUnavailableBudget')).toEqual({ namespaced: true });
     expect(controllerByKind('apps.kruise.io/DaemonSet')?.name).toBe('daemonset');
     expect(KNOWN_KINDS('apps.kruise.io/DaemonSet')).toEqual({ namespaced: true });
     expect(controllerByKind('apps.kruise.io/SidecarSet')?.name).toBe('sidecarset');

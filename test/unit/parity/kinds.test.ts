@@ -46,6 +46,7 @@ describe('--kind', () => {
       'sidecarset',
       'advancedcronjob',
       'daemonset',
+      'podunavailablebudget',
     ]);
     expect(selectKinds(undefined)).toEqual(PARITY_KINDS);
   });
@@ -59,7 +60,7 @@ describe('--kind', () => {
   it('refuses an unknown kind in one line naming the known ones', () => {
     expect(() => selectKinds('uniteddeployment')).toThrow(UnknownKindError);
     expect(() => selectKinds('uniteddeployment')).toThrow(
-      'unknown kind "uniteddeployment" (known: cloneset, statefulset, broadcastjob, sidecarset, advancedcronjob, daemonset)',
+      'unknown kind "uniteddeployment" (known: cloneset, statefulset, broadcastjob, sidecarset, advancedcronjob, daemonset, podunavailablebudget)',
     );
   });
 });

@@ -87,11 +87,19 @@ describe('controllerSettings', () => {
         sidecarset: {},
         advancedcronjob: {},
         daemonset: {},
+        podunavailablebudget: {},
         cloneset: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true },
         statefulset: {},
       },
       ignoredGates: ['PodWebhook'],
     });
+  });
+
+  it('reads the PodUnavailableBudget gates', () => {
+    expect(
+      controllerSettings('PodUnavailableBudgetDeleteGate=false,PodUnavailableBudgetUpdateGate=true', {})
+        .settings.podunavailablebudget,
+    ).toEqual({ deleteGate: false, updateGate: true });
   });
 
   it('sets nothing for the defaults', () => {
@@ -101,6 +109,7 @@ describe('controllerSettings', () => {
         advancedcronjob: {},
         cloneset: {},
         daemonset: {},
+        podunavailablebudget: {},
         sidecarset: {},
         statefulset: {},
       },
@@ -135,6 +144,7 @@ describe('controllerSettings: Advanced StatefulSet gates', () => {
         sidecarset: {},
         advancedcronjob: {},
         daemonset: {},
+        podunavailablebudget: {},
         cloneset: {},
         statefulset: { statefulSetStartOrdinal: true, statefulSetAutoDeletePVC: false },
       },

@@ -21,11 +21,14 @@ describe('SidecarSet pod watch (enqueueRequestForPod)', () => {
     expect(await sidecarSetsForPod(pod())).toEqual([]);
   });
 
-  it('is its own stream of every pod (no label selector) and makes namespace-less requests, reading nothing', async () => {
+  it('is the stream of every pod (no label selector, shared with the PodUnavailableBudget) and makes namespace-less requests, reading nothing', async () => {
     const stream = watchStreams(CONTROLLERS).find(
       (s) => s.watched.plural === 'pods' && s.labelSelector === undefined,
     );
-    expect(stream?.consumers.map((c) => c.controller.kind)).toEqual(['apps.kruise.io/SidecarSet']);
+    expect(stream?.consumers.map((c) => c.controller.kind)).toEqual([
+      'apps.kruise.io/SidecarSet',
+      'policy.kruise.io/PodUnavailableBudget',
+    ]);
     const reads = {
       cluster: 'c1',
       kube: {
@@ -89,7 +92,8 @@ describe('SidecarSet pod watch (enqueueRequestForPod)', () => {
       kube: {
         get: () =>
           Promise.resolve({ metadata: { name: 'x' }, spec: { updateStrategy: { type: 'NotUpdate' } } }),
-        list: () => Promise.reject(new Error('no list expected')),
+        // the PodUnavailableBudget's map lists the namespace's PUBs for a new pod without its annotation
+        list: () => Promise.resolve({ items: [] }),
       },
     } as unknown as MapReads;
     const injected = pod({ 'kruise.io/sidecarset-injected-list': 'x' });

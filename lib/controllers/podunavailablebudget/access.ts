@@ -1,0 +1,99 @@
+/**
+ * The PodUnavailableBudget controller's RBAC rows (lib/kube/access.ts shapes), as OpenKruise's `+kubebuilder:rbac`
+ * markers beside `pkg/controller/podunavailablebudget/podunavailablebudget_controller.go`, narrowed to the calls
+ * Kruiseless makes: read PUBs and write their status, list pods and patch their related-pub annotations, read the
+ * workloads whose replicas the budget expects (native Deployments, ReplicaSets, StatefulSets, ReplicationControllers;
+ * CloneSets and Advanced StatefulSets, which their own controllers' rules grant too). Rows granted by other
+ * controllers' rules appear once in the joined manifest (lib/controllers/rbac.ts).
+ */
+import type { PolicyRule, ResourceAccess } from '../../kube/access.js';
+
+const POLICY = 'policy.kruise.io';
+const KRUISE = 'apps.kruise.io';
+
+/** Every call the PodUnavailableBudget reconcile makes. */
+export const PUB_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
+  { verb: 'get', group: POLICY, resource: 'podunavailablebudgets' },
+  { verb: 'update', group: POLICY, resource: 'podunavailablebudgets', subresource: 'status' },
+  { verb: 'list', resource: 'pods' },
+  { verb: 'patch', resource: 'pods' },
+  { verb: 'get', group: 'apps', resource: 'deployments' },
+  { verb: 'get', group: 'apps', resource: 'replicasets' },
+  { verb: 'list', group: 'apps', resource: 'replicasets' },
+  { verb: 'get', group: 'apps', resource: 'statefulsets' },
+  { verb: 'get', resource: 'replicationcontrollers' },
+  { verb: 'get', group: KRUISE, resource: 'clonesets' },
+  { verb: 'get', group: KRUISE, resource: 'statefulsets' },
+];
+
+/** The watch pump's and the resync's reads: PUBs, pods, and the workloads the map functions resolve. */
+export const PUB_WATCHER_ACCESS: readonly ResourceAccess[] = [
+  ...['get', 'list', 'watch'].flatMap((verb) => [
+    { verb, group: POLICY, resource: 'podunavailablebudgets' },
+    { verb, resource: 'pods' },
+  ]),
+  { verb: 'get', group: 'apps', resource: 'deployments' },
+  { verb: 'get', group: 'apps', resource: 'replicasets' },
+  { verb: 'get', group: 'apps', resource: 'statefulsets' },
+  { verb: 'get', resource: 'replicationcontrollers' },
+  { verb: 'get', group: KRUISE, resource: 'clonesets' },
+  { verb: 'get', group: KRUISE, resource: 'statefulsets' },
+];
+
+/** Writes the watcher must not be able to make on PUBs. */
+export const PUB_WATCHER_DENIED: readonly ResourceAccess[] = [
+  { verb: 'update', group: POLICY, resource: 'podunavailablebudgets', subresource: 'status' },
+];
+
+/** What no Kruiseless identity may do to PUBs: create, change or delete one (the user's). */
+export const PUB_DENIED_TO_ALL: readonly ResourceAccess[] = [
+  { verb: 'create', group: POLICY, resource: 'podunavailablebudgets' },
+  { verb: 'update', group: POLICY, resource: 'podunavailablebudgets' },
+  { verb: 'patch', group: POLICY, resource: 'podunavailablebudgets' },
+  { verb: 'delete', group: POLICY, resource: 'podunavailablebudgets' },
+];
+
+const NATIVE_WORKLOAD_READS: PolicyRule = {
+  apiGroups: ['apps'],
+  resources: ['deployments', 'replicasets', 'statefulsets'],
+  verbs: ['get', 'list'],
+  comment: ['PodUnavailableBudget: the replicas a budget expects, and a Deployment’s ReplicaSets.'],
+};
+
+/** The reconcile function's ClusterRole rules for PUBs (infra/rbac/kruiseless-rbac.yaml). */
+export const PUB_CONTROLLER_RULES: readonly PolicyRule[] = [
+  {
+    apiGroups: [POLICY],
+    resources: ['podunavailablebudgets'],
+    verbs: ['get', 'list', 'watch'],
+    comment: ['Read the PodUnavailableBudget (v1beta1, stored).'],
+  },
+  {
+    apiGroups: [POLICY],
+    resources: ['podunavailablebudgets/status'],
+    verbs: ['update'],
+    comment: [
+      'PodUnavailableBudget status through the status subresource (replace, resourceVersion as precondition).',
+    ],
+  },
+  {
+    apiGroups: [''],
+    resources: ['pods'],
+    verbs: ['patch'],
+    comment: ['PodUnavailableBudget: the related-pub annotations on the pods a budget covers.'],
+  },
+  {
+    apiGroups: [''],
+    resources: ['replicationcontrollers'],
+    verbs: ['get'],
+    comment: ['PodUnavailableBudget: the replicas of a ReplicationController whose pods a budget covers.'],
+  },
+  NATIVE_WORKLOAD_READS,
+];
+
+/** The watcher's ClusterRole rules for PUBs (pods: CloneSet's rule grants them; Kruise workloads: theirs). */
+export const PUB_WATCHER_RULES: readonly PolicyRule[] = [
+  { apiGroups: [POLICY], resources: ['podunavailablebudgets'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [''], resources: ['replicationcontrollers'], verbs: ['get'] },
+  NATIVE_WORKLOAD_READS,
+];

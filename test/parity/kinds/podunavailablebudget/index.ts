@@ -1,0 +1,26 @@
+/**
+ * PodUnavailableBudget in the parity harness: `policy.kruise.io/v1beta1 podunavailablebudgets` (the version both
+ * OpenKruise and Kruiseless's CRD store), pods the scenario creates itself (`createPod`, bare: the harness makes one
+ * object of the kind, so no workload owns them), no instance-id label, no field naming pods to delete, the
+ * differences of `deliberate.yaml`. Only the status is compared: no scenario deletes or evicts a pod, because the
+ * reference's OpenKruise answers those in its pod webhook (which consumes the budget) and Kruiseless does not yet.
+ * Scenarios: `test/parity/scenarios/podunavailablebudget/`.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { parse } from 'yaml';
+import type { ParityKind } from '../../kind.js';
+import { DeliberateSchema } from '../../scenario.js';
+
+/** The PodUnavailableBudget's parity entry. */
+export const podUnavailableBudget: ParityKind = {
+  name: 'podunavailablebudget',
+  kind: 'PodUnavailableBudget',
+  resource: { group: 'policy.kruise.io', version: 'v1beta1', plural: 'podunavailablebudgets' },
+  // OpenKruise records `NoPods` on every reconcile of a budget that covers no pod
+  perReconcileEventReasons: new Set(['NoPods']),
+  conflictOnlyConditionTypes: new Set(),
+  deliberate: z
+    .array(DeliberateSchema)
+    .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),
+};
