@@ -212,6 +212,45 @@ export class ParityCluster {
     }
   }
 
+  /**
+   * Creates ResourceQuota `name` in `namespace` with `spec.hard` = `hard`, or replaces the spec of the one there, then
+   * waits (up to `timeoutMs`) until its `status.hard` equals `hard`: until kube-controller-manager's quota controller
+   * has counted the namespace, the quota admission plugin refuses every create it covers ("status unknown").
+   * @throws Error when the status does not catch up in time
+   */
+  async putResourceQuota(
+    namespace: string,
+    name: string,
+    hard: Record<string, string>,
+    timeoutMs = 30_000,
+  ): Promise<void> {
+    try {
+      const q = await this.core.readNamespacedResourceQuota({ namespace, name });
+      await this.core.replaceNamespacedResourceQuota({
+        namespace,
+        name,
+        body: { ...q, spec: { ...q.spec, hard } },
+      });
+    } catch (e) {
+      if (statusCode(e) !== 404) throw e;
+      await this.core.createNamespacedResourceQuota({
+        namespace,
+        body: { metadata: { name, namespace }, spec: { hard } },
+      });
+    }
+    const same = (a: Record<string, unknown> | undefined): boolean =>
+      JSON.stringify(Object.entries(a ?? {}).sort()) === JSON.stringify(Object.entries(hard).sort());
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const q = await this.core.readNamespacedResourceQuota({ namespace, name });
+      if (same(q.status?.hard) && q.status?.used) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(
+      `ResourceQuota ${name}: status.hard not ${JSON.stringify(hard)} after ${timeoutMs / 1000} s`,
+    );
+  }
+
   /** The cluster's node names, sorted: a scenario's node index is a position in this list. */
   async nodeNames(): Promise<string[]> {
     const list = await this.core.listNode();
