@@ -25,7 +25,7 @@ import { CONDITION_FAILED_VALIDATION, statusNeedsWrite } from './plan/index.js';
 import { metaTime } from '../../api/time.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import { classifyWriteError, type KubeApiError } from '../../kube/errors.js';
+import { classifyWriteError, goErrorText, type KubeApiError } from '../../kube/errors.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { patchOwnerReferences } from '../../kube/ownerReferences.js';
 import { RESOURCES } from '../../kube/resources.js';
@@ -108,7 +108,8 @@ const PRECONDITIONED: ReadonlySet<PatchReason> = new Set<PatchReason>([
 /**
  * A failed write becomes a FailedScale / FailedUpdate condition on the status (as OpenKruise's `syncCloneSet`). A
  * condition of that type already True in the stored status is kept as it is, only its message brought up to
- * date (OpenKruise's `SetCloneSetCondition` keeps a condition of unchanged status and reason): a failure that
+ * date (OpenKruise's `SetCloneSetCondition` keeps a condition of unchanged status and reason); the message is the
+ * error as Go prints it ({@link goErrorText}: an API error's Status message), as `podsScaleErr.Error()`. A failure that
  * repeats then leaves the status unchanged, so it is not rewritten and its watch event cannot trigger the next
  * attempt before the backoff does (docs/reliability.md#backoff).
  */
@@ -122,9 +123,10 @@ function withFailureCondition(
   const type = phase === 'update' ? 'FailedUpdate' : 'FailedScale';
   const t = metaTime(now);
   const current = stored?.conditions?.find((c) => c.type === type && c.status === 'True');
+  const message = goErrorText(error);
   const condition = current
-    ? { ...current, message: error.message }
-    : { type, status: 'True' as const, lastUpdateTime: t, lastTransitionTime: t, message: error.message };
+    ? { ...current, message }
+    : { type, status: 'True' as const, lastUpdateTime: t, lastTransitionTime: t, message };
   return {
     ...status,
     conditions: [...(status.conditions ?? []).filter((c) => c.type !== type), condition],
@@ -272,6 +274,9 @@ async function createBatch(w: Writer, step: CreatePod[]): Promise<{ writes: numb
     );
     w.expected.creates = w.expected.creates.filter((op) => !names.has(op.name));
     await w.save();
+    // one FailedCreate per refused pod, as OpenKruise's createOnePod records it (the first comes with the failure)
+    for (const { a, reason } of failed.slice(1))
+      if (reason instanceof Error) events.push(failureEvent(a, reason, ''));
     throw new ActionFailed(failed[0].a, failed[0].reason, { writes: step.length - failed.length, events });
   }
   return { writes: step.length, events };
