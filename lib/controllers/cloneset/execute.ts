@@ -457,6 +457,7 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
   const w = new Writer(ctx, expected);
   const applied: Applied = { writes: 0, events: [], conflict: false };
   let current: Action | undefined;
+  let created = 0;
   try {
     applied.writes += await writeRevisions(ctx.kube, plan);
     if (plan.preDownload) {
@@ -473,6 +474,7 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
           first.type === 'CreatePod'
             ? await createBatch(w, step as CreatePod[])
             : await patchRun(w, step as PodPatch[], plan.revisions.updateRevision);
+        if (first.type === 'CreatePod') created += done.writes;
         applied.writes += done.writes;
         applied.events.push(...done.events);
         continue;
@@ -508,6 +510,7 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
       failure = e.failure;
       applied.writes += e.partial.writes;
       applied.events.push(...e.partial.events);
+      if (e.action.type === 'CreatePod') created += e.partial.writes;
     }
     const kind = classifyWriteError(failure);
     if (kind === 'notApi') throw failure;
@@ -521,10 +524,48 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
         error: applied.error.message,
         action: current?.type,
       });
+      if (current?.type === 'CreatePod' && created === 0 && plan.ifNoneCreated)
+        await applyInsteadOfCreates(w, plan, applied);
     }
   }
   if (w.updatesChanged) await w.save();
   return applied;
+}
+
+/**
+ * Not one pod create of the plan succeeded: the plan's `ifNoneCreated` writes (the update phase and the first
+ * `KruisePodReady` conditions), as OpenKruise's `syncCloneSet` runs `Update` when `createPods` created nothing. Their
+ * writes and Events go into `applied`; one failing stops the rest and is logged, the create's error staying the
+ * pass's error.
+ * @throws non-API errors
+ */
+async function applyInsteadOfCreates(w: Writer, plan: Plan, applied: Applied): Promise<void> {
+  try {
+    for (const step of batches(plan.ifNoneCreated ?? [])) {
+      const first = step[0];
+      if (isPodPatch(first)) {
+        const done = await patchRun(w, step as PodPatch[], plan.revisions.updateRevision);
+        applied.writes += done.writes;
+        applied.events.push(...done.events);
+        continue;
+      }
+      // the update phase creates and deletes nothing (a ReCreate update labels the pod)
+      if (first.type === 'CreatePod' || isDeletion(first)) continue;
+      applied.writes += await applyOne(w, first);
+      const ev = successEvent(first, plan.revisions.updateRevision);
+      if (ev) applied.events.push(ev);
+    }
+  } catch (e) {
+    const failure = e instanceof ActionFailed ? e.failure : e;
+    if (e instanceof ActionFailed) {
+      applied.writes += e.partial.writes;
+      applied.events.push(...e.partial.events);
+    }
+    if (classifyWriteError(failure) === 'notApi') throw failure;
+    w.ctx.log.warn('a write in place of the refused creates failed; the rest skipped', {
+      error: (failure as Error).message,
+    });
+  }
 }
 
 /** What {@link writeStatus} did. */

@@ -5,6 +5,7 @@
 import { failedCreateMessage } from './support/failedCreate.js';
 import type { CloneSet, Pod } from '../../../../../lib/api/types.js';
 import type { Plan } from '../../../../../lib/controllers/cloneset/plan/types.js';
+import type { Action } from '../../../../../lib/podset/actions.js';
 import { silentLogger } from '../../../../../lib/core/logger.js';
 import { diffRecord } from '../../../support/fixtures.js';
 import { KubeApiError } from '../../../../../lib/kube/errors.js';
@@ -551,6 +552,30 @@ describe('executePlan: API errors', () => {
       'replace cloneset status cs-no-pvc-sample',
       failedCreateMessage('pods "cs-x-aaaaa" already exists', 'cs-x-aaaaa', 'event FailedCreate: '),
     ]);
+  });
+
+  test("no create succeeded (a quota refusing them): the plan's ifNoneCreated writes are made, the create's error stays", async () => {
+    const s = await setup();
+    const b = s.kube.pods.get('cs-x-bbbbb')!;
+    s.kube.failOn((call) => (call === 'create pod cs-x-ccccc' ? internalError(call) : undefined));
+    const normal: Action = {
+      type: 'PatchPod',
+      pod: { name: 'cs-x-bbbbb', uid: b.metadata.uid! },
+      reason: 'LifecycleTransition',
+      patch: { metadata: { labels: { 'lifecycle.apps.kruise.io/state': 'Normal' } } },
+    };
+    const create: Action = { type: 'CreatePod', pod: pod('cs-x-ccccc'), pvcs: [], revision: 'r2', batch: 0 };
+    const out = await executePlan(s.ctx(), emptyPlan({ actions: [create], ifNoneCreated: [normal] }));
+    expect((out.error as KubeApiError).statusCode).toBe(500);
+    expect(s.journal.filter((l) => !l.startsWith('event'))).toEqual([
+      'expectations.put creates[cs-x-ccccc]',
+      'create pod cs-x-ccccc',
+      'expectations.put (none)',
+      'patch pod cs-x-bbbbb',
+      'expectations.put updates[cs-x-bbbbb]',
+      'replace cloneset status cs-no-pvc-sample',
+    ]);
+    expect(s.kube.pods.get('cs-x-bbbbb')?.metadata.labels?.['lifecycle.apps.kruise.io/state']).toBe('Normal');
   });
 
   test('a failed delete: FailedDelete, its expectation dropped, the ledger keeps the intent, podsToDelete is not truncated', async () => {
