@@ -127,6 +127,16 @@ export function toKubeApiError(e: unknown, operation: string): unknown {
   return e;
 }
 
+/**
+ * The text Go's `err.Error()` gives for the same failure, which OpenKruise writes into its Events and conditions
+ * (`%v` of the error): for an API error client-go's `StatusError.Error()`, the Status `message` alone
+ * (`pods "web-x" is forbidden: exceeded quota: …`), without the operation, code and reason this module's
+ * {@link KubeApiError} message adds; for any other error its message.
+ */
+export function goErrorText(e: Error): string {
+  return e instanceof KubeApiError ? e.apiMessage : e.message;
+}
+
 /** True when retrying the same request may succeed: 429, 5xx, or no response at all. Never 409/404/422. */
 export function isRetryable(e: unknown): boolean {
   return e instanceof KubeApiError && (e.statusCode === 0 || e.statusCode === 429 || e.statusCode >= 500);

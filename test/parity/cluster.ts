@@ -212,6 +212,45 @@ export class ParityCluster {
     }
   }
 
+  /**
+   * Creates ResourceQuota `name` in `namespace` with `spec.hard` = `hard`, or replaces the spec of the one there, and
+   * writes its status as kube-controller-manager's quota controller would: `status.hard` = `hard`, `status.used` the
+   * namespace's pods that are neither terminal nor being deleted. The local control planes run no quota controller
+   * (infra/local: only the garbage collector, namespace, PV/PVC and job controllers), and until a quota has a status
+   * the quota admission refuses every create it covers; from then on the admission itself counts what it admits.
+   * @throws Error for a limit other than `pods` / `count/pods` (its usage would need the quota controller)
+   */
+  async putResourceQuota(namespace: string, name: string, hard: Record<string, string>): Promise<void> {
+    const unsupported = Object.keys(hard).filter((k) => k !== 'pods' && k !== 'count/pods');
+    if (unsupported.length > 0)
+      throw new Error(`ResourceQuota ${name}: only pods can be limited, not ${unsupported.join(', ')}`);
+    let quota;
+    try {
+      const q = await this.core.readNamespacedResourceQuota({ namespace, name });
+      quota = await this.core.replaceNamespacedResourceQuota({
+        namespace,
+        name,
+        body: { ...q, spec: { ...q.spec, hard } },
+      });
+    } catch (e) {
+      if (statusCode(e) !== 404) throw e;
+      quota = await this.core.createNamespacedResourceQuota({
+        namespace,
+        body: { metadata: { name, namespace }, spec: { hard } },
+      });
+    }
+    const pods = (await this.core.listNamespacedPod({ namespace })).items.filter(
+      (p) =>
+        !p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+    );
+    const used = Object.fromEntries(Object.keys(hard).map((k) => [k, String(pods.length)]));
+    await this.core.replaceNamespacedResourceQuotaStatus({
+      namespace,
+      name,
+      body: { ...quota, status: { hard, used } },
+    });
+  }
+
   /** The cluster's node names, sorted: a scenario's node index is a position in this list. */
   async nodeNames(): Promise<string[]> {
     const list = await this.core.listNode();

@@ -20,6 +20,8 @@ import { stepErrorText } from './stepError.js';
 export const MARKER_LABEL = 'parity.kruiseless.io/marker';
 const STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 const REVISION_LABEL = 'controller-revision-hash';
+/** Name of the ResourceQuota the `resourceQuota` step writes. */
+const QUOTA_NAME = 'parity-quota';
 
 /** The outcome of one scenario on one cluster. */
 export interface ScenarioRun {
@@ -185,6 +187,8 @@ async function applyStep(
     return meta.name;
   }
   if ('createPod' in step) return void (await cluster.createPod(namespace, step.createPod));
+  if ('resourceQuota' in step)
+    return void (await cluster.putResourceQuota(namespace, QUOTA_NAME, step.resourceQuota.hard));
   if (!name) throw new Error(`a step before the ${cluster.kind.kind} was created`);
   if ('patch' in step) return void (await cluster.patchObject(namespace, name, step.patch));
   if ('deleteObject' in step) return void (await cluster.deleteObject(namespace, name));
@@ -257,7 +261,8 @@ function deletePodsPatch(kind: ParityKind, names: string[], replicas?: number): 
 }
 
 /**
- * The pods a selector picks among the live pods owned by an object of `kind` (the scenario's), sorted by
+ * The pods a selector picks among the live pods (or, with `terminating`, the pods being deleted) owned by an object
+ * of `kind` (the scenario's), sorted by
  * creationTimestamp then name; `revision` reads the object's `status.updateRevision` / `status.currentRevision`;
  * `node` is an index into `nodeNames` (the cluster's node names, sorted) or a node's name (`spec.nodeName`).
  * @throws Error when the selector picks none (a scenario that cannot act is a broken scenario)
@@ -277,7 +282,7 @@ export function selectPods(
         ? status.currentRevision
         : undefined;
   const owned = state.pods
-    .filter((p) => !p.metadata?.deletionTimestamp)
+    .filter((p) => Boolean(p.metadata?.deletionTimestamp) === (s.terminating ?? false))
     .filter((p) => p.metadata?.ownerReferences?.some((o) => o.kind === kind.kind));
   const live = owned
     .filter((p) => s.marker === undefined || p.metadata?.labels?.[MARKER_LABEL] === s.marker)
@@ -287,7 +292,9 @@ export function selectPods(
     .sort((a, b) => time(a) - time(b) || (podName(a) < podName(b) ? -1 : podName(a) > podName(b) ? 1 : 0));
   const picked = s.all ? live : live.slice(s.index ?? 0, (s.index ?? 0) + 1);
   if (picked.length === 0)
-    throw new Error(`no pod matches ${JSON.stringify(s)} (of ${owned.length} live pods)`);
+    throw new Error(
+      `no pod matches ${JSON.stringify(s)} (of ${owned.length} ${s.terminating ? 'terminating' : 'live'} pods)`,
+    );
   return picked;
 }
 

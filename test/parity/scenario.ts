@@ -21,7 +21,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
  * `lifecycle.apps.kruise.io/state` label; `node` keeps the pods bound to one node (`spec.nodeName`), given as its index
  * among the cluster's nodes in name order or as its name (a BroadcastJob's pods are created together, one per node,
  * so their order is random but their nodes are not); `index` takes one pod of what is left (0 = oldest); `all`
- * takes all.
+ * takes all. `terminating: true` picks among the pods being deleted instead (e.g. to remove the finalizer that holds
+ * one).
  */
 export const PodSelectorSchema = z
   .object({
@@ -30,6 +31,8 @@ export const PodSelectorSchema = z
     revision: z.enum(['update', 'current']).optional(),
     /** Only pods bound to this node: its index among the cluster's nodes in name order (0 = kwok-node-0), or its name. */
     node: z.union([z.number().int().min(0), z.string().min(1)]).optional(),
+    /** Pick among the pods being deleted (deletionTimestamp set) rather than the live ones. */
+    terminating: z.literal(true).optional(),
     index: z.number().int().min(0).optional(),
     all: z.literal(true).optional(),
   })
@@ -97,6 +100,11 @@ export const StepSchema = z.union([
     .strict(),
   z.object({ deletePod: PodSelectorSchema }).strict(),
   z.object({ deletePvc: z.string().min(1) }).strict(),
+  /**
+   * Creates, or replaces the spec of, the ResourceQuota `parity-quota` in the scenario's namespace with these
+   * `spec.hard` limits (e.g. `{pods: '3'}`), and waits until the quota controller has taken them up.
+   */
+  z.object({ resourceQuota: z.object({ hard: z.record(z.string(), z.string()) }).strict() }).strict(),
   z.object({ podsToDelete: PodSelectorSchema }).strict(),
   z
     .object({

@@ -25,7 +25,7 @@ import { CONDITION_FAILED_VALIDATION, statusNeedsWrite } from './plan/index.js';
 import { metaTime } from '../../api/time.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import { classifyWriteError, type KubeApiError } from '../../kube/errors.js';
+import { classifyWriteError, goErrorText, type KubeApiError } from '../../kube/errors.js';
 import type { EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { patchOwnerReferences } from '../../kube/ownerReferences.js';
 import { RESOURCES } from '../../kube/resources.js';
@@ -108,7 +108,8 @@ const PRECONDITIONED: ReadonlySet<PatchReason> = new Set<PatchReason>([
 /**
  * A failed write becomes a FailedScale / FailedUpdate condition on the status (as OpenKruise's `syncCloneSet`). A
  * condition of that type already True in the stored status is kept as it is, only its message brought up to
- * date (OpenKruise's `SetCloneSetCondition` keeps a condition of unchanged status and reason): a failure that
+ * date (OpenKruise's `SetCloneSetCondition` keeps a condition of unchanged status and reason); the message is the
+ * error as Go prints it ({@link goErrorText}: an API error's Status message), as `podsScaleErr.Error()`. A failure that
  * repeats then leaves the status unchanged, so it is not rewritten and its watch event cannot trigger the next
  * attempt before the backoff does (docs/reliability.md#backoff).
  */
@@ -122,9 +123,10 @@ function withFailureCondition(
   const type = phase === 'update' ? 'FailedUpdate' : 'FailedScale';
   const t = metaTime(now);
   const current = stored?.conditions?.find((c) => c.type === type && c.status === 'True');
+  const message = goErrorText(error);
   const condition = current
-    ? { ...current, message: error.message }
-    : { type, status: 'True' as const, lastUpdateTime: t, lastTransitionTime: t, message: error.message };
+    ? { ...current, message }
+    : { type, status: 'True' as const, lastUpdateTime: t, lastTransitionTime: t, message };
   return {
     ...status,
     conditions: [...(status.conditions ?? []).filter((c) => c.type !== type), condition],
@@ -272,6 +274,9 @@ async function createBatch(w: Writer, step: CreatePod[]): Promise<{ writes: numb
     );
     w.expected.creates = w.expected.creates.filter((op) => !names.has(op.name));
     await w.save();
+    // one FailedCreate per refused pod, as OpenKruise's createOnePod records it (the first comes with the failure)
+    for (const { a, reason } of failed.slice(1))
+      if (reason instanceof Error) events.push(failureEvent(a, reason, ''));
     throw new ActionFailed(failed[0].a, failed[0].reason, { writes: step.length - failed.length, events });
   }
   return { writes: step.length, events };
@@ -452,6 +457,7 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
   const w = new Writer(ctx, expected);
   const applied: Applied = { writes: 0, events: [], conflict: false };
   let current: Action | undefined;
+  let created = 0;
   try {
     applied.writes += await writeRevisions(ctx.kube, plan);
     if (plan.preDownload) {
@@ -468,6 +474,7 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
           first.type === 'CreatePod'
             ? await createBatch(w, step as CreatePod[])
             : await patchRun(w, step as PodPatch[], plan.revisions.updateRevision);
+        if (first.type === 'CreatePod') created += done.writes;
         applied.writes += done.writes;
         applied.events.push(...done.events);
         continue;
@@ -503,6 +510,7 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
       failure = e.failure;
       applied.writes += e.partial.writes;
       applied.events.push(...e.partial.events);
+      if (e.action.type === 'CreatePod') created += e.partial.writes;
     }
     const kind = classifyWriteError(failure);
     if (kind === 'notApi') throw failure;
@@ -516,10 +524,48 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
         error: applied.error.message,
         action: current?.type,
       });
+      if (current?.type === 'CreatePod' && created === 0 && plan.ifNoneCreated)
+        await applyInsteadOfCreates(w, plan, applied);
     }
   }
   if (w.updatesChanged) await w.save();
   return applied;
+}
+
+/**
+ * Not one pod create of the plan succeeded: the plan's `ifNoneCreated` writes (the update phase and the first
+ * `KruisePodReady` conditions), as OpenKruise's `syncCloneSet` runs `Update` when `createPods` created nothing. Their
+ * writes and Events go into `applied`; one failing stops the rest and is logged, the create's error staying the
+ * pass's error.
+ * @throws non-API errors
+ */
+async function applyInsteadOfCreates(w: Writer, plan: Plan, applied: Applied): Promise<void> {
+  try {
+    for (const step of batches(plan.ifNoneCreated ?? [])) {
+      const first = step[0];
+      if (isPodPatch(first)) {
+        const done = await patchRun(w, step as PodPatch[], plan.revisions.updateRevision);
+        applied.writes += done.writes;
+        applied.events.push(...done.events);
+        continue;
+      }
+      // the update phase creates and deletes nothing (a ReCreate update labels the pod)
+      if (first.type === 'CreatePod' || isDeletion(first)) continue;
+      applied.writes += await applyOne(w, first);
+      const ev = successEvent(first, plan.revisions.updateRevision);
+      if (ev) applied.events.push(ev);
+    }
+  } catch (e) {
+    const failure = e instanceof ActionFailed ? e.failure : e;
+    if (e instanceof ActionFailed) {
+      applied.writes += e.partial.writes;
+      applied.events.push(...e.partial.events);
+    }
+    if (classifyWriteError(failure) === 'notApi') throw failure;
+    w.ctx.log.warn('a write in place of the refused creates failed; the rest skipped', {
+      error: (failure as Error).message,
+    });
+  }
 }
 
 /** What {@link writeStatus} did. */

@@ -7,6 +7,7 @@
 import { EventReason } from '../../api/keys.js';
 import type { Action } from '../../podset/actions.js';
 import type { KubeEvent } from '../../kube/types.js';
+import { goErrorText } from '../../kube/errors.js';
 
 /**
  * The Normal Event for an action that succeeded, if upstream records one.
@@ -49,33 +50,40 @@ export function successEvent(a: Action, updateRevision: string): KubeEvent | und
 }
 
 /**
- * The Warning Event for an action that failed with `error`, with OpenKruise's reason and message for it.
+ * The Warning Event for an action that failed with `error`, with OpenKruise's reason and message for it. The error
+ * is written as Go prints it (an API error's Status message alone, {@link goErrorText}); a failed pod create is
+ * `failed to create pod: <error>, pod: <the pod sent, as JSON>` (OpenKruise's `createOnePod` dumps its Go pod
+ * struct there: same values, Go's field order and zero values, and without the readiness gate its pod webhook adds).
  * @param updateRevision name of the plan's update revision, for a pod update whose action carries no `revision`
  */
 export function failureEvent(a: Action, error: Error, updateRevision: string): KubeEvent {
   const warning = (reason: string, message: string): KubeEvent => ({ type: 'Warning', reason, message });
+  const text = goErrorText(error);
   switch (a.type) {
     case 'CreatePod':
-      return warning(EventReason.FailedCreate, error.message);
+      return warning(
+        EventReason.FailedCreate,
+        `failed to create pod: ${text}, pod: ${JSON.stringify(a.pod)}`,
+      );
     case 'DeletePod':
-      return warning(EventReason.FailedDelete, `failed to delete pod ${a.pod.name}: ${error.message}`);
+      return warning(EventReason.FailedDelete, `failed to delete pod ${a.pod.name}: ${text}`);
     case 'DeletePVC':
-      return warning(EventReason.FailedDelete, `failed to delete pvc ${a.name}: ${error.message}`);
+      return warning(EventReason.FailedDelete, `failed to delete pvc ${a.name}: ${text}`);
     case 'PatchPod':
       if (a.reason === 'InPlaceUpdate') {
         return warning(
           EventReason.FailedUpdatePodInPlace,
-          `failed to update pod ${a.pod.name} in-place(revision ${a.revision ?? updateRevision}): ${error.message}`,
+          `failed to update pod ${a.pod.name} in-place(revision ${a.revision ?? updateRevision}): ${text}`,
         );
       }
       if (a.reason === 'RecreateUpdate') {
         return warning(
           EventReason.FailedUpdatePodReCreate,
-          `failed to patch pod specified-delete ${a.pod.name} for update(revision ${a.revision ?? updateRevision}): ${error.message}`,
+          `failed to patch pod specified-delete ${a.pod.name} for update(revision ${a.revision ?? updateRevision}): ${text}`,
         );
       }
-      return warning(EventReason.FailedUpdate, error.message);
+      return warning(EventReason.FailedUpdate, text);
     default:
-      return warning(EventReason.FailedUpdate, error.message);
+      return warning(EventReason.FailedUpdate, text);
   }
 }

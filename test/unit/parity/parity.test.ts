@@ -295,6 +295,14 @@ describe('selectPods', () => {
       'no pod matches {"state":"PreparingDelete","all":true} (of 2 live pods)',
     );
   });
+  it('picks among the terminating pods with terminating: true', () => {
+    expect(
+      selectPods(cloneSet, state(pods), { terminating: true, all: true }).map((p) => p.metadata?.name),
+    ).toEqual(['web-ccccc']);
+    expect(() => selectPods(cloneSet, state(pods), { terminating: true, marker: 'm', index: 0 })).toThrow(
+      'no pod matches {"terminating":true,"marker":"m","index":0} (of 1 terminating pods)',
+    );
+  });
 });
 
 describe('compareRuns', () => {

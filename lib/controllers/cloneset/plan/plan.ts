@@ -171,6 +171,7 @@ export function planCloneSet(input: PlanInput): Plan {
   let updateError: string | undefined;
   let updateRan = false;
   let phaseRequeue: number | undefined;
+  let ifNoneCreated: Action[] | undefined;
   if (!deleting) {
     const scale = planScale(ctx);
     diff = scale.diff;
@@ -180,6 +181,14 @@ export function planCloneSet(input: PlanInput): Plan {
     phaseRequeue = scale.requeueAfterSeconds;
     if (scale.changed) {
       phase = 'scale';
+      if (scale.actions.every((a) => a.type === 'CreatePod')) {
+        const update = planUpdate(ctx);
+        const fallback = [
+          ...update.actions,
+          ...initKruisePodReady(pods, podsDeletedOrMarked(update.actions), input.now),
+        ];
+        if (fallback.length > 0) ifNoneCreated = fallback;
+      }
     } else {
       const update = planUpdate(ctx);
       updateRan = true;
@@ -240,6 +249,7 @@ export function planCloneSet(input: PlanInput): Plan {
     phase,
     diff,
     actions,
+    ...(ifNoneCreated ? { ifNoneCreated } : {}),
     status: stripFailedValidation(status),
     statusChanged: statusResult.statusChanged || hasFailedValidation(cs.status),
     ...(podsToDelete ? { podsToDelete } : {}),

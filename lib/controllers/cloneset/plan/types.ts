@@ -222,6 +222,14 @@ export interface Plan {
   diff: DiffRecord;
   /** Writes in order. */
   actions: Action[];
+  /**
+   * The update phase's writes and the first `KruisePodReady` conditions, to make instead of the rest of `actions`
+   * when not one pod create of `actions` succeeds (a quota refusing them all): OpenKruise's `createPods` then
+   * reports `scaling=false` and `syncCloneSet` runs `Update` in the same reconcile
+   * (docs/behaviour/cloneset.md#one-phase). Only when the scale phase planned creates; absent when there is nothing
+   * to write then.
+   */
+  ifNoneCreated?: Action[];
   /** Status to write through the status subresource. */
   status: CloneSetStatus;
   /** Whether the status differs in a way that warrants a write (docs/behaviour/cloneset.md#status). */

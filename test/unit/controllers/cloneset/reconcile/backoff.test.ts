@@ -4,6 +4,7 @@
  * volumeClaimTemplates entry whose pod was evicted, so the create of its replacement (same instance id, the PVC's)
  * meets the evicted pod's name: a real AlreadyExists, no injected fault.
  */
+import { failedCreateMessage } from './support/failedCreate.js';
 import { backoffSeconds, checkBackoff, DEFAULT_BACKOFF } from '../../../../../lib/reconcile/backoff.js';
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import type { ReconcileOutcome } from '../../../../../lib/reconcile/reconcile.js';
@@ -112,7 +113,7 @@ describe('reconcileCloneSet: an evicted pod whose name the replacement needs', (
     expect(h.journal).toEqual([
       ...FAILED_CREATE,
       'replace cloneset status cs-no-pvc-sample',
-      `event FailedCreate: ${ALREADY_EXISTS}`,
+      failedCreateMessage(`pods "${POD}" already exists`, POD, 'event FailedCreate: '),
       'requeue 1s',
       'lease.release (failures 1)',
     ]);
@@ -121,7 +122,7 @@ describe('reconcileCloneSet: an evicted pod whose name the replacement needs', (
     expect(h.kube.eventCalls).toEqual([`create event ${event.name}`]);
   });
 
-  test('every retry: the same failed create, no status write, the Event counted; delays 1, 2, 4 … 512, 1000, 1000 s', async () => {
+  test('every retry: the same failed create, no status write, an Event (aggregated from the tenth); delays 1, 2, 4 … 512, 1000, 1000 s', async () => {
     const h = await evictedPodCase();
     const delays: (number | undefined)[] = [];
     for (let n = 1; n <= 12; n++) {
@@ -132,7 +133,7 @@ describe('reconcileCloneSet: an evicted pod whose name the replacement needs', (
         // the condition already says this: nothing but the create, the Event and the lease
         expect(h.journal).toEqual([
           ...FAILED_CREATE,
-          `event FailedCreate: ${ALREADY_EXISTS}`,
+          failedCreateMessage(`pods "${POD}" already exists`, POD, 'event FailedCreate: '),
           'requeue 2s',
           'lease.release (failures 2)',
         ]);
@@ -141,23 +142,27 @@ describe('reconcileCloneSet: an evicted pod whose name the replacement needs', (
       h.clock.now += (out.requeuedAfterSeconds ?? 0) * 1000;
     }
     expect(delays).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 1000]);
-    // one Event object: the repeats up to 512 s after the previous one were counted (10-minute window), the
-    // one 1000 s later started the series anew on the same object
-    const [{ name }, ...others] = failedCreates(h);
-    expect(others).toEqual([]);
-    const calls = h.kube.eventCalls.map((c) => c.replace(/ lastTimestamp=\S+| firstTimestamp=\S+/g, ''));
+    // each attempt's pod carries that attempt's lifecycle timestamp, so its FailedCreate message (which dumps the
+    // pod, as OpenKruise's does) is new each time: nine Events, then the tenth and eleventh distinct messages within
+    // 10 minutes of the previous one go to one aggregate Event (client-go's EventAggregator), and the twelfth,
+    // 1000 s after the eleventh, starts a new group with an Event of its own
+    const events = failedCreates(h);
+    expect(events.map((e) => e.count)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1]);
+    const aggregate = events[9].name;
+    const calls = h.kube.eventCalls.map((c) =>
+      c.replace(/ lastTimestamp=\S+| firstTimestamp=\S+/g, '').replace(/ message=.*/, ' message=…'),
+    );
     expect(calls).toEqual([
-      `create event ${name}`,
-      ...[2, 3, 4, 5, 6, 7, 8, 9, 10, 11].flatMap((count) => [
-        `create event ${name}`,
-        `get event ${name}`,
-        `patch event ${name} count=${count}`,
-      ]),
-      `create event ${name}`,
-      `get event ${name}`,
-      `patch event ${name} count=1`,
+      ...events.slice(0, 10).map((e) => `create event ${e.name}`),
+      `create event ${aggregate}`,
+      `get event ${aggregate}`,
+      `patch event ${aggregate} count=2 message=…`,
+      `create event ${events[10].name}`,
     ]);
-    expect(failedCreates(h)).toEqual([{ name, count: 1 }]);
+    const message = (name: string): string => h.kube.eventObjects.get(name)?.message as string;
+    expect(message(aggregate)).toEqual(
+      failedCreateMessage(`pods "${POD}" already exists`, POD, '(combined from similar events): '),
+    );
   });
 
   test('a pass without a failed write resets the count: the next failure waits 1 s again', async () => {

@@ -2,8 +2,10 @@
  * executePlan on hand-made plans against the recording API server: the whole ordered write list for every kind of
  * write, and how each kind of API error is handled.
  */
+import { failedCreateMessage } from './support/failedCreate.js';
 import type { CloneSet, Pod } from '../../../../../lib/api/types.js';
 import type { Plan } from '../../../../../lib/controllers/cloneset/plan/types.js';
+import type { Action } from '../../../../../lib/podset/actions.js';
 import { silentLogger } from '../../../../../lib/core/logger.js';
 import { diffRecord } from '../../../support/fixtures.js';
 import { KubeApiError } from '../../../../../lib/kube/errors.js';
@@ -314,7 +316,7 @@ describe('executePlan: the order of writes', () => {
     expect(out.error).toBeDefined();
     expect(s.journal.filter((l) => l.startsWith('patch pod'))).toEqual(['patch pod resize cs-x-aaaaa']);
     expect(s.kube.events.map((e) => `${e.reason}: ${e.message}`)).toEqual([
-      'FailedUpdatePodInPlace: failed to update pod cs-x-aaaaa in-place(revision r2): patch pod resize cs-x-aaaaa: 500 InternalError: etcd is unavailable',
+      'FailedUpdatePodInPlace: failed to update pod cs-x-aaaaa in-place(revision r2): etcd is unavailable',
     ]);
     expect([...s.kube.cloneSets.values()][0].status?.conditions?.[0]?.type).toBe('FailedUpdate');
   });
@@ -485,7 +487,21 @@ describe('executePlan: concurrent writes (writeConcurrency > 1)', () => {
       'replace cloneset status cs-no-pvc-sample',
       'event SuccessfulCreate: succeed to create pod cs-x-c0',
       'event SuccessfulCreate: succeed to create pod cs-x-c2',
-      'event FailedCreate: create pod cs-x-c1: 500 InternalError: etcd is unavailable',
+      failedCreateMessage('etcd is unavailable', 'cs-x-c1', 'event FailedCreate: '),
+    ]);
+  });
+
+  test('every refused create of a batch is a FailedCreate, as OpenKruise records one per pod (createOnePod)', async () => {
+    const s = await setup();
+    s.kube.failOn((call) =>
+      call === 'create pod cs-x-c1' || call === 'create pod cs-x-c2' ? internalError(call) : undefined,
+    );
+    const out = await executePlan(s.ctx({ writeConcurrency: 16 }), emptyPlan({ actions: sevenCreates() }));
+    expect((out.error as KubeApiError).statusCode).toBe(500);
+    expect(s.journal.filter((l) => l.startsWith('event'))).toEqual([
+      'event SuccessfulCreate: succeed to create pod cs-x-c0',
+      failedCreateMessage('etcd is unavailable', 'cs-x-c2', 'event FailedCreate: '),
+      failedCreateMessage('etcd is unavailable', 'cs-x-c1', 'event FailedCreate: '),
     ]);
   });
 
@@ -534,8 +550,32 @@ describe('executePlan: API errors', () => {
       'create pod cs-x-aaaaa',
       'expectations.put (none)',
       'replace cloneset status cs-no-pvc-sample',
-      'event FailedCreate: create pod cs-x-aaaaa: 409 AlreadyExists: pods "cs-x-aaaaa" already exists',
+      failedCreateMessage('pods "cs-x-aaaaa" already exists', 'cs-x-aaaaa', 'event FailedCreate: '),
     ]);
+  });
+
+  test("no create succeeded (a quota refusing them): the plan's ifNoneCreated writes are made, the create's error stays", async () => {
+    const s = await setup();
+    const b = s.kube.pods.get('cs-x-bbbbb')!;
+    s.kube.failOn((call) => (call === 'create pod cs-x-ccccc' ? internalError(call) : undefined));
+    const normal: Action = {
+      type: 'PatchPod',
+      pod: { name: 'cs-x-bbbbb', uid: b.metadata.uid! },
+      reason: 'LifecycleTransition',
+      patch: { metadata: { labels: { 'lifecycle.apps.kruise.io/state': 'Normal' } } },
+    };
+    const create: Action = { type: 'CreatePod', pod: pod('cs-x-ccccc'), pvcs: [], revision: 'r2', batch: 0 };
+    const out = await executePlan(s.ctx(), emptyPlan({ actions: [create], ifNoneCreated: [normal] }));
+    expect((out.error as KubeApiError).statusCode).toBe(500);
+    expect(s.journal.filter((l) => !l.startsWith('event'))).toEqual([
+      'expectations.put creates[cs-x-ccccc]',
+      'create pod cs-x-ccccc',
+      'expectations.put (none)',
+      'patch pod cs-x-bbbbb',
+      'expectations.put updates[cs-x-bbbbb]',
+      'replace cloneset status cs-no-pvc-sample',
+    ]);
+    expect(s.kube.pods.get('cs-x-bbbbb')?.metadata.labels?.['lifecycle.apps.kruise.io/state']).toBe('Normal');
   });
 
   test('a failed delete: FailedDelete, its expectation dropped, the ledger keeps the intent, podsToDelete is not truncated', async () => {
@@ -562,7 +602,7 @@ describe('executePlan: API errors', () => {
       'delete pod cs-x-aaaaa',
       'expectations.put (none)', // the failed delete is not expected any more (OpenKruise's deletePods)
       'replace cloneset status cs-no-pvc-sample',
-      'event FailedDelete: failed to delete pod cs-x-aaaaa: delete pod cs-x-aaaaa: 500 InternalError: etcd is unavailable',
+      'event FailedDelete: failed to delete pod cs-x-aaaaa: etcd is unavailable',
     ]);
     expect((await s.stores.ledger.get(KEY))?.pods.map((p) => p.name)).toEqual(['cs-x-aaaaa']);
     expect([...s.kube.cloneSets.values()][0].status?.conditions?.[0]?.type).toBe('FailedScale');
@@ -630,7 +670,7 @@ describe('executePlan: API errors', () => {
       'expectations.put deletes[cs-x-aaaaa,cs-x-bbbbb]',
       'replace cloneset status cs-no-pvc-sample',
       'event SuccessfulDelete: succeed to delete pod cs-x-aaaaa',
-      'event FailedDelete: failed to delete pod cs-x-bbbbb: delete persistentvolumeclaim data-cs-x-bbbbb: 500 InternalError: etcd is unavailable',
+      'event FailedDelete: failed to delete pod cs-x-bbbbb: etcd is unavailable',
     ]);
     expect((await s.stores.expectations.get(KEY)).deletes.map((d) => d.name)).toEqual([
       'cs-x-aaaaa',
@@ -651,7 +691,7 @@ describe('executePlan: API errors', () => {
     const out = await executePlan(s.ctx(), plan);
     expect(out.error).toBeDefined();
     expect(s.kube.events.map((e) => `${e.reason}: ${e.message}`)).toEqual([
-      'FailedUpdatePodInPlace: failed to update pod cs-x-aaaaa in-place(revision r2): patch pod cs-x-aaaaa: 500 InternalError: etcd is unavailable',
+      'FailedUpdatePodInPlace: failed to update pod cs-x-aaaaa in-place(revision r2): etcd is unavailable',
     ]);
     expect([...s.kube.cloneSets.values()][0].status?.conditions?.[0]?.type).toBe('FailedUpdate');
   });

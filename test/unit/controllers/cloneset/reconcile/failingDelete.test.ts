@@ -68,7 +68,7 @@ describe('finishing a recorded scale-down whose delete keeps failing (finding 1)
           `expectations.put deletes[${A},${B}]`,
           `delete pod ${A}`,
           'expectations.put (none)',
-          `event FailedDelete: failed to delete pod ${A}: ${FAILED(A)}`,
+          `event FailedDelete: failed to delete pod ${A}: ${DENIED}`,
           'requeue 2s',
           'lease.release (failures 2)',
         ]);
@@ -81,11 +81,9 @@ describe('finishing a recorded scale-down whose delete keeps failing (finding 1)
     );
     expect([...h.kube.pods.keys()]).toEqual([A, B, C]);
     const conditions = h.kube.cloneSets.get(REQUEST.name)?.status?.conditions ?? [];
-    expect(conditions.map((c) => [c.type, c.status, c.message])).toEqual([
-      ['FailedScale', 'True', FAILED(A)],
-    ]);
+    expect(conditions.map((c) => [c.type, c.status, c.message])).toEqual([['FailedScale', 'True', DENIED]]);
     expect(h.kube.events.filter((e) => e.reason === 'FailedDelete').map((e) => e.message)).toEqual(
-      Array.from({ length: 5 }, () => `failed to delete pod ${A}: ${FAILED(A)}`),
+      Array.from({ length: 5 }, () => `failed to delete pod ${A}: ${DENIED}`),
     );
     expect((await h.stores.ledger.get(KEY))?.pods.map((p) => p.name)).toEqual([A, B]);
     expect((await h.stores.expectations.get(KEY)).deletes).toEqual([]);

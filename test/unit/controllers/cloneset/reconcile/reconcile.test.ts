@@ -2,6 +2,7 @@
  * The reconcile invocation run against a recording API server and the in-memory state stores (the shape of
  * kubernetes' `replica_set_test.go`: a fake client that records actions, tests that assert the ordered list).
  */
+import { failedCreateMessage } from './support/failedCreate.js';
 import { KubeApiError } from '../../../../../lib/kube/errors.js';
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import type { LeaseStore } from '../../../../../lib/state/index.js';
@@ -161,13 +162,13 @@ describe('reconcileCloneSet: failures', () => {
       `expectations.put creates[${A}]`,
       'replace cloneset status cs-no-pvc-sample',
       `event SuccessfulCreate: succeed to create pod ${A}`,
-      `event FailedCreate: create pod ${B}: 500 InternalError: etcd is unavailable`,
+      failedCreateMessage('etcd is unavailable', B, 'event FailedCreate: '),
       'requeue 1s',
       'lease.release (failures 1)',
     ]);
     const status = [...h.kube.cloneSets.values()][0].status;
     expect(status?.conditions?.map((c) => [c.type, c.status, c.message])).toEqual([
-      ['FailedScale', 'True', `create pod ${B}: 500 InternalError: etcd is unavailable`],
+      ['FailedScale', 'True', 'etcd is unavailable'],
     ]);
     expect(await leaseIsFree(h)).toBe(true);
   });

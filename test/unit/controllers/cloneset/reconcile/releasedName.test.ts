@@ -7,6 +7,7 @@
  * free, the next attempt meets the same name (OpenKruise does not skip a taken name either). The same here: an
  * AlreadyExists is our own earlier create only when the object that holds the name is controlled by this CloneSet.
  */
+import { failedCreateMessage } from './support/failedCreate.js';
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import type { ReconcileOutcome } from '../../../../../lib/reconcile/reconcile.js';
 import { CapturingLogger } from '../../../support/capturingLogger.js';
@@ -66,7 +67,7 @@ describe('AlreadyExists for the name a released pod holds (finding 2)', () => {
     expect(seen).toEqual([1, 2, 3].map((n) => [n, 2 ** (n - 1), ALREADY_EXISTS, []]));
     expect(log.lines.filter((l) => String(l.message).includes('counted as ours'))).toEqual([]);
     expect(h.kube.events.map((e) => [e.reason, e.message])).toEqual(
-      [1, 2, 3].map(() => ['FailedCreate', ALREADY_EXISTS]),
+      [1, 2, 3].map(() => ['FailedCreate', failedCreateMessage(`pods "${POD}" already exists`, POD)]),
     );
     expect(h.journal.filter((l) => l.startsWith('patch pod') || l.startsWith('create pod'))).toEqual([
       `patch pod ${POD}`, // released (its owner reference removed)
@@ -80,7 +81,9 @@ describe('AlreadyExists for the name a released pod holds (finding 2)', () => {
       [],
     ]);
     const conditions = h.kube.cloneSets.get(REQUEST.name)?.status?.conditions ?? [];
-    expect(conditions.map((c) => [c.type, c.message])).toEqual([['FailedScale', ALREADY_EXISTS]]);
+    expect(conditions.map((c) => [c.type, c.message])).toEqual([
+      ['FailedScale', `pods "${POD}" already exists`],
+    ]);
   });
 
   test('a foreign pod of that name (controlled by someone else) is no create of ours either', async () => {
