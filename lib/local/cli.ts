@@ -113,7 +113,7 @@ program
   )
   .option(
     '--no-pod-webhook',
-    'do not serve /mutate-pod: pods get no SidecarSet injection, and no webhook with failurePolicy Fail stands in the way of pod creation',
+    'do not serve /mutate-pod and /validate-pod: pods get no SidecarSet injection and PodUnavailableBudgets protect nothing, and no webhook with failurePolicy Fail stands in the way of pod creation or deletion',
   )
   .option(
     '--no-validating-webhook',

@@ -3,7 +3,8 @@
  * answering ConversionReviews with the registered converters (lib/api/conversion, lib/controllers/conversions.ts),
  * on `/mutate` AdmissionReviews with the mutators (lib/api/admission/mutation.ts, lib/controllers/mutations.ts), and
  * on `/validate` AdmissionReviews with the validators (lib/api/admission/validation.ts, lib/controllers/validations.ts),
- * on `/mutate-pod` pod CREATEs with SidecarSet injection (lib/controllers/sidecarset/podWebhook.ts),
+ * on `/validate-pod` pod DELETEs and evictions with the PodUnavailableBudget check
+ * (lib/controllers/podunavailablebudget/podWebhook.ts), on `/mutate-pod` pod CREATEs with SidecarSet injection (lib/controllers/sidecarset/podWebhook.ts),
  * under a certificate of its own CA (generated with the openssl command line, as infra/local/pki.ts does for the
  * control plane; fresh for every start, kept in memory only), and the CRD patch that points the API server at it.
  * In AWS the admission function answers the same reviews (lib/runtime/handlers/admission.ts).
@@ -38,6 +39,7 @@ import { admissionMutators } from '../controllers/mutations.js';
 import { handleValidationReview, type Validator } from '../api/admission/validation.js';
 import { admissionValidators } from '../controllers/validations.js';
 import { POD_MUTATE_PATH } from '../controllers/sidecarset/podWebhook.js';
+import { POD_VALIDATE_PATH } from '../controllers/podunavailablebudget/podWebhook.js';
 import { errorMessage } from '../core/errors.js';
 import { isNotFound, type KubeClient } from '../kube/index.js';
 import { CRD_RESOURCE } from '../kube/resources.js';
@@ -77,6 +79,11 @@ export interface ConversionServerOptions {
    * `answerPodAdmission` over the cluster's client); absent: `/mutate-pod` is 404.
    */
   podAdmission?: (body: string) => Promise<MutationAnswer>;
+  /**
+   * The answer of `/validate-pod` to one AdmissionReview body (lib/controllers/podunavailablebudget/podWebhook.ts
+   * `answerPodValidation` over the cluster's client); absent: `/validate-pod` is 404.
+   */
+  podValidation?: (body: string) => Promise<MutationAnswer>;
   logger?: Pick<Logger, 'warn' | 'debug'>;
 }
 
@@ -88,6 +95,8 @@ export interface ConversionServer {
   mutateUrl: string;
   /** `https://<host>:<port>/validate` */
   validateUrl: string;
+  /** `https://<host>:<port>/validate-pod` (served only with {@link ConversionServerOptions.podValidation}). */
+  podValidateUrl: string;
   /** `https://<host>:<port>/mutate-pod` (served only with {@link ConversionServerOptions.podAdmission}). */
   podMutateUrl: string;
   /** PEM of the CA that signed the server certificate (the CRD's `caBundle`). */
@@ -179,7 +188,14 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
     };
     const route = (req.url ?? '').split('?')[0];
     const podRoute = route === POD_MUTATE_PATH && opts.podAdmission !== undefined;
-    if (route !== CONVERT_PATH && route !== MUTATE_PATH && route !== VALIDATE_PATH && !podRoute)
+    const podValidateRoute = route === POD_VALIDATE_PATH && opts.podValidation !== undefined;
+    if (
+      route !== CONVERT_PATH &&
+      route !== MUTATE_PATH &&
+      route !== VALIDATE_PATH &&
+      !podRoute &&
+      !podValidateRoute
+    )
       return reply(404, { message: 'not found' });
     if (req.method !== 'POST')
       return reply(405, { message: 'POST a ConversionReview or an AdmissionReview' });
@@ -201,6 +217,22 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
             if (!review.response.allowed)
               opts.logger?.warn('pod refused', { statusCode, error: review.response.status?.message });
             else opts.logger?.debug('pod admitted', { patched: review.response.patch !== undefined });
+            reply(statusCode, review);
+          });
+        return;
+      }
+      if (podValidateRoute && opts.podValidation) {
+        // the handler never throws by contract; a bug must still answer, not crash the server
+        void opts
+          .podValidation(body)
+          .catch((e: unknown) => refusal('', 500, `pod webhook failed: ${errorMessage(e)}`))
+          .then(({ statusCode, review }) => {
+            if (!review.response.allowed)
+              opts.logger?.warn('pod operation refused', {
+                statusCode,
+                error: review.response.status?.message,
+              });
+            else opts.logger?.debug('pod operation allowed');
             reply(statusCode, review);
           });
         return;
@@ -241,6 +273,7 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
     mutateUrl: `https://${urlHost}:${port}${MUTATE_PATH}`,
     validateUrl: `https://${urlHost}:${port}${VALIDATE_PATH}`,
     podMutateUrl: `https://${urlHost}:${port}${POD_MUTATE_PATH}`,
+    podValidateUrl: `https://${urlHost}:${port}${POD_VALIDATE_PATH}`,
     caPem,
     close: () =>
       new Promise<void>((resolve) => {

@@ -36,6 +36,8 @@ import { admissionMutators } from '../controllers/mutations.js';
 import { admissionValidators } from '../controllers/validations.js';
 import { kubeSidecarSetValidationReads } from '../controllers/sidecarset/api/validating.js';
 import { answerPodAdmission, kubePodInjectionReads } from '../controllers/sidecarset/podWebhook.js';
+import { answerPodValidation, kubePubWebhookDeps } from '../controllers/podunavailablebudget/podWebhook.js';
+import type { PubSettings } from '../controllers/podunavailablebudget/settings.js';
 import {
   LOCAL_MUTATING_WEBHOOK,
   LOCAL_VALIDATING_WEBHOOK,
@@ -100,8 +102,10 @@ export interface EmbeddedOptions {
    */
   conversion?: ConversionServerOptions;
   /**
-   * With {@link conversion}: also serve `/mutate-pod` (SidecarSet injection) and register it, `failurePolicy: Fail`
-   * (README.md#sidecarset-injection). Default true; `kruiseless local --no-pod-webhook` turns it off.
+   * With {@link conversion}: also serve `/mutate-pod` (SidecarSet injection) and `/validate-pod` (PodUnavailableBudget
+   * on pod deletes and evictions) and register them, `failurePolicy: Fail` (README.md#sidecarset-injection; the second
+   * within the validating configuration, so only with {@link validatingWebhook}). Default true;
+   * `kruiseless local --no-pod-webhook` turns both off.
    */
   podWebhook?: boolean;
   /**
@@ -212,14 +216,24 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     // its own client, uncounted (the demo's call counts are the controllers'), with a deadline inside the API
     // server's webhook timeout
     const podWebhook = opts.podWebhook !== false;
-    const reads = kubePodInjectionReads(
-      createKubeClient(kc, { logger, retry: POD_WEBHOOK_READ_RETRY, timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS }),
-    );
+    const podClient = createKubeClient(kc, {
+      logger,
+      retry: POD_WEBHOOK_READ_RETRY,
+      timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS,
+    });
+    const reads = kubePodInjectionReads(podClient);
+    const pubSettings = (opts.settings?.podunavailablebudget ?? {}) as PubSettings;
+    const pubDeps = kubePubWebhookDeps(podClient, pubSettings);
     const server = await startConversionServer({
       logger,
       mutators,
       validators,
-      ...(podWebhook ? { podAdmission: (body: string) => answerPodAdmission(body, reads) } : {}),
+      ...(podWebhook
+        ? {
+            podAdmission: (body: string) => answerPodAdmission(body, reads),
+            podValidation: (body: string) => answerPodValidation(body, pubDeps),
+          }
+        : {}),
       ...opts.conversion,
     });
     // a cluster that does not answer must not hold the start (nor the stop) for the client's 100 s of retries
@@ -267,7 +281,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     if (opts.validatingWebhook !== false)
       await registerValidatingWebhook(
         crdClient,
-        { name: LOCAL_VALIDATING_WEBHOOK, url: server.validateUrl, caPem: server.caPem },
+        {
+          name: LOCAL_VALIDATING_WEBHOOK,
+          url: server.validateUrl,
+          caPem: server.caPem,
+          ...(podWebhook
+            ? { podUrl: server.podValidateUrl, podUpdates: pubSettings.updateGate ?? false }
+            : {}),
+        },
         validators,
       ).then(
         () => {

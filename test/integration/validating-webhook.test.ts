@@ -17,6 +17,11 @@ import {
   VALIDATING_WEBHOOK_RESOURCE,
 } from '../../lib/local/mutatingWebhook.js';
 import { admissionValidators } from '../../lib/controllers/validations.js';
+import {
+  answerPodValidation,
+  kubePubWebhookDeps,
+} from '../../lib/controllers/podunavailablebudget/podWebhook.js';
+import { waitFor } from './support/wait.js';
 
 type Obj = Record<string, unknown>;
 const t = useTestNamespace('validate');
@@ -68,7 +73,9 @@ describe('the validating webhook on a real API server', () => {
 
   beforeAll(async () => {
     kube = createKubeClient(t.kc);
-    server = await startConversionServer();
+    server = await startConversionServer({
+      podValidation: (body) => answerPodValidation(body, kubePubWebhookDeps(kube)),
+    });
     name = `kruiseless-test-validation-${t.namespace}`;
     await registerValidatingWebhook(
       kube,
@@ -77,6 +84,7 @@ describe('the validating webhook on a real API server', () => {
         url: server.validateUrl,
         caPem: server.caPem,
         namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': t.namespace } },
+        podUrl: server.podValidateUrl,
       },
       admissionValidators(),
     );
@@ -112,8 +120,76 @@ describe('the validating webhook on a real API server', () => {
       'vbroadcastjob.kb.io Ignore',
       'vadvancedcronjob.kb.io Ignore',
       'vsidecarset.kb.io Ignore',
+      'vpod.kb.io Fail',
+      'vpodeviction.kb.io Fail',
     ]);
   }, 60_000);
+
+  test("a PodUnavailableBudget with nothing to spare refuses its pod's delete with OpenKruise's words; with one to spare the delete goes through and is recorded", async () => {
+    const PUB = { group: 'policy.kruise.io', version: 'v1beta1', plural: 'podunavailablebudgets' };
+    await t.custom.createNamespacedCustomObject({
+      ...PUB,
+      namespace: t.namespace,
+      body: {
+        apiVersion: 'policy.kruise.io/v1beta1',
+        kind: 'PodUnavailableBudget',
+        metadata: { name: 'web-pub' },
+        spec: { selector: { matchLabels: { app: 'pub' } }, maxUnavailable: 0 },
+      },
+    });
+    const setStatus = async (unavailableAllowed: number) => {
+      const pub = (await t.custom.getNamespacedCustomObject({
+        ...PUB,
+        namespace: t.namespace,
+        name: 'web-pub',
+      })) as Obj;
+      await t.custom.replaceNamespacedCustomObjectStatus({
+        ...PUB,
+        namespace: t.namespace,
+        name: 'web-pub',
+        body: {
+          ...pub,
+          status: { unavailableAllowed, currentAvailable: 1, desiredAvailable: 1, totalReplicas: 1 },
+        },
+      });
+    };
+    await setStatus(0);
+    const pod = (name: string) => ({
+      metadata: { name, labels: { app: 'pub' }, annotations: { 'pub.kruise.io/related-pub': 'web-pub' } },
+      spec: { containers: [{ name: 'main', image: 'nginx' }] },
+    });
+    for (const name of ['guarded', 'spared']) {
+      await t.core.createNamespacedPod({ namespace: t.namespace, body: pod(name) });
+      await waitFor(`${name} Ready`, 60_000, async () => {
+        const p = await t.core.readNamespacedPod({ namespace: t.namespace, name });
+        return p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? p : undefined;
+      });
+    }
+    const remove = (name: string) =>
+      t.core.deleteNamespacedPod({ namespace: t.namespace, name }).then(
+        () => 'deleted',
+        (e: { code?: number; body?: string }) =>
+          `${e.code}: ${(JSON.parse(e.body ?? '{}') as { message?: string }).message ?? ''}`,
+      );
+    await expect(remove('guarded')).resolves.toBe(
+      '403: admission webhook "vpod.kb.io" denied the request: podunavailablebudget.policy.kruise.io "web-pub" is forbidden: pub unavailable allowed is negative',
+    );
+    await setStatus(1);
+    await expect(remove('spared')).resolves.toBe('deleted');
+    const after = (await t.custom.getNamespacedCustomObject({
+      ...PUB,
+      namespace: t.namespace,
+      name: 'web-pub',
+    })) as { status: { unavailableAllowed: number; disruptedPods?: Record<string, string> } };
+    expect(after.status.unavailableAllowed).toBe(0);
+    expect(Object.keys(after.status.disruptedPods ?? {})).toEqual(['spared']);
+    // a pod no budget names never reaches the function (the matchCondition): deleted while the budget is spent
+    await t.core.createNamespacedPod({
+      namespace: t.namespace,
+      body: { metadata: { name: 'free', labels: { app: 'pub' } }, spec: pod('x').spec },
+    });
+    await expect(remove('free')).resolves.toBe('deleted');
+  }, 120_000);
 
   test('with the webhook down, the invalid object is stored (failurePolicy Ignore)', async () => {
     await server?.close();

@@ -126,6 +126,90 @@ export interface ValidatingWebhookTarget {
   caPem?: string;
   /** The namespaces the webhooks see (a LabelSelector of namespaces); absent: every namespace. */
   namespaceSelector?: JsonObject;
+  /**
+   * The https URL of the pod validating webhook (`/validate-pod`, PodUnavailableBudget); absent: no pod webhook.
+   * {@link podValidatingWebhooks}.
+   */
+  podUrl?: string;
+  /** Gate `PodUnavailableBudgetUpdateGate`: the pod webhook also sees pod UPDATEs (default false). */
+  podUpdates?: boolean;
+}
+
+/** Longest wait of the API server for the pod validating webhook, seconds: its budget write retries 4 times. */
+export const POD_VALIDATING_WEBHOOK_TIMEOUT_SECONDS = 10;
+
+/** The pod annotations that name a pod's PodUnavailableBudget (OpenKruise's and its older spelling). */
+const RELATED_PUB_ANNOTATIONS = ['pub.kruise.io/related-pub', 'kruise.io/related-pub'] as const;
+
+/**
+ * The pod validating webhooks, as OpenKruise's: `vpod.kb.io` (pods DELETE, and UPDATE with `podUpdates`) and
+ * `vpodeviction.kb.io` (`pods/eviction` CREATE), `failurePolicy: Fail` — the budget is consumed only in that call, so
+ * failing open would let a delete or an eviction past it unseen. Unlike OpenKruise's, they are narrowed so that the
+ * pods no budget covers never wait on the function: a `matchCondition` lets through only a pod that carries a
+ * related-pub annotation (an eviction names its pod only, so every eviction is sent), and the namespaces of
+ * {@link POD_WEBHOOK_EXCLUDED_NAMESPACES} and those labelled {@link LABEL_POD_WEBHOOK}`=disabled` are left out.
+ * `sideEffects: NoneOnDryRun`: the call writes the PUB's status, except for a dry run.
+ */
+export function podValidatingWebhooks(
+  url: string,
+  caPem?: string,
+  podUpdates = false,
+  namespaceSelector?: JsonObject,
+): JsonObject[] {
+  const common = {
+    admissionReviewVersions: ['v1'],
+    sideEffects: 'NoneOnDryRun',
+    failurePolicy: 'Fail',
+    matchPolicy: 'Equivalent',
+    timeoutSeconds: POD_VALIDATING_WEBHOOK_TIMEOUT_SECONDS,
+    clientConfig: { url, ...(caPem ? { caBundle: Buffer.from(caPem).toString('base64') } : {}) },
+    namespaceSelector: namespaceSelector ?? {
+      matchExpressions: [
+        {
+          key: 'kubernetes.io/metadata.name',
+          operator: 'NotIn',
+          values: [...POD_WEBHOOK_EXCLUDED_NAMESPACES],
+        },
+        { key: LABEL_POD_WEBHOOK, operator: 'NotIn', values: ['disabled'] },
+      ],
+    },
+  };
+  const marked = (o: string) =>
+    `has(${o}.metadata.annotations) && (${RELATED_PUB_ANNOTATIONS.map((k) => `'${k}' in ${o}.metadata.annotations`).join(' || ')})`;
+  return [
+    {
+      name: 'vpod.kb.io',
+      ...common,
+      matchConditions: [
+        {
+          name: 'pod-has-a-budget',
+          expression: `request.operation == 'DELETE' ? (${marked('oldObject')}) : (${marked('object')})`,
+        },
+      ],
+      rules: [
+        {
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          operations: podUpdates ? ['DELETE', 'UPDATE'] : ['DELETE'],
+          resources: ['pods'],
+          scope: 'Namespaced',
+        },
+      ],
+    },
+    {
+      name: 'vpodeviction.kb.io',
+      ...common,
+      rules: [
+        {
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          operations: ['CREATE'],
+          resources: ['pods/eviction'],
+          scope: 'Namespaced',
+        },
+      ],
+    },
+  ];
 }
 
 /**
@@ -135,7 +219,8 @@ export interface ValidatingWebhookTarget {
  * served version is converted to the validator's). `failurePolicy: Ignore`, where OpenKruise's is `Fail`: while the
  * endpoint is down a write is stored unchecked, and the kind's controller, which runs the same rules before every pass,
  * reports an invalid object as `FailedValidation` and leaves it alone, so nothing invalid is acted on and no write of a
- * Kruise object waits on the function.
+ * Kruise object waits on the function. With `target.podUrl`, the pod webhooks of PodUnavailableBudget
+ * ({@link podValidatingWebhooks}, `failurePolicy: Fail`) come after them.
  */
 export function validatingWebhookConfiguration(
   target: ValidatingWebhookTarget,
@@ -148,27 +233,37 @@ export function validatingWebhookConfiguration(
       name: target.name,
       labels: { 'app.kubernetes.io/name': 'kruiseless', 'app.kubernetes.io/component': 'validation' },
     },
-    webhooks: validators.map((v) => ({
-      name: v.webhookName,
-      admissionReviewVersions: ['v1'],
-      sideEffects: 'None',
-      failurePolicy: 'Ignore',
-      matchPolicy: 'Equivalent',
-      timeoutSeconds: MUTATING_WEBHOOK_TIMEOUT_SECONDS,
-      clientConfig: {
-        url: target.url,
-        ...(target.caPem ? { caBundle: Buffer.from(target.caPem).toString('base64') } : {}),
-      },
-      ...(target.namespaceSelector ? { namespaceSelector: target.namespaceSelector } : {}),
-      rules: [
-        {
-          apiGroups: [v.group],
-          apiVersions: [v.version],
-          operations: [...v.operations],
-          resources: [v.resource],
-          scope: v.namespaced === false ? 'Cluster' : 'Namespaced',
+    webhooks: [
+      ...validators.map((v) => ({
+        name: v.webhookName,
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Ignore',
+        matchPolicy: 'Equivalent',
+        timeoutSeconds: MUTATING_WEBHOOK_TIMEOUT_SECONDS,
+        clientConfig: {
+          url: target.url,
+          ...(target.caPem ? { caBundle: Buffer.from(target.caPem).toString('base64') } : {}),
         },
-      ],
-    })),
+        ...(target.namespaceSelector ? { namespaceSelector: target.namespaceSelector } : {}),
+        rules: [
+          {
+            apiGroups: [v.group],
+            apiVersions: [v.version],
+            operations: [...v.operations],
+            resources: [v.resource],
+            scope: v.namespaced === false ? 'Cluster' : 'Namespaced',
+          },
+        ],
+      })),
+      ...(target.podUrl
+        ? podValidatingWebhooks(
+            target.podUrl,
+            target.caPem,
+            target.podUpdates ?? false,
+            target.namespaceSelector,
+          )
+        : []),
+    ],
   };
 }

@@ -9,7 +9,10 @@ import {
   handleValidationReview,
   type Validator,
 } from '../../../../lib/api/admission/validation.js';
-import { validatingWebhookConfiguration } from '../../../../lib/api/admission/webhookConfiguration.js';
+import {
+  podValidatingWebhooks,
+  validatingWebhookConfiguration,
+} from '../../../../lib/api/admission/webhookConfiguration.js';
 
 const seen: unknown[] = [];
 const widgets: Validator = {
@@ -196,5 +199,49 @@ describe('validatingWebhookConfiguration', () => {
         },
       ],
     });
+  });
+});
+
+describe('podValidatingWebhooks', () => {
+  it("OpenKruise's two pod webhooks, failing closed, narrowed to pods a budget names and to user namespaces", () => {
+    const [vpod, eviction] = podValidatingWebhooks('https://h/validate-pod') as {
+      name: string;
+      failurePolicy: string;
+      sideEffects: string;
+      matchConditions?: { expression: string }[];
+      rules: { operations: string[]; resources: string[] }[];
+      namespaceSelector: { matchExpressions: { key: string; values: string[] }[] };
+    }[];
+    expect([vpod?.name, vpod?.failurePolicy, vpod?.sideEffects, vpod?.rules]).toEqual([
+      'vpod.kb.io',
+      'Fail',
+      'NoneOnDryRun',
+      [
+        {
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          operations: ['DELETE'],
+          resources: ['pods'],
+          scope: 'Namespaced',
+        },
+      ],
+    ]);
+    expect(vpod?.matchConditions?.[0]?.expression).toBe(
+      "request.operation == 'DELETE' ? (has(oldObject.metadata.annotations) && ('pub.kruise.io/related-pub' in oldObject.metadata.annotations || 'kruise.io/related-pub' in oldObject.metadata.annotations)) : (has(object.metadata.annotations) && ('pub.kruise.io/related-pub' in object.metadata.annotations || 'kruise.io/related-pub' in object.metadata.annotations))",
+    );
+    expect(vpod?.namespaceSelector.matchExpressions.map((e) => [e.key, e.values])).toEqual([
+      ['kubernetes.io/metadata.name', ['kube-system', 'kube-public', 'kube-node-lease']],
+      ['kruiseless.io/pod-webhook', ['disabled']],
+    ]);
+    expect([
+      eviction?.name,
+      eviction?.matchConditions,
+      eviction?.rules[0]?.resources,
+      eviction?.rules[0]?.operations,
+    ]).toEqual(['vpodeviction.kb.io', undefined, ['pods/eviction'], ['CREATE']]);
+    const withUpdates = podValidatingWebhooks('https://h/validate-pod', undefined, true) as {
+      rules: { operations: string[] }[];
+    }[];
+    expect(withUpdates[0]?.rules[0]?.operations).toEqual(['DELETE', 'UPDATE']);
   });
 });
