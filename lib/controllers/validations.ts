@@ -8,7 +8,7 @@
 import type { Validator } from '../api/admission/validation.js';
 import { advancedCronJobValidator } from './advancedcronjob/api/validating.js';
 import { broadcastJobValidator } from './broadcastjob/api/validating.js';
-import { cloneSetValidator } from './cloneset/api/validating.js';
+import { cloneSetValidator, type CloneSetValidationReads } from './cloneset/api/validating.js';
 import type { CloneSetSettings } from './cloneset/settings.js';
 import { daemonSetValidator } from './daemonset/api/validating.js';
 import { sidecarSetValidator, type SidecarSetValidationReads } from './sidecarset/api/validating.js';
@@ -20,19 +20,21 @@ import type { StatefulSetSettings } from './statefulset/settings.js';
  * Every validator under the controllers' settings (lib/runtime/config.ts `controllerSettings`, by controller name).
  * @param settings controller name → its parsed settings (CloneSet's under `cloneset`, the Advanced StatefulSet's
  *   under `statefulset`, the SidecarSet's under `sidecarset`)
- * @param reads the cluster reads of the validators that need them (SidecarSet's); absent: those rules are skipped
+ * @param reads the cluster reads of the validators that need them (SidecarSet's, CloneSet's); absent: those rules
+ *   are skipped
  */
 export function admissionValidators(
   settings: Readonly<Record<string, unknown>> = {},
-  reads: { sidecarSet?: SidecarSetValidationReads } = {},
+  reads: { sidecarSet?: SidecarSetValidationReads; cloneSet?: CloneSetValidationReads } = {},
 ): Validator[] {
   const cs = (settings.cloneset ?? {}) as Partial<CloneSetSettings>;
   const sc = (settings.sidecarset ?? {}) as SidecarSetSettings;
   const sts = (settings.statefulset ?? {}) as StatefulSetSettings;
   return [
-    cloneSetValidator(
-      cs.templateNoDefaults !== undefined ? { templateNoDefaults: cs.templateNoDefaults } : {},
-    ),
+    cloneSetValidator({
+      ...(cs.templateNoDefaults !== undefined ? { templateNoDefaults: cs.templateNoDefaults } : {}),
+      ...(reads.cloneSet ? { reads: reads.cloneSet } : {}),
+    }),
     statefulSetValidator({
       ...(sts.templateNoDefaults !== undefined ? { templateNoDefaults: sts.templateNoDefaults } : {}),
       ...(sts.statefulSetAutoDeletePVC !== undefined

@@ -35,6 +35,7 @@ import { errorMessage } from '../core/errors.js';
 import { admissionMutators } from '../controllers/mutations.js';
 import { admissionValidators } from '../controllers/validations.js';
 import { kubeSidecarSetValidationReads } from '../controllers/sidecarset/api/validating.js';
+import { RESOURCES } from '../kube/resources.js';
 import { answerPodAdmission, kubePodInjectionReads } from '../controllers/sidecarset/podWebhook.js';
 import { answerPodValidation, kubePubWebhookDeps } from '../controllers/podunavailablebudget/podWebhook.js';
 import type { PubSettings } from '../controllers/podunavailablebudget/settings.js';
@@ -204,14 +205,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   if (opts.conversion) {
     // one list of mutators under this deployment's gates: the server answers with it, the configuration names it
     const mutators = admissionMutators(opts.settings);
+    const validationClient = createKubeClient(kc, {
+      logger,
+      retry: POD_WEBHOOK_READ_RETRY,
+      timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS,
+    });
     const validators = admissionValidators(opts.settings, {
-      sidecarSet: kubeSidecarSetValidationReads(
-        createKubeClient(kc, {
-          logger,
-          retry: POD_WEBHOOK_READ_RETRY,
-          timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS,
-        }),
-      ),
+      sidecarSet: kubeSidecarSetValidationReads(validationClient),
+      cloneSet: { getPod: (namespace, name) => validationClient.get(RESOURCES.pods, { namespace, name }) },
     });
     // its own client, uncounted (the demo's call counts are the controllers'), with a deadline inside the API
     // server's webhook timeout

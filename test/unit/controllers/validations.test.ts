@@ -7,6 +7,15 @@ import { handleValidationReview } from '../../../lib/api/admission/validation.js
 import { admissionValidators } from '../../../lib/controllers/validations.js';
 import type { SidecarSetValidationReads } from '../../../lib/controllers/sidecarset/api/validating.js';
 import type { SidecarSet } from '../../../lib/controllers/sidecarset/api/types.js';
+import type { Pod } from '../../../lib/api/types.js';
+
+const ownedBy = (uid: string) => ({
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  name: 'web',
+  uid,
+  controller: true,
+});
 
 const validators = admissionValidators();
 const template = {
@@ -256,5 +265,68 @@ describe('the validators of /validate', () => {
         admissionValidators({}, { sidecarSet: failing }),
       ),
     ).resolves.toEqual({ code: 500, message: 'validation failed: connection refused' });
+  });
+
+  it("CloneSet podsToDelete, with the pod reads: a missing, a terminating and another's pod refused, in name order", async () => {
+    const pods: Record<string, Pod> = {
+      mine: { metadata: { name: 'mine', ownerReferences: [ownedBy('cs-uid')] } } as Pod,
+      theirs: { metadata: { name: 'theirs', ownerReferences: [ownedBy('other-uid')] } } as Pod,
+      going: {
+        metadata: {
+          name: 'going',
+          deletionTimestamp: '2026-12-04T00:00:00Z',
+          ownerReferences: [ownedBy('cs-uid')],
+        },
+      } as Pod,
+    };
+    const asked: string[] = [];
+    const withPods = admissionValidators(
+      {},
+      {
+        cloneSet: {
+          getPod: (namespace, name) => (asked.push(`${namespace}/${name}`), Promise.resolve(pods[name])),
+        },
+      },
+    );
+    const cs = (podsToDelete: string[], maxSurge?: string) => ({
+      metadata: { ...meta, uid: 'cs-uid' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template,
+        scaleStrategy: { podsToDelete },
+        ...(maxSurge ? { updateStrategy: { maxSurge } } : {}),
+      },
+    });
+    const verdict = await answer(
+      'clonesets',
+      'v1alpha1',
+      'UPDATE',
+      cs(['theirs', 'ghost', 'mine', 'going', 'kept'], '5'),
+      cs(['kept']),
+      'v1alpha1',
+      withPods,
+    );
+    expect(asked).toEqual(['ns/ghost', 'ns/going', 'ns/mine', 'ns/theirs']);
+    expect((verdict as { message: string }).message.split('spec.').map((m) => m.trim())).toEqual([
+      '[',
+      'scaleStrategy.podsToDelete: Invalid value: "ghost": find pod ghost failed: Pod "ghost" not found,',
+      'scaleStrategy.podsToDelete: Invalid value: "going": find pod going already terminating,',
+      'scaleStrategy.podsToDelete: Invalid value: "theirs": find pod theirs owner is not this CloneSet,',
+      expect.stringMatching(/^updateStrategy\.maxSurge: /),
+    ]);
+    await expect(
+      answer('clonesets', 'v1alpha1', 'UPDATE', cs(['mine']), cs([]), 'v1alpha1', withPods),
+    ).resolves.toBe('allowed');
+    // duplicates are refused by the pure rule alone, with no read
+    asked.length = 0;
+    await expect(
+      answer('clonesets', 'v1alpha1', 'UPDATE', cs(['ghost', 'ghost']), cs([]), 'v1alpha1', withPods),
+    ).resolves.toEqual({
+      code: 422,
+      message: 'spec.scaleStrategy.podsToDelete: Invalid value: ["ghost","ghost"]: duplicated items [ghost]',
+    });
+    expect(asked).toEqual([]);
+    // without the reads (the admission function) the rule is skipped
+    await expect(answer('clonesets', 'v1alpha1', 'UPDATE', cs(['ghost']), cs([]))).resolves.toBe('allowed');
   });
 });

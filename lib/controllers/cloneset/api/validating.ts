@@ -6,20 +6,75 @@
  * through v1beta1 reaches it converted, and only such a write may ask for `OnDelete`. The object is defaulted in memory
  * first, as the controller reads it (./check.ts), since Kruiseless stores CloneSets as written (no `/mutate` for them).
  *
- * Not checked, as the controller does not either: that newly listed `podsToDelete` pods exist and belong to the
- * CloneSet (a read), and deletion protection (gate `ResourcesDeletionProtection`, off by default in OpenKruise v1.9.0).
+ * With {@link CloneSetValidationReads} (kruiseless local), also upstream's `validateScaleStrategy` reads: each name
+ * newly added to `scaleStrategy.podsToDelete` must be a pod of the namespace, not terminating, controlled by this
+ * CloneSet; those errors go where upstream's spec validation puts them, before the update-strategy ones. Without the
+ * reads (the admission function) that rule is skipped, as the controller skips it. Not checked: deletion protection
+ * (gate `ResourcesDeletionProtection`, off by default in OpenKruise v1.9.0).
  */
 import { verdictOf, type Validator } from '../../../api/admission/validation.js';
-import type { CloneSet } from '../../../api/types.js';
+import type { FieldError } from '../../../api/errors.js';
+import { invalid } from '../../../api/fieldValidation.js';
+import type { CloneSet, Pod } from '../../../api/types.js';
 import { isJsonObject } from '../../../api/types.js';
 import { applyDefaults } from './defaults.js';
 import { CLONESET_RESOURCE } from './resource.js';
 import { validateCloneSet } from './validation.js';
 
+/** What the CloneSet validator reads from the cluster. */
+export interface CloneSetValidationReads {
+  /**
+   * The pod `name` of `namespace`, or `undefined` when there is none.
+   * @throws Error (its message shown in the refusal) for any other failed read
+   */
+  getPod(namespace: string, name: string): Promise<Pod | undefined>;
+}
+
 /** Options of {@link cloneSetValidator}. */
 export interface CloneSetValidatorOptions {
   /** Gate `TemplateNoDefaults`: the template is validated as stored. */
   templateNoDefaults?: boolean;
+  /** The pod reads of the `podsToDelete` rule; absent: that rule is skipped. */
+  reads?: CloneSetValidationReads;
+}
+
+/**
+ * Upstream `validateScaleStrategy`'s reads: the names `cs` lists in `podsToDelete` that `old` did not, in name order,
+ * each refused when no such pod exists (`Pod "<name>" not found`, as controller-runtime's client words it), when it is
+ * terminating, or when its controller is not `cs` (by UID). Skipped when the list has duplicates (refused already).
+ */
+export async function podsToDeleteErrors(
+  cs: CloneSet,
+  old: CloneSet | undefined,
+  reads: CloneSetValidationReads,
+): Promise<FieldError[]> {
+  const names = cs.spec.scaleStrategy?.podsToDelete ?? [];
+  if (new Set(names).size !== names.length) return [];
+  const before = new Set(old?.spec.scaleStrategy?.podsToDelete ?? []);
+  const added = [...new Set(names)].filter((n) => !before.has(n)).sort();
+  const namespace = cs.metadata.namespace ?? 'default';
+  const path = 'spec.scaleStrategy.podsToDelete';
+  const out: FieldError[] = [];
+  for (const name of added) {
+    const pod = await reads.getPod(namespace, name);
+    if (!pod) out.push(invalid(path, name, `find pod ${name} failed: Pod "${name}" not found`));
+    else if (pod.metadata.deletionTimestamp)
+      out.push(invalid(path, name, `find pod ${name} already terminating`));
+    else {
+      const owner = pod.metadata.ownerReferences?.find((r) => r.controller === true);
+      if (!owner || !cs.metadata.uid || owner.uid !== cs.metadata.uid)
+        out.push(invalid(path, name, `find pod ${name} owner is not this CloneSet`));
+    }
+  }
+  return out;
+}
+
+/** `errors` with `inserted` placed before the first update-strategy or progress-deadline error, as upstream orders them. */
+function beforeUpdateStrategy(errors: FieldError[], inserted: FieldError[]): FieldError[] {
+  const at = errors.findIndex(
+    (e) => e.path.startsWith('spec.updateStrategy') || e.path.startsWith('spec.progressDeadlineSeconds'),
+  );
+  return at < 0 ? [...errors, ...inserted] : [...errors.slice(0, at), ...inserted, ...errors.slice(at)];
 }
 
 /** A CloneSet with a spec object (a missing or non-object spec read as `{}`, as Go decodes it). */
@@ -38,10 +93,14 @@ export function cloneSetValidator(options: CloneSetValidatorOptions = {}): Valid
     resource: CLONESET_RESOURCE.plural,
     version: 'v1alpha1',
     operations: ['CREATE', 'UPDATE'],
-    validate({ operation, object, oldObject, requestVersion }) {
+    async validate({ operation, object, oldObject, requestVersion }) {
       const opts = { allowOnDelete: requestVersion === 'v1beta1' };
+      const cs = defaulted(object);
       const old = operation === 'UPDATE' && oldObject ? defaulted(oldObject) : undefined;
-      return verdictOf(validateCloneSet(defaulted(object), old, opts));
+      const errors = validateCloneSet(cs, old, opts);
+      const reads = options.reads;
+      if (!reads) return verdictOf(errors);
+      return verdictOf(beforeUpdateStrategy(errors, await podsToDeleteErrors(cs, old, reads)));
     },
   };
 }
