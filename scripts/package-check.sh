@@ -22,7 +22,10 @@ FUNCTIONS=(watch resync admission reconcile)
 # 1.003 MiB with the second kind's features (Advanced StatefulSet's planner, pre-download, the resize paths: the
 # project's own lib/controllers is 184 KB of the 3.5 MB unminified bundle), so the budget grew by 0.125 MiB, less than
 # the 0.2–2 MiB a dependency reached through a barrel file or a whole-package import typically adds, which still trips it.
-ZIP_BUDGET_BYTES=${ZIP_BUDGET_BYTES:-1179648}
+# 2026-12-04 the seventh kind (PodUnavailableBudget's controller, 11.5 KB of the minified bundle) and CloneSet's
+# failure messages took the reconcile zip to 1.127 MiB, 1.7 KB over: the budget grew by 0.0625 MiB to 1.1875 MiB (the
+# project's own code is what grows; the largest parts are the AWS SDK and Smithy, 0.57 MiB minified).
+ZIP_BUDGET_BYTES=${ZIP_BUDGET_BYTES:-1245184}
 TEMPLATE=.serverless/cloudformation-template-update-stack.json
 
 step() { printf '[package-check] %s\n' "$*"; }
