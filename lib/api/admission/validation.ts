@@ -9,7 +9,7 @@
  */
 import { errorMessage } from '../../core/errors.js';
 import type { FieldError } from '../errors.js';
-import type { JsonObject } from '../types.js';
+import { isJsonObject, type JsonObject } from '../types.js';
 import {
   patchAnswer,
   readAdmissionReview,
@@ -62,6 +62,15 @@ export interface Validator {
    * failure policy does not turn into an allow: it is the webhook's answer.
    */
   validate(request: ValidationRequest): ValidationVerdict | Promise<ValidationVerdict>;
+}
+
+/**
+ * `object` read as a workload of type `T`, a missing or non-object `spec` read as `{}`, as Go decodes a body without
+ * one into the zero spec (the rules then report what it lacks). The input is not modified.
+ */
+export function withSpecObject<T>(object: unknown): T {
+  const o = (object ?? {}) as { spec?: unknown };
+  return (isJsonObject(o.spec) ? o : { ...o, spec: {} }) as T;
 }
 
 /**

@@ -8,10 +8,9 @@
  * is defaulted in memory first (./defaults.ts), as `/mutate` stores it.
  */
 import { frozenFieldsChanged } from '../../../api/admission/frozenSpec.js';
-import { verdictOf, type Validator } from '../../../api/admission/validation.js';
+import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import type { FieldError } from '../../../api/errors.js';
 import { forbidden } from '../../../api/fieldValidation.js';
-import { isJsonObject } from '../../../api/types.js';
 import { withDefaults } from './defaults.js';
 import { ACJ_RESOURCE } from './resource.js';
 import type { AdvancedCronJob } from './types.js';
@@ -28,10 +27,7 @@ export const ACJ_MUTABLE_SPEC_FIELDS = [
   'timeZone',
 ] as const;
 
-const defaulted = (o: unknown): AdvancedCronJob => {
-  const acj = o as AdvancedCronJob;
-  return withDefaults(isJsonObject(acj.spec) ? acj : ({ ...acj, spec: {} } as unknown as AdvancedCronJob));
-};
+const defaulted = (o: unknown): AdvancedCronJob => withDefaults(withSpecObject<AdvancedCronJob>(o));
 
 /** The spec with an ImageListPullJob template the old spec had taken from `old` (it may change once present). */
 function withOldImageListPullJob(spec: object, old: object): object {

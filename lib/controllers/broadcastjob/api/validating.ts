@@ -5,8 +5,7 @@
  * the handler's error, so `admission.Errored(500, …)`. The object is defaulted in memory first (./defaults.ts), as
  * `/mutate` stores it.
  */
-import { verdictOf, type Validator } from '../../../api/admission/validation.js';
-import { isJsonObject } from '../../../api/types.js';
+import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import { withDefaults } from './defaults.js';
 import { BROADCASTJOB_RESOURCE } from './resource.js';
 import type { BroadcastJob } from './types.js';
@@ -20,8 +19,6 @@ export const broadcastJobValidator: Validator = {
   version: BROADCASTJOB_RESOURCE.version,
   operations: ['CREATE', 'UPDATE'],
   validate({ object }) {
-    const job = object as unknown as BroadcastJob;
-    const withSpec = isJsonObject(job.spec) ? job : ({ ...job, spec: {} } as unknown as BroadcastJob);
-    return verdictOf(validateBroadcastJob(withDefaults(withSpec)), 500);
+    return verdictOf(validateBroadcastJob(withDefaults(withSpecObject<BroadcastJob>(object))), 500);
   },
 };

@@ -12,11 +12,10 @@
  * reads (the admission function) that rule is skipped, as the controller skips it. Not checked: deletion protection
  * (gate `ResourcesDeletionProtection`, off by default in OpenKruise v1.9.0).
  */
-import { verdictOf, type Validator } from '../../../api/admission/validation.js';
+import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import type { FieldError } from '../../../api/errors.js';
 import { invalid } from '../../../api/fieldValidation.js';
 import type { CloneSet, Pod } from '../../../api/types.js';
-import { isJsonObject } from '../../../api/types.js';
 import { applyDefaults } from './defaults.js';
 import { CLONESET_RESOURCE } from './resource.js';
 import { validateCloneSet } from './validation.js';
@@ -77,16 +76,10 @@ function beforeUpdateStrategy(errors: FieldError[], inserted: FieldError[]): Fie
   return at < 0 ? [...errors, ...inserted] : [...errors.slice(0, at), ...inserted, ...errors.slice(at)];
 }
 
-/** A CloneSet with a spec object (a missing or non-object spec read as `{}`, as Go decodes it). */
-function withSpec(o: unknown): CloneSet {
-  const cs = o as CloneSet;
-  return isJsonObject(cs.spec) ? cs : ({ ...cs, spec: {} } as unknown as CloneSet);
-}
-
 /** The CloneSet validator (`vcloneset.kb.io`, CREATE and UPDATE of v1alpha1 `clonesets`). */
 export function cloneSetValidator(options: CloneSetValidatorOptions = {}): Validator {
   const defaulted = (o: unknown): CloneSet =>
-    applyDefaults(withSpec(o), { templateNoDefaults: options.templateNoDefaults ?? false });
+    applyDefaults(withSpecObject<CloneSet>(o), { templateNoDefaults: options.templateNoDefaults ?? false });
   return {
     webhookName: 'vcloneset.kb.io',
     group: CLONESET_RESOURCE.group,

@@ -9,6 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { lifecycleWithoutGoZero, withoutGoZero } from '../../../api/goZeroValues.js';
 import type { Mutator, MutationRequest } from '../../../api/admission/mutation.js';
+import { withSpecObject } from '../../../api/admission/validation.js';
 import { isJsonObject, type JsonObject } from '../../../api/types.js';
 import { canonicalTemplate, withSpecDefaults } from './defaults.js';
 import { DAEMONSET_RESOURCE } from './resource.js';
@@ -41,8 +42,7 @@ export const daemonSetMutator: Mutator = {
   resource: DAEMONSET_RESOURCE.plural,
   version: DAEMONSET_RESOURCE.version,
   mutate({ object }: MutationRequest): JsonObject {
-    const ds = object as unknown as DaemonSet;
-    const withSpec: DaemonSet = isJsonObject(ds.spec) ? ds : { ...ds, spec: {} as DaemonSet['spec'] };
+    const withSpec = withSpecObject<DaemonSet>(object);
     const defaulted = withSpecDefaults(withSpec);
     if (isDeepStrictEqual(defaulted, withSpec)) return object;
     return daemonSetAsGoStores(defaulted);

@@ -6,11 +6,10 @@
  * (so the selector is fixed) or the new spec is invalid. The object is defaulted in memory first (./defaults.ts), as
  * `/mutate` stores it.
  */
-import { verdictOf, type Validator } from '../../../api/admission/validation.js';
+import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import { frozenFieldsChanged } from '../../../api/admission/frozenSpec.js';
 import type { FieldError } from '../../../api/errors.js';
 import { forbidden } from '../../../api/fieldValidation.js';
-import { isJsonObject } from '../../../api/types.js';
 import { withDefaults } from './defaults.js';
 import { DAEMONSET_RESOURCE } from './resource.js';
 import type { DaemonSet } from './types.js';
@@ -27,10 +26,7 @@ export const DAEMONSET_MUTABLE_SPEC_FIELDS = [
   'revisionHistoryLimit',
 ] as const;
 
-const defaulted = (o: unknown): DaemonSet => {
-  const ds = o as DaemonSet;
-  return withDefaults(isJsonObject(ds.spec) ? ds : ({ ...ds, spec: {} } as unknown as DaemonSet));
-};
+const defaulted = (o: unknown): DaemonSet => withDefaults(withSpecObject<DaemonSet>(o));
 
 /** The Advanced DaemonSet validator (`vdaemonset.kb.io`, CREATE and UPDATE of v1beta1 `daemonsets`). */
 export const daemonSetValidator: Validator = {

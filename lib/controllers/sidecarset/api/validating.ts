@@ -8,7 +8,7 @@
  * which holds no read grant for them yet) the rules that need them are skipped: the conflicts with other SidecarSets,
  * a pinned revision's existence and the whitelist.
  */
-import { verdictOf, type Validator } from '../../../api/admission/validation.js';
+import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import type { ControllerRevision } from '../../../api/types.js';
 import { isNotFound, listAll, type KubeClient } from '../../../kube/index.js';
 import type { Resource } from '../../../kube/resource.js';
@@ -88,10 +88,7 @@ export interface SidecarSetValidatorOptions {
 
 /** The SidecarSet validator (`vsidecarset.kb.io`, CREATE and UPDATE of v1alpha1 `sidecarsets`). */
 export function sidecarSetValidator(options: SidecarSetValidatorOptions = {}): Validator {
-  const defaulted = (o: unknown): SidecarSet => {
-    const ss = o as SidecarSet;
-    return defaultSidecarSet(ss.spec && typeof ss.spec === 'object' ? ss : { ...ss, spec: {} });
-  };
+  const defaulted = (o: unknown): SidecarSet => defaultSidecarSet(withSpecObject<SidecarSet>(o));
   return {
     webhookName: 'vsidecarset.kb.io',
     group: SIDECARSET_RESOURCE.group,

@@ -10,8 +10,7 @@
  * ValidatingAdmissionPolicies of infra/rbac/kruiseless-asts-claim-templates.yaml decide it) and deletion protection
  * (gate `ResourcesDeletionProtection`, off by default).
  */
-import { aggregateMessage, type Validator } from '../../../api/admission/validation.js';
-import { isJsonObject } from '../../../api/types.js';
+import { aggregateMessage, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import { applyDefaults, type StatefulSetDefaultsOptions } from './defaults.js';
 import { STATEFULSET_RESOURCE } from './resource.js';
 import type { StatefulSet } from './types.js';
@@ -19,13 +18,7 @@ import { validateStatefulSet, validateStatefulSetUpdate, validateTemplateInPlace
 
 /** The Advanced StatefulSet validator (`vstatefulset.kb.io`, CREATE and UPDATE of v1beta1 `statefulsets`). */
 export function statefulSetValidator(options: StatefulSetDefaultsOptions = {}): Validator {
-  const defaulted = (o: unknown): StatefulSet => {
-    const sts = o as StatefulSet;
-    return applyDefaults(
-      isJsonObject(sts.spec) ? sts : ({ ...sts, spec: {} } as unknown as StatefulSet),
-      options,
-    );
-  };
+  const defaulted = (o: unknown): StatefulSet => applyDefaults(withSpecObject<StatefulSet>(o), options);
   return {
     webhookName: 'vstatefulset.kb.io',
     group: STATEFULSET_RESOURCE.group,
