@@ -205,26 +205,21 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   if (opts.conversion) {
     // one list of mutators under this deployment's gates: the server answers with it, the configuration names it
     const mutators = admissionMutators(opts.settings);
-    const validationClient = createKubeClient(kc, {
+    // the webhooks' own client, uncounted (the demo's call counts are the controllers'), with a deadline inside the
+    // API server's webhook timeout
+    const webhookClient = createKubeClient(kc, {
       logger,
       retry: POD_WEBHOOK_READ_RETRY,
       timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS,
     });
     const validators = admissionValidators(opts.settings, {
-      sidecarSet: kubeSidecarSetValidationReads(validationClient),
-      cloneSet: { getPod: (namespace, name) => validationClient.get(RESOURCES.pods, { namespace, name }) },
+      sidecarSet: kubeSidecarSetValidationReads(webhookClient),
+      cloneSet: { getPod: (namespace, name) => webhookClient.get(RESOURCES.pods, { namespace, name }) },
     });
-    // its own client, uncounted (the demo's call counts are the controllers'), with a deadline inside the API
-    // server's webhook timeout
     const podWebhook = opts.podWebhook !== false;
-    const podClient = createKubeClient(kc, {
-      logger,
-      retry: POD_WEBHOOK_READ_RETRY,
-      timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS,
-    });
-    const reads = kubePodInjectionReads(podClient);
+    const reads = kubePodInjectionReads(webhookClient);
     const pubSettings = (opts.settings?.podunavailablebudget ?? {}) as PubSettings;
-    const pubDeps = kubePubWebhookDeps(podClient, pubSettings);
+    const pubDeps = kubePubWebhookDeps(webhookClient, pubSettings);
     const server = await startConversionServer({
       logger,
       mutators,

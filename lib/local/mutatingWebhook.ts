@@ -57,6 +57,17 @@ async function createOrReplace(
   });
 }
 
+/** Deletes the cluster-scoped object `name` of `resource`; one already gone is no error. */
+async function deleteIfPresent(
+  kube: Pick<KubeClient, 'delete'>,
+  resource: Resource,
+  name: string,
+): Promise<void> {
+  await kube.delete(resource, { name }).catch((e: unknown) => {
+    if (!isNotFound(e)) throw e;
+  });
+}
+
 /**
  * Creates the configuration for `mutators` at `target`, or replaces the one of that name.
  * @throws KubeApiError of the read or the write (e.g. 403 without the right to write webhook configurations)
@@ -91,9 +102,7 @@ export async function unregisterValidatingWebhook(
   kube: Pick<KubeClient, 'delete'>,
   name: string,
 ): Promise<void> {
-  await kube.delete(VALIDATING_WEBHOOK_RESOURCE, { name }).catch((e: unknown) => {
-    if (!isNotFound(e)) throw e;
-  });
+  await deleteIfPresent(kube, VALIDATING_WEBHOOK_RESOURCE, name);
 }
 
 /**
@@ -104,7 +113,5 @@ export async function unregisterMutatingWebhook(
   kube: Pick<KubeClient, 'delete'>,
   name: string,
 ): Promise<void> {
-  await kube.delete(MUTATING_WEBHOOK_RESOURCE, { name }).catch((e: unknown) => {
-    if (!isNotFound(e)) throw e;
-  });
+  await deleteIfPresent(kube, MUTATING_WEBHOOK_RESOURCE, name);
 }

@@ -1,6 +1,7 @@
 /**
  * The "only these spec fields may change" rule of OpenKruise's update webhooks (DaemonSet's
- * `validateDaemonSetUpdateV1beta1`, AdvancedCronJob's `validateAdvancedCronJobUpdate`): the new spec with every
+ * `validateDaemonSetUpdateV1beta1`, AdvancedCronJob's `validateAdvancedCronJobUpdate`, StatefulSet's
+ * `ValidateStatefulSetUpdate`): the new spec with every
  * mutable field put back to its old value must equal the old spec (`apiequality.Semantic.DeepEqual`; here deep JSON
  * equality of the defaulted objects).
  */

@@ -6,6 +6,7 @@
  * struct values Go prints with pointer addresses are printed as JSON here.
  */
 import jsonpatch from 'fast-json-patch';
+import { frozenFieldsChanged } from '../../../api/admission/frozenSpec.js';
 import type { FieldError } from '../../../api/errors.js';
 import {
   dns1123LabelErrors,
@@ -327,13 +328,8 @@ const MUTABLE_SPEC_FIELDS = [
  * the retention policy again (upstream reports those twice on an update, and so does this).
  */
 export function validateStatefulSetUpdate(sts: StatefulSet, old: StatefulSet): FieldError[] {
-  const frozen = (spec: StatefulSetSpec) => {
-    const rest: Record<string, unknown> = { ...spec };
-    for (const k of MUTABLE_SPEC_FIELDS) delete rest[k];
-    return rest;
-  };
   const out: FieldError[] = [];
-  if (jsonpatch.compare(frozen(old.spec), frozen(sts.spec)).length > 0) {
+  if (frozenFieldsChanged(sts.spec, old.spec, MUTABLE_SPEC_FIELDS)) {
     out.push(
       forbidden(
         'spec',
