@@ -186,6 +186,28 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
     const reply = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
+    /**
+     * Replies with an asynchronous handler's AdmissionReview answer, logged as `refused` (warn) or `allowed` (debug,
+     * with whether it patched when `patches`). The handlers never throw by contract; a bug must still answer (a 500
+     * refusal, `<webhook> failed: <error>`), not crash the server.
+     */
+    const replyLater = (
+      answer: Promise<MutationAnswer>,
+      webhook: string,
+      refused: string,
+      allowed: string,
+      patches = false,
+    ): void => {
+      void answer
+        .catch((e: unknown) => refusal('', 500, `${webhook} failed: ${errorMessage(e)}`))
+        .then(({ statusCode, review }) => {
+          if (!review.response.allowed)
+            opts.logger?.warn(refused, { statusCode, error: review.response.status?.message });
+          else if (patches) opts.logger?.debug(allowed, { patched: review.response.patch !== undefined });
+          else opts.logger?.debug(allowed);
+          reply(statusCode, review);
+        });
+    };
     const route = (req.url ?? '').split('?')[0];
     const podRoute = route === POD_MUTATE_PATH && opts.podAdmission !== undefined;
     const podValidateRoute = route === POD_VALIDATE_PATH && opts.podValidation !== undefined;
@@ -208,45 +230,22 @@ export async function startConversionServer(opts: ConversionServerOptions = {}):
     });
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      if (podRoute && opts.podAdmission) {
-        // the handler never throws by contract; a bug must still answer, not crash the server
-        void opts
-          .podAdmission(body)
-          .catch((e: unknown) => refusal('', 500, `pod webhook failed: ${errorMessage(e)}`))
-          .then(({ statusCode, review }) => {
-            if (!review.response.allowed)
-              opts.logger?.warn('pod refused', { statusCode, error: review.response.status?.message });
-            else opts.logger?.debug('pod admitted', { patched: review.response.patch !== undefined });
-            reply(statusCode, review);
-          });
-        return;
-      }
-      if (podValidateRoute && opts.podValidation) {
-        // the handler never throws by contract; a bug must still answer, not crash the server
-        void opts
-          .podValidation(body)
-          .catch((e: unknown) => refusal('', 500, `pod webhook failed: ${errorMessage(e)}`))
-          .then(({ statusCode, review }) => {
-            if (!review.response.allowed)
-              opts.logger?.warn('pod operation refused', {
-                statusCode,
-                error: review.response.status?.message,
-              });
-            else opts.logger?.debug('pod operation allowed');
-            reply(statusCode, review);
-          });
-        return;
-      }
-      if (route === VALIDATE_PATH) {
-        // the handler never throws by contract (a validator's throw is its 500 answer)
-        void handleValidationReview(body, validators).then(({ statusCode, review }) => {
-          if (!review.response.allowed)
-            opts.logger?.warn('validation refused', { statusCode, error: review.response.status?.message });
-          else opts.logger?.debug('validated');
-          reply(statusCode, review);
-        });
-        return;
-      }
+      if (podRoute && opts.podAdmission)
+        return replyLater(opts.podAdmission(body), 'pod webhook', 'pod refused', 'pod admitted', true);
+      if (podValidateRoute && opts.podValidation)
+        return replyLater(
+          opts.podValidation(body),
+          'pod webhook',
+          'pod operation refused',
+          'pod operation allowed',
+        );
+      if (route === VALIDATE_PATH)
+        return replyLater(
+          handleValidationReview(body, validators),
+          'validating webhook',
+          'validation refused',
+          'validated',
+        );
       if (route === MUTATE_PATH) {
         const { statusCode, review } = handleMutationReview(body, mutators);
         if (!review.response.allowed)
