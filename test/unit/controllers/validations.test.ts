@@ -224,7 +224,8 @@ describe('the validators of /validate', () => {
       code: 500,
       message: 'spec.containers: Invalid value: "logger": container logger already exist in first',
     });
-    expect(calls).toEqual(['sidecarSets', 'revisions', 'whitelist']);
+    // neither a pinned revision nor patchPodMetadata: only the other SidecarSets are read
+    expect(calls).toEqual(['sidecarSets']);
     await expect(
       answer(
         'sidecarsets',
@@ -243,6 +244,49 @@ describe('the validators of /validate', () => {
     await expect(
       answer('sidecarsets', 'v1alpha1', 'CREATE', { metadata: { name: 'bad' }, spec: { selector: {} } }),
     ).resolves.toMatchObject({ code: 500 });
+  });
+
+  it('SidecarSet: the revisions are read for a pinned revision, the whitelist for patchPodMetadata, each only then', async () => {
+    const calls: string[] = [];
+    const reads: SidecarSetValidationReads = {
+      sidecarSets: () => (calls.push('sidecarSets'), Promise.resolve([])),
+      revisions: () => (calls.push('revisions'), Promise.resolve([])),
+      patchMetadataWhitelist: () => (calls.push('whitelist'), Promise.resolve(null)),
+    };
+    const withReads = admissionValidators({}, { sidecarSet: reads });
+    const base = {
+      selector: { matchLabels: { app: 'web' } },
+      containers: [{ name: 'logger', image: 'fluentd:1' }],
+    };
+    const create = (spec: object): Promise<unknown> =>
+      answer(
+        'sidecarsets',
+        'v1alpha1',
+        'CREATE',
+        { metadata: { name: 's' }, spec },
+        undefined,
+        'v1alpha1',
+        withReads,
+      );
+    await expect(
+      create({ ...base, injectionStrategy: { revision: { revisionName: 's-abc', policy: 'Always' } } }),
+    ).resolves.toEqual({
+      code: 500,
+      message:
+        'revision: Invalid value: "null": Cannot find specific ControllerRevision, err: controllerrevisions.apps "s-abc" not found',
+    });
+    expect(calls).toEqual(['sidecarSets', 'revisions']);
+    calls.length = 0;
+    await expect(
+      create({
+        ...base,
+        patchPodMetadata: [{ annotations: { 'oom-score': '1' }, patchPolicy: 'Retain' }],
+      }),
+    ).resolves.toEqual({
+      code: 500,
+      message: 'spec.patchPodMetadata: Required value: SidecarSet patch metadata whitelist not found',
+    });
+    expect(calls).toEqual(['sidecarSets', 'whitelist']);
   });
 
   it('SidecarSet: a read that fails is the webhook failing (500), not an allow', async () => {

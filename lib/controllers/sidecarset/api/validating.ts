@@ -78,6 +78,22 @@ export function kubeSidecarSetValidationReads(
   };
 }
 
+/**
+ * Which of the optional reads a SidecarSet's rules use: the `kruise-system` revisions only for a pinned
+ * `injectionStrategy.revision` (name or custom version), the whitelist only for a non-empty `patchPodMetadata`
+ * (./validation.ts). Upstream reads them from its informer cache; here each is an API call in the write path, so a
+ * SidecarSet that uses neither costs one list (the other SidecarSets).
+ * @param ss the defaulted SidecarSet being written
+ */
+export function readsNeeded(ss: SidecarSet): { revisions: boolean; whitelist: boolean } {
+  const pin = ss.spec.injectionStrategy?.revision;
+  const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+  return {
+    revisions: pin !== undefined && pin !== null && (isSet(pin.revisionName) || isSet(pin.customVersion)),
+    whitelist: (ss.spec.patchPodMetadata ?? []).length > 0,
+  };
+}
+
 /** Options of {@link sidecarSetValidator}. */
 export interface SidecarSetValidatorOptions {
   /** Gate `SidecarSetPatchPodMetadataDefaultsAllowed`. */
@@ -98,10 +114,16 @@ export function sidecarSetValidator(options: SidecarSetValidatorOptions = {}): V
     operations: ['CREATE', 'UPDATE'],
     async validate({ operation, object, oldObject }) {
       const reads = options.reads;
+      const sidecarSet = defaulted(object);
+      const need = readsNeeded(sidecarSet);
       const [others, revisions, whitelist] = reads
-        ? await Promise.all([reads.sidecarSets(), reads.revisions(), reads.patchMetadataWhitelist()])
+        ? await Promise.all([
+            reads.sidecarSets(),
+            need.revisions ? reads.revisions() : undefined,
+            need.whitelist ? reads.patchMetadataWhitelist() : undefined,
+          ])
         : [[], undefined, undefined];
-      const errors = validateSidecarSet(defaulted(object), {
+      const errors = validateSidecarSet(sidecarSet, {
         ...(operation === 'UPDATE' && oldObject ? { old: defaulted(oldObject) } : {}),
         others,
         ...(revisions ? { revisions } : {}),
