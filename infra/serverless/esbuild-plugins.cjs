@@ -12,6 +12,11 @@
  * `node-fetch-native-url`: node-fetch 2.x (client-node's HTTP for watches) takes `URL` from `node:url` and falls
  * back to the `whatwg-url` package only where Node has none (`Url.URL || whatwgUrl.URL`); Node always has it, so
  * that fallback — whatwg-url and its Unicode tables (tr46, about 0.3 MB) — is replaced by an empty module.
+ *
+ * `no-socks-proxy`: client-node's `KubeConfig` imports `socks-proxy-agent` (with socks, smart-buffer and ip-address,
+ * about 70 KB minified, evaluated at every cold start) for a kubeconfig cluster whose `proxy-url` is `socks…`. The
+ * functions reach registered EKS clusters directly and never set a proxy-url, so the import is replaced by a class
+ * that throws a clear error if one ever were; http(s) proxies (hpagent) stay.
  */
 const CLIENT_NODE = /[\\/]node_modules[\\/]@kubernetes[\\/]client-node[\\/]/;
 
@@ -49,4 +54,18 @@ const nodeFetchNativeUrl = {
   },
 };
 
-module.exports = [clientNodeSideEffectFree, nodeFetchNativeUrl];
+const noSocksProxy = {
+  name: 'no-socks-proxy',
+  setup(build) {
+    build.onResolve({ filter: /^socks-proxy-agent$/ }, (args) =>
+      CLIENT_NODE.test(args.importer) ? { path: 'socks-proxy-agent', namespace: 'no-socks-proxy' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'no-socks-proxy' }, () => ({
+      contents:
+        'export class SocksProxyAgent { constructor(url) { throw new Error(`a socks proxy-url (${url}) is not supported in the Kruiseless functions; use an http(s) proxy-url`); } }',
+      loader: 'js',
+    }));
+  },
+};
+
+module.exports = [clientNodeSideEffectFree, nodeFetchNativeUrl, noSocksProxy];
