@@ -64,6 +64,40 @@ describe('kwok fake kubelet', () => {
     expect(condition(p, 'Ready')).toBe('True');
   });
 
+  test('two tags of one image (nginx:alpine, nginx:mainline-alpine) share the imageID; the container still restarts', async () => {
+    await t.core.createNamespacedPod({
+      namespace: t.namespace,
+      body: {
+        metadata: { name: 'alias' },
+        spec: { containers: [{ name: 'nginx', image: 'docker.io/library/nginx:alpine' }] },
+      },
+    });
+    const before = await waitFor('pod alias Running', 30000, async () => {
+      const cur = await read('alias');
+      return cur.status?.phase === 'Running' ? cur : undefined;
+    });
+    const oldStatus = before.status?.containerStatuses?.[0];
+    expect(oldStatus?.imageID).toMatch(/^sim\.local\/docker\.io\/library\/nginx:alpine@sha256:[0-9a-f]{64}$/);
+    await t.core.patchNamespacedPod(
+      {
+        name: 'alias',
+        namespace: t.namespace,
+        body: { spec: { containers: [{ name: 'nginx', image: 'docker.io/library/nginx:mainline-alpine' }] } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
+    const p = await waitFor('in-place update reported', 30000, async () => {
+      const cur = await read('alias');
+      return cur.status?.containerStatuses?.[0]?.image === 'docker.io/library/nginx:mainline-alpine'
+        ? cur
+        : undefined;
+    });
+    const cs = p.status?.containerStatuses?.[0];
+    expect(cs?.imageID).toBe(oldStatus?.imageID);
+    expect(cs?.containerID).not.toBe(oldStatus?.containerID);
+    expect(cs?.restartCount).toBe(1);
+  });
+
   test('a pod with an unmet readiness gate stays not Ready until the condition is set', async () => {
     const gate = 'InPlaceUpdateReady';
     await t.core.createNamespacedPod({
