@@ -25,6 +25,8 @@ import type { ReconcileReason } from '../../requests/schema.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../../state/index.js';
 import { executePlan, reportFailedWrite, type ExecuteContext, type ExecuteResult } from './execute.js';
 import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';
+import { kubePubWebhookDeps, validatePodForPub } from '../podunavailablebudget/podWebhook.js';
+import { withPubCheck } from './pubCheck.js';
 import {
   isSatisfied,
   observeExpectations,
@@ -385,7 +387,20 @@ export async function runPass(
   }
 
   const waiting = !isSatisfied(observed.pending);
-  const { plan, effective } = planPass(deps, world, waiting);
+  const planned = planPass(deps, world, waiting);
+  // gate PodUnavailableBudgetUpdateGate: each pod's budget is asked before its update starts (./pubCheck.ts)
+  const checked = deps.options?.pubUpdateGate
+    ? await withPubCheck(planned.effective, world.pods, async (pod) => {
+        const pubDeps = kubePubWebhookDeps(kube, { updateGate: true });
+        return (await validatePodForPub(pod, 'UPDATE', pod.metadata.namespace ?? '', pubDeps)).allowed;
+      })
+    : { plan: planned.effective };
+  const effective = checked.plan;
+  const plan = checked.refused
+    ? { ...planned.plan, requeueAfterSeconds: effective.requeueAfterSeconds }
+    : planned.plan;
+  if (checked.refused)
+    log.info('update waits for a PodUnavailableBudget', { key: objectKeyText(key), pod: checked.refused });
   const result = await executePlan(
     executeContext(deps, lease, world, observed, recordedEvents, eventCorrelation),
     effective,
