@@ -261,3 +261,15 @@ async function consume(
   }
   return { allowed: false, code: 403, message: lastError };
 }
+
+/**
+ * The budget's answer to a workload controller about to update `pod` (OpenKruise's CloneSet calls
+ * `PodUnavailableBudgetValidatePod(pod, UPDATE, "kruise-manager", false)`): allowed, with the budget consumed, or not.
+ */
+export async function admitPodUpdate(
+  kube: Pick<KubeClient, 'get' | 'replace' | 'recordEvent'>,
+  pod: Pod,
+): Promise<boolean> {
+  const deps = kubePubWebhookDeps(kube, { updateGate: true });
+  return (await validatePodForPub(pod, 'UPDATE', pod.metadata.namespace ?? '', deps)).allowed;
+}
