@@ -138,6 +138,10 @@ async function runBoth(kind: ParityKind, s: Scenario, reference: Side, ours: Sid
     runScenario(new ParityCluster(reference.kubeconfig, kind), s, { keep: opts.keep }),
     runScenario(new ParityCluster(ours.kubeconfig, kind), s, { keep: opts.keep }),
   ]);
+  // both sides' runs as read, for a reader who wants to see what an identical or different verdict stands on
+  const runs = path.join(kruiselessStateDir(), 'parity-runs', kind.name);
+  mkdirSync(runs, { recursive: true });
+  writeFileSync(path.join(runs, `${s.name}.json`), JSON.stringify({ openkruise: a, kruiseless: b }, null, 2));
   return compareRuns(s.name, a, b, [...s.deliberate, ...kind.deliberate]);
 }
 

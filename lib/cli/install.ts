@@ -42,6 +42,7 @@ import {
 import { conversionOutcomeLine, kruiselessConversions, releaseStaleConversions } from './staleConversions.js';
 import { plainVersionsFor } from './webhookVersions.js';
 import { claimTemplateRuleOn, syncClaimTemplatePolicies } from './claimTemplatePolicies.js';
+import { PUB_SETTINGS } from '../controllers/podunavailablebudget/settings.js';
 
 /** The field manager of every object `install` applies (visible in `kubectl get -o yaml --show-managed-fields`). */
 export const INSTALL_FIELD_MANAGER = 'kruiseless-install';
@@ -62,6 +63,8 @@ interface InstallOptions extends ConnectionOptions {
   dryRun?: boolean;
   /** OpenKruise's `--feature-gates` as the deployment sets them; given, the claim-template policies follow them. */
   featureGates?: string;
+  /** With `admissionUrl`: also register PodUnavailableBudget's pod webhooks at the function's `/validate-pod`. */
+  podWebhooks?: boolean;
 }
 
 /** One expectation of the access check and its answer. */
@@ -191,6 +194,16 @@ function gateOn(featureGates: string): boolean {
   return readFeatureGates(() => claimTemplateRuleOn(featureGates));
 }
 
+/**
+ * Gate `PodUnavailableBudgetUpdateGate` of the deployment's gates (off when not given, OpenKruise's default): on, the
+ * pod webhook `vpod.kb.io` also takes pod UPDATE (in-place updates checked against the budget). A malformed list is
+ * a CliError.
+ */
+export function pubUpdateGateOn(featureGates: string | undefined): boolean {
+  if (featureGates === undefined) return false;
+  return readFeatureGates(() => PUB_SETTINGS.parse({ featureGates, flags: {} }).settings.updateGate ?? false);
+}
+
 /** `1 of 17` style count of the checks that came out as expected. */
 function tally(checks: AccessCheck[]): { ok: number; total: number } {
   return { ok: checks.filter((c) => c.allowed === c.expected).length, total: checks.length };
@@ -213,7 +226,10 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
     ? [
         ...admissionManifests(settings),
         ...defaultingWebhookManifests(settings),
-        ...validatingWebhookManifests(settings),
+        ...validatingWebhookManifests(settings, {
+          enabled: opts.podWebhooks === true,
+          updates: pubUpdateGateOn(opts.featureGates),
+        }),
       ]
     : [];
   // read before anything is applied: a malformed gate list changes nothing
@@ -320,8 +336,12 @@ export function registerInstall(program: Command, io: CliIO): void {
     )
     .option('--cluster-name <name>', "this cluster's name in the cluster registry (with --admission-url)")
     .option(
+      '--pod-webhooks',
+      "with --admission-url: also register PodUnavailableBudget's pod webhooks (vpod.kb.io, vpodeviction.kb.io; failurePolicy Fail) at the function's /validate-pod; the function must then read this cluster (registry record and an access entry for its role)",
+    )
+    .option(
       '--feature-gates <gates>',
-      "the deployment's featureGates (serverless.yml parameter): with StatefulSetAutoResizePVCGate on, apply infra/rbac/kruiseless-asts-claim-templates.yaml (OpenKruise's volumeClaimTemplate update rule), off: remove it",
+      "the deployment's featureGates (serverless.yml parameter): with StatefulSetAutoResizePVCGate on, apply infra/rbac/kruiseless-asts-claim-templates.yaml (OpenKruise's volumeClaimTemplate update rule), off: remove it; with PodUnavailableBudgetUpdateGate on (and --admission-url), the pod webhook vpod.kb.io also checks pod updates",
     )
     .option('--skip-crds', 'leave the CRDs as they are')
     .option('--check-only', 'apply nothing, only check the access')

@@ -8,7 +8,9 @@
  * check its controller runs before every pass. `apps.kruise.io/v1alpha1` SidecarSets (the version Kruiseless serves) are
  * defaulted as OpenKruise's mutating webhook defaults them and validated by
  * lib/controllers/sidecarset/api/validation.ts with no other SidecarSet (offline: no conflict, a canary's base is not
- * found), no ControllerRevision lookup and no patch-metadata whitelist check.
+ * found), no ControllerRevision lookup and no patch-metadata whitelist check. `policy.kruise.io` PodUnavailableBudgets
+ * (v1beta1, or v1alpha1 with its deprecated annotations moved into the spec as the webhook reads them) are checked by
+ * lib/controllers/podunavailablebudget/api/validation.ts with no other PUB (offline: no conflict).
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -37,12 +39,26 @@ import type { DaemonSet } from '../controllers/daemonset/api/types.js';
 import { defaultSidecarSet } from '../controllers/sidecarset/api/defaults.js';
 import type { SidecarSet } from '../controllers/sidecarset/api/types.js';
 import { validateSidecarSet } from '../controllers/sidecarset/api/validation.js';
+import type { PodUnavailableBudget } from '../controllers/podunavailablebudget/api/types.js';
+import { POLICY_GROUP, PUB_KIND_NAME } from '../controllers/podunavailablebudget/api/resource.js';
+import {
+  PubConversionError,
+  pubFromV1alpha1,
+  validatePodUnavailableBudget,
+} from '../controllers/podunavailablebudget/api/validation.js';
 import { CliError, runCommand, type CliIO } from './io.js';
 
 /** The result of linting one document. */
 export interface LintResult {
   /** The kind's lower-case name, as the output lines name it. */
-  kind: 'cloneset' | 'statefulset' | 'daemonset' | 'broadcastjob' | 'advancedcronjob' | 'sidecarset';
+  kind:
+    | 'cloneset'
+    | 'statefulset'
+    | 'daemonset'
+    | 'broadcastjob'
+    | 'advancedcronjob'
+    | 'sidecarset'
+    | 'podunavailablebudget';
   name: string;
   errors: FieldError[];
 }
@@ -92,13 +108,14 @@ export function lintDocument(doc: unknown, index: number): LintResult {
     return { kind: webhookKind.name, name, errors: webhookKind.check(beta) };
   }
   if (obj.kind === 'SidecarSet') return lintSidecarSet(doc as JsonObject, where);
+  if (obj.kind === PUB_KIND_NAME) return lintPodUnavailableBudget(doc as JsonObject, where);
   if (obj.kind === STATEFULSET_KIND_NAME && obj.apiVersion === STATEFULSET_API_VERSION)
     return lintStatefulSet(doc as StatefulSet);
   if (obj.kind === STATEFULSET_KIND_NAME && obj.apiVersion === `${GROUP}/v1alpha1`)
     return lintStatefulSet(v1alpha1StatefulSet(doc as JsonObject, where));
   if (obj.kind !== KIND)
     throw new CliError(
-      `${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob, AdvancedCronJob or SidecarSet`,
+      `${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob, AdvancedCronJob, SidecarSet or PodUnavailableBudget`,
     );
   const version =
     obj.apiVersion === `${GROUP}/v1alpha1`
@@ -164,6 +181,46 @@ function lintSidecarSet(doc: JsonObject, where: string): LintResult {
   const ss = doc as unknown as SidecarSet;
   const defaulted = defaultSidecarSet({ ...ss, metadata: ss.metadata ?? {} });
   return { kind: 'sidecarset', name, errors: validateSidecarSet(defaulted, { others: [] }) };
+}
+
+/**
+ * Lints a `policy.kruise.io` PodUnavailableBudget with OpenKruise's PUB webhook rules and no other PUB; a v1alpha1
+ * one is read as the webhook reads it (its annotations moved into the spec), a failed move reported at
+ * `metadata.annotations`.
+ * @throws CliError for another apiVersion
+ */
+function lintPodUnavailableBudget(doc: JsonObject, where: string): LintResult {
+  const name = shown((doc.metadata as { name?: unknown } | undefined)?.name, '');
+  const version =
+    doc.apiVersion === `${POLICY_GROUP}/v1beta1`
+      ? 'v1beta1'
+      : doc.apiVersion === `${POLICY_GROUP}/v1alpha1`
+        ? 'v1alpha1'
+        : undefined;
+  if (!version)
+    throw new CliError(
+      `${where}: apiVersion ${shown(doc.apiVersion, '(none)')} is not ${POLICY_GROUP}/v1alpha1 or v1beta1`,
+    );
+  const raw = doc as unknown as PodUnavailableBudget;
+  const pub: PodUnavailableBudget = {
+    ...raw,
+    metadata: raw.metadata ?? {},
+    spec: typeof raw.spec === 'object' && raw.spec !== null ? raw.spec : {},
+  };
+  if (version === 'v1beta1')
+    return { kind: 'podunavailablebudget', name, errors: validatePodUnavailableBudget(pub) };
+  try {
+    return { kind: 'podunavailablebudget', name, errors: validatePodUnavailableBudget(pubFromV1alpha1(pub)) };
+  } catch (e) {
+    if (!(e instanceof PubConversionError)) throw e;
+    return {
+      kind: 'podunavailablebudget',
+      name,
+      errors: [
+        { path: 'metadata.annotations', message: `failed to convert v1alpha1 PUB to v1beta1: ${e.message}` },
+      ],
+    };
+  }
 }
 
 /** Reads `-f` (a path, or `-` for stdin). @throws CliError when the file does not exist */

@@ -169,15 +169,30 @@ export function defaultingWebhookManifests(s: AdmissionSettings): KubernetesObje
 }
 
 /**
- * The admission function's validating webhook for this cluster: the ValidatingWebhookConfiguration
+ * The admission function's validating webhooks for this cluster: the ValidatingWebhookConfiguration
  * `kruiseless-validation` (lib/api/admission/webhookConfiguration.ts) at `<admission url>/<cluster secret>/<cluster>/validate`
  * (lib/runtime/handlers/admission.ts), one webhook per validator of lib/controllers/validations.ts, named as
- * OpenKruise's. Holds the cluster's secret: never print it.
+ * OpenKruise's; with `pods.enabled`, then PodUnavailableBudget's pod webhooks `vpod.kb.io` (pod DELETE; UPDATE too
+ * with `pods.updates`, gate `PodUnavailableBudgetUpdateGate`) and `vpodeviction.kb.io` (pods/eviction CREATE) at
+ * `…/validate-pod`, `failurePolicy: Fail` as OpenKruise's. Holds the cluster's secret: never print it.
+ * @param pods whether the pod webhooks are written (opt-in: the function must reach the cluster, see docs/cli.md#install)
  * @throws CliError as {@link admissionManifests}
  */
-export function validatingWebhookManifests(s: AdmissionSettings): KubernetesObject[] {
-  const url = `${admissionBase(s)}${clusterPathSecret(s.pathSecret, s.clusterName)}/${s.clusterName}/validate`;
-  return [validatingWebhookConfiguration({ name: 'kruiseless-validation', url }, admissionValidators())];
+export function validatingWebhookManifests(
+  s: AdmissionSettings,
+  pods: { enabled: boolean; updates?: boolean } = { enabled: false },
+): KubernetesObject[] {
+  const base = `${admissionBase(s)}${clusterPathSecret(s.pathSecret, s.clusterName)}/${s.clusterName}`;
+  return [
+    validatingWebhookConfiguration(
+      {
+        name: 'kruiseless-validation',
+        url: `${base}/validate`,
+        ...(pods.enabled ? { podUrl: `${base}/validate-pod`, podUpdates: pods.updates ?? false } : {}),
+      },
+      admissionValidators(),
+    ),
+  ];
 }
 
 /**

@@ -4,20 +4,22 @@
  * all derive from this list; adding a kind is one folder and one line here, and its light part's line in ./kinds.ts
  * (docs/architecture.md#how-to-add-a-kind).
  */
-import { cloneSet } from './cloneset/index.js';
+import { cloneSetWith } from './cloneset/index.js';
 import { statefulSet } from './statefulset/index.js';
 import { broadcastJob } from './broadcastjob/index.js';
 import { sidecarSet } from './sidecarset/index.js';
 import { advancedCronJob } from './advancedcronjob/index.js';
 import { daemonSet } from './daemonset/index.js';
 import { podUnavailableBudget } from './podunavailablebudget/index.js';
+import { admitPodUpdate } from './podunavailablebudget/podWebhook.js';
 import type { Controller } from './controller.js';
 
 export { CONTROLLER_KINDS, KNOWN_KINDS, kindsOf } from './kinds.js';
 
 /** Every controller this build runs, in registration order (./kinds.ts lists their light parts in the same order). */
 export const CONTROLLERS: readonly Controller[] = [
-  cloneSet,
+  // under PodUnavailableBudgetUpdateGate the CloneSet asks the PUB before a pod's update, as OpenKruise's does
+  cloneSetWith({ admitPodUpdate }),
   statefulSet,
   broadcastJob,
   sidecarSet,

@@ -1,7 +1,7 @@
 /**
  * The validators the admission webhook's `/validate` answers with (lib/api/admission/validation.ts): OpenKruise's
  * validating webhooks for the workloads, one per resource, under the deployment's gates — CloneSet's, Advanced
- * StatefulSet's, Advanced DaemonSet's, BroadcastJob's, AdvancedCronJob's and SidecarSet's. Each workload's controller
+ * StatefulSet's, Advanced DaemonSet's, BroadcastJob's, AdvancedCronJob's, SidecarSet's and PodUnavailableBudget's. Each workload's controller
  * runs the same rules before every pass and reports what they refuse as `FailedValidation`, so an object stored while
  * the webhook was not called is left alone rather than acted on.
  */
@@ -11,6 +11,8 @@ import { broadcastJobValidator } from './broadcastjob/api/validating.js';
 import { cloneSetValidator, type CloneSetValidationReads } from './cloneset/api/validating.js';
 import type { CloneSetSettings } from './cloneset/settings.js';
 import { daemonSetValidator } from './daemonset/api/validating.js';
+import { pubValidator, type PubValidationReads } from './podunavailablebudget/api/validating.js';
+import type { PubSettings } from './podunavailablebudget/settings.js';
 import { sidecarSetValidator, type SidecarSetValidationReads } from './sidecarset/api/validating.js';
 import type { SidecarSetSettings } from './sidecarset/settings.js';
 import { statefulSetValidator } from './statefulset/api/validating.js';
@@ -19,17 +21,22 @@ import type { StatefulSetSettings } from './statefulset/settings.js';
 /**
  * Every validator under the controllers' settings (lib/runtime/config.ts `controllerSettings`, by controller name).
  * @param settings controller name → its parsed settings (CloneSet's under `cloneset`, the Advanced StatefulSet's
- *   under `statefulset`, the SidecarSet's under `sidecarset`)
- * @param reads the cluster reads of the validators that need them (SidecarSet's, CloneSet's); absent: those rules
- *   are skipped
+ *   under `statefulset`, the SidecarSet's under `sidecarset`, the PodUnavailableBudget's under `podunavailablebudget`)
+ * @param reads the cluster reads of the validators that need them (SidecarSet's, CloneSet's, PodUnavailableBudget's);
+ *   absent: those rules are skipped
  */
 export function admissionValidators(
   settings: Readonly<Record<string, unknown>> = {},
-  reads: { sidecarSet?: SidecarSetValidationReads; cloneSet?: CloneSetValidationReads } = {},
+  reads: {
+    sidecarSet?: SidecarSetValidationReads;
+    cloneSet?: CloneSetValidationReads;
+    pub?: PubValidationReads;
+  } = {},
 ): Validator[] {
   const cs = (settings.cloneset ?? {}) as Partial<CloneSetSettings>;
   const sc = (settings.sidecarset ?? {}) as SidecarSetSettings;
   const sts = (settings.statefulset ?? {}) as StatefulSetSettings;
+  const pub = (settings.podunavailablebudget ?? {}) as PubSettings;
   return [
     cloneSetValidator({
       ...(cs.templateNoDefaults !== undefined ? { templateNoDefaults: cs.templateNoDefaults } : {}),
@@ -53,5 +60,6 @@ export function admissionValidators(
         : {}),
       ...(reads.sidecarSet ? { reads: reads.sidecarSet } : {}),
     }),
+    pubValidator({ settings: pub, ...(reads.pub ? { reads: reads.pub } : {}) }),
   ];
 }

@@ -35,6 +35,7 @@ import { errorMessage } from '../core/errors.js';
 import { admissionMutators } from '../controllers/mutations.js';
 import { admissionValidators } from '../controllers/validations.js';
 import { kubeSidecarSetValidationReads } from '../controllers/sidecarset/api/validating.js';
+import { kubePubValidationReads } from '../controllers/podunavailablebudget/api/validating.js';
 import { RESOURCES } from '../kube/resources.js';
 import { answerPodAdmission, kubePodInjectionReads } from '../controllers/sidecarset/podWebhook.js';
 import { answerPodValidation, kubePubWebhookDeps } from '../controllers/podunavailablebudget/podWebhook.js';
@@ -214,6 +215,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     });
     const validators = admissionValidators(opts.settings, {
       sidecarSet: kubeSidecarSetValidationReads(webhookClient),
+      pub: kubePubValidationReads(webhookClient),
       cloneSet: { getPod: (namespace, name) => webhookClient.get(RESOURCES.pods, { namespace, name }) },
     });
     const podWebhook = opts.podWebhook !== false;

@@ -56,6 +56,7 @@ const daemonSet = (name: string, maxUnavailable: number) => ({
 });
 const ACJ = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'advancedcronjobs' };
 const DSET = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'daemonsets' };
+const PUBS = { group: 'policy.kruise.io', version: 'v1beta1', plural: 'podunavailablebudgets' };
 
 /** The API server's refusal of a create, or 'stored'. */
 async function create(api: typeof ACJ, body: Obj): Promise<string> {
@@ -110,6 +111,16 @@ describe('the validating webhook on a real API server', () => {
       '500: admission webhook "vdaemonset.kb.io" denied the request: spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
     );
     await expect(create(DSET, daemonSet('good', 1))).resolves.toBe('stored');
+    const pub = (name: string, budget: Obj) => ({
+      apiVersion: 'policy.kruise.io/v1beta1',
+      kind: 'PodUnavailableBudget',
+      metadata: { name },
+      spec: { selector: { matchLabels: { app: name } }, ...budget },
+    });
+    await expect(create(PUBS, pub('bad-pub', { maxUnavailable: 1, minAvailable: 1 }))).resolves.toBe(
+      '400: admission webhook "vpodunavailablebudget.kb.io" denied the request: spec.maxUnavailable, minAvailable: Required value: maxUnavailable and minAvailable are mutually exclusive',
+    );
+    await expect(create(PUBS, pub('good-pub', { maxUnavailable: '50%' }))).resolves.toBe('stored');
     const registered = (await kube.get(VALIDATING_WEBHOOK_RESOURCE, { name })) as unknown as {
       webhooks: { name: string; failurePolicy: string }[];
     };
@@ -120,6 +131,7 @@ describe('the validating webhook on a real API server', () => {
       'vbroadcastjob.kb.io Ignore',
       'vadvancedcronjob.kb.io Ignore',
       'vsidecarset.kb.io Ignore',
+      'vpodunavailablebudget.kb.io Ignore',
       'vpod.kb.io Fail',
       'vpodeviction.kb.io Fail',
     ]);

@@ -9,6 +9,7 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
+  KubernetesObjectApi,
   PatchStrategy,
   setHeaderOptions,
   type CoreV1Event,
@@ -150,6 +151,54 @@ export class ParityCluster {
       .catch((e: unknown) => {
         if (statusCode(e) !== 404) throw e;
       });
+  }
+
+  /** Creates an object of any namespaced kind in `namespace` (its manifest names apiVersion and kind). */
+  async createAny(namespace: string, manifest: Record<string, unknown>): Promise<void> {
+    const meta = (manifest.metadata ?? {}) as Record<string, unknown>;
+    await KubernetesObjectApi.makeApiClient(this.kc).create({
+      ...manifest,
+      metadata: { ...meta, namespace },
+    } as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } });
+  }
+
+  /** Merge-patches an object of any namespaced kind in `namespace`. */
+  async patchAny(
+    namespace: string,
+    ref: { apiVersion: string; kind: string; name: string },
+    patch: Record<string, unknown>,
+  ): Promise<void> {
+    await KubernetesObjectApi.makeApiClient(this.kc).patch(
+      {
+        ...patch,
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        metadata: { ...(patch.metadata ?? {}), name: ref.name, namespace },
+      },
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      PatchStrategy.MergePatch,
+    );
+  }
+
+  /** Deletes an object of any namespaced kind in `namespace` (background propagation; 404 counts as done). */
+  async deleteAny(namespace: string, ref: { apiVersion: string; kind: string; name: string }): Promise<void> {
+    await KubernetesObjectApi.makeApiClient(this.kc)
+      .delete({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace } })
+      .catch((e: unknown) => {
+        if (statusCode(e) !== 404) throw e;
+      });
+  }
+
+  /** Evicts a pod through its `eviction` subresource (policy/v1), as `kubectl drain` does. */
+  async evictPod(namespace: string, name: string): Promise<void> {
+    await this.core.createNamespacedPodEviction({
+      namespace,
+      name,
+      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } },
+    });
   }
 
   /** Creates a pod in `namespace` (a cluster-scoped kind's scenario makes the pods its object acts on). */

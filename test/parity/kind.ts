@@ -81,6 +81,16 @@ export interface ParityKind {
    * generation to be observed (which would never happen, and every checkpoint would wait out its timeout).
    */
   noObservedGeneration?: true;
+  /**
+   * The kind owns no pods (PodUnavailableBudget): pod steps pick among every pod of the namespace, whoever owns it
+   * (bare pods, a CloneSet's, a StatefulSet's), instead of the pods an object of the kind owns.
+   */
+  podsOfAnyOwner?: true;
+  /**
+   * Object keys are normalised as values are (PodUnavailableBudget's `status.disruptedPods` is keyed by pod name, a
+   * CloneSet pod's name is random): two keys that normalise alike merge into one.
+   */
+  normaliseKeys?: true;
   /** Differences chosen on purpose for every scenario of the kind (each scenario may add its own). */
   deliberate: readonly Deliberate[];
   /** OpenKruise's own e2e specs of the kind, when it has some. */

@@ -187,6 +187,12 @@ async function applyStep(
     return meta.name;
   }
   if ('createPod' in step) return void (await cluster.createPod(namespace, step.createPod));
+  if ('createWorkload' in step) return void (await cluster.createAny(namespace, step.createWorkload));
+  if ('patchWorkload' in step) {
+    const { apiVersion, kind, name: workload, patch } = step.patchWorkload;
+    return void (await cluster.patchAny(namespace, { apiVersion, kind, name: workload }, patch));
+  }
+  if ('deleteWorkload' in step) return void (await cluster.deleteAny(namespace, step.deleteWorkload));
   if ('resourceQuota' in step)
     return void (await cluster.putResourceQuota(namespace, QUOTA_NAME, step.resourceQuota.hard));
   if (!name) throw new Error(`a step before the ${cluster.kind.kind} was created`);
@@ -242,6 +248,10 @@ async function applyStep(
     for (const p of select(step.deletePod)) await cluster.deletePod(namespace, podName(p));
     return undefined;
   }
+  if ('evictPod' in step) {
+    for (const p of select(step.evictPod)) await cluster.evictPod(namespace, podName(p));
+    return undefined;
+  }
   for (const p of select(step.removeFinalizer.pod)) {
     const finalizers = (p.metadata?.finalizers ?? []).filter((f) => f !== step.removeFinalizer.finalizer);
     await cluster.patchPod(namespace, podName(p), {
@@ -283,7 +293,7 @@ export function selectPods(
         : undefined;
   const owned = state.pods
     .filter((p) => Boolean(p.metadata?.deletionTimestamp) === (s.terminating ?? false))
-    .filter((p) => p.metadata?.ownerReferences?.some((o) => o.kind === kind.kind));
+    .filter((p) => kind.podsOfAnyOwner || p.metadata?.ownerReferences?.some((o) => o.kind === kind.kind));
   const live = owned
     .filter((p) => s.marker === undefined || p.metadata?.labels?.[MARKER_LABEL] === s.marker)
     .filter((p) => s.state === undefined || p.metadata?.labels?.[STATE_LABEL] === s.state)

@@ -78,6 +78,21 @@ export const StepSchema = z.union([
   z.object({ apply: z.string() }).strict(),
   z.object({ create: JsonObjectSchema }).strict(),
   z.object({ createPod: JsonObjectSchema }).strict(),
+  // an object of another kind in the scenario's namespace (apiVersion and kind its own), e.g. the CloneSet a
+  // PodUnavailableBudget targets; patched (merge patch) and deleted by apiVersion, kind and name
+  z.object({ createWorkload: JsonObjectSchema }).strict(),
+  z
+    .object({
+      patchWorkload: z
+        .object({ apiVersion: z.string(), kind: z.string(), name: z.string(), patch: JsonObjectSchema })
+        .strict(),
+    })
+    .strict(),
+  z
+    .object({
+      deleteWorkload: z.object({ apiVersion: z.string(), kind: z.string(), name: z.string() }).strict(),
+    })
+    .strict(),
   z.object({ patch: JsonObjectSchema }).strict(),
   /** Deletes the scenario's object (the one created last), leaving what it made. */
   z.object({ deleteObject: z.literal(true) }).strict(),
@@ -99,6 +114,8 @@ export const StepSchema = z.union([
     })
     .strict(),
   z.object({ deletePod: PodSelectorSchema }).strict(),
+  // the pods/eviction subresource (policy/v1 Eviction), as `kubectl drain` evicts
+  z.object({ evictPod: PodSelectorSchema }).strict(),
   z.object({ deletePvc: z.string().min(1) }).strict(),
   /**
    * Creates, or replaces the spec of, the ResourceQuota `parity-quota` in the scenario's namespace with these

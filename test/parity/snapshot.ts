@@ -106,6 +106,7 @@ export function takeSnapshot(
     ids,
     kind.randomNameSuffix || kind.nameSuffixPattern ? (obj?.metadata.name ?? objectName) : '',
     kind.nameSuffixPattern ?? (kind.randomNameSuffix ? `[a-z0-9]{${kind.randomNameSuffix}}` : undefined),
+    kind.normaliseKeys === true,
   );
   const events: Record<string, number> = {};
   for (const e of state.events) {
@@ -260,12 +261,13 @@ function parseJsonObject(v: string): unknown {
  * A deep copy of a value with random parts replaced in every string: instance ids (`<id>`), the generated part of
  * names after `<objectName>-` matching `suffix` (a regex source; `<id>`), uids (`<uid>`), RFC 3339 times (`<time>`),
  * the service-account volume suffix; every `resourceVersion` field's value (`<rv>`: an object reference in a status
- * carries one); and object keys sorted.
+ * carries one); and object keys sorted (with `keys`, normalised first as values are).
  */
 function normaliser(
   ids: ReadonlySet<string>,
   objectName: string,
   suffix: string | undefined,
+  keys = false,
 ): (v: unknown) => unknown {
   const named =
     objectName && suffix
@@ -284,7 +286,8 @@ function normaliser(
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(v).sort()) {
         const x = (v as Record<string, unknown>)[k];
-        if (x !== undefined) out[k] = k === 'resourceVersion' && typeof x === 'string' ? '<rv>' : walk(x);
+        if (x !== undefined)
+          out[keys ? fix(k) : k] = k === 'resourceVersion' && typeof x === 'string' ? '<rv>' : walk(x);
       }
       return out;
     }

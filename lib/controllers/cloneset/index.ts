@@ -15,10 +15,24 @@ import {
 import { reconcileCloneSet } from './reconcile.js';
 import { cloneSetKind } from './kind.js';
 import type { CloneSetSettings } from './settings.js';
+import type { PassDeps } from './pass.js';
 
 export { CLONESET_RECONCILER, reconcileCloneSet, type ReconcileDeps } from './reconcile.js';
 export { parseCloneSetSettings, type CloneSetSettings } from './settings.js';
 export { cloneSetKind } from './kind.js';
+
+/**
+ * The CloneSet controller with the hooks another controller supplies (the registry, lib/controllers/index.ts, joins
+ * them: a controller folder never imports another's).
+ * @param hooks `admitPodUpdate`: the PodUnavailableBudget's decision before a pod's update (./pubCheck.ts)
+ */
+export function cloneSetWith(hooks: Pick<PassDeps, 'admitPodUpdate'>): Controller<CloneSetSettings, Plan> {
+  return {
+    ...cloneSet,
+    reconcile: (deps, request, settings) =>
+      reconcileCloneSet({ ...deps, ...hooks, options: settings }, request),
+  };
+}
 
 /** The CloneSet controller: its light part (./kind.ts) with its access rows and reconcile. */
 export const cloneSet: Controller<CloneSetSettings, Plan> = {

@@ -25,6 +25,7 @@ import type { ReconcileReason } from '../../requests/schema.js';
 import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../../state/index.js';
 import { executePlan, reportFailedWrite, type ExecuteContext, type ExecuteResult } from './execute.js';
 import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';
+import { withPubCheck } from './pubCheck.js';
 import {
   isSatisfied,
   observeExpectations,
@@ -46,6 +47,12 @@ export interface PassDeps {
   newInstanceId?: () => string;
   /** Writes in flight at most within a create batch or a run of pod patches (execute.ts#write-concurrency). */
   writeConcurrency?: number;
+  /**
+   * Asks the PodUnavailableBudget that covers `pod` whether it may be updated, consuming the budget when it may
+   * (gate `PodUnavailableBudgetUpdateGate`; ./pubCheck.ts); absent: updates are not checked. Given by the registry
+   * (lib/controllers/index.ts), which joins the CloneSet to the PodUnavailableBudget controller's decision.
+   */
+  admitPodUpdate?: (kube: KubeClient, pod: Pod) => Promise<boolean>;
 }
 
 /** What one pass did: the loop's {@link LoopPassResult} with this kind's plan. */
@@ -385,7 +392,19 @@ export async function runPass(
   }
 
   const waiting = !isSatisfied(observed.pending);
-  const { plan, effective } = planPass(deps, world, waiting);
+  const planned = planPass(deps, world, waiting);
+  // gate PodUnavailableBudgetUpdateGate: each pod's budget is asked before its update starts (./pubCheck.ts)
+  const admit = deps.admitPodUpdate;
+  const checked =
+    deps.options?.pubUpdateGate && admit
+      ? await withPubCheck(planned.effective, world.pods, (pod) => admit(kube, pod))
+      : { plan: planned.effective };
+  const effective = checked.plan;
+  const plan = checked.refused
+    ? { ...planned.plan, requeueAfterSeconds: effective.requeueAfterSeconds }
+    : planned.plan;
+  if (checked.refused)
+    log.info('update waits for a PodUnavailableBudget', { key: objectKeyText(key), pod: checked.refused });
   const result = await executePlan(
     executeContext(deps, lease, world, observed, recordedEvents, eventCorrelation),
     effective,

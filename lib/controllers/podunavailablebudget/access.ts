@@ -32,12 +32,15 @@ export const PUB_WATCHER_ACCESS: readonly ResourceAccess[] = [
     { verb, group: POLICY, resource: 'podunavailablebudgets' },
     { verb, resource: 'pods' },
   ]),
-  { verb: 'get', group: 'apps', resource: 'deployments' },
   { verb: 'get', group: 'apps', resource: 'replicasets' },
-  { verb: 'get', group: 'apps', resource: 'statefulsets' },
   { verb: 'get', resource: 'replicationcontrollers' },
-  { verb: 'get', group: KRUISE, resource: 'clonesets' },
-  { verb: 'get', group: KRUISE, resource: 'statefulsets' },
+  // the workload watches (./workloadWatch.ts), and the map functions' GETs
+  ...['get', 'list', 'watch'].flatMap((verb) => [
+    { verb, group: 'apps', resource: 'deployments' },
+    { verb, group: 'apps', resource: 'statefulsets' },
+    { verb, group: KRUISE, resource: 'clonesets' },
+    { verb, group: KRUISE, resource: 'statefulsets' },
+  ]),
 ];
 
 /** Writes the watcher must not be able to make on PUBs. */
@@ -96,4 +99,10 @@ export const PUB_WATCHER_RULES: readonly PolicyRule[] = [
   { apiGroups: [POLICY], resources: ['podunavailablebudgets'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['replicationcontrollers'], verbs: ['get'] },
   NATIVE_WORKLOAD_READS,
+  {
+    apiGroups: ['apps'],
+    resources: ['deployments', 'statefulsets'],
+    verbs: ['watch'],
+    comment: ['PodUnavailableBudget: a Deployment or StatefulSet scaled names its budget.'],
+  },
 ];

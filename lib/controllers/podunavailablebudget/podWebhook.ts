@@ -126,17 +126,37 @@ export async function answerPodValidation(body: string, deps: PubWebhookDeps): P
     return refusal(req.uid, 400, e instanceof KubeApiError ? e.apiMessage : errorMessage(e));
   }
   if (!check) return allow(req.uid);
-  const { pod, operation, dryRun } = check;
+  const verdict = await validatePodForPub(check.pod, check.operation, namespace, deps, check.dryRun);
+  return verdict.allowed ? allow(req.uid) : refusal(req.uid, verdict.code, verdict.message);
+}
+
+/** The budget's answer for one pod operation: allowed (the budget consumed unless exempt or a dry run), or refused. */
+export type PubVerdict = { allowed: true } | { allowed: false; code: number; message: string };
+
+/**
+ * OpenKruise's `PodUnavailableBudgetValidatePod`: the PUB the pod's related-pub annotation names decides `operation`
+ * on `pod` — exempt (no PUB, not protected, not available, operation not protected, already recorded), else one unit
+ * of its budget consumed in its status (not written for a dry run) or refused. Used by the pod webhook and, before an
+ * in-place update, by the CloneSet controller (gate `PodUnavailableBudgetUpdateGate`).
+ * @returns never throws: a failed read is a refusal with code 400, a failed write one with 403
+ */
+export async function validatePodForPub(
+  pod: Pod,
+  operation: PubOperation,
+  namespace: string,
+  deps: PubWebhookDeps,
+  dryRun = false,
+): Promise<PubVerdict> {
   const pubName = relatedPubName(pod);
-  if (!pubName || isPodNoProtection(pod) || !isPodAvailableForPub(pod)) return allow(req.uid);
+  if (!pubName || isPodNoProtection(pod) || !isPodAvailableForPub(pod)) return { allowed: true };
   let pub: PodUnavailableBudget | undefined;
   try {
     pub = await deps.getPub(namespace, pubName);
-    if (exemption(pod, pub, operation)) return allow(req.uid);
+    if (exemption(pod, pub, operation)) return { allowed: true };
   } catch (e) {
-    return refusal(req.uid, 400, e instanceof KubeApiError ? e.apiMessage : errorMessage(e));
+    return { allowed: false, code: 400, message: e instanceof KubeApiError ? e.apiMessage : errorMessage(e) };
   }
-  return consume(req.uid, pod, pub as PodUnavailableBudget, operation, dryRun, namespace, deps);
+  return consume(pod, pub as PodUnavailableBudget, operation, dryRun, namespace, deps);
 }
 
 /**
@@ -190,14 +210,13 @@ async function checkOf(
 }
 
 async function consume(
-  uid: string,
   pod: Pod,
   first: PodUnavailableBudget,
   operation: PubOperation,
   dryRun: boolean,
   namespace: string,
   deps: PubWebhookDeps,
-): Promise<MutationAnswer> {
+): Promise<PubVerdict> {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let pub: PodUnavailableBudget | undefined = first;
   let lastError = '';
@@ -207,9 +226,13 @@ async function consume(
       try {
         pub = await deps.getPub(namespace, first.metadata.name ?? '');
       } catch (e) {
-        return refusal(uid, 403, e instanceof KubeApiError ? e.apiMessage : errorMessage(e));
+        return {
+          allowed: false,
+          code: 403,
+          message: e instanceof KubeApiError ? e.apiMessage : errorMessage(e),
+        };
       }
-      if (!pub) return allow(uid);
+      if (!pub) return { allowed: true };
     }
     const decision = consumeBudget(
       pub,
@@ -223,18 +246,30 @@ async function consume(
         reason: 'PubPreventPodDeletion',
         message: 'openkruise pub prevents pod deletion',
       });
-      return refusal(uid, 403, decision.message);
+      return { allowed: false, code: 403, message: decision.message };
     }
-    if (dryRun) return allow(uid);
+    if (dryRun) return { allowed: true };
     try {
       await deps.updatePubStatus(pub, decision.status);
-      return allow(uid);
+      return { allowed: true };
     } catch (e) {
-      if (isNotFound(e)) return allow(uid);
+      if (isNotFound(e)) return { allowed: true };
       const message = e instanceof KubeApiError ? e.apiMessage : errorMessage(e);
-      if (!isConflict(e)) return refusal(uid, 403, message);
+      if (!isConflict(e)) return { allowed: false, code: 403, message };
       lastError = message;
     }
   }
-  return refusal(uid, 403, lastError);
+  return { allowed: false, code: 403, message: lastError };
+}
+
+/**
+ * The budget's answer to a workload controller about to update `pod` (OpenKruise's CloneSet calls
+ * `PodUnavailableBudgetValidatePod(pod, UPDATE, "kruise-manager", false)`): allowed, with the budget consumed, or not.
+ */
+export async function admitPodUpdate(
+  kube: Pick<KubeClient, 'get' | 'replace' | 'recordEvent'>,
+  pod: Pod,
+): Promise<boolean> {
+  const deps = kubePubWebhookDeps(kube, { updateGate: true });
+  return (await validatePodForPub(pod, 'UPDATE', pod.metadata.namespace ?? '', deps)).allowed;
 }

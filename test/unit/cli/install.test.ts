@@ -5,13 +5,19 @@
 import type { JsonObject } from '../../../lib/api/types.js';
 import { createHmac } from 'node:crypto';
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
-import { accessExpectations, checkCrdTakeover, crdsToApply } from '../../../lib/cli/install.js';
+import {
+  accessExpectations,
+  checkCrdTakeover,
+  crdsToApply,
+  pubUpdateGateOn,
+} from '../../../lib/cli/install.js';
 import { CliError } from '../../../lib/cli/io.js';
 import { cloneSet } from '../../../lib/controllers/cloneset/index.js';
 import {
   admissionConvertUrl,
   admissionManifests,
   crdManifests,
+  validatingWebhookManifests,
   objectRef,
   withConversionWebhook,
 } from '../../../lib/cli/manifests.js';
@@ -199,7 +205,7 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
   });
 });
 
-test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob, Advanced DaemonSet and PodUnavailableBudget): 58 calls of the reconciler, 34 reads and 19 refused writes of the watcher, 45 refused to both', () => {
+test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob, Advanced DaemonSet and PodUnavailableBudget): 58 calls of the reconciler, 38 reads and 19 refused writes of the watcher, 45 refused to both', () => {
   const e = accessExpectations();
   const count = (groups: string, expected: boolean) =>
     e.filter((x) => x.groups.join('+') === groups && x.expected === expected).length;
@@ -209,7 +215,7 @@ test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarS
     watcherDenied: count('kruiseless:watcher', false),
     bothDenied: count('kruiseless:controller+kruiseless:watcher', false),
     total: e.length,
-  }).toEqual({ controllerAllowed: 58, watcherAllowed: 34, watcherDenied: 19, bothDenied: 45, total: 156 });
+  }).toEqual({ controllerAllowed: 58, watcherAllowed: 38, watcherDenied: 19, bothDenied: 45, total: 160 });
 });
 
 test('objectRef names objects as kubectl does', () => {
@@ -270,5 +276,58 @@ describe('crdsToApply', () => {
 
   test('a cluster without them gets every CRD of infra/crds', () => {
     expect(crdsToApply(crds, new Map()).apply.map(name)).toEqual(crds.map(name));
+  });
+});
+
+describe("the admission function's validating webhooks with the pod webhooks of PodUnavailableBudget", () => {
+  const own = createHmac('sha256', 's3cr3t').update('kruiseless-admission/v1/prod').digest('hex');
+  const base = `https://abc.lambda-url.eu-west-1.on.aws/${own}/prod`;
+  type Webhook = {
+    name: string;
+    failurePolicy: string;
+    clientConfig: { url: string };
+    rules: { operations: string[]; resources: string[] }[];
+  };
+  test('without the opt-in, no pod webhook', () => {
+    const [cfg] = validatingWebhookManifests(settings) as unknown as [{ webhooks: Webhook[] }];
+    expect(
+      cfg.webhooks.filter((w) => w.name.startsWith('vpod.') || w.name.startsWith('vpodeviction.')),
+    ).toEqual([]);
+  });
+  test('vpod.kb.io (DELETE) and vpodeviction.kb.io at …/validate-pod, failing closed as OpenKruise; the Kruise validators at …/validate, failing open', () => {
+    const [cfg] = validatingWebhookManifests(settings, { enabled: true }) as unknown as [
+      { webhooks: Webhook[] },
+    ];
+    const byName = (n: string) => cfg.webhooks.find((w) => w.name === n);
+    expect(byName('vpod.kb.io')).toMatchObject({
+      failurePolicy: 'Fail',
+      clientConfig: { url: `${base}/validate-pod` },
+      rules: [{ operations: ['DELETE'], resources: ['pods'] }],
+    });
+    expect(byName('vpodeviction.kb.io')).toMatchObject({
+      failurePolicy: 'Fail',
+      clientConfig: { url: `${base}/validate-pod` },
+      rules: [{ operations: ['CREATE'], resources: ['pods/eviction'] }],
+    });
+    expect(byName('vpodunavailablebudget.kb.io')).toMatchObject({
+      failurePolicy: 'Ignore',
+      clientConfig: { url: `${base}/validate` },
+    });
+    expect(JSON.stringify(cfg)).not.toContain('s3cr3t');
+  });
+  test('--feature-gates decides PodUnavailableBudgetUpdateGate (off when absent, a bad list refused)', () => {
+    expect(pubUpdateGateOn(undefined)).toBe(false);
+    expect(pubUpdateGateOn('PodUnavailableBudgetUpdateGate=true')).toBe(true);
+    expect(pubUpdateGateOn('CloneSetShortHash=true')).toBe(false);
+    expect(() => pubUpdateGateOn('PodUnavailableBudgetUpdateGate=maybe')).toThrow(CliError);
+  });
+  test('with PodUnavailableBudgetUpdateGate, vpod.kb.io also takes pod UPDATE', () => {
+    const [cfg] = validatingWebhookManifests(settings, { enabled: true, updates: true }) as unknown as [
+      { webhooks: Webhook[] },
+    ];
+    expect(cfg.webhooks.find((w) => w.name === 'vpod.kb.io')?.rules[0]?.operations).toEqual([
+      'DELETE',
+      'UPDATE',
+    ]);
   });
 });

@@ -179,7 +179,7 @@ spec:
       code: 1,
       stdout: '',
       stderr:
-        'error: document 1: kind Deployment is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob, AdvancedCronJob or SidecarSet\n',
+        'error: document 1: kind Deployment is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob, AdvancedCronJob, SidecarSet or PodUnavailableBudget\n',
     });
     expect(await runCli(['lint', '-f', '/nonexistent.yaml'], {})).toEqual({
       code: 1,
@@ -234,6 +234,37 @@ spec:
       stdout: '',
       stderr:
         'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:2, StrVal:""}: can only work with Parallel PodManagementPolicyType\n',
+    });
+  });
+  it("lints PodUnavailableBudgets with OpenKruise's webhook rules (v1alpha1 annotations moved into the spec)", async () => {
+    const ok = file(
+      'pub.yaml',
+      'apiVersion: policy.kruise.io/v1beta1\nkind: PodUnavailableBudget\nmetadata: {name: web}\nspec:\n  targetRef: {apiVersion: apps.kruise.io/v1alpha1, kind: CloneSet, name: web}\n  maxUnavailable: 1\n',
+    );
+    expect(await runCli(['lint', '-f', ok], {})).toEqual({
+      code: 0,
+      stdout: 'podunavailablebudget "web" is valid\n',
+      stderr: '',
+    });
+    const bad = file(
+      'pub-bad.yaml',
+      'apiVersion: policy.kruise.io/v1beta1\nkind: PodUnavailableBudget\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  maxUnavailable: 1\n  minAvailable: 1\n',
+    );
+    expect(await runCli(['lint', '-f', bad], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'spec.maxUnavailable, minAvailable: Required value: maxUnavailable and minAvailable are mutually exclusive\n',
+    });
+    const alpha = file(
+      'pub-alpha.yaml',
+      "apiVersion: policy.kruise.io/v1alpha1\nkind: PodUnavailableBudget\nmetadata: {name: web, annotations: {kruise.io/pub-protect-operations: 'DELETE,KILL'}}\nspec:\n  selector: {matchLabels: {app: web}}\n  maxUnavailable: 1\n",
+    );
+    expect(await runCli(['lint', '-f', alpha], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'metadata.annotations: failed to convert v1alpha1 PUB to v1beta1: invalid kruise.io/pub-protect-operations value "KILL"\n',
     });
   });
 });

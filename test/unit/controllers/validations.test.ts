@@ -60,6 +60,7 @@ describe('the validators of /validate', () => {
       ['vbroadcastjob.kb.io', 'broadcastjobs', 'v1beta1', 'CREATE,UPDATE'],
       ['vadvancedcronjob.kb.io', 'advancedcronjobs', 'v1beta1', 'CREATE,UPDATE'],
       ['vsidecarset.kb.io', 'sidecarsets', 'v1alpha1', 'CREATE,UPDATE'],
+      ['vpodunavailablebudget.kb.io', 'podunavailablebudgets', 'v1beta1', 'CREATE,UPDATE'],
     ]);
   });
 

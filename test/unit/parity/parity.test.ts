@@ -6,6 +6,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { compareRuns, matchesPath } from '../../parity/compare.js';
 import type { ClusterState } from '../../parity/cluster.js';
 import { cloneSet } from '../../parity/kinds/cloneset/index.js';
+import { podUnavailableBudget } from '../../parity/kinds/podunavailablebudget/index.js';
 import { statefulSet } from '../../parity/kinds/statefulset/index.js';
 import { renderReport, summaryLine } from '../../parity/report.js';
 import { selectPods, type ScenarioRun } from '../../parity/run.js';
@@ -382,5 +383,36 @@ describe('compareRuns', () => {
       '    openkruise: 2',
       '    kruiseless: 3',
     ]);
+  });
+});
+
+describe('PodUnavailableBudget: pods of any owner, pod names as status keys', () => {
+  const bare = (name: string, created: string): V1Pod => {
+    const p = pod(name, '', created);
+    return { ...p, metadata: { ...p.metadata, ownerReferences: undefined, labels: { app: 'web' } } };
+  };
+  it('pod steps pick bare pods, which a CloneSet kind would not see', () => {
+    const pods = [bare('web-1', '2026-01-01T00:00:02Z'), bare('web-0', '2026-01-01T00:00:01Z')];
+    expect(selectPods(podUnavailableBudget, state(pods), { index: 0 }).map((p) => p.metadata?.name)).toEqual([
+      'web-0',
+    ]);
+    expect(() => selectPods(cloneSet, state(pods), { index: 0 })).toThrow(
+      'no pod matches {"index":0} (of 0 live pods)',
+    );
+  });
+  it("normalises a CloneSet pod's name in status.disruptedPods' keys", () => {
+    const withDisrupted = (podName: string): ClusterState => ({
+      ...state([pod(podName, podName.slice(4), '2026-01-01T00:00:01Z')]),
+      object: {
+        metadata: { name: 'web', generation: 1 },
+        spec: {},
+        status: { disruptedPods: { [podName]: '2026-01-01T00:00:05Z' } },
+      },
+    });
+    const peaks = { maxPods: 1, minReady: 1 };
+    const a = takeSnapshot(podUnavailableBudget, withDisrupted('web-x7k2p'), new Set(), peaks, true);
+    const b = takeSnapshot(podUnavailableBudget, withDisrupted('web-q9z4m'), new Set(), peaks, true);
+    expect(a.object).toEqual({ spec: {}, status: { disruptedPods: { 'web-<id>': '<time>' } } });
+    expect(b).toEqual(a);
   });
 });

@@ -375,6 +375,104 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
     await expect(call('nope')).resolves.toMatchObject({ statusCode: 400 });
   });
 
+  it('/validate-pod consumes the budget of the PUB in the cluster the path names, refuses when it is spent, and answers 503 when the cluster cannot be reached', async () => {
+    const pub = {
+      apiVersion: 'policy.kruise.io/v1beta1',
+      kind: 'PodUnavailableBudget',
+      metadata: { name: 'web', namespace: 'ns', resourceVersion: '7' },
+      spec: { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 },
+      status: { unavailableAllowed: 1, currentAvailable: 2, desiredAvailable: 1, totalReplicas: 2 },
+    };
+    const writes: unknown[] = [];
+    const asked: string[] = [];
+    const kube = {
+      get: (r: { plural: string }) =>
+        Promise.resolve(r.plural === 'podunavailablebudgets' ? structuredClone(pub) : undefined),
+      replace: (_r: unknown, o: { status: typeof pub.status }) => {
+        writes.push(o.status);
+        pub.status = o.status;
+        return Promise.resolve(o);
+      },
+      recordEvent: () => Promise.resolve(),
+    };
+    const handler = admissionHandler(
+      () =>
+        ({
+          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
+          admissionSecret: async () => MASTER,
+          settings: {},
+          cluster: (name: string) => {
+            asked.push(name);
+            return name === 'prod'
+              ? Promise.resolve({ name, kube })
+              : Promise.reject(new Error('not registered'));
+          },
+        }) as unknown as Runtime,
+      setUp().logger,
+    );
+    const podDelete = (name: string) =>
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: `d-${name}`,
+          resource: { group: '', version: 'v1', resource: 'pods' },
+          namespace: 'ns',
+          name,
+          operation: 'DELETE',
+          oldObject: {
+            metadata: {
+              name,
+              namespace: 'ns',
+              labels: { app: 'web' },
+              annotations: { 'pub.kruise.io/related-pub': 'web' },
+            },
+            spec: { containers: [{ name: 'main', image: 'nginx' }] },
+            status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+          },
+        },
+      });
+    const call = async (cluster: string, body: string) => {
+      const r = (await handler({
+        rawPath: `/${pathSecretOf(cluster)}/${cluster}/validate-pod`,
+        body,
+        isBase64Encoded: false,
+      })) as { statusCode: number; body: string };
+      return {
+        statusCode: r.statusCode,
+        body: JSON.parse(r.body) as { response?: unknown; message?: string },
+      };
+    };
+    await expect(call('prod', podDelete('web-0'))).resolves.toMatchObject({
+      statusCode: 200,
+      body: { response: { uid: 'd-web-0', allowed: true } },
+    });
+    expect(writes).toEqual([
+      expect.objectContaining({ unavailableAllowed: 0, disruptedPods: { 'web-0': expect.any(String) } }),
+    ]);
+    await expect(call('prod', podDelete('web-1'))).resolves.toEqual({
+      statusCode: 200,
+      body: {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: {
+          uid: 'd-web-1',
+          allowed: false,
+          status: {
+            code: 403,
+            message:
+              'podunavailablebudget.policy.kruise.io "web" is forbidden: pub unavailable allowed is negative',
+          },
+        },
+      },
+    });
+    await expect(call('gone', podDelete('web-1'))).resolves.toEqual({
+      statusCode: 503,
+      body: { message: 'cluster gone unavailable' },
+    });
+    expect(asked).toEqual(['prod', 'prod', 'gone']);
+  });
+
   it('a bad body gets 400 with a Failure review, an unknown version 200 with one, and both are logged', async () => {
     const bad = await convert(`/${pathSecretOf('prod')}/prod/convert`, 'not json');
     expect(bad.statusCode).toBe(400);

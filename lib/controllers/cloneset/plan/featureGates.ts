@@ -25,6 +25,8 @@ const CLONESET_GATES = {
   TemplateNoDefaults: { option: 'templateNoDefaults', stage: 'alpha' },
   PreDownloadImageForInPlaceUpdate: { option: 'preDownloadImageForInPlaceUpdate', stage: 'alpha' },
   KruiseDaemon: { option: 'kruiseDaemon', stage: 'beta' },
+  // also the PodUnavailableBudget controller's (its pod webhook checks pod UPDATEs under it)
+  PodUnavailableBudgetUpdateGate: { option: 'pubUpdateGate', stage: 'alpha' },
   // Kruiseless's own gate: not OpenKruise's, so AllAlpha/AllBeta leave it alone
   PreDownloadImageWithPods: { option: 'preDownloadImageWithPods', stage: undefined },
 } as const satisfies Record<string, GateSpec<GateOption>>;

@@ -84,6 +84,12 @@ export interface PlannerOptions {
    * (docs/behaviour/cloneset.md#image-pre-download). Default false.
    */
   preDownloadImageWithPods: boolean;
+  /**
+   * OpenKruise's `PodUnavailableBudgetUpdateGate`: on, the PodUnavailableBudget that covers a pod is asked (and its
+   * budget consumed) before the pod is updated, and the update waits while it refuses
+   * (lib/controllers/cloneset/pubCheck.ts). Default false.
+   */
+  pubUpdateGate: boolean;
 }
 
 /** OpenKruise's production defaults (docs/behaviour/cloneset.md#feature-gates). */
@@ -100,6 +106,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   preDownloadImageForInPlaceUpdate: false,
   kruiseDaemon: true,
   preDownloadImageWithPods: false,
+  pubUpdateGate: false,
 });
 
 /** Everything the planner needs, read from the API server by the caller. */

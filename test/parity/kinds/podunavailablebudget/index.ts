@@ -20,6 +20,13 @@ export const podUnavailableBudget: ParityKind = {
   // OpenKruise records `NoPods` on every reconcile of a budget that covers no pod
   perReconcileEventReasons: new Set(['NoPods']),
   conflictOnlyConditionTypes: new Set(),
+  // pod steps pick among the namespace's pods: bare ones, or those of the workload a scenario creates
+  podsOfAnyOwner: true,
+  // a CloneSet's pods are `<name>-<instance id>`: with the PUB named as the CloneSet, their names (also the keys of
+  // status.disruptedPods / unavailablePods) normalise to `<name>-<id>`
+  instanceIdLabel: 'apps.kruise.io/cloneset-instance-id',
+  randomNameSuffix: 5,
+  normaliseKeys: true,
   deliberate: z
     .array(DeliberateSchema)
     .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),

@@ -16,6 +16,7 @@ const ALL_ON = {
   templateNoDefaults: true,
   preDownloadImageForInPlaceUpdate: true,
   kruiseDaemon: true,
+  pubUpdateGate: true,
 };
 
 describe('parseFeatureGates', () => {
@@ -55,6 +56,7 @@ describe('parseFeatureGates', () => {
         templateNoDefaults: false,
         preDownloadImageForInPlaceUpdate: true,
         kruiseDaemon: false,
+        pubUpdateGate: true,
       },
       ignored: [],
     });
