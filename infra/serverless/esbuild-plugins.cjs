@@ -58,7 +58,9 @@ const noSocksProxy = {
   name: 'no-socks-proxy',
   setup(build) {
     build.onResolve({ filter: /^socks-proxy-agent$/ }, (args) =>
-      CLIENT_NODE.test(args.importer) ? { path: 'socks-proxy-agent', namespace: 'no-socks-proxy' } : undefined,
+      CLIENT_NODE.test(args.importer)
+        ? { path: 'socks-proxy-agent', namespace: 'no-socks-proxy' }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'no-socks-proxy' }, () => ({
       contents:
