@@ -69,8 +69,9 @@ export const ROLE_CONTRACTS: Record<string, RoleContract> = {
     },
     signsEksTokens: true,
   },
-  // publishes to the bus, reads its SSM parameter; no state
-  AdmissionRole: { table: {}, signsEksTokens: false },
+  // publishes to the bus, reads its SSM parameter; `/validate-pod` reaches the cluster its path names (the record,
+  // lib/runtime/registryClusters.ts, and an EKS token)
+  AdmissionRole: { table: { registry: ['dynamodb:GetItem'] }, signsEksTokens: true },
 };
 
 /** A role of a CloudFormation template, as far as the check reads it. */
