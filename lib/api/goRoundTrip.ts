@@ -23,9 +23,9 @@ export type GoRootType =
   | 'v1.PodTemplateSpec'
   | 'v1.PersistentVolumeClaim'
   | 'v1alpha1.CloneSetSpec'
-  | 'v1alpha1.DaemonSetSpec'
-  | 'v1alpha1.BroadcastJobSpec'
-  | 'v1alpha1.AdvancedCronJobSpec'
+  | 'v1beta1.DaemonSetSpec'
+  | 'v1beta1.BroadcastJobSpec'
+  | 'v1beta1.AdvancedCronJobSpec'
   | 'v1beta1.StatefulSetSpec';
 
 /** One encoded value and whether Go's `omitempty` counts it empty (false, 0, "", nil, a zero-length list or map). */
@@ -83,7 +83,11 @@ function encode(type: string, v: JsonValue | undefined, layouts: Layouts): Encod
     case 'slice':
       if (v === undefined || v === null) return NIL;
       if (layout.elem === 'uint8' || !Array.isArray(v)) return { value: v, empty: v === '' };
-      return { value: v.map((x) => encode(layout.elem ?? '', x, layouts).value), empty: v.length === 0 };
+      // Array.from, not v.map: a new plain array whatever realm `v` comes from
+      return {
+        value: Array.from(v, (x) => encode(layout.elem ?? '', x, layouts).value),
+        empty: v.length === 0,
+      };
     case 'map': {
       if (v === undefined || v === null) return NIL;
       if (!isJsonObject(v)) return { value: v, empty: false };

@@ -3,11 +3,12 @@
  *
  * The Go layout of the types OpenKruise v1.9.0's webhooks and controllers decode workloads into, and of every type
  * they reach: Kubernetes v1.32 (k8s.io/api v0.32.10) `core/v1` `PodTemplateSpec` and `PersistentVolumeClaim`, and
- * OpenKruise's `v1alpha1` `CloneSetSpec`, `DaemonSetSpec`, `BroadcastJobSpec`, `AdvancedCronJobSpec` and `v1beta1`
- * `StatefulSetSpec`. Per Go type (as `reflect.Type.String()` names it) its kind, element and key types, and for a
- * struct its fields in declaration order with their JSON names (`inline`: embedded, its fields read from the same
- * JSON object; neither: not decoded from JSON) and whether the tag says `omitempty`. lib/podset/revision/spewHash.ts
- * renders a template through it; ./goTypedJson.ts writes a value back as Go's `encoding/json` does.
+ * OpenKruise's `v1alpha1` `CloneSetSpec` and `v1beta1` `StatefulSetSpec`, `DaemonSetSpec`, `BroadcastJobSpec` and
+ * `AdvancedCronJobSpec` (the versions the mutators take). Per Go type (as `reflect.Type.String()` names it) its kind,
+ * element and key types, and for a struct its fields in declaration order with their JSON names (`inline`: embedded,
+ * its fields read from the same JSON object; neither: not decoded from JSON) and whether the tag says `omitempty`.
+ * lib/podset/revision/spewHash.ts renders a template through it; ./goRoundTrip.ts writes a value back as Go's
+ * `encoding/json` does.
  */
 import type { GoTypeLayout } from './goLayout.js';
 
@@ -121,12 +122,18 @@ export const GO_TYPE_LAYOUT: Readonly<Record<string, GoTypeLayout>> = {
   '*v1.TypedObjectReference': { kind: 'ptr', elem: 'v1.TypedObjectReference' },
   '*v1.VsphereVirtualDiskVolumeSource': { kind: 'ptr', elem: 'v1.VsphereVirtualDiskVolumeSource' },
   '*v1.WindowsSecurityContextOptions': { kind: 'ptr', elem: 'v1.WindowsSecurityContextOptions' },
-  '*v1alpha1.BroadcastJobTemplateSpec': { kind: 'ptr', elem: 'v1alpha1.BroadcastJobTemplateSpec' },
-  '*v1alpha1.RollingUpdateDaemonSet': { kind: 'ptr', elem: 'v1alpha1.RollingUpdateDaemonSet' },
+  '*v1beta1.BroadcastJobTemplateSpec': { kind: 'ptr', elem: 'v1beta1.BroadcastJobTemplateSpec' },
+  '*v1beta1.DaemonSetScaleStrategy': { kind: 'ptr', elem: 'v1beta1.DaemonSetScaleStrategy' },
+  '*v1beta1.ImageListPullJobTemplateSpec': { kind: 'ptr', elem: 'v1beta1.ImageListPullJobTemplateSpec' },
+  '*v1beta1.ImagePullJobNodeSelector': { kind: 'ptr', elem: 'v1beta1.ImagePullJobNodeSelector' },
+  '*v1beta1.ImagePullJobPodSelector': { kind: 'ptr', elem: 'v1beta1.ImagePullJobPodSelector' },
+  '*v1beta1.PullPolicy': { kind: 'ptr', elem: 'v1beta1.PullPolicy' },
+  '*v1beta1.RollingUpdateDaemonSet': { kind: 'ptr', elem: 'v1beta1.RollingUpdateDaemonSet' },
   '*v1beta1.RollingUpdateStatefulSetStrategy': {
     kind: 'ptr',
     elem: 'v1beta1.RollingUpdateStatefulSetStrategy',
   },
+  '*v1beta1.SandboxConfig': { kind: 'ptr', elem: 'v1beta1.SandboxConfig' },
   '*v1beta1.StatefulSetOrdinals': { kind: 'ptr', elem: 'v1beta1.StatefulSetOrdinals' },
   '*v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy': {
     kind: 'ptr',
@@ -1755,46 +1762,6 @@ export const GO_TYPE_LAYOUT: Readonly<Record<string, GoTypeLayout>> = {
       { name: 'HostProcess', type: '*bool', json: 'hostProcess', omitempty: true },
     ],
   },
-  'v1alpha1.AdvancedCronJobSpec': {
-    kind: 'struct',
-    fields: [
-      { name: 'Schedule', type: 'string', json: 'schedule' },
-      { name: 'TimeZone', type: '*string', json: 'timeZone', omitempty: true },
-      { name: 'StartingDeadlineSeconds', type: '*int64', json: 'startingDeadlineSeconds', omitempty: true },
-      {
-        name: 'ConcurrencyPolicy',
-        type: 'v1alpha1.ConcurrencyPolicy',
-        json: 'concurrencyPolicy',
-        omitempty: true,
-      },
-      { name: 'Paused', type: '*bool', json: 'paused', omitempty: true },
-      {
-        name: 'SuccessfulJobsHistoryLimit',
-        type: '*int32',
-        json: 'successfulJobsHistoryLimit',
-        omitempty: true,
-      },
-      { name: 'FailedJobsHistoryLimit', type: '*int32', json: 'failedJobsHistoryLimit', omitempty: true },
-      { name: 'Template', type: 'v1alpha1.CronJobTemplate', json: 'template' },
-    ],
-  },
-  'v1alpha1.BroadcastJobSpec': {
-    kind: 'struct',
-    fields: [
-      { name: 'Parallelism', type: '*intstr.IntOrString', json: 'parallelism', omitempty: true },
-      { name: 'Template', type: 'v1.PodTemplateSpec', json: 'template' },
-      { name: 'CompletionPolicy', type: 'v1alpha1.CompletionPolicy', json: 'completionPolicy' },
-      { name: 'Paused', type: 'bool', json: 'paused', omitempty: true },
-      { name: 'FailurePolicy', type: 'v1alpha1.FailurePolicy', json: 'failurePolicy', omitempty: true },
-    ],
-  },
-  'v1alpha1.BroadcastJobTemplateSpec': {
-    kind: 'struct',
-    fields: [
-      { name: 'ObjectMeta', type: 'v1.ObjectMeta', json: 'metadata', omitempty: true },
-      { name: 'Spec', type: 'v1alpha1.BroadcastJobSpec', json: 'spec', omitempty: true },
-    ],
-  },
   'v1alpha1.CloneSetScaleStrategy': {
     kind: 'struct',
     fields: [
@@ -1862,78 +1829,6 @@ export const GO_TYPE_LAYOUT: Readonly<Record<string, GoTypeLayout>> = {
     ],
   },
   'v1alpha1.CloneSetUpdateStrategyType': { kind: 'string' },
-  'v1alpha1.CompletionPolicy': {
-    kind: 'struct',
-    fields: [
-      { name: 'Type', type: 'v1alpha1.CompletionPolicyType', json: 'type', omitempty: true },
-      { name: 'ActiveDeadlineSeconds', type: '*int64', json: 'activeDeadlineSeconds', omitempty: true },
-      { name: 'TTLSecondsAfterFinished', type: '*int32', json: 'ttlSecondsAfterFinished', omitempty: true },
-    ],
-  },
-  'v1alpha1.CompletionPolicyType': { kind: 'string' },
-  'v1alpha1.ConcurrencyPolicy': { kind: 'string' },
-  'v1alpha1.CronJobTemplate': {
-    kind: 'struct',
-    fields: [
-      { name: 'JobTemplate', type: '*v1.JobTemplateSpec', json: 'jobTemplate', omitempty: true },
-      {
-        name: 'BroadcastJobTemplate',
-        type: '*v1alpha1.BroadcastJobTemplateSpec',
-        json: 'broadcastJobTemplate',
-        omitempty: true,
-      },
-    ],
-  },
-  'v1alpha1.DaemonSetSpec': {
-    kind: 'struct',
-    fields: [
-      { name: 'Selector', type: '*v1.LabelSelector', json: 'selector' },
-      { name: 'Template', type: 'v1.PodTemplateSpec', json: 'template' },
-      {
-        name: 'UpdateStrategy',
-        type: 'v1alpha1.DaemonSetUpdateStrategy',
-        json: 'updateStrategy',
-        omitempty: true,
-      },
-      { name: 'MinReadySeconds', type: 'int32', json: 'minReadySeconds', omitempty: true },
-      { name: 'BurstReplicas', type: '*intstr.IntOrString', json: 'burstReplicas', omitempty: true },
-      { name: 'RevisionHistoryLimit', type: '*int32', json: 'revisionHistoryLimit', omitempty: true },
-      { name: 'Lifecycle', type: '*pub.Lifecycle', json: 'lifecycle', omitempty: true },
-    ],
-  },
-  'v1alpha1.DaemonSetUpdateStrategy': {
-    kind: 'struct',
-    fields: [
-      { name: 'Type', type: 'v1alpha1.DaemonSetUpdateStrategyType', json: 'type', omitempty: true },
-      {
-        name: 'RollingUpdate',
-        type: '*v1alpha1.RollingUpdateDaemonSet',
-        json: 'rollingUpdate',
-        omitempty: true,
-      },
-    ],
-  },
-  'v1alpha1.DaemonSetUpdateStrategyType': { kind: 'string' },
-  'v1alpha1.FailurePolicy': {
-    kind: 'struct',
-    fields: [
-      { name: 'Type', type: 'v1alpha1.FailurePolicyType', json: 'type', omitempty: true },
-      { name: 'RestartLimit', type: 'int32', json: 'restartLimit', omitempty: true },
-    ],
-  },
-  'v1alpha1.FailurePolicyType': { kind: 'string' },
-  'v1alpha1.RollingUpdateDaemonSet': {
-    kind: 'struct',
-    fields: [
-      { name: 'Type', type: 'v1alpha1.RollingUpdateType', json: 'rollingUpdateType', omitempty: true },
-      { name: 'MaxUnavailable', type: '*intstr.IntOrString', json: 'maxUnavailable', omitempty: true },
-      { name: 'MaxSurge', type: '*intstr.IntOrString', json: 'maxSurge', omitempty: true },
-      { name: 'Selector', type: '*v1.LabelSelector', json: 'selector', omitempty: true },
-      { name: 'Partition', type: '*intstr.IntOrString', json: 'partition', omitempty: true },
-      { name: 'Paused', type: '*bool', json: 'paused', omitempty: true },
-    ],
-  },
-  'v1alpha1.RollingUpdateType': { kind: 'string' },
   'v1alpha1.UpdateScatterStrategy': { kind: 'slice', elem: 'v1alpha1.UpdateScatterTerm' },
   'v1alpha1.UpdateScatterTerm': {
     kind: 'struct',
@@ -1942,8 +1837,181 @@ export const GO_TYPE_LAYOUT: Readonly<Record<string, GoTypeLayout>> = {
       { name: 'Value', type: 'string', json: 'value' },
     ],
   },
+  'v1beta1.AdvancedCronJobSpec': {
+    kind: 'struct',
+    fields: [
+      { name: 'Schedule', type: 'string', json: 'schedule' },
+      { name: 'TimeZone', type: '*string', json: 'timeZone', omitempty: true },
+      { name: 'StartingDeadlineSeconds', type: '*int64', json: 'startingDeadlineSeconds', omitempty: true },
+      {
+        name: 'ConcurrencyPolicy',
+        type: 'v1beta1.ConcurrencyPolicy',
+        json: 'concurrencyPolicy',
+        omitempty: true,
+      },
+      { name: 'Paused', type: '*bool', json: 'paused', omitempty: true },
+      {
+        name: 'SuccessfulJobsHistoryLimit',
+        type: '*int32',
+        json: 'successfulJobsHistoryLimit',
+        omitempty: true,
+      },
+      { name: 'FailedJobsHistoryLimit', type: '*int32', json: 'failedJobsHistoryLimit', omitempty: true },
+      { name: 'Template', type: 'v1beta1.CronJobTemplate', json: 'template' },
+    ],
+  },
+  'v1beta1.BroadcastJobSpec': {
+    kind: 'struct',
+    fields: [
+      { name: 'Parallelism', type: '*intstr.IntOrString', json: 'parallelism', omitempty: true },
+      { name: 'Template', type: 'v1.PodTemplateSpec', json: 'template' },
+      { name: 'CompletionPolicy', type: 'v1beta1.CompletionPolicy', json: 'completionPolicy' },
+      { name: 'Paused', type: 'bool', json: 'paused', omitempty: true },
+      { name: 'FailurePolicy', type: 'v1beta1.FailurePolicy', json: 'failurePolicy', omitempty: true },
+    ],
+  },
+  'v1beta1.BroadcastJobTemplateSpec': {
+    kind: 'struct',
+    fields: [
+      { name: 'ObjectMeta', type: 'v1.ObjectMeta', json: 'metadata', omitempty: true },
+      { name: 'Spec', type: 'v1beta1.BroadcastJobSpec', json: 'spec', omitempty: true },
+    ],
+  },
+  'v1beta1.CompletionPolicy': {
+    kind: 'struct',
+    fields: [
+      { name: 'Type', type: 'v1beta1.CompletionPolicyType', json: 'type', omitempty: true },
+      { name: 'ActiveDeadlineSeconds', type: '*int64', json: 'activeDeadlineSeconds', omitempty: true },
+      { name: 'TTLSecondsAfterFinished', type: '*int32', json: 'ttlSecondsAfterFinished', omitempty: true },
+    ],
+  },
+  'v1beta1.CompletionPolicyType': { kind: 'string' },
+  'v1beta1.ConcurrencyPolicy': { kind: 'string' },
+  'v1beta1.CronJobTemplate': {
+    kind: 'struct',
+    fields: [
+      { name: 'JobTemplate', type: '*v1.JobTemplateSpec', json: 'jobTemplate', omitempty: true },
+      {
+        name: 'BroadcastJobTemplate',
+        type: '*v1beta1.BroadcastJobTemplateSpec',
+        json: 'broadcastJobTemplate',
+        omitempty: true,
+      },
+      {
+        name: 'ImageListPullJobTemplate',
+        type: '*v1beta1.ImageListPullJobTemplateSpec',
+        json: 'imageListPullJobTemplate',
+        omitempty: true,
+      },
+    ],
+  },
+  'v1beta1.DaemonSetScaleStrategy': {
+    kind: 'struct',
+    fields: [{ name: 'PartitionedScaling', type: 'bool', json: 'partitionedScaling', omitempty: true }],
+  },
+  'v1beta1.DaemonSetSpec': {
+    kind: 'struct',
+    fields: [
+      { name: 'Selector', type: '*v1.LabelSelector', json: 'selector' },
+      { name: 'Template', type: 'v1.PodTemplateSpec', json: 'template' },
+      {
+        name: 'UpdateStrategy',
+        type: 'v1beta1.DaemonSetUpdateStrategy',
+        json: 'updateStrategy',
+        omitempty: true,
+      },
+      { name: 'MinReadySeconds', type: 'int32', json: 'minReadySeconds', omitempty: true },
+      { name: 'BurstReplicas', type: '*intstr.IntOrString', json: 'burstReplicas', omitempty: true },
+      { name: 'RevisionHistoryLimit', type: '*int32', json: 'revisionHistoryLimit', omitempty: true },
+      { name: 'Lifecycle', type: '*pub.Lifecycle', json: 'lifecycle', omitempty: true },
+      {
+        name: 'ScaleStrategy',
+        type: '*v1beta1.DaemonSetScaleStrategy',
+        json: 'scaleStrategy',
+        omitempty: true,
+      },
+    ],
+  },
+  'v1beta1.DaemonSetUpdateStrategy': {
+    kind: 'struct',
+    fields: [
+      { name: 'Type', type: 'v1beta1.DaemonSetUpdateStrategyType', json: 'type', omitempty: true },
+      {
+        name: 'RollingUpdate',
+        type: '*v1beta1.RollingUpdateDaemonSet',
+        json: 'rollingUpdate',
+        omitempty: true,
+      },
+    ],
+  },
+  'v1beta1.DaemonSetUpdateStrategyType': { kind: 'string' },
+  'v1beta1.FailurePolicy': {
+    kind: 'struct',
+    fields: [
+      { name: 'Type', type: 'v1beta1.FailurePolicyType', json: 'type', omitempty: true },
+      { name: 'RestartLimit', type: 'int32', json: 'restartLimit', omitempty: true },
+    ],
+  },
+  'v1beta1.FailurePolicyType': { kind: 'string' },
+  'v1beta1.ImageListPullJobSpec': {
+    kind: 'struct',
+    fields: [
+      { name: 'Images', type: '[]string', json: 'images' },
+      { name: 'ImagePullJobTemplate', type: 'v1beta1.ImagePullJobTemplate', inline: true },
+    ],
+  },
+  'v1beta1.ImageListPullJobTemplateSpec': {
+    kind: 'struct',
+    fields: [
+      { name: 'ObjectMeta', type: 'v1.ObjectMeta', json: 'metadata', omitempty: true },
+      { name: 'Spec', type: 'v1beta1.ImageListPullJobSpec', json: 'spec', omitempty: true },
+    ],
+  },
+  'v1beta1.ImagePullJobNodeSelector': {
+    kind: 'struct',
+    fields: [
+      { name: 'Names', type: '[]string', json: 'names', omitempty: true },
+      { name: 'LabelSelector', type: 'v1.LabelSelector', inline: true },
+    ],
+  },
+  'v1beta1.ImagePullJobPodSelector': {
+    kind: 'struct',
+    fields: [{ name: 'LabelSelector', type: 'v1.LabelSelector', inline: true }],
+  },
+  'v1beta1.ImagePullJobTemplate': {
+    kind: 'struct',
+    fields: [
+      { name: 'PullSecrets', type: '[]string', json: 'pullSecrets', omitempty: true },
+      { name: 'Selector', type: '*v1beta1.ImagePullJobNodeSelector', json: 'selector', omitempty: true },
+      { name: 'PodSelector', type: '*v1beta1.ImagePullJobPodSelector', json: 'podSelector', omitempty: true },
+      { name: 'Parallelism', type: '*intstr.IntOrString', json: 'parallelism', omitempty: true },
+      { name: 'PullPolicy', type: '*v1beta1.PullPolicy', json: 'pullPolicy', omitempty: true },
+      { name: 'CompletionPolicy', type: 'v1beta1.CompletionPolicy', json: 'completionPolicy' },
+      { name: 'SandboxConfig', type: '*v1beta1.SandboxConfig', json: 'sandboxConfig', omitempty: true },
+      { name: 'ImagePullPolicy', type: 'v1beta1.ImagePullPolicy', json: 'imagePullPolicy', omitempty: true },
+    ],
+  },
+  'v1beta1.ImagePullPolicy': { kind: 'string' },
   'v1beta1.PersistentVolumeClaimRetentionPolicyType': { kind: 'string' },
   'v1beta1.PodUpdateStrategyType': { kind: 'string' },
+  'v1beta1.PullPolicy': {
+    kind: 'struct',
+    fields: [
+      { name: 'TimeoutSeconds', type: '*int32', json: 'timeoutSeconds', omitempty: true },
+      { name: 'BackoffLimit', type: '*int32', json: 'backoffLimit', omitempty: true },
+    ],
+  },
+  'v1beta1.RollingUpdateDaemonSet': {
+    kind: 'struct',
+    fields: [
+      { name: 'Type', type: 'v1beta1.RollingUpdateType', json: 'rollingUpdateType', omitempty: true },
+      { name: 'MaxUnavailable', type: '*intstr.IntOrString', json: 'maxUnavailable', omitempty: true },
+      { name: 'MaxSurge', type: '*intstr.IntOrString', json: 'maxSurge', omitempty: true },
+      { name: 'Selector', type: '*v1.LabelSelector', json: 'selector', omitempty: true },
+      { name: 'Partition', type: '*intstr.IntOrString', json: 'partition', omitempty: true },
+      { name: 'Paused', type: '*bool', json: 'paused', omitempty: true },
+    ],
+  },
   'v1beta1.RollingUpdateStatefulSetStrategy': {
     kind: 'struct',
     fields: [
@@ -1969,6 +2037,14 @@ export const GO_TYPE_LAYOUT: Readonly<Record<string, GoTypeLayout>> = {
         omitempty: true,
       },
       { name: 'MinReadySeconds', type: '*int32', json: 'minReadySeconds', omitempty: true },
+    ],
+  },
+  'v1beta1.RollingUpdateType': { kind: 'string' },
+  'v1beta1.SandboxConfig': {
+    kind: 'struct',
+    fields: [
+      { name: 'Labels', type: 'map[string]string', json: 'labels', omitempty: true },
+      { name: 'Annotations', type: 'map[string]string', json: 'annotations', omitempty: true },
     ],
   },
   'v1beta1.StatefulSetOrdinals': {

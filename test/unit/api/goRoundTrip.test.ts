@@ -74,7 +74,7 @@ describe('withGoStoredSpec', () => {
       spec: { template: { spec: { containers: [] } } },
       status: { replicas: 0 },
     };
-    expect(withGoStoredSpec(object, 'v1alpha1.BroadcastJobSpec')).toEqual({
+    expect(withGoStoredSpec(object, 'v1beta1.BroadcastJobSpec')).toEqual({
       metadata: { name: 'x' },
       spec: {
         template: { metadata: { creationTimestamp: null }, spec: { containers: [] } },
@@ -87,6 +87,6 @@ describe('withGoStoredSpec', () => {
 
   it('returns an object without a spec object as it is', () => {
     const object: JsonObject = { metadata: { name: 'x' } };
-    expect(withGoStoredSpec(object, 'v1alpha1.DaemonSetSpec')).toBe(object);
+    expect(withGoStoredSpec(object, 'v1beta1.DaemonSetSpec')).toBe(object);
   });
 });

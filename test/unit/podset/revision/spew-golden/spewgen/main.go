@@ -91,13 +91,13 @@ func walk(t reflect.Type, out map[string]typeInfo) {
 // roots: the types `schema` lays out (with every type they reach) and `roundtrip` decodes into, by the name
 // reflect prints for them.
 var roots = map[string]interface{}{
-	"v1.PodTemplateSpec":           v1.PodTemplateSpec{},
-	"v1.PersistentVolumeClaim":     v1.PersistentVolumeClaim{},
-	"v1alpha1.CloneSetSpec":        appsv1alpha1.CloneSetSpec{},
-	"v1alpha1.DaemonSetSpec":       appsv1alpha1.DaemonSetSpec{},
-	"v1alpha1.BroadcastJobSpec":    appsv1alpha1.BroadcastJobSpec{},
-	"v1alpha1.AdvancedCronJobSpec": appsv1alpha1.AdvancedCronJobSpec{},
-	"v1beta1.StatefulSetSpec":      appsv1beta1.StatefulSetSpec{},
+	"v1.PodTemplateSpec":          v1.PodTemplateSpec{},
+	"v1.PersistentVolumeClaim":    v1.PersistentVolumeClaim{},
+	"v1alpha1.CloneSetSpec":       appsv1alpha1.CloneSetSpec{},
+	"v1beta1.DaemonSetSpec":       appsv1beta1.DaemonSetSpec{},
+	"v1beta1.BroadcastJobSpec":    appsv1beta1.BroadcastJobSpec{},
+	"v1beta1.AdvancedCronJobSpec": appsv1beta1.AdvancedCronJobSpec{},
+	"v1beta1.StatefulSetSpec":     appsv1beta1.StatefulSetSpec{},
 }
 
 func main() {
