@@ -190,6 +190,7 @@ function defaultVolume(v: Obj): void {
  */
 export function defaultPodTemplate(template: PodTemplateSpec): PodTemplateSpec {
   const out = structuredClone(template);
+  if (!isObj(out)) return out; // no template: nothing to default (the CRD's schema says what is missing)
   const spec = out.spec as unknown as Obj | undefined;
   if (!isObj(spec)) return out;
   setIfZero(spec, 'dnsPolicy', 'ClusterFirst');
