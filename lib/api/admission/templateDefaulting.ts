@@ -29,6 +29,11 @@ export interface GoDefaulting<T extends { spec: unknown }> {
   templateDefaults?(object: T): T;
   /** The handler zeroes `status` before comparing (Advanced StatefulSet, BroadcastJob, AdvancedCronJob). */
   clearsStatus: boolean;
+  /**
+   * The stored spec as a reader of this version sees it on OpenKruise, when OpenKruise stores another version and
+   * converts back (CloneSet); applied to the patched spec only. Default: as it is.
+   */
+  readBack?(spec: JsonObject): JsonObject;
 }
 
 /** `spec.template` as Go decodes it inside `specType` (a pod template, or AdvancedCronJob's `CronJobTemplate`). */
@@ -69,7 +74,7 @@ export function goDefaultingMutator<T extends { spec: unknown }>(
         d.clearsStatus && isJsonObject(status) && Object.values(status).some((v) => !isGoZeroValue(v));
       if (!statusCleared && isDeepStrictEqual(stored, goRoundTrip(d.specType, sent.spec as JsonValue)))
         return object;
-      return { ...object, spec: stored };
+      return { ...object, spec: d.readBack && isJsonObject(stored) ? d.readBack(stored) : stored };
     },
   };
 }

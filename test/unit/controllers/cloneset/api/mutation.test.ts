@@ -55,7 +55,6 @@ const storedSpec = (image: string): JsonObject => ({
     partition: 3,
     maxUnavailable: 1,
     maxSurge: 0,
-    inPlaceUpdateStrategy: {},
   },
   revisionHistoryLimit: 10,
 });
@@ -70,7 +69,18 @@ describe('cloneSetMutator', () => {
   it('UPDATE of a stored CloneSet that changes no template and needs no default is allowed as sent', () => {
     const stored = { ...cloneSet(), spec: storedSpec('nginx:1.18-alpine') };
     const sent = { ...stored, spec: { ...storedSpec('nginx:1.18-alpine'), replicas: 3 } };
-    expect(cloneSetMutator().mutate({ operation: 'UPDATE', object: sent, oldObject: stored })).toBe(sent);
+    // (the in-place strategy's `{}` default is added and read back away: the same object)
+    expect(cloneSetMutator().mutate({ operation: 'UPDATE', object: sent, oldObject: stored })).toEqual(sent);
+    const reCreate = {
+      ...sent,
+      spec: {
+        ...sent.spec,
+        updateStrategy: { type: 'ReCreate', partition: 3, maxUnavailable: 1, maxSurge: 0 },
+      },
+    };
+    expect(cloneSetMutator().mutate({ operation: 'UPDATE', object: reCreate, oldObject: stored })).toBe(
+      reCreate,
+    );
   });
 
   it('UPDATE that changes the template defaults the new template', () => {
@@ -128,6 +138,30 @@ describe('cloneSetMutator', () => {
         status: { phase: 'Pending' },
       },
     ]);
+  });
+
+  it('an in-place strategy without content is not stored (OpenKruise reads it back from v1beta1 without it)', () => {
+    const withGrace = cloneSet({
+      updateStrategy: { type: 'InPlaceIfPossible', inPlaceUpdateStrategy: { gracePeriodSeconds: 5 } },
+    });
+    const out = cloneSetMutator().mutate({ operation: 'CREATE', object: withGrace });
+    expect((out.spec as JsonObject).updateStrategy).toEqual({
+      type: 'InPlaceIfPossible',
+      partition: 0,
+      maxUnavailable: '20%',
+      maxSurge: 0,
+      inPlaceUpdateStrategy: { gracePeriodSeconds: 5 },
+    });
+    const zeroGrace = cloneSet({
+      updateStrategy: { type: 'InPlaceOnly', inPlaceUpdateStrategy: { gracePeriodSeconds: 0 } },
+    });
+    const out2 = cloneSetMutator().mutate({ operation: 'CREATE', object: zeroGrace });
+    expect((out2.spec as JsonObject).updateStrategy).toEqual({
+      type: 'InPlaceOnly',
+      partition: 0,
+      maxUnavailable: '20%',
+      maxSurge: 0,
+    });
   });
 
   it('does not modify the request', () => {
