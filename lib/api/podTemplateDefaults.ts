@@ -6,7 +6,7 @@
  * defaulted template, so Kruiseless applies the same defaults in memory to name revisions and build pods as
  * OpenKruise does. Pure; the input is never modified.
  */
-import type { PodTemplateSpec } from './types.js';
+import type { PersistentVolumeClaim, PodTemplateSpec } from './types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -190,6 +190,7 @@ function defaultVolume(v: Obj): void {
  */
 export function defaultPodTemplate(template: PodTemplateSpec): PodTemplateSpec {
   const out = structuredClone(template);
+  if (!isObj(out)) return out; // no template: nothing to default (the CRD's schema says what is missing)
   const spec = out.spec as unknown as Obj | undefined;
   if (!isObj(spec)) return out;
   setIfZero(spec, 'dnsPolicy', 'ClusterFirst');
@@ -202,4 +203,16 @@ export function defaultPodTemplate(template: PodTemplateSpec): PodTemplateSpec {
   for (const c of objects(spec.containers)) defaultContainerInPlace(c, { pullPolicy: () => 'Always' });
   for (const c of objects(spec.ephemeralContainers)) defaultContainerCommon(c, ALL_PROBES);
   return out;
+}
+
+/**
+ * Kubernetes' `SetDefaults_PersistentVolumeClaim`, which OpenKruise's CloneSet and Advanced StatefulSet webhooks call
+ * on each volumeClaimTemplate with the pod-template defaults: `status.phase` Pending when unset, in place.
+ * (`spec.volumeMode` is `SetDefaults_PersistentVolumeClaimSpec`'s, which the webhooks do not call: the API server
+ * defaults it on each PVC created from the template. The webhooks' milli-unit rounding of the templates' quantities
+ * is the Go round trip's, lib/api/goRoundTrip.ts.)
+ */
+export function defaultClaimTemplateInPlace(claim: PersistentVolumeClaim): void {
+  const status = (claim.status ??= {});
+  if (!status.phase) status.phase = 'Pending';
 }

@@ -295,6 +295,7 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
       };
       // the defaulting webhooks (Ignore) at the embedded server; without podWebhook no mpod
       expect(registered.webhooks.map((w) => [w.name, w.failurePolicy, w.clientConfig.url])).toEqual([
+        ['clonesets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
         ['statefulsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
         ['sidecarsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
         ['daemonsets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],
@@ -323,10 +324,15 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
         stored = await get('v1beta1', `gated-${i}`);
         if (!stored.spec.updateStrategy) await new Promise((r) => setTimeout(r, 100));
       }
+      // the template not defaulted, but written back as Go's round trip writes it (OpenKruise's webhook does the same)
       expect(stored.spec).toEqual({
         replicas: 0,
         selector: { matchLabels: { app: 'd' } },
-        template,
+        template: {
+          metadata: { creationTimestamp: null, labels: { app: 'd' } },
+          spec: { containers: [{ name: 'main', image: 'nginx:1', resources: {} }] },
+        },
+        volumeClaimUpdateStrategy: {},
         podManagementPolicy: 'OrderedReady',
         updateStrategy: {
           type: 'RollingUpdate',

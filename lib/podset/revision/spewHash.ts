@@ -4,16 +4,16 @@
  * DaemonSet revisions and labels their pods (pkg/controller/daemonset/daemonset_history.go `snapshot`).
  *
  * The go-spew text of the typed `PodTemplateSpec` a JSON template decodes to, walked through its Go layout
- * (./podTemplateLayout.ts): every field of every struct, typed, in declaration order, zero values included; and the
+ * (lib/api/goTypeLayout.ts): every field of every struct, typed, in declaration order, zero values included; and the
  * hash: FNV-1a 32 of that text, then the collision count as 8 little-endian bytes, in decimal, safe-encoded.
  * Checked against Go itself (test/unit/podset/revision/spew-golden).
  */
 import type { JsonValue } from '../../api/types.js';
 import { KruiselessError } from '../../core/errors.js';
-import type { GoTypeLayout } from './goLayout.js';
+import type { GoTypeLayout } from '../../api/goLayout.js';
 import { parseGoQuantity } from './goQuantity.js';
 import { safeEncodeString, utf8 } from './goJson.js';
-import { POD_TEMPLATE_LAYOUT } from './podTemplateLayout.js';
+import { GO_TYPE_LAYOUT } from '../../api/goTypeLayout.js';
 
 /** A template value Go would not decode into its typed field, or a type the renderer does not know. */
 export class SpewRenderError extends KruiselessError {}
@@ -115,7 +115,7 @@ function render(layouts: Layouts, type: string, v: JsonValue | undefined, ignore
  * @throws SpewRenderError for values Go would not decode and timestamps set in the template;
  *   UnsupportedQuantityError (./goQuantity.ts) for quantities Go keeps as `inf.Dec`
  */
-export function spewPodTemplate(template: JsonValue, layouts: Layouts = POD_TEMPLATE_LAYOUT): string {
+export function spewPodTemplate(template: JsonValue, layouts: Layouts = GO_TYPE_LAYOUT): string {
   return render(layouts, 'v1.PodTemplateSpec', template, false);
 }
 

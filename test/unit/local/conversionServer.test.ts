@@ -174,10 +174,13 @@ describe('the conversion server', () => {
     )
       .map((o) => o.path)
       .filter((p) => !p.startsWith('/spec/template'));
+    // the defaults, and the Go round trip's nil selector and empty volumeClaimUpdateStrategy
     expect(paths).toEqual([
-      '/spec/persistentVolumeClaimRetentionPolicy',
       '/spec/replicas',
+      '/spec/selector',
+      '/spec/volumeClaimUpdateStrategy',
       '/spec/revisionHistoryLimit',
+      '/spec/persistentVolumeClaimRetentionPolicy',
     ]);
     expect(await post(server, '/mutate', '{')).toEqual({
       status: 400,

@@ -303,7 +303,12 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
     const response = (JSON.parse(r.body) as { response: { uid: string; allowed: boolean; patch: string } })
       .response;
     expect(response).toMatchObject({ uid: 'm-1', allowed: true, patchType: 'JSONPatch' });
+    // the spec defaults, in the Go round trip's shape (the template's metadata, a nil selector, the empty
+    // volumeClaimUpdateStrategy), the template itself not defaulted under TemplateNoDefaults
     expect(JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'))).toEqual([
+      { op: 'add', path: '/spec/template/metadata', value: { creationTimestamp: null } },
+      { op: 'add', path: '/spec/selector', value: null },
+      { op: 'add', path: '/spec/volumeClaimUpdateStrategy', value: {} },
       { op: 'add', path: '/spec/podManagementPolicy', value: 'OrderedReady' },
       {
         op: 'add',

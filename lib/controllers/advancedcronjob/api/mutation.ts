@@ -2,13 +2,12 @@
  * OpenKruise's mutating webhook for AdvancedCronJobs (`pkg/webhook/advancedcronjob/mutating`, `Handle`) as a
  * {@link Mutator}: a v1beta1 AdvancedCronJob (a v1alpha1 request reaches it converted, the API server's `Equivalent`
  * match) gets `SetDefaultsAdvancedCronJob`'s defaults (./defaults.ts), the templates' pod-spec defaults only on a
- * CREATE or an UPDATE that changes `spec.template`, and never under gate `TemplateNoDefaults`. One the defaults leave
- * as it is is allowed as sent, as the webhook answers it without a patch. The spec has no non-pointer `omitempty`
- * field a default leaves at zero, so the Go round trip changes nothing more outside the templates (whose own
- * re-encoding, `creationTimestamp: null`, is a documented parity difference).
+ * CREATE or an UPDATE that changes `spec.template`, and never under gate `TemplateNoDefaults`; it is stored as the
+ * webhook's Go round trip writes it (lib/api/admission/templateDefaulting.ts: the job templates' and their pod
+ * templates' `creationTimestamp: null`, …), or as sent when the defaults change nothing and it has no status.
  */
 import type { Mutator } from '../../../api/admission/mutation.js';
-import { templateDefaultingMutator } from '../../../api/admission/templateDefaulting.js';
+import { goDefaultingMutator } from '../../../api/admission/templateDefaulting.js';
 import { withChildTemplateDefaults, withDefaults } from './defaults.js';
 import { ACJ_RESOURCE } from './resource.js';
 import type { AdvancedCronJob } from './types.js';
@@ -24,13 +23,15 @@ export interface AdvancedCronJobMutatorOptions {
  * @param options the gates that change the defaults (absent ones take OpenKruise v1.9.0's defaults)
  */
 export function advancedCronJobMutator(options: AdvancedCronJobMutatorOptions = {}): Mutator {
-  return templateDefaultingMutator<AdvancedCronJob>(
+  return goDefaultingMutator<AdvancedCronJob>(
     {
       group: ACJ_RESOURCE.group,
       version: ACJ_RESOURCE.version,
       resource: ACJ_RESOURCE.plural,
+      specType: 'v1beta1.AdvancedCronJobSpec',
       specDefaults: withDefaults,
       templateDefaults: withChildTemplateDefaults,
+      clearsStatus: true,
     },
     options.templateNoDefaults,
   );

@@ -3,7 +3,7 @@
  * docs/behaviour/cloneset.md#validation: the CRD carries the same values as structural-schema defaults, the
  * reconciler re-applies them so that objects created before the CRD defaults existed behave the same).
  */
-import { defaultPodTemplate } from '../../../api/podTemplateDefaults.js';
+import { defaultClaimTemplateInPlace, defaultPodTemplate } from '../../../api/podTemplateDefaults.js';
 import type { CloneSet, CloneSetUpdateStrategy } from '../../../api/types.js';
 
 /** `updateStrategy.maxUnavailable` default (docs/behaviour/cloneset.md#api-fields). */
@@ -21,16 +21,21 @@ export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
  * The pod template gets the defaults OpenKruise's webhook stores in it ({@link defaultPodTemplate}:
  * `dnsPolicy`, `restartPolicy`, `securityContext`, `terminationGracePeriodSeconds`, `schedulerName`, container
  * `imagePullPolicy` `Always`, termination-message fields, probe/port/volume defaults), so revision names and
- * pods match OpenKruise's for the same YAML (docs/behaviour/cloneset.md#pod-template-defaults). With
- * `templateNoDefaults` (OpenKruise's `TemplateNoDefaults` gate) the template is kept exactly as stored. Kruise
- * injects them only when the template is created or changed; doing it on every read gives the same template
- * because the defaulting is idempotent.
+ * pods match OpenKruise's for the same YAML (docs/behaviour/cloneset.md#pod-template-defaults), and each
+ * volumeClaimTemplate `status.phase: Pending` ({@link defaultClaimTemplateInPlace}; neither its hash nor the PVCs
+ * made from it read the status). With `templateNoDefaults` (OpenKruise's `TemplateNoDefaults` gate) the templates
+ * are kept exactly as stored. Kruise injects them only when the template is created or changed (the mutating
+ * webhook, ./mutation.ts, decides as it does); doing it on every read gives the same template because the
+ * defaulting is idempotent. OpenKruise: `SetDefaultsCloneSet` in `apis/apps/defaults/v1alpha1.go`.
  * @param options.templateNoDefaults skip the pod-template defaults (default false)
  */
 export function applyDefaults(cs: CloneSet, options: { templateNoDefaults?: boolean } = {}): CloneSet {
   const out: CloneSet = structuredClone(cs);
   const spec = out.spec;
-  if (!options.templateNoDefaults && spec.template) spec.template = defaultPodTemplate(spec.template);
+  if (!options.templateNoDefaults) {
+    if (spec.template) spec.template = defaultPodTemplate(spec.template);
+    for (const claim of spec.volumeClaimTemplates ?? []) defaultClaimTemplateInPlace(claim);
+  }
   spec.replicas ??= 1;
   spec.revisionHistoryLimit ??= DEFAULT_REVISION_HISTORY_LIMIT;
   const us: CloneSetUpdateStrategy = spec.updateStrategy ?? {};

@@ -5,8 +5,7 @@
  * applies these on every read; the defaulting is idempotent, so an object OpenKruise's webhook already defaulted
  * reads the same.
  */
-import { defaultPodTemplate } from '../../../api/podTemplateDefaults.js';
-import type { PersistentVolumeClaim } from '../../../api/types.js';
+import { defaultClaimTemplateInPlace, defaultPodTemplate } from '../../../api/podTemplateDefaults.js';
 import type { StatefulSet } from './types.js';
 
 /** `revisionHistoryLimit` default. */
@@ -20,16 +19,6 @@ export interface StatefulSetDefaultsOptions {
   statefulSetAutoDeletePVC?: boolean;
   /** Gate `StatefulSetAutoResizePVCGate` (alpha, off): default `volumeClaimUpdateStrategy.type` to OnDelete. */
   statefulSetAutoResizePVC?: boolean;
-}
-
-/**
- * Kubernetes' `SetDefaults_PersistentVolumeClaim`, the one OpenKruise's webhook calls on each volumeClaimTemplate:
- * `status.phase` Pending when unset. (`spec.volumeMode` is `SetDefaults_PersistentVolumeClaimSpec`'s, which the
- * webhook does not call: the API server defaults it on each PVC created from the template.)
- */
-function defaultClaimTemplate(claim: PersistentVolumeClaim): void {
-  const status = (claim.status ??= {});
-  if (!status.phase) status.phase = 'Pending';
 }
 
 /**
@@ -70,7 +59,7 @@ export function applyDefaults(sts: StatefulSet, options: StatefulSetDefaultsOpti
   spec.revisionHistoryLimit ??= DEFAULT_REVISION_HISTORY_LIMIT;
   if (!options.templateNoDefaults) {
     spec.template = defaultPodTemplate(spec.template);
-    for (const claim of spec.volumeClaimTemplates ?? []) defaultClaimTemplate(claim);
+    for (const claim of spec.volumeClaimTemplates ?? []) defaultClaimTemplateInPlace(claim);
   }
   return out;
 }

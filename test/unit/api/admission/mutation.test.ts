@@ -67,10 +67,14 @@ describe('handleMutationReview with the Advanced StatefulSet mutator', () => {
   it('UPDATE without a template change: the spec defaults, not the template ones', () => {
     const old = sts({ replicas: 2 });
     const ops = patchOf(review('UPDATE', sts({ replicas: 3, updateStrategy: { type: 'OnDelete' } }), old));
+    // the spec defaults, and the Go round trip's marks on the template as sent (no template default)
     expect(ops.map((o) => o.path).sort()).toEqual([
       '/spec/persistentVolumeClaimRetentionPolicy',
       '/spec/podManagementPolicy',
       '/spec/revisionHistoryLimit',
+      '/spec/template/metadata/creationTimestamp',
+      '/spec/template/spec/containers/0/resources',
+      '/spec/volumeClaimUpdateStrategy',
     ]);
   });
 
@@ -92,7 +96,7 @@ describe('handleMutationReview with the Advanced StatefulSet mutator', () => {
     expect(r.response).toEqual({ uid: 'u-1', allowed: true });
   });
 
-  it("UPDATE: the zero values OpenKruise's Go round trip drops are removed (paused false, empty lists, hook zeros)", () => {
+  it("UPDATE of one with a status: the zero values OpenKruise's Go round trip drops are removed (paused false, empty lists, hook zeros)", () => {
     const stored = {
       podManagementPolicy: 'Parallel',
       replicas: 1,
@@ -116,7 +120,11 @@ describe('handleMutationReview with the Advanced StatefulSet mutator', () => {
       },
       lifecycle: { preDelete: { labelsHandler: {}, finalizersHandler: [], markPodNotReady: false } },
     });
-    expect(patchOf(review('UPDATE', sent, sent))).toEqual([
+    // without a status, the defaults change nothing: allowed as sent, zeros and all (the handler's DeepEqual)
+    expect(patchOf(review('UPDATE', sent, sent))).toEqual([]);
+    // with one (cleared before that comparison upstream), the object is written back as Go marshals it
+    const running = { ...sent, status: { replicas: 1 } };
+    expect(patchOf(review('UPDATE', running, running))).toEqual([
       { op: 'remove', path: '/spec/lifecycle/preDelete/markPodNotReady' },
       { op: 'remove', path: '/spec/lifecycle/preDelete/finalizersHandler' },
       { op: 'remove', path: '/spec/lifecycle/preDelete/labelsHandler' },
@@ -124,6 +132,9 @@ describe('handleMutationReview with the Advanced StatefulSet mutator', () => {
       { op: 'remove', path: '/spec/volumeClaimTemplates' },
       { op: 'remove', path: '/spec/reserveOrdinals' },
       { op: 'remove', path: '/spec/serviceName' },
+      { op: 'add', path: '/spec/template/spec/containers/0/resources', value: {} },
+      { op: 'add', path: '/spec/template/metadata/creationTimestamp', value: null },
+      { op: 'add', path: '/spec/volumeClaimUpdateStrategy', value: {} },
     ]);
     // set values stay: paused true, a partition of 0 (a pointer in Go), a hook with a label
     const kept = sts({
@@ -140,7 +151,12 @@ describe('handleMutationReview with the Advanced StatefulSet mutator', () => {
       },
       lifecycle: { preDelete: { labelsHandler: { hold: 'x' }, markPodNotReady: true } },
     });
-    expect(patchOf(review('UPDATE', kept, kept))).toEqual([]);
+    const keptRunning = { ...kept, status: { replicas: 1 } };
+    expect(patchOf(review('UPDATE', keptRunning, keptRunning)).map((o) => o.path)).toEqual([
+      '/spec/template/spec/containers/0/resources',
+      '/spec/template/metadata/creationTimestamp',
+      '/spec/volumeClaimUpdateStrategy',
+    ]);
   });
 
   it('gate TemplateNoDefaults keeps the template as sent', () => {
@@ -150,8 +166,12 @@ describe('handleMutationReview with the Advanced StatefulSet mutator', () => {
     const ops = JSON.parse(Buffer.from(r.response.patch ?? '', 'base64').toString('utf8')) as {
       path: string;
     }[];
-    expect(ops.some((o) => o.path.startsWith('/spec/template'))).toBe(false);
-    expect(ops.length).toBe(5);
+    // only the Go round trip's marks on the template, none of its defaults
+    expect(ops.filter((o) => o.path.startsWith('/spec/template')).map((o) => o.path)).toEqual([
+      '/spec/template/spec/containers/0/resources',
+      '/spec/template/metadata/creationTimestamp',
+    ]);
+    expect(ops.length).toBe(8);
   });
 
   it('a resource no mutator takes, or a DELETE, is allowed unchanged', () => {

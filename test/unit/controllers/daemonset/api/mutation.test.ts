@@ -41,9 +41,10 @@ const patchOf = (body: string): Op[] => {
 };
 
 describe('the Advanced DaemonSet mutator', () => {
-  it("CREATE of a bare DaemonSet: OpenKruise's three stored defaults, the template untouched", () => {
+  it("CREATE of a bare DaemonSet: OpenKruise's three stored defaults, the template as Go writes it back", () => {
     expect(patchOf(review('CREATE', ds()))).toEqual([
-      { op: 'add', path: '/spec/burstReplicas', value: 250 },
+      { op: 'add', path: '/spec/template/spec/containers/0/resources', value: {} },
+      { op: 'add', path: '/spec/template/metadata/creationTimestamp', value: null },
       {
         op: 'add',
         path: '/spec/updateStrategy',
@@ -52,6 +53,7 @@ describe('the Advanced DaemonSet mutator', () => {
           rollingUpdate: { rollingUpdateType: 'Standard', maxUnavailable: 1, maxSurge: 0 },
         },
       },
+      { op: 'add', path: '/spec/burstReplicas', value: 250 },
       { op: 'add', path: '/spec/revisionHistoryLimit', value: 10 },
     ]);
   });
@@ -66,7 +68,12 @@ describe('the Advanced DaemonSet mutator', () => {
     expect(surge).toContainEqual({ op: 'add', path: '/spec/updateStrategy/type', value: 'RollingUpdate' });
     expect(surge.map((o) => o.path)).not.toContain('/spec/updateStrategy/rollingUpdate/maxUnavailable');
     const onDelete = patchOf(review('CREATE', ds({ updateStrategy: { type: 'OnDelete' } })));
-    expect(onDelete.map((o) => o.path)).toEqual(['/spec/burstReplicas', '/spec/revisionHistoryLimit']);
+    expect(onDelete.map((o) => o.path)).toEqual([
+      '/spec/template/spec/containers/0/resources',
+      '/spec/template/metadata/creationTimestamp',
+      '/spec/burstReplicas',
+      '/spec/revisionHistoryLimit',
+    ]);
   });
 
   it("when a default is added, the Go round trip's zeros are dropped and the template's quantities canonical", () => {
@@ -98,11 +105,12 @@ describe('the Advanced DaemonSet mutator', () => {
         { op: 'add', path: '/spec/updateStrategy/rollingUpdate/rollingUpdateType', value: 'Standard' },
         { op: 'add', path: '/spec/burstReplicas', value: 250 },
         { op: 'add', path: '/spec/revisionHistoryLimit', value: 10 },
+        { op: 'add', path: '/spec/template/metadata/creationTimestamp', value: null },
       ]),
     );
     // paused is a *bool upstream: an explicit false is kept
     expect(ops.map((o) => o.path)).not.toContain('/spec/updateStrategy/rollingUpdate/paused');
-    expect(ops).toHaveLength(9);
+    expect(ops).toHaveLength(10);
   });
 
   it('a DaemonSet the defaults leave as it is gets no patch, zeros and all (the webhook answers it unchanged)', () => {

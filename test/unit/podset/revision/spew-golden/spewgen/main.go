@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 
+	appsv1alpha1 "github.com/openkruise/kruise/apis/apps/v1alpha1"
+	appsv1beta1 "github.com/openkruise/kruise/apis/apps/v1beta1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/dump"
 	"k8s.io/apimachinery/pkg/util/rand"
@@ -25,6 +27,8 @@ type field struct {
 	JSON   string `json:"json,omitempty"`
 	Inline bool   `json:"inline,omitempty"`
 	Type   string `json:"type"`
+	// OmitEmpty: the tag has omitempty (encoding/json leaves the field out when it holds its type's empty value).
+	OmitEmpty bool `json:"omitempty,omitempty"`
 }
 
 type typeInfo struct {
@@ -34,11 +38,19 @@ type typeInfo struct {
 	Fields []field `json:"fields,omitempty"`
 }
 
+// seen: the reflect.Type each name was given to, so that two types printing the same name (metav1 and core/v1 are
+// both "v1") cannot share one layout unnoticed.
+var seen = map[string]reflect.Type{}
+
 func walk(t reflect.Type, out map[string]typeInfo) {
 	name := t.String()
-	if _, ok := out[name]; ok {
+	if prev, ok := seen[name]; ok {
+		if prev != t {
+			panic("two Go types named " + name + ": " + prev.PkgPath() + " and " + t.PkgPath())
+		}
 		return
 	}
+	seen[name] = t
 	info := typeInfo{Kind: t.Kind().String()}
 	out[name] = info
 	switch t.Kind() {
@@ -64,6 +76,11 @@ func walk(t reflect.Type, out map[string]typeInfo) {
 			} else {
 				fi.JSON = tag[0]
 			}
+			for _, opt := range tag[1:] {
+				if opt == "omitempty" {
+					fi.OmitEmpty = true
+				}
+			}
 			info.Fields = append(info.Fields, fi)
 			walk(f.Type, out)
 		}
@@ -71,11 +88,25 @@ func walk(t reflect.Type, out map[string]typeInfo) {
 	out[name] = info
 }
 
+// roots: the types `schema` lays out (with every type they reach) and `roundtrip` decodes into, by the name
+// reflect prints for them.
+var roots = map[string]interface{}{
+	"v1.PodTemplateSpec":          v1.PodTemplateSpec{},
+	"v1.PersistentVolumeClaim":    v1.PersistentVolumeClaim{},
+	"v1alpha1.CloneSetSpec":       appsv1alpha1.CloneSetSpec{},
+	"v1beta1.DaemonSetSpec":       appsv1beta1.DaemonSetSpec{},
+	"v1beta1.BroadcastJobSpec":    appsv1beta1.BroadcastJobSpec{},
+	"v1beta1.AdvancedCronJobSpec": appsv1beta1.AdvancedCronJobSpec{},
+	"v1beta1.StatefulSetSpec":     appsv1beta1.StatefulSetSpec{},
+}
+
 func main() {
 	switch os.Args[1] {
 	case "schema":
 		out := map[string]typeInfo{}
-		walk(reflect.TypeOf(v1.PodTemplateSpec{}), out)
+		for _, v := range roots {
+			walk(reflect.TypeOf(v), out)
+		}
 		names := make([]string, 0, len(out))
 		for n := range out {
 			names = append(names, n)
@@ -83,6 +114,33 @@ func main() {
 		sort.Strings(names)
 		b, _ := json.Marshal(out)
 		fmt.Println(string(b))
+	case "roundtrip":
+		// per line {"type": <a key of roots>, "value": <JSON>}: the value decoded into that Go type and marshalled
+		// again, as OpenKruise's mutating webhooks write an object back.
+		sc := bufio.NewScanner(os.Stdin)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			var in struct {
+				Type  string          `json:"type"`
+				Value json.RawMessage `json:"value"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+				fmt.Println("error:", err)
+				continue
+			}
+			root, ok := roots[in.Type]
+			if !ok {
+				fmt.Println("error: unknown type", in.Type)
+				continue
+			}
+			v := reflect.New(reflect.TypeOf(root))
+			if err := json.Unmarshal(in.Value, v.Interface()); err != nil {
+				fmt.Println("error:", err)
+				continue
+			}
+			b, _ := json.Marshal(v.Interface())
+			fmt.Println(string(b))
+		}
 	case "hash":
 		sc := bufio.NewScanner(os.Stdin)
 		sc.Buffer(make([]byte, 1<<20), 1<<24)

@@ -1,6 +1,7 @@
 /**
- * OpenKruise: none; the shape of Go's `reflect` view of a type that ./spewHash.ts walks (go-spew prints every field
- * of a struct, typed, whether or not the JSON had it).
+ * OpenKruise: none; the shape of Go's `reflect` view of a type that lib/podset/revision/spewHash.ts walks (go-spew
+ * prints every field of a struct, typed, whether or not the JSON had it) and ./goRoundTrip.ts (encoding/json's
+ * typed round trip).
  *
  * One Go type's layout, as test/unit/podset/revision/spew-golden/spewgen emits it.
  */
@@ -15,6 +16,8 @@ export interface GoFieldLayout {
   json?: string;
   /** An embedded struct whose fields come from the enclosing JSON object (`json:",inline"`). */
   inline?: boolean;
+  /** The JSON tag says `omitempty`: encoding/json leaves the field out when it holds its type's empty value. */
+  omitempty?: boolean;
 }
 
 /** One Go type: its `reflect.Kind` and what it is made of. */

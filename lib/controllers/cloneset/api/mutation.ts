@@ -1,0 +1,62 @@
+/**
+ * OpenKruise's mutating webhook for CloneSets (`mcloneset.kb.io`: `pkg/webhook/cloneset/mutating`, v1alpha1 branch of
+ * `Handle`) as a {@link Mutator}: the CloneSet gets `SetDefaultsCloneSet`'s defaults (./defaults.ts
+ * `applyDefaults`, the ones the controller also applies in memory on every read, so an object stored while the
+ * webhook was not called plans the same), the pod-template and claim-template defaults only on a CREATE or an UPDATE
+ * whose `spec.template` differs from the stored one, and never under gate `TemplateNoDefaults`. A CloneSet the
+ * defaults leave as it is is allowed as sent (the webhook answers it without a patch; it compares the status too,
+ * which it does not change); any other is stored as the webhook's Go round trip writes it
+ * (lib/api/admission/templateDefaulting.ts: `creationTimestamp: null`, `resources: {}`, `scaleStrategy: {}`, a claim
+ * template's `status`, no empty `omitempty` field), then as a v1alpha1 reader sees it on OpenKruise, which stores
+ * v1beta1 ({@link v1alpha1ReadBack}).
+ */
+import type { Mutator } from '../../../api/admission/mutation.js';
+import { goDefaultingMutator } from '../../../api/admission/templateDefaulting.js';
+import { isJsonObject, type CloneSet, type JsonObject } from '../../../api/types.js';
+import { applyDefaults } from './defaults.js';
+import { CLONESET_RESOURCE } from './resource.js';
+
+/** Options of {@link cloneSetMutator}. */
+export interface CloneSetMutatorOptions {
+  /** Gate `TemplateNoDefaults` (default false): the pod and claim templates are never defaulted. */
+  templateNoDefaults?: boolean;
+}
+
+/**
+ * `spec` as OpenKruise answers a v1alpha1 read of what its webhook stored: it stores v1beta1, and converting back
+ * (`convertInPlaceUpdateStrategyFromV1beta1` in `apis/apps/v1alpha1/cloneset_conversion.go`) drops an
+ * `updateStrategy.inPlaceUpdateStrategy` without content (no `gracePeriodSeconds`, no image pre-download field) —
+ * the `{}` `SetDefaultsCloneSet` gives the in-place types. The controller reads an absent one as `{}` (./defaults.ts).
+ * @returns a new object when something is dropped, else `spec`
+ */
+export function v1alpha1ReadBack(spec: JsonObject): JsonObject {
+  const strategy = spec.updateStrategy;
+  if (!isJsonObject(strategy) || !isJsonObject(strategy.inPlaceUpdateStrategy)) return spec;
+  const inPlace = strategy.inPlaceUpdateStrategy;
+  const hasContent = Object.entries(inPlace).some(
+    ([k, v]) => v !== null && (k !== 'gracePeriodSeconds' || v !== 0),
+  );
+  if (hasContent) return spec;
+  const { inPlaceUpdateStrategy: _empty, ...rest } = strategy;
+  return { ...spec, updateStrategy: rest };
+}
+
+/**
+ * The CloneSet mutator under the deployment's gates.
+ * @param options the gates that change the defaults (absent ones take OpenKruise v1.9.0's defaults)
+ */
+export function cloneSetMutator(options: CloneSetMutatorOptions = {}): Mutator {
+  return goDefaultingMutator<CloneSet>(
+    {
+      group: CLONESET_RESOURCE.group,
+      version: CLONESET_RESOURCE.version,
+      resource: CLONESET_RESOURCE.plural,
+      specType: 'v1alpha1.CloneSetSpec',
+      specDefaults: (cs) => applyDefaults(cs, { templateNoDefaults: true }),
+      templateDefaults: (cs) => applyDefaults(cs),
+      clearsStatus: false,
+      readBack: v1alpha1ReadBack,
+    },
+    options.templateNoDefaults,
+  );
+}
