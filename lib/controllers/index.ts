@@ -11,6 +11,7 @@ import { sidecarSet } from './sidecarset/index.js';
 import { advancedCronJob } from './advancedcronjob/index.js';
 import { daemonSet } from './daemonset/index.js';
 import { podUnavailableBudget } from './podunavailablebudget/index.js';
+import { workloadSpread } from './workloadspread/index.js';
 import type { Controller } from './controller.js';
 
 export { CONTROLLER_KINDS, KNOWN_KINDS, kindsOf } from './kinds.js';
@@ -24,6 +25,7 @@ export const CONTROLLERS: readonly Controller[] = [
   advancedCronJob,
   daemonSet,
   podUnavailableBudget,
+  workloadSpread,
 ];
 
 /** The registered controller of a kind (`<group>/<Kind>`), or undefined. */

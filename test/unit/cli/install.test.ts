@@ -199,7 +199,7 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
   });
 });
 
-test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob, Advanced DaemonSet and PodUnavailableBudget): 58 calls of the reconciler, 34 reads and 19 refused writes of the watcher, 45 refused to both', () => {
+test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob, Advanced DaemonSet, PodUnavailableBudget and WorkloadSpread): 60 calls of the reconciler, 37 reads and 20 refused writes of the watcher, 49 refused to both', () => {
   const e = accessExpectations();
   const count = (groups: string, expected: boolean) =>
     e.filter((x) => x.groups.join('+') === groups && x.expected === expected).length;
@@ -209,7 +209,7 @@ test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarS
     watcherDenied: count('kruiseless:watcher', false),
     bothDenied: count('kruiseless:controller+kruiseless:watcher', false),
     total: e.length,
-  }).toEqual({ controllerAllowed: 58, watcherAllowed: 34, watcherDenied: 19, bothDenied: 45, total: 156 });
+  }).toEqual({ controllerAllowed: 60, watcherAllowed: 37, watcherDenied: 20, bothDenied: 49, total: 166 });
 });
 
 test('objectRef names objects as kubectl does', () => {
