@@ -36,7 +36,8 @@ import { admissionMutators } from '../controllers/mutations.js';
 import { admissionValidators } from '../controllers/validations.js';
 import { kubeSidecarSetValidationReads } from '../controllers/sidecarset/api/validating.js';
 import { RESOURCES } from '../kube/resources.js';
-import { answerPodAdmission, kubePodInjectionReads } from '../controllers/sidecarset/podWebhook.js';
+import { answerPodMutationReview } from '../api/admission/podMutation.js';
+import { podMutationSteps } from '../controllers/podMutations.js';
 import { answerPodValidation, kubePubWebhookDeps } from '../controllers/podunavailablebudget/podWebhook.js';
 import type { PubSettings } from '../controllers/podunavailablebudget/settings.js';
 import {
@@ -103,7 +104,7 @@ export interface EmbeddedOptions {
    */
   conversion?: ConversionServerOptions;
   /**
-   * With {@link conversion}: also serve `/mutate-pod` (SidecarSet injection) and `/validate-pod` (PodUnavailableBudget
+   * With {@link conversion}: also serve `/mutate-pod` (WorkloadSpread, then SidecarSet injection) and `/validate-pod` (PodUnavailableBudget
    * on pod deletes and evictions) and register them, `failurePolicy: Fail` (README.md#sidecarset-injection; the second
    * within the validating configuration, so only with {@link validatingWebhook}). Default true;
    * `kruiseless local --no-pod-webhook` turns both off.
@@ -217,7 +218,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       cloneSet: { getPod: (namespace, name) => webhookClient.get(RESOURCES.pods, { namespace, name }) },
     });
     const podWebhook = opts.podWebhook !== false;
-    const reads = kubePodInjectionReads(webhookClient);
+    const podSteps = podMutationSteps(webhookClient, opts.settings);
     const pubSettings = (opts.settings?.podunavailablebudget ?? {}) as PubSettings;
     const pubDeps = kubePubWebhookDeps(webhookClient, pubSettings);
     const server = await startConversionServer({
@@ -226,7 +227,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       validators,
       ...(podWebhook
         ? {
-            podAdmission: (body: string) => answerPodAdmission(body, reads),
+            podAdmission: (body: string) => answerPodMutationReview(body, podSteps),
             podValidation: (body: string) => answerPodValidation(body, pubDeps),
           }
         : {}),
