@@ -10,7 +10,7 @@
  * other targets upstream follows (Jobs, StatefulSets, custom workloads).
  */
 import { selectorMatches, selectorString } from '../../api/selector.js';
-import type { JsonObject, Pod } from '../../api/types.js';
+import type { Pod } from '../../api/types.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient } from '../../kube/types.js';
@@ -73,31 +73,12 @@ async function podsControlledBy(
   return listed.items;
 }
 
-/** Canonical JSON (keys sorted), for comparing two templates. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object')
-    return `{${Object.keys(v)
-      .sort()
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
-
-/** A template without the `pod-template-hash` label (Kubernetes' `EqualIgnoreHash`). */
-function withoutHash(template: unknown): unknown {
-  const t = (template ?? {}) as JsonObject;
-  const metadata = (t.metadata ?? {}) as JsonObject;
-  const labels = { ...((metadata.labels ?? {}) as Record<string, string>) };
-  delete labels[LABEL_POD_TEMPLATE_HASH];
-  return { ...t, metadata: { ...metadata, labels } };
-}
+/** The revision a Deployment and its ReplicaSets carry (`deployment.kubernetes.io/revision`). */
+const ANNOTATION_DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
 
 /**
  * The WorkloadSpread's target and its pods (see the module doc).
- * @throws KubeApiError other than NotFound; Error when a Deployment has no ReplicaSet of its template yet (upstream's
- *   NotFound of the latest version: the pass fails and is retried)
+ * @throws KubeApiError other than NotFound
  */
 export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promise<SpreadTargets> {
   const namespace = ws.metadata.namespace ?? '';
@@ -121,16 +102,21 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
         ).items.filter((rs) => controllerRef(rs.metadata.ownerReferences)?.uid === uidOf(object))
       : [];
     pods = await podsControlledBy(kube, namespace, object, new Set(sets.map(uidOf)));
-    const template = canonical(object.spec?.template);
+    const revision = object.metadata.annotations?.[ANNOTATION_DEPLOYMENT_REVISION];
     const latest = sets.find(
-      (rs) => !rs.metadata.deletionTimestamp && canonical(withoutHash(rs.spec?.template)) === template,
+      (rs) =>
+        !rs.metadata.deletionTimestamp &&
+        revision !== undefined &&
+        rs.metadata.annotations?.[ANNOTATION_DEPLOYMENT_REVISION] === revision,
     );
-    if (!latest) throw new Error(`Deployment ${namespace}/${ref.name} latest version not found`);
-    latestVersion = latest.metadata.labels?.[LABEL_POD_TEMPLATE_HASH] ?? '';
+    // without a ReplicaSet of its revision (none created yet) OpenKruise v1.9.0 still writes the status: as versionIgnored
+    if (latest) latestVersion = latest.metadata.labels?.[LABEL_POD_TEMPLATE_HASH] ?? '';
   } else {
     pods = await podsControlledBy(kube, namespace, object, new Set([uidOf(object)]));
     if (kind === 'ReplicaSet') latestVersion = object.metadata.labels?.[LABEL_POD_TEMPLATE_HASH] ?? '';
   }
+  // upstream's `GetPodsForRef` returns no pod for a workload of 0 replicas
+  if (replicas === 0) pods = [];
   const filter = ws.spec.targetFilter?.selector;
   if (filter) pods = pods.filter((p) => selectorMatches(filter, p.metadata.labels));
   return { pods, replicas, latestVersion, kind };
