@@ -38,7 +38,7 @@ import { kubeSidecarSetValidationReads } from '../controllers/sidecarset/api/val
 import { RESOURCES } from '../kube/resources.js';
 import { answerPodMutationReview } from '../api/admission/podMutation.js';
 import { podMutationSteps } from '../controllers/podMutations.js';
-import { answerPodValidation, kubePubWebhookDeps } from '../controllers/podunavailablebudget/podWebhook.js';
+import { podValidation } from '../controllers/podValidations.js';
 import type { PubSettings } from '../controllers/podunavailablebudget/settings.js';
 import {
   LOCAL_MUTATING_WEBHOOK,
@@ -220,7 +220,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     const podWebhook = opts.podWebhook !== false;
     const podSteps = podMutationSteps(webhookClient, opts.settings);
     const pubSettings = (opts.settings?.podunavailablebudget ?? {}) as PubSettings;
-    const pubDeps = kubePubWebhookDeps(webhookClient, pubSettings);
+    const validatePod = podValidation(webhookClient, opts.settings);
     const server = await startConversionServer({
       logger,
       mutators,
@@ -228,7 +228,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       ...(podWebhook
         ? {
             podAdmission: (body: string) => answerPodMutationReview(body, podSteps),
-            podValidation: (body: string) => answerPodValidation(body, pubDeps),
+            podValidation: validatePod,
           }
         : {}),
       ...opts.conversion,

@@ -24,7 +24,13 @@ import { controllerRef } from '../../podset/ownership.js';
 import { isPodActive } from '../../podset/pods.js';
 import { groupOf, WORKLOADSPREAD_RESOURCE } from './api/resource.js';
 import type { WorkloadSpread, WorkloadSpreadStatus } from './api/types.js';
-import { decideLedger, hasPercentSubset, injectSubset, podVersion } from './plan/index.js';
+import {
+  decideLedger,
+  hasPercentSubset,
+  injectSubset,
+  podVersion,
+  type LedgerOperation,
+} from './plan/index.js';
 import { workloadSpreadEnabled, type WorkloadSpreadSettings } from './settings.js';
 import { getSpreadWorkload } from './targets.js';
 
@@ -167,14 +173,17 @@ async function matchingWorkloadSpread(
 }
 
 /**
- * The subset for `pod` with its record written (see the module doc).
+ * The subset for `pod` with its record written (see the module doc); for a deletion or eviction, the record of the
+ * pod leaving `podSubset`.
  * @returns the subset's name ('' for none) and the generated uid ('' for none)
  * @throws KubeApiError when a read or the last write fails
  */
-async function acquireSubset(
+export async function acquireSubset(
   deps: WorkloadSpreadWebhookDeps,
   first: WorkloadSpread,
   pod: Pod,
+  operation: LedgerOperation = 'Create',
+  podSubset?: string,
 ): Promise<{ subset: string; uid: string; ws: WorkloadSpread }> {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const namespace = first.metadata.namespace ?? '';
@@ -190,8 +199,9 @@ async function acquireSubset(
       hasPercentSubset(ws) && (ws.status?.versionedSubsetStatuses?.[version]?.length ?? 0) === 0;
     const decision = decideLedger({
       ws,
-      operation: 'Create',
+      operation,
       podName: pod.metadata.name ?? '',
+      ...(podSubset !== undefined ? { podSubset } : {}),
       version,
       replicas: needsReplicas ? await deps.targetReplicas(ws) : 0,
       now: (deps.now ?? (() => new Date()))(),
