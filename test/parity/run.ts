@@ -187,6 +187,11 @@ async function applyStep(
     return meta.name;
   }
   if ('createPod' in step) return void (await cluster.createPod(namespace, step.createPod));
+  if ('createWorkload' in step) return void (await cluster.createWorkload(namespace, step.createWorkload));
+  if ('scaleWorkload' in step) {
+    const { kind, name: workload, replicas } = step.scaleWorkload;
+    return void (await cluster.scaleWorkload(namespace, kind, workload, replicas));
+  }
   if ('resourceQuota' in step)
     return void (await cluster.putResourceQuota(namespace, QUOTA_NAME, step.resourceQuota.hard));
   if (!name) throw new Error(`a step before the ${cluster.kind.kind} was created`);

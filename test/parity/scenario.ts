@@ -64,6 +64,14 @@ export const TaintRefSchema = z
   })
   .strict();
 
+/** The workloads `createWorkload` and `scaleWorkload` steps address, by Kind. */
+export const WORKLOAD_RESOURCES: Readonly<
+  Record<string, { group: string; version: string; plural: string }>
+> = {
+  CloneSet: { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'clonesets' },
+  Deployment: { group: 'apps', version: 'v1', plural: 'deployments' },
+};
+
 /** The node steps: each changes one node, which the runner restores after the scenario (test/parity/nodes.ts). */
 export const NODE_STEP_KEYS = [
   'labelNode',
@@ -78,6 +86,19 @@ export const StepSchema = z.union([
   z.object({ apply: z.string() }).strict(),
   z.object({ create: JsonObjectSchema }).strict(),
   z.object({ createPod: JsonObjectSchema }).strict(),
+  /**
+   * Creates, in the scenario's namespace, a workload the scenario's object acts on (a WorkloadSpread's target): one of
+   * {@link WORKLOAD_RESOURCES}' kinds, by its `kind`; each side's own controller runs it.
+   */
+  z.object({ createWorkload: JsonObjectSchema }).strict(),
+  /** Sets `spec.replicas` of such a workload, by kind and name (a merge patch of the object). */
+  z
+    .object({
+      scaleWorkload: z
+        .object({ kind: z.string().min(1), name: z.string().min(1), replicas: z.number().int().min(0) })
+        .strict(),
+    })
+    .strict(),
   z.object({ patch: JsonObjectSchema }).strict(),
   /** Deletes the scenario's object (the one created last), leaving what it made. */
   z.object({ deleteObject: z.literal(true) }).strict(),
