@@ -31,6 +31,7 @@ export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterComma
   daemonset: [],
   // no PodUnavailableBudget commands yet
   podunavailablebudget: [],
+  workloadspread: [],
 };
 
 /**

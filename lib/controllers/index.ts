@@ -12,6 +12,7 @@ import { advancedCronJob } from './advancedcronjob/index.js';
 import { daemonSet } from './daemonset/index.js';
 import { podUnavailableBudget } from './podunavailablebudget/index.js';
 import { admitPodUpdate } from './podunavailablebudget/podWebhook.js';
+import { workloadSpread } from './workloadspread/index.js';
 import type { Controller } from './controller.js';
 
 export { CONTROLLER_KINDS, KNOWN_KINDS, kindsOf } from './kinds.js';
@@ -26,6 +27,7 @@ export const CONTROLLERS: readonly Controller[] = [
   advancedCronJob,
   daemonSet,
   podUnavailableBudget,
+  workloadSpread,
 ];
 
 /** The registered controller of a kind (`<group>/<Kind>`), or undefined. */

@@ -12,6 +12,7 @@ import { sidecarSetKind } from './sidecarset/kind.js';
 import { advancedCronJobKind } from './advancedcronjob/kind.js';
 import { daemonSetKind } from './daemonset/kind.js';
 import { podUnavailableBudgetKind } from './podunavailablebudget/kind.js';
+import { workloadSpreadKind } from './workloadspread/kind.js';
 import type { ControllerKind } from './controller.js';
 
 /** Every registered controller's light part, in registration order. */
@@ -23,6 +24,7 @@ export const CONTROLLER_KINDS: readonly ControllerKind[] = [
   advancedCronJobKind,
   daemonSetKind,
   podUnavailableBudgetKind,
+  workloadSpreadKind,
 ];
 
 /** A {@link KindLookup} over `controllers`: the request parser's known kinds and their scope. */

@@ -37,8 +37,9 @@ import { admissionValidators } from '../controllers/validations.js';
 import { kubeSidecarSetValidationReads } from '../controllers/sidecarset/api/validating.js';
 import { kubePubValidationReads } from '../controllers/podunavailablebudget/api/validating.js';
 import { RESOURCES } from '../kube/resources.js';
-import { answerPodAdmission, kubePodInjectionReads } from '../controllers/sidecarset/podWebhook.js';
-import { answerPodValidation, kubePubWebhookDeps } from '../controllers/podunavailablebudget/podWebhook.js';
+import { answerPodMutationReview } from '../api/admission/podMutation.js';
+import { podMutationSteps } from '../controllers/podMutations.js';
+import { podValidation } from '../controllers/podValidations.js';
 import type { PubSettings } from '../controllers/podunavailablebudget/settings.js';
 import {
   LOCAL_MUTATING_WEBHOOK,
@@ -104,7 +105,7 @@ export interface EmbeddedOptions {
    */
   conversion?: ConversionServerOptions;
   /**
-   * With {@link conversion}: also serve `/mutate-pod` (SidecarSet injection) and `/validate-pod` (PodUnavailableBudget
+   * With {@link conversion}: also serve `/mutate-pod` (WorkloadSpread, then SidecarSet injection) and `/validate-pod` (PodUnavailableBudget
    * on pod deletes and evictions) and register them, `failurePolicy: Fail` (README.md#sidecarset-injection; the second
    * within the validating configuration, so only with {@link validatingWebhook}). Default true;
    * `kruiseless local --no-pod-webhook` turns both off.
@@ -219,17 +220,17 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       cloneSet: { getPod: (namespace, name) => webhookClient.get(RESOURCES.pods, { namespace, name }) },
     });
     const podWebhook = opts.podWebhook !== false;
-    const reads = kubePodInjectionReads(webhookClient);
+    const podSteps = podMutationSteps(webhookClient, opts.settings);
     const pubSettings = (opts.settings?.podunavailablebudget ?? {}) as PubSettings;
-    const pubDeps = kubePubWebhookDeps(webhookClient, pubSettings);
+    const validatePod = podValidation(webhookClient, opts.settings);
     const server = await startConversionServer({
       logger,
       mutators,
       validators,
       ...(podWebhook
         ? {
-            podAdmission: (body: string) => answerPodAdmission(body, reads),
-            podValidation: (body: string) => answerPodValidation(body, pubDeps),
+            podAdmission: (body: string) => answerPodMutationReview(body, podSteps),
+            podValidation: validatePod,
           }
         : {}),
       ...opts.conversion,

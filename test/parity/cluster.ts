@@ -20,6 +20,7 @@ import {
 } from '@kubernetes/client-node';
 import { IMAGE_PULL_JOBS, releaseImagePullJobs } from './imagePullJobRelease.js';
 import type { ParityKind } from './kind.js';
+import { WORKLOAD_RESOURCES } from './scenario.js';
 
 /** The scenario's object as read (only what the runner looks at is typed). */
 export interface KruiseObject {
@@ -201,6 +202,17 @@ export class ParityCluster {
     });
   }
 
+  /**
+   * Sets `spec.replicas` of the workload `kind`/`name` of `namespace` (a merge patch).
+   * @throws Error for a kind not of {@link WORKLOAD_RESOURCES}
+   */
+  async scaleWorkload(namespace: string, kind: string, name: string, replicas: number): Promise<void> {
+    await this.custom.patchNamespacedCustomObject(
+      { ...workloadResource(kind), namespace, name, body: { spec: { replicas } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+  }
+
   /** Creates a pod in `namespace` (a cluster-scoped kind's scenario makes the pods its object acts on). */
   async createPod(namespace: string, manifest: Record<string, unknown>): Promise<void> {
     await this.core.createNamespacedPod({
@@ -371,6 +383,16 @@ export class ParityCluster {
     ]);
     return { object, pods, pvcs, revisions, imagePullJobs, events };
   }
+}
+
+/**
+ * Where a workload of `kind` is served.
+ * @throws Error for a kind not of {@link WORKLOAD_RESOURCES}
+ */
+function workloadResource(kind: string): { group: string; version: string; plural: string } {
+  const resource = WORKLOAD_RESOURCES[kind];
+  if (!resource) throw new Error(`no workload resource for kind ${kind}`);
+  return resource;
 }
 
 /** HTTP status of a client-node ApiException (`code`), or undefined for other errors. */

@@ -193,6 +193,10 @@ async function applyStep(
     return void (await cluster.patchAny(namespace, { apiVersion, kind, name: workload }, patch));
   }
   if ('deleteWorkload' in step) return void (await cluster.deleteAny(namespace, step.deleteWorkload));
+  if ('scaleWorkload' in step) {
+    const { kind, name: workload, replicas } = step.scaleWorkload;
+    return void (await cluster.scaleWorkload(namespace, kind, workload, replicas));
+  }
   if ('resourceQuota' in step)
     return void (await cluster.putResourceQuota(namespace, QUOTA_NAME, step.resourceQuota.hard));
   if (!name) throw new Error(`a step before the ${cluster.kind.kind} was created`);

@@ -64,6 +64,14 @@ export const TaintRefSchema = z
   })
   .strict();
 
+/** The workloads `createWorkload` and `scaleWorkload` steps address, by Kind. */
+export const WORKLOAD_RESOURCES: Readonly<
+  Record<string, { group: string; version: string; plural: string }>
+> = {
+  CloneSet: { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'clonesets' },
+  Deployment: { group: 'apps', version: 'v1', plural: 'deployments' },
+};
+
 /** The node steps: each changes one node, which the runner restores after the scenario (test/parity/nodes.ts). */
 export const NODE_STEP_KEYS = [
   'labelNode',
@@ -91,6 +99,14 @@ export const StepSchema = z.union([
   z
     .object({
       deleteWorkload: z.object({ apiVersion: z.string(), kind: z.string(), name: z.string() }).strict(),
+    })
+    .strict(),
+  /** Sets `spec.replicas` of such a workload, by kind and name (a merge patch of the object). */
+  z
+    .object({
+      scaleWorkload: z
+        .object({ kind: z.string().min(1), name: z.string().min(1), replicas: z.number().int().min(0) })
+        .strict(),
     })
     .strict(),
   z.object({ patch: JsonObjectSchema }).strict(),

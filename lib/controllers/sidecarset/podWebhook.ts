@@ -6,13 +6,13 @@
  * does SidecarSet injection only (OpenKruise's handler `PodCreateHandler.Handle` also runs readiness-gate, WorkloadSpread,
  * launch-priority, PUB, PersistentPodState and probe steps, none of which Kruiseless serves yet).
  */
+import type { MutationAnswer } from '../../api/admission/mutation.js';
 import {
-  patchAnswer,
-  readAdmissionReview,
-  refusal,
-  type MutationAnswer,
-} from '../../api/admission/mutation.js';
-import { isJsonObject, type ControllerRevision, type JsonObject, type Pod } from '../../api/types.js';
+  answerPodMutationReview,
+  type PodMutationResult,
+  type PodMutationStep,
+} from '../../api/admission/podMutation.js';
+import type { ControllerRevision, Pod } from '../../api/types.js';
 import { errorMessage } from '../../core/errors.js';
 import { classifyWriteError } from '../../kube/errors.js';
 import { listAll, type KubeClient } from '../../kube/index.js';
@@ -119,64 +119,65 @@ export async function withPinnedRevisions(
 }
 
 /**
- * Answers one AdmissionReview body for pods. A request that is not a pod CREATE (another resource, a subresource,
- * another operation) is allowed unchanged, as upstream skips it.
- * @param now the `updateTimestamp` written into the hash annotations (default: the current time)
+ * SidecarSet injection as a step of the pod mutating webhook (lib/api/admission/podMutation.ts): reads the
+ * SidecarSets and the pod's namespace, applies pinned revisions and the pure injector.
+ * @param now the `updateTimestamp` written into the hash annotations (default: the time of each call)
  * @param random the draw of a `Partial` injection policy with a percent partition, in [0, 1) (default `Math.random`)
- * @returns never throws: 400/413 for a body that is not an AdmissionReview v1 (./mutation.ts); 200 with a refusal,
- *   code 400, for an object that is not a pod or a pod OpenKruise refuses (SidecarInjectionError), code 500 when a read
- *   fails (as OpenKruise's `admission.Errored(500)`, the API server then refuses the pod: failurePolicy does not
- *   apply to an answer); else 200 allowed, with the patch when something is injected
+ * @returns a step that refuses with code 500 a pod OpenKruise refuses (SidecarInjectionError) and when a
+ *   read fails (as OpenKruise's `admission.Errored(500)`: the API server then refuses the pod, failurePolicy does not
+ *   apply to an answer)
  */
-export async function answerPodAdmission(
+export function sidecarSetPodStep(
+  reads: PodInjectionReads,
+  now?: Date,
+  random: () => number = Math.random,
+): PodMutationStep {
+  return async (pod, context) => {
+    const namespace = context.namespace;
+    let sidecarSets: SidecarSet[];
+    let namespaceLabels: Record<string, string> | undefined;
+    try {
+      [sidecarSets, namespaceLabels] = await Promise.all([
+        reads.sidecarSets(),
+        reads.namespaceLabels(namespace),
+      ]);
+    } catch (e) {
+      return fail(
+        500,
+        `sidecar injection could not read SidecarSets or namespace ${namespace}: ${errorMessage(e)}`,
+      );
+    }
+    try {
+      const injected = await withPinnedRevisions(reads, pod, namespace, namespaceLabels, sidecarSets, random);
+      const result = injectSidecars({
+        pod,
+        ...(context.requestNamespace ? { requestNamespace: context.requestNamespace } : {}),
+        namespaceLabels,
+        sidecarSets: injected,
+        now: now ?? new Date(),
+      });
+      return { pod: result.pod };
+    } catch (e) {
+      if (e instanceof SidecarInjectionError) return fail(500, `sidecar injection: ${e.message}`);
+      if (classifyWriteError(e) !== 'notApi')
+        return fail(500, `sidecar injection could not read a pinned revision: ${errorMessage(e)}`);
+      return fail(500, `sidecar injection failed: ${errorMessage(e)}`);
+    }
+  };
+}
+
+const fail = (code: number, message: string): PodMutationResult => ({ refuse: { code, message } });
+
+/**
+ * Answers one AdmissionReview body for pods with SidecarSet injection only ({@link sidecarSetPodStep} in the frame of
+ * lib/api/admission/podMutation.ts): a request that is not a pod CREATE is allowed unchanged, as upstream skips it.
+ * @returns never throws: what `answerPodMutationReview` answers
+ */
+export function answerPodAdmission(
   body: string,
   reads: PodInjectionReads,
   now: Date = new Date(),
   random: () => number = Math.random,
 ): Promise<MutationAnswer> {
-  const read = readAdmissionReview(body);
-  if ('answer' in read) return read.answer;
-  const req = read.request;
-  const isPodCreate =
-    req.resource.group === '' &&
-    req.resource.resource === 'pods' &&
-    !req.subResource &&
-    req.operation === 'CREATE';
-  if (!isPodCreate || req.object === null || req.object === undefined) return patchAnswer(req.uid, {}, {});
-  const object = req.object as JsonObject;
-  const spec = object.spec;
-  if (!isJsonObject(object.metadata) || !isJsonObject(spec) || !Array.isArray(spec.containers))
-    return refusal(req.uid, 400, 'the object is not a Pod: metadata, spec and spec.containers are required');
-  const pod = object as unknown as Pod;
-  const namespace = pod.metadata.namespace || req.namespace || 'default';
-  let sidecarSets: SidecarSet[];
-  let namespaceLabels: Record<string, string> | undefined;
-  try {
-    [sidecarSets, namespaceLabels] = await Promise.all([
-      reads.sidecarSets(),
-      reads.namespaceLabels(namespace),
-    ]);
-  } catch (e) {
-    return refusal(
-      req.uid,
-      500,
-      `sidecar injection could not read SidecarSets or namespace ${namespace}: ${errorMessage(e)}`,
-    );
-  }
-  try {
-    const injected = await withPinnedRevisions(reads, pod, namespace, namespaceLabels, sidecarSets, random);
-    const result = injectSidecars({
-      pod,
-      ...(req.namespace ? { requestNamespace: req.namespace } : {}),
-      namespaceLabels,
-      sidecarSets: injected,
-      now,
-    });
-    return patchAnswer(req.uid, object, result.pod as unknown as JsonObject);
-  } catch (e) {
-    if (e instanceof SidecarInjectionError) return refusal(req.uid, 500, `sidecar injection: ${e.message}`);
-    if (classifyWriteError(e) !== 'notApi')
-      return refusal(req.uid, 500, `sidecar injection could not read a pinned revision: ${errorMessage(e)}`);
-    return refusal(req.uid, 500, `sidecar injection failed: ${errorMessage(e)}`);
-  }
+  return answerPodMutationReview(body, [sidecarSetPodStep(reads, now, random)]);
 }

@@ -10,6 +10,7 @@ import { sidecarSet } from './sidecarset/index.js';
 import { advancedCronJob } from './advancedcronjob/index.js';
 import { daemonSet } from './daemonset/index.js';
 import { podUnavailableBudget } from './podunavailablebudget/index.js';
+import { workloadSpread } from './workloadspread/index.js';
 import { KruiselessError } from '../../../lib/core/errors.js';
 
 /** The kinds, in run order. */
@@ -21,6 +22,7 @@ export const PARITY_KINDS: readonly ParityKind[] = [
   advancedCronJob,
   daemonSet,
   podUnavailableBudget,
+  workloadSpread,
 ];
 
 /** `--kind` named no kind of {@link PARITY_KINDS}. */

@@ -205,7 +205,7 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
   });
 });
 
-test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob, Advanced DaemonSet and PodUnavailableBudget): 58 calls of the reconciler, 38 reads and 19 refused writes of the watcher, 45 refused to both', () => {
+test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob, Advanced DaemonSet, PodUnavailableBudget and WorkloadSpread): 60 calls of the reconciler, 41 reads and 20 refused writes of the watcher, 49 refused to both', () => {
   const e = accessExpectations();
   const count = (groups: string, expected: boolean) =>
     e.filter((x) => x.groups.join('+') === groups && x.expected === expected).length;
@@ -215,7 +215,7 @@ test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarS
     watcherDenied: count('kruiseless:watcher', false),
     bothDenied: count('kruiseless:controller+kruiseless:watcher', false),
     total: e.length,
-  }).toEqual({ controllerAllowed: 58, watcherAllowed: 38, watcherDenied: 19, bothDenied: 45, total: 160 });
+  }).toEqual({ controllerAllowed: 60, watcherAllowed: 41, watcherDenied: 20, bothDenied: 49, total: 170 });
 });
 
 test('objectRef names objects as kubectl does', () => {

@@ -13,7 +13,7 @@ import {
 } from '../../../lib/controllers/index.js';
 
 describe('the registry', () => {
-  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset, advancedcronjob, daemonset (Advanced DaemonSet) and podunavailablebudget', () => {
+  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset, advancedcronjob, daemonset (Advanced DaemonSet), podunavailablebudget and workloadspread', () => {
     expect(CONTROLLERS.map((c) => c.name)).toEqual([
       'cloneset',
       'statefulset',
@@ -22,7 +22,10 @@ describe('the registry', () => {
       'advancedcronjob',
       'daemonset',
       'podunavailablebudget',
+      'workloadspread',
     ]);
+    expect(controllerByKind('apps.kruise.io/WorkloadSpread')?.name).toBe('workloadspread');
+    expect(KNOWN_KINDS('apps.kruise.io/WorkloadSpread')).toEqual({ namespaced: true });
     expect(controllerByKind('policy.kruise.io/PodUnavailableBudget')?.name).toBe('podunavailablebudget');
     expect(KNOWN_KINDS('policy.kruise.io/PodUnavailableBudget')).toEqual({ namespaced: true });
     expect(controllerByKind('apps.kruise.io/DaemonSet')?.name).toBe('daemonset');

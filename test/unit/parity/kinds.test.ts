@@ -47,6 +47,7 @@ describe('--kind', () => {
       'advancedcronjob',
       'daemonset',
       'podunavailablebudget',
+      'workloadspread',
     ]);
     expect(selectKinds(undefined)).toEqual(PARITY_KINDS);
   });
@@ -60,7 +61,7 @@ describe('--kind', () => {
   it('refuses an unknown kind in one line naming the known ones', () => {
     expect(() => selectKinds('uniteddeployment')).toThrow(UnknownKindError);
     expect(() => selectKinds('uniteddeployment')).toThrow(
-      'unknown kind "uniteddeployment" (known: cloneset, statefulset, broadcastjob, sidecarset, advancedcronjob, daemonset, podunavailablebudget)',
+      'unknown kind "uniteddeployment" (known: cloneset, statefulset, broadcastjob, sidecarset, advancedcronjob, daemonset, podunavailablebudget, workloadspread)',
     );
   });
 });

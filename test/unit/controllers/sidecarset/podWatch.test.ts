@@ -21,13 +21,14 @@ describe('SidecarSet pod watch (enqueueRequestForPod)', () => {
     expect(await sidecarSetsForPod(pod())).toEqual([]);
   });
 
-  it('is the stream of every pod (no label selector, shared with the PodUnavailableBudget) and makes namespace-less requests, reading nothing', async () => {
+  it('is the stream of every pod (no label selector, shared with the PodUnavailableBudget and the WorkloadSpread) and makes namespace-less requests, reading nothing', async () => {
     const stream = watchStreams(CONTROLLERS).find(
       (s) => s.watched.plural === 'pods' && s.labelSelector === undefined,
     );
     expect(stream?.consumers.map((c) => c.controller.kind)).toEqual([
       'apps.kruise.io/SidecarSet',
       'policy.kruise.io/PodUnavailableBudget',
+      'apps.kruise.io/WorkloadSpread',
     ]);
     const reads = {
       cluster: 'c1',

@@ -1,0 +1,26 @@
+/**
+ * The steps of the pod mutating webhook (`/mutate-pod`, lib/api/admission/podMutation.ts), in the order OpenKruise
+ * v1.9.0's `PodCreateHandler.Handle` (pkg/webhook/pod/mutating/pod_create_update_handler.go) runs them: WorkloadSpread
+ * (under its gate), then SidecarSet injection. Readiness-gate injection, container launch priority, the PUB
+ * annotation, PersistentPodState and the probe steps upstream runs around them are not served yet.
+ */
+import type { PodMutationStep } from '../api/admission/podMutation.js';
+import type { KubeClient } from '../kube/types.js';
+import { kubePodInjectionReads, sidecarSetPodStep } from './sidecarset/podWebhook.js';
+import { kubeWorkloadSpreadWebhookDeps, workloadSpreadPodStep } from './workloadspread/podWebhook.js';
+import type { WorkloadSpreadSettings } from './workloadspread/settings.js';
+
+/**
+ * The pod mutating steps over the cluster's client.
+ * @param settings controller name → its parsed settings (the WorkloadSpread gate under `workloadspread`)
+ */
+export function podMutationSteps(
+  kube: Pick<KubeClient, 'get' | 'list' | 'replace'>,
+  settings: Readonly<Record<string, unknown>> = {},
+): PodMutationStep[] {
+  const ws = (settings.workloadspread ?? {}) as WorkloadSpreadSettings;
+  return [
+    workloadSpreadPodStep(kubeWorkloadSpreadWebhookDeps(kube, ws)),
+    sidecarSetPodStep(kubePodInjectionReads(kube)),
+  ];
+}

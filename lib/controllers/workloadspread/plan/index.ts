@@ -1,0 +1,11 @@
+/** The WorkloadSpread planners: pure functions of the objects read (no I/O under plan/). */
+export { decideLedger, hasPercentSubset, initialSubsetStatuses, rfc3339Seconds } from './ledger.js';
+export type { LedgerDecision, LedgerInput, LedgerOperation } from './ledger.js';
+export { injectSubset } from './inject.js';
+export { injectedAnnotation, injectedOf, placedBy } from './injected.js';
+export { planDeletionCosts, type DeletionCostPatch } from './deletionCost.js';
+export { planStatus, subsetMax, type StatusEvent, type StatusPlan } from './status.js';
+export { podsBySubset, podsByVersion, type SubsetPods } from './subsetPods.js';
+export { hasVersionedStatus, podVersion } from './version.js';
+export { strategicMergePod } from './strategicMerge.js';
+export { planWorkloadSpread, type TargetsRead, type WorkloadSpreadPlan } from './plan.js';

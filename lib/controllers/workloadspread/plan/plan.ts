@@ -1,0 +1,62 @@
+/**
+ * OpenKruise: pkg/controller/workloadspread/workloadspread_controller.go `syncWorkloadSpread` (v1.9.0): the whole
+ * pass's decision as one record — the deletion costs to write, the status, whether it changed, the Warnings, and
+ * when to look again.
+ */
+import type { Pod } from '../../../api/types.js';
+import type { WorkloadSpread, WorkloadSpreadStatus } from '../api/types.js';
+import { planDeletionCosts, type DeletionCostPatch } from './deletionCost.js';
+import { planStatus, type StatusEvent } from './status.js';
+import { podsBySubset, podsByVersion } from './subsetPods.js';
+
+/** What the pass read of the target (lib/controllers/workloadspread/targets.ts `SpreadTargets`). */
+export interface TargetsRead {
+  pods: readonly Pod[];
+  replicas: number;
+  latestVersion: string;
+}
+
+/** One pass's decision. */
+export interface WorkloadSpreadPlan {
+  deletionCosts: DeletionCostPatch[];
+  status: WorkloadSpreadStatus;
+  /** Whether `status` differs from the stored one. */
+  changed: boolean;
+  events: StatusEvent[];
+  /** When the earliest pending record runs out, ms from now. */
+  recheckAfterMs?: number;
+}
+
+/** JSON with object keys sorted, for comparing statuses. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}
+
+/**
+ * The pass's decision.
+ * @param now ms since the epoch
+ */
+export function planWorkloadSpread(
+  ws: WorkloadSpread,
+  targets: TargetsRead,
+  now: number,
+): WorkloadSpreadPlan {
+  const byVersion = podsByVersion(ws, targets.pods);
+  const all = podsBySubset(ws, targets.pods);
+  const deletionCosts = planDeletionCosts(ws, byVersion, targets.latestVersion, targets.replicas);
+  const { status, events, recheckAfterMs } = planStatus(ws, all, byVersion, targets.replicas, now);
+  return {
+    deletionCosts,
+    status,
+    changed: canonical(status) !== canonical(ws.status ?? {}),
+    events,
+    ...(recheckAfterMs !== undefined ? { recheckAfterMs } : {}),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * OpenKruise: pkg/controller/workloadspread/workloadspread_controller.go `getPodsForWorkloadSpread` /
+ * `filterWorkload` over pkg/util/controllerfinder `GetPodsForRef`, update_pod_deletion_cost.go
+ * `getWorkloadLatestVersion` and pkg/util/workloadspread/workloadspread.go `GetWorkloadVersion` (v1.9.0), with the
+ * informer cache replaced by quorum reads.
+ *
+ * The target workload of a WorkloadSpread and its pods: a CloneSet's pods are those its controller reference names
+ * (matching its selector); a Deployment's those of the ReplicaSets it controls; a ReplicaSet's its own. The pods the
+ * `targetFilter` selector leaves out are not counted. Kruiseless gaps: `targetFilter.replicasPathList` and the
+ * other targets upstream follows (Jobs, StatefulSets, custom workloads).
+ */
+import { selectorMatches, selectorString } from '../../api/selector.js';
+import type { Pod } from '../../api/types.js';
+import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
+import { RESOURCES } from '../../kube/resources.js';
+import type { KubeClient } from '../../kube/types.js';
+import { controllerRef } from '../../podset/ownership.js';
+import { LABEL_POD_TEMPLATE_HASH, VERSION_IGNORED } from './api/keys.js';
+import {
+  SPREAD_WORKLOAD_RESOURCES,
+  spreadWorkloadOf,
+  type SpreadWorkload,
+  type SpreadWorkloadKind,
+} from './api/resource.js';
+import type { WorkloadSpread } from './api/types.js';
+
+/** The reads the resolution makes. */
+export type TargetReads = Pick<KubeClient, 'get' | 'list'>;
+
+/** A WorkloadSpread's target as read: its pods, replicas and latest version. */
+export interface SpreadTargets {
+  /** The target's pods (terminating and finished ones included), minus those `targetFilter` leaves out. */
+  pods: Pod[];
+  /** The target's `spec.replicas` (1 when absent); 0 when the target does not exist. */
+  replicas: number;
+  /** The version the target creates pods of now (`versionIgnored` but for a Deployment or ReplicaSet). */
+  latestVersion: string;
+  /** The target's Kind, undefined when it is not one this cut follows or does not exist. */
+  kind?: SpreadWorkloadKind;
+}
+
+/**
+ * The workload `ref` names in `namespace`, undefined when it is not one this cut follows or does not exist.
+ * @throws KubeApiError other than NotFound
+ */
+export async function getSpreadWorkload(
+  kube: Pick<KubeClient, 'get'>,
+  namespace: string,
+  ref: { apiVersion?: string; kind?: string; name?: string },
+): Promise<{ kind: SpreadWorkloadKind; object: SpreadWorkload } | undefined> {
+  const kind = spreadWorkloadOf(ref);
+  if (!kind || !ref.name) return undefined;
+  const object = await kube.get(SPREAD_WORKLOAD_RESOURCES[kind], { namespace, name: ref.name });
+  return object ? { kind, object } : undefined;
+}
+
+const uidOf = (o: { metadata: { uid?: string } }) => o.metadata.uid ?? '';
+
+async function podsControlledBy(
+  kube: TargetReads,
+  namespace: string,
+  workload: SpreadWorkload,
+  owners: ReadonlySet<string>,
+): Promise<Pod[]> {
+  const selector = workload.spec?.selector;
+  if (!selector) return [];
+  const listed = await listAll(
+    kube,
+    RESOURCES.pods,
+    { namespace, labelSelector: selectorString(selector), limit: LIST_PAGE_SIZE },
+    (p) => owners.has(controllerRef(p.metadata.ownerReferences)?.uid ?? ''),
+  );
+  return listed.items;
+}
+
+/** The revision a Deployment and its ReplicaSets carry (`deployment.kubernetes.io/revision`). */
+const ANNOTATION_DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
+
+/**
+ * The WorkloadSpread's target and its pods (see the module doc).
+ * @throws KubeApiError other than NotFound
+ */
+export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promise<SpreadTargets> {
+  const namespace = ws.metadata.namespace ?? '';
+  const ref = ws.spec.targetRef;
+  const none: SpreadTargets = { pods: [], replicas: 0, latestVersion: VERSION_IGNORED };
+  if (!ref) return none;
+  const found = await getSpreadWorkload(kube, namespace, ref);
+  if (!found) return none;
+  const { kind, object } = found;
+  const replicas = object.spec?.replicas ?? 1;
+  let pods: Pod[];
+  let latestVersion = VERSION_IGNORED;
+  if (kind === 'Deployment') {
+    const selector = object.spec?.selector;
+    const sets = selector
+      ? (
+          await listAll(kube, SPREAD_WORKLOAD_RESOURCES.ReplicaSet, {
+            namespace,
+            labelSelector: selectorString(selector),
+          })
+        ).items.filter((rs) => controllerRef(rs.metadata.ownerReferences)?.uid === uidOf(object))
+      : [];
+    pods = await podsControlledBy(kube, namespace, object, new Set(sets.map(uidOf)));
+    const revision = object.metadata.annotations?.[ANNOTATION_DEPLOYMENT_REVISION];
+    const latest = sets.find(
+      (rs) =>
+        !rs.metadata.deletionTimestamp &&
+        revision !== undefined &&
+        rs.metadata.annotations?.[ANNOTATION_DEPLOYMENT_REVISION] === revision,
+    );
+    // without a ReplicaSet of its revision (none created yet) OpenKruise v1.9.0 still writes the status: as versionIgnored
+    if (latest) latestVersion = latest.metadata.labels?.[LABEL_POD_TEMPLATE_HASH] ?? '';
+  } else {
+    pods = await podsControlledBy(kube, namespace, object, new Set([uidOf(object)]));
+    if (kind === 'ReplicaSet') latestVersion = object.metadata.labels?.[LABEL_POD_TEMPLATE_HASH] ?? '';
+  }
+  // upstream's `GetPodsForRef` returns no pod for a workload of 0 replicas
+  if (replicas === 0) pods = [];
+  const filter = ws.spec.targetFilter?.selector;
+  if (filter) pods = pods.filter((p) => selectorMatches(filter, p.metadata.labels));
+  return { pods, replicas, latestVersion, kind };
+}

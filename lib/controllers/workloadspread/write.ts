@@ -1,0 +1,43 @@
+/**
+ * The WorkloadSpread's writes over the generic client (lib/kube): its status through the status subresource
+ * (OpenKruise's `writeWorkloadSpreadStatus`, `Status().Update`), and a pod's deletion cost (`patchPodDeletionCost`,
+ * a strategic-merge patch of the annotation).
+ */
+import { RESOURCES } from '../../kube/resources.js';
+import type { KubeClient } from '../../kube/types.js';
+import { ANNOTATION_POD_DELETION_COST } from './api/keys.js';
+import { WORKLOADSPREAD_RESOURCE } from './api/resource.js';
+import type { WorkloadSpread, WorkloadSpreadStatus } from './api/types.js';
+
+/**
+ * Replace `.status`: one PUT of `ws` with `status`, its resourceVersion the precondition.
+ * @returns the WorkloadSpread as stored
+ * @throws KubeApiError (Conflict, NotFound, ...)
+ */
+export function updateWorkloadSpreadStatus(
+  kube: Pick<KubeClient, 'replace'>,
+  ws: WorkloadSpread,
+  status: WorkloadSpreadStatus,
+): Promise<WorkloadSpread> {
+  return kube.replace(WORKLOADSPREAD_RESOURCE, { ...ws, status }, { subresource: 'status' });
+}
+
+/**
+ * Set pod `name`'s deletion cost annotation to `cost`.
+ * @throws KubeApiError (NotFound when the pod is gone, ...)
+ */
+export async function patchPodDeletionCost(
+  kube: Pick<KubeClient, 'patch'>,
+  namespace: string,
+  name: string,
+  cost: string,
+): Promise<void> {
+  await kube.patch(
+    RESOURCES.pods,
+    { namespace, name },
+    {
+      type: 'strategic-merge',
+      body: { metadata: { annotations: { [ANNOTATION_POD_DELETION_COST]: cost } } },
+    },
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * WorkloadSpread in the parity harness: `apps.kruise.io/v1beta1 workloadspreads` (the version both OpenKruise and
+ * Kruiseless's CRD store, and the only one Kruiseless reads until it converts v1alpha1), its target created by a
+ * `createWorkload` step after it (a CloneSet or a Deployment, run by each side's own controller) and scaled by
+ * `scaleWorkload`. The snapshot holds every pod of the namespace: the subset each was placed in (node terms,
+ * tolerations, patch, the matched-workloadspread annotation) and its deletion cost. Scenarios name the WorkloadSpread
+ * as its target, so the target's pods are `<name>-<instance id>` (CloneSet) or `<name>-<pod-template-hash>-<5>`
+ * (Deployment), normalised to `<name>-<id>`. No field names pods to delete. Scenarios:
+ * `test/parity/scenarios/workloadspread/`.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { parse } from 'yaml';
+import type { ParityKind } from '../../kind.js';
+import { DeliberateSchema } from '../../scenario.js';
+
+/** The WorkloadSpread's parity entry. */
+export const workloadSpread: ParityKind = {
+  name: 'workloadspread',
+  kind: 'WorkloadSpread',
+  resource: { group: 'apps.kruise.io', version: 'v1beta1', plural: 'workloadspreads' },
+  // a CloneSet target's pods carry OpenKruise's `appspub.CloneSetInstanceID`
+  instanceIdLabel: 'apps.kruise.io/cloneset-instance-id',
+  // a CloneSet's 5-character instance id, or a Deployment's ReplicaSet hash and the pod's 5 characters
+  nameSuffixPattern: '(?:[a-z0-9]{6,10}-)?[a-z0-9]{5}',
+  perReconcileEventReasons: new Set(),
+  conflictOnlyConditionTypes: new Set(),
+  deliberate: z
+    .array(DeliberateSchema)
+    .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),
+};
