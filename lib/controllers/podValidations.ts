@@ -8,10 +8,8 @@ import type { MutationAnswer } from '../api/admission/mutation.js';
 import type { KubeClient } from '../kube/types.js';
 import { RESOURCES } from '../kube/resources.js';
 import { answerPodValidation, kubePubWebhookDeps } from './podunavailablebudget/podWebhook.js';
-import type { PubSettings } from './podunavailablebudget/settings.js';
 import { recordPodDeletion } from './workloadspread/podDeletion.js';
 import { kubeWorkloadSpreadWebhookDeps } from './workloadspread/podWebhook.js';
-import type { WorkloadSpreadSettings } from './workloadspread/settings.js';
 
 /**
  * The `/validate-pod` answer over the cluster's client.
@@ -22,9 +20,9 @@ export function podValidation(
   kube: Pick<KubeClient, 'get' | 'list' | 'replace' | 'recordEvent'>,
   settings: Readonly<Record<string, unknown>> = {},
 ): (body: string) => Promise<MutationAnswer> {
-  const pubDeps = kubePubWebhookDeps(kube, (settings.podunavailablebudget ?? {}) as PubSettings);
+  const pubDeps = kubePubWebhookDeps(kube, settings.podunavailablebudget ?? {});
   const wsDeps = {
-    ...kubeWorkloadSpreadWebhookDeps(kube, (settings.workloadspread ?? {}) as WorkloadSpreadSettings),
+    ...kubeWorkloadSpreadWebhookDeps(kube, settings.workloadspread ?? {}),
     getPod: (namespace: string, name: string) => kube.get(RESOURCES.pods, { namespace, name }),
   };
   return async (body) => (await recordPodDeletion(body, wsDeps)) ?? answerPodValidation(body, pubDeps);
