@@ -9,7 +9,7 @@ import { cloneSet } from '../../parity/kinds/cloneset/index.js';
 import { podUnavailableBudget } from '../../parity/kinds/podunavailablebudget/index.js';
 import { statefulSet } from '../../parity/kinds/statefulset/index.js';
 import { renderReport, summaryLine } from '../../parity/report.js';
-import { selectPods, type ScenarioRun } from '../../parity/run.js';
+import { beingRemoved, selectPods, type ScenarioRun } from '../../parity/run.js';
 import { loadScenarios } from '../../parity/scenario.js';
 import { takeSnapshot } from '../../parity/snapshot.js';
 
@@ -414,5 +414,21 @@ describe('PodUnavailableBudget: pods of any owner, pod names as status keys', ()
     const b = takeSnapshot(podUnavailableBudget, withDisrupted('web-q9z4m'), new Set(), peaks, true);
     expect(a.object).toEqual({ spec: {}, status: { disruptedPods: { 'web-<id>': '<time>' } } });
     expect(b).toEqual(a);
+  });
+});
+
+describe('beingRemoved', () => {
+  const pod = (deletionTimestamp?: string, finalizers?: string[]): V1Pod => ({
+    metadata: { name: 'p', deletionTimestamp: deletionTimestamp as unknown as Date, finalizers },
+  });
+
+  it('holds a checkpoint back while kwok has still to remove a terminating pod with no finalizer', () => {
+    expect(beingRemoved(pod('2026-12-04T12:00:00Z'))).toBe(true);
+    expect(beingRemoved(pod('2026-12-04T12:00:00Z', []))).toBe(true);
+  });
+
+  it('counts a pod held by a finalizer, and a live pod, as settled state', () => {
+    expect(beingRemoved(pod('2026-12-04T12:00:00Z', ['parity.kruiseless.io/hold']))).toBe(false);
+    expect(beingRemoved(pod())).toBe(false);
   });
 });
