@@ -2,8 +2,9 @@
  * OpenKruise: pkg/control/pubcontrol/pub_control.go `IsPodReady`, `IsPodStateConsistent` and
  * pub_control_utils.go `GetPodRelatedPubName` / `isPodNoProtection` (v1.9.0).
  *
- * What the budget asks of one pod: is it available (running, Ready=True, no `unavailable-pod.kruise.io/` label),
- * is its spec carried out (images by digest, in-place update finished), and which PUB it is marked with.
+ * What the budget asks of one pod: is it available (running, Ready=True, not terminating, no
+ * `unavailable-pod.kruise.io/` label), is its spec carried out (images by digest, in-place update finished), and
+ * which PUB it is marked with.
  */
 import type { Pod } from '../../../api/types.js';
 import { isRunningReady } from '../../../podset/pods.js';
@@ -20,9 +21,13 @@ export function hasUnavailableLabel(labels: Record<string, string> | undefined):
   return Object.keys(labels ?? {}).some((k) => k.startsWith(LABEL_PREFIX_UNAVAILABLE_POD));
 }
 
-/** Ready for the budget: phase Running, condition Ready=True, and no unavailable label. */
+/**
+ * Ready for the budget: phase Running, condition Ready=True, not terminating, and no unavailable label — upstream's
+ * `IsPodReady` is `util.IsRunningAndReady`, which asks for no deletionTimestamp. So any operation on a terminating
+ * pod (the kubelet's final delete among them) is admitted without budget.
+ */
 export function isPodReadyForPub(pod: Pod): boolean {
-  return isRunningReady(pod) && !hasUnavailableLabel(pod.metadata.labels);
+  return isRunningReady(pod) && !pod.metadata.deletionTimestamp && !hasUnavailableLabel(pod.metadata.labels);
 }
 
 /** The digest of an image reference (`repo@sha256:…` → `sha256:…`), or undefined when it names a tag. */

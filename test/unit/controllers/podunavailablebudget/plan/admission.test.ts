@@ -4,6 +4,7 @@
  */
 import type { Pod } from '../../../../../lib/api/types.js';
 import type { PodUnavailableBudget } from '../../../../../lib/controllers/podunavailablebudget/api/types.js';
+import { countAvailable } from '../../../../../lib/controllers/podunavailablebudget/plan/status.js';
 import {
   consumeBudget,
   exemption,
@@ -106,5 +107,18 @@ describe('exemption and no-protect', () => {
   it('a protected operation on an available, unrecorded pod of a PUB that desires pods is not exempt', () => {
     expect(exemption(pod(), pub(), 'DELETE')).toBeUndefined();
     expect(exemption(pod(), pub({ spec: { protectOperations: ['EVICT'] } }), 'DELETE')).toBe('notProtected');
+  });
+
+  it('a terminating pod is not available, so its final delete (the kubelet’s, grace 0) needs no budget', () => {
+    // upstream's IsPodReady is util.IsRunningAndReady, which asks for no deletionTimestamp; the PUB controller drops
+    // the pod from disruptedPods once it is terminating, so without this the kubelet's delete was refused
+    const terminating: Pod = {
+      ...pod(),
+      metadata: { ...pod().metadata, deletionTimestamp: '2026-12-04T12:00:00Z' },
+    };
+    expect(
+      exemption(terminating, pub({ status: { ...pub().status!, unavailableAllowed: 0 } }), 'DELETE'),
+    ).toBe('notAvailable');
+    expect(countAvailable([pod(), terminating], {}, {})).toBe(1);
   });
 });
