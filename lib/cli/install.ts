@@ -13,6 +13,7 @@ import {
 } from '@kubernetes/client-node';
 import type { Command } from 'commander';
 import {
+  ADMISSION_GROUP,
   CONTROLLER_GROUP,
   WATCHER_GROUP,
   accessLabel,
@@ -20,6 +21,7 @@ import {
   type ResourceAccess,
 } from '../kube/access.js';
 import { CONTROLLER_ACCESS, DENIED_TO_ALL, WATCHER_ACCESS, WATCHER_DENIED } from '../controllers/access.js';
+import { ADMISSION_ACCESS, ADMISSION_DENIED } from '../controllers/podWebhookAccess.js';
 import type { Controller } from '../controllers/controller.js';
 import { CONTROLLERS } from '../controllers/index.js';
 import { applyServerSide } from '../kube/apply.js';
@@ -75,14 +77,19 @@ export interface AccessCheck {
   allowed: boolean;
 }
 
-/** The reviews `install` asks for: what each group needs (allowed) and must not have (denied). */
+/**
+ * The reviews `install` asks for: what each group needs (allowed) and must not have (denied) — the admission
+ * group's whether or not `--pod-webhooks` registers them, since infra/rbac/kruiseless-rbac.yaml always grants them.
+ */
 export function accessExpectations(): Omit<AccessCheck, 'allowed'>[] {
   return [
     ...CONTROLLER_ACCESS.map((access) => ({ groups: [CONTROLLER_GROUP], access, expected: true })),
     ...WATCHER_ACCESS.map((access) => ({ groups: [WATCHER_GROUP], access, expected: true })),
     ...WATCHER_DENIED.map((access) => ({ groups: [WATCHER_GROUP], access, expected: false })),
+    ...ADMISSION_ACCESS.map((access) => ({ groups: [ADMISSION_GROUP], access, expected: true })),
+    ...ADMISSION_DENIED.map((access) => ({ groups: [ADMISSION_GROUP], access, expected: false })),
     ...DENIED_TO_ALL.map((access) => ({
-      groups: [CONTROLLER_GROUP, WATCHER_GROUP],
+      groups: [CONTROLLER_GROUP, WATCHER_GROUP, ADMISSION_GROUP],
       access,
       expected: false,
     })),

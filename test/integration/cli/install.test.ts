@@ -81,7 +81,7 @@ test('applies the CRDs, the RBAC and the pod guard, and every access check comes
       ...crdLines(),
       ...rbacLines(),
       ...guardLines(),
-      `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in no, admission webhook no; access ${checks}/${checks} as expected`,
+      `install: ${crdManifests().length} CRD(s), 6 RBAC object(s), pod guard yes, namespace opt-in no, admission webhook no; access ${checks}/${checks} as expected`,
     ]);
   }
   const rbac = ctx.kc.makeApiClient(RbacAuthorizationV1Api);
@@ -132,7 +132,7 @@ test('the namespace opt-in and the admission webhook are rendered and validated 
     'validatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless serverside-applied (server dry run)',
     'mutatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless-defaults serverside-applied (server dry run)',
     'validatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless-validation serverside-applied (server dry run)',
-    `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in yes, admission webhook yes (server dry run; access not checked, nothing was stored)`,
+    `install: ${crdManifests().length} CRD(s), 6 RBAC object(s), pod guard yes, namespace opt-in yes, admission webhook yes (server dry run; access not checked, nothing was stored)`,
   ]);
   expect(run.stdout).not.toContain(SECRET);
   const admission = ctx.kc.makeApiClient(AdmissionregistrationV1Api);
@@ -176,7 +176,7 @@ test('a CRD left converting through a dead Kruiseless webhook is put back with i
     { type: 'merge', body: conversionWebhookPatch({ url, server: 'local' }, webhookVersionsFor(name)) },
   );
   const checks = accessExpectations().length;
-  const summary = `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in no, admission webhook no; access ${checks}/${checks} as expected`;
+  const summary = `install: ${crdManifests().length} CRD(s), 6 RBAC object(s), pod guard yes, namespace opt-in no, admission webhook no; access ${checks}/${checks} as expected`;
   const first = await install();
   expect({ stderr: first.stderr, code: first.code }).toEqual({ stderr: '', code: 0 });
   expect(first.stdout.trimEnd().split('\n')).toEqual([

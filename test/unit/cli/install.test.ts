@@ -205,7 +205,7 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
   });
 });
 
-test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob, Advanced DaemonSet, PodUnavailableBudget and WorkloadSpread): 60 calls of the reconciler, 41 reads and 20 refused writes of the watcher, 49 refused to both', () => {
+test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob, Advanced DaemonSet, PodUnavailableBudget and WorkloadSpread): 60 calls of the reconciler, 41 reads and 20 refused writes of the watcher, 16 calls and 9 refused writes of the pod webhooks, 49 refused to all three', () => {
   const e = accessExpectations();
   const count = (groups: string, expected: boolean) =>
     e.filter((x) => x.groups.join('+') === groups && x.expected === expected).length;
@@ -213,9 +213,19 @@ test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarS
     controllerAllowed: count('kruiseless:controller', true),
     watcherAllowed: count('kruiseless:watcher', true),
     watcherDenied: count('kruiseless:watcher', false),
-    bothDenied: count('kruiseless:controller+kruiseless:watcher', false),
+    admissionAllowed: count('kruiseless:admission', true),
+    admissionDenied: count('kruiseless:admission', false),
+    allDenied: count('kruiseless:controller+kruiseless:watcher+kruiseless:admission', false),
     total: e.length,
-  }).toEqual({ controllerAllowed: 60, watcherAllowed: 41, watcherDenied: 20, bothDenied: 49, total: 170 });
+  }).toEqual({
+    controllerAllowed: 60,
+    watcherAllowed: 41,
+    watcherDenied: 20,
+    admissionAllowed: 16,
+    admissionDenied: 9,
+    allDenied: 49,
+    total: 195,
+  });
 });
 
 test('objectRef names objects as kubectl does', () => {
