@@ -65,7 +65,10 @@ interface InstallOptions extends ConnectionOptions {
   dryRun?: boolean;
   /** OpenKruise's `--feature-gates` as the deployment sets them; given, the claim-template policies follow them. */
   featureGates?: string;
-  /** With `admissionUrl`: also register PodUnavailableBudget's pod webhooks at the function's `/validate-pod`. */
+  /**
+   * With `admissionUrl`: also register the pod webhooks, `mpod.kb.io` at the function's `/mutate-pod` and
+   * `vpod.kb.io`, `vpodeviction.kb.io` at its `/validate-pod`.
+   */
   podWebhooks?: boolean;
 }
 
@@ -232,7 +235,7 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
   const admission = settings
     ? [
         ...admissionManifests(settings),
-        ...defaultingWebhookManifests(settings),
+        ...defaultingWebhookManifests(settings, { enabled: opts.podWebhooks === true }),
         ...validatingWebhookManifests(settings, {
           enabled: opts.podWebhooks === true,
           updates: pubUpdateGateOn(opts.featureGates),
@@ -344,7 +347,7 @@ export function registerInstall(program: Command, io: CliIO): void {
     .option('--cluster-name <name>', "this cluster's name in the cluster registry (with --admission-url)")
     .option(
       '--pod-webhooks',
-      "with --admission-url: also register PodUnavailableBudget's pod webhooks (vpod.kb.io, vpodeviction.kb.io; failurePolicy Fail) at the function's /validate-pod; the function must then read this cluster (registry record and an access entry for its role)",
+      "with --admission-url: also register the pod webhooks, failurePolicy Fail as OpenKruise's: mpod.kb.io (pod create: WorkloadSpread, SidecarSet injection) at the function's /mutate-pod, vpod.kb.io and vpodeviction.kb.io (PodUnavailableBudget, the WorkloadSpread deletion record) at its /validate-pod; the function must then reach this cluster (registry record, and an EKS access entry mapping AdmissionRoleArn to kruiseless:admission)",
     )
     .option(
       '--feature-gates <gates>',
