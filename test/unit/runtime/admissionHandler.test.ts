@@ -12,6 +12,7 @@ import jsonpatch from 'fast-json-patch';
 import type { MutationReviewResponse } from '../../../lib/api/admission/mutation.js';
 import type { Pod } from '../../../lib/api/types.js';
 import { mutateSidecarSet } from '../../../lib/controllers/sidecarset/api/mutation.js';
+import { pod as wsPod, workloadSpread } from '../controllers/workloadspread/fixtures.js';
 import type { EventPublisher, ReconcileRequest } from '../../../lib/requests/index.js';
 import { admissionHandler } from '../../../lib/runtime/handlers/admission.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
@@ -480,6 +481,79 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
       body: { message: 'cluster gone unavailable' },
     });
     expect(asked).toEqual(['prod', 'prod', 'gone']);
+  });
+
+  it("/validate-pod records a deleted pod in its WorkloadSpread's subset before the answer, as `kruiseless local` (lib/controllers/podValidations.ts)", async () => {
+    const ws = workloadSpread({
+      status: {
+        versionedSubsetStatuses: {
+          versionIgnored: [
+            { name: 'zone-a', replicas: 2, missingReplicas: 0 },
+            { name: 'zone-b', replicas: 0, missingReplicas: -1 },
+          ],
+        },
+      },
+    });
+    const writes: unknown[] = [];
+    const kube = {
+      get: (r: { plural: string }) =>
+        Promise.resolve(r.plural === 'workloadspreads' ? structuredClone(ws) : undefined),
+      list: () => Promise.resolve({ items: [], resourceVersion: '1' }),
+      replace: (r: { plural: string }, o: { status: unknown }) => {
+        writes.push([r.plural, o.status]);
+        return Promise.resolve(o);
+      },
+      recordEvent: () => Promise.resolve(),
+    };
+    const handler = admissionHandler(
+      () =>
+        ({
+          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
+          admissionSecret: async () => MASTER,
+          settings: {},
+          cluster: (name: string) => Promise.resolve({ name, kube }),
+        }) as unknown as Runtime,
+      setUp().logger,
+    );
+    const deleted = wsPod('web-0', 'zone-a');
+    const r = (await handler({
+      rawPath: `/${pathSecretOf('prod')}/prod/validate-pod`,
+      body: JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: 'd-ws',
+          resource: { group: '', version: 'v1', resource: 'pods' },
+          namespace: 'ns',
+          name: 'web-0',
+          operation: 'DELETE',
+          oldObject: deleted,
+        },
+      }),
+      isBase64Encoded: false,
+    })) as { statusCode: number; body: string };
+    expect([r.statusCode, JSON.parse(r.body)]).toEqual([
+      200,
+      { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'd-ws', allowed: true } },
+    ]);
+    expect(writes).toEqual([
+      [
+        'workloadspreads',
+        {
+          versionedSubsetStatuses: {
+            versionIgnored: [
+              {
+                name: 'zone-a',
+                replicas: 2,
+                missingReplicas: 1,
+                deletingPods: { 'web-0': expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) },
+              },
+              { name: 'zone-b', replicas: 0, missingReplicas: -1 },
+            ],
+          },
+        },
+      ],
+    ]);
   });
 
   it("/mutate-pod injects the matching SidecarSet's container into a pod CREATE of the cluster the path names, reading that cluster only", async () => {
