@@ -7,7 +7,13 @@
  * generates it) and what test/integration/security/rbac.test.ts proves on the real API server. Its other routes
  * (`/mutate`, `/validate`, `/convert`, the forwarding path) call no cluster.
  */
-import { EVENT_ACCESS, EVENT_RULE, accessLabel, type PolicyRule, type ResourceAccess } from '../kube/access.js';
+import {
+  EVENT_ACCESS,
+  EVENT_RULE,
+  accessLabel,
+  type PolicyRule,
+  type ResourceAccess,
+} from '../kube/access.js';
 import { PUB_POD_WEBHOOK_ACCESS, PUB_POD_WEBHOOK_RULES } from './podunavailablebudget/access.js';
 import { SIDECARSET_POD_WEBHOOK_ACCESS, SIDECARSET_POD_WEBHOOK_RULES } from './sidecarset/access.js';
 import {
@@ -61,7 +67,9 @@ const POD_GET_RULE: PolicyRule = {
   apiGroups: [''],
   resources: ['pods'],
   verbs: ['get'],
-  comment: ['/validate-pod: the pod an eviction names (PodUnavailableBudget) or a delete removes (WorkloadSpread).'],
+  comment: [
+    '/validate-pod: the pod an eviction names (PodUnavailableBudget) or a delete removes (WorkloadSpread).',
+  ],
 };
 
 /** The admission function's ClusterRole rules (kruiseless-admission), in the order of {@link ADMISSION_ACCESS}. */
@@ -72,6 +80,9 @@ export const ADMISSION_RULES: readonly PolicyRule[] = [
   POD_GET_RULE,
   {
     ...EVENT_RULE,
-    comment: ['PodUnavailableBudget: an Event on a pod whose disruption a budget refuses or allows (folded as the', "reconcile's)."],
+    comment: [
+      'PodUnavailableBudget: an Event on a pod whose disruption a budget refuses or allows (folded as the',
+      "reconcile's).",
+    ],
   },
 ];

@@ -66,7 +66,7 @@ export function rbacManifest(controllers: readonly Pick<Controller, 'access'>[] 
     "---\n# The watch pump follows each controller's watched resources cluster-wide from a stored resourceVersion\n" +
     "# (list on 410 Gone); the resync lists each controller's resource. Read-only.\n" +
     roleAndBinding('watcher', WATCHER_GROUP, watcher) +
-    '---\n# The admission function\'s pod webhooks (/mutate-pod, /validate-pod; kruiseless install --pod-webhooks) read\n' +
+    "---\n# The admission function's pod webhooks (/mutate-pod, /validate-pod; kruiseless install --pod-webhooks) read\n" +
     '# what decides a pod create or delete and write only WorkloadSpread and PodUnavailableBudget status. Unused (and\n' +
     '# harmless) while no access entry maps a role to the group.\n' +
     roleAndBinding('admission', ADMISSION_GROUP, ADMISSION_RULES)

@@ -87,7 +87,9 @@ export const WORKLOADSPREAD_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
     apiGroups: [KRUISE],
     resources: ['workloadspreads'],
     verbs: ['get', 'list'],
-    comment: ["WorkloadSpread (/mutate-pod, /validate-pod): the namespace's WorkloadSpreads, then the matched one."],
+    comment: [
+      "WorkloadSpread (/mutate-pod, /validate-pod): the namespace's WorkloadSpreads, then the matched one.",
+    ],
   },
   {
     apiGroups: [KRUISE],
@@ -102,7 +104,9 @@ export const WORKLOADSPREAD_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
     apiGroups: [KRUISE],
     resources: ['clonesets'],
     verbs: ['get'],
-    comment: ["WorkloadSpread: a pod's owner chain and the target's replicas (CloneSet, Deployment, ReplicaSet)."],
+    comment: [
+      "WorkloadSpread: a pod's owner chain and the target's replicas (CloneSet, Deployment, ReplicaSet).",
+    ],
   },
   { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: ['get'] },
 ];

@@ -210,7 +210,11 @@ export function admissionHandler(
           podMutationSteps(kube, runtime.settings),
         );
         if (!review.response.allowed)
-          logger.warn('pod mutation refused', { statusCode, error: review.response.status?.message, cluster });
+          logger.warn('pod mutation refused', {
+            statusCode,
+            error: review.response.status?.message,
+            cluster,
+          });
         else logger.debug('pod mutated', { patched: review.response.patch !== undefined, cluster });
         return reply(statusCode, review);
       }

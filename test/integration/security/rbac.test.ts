@@ -166,7 +166,7 @@ describe('SubjectAccessReview of the RBAC in infra/rbac/kruiseless-rbac.yaml', (
     );
   });
 
-  test("kruiseless:admission may make every call of the pod webhooks, and write no pod nor what they only read", async () => {
+  test('kruiseless:admission may make every call of the pod webhooks, and write no pod nor what they only read', async () => {
     const all = [...ADMISSION_ACCESS, ...ADMISSION_DENIED];
     const answers = await Promise.all(all.map((a) => allowed([ADMISSION_GROUP], a)));
     expect(Object.fromEntries(all.map((a, i) => [accessLabel(a), answers[i]]))).toEqual(

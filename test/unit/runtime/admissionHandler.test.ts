@@ -534,7 +534,11 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
     })) as { statusCode: number; body: string };
     expect([r.statusCode, JSON.parse(r.body)]).toEqual([
       200,
-      { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'd-ws', allowed: true } },
+      {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: { uid: 'd-ws', allowed: true },
+      },
     ]);
     expect(writes).toEqual([
       [
@@ -559,7 +563,10 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
   it("/mutate-pod injects the matching SidecarSet's container into a pod CREATE of the cluster the path names, reading that cluster only", async () => {
     const logSet = mutateSidecarSet({
       metadata: { name: 'log', resourceVersion: '3' },
-      spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'logger', image: 'fluentd:1' }] },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        containers: [{ name: 'logger', image: 'fluentd:1' }],
+      },
     });
     const reads: string[] = [];
     const asked: string[] = [];
