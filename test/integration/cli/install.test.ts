@@ -64,6 +64,8 @@ const rbacLines = (): string[] => [
   'clusterrolebinding.rbac.authorization.k8s.io/kruiseless-controller serverside-applied',
   'clusterrole.rbac.authorization.k8s.io/kruiseless-watcher serverside-applied',
   'clusterrolebinding.rbac.authorization.k8s.io/kruiseless-watcher serverside-applied',
+  'clusterrole.rbac.authorization.k8s.io/kruiseless-admission serverside-applied',
+  'clusterrolebinding.rbac.authorization.k8s.io/kruiseless-admission serverside-applied',
 ];
 const guardLines = (suffix = ''): string[] => [
   `validatingadmissionpolicy.admissionregistration.k8s.io/kruiseless-cloneset-owned-only serverside-applied${suffix}`,
@@ -73,7 +75,7 @@ const guardLines = (suffix = ''): string[] => [
 test('applies the CRDs, the RBAC and the pod guard, and every access check comes out as expected', async () => {
   // the count itself is pinned by test/unit/cli/install.test.ts
   const checks = accessExpectations().length;
-  expect(rbacManifests()).toHaveLength(4);
+  expect(rbacManifests()).toHaveLength(6);
   for (let round = 1; round <= 2; round++) {
     const run = await install();
     expect({ round, stderr: run.stderr, code: run.code }).toEqual({ round, stderr: '', code: 0 });
