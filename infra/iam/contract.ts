@@ -69,8 +69,8 @@ export const ROLE_CONTRACTS: Record<string, RoleContract> = {
     },
     signsEksTokens: true,
   },
-  // publishes to the bus, reads its SSM parameter; `/validate-pod` reaches the cluster its path names (the record,
-  // lib/runtime/registryClusters.ts, and an EKS token)
+  // publishes to the bus, reads its SSM parameter; `/mutate-pod` and `/validate-pod` reach the cluster their path
+  // names (the record, lib/runtime/registryClusters.ts, and an EKS token as the group kruiseless:admission, infra/rbac)
   AdmissionRole: { table: { registry: ['dynamodb:GetItem'] }, signsEksTokens: true },
 };
 

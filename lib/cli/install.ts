@@ -13,6 +13,7 @@ import {
 } from '@kubernetes/client-node';
 import type { Command } from 'commander';
 import {
+  ADMISSION_GROUP,
   CONTROLLER_GROUP,
   WATCHER_GROUP,
   accessLabel,
@@ -20,6 +21,7 @@ import {
   type ResourceAccess,
 } from '../kube/access.js';
 import { CONTROLLER_ACCESS, DENIED_TO_ALL, WATCHER_ACCESS, WATCHER_DENIED } from '../controllers/access.js';
+import { ADMISSION_ACCESS, ADMISSION_DENIED } from '../controllers/podWebhookAccess.js';
 import type { Controller } from '../controllers/controller.js';
 import { CONTROLLERS } from '../controllers/index.js';
 import { applyServerSide } from '../kube/apply.js';
@@ -63,7 +65,10 @@ interface InstallOptions extends ConnectionOptions {
   dryRun?: boolean;
   /** OpenKruise's `--feature-gates` as the deployment sets them; given, the claim-template policies follow them. */
   featureGates?: string;
-  /** With `admissionUrl`: also register PodUnavailableBudget's pod webhooks at the function's `/validate-pod`. */
+  /**
+   * With `admissionUrl`: also register the pod webhooks, `mpod.kb.io` at the function's `/mutate-pod` and
+   * `vpod.kb.io`, `vpodeviction.kb.io` at its `/validate-pod`.
+   */
   podWebhooks?: boolean;
 }
 
@@ -75,14 +80,19 @@ export interface AccessCheck {
   allowed: boolean;
 }
 
-/** The reviews `install` asks for: what each group needs (allowed) and must not have (denied). */
+/**
+ * The reviews `install` asks for: what each group needs (allowed) and must not have (denied) — the admission
+ * group's whether or not `--pod-webhooks` registers them, since infra/rbac/kruiseless-rbac.yaml always grants them.
+ */
 export function accessExpectations(): Omit<AccessCheck, 'allowed'>[] {
   return [
     ...CONTROLLER_ACCESS.map((access) => ({ groups: [CONTROLLER_GROUP], access, expected: true })),
     ...WATCHER_ACCESS.map((access) => ({ groups: [WATCHER_GROUP], access, expected: true })),
     ...WATCHER_DENIED.map((access) => ({ groups: [WATCHER_GROUP], access, expected: false })),
+    ...ADMISSION_ACCESS.map((access) => ({ groups: [ADMISSION_GROUP], access, expected: true })),
+    ...ADMISSION_DENIED.map((access) => ({ groups: [ADMISSION_GROUP], access, expected: false })),
     ...DENIED_TO_ALL.map((access) => ({
-      groups: [CONTROLLER_GROUP, WATCHER_GROUP],
+      groups: [CONTROLLER_GROUP, WATCHER_GROUP, ADMISSION_GROUP],
       access,
       expected: false,
     })),
@@ -225,7 +235,7 @@ async function install(io: CliIO, opts: InstallOptions): Promise<number> {
   const admission = settings
     ? [
         ...admissionManifests(settings),
-        ...defaultingWebhookManifests(settings),
+        ...defaultingWebhookManifests(settings, { enabled: opts.podWebhooks === true }),
         ...validatingWebhookManifests(settings, {
           enabled: opts.podWebhooks === true,
           updates: pubUpdateGateOn(opts.featureGates),
@@ -337,7 +347,7 @@ export function registerInstall(program: Command, io: CliIO): void {
     .option('--cluster-name <name>', "this cluster's name in the cluster registry (with --admission-url)")
     .option(
       '--pod-webhooks',
-      "with --admission-url: also register PodUnavailableBudget's pod webhooks (vpod.kb.io, vpodeviction.kb.io; failurePolicy Fail) at the function's /validate-pod; the function must then read this cluster (registry record and an access entry for its role)",
+      "with --admission-url: also register the pod webhooks, failurePolicy Fail as OpenKruise's: mpod.kb.io (pod create: WorkloadSpread, SidecarSet injection) at the function's /mutate-pod, vpod.kb.io and vpodeviction.kb.io (PodUnavailableBudget, the WorkloadSpread deletion record) at its /validate-pod; the function must then reach this cluster (registry record, and an EKS access entry mapping AdmissionRoleArn to kruiseless:admission)",
     )
     .option(
       '--feature-gates <gates>',

@@ -159,13 +159,27 @@ export function admissionConvertUrl(s: AdmissionSettings): string {
 /**
  * The admission function's defaulting webhook for this cluster: the MutatingWebhookConfiguration `kruiseless-defaults`
  * (lib/api/admission/webhookConfiguration.ts) at `<admission url>/<cluster secret>/<cluster>/mutate`
- * (lib/runtime/handlers/admission.ts), one webhook per mutator of lib/controllers/mutations.ts. Holds the cluster's
- * secret: never print it.
+ * (lib/runtime/handlers/admission.ts), one webhook per mutator of lib/controllers/mutations.ts; with `pods.enabled`,
+ * then the pod webhook `mpod.kb.io` (pods CREATE: WorkloadSpread, SidecarSet injection; `failurePolicy: Fail` as
+ * OpenKruise's) at `…/mutate-pod`. Holds the cluster's secret: never print it.
+ * @param pods whether the pod webhook is written (opt-in: the function must reach the cluster, see docs/cli.md#install)
  * @throws CliError as {@link admissionManifests}
  */
-export function defaultingWebhookManifests(s: AdmissionSettings): KubernetesObject[] {
-  const url = `${admissionBase(s)}${clusterPathSecret(s.pathSecret, s.clusterName)}/${s.clusterName}/mutate`;
-  return [mutatingWebhookConfiguration({ name: 'kruiseless-defaults', url }, admissionMutators())];
+export function defaultingWebhookManifests(
+  s: AdmissionSettings,
+  pods: { enabled: boolean } = { enabled: false },
+): KubernetesObject[] {
+  const base = `${admissionBase(s)}${clusterPathSecret(s.pathSecret, s.clusterName)}/${s.clusterName}`;
+  return [
+    mutatingWebhookConfiguration(
+      {
+        name: 'kruiseless-defaults',
+        url: `${base}/mutate`,
+        ...(pods.enabled ? { podUrl: `${base}/mutate-pod` } : {}),
+      },
+      admissionMutators(),
+    ),
+  ];
 }
 
 /**

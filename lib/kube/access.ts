@@ -24,6 +24,8 @@ export interface ResourceAccess {
 export const CONTROLLER_GROUP = 'kruiseless:controller';
 /** The Kubernetes group of the watch and resync functions' roles. */
 export const WATCHER_GROUP = 'kruiseless:watcher';
+/** The Kubernetes group of the admission function's role (its pod webhooks read and write the cluster). */
+export const ADMISSION_GROUP = 'kruiseless:admission';
 
 /**
  * One rule of a ClusterRole (rbac.authorization.k8s.io/v1 `PolicyRule`), as infra/rbac/kruiseless-rbac.yaml

@@ -4,7 +4,8 @@
  * admission function (`kruiseless install --admission-url`). `failurePolicy: Ignore`: while the endpoint is down a
  * write is stored as sent, and the controllers apply the same defaults in memory on every read, so what runs is the
  * same; only the stored object lacks the defaults until its next write (a SidecarSet's are applied by the pod webhook
- * on every read). The pod webhook beside them (SidecarSet injection) is `failurePolicy: Fail`: {@link podMutatingWebhook}.
+ * on every read). The pod webhook beside them (`mpod.kb.io`: WorkloadSpread, SidecarSet injection) is
+ * `failurePolicy: Fail`: {@link podMutatingWebhook}.
  * The ValidatingWebhookConfiguration sends the same resources' writes to `/validate`:
  * {@link validatingWebhookConfiguration}.
  */
@@ -22,7 +23,7 @@ export interface MutatingWebhookTarget {
   url: string;
   /** PEM of the CA that signed the endpoint's certificate; absent for a publicly trusted one (a Lambda URL). */
   caPem?: string;
-  /** The https URL of the pod webhook (`/mutate-pod`, SidecarSet injection); absent: no pod webhook. */
+  /** The https URL of the pod webhook (`/mutate-pod`: WorkloadSpread, SidecarSet injection); absent: no pod webhook. */
   podUrl?: string;
 }
 
@@ -36,30 +37,43 @@ export const POD_WEBHOOK_EXCLUDED_NAMESPACES = ['kube-system', 'kube-public', 'k
 export const LABEL_POD_WEBHOOK = 'kruiseless.io/pod-webhook';
 
 /**
- * The pod webhook `mpod.kruiseless.io` (OpenKruise's `mpod.kb.io`): pods CREATE, `failurePolicy: Fail` as OpenKruise's,
- * because a pod created without its sidecar keeps lacking it (openkruise/charts#54); every namespace but
- * {@link POD_WEBHOOK_EXCLUDED_NAMESPACES} and those labelled {@link LABEL_POD_WEBHOOK}`=disabled`.
+ * The namespaces the pod webhooks (`mpod.kb.io`, `vpod.kb.io`, `vpodeviction.kb.io`) see: OpenKruise v1.9.0's
+ * selector (config/webhook/patch_manifests.yaml: no `control-plane` label, which leaves out the namespace of the
+ * webhook's own pods), then Kruiseless's: not {@link POD_WEBHOOK_EXCLUDED_NAMESPACES}, not labelled
+ * {@link LABEL_POD_WEBHOOK}`=disabled` — so that the cluster's own pods never wait on a function outside it.
+ */
+export function podWebhookNamespaceSelector(): JsonObject {
+  return {
+    matchExpressions: [
+      { key: 'control-plane', operator: 'DoesNotExist' },
+      {
+        key: 'kubernetes.io/metadata.name',
+        operator: 'NotIn',
+        values: [...POD_WEBHOOK_EXCLUDED_NAMESPACES],
+      },
+      { key: LABEL_POD_WEBHOOK, operator: 'NotIn', values: ['disabled'] },
+    ],
+  };
+}
+
+/**
+ * The pod webhook `mpod.kb.io`, named, ruled and failing as OpenKruise v1.9.0's (pkg/webhook/pod/mutating/webhooks.go
+ * marker, config/webhook): pods CREATE, `failurePolicy: Fail`, because a pod created without its sidecar or its
+ * WorkloadSpread subset keeps lacking them (openkruise/charts#54); no objectSelector, as upstream; the namespaces of
+ * {@link podWebhookNamespaceSelector}. `sideEffects: NoneOnDryRun`: a WorkloadSpread's status is written, except for a
+ * dry run.
  */
 export function podMutatingWebhook(url: string, caPem?: string): JsonObject {
   return {
-    name: 'mpod.kruiseless.io',
+    name: 'mpod.kb.io',
     admissionReviewVersions: ['v1'],
-    sideEffects: 'None',
+    sideEffects: 'NoneOnDryRun',
     failurePolicy: 'Fail',
     matchPolicy: 'Equivalent',
     reinvocationPolicy: 'Never',
     timeoutSeconds: MUTATING_WEBHOOK_TIMEOUT_SECONDS,
     clientConfig: { url, ...(caPem ? { caBundle: Buffer.from(caPem).toString('base64') } : {}) },
-    namespaceSelector: {
-      matchExpressions: [
-        {
-          key: 'kubernetes.io/metadata.name',
-          operator: 'NotIn',
-          values: [...POD_WEBHOOK_EXCLUDED_NAMESPACES],
-        },
-        { key: LABEL_POD_WEBHOOK, operator: 'NotIn', values: ['disabled'] },
-      ],
-    },
+    namespaceSelector: podWebhookNamespaceSelector(),
     rules: [
       {
         apiGroups: [''],
@@ -146,8 +160,8 @@ const RELATED_PUB_ANNOTATIONS = ['pub.kruise.io/related-pub', 'kruise.io/related
  * `vpodeviction.kb.io` (`pods/eviction` CREATE), `failurePolicy: Fail` — the budget is consumed only in that call, so
  * failing open would let a delete or an eviction past it unseen. Unlike OpenKruise's, they are narrowed so that the
  * pods no budget covers never wait on the function: a `matchCondition` lets through only a pod that carries a
- * related-pub annotation (an eviction names its pod only, so every eviction is sent), and the namespaces of
- * {@link POD_WEBHOOK_EXCLUDED_NAMESPACES} and those labelled {@link LABEL_POD_WEBHOOK}`=disabled` are left out.
+ * related-pub annotation (an eviction names its pod only, so every eviction is sent), and the namespaces are
+ * {@link podWebhookNamespaceSelector}'s (upstream's, without the system ones and those opted out).
  * `sideEffects: NoneOnDryRun`: the call writes the PUB's status, except for a dry run.
  */
 export function podValidatingWebhooks(
@@ -163,16 +177,7 @@ export function podValidatingWebhooks(
     matchPolicy: 'Equivalent',
     timeoutSeconds: POD_VALIDATING_WEBHOOK_TIMEOUT_SECONDS,
     clientConfig: { url, ...(caPem ? { caBundle: Buffer.from(caPem).toString('base64') } : {}) },
-    namespaceSelector: namespaceSelector ?? {
-      matchExpressions: [
-        {
-          key: 'kubernetes.io/metadata.name',
-          operator: 'NotIn',
-          values: [...POD_WEBHOOK_EXCLUDED_NAMESPACES],
-        },
-        { key: LABEL_POD_WEBHOOK, operator: 'NotIn', values: ['disabled'] },
-      ],
-    },
+    namespaceSelector: namespaceSelector ?? podWebhookNamespaceSelector(),
   };
   const marked = (o: string) =>
     `has(${o}.metadata.annotations) && (${RELATED_PUB_ANNOTATIONS.map((k) => `'${k}' in ${o}.metadata.annotations`).join(' || ')})`;

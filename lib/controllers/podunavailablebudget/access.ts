@@ -106,3 +106,34 @@ export const PUB_WATCHER_RULES: readonly PolicyRule[] = [
     comment: ['PodUnavailableBudget: a Deployment or StatefulSet scaled names its budget.'],
   },
 ];
+
+/**
+ * The calls PodUnavailableBudget makes in the pod validating webhook (`/validate-pod`, ./podWebhook.ts
+ * `kubePubWebhookDeps`) as `kruiseless:admission`: the budget and its status (an allowed disruption is consumed), the
+ * evicted pod (an eviction names it only), and an Event on the pod (lib/kube/access.ts `EVENT_ACCESS`, granted once by
+ * lib/controllers/podWebhookAccess.ts, as the pod GET).
+ */
+export const PUB_POD_WEBHOOK_ACCESS: readonly ResourceAccess[] = [
+  { verb: 'get', group: POLICY, resource: 'podunavailablebudgets' },
+  { verb: 'update', group: POLICY, resource: 'podunavailablebudgets', subresource: 'status' },
+  { verb: 'get', resource: 'pods' },
+];
+
+/** The admission function's ClusterRole rules for PodUnavailableBudget (infra/rbac/kruiseless-rbac.yaml). */
+export const PUB_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
+  {
+    apiGroups: [POLICY],
+    resources: ['podunavailablebudgets'],
+    verbs: ['get'],
+    comment: ["PodUnavailableBudget (/validate-pod): the budget a pod's related-pub annotation names."],
+  },
+  {
+    apiGroups: [POLICY],
+    resources: ['podunavailablebudgets/status'],
+    verbs: ['update'],
+    comment: [
+      'PodUnavailableBudget: an allowed delete, eviction or update consumes the budget (replace, resourceVersion as',
+      'precondition).',
+    ],
+  },
+];

@@ -88,3 +88,40 @@ export const SIDECARSET_CONTROLLER_RULES: readonly PolicyRule[] = [
 export const SIDECARSET_WATCHER_RULES: readonly PolicyRule[] = [
   { apiGroups: [KRUISE], resources: ['sidecarsets'], verbs: ['get', 'list', 'watch'] },
 ];
+
+/**
+ * The reads SidecarSet injection makes in the pod mutating webhook (`/mutate-pod`, ./podWebhook.ts
+ * `kubePodInjectionReads`) as `kruiseless:admission`: every SidecarSet, the pod's namespace, and a pinned revision in
+ * kruise-system (by name, or listed by its custom-version label). It writes nothing: the pod is changed by the answer.
+ */
+export const SIDECARSET_POD_WEBHOOK_ACCESS: readonly ResourceAccess[] = [
+  { verb: 'list', group: KRUISE, resource: 'sidecarsets', namespaced: false },
+  { verb: 'get', resource: 'namespaces', namespaced: false },
+  { verb: 'get', group: 'apps', resource: 'controllerrevisions' },
+  { verb: 'list', group: 'apps', resource: 'controllerrevisions' },
+];
+
+/** The admission function's ClusterRole rules for SidecarSet injection (infra/rbac/kruiseless-rbac.yaml). */
+export const SIDECARSET_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
+  {
+    apiGroups: [KRUISE],
+    resources: ['sidecarsets'],
+    verbs: ['list'],
+    comment: ['SidecarSet injection (/mutate-pod): every SidecarSet, one LIST per pod create.'],
+  },
+  {
+    apiGroups: [''],
+    resources: ['namespaces'],
+    verbs: ['get'],
+    comment: ["SidecarSet injection: the pod's namespace, for a SidecarSet's namespaceSelector."],
+  },
+  {
+    apiGroups: ['apps'],
+    resources: ['controllerrevisions'],
+    verbs: ['get', 'list'],
+    comment: [
+      'SidecarSet injection: the revision injectionStrategy.revision pins, in kruise-system (by name, or the newest',
+      'with its custom version).',
+    ],
+  },
+];

@@ -64,3 +64,49 @@ export const WORKLOADSPREAD_CONTROLLER_RULES: readonly PolicyRule[] = [
 export const WORKLOADSPREAD_WATCHER_RULES: readonly PolicyRule[] = [
   { apiGroups: [KRUISE], resources: ['workloadspreads'], verbs: ['get', 'list', 'watch'] },
 ];
+
+/**
+ * The calls WorkloadSpread makes in the pod webhooks as `kruiseless:admission` (./podWebhook.ts
+ * `kubeWorkloadSpreadWebhookDeps`, ./podDeletion.ts): its WorkloadSpreads and their status (a created pod takes a
+ * subset, a deleted one is recorded), the workloads up a pod's owner chain and a target's replicas, and the deleted
+ * pod (the pod GET is PodUnavailableBudget's rule too: lib/controllers/podWebhookAccess.ts grants it once).
+ */
+export const WORKLOADSPREAD_POD_WEBHOOK_ACCESS: readonly ResourceAccess[] = [
+  { verb: 'list', group: KRUISE, resource: 'workloadspreads' },
+  { verb: 'get', group: KRUISE, resource: 'workloadspreads' },
+  { verb: 'update', group: KRUISE, resource: 'workloadspreads', subresource: 'status' },
+  { verb: 'get', group: KRUISE, resource: 'clonesets' },
+  { verb: 'get', group: 'apps', resource: 'deployments' },
+  { verb: 'get', group: 'apps', resource: 'replicasets' },
+  { verb: 'get', resource: 'pods' },
+];
+
+/** The admission function's ClusterRole rules for WorkloadSpread (infra/rbac/kruiseless-rbac.yaml). */
+export const WORKLOADSPREAD_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
+  {
+    apiGroups: [KRUISE],
+    resources: ['workloadspreads'],
+    verbs: ['get', 'list'],
+    comment: [
+      "WorkloadSpread (/mutate-pod, /validate-pod): the namespace's WorkloadSpreads, then the matched one.",
+    ],
+  },
+  {
+    apiGroups: [KRUISE],
+    resources: ['workloadspreads/status'],
+    verbs: ['update'],
+    comment: [
+      'WorkloadSpread: a created pod takes a subset, a deleted one is recorded (replace, resourceVersion as',
+      'precondition).',
+    ],
+  },
+  {
+    apiGroups: [KRUISE],
+    resources: ['clonesets'],
+    verbs: ['get'],
+    comment: [
+      "WorkloadSpread: a pod's owner chain and the target's replicas (CloneSet, Deployment, ReplicaSet).",
+    ],
+  },
+  { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: ['get'] },
+];

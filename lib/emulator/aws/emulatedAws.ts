@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
-import { CONTROLLER_GROUP, WATCHER_GROUP } from '../../kube/access.js';
+import { ADMISSION_GROUP, CONTROLLER_GROUP, WATCHER_GROUP } from '../../kube/access.js';
 import { applyServerSide, parseManifests } from '../../kube/apply.js';
 import { addCluster } from '../../admin/clusters.js';
 import { createStateStores } from '../../state/index.js';
@@ -33,6 +33,7 @@ const ACCESS_ENTRIES: Record<string, string[]> = {
   ReconcileRoleArn: [CONTROLLER_GROUP],
   WatchRoleArn: [WATCHER_GROUP],
   ResyncRoleArn: [WATCHER_GROUP],
+  AdmissionRoleArn: [ADMISSION_GROUP],
 };
 
 const RBAC_FILE = new URL('../../../infra/rbac/kruiseless-rbac.yaml', import.meta.url);

@@ -16,13 +16,19 @@
  * `/<cluster secret>/<cluster>/validate` is the validating webhook (AdmissionReview v1, lib/api/admission/validation.ts
  * with lib/controllers/validations.ts): OpenKruise's validation of the workloads, refusing what its webhooks refuse;
  * it fails open too, and the controllers then report an invalid object as `FailedValidation` and leave it alone.
- * `/<cluster secret>/<cluster>/validate-pod` is the pod validating webhook of PodUnavailableBudget (OpenKruise's
- * `vpod.kb.io` and `vpodeviction.kb.io`, lib/controllers/podunavailablebudget/podWebhook.ts): a pod delete, eviction or
- * (gate `PodUnavailableBudgetUpdateGate`) in-place update that would break a budget is refused and an allowed one
- * consumes it, written to the PUB's status in the cluster the path names — so this route reads and writes that
- * cluster (`runtime.cluster(name)`). Its configuration is `failurePolicy: Fail`, as OpenKruise's: while the function
- * is down, or cannot reach the cluster (503 here), protected pods cannot be deleted or evicted; pods without a
- * related-pub annotation never reach it (the configuration's match condition).
+ * `/<cluster secret>/<cluster>/validate-pod` is the pod validating webhook (OpenKruise's `vpod.kb.io` and
+ * `vpodeviction.kb.io`, lib/controllers/podValidations.ts, the same code `kruiseless local` serves): a pod delete,
+ * eviction or (gate `PodUnavailableBudgetUpdateGate`) in-place update that would break a PodUnavailableBudget is
+ * refused and an allowed one consumes it, written to the PUB's status in the cluster the path names, after the
+ * WorkloadSpread's record of a deleted pod — so this route reads and writes that cluster (`runtime.cluster(name)`,
+ * as the group `kruiseless:admission`, infra/rbac). Its configuration is `failurePolicy: Fail`, as OpenKruise's: while
+ * the function is down, or cannot reach the cluster (503 here), protected pods cannot be deleted or evicted; pods
+ * without a related-pub annotation never reach it (the configuration's match condition).
+ * `/<cluster secret>/<cluster>/mutate-pod` is the pod mutating webhook (OpenKruise's `mpod.kb.io`, pods CREATE,
+ * lib/api/admission/podMutation.ts with the steps of lib/controllers/podMutations.ts, the same code `kruiseless
+ * local` serves): the WorkloadSpread subset, then SidecarSet injection, answered as one JSON Patch; it reads that
+ * cluster too and writes only a WorkloadSpread's status. `failurePolicy: Fail`, as OpenKruise's: while the function is
+ * down or cannot reach the cluster (503), pods cannot be created in the namespaces it serves.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
@@ -40,11 +46,9 @@ import { handleMutationReview } from '../../api/admission/mutation.js';
 import { admissionMutators } from '../../controllers/mutations.js';
 import { handleValidationReview } from '../../api/admission/validation.js';
 import { admissionValidators } from '../../controllers/validations.js';
-import {
-  answerPodValidation,
-  kubePubWebhookDeps,
-} from '../../controllers/podunavailablebudget/podWebhook.js';
-import type { PubSettings } from '../../controllers/podunavailablebudget/settings.js';
+import { answerPodMutationReview } from '../../api/admission/podMutation.js';
+import { podMutationSteps } from '../../controllers/podMutations.js';
+import { podValidation } from '../../controllers/podValidations.js';
 import { CRD_CONVERTERS } from '../../controllers/conversions.js';
 import type { CrdConverter } from '../../api/conversion/converter.js';
 import { withCorrelationIds } from '../../requests/index.js';
@@ -89,8 +93,17 @@ export const MUTATE_PATH_SEGMENT = 'mutate';
 /** The path segment after `/<cluster secret>/<cluster>` of the validating webhook. */
 export const VALIDATE_PATH_SEGMENT = 'validate';
 
-/** The path segment after `/<cluster secret>/<cluster>` of the pod validating webhook (PodUnavailableBudget). */
+/**
+ * The path segment after `/<cluster secret>/<cluster>` of the pod validating webhook (PodUnavailableBudget, the
+ * WorkloadSpread deletion ledger).
+ */
 export const VALIDATE_POD_PATH_SEGMENT = 'validate-pod';
+
+/**
+ * The path segment after `/<cluster secret>/<cluster>` of the pod mutating webhook (WorkloadSpread, SidecarSet
+ * injection).
+ */
+export const MUTATE_POD_PATH_SEGMENT = 'mutate-pod';
 
 function reply(statusCode: number, body: unknown): LambdaFunctionURLResult {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
@@ -142,9 +155,10 @@ export function admissionHandler(
     const mutate = rest.length === 1 && rest[0] === MUTATE_PATH_SEGMENT;
     const validate = rest.length === 1 && rest[0] === VALIDATE_PATH_SEGMENT;
     const validatePod = rest.length === 1 && rest[0] === VALIDATE_POD_PATH_SEGMENT;
+    const mutatePod = rest.length === 1 && rest[0] === MUTATE_POD_PATH_SEGMENT;
     if (
       !master ||
-      (rest.length > 0 && !convert && !mutate && !validate && !validatePod) ||
+      (rest.length > 0 && !convert && !mutate && !validate && !validatePod && !mutatePod) ||
       !isClusterPathSecret(secret, master, cluster)
     ) {
       logger.warn('admission call rejected: wrong path or secret', { pathSegments: rest.length + 2 });
@@ -177,17 +191,34 @@ export function admissionHandler(
       else logger.debug('validated', { cluster });
       return reply(statusCode, review);
     }
-    if (validatePod) {
+    if (validatePod || mutatePod) {
       let kube;
       try {
         kube = (await runtime.cluster(cluster)).kube;
       } catch (e) {
-        // the configuration fails closed: the API server refuses the pod's delete until the cluster is reachable
-        logger.error('pod validation: cluster unavailable', { error: errorMessage(e), cluster });
+        // both configurations fail closed: the API server refuses the pod's create or delete until the cluster is
+        // reachable
+        logger.error(`pod ${mutatePod ? 'mutation' : 'validation'}: cluster unavailable`, {
+          error: errorMessage(e),
+          cluster,
+        });
         return reply(503, { message: `cluster ${cluster} unavailable` });
       }
-      const pubSettings = (runtime.settings?.podunavailablebudget ?? {}) as PubSettings;
-      const { statusCode, review } = await answerPodValidation(body, kubePubWebhookDeps(kube, pubSettings));
+      if (mutatePod) {
+        const { statusCode, review } = await answerPodMutationReview(
+          body,
+          podMutationSteps(kube, runtime.settings),
+        );
+        if (!review.response.allowed)
+          logger.warn('pod mutation refused', {
+            statusCode,
+            error: review.response.status?.message,
+            cluster,
+          });
+        else logger.debug('pod mutated', { patched: review.response.patch !== undefined, cluster });
+        return reply(statusCode, review);
+      }
+      const { statusCode, review } = await podValidation(kube, runtime.settings)(body);
       if (!review.response.allowed)
         logger.warn('pod validation refused', {
           statusCode,

@@ -3,8 +3,9 @@
  * or stale) run the seed story against the integration cluster, started only by the template's schedule rule (the
  * watch zip) and the template's EventBridge rule (the reconcile zip), with state in moto's DynamoDB and the cluster
  * reached with EKS tokens and the RBAC of infra/rbac. Asserted from API objects, the DLQ and the invocation counts;
- * then a requeue through EventBridge Scheduler, the admission zip with its SSM secret, and a request that must fail
- * into the DLQ after Lambda's retries.
+ * then a requeue through EventBridge Scheduler, the admission zip with its SSM secret (its forwarding path, and
+ * `/mutate-pod` reading the cluster as kruiseless:admission), and a request that must fail into the DLQ after Lambda's
+ * retries.
  *
  * Skipped, with the reason printed, only when moto cannot be installed (`npm run moto:install` needs PyPI).
  */
@@ -246,7 +247,69 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
     );
     await aws.idle('ReconcileLambdaFunction');
     expect(aws.failures).toEqual([]);
-  }, 60_000);
+
+    // /mutate-pod (issue 19): a pod CREATE is answered after the WorkloadSpread and SidecarSet reads, made with the
+    // admission role's EKS token as kruiseless:admission (its access entry, infra/rbac); no SidecarSet or
+    // WorkloadSpread of this namespace selects the pod, so it is allowed unchanged
+    const podCreate = {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'a1b2c3d4-0000-4000-8000-000000000003',
+        resource: { group: '', version: 'v1', resource: 'pods' },
+        namespace: ctx.namespace,
+        operation: 'CREATE',
+        object: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            generateName: 'web-',
+            namespace: ctx.namespace,
+            labels: { app: 'kruiseless-admission-test' },
+            ownerReferences: [
+              { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'rs-1', controller: true },
+            ],
+          },
+          spec: { containers: [{ name: 'main', image: 'nginx' }] },
+        },
+      },
+    };
+    const before = forwarded.length;
+    const mutated = await admission!.invoke({
+      rawPath: `/${clusterPathSecret('s3cr3t-path', 'e2e-aws')}/e2e-aws/mutate-pod`,
+      body: JSON.stringify(podCreate),
+      isBase64Encoded: false,
+    });
+    expect(mutated).toMatchObject({ ok: true, result: { statusCode: 200 } });
+    expect(JSON.parse((mutated as { result: { body: string } }).result.body)).toEqual({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid: podCreate.request.uid, allowed: true },
+    });
+    expect(
+      forwarded
+        .slice(before)
+        .filter((f) => f.startsWith('AdmissionRole '))
+        .map((f) => f.split('?')[0]),
+    ).toEqual([
+      `AdmissionRole GET /apis/apps.kruise.io/v1beta1/namespaces/${ctx.namespace}/workloadspreads`,
+      'AdmissionRole GET /apis/apps.kruise.io/v1alpha1/sidecarsets',
+      `AdmissionRole GET /api/v1/namespaces/${ctx.namespace}`,
+    ]);
+    expect(aws.proxy.refused()).toBe(0);
+    // a body that is not an AdmissionReview: a clear 400, not a crash
+    const bad = await admission!.invoke({
+      rawPath: `/${clusterPathSecret('s3cr3t-path', 'e2e-aws')}/e2e-aws/mutate-pod`,
+      body: 'not json',
+      isBase64Encoded: false,
+    });
+    expect(bad).toMatchObject({ ok: true, result: { statusCode: 400 } });
+    expect(JSON.parse((bad as { result: { body: string } }).result.body)).toEqual({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid: '', allowed: false, status: { code: 400, message: 'body is not JSON' } },
+    });
+  }, 90_000);
 
   test('a reconcile request for an unregistered cluster fails three times, then its record is in the DLQ', async () => {
     const detail = {

@@ -64,6 +64,8 @@ const rbacLines = (): string[] => [
   'clusterrolebinding.rbac.authorization.k8s.io/kruiseless-controller serverside-applied',
   'clusterrole.rbac.authorization.k8s.io/kruiseless-watcher serverside-applied',
   'clusterrolebinding.rbac.authorization.k8s.io/kruiseless-watcher serverside-applied',
+  'clusterrole.rbac.authorization.k8s.io/kruiseless-admission serverside-applied',
+  'clusterrolebinding.rbac.authorization.k8s.io/kruiseless-admission serverside-applied',
 ];
 const guardLines = (suffix = ''): string[] => [
   `validatingadmissionpolicy.admissionregistration.k8s.io/kruiseless-cloneset-owned-only serverside-applied${suffix}`,
@@ -73,7 +75,7 @@ const guardLines = (suffix = ''): string[] => [
 test('applies the CRDs, the RBAC and the pod guard, and every access check comes out as expected', async () => {
   // the count itself is pinned by test/unit/cli/install.test.ts
   const checks = accessExpectations().length;
-  expect(rbacManifests()).toHaveLength(4);
+  expect(rbacManifests()).toHaveLength(6);
   for (let round = 1; round <= 2; round++) {
     const run = await install();
     expect({ round, stderr: run.stderr, code: run.code }).toEqual({ round, stderr: '', code: 0 });
@@ -81,7 +83,7 @@ test('applies the CRDs, the RBAC and the pod guard, and every access check comes
       ...crdLines(),
       ...rbacLines(),
       ...guardLines(),
-      `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in no, admission webhook no; access ${checks}/${checks} as expected`,
+      `install: ${crdManifests().length} CRD(s), 6 RBAC object(s), pod guard yes, namespace opt-in no, admission webhook no; access ${checks}/${checks} as expected`,
     ]);
   }
   const rbac = ctx.kc.makeApiClient(RbacAuthorizationV1Api);
@@ -132,7 +134,7 @@ test('the namespace opt-in and the admission webhook are rendered and validated 
     'validatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless serverside-applied (server dry run)',
     'mutatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless-defaults serverside-applied (server dry run)',
     'validatingwebhookconfiguration.admissionregistration.k8s.io/kruiseless-validation serverside-applied (server dry run)',
-    `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in yes, admission webhook yes (server dry run; access not checked, nothing was stored)`,
+    `install: ${crdManifests().length} CRD(s), 6 RBAC object(s), pod guard yes, namespace opt-in yes, admission webhook yes (server dry run; access not checked, nothing was stored)`,
   ]);
   expect(run.stdout).not.toContain(SECRET);
   const admission = ctx.kc.makeApiClient(AdmissionregistrationV1Api);
@@ -176,7 +178,7 @@ test('a CRD left converting through a dead Kruiseless webhook is put back with i
     { type: 'merge', body: conversionWebhookPatch({ url, server: 'local' }, webhookVersionsFor(name)) },
   );
   const checks = accessExpectations().length;
-  const summary = `install: ${crdManifests().length} CRD(s), 4 RBAC object(s), pod guard yes, namespace opt-in no, admission webhook no; access ${checks}/${checks} as expected`;
+  const summary = `install: ${crdManifests().length} CRD(s), 6 RBAC object(s), pod guard yes, namespace opt-in no, admission webhook no; access ${checks}/${checks} as expected`;
   const first = await install();
   expect({ stderr: first.stderr, code: first.code }).toEqual({ stderr: '', code: 0 });
   expect(first.stdout.trimEnd().split('\n')).toEqual([

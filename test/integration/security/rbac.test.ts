@@ -35,6 +35,7 @@ import {
 import { startEmbedded } from '../../../lib/local/embedded.js';
 import { waitFor } from '../support/wait.js';
 import {
+  ADMISSION_GROUP,
   CONTROLLER_GROUP,
   WATCHER_GROUP,
   accessLabel,
@@ -47,6 +48,7 @@ import {
   WATCHER_ACCESS,
   WATCHER_DENIED,
 } from '../../../lib/controllers/access.js';
+import { ADMISSION_ACCESS, ADMISSION_DENIED } from '../../../lib/controllers/podWebhookAccess.js';
 
 const ctx = useTestNamespace('rbac');
 /** The pod guard's own namespace: its stray pods stay out of the pipeline's way. */
@@ -164,8 +166,18 @@ describe('SubjectAccessReview of the RBAC in infra/rbac/kruiseless-rbac.yaml', (
     );
   });
 
-  test('neither group, nor both together, can read Secrets, touch other workloads or escalate', async () => {
-    const answers = await Promise.all(DENIED_TO_ALL.map((a) => allowed([CONTROLLER, WATCHER], a)));
+  test('kruiseless:admission may make every call of the pod webhooks, and write no pod nor what they only read', async () => {
+    const all = [...ADMISSION_ACCESS, ...ADMISSION_DENIED];
+    const answers = await Promise.all(all.map((a) => allowed([ADMISSION_GROUP], a)));
+    expect(Object.fromEntries(all.map((a, i) => [accessLabel(a), answers[i]]))).toEqual(
+      Object.fromEntries(all.map((a, i) => [accessLabel(a), i < ADMISSION_ACCESS.length])),
+    );
+  });
+
+  test('no group, nor all three together, can read Secrets, touch other workloads or escalate', async () => {
+    const answers = await Promise.all(
+      DENIED_TO_ALL.map((a) => allowed([CONTROLLER, WATCHER, ADMISSION_GROUP], a)),
+    );
     expect(Object.fromEntries(DENIED_TO_ALL.map((a, i) => [accessLabel(a), answers[i]]))).toEqual(
       Object.fromEntries(DENIED_TO_ALL.map((a) => [accessLabel(a), false])),
     );

@@ -181,7 +181,7 @@ test('with the webhook server down, a pod in a namespace it serves is refused (f
     refusal = body ? (JSON.parse(body) as { message: string }).message : String(e);
   }
   expect(refusal).toMatch(
-    /^Internal error occurred: failed calling webhook "mpod\.kruiseless-it-sidecarset-[a-z0-9]+\.io": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/mutate-pod\?timeout=5s": dial tcp 127\.0\.0\.1:\d+: connect: connection refused$/,
+    /^Internal error occurred: failed calling webhook "mpod\.kb\.io": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/mutate-pod\?timeout=5s": dial tcp 127\.0\.0\.1:\d+: connect: connection refused$/,
   );
   // the system namespaces are not served: they keep creating pods
   const config = (await kube.get(MUTATING_WEBHOOK_RESOURCE, { name: CONFIG })) as unknown as {
@@ -189,6 +189,7 @@ test('with the webhook server down, a pod in a namespace it serves is refused (f
   };
   expect(config.webhooks.find((w) => w.name.startsWith('mpod.'))?.namespaceSelector).toEqual({
     matchExpressions: [
+      { key: 'control-plane', operator: 'DoesNotExist' },
       {
         key: 'kubernetes.io/metadata.name',
         operator: 'NotIn',

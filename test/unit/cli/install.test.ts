@@ -17,6 +17,7 @@ import {
   admissionConvertUrl,
   admissionManifests,
   crdManifests,
+  defaultingWebhookManifests,
   validatingWebhookManifests,
   objectRef,
   withConversionWebhook,
@@ -205,7 +206,7 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
   });
 });
 
-test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob, Advanced DaemonSet, PodUnavailableBudget and WorkloadSpread): 60 calls of the reconciler, 41 reads and 20 refused writes of the watcher, 49 refused to both', () => {
+test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarSet, AdvancedCronJob, Advanced DaemonSet, PodUnavailableBudget and WorkloadSpread): 60 calls of the reconciler, 41 reads and 20 refused writes of the watcher, 16 calls and 9 refused writes of the pod webhooks, 49 refused to all three', () => {
   const e = accessExpectations();
   const count = (groups: string, expected: boolean) =>
     e.filter((x) => x.groups.join('+') === groups && x.expected === expected).length;
@@ -213,9 +214,19 @@ test('the access reviews (CloneSet, Advanced StatefulSet, BroadcastJob, SidecarS
     controllerAllowed: count('kruiseless:controller', true),
     watcherAllowed: count('kruiseless:watcher', true),
     watcherDenied: count('kruiseless:watcher', false),
-    bothDenied: count('kruiseless:controller+kruiseless:watcher', false),
+    admissionAllowed: count('kruiseless:admission', true),
+    admissionDenied: count('kruiseless:admission', false),
+    allDenied: count('kruiseless:controller+kruiseless:watcher+kruiseless:admission', false),
     total: e.length,
-  }).toEqual({ controllerAllowed: 60, watcherAllowed: 41, watcherDenied: 20, bothDenied: 49, total: 170 });
+  }).toEqual({
+    controllerAllowed: 60,
+    watcherAllowed: 41,
+    watcherDenied: 20,
+    admissionAllowed: 16,
+    admissionDenied: 9,
+    allDenied: 49,
+    total: 195,
+  });
 });
 
 test('objectRef names objects as kubectl does', () => {
@@ -329,5 +340,54 @@ describe("the admission function's validating webhooks with the pod webhooks of 
       'DELETE',
       'UPDATE',
     ]);
+  });
+});
+
+describe("the admission function's mutating webhooks with the pod webhook mpod.kb.io", () => {
+  const own = createHmac('sha256', 's3cr3t').update('kruiseless-admission/v1/prod').digest('hex');
+  const base = `https://abc.lambda-url.eu-west-1.on.aws/${own}/prod`;
+  type Config = { webhooks: { name: string; clientConfig: { url: string } }[] };
+
+  test('without the opt-in, only the defaulting webhooks at …/mutate', () => {
+    const [cfg] = defaultingWebhookManifests(settings) as unknown as [Config];
+    expect(cfg.webhooks.filter((w) => w.name.startsWith('mpod.'))).toEqual([]);
+    expect(new Set(cfg.webhooks.map((w) => w.clientConfig.url))).toEqual(new Set([`${base}/mutate`]));
+  });
+
+  test("with it, mpod.kb.io last, at …/mutate-pod: pods CREATE, failing closed, in the namespaces OpenKruise's selector and the system exclusions leave", () => {
+    const [cfg] = defaultingWebhookManifests(settings, { enabled: true }) as unknown as [Config];
+    expect(cfg.webhooks.at(-1)).toEqual({
+      name: 'mpod.kb.io',
+      admissionReviewVersions: ['v1'],
+      sideEffects: 'NoneOnDryRun',
+      failurePolicy: 'Fail',
+      matchPolicy: 'Equivalent',
+      reinvocationPolicy: 'Never',
+      timeoutSeconds: 5,
+      clientConfig: { url: `${base}/mutate-pod` },
+      namespaceSelector: {
+        matchExpressions: [
+          { key: 'control-plane', operator: 'DoesNotExist' },
+          {
+            key: 'kubernetes.io/metadata.name',
+            operator: 'NotIn',
+            values: ['kube-system', 'kube-public', 'kube-node-lease'],
+          },
+          { key: 'kruiseless.io/pod-webhook', operator: 'NotIn', values: ['disabled'] },
+        ],
+      },
+      rules: [
+        {
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          operations: ['CREATE'],
+          resources: ['pods'],
+          scope: 'Namespaced',
+        },
+      ],
+    });
+    expect(cfg.webhooks.filter((w) => w.name.startsWith('mpod.'))).toHaveLength(1);
+    expect(cfg.webhooks.slice(0, -1).every((w) => w.clientConfig.url === `${base}/mutate`)).toBe(true);
+    expect(JSON.stringify(cfg)).not.toContain('s3cr3t');
   });
 });

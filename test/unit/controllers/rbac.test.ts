@@ -8,6 +8,11 @@ import { describe, expect, it } from '@jest/globals';
 import { accessOf } from '../../../lib/controllers/access.js';
 import { CONTROLLERS } from '../../../lib/controllers/index.js';
 import { rbacManifest } from '../../../lib/controllers/rbac.js';
+import {
+  ADMISSION_ACCESS,
+  ADMISSION_DENIED,
+  ADMISSION_RULES,
+} from '../../../lib/controllers/podWebhookAccess.js';
 import { EVENT_RULE, accessLabel, grants } from '../../../lib/kube/access.js';
 
 const RBAC_FILE = new URL('../../../infra/rbac/kruiseless-rbac.yaml', import.meta.url);
@@ -24,7 +29,47 @@ describe('the RBAC manifest', () => {
     expect(access.controller.filter((a) => !grants(controllerRules, a)).map(accessLabel)).toEqual([]);
     expect(access.watcher.filter((a) => !grants(watcherRules, a)).map(accessLabel)).toEqual([]);
     expect(access.watcherDenied.filter((a) => grants(watcherRules, a)).map(accessLabel)).toEqual([]);
-    const both = [...controllerRules, ...watcherRules];
-    expect(access.deniedToAll.filter((a) => grants(both, a)).map(accessLabel)).toEqual([]);
+    const all = [...controllerRules, ...watcherRules, ...ADMISSION_RULES];
+    expect(access.deniedToAll.filter((a) => grants(all, a)).map(accessLabel)).toEqual([]);
+  });
+
+  it("grants the admission group exactly the pod webhooks' calls: every row, a rule for each, none of its denied", () => {
+    expect(ADMISSION_ACCESS.map(accessLabel)).toEqual([
+      'list workloadspreads.apps.kruise.io',
+      'get workloadspreads.apps.kruise.io',
+      'update workloadspreads/status.apps.kruise.io',
+      'get clonesets.apps.kruise.io',
+      'get deployments.apps',
+      'get replicasets.apps',
+      'get pods',
+      'list sidecarsets.apps.kruise.io',
+      'get namespaces',
+      'get controllerrevisions.apps',
+      'list controllerrevisions.apps',
+      'get podunavailablebudgets.policy.kruise.io',
+      'update podunavailablebudgets/status.policy.kruise.io',
+      'get events',
+      'create events',
+      'patch events',
+    ]);
+    expect(ADMISSION_ACCESS.filter((a) => !grants(ADMISSION_RULES, a)).map(accessLabel)).toEqual([]);
+    expect(ADMISSION_DENIED.filter((a) => grants(ADMISSION_RULES, a)).map(accessLabel)).toEqual([]);
+    // no rule grants more than the rows ask for: each verb of each rule is one row
+    const granted = ADMISSION_RULES.flatMap((r) =>
+      r.apiGroups.flatMap((g) =>
+        r.resources.flatMap((res) => r.verbs.map((v) => `${v} ${res}${g ? `.${g}` : ''}`)),
+      ),
+    );
+    expect(granted.sort()).toEqual(ADMISSION_ACCESS.map(accessLabel).sort());
+  });
+
+  it('binds the admission ClusterRole to the group kruiseless:admission', () => {
+    const text = readFileSync(RBAC_FILE, 'utf8');
+    expect(text).toContain(
+      'kind: ClusterRoleBinding\nmetadata:\n  name: kruiseless-admission\n  labels:\n    app.kubernetes.io/name: kruiseless\n' +
+        '    app.kubernetes.io/component: admission\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n' +
+        '  name: kruiseless-admission\nsubjects:\n  - apiGroup: rbac.authorization.k8s.io\n    kind: Group\n' +
+        '    name: kruiseless:admission\n',
+    );
   });
 });

@@ -8,6 +8,11 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
+import jsonpatch from 'fast-json-patch';
+import type { MutationReviewResponse } from '../../../lib/api/admission/mutation.js';
+import type { Pod } from '../../../lib/api/types.js';
+import { mutateSidecarSet } from '../../../lib/controllers/sidecarset/api/mutation.js';
+import { pod as wsPod, workloadSpread } from '../controllers/workloadspread/fixtures.js';
 import type { EventPublisher, ReconcileRequest } from '../../../lib/requests/index.js';
 import { admissionHandler } from '../../../lib/runtime/handlers/admission.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
@@ -476,6 +481,254 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
       body: { message: 'cluster gone unavailable' },
     });
     expect(asked).toEqual(['prod', 'prod', 'gone']);
+  });
+
+  it("/validate-pod records a deleted pod in its WorkloadSpread's subset before the answer, as `kruiseless local` (lib/controllers/podValidations.ts)", async () => {
+    const ws = workloadSpread({
+      status: {
+        versionedSubsetStatuses: {
+          versionIgnored: [
+            { name: 'zone-a', replicas: 2, missingReplicas: 0 },
+            { name: 'zone-b', replicas: 0, missingReplicas: -1 },
+          ],
+        },
+      },
+    });
+    const writes: unknown[] = [];
+    const kube = {
+      get: (r: { plural: string }) =>
+        Promise.resolve(r.plural === 'workloadspreads' ? structuredClone(ws) : undefined),
+      list: () => Promise.resolve({ items: [], resourceVersion: '1' }),
+      replace: (r: { plural: string }, o: { status: unknown }) => {
+        writes.push([r.plural, o.status]);
+        return Promise.resolve(o);
+      },
+      recordEvent: () => Promise.resolve(),
+    };
+    const handler = admissionHandler(
+      () =>
+        ({
+          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
+          admissionSecret: async () => MASTER,
+          settings: {},
+          cluster: (name: string) => Promise.resolve({ name, kube }),
+        }) as unknown as Runtime,
+      setUp().logger,
+    );
+    const deleted = wsPod('web-0', 'zone-a');
+    const r = (await handler({
+      rawPath: `/${pathSecretOf('prod')}/prod/validate-pod`,
+      body: JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: 'd-ws',
+          resource: { group: '', version: 'v1', resource: 'pods' },
+          namespace: 'ns',
+          name: 'web-0',
+          operation: 'DELETE',
+          oldObject: deleted,
+        },
+      }),
+      isBase64Encoded: false,
+    })) as { statusCode: number; body: string };
+    expect([r.statusCode, JSON.parse(r.body)]).toEqual([
+      200,
+      {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: { uid: 'd-ws', allowed: true },
+      },
+    ]);
+    expect(writes).toEqual([
+      [
+        'workloadspreads',
+        {
+          versionedSubsetStatuses: {
+            versionIgnored: [
+              {
+                name: 'zone-a',
+                replicas: 2,
+                missingReplicas: 1,
+                deletingPods: { 'web-0': expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) },
+              },
+              { name: 'zone-b', replicas: 0, missingReplicas: -1 },
+            ],
+          },
+        },
+      ],
+    ]);
+  });
+
+  it("/mutate-pod injects the matching SidecarSet's container into a pod CREATE of the cluster the path names, reading that cluster only", async () => {
+    const logSet = mutateSidecarSet({
+      metadata: { name: 'log', resourceVersion: '3' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        containers: [{ name: 'logger', image: 'fluentd:1' }],
+      },
+    });
+    const reads: string[] = [];
+    const asked: string[] = [];
+    const kube = {
+      list: (r: { plural: string }, o?: { namespace?: string }) => {
+        reads.push(`list ${r.plural}${o?.namespace ? ` ${o.namespace}` : ''}`);
+        return Promise.resolve({
+          items: r.plural === 'sidecarsets' ? [structuredClone(logSet)] : [],
+          resourceVersion: '9',
+        });
+      },
+      get: (r: { plural: string }, ref: { name: string }) => {
+        reads.push(`get ${r.plural} ${ref.name}`);
+        return Promise.resolve(
+          r.plural === 'namespaces'
+            ? { metadata: { name: ref.name, labels: { 'kubernetes.io/metadata.name': ref.name } } }
+            : undefined,
+        );
+      },
+      replace: () => Promise.reject(new Error('must not write')),
+      recordEvent: () => Promise.reject(new Error('must not record')),
+    };
+    const logger = setUp().logger;
+    const handler = admissionHandler(
+      () =>
+        ({
+          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
+          admissionSecret: async () => MASTER,
+          settings: {},
+          cluster: (name: string) => {
+            asked.push(name);
+            return name === 'prod'
+              ? Promise.resolve({ name, kube })
+              : Promise.reject(new Error('not registered'));
+          },
+        }) as unknown as Runtime,
+      logger,
+    );
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        generateName: 'web-',
+        namespace: 'ns',
+        labels: { app: 'web' },
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d9', uid: 'rs-1', controller: true },
+        ],
+      },
+      spec: { containers: [{ name: 'main', image: 'nginx' }] },
+    };
+    const podCreate = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'p-1',
+        resource: { group: '', version: 'v1', resource: 'pods' },
+        namespace: 'ns',
+        operation: 'CREATE',
+        object: pod,
+      },
+    });
+    const call = async (cluster: string, body: string) => {
+      const r = (await handler({
+        rawPath: `/${pathSecretOf(cluster)}/${cluster}/mutate-pod`,
+        body,
+        isBase64Encoded: false,
+      })) as { statusCode: number; body: string };
+      return { statusCode: r.statusCode, body: JSON.parse(r.body) as MutationReviewResponse };
+    };
+    const answer = await call('prod', podCreate);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body.response).toMatchObject({ uid: 'p-1', allowed: true, patchType: 'JSONPatch' });
+    const ops = JSON.parse(
+      Buffer.from(answer.body.response.patch ?? '', 'base64').toString(),
+    ) as jsonpatch.Operation[];
+    const created = jsonpatch.applyPatch(structuredClone(pod), ops).newDocument as unknown as Pod;
+    expect(created.spec.containers.map((c) => c.name)).toEqual(['logger', 'main']);
+    expect(created.metadata.annotations?.['kruise.io/sidecarset-injected-list']).toBe('log');
+    // the WorkloadSpread step first (none in the namespace), then the injection's reads
+    expect(reads).toEqual(['list workloadspreads ns', 'list sidecarsets', 'get namespaces ns']);
+    // another cluster's secret, and a cluster that cannot be reached: 404, then 503 (the configuration fails closed)
+    const wrong = (await handler({
+      rawPath: `/${pathSecretOf('prod')}/other/mutate-pod`,
+      body: podCreate,
+      isBase64Encoded: false,
+    })) as { statusCode: number };
+    expect(wrong.statusCode).toBe(404);
+    await expect(call('gone', podCreate)).resolves.toEqual({
+      statusCode: 503,
+      body: { message: 'cluster gone unavailable' },
+    });
+    expect(asked).toEqual(['prod', 'gone']);
+    expect(logger.lines.filter((l) => l.level === 'ERROR').map((l) => [l.message, l.error])).toEqual([
+      ['pod mutation: cluster unavailable', 'not registered'],
+    ]);
+  });
+
+  it('/mutate-pod answers a body that is not an AdmissionReview with a 400 refusal naming the problem, and a non-pod object with a 400-coded refusal', async () => {
+    const logger = setUp().logger;
+    const kube = {
+      list: () => Promise.reject(new Error('must not read')),
+      get: () => Promise.reject(new Error('must not read')),
+      replace: () => Promise.reject(new Error('must not write')),
+      recordEvent: () => Promise.reject(new Error('must not record')),
+    };
+    const handler = admissionHandler(
+      () =>
+        ({
+          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
+          admissionSecret: async () => MASTER,
+          settings: {},
+          cluster: (name: string) => Promise.resolve({ name, kube }),
+        }) as unknown as Runtime,
+      logger,
+    );
+    const call = async (body: string) => {
+      const r = (await handler({
+        rawPath: `/${pathSecretOf('prod')}/prod/mutate-pod`,
+        body,
+        isBase64Encoded: false,
+      })) as { statusCode: number; body: string };
+      return { statusCode: r.statusCode, body: JSON.parse(r.body) as unknown };
+    };
+    await expect(call('not json')).resolves.toEqual({
+      statusCode: 400,
+      body: {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: { uid: '', allowed: false, status: { code: 400, message: 'body is not JSON' } },
+      },
+    });
+    const notPod = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'p-2',
+        resource: { group: '', version: 'v1', resource: 'pods' },
+        namespace: 'ns',
+        operation: 'CREATE',
+        object: { metadata: {}, spec: {} },
+      },
+    });
+    await expect(call(notPod)).resolves.toEqual({
+      statusCode: 200,
+      body: {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: {
+          uid: 'p-2',
+          allowed: false,
+          status: {
+            code: 400,
+            message: 'the object is not a Pod: metadata, spec and spec.containers are required',
+          },
+        },
+      },
+    });
+    expect(logger.lines.filter((l) => l.level === 'WARN').map((l) => [l.message, l.statusCode])).toEqual([
+      ['pod mutation refused', 400],
+      ['pod mutation refused', 200],
+    ]);
   });
 
   it('a bad body gets 400 with a Failure review, an unknown version 200 with one, and both are logged', async () => {

@@ -230,6 +230,7 @@ describe('podValidatingWebhooks', () => {
       "request.operation == 'DELETE' ? (has(oldObject.metadata.annotations) && ('pub.kruise.io/related-pub' in oldObject.metadata.annotations || 'kruise.io/related-pub' in oldObject.metadata.annotations)) : (has(object.metadata.annotations) && ('pub.kruise.io/related-pub' in object.metadata.annotations || 'kruise.io/related-pub' in object.metadata.annotations))",
     );
     expect(vpod?.namespaceSelector.matchExpressions.map((e) => [e.key, e.values])).toEqual([
+      ['control-plane', undefined],
       ['kubernetes.io/metadata.name', ['kube-system', 'kube-public', 'kube-node-lease']],
       ['kruiseless.io/pod-webhook', ['disabled']],
     ]);
