@@ -4,7 +4,8 @@
  * object of the kind, so no workload owns them), no instance-id label, no field naming pods to delete, the
  * differences of `deliberate.yaml`. Only the status is compared: no scenario deletes or evicts a pod, because the
  * reference's OpenKruise answers those in its pod webhook (which consumes the budget) and Kruiseless does not yet.
- * Scenarios: `test/parity/scenarios/podunavailablebudget/`.
+ * OpenKruise's PodUnavailableBudget e2e specs: the v1alpha1 file (10 specs) and the v1beta1 one (1), in one suite
+ * run. Scenarios: `test/parity/scenarios/podunavailablebudget/`.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -30,4 +31,10 @@ export const podUnavailableBudget: ParityKind = {
   deliberate: z
     .array(DeliberateSchema)
     .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),
+  upstreamE2e: {
+    focusFiles: [
+      'test/e2e/policy/v1alpha1/podunavailablebudget.go',
+      'test/e2e/policy/v1beta1/podunavailablebudget.go',
+    ],
+  },
 };
