@@ -309,12 +309,14 @@ describe('upstream e2e summary per kind', () => {
         'test/e2e/policy/v1alpha1/podunavailablebudget.go',
         'test/e2e/policy/v1beta1/podunavailablebudget.go',
       ],
+      kcmControllers: ['deployment-controller', 'replicaset-controller'],
     });
   });
 
   it("WorkloadSpread's specs are OpenKruise's v1alpha1 and v1beta1 WorkloadSpread e2e files", () => {
     expect(workloadSpread.upstreamE2e).toEqual({
       focusFiles: ['test/e2e/apps/v1alpha1/workloadspread.go', 'test/e2e/apps/v1beta1/workloadspread.go'],
+      kcmControllers: ['deployment-controller', 'replicaset-controller', 'statefulset-controller'],
     });
   });
 });

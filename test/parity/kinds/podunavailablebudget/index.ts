@@ -5,7 +5,8 @@
  * differences of `deliberate.yaml`. Only the status is compared: no scenario deletes or evicts a pod, because the
  * reference's OpenKruise answers those in its pod webhook (which consumes the budget) and Kruiseless does not yet.
  * OpenKruise's PodUnavailableBudget e2e specs: the v1alpha1 file (10 specs) and the v1beta1 one (1), in one suite
- * run. Scenarios: `test/parity/scenarios/podunavailablebudget/`.
+ * run, with the Deployment and ReplicaSet controllers the specs need. Scenarios:
+ * `test/parity/scenarios/podunavailablebudget/`.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -36,5 +37,7 @@ export const podUnavailableBudget: ParityKind = {
       'test/e2e/policy/v1alpha1/podunavailablebudget.go',
       'test/e2e/policy/v1beta1/podunavailablebudget.go',
     ],
+    // six of the eleven specs protect a Deployment's pods
+    kcmControllers: ['deployment-controller', 'replicaset-controller'],
   },
 };
