@@ -303,12 +303,9 @@ describe('upstream e2e summary per kind', () => {
     });
   });
 
-  it("PodUnavailableBudget's specs are OpenKruise's v1alpha1 and v1beta1 PodUnavailableBudget e2e files", () => {
+  it("PodUnavailableBudget's specs are OpenKruise's v1alpha1 PodUnavailableBudget e2e file (the suite has no other)", () => {
     expect(podUnavailableBudget.upstreamE2e).toEqual({
-      focusFiles: [
-        'test/e2e/policy/v1alpha1/podunavailablebudget.go',
-        'test/e2e/policy/v1beta1/podunavailablebudget.go',
-      ],
+      focusFiles: ['test/e2e/policy/v1alpha1/podunavailablebudget.go'],
       kcmControllers: ['deployment-controller', 'replicaset-controller'],
     });
   });
