@@ -20,6 +20,7 @@ import { ensureOpenKruiseE2e } from '../infra/reference/build.js';
 import type { ParityKind } from '../test/parity/kind.js';
 import { selectKinds, UnknownKindError } from '../test/parity/kinds/index.js';
 import { runUpstreamE2e } from '../test/parity/upstreamE2e.js';
+import { startExtraControllers, type ExtraControllers } from '../test/parity/extraControllers.js';
 import {
   parseGinkgoReport,
   renderUpstreamE2eTable,
@@ -71,9 +72,15 @@ async function runOn(
   const specs = specsOf(kind);
   console.log(`[upstream-e2e] ${kind.name}: starting ${name}`);
   const side: Side = name === 'openkruise' ? await startOpenKruise(gates) : await startKruiseless(gates);
+  let extra: ExtraControllers | undefined;
   try {
     console.log(`[upstream-e2e] ${side.detail} up in ${Math.round((Date.now() - t0) / 1000)} s`);
     const suffix = opts.focus ? '-focus' : '';
+    if (specs.kcmControllers) {
+      const log = path.join(outDir(kind), `${name}${suffix}-kcm.log`);
+      extra = await startExtraControllers(side.kubeconfig, specs.kcmControllers, log);
+      console.log(`[upstream-e2e] ${name}: also running ${specs.kcmControllers.join(', ')} (log: ${log})`);
+    }
     const results = await runUpstreamE2e({
       binary,
       kubeconfig: side.kubeconfig,
@@ -87,6 +94,7 @@ async function runOn(
     console.log(`[upstream-e2e] ${name} finished in ${Math.round((Date.now() - t0) / 60000)} min`);
     return results;
   } finally {
+    await extra?.stop();
     await side.stop();
   }
 }

@@ -7,10 +7,15 @@ import type { CrdConverter } from '../api/conversion/converter.js';
 import { cloneSetConverter } from './cloneset/api/conversion.js';
 import { daemonSetConverter } from './daemonset/api/conversion.js';
 import { statefulSetConverter } from './statefulset/api/conversion.js';
+import { workloadSpreadConverter } from './workloadspread/api/conversion.js';
 
-/** Every converter: CloneSet's, Advanced StatefulSet's and Advanced DaemonSet's (apps.kruise.io v1alpha1 ↔ v1beta1). */
+/**
+ * Every converter: CloneSet's, Advanced StatefulSet's, Advanced DaemonSet's and WorkloadSpread's (apps.kruise.io
+ * v1alpha1 ↔ v1beta1).
+ */
 export const CRD_CONVERTERS: readonly CrdConverter[] = [
   cloneSetConverter,
   statefulSetConverter,
   daemonSetConverter,
+  workloadSpreadConverter,
 ];

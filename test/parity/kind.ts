@@ -18,6 +18,12 @@ export interface UpstreamE2eSpecs {
   focusFiles: string[];
   /** `-ginkgo.focus`: regex of spec names within the file (default: every spec of the file) */
   focus?: string;
+  /**
+   * kube-controller-manager controllers the specs need that the shared control planes do not run, e.g.
+   * `['deployment-controller', 'replicaset-controller']`: a second manager runs them on each side for the run
+   * (./extraControllers.ts)
+   */
+  kcmControllers?: string[];
 }
 
 /** One kind as the parity harness sees it. */

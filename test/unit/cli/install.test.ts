@@ -112,6 +112,7 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
       'clonesets.apps.kruise.io',
       'statefulsets.apps.kruise.io',
       'daemonsets.apps.kruise.io',
+      'workloadspreads.apps.kruise.io',
     ]);
     const sts = out.find((c) => c.metadata?.name === 'statefulsets.apps.kruise.io') as unknown as {
       metadata: { annotations: Record<string, string> };

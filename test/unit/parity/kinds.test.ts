@@ -13,6 +13,8 @@ import { PARITY_KINDS, selectKinds, UnknownKindError } from '../../parity/kinds/
 import { statefulSet } from '../../parity/kinds/statefulset/index.js';
 import { daemonSet } from '../../parity/kinds/daemonset/index.js';
 import { advancedCronJob } from '../../parity/kinds/advancedcronjob/index.js';
+import { podUnavailableBudget } from '../../parity/kinds/podunavailablebudget/index.js';
+import { workloadSpread } from '../../parity/kinds/workloadspread/index.js';
 import { loadScenario, loadScenarios, scenarioDir, SCENARIO_DIR } from '../../parity/scenario.js';
 import { takeSnapshot } from '../../parity/snapshot.js';
 import { upstreamE2eSummary, type SpecResult } from '../../parity/upstreamE2eReport.js';
@@ -298,6 +300,20 @@ describe('upstream e2e summary per kind', () => {
   it("Advanced DaemonSet's specs are both of OpenKruise's DaemonSet e2e files, v1alpha1 and v1beta1", () => {
     expect(daemonSet.upstreamE2e).toEqual({
       focusFiles: ['test/e2e/apps/v1alpha1/daemonset.go', 'test/e2e/apps/v1beta1/daemonset.go'],
+    });
+  });
+
+  it("PodUnavailableBudget's specs are OpenKruise's v1alpha1 PodUnavailableBudget e2e file (the suite has no other)", () => {
+    expect(podUnavailableBudget.upstreamE2e).toEqual({
+      focusFiles: ['test/e2e/policy/v1alpha1/podunavailablebudget.go'],
+      kcmControllers: ['deployment-controller', 'replicaset-controller'],
+    });
+  });
+
+  it("WorkloadSpread's specs are OpenKruise's v1alpha1 and v1beta1 WorkloadSpread e2e files", () => {
+    expect(workloadSpread.upstreamE2e).toEqual({
+      focusFiles: ['test/e2e/apps/v1alpha1/workloadspread.go', 'test/e2e/apps/v1beta1/workloadspread.go'],
+      kcmControllers: ['deployment-controller', 'replicaset-controller', 'statefulset-controller'],
     });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * OpenKruise: apis/apps/v1beta1/workloadspread_types.go (v1.9.0; the stored version. v1alpha1 spells two subset
- * fields `requiredNodeSelectorTerm` and `preferredNodeSelectorTerms`, converted by OpenKruise's conversion webhook).
+ * fields `requiredNodeSelectorTerm` and `preferredNodeSelectorTerms`, converted by OpenKruise's conversion webhook
+ * and by ./conversion.ts).
  *
  * The WorkloadSpread as its controller and the pod webhook read and write it.
  */

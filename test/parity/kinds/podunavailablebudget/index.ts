@@ -4,7 +4,9 @@
  * object of the kind, so no workload owns them), no instance-id label, no field naming pods to delete, the
  * differences of `deliberate.yaml`. Only the status is compared: no scenario deletes or evicts a pod, because the
  * reference's OpenKruise answers those in its pod webhook (which consumes the budget) and Kruiseless does not yet.
- * Scenarios: `test/parity/scenarios/podunavailablebudget/`.
+ * OpenKruise's PodUnavailableBudget e2e specs: the v1alpha1 file (10 specs), with the Deployment and ReplicaSet
+ * controllers six of them need. Scenarios:
+ * `test/parity/scenarios/podunavailablebudget/`.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -30,4 +32,10 @@ export const podUnavailableBudget: ParityKind = {
   deliberate: z
     .array(DeliberateSchema)
     .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),
+  upstreamE2e: {
+    // v1.9.0's suite (test/e2e/e2e_test.go) does not import test/e2e/policy/v1beta1: its one spec is not compiled in
+    focusFiles: ['test/e2e/policy/v1alpha1/podunavailablebudget.go'],
+    // six of the ten specs protect a Deployment's pods
+    kcmControllers: ['deployment-controller', 'replicaset-controller'],
+  },
 };

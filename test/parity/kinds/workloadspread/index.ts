@@ -5,7 +5,9 @@
  * `scaleWorkload`. The snapshot holds every pod of the namespace: the subset each was placed in (node terms,
  * tolerations, patch, the matched-workloadspread annotation) and its deletion cost. Scenarios name the WorkloadSpread
  * as its target, so the target's pods are `<name>-<instance id>` (CloneSet) or `<name>-<pod-template-hash>-<5>`
- * (Deployment), normalised to `<name>-<id>`. No field names pods to delete. Scenarios:
+ * (Deployment), normalised to `<name>-<id>`. No field names pods to delete. OpenKruise's WorkloadSpread e2e specs:
+ * the v1alpha1 file (10 specs) and the v1beta1 one (3), in one suite run, with the Deployment, ReplicaSet and
+ * StatefulSet controllers two of them need. Scenarios:
  * `test/parity/scenarios/workloadspread/`.
  */
 import { readFileSync } from 'node:fs';
@@ -28,4 +30,9 @@ export const workloadSpread: ParityKind = {
   deliberate: z
     .array(DeliberateSchema)
     .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),
+  upstreamE2e: {
+    focusFiles: ['test/e2e/apps/v1alpha1/workloadspread.go', 'test/e2e/apps/v1beta1/workloadspread.go'],
+    // `elastic deploy for deployment` spreads a Deployment, `manage statefulset pods only with patch` a StatefulSet
+    kcmControllers: ['deployment-controller', 'replicaset-controller', 'statefulset-controller'],
+  },
 };
