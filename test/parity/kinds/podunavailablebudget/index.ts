@@ -1,9 +1,10 @@
 /**
  * PodUnavailableBudget in the parity harness: `policy.kruise.io/v1beta1 podunavailablebudgets` (the version both
- * OpenKruise and Kruiseless's CRD store), pods the scenario creates itself (`createPod`, bare: the harness makes one
- * object of the kind, so no workload owns them), no instance-id label, no field naming pods to delete, the
- * differences of `deliberate.yaml`. Only the status is compared: no scenario deletes or evicts a pod, because the
- * reference's OpenKruise answers those in its pod webhook (which consumes the budget) and Kruiseless does not yet.
+ * OpenKruise and Kruiseless's CRD store), pods the scenario creates itself (`createPod`, bare) or its workloads'
+ * (`createWorkload`: pod steps pick any pod of the namespace, as no pod is the PUB's own), no instance-id label, no
+ * field naming pods to delete, the differences of `deliberate.yaml`. Deletes and evictions go through each side's
+ * pod webhook (OpenKruise's `vpod.kb.io`, Kruiseless's `/validate-pod` under the same name), which consumes the
+ * budget, so a refusal is compared as the step's error.
  * OpenKruise's PodUnavailableBudget e2e specs: the v1alpha1 file (10 specs), with the Deployment and ReplicaSet
  * controllers six of them need. Scenarios:
  * `test/parity/scenarios/podunavailablebudget/`.
