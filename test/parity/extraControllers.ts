@@ -57,7 +57,8 @@ export async function startExtraControllers(
   child.stderr.pipe(log);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const early = await Promise.race([exited, new Promise<'up'>((r) => setTimeout(() => r('up'), 3000))]);
-  if (early !== 'up') throw new Error(`extra kube-controller-manager exited ${String(early)} (log: ${logFile})`);
+  if (early !== 'up')
+    throw new Error(`extra kube-controller-manager exited ${String(early)} (log: ${logFile})`);
   return {
     stop: async () => {
       if (child.exitCode !== null) return;
