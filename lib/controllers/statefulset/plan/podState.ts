@@ -8,7 +8,7 @@
  */
 import { LifecycleState } from '../../../api/keys.js';
 import type { Pod } from '../../../api/types.js';
-import { getPodCondition, lifecycleState } from '../../../podset/pods.js';
+import { getPodCondition, isRunningReady, lifecycleState } from '../../../podset/pods.js';
 import { LABEL_STATEFULSET_REVISION } from '../api/keys.js';
 import type { StatefulSet } from '../api/types.js';
 
@@ -28,10 +28,8 @@ export const isSucceeded = (pod: Pod): boolean => pod.status?.phase === 'Succeed
 /** `deletionTimestamp` set. */
 export const isTerminating = (pod: Pod): boolean => !!pod.metadata.deletionTimestamp;
 
-/** Phase Running and condition Ready True. */
-export function isRunningAndReady(pod: Pod): boolean {
-  return pod.status?.phase === 'Running' && getPodCondition(pod, 'Ready')?.status === 'True';
-}
+/** Phase Running and condition Ready True: the shared `running-ready` predicate (lib/podset/pods.ts). */
+export const isRunningAndReady: (pod: Pod) => boolean = isRunningReady;
 
 /** Lifecycle state absent or Normal. */
 function lifecycleNormal(pod: Pod): boolean {
