@@ -91,6 +91,52 @@ function setUp(
   };
 }
 
+/**
+ * A handler whose runtime must not publish: `settings` for the controllers, and `cluster(name)` answering with
+ * `kube` for the names in `known` (every name when `known` is absent), recording each name asked in `asked`.
+ */
+function reviewingHandler(
+  opts: {
+    settings?: unknown;
+    kube?: unknown;
+    known?: string[];
+    asked?: string[];
+    logger?: CapturingLogger;
+  } = {},
+) {
+  return admissionHandler(
+    () =>
+      ({
+        publisher: { publish: () => Promise.reject(new Error('must not publish')) },
+        admissionSecret: async () => MASTER,
+        settings: opts.settings ?? {},
+        cluster: (name: string) => {
+          opts.asked?.push(name);
+          return !opts.known || opts.known.includes(name)
+            ? Promise.resolve({ name, kube: opts.kube })
+            : Promise.reject(new Error('not registered'));
+        },
+      }) as unknown as Runtime,
+    opts.logger ?? new CapturingLogger(),
+  );
+}
+
+/** POSTs `body` to `/<cluster's secret>/<cluster>/<endpoint>` of `handler`; the status code and the parsed body. */
+async function post<T>(
+  handler: ReturnType<typeof admissionHandler>,
+  cluster: string,
+  endpoint: string,
+  body: string,
+): Promise<{ statusCode: number; body: T }> {
+  const r = await handler({
+    rawPath: `/${pathSecretOf(cluster)}/${cluster}/${endpoint}`,
+    body,
+    isBase64Encoded: false,
+  });
+  if (typeof r === 'string') throw new Error(`expected a structured result, got ${r}`);
+  return { statusCode: r.statusCode ?? 0, body: JSON.parse(r.body ?? 'null') as T };
+}
+
 /** The request the handler publishes for CloneSet `ns/name` of cluster `prod` at `resourceVersion`. */
 const request = (name: string, resourceVersion: string, cluster = 'prod'): ReconcileRequest => ({
   version: 2,
@@ -290,23 +336,17 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
         object: { ...asts, spec: { replicas: 2, template: { spec: { containers: [] } } } },
       },
     });
-    const handler = admissionHandler(
-      () =>
-        ({
-          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
-          admissionSecret: async () => MASTER,
-          settings: { statefulset: { templateNoDefaults: true, statefulSetAutoDeletePVC: false } },
-        }) as unknown as Runtime,
-      setUp().logger,
+    const handler = reviewingHandler({
+      settings: { statefulset: { templateNoDefaults: true, statefulSetAutoDeletePVC: false } },
+    });
+    const r = await post<{ response: { uid: string; allowed: boolean; patch: string } }>(
+      handler,
+      'prod',
+      'mutate',
+      review,
     );
-    const r = (await handler({
-      rawPath: `/${pathSecretOf('prod')}/prod/mutate`,
-      body: review,
-      isBase64Encoded: false,
-    })) as { statusCode: number; body: string };
     expect(r.statusCode).toBe(200);
-    const response = (JSON.parse(r.body) as { response: { uid: string; allowed: boolean; patch: string } })
-      .response;
+    const response = r.body.response;
     expect(response).toMatchObject({ uid: 'm-1', allowed: true, patchType: 'JSONPatch' });
     // the spec defaults, in the Go round trip's shape (the template's metadata, a nil selector, the empty
     // volumeClaimUpdateStrategy), the template itself not defaulted under TemplateNoDefaults
@@ -349,22 +389,10 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
           },
         },
       });
-    const handler = admissionHandler(
-      () =>
-        ({
-          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
-          admissionSecret: async () => MASTER,
-          settings: {},
-        }) as unknown as Runtime,
-      setUp().logger,
-    );
+    const handler = reviewingHandler();
     const call = async (body: string) => {
-      const r = (await handler({
-        rawPath: `/${pathSecretOf('prod')}/prod/validate`,
-        body,
-        isBase64Encoded: false,
-      })) as { statusCode: number; body: string };
-      return { statusCode: r.statusCode, response: (JSON.parse(r.body) as { response: unknown }).response };
+      const r = await post<{ response: unknown }>(handler, 'prod', 'validate', body);
+      return { statusCode: r.statusCode, response: r.body.response };
     };
     await expect(call(review('*/5 * * * *'))).resolves.toEqual({
       statusCode: 200,
@@ -405,21 +433,7 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
       },
       recordEvent: () => Promise.resolve(),
     };
-    const handler = admissionHandler(
-      () =>
-        ({
-          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
-          admissionSecret: async () => MASTER,
-          settings: {},
-          cluster: (name: string) => {
-            asked.push(name);
-            return name === 'prod'
-              ? Promise.resolve({ name, kube })
-              : Promise.reject(new Error('not registered'));
-          },
-        }) as unknown as Runtime,
-      setUp().logger,
-    );
+    const handler = reviewingHandler({ kube, known: ['prod'], asked });
     const podDelete = (name: string) =>
       JSON.stringify({
         apiVersion: 'admission.k8s.io/v1',
@@ -442,17 +456,8 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
           },
         },
       });
-    const call = async (cluster: string, body: string) => {
-      const r = (await handler({
-        rawPath: `/${pathSecretOf(cluster)}/${cluster}/validate-pod`,
-        body,
-        isBase64Encoded: false,
-      })) as { statusCode: number; body: string };
-      return {
-        statusCode: r.statusCode,
-        body: JSON.parse(r.body) as { response?: unknown; message?: string },
-      };
-    };
+    const call = (cluster: string, body: string) =>
+      post<{ response?: unknown; message?: string }>(handler, cluster, 'validate-pod', body);
     await expect(call('prod', podDelete('web-0'))).resolves.toMatchObject({
       statusCode: 200,
       body: { response: { uid: 'd-web-0', allowed: true } },
@@ -505,20 +510,13 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
       },
       recordEvent: () => Promise.resolve(),
     };
-    const handler = admissionHandler(
-      () =>
-        ({
-          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
-          admissionSecret: async () => MASTER,
-          settings: {},
-          cluster: (name: string) => Promise.resolve({ name, kube }),
-        }) as unknown as Runtime,
-      setUp().logger,
-    );
+    const handler = reviewingHandler({ kube });
     const deleted = wsPod('web-0', 'zone-a');
-    const r = (await handler({
-      rawPath: `/${pathSecretOf('prod')}/prod/validate-pod`,
-      body: JSON.stringify({
+    const r = await post<unknown>(
+      handler,
+      'prod',
+      'validate-pod',
+      JSON.stringify({
         apiVersion: 'admission.k8s.io/v1',
         kind: 'AdmissionReview',
         request: {
@@ -530,9 +528,8 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
           oldObject: deleted,
         },
       }),
-      isBase64Encoded: false,
-    })) as { statusCode: number; body: string };
-    expect([r.statusCode, JSON.parse(r.body)]).toEqual([
+    );
+    expect([r.statusCode, r.body]).toEqual([
       200,
       {
         apiVersion: 'admission.k8s.io/v1',
@@ -589,22 +586,8 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
       replace: () => Promise.reject(new Error('must not write')),
       recordEvent: () => Promise.reject(new Error('must not record')),
     };
-    const logger = setUp().logger;
-    const handler = admissionHandler(
-      () =>
-        ({
-          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
-          admissionSecret: async () => MASTER,
-          settings: {},
-          cluster: (name: string) => {
-            asked.push(name);
-            return name === 'prod'
-              ? Promise.resolve({ name, kube })
-              : Promise.reject(new Error('not registered'));
-          },
-        }) as unknown as Runtime,
-      logger,
-    );
+    const logger = new CapturingLogger();
+    const handler = reviewingHandler({ kube, known: ['prod'], asked, logger });
     const pod = {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -629,14 +612,8 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
         object: pod,
       },
     });
-    const call = async (cluster: string, body: string) => {
-      const r = (await handler({
-        rawPath: `/${pathSecretOf(cluster)}/${cluster}/mutate-pod`,
-        body,
-        isBase64Encoded: false,
-      })) as { statusCode: number; body: string };
-      return { statusCode: r.statusCode, body: JSON.parse(r.body) as MutationReviewResponse };
-    };
+    const call = (cluster: string, body: string) =>
+      post<MutationReviewResponse>(handler, cluster, 'mutate-pod', body);
     const answer = await call('prod', podCreate);
     expect(answer.statusCode).toBe(200);
     expect(answer.body.response).toMatchObject({ uid: 'p-1', allowed: true, patchType: 'JSONPatch' });
@@ -666,31 +643,15 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
   });
 
   it('/mutate-pod answers a body that is not an AdmissionReview with a 400 refusal naming the problem, and a non-pod object with a 400-coded refusal', async () => {
-    const logger = setUp().logger;
+    const logger = new CapturingLogger();
     const kube = {
       list: () => Promise.reject(new Error('must not read')),
       get: () => Promise.reject(new Error('must not read')),
       replace: () => Promise.reject(new Error('must not write')),
       recordEvent: () => Promise.reject(new Error('must not record')),
     };
-    const handler = admissionHandler(
-      () =>
-        ({
-          publisher: { publish: () => Promise.reject(new Error('must not publish')) },
-          admissionSecret: async () => MASTER,
-          settings: {},
-          cluster: (name: string) => Promise.resolve({ name, kube }),
-        }) as unknown as Runtime,
-      logger,
-    );
-    const call = async (body: string) => {
-      const r = (await handler({
-        rawPath: `/${pathSecretOf('prod')}/prod/mutate-pod`,
-        body,
-        isBase64Encoded: false,
-      })) as { statusCode: number; body: string };
-      return { statusCode: r.statusCode, body: JSON.parse(r.body) as unknown };
-    };
+    const handler = reviewingHandler({ kube, logger });
+    const call = (body: string) => post<unknown>(handler, 'prod', 'mutate-pod', body);
     await expect(call('not json')).resolves.toEqual({
       statusCode: 400,
       body: {
