@@ -81,6 +81,27 @@ export async function sqs<T = Record<string, unknown>>(
 }
 
 /**
+ * One SSM action in the JSON protocol (e.g. `PutParameter`, to store the admission master secret the way an
+ * operator does before the first webhook call).
+ * @returns the parsed answer
+ * @throws AwsCallError on an error answer
+ */
+export async function ssm<T = Record<string, unknown>>(
+  ep: AwsEndpoint,
+  action: string,
+  input: Record<string, unknown>,
+): Promise<T> {
+  const text = await signedPost(
+    ep,
+    'ssm',
+    action,
+    { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AmazonSSM.${action}` },
+    JSON.stringify(input),
+  );
+  return (text ? JSON.parse(text) : {}) as T;
+}
+
+/**
  * One STS action in the query protocol.
  * @returns the XML answer's text values by element name (the first of each name)
  * @throws AwsCallError on an error answer

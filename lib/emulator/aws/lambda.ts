@@ -146,6 +146,17 @@ export class EmulatedFunction {
     return done(outcome);
   }
 
+  /**
+   * Stop the idle instances (waits until they are gone), so that the next invocation starts cold, as after Lambda
+   * reclaims a function's idle execution environments. Busy instances are left to finish.
+   * @returns how many instances were stopped
+   */
+  async recycle(): Promise<number> {
+    const idle = this.idle.splice(0);
+    await Promise.all(idle.map((i) => this.kill(i)));
+    return idle.length;
+  }
+
   /** Stop every instance (waits until they are gone). */
   async stop(): Promise<void> {
     this.stopped = true;

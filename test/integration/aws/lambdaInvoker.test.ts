@@ -99,6 +99,19 @@ describeIfMoto('the emulated Lambda invoker', () => {
     expect(f.stats).toEqual({ invocations: 2, errors: 0, timeouts: 0, coldStarts: 1 });
   }, 30_000);
 
+  test('recycle stops the idle instances: the next invocation starts cold with fresh module state', async () => {
+    const f = fn('echo');
+    await f.invoke({ n: 1 });
+    const warm = await f.invoke({ n: 2 });
+    expect((warm as { result: { calls: number } }).result.calls).toBe(2);
+    await expect(f.recycle()).resolves.toBe(1);
+    const cold = await f.invoke({ n: 3 });
+    expect((cold as { result: { calls: number } }).result.calls).toBe(1);
+    expect(f.stats).toEqual({ invocations: 3, errors: 0, timeouts: 0, coldStarts: 2 });
+    await expect(f.recycle()).resolves.toBe(1);
+    await expect(f.recycle()).resolves.toBe(0);
+  }, 30_000);
+
   test('kills an instance at the timeout; the next invocation starts cold', async () => {
     const f = fn('slow', { timeoutSeconds: 1 });
     const r = await f.invoke({});
