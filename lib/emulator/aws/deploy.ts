@@ -219,6 +219,10 @@ const SKIPPED: Record<
   'AWS::SQS::QueuePolicy': { why: 'IAM is not enforced', physical: (id) => ({ ref: id, attrs: {} }) },
   'AWS::Lambda::Permission': { why: 'IAM is not enforced', physical: (id) => ({ ref: id, attrs: {} }) },
   'AWS::Lambda::Version': { why: '$LATEST is invoked', physical: (id) => ({ ref: id, attrs: {} }) },
+  'AWS::Lambda::Alias': {
+    why: '$LATEST is invoked (provisioned concurrency, the one alias the template may have, is not emulated)',
+    physical: (id) => ({ ref: id, attrs: {} }),
+  },
   'AWS::Lambda::Url': {
     why: 'the admission Function URL is not served',
     physical: (id) => ({ ref: id, attrs: {} }),

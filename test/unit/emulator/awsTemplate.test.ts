@@ -203,4 +203,34 @@ describe('deployTemplate', () => {
     ]);
     expect(stack.physical.size).toBe(0);
   });
+
+  it('skips the provisioned-concurrency alias of a template packaged with admissionProvisionedConcurrency, and says why', async () => {
+    const stack = await deployTemplate({
+      ep: {
+        url: 'http://127.0.0.1:1',
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+      },
+      template: {
+        Resources: {
+          AdmissionProvConcLambdaAlias: {
+            Type: 'AWS::Lambda::Alias',
+            Properties: {
+              Name: 'provisioned',
+              ProvisionedConcurrencyConfig: { ProvisionedConcurrentExecutions: 2 },
+            },
+          },
+        },
+      },
+      artifactDir: '.serverless',
+      stackName: 's',
+    });
+    expect(stack.skipped).toEqual([
+      {
+        id: 'AdmissionProvConcLambdaAlias',
+        type: 'AWS::Lambda::Alias',
+        why: '$LATEST is invoked (provisioned concurrency, the one alias the template may have, is not emulated)',
+      },
+    ]);
+  });
 });
