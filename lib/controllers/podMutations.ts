@@ -6,7 +6,7 @@
  */
 import type { PodMutationStep } from '../api/admission/podMutation.js';
 import type { KubeClient } from '../kube/types.js';
-import { kubePodInjectionReads, sidecarSetPodStep } from './sidecarset/podWebhook.js';
+import { kubePodInjectionReads, sidecarSetPodSteps } from './sidecarset/podWebhook.js';
 import { kubeWorkloadSpreadWebhookDeps, workloadSpreadPodStep } from './workloadspread/podWebhook.js';
 import type { WorkloadSpreadSettings } from './workloadspread/settings.js';
 
@@ -19,8 +19,11 @@ export function podMutationSteps(
   settings: Readonly<Record<string, unknown>> = {},
 ): PodMutationStep[] {
   const ws = (settings.workloadspread ?? {}) as WorkloadSpreadSettings;
+  const sidecarSet = sidecarSetPodSteps(kubePodInjectionReads(kube));
   return [
+    // the injection's reads overlap WorkloadSpread's (one round trip fewer per pod CREATE); it still runs second
+    sidecarSet.prefetch,
     workloadSpreadPodStep(kubeWorkloadSpreadWebhookDeps(kube, ws)),
-    sidecarSetPodStep(kubePodInjectionReads(kube)),
+    sidecarSet.inject,
   ];
 }

@@ -9,6 +9,7 @@
 import type { MutationAnswer } from '../../api/admission/mutation.js';
 import {
   answerPodMutationReview,
+  type PodMutationContext,
   type PodMutationResult,
   type PodMutationStep,
 } from '../../api/admission/podMutation.js';
@@ -118,52 +119,101 @@ export async function withPinnedRevisions(
   return out;
 }
 
+/** The two reads of one request every injection needs: every SidecarSet, and the labels of the pod's namespace. */
+type InjectionInputs = [SidecarSet[], Record<string, string> | undefined];
+
+/** The SidecarSet step of the pod webhook, and a step that starts its reads early: {@link sidecarSetPodSteps}. */
+export interface SidecarSetPodSteps {
+  /** Starts the injection's two reads for this request and hands the pod on unchanged. */
+  prefetch: PodMutationStep;
+  /** The injection (reads started by `prefetch` for the same request are used, else it starts them). */
+  inject: PodMutationStep;
+}
+
 /**
- * SidecarSet injection as a step of the pod mutating webhook (lib/api/admission/podMutation.ts): reads the
- * SidecarSets and the pod's namespace, applies pinned revisions and the pure injector.
+ * SidecarSet injection as steps of the pod mutating webhook (lib/api/admission/podMutation.ts): `inject` reads the
+ * SidecarSets and the pod's namespace, applies pinned revisions and the pure injector; `prefetch`, put before the
+ * steps that run first (WorkloadSpread's), starts those two reads so that their round trip overlaps the earlier
+ * steps' instead of following it — a stateless handler reads the API server where OpenKruise reads its informer
+ * cache, so each sequential round trip adds to every pod CREATE (BENCHMARKS.md#pod-webhook). The reads are kept per
+ * request (keyed by the request's context object, which `answerPodMutationReview` makes once per review), never
+ * from one request to the next: steps built once (`kruiseless local`) read afresh for each pod.
  * @param now the `updateTimestamp` written into the hash annotations (default: the time of each call)
  * @param random the draw of a `Partial` injection policy with a percent partition, in [0, 1) (default `Math.random`)
- * @returns a step that refuses with code 500 a pod OpenKruise refuses (SidecarInjectionError) and when a
+ * @returns steps whose `inject` refuses with code 500 a pod OpenKruise refuses (SidecarInjectionError) and when a
  *   read fails (as OpenKruise's `admission.Errored(500)`: the API server then refuses the pod, failurePolicy does not
- *   apply to an answer)
+ *   apply to an answer); `prefetch` never refuses (a failed read is answered by `inject`)
+ */
+export function sidecarSetPodSteps(
+  reads: PodInjectionReads,
+  now?: Date,
+  random: () => number = Math.random,
+): SidecarSetPodSteps {
+  const started = new WeakMap<PodMutationContext, Promise<InjectionInputs>>();
+  const inputs = (context: PodMutationContext): Promise<InjectionInputs> => {
+    let p = started.get(context);
+    if (!p) {
+      p = Promise.all([reads.sidecarSets(), reads.namespaceLabels(context.namespace)]);
+      // a request refused by an earlier step never awaits its reads: their failure must not be unhandled
+      p.catch(() => undefined);
+      started.set(context, p);
+    }
+    return p;
+  };
+  return {
+    prefetch: (pod, context) => {
+      void inputs(context);
+      return Promise.resolve({ pod });
+    },
+    inject: async (pod, context) => {
+      const namespace = context.namespace;
+      let sidecarSets: SidecarSet[];
+      let namespaceLabels: Record<string, string> | undefined;
+      try {
+        [sidecarSets, namespaceLabels] = await inputs(context);
+      } catch (e) {
+        return fail(
+          500,
+          `sidecar injection could not read SidecarSets or namespace ${namespace}: ${errorMessage(e)}`,
+        );
+      }
+      try {
+        const injected = await withPinnedRevisions(
+          reads,
+          pod,
+          namespace,
+          namespaceLabels,
+          sidecarSets,
+          random,
+        );
+        const result = injectSidecars({
+          pod,
+          ...(context.requestNamespace ? { requestNamespace: context.requestNamespace } : {}),
+          namespaceLabels,
+          sidecarSets: injected,
+          now: now ?? new Date(),
+        });
+        return { pod: result.pod };
+      } catch (e) {
+        if (e instanceof SidecarInjectionError) return fail(500, `sidecar injection: ${e.message}`);
+        if (classifyWriteError(e) !== 'notApi')
+          return fail(500, `sidecar injection could not read a pinned revision: ${errorMessage(e)}`);
+        return fail(500, `sidecar injection failed: ${errorMessage(e)}`);
+      }
+    },
+  };
+}
+
+/**
+ * SidecarSet injection as one step of the pod mutating webhook: {@link sidecarSetPodSteps}' `inject`, starting its
+ * reads itself.
  */
 export function sidecarSetPodStep(
   reads: PodInjectionReads,
   now?: Date,
   random: () => number = Math.random,
 ): PodMutationStep {
-  return async (pod, context) => {
-    const namespace = context.namespace;
-    let sidecarSets: SidecarSet[];
-    let namespaceLabels: Record<string, string> | undefined;
-    try {
-      [sidecarSets, namespaceLabels] = await Promise.all([
-        reads.sidecarSets(),
-        reads.namespaceLabels(namespace),
-      ]);
-    } catch (e) {
-      return fail(
-        500,
-        `sidecar injection could not read SidecarSets or namespace ${namespace}: ${errorMessage(e)}`,
-      );
-    }
-    try {
-      const injected = await withPinnedRevisions(reads, pod, namespace, namespaceLabels, sidecarSets, random);
-      const result = injectSidecars({
-        pod,
-        ...(context.requestNamespace ? { requestNamespace: context.requestNamespace } : {}),
-        namespaceLabels,
-        sidecarSets: injected,
-        now: now ?? new Date(),
-      });
-      return { pod: result.pod };
-    } catch (e) {
-      if (e instanceof SidecarInjectionError) return fail(500, `sidecar injection: ${e.message}`);
-      if (classifyWriteError(e) !== 'notApi')
-        return fail(500, `sidecar injection could not read a pinned revision: ${errorMessage(e)}`);
-      return fail(500, `sidecar injection failed: ${errorMessage(e)}`);
-    }
-  };
+  return sidecarSetPodSteps(reads, now, random).inject;
 }
 
 const fail = (code: number, message: string): PodMutationResult => ({ refuse: { code, message } });

@@ -623,8 +623,9 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
     const created = jsonpatch.applyPatch(structuredClone(pod), ops).newDocument as unknown as Pod;
     expect(created.spec.containers.map((c) => c.name)).toEqual(['logger', 'main']);
     expect(created.metadata.annotations?.['kruise.io/sidecarset-injected-list']).toBe('log');
-    // the WorkloadSpread step first (none in the namespace), then the injection's reads
-    expect(reads).toEqual(['list workloadspreads ns', 'list sidecarsets', 'get namespaces ns']);
+    // the injection's reads are started first, so that they overlap the WorkloadSpread step's LIST (none in the
+    // namespace); the injection itself still runs after WorkloadSpread's step
+    expect(reads).toEqual(['list sidecarsets', 'get namespaces ns', 'list workloadspreads ns']);
     // another cluster's secret, and a cluster that cannot be reached: 404, then 503 (the configuration fails closed)
     const wrong = (await handler({
       rawPath: `/${pathSecretOf('prod')}/other/mutate-pod`,

@@ -3,8 +3,10 @@ import type { MutationAnswer } from '../../../../lib/api/admission/mutation.js';
 import type { ControllerRevision, JsonObject, Pod } from '../../../../lib/api/types.js';
 import { mutateSidecarSet } from '../../../../lib/controllers/sidecarset/api/mutation.js';
 import type { SidecarSet } from '../../../../lib/controllers/sidecarset/api/types.js';
+import { answerPodMutationReview, type PodMutationStep } from '../../../../lib/api/admission/podMutation.js';
 import {
   answerPodAdmission,
+  sidecarSetPodSteps,
   type PodInjectionReads,
 } from '../../../../lib/controllers/sidecarset/podWebhook.js';
 import { parseHashAnnotation } from '../../../../lib/controllers/sidecarset/plan/annotations.js';
@@ -250,5 +252,108 @@ describe('/mutate-pod with injectionStrategy.revision (getSuitableRevisionSideca
     );
     expect(calls).toEqual([]);
     expect(answer.review.response).toEqual({ uid: 'u1', allowed: true });
+  });
+});
+
+describe("sidecarSetPodSteps: the injection's reads started early, per request", () => {
+  /** Reads that log when each starts and finishes; every read settles only when `release()` is called. */
+  function gatedReads(fail?: Error) {
+    const events: string[] = [];
+    const gates: (() => void)[] = [];
+    const gated = <T>(name: string, value: () => Promise<T>): Promise<T> => {
+      events.push(`start ${name}`);
+      return new Promise<void>((r) => gates.push(r)).then(() => {
+        events.push(`end ${name}`);
+        return value();
+      });
+    };
+    const r: PodInjectionReads = {
+      ...reads(),
+      sidecarSets: () => gated('sidecarsets', () => (fail ? Promise.reject(fail) : Promise.resolve([log]))),
+      namespaceLabels: (name) => gated(`namespace ${name}`, () => Promise.resolve({})),
+    };
+    return { r, events, release: () => gates.splice(0).forEach((g) => g()) };
+  }
+
+  it('prefetch starts both reads before the steps between run, and inject uses them without reading again', async () => {
+    const { r, events, release } = gatedReads();
+    const steps = sidecarSetPodSteps(r, NOW);
+    const between: PodMutationStep = (p) => {
+      events.push('workloadspread step');
+      release();
+      return Promise.resolve({ pod: p });
+    };
+    const answer = await answerPodMutationReview(review({ object: pod() }), [
+      steps.prefetch,
+      between,
+      steps.inject,
+    ]);
+    expect(events).toEqual([
+      'start sidecarsets',
+      'start namespace ns1',
+      'workloadspread step',
+      'end sidecarsets',
+      'end namespace ns1',
+    ]);
+    expect(
+      (patched(pod(), answer).spec as { containers: { name: string }[] }).containers.map((c) => c.name),
+    ).toEqual(['logger', 'main']);
+  });
+
+  it('reads afresh for each request when the steps are built once, as kruiseless local builds them', async () => {
+    const { r, events, release } = gatedReads();
+    const steps = sidecarSetPodSteps(r, NOW);
+    const releasing: PodMutationStep = (p) => {
+      release();
+      return Promise.resolve({ pod: p });
+    };
+    for (let i = 0; i < 2; i++)
+      await answerPodMutationReview(review({ object: pod() }), [steps.prefetch, releasing, steps.inject]);
+    expect(events.filter((e) => e.startsWith('start'))).toEqual([
+      'start sidecarsets',
+      'start namespace ns1',
+      'start sidecarsets',
+      'start namespace ns1',
+    ]);
+  });
+
+  it('a read that fails is answered by inject with a 500; with the request refused before inject it is not unhandled', async () => {
+    const { r, release } = gatedReads(new Error('etcd timeout'));
+    const steps = sidecarSetPodSteps(r, NOW);
+    const releasing: PodMutationStep = (p) => {
+      release();
+      return Promise.resolve({ pod: p });
+    };
+    const answered = await answerPodMutationReview(review({ object: pod() }), [
+      steps.prefetch,
+      releasing,
+      steps.inject,
+    ]);
+    expect(answered.review.response).toMatchObject({
+      allowed: false,
+      status: {
+        code: 500,
+        message: 'sidecar injection could not read SidecarSets or namespace ns1: etcd timeout',
+      },
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const refusing: PodMutationStep = () => {
+        release();
+        return Promise.resolve({ refuse: { code: 403, message: 'no' } });
+      };
+      const refused = await answerPodMutationReview(review({ object: pod() }), [
+        steps.prefetch,
+        refusing,
+        steps.inject,
+      ]);
+      expect(refused.review.response).toMatchObject({ allowed: false, status: { code: 403, message: 'no' } });
+      await new Promise((res) => setTimeout(res, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
