@@ -162,9 +162,16 @@ describe('Advanced DaemonSet on the local control plane', () => {
       name: 'agent',
       propagationPolicy: 'Orphan',
     });
-    await waitFor('the garbage collector orphans the pods', 60_000, async () => {
+    // the pods and the revision both: orphaned in no set order, and a revision still owned by the deleted set is
+    // not adoptable, so the new set would make its own (a hash collision, then a rolling update of one pod)
+    await waitFor('the garbage collector orphans the pods and the revision', 60_000, async () => {
       const pods = await livePods();
-      return pods.length === before.length && pods.every((p) => !p.metadata.ownerReferences?.length)
+      const revisions = (
+        await ctx.kc.makeApiClient(AppsV1Api).listNamespacedControllerRevision({ namespace: ctx.namespace })
+      ).items;
+      return pods.length === before.length &&
+        pods.every((p) => !p.metadata.ownerReferences?.length) &&
+        revisions.every((r) => !r.metadata?.ownerReferences?.length)
         ? pods
         : undefined;
     });
