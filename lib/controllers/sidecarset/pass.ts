@@ -16,7 +16,7 @@ import { isEmptySelector, selectorString } from '../../api/selector.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { objectKeyText, type ObjectKey } from '../../core/objectKey.js';
-import { classifyWriteError } from '../../kube/errors.js';
+import { classifyWriteError, isConflict } from '../../kube/errors.js';
 import { emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
@@ -167,7 +167,9 @@ export async function runPass(
       writes++;
       podWrites++;
     } catch (e) {
-      if (w.type === 'ResetHotUpgrade')
+      // a conflict is retried by the next pass against a fresh read, as upstream's RetryOnConflict does at once:
+      // no Warning for it
+      if (w.type === 'ResetHotUpgrade' && !isConflict(e))
         await recordPodEvent(deps, w.pod, {
           type: 'Warning',
           reason: 'ResetContainerFailed',

@@ -334,7 +334,7 @@ describe('reconcileSidecarSet', () => {
       });
     });
 
-    test('a reset that meets a conflict: a ResetContainerFailed Warning on the pod, the pass reports the error', async () => {
+    test('a failed reset: a ResetContainerFailed Warning on the pod, the pass reports the error; a conflict is retried by the next pass without one', async () => {
       const h = setup();
       h.kube.pods.clear();
       const v1 = hot('envoy:1', 1);
@@ -344,16 +344,32 @@ describe('reconcileSidecarSet', () => {
       await reconcileSidecarSet(h.deps(), REQUEST);
       h.kube.pods.set('web-0', restarted(h.kube.pods.get('web-0')!));
       h.journal.length = 0;
-      h.kube.failOn((call) => (call === 'replace pod web-0' ? conflict(call) : undefined));
-      const outcome = await reconcileSidecarSet(h.deps(), REQUEST);
+      let fault: 'conflict' | 'internal' = 'conflict';
+      h.kube.failOn((call) =>
+        call === 'replace pod web-0'
+          ? fault === 'conflict'
+            ? conflict(call)
+            : internalError(call)
+          : undefined,
+      );
+      const conflicted = await reconcileSidecarSet(h.deps(), REQUEST);
+      expect(h.journal).toEqual([
+        'lease.acquire',
+        'replace pod web-0',
+        'requeue 1s',
+        'lease.release (failures 1)',
+      ]);
+      expect(conflicted).toMatchObject({ failures: 1 });
+      h.journal.length = 0;
+      fault = 'internal';
+      const failed = await reconcileSidecarSet(h.deps(), REQUEST);
       expect(h.journal.slice(0, 3)).toEqual([
         'lease.acquire',
         'replace pod web-0',
-        expect.stringMatching(
-          /^event ResetContainerFailed: reset sidecar container image empty failed: .*replace pod web-0/,
-        ),
+        'event ResetContainerFailed: reset sidecar container image empty failed: replace pod web-0: 500 InternalError: etcd is unavailable',
       ]);
-      expect(outcome).toMatchObject({ failures: 1 });
+      // the second failure in a row
+      expect(failed).toMatchObject({ failures: 2 });
     });
   });
 });
