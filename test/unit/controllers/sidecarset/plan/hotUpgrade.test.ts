@@ -341,3 +341,53 @@ describe('hot upgrade under the strategy', () => {
     expect(planSidecarSet(V2, [notReady], NOW).writes).toEqual([]);
   });
 });
+
+describe('two hot-upgrade sidecars in one SidecarSet', () => {
+  const two = (proxy: string, agent: string, resourceVersion: string, generation: number): SidecarSet => {
+    const hot = { upgradeType: 'HotUpgrade' as const, hotUpgradeEmptyImage: EMPTY };
+    const s = mutateSidecarSet({
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'SidecarSet',
+      metadata: { name: 'log' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        containers: [
+          { name: 'proxy', image: proxy, upgradeStrategy: hot },
+          { name: 'agent', image: agent, upgradeStrategy: hot },
+        ],
+      },
+    });
+    return { ...s, metadata: { ...s.metadata, generation, resourceVersion } };
+  };
+
+  it('only the changed sidecar swaps; the working-container annotation keeps both, keys sorted', () => {
+    const pod = injected('a', two('envoy:1', 'agent:1', '100', 1));
+    expect(pod.metadata.annotations?.['kruise.io/sidecarset-working-hotupgrade-container']).toBe(
+      '{"agent":"agent-1","proxy":"proxy-1"}',
+    );
+    const v2 = two('envoy:1', 'agent:2', '200', 2);
+    const next = only(planSidecarSet(v2, [pod], NOW), 'UpdatePod');
+    expect(images(next)).toEqual([
+      'proxy-1=envoy:1',
+      'proxy-2=busybox:empty',
+      'agent-1=agent:1',
+      'agent-2=agent:2',
+      'main=nginx:1.25',
+    ]);
+    expect(hotAnnotations(next)).toMatchObject({
+      'kruise.io/sidecarset-working-hotupgrade-container': '{"agent":"agent-2","proxy":"proxy-1"}',
+      'version.sidecarset.kruise.io/agent-2': '200',
+      'versionalt.sidecarset.kruise.io/agent-1': '200',
+      'version.sidecarset.kruise.io/proxy-1': '1',
+      'versionalt.sidecarset.kruise.io/proxy-1': '0',
+    });
+    const reset = only(planSidecarSet(v2, [withStatus(next)], NOW), 'ResetHotUpgrade');
+    expect(images(reset)).toEqual([
+      'proxy-1=envoy:1',
+      'proxy-2=busybox:empty',
+      'agent-1=busybox:empty',
+      'agent-2=agent:2',
+      'main=nginx:1.25',
+    ]);
+  });
+});
