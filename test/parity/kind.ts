@@ -97,6 +97,13 @@ export interface ParityKind {
    * CloneSet pod's name is random): two keys that normalise alike merge into one.
    */
   normaliseKeys?: true;
+  /**
+   * Pod annotations whose values are an object's resourceVersion at the moment of a write (SidecarSet's hot-upgrade
+   * `version.sidecarset.kruise.io/<container>` and `versionalt.…`): random per cluster, so each pod's distinct such
+   * values are replaced by their rank, `<rv1>` the lowest (which annotations share a version, and their order, stay
+   * compared); the `fixed` values (the injection's `0` and `1`) are kept as they are.
+   */
+  resourceVersionAnnotations?: { keys: RegExp; fixed: ReadonlySet<string> };
   /** Differences chosen on purpose for every scenario of the kind (each scenario may add its own). */
   deliberate: readonly Deliberate[];
   /** OpenKruise's own e2e specs of the kind, when it has some. */

@@ -145,7 +145,7 @@ export function takeSnapshot(
         ),
     ),
     pods: sortCanonical(
-      state.pods.map((p) => norm(podView(p, previousUids)) as PodView),
+      state.pods.map((p) => norm(podView(rankVersionAnnotations(p, kind), previousUids)) as PodView),
       kind.podSortKey,
     ),
     pvcs: sortCanonical(
@@ -171,6 +171,31 @@ export function takeSnapshot(
 /** Uids of the pods in a state (for the next checkpoint's `since`). */
 export function podUids(state: ClusterState): Set<string> {
   return new Set(state.pods.map((p) => p.metadata?.uid ?? ''));
+}
+
+/**
+ * The pod with its {@link ParityKind.resourceVersionAnnotations} values replaced by their rank among the pod's
+ * distinct such values (`<rv1>` the lowest, compared as numbers); the pod itself when the kind has none.
+ */
+function rankVersionAnnotations(p: V1Pod, kind: ParityKind): V1Pod {
+  const spec = kind.resourceVersionAnnotations;
+  const annotations = p.metadata?.annotations;
+  if (!spec || !annotations) return p;
+  const isVersion = ([k, v]: [string, string]): boolean => spec.keys.test(k) && !spec.fixed.has(v);
+  const values = [
+    ...new Set(
+      Object.entries(annotations)
+        .filter(isVersion)
+        .map(([, v]) => v),
+    ),
+  ].sort((a, b) => (a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0));
+  if (values.length === 0) return p;
+  const ranked = Object.fromEntries(
+    Object.entries(annotations).map(([k, v]) =>
+      isVersion([k, v]) ? [k, `<rv${values.indexOf(v) + 1}>`] : [k, v],
+    ),
+  );
+  return { ...p, metadata: { ...p.metadata, annotations: ranked } };
 }
 
 function podView(p: V1Pod, previousUids: ReadonlySet<string>): PodView {

@@ -4,7 +4,8 @@
  *
  * One reconcile pass over one SidecarSet: read it → list the pods its selector names (in the namespaces its
  * namespace selector matches, else in all) → register its spec as the latest ControllerRevision (./history.ts) →
- * plan (./plan, pure) → write the status if it changed → update the chosen pods in place, each followed by its
+ * plan (./plan, pure) → write the status if it changed → reset the older container of each finished hot upgrade
+ * (with an Event on the pod), or else update the chosen pods in place, each followed by its
  * `SidecarSetUpgradable` condition. Upstream's in-memory update and
  * resourceVersion expectations guard against a stale informer cache; this pass lists pods from the API server (a
  * quorum read), so a pod it updated is seen updated by the next pass and no expectation is kept.
@@ -15,11 +16,11 @@ import { isEmptySelector, selectorString } from '../../api/selector.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { objectKeyText, type ObjectKey } from '../../core/objectKey.js';
-import { classifyWriteError } from '../../kube/errors.js';
+import { classifyWriteError, isConflict } from '../../kube/errors.js';
 import { emptyCorrelation, type EventCorrelationState } from '../../kube/eventCorrelation.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
-import type { KubeClient } from '../../kube/types.js';
+import type { KubeClient, KubeEvent } from '../../kube/types.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
 import type { ReconcileReason } from '../../requests/schema.js';
 import type { Lease } from '../../state/index.js';
@@ -82,6 +83,17 @@ export async function listSelectedPods(
     pods.push(...listed.items);
   }
   return pods;
+}
+
+/**
+ * Record `event` on a pod (the hot-upgrade reset's `ResetContainerSucceed` / `ResetContainerFailed`, as upstream's
+ * `flipHotUpgradingContainers`). Best effort, never throws; each pod's Event is its own (no de-duplication across
+ * pods).
+ */
+function recordPodEvent(deps: PassDeps, pod: Pod, event: KubeEvent): Promise<void> {
+  return recordObjectEvents({ kube: deps.kube, resource: RESOURCES.pods, object: pod, clock: deps.clock }, [
+    event,
+  ]);
 }
 
 /**
@@ -150,13 +162,27 @@ export async function runPass(
   let podWrites = 0;
   for (const w of plan.writes) {
     try {
-      if (w.type === 'UpdatePod') await updatePod(deps.kube, w.next);
-      else await patchUpgradableCondition(deps.kube, w.pod, w.condition);
+      if (w.type === 'SetCondition') await patchUpgradableCondition(deps.kube, w.pod, w.condition);
+      else await updatePod(deps.kube, w.next);
       writes++;
       podWrites++;
     } catch (e) {
+      // a conflict is retried by the next pass against a fresh read, as upstream's RetryOnConflict does at once:
+      // no Warning for it
+      if (w.type === 'ResetHotUpgrade' && !isConflict(e))
+        await recordPodEvent(deps, w.pod, {
+          type: 'Warning',
+          reason: 'ResetContainerFailed',
+          message: `reset sidecar container image empty failed: ${(e as Error).message}`,
+        });
       return fail(e);
     }
+    if (w.type === 'ResetHotUpgrade')
+      await recordPodEvent(deps, w.pod, {
+        type: 'Normal',
+        reason: 'ResetContainerSucceed',
+        message: 'reset sidecar container image empty successfully',
+      });
   }
   if (plan.notUpgradable > 0)
     await recordObjectEvents(

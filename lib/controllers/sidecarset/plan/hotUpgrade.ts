@@ -1,9 +1,13 @@
 /**
  * A `HotUpgrade` sidecar is injected as two containers, `<name>-1` working and `<name>-2` on the empty image, with
  * version annotations (OpenKruise: `injectHotUpgradeContainers` and `generateHotUpgradeContainers` in
- * `pkg/webhook/pod/mutating/sidecarset_hotupgrade.go`, names in `pkg/control/sidecarcontrol/util_hotupgrade.go`). Pure.
+ * `pkg/webhook/pod/mutating/sidecarset_hotupgrade.go`), and a pod's pair is read back from its working-container
+ * annotation (`GetPodHotUpgradeInfoInAnnotations`, `GetPodHotUpgradeContainers`, `IsHotUpgradeContainer` in
+ * `pkg/control/sidecarcontrol/util_hotupgrade.go`). Pure.
  */
-import type { Container } from '../../../api/types.js';
+import { goJsonString } from '../../../api/goJson.js';
+import type { Container, Pod } from '../../../api/types.js';
+import type { SidecarContainer } from '../api/types.js';
 
 /** Pod annotation: which of the pair works, `{"<sidecar>": "<sidecar>-1"}` (`SidecarSetWorkingHotUpgradeContainer`). */
 export const ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER = 'kruise.io/sidecarset-working-hotupgrade-container';
@@ -57,4 +61,48 @@ export function hotUpgradePair(
       [versionAltAnnotation(second.name)]: '1',
     },
   };
+}
+
+/** Whether a SidecarSet container is upgraded hot, as a pair (`IsHotUpgradeContainer`). */
+export function isHotUpgradeContainer(sidecar: Pick<SidecarContainer, 'upgradeStrategy'>): boolean {
+  return sidecar.upgradeStrategy?.upgradeType === 'HotUpgrade';
+}
+
+/**
+ * The working-container annotation's map, sidecar name → pod container name; entries whose value is not a string
+ * are dropped and an unreadable value counts as empty, as Go's `json.Unmarshal` into `map[string]string` leaves it.
+ */
+export function parseWorkingContainers(value: string | undefined): Map<string, string> {
+  try {
+    const parsed: unknown = value ? JSON.parse(value) : {};
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return new Map();
+    return new Map(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    return new Map();
+  }
+}
+
+/** The working-container annotation's value as Go's `json.Marshal` of a `map[string]string` writes it (keys sorted). */
+export function encodeWorkingContainers(working: ReadonlyMap<string, string>): string {
+  const keys = [...working.keys()].sort();
+  return `{${keys.map((k) => `${goJsonString(k)}:${goJsonString(working.get(k) ?? '')}`).join(',')}}`;
+}
+
+/** A hot-upgrade sidecar's two pod containers: the one working now and the other (empty, or the older one mid-upgrade). */
+export interface HotUpgradeContainers {
+  working: string;
+  other: string;
+}
+
+/**
+ * The pod's pair for sidecar `name` (`GetPodHotUpgradeContainers`): `<name>-1` works when the working-container
+ * annotation names it, otherwise `<name>-2` does (also with no or an unreadable annotation).
+ */
+export function podHotUpgradeContainers(name: string, pod: Pod): HotUpgradeContainers {
+  const first = `${name}-1`;
+  const second = `${name}-2`;
+  const working = parseWorkingContainers(
+    pod.metadata.annotations?.[ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER],
+  );
+  return working.get(name) === first ? { working: first, other: second } : { working: second, other: first };
 }

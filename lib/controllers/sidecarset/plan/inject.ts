@@ -3,7 +3,6 @@
  * `buildSidecars` in `pkg/webhook/pod/mutating/sidecarset.go`, CREATE branch). Pure: the caller reads the SidecarSets
  * and the namespace and turns the result into the AdmissionReview's JSON Patch.
  */
-import { goJsonString } from '../../../api/goJson.js';
 import type { Container, EnvVar, Pod, Volume } from '../../../api/types.js';
 import { isNativeSidecar } from '../api/hash.js';
 import { mutateSidecarSet } from '../api/mutation.js';
@@ -21,7 +20,12 @@ import {
   parseHashAnnotation,
   type SidecarSetUpgradeSpec,
 } from './annotations.js';
-import { ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER, hotUpgradePair } from './hotUpgrade.js';
+import {
+  ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER,
+  encodeWorkingContainers,
+  hotUpgradePair,
+  parseWorkingContainers,
+} from './hotUpgrade.js';
 import { isActivePod, matchingSidecarSets } from './match.js';
 import {
   mergeContainers,
@@ -142,7 +146,7 @@ export function injectSidecars(input: InjectionInput): InjectionResult {
     ANNOTATION_SIDECARSET_HASH_WITHOUT_IMAGE,
     annotations[ANNOTATION_SIDECARSET_HASH_WITHOUT_IMAGE],
   );
-  const working = parseWorking(annotations[ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER]);
+  const working = parseWorkingContainers(annotations[ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER]);
   const injectedAnnotations: Record<string, string> = {};
   const containers: Injected[] = [];
   const initContainers: Injected[] = [];
@@ -159,7 +163,7 @@ export function injectSidecars(input: InjectionInput): InjectionResult {
       for (const p of pair.containers) into.push({ container: p, podInjectPolicy: sidecar.podInjectPolicy });
       Object.assign(injectedAnnotations, pair.annotations);
       working.set(sidecar.name, pair.containers[0].name);
-      injectedAnnotations[ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER] = encodeWorking(working);
+      injectedAnnotations[ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER] = encodeWorkingContainers(working);
     } else into.push({ container: c, podInjectPolicy: sidecar.podInjectPolicy });
   };
 
@@ -246,20 +250,4 @@ function asStored(sidecarSet: SidecarSet): SidecarSet {
 function sameMap(a: Record<string, string>, b: Record<string, string>): boolean {
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => b[k] === a[k]);
-}
-
-/** The working-container annotation's map; an unreadable value counts as empty, as upstream. */
-function parseWorking(value: string | undefined): Map<string, string> {
-  try {
-    const parsed: unknown = value ? JSON.parse(value) : {};
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return new Map();
-    return new Map(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  } catch {
-    return new Map();
-  }
-}
-
-function encodeWorking(working: ReadonlyMap<string, string>): string {
-  const keys = [...working.keys()].sort();
-  return `{${keys.map((k) => `${goJsonString(k)}:${goJsonString(working.get(k) ?? '')}`).join(',')}}`;
 }

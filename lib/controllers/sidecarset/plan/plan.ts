@@ -7,26 +7,26 @@ import type { Pod, PodCondition } from '../../../api/types.js';
 import type { SidecarSet, SidecarSetStatus } from '../api/types.js';
 import { upgradableCondition } from './condition.js';
 import { isActivePod } from './match.js';
-import { hasHotUpgradeContainer, isPodConsistentWithSidecarSet, isPodInjected } from './podState.js';
+import { podsToResetHotUpgrade, resetHotUpgradeContainers } from './hotUpgradeFlip.js';
+import { isPodConsistentWithSidecarSet, isPodInjected } from './podState.js';
 import { calculateSidecarSetStatus, sidecarSetStatusChanged, type LatestRevision } from './status.js';
 import { nextUpgradePods } from './strategy.js';
 import { upgradePodSidecars } from './upgradePod.js';
 
 /** Why a plan updates no pod. */
-export type SidecarSetIdle =
-  | 'NotUpdate'
-  | 'Paused'
-  | 'AllUpdated'
-  | 'NothingToUpdate'
-  /** Kruiseless does not hot-upgrade sidecars (OpenKruise's `sidecarset_hotupgrade.go`): status only. */
-  | 'HotUpgradeUnsupported';
+export type SidecarSetIdle = 'NotUpdate' | 'Paused' | 'AllUpdated' | 'NothingToUpdate';
 
 /** One pod write of a round. */
 export type SidecarSetPodWrite =
   /** PUT the pod (its read resourceVersion the precondition) with the new sidecar images and annotations. */
   | { type: 'UpdatePod'; pod: Pod; next: Pod }
   /** Strategic-merge `status.conditions` of pods/status with the `SidecarSetUpgradable` condition. */
-  | { type: 'SetCondition'; pod: Pod; condition: PodCondition };
+  | { type: 'SetCondition'; pod: Pod; condition: PodCondition }
+  /**
+   * PUT the pod (its read resourceVersion the precondition) with the older container of each hot-upgrade pair
+   * back on the empty image (./hotUpgradeFlip.ts); upstream records `ResetContainerSucceed` on the pod.
+   */
+  | { type: 'ResetHotUpgrade'; pod: Pod; next: Pod };
 
 /** What one reconcile does. */
 export interface SidecarSetPlan {
@@ -36,8 +36,8 @@ export interface SidecarSetPlan {
   /** Whether {@link status} differs from the stored one (`inconsistentStatus`): only then is it written. */
   writeStatus: boolean;
   /**
-   * In upstream order: first the not-upgradable pods' False conditions, then per updated pod its update and its
-   * True condition.
+   * In upstream order: the hot-upgrade resets alone when any pod is due one; else first the not-upgradable pods'
+   * False conditions, then per updated pod its update and its True condition.
    */
   writes: SidecarSetPodWrite[];
   /** Pods an in-place update cannot move this round; upstream records a `NotUpgradablePods` Event when any. */
@@ -58,9 +58,10 @@ export function matchedPods(sidecarSet: SidecarSet, selected: readonly Pod[]): P
 }
 
 /**
- * The plan (see {@link SidecarSetPlan}): status always; pod updates unless the strategy is NotUpdate or paused,
- * the SidecarSet has a hot-upgrade container, or every matched pod is updated. An updated pod's hash entry names
- * the latest revision (upstream sets the status before it updates pods).
+ * The plan (see {@link SidecarSetPlan}): status always; unless the strategy is NotUpdate or paused, the hot-upgrade
+ * resets of the pods due one (and nothing else this round), or else pod updates unless every matched pod is
+ * updated. An updated pod's hash entry names the latest revision (upstream sets the status before it updates
+ * pods).
  * @param selected the pods its selector (and namespace selector) lists, in list order
  * @param now the time for annotations and condition transitions
  * @param latest the latest ControllerRevision the pass registered (./history.ts); without it the stored status's
@@ -85,7 +86,17 @@ export function planSidecarSet(
   const strategy = sidecarSet.spec.updateStrategy ?? {};
   if (strategy.type === 'NotUpdate') return idle('NotUpdate');
   if (strategy.paused === true) return idle('Paused');
-  if (hasHotUpgradeContainer(sidecarSet)) return idle('HotUpgradeUnsupported');
+  const resets = podsToResetHotUpgrade(sidecarSet, matched);
+  if (resets.length > 0)
+    return {
+      ...base,
+      writes: resets.map((pod) => ({
+        type: 'ResetHotUpgrade' as const,
+        pod,
+        next: resetHotUpgradeContainers(sidecarSet, pod, now),
+      })),
+      notUpgradable: 0,
+    };
   if ((status.updatedPods ?? 0) >= (status.matchedPods ?? 0)) return idle('AllUpdated');
   const name = sidecarSet.metadata.name ?? '';
   const next = nextUpgradePods(sidecarSet, matched);

@@ -15,7 +15,12 @@ import {
 } from '../api/keys.js';
 import type { SidecarSet } from '../api/types.js';
 import { parseHashAnnotation } from './annotations.js';
-import { ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER } from './hotUpgrade.js';
+import {
+  ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER,
+  isHotUpgradeContainer,
+  parseWorkingContainers,
+  podHotUpgradeContainers,
+} from './hotUpgrade.js';
 
 /** The SidecarSet's hash (`kruise.io/sidecarset-hash` annotation, set by its defaulting webhook); '' when absent. */
 export function sidecarSetRevision(sidecarSet: SidecarSet): string {
@@ -52,12 +57,9 @@ export function isPodInjected(pod: Pod, sidecarSet: SidecarSet): boolean {
   return !!list && list.split(',').includes(sidecarSet.metadata.name ?? '');
 }
 
-const isHot = (c: { upgradeStrategy?: { upgradeType?: string } }): boolean =>
-  c.upgradeStrategy?.upgradeType === 'HotUpgrade';
-
 /** Whether the SidecarSet has a hot-upgrade container (`isSidecarSetHasHotUpgradeContainer`). */
 export function hasHotUpgradeContainer(sidecarSet: SidecarSet): boolean {
-  return (sidecarSet.spec.containers ?? []).some(isHot);
+  return (sidecarSet.spec.containers ?? []).some(isHotUpgradeContainer);
 }
 
 /**
@@ -67,7 +69,7 @@ export function hasHotUpgradeContainer(sidecarSet: SidecarSet): boolean {
 export function sidecarContainerNames(sidecarSet: SidecarSet): Set<string> {
   const names = new Set<string>();
   for (const c of sidecarSet.spec.containers ?? []) {
-    if (isHot(c)) {
+    if (isHotUpgradeContainer(c)) {
       names.add(`${c.name}-1`);
       names.add(`${c.name}-2`);
     } else names.add(c.name);
@@ -83,16 +85,12 @@ const hasContainer = (pod: Pod, name: string): boolean =>
  * name; a hot-upgrade one by its working-container entry and both its containers.
  */
 export function isPodConsistentWithSidecarSet(pod: Pod, sidecarSet: SidecarSet): boolean {
-  let working: Record<string, unknown> = {};
-  try {
-    const text = pod.metadata.annotations?.[ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER];
-    if (text) working = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    working = {};
-  }
+  const working = parseWorkingContainers(
+    pod.metadata.annotations?.[ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER],
+  );
   return (sidecarSet.spec.containers ?? []).every((c) =>
-    isHot(c)
-      ? c.name in working && hasContainer(pod, `${c.name}-1`) && hasContainer(pod, `${c.name}-2`)
+    isHotUpgradeContainer(c)
+      ? working.has(c.name) && hasContainer(pod, `${c.name}-1`) && hasContainer(pod, `${c.name}-2`)
       : hasContainer(pod, c.name),
   );
 }
@@ -181,10 +179,27 @@ export function isPodStateConsistent(
 }
 
 /**
- * `commonControl.IsPodReady`: running and ready and not being deleted (and, for a hot-upgrade SidecarSet, no
- * idle container on another image than the empty one — Kruiseless does not hot-upgrade, so that part is not read).
+ * The pod container each hot-upgrade sidecar of the SidecarSet keeps idle (the other of its pair), with the empty
+ * image it should run.
  */
-export function isSidecarPodReady(pod: Pod): boolean {
+export function idleHotUpgradeContainers(sidecarSet: SidecarSet, pod: Pod): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of sidecarSet.spec.containers ?? [])
+    if (isHotUpgradeContainer(c))
+      out.set(podHotUpgradeContainers(c.name, pod).other, c.upgradeStrategy?.hotUpgradeEmptyImage ?? '');
+  return out;
+}
+
+/**
+ * `commonControl.IsPodReady`: running and ready and not being deleted, and every hot-upgrade sidecar's idle
+ * container on its empty image (a pod mid hot upgrade, before the older container is reset, is not ready).
+ */
+export function isSidecarPodReady(sidecarSet: SidecarSet, pod: Pod): boolean {
+  const idle = idleHotUpgradeContainers(sidecarSet, pod);
+  for (const c of pod.spec.containers ?? []) {
+    const empty = idle.get(c.name);
+    if (empty && c.image !== empty) return false;
+  }
   return isRunningReady(pod) && !pod.metadata.deletionTimestamp;
 }
 

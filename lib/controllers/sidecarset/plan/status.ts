@@ -35,7 +35,7 @@ export function calculateSidecarSetStatus(
   for (const pod of pods) {
     const isUpdated = isPodSidecarUpdated(sidecarSet, pod);
     if (isUpdated) updated++;
-    if (isPodStateConsistent(sidecarSet, pod) && isSidecarPodReady(pod)) {
+    if (isPodStateConsistent(sidecarSet, pod) && isSidecarPodReady(sidecarSet, pod)) {
       ready++;
       if (isUpdated) updatedReady++;
     }

@@ -61,11 +61,12 @@ function upgradeCount(sidecarSet: SidecarSet, candidates: readonly Pod[], pods: 
     strategy.maxUnavailable === undefined ? 1 : legacyScaledValue(strategy.maxUnavailable, pods.length, 'up');
   let unavailable = pods.filter(
     (p) =>
-      isPodSidecarUpdated(sidecarSet, p) && (!isPodStateConsistent(sidecarSet, p) || !isSidecarPodReady(p)),
+      isPodSidecarUpdated(sidecarSet, p) &&
+      (!isPodStateConsistent(sidecarSet, p) || !isSidecarPodReady(sidecarSet, p)),
   ).length;
   let count = 0;
   for (const pod of eligible) {
-    if (!isSidecarPodReady(pod)) {
+    if (!isSidecarPodReady(sidecarSet, pod)) {
       count++;
       continue;
     }

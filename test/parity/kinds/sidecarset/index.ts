@@ -19,6 +19,11 @@ export const sidecarSet: ParityKind = {
   revisionsIn: { namespace: 'kruise-system', objectNameLabel: 'kruise.io/sidecarset-name' },
   perReconcileEventReasons: new Set(['NotUpgradablePods']),
   conflictOnlyConditionTypes: new Set(),
+  // hot upgrade writes the SidecarSet's resourceVersion there (updatePodSidecarContainer); injection writes 0 and 1
+  resourceVersionAnnotations: {
+    keys: /^version(alt)?\.sidecarset\.kruise\.io\//,
+    fixed: new Set(['0', '1']),
+  },
   deliberate: z
     .array(DeliberateSchema)
     .parse(parse(readFileSync(new URL('deliberate.yaml', import.meta.url), 'utf8'))),

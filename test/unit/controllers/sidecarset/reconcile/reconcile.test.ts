@@ -2,7 +2,8 @@
  * The SidecarSet reconcile invocation against the recording API server and the in-memory stores: the ordered
  * writes of OpenKruise's `UpdateSidecarSet` (its ControllerRevision first — `registerLatestRevision` — then status,
  * then per chosen pod its update and its `SidecarSetUpgradable` condition), a cluster-scoped key, a roll back, the
- * history limit, a name collision, a failed revision write, and a deleted SidecarSet.
+ * history limit, a name collision, a failed revision write, a deleted SidecarSet, and a hot upgrade's two pod writes
+ * (the upgrade, then the reset of the older container with its Event on the pod).
  */
 import type { ControllerRevision, Pod } from '../../../../../lib/api/types.js';
 import { silentLogger } from '../../../../../lib/core/logger.js';
@@ -19,6 +20,7 @@ import { parseHashAnnotation } from '../../../../../lib/controllers/sidecarset/p
 import type { ReconcileRequest, RequeueScheduler } from '../../../../../lib/requests/index.js';
 import { createMemoryStores } from '../../../../../lib/state/index.js';
 import {
+  conflict,
   internalError,
   RecordingKube,
   recordingStores,
@@ -241,5 +243,133 @@ describe('reconcileSidecarSet', () => {
     const outcome = await reconcileSidecarSet(h.deps(), REQUEST);
     expect(h.journal).toEqual(['lease.acquire', 'lease.release']);
     expect(outcome).toMatchObject({ result: 'gone', writes: 0 });
+  });
+
+  describe('hot upgrade', () => {
+    const hot = (image: string, generation: number): SidecarSet => {
+      const s = mutateSidecarSet({
+        apiVersion: 'apps.kruise.io/v1alpha1',
+        kind: 'SidecarSet',
+        metadata: { name: 'log', uid: 'uid-log' },
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          containers: [
+            {
+              name: 'proxy',
+              image,
+              upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'busybox:empty' },
+            },
+          ],
+        },
+      });
+      return { ...s, metadata: { ...s.metadata, generation, resourceVersion: String(10 * generation) } };
+    };
+    /** The pod as the kubelet then reports it: every container running its spec image (a new imageID each). */
+    const restarted = (pod: Pod): Pod => ({
+      ...pod,
+      status: {
+        ...pod.status,
+        containerStatuses: pod.spec.containers.map((c) => ({
+          name: c.name,
+          image: c.image ?? '',
+          imageID: `sim.local/${c.image ?? ''}@sha256:2`,
+          ready: true,
+          restartCount: 0,
+        })),
+      },
+    });
+    const hotImages = (pod: Pod | undefined) => pod?.spec.containers.map((c) => `${c.name}=${c.image}`);
+
+    test('the idle container takes the image; once it runs, the older one is reset with an Event on the pod', async () => {
+      const h = setup();
+      h.kube.pods.clear();
+      h.kube.pods.set('web-0', readyPod('web-0', hot('envoy:1', 1)));
+      h.sets.set('log', hot('envoy:2', 2));
+      await reconcileSidecarSet(h.deps(), REQUEST);
+      const revision = [...h.kube.revisions.keys()][0];
+      expect(h.journal).toEqual([
+        'lease.acquire',
+        `create controllerrevision ${revision}`,
+        'replace sidecarset status log',
+        'replace pod web-0',
+        'patch pod status web-0',
+        // the kubelet has not run envoy:2 yet: updated, not ready, nothing to reset
+        'replace sidecarset status log',
+        'lease.release',
+      ]);
+      const upgraded = h.kube.pods.get('web-0');
+      expect(hotImages(upgraded)).toEqual(['proxy-1=envoy:1', 'proxy-2=envoy:2', 'main=nginx']);
+      expect(upgraded?.metadata.annotations?.['kruise.io/sidecarset-working-hotupgrade-container']).toBe(
+        '{"proxy":"proxy-2"}',
+      );
+      expect(upgraded?.metadata.annotations?.['version.sidecarset.kruise.io/proxy-2']).toBe('20');
+
+      h.journal.length = 0;
+      h.kube.pods.set('web-0', restarted(upgraded!));
+      await reconcileSidecarSet(h.deps(), REQUEST);
+      expect(h.journal).toEqual([
+        'lease.acquire',
+        'replace pod web-0',
+        'event ResetContainerSucceed: reset sidecar container image empty successfully',
+        'lease.release',
+      ]);
+      const reset = h.kube.pods.get('web-0');
+      expect(hotImages(reset)).toEqual(['proxy-1=busybox:empty', 'proxy-2=envoy:2', 'main=nginx']);
+      expect(reset?.metadata.annotations?.['version.sidecarset.kruise.io/proxy-1']).toBe('0');
+      expect(reset?.metadata.annotations?.['versionalt.sidecarset.kruise.io/proxy-2']).toBe('0');
+      expect(h.kube.events.map((e) => e.reason)).toEqual(['ResetContainerSucceed']);
+
+      h.journal.length = 0;
+      h.kube.pods.set('web-0', restarted(reset!));
+      await reconcileSidecarSet(h.deps(), REQUEST);
+      expect(h.journal).toEqual(['lease.acquire', 'replace sidecarset status log', 'lease.release']);
+      expect((h.sets.get('log') as unknown as SidecarSet).status).toEqual({
+        observedGeneration: 2,
+        matchedPods: 1,
+        updatedPods: 1,
+        readyPods: 1,
+        updatedReadyPods: 1,
+        latestRevision: revision,
+        collisionCount: 0,
+      });
+    });
+
+    test('a failed reset: a ResetContainerFailed Warning on the pod, the pass reports the error; a conflict is retried by the next pass without one', async () => {
+      const h = setup();
+      h.kube.pods.clear();
+      const v1 = hot('envoy:1', 1);
+      h.sets.set('log', hot('envoy:2', 2));
+      await reconcileSidecarSet(h.deps(), REQUEST);
+      h.kube.pods.set('web-0', readyPod('web-0', v1));
+      await reconcileSidecarSet(h.deps(), REQUEST);
+      h.kube.pods.set('web-0', restarted(h.kube.pods.get('web-0')!));
+      h.journal.length = 0;
+      let fault: 'conflict' | 'internal' = 'conflict';
+      h.kube.failOn((call) =>
+        call === 'replace pod web-0'
+          ? fault === 'conflict'
+            ? conflict(call)
+            : internalError(call)
+          : undefined,
+      );
+      const conflicted = await reconcileSidecarSet(h.deps(), REQUEST);
+      expect(h.journal).toEqual([
+        'lease.acquire',
+        'replace pod web-0',
+        'requeue 1s',
+        'lease.release (failures 1)',
+      ]);
+      expect(conflicted).toMatchObject({ failures: 1 });
+      h.journal.length = 0;
+      fault = 'internal';
+      const failed = await reconcileSidecarSet(h.deps(), REQUEST);
+      expect(h.journal.slice(0, 3)).toEqual([
+        'lease.acquire',
+        'replace pod web-0',
+        'event ResetContainerFailed: reset sidecar container image empty failed: replace pod web-0: 500 InternalError: etcd is unavailable',
+      ]);
+      // the second failure in a row
+      expect(failed).toMatchObject({ failures: 2 });
+    });
   });
 });
