@@ -5,7 +5,7 @@
  * annotation (`GetPodHotUpgradeInfoInAnnotations`, `GetPodHotUpgradeContainers`, `IsHotUpgradeContainer` in
  * `pkg/control/sidecarcontrol/util_hotupgrade.go`). Pure.
  */
-import { goJsonString } from '../../../api/goJson.js';
+import { compareGoKeys, goJsonString } from '../../../api/goJson.js';
 import type { Container, Pod } from '../../../api/types.js';
 import type { SidecarContainer } from '../api/types.js';
 
@@ -69,14 +69,15 @@ export function isHotUpgradeContainer(sidecar: Pick<SidecarContainer, 'upgradeSt
 }
 
 /**
- * The working-container annotation's map, sidecar name → pod container name; entries whose value is not a string
- * are dropped and an unreadable value counts as empty, as Go's `json.Unmarshal` into `map[string]string` leaves it.
+ * The working-container annotation's map, sidecar name → pod container name, as Go's `json.Unmarshal` into
+ * `map[string]string` leaves it: an entry whose value is not a string is kept with '' (Go records the type error
+ * and goes on), and an unreadable value counts as empty.
  */
 export function parseWorkingContainers(value: string | undefined): Map<string, string> {
   try {
     const parsed: unknown = value ? JSON.parse(value) : {};
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return new Map();
-    return new Map(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    return new Map(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : '']));
   } catch {
     return new Map();
   }
@@ -84,7 +85,7 @@ export function parseWorkingContainers(value: string | undefined): Map<string, s
 
 /** The working-container annotation's value as Go's `json.Marshal` of a `map[string]string` writes it (keys sorted). */
 export function encodeWorkingContainers(working: ReadonlyMap<string, string>): string {
-  const keys = [...working.keys()].sort();
+  const keys = [...working.keys()].sort(compareGoKeys);
   return `{${keys.map((k) => `${goJsonString(k)}:${goJsonString(working.get(k) ?? '')}`).join(',')}}`;
 }
 

@@ -2,16 +2,12 @@
  * A matched pod with the SidecarSet's new sidecar images, as OpenKruise's controller writes it
  * (`updatePodSidecarContainer` and `updatePodSidecarAndHash` in `pkg/controller/sidecarset/sidecarset_processor.go`,
  * `UpgradeSidecarContainer` and `UpdatePodAnnotationsInUpgrade` in `pkg/control/sidecarcontrol/sidecarset_control.go`,
- * `UpdatePodSidecarSetHash` in `util.go`). Only images change: a cold sidecar's container of the same name, a
+ * `UpdatePodSidecarSetHash` in `util.go`, ./podHashUpdate.ts). Only images change: a cold sidecar's container of the same name, a
  * hot-upgrade sidecar's idle container of its pair (./hotUpgradeTarget.ts), which then becomes the working one.
  * Pure.
  */
 import type { Pod } from '../../../api/types.js';
-import { compareGoKeys } from '../../../api/goJson.js';
-import { ANNOTATION_SIDECARSET_HASH } from '../api/keys.js';
-import { isNativeSidecar } from '../api/hash.js';
 import type { SidecarSet } from '../api/types.js';
-import { encodeHashAnnotation, goTime, parseHashAnnotation } from './annotations.js';
 import {
   ANNOTATION_WORKING_HOT_UPGRADE_CONTAINER,
   encodeWorkingContainers,
@@ -23,7 +19,7 @@ import {
 import { hotUpgradeTarget } from './hotUpgradeTarget.js';
 import { recordInPlaceUpgrade } from './inPlaceState.js';
 import { patchPodAnnotations } from './patchMetadata.js';
-import { sidecarSetRevision } from './podState.js';
+import { updatePodSidecarSetHash } from './podHashUpdate.js';
 
 /**
  * Hot-upgrade bookkeeping for `sidecar` whose container `upgraded` took the new image: the working-container entry
@@ -58,7 +54,6 @@ function recordHotUpgrade(
  * @throws SidecarInjectionError when a `MergePatchJson` metadata patch or the pod's value is not JSON
  */
 export function upgradePodSidecars(sidecarSet: SidecarSet, pod: Pod, now: Date): Pod {
-  const name = sidecarSet.metadata.name ?? '';
   const next = structuredClone(pod);
   const containers = next.spec.containers ?? [];
   const annotations = { ...(next.metadata.annotations ?? {}) };
@@ -74,26 +69,8 @@ export function upgradePodSidecars(sidecarSet: SidecarSet, pod: Pod, now: Date):
     changed.push(c.name);
     if (target) recordHotUpgrade(annotations, sidecarSet, sidecar.name, target.upgrade, target.other);
   }
-  let hashes: ReturnType<typeof parseHashAnnotation>;
-  try {
-    hashes = parseHashAnnotation(ANNOTATION_SIDECARSET_HASH, annotations[ANNOTATION_SIDECARSET_HASH]);
-  } catch {
-    hashes = new Map();
-  }
-  const sidecarList = [
-    ...(sidecarSet.spec.containers ?? []).map((c) => c.name),
-    ...(sidecarSet.spec.initContainers ?? []).filter(isNativeSidecar).map((c) => c.name),
-  ].sort(compareGoKeys);
-  const latest = sidecarSet.status?.latestRevision;
-  hashes.set(name, {
-    updateTimestamp: goTime(now),
-    hash: sidecarSetRevision(sidecarSet),
-    sidecarSetName: name,
-    sidecarList: [...new Set(sidecarList)],
-    ...(latest ? { controllerRevision: latest } : {}),
-  });
-  annotations[ANNOTATION_SIDECARSET_HASH] = encodeHashAnnotation(hashes);
-  const recorded = recordInPlaceUpgrade(annotations, sidecarSet, pod, changed, now);
+  const hashed = updatePodSidecarSetHash(annotations, sidecarSet, now);
+  const recorded = recordInPlaceUpgrade(hashed, sidecarSet, pod, changed, now);
   next.metadata.annotations = patchPodAnnotations(recorded, sidecarSet.spec.patchPodMetadata ?? []);
   return next;
 }

@@ -10,6 +10,7 @@ import type { Pod } from '../../../../../lib/api/types.js';
 import { mutateSidecarSet } from '../../../../../lib/controllers/sidecarset/api/mutation.js';
 import type { SidecarSet, SidecarSetSpec } from '../../../../../lib/controllers/sidecarset/api/types.js';
 import { injectSidecars } from '../../../../../lib/controllers/sidecarset/plan/inject.js';
+import { parseWorkingContainers } from '../../../../../lib/controllers/sidecarset/plan/hotUpgrade.js';
 import { hotUpgradeTarget } from '../../../../../lib/controllers/sidecarset/plan/hotUpgradeTarget.js';
 import { planSidecarSet, type SidecarSetPlan } from '../../../../../lib/controllers/sidecarset/plan/index.js';
 
@@ -389,5 +390,37 @@ describe('two hot-upgrade sidecars in one SidecarSet', () => {
       'agent-2=agent:2',
       'main=nginx:1.25',
     ]);
+  });
+});
+
+describe('the working-container annotation read as Go reads a map[string]string', () => {
+  it('a value that is not a string is kept as "" (the type error is recorded, decoding goes on)', () => {
+    expect([...parseWorkingContainers('{"a":"a-1","b":5,"c":null,"d":{"x":1},"e":[1]}')]).toEqual([
+      ['a', 'a-1'],
+      ['b', ''],
+      ['c', ''],
+      ['d', ''],
+      ['e', ''],
+    ]);
+    expect([...parseWorkingContainers('{"a":')]).toEqual([]);
+  });
+
+  it('such an entry still names the sidecar: the pod is matched, and "" is not proxy-1, so proxy-1 is reset', () => {
+    const pod = injected('a', V1);
+    const odd: Pod = {
+      ...pod,
+      metadata: {
+        ...pod.metadata,
+        annotations: {
+          ...pod.metadata.annotations,
+          'kruise.io/sidecarset-working-hotupgrade-container': '{"zz":7,"proxy":1}',
+        },
+      },
+    };
+    const plan = planSidecarSet(V2, [odd], NOW);
+    expect(plan.status.matchedPods).toBe(1);
+    // proxy-2 counts as working (GetPodHotUpgradeContainers), so proxy-1, not on the empty image, is the one reset
+    const next = only(plan, 'ResetHotUpgrade');
+    expect(images(next)).toEqual(['proxy-1=busybox:empty', 'proxy-2=busybox:empty', 'main=nginx:1.25']);
   });
 });
