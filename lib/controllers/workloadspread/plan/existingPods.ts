@@ -30,7 +30,9 @@ import {
 import type { WorkloadSpread, WorkloadSpreadSubset } from '../api/types.js';
 import { injectedAnnotation, placedBy } from './injected.js';
 import { strategicMergePod } from './strategicMerge.js';
-import type { SubsetPods } from './subsetPods.js';
+
+/** Subset name (or the fake subset) → its pods, in input order. */
+export type SubsetPods = Map<string, Pod[]>;
 
 /** A pod taken into a subset: the strategic-merge patch body that records it. */
 export interface PodAdoption {

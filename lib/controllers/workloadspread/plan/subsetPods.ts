@@ -8,11 +8,10 @@
 import type { Node } from '../../../api/node.js';
 import type { Pod } from '../../../api/types.js';
 import type { WorkloadSpread } from '../api/types.js';
-import { groupWithExisting, type PodAdoption } from './existingPods.js';
+import { groupWithExisting, type PodAdoption, type SubsetPods } from './existingPods.js';
 import { podVersion } from './version.js';
 
-/** Subset name (or the fake subset) → its pods, in input order. */
-export type SubsetPods = Map<string, Pod[]>;
+export type { SubsetPods } from './existingPods.js';
 
 /** The grouping: by version then subset, by subset across versions, and the pods taken in. */
 export interface GroupedPods {
