@@ -46,6 +46,9 @@ import {
   pubFromV1alpha1,
   validatePodUnavailableBudget,
 } from '../controllers/podunavailablebudget/api/validation.js';
+import { workloadSpreadToV1beta1 } from '../controllers/workloadspread/api/conversion.js';
+import type { WorkloadSpread } from '../controllers/workloadspread/api/types.js';
+import { validateWorkloadSpread } from '../controllers/workloadspread/api/validation.js';
 import { CliError, runCommand, type CliIO } from './io.js';
 
 /** The result of linting one document. */
@@ -58,7 +61,8 @@ export interface LintResult {
     | 'broadcastjob'
     | 'advancedcronjob'
     | 'sidecarset'
-    | 'podunavailablebudget';
+    | 'podunavailablebudget'
+    | 'workloadspread';
   name: string;
   errors: FieldError[];
 }
@@ -86,6 +90,15 @@ const WEBHOOK_KINDS = {
     name: 'advancedcronjob',
     toV1beta1: (o: JsonObject) => o,
     check: (o: JsonObject) => validateAdvancedCronJob(acjWithDefaults(o as unknown as AdvancedCronJob)),
+  },
+  // the other WorkloadSpreads of its namespace (the conflict rule) are not read offline
+  WorkloadSpread: {
+    name: 'workloadspread',
+    toV1beta1: workloadSpreadToV1beta1,
+    check: (o: JsonObject) => {
+      const ws = o as unknown as WorkloadSpread;
+      return validateWorkloadSpread({ ...ws, spec: { ...ws.spec, subsets: ws.spec.subsets ?? [] } });
+    },
   },
 } as const;
 
@@ -115,7 +128,7 @@ export function lintDocument(doc: unknown, index: number): LintResult {
     return lintStatefulSet(v1alpha1StatefulSet(doc as JsonObject, where));
   if (obj.kind !== KIND)
     throw new CliError(
-      `${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob, AdvancedCronJob, SidecarSet or PodUnavailableBudget`,
+      `${where}: kind ${shown(obj.kind, '(none)')} is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob, AdvancedCronJob, SidecarSet, PodUnavailableBudget or WorkloadSpread`,
     );
   const version =
     obj.apiVersion === `${GROUP}/v1alpha1`

@@ -1,7 +1,8 @@
 /**
  * The validators the admission webhook's `/validate` answers with (lib/api/admission/validation.ts): OpenKruise's
  * validating webhooks for the workloads, one per resource, under the deployment's gates — CloneSet's, Advanced
- * StatefulSet's, Advanced DaemonSet's, BroadcastJob's, AdvancedCronJob's, SidecarSet's and PodUnavailableBudget's. Each workload's controller
+ * StatefulSet's, Advanced DaemonSet's, BroadcastJob's, AdvancedCronJob's, SidecarSet's, PodUnavailableBudget's and
+ * WorkloadSpread's. Each workload's controller
  * runs the same rules before every pass and reports what they refuse as `FailedValidation`, so an object stored while
  * the webhook was not called is left alone rather than acted on.
  */
@@ -16,13 +17,19 @@ import type { PubSettings } from './podunavailablebudget/settings.js';
 import { sidecarSetValidator, type SidecarSetValidationReads } from './sidecarset/api/validating.js';
 import type { SidecarSetSettings } from './sidecarset/settings.js';
 import { statefulSetValidator } from './statefulset/api/validating.js';
+import {
+  workloadSpreadValidator,
+  type WorkloadSpreadValidationReads,
+} from './workloadspread/api/validating.js';
+import type { WorkloadSpreadSettings } from './workloadspread/settings.js';
 import type { StatefulSetSettings } from './statefulset/settings.js';
 
 /**
  * Every validator under the controllers' settings (lib/runtime/config.ts `controllerSettings`, by controller name).
  * @param settings controller name → its parsed settings (CloneSet's under `cloneset`, the Advanced StatefulSet's
  *   under `statefulset`, the SidecarSet's under `sidecarset`, the PodUnavailableBudget's under `podunavailablebudget`)
- * @param reads the cluster reads of the validators that need them (SidecarSet's, CloneSet's, PodUnavailableBudget's);
+ * @param reads the cluster reads of the validators that need them (SidecarSet's, CloneSet's, PodUnavailableBudget's,
+ *   WorkloadSpread's);
  *   absent: those rules are skipped
  */
 export function admissionValidators(
@@ -31,12 +38,14 @@ export function admissionValidators(
     sidecarSet?: SidecarSetValidationReads;
     cloneSet?: CloneSetValidationReads;
     pub?: PubValidationReads;
+    workloadSpread?: WorkloadSpreadValidationReads;
   } = {},
 ): Validator[] {
   const cs = (settings.cloneset ?? {}) as Partial<CloneSetSettings>;
   const sc = (settings.sidecarset ?? {}) as SidecarSetSettings;
   const sts = (settings.statefulset ?? {}) as StatefulSetSettings;
   const pub = (settings.podunavailablebudget ?? {}) as PubSettings;
+  const ws = (settings.workloadspread ?? {}) as WorkloadSpreadSettings;
   return [
     cloneSetValidator({
       ...(cs.templateNoDefaults !== undefined ? { templateNoDefaults: cs.templateNoDefaults } : {}),
@@ -61,5 +70,9 @@ export function admissionValidators(
       ...(reads.sidecarSet ? { reads: reads.sidecarSet } : {}),
     }),
     pubValidator({ settings: pub, ...(reads.pub ? { reads: reads.pub } : {}) }),
+    workloadSpreadValidator({
+      settings: ws,
+      ...(reads.workloadSpread ? { reads: reads.workloadSpread } : {}),
+    }),
   ];
 }

@@ -36,6 +36,7 @@ import { admissionMutators } from '../controllers/mutations.js';
 import { admissionValidators } from '../controllers/validations.js';
 import { kubeSidecarSetValidationReads } from '../controllers/sidecarset/api/validating.js';
 import { kubePubValidationReads } from '../controllers/podunavailablebudget/api/validating.js';
+import { kubeWorkloadSpreadValidationReads } from '../controllers/workloadspread/api/validating.js';
 import { RESOURCES } from '../kube/resources.js';
 import { answerPodMutationReview } from '../api/admission/podMutation.js';
 import { podMutationSteps } from '../controllers/podMutations.js';
@@ -217,6 +218,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     const validators = admissionValidators(opts.settings, {
       sidecarSet: kubeSidecarSetValidationReads(webhookClient),
       pub: kubePubValidationReads(webhookClient),
+      workloadSpread: kubeWorkloadSpreadValidationReads(webhookClient),
       cloneSet: { getPod: (namespace, name) => webhookClient.get(RESOURCES.pods, { namespace, name }) },
     });
     const podWebhook = opts.podWebhook !== false;

@@ -1,8 +1,9 @@
 /**
  * The WorkloadSpread controller's RBAC rows (lib/kube/access.ts shapes), as OpenKruise's `+kubebuilder:rbac` markers
  * beside `pkg/controller/workloadspread/workloadspread_controller.go`, narrowed to the calls Kruiseless makes: read
- * WorkloadSpreads and write their status, list pods and patch their deletion cost, read the target workloads
- * (CloneSets, Deployments, ReplicaSets). Rows granted by other controllers' rules (pods patch, CloneSet reads,
+ * WorkloadSpreads and write their status, list pods and patch their deletion cost and (pods created before the
+ * WorkloadSpread) their subset, read the target workloads (CloneSets, Deployments, ReplicaSets, StatefulSets of
+ * both groups) and the nodes of pods created before the WorkloadSpread. Rows granted by other controllers' rules (pods patch, CloneSet reads,
  * Deployment and ReplicaSet get/list) appear once in the joined manifest (lib/controllers/rbac.ts).
  */
 import type { PolicyRule, ResourceAccess } from '../../kube/access.js';
@@ -19,6 +20,9 @@ export const WORKLOADSPREAD_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', group: 'apps', resource: 'deployments' },
   { verb: 'get', group: 'apps', resource: 'replicasets' },
   { verb: 'list', group: 'apps', resource: 'replicasets' },
+  { verb: 'get', group: 'apps', resource: 'statefulsets' },
+  { verb: 'get', group: KRUISE, resource: 'statefulsets' },
+  { verb: 'get', resource: 'nodes' },
 ];
 
 /** The watch pump's and the resync's reads: WorkloadSpreads and pods. */
@@ -78,6 +82,8 @@ export const WORKLOADSPREAD_POD_WEBHOOK_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', group: KRUISE, resource: 'clonesets' },
   { verb: 'get', group: 'apps', resource: 'deployments' },
   { verb: 'get', group: 'apps', resource: 'replicasets' },
+  { verb: 'get', group: 'apps', resource: 'statefulsets' },
+  { verb: 'get', group: KRUISE, resource: 'statefulsets' },
   { verb: 'get', resource: 'pods' },
 ];
 
@@ -102,11 +108,12 @@ export const WORKLOADSPREAD_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
   },
   {
     apiGroups: [KRUISE],
-    resources: ['clonesets'],
+    resources: ['clonesets', 'statefulsets'],
     verbs: ['get'],
     comment: [
-      "WorkloadSpread: a pod's owner chain and the target's replicas (CloneSet, Deployment, ReplicaSet).",
+      "WorkloadSpread: a pod's owner chain and the target's replicas (CloneSet, Deployment, ReplicaSet,",
+      'StatefulSet, Advanced StatefulSet).',
     ],
   },
-  { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: ['get'] },
+  { apiGroups: ['apps'], resources: ['deployments', 'replicasets', 'statefulsets'], verbs: ['get'] },
 ];

@@ -2,8 +2,9 @@
  * OpenKruise: pkg/controller/workloadspread/workloadspread_controller.go `Reconcile` / `syncWorkloadSpread`
  * (v1.9.0), with the informer cache replaced by quorum reads.
  *
- * One reconcile pass over one WorkloadSpread: read it → its target's pods and replicas (./targets.ts) → group them by
- * version and subset → the deletion-cost annotations that differ (./plan/deletionCost.ts), patched → the status
+ * One reconcile pass over one WorkloadSpread: read it → its target's pods and replicas, and the nodes of the pods it
+ * did not place (./targets.ts) → group them by version and subset, taking in pods created before it (patched with
+ * their subset, ./plan/existingPods.ts) → the deletion-cost annotations that differ (./plan/deletionCost.ts), patched → the status
  * (./plan/status.ts) with its `CreatePodFailed` / `DeletePodFailed` Warnings → the status, when it changed, through
  * the status subresource. A conflict (the pod webhook wrote a record meanwhile) re-reads the WorkloadSpread and
  * plans again, 4 attempts in all. The pass looks again when the earliest pending record runs out.
@@ -23,7 +24,7 @@ import type { WorkloadSpread } from './api/types.js';
 import { planWorkloadSpread, type WorkloadSpreadPlan } from './plan/index.js';
 import { workloadSpreadEnabled, type WorkloadSpreadSettings } from './settings.js';
 import { readTargets } from './targets.js';
-import { patchPodDeletionCost, updateWorkloadSpreadStatus } from './write.js';
+import { patchPodDeletionCost, patchPodSubset, updateWorkloadSpreadStatus } from './write.js';
 
 /** What a pass needs. */
 export interface PassDeps {
@@ -85,6 +86,10 @@ export async function runPass(
   };
   let plan = planWorkloadSpread(ws, targets, deps.clock());
   try {
+    for (const { pod, patch } of plan.adoptions) {
+      await patchPodSubset(deps.kube, namespace, pod, patch);
+      writes++;
+    }
     for (const { pod, cost } of plan.deletionCosts) {
       await patchPodDeletionCost(deps.kube, namespace, pod, cost);
       writes++;
@@ -104,7 +109,7 @@ export async function runPass(
     const fresh = await deps.kube.get(WORKLOADSPREAD_RESOURCE, { namespace, name: key.name });
     if (!fresh) return { gone: true, writes, acted: false };
     ws = fresh;
-    plan = { ...planWorkloadSpread(ws, targets, deps.clock()), deletionCosts: [] };
+    plan = { ...planWorkloadSpread(ws, targets, deps.clock()), adoptions: [], deletionCosts: [] };
   }
   if (plan.events.length > 0)
     await recordObjectEvents(

@@ -8,7 +8,9 @@
  * controller or an owner up its chain (a ReplicaSet's Deployment) and whose `targetFilter` selects it. The pure ledger
  * (./plan/ledger.ts) chooses the subset and, for a subset with a maximum, records the pod in the WorkloadSpread's
  * status, written here before answering — the API server is the ledger. A conflict re-reads the WorkloadSpread and
- * decides again, 5 attempts 10/50/250/1250 ms apart as client-go's `retry.DefaultBackoff`. The pod then gets the
+ * decides again, 5 attempts 10/50/250/1250 ms apart as client-go's `retry.DefaultBackoff`. A StatefulSet's pod (an
+ * `apps` or `apps.kruise.io` target of Kind StatefulSet) goes to a subset by its ordinal instead, nothing recorded
+ * (./plan/ordinal.ts), unless the WorkloadSpread has one subset without a maximum. The pod then gets the
  * subset's node terms, tolerations, patch and the matched-workloadspread annotation (./plan/inject.ts). A failed read
  * or write refuses the pod with code 500 (upstream's `admission.Errored(500)`).
  */
@@ -22,13 +24,14 @@ import { listAll } from '../../kube/list.js';
 import type { KubeClient } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
 import { isPodActive } from '../../podset/pods.js';
-import { groupOf, WORKLOADSPREAD_RESOURCE } from './api/resource.js';
+import { groupOf, isStatefulTarget, WORKLOADSPREAD_RESOURCE } from './api/resource.js';
 import type { WorkloadSpread, WorkloadSpreadStatus } from './api/types.js';
 import {
   decideLedger,
   hasPercentSubset,
   injectSubset,
   podVersion,
+  subsetByOrdinal,
   type LedgerOperation,
 } from './plan/index.js';
 import { workloadSpreadEnabled, type WorkloadSpreadSettings } from './settings.js';
@@ -128,9 +131,8 @@ async function refersTo(
     if (!isWorkloadOwner(owner)) return false;
     const object = await deps.getOwner(namespace, owner);
     if (!object) {
-      // a kind this cut does not read (Job, StatefulSet) has no owner to follow; a missing one refuses, as upstream
-      if (owner.kind !== 'ReplicaSet' && owner.kind !== 'Deployment' && owner.kind !== 'CloneSet')
-        return false;
+      // a kind this cut does not read (Job) has no owner to follow; a missing one refuses, as upstream
+      if (owner.kind === 'Job') return false;
       throw new KubeApiError(
         `get ${owner.kind} ${owner.name}`,
         404,
@@ -185,6 +187,10 @@ export async function acquireSubset(
   operation: LedgerOperation = 'Create',
   podSubset?: string,
 ): Promise<{ subset: string; uid: string; ws: WorkloadSpread }> {
+  const subsets = first.spec.subsets;
+  const single = subsets.length === 1 && subsets[0]?.maxReplicas === undefined;
+  if (isStatefulTarget(first.spec.targetRef) && !single)
+    return { subset: subsetByOrdinal(first, pod) ?? '', uid: '', ws: first };
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const namespace = first.metadata.namespace ?? '';
   let ws: WorkloadSpread | undefined = first;

@@ -4,12 +4,14 @@
  * `getWorkloadLatestVersion` and pkg/util/workloadspread/workloadspread.go `GetWorkloadVersion` (v1.9.0), with the
  * informer cache replaced by quorum reads.
  *
- * The target workload of a WorkloadSpread and its pods: a CloneSet's pods are those its controller reference names
- * (matching its selector); a Deployment's those of the ReplicaSets it controls; a ReplicaSet's its own. The pods the
- * `targetFilter` selector leaves out are not counted. Kruiseless gaps: `targetFilter.replicasPathList` and the
- * other targets upstream follows (Jobs, StatefulSets, custom workloads).
+ * The target workload of a WorkloadSpread and its pods: a CloneSet's, StatefulSet's or Advanced StatefulSet's pods
+ * are those its controller reference names (matching its selector); a Deployment's those of the ReplicaSets it
+ * controls; a ReplicaSet's its own. A target being deleted has no pods and 0 replicas. The pods the `targetFilter`
+ * selector leaves out are not counted. Kruiseless gaps: `targetFilter.replicasPathList` and the other targets
+ * upstream follows (Jobs, custom workloads).
  */
 import { selectorMatches, selectorString } from '../../api/selector.js';
+import type { Node } from '../../api/node.js';
 import type { Pod } from '../../api/types.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
@@ -23,6 +25,7 @@ import {
   type SpreadWorkloadKind,
 } from './api/resource.js';
 import type { WorkloadSpread } from './api/types.js';
+import { placedBy } from './plan/index.js';
 
 /** The reads the resolution makes. */
 export type TargetReads = Pick<KubeClient, 'get' | 'list'>;
@@ -35,6 +38,8 @@ export interface SpreadTargets {
   replicas: number;
   /** The version the target creates pods of now (`versionIgnored` but for a Deployment or ReplicaSet). */
   latestVersion: string;
+  /** The nodes of the pods this WorkloadSpread did not place, by name (a node not found is left out). */
+  nodes?: Map<string, Node>;
   /** The target's Kind, undefined when it is not one this cut follows or does not exist. */
   kind?: SpreadWorkloadKind;
 }
@@ -73,6 +78,25 @@ async function podsControlledBy(
   return listed.items;
 }
 
+/** The nodes of the pods `ws` did not place (upstream reads each from its cache as it takes the pod in). */
+async function nodesOfUnplaced(
+  kube: TargetReads,
+  ws: WorkloadSpread,
+  pods: readonly Pod[],
+): Promise<Map<string, Node>> {
+  const names = new Set(
+    pods
+      .filter((p) => !placedBy(p, ws.metadata.name ?? '') && p.spec?.nodeName)
+      .map((p) => p.spec?.nodeName ?? ''),
+  );
+  const nodes = new Map<string, Node>();
+  for (const name of names) {
+    const node = await kube.get(RESOURCES.nodes, { name });
+    if (node) nodes.set(name, node);
+  }
+  return nodes;
+}
+
 /** The revision a Deployment and its ReplicaSets carry (`deployment.kubernetes.io/revision`). */
 const ANNOTATION_DEPLOYMENT_REVISION = 'deployment.kubernetes.io/revision';
 
@@ -88,6 +112,7 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
   const found = await getSpreadWorkload(kube, namespace, ref);
   if (!found) return none;
   const { kind, object } = found;
+  if (object.metadata.deletionTimestamp) return { ...none, kind };
   const replicas = object.spec?.replicas ?? 1;
   let pods: Pod[];
   let latestVersion = VERSION_IGNORED;
@@ -119,5 +144,6 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
   if (replicas === 0) pods = [];
   const filter = ws.spec.targetFilter?.selector;
   if (filter) pods = pods.filter((p) => selectorMatches(filter, p.metadata.labels));
-  return { pods, replicas, latestVersion, kind };
+  const nodes = await nodesOfUnplaced(kube, ws, pods);
+  return { pods, replicas, latestVersion, kind, nodes };
 }

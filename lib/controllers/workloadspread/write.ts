@@ -1,9 +1,11 @@
 /**
  * The WorkloadSpread's writes over the generic client (lib/kube): its status through the status subresource
  * (OpenKruise's `writeWorkloadSpreadStatus`, `Status().Update`), and a pod's deletion cost (`patchPodDeletionCost`,
- * a strategic-merge patch of the annotation).
+ * a strategic-merge patch of the annotation), and the subset of a pod created before the WorkloadSpread
+ * (`patchFavoriteSubsetMetadataToPod`, a strategic-merge patch of its metadata).
  */
 import { RESOURCES } from '../../kube/resources.js';
+import type { JsonObject } from '../../api/types.js';
 import type { KubeClient } from '../../kube/types.js';
 import { ANNOTATION_POD_DELETION_COST } from './api/keys.js';
 import { WORKLOADSPREAD_RESOURCE } from './api/resource.js';
@@ -40,4 +42,18 @@ export async function patchPodDeletionCost(
       body: { metadata: { annotations: { [ANNOTATION_POD_DELETION_COST]: cost } } },
     },
   );
+}
+
+/**
+ * Record pod `name` in a subset: a strategic-merge patch of `{metadata}` (the matched-workloadspread annotation and
+ * the subset patch's metadata).
+ * @throws KubeApiError (NotFound when the pod is gone, ...)
+ */
+export async function patchPodSubset(
+  kube: Pick<KubeClient, 'patch'>,
+  namespace: string,
+  name: string,
+  body: { metadata: JsonObject },
+): Promise<void> {
+  await kube.patch(RESOURCES.pods, { namespace, name }, { type: 'strategic-merge', body });
 }

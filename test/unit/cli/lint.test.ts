@@ -179,7 +179,7 @@ spec:
       code: 1,
       stdout: '',
       stderr:
-        'error: document 1: kind Deployment is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob, AdvancedCronJob, SidecarSet or PodUnavailableBudget\n',
+        'error: document 1: kind Deployment is not a CloneSet, StatefulSet, DaemonSet, BroadcastJob, AdvancedCronJob, SidecarSet, PodUnavailableBudget or WorkloadSpread\n',
     });
     expect(await runCli(['lint', '-f', '/nonexistent.yaml'], {})).toEqual({
       code: 1,
@@ -265,6 +265,28 @@ spec:
       stdout: '',
       stderr:
         'metadata.annotations: failed to convert v1alpha1 PUB to v1beta1: invalid kruise.io/pub-protect-operations value "KILL"\n',
+    });
+  });
+
+  it("lints WorkloadSpreads with OpenKruise's webhook rules (v1alpha1 converted; no other WorkloadSpread read)", async () => {
+    const ok = file(
+      'ws.yaml',
+      'apiVersion: apps.kruise.io/v1alpha1\nkind: WorkloadSpread\nmetadata: {name: web}\nspec:\n  targetRef: {apiVersion: apps.kruise.io/v1alpha1, kind: CloneSet, name: web}\n  subsets:\n    - name: a\n      requiredNodeSelectorTerm: {matchExpressions: [{key: zone, operator: In, values: [a]}]}\n      maxReplicas: 2\n    - name: b\n',
+    );
+    expect(await runCli(['lint', '-f', ok], {})).toEqual({
+      code: 0,
+      stdout: 'workloadspread "web" is valid\n',
+      stderr: '',
+    });
+    const bad = file(
+      'ws-bad.yaml',
+      "apiVersion: apps.kruise.io/v1beta1\nkind: WorkloadSpread\nmetadata: {name: web}\nspec:\n  targetRef: {apiVersion: apps/v1, kind: StatefulSet, name: web}\n  subsets:\n    - name: a\n      requiredNodeSelector: {matchExpressions: [{key: zone, operator: In}]}\n      maxReplicas: '100%'\n",
+    );
+    expect(await runCli(['lint', '-f', bad], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "spec.subsets[0].requiredNodeSelector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'\nspec.subsets[0].maxReplicas: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"100%\"}: the maxReplicas type must be Int for StatefulSet\n",
     });
   });
 });

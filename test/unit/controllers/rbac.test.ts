@@ -41,6 +41,8 @@ describe('the RBAC manifest', () => {
       'get clonesets.apps.kruise.io',
       'get deployments.apps',
       'get replicasets.apps',
+      'get statefulsets.apps',
+      'get statefulsets.apps.kruise.io',
       'get pods',
       'list sidecarsets.apps.kruise.io',
       'get namespaces',

@@ -61,6 +61,7 @@ describe('the validators of /validate', () => {
       ['vadvancedcronjob.kb.io', 'advancedcronjobs', 'v1beta1', 'CREATE,UPDATE'],
       ['vsidecarset.kb.io', 'sidecarsets', 'v1alpha1', 'CREATE,UPDATE'],
       ['vpodunavailablebudget.kb.io', 'podunavailablebudgets', 'v1beta1', 'CREATE,UPDATE'],
+      ['vworkloadspread.kb.io', 'workloadspreads', 'v1beta1', 'CREATE,UPDATE'],
     ]);
   });
 

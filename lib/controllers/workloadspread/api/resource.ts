@@ -39,13 +39,15 @@ const workload = (group: string, version: string, plural: string, kind: string) 
   ({ group, version, plural, namespaced: true, kind }) as Resource<SpreadWorkload>;
 
 /**
- * The workloads a WorkloadSpread targets in this cut, by Kind (group checked by {@link spreadWorkloadOf}): CloneSet,
- * Deployment, and the ReplicaSet between a Deployment and its pods.
+ * The workloads a WorkloadSpread targets in this cut, by key: CloneSet, Deployment, the ReplicaSet between a
+ * Deployment and its pods, StatefulSet (`apps`) and Advanced StatefulSet (`apps.kruise.io`, Kind `StatefulSet`).
  */
 export const SPREAD_WORKLOAD_RESOURCES = {
   CloneSet: workload(APPS_KRUISE_GROUP, 'v1alpha1', 'clonesets', 'CloneSet'),
   Deployment: workload('apps', 'v1', 'deployments', 'Deployment'),
   ReplicaSet: workload('apps', 'v1', 'replicasets', 'ReplicaSet'),
+  StatefulSet: workload('apps', 'v1', 'statefulsets', 'StatefulSet'),
+  AdvancedStatefulSet: workload(APPS_KRUISE_GROUP, 'v1beta1', 'statefulsets', 'StatefulSet'),
 } as const;
 
 /** One of {@link SPREAD_WORKLOAD_RESOURCES}' keys. */
@@ -59,15 +61,24 @@ export function groupOf(apiVersion: string | undefined): string {
 }
 
 /**
- * The workload Kind of a reference this cut follows (group and Kind compared, version ignored), or undefined for any
- * other (upstream also follows Jobs, StatefulSets and whitelisted custom workloads).
+ * The workload key of a reference this cut follows (group and Kind compared, version ignored: an Advanced
+ * StatefulSet named through v1alpha1 or v1beta1 alike), or undefined for any other (upstream also follows Jobs and
+ * whitelisted custom workloads).
  */
 export function spreadWorkloadOf(ref: {
   apiVersion?: string;
   kind?: string;
 }): SpreadWorkloadKind | undefined {
   const group = groupOf(ref.apiVersion);
-  for (const [kind, resource] of Object.entries(SPREAD_WORKLOAD_RESOURCES))
-    if (ref.kind === kind && resource.group === group) return kind as SpreadWorkloadKind;
+  for (const [key, resource] of Object.entries(SPREAD_WORKLOAD_RESOURCES))
+    if (ref.kind === resource.kind && resource.group === group) return key as SpreadWorkloadKind;
   return undefined;
+}
+
+/**
+ * Whether the target is a StatefulSet of either group (upstream compares the Kind alone): its pods go to subsets by
+ * ordinal, without the status ledger, and get no deletion cost.
+ */
+export function isStatefulTarget(ref: { kind?: string } | undefined): boolean {
+  return ref?.kind === 'StatefulSet';
 }

@@ -7,7 +7,9 @@
  * other than the workload's latest): the active pods of subset `i` within its maximum cost `100 × (n - i)`; those over
  * it (the first ones in Kubernetes' `ActivePods` order: unscheduled, pending, not ready, … first) cost
  * `-100 × (i + 1)`; a subset without a maximum keeps all its pods positive; the fake subset's pods cost
- * `-100 × (n + 1)`. Only pods whose annotation differs are patched.
+ * `-100 × (n + 1)`. Only pods whose annotation differs are patched. Only a target of Kind ReplicaSet, Deployment or
+ * CloneSet gets costs (`isEffectiveKindForDeletionCost`, the Kind alone compared): a StatefulSet removes its highest
+ * ordinals whatever the annotation says.
  */
 import type { Pod } from '../../../api/types.js';
 import { activePodsLess } from '../../../podset/podOrder.js';
@@ -27,6 +29,9 @@ export interface DeletionCostPatch {
   pod: string;
   cost: string;
 }
+
+/** The target Kinds whose pods get deletion costs (upstream's `isEffectiveKindForDeletionCost`). */
+const COST_TARGET_KINDS: ReadonlySet<string> = new Set(['ReplicaSet', 'Deployment', 'CloneSet']);
 
 /** Stable sort in Kubernetes' `ActivePods` order (least valuable first). */
 function activeOrder(pods: readonly Pod[]): Pod[] {
@@ -58,6 +63,7 @@ export function planDeletionCosts(
   latestVersion: string,
   replicas: number,
 ): DeletionCostPatch[] {
+  if (!COST_TARGET_KINDS.has(ws.spec.targetRef?.kind ?? '')) return [];
   const n = ws.spec.subsets.length;
   const out: DeletionCostPatch[] = [];
   for (const [version, podMap] of byVersion) {

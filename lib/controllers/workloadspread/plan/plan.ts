@@ -1,23 +1,29 @@
 /**
  * OpenKruise: pkg/controller/workloadspread/workloadspread_controller.go `syncWorkloadSpread` (v1.9.0): the whole
- * pass's decision as one record — the deletion costs to write, the status, whether it changed, the Warnings, and
+ * pass's decision as one record — the pods taken into subsets, the deletion costs to write, the status, whether it changed, the Warnings, and
  * when to look again.
  */
+import type { Node } from '../../../api/node.js';
 import type { Pod } from '../../../api/types.js';
 import type { WorkloadSpread, WorkloadSpreadStatus } from '../api/types.js';
 import { planDeletionCosts, type DeletionCostPatch } from './deletionCost.js';
 import { planStatus, type StatusEvent } from './status.js';
-import { podsBySubset, podsByVersion } from './subsetPods.js';
+import type { PodAdoption } from './existingPods.js';
+import { groupPods } from './subsetPods.js';
 
 /** What the pass read of the target (lib/controllers/workloadspread/targets.ts `SpreadTargets`). */
 export interface TargetsRead {
   pods: readonly Pod[];
   replicas: number;
   latestVersion: string;
+  /** The nodes of the pods this WorkloadSpread did not place, by name (absent: none read). */
+  nodes?: ReadonlyMap<string, Node>;
 }
 
 /** One pass's decision. */
 export interface WorkloadSpreadPlan {
+  /** Pods taken into a subset (created before the WorkloadSpread), patched first. */
+  adoptions: PodAdoption[];
   deletionCosts: DeletionCostPatch[];
   status: WorkloadSpreadStatus;
   /** Whether `status` differs from the stored one. */
@@ -48,11 +54,11 @@ export function planWorkloadSpread(
   targets: TargetsRead,
   now: number,
 ): WorkloadSpreadPlan {
-  const byVersion = podsByVersion(ws, targets.pods);
-  const all = podsBySubset(ws, targets.pods);
+  const { byVersion, all, adoptions } = groupPods(ws, targets.pods, targets.replicas, targets.nodes);
   const deletionCosts = planDeletionCosts(ws, byVersion, targets.latestVersion, targets.replicas);
   const { status, events, recheckAfterMs } = planStatus(ws, all, byVersion, targets.replicas, now);
   return {
+    adoptions,
     deletionCosts,
     status,
     changed: canonical(status) !== canonical(ws.status ?? {}),

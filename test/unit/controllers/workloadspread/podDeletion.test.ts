@@ -129,6 +129,7 @@ describe('readTargets', () => {
       replicas: 3,
       latestVersion: 'versionIgnored',
       kind: 'Deployment',
+      nodes: new Map(),
     });
   });
 });

@@ -126,6 +126,53 @@ describe('workloadSpreadPodStep', () => {
   });
 });
 
+describe('workloadSpreadPodStep for StatefulSet targets', () => {
+  const stsWs = (group: string) =>
+    workloadSpread({
+      spec: {
+        targetRef: { apiVersion: `${group}/v1beta1`, kind: 'StatefulSet', name: 'web' },
+        subsets: [
+          { name: 'zone-a', maxReplicas: 2 },
+          { name: 'zone-b', maxReplicas: 1 },
+        ],
+      },
+    });
+  const stsPod = (name: string, group: string) => {
+    const p = pod(name);
+    p.metadata.ownerReferences = [
+      { apiVersion: `${group}/v1`, kind: 'StatefulSet', name: 'web', uid: 's', controller: true },
+    ];
+    return p;
+  };
+
+  it.each(['apps', 'apps.kruise.io'])(
+    'a %s StatefulSet’s pods go by ordinal (0-1 zone-a, 2 zone-b, 3 none) and nothing is written',
+    async (group) => {
+      const writes: WorkloadSpreadStatus[] = [];
+      const step = workloadSpreadPodStep(deps([stsWs(group)], writes));
+      const results = [];
+      for (const name of ['web-0', 'web-1', 'web-2', 'web-3'])
+        results.push(placed(await step(stsPod(name, group), context)));
+      expect(results).toEqual([
+        '{"name":"ws-a","subset":"zone-a"}',
+        '{"name":"ws-a","subset":"zone-a"}',
+        '{"name":"ws-a","subset":"zone-b"}',
+        undefined,
+      ]);
+      expect(writes).toEqual([]);
+    },
+  );
+
+  it('an Advanced StatefulSet’s pod is not taken by a WorkloadSpread naming the apps/v1 StatefulSet of that name', async () => {
+    const writes: WorkloadSpreadStatus[] = [];
+    const result = await workloadSpreadPodStep(deps([stsWs('apps')], writes))(
+      stsPod('web-0', 'apps.kruise.io'),
+      context,
+    );
+    expect(placed(result)).toBeUndefined();
+  });
+});
+
 describe('answerPodMutationReview', () => {
   it('runs the steps in order on one pod and answers one JSON Patch from the pod sent', async () => {
     const seen: string[] = [];

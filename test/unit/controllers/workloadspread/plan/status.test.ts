@@ -38,6 +38,7 @@ describe('planWorkloadSpread', () => {
       { name: 'zone-b', replicas: 1, missingReplicas: -1 },
     ];
     expect(plan).toEqual({
+      adoptions: [],
       deletionCosts: [
         { pod: 'p1', cost: '200' },
         { pod: 'p2', cost: '200' },
@@ -124,6 +125,7 @@ describe('planWorkloadSpread', () => {
       'controller.kubernetes.io/pod-deletion-cost': '200',
     };
     expect(planWorkloadSpread(ws, target([p]), NOW)).toEqual({
+      adoptions: [],
       deletionCosts: [],
       status: ws.status,
       changed: false,
