@@ -132,6 +132,7 @@ describe('the validating webhook on a real API server', () => {
       'vadvancedcronjob.kb.io Ignore',
       'vsidecarset.kb.io Ignore',
       'vpodunavailablebudget.kb.io Ignore',
+      'vworkloadspread.kb.io Ignore',
       'vpod.kb.io Fail',
       'vpodeviction.kb.io Fail',
     ]);
