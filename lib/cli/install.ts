@@ -23,11 +23,12 @@ import {
 import { CONTROLLER_ACCESS, DENIED_TO_ALL, WATCHER_ACCESS, WATCHER_DENIED } from '../controllers/access.js';
 import { ADMISSION_ACCESS, ADMISSION_DENIED } from '../controllers/podWebhookAccess.js';
 import type { Controller } from '../controllers/controller.js';
+import { CRD_CONVERTERS } from '../controllers/conversions.js';
 import { CONTROLLERS } from '../controllers/index.js';
 import { applyServerSide } from '../kube/apply.js';
 import { connect, type ConnectionOptions } from './connect.js';
 import { CliError, readFeatureGates, runCommand, type CliIO } from './io.js';
-import { ANNOTATION_CONVERSION_WEBHOOK } from '../api/conversion/crd.js';
+import { ANNOTATION_CONVERSION_WEBHOOK, crdNameOf } from '../api/conversion/crd.js';
 import {
   admissionConvertUrl,
   admissionManifests,
@@ -42,7 +43,7 @@ import {
   withConversionWebhook,
 } from './manifests.js';
 import { conversionOutcomeLine, kruiselessConversions, releaseStaleConversions } from './staleConversions.js';
-import { plainVersionsFor } from './webhookVersions.js';
+import { plainVersionsFor, webhookVersionsFor } from './webhookVersions.js';
 import { claimTemplateRuleOn, syncClaimTemplatePolicies } from './claimTemplatePolicies.js';
 import { PUB_SETTINGS } from '../controllers/podunavailablebudget/settings.js';
 
@@ -100,8 +101,9 @@ export function accessExpectations(): Omit<AccessCheck, 'allowed'>[] {
 }
 
 /**
- * Refuses to replace a CloneSet CRD that serves versions ours does not, stores a version ours does not store, or
- * converts through a webhook that is not
+ * Refuses to replace a CloneSet CRD that serves versions ours does not, stores a version ours neither stores nor
+ * serves in its own shape through a converter (a stored v1alpha1 SidecarSet is read through /convert), or converts
+ * through a webhook that is not
  * Kruiseless's (no `kruiseless.io/conversion-webhook` annotation): that is OpenKruise's, and its stored objects
  * would become unreadable (README "Switching from OpenKruise").
  * @throws CliError naming the versions and the way out
@@ -113,9 +115,19 @@ export function checkCrdTakeover(current: V1CustomResourceDefinition, ours: Kube
   const oursStored = oursVersions.find((v) => v.storage)?.name;
   const served = current.spec.versions.map((v) => v.name);
   const stored = current.status?.storedVersions ?? [];
-  // a version stored there but not by ours needs a conversion ours may not have (CloneSet: v1beta1 then)
+  const name = current.metadata?.name ?? '';
+  // a version stored there but not by ours needs a conversion ours may not have (CloneSet: v1beta1 then), unless
+  // ours serves it in its own shape with a converter (SidecarSet: stored as v1alpha1 by an earlier Kruiseless); a
+  // version whose shape changes with the webhook (CloneSet's v1beta1, ./webhookVersions.ts) is not such a one
+  const ownShape = (v: string): boolean =>
+    oursServed.has(v) &&
+    CRD_CONVERTERS.some((c) => crdNameOf(c) === name && c.versions.includes(v)) &&
+    webhookVersionsFor(name) === undefined;
   const foreign = [
-    ...new Set([...served.filter((v) => !oursServed.has(v)), ...stored.filter((v) => v !== oursStored)]),
+    ...new Set([
+      ...served.filter((v) => !oursServed.has(v)),
+      ...stored.filter((v) => v !== oursStored && !ownShape(v)),
+    ]),
   ];
   const webhook =
     current.spec.conversion?.strategy === 'Webhook' &&

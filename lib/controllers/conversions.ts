@@ -6,16 +6,18 @@
 import type { CrdConverter } from '../api/conversion/converter.js';
 import { cloneSetConverter } from './cloneset/api/conversion.js';
 import { daemonSetConverter } from './daemonset/api/conversion.js';
+import { sidecarSetConverter } from './sidecarset/api/conversion.js';
 import { statefulSetConverter } from './statefulset/api/conversion.js';
 import { workloadSpreadConverter } from './workloadspread/api/conversion.js';
 
 /**
- * Every converter: CloneSet's, Advanced StatefulSet's, Advanced DaemonSet's and WorkloadSpread's (apps.kruise.io
- * v1alpha1 ↔ v1beta1).
+ * Every converter: CloneSet's, Advanced StatefulSet's, Advanced DaemonSet's, WorkloadSpread's and SidecarSet's
+ * (apps.kruise.io v1alpha1 ↔ v1beta1).
  */
 export const CRD_CONVERTERS: readonly CrdConverter[] = [
   cloneSetConverter,
   statefulSetConverter,
   daemonSetConverter,
   workloadSpreadConverter,
+  sidecarSetConverter,
 ];

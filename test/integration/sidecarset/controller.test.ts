@@ -124,13 +124,23 @@ afterAll(async () => {
 
 test('status counts the injected pods; a new sidecar image reaches every pod in place', async () => {
   // the API server takes a new webhook configuration up within moments: create until it comes back hashed
+  // (before /mutate is taken up the CRD refuses v1alpha1's spec.namespace: its storage is v1beta1, which has none)
   for (let i = 0; i < 50; i++) {
-    await kube.create(SIDECARSET_RESOURCE, {
-      apiVersion: 'apps.kruise.io/v1alpha1',
-      kind: 'SidecarSet',
-      metadata: { name },
-      spec: sidecarSetSpec('fluentd:1'),
-    } as unknown as KubeObject);
+    const created = await kube
+      .create(SIDECARSET_RESOURCE, {
+        apiVersion: 'apps.kruise.io/v1alpha1',
+        kind: 'SidecarSet',
+        metadata: { name },
+        spec: sidecarSetSpec('fluentd:1'),
+      } as unknown as KubeObject)
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!created) {
+      await sleep(100);
+      continue;
+    }
     if ((await getSidecarSet())?.metadata.annotations?.['kruise.io/sidecarset-hash']) break;
     await kube.delete(SIDECARSET_RESOURCE, { name });
     while (await getSidecarSet()) await sleep(50);

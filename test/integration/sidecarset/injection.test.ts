@@ -84,26 +84,36 @@ afterAll(async () => {
 test('a SidecarSet is stored hashed; a matching pod is stored with the sidecar, its volume, env and annotations', async () => {
   // the API server takes a new webhook configuration up within moments: create until the SidecarSet comes back hashed
   let stored: SidecarSet | undefined;
+  // (before /mutate is taken up the CRD refuses v1alpha1's spec.namespace: its storage is v1beta1, which has none)
   for (let i = 0; i < 50; i++) {
-    await kube.create(SIDECARSET_RESOURCE, {
-      apiVersion: 'apps.kruise.io/v1alpha1',
-      kind: 'SidecarSet',
-      metadata: { name: sidecarSetName },
-      spec: {
-        selector: { matchLabels: { app: 'web' } },
-        namespace: t.namespace,
-        containers: [
-          {
-            name: 'logger',
-            image: 'fluentd:v1.16',
-            volumeMounts: [{ name: 'logs', mountPath: '/var/log/app' }],
-            shareVolumePolicy: { type: 'enabled' },
-            transferEnv: [{ sourceContainerName: 'main', envName: 'LOG_LEVEL' }],
-          },
-        ],
-        volumes: [{ name: 'logs', emptyDir: {} }],
-      },
-    } as unknown as KubeObject);
+    const created = await kube
+      .create(SIDECARSET_RESOURCE, {
+        apiVersion: 'apps.kruise.io/v1alpha1',
+        kind: 'SidecarSet',
+        metadata: { name: sidecarSetName },
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          namespace: t.namespace,
+          containers: [
+            {
+              name: 'logger',
+              image: 'fluentd:v1.16',
+              volumeMounts: [{ name: 'logs', mountPath: '/var/log/app' }],
+              shareVolumePolicy: { type: 'enabled' },
+              transferEnv: [{ sourceContainerName: 'main', envName: 'LOG_LEVEL' }],
+            },
+          ],
+          volumes: [{ name: 'logs', emptyDir: {} }],
+        },
+      } as unknown as KubeObject)
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!created) {
+      await sleep(100);
+      continue;
+    }
     stored = (await kube.get(SIDECARSET_RESOURCE, { name: sidecarSetName })) as unknown as SidecarSet;
     if (stored.metadata.annotations?.['kruise.io/sidecarset-hash']) break;
     await kube.delete(SIDECARSET_RESOURCE, { name: sidecarSetName });

@@ -93,6 +93,17 @@ describe('checkCrdTakeover', () => {
       ),
     );
   });
+
+  test("Kruiseless's earlier SidecarSet CRD (v1alpha1 stored) is replaced: ours serves v1alpha1 through /convert", () => {
+    const sc = crdManifests().find((c) => c.metadata?.name === 'sidecarsets.apps.kruise.io')!;
+    const earlier = {
+      ...crd(['v1alpha1'], ['v1alpha1']),
+      metadata: { name: 'sidecarsets.apps.kruise.io' },
+    };
+    expect(() => checkCrdTakeover(earlier, sc)).not.toThrow();
+    // a stored v1beta1 CloneSet (ours serves its v1beta1 as an alias of v1alpha1 without the webhook) stays refused
+    expect(() => checkCrdTakeover(crd(['v1alpha1', 'v1beta1'], ['v1beta1']), ours!)).toThrow(CliError);
+  });
 });
 
 describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
@@ -111,6 +122,7 @@ describe('the conversion webhook of the two-version CRDs (issue 17)', () => {
     expect(changed).toEqual([
       'clonesets.apps.kruise.io',
       'statefulsets.apps.kruise.io',
+      'sidecarsets.apps.kruise.io',
       'daemonsets.apps.kruise.io',
       'workloadspreads.apps.kruise.io',
     ]);

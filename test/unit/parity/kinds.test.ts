@@ -14,6 +14,7 @@ import { statefulSet } from '../../parity/kinds/statefulset/index.js';
 import { daemonSet } from '../../parity/kinds/daemonset/index.js';
 import { advancedCronJob } from '../../parity/kinds/advancedcronjob/index.js';
 import { podUnavailableBudget } from '../../parity/kinds/podunavailablebudget/index.js';
+import { sidecarSet } from '../../parity/kinds/sidecarset/index.js';
 import { workloadSpread } from '../../parity/kinds/workloadspread/index.js';
 import { loadScenario, loadScenarios, scenarioDir, SCENARIO_DIR } from '../../parity/scenario.js';
 import { takeSnapshot } from '../../parity/snapshot.js';
@@ -314,6 +315,17 @@ describe('upstream e2e summary per kind', () => {
     expect(workloadSpread.upstreamE2e).toEqual({
       focusFiles: ['test/e2e/apps/v1alpha1/workloadspread.go', 'test/e2e/apps/v1beta1/workloadspread.go'],
       kcmControllers: ['deployment-controller', 'replicaset-controller', 'statefulset-controller'],
+    });
+  });
+
+  it("SidecarSet's specs are OpenKruise's v1alpha1 and v1beta1 SidecarSet e2e files (not the SidecarTerminator's)", () => {
+    expect(sidecarSet.upstreamE2e).toEqual({
+      focusFiles: ['v1alpha1', 'v1beta1'].flatMap((v) =>
+        ['sidecarset', 'sidecarset_hotupgrade', 'sidecarset_resources_policy'].map(
+          (f) => `test/e2e/apps/${v}/${f}.go`,
+        ),
+      ),
+      kcmControllers: ['deployment-controller', 'replicaset-controller'],
     });
   });
 });

@@ -3,10 +3,11 @@
  * {@link Mutator}: on CREATE and UPDATE the SidecarSet is stored defaulted (./defaults.ts), its containers and init
  * containers as Go writes them back (./goTypedJson.ts: zero `omitempty` fields and unknown fields gone), and with the
  * two hash annotations (./hash.ts) the pod webhook copies into every pod it injects; and `spec.namespace` as
- * OpenKruise v1.9.0 keeps it, a namespaceSelector (see {@link namespaceAsSelector}).
+ * OpenKruise v1.9.0 keeps it, a namespaceSelector (./conversion.ts {@link namespaceAsSelector}).
  */
 import type { Mutator, MutationRequest } from '../../../api/admission/mutation.js';
 import type { JsonObject, JsonValue } from '../../../api/types.js';
+import { dropFalsePaused, namespaceAsSelector } from './conversion.js';
 import { defaultSidecarSet } from './defaults.js';
 import { goSidecarContainersJson } from './goTypedJson.js';
 import { sidecarSetHash, sidecarSetHashWithoutImage } from './hash.js';
@@ -18,33 +19,6 @@ import type { SidecarSet } from './types.js';
 function goRoundTrip(list: unknown): JsonValue[] | undefined {
   if (!Array.isArray(list) || list.length === 0) return undefined;
   return JSON.parse(goSidecarContainersJson(list as JsonValue[])) as JsonValue[];
-}
-
-/** The namespace label the API server sets on every namespace (Kubernetes 1.21+): its name. */
-const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
-
-/**
- * In place: a v1alpha1 `spec.namespace` as OpenKruise v1.9.0 stores it. Its storage version is v1beta1, which has no
- * `namespace` field; the conversion (`apis/apps/v1alpha1/sidecarset_conversion.go`, `ConvertTo`) turns a non-empty one
- * into `namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: <namespace>}}` (replacing any selector given
- * beside it) and the way back does not restore it, so a v1alpha1 client reads the selector and no `namespace`. The
- * pods it takes are the same ones. An empty `namespace` is dropped (Go's `omitempty`).
- */
-export function namespaceAsSelector(spec: SidecarSet['spec']): void {
-  const namespace = spec.namespace;
-  delete spec.namespace;
-  if (typeof namespace === 'string' && namespace !== '')
-    spec.namespaceSelector = { matchLabels: { [NAMESPACE_NAME_LABEL]: namespace } };
-}
-
-/**
- * In place: `updateStrategy.paused` and `injectionStrategy.paused` when `false` are dropped, as OpenKruise v1.9.0's
- * conversion to its v1beta1 storage writes them (Go `bool` fields with `omitempty`), so a v1alpha1 client reads no
- * `paused: false` back.
- */
-export function dropFalsePaused(spec: SidecarSet['spec']): void {
-  for (const strategy of [spec.updateStrategy, spec.injectionStrategy])
-    if (strategy && strategy.paused === false) delete strategy.paused;
 }
 
 /**

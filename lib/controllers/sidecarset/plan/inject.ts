@@ -119,8 +119,8 @@ function volumesUsed(sidecar: SidecarContainer, volumes: ReadonlyMap<string, Vol
  * patch (upstream's early return).
  *
  * Not done here: `injectionStrategy.revision` (the pod webhook reads the pinned revision and passes the SidecarSet as
- * it recorded it, ./pinnedRevision.ts), `resourcesPolicy`,
- * canary SidecarSets, the gate `EnableSortSidecarContainerByName` (off by default upstream). A SidecarSet stored
+ * it recorded it, ./pinnedRevision.ts), `resourcesPolicy`, the gate `EnableSortSidecarContainerByName` (off by
+ * default upstream); a canary's base is left out by `matchingSidecarSets`. A SidecarSet stored
  * without the hash annotations (Kruiseless's SidecarSet webhook was not called) is defaulted and hashed here first.
  * @throws SidecarInjectionError for what OpenKruise refuses: an invalid selector, unreadable hash annotations on the
  *   pod, a metadata merge patch that is not JSON

@@ -8,6 +8,7 @@ import { isEmptySelector, selectorMatches } from '../../../api/selector.js';
 import type { LabelSelector, Pod } from '../../../api/types.js';
 import { errorMessage } from '../../../core/errors.js';
 import { LABEL_METADATA_NAME } from '../api/keys.js';
+import { canaryBase } from '../api/validationConflict.js';
 import type { SidecarSet } from '../api/types.js';
 import { SidecarInjectionError } from './errors.js';
 
@@ -78,8 +79,10 @@ export function podMatchesSidecarSet(
 /**
  * The SidecarSets injected into `pod`, in injection order: those not paused (`injectionStrategy.paused`) that match
  * (see {@link podMatchesSidecarSet}); first those the namespace index lists under the pod's namespace, then the
- * cluster-scoped ones. Upstream the order inside each group is the informer index's (Go map order, i.e. random); here
- * it is by name, so that it is stable.
+ * cluster-scoped ones; a SidecarSet that a matching canary SidecarSet names as its base (annotations
+ * `apps.kruise.io/sidecarset-canary: "true"` and `apps.kruise.io/sidecarset-base`, upstream `IsCanarySidecarSet`) is
+ * left out. Upstream the order inside each group is the informer index's (Go map order, i.e. random); here it is by
+ * name, so that it is stable.
  * @param namespace the pod's namespace (`default` when the pod has none)
  * @throws SidecarInjectionError for an invalid pod selector of a SidecarSet that is otherwise a candidate
  */
@@ -98,5 +101,8 @@ export function matchingSidecarSets(
   const candidates = sidecarSets.filter((s) => s.spec.injectionStrategy?.paused !== true);
   const local = candidates.filter((s) => indexedNamespaces(s)?.includes(namespace) === true).sort(byName);
   const cluster = candidates.filter((s) => indexedNamespaces(s) === undefined).sort(byName);
-  return [...local, ...cluster].filter((s) => podMatchesSidecarSet(pod, namespaceLabels, s));
+  const matched = [...local, ...cluster].filter((s) => podMatchesSidecarSet(pod, namespaceLabels, s));
+  // a canary SidecarSet that matches takes its base's place (upstream: `baseSidecarSet` skipped)
+  const bases = new Set(matched.flatMap((s) => canaryBase(s) ?? []));
+  return matched.filter((s) => !bases.has(s.metadata.name ?? ''));
 }
