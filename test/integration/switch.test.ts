@@ -218,13 +218,19 @@ if (reason) {
         '[reference] 1 CloneSet(s) re-stored as v1alpha1 (were v1alpha1,v1beta1)',
         '[reference] stopped kruise-manager',
         '[reference] webhook configurations deleted',
-        // OpenKruise's SidecarSet CRD has stored v1beta1, which Kruiseless's (v1alpha1 only, infra/crds) cannot
-        // take over; the test cluster has no SidecarSet
-        '[reference] sidecarsets.apps.kruise.io CRD stored as v1alpha1,v1beta1: deleting it (and its objects) before putting ours back',
+        // OpenKruise's SidecarSet CRD stored v1alpha1 and v1beta1, both served by Kruiseless's (infra/crds, v1beta1
+        // stored since 2026-12-04): replaced in place, not deleted
         '[reference] Kruiseless CloneSet CRD (infra/crds) back in place',
         "[reference] down: kruise-manager stopped, control plane kept with Kruiseless's CRD",
       ]);
       expect(await referenceInfo()).toBeUndefined();
+      const sidecarSets = await kc
+        .makeApiClient(ApiextensionsV1Api)
+        .readCustomResourceDefinition({ name: 'sidecarsets.apps.kruise.io' });
+      expect(sidecarSets.spec.versions.map((v) => `${v.name}${v.storage ? ' (storage)' : ''}`)).toEqual([
+        'v1alpha1',
+        'v1beta1 (storage)',
+      ]);
       const crd = (await kc
         .makeApiClient(ApiextensionsV1Api)
         .readCustomResourceDefinition({ name: 'clonesets.apps.kruise.io' })) as {
