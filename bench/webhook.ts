@@ -84,7 +84,9 @@ const sidecarSet = {
   kind: 'SidecarSet',
   metadata: { name: SIDECARSET },
   spec: {
-    namespace: NAMESPACE,
+    // a namespaceSelector, not v1alpha1's `spec.namespace`: the SidecarSet CRD refuses that field where no conversion
+    // webhook is registered, as on the emulated stack (README "SidecarSet versions")
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': NAMESPACE } },
     selector: { matchLabels: { app: 'bench-web' } },
     containers: [{ name: 'bench-sidecar', image: 'busybox:1.36', command: ['sleep', '3600'] }],
   },
