@@ -30,6 +30,7 @@ import {
 import type { WorkloadSpread, WorkloadSpreadSubset } from '../api/types.js';
 import { injectedAnnotation, placedBy } from './injected.js';
 import { strategicMergePod } from './strategicMerge.js';
+import { canonicalJson } from './canonical.js';
 
 /** Subset name (or the fake subset) → its pods, in input order. */
 export type SubsetPods = Map<string, Pod[]>;
@@ -70,18 +71,6 @@ function fitsRequired(pod: Pod, node: Node, subset: WorkloadSpreadSubset): boole
   return terms.some((t) => nodeSelectorTermMatches(t, node));
 }
 
-/** JSON with object keys sorted, for comparing pods. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object')
-    return `{${Object.keys(v)
-      .sort()
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
-
 /** 1 when the subset's patch leaves the pod as it is (annotations aside), else 0. */
 function patchScore(pod: Pod, patch: JsonObject): number {
   let patched: JsonObject;
@@ -93,7 +82,7 @@ function patchScore(pod: Pod, patch: JsonObject): number {
   const meta = { ...((patched.metadata as JsonObject | undefined) ?? {}) };
   if (pod.metadata.annotations === undefined) delete meta.annotations;
   else meta.annotations = pod.metadata.annotations;
-  return canonical({ ...patched, metadata: meta }) === canonical(pod) ? 1 : 0;
+  return canonicalJson({ ...patched, metadata: meta }) === canonicalJson(pod) ? 1 : 0;
 }
 
 /** The subset's score for the pod on `node`, or undefined when it does not fit (see the module doc). */

@@ -10,6 +10,7 @@ import { planDeletionCosts, type DeletionCostPatch } from './deletionCost.js';
 import { planStatus, type StatusEvent } from './status.js';
 import type { PodAdoption } from './existingPods.js';
 import { groupPods } from './subsetPods.js';
+import { canonicalJson } from './canonical.js';
 
 /** What the pass read of the target (lib/controllers/workloadspread/targets.ts `SpreadTargets`). */
 export interface TargetsRead {
@@ -33,18 +34,6 @@ export interface WorkloadSpreadPlan {
   recheckAfterMs?: number;
 }
 
-/** JSON with object keys sorted, for comparing statuses. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object')
-    return `{${Object.keys(v)
-      .sort()
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
-
 /**
  * The pass's decision.
  * @param now ms since the epoch
@@ -61,7 +50,7 @@ export function planWorkloadSpread(
     adoptions,
     deletionCosts,
     status,
-    changed: canonical(status) !== canonical(ws.status ?? {}),
+    changed: canonicalJson(status) !== canonicalJson(ws.status ?? {}),
     events,
     ...(recheckAfterMs !== undefined ? { recheckAfterMs } : {}),
   };
