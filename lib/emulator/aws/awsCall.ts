@@ -61,23 +61,40 @@ async function signedPost(
 }
 
 /**
- * One SQS action in the JSON protocol.
+ * One action of a service speaking AWS's JSON protocol (`application/x-amz-json-<version>`, the action named by
+ * `x-amz-target: <targetPrefix>.<action>`).
  * @returns the parsed answer (`{}` for actions that answer nothing)
  * @throws AwsCallError on an error answer
  */
-export async function sqs<T = Record<string, unknown>>(
+async function jsonCall<T>(
   ep: AwsEndpoint,
+  service: string,
+  version: '1.0' | '1.1',
+  targetPrefix: string,
   action: string,
   input: Record<string, unknown>,
 ): Promise<T> {
   const text = await signedPost(
     ep,
-    'sqs',
+    service,
     action,
-    { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `AmazonSQS.${action}` },
+    { 'content-type': `application/x-amz-json-${version}`, 'x-amz-target': `${targetPrefix}.${action}` },
     JSON.stringify(input),
   );
   return (text ? JSON.parse(text) : {}) as T;
+}
+
+/**
+ * One SQS action in the JSON protocol.
+ * @returns the parsed answer (`{}` for actions that answer nothing)
+ * @throws AwsCallError on an error answer
+ */
+export function sqs<T = Record<string, unknown>>(
+  ep: AwsEndpoint,
+  action: string,
+  input: Record<string, unknown>,
+): Promise<T> {
+  return jsonCall<T>(ep, 'sqs', '1.0', 'AmazonSQS', action, input);
 }
 
 /**
@@ -86,19 +103,12 @@ export async function sqs<T = Record<string, unknown>>(
  * @returns the parsed answer
  * @throws AwsCallError on an error answer
  */
-export async function ssm<T = Record<string, unknown>>(
+export function ssm<T = Record<string, unknown>>(
   ep: AwsEndpoint,
   action: string,
   input: Record<string, unknown>,
 ): Promise<T> {
-  const text = await signedPost(
-    ep,
-    'ssm',
-    action,
-    { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AmazonSSM.${action}` },
-    JSON.stringify(input),
-  );
-  return (text ? JSON.parse(text) : {}) as T;
+  return jsonCall<T>(ep, 'ssm', '1.1', 'AmazonSSM', action, input);
 }
 
 /**
