@@ -12,7 +12,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { V1Pod } from '@kubernetes/client-node';
-import { mutatingWebhookConfiguration } from '../../../lib/api/admission/webhookConfiguration.js';
 import type { Pod } from '../../../lib/api/types.js';
 import { sidecarSetMutator } from '../../../lib/controllers/sidecarset/api/mutation.js';
 import { SIDECARSET_RESOURCE } from '../../../lib/controllers/sidecarset/api/resource.js';
@@ -26,6 +25,7 @@ import { startEmbedded, type Embedded } from '../../../lib/local/embedded.js';
 import { MUTATING_WEBHOOK_RESOURCE } from '../../../lib/local/mutatingWebhook.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { E2E_CLUSTER, RecordingLogger, testKubeconfig } from '../support/pipeline.js';
+import { sidecarSetWebhookConfiguration } from '../support/sidecarset.js';
 import { waitFor } from '../support/wait.js';
 
 const t = useTestNamespace('scctl');
@@ -35,25 +35,6 @@ let kube: KubeClient;
 let server: ConversionServer | undefined;
 let embedded: Embedded | undefined;
 let name = '';
-
-function configuration(s: ConversionServer): KubeObject {
-  const config = mutatingWebhookConfiguration(
-    { name: CONFIG, url: s.mutateUrl, caPem: s.caPem, podUrl: s.podMutateUrl },
-    [sidecarSetMutator],
-  ) as { webhooks: { name: string; namespaceSelector?: { matchExpressions: unknown[] } }[] };
-  for (const w of config.webhooks)
-    if (w.namespaceSelector)
-      w.namespaceSelector.matchExpressions.push({
-        key: 'kubernetes.io/metadata.name',
-        operator: 'In',
-        values: [t.namespace],
-      });
-  config.webhooks = config.webhooks.map((w) => ({
-    ...w,
-    name: w.name.replace('kruiseless.io', `${CONFIG}.io`),
-  }));
-  return config as unknown as KubeObject;
-}
 
 /** The repository's reconcile rule, narrowed to this file's SidecarSet. */
 function serverlessYml(): string {
@@ -106,7 +87,7 @@ beforeAll(async () => {
     mutators: [sidecarSetMutator],
     podAdmission: (body) => answerPodAdmission(body, reads),
   });
-  await kube.create(MUTATING_WEBHOOK_RESOURCE, configuration(server));
+  await kube.create(MUTATING_WEBHOOK_RESOURCE, sidecarSetWebhookConfiguration(server, CONFIG, t.namespace));
   embedded = await startEmbedded({
     kubeconfig: testKubeconfig(),
     clusterName: E2E_CLUSTER,

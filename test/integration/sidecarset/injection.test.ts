@@ -11,7 +11,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { V1Pod } from '@kubernetes/client-node';
-import { mutatingWebhookConfiguration } from '../../../lib/api/admission/webhookConfiguration.js';
 import { sidecarSetMutator } from '../../../lib/controllers/sidecarset/api/mutation.js';
 import { SIDECARSET_RESOURCE } from '../../../lib/controllers/sidecarset/api/resource.js';
 import type { SidecarSet } from '../../../lib/controllers/sidecarset/api/types.js';
@@ -20,6 +19,7 @@ import { createKubeClient, type KubeClient, type KubeObject } from '../../../lib
 import { startConversionServer, type ConversionServer } from '../../../lib/local/conversionServer.js';
 import { MUTATING_WEBHOOK_RESOURCE } from '../../../lib/local/mutatingWebhook.js';
 import { useTestNamespace } from '../support/cluster.js';
+import { sidecarSetWebhookConfiguration } from '../support/sidecarset.js';
 
 const t = useTestNamespace('sidecarset');
 const CONFIG = `kruiseless-it-sidecarset-${Math.random().toString(36).slice(2, 8)}`;
@@ -27,26 +27,6 @@ const CONFIG = `kruiseless-it-sidecarset-${Math.random().toString(36).slice(2, 8
 let kube: KubeClient;
 let server: ConversionServer | undefined;
 let sidecarSetName = '';
-
-/** The configuration as `kruiseless local` registers it, with the pod webhook narrowed to this file's namespace. */
-function configuration(s: ConversionServer): KubeObject {
-  const config = mutatingWebhookConfiguration(
-    { name: CONFIG, url: s.mutateUrl, caPem: s.caPem, podUrl: s.podMutateUrl },
-    [sidecarSetMutator],
-  ) as { webhooks: { name: string; namespaceSelector?: { matchExpressions: unknown[] } }[] };
-  for (const w of config.webhooks)
-    if (w.namespaceSelector)
-      w.namespaceSelector.matchExpressions.push({
-        key: 'kubernetes.io/metadata.name',
-        operator: 'In',
-        values: [t.namespace],
-      });
-  config.webhooks = config.webhooks.map((w) => ({
-    ...w,
-    name: w.name.replace('kruiseless.io', `${CONFIG}.io`),
-  }));
-  return config as unknown as KubeObject;
-}
 
 const pod = (name: string, labels: Record<string, string>): V1Pod => ({
   metadata: { name, labels, annotations: { 'kruise.io/sidecarset-injected-list': '' } },
@@ -71,7 +51,7 @@ beforeAll(async () => {
     mutators: [sidecarSetMutator],
     podAdmission: (body) => answerPodAdmission(body, reads),
   });
-  await kube.create(MUTATING_WEBHOOK_RESOURCE, configuration(server));
+  await kube.create(MUTATING_WEBHOOK_RESOURCE, sidecarSetWebhookConfiguration(server, CONFIG, t.namespace));
   sidecarSetName = `log-${t.namespace}`;
 }, 60_000);
 

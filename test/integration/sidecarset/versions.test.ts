@@ -12,7 +12,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { V1Pod } from '@kubernetes/client-node';
-import { mutatingWebhookConfiguration } from '../../../lib/api/admission/webhookConfiguration.js';
 import type { JsonObject } from '../../../lib/api/types.js';
 import { rawCrd } from '../../../lib/cli/webhookVersions.js';
 import {
@@ -22,7 +21,7 @@ import {
 } from '../../../lib/controllers/sidecarset/api/conversion.js';
 import { sidecarSetMutator } from '../../../lib/controllers/sidecarset/api/mutation.js';
 import { answerPodAdmission, kubePodInjectionReads } from '../../../lib/controllers/sidecarset/podWebhook.js';
-import { createKubeClient, type KubeClient, type KubeObject } from '../../../lib/kube/index.js';
+import { createKubeClient, type KubeClient } from '../../../lib/kube/index.js';
 import {
   pointCrdsAtConverter,
   releaseCrdsFromConverter,
@@ -31,6 +30,7 @@ import {
 } from '../../../lib/local/conversionServer.js';
 import { MUTATING_WEBHOOK_RESOURCE } from '../../../lib/local/mutatingWebhook.js';
 import { useTestNamespace } from '../support/cluster.js';
+import { sidecarSetWebhookConfiguration } from '../support/sidecarset.js';
 import { waitFor } from '../support/wait.js';
 
 const group = 'apps.kruise.io';
@@ -49,26 +49,6 @@ const names: string[] = [];
 
 let kube: KubeClient;
 let server: ConversionServer | undefined;
-
-/** The configuration as `kruiseless local` registers it, with the pod webhook narrowed to this file's namespace. */
-function configuration(s: ConversionServer): KubeObject {
-  const config = mutatingWebhookConfiguration(
-    { name: CONFIG, url: s.mutateUrl, caPem: s.caPem, podUrl: s.podMutateUrl },
-    [sidecarSetMutator],
-  ) as { webhooks: { name: string; namespaceSelector?: { matchExpressions: unknown[] } }[] };
-  for (const w of config.webhooks)
-    if (w.namespaceSelector)
-      w.namespaceSelector.matchExpressions.push({
-        key: 'kubernetes.io/metadata.name',
-        operator: 'In',
-        values: [t.namespace],
-      });
-  config.webhooks = config.webhooks.map((w) => ({
-    ...w,
-    name: w.name.replace('kruiseless.io', `${CONFIG}.io`),
-  }));
-  return config as unknown as KubeObject;
-}
 
 const get = async (version: string, name: string) =>
   (await t.custom.getClusterCustomObject({ group, version, plural, name })) as SidecarSetObj;
@@ -136,7 +116,7 @@ beforeAll(async () => {
       sidecarSetConverter,
     ]),
   ).toEqual([crdName]);
-  await kube.create(MUTATING_WEBHOOK_RESOURCE, configuration(server));
+  await kube.create(MUTATING_WEBHOOK_RESOURCE, sidecarSetWebhookConfiguration(server, CONFIG, t.namespace));
 }, 60_000);
 
 afterAll(async () => {
