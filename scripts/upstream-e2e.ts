@@ -10,7 +10,7 @@
  * `upstream-e2e <kind>: …` line per kind and the total line last. Each kind's report goes to
  * `<parity state dir>/upstream-e2e/<kind>/report.txt` too. Exit code 2 (one line) on an unknown kind or a failure.
  * Options: `--kind <kind>`, `--controller openkruise|kruiseless|both`, `--focus <regex>` (spec names),
- * `--gates <list>`. A full run (no --focus) stores each controller's results, so a later run of one controller is
+ * `--skip <regex>` (spec names left out), `--gates <list>`. A full run (no --focus, no --skip) stores each controller's results, so a later run of one controller is
  * tabled with the other's last full run.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -44,9 +44,19 @@ const opts = new Command('upstream-e2e')
       .default('both'),
   )
   .option('--focus <regex>', 'only the specs whose name matches (ginkgo -focus)')
+  .option('--skip <regex>', 'leave out the specs whose name matches (ginkgo -skip)')
   .option('--gates <list>', 'feature gates for both controllers', DEFAULT_GATES)
   .parse(process.argv)
-  .opts<{ kind?: string; controller: 'openkruise' | 'kruiseless' | 'both'; focus?: string; gates: string }>();
+  .opts<{
+    kind?: string;
+    controller: 'openkruise' | 'kruiseless' | 'both';
+    focus?: string;
+    skip?: string;
+    gates: string;
+  }>();
+
+/** A run narrowed by --focus or --skip: its files get a `-focus` suffix and it is not stored as a full run. */
+const narrowed = Boolean(opts.focus ?? opts.skip);
 
 /** Where one kind's reports, logs and table go. */
 const outDir = (kind: ParityKind): string => path.join(kruiselessStateDir(), 'upstream-e2e', kind.name);
@@ -75,7 +85,7 @@ async function runOn(
   let extra: ExtraControllers | undefined;
   try {
     console.log(`[upstream-e2e] ${side.detail} up in ${Math.round((Date.now() - t0) / 1000)} s`);
-    const suffix = opts.focus ? '-focus' : '';
+    const suffix = narrowed ? '-focus' : '';
     if (specs.kcmControllers) {
       const log = path.join(outDir(kind), `${name}${suffix}-kcm.log`);
       extra = await startExtraControllers(side.kubeconfig, specs.kcmControllers, log);
@@ -86,6 +96,7 @@ async function runOn(
       kubeconfig: side.kubeconfig,
       focusFiles: specs.focusFiles,
       focus: opts.focus ?? specs.focus,
+      skip: opts.skip,
       reportFile: path.join(outDir(kind), `${name}${suffix}.json`),
       logFile: path.join(outDir(kind), `${name}${suffix}.log`),
       label: `${kind.name} ${name}`,
@@ -125,17 +136,17 @@ async function runKind(
   for (const name of ['openkruise', 'kruiseless'] as const) {
     if (opts.controller === name || opts.controller === 'both')
       runs[name] = await runOn(kind, name, binary, gates);
-    else if (!opts.focus && (runs[name] = lastFullRun(kind, name))) {
+    else if (!narrowed && (runs[name] = lastFullRun(kind, name))) {
       notes.push(`(${name}: last full run, ${path.join(outDir(kind), `${name}.json`)})`);
     }
   }
   const lines = [
-    `OpenKruise e2e suite, ${kind.name} (${specsOf(kind).focusFiles.join(', ')}), gates ${opts.gates}${opts.focus ? `, focus ${opts.focus}` : ''}`,
+    `OpenKruise e2e suite, ${kind.name} (${specsOf(kind).focusFiles.join(', ')}), gates ${opts.gates}${opts.focus ? `, focus ${opts.focus}` : ''}${opts.skip ? `, skip ${opts.skip}` : ''}`,
     ...renderUpstreamE2eTable(runs),
     ...notes,
     upstreamE2eSummary(runs),
   ];
-  const report = path.join(outDir(kind), opts.focus ? 'report-focus.txt' : 'report.txt');
+  const report = path.join(outDir(kind), narrowed ? 'report-focus.txt' : 'report.txt');
   writeFileSync(report, `${lines.join('\n')}\n`);
   for (const l of lines.slice(0, -1)) console.log(l);
   console.log(`(report: ${report})`);
