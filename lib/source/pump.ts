@@ -17,6 +17,7 @@ import { newerResourceVersion } from '../core/resourceVersion.js';
 import type { Logger } from '../core/logger.js';
 import { deadlineSignal, sleepUnlessAborted } from '../core/deadline.js';
 import { noteIdle } from './idle.js';
+import { listMemo, type ListMemo } from './listMemo.js';
 import { ownerResyncAfterRelist, relist } from './relist.js';
 import { requestsForChange, type ChangeType, type MapReads, type WatchStream } from './watchSpec.js';
 
@@ -64,6 +65,11 @@ export interface PumpDeps {
   log: Logger;
   /** Ends the run early (the embedded default's stop), like the deadline. */
   signal?: AbortSignal;
+  /**
+   * The LIST answers the run's mapped watches share (./listMemo.ts); {@link pumpCluster} makes one for its streams.
+   * Absent: every mapped read goes to the cluster.
+   */
+  listMemo?: ListMemo;
 }
 
 /** What one stream did. */
@@ -195,8 +201,14 @@ async function follow(
     return chain;
   };
 
-  const reads: MapReads = { cluster: deps.cluster, kube: deps.kube };
+  const reads: MapReads = {
+    cluster: deps.cluster,
+    kube: deps.listMemo ? deps.listMemo.reads(deps.kube) : deps.kube,
+  };
   const handle = (obj: JsonObject, change: ChangeType): void => {
+    // before any later change is mapped: a kept LIST of this resource may no longer hold (./listMemo.ts)
+    const namespace = (obj.metadata as JsonObject | undefined)?.namespace;
+    deps.listMemo?.changed(stream.watched, typeof namespace === 'string' ? namespace : undefined);
     buffer.push(requestsForChange(stream, obj, reads, deps.log, change));
   };
   try {
@@ -320,7 +332,8 @@ async function pumpStreamReopening(
 
 /**
  * Run every stream for one cluster in parallel until the deadline; a failed stream is reopened with backoff
- * ({@link pumpStreamReopening}).
+ * ({@link pumpStreamReopening}). The streams' mapped watches share one ./listMemo.ts memo for the run (the caller's
+ * `listMemo`, else one over the streams without a label selector).
  * @param streams lib/source/watchSpec.ts `watchStreams` of the registered controllers
  * @returns each stream's result; a failing stream is logged and reported with `acquired: true`, its `error` and what it did
  */
@@ -329,10 +342,16 @@ export async function pumpCluster(deps: PumpDeps, streams: readonly WatchStream[
   // run's own: each stream ends with either, and Node warns of a leak past 10 listeners on one signal
   const run = deadlineSignal(deps.clock, deps.deadlineMs, deps.signal);
   setMaxListeners(Math.max(10, streams.length), run.signal);
+  const memo =
+    deps.listMemo ??
+    listMemo(
+      streams.filter((s) => !s.labelSelector).map((s) => s.watched),
+      deps.clock,
+    );
   let results: PromiseSettledResult<StreamResult>[];
   try {
     results = await Promise.allSettled(
-      streams.map((s) => pumpStreamReopening({ ...deps, signal: run.signal }, run.signal, s)),
+      streams.map((s) => pumpStreamReopening({ ...deps, signal: run.signal, listMemo: memo }, run.signal, s)),
     );
   } finally {
     run.dispose();

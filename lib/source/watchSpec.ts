@@ -31,6 +31,10 @@ export interface OwnsWatch {
 /** What a {@link MapWatch}'s function may read: the cluster's generic client (LIST/GET only, by convention). */
 export interface MapReads {
   cluster: string;
+  /**
+   * The cluster's reads; a LIST of a resource the pump follows may be answered from the run's earlier one
+   * (./listMemo.ts): list only the reconciled objects the change may concern, whose own changes start a pass.
+   */
   kube: Pick<KubeClient, 'get' | 'list'>;
 }
 

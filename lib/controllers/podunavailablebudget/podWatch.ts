@@ -4,8 +4,9 @@
  *
  * The PUB controller's pod watch. A pod names the PUB of its related-pub annotation with no read (upstream maps only
  * annotated pods, which its mutating webhook marks at creation). Kruiseless has no PUB step in a pod webhook yet, so
- * a new pod (`ADDED`) without the annotation names the PUB that covers it: one LIST of its namespace's PUBs, and for a
- * pod of a ReplicaSet one GET to find its Deployment (./plan/targets.ts `pubForPod`); that PUB's pass then marks it.
+ * a new pod (`ADDED`) without the annotation names the PUB that covers it: one LIST of its namespace's PUBs (shared by
+ * the pump run's new pods until it sees a PUB change there: lib/source/listMemo.ts), and for a pod of a ReplicaSet one
+ * GET to find its Deployment (./plan/targets.ts `pubForPod`); that PUB's pass then marks it.
  * An unmarked pod that is modified or relisted names nothing (no read on the cluster's every pod event), as upstream.
  * A deleted pod names nothing (upstream's delete handler is empty; the deletion timestamp's update already named
  * it). Upstream enqueues an update only when readiness or deletion changed; a Map watch sees only the new object, so
