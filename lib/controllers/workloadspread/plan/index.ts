@@ -4,7 +4,23 @@ export type { LedgerDecision, LedgerInput, LedgerOperation } from './ledger.js';
 export { injectSubset } from './inject.js';
 export { injectedAnnotation, injectedOf, placedBy } from './injected.js';
 export { planDeletionCosts, type DeletionCostPatch } from './deletionCost.js';
-export { planStatus, subsetMax, type StatusEvent, type StatusPlan } from './status.js';
+export {
+  planStatus,
+  subsetMax,
+  type StatusEvent,
+  type StatusPlan,
+  type UnschedulablePods,
+} from './status.js';
+export {
+  MAX_SCHEDULED_FAILED_DURATION_MS,
+  mergeCondition,
+  pendingTimeout,
+  planSubsetSchedule,
+  rescheduleCriticalSeconds,
+  type PendingTimeout,
+  type SubsetSchedule,
+  type SubsetScheduleInput,
+} from './reschedule.js';
 export { groupPods, type GroupedPods, type SubsetPods } from './subsetPods.js';
 export { groupWithExisting, type PodAdoption } from './existingPods.js';
 export { hasVersionedStatus, podVersion } from './version.js';

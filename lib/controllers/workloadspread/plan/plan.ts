@@ -1,13 +1,14 @@
 /**
  * OpenKruise: pkg/controller/workloadspread/workloadspread_controller.go `syncWorkloadSpread` (v1.9.0): the whole
- * pass's decision as one record — the pods taken into subsets, the deletion costs to write, the status, whether it changed, the Warnings, and
+ * pass's decision as one record — the pods taken into subsets, the deletion costs to write, the status, whether it changed, the Events,
+ * the unschedulable pods the Adaptive strategy deletes (upstream's `cleanupUnscheduledPods`, after the status), and
  * when to look again.
  */
 import type { Node } from '../../../api/node.js';
 import type { Pod } from '../../../api/types.js';
 import type { WorkloadSpread, WorkloadSpreadStatus } from '../api/types.js';
 import { planDeletionCosts, type DeletionCostPatch } from './deletionCost.js';
-import { planStatus, type StatusEvent } from './status.js';
+import { planStatus, type StatusEvent, type UnschedulablePods } from './status.js';
 import type { PodAdoption } from './existingPods.js';
 import { groupPods } from './subsetPods.js';
 import { canonicalJson } from './canonical.js';
@@ -30,7 +31,9 @@ export interface WorkloadSpreadPlan {
   /** Whether `status` differs from the stored one. */
   changed: boolean;
   events: StatusEvent[];
-  /** When the earliest pending record runs out, ms from now. */
+  /** Pods to delete after the status write, by subset in spec order (the Adaptive strategy). */
+  unschedulable: UnschedulablePods[];
+  /** When the earliest pending record, unschedulable pod or unschedulable mark runs out, ms from now. */
   recheckAfterMs?: number;
 }
 
@@ -45,13 +48,20 @@ export function planWorkloadSpread(
 ): WorkloadSpreadPlan {
   const { byVersion, all, adoptions } = groupPods(ws, targets.pods, targets.replicas, targets.nodes);
   const deletionCosts = planDeletionCosts(ws, byVersion, targets.latestVersion, targets.replicas);
-  const { status, events, recheckAfterMs } = planStatus(ws, all, byVersion, targets.replicas, now);
+  const { status, events, unschedulable, recheckAfterMs } = planStatus(
+    ws,
+    all,
+    byVersion,
+    targets.replicas,
+    now,
+  );
   return {
     adoptions,
     deletionCosts,
     status,
     changed: canonicalJson(status) !== canonicalJson(ws.status ?? {}),
     events,
+    unschedulable,
     ...(recheckAfterMs !== undefined ? { recheckAfterMs } : {}),
   };
 }

@@ -9,14 +9,15 @@
  * = maximum (percentages of the workload's replicas rounded up; -1 without a maximum) minus active pods, minus pending
  * creations, plus pending deletions, within [0, maximum]. A `creatingPods` record ends when its pod (by name, or by
  * the annotation's generated uid) is seen, or 30 s after it was written (a `CreatePodFailed` Warning); a
- * `deletingPods` record ends when its pod is no longer active, or 15 s after (a `DeletePodFailed` Warning). Kruiseless
- * gap: the adaptive strategy (`Schedulable` conditions, rescheduling) is not computed; conditions are dropped as
- * upstream does under the fixed strategy.
+ * `deletingPods` record ends when its pod is no longer active, or 15 s after (a `DeletePodFailed` Warning). Each
+ * subset's only condition is the Adaptive strategy's `Schedulable` (./reschedule.ts), computed for the overall and
+ * every versioned status against its own old condition; other conditions are dropped, as upstream builds each subset
+ * status afresh. The pods to delete come from the overall statuses only.
  */
 import { scaledValueFromIntOrPercent } from '../../../api/intOrPercent.js';
 import type { Pod } from '../../../api/types.js';
 import { isPodActive } from '../../../podset/pods.js';
-import { CREATE_POD_TIMEOUT_MS, DELETE_POD_TIMEOUT_MS } from '../api/keys.js';
+import { CONDITION_SUBSET_SCHEDULABLE, CREATE_POD_TIMEOUT_MS, DELETE_POD_TIMEOUT_MS } from '../api/keys.js';
 import type {
   WorkloadSpread,
   WorkloadSpreadStatus,
@@ -24,18 +25,28 @@ import type {
   WorkloadSpreadSubsetStatus,
 } from '../api/types.js';
 import { injectedOf } from './injected.js';
+import { planSubsetSchedule, REASON_RECOVER_SCHEDULABLE } from './reschedule.js';
 import type { SubsetPods } from './subsetPods.js';
 
-/** A Warning the status calculation records on the WorkloadSpread. */
-export interface StatusEvent {
-  reason: 'CreatePodFailed' | 'DeletePodFailed';
-  message: string;
+/** An Event the status calculation records on the WorkloadSpread, in upstream's order. */
+export type StatusEvent =
+  | { type: 'Warning'; reason: 'CreatePodFailed' | 'DeletePodFailed'; message: string }
+  | { type: 'Normal'; reason: typeof REASON_RECOVER_SCHEDULABLE; message: string };
+
+/** Pods of one subset the Adaptive strategy deletes (upstream's `scheduleFailedPodMap` entry). */
+export interface UnschedulablePods {
+  subset: string;
+  pods: Pod[];
 }
 
-/** The computed status, the Warnings, and when the earliest pending record runs out (ms from now). */
+/**
+ * The computed status, the Events, the pods to delete (subsets in spec order, only those with pods), and when the
+ * earliest pending record, pod timeout or unschedulable mark runs out (ms from now).
+ */
 export interface StatusPlan {
   status: WorkloadSpreadStatus;
   events: StatusEvent[];
+  unschedulable: UnschedulablePods[];
   recheckAfterMs?: number;
 }
 
@@ -43,6 +54,8 @@ export interface StatusPlan {
 interface Collect {
   events: StatusEvent[];
   recheck: number[];
+  /** Absent: not collected (versioned statuses). */
+  unschedulable?: UnschedulablePods[];
 }
 
 /**
@@ -62,14 +75,16 @@ export function subsetMax(subset: WorkloadSpreadSubset, replicas: number): numbe
 const ms = (t: string) => Date.parse(t);
 
 function subsetStatus(
-  namespace: string,
-  subset: WorkloadSpreadSubset,
+  ws: WorkloadSpread,
+  index: number,
   pods: readonly Pod[],
   old: WorkloadSpreadSubsetStatus | undefined,
   replicas: number,
   now: number,
   collect: Collect,
 ): WorkloadSpreadSubsetStatus | undefined {
+  const namespace = ws.metadata.namespace ?? '';
+  const subset = ws.spec.subsets[index];
   const max = subsetMax(subset, replicas);
   if (max === undefined) return undefined;
   let missing = max;
@@ -90,6 +105,7 @@ function subsetStatus(
     const expires = ms(deletedAt) + DELETE_POD_TIMEOUT_MS;
     if (expires < now)
       collect.events.push({
+        type: 'Warning',
         reason: 'DeletePodFailed',
         message: `Pod ${namespace}/${name} was expected to be deleted but it wasn't`,
       });
@@ -103,6 +119,7 @@ function subsetStatus(
     const expires = ms(createdAt) + CREATE_POD_TIMEOUT_MS;
     if (expires < now)
       collect.events.push({
+        type: 'Warning',
         reason: 'CreatePodFailed',
         message: `Pod ${namespace}/${id} was expected to be created but it wasn't`,
       });
@@ -112,10 +129,23 @@ function subsetStatus(
       collect.recheck.push(expires - now);
     }
   }
+  const schedule = planSubsetSchedule({
+    ws,
+    index,
+    pods,
+    ...(old?.conditions ? { old: old.conditions.find((c) => c.type === CONDITION_SUBSET_SCHEDULABLE) } : {}),
+    now,
+  });
+  if (schedule.recovered)
+    collect.events.push({ type: 'Normal', reason: REASON_RECOVER_SCHEDULABLE, message: schedule.recovered });
+  collect.recheck.push(...schedule.recheck);
+  if (schedule.unschedulablePods.length > 0)
+    collect.unschedulable?.push({ subset: subset.name, pods: schedule.unschedulablePods });
   return {
     name: subset.name,
     replicas: active,
     missingReplicas: missing,
+    ...(schedule.condition ? { conditions: [schedule.condition] } : {}),
     ...(Object.keys(creating).length > 0 ? { creatingPods: creating } : {}),
     ...(Object.keys(deleting).length > 0 ? { deletingPods: deleting } : {}),
   };
@@ -130,10 +160,10 @@ function subsetStatuses(
   collect: Collect,
 ): WorkloadSpreadSubsetStatus[] | undefined {
   const out: WorkloadSpreadSubsetStatus[] = [];
-  for (const subset of ws.spec.subsets) {
+  for (const [index, subset] of ws.spec.subsets.entries()) {
     const s = subsetStatus(
-      ws.metadata.namespace ?? '',
-      subset,
+      ws,
+      index,
       podMap?.get(subset.name) ?? [],
       old?.find((o) => o.name === subset.name),
       replicas,
@@ -169,7 +199,9 @@ export function planStatus(
   replicas: number,
   now: number,
 ): StatusPlan {
-  const collect: Collect = { events: [], recheck: [] };
+  const unschedulable: UnschedulablePods[] = [];
+  const collect: Collect = { events: [], recheck: [], unschedulable };
+  const versionCollect: Collect = { events: collect.events, recheck: collect.recheck };
   const old = ws.status ?? {};
   const status: WorkloadSpreadStatus = {
     ...(ws.metadata.generation ? { observedGeneration: ws.metadata.generation } : {}),
@@ -179,18 +211,19 @@ export function planStatus(
   const versioned: Record<string, WorkloadSpreadSubsetStatus[]> = {};
   const oldVersioned = old.versionedSubsetStatuses ?? {};
   for (const [version, podMap] of byVersion) {
-    const s = subsetStatuses(ws, oldVersioned[version], podMap, replicas, now, collect);
+    const s = subsetStatuses(ws, oldVersioned[version], podMap, replicas, now, versionCollect);
     if (s && s.length > 0) versioned[version] = s;
   }
   for (const version of Object.keys(oldVersioned)) {
     if (byVersion.has(version)) continue;
-    const s = subsetStatuses(ws, oldVersioned[version], undefined, replicas, now, collect);
+    const s = subsetStatuses(ws, oldVersioned[version], undefined, replicas, now, versionCollect);
     if (s && !isEmpty(s)) versioned[version] = s;
   }
   if (Object.keys(versioned).length > 0) status.versionedSubsetStatuses = versioned;
   return {
     status,
     events: collect.events,
+    unschedulable: overall ? unschedulable : [],
     ...(collect.recheck.length > 0 ? { recheckAfterMs: Math.min(...collect.recheck) } : {}),
   };
 }

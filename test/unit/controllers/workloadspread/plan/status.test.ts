@@ -51,6 +51,7 @@ describe('planWorkloadSpread', () => {
       },
       changed: true,
       events: [],
+      unschedulable: [],
     });
   });
 
@@ -85,7 +86,11 @@ describe('planWorkloadSpread', () => {
       ],
     });
     expect(plan.events).toEqual([
-      { reason: 'CreatePodFailed', message: "Pod ns/old was expected to be created but it wasn't" },
+      {
+        type: 'Warning',
+        reason: 'CreatePodFailed',
+        message: "Pod ns/old was expected to be created but it wasn't",
+      },
     ]);
     expect(plan.recheckAfterMs).toBe(10_000);
   });
@@ -130,6 +135,7 @@ describe('planWorkloadSpread', () => {
       status: ws.status,
       changed: false,
       events: [],
+      unschedulable: [],
     });
   });
 });
