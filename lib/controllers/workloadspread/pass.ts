@@ -6,8 +6,11 @@
  * did not place (./targets.ts) → group them by version and subset, taking in pods created before it (patched with
  * their subset, ./plan/existingPods.ts) → the deletion-cost annotations that differ (./plan/deletionCost.ts), patched → the status
  * (./plan/status.ts) with its `CreatePodFailed` / `DeletePodFailed` Warnings → the status, when it changed, through
- * the status subresource. A conflict (the pod webhook wrote a record meanwhile) re-reads the WorkloadSpread and
- * plans again, 4 attempts in all. The pass looks again when the earliest pending record runs out.
+ * the status subresource → the Events of the status calculation → under the Adaptive strategy, the unschedulable
+ * pods deleted one by one in subset order (./plan/reschedule.ts; a failed delete stops the pass with a
+ * `DeletePodFailed` Warning, as upstream's `deletePodsForSubset`). A conflict (the pod webhook wrote a record
+ * meanwhile) re-reads the WorkloadSpread and plans again, 4 attempts in all. The pass looks again when the earliest
+ * pending record, unschedulable pod timeout or unschedulable mark runs out.
  */
 import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
@@ -24,7 +27,7 @@ import type { WorkloadSpread } from './api/types.js';
 import { planWorkloadSpread, type WorkloadSpreadPlan } from './plan/index.js';
 import { workloadSpreadEnabled, type WorkloadSpreadSettings } from './settings.js';
 import { readTargets } from './targets.js';
-import { patchPodDeletionCost, patchPodSubset, updateWorkloadSpreadStatus } from './write.js';
+import { deletePod, patchPodDeletionCost, patchPodSubset, updateWorkloadSpreadStatus } from './write.js';
 
 /** What a pass needs. */
 export interface PassDeps {
@@ -114,8 +117,27 @@ export async function runPass(
   if (plan.events.length > 0)
     await recordObjectEvents(
       events(ws),
-      plan.events.map((e) => ({ type: 'Warning' as const, reason: e.reason, message: e.message })),
+      plan.events.map((e) => ({ type: e.type, reason: e.reason, message: e.message })),
     );
+  for (const { subset, pods } of plan.unschedulable)
+    for (const pod of pods) {
+      const name = pod.metadata.name ?? '';
+      try {
+        await deletePod(deps.kube, namespace, name, pod.metadata.uid);
+        writes++;
+      } catch (e) {
+        if (classifyWriteError(e) !== 'notApi')
+          await recordObjectEvents(events(ws), [
+            {
+              type: 'Warning',
+              reason: 'DeletePodFailed',
+              // upstream's spelling, kept so the Events match
+              message: `Failed to delete unschedulabe Pod ${namespace}/${name} in Subset ${subset} of WorkloadSpread ${namespace}/${key.name}`,
+            },
+          ]);
+        return failed(e, plan);
+      }
+    }
   const recheck = plan.recheckAfterMs;
   log({
     writes,

@@ -1,8 +1,9 @@
 /**
  * The WorkloadSpread's writes over the generic client (lib/kube): its status through the status subresource
  * (OpenKruise's `writeWorkloadSpreadStatus`, `Status().Update`), and a pod's deletion cost (`patchPodDeletionCost`,
- * a strategic-merge patch of the annotation), and the subset of a pod created before the WorkloadSpread
- * (`patchFavoriteSubsetMetadataToPod`, a strategic-merge patch of its metadata).
+ * a strategic-merge patch of the annotation), the subset of a pod created before the WorkloadSpread
+ * (`patchFavoriteSubsetMetadataToPod`, a strategic-merge patch of its metadata), and the deletion of an unschedulable
+ * pod (`deletePodsForSubset`).
  */
 import { RESOURCES } from '../../kube/resources.js';
 import type { JsonObject } from '../../api/types.js';
@@ -56,4 +57,18 @@ export async function patchPodSubset(
   body: { metadata: JsonObject },
 ): Promise<void> {
   await kube.patch(RESOURCES.pods, { namespace, name }, { type: 'strategic-merge', body });
+}
+
+/**
+ * Delete pod `name` (the Adaptive strategy's rescheduling), its UID the precondition so a same-named successor is never
+ * deleted (upstream deletes the object it read, without one).
+ * @throws KubeApiError (NotFound when the pod is gone, Conflict when its UID changed, ...)
+ */
+export function deletePod(
+  kube: Pick<KubeClient, 'delete'>,
+  namespace: string,
+  name: string,
+  uid: string | undefined,
+): Promise<void> {
+  return kube.delete(RESOURCES.pods, { namespace, name }, uid ? { uid } : undefined);
 }

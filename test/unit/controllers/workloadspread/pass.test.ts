@@ -1,11 +1,13 @@
 /**
  * One reconcile pass against a recording client, in OpenKruise v1.9.0's `syncWorkloadSpread` order: the pods created
  * before the WorkloadSpread are read with their node, patched into their subset first, then the deletion costs, then
- * the status through the status subresource.
+ * the status through the status subresource; under the Adaptive strategy the unschedulable pods deleted after the
+ * status (`cleanupUnscheduledPods`), a failed delete answered by a `DeletePodFailed` Warning.
  */
 import type { Pod } from '../../../../lib/api/types.js';
 import { silentLogger } from '../../../../lib/core/logger.js';
 import { runPass } from '../../../../lib/controllers/workloadspread/pass.js';
+import { KubeApiError } from '../../../../lib/kube/errors.js';
 import type { Resource } from '../../../../lib/kube/resource.js';
 import type { KubeClient } from '../../../../lib/kube/types.js';
 import type { Lease } from '../../../../lib/state/index.js';
@@ -65,5 +67,119 @@ describe('runPass', () => {
       'patch pods/p2 {"metadata":{"annotations":{"controller.kubernetes.io/pod-deletion-cost":"200"}}}',
       `replace workloadspreads ${JSON.stringify({ observedGeneration: 1, subsetStatuses: statuses, versionedSubsetStatuses: { versionIgnored: statuses } })}`,
     ]);
+  });
+
+  describe('the Adaptive strategy', () => {
+    const NOW = Date.parse('2026-12-04T07:30:00Z');
+    const pending = (name: string, createdAt: string): Pod => {
+      const p = pod(name, 'zone-a', { creationTimestamp: createdAt });
+      return {
+        ...p,
+        spec: { containers: p.spec.containers },
+        status: {
+          phase: 'Pending',
+          conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+        },
+      };
+    };
+    const setup = (failDelete?: string) => {
+      const calls: string[] = [];
+      const ws = workloadSpread();
+      ws.spec.scheduleStrategy = { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: 10 } };
+      const objects: Record<string, unknown> = {
+        'apps.kruise.io/workloadspreads/ws-a': ws,
+        'apps.kruise.io/clonesets/web': {
+          metadata: { name: 'web', namespace: 'ns', uid: 'cs-uid' },
+          spec: { replicas: 3, selector: { matchLabels: { app: 'web' } } },
+        },
+      };
+      const pods = [
+        pending('p1', '2026-12-04T07:29:00Z'),
+        pending('p2', '2026-12-04T07:29:40Z'),
+        pending('p3', '2026-12-04T07:29:55Z'),
+      ];
+      const kube = {
+        get: (r: Resource, ref: { name: string }) =>
+          Promise.resolve(objects[`${r.group}/${r.plural}/${ref.name}`]),
+        list: () => Promise.resolve({ items: pods, resourceVersion: '1' }),
+        patch: (r: Resource, ref: { name: string }) => {
+          calls.push(`patch ${r.plural}/${ref.name}`);
+          return Promise.resolve({});
+        },
+        replace: (r: Resource, o: { status: { subsetStatuses: { conditions?: unknown[] }[] } }) => {
+          calls.push(
+            `replace ${r.plural} ${JSON.stringify(o.status.subsetStatuses.map((x) => x.conditions))}`,
+          );
+          return Promise.resolve(o);
+        },
+        delete: (r: Resource, ref: { name: string }, pre?: { uid: string }) => {
+          calls.push(`delete ${r.plural}/${ref.name} ${pre?.uid ?? ''}`);
+          if (ref.name === failDelete)
+            return Promise.reject(new KubeApiError('delete pod', 500, 'InternalError', 'boom'));
+          return Promise.resolve();
+        },
+        recordEvent: (_r: Resource, _o: unknown, e: { type: string; reason: string; message: string }) => {
+          calls.push(`event ${e.type} ${e.reason} ${e.message}`);
+          return Promise.resolve();
+        },
+      } as unknown as KubeClient;
+      return { calls, kube };
+    };
+    const run = (kube: KubeClient) =>
+      runPass(
+        { kube, log: silentLogger, clock: () => NOW },
+        { cluster: 'c', kind: 'apps.kruise.io/WorkloadSpread', namespace: 'ns', name: 'ws-a' },
+        {} as Lease,
+        new Set(),
+      );
+    const conditions = JSON.stringify([
+      [
+        {
+          type: 'Schedulable',
+          status: 'False',
+          reason: 'PodUnschedulable',
+          message: '',
+          lastTransitionTime: '2026-12-04T07:30:00Z',
+        },
+      ],
+      [
+        {
+          type: 'Schedulable',
+          status: 'True',
+          reason: 'Sufficient',
+          message: '',
+          lastTransitionTime: '2026-12-04T07:30:00Z',
+        },
+      ],
+    ]);
+
+    it('marks zone-a unschedulable, then deletes its pods pending for over 10 s, and looks again when the third times out', async () => {
+      const { calls, kube } = setup();
+      const result = await run(kube);
+      expect(calls).toEqual([
+        // the deletion costs, in plan/deletionCost.ts's order
+        'patch pods/p2',
+        'patch pods/p1',
+        'patch pods/p3',
+        `replace workloadspreads ${conditions}`,
+        'delete pods/p1 uid-p1',
+        'delete pods/p2 uid-p2',
+      ]);
+      expect(result.writes).toBe(6);
+      expect(result.error).toBeUndefined();
+      // p3 was created 5 s ago: 5 s to its 10 s, plus upstream's strict "before" (1 ms)
+      expect(result.requeueAfterSeconds).toBe(5.001);
+    });
+
+    it("a failed delete stops the pass with upstream's DeletePodFailed Warning", async () => {
+      const { calls, kube } = setup('p1');
+      const result = await run(kube);
+      expect(calls.slice(3)).toEqual([
+        `replace workloadspreads ${conditions}`,
+        'delete pods/p1 uid-p1',
+        'event Warning DeletePodFailed Failed to delete unschedulabe Pod ns/p1 in Subset zone-a of WorkloadSpread ns/ws-a',
+      ]);
+      expect(result.error).toBe('delete pod: 500 InternalError: boom');
+    });
   });
 });

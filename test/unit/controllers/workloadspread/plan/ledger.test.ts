@@ -54,6 +54,33 @@ describe('decideLedger', () => {
     expect(decideLedger(input({ ws }))).toEqual({ subset: 'zone-b', uid: '' });
   });
 
+  it('zone-a marked Schedulable=False by the Adaptive strategy is skipped though it misses pods: zone-b takes the pod', () => {
+    const ws = workloadSpread({
+      status: {
+        versionedSubsetStatuses: {
+          versionIgnored: [
+            {
+              name: 'zone-a',
+              replicas: 0,
+              missingReplicas: 2,
+              conditions: [
+                {
+                  type: 'Schedulable',
+                  status: 'False',
+                  reason: 'PodUnschedulable',
+                  message: '',
+                  lastTransitionTime: '2026-12-04T07:29:00Z',
+                },
+              ],
+            },
+            { name: 'zone-b', replicas: 0, missingReplicas: -1 },
+          ],
+        },
+      },
+    });
+    expect(decideLedger(input({ ws }))).toEqual({ subset: 'zone-b', uid: '' });
+  });
+
   it('a pod created by generateName is recorded under the generated uid', () => {
     const decision = decideLedger(input({ podName: '', version: '5d9f7c' }));
     expect(decision.uid).toBe('generated-uid');
