@@ -6,7 +6,8 @@
  * did not place (./targets.ts) → group them by version and subset, taking in pods created before it (patched with
  * their subset, ./plan/existingPods.ts) → the deletion-cost annotations that differ (./plan/deletionCost.ts), patched → the status
  * (./plan/status.ts) with its `CreatePodFailed` / `DeletePodFailed` Warnings → the status, when it changed, through
- * the status subresource → the Events of the status calculation → under the Adaptive strategy, the unschedulable
+ * the status subresource → the Events of the status calculation (a `RecoverSchedulable` once per status that turned
+ * back, not once per invocation) → under the Adaptive strategy, the unschedulable
  * pods deleted one by one in subset order (./plan/reschedule.ts; a failed delete stops the pass with a
  * `DeletePodFailed` Warning, as upstream's `deletePodsForSubset`). A conflict (the pod webhook wrote a record
  * meanwhile) re-reads the WorkloadSpread and plans again, 4 attempts in all. The pass looks again when the earliest
@@ -114,11 +115,15 @@ export async function runPass(
     ws = fresh;
     plan = { ...planWorkloadSpread(ws, targets, deps.clock()), adoptions: [], deletionCosts: [] };
   }
-  if (plan.events.length > 0)
-    await recordObjectEvents(
-      events(ws),
-      plan.events.map((e) => ({ type: e.type, reason: e.reason, message: e.message })),
-    );
+  const warnings = plan.events.filter((e) => e.type === 'Warning');
+  if (warnings.length > 0) await recordObjectEvents(events(ws), warnings);
+  const recoveries = plan.events.filter((e) => e.type === 'Normal');
+  if (recoveries.length > 0) {
+    // one Event per status that turned back (the overall and each version's), folded into one with its count, as
+    // upstream's recorder does: not once per invocation (a status turns back in one pass only)
+    const { recordedEvents: _once, ...recording } = events(ws);
+    await recordObjectEvents(recording, recoveries);
+  }
   for (const { subset, pods } of plan.unschedulable)
     for (const pod of pods) {
       const name = pod.metadata.name ?? '';

@@ -181,5 +181,59 @@ describe('runPass', () => {
       ]);
       expect(result.error).toBe('delete pod: 500 InternalError: boom');
     });
+
+    it('zone-a marked 10 minutes ago turns schedulable: one RecoverSchedulable for the overall status and one for the version, both recorded', async () => {
+      const calls: string[] = [];
+      const ws = workloadSpread();
+      ws.spec.scheduleStrategy = { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: 10 } };
+      const marked = [
+        {
+          name: 'zone-a',
+          replicas: 0,
+          missingReplicas: 2,
+          conditions: [
+            {
+              type: 'Schedulable',
+              status: 'False' as const,
+              reason: 'PodUnschedulable',
+              message: '',
+              lastTransitionTime: '2026-12-04T07:20:00Z',
+            },
+          ],
+        },
+        { name: 'zone-b', replicas: 0, missingReplicas: -1 },
+      ];
+      ws.status = { subsetStatuses: marked, versionedSubsetStatuses: { versionIgnored: marked } };
+      const objects: Record<string, unknown> = {
+        'apps.kruise.io/workloadspreads/ws-a': ws,
+        'apps.kruise.io/clonesets/web': {
+          metadata: { name: 'web', namespace: 'ns', uid: 'cs-uid' },
+          spec: { replicas: 0, selector: { matchLabels: { app: 'web' } } },
+        },
+      };
+      const kube = {
+        get: (r: Resource, ref: { name: string }) =>
+          Promise.resolve(objects[`${r.group}/${r.plural}/${ref.name}`]),
+        list: () => Promise.resolve({ items: [], resourceVersion: '1' }),
+        replace: (
+          r: Resource,
+          o: { status: { subsetStatuses: { conditions?: { status: string }[] }[] } },
+        ) => {
+          calls.push(
+            `replace ${r.plural} ${o.status.subsetStatuses.map((x) => x.conditions?.[0]?.status).join(',')}`,
+          );
+          return Promise.resolve(o);
+        },
+        recordEvent: (_r: Resource, _o: unknown, e: { type: string; reason: string; message: string }) => {
+          calls.push(`event ${e.type} ${e.reason} ${e.message}`);
+          return Promise.resolve();
+        },
+      } as unknown as KubeClient;
+      const result = await run(kube);
+      const recovered =
+        'event Normal RecoverSchedulable Subset zone-a of WorkloadSpread ns/ws-a is recovered from unschedulable to schedulable';
+      expect(calls).toEqual(['replace workloadspreads True,True', recovered, recovered]);
+      expect(result.requeueAfterSeconds).toBeUndefined();
+    });
   });
 });
