@@ -7,11 +7,11 @@
  * their subset, ./plan/existingPods.ts) → the deletion-cost annotations that differ (./plan/deletionCost.ts), patched → the status
  * (./plan/status.ts) with its `CreatePodFailed` / `DeletePodFailed` Warnings → the status, when it changed, through
  * the status subresource → the Events of the status calculation (a `RecoverSchedulable` once per status that turned
- * back, not once per invocation) → under the Adaptive strategy, the unschedulable
- * pods deleted one by one in subset order (./plan/reschedule.ts; a failed delete stops the pass with a
- * `DeletePodFailed` Warning, as upstream's `deletePodsForSubset`). A conflict (the pod webhook wrote a record
- * meanwhile) re-reads the WorkloadSpread and plans again, 4 attempts in all. The pass looks again when the earliest
- * pending record, unschedulable pod timeout or unschedulable mark runs out.
+ * back, not once per invocation) → under the Adaptive strategy, the unschedulable pods deleted one by one in subset
+ * order (./plan/reschedule.ts; a failed delete stops the pass with a `DeletePodFailed` Warning, as upstream's
+ * `deletePodsForSubset`). A conflict (the pod webhook wrote a record meanwhile) re-reads the WorkloadSpread and plans
+ * again, 4 attempts in all. The pass looks again when the earliest pending record, unschedulable pod's timeout or
+ * unschedulable mark runs out.
  */
 import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
