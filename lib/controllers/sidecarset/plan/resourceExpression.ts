@@ -391,3 +391,19 @@ export function evaluateExpression(expr: string, variables: ReadonlyMap<string, 
     throw new ResourceExpressionError(`calculation result is negative: ${goFormatG(value.number)}`);
   return value;
 }
+
+/**
+ * Upstream `validateResourceExpression` (the SidecarSet validating webhook): `expr` evaluated with `variable` bound to
+ * the number 1; an empty expression is fine.
+ * @returns the calculator's error message, or undefined when the expression evaluates
+ */
+export function resourceExpressionProblem(expr: string, variable: 'cpu' | 'memory'): string | undefined {
+  if (expr === '') return undefined;
+  try {
+    evaluateExpression(expr, new Map([[variable, num(1)]]));
+    return undefined;
+  } catch (e) {
+    if (e instanceof ResourceExpressionError) return e.message;
+    throw e;
+  }
+}
