@@ -11,6 +11,7 @@
  * set, a resources policy), Go prints memory addresses; these messages print the value as JSON instead.
  */
 import type { FieldError } from '../../../api/errors.js';
+import { goRegExp } from '../../../api/goRegexp.js';
 import {
   invalid,
   invalidPrinted,
@@ -270,7 +271,7 @@ function transferEnvErrors(envs: readonly TransferEnvVar[] | undefined, path: st
 
 /**
  * Upstream `validateResourcesPolicy` and `validateResourceExpr`: not with `resources`, a non-empty compilable
- * `targetContainersNameRegex` (read as a JavaScript regular expression; Go's RE2 error text differs), limits or
+ * `targetContainersNameRegex` (read by `goRegExp`; Go's RE2 error text differs), limits or
  * requests set, and each non-empty expression evaluating with its field's variable (`cpu` or `memory`) bound to the
  * number 1 (`validateResourceExpression`: `invalid expression: <calculator error>`).
  */
@@ -287,7 +288,7 @@ function resourcesPolicyErrors(c: SidecarContainer, path: string): FieldError[] 
   if (regex === '') out.push(required(`${path}.targetContainersNameRegex`, 'invalid empty regex'));
   else {
     try {
-      new RegExp(regex);
+      goRegExp(regex);
     } catch (e) {
       out.push(
         invalid(`${path}.targetContainersNameRegex`, regex, `invalid regex pattern: ${(e as Error).message}`),

@@ -4,6 +4,7 @@
  * container's `resourcesPolicy` turns the resources of the pod's own containers into the sidecar's `resources` at pod
  * creation. Pure.
  */
+import { goRegExp } from '../../../api/goRegexp.js';
 import type { Container, Pod } from '../../../api/types.js';
 import { KruiselessError } from '../../../core/errors.js';
 import {
@@ -58,7 +59,7 @@ export function targetContainers(
 ): Container[] {
   let pattern: RegExp;
   try {
-    pattern = new RegExp(regex);
+    pattern = goRegExp(regex);
   } catch (e) {
     throw new ResourcesPolicyError(
       `failed to get target containers: invalid regex pattern ${goQuote(regex)}: ${(e as Error).message}`,

@@ -160,6 +160,10 @@ describe('validateResourcesPolicy (upstream TestValidateResourcesPolicy)', () =>
     expect(errors(c)).toEqual(want);
   });
 
+  it("an RE2 leading flag group is Go's syntax, not an error", () => {
+    expect(errors(container(policy('sum', '(?i)^APP-', { cpu: 'cpu*50%' })))).toEqual([]);
+  });
+
   it('each field binds its own variable: cpu in a memory expression is undefined there', () => {
     expect(errors(container(policy('sum', '.*', { memory: 'cpu*50%' }, { cpu: 'memory' })))).toEqual([
       bad('limits.memory', 'cpu*50%', 'undefined variable: cpu'),

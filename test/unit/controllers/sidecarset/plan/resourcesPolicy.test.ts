@@ -240,6 +240,12 @@ describe('aggregateResourcesBySum / ByMax', () => {
 });
 
 describe('getTargetContainers (TestGetTargetContainers)', () => {
+  it('reads the regex as Go does: a leading (?i) is a flag', () => {
+    expect(targetContainers(pod([c('App-Web'), c('db')]), '(?i)^app-', NONE).map((x) => x.name)).toEqual([
+      'App-Web',
+    ]);
+  });
+
   it('native sidecars and containers, without Kruise sidecars and plain init containers', () => {
     const names = kruiseSidecarNames([
       { spec: { initContainers: [{ name: 'init-sidecar1' }], containers: [{ name: 'sidecar1' }] } },
