@@ -30,6 +30,7 @@ import type { SidecarSet } from './api/types.js';
 import { SidecarInjectionError } from './plan/errors.js';
 import { injectSidecars } from './plan/inject.js';
 import { isActivePod, matchingSidecarSets } from './plan/match.js';
+import { ResourcesPolicyError } from './plan/resourcesPolicy.js';
 import { injectedRevision, restoreSidecarSet, revisionPin } from './plan/pinnedRevision.js';
 
 /** The path the pod webhook is served on, as OpenKruise's. */
@@ -140,7 +141,8 @@ export interface SidecarSetPodSteps {
  * from one request to the next: steps built once (`kruiseless local`) read afresh for each pod.
  * @param now the `updateTimestamp` written into the hash annotations (default: the time of each call)
  * @param random the draw of a `Partial` injection policy with a percent partition, in [0, 1) (default `Math.random`)
- * @returns steps whose `inject` refuses with code 500 a pod OpenKruise refuses (SidecarInjectionError) and when a
+ * @returns steps whose `inject` refuses with code 500 a pod OpenKruise refuses (SidecarInjectionError; a
+ *   ResourcesPolicyError with OpenKruise's own message, e.g. `no containers match the regex pattern "^app$"`) and when a
  *   read fails (as OpenKruise's `admission.Errored(500)`: the API server then refuses the pod, failurePolicy does not
  *   apply to an answer); `prefetch` never refuses (a failed read is answered by `inject`)
  */
@@ -195,6 +197,8 @@ export function sidecarSetPodSteps(
         });
         return { pod: result.pod };
       } catch (e) {
+        // OpenKruise answers its own message for a resources policy (`admission.Errored(500, err)`)
+        if (e instanceof ResourcesPolicyError) return fail(500, e.message);
         if (e instanceof SidecarInjectionError) return fail(500, `sidecar injection: ${e.message}`);
         if (classifyWriteError(e) !== 'notApi')
           return fail(500, `sidecar injection could not read a pinned revision: ${errorMessage(e)}`);

@@ -11,6 +11,7 @@
  * set, a resources policy), Go prints memory addresses; these messages print the value as JSON instead.
  */
 import type { FieldError } from '../../../api/errors.js';
+import { goRegExp } from '../../../api/goRegexp.js';
 import {
   invalid,
   invalidPrinted,
@@ -28,6 +29,7 @@ import { goLabelSelector, goStringMap } from '../../../api/goPrint.js';
 import { isEmptySelector, selectorMatches } from '../../../api/selector.js';
 import type { ControllerRevision, IntOrString, LabelSelector } from '../../../api/types.js';
 import { LABEL_SIDECARSET_CUSTOM_VERSION, LABEL_SIDECARSET_NAME, RESTART_POLICY_ALWAYS } from './keys.js';
+import { resourceExpressionProblem } from '../plan/resourceExpression.js';
 import type { SidecarContainer, SidecarSet, SidecarSetUpdateStrategy, TransferEnvVar } from './types.js';
 import {
   ANNOTATION_SIDECARSET_BASE,
@@ -268,8 +270,10 @@ function transferEnvErrors(envs: readonly TransferEnvVar[] | undefined, path: st
 }
 
 /**
- * Upstream `validateResourcesPolicy`, without the expression parse (OpenKruise's calculator grammar is not
- * reproduced): not with `resources`, a non-empty compilable `targetContainersNameRegex`, limits or requests set.
+ * Upstream `validateResourcesPolicy` and `validateResourceExpr`: not with `resources`, a non-empty compilable
+ * `targetContainersNameRegex` (read by `goRegExp`; Go's RE2 error text differs), limits or
+ * requests set, and each non-empty expression evaluating with its field's variable (`cpu` or `memory`) bound to the
+ * number 1 (`validateResourceExpression`: `invalid expression: <calculator error>`).
  */
 function resourcesPolicyErrors(c: SidecarContainer, path: string): FieldError[] {
   const policy = c.resourcesPolicy;
@@ -284,7 +288,7 @@ function resourcesPolicyErrors(c: SidecarContainer, path: string): FieldError[] 
   if (regex === '') out.push(required(`${path}.targetContainersNameRegex`, 'invalid empty regex'));
   else {
     try {
-      new RegExp(regex);
+      goRegExp(regex);
     } catch (e) {
       out.push(
         invalid(`${path}.targetContainersNameRegex`, regex, `invalid regex pattern: ${(e as Error).message}`),
@@ -292,7 +296,7 @@ function resourcesPolicyErrors(c: SidecarContainer, path: string): FieldError[] 
     }
   }
   const expr = policy.resourcesExpr ?? {};
-  if (!expr.limits && !expr.requests)
+  if (!expr.limits && !expr.requests) {
     out.push(
       invalid(
         `${path}.resourcesExpr`,
@@ -300,6 +304,18 @@ function resourcesPolicyErrors(c: SidecarContainer, path: string): FieldError[] 
         'at least one of limits or requests must be configured',
       ),
     );
+    return out;
+  }
+  for (const kind of ['limits', 'requests'] as const)
+    for (const resource of ['cpu', 'memory'] as const) {
+      const text = expr[kind]?.[resource] ?? '';
+      if (text === '') continue;
+      const problem = resourceExpressionProblem(text, resource);
+      if (problem !== undefined)
+        out.push(
+          invalid(`${path}.resourcesExpr.${kind}.${resource}`, text, `invalid expression: ${problem}`),
+        );
+    }
   return out;
 }
 

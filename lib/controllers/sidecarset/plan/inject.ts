@@ -37,6 +37,7 @@ import {
   type Injected,
 } from './merge.js';
 import { patchPodAnnotations } from './patchMetadata.js';
+import { kruiseSidecarNames, resourcesFromPolicy } from './resourcesPolicy.js';
 import { sharedVolumeDevices, sharedVolumeMounts, transferredEnvs } from './share.js';
 
 /** What injection needs, all read before the call. */
@@ -118,12 +119,16 @@ function volumesUsed(sidecar: SidecarContainer, volumes: ReadonlyMap<string, Vol
  * and `kruise.io/sidecarset-injected-list` its name. A SidecarSet with no containers at all leaves only its metadata
  * patch (upstream's early return).
  *
+ * A container or init container with a `resourcesPolicy` gets the `resources` it computes from the pod's own
+ * containers (./resourcesPolicy.ts, upstream's `applyResourcesPolicy`), before anything else of it is injected.
+ *
  * Not done here: `injectionStrategy.revision` (the pod webhook reads the pinned revision and passes the SidecarSet as
- * it recorded it, ./pinnedRevision.ts), `resourcesPolicy`, the gate `EnableSortSidecarContainerByName` (off by
+ * it recorded it, ./pinnedRevision.ts), the gate `EnableSortSidecarContainerByName` (off by
  * default upstream); a canary's base is left out by `matchingSidecarSets`. A SidecarSet stored
  * without the hash annotations (Kruiseless's SidecarSet webhook was not called) is defaulted and hashed here first.
  * @throws SidecarInjectionError for what OpenKruise refuses: an invalid selector, unreadable hash annotations on the
  *   pod, a metadata merge patch that is not JSON
+ * @throws ResourcesPolicyError when a resources policy matches none of the pod's containers or an expression fails
  */
 export function injectSidecars(input: InjectionInput): InjectionResult {
   const namespace = input.pod.metadata.namespace || input.requestNamespace || 'default';
@@ -167,21 +172,30 @@ export function injectSidecars(input: InjectionInput): InjectionResult {
     } else into.push({ container: c, podInjectPolicy: sidecar.podInjectPolicy });
   };
 
+  // a resources policy reads the pod's own containers, never a sidecar of the SidecarSets matched here
+  const sidecarNames = kruiseSidecarNames(matched);
+  const withPolicy = (sidecar: SidecarContainer): SidecarContainer =>
+    sidecar.resourcesPolicy
+      ? { ...sidecar, resources: resourcesFromPolicy(input.pod, sidecar.resourcesPolicy, sidecarNames) }
+      : sidecar;
+
   for (const s of matched) {
     const name = s.metadata.name ?? '';
     const declared = new Map((s.spec.volumes ?? []).map((v) => [v.name, v]));
     const sidecarList = new Set<string>();
     let injecting = false;
-    for (const init of s.spec.initContainers ?? []) {
-      if (isNativeSidecar(init)) sidecarList.add(init.name);
+    for (const declaredInit of s.spec.initContainers ?? []) {
+      if (isNativeSidecar(declaredInit)) sidecarList.add(declaredInit.name);
+      const init = withPolicy(declaredInit);
       volumes.push(...volumesUsed(init, declared));
       // upstream pairs only native-sidecar init containers for HotUpgrade
       add(isNativeSidecar(init) ? init : { ...init, upgradeStrategy: undefined }, initContainers);
       injecting = true;
     }
     secrets.push(...(s.spec.imagePullSecrets ?? []));
-    for (const c of s.spec.containers ?? []) {
-      sidecarList.add(c.name);
+    for (const declaredContainer of s.spec.containers ?? []) {
+      sidecarList.add(declaredContainer.name);
+      const c = withPolicy(declaredContainer);
       volumes.push(...volumesUsed(c, declared));
       add(c, containers);
       injecting = true;

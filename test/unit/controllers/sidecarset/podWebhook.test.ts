@@ -141,6 +141,32 @@ describe('/mutate-pod (OpenKruise mpod: pods CREATE)', () => {
       /^sidecar injection: SidecarSet bad spec.selector/,
     );
   });
+
+  it('refuses the pod (500) with OpenKruise’s own message when a resources policy matches no container', async () => {
+    const policy = mutateSidecarSet({
+      metadata: { name: 'sized' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        containers: [
+          {
+            name: 'proxy',
+            image: 'envoy:1',
+            resourcesPolicy: {
+              targetContainersMode: 'sum',
+              targetContainersNameRegex: '^nope$',
+              resourcesExpr: { limits: { cpu: 'cpu*50%' } },
+            },
+          },
+        ],
+      },
+    });
+    const answer = await answerPodAdmission(review({ object: pod() }), reads([policy]), NOW);
+    expect(answer.review.response).toEqual({
+      uid: 'u1',
+      allowed: false,
+      status: { code: 500, message: 'no containers match the regex pattern "^nope$"' },
+    });
+  });
 });
 
 describe('/mutate-pod with injectionStrategy.revision (getSuitableRevisionSidecarSet, CREATE)', () => {
