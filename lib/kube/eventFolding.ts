@@ -52,8 +52,10 @@ export type FoldResult = 'created' | 'counted' | 'restarted';
  * Whether `stored` is the Event `body` created (count 1, the message, both timestamps and the involved object's
  * resourceVersion as in `body`; an aggregate's message changes with every aggregated Event): a POST that the API server applied but whose answer was lost is retried by the client and meets
  * AlreadyExists for our own Event, which must not be counted twice (client-go's `recordToSink` does not count an
- * AlreadyExists either). A genuine repeat by another pass within the same second, of the same object's same
- * resourceVersion, cannot be told apart and is not counted.
+ * AlreadyExists either). Asked only after such a retried attempt's AlreadyExists: a first attempt's is another
+ * write's, e.g. the same Event recorded twice by one pass in one second (a WorkloadSpread's `RecoverSchedulable` for
+ * its overall and its versioned status), and is counted. A genuine repeat that meets a retried POST's AlreadyExists
+ * within the same second cannot be told apart and is not counted.
  */
 export function isOwnCreate(stored: CoreEvent, body: JsonObject): boolean {
   const involved = (o: unknown): unknown => (o as { resourceVersion?: unknown } | undefined)?.resourceVersion;
@@ -133,11 +135,13 @@ export async function recordFolded(
   let lastConflict: unknown;
   /** The fold this call last sent and that met 409 Conflict: perhaps its own retried write. */
   let sent: { patch: JsonObject; result: FoldResult } | undefined;
+  /** The last POST met AlreadyExists on a retried attempt: the Event found may be that POST's own. */
+  let createRetried = false;
   const body = eventBody(resource, object, event, now, name);
   for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
     const stored = attempt === 0 ? undefined : await api.getEvent(namespace, name);
     // the client retries a POST whose answer was lost (lib/kube/request.ts): its AlreadyExists is our own create
-    if (attempt === 1 && stored && isOwnCreate(stored, body)) return 'created';
+    if (attempt === 1 && stored && createRetried && isOwnCreate(stored, body)) return 'created';
     // and a PATCH the same way: its Conflict may be on our own applied write
     if (sent && stored && isOwnPatch(stored, sent.patch)) return sent.result;
     sent = undefined;
@@ -147,6 +151,8 @@ export async function recordFolded(
         return 'created';
       } catch (e) {
         if (!isAlreadyExists(e)) throw e;
+        // a first attempt's AlreadyExists is another write's (e.g. the same Event twice in one pass): counted
+        createRetried = retried(e);
         lastConflict = e;
         continue;
       }

@@ -195,7 +195,12 @@ describe('recordFolded', () => {
       ...api,
       createEvent: async (namespace: string, body: JsonObject) => {
         await api.createEvent(namespace, body);
-        await api.createEvent(namespace, body);
+        try {
+          await api.createEvent(namespace, body);
+        } catch (e) {
+          if (e instanceof KubeApiError) e.attempt = 2; // as request.ts marks a retried attempt's error
+          throw e;
+        }
       },
     };
     await expect(
@@ -207,6 +212,21 @@ describe('recordFolded', () => {
     await expect(
       recordFolded(api, { resource: CLONESET_RESOURCE, object: cs }, WARNING, new Date(T0 + 1000)),
     ).resolves.toBe('counted');
+    expect(stored(h, name)).toMatchObject({ count: 2 });
+  });
+
+  test('the same Event twice in one second, no retry (one pass, two statuses): the second AlreadyExists is counted', async () => {
+    const { h, cs, name } = setup();
+    const api = h.kube.eventApiForTests;
+    const involved = { resource: CLONESET_RESOURCE, object: cs };
+    await expect(recordFolded(api, involved, WARNING, new Date(T0))).resolves.toBe('created');
+    await expect(recordFolded(api, involved, WARNING, new Date(T0))).resolves.toBe('counted');
+    expect(h.kube.eventCalls).toEqual([
+      `create event ${name}`,
+      `create event ${name}`,
+      `get event ${name}`,
+      `patch event ${name} count=2 lastTimestamp=2024-05-01T08:00:00Z`,
+    ]);
     expect(stored(h, name)).toMatchObject({ count: 2 });
   });
 
