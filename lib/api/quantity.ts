@@ -5,7 +5,8 @@
  * `1e3` → `1e3`, `0.0001` → `1m`. Pure; exact (BigInt) arithmetic.
  */
 
-const DECIMAL_SUFFIX: Record<string, number> = {
+/** A quantity's decimal suffix → its power of ten (apimachinery's suffixer). */
+export const DECIMAL_SUFFIX: Readonly<Record<string, number>> = {
   n: -9,
   u: -6,
   m: -3,
@@ -17,7 +18,8 @@ const DECIMAL_SUFFIX: Record<string, number> = {
   P: 15,
   E: 18,
 };
-const BINARY_SUFFIX: Record<string, number> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
+/** A quantity's binary suffix → its power of 1024 (apimachinery's suffixer). */
+export const BINARY_SUFFIX: Readonly<Record<string, number>> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
 const DECIMAL_BY_EXPONENT = new Map(Object.entries(DECIMAL_SUFFIX).map(([s, e]) => [e, s]));
 const BINARY_BY_POWER = new Map(Object.entries(BINARY_SUFFIX).map(([s, p]) => [p, s]));
 

@@ -5,6 +5,7 @@
  * BigInt count of nano-units, the finest a parsed quantity keeps. Text only (canonical forms of stored quantities):
  * ./quantity.ts.
  */
+import { BINARY_SUFFIX as BINARY_POWER, DECIMAL_SUFFIX as DECIMAL_EXPONENT } from './quantity.js';
 import { KruiselessError } from '../core/errors.js';
 
 /** `resource.Format`; `''` is a zero `Quantity{}` that was never parsed (a missing entry of a `ResourceList`). */
@@ -31,19 +32,6 @@ const ERR_FORMAT_WRONG =
   "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const ERR_SUFFIX = "unable to parse quantity's suffix";
 
-const DECIMAL_EXPONENT: Record<string, number> = {
-  n: -9,
-  u: -6,
-  m: -3,
-  '': 0,
-  k: 3,
-  M: 6,
-  G: 9,
-  T: 12,
-  P: 15,
-  E: 18,
-};
-const BINARY_POWER: Record<string, number> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
 const DECIMAL_SUFFIX = new Map(Object.entries(DECIMAL_EXPONENT).map(([s, e]) => [e, s]));
 const BINARY_SUFFIX = new Map([[0, ''], ...Object.entries(BINARY_POWER).map(([s, p]) => [p, s] as const)]);
 
