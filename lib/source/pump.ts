@@ -54,7 +54,10 @@ export interface PumpDeps {
   leaseDurationMs: number;
   /** Longest single watch, seconds. */
   watchTimeoutSeconds: number;
-  /** How often buffered changes are published while a watch is open, ms. */
+  /**
+   * Least time between two flushes of a stream while a watch is open, ms: a change after a quiet spell this long is
+   * published at once, the rest of a burst when the interval is up.
+   */
   flushIntervalMs: number;
   /** Least time between two checkpoint writes of one stream while a watch is open, ms. */
   checkpointIntervalMs: number;
@@ -175,6 +178,10 @@ async function follow(
   /** Newest resourceVersion seen since the resume point; undefined while a relist is under way. */
   let bufferRv: string | undefined;
   let chain: Promise<void> = Promise.resolve();
+  /** When the last flush started (deps.clock); the timer of the flush that is due, if one is; whether a watch is open. */
+  let flushedAt = deps.clock();
+  let due: { timer: ReturnType<typeof setTimeout>; at: number } | undefined;
+  let watching = false;
 
   /**
    * Publish what is buffered, then advance the resume point. The checkpoint is written when the resume point moved,
@@ -183,6 +190,7 @@ async function follow(
    * reconciler absorbs.
    */
   const flush = (force = false): Promise<void> => {
+    flushedAt = deps.clock();
     const batch = buffer;
     const upTo = bufferRv;
     buffer = [];
@@ -197,8 +205,41 @@ async function follow(
         savedRv = rv;
         savedAt = deps.clock();
       }
+      // a resume point not yet saved is saved by a flush once the interval allows, changes or not
+      if (rv && rv !== savedRv) scheduleFlush(savedAt + deps.checkpointIntervalMs);
     });
     return chain;
+  };
+
+  /**
+   * Ask for a flush while a watch is open (docs/architecture.md#watch-pump): at once (on the next turn of the event
+   * loop, after the rest of the delivered chunk) when the last flush is `flushIntervalMs` old, else when it will be —
+   * so a change after a quiet spell is published without waiting out the interval, a burst once an interval, and no
+   * more than one flush starts per interval. A flush already due by then covers the request; one due later (the
+   * checkpoint's) is brought forward.
+   * @param notBefore epoch ms (deps.clock) before which the flush is not wanted (the checkpoint's interval)
+   */
+  function scheduleFlush(notBefore = 0): void {
+    if (!watching) return;
+    const at = Math.max(flushedAt + deps.flushIntervalMs, notBefore);
+    if (due !== undefined) {
+      if (due.at <= at) return;
+      clearTimeout(due.timer);
+    }
+    const timer = setTimeout(
+      () => {
+        due = undefined;
+        void flush().catch(() => undefined);
+      },
+      Math.max(0, at - deps.clock()),
+    );
+    due = { timer, at };
+  }
+  /** The watch ended: nothing more is scheduled until the next one opens (its end flushes itself). */
+  const closeWatch = (): void => {
+    watching = false;
+    if (due !== undefined) clearTimeout(due.timer);
+    due = undefined;
   };
 
   const reads: MapReads = {
@@ -242,9 +283,9 @@ async function follow(
       }
       const left = Math.ceil((deps.deadlineMs - deps.clock()) / 1000);
       const seconds = Math.max(1, Math.min(deps.watchTimeoutSeconds, left));
-      const timer = setInterval(() => void flush().catch(() => undefined), deps.flushIntervalMs);
       result.watches++;
       let watched;
+      watching = true;
       try {
         watched = await watchOnce(
           deps.kc,
@@ -260,10 +301,11 @@ async function follow(
             const objRv = (obj.metadata as JsonObject | undefined)?.resourceVersion;
             if (typeof objRv === 'string') bufferRv = newerResourceVersion(bufferRv ?? rv, objRv);
             if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') handle(obj, type);
+            scheduleFlush(); // a bookmark too: it moves the resume point
           },
         );
       } finally {
-        clearInterval(timer);
+        closeWatch();
       }
       await flush(true);
       if (watched.gone) {

@@ -33,8 +33,9 @@ export const DEADLINE_MARGIN_MS = 8_000;
 export const LEASE_SLACK_MS = 5_000;
 
 /**
- * How long the pump buffers watch events before publishing them, ms: one EventBridge call per second at most in
- * Lambda; the embedded default has no per-call cost and passes a shorter one.
+ * The pump's flush interval, ms: at most one flush (one EventBridge call) per stream per interval, a change after a
+ * quiet interval published at once (lib/source/pump.ts, docs/architecture.md#watch-pump); one call a second at most
+ * in Lambda. The embedded default has no per-call cost and passes a shorter one.
  */
 export const DEFAULT_FLUSH_INTERVAL_MS = 1000;
 
