@@ -241,6 +241,8 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
           fieldSelector,
           limit: limit === undefined ? undefined : String(limit),
           continue: options.continue,
+          resourceVersion: options.resourceVersion,
+          resourceVersionMatch: options.resourceVersionMatch,
         },
       });
       const listed: Listed<T> = {

@@ -33,6 +33,13 @@ export interface ListOptions {
   limit?: number;
   /** The `continue` token of the previous page. */
   continue?: string;
+  /**
+   * With `resourceVersionMatch: 'NotOlderThan'`: an answer at least as new as this resourceVersion, from the API
+   * server's watch cache without waiting for it to catch up with etcd (./listFloors.ts). Absent: a quorum read.
+   */
+  resourceVersion?: string;
+  /** How `resourceVersion` is matched; only `NotOlderThan` is used. */
+  resourceVersionMatch?: 'NotOlderThan';
 }
 
 /** One JSON-patch operation (RFC 6902) as the API server takes it. */

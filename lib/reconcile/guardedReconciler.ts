@@ -9,8 +9,10 @@ import type { EventCorrelationState } from '../kube/eventCorrelation.js';
 import type { KubeClient } from '../kube/types.js';
 import type { ReconcileReason } from '../requests/schema.js';
 import type { Lease } from '../state/index.js';
+import { flooredKube } from '../kube/listFloors.js';
+import type { Resource } from '../kube/resource.js';
 import { leaseGuardedKube } from './leaseGuard.js';
-import type { PassResult, Reconciler } from './reconcile.js';
+import type { PassEnv, PassResult, Reconciler } from './reconcile.js';
 
 /** A controller's pass: what lib/controllers/<kind>/pass.ts `runPass` is. */
 export type GuardedPass<D, P, Scope> = (
@@ -23,18 +25,28 @@ export type GuardedPass<D, P, Scope> = (
 ) => Promise<PassResult<P>>;
 
 /**
- * The reconciler of `pass`: its deps' client wrapped by {@link leaseGuardedKube} over the pass's lease.
+ * The reconciler of `pass`: its deps' client wrapped by {@link leaseGuardedKube} over the pass's lease, and, for the
+ * `floored` resources, by lib/kube/listFloors.ts `flooredKube` over the invocation's floors (a later pass of the
+ * invocation lists them from what an earlier one read, without the watch cache's wait).
  * @param readScope the read scope of a request reason
+ * @param floored resources only the controller itself writes (its ControllerRevisions); default none
  */
 export function guardedReconciler<D extends { kube: KubeClient; clock: Clock }, P, Scope>(
   readScope: (reason: ReconcileReason) => Scope,
   pass: GuardedPass<D, P, Scope>,
+  floored: readonly Resource[] = [],
 ): Reconciler<D, P, Scope> {
+  const clientOf = (deps: D, env: PassEnv<Scope>): KubeClient => {
+    const guarded = leaseGuardedKube(deps.kube, () => env.lease, deps.clock);
+    return env.listFloors && floored.length > 0
+      ? flooredKube(guarded, env.listFloors, floored, deps.clock)
+      : guarded;
+  };
   return {
     readScope,
     pass: (deps, key, env) =>
       pass(
-        { ...deps, kube: leaseGuardedKube(deps.kube, () => env.lease, deps.clock) },
+        { ...deps, kube: clientOf(deps, env) },
         key,
         env.lease,
         env.recordedEvents,

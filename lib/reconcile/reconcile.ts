@@ -32,6 +32,7 @@ import {
   type EventCorrelationState,
 } from '../kube/eventCorrelation.js';
 import { KubeApiError } from '../kube/errors.js';
+import { ListFloors } from '../kube/listFloors.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 import { requestIdOfHolder } from './holder.js';
 import { LeaseEndingError } from './leaseGuard.js';
@@ -77,6 +78,11 @@ export interface PassEnv<Scope> {
   eventCorrelation: { state: EventCorrelationState };
   /** What each pass reads, from the request's reason ({@link Reconciler.readScope}). */
   scope: Scope;
+  /**
+   * Where this invocation's LISTs of rarely written resources stand (lib/kube/listFloors.ts): made fresh for each
+   * invocation by {@link reconcileObject}; absent, every LIST is a quorum read.
+   */
+  listFloors?: ListFloors;
 }
 
 /** What one pass did. */
@@ -504,6 +510,7 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       recordedEvents: new Set(),
       eventCorrelation: { state: carriedCorrelation(deps.log, key, acquired.eventCorrelation) },
       scope: reconciler.readScope(request.reason),
+      listFloors: new ListFloors(),
     },
     failures: acquired.failures,
     correlationStored: acquired.eventCorrelation !== undefined,

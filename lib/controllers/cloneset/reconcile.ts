@@ -11,6 +11,7 @@ import {
   type Reconciler,
 } from '../../reconcile/reconcile.js';
 import { guardedReconciler } from '../../reconcile/guardedReconciler.js';
+import { RESOURCES } from '../../kube/resources.js';
 import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
 import type { Plan } from './plan/index.js';
 
@@ -21,6 +22,7 @@ export interface ReconcileDeps extends LoopDeps, PassDeps {}
 export const CLONESET_RECONCILER: Reconciler<ReconcileDeps, Plan, ReadScope> = guardedReconciler(
   readScopeFor,
   runPass,
+  [RESOURCES.controllerrevisions],
 );
 
 /**

@@ -10,6 +10,7 @@ import {
   type Reconciler,
 } from '../../reconcile/reconcile.js';
 import { guardedReconciler } from '../../reconcile/guardedReconciler.js';
+import { RESOURCES } from '../../kube/resources.js';
 import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
 import type { StatefulSetPlan } from './plan/index.js';
 
@@ -18,7 +19,7 @@ export interface StatefulSetReconcileDeps extends LoopDeps, PassDeps {}
 
 /** The Advanced StatefulSet pass and read scopes, for {@link reconcileObject}. */
 export const STATEFULSET_RECONCILER: Reconciler<StatefulSetReconcileDeps, StatefulSetPlan, ReadScope> =
-  guardedReconciler(readScopeFor, runPass);
+  guardedReconciler(readScopeFor, runPass, [RESOURCES.controllerrevisions]);
 
 /**
  * Reconcile one Advanced StatefulSet: {@link reconcileObject} with {@link STATEFULSET_RECONCILER}.
