@@ -9,6 +9,10 @@
  * by the orphan, with AlreadyExists on every pass). A pod it controls that its selector no longer matches is released,
  * as upstream. Nothing is adopted or released while the DaemonSet is being deleted, nor with an empty or invalid
  * selector (the pass reports that instead), nor with one its template's labels do not match. A finished or terminating orphan pod is not adopted.
+ * Before its first adoption a pass reads the DaemonSet again (a quorum GET) and adopts nothing if it is gone, being
+ * deleted or another object by now, as upstream's `RecheckDeletionTimestamp`: the pass read the DaemonSet before its
+ * pods, and a `--cascade=orphan` delete in between leaves orphans that must not get the deleted set's reference back
+ * (the garbage collector would then delete them).
  */
 import { isEmptySelector, selectorMatches } from '../../api/selector.js';
 import type { ControllerRevision, OwnerReference, Pod } from '../../api/types.js';
@@ -16,7 +20,7 @@ import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient } from '../../kube/types.js';
 import { claimPods, controllerRef, newControllerRef } from '../../podset/ownership.js';
 import { writePodPatch } from '../../reconcile/pods/patchPod.js';
-import { DAEMONSET_API_VERSION, DAEMONSET_KIND_NAME } from './api/resource.js';
+import { DAEMONSET_API_VERSION, DAEMONSET_KIND_NAME, DAEMONSET_RESOURCE } from './api/resource.js';
 import type { DaemonSet } from './api/types.js';
 
 /** The DaemonSet's pods and revisions after the claim, and the writes it made. */
@@ -73,19 +77,33 @@ export async function claimOrphans(
     return { pods: listed.pods.filter(owned), revisions: listed.revisions.filter(owned), writes: 0 };
   const ref = newControllerRef(DAEMONSET_API_VERSION, DAEMONSET_KIND_NAME, ds);
   let writes = 0;
+  /** Whether the DaemonSet may still adopt: read again once, before the first adoption (see the module doc). */
+  let recheck: Promise<boolean> | undefined;
+  const mayAdopt = (): Promise<boolean> =>
+    (recheck ??= kube
+      .get(DAEMONSET_RESOURCE, { namespace, name: ds.metadata.name ?? '' })
+      .then((fresh) => !!fresh && !fresh.metadata.deletionTimestamp && fresh.metadata.uid === uid));
 
   const { claimed, actions } = claimPods(
     { controllerRef: ref, selector, deleting: false, includeInactive: true },
     [...listed.pods],
   );
   const adopted = new Set<string>();
+  const refused = new Set<string>();
   for (const a of actions) {
     if (a.type !== 'PatchPod') continue;
-    writes += (await writePodPatch(kube, namespace, a)).writes;
     const orphan = listed.pods.find((p) => p.metadata.name === a.pod.name);
-    if (orphan && !owned(orphan)) adopted.add(a.pod.name);
+    const adoption = !!orphan && !owned(orphan);
+    if (adoption && !(await mayAdopt())) {
+      refused.add(a.pod.name);
+      continue;
+    }
+    writes += (await writePodPatch(kube, namespace, a)).writes;
+    if (adoption) adopted.add(a.pod.name);
   }
-  const pods = claimed.map((p) => (adopted.has(p.metadata.name ?? '') ? withOwner(p, ref) : p));
+  const pods = claimed
+    .filter((p) => !refused.has(p.metadata.name ?? ''))
+    .map((p) => (adopted.has(p.metadata.name ?? '') ? withOwner(p, ref) : p));
 
   const revisions: ControllerRevision[] = [];
   for (const r of listed.revisions) {
@@ -94,6 +112,7 @@ export async function claimOrphans(
       continue;
     }
     if (controllerRef(r.metadata.ownerReferences) || !selectorMatches(selector, r.metadata.labels)) continue;
+    if (!(await mayAdopt())) continue;
     const taken = withOwner(r, ref);
     await kube.replace(RESOURCES.controllerrevisions, taken);
     writes++;

@@ -252,6 +252,55 @@ describe('reconcileDaemonSet', () => {
     });
   });
 
+  test('deleted with --cascade=orphan between the pass reading it and its pods: nothing adopted (the recheck)', async () => {
+    const h = setup();
+    await reconcileDaemonSet(h.deps(), REQUEST);
+    // the garbage collector has orphaned the pods and the revision of a DaemonSet created again (new UID)...
+    for (const [name, p] of h.kube.pods)
+      h.kube.pods.set(name, { ...p, metadata: { ...p.metadata, ownerReferences: [] } });
+    const revisions = h.kube.objects(RESOURCES.controllerrevisions);
+    for (const [name, r] of revisions)
+      revisions.set(name, { ...r, metadata: { ...r.metadata, ownerReferences: [] } });
+    const again = structuredClone(h.sets.get('agent')!);
+    again.metadata = { ...again.metadata, uid: 'ds-uid-2', resourceVersion: '9' };
+    delete again.status;
+    h.sets.set('agent', again);
+    h.journal.length = 0;
+    // ...and that one is deleted with --cascade=orphan once the pass has read it, before it lists the pods
+    const deps = h.deps();
+    const kube = deps.kube;
+    let deleted = false;
+    deps.kube = {
+      ...kube,
+      get: (resource, ref) => kube.get(resource, ref),
+      list: (resource, options) => {
+        if (!deleted && resource.plural === 'pods') {
+          deleted = true;
+          h.sets.set('agent', {
+            ...again,
+            metadata: { ...again.metadata, deletionTimestamp: new Date(T0).toISOString() },
+          });
+        }
+        return kube.list(resource, options);
+      },
+      create: (resource, object) => kube.create(resource, object),
+      replace: (resource, object, options) => kube.replace(resource, object, options),
+      patch: (resource, ref, patch, options) => kube.patch(resource, ref, patch, options),
+      delete: (resource, ref, preconditions, options) => kube.delete(resource, ref, preconditions, options),
+      recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
+      serverVersion: () => kube.serverVersion(),
+    };
+
+    await reconcileDaemonSet(deps, REQUEST);
+    expect(deleted).toBe(true);
+    // before the recheck the pass adopted all three pods and the revision for the set being deleted: the garbage
+    // collector would then delete them (the integration test's orphans vanished under load)
+    expect(h.journal.filter((l) => /^(patch pod |replace controllerrevision)/.test(l))).toEqual([]);
+    for (const name of ['agent-abc00', 'agent-abc01', 'agent-abc02'])
+      expect(h.kube.pods.get(name)?.metadata.ownerReferences).toEqual([]);
+    expect(revisions.get(`agent-${HASH}`)?.metadata.ownerReferences).toEqual([]);
+  });
+
   test('a second revision recording the template, numbered higher: pods relabelled to it, then the first deleted', async () => {
     const h = setup();
     await reconcileDaemonSet(h.deps(), REQUEST);
