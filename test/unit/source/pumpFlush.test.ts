@@ -10,39 +10,13 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { JsonObject } from '../../../lib/api/types.js';
-import type { WatchEventType, WatchOptions, WatchResult } from '../../../lib/kube/watch.js';
 import { cloneSetKind } from '../../../lib/controllers/cloneset/kind.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { MemoryCheckpoints } from './support/checkpoints.js';
+import { scriptedWatch } from './support/scriptedWatch.js';
 
-/** One scripted event: when (ms after the watch opened), what. */
-interface Scripted {
-  afterMs: number;
-  type: WatchEventType;
-  obj: JsonObject;
-}
-let script: Scripted[] = [];
-
-const scriptedWatchOnce = (
-  _kc: unknown,
-  _path: string,
-  opts: WatchOptions,
-  onEvent: (type: WatchEventType, obj: JsonObject) => void,
-): Promise<WatchResult> =>
-  new Promise((resolve) => {
-    const timers = script.map((s) => setTimeout(() => onEvent(s.type, s.obj), s.afterMs));
-    const end = (): void => {
-      for (const t of timers) clearTimeout(t);
-      resolve({ resourceVersion: opts.resourceVersion ?? '1', gone: false });
-    };
-    if (opts.signal?.aborted) end();
-    opts.signal?.addEventListener('abort', end, { once: true });
-  });
-jest.unstable_mockModule('../../../lib/kube/watch.js', () => ({
-  watchOnce: scriptedWatchOnce,
-  isGoneStatus: () => false,
-  CLIENT_GRACE_MS: 5_000,
-}));
+const watch = scriptedWatch();
+jest.unstable_mockModule('../../../lib/kube/watch.js', () => watch.module);
 const { pumpStream } = await import('../../../lib/source/pump.js');
 
 const STREAM = watchStreams([cloneSetKind]).find((s) => s.resource === 'pods');
@@ -109,7 +83,7 @@ describe('when the pump publishes', () => {
   it('a lone change at once; a burst right after it once the interval is up; the next lone change at once', async () => {
     jest.useFakeTimers({ now: 0 });
     try {
-      script = [
+      watch.script = [
         { afterMs: 3_000, type: 'MODIFIED', obj: pod('a', 2) },
         { afterMs: 3_100, type: 'MODIFIED', obj: pod('b', 3) },
         { afterMs: 3_200, type: 'MODIFIED', obj: pod('c', 4) },
@@ -133,7 +107,7 @@ describe('when the pump publishes', () => {
   it('the resume point moved by the last change is saved when the checkpoint interval is up, not at the run end', async () => {
     jest.useFakeTimers({ now: 0 });
     try {
-      script = [
+      watch.script = [
         { afterMs: 12_000, type: 'MODIFIED', obj: pod('a', 2) },
         { afterMs: 15_000, type: 'BOOKMARK', obj: bookmark(9) },
       ];

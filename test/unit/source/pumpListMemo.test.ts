@@ -10,44 +10,15 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { JsonObject } from '../../../lib/api/types.js';
-import type { WatchEventType, WatchOptions, WatchResult } from '../../../lib/kube/watch.js';
 import type { KubeObject, Resource } from '../../../lib/kube/resource.js';
 import type { Listed, ListOptions } from '../../../lib/kube/types.js';
 import { podUnavailableBudgetKind } from '../../../lib/controllers/podunavailablebudget/kind.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { MemoryCheckpoints } from './support/checkpoints.js';
+import { scriptedWatch } from './support/scriptedWatch.js';
 
-/** One scripted event: on which stream path, when (ms after the watch opened), what. */
-interface Scripted {
-  path: string;
-  afterMs: number;
-  type: WatchEventType;
-  obj: JsonObject;
-}
-let script: Scripted[] = [];
-
-const scriptedWatchOnce = (
-  _kc: unknown,
-  path: string,
-  opts: WatchOptions,
-  onEvent: (type: WatchEventType, obj: JsonObject) => void,
-): Promise<WatchResult> =>
-  new Promise((resolve) => {
-    const timers = script
-      .filter((s) => s.path === path)
-      .map((s) => setTimeout(() => onEvent(s.type, s.obj), s.afterMs));
-    const end = (): void => {
-      for (const t of timers) clearTimeout(t);
-      resolve({ resourceVersion: opts.resourceVersion ?? '1', gone: false });
-    };
-    if (opts.signal?.aborted) end();
-    opts.signal?.addEventListener('abort', end, { once: true });
-  });
-jest.unstable_mockModule('../../../lib/kube/watch.js', () => ({
-  watchOnce: scriptedWatchOnce,
-  isGoneStatus: () => false,
-  CLIENT_GRACE_MS: 5_000,
-}));
+const watch = scriptedWatch();
+jest.unstable_mockModule('../../../lib/kube/watch.js', () => watch.module);
 const { pumpCluster } = await import('../../../lib/source/pump.js');
 
 const STREAMS = watchStreams([podUnavailableBudgetKind]);
@@ -107,14 +78,14 @@ describe('the pump shares LIST answers between mapped changes', () => {
     jest.useFakeTimers({ now: 0 });
     try {
       expect(PODS_PATH).toBe('/api/v1/pods');
-      script = [
+      watch.script = [
         { path: PODS_PATH, afterMs: 100, type: 'ADDED', obj: pod('a') },
         { path: PODS_PATH, afterMs: 200, type: 'ADDED', obj: pod('b') },
         { path: PODS_PATH, afterMs: 300, type: 'ADDED', obj: pod('c') },
       ];
       expect(await run(2_000)).toEqual(['podunavailablebudgets ns']);
 
-      script = [
+      watch.script = [
         { path: PODS_PATH, afterMs: 100, type: 'ADDED', obj: pod('a') },
         { path: PUBS_PATH, afterMs: 200, type: 'ADDED', obj: pub },
         { path: PODS_PATH, afterMs: 300, type: 'ADDED', obj: pod('b') },
