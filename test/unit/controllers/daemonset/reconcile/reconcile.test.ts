@@ -82,6 +82,25 @@ function setup(nodeNames = ['n0', 'n1', 'n2']) {
   return { journal, kube, clock, sets, deps };
 }
 
+/**
+ * After `h`'s first pass: its DaemonSet deleted with `--cascade=orphan` (the garbage collector took its reference
+ * off the pods and the revision) and created again with the same name and selector and a new UID (`ds-uid-2`); the
+ * journal emptied.
+ * @returns the set created again and the ControllerRevisions' store
+ */
+function orphanedAndCreatedAgain(h: ReturnType<typeof setup>) {
+  for (const [name, p] of h.kube.pods)
+    h.kube.pods.set(name, { ...p, metadata: { ...p.metadata, ownerReferences: [] } });
+  const revisions = h.kube.objects(RESOURCES.controllerrevisions);
+  for (const [name, r] of revisions)
+    revisions.set(name, { ...r, metadata: { ...r.metadata, ownerReferences: [] } });
+  const again = structuredClone(h.sets.get('agent')!);
+  again.metadata = { ...again.metadata, uid: 'ds-uid-2', resourceVersion: '9' };
+  delete again.status;
+  h.sets.set('agent', again);
+  h.journal.length = 0;
+  return { again, revisions };
+}
 describe('reconcileDaemonSet', () => {
   test('a new DaemonSet: its revision, one pod per node in slow-start batches, status, Events; then observed', async () => {
     const h = setup();
@@ -199,12 +218,7 @@ describe('reconcileDaemonSet', () => {
   test('a DaemonSet created again over the orphans of one deleted with --cascade=orphan adopts its pods and revision', async () => {
     const h = setup();
     await reconcileDaemonSet(h.deps(), REQUEST);
-    // the DaemonSet deleted with --cascade=orphan: the garbage collector took its reference off pods and revision
-    for (const [name, p] of h.kube.pods)
-      h.kube.pods.set(name, { ...p, metadata: { ...p.metadata, ownerReferences: [] } });
-    const revisions = h.kube.objects(RESOURCES.controllerrevisions);
-    for (const [name, r] of revisions)
-      revisions.set(name, { ...r, metadata: { ...r.metadata, ownerReferences: [] } });
+    const { revisions } = orphanedAndCreatedAgain(h);
     // and a pod of another controller, selected too, left alone
     h.kube.pods.set('other', {
       metadata: {
@@ -218,12 +232,6 @@ describe('reconcileDaemonSet', () => {
       },
       spec: { containers: [{ name: 'c', image: 'busybox' }], nodeName: 'n0' },
     });
-    // created again: same name and selector, a new UID
-    const again = structuredClone(h.sets.get('agent')!);
-    again.metadata = { ...again.metadata, uid: 'ds-uid-2', resourceVersion: '9' };
-    delete again.status;
-    h.sets.set('agent', again);
-    h.journal.length = 0;
 
     await reconcileDaemonSet(h.deps(), REQUEST);
     const writes = h.journal.filter((l) => /^(create|patch pod |replace controllerrevision|delete)/.test(l));
@@ -256,42 +264,20 @@ describe('reconcileDaemonSet', () => {
     const h = setup();
     await reconcileDaemonSet(h.deps(), REQUEST);
     // the garbage collector has orphaned the pods and the revision of a DaemonSet created again (new UID)...
-    for (const [name, p] of h.kube.pods)
-      h.kube.pods.set(name, { ...p, metadata: { ...p.metadata, ownerReferences: [] } });
-    const revisions = h.kube.objects(RESOURCES.controllerrevisions);
-    for (const [name, r] of revisions)
-      revisions.set(name, { ...r, metadata: { ...r.metadata, ownerReferences: [] } });
-    const again = structuredClone(h.sets.get('agent')!);
-    again.metadata = { ...again.metadata, uid: 'ds-uid-2', resourceVersion: '9' };
-    delete again.status;
-    h.sets.set('agent', again);
-    h.journal.length = 0;
-    // ...and that one is deleted with --cascade=orphan once the pass has read it, before it lists the pods
-    const deps = h.deps();
-    const kube = deps.kube;
+    const { again, revisions } = orphanedAndCreatedAgain(h);
+    // ...and that one is deleted with --cascade=orphan once the pass has read it, before it lists the pods (a fault
+    // that fails nothing: it sees each call before it runs)
     let deleted = false;
-    deps.kube = {
-      ...kube,
-      get: (resource, ref) => kube.get(resource, ref),
-      list: (resource, options) => {
-        if (!deleted && resource.plural === 'pods') {
-          deleted = true;
-          h.sets.set('agent', {
-            ...again,
-            metadata: { ...again.metadata, deletionTimestamp: new Date(T0).toISOString() },
-          });
-        }
-        return kube.list(resource, options);
-      },
-      create: (resource, object) => kube.create(resource, object),
-      replace: (resource, object, options) => kube.replace(resource, object, options),
-      patch: (resource, ref, patch, options) => kube.patch(resource, ref, patch, options),
-      delete: (resource, ref, preconditions, options) => kube.delete(resource, ref, preconditions, options),
-      recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
-      serverVersion: () => kube.serverVersion(),
-    };
+    h.kube.failOn((call) => {
+      if (!deleted && call === 'list pods') {
+        deleted = true;
+        const deletionTimestamp = new Date(T0).toISOString();
+        h.sets.set('agent', { ...again, metadata: { ...again.metadata, deletionTimestamp } });
+      }
+      return undefined;
+    });
 
-    await reconcileDaemonSet(deps, REQUEST);
+    await reconcileDaemonSet(h.deps(), REQUEST);
     expect(deleted).toBe(true);
     // before the recheck the pass adopted all three pods and the revision for the set being deleted: the garbage
     // collector would then delete them (the integration test's orphans vanished under load)
