@@ -1,81 +1,148 @@
 /**
- * LISTs of a rarely written resource without the watch cache's wait, within one invocation
- * (docs/architecture.md#reads). A quorum LIST (no resourceVersion) is answered from the API server's watch cache once
- * that cache has seen etcd's current revision; a resource nobody is writing (a set's ControllerRevisions) only gets
- * there at the cache's next progress notification, which k8s.io/apiserver requests every 100 ms while reads wait
- * (`progressRequestPeriod`): measured 41 ms a LIST of ControllerRevisions in an OrderedReady scale-up
- * (BENCHMARKS.md#asts-ordered-timeline). So an invocation reads such a resource once by quorum, and its later passes
- * ask for an answer not older than what that read returned (`resourceVersionMatch=NotOlderThan`), which the cache
- * gives at once: never older than what the invocation has seen, and never older than its own writes, because a
- * write to the resource through the client makes the next LIST a quorum read again. What another writer changed
- * meanwhile is seen at the latest {@link LIST_FLOOR_TTL_MS} after the quorum read, or by the next invocation.
+ * LISTs without the watch cache's wait (docs/architecture.md#list-floors). A quorum LIST (no resourceVersion) is
+ * answered from the API server's watch cache once that cache has seen etcd's current revision, which for a resource
+ * the last write was not to takes until the cache's next progress notification, requested every 100 ms while reads
+ * wait (k8s.io/apiserver `progressRequestPeriod`): measured 41 ms a LIST of ControllerRevisions and 25 ms of pods in
+ * an OrderedReady scale-up (BENCHMARKS.md#asts-ordered-timeline). A LIST with `resourceVersionMatch=NotOlderThan` a
+ * resourceVersion the cache has reached is answered at once. So each floored resource has a floor: a resourceVersion
+ * every answer must be at least as new as, made of
+ * - what the last quorum read answered, and every answer since (nothing seen is un-seen, on any API server);
+ * - the resourceVersion of every write through the client (a pass sees its own writes; a write that failed or
+ *   whose answer has none drops the floor: the next LIST is a quorum read);
+ * - the resourceVersion of the change that woke the invocation, and of every change that marked its lease dirty
+ *   (lib/reconcile/reconcile.ts): that change is in the answer;
+ * - carried from one invocation to the next on the lease item ({@link ListFloors.carried}), only through a release
+ *   (a holder that died may have seen more than it stored).
+ * A floor lasts {@link LIST_FLOOR_TTL_MS} from its quorum read, then the next LIST is a quorum read: what another
+ * writer changed without waking the object (someone else's ControllerRevision) is seen by then.
+ *
+ * resourceVersions are compared as etcd's one revision counter (lib/core/resourceVersion.ts), so a change of any
+ * floored resource raises the floor of every other: a pod's change means the PVC cache must have reached it too.
+ * That holds when the workload's resources share one etcd (`--etcd-servers-overrides` is for Events, which are not
+ * floored); a floor the server cannot reach answers 504 "Too large resource version" after 3 s, and the LIST is
+ * read again by quorum.
  */
+import * as z from 'zod';
+import { compareResourceVersions, newerResourceVersion } from '../core/resourceVersion.js';
 import type { KubeObject, Resource } from './resource.js';
 import type { KubeClient, Listed, ListOptions } from './types.js';
 
-/** How long after its quorum read a LIST is answered from the floor, ms; then it is a quorum read again. */
+/** How long after its quorum read a floor answers LISTs, ms; then the next LIST is a quorum read. */
 export const LIST_FLOOR_TTL_MS = 10_000;
 
-/** Where one LIST (resource, namespace, selectors) stands in an invocation. */
+/** Where the LISTs of one resource stand. */
 interface Floor {
-  /** The newest resourceVersion a LIST of it answered with. */
+  /** Every answer must be at least as new as this. */
   resourceVersion: string;
-  /** When its last quorum read was answered (clock, epoch ms). */
+  /** When the quorum read the floor started from was answered (clock, epoch ms). */
   quorumAtMs: number;
 }
 
-const resourceId = (r: Resource): string => `${r.plural}.${r.group}`;
+/** Identity of a resource in floors and in the carried text: `<plural>.<group>` (`pods.` for the core group). */
+export const floorId = (r: Resource): string => `${r.plural}.${r.group}`;
 
-/**
- * The floors of one invocation, per LIST (resource, namespace, label and field selector): made fresh for each
- * invocation, so nothing outlives it.
- */
+/** The carried text: `{ "<plural>.<group>": ["<resourceVersion>", <quorumAtMs>] }`. */
+const CarriedText = z.record(z.string(), z.tuple([z.string().regex(/^[0-9]+$/), z.number().int()]));
+
+/** The floors of one invocation, per resource; made by {@link ListFloors.fromCarried} when the invocation starts. */
 export class ListFloors {
   readonly #floors = new Map<string, Floor>();
 
-  /** Key of a LIST; page options (`limit`, `continue`) are not part of it. */
-  static keyOf(resource: Resource, options: ListOptions): string {
-    return [
-      resourceId(resource),
-      options.namespace ?? '',
-      options.labelSelector ?? '',
-      options.fieldSelector ?? '',
-    ].join('\u0000');
+  /**
+   * The floors a release stored ({@link ListFloors.carried}), or none.
+   * @param text the lease item's text; absent, empty or not in the carried shape → no floors (every LIST a quorum
+   *   read; the text is this module's own, so a bad one is a store fault, not worth more than starting over)
+   */
+  static fromCarried(text: string | undefined): ListFloors {
+    const floors = new ListFloors();
+    if (text === undefined) return floors;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return floors;
+    }
+    const carried = CarriedText.safeParse(parsed);
+    if (!carried.success) return floors;
+    for (const [id, [resourceVersion, quorumAtMs]] of Object.entries(carried.data))
+      floors.#floors.set(id, { resourceVersion, quorumAtMs });
+    return floors;
   }
 
-  /** The floor to list from at `nowMs`, if there is one still within {@link LIST_FLOOR_TTL_MS} of its quorum read. */
-  floorOf(key: string, nowMs: number): string | undefined {
-    const floor = this.#floors.get(key);
+  /** The floor of `resource` at `nowMs`: its resourceVersion while within {@link LIST_FLOOR_TTL_MS} of its quorum read. */
+  floorOf(resource: Resource, nowMs: number): string | undefined {
+    const floor = this.#floors.get(floorId(resource));
     if (floor === undefined || nowMs - floor.quorumAtMs >= LIST_FLOOR_TTL_MS) return undefined;
     return floor.resourceVersion;
   }
 
   /**
-   * Note what a LIST answered: a quorum read starts a floor at `nowMs`; a floor read moves the floor's
-   * resourceVersion on (its quorum time stays). An answer without a resourceVersion is not noted.
+   * Note what a LIST answered: a quorum read starts the floor at `nowMs`; a floor read raises it (its quorum time
+   * stays). An answer without a resourceVersion is not noted.
    */
-  note(key: string, resourceVersion: string, quorum: boolean, nowMs: number): void {
+  note(resource: Resource, resourceVersion: string, quorum: boolean, nowMs: number): void {
     if (resourceVersion === '') return;
-    const floor = this.#floors.get(key);
-    if (quorum || floor === undefined) this.#floors.set(key, { resourceVersion, quorumAtMs: nowMs });
-    else floor.resourceVersion = resourceVersion;
+    const floor = this.#floors.get(floorId(resource));
+    if (quorum || floor === undefined)
+      this.#floors.set(floorId(resource), { resourceVersion, quorumAtMs: nowMs });
+    else
+      floor.resourceVersion = newerResourceVersion(floor.resourceVersion, resourceVersion) ?? resourceVersion;
   }
 
-  /** Drop every floor of `resource`: it was written, so its next LIST is a quorum read. */
-  forget(resource: Resource): void {
-    const prefix = `${resourceId(resource)}\u0000`;
-    for (const key of [...this.#floors.keys()]) if (key.startsWith(prefix)) this.#floors.delete(key);
+  /**
+   * Raise every floor to at least `resourceVersion` (a change that must be in the next answers: the one that woke
+   * the invocation, one that marked its lease, one it wrote). A resource without a floor stays without (its next
+   * LIST is a quorum read, newer anyway). A resourceVersion that is not etcd's decimal revision drops every floor.
+   */
+  raise(resourceVersion: string, resource?: Resource): void {
+    const ids = resource === undefined ? [...this.#floors.keys()] : [floorId(resource)];
+    for (const id of ids) {
+      const floor = this.#floors.get(id);
+      if (floor === undefined) continue;
+      const order = compareResourceVersions(floor.resourceVersion, resourceVersion);
+      if (order === undefined) {
+        this.#floors.clear();
+        return;
+      }
+      if (order < 0) floor.resourceVersion = resourceVersion;
+    }
+  }
+
+  /** Drop the floor of `resource`, or of every resource when none is named: the next LIST is a quorum read. */
+  forget(resource?: Resource): void {
+    if (resource === undefined) this.#floors.clear();
+    else this.#floors.delete(floorId(resource));
+  }
+
+  /**
+   * The floors as text for the lease item's release write ({@link ListFloors.fromCarried} reads it back), or
+   * `undefined` when there are none.
+   */
+  carried(): string | undefined {
+    if (this.#floors.size === 0) return undefined;
+    const text: Record<string, [string, number]> = {};
+    for (const [id, floor] of this.#floors) text[id] = [floor.resourceVersion, floor.quorumAtMs];
+    return JSON.stringify(text);
   }
 }
 
+/** The resourceVersion of a write's answer, when it is an object that has one. */
+function writtenVersion(answer: unknown): string | undefined {
+  if (typeof answer !== 'object' || answer === null) return undefined;
+  const metadata = (answer as { metadata?: { resourceVersion?: unknown } }).metadata;
+  const rv = metadata?.resourceVersion;
+  return typeof rv === 'string' && rv !== '' ? rv : undefined;
+}
+
 /**
- * `kube` with the LISTs of `resources` (first pages only: a `continue` page is read as asked) answered from
- * `floors` ({@link ListFloors}) and every write to one of them (create, replace, patch, delete, attempted or not)
- * dropping its floors; everything else is passed through unchanged. A floor read that fails is read again as a
- * quorum read (an API server whose cache is more than its 3 s wait behind answers 504 "Too large resource
- * version").
+ * `kube` with the LISTs of `resources` (first pages only: a `continue` page or a read naming its own
+ * resourceVersion is read as asked) answered `NotOlderThan` their floor in `floors` ({@link ListFloors}) while there
+ * is one, else by quorum; a write to one of them (create, replace, patch, delete) raises its floor to the
+ * resourceVersion of the answer, or drops the floor when the write failed or its answer has none (a `Status`).
+ * Everything else is passed through unchanged. A floor read that fails is read again by quorum (an API server whose
+ * cache is more than its 3 s wait behind answers 504 "Too large resource version").
  * @param clock epoch ms
- * @throws what the underlying client throws (a quorum read's error as is)
+ * @throws what the underlying client throws (a quorum read's or a write's error as is)
  */
 export function flooredKube(
   kube: KubeClient,
@@ -83,18 +150,28 @@ export function flooredKube(
   resources: readonly Resource[],
   clock: () => number,
 ): KubeClient {
-  const ids = new Set(resources.map(resourceId));
-  const floored = (r: Resource): boolean => ids.has(resourceId(r));
-  const wrote = (r: Resource): void => {
-    if (floored(r)) floors.forget(r);
-  };
+  const ids = new Set(resources.map(floorId));
+  const floored = (r: Resource): boolean => ids.has(floorId(r));
+  async function wrote<T>(resource: Resource, write: () => Promise<T>): Promise<T> {
+    if (!floored(resource)) return write();
+    let answer: T;
+    try {
+      answer = await write();
+    } catch (e) {
+      floors.forget(resource);
+      throw e;
+    }
+    const rv = writtenVersion(answer);
+    if (rv === undefined) floors.forget(resource);
+    else floors.raise(rv, resource);
+    return answer;
+  }
   return {
     get: (resource, ref) => kube.get(resource, ref),
     async list<T extends KubeObject>(resource: Resource<T>, options: ListOptions = {}): Promise<Listed<T>> {
       if (!floored(resource) || options.continue !== undefined || options.resourceVersion !== undefined)
         return kube.list(resource, options);
-      const key = ListFloors.keyOf(resource, options);
-      const floor = floors.floorOf(key, clock());
+      const floor = floors.floorOf(resource, clock());
       if (floor !== undefined) {
         try {
           const listed = await kube.list(resource, {
@@ -102,32 +179,22 @@ export function flooredKube(
             resourceVersion: floor,
             resourceVersionMatch: 'NotOlderThan',
           });
-          floors.note(key, listed.resourceVersion, false, clock());
+          floors.note(resource, listed.resourceVersion, false, clock());
           return listed;
         } catch {
           floors.forget(resource);
         }
       }
       const listed = await kube.list(resource, options);
-      floors.note(key, listed.resourceVersion, true, clock());
+      floors.note(resource, listed.resourceVersion, true, clock());
       return listed;
     },
-    create(resource, object) {
-      wrote(resource);
-      return kube.create(resource, object);
-    },
-    replace(resource, object, options) {
-      wrote(resource);
-      return kube.replace(resource, object, options);
-    },
-    patch(resource, ref, patch, options) {
-      wrote(resource);
-      return kube.patch(resource, ref, patch, options);
-    },
-    delete(resource, ref, preconditions, options) {
-      wrote(resource);
-      return kube.delete(resource, ref, preconditions, options);
-    },
+    create: (resource, object) => wrote(resource, () => kube.create(resource, object)),
+    replace: (resource, object, options) => wrote(resource, () => kube.replace(resource, object, options)),
+    patch: (resource, ref, patch, options) =>
+      wrote(resource, () => kube.patch(resource, ref, patch, options)),
+    delete: (resource, ref, preconditions, options) =>
+      wrote(resource, () => kube.delete(resource, ref, preconditions, options)),
     recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
     serverVersion: () => kube.serverVersion(),
   };

@@ -26,10 +26,11 @@ export type GuardedPass<D, P, Scope> = (
 
 /**
  * The reconciler of `pass`: its deps' client wrapped by {@link leaseGuardedKube} over the pass's lease, and, for the
- * `floored` resources, by lib/kube/listFloors.ts `flooredKube` over the invocation's floors (a later pass of the
- * invocation lists them from what an earlier one read, without the watch cache's wait).
+ * `floored` resources, by lib/kube/listFloors.ts `flooredKube` over the invocation's floors (LISTs answered
+ * `NotOlderThan` what the object's invocations have seen, written and been woken by, without the watch cache's wait).
  * @param readScope the read scope of a request reason
- * @param floored resources only the controller itself writes (its ControllerRevisions); default none
+ * @param floored resources whose changes wake the object (its pods and PVCs) or that only it writes (its
+ *   ControllerRevisions); default none
  */
 export function guardedReconciler<D extends { kube: KubeClient; clock: Clock }, P, Scope>(
   readScope: (reason: ReconcileReason) => Scope,

@@ -79,8 +79,9 @@ export interface PassEnv<Scope> {
   /** What each pass reads, from the request's reason ({@link Reconciler.readScope}). */
   scope: Scope;
   /**
-   * Where this invocation's LISTs of rarely written resources stand (lib/kube/listFloors.ts): made fresh for each
-   * invocation by {@link reconcileObject}; absent, every LIST is a quorum read.
+   * Where this invocation's LISTs stand (lib/kube/listFloors.ts): the floors the last release stored, raised to the
+   * request's resourceVersion ({@link startingFloors}), dropped when a dirty mark ends a wait or a release; stored
+   * again by the release. Absent, every LIST is a quorum read.
    */
   listFloors?: ListFloors;
 }
@@ -321,7 +322,7 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
     const now = deps.clock();
     const left = secondsLeft(wait, now);
     if (left <= deps.maxInlineWaitSeconds && now + left * 1000 < deps.deadlineMs) {
-      await sleepUnlessMarked(run, Math.ceil(left * 1000));
+      if (await sleepUnlessMarked(run, Math.ceil(left * 1000))) run.env.listFloors?.forget();
       continue;
     }
     break;
@@ -409,7 +410,20 @@ async function acquireFailed<P>(
 }
 
 /**
- * Releases the run's lease, storing its failure count; a release that fails in DynamoDB (review finding 10) is not
+ * The LIST floors an invocation starts from (lib/kube/listFloors.ts, docs/architecture.md#list-floors): those the
+ * last release stored, raised to the request's resourceVersion so the change that woke it is in every answer; none
+ * for a `Resync` (the safety net for lost events reads everything by quorum) or a request without a resourceVersion.
+ * @param carried the text {@link LeaseStore.acquire} returned, if any
+ */
+export function startingFloors(carried: string | undefined, request: ReconcileRequest): ListFloors {
+  const floors = ListFloors.fromCarried(carried);
+  if (request.reason === 'Resync' || request.resourceVersion === undefined) floors.forget();
+  else floors.raise(request.resourceVersion);
+  return floors;
+}
+
+/**
+ * Releases the run's lease, storing its failure count and LIST floors; a release that fails in DynamoDB (review finding 10) is not
  * thrown but backed off. The lease then stays this invocation's until it runs out, and every event meanwhile only
  * marks it, so the key is requeued for 1 s after the lease's end, or after the backoff of the failure count plus
  * one (the failed release) when that is later. A timer the passes asked for was scheduled before the release
@@ -427,9 +441,11 @@ async function releaseOrBackOff<D extends LoopDeps, P, Scope>(
   const { deps, outcome } = run;
   try {
     const eventCorrelation = correlationToStore(run);
+    const listFloors = run.env.listFloors?.carried();
     const stored = await deps.leases.release(run.env.lease, run.failures, {
       ...options,
       ...(eventCorrelation === undefined ? {} : { eventCorrelation }),
+      ...(listFloors === undefined ? {} : { listFloors }),
     });
     run.correlationStored =
       eventCorrelation === undefined ? run.correlationStored : eventCorrelation !== null;
@@ -510,7 +526,7 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       recordedEvents: new Set(),
       eventCorrelation: { state: carriedCorrelation(deps.log, key, acquired.eventCorrelation) },
       scope: reconciler.readScope(request.reason),
-      listFloors: new ListFloors(),
+      listFloors: startingFloors(acquired.listFloors, request),
     },
     failures: acquired.failures,
     correlationStored: acquired.eventCorrelation !== undefined,
@@ -528,6 +544,8 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       if (timer !== undefined) await requeue(timer.seconds, timer.fromMs);
       const released = await releaseOrBackOff(run, requeue);
       if (released !== 'dirty') return run.outcome;
+      // the marks carry no resourceVersion: the next pass reads by quorum what they changed
+      run.env.listFloors?.forget();
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
       if (exhausted(run)) {
         if (timer === undefined || secondsLeft(timer, deps.clock()) > 1) await requeue(1);

@@ -24,6 +24,7 @@ interface LeaseRecord {
   dirty: boolean;
   failures: number;
   eventCorrelation?: string;
+  listFloors?: string;
 }
 
 interface Fenced<T> {
@@ -84,6 +85,7 @@ export function createMemoryStores(): MemoryStores {
           const token = (old?.token ?? 0) + 1;
           const expiresAt = nowMs + durationMs;
           const carried = old?.eventCorrelation;
+          const floors = old?.expiresAt === RELEASED_AT ? old.listFloors : undefined;
           leases.set(pk, {
             holder,
             token,
@@ -91,6 +93,7 @@ export function createMemoryStores(): MemoryStores {
             dirty: false,
             failures: old?.failures ?? 0,
             ...(carried === undefined ? {} : { eventCorrelation: carried }),
+            ...(old?.listFloors === undefined ? {} : { listFloors: old.listFloors }),
           });
           if (!old || old.expiresAt !== RELEASED_AT) {
             raise(expectations, pk, token, !old);
@@ -101,6 +104,7 @@ export function createMemoryStores(): MemoryStores {
             lease: { key: { ...key }, holder, token, expiresAt },
             failures: old?.failures ?? 0,
             ...(carried === undefined ? {} : { eventCorrelation: carried }),
+            ...(floors === undefined ? {} : { listFloors: floors }),
           };
         }
         old.dirty = true;
@@ -126,6 +130,8 @@ export function createMemoryStores(): MemoryStores {
         if (failures !== undefined) cur.failures = failures;
         if (options?.eventCorrelation === null) delete cur.eventCorrelation;
         else if (options?.eventCorrelation !== undefined) cur.eventCorrelation = options.eventCorrelation;
+        if (options?.listFloors === undefined) delete cur.listFloors;
+        else cur.listFloors = options.listFloors;
         if (cur.dirty && !options?.requeued) {
           cur.dirty = false;
           return 'dirty';

@@ -19,10 +19,12 @@ export interface Lease {
 /**
  * Outcome of {@link LeaseStore.acquire}. `failures`: the consecutive failed reconcile passes the last release
  * stored on the lease item (docs/reliability.md#backoff), 0 when none was stored. `eventCorrelation`: the text the
- * last release stored ({@link ReleaseOptions.eventCorrelation}), absent when none is.
+ * last release stored ({@link ReleaseOptions.eventCorrelation}), absent when none is. `listFloors`: the text the
+ * last release stored ({@link ReleaseOptions.listFloors}), only when that release freed the lease this acquire takes
+ * (never after a takeover: a holder that died may have seen more than its predecessor stored).
  */
 export type AcquireResult =
-  | { acquired: true; lease: Lease; failures: number; eventCorrelation?: string }
+  | { acquired: true; lease: Lease; failures: number; eventCorrelation?: string; listFloors?: string }
   | { acquired: false; heldBy: string; /** epoch ms */ expiresAt: number };
 
 /**
@@ -82,6 +84,13 @@ export interface ReleaseOptions {
    * as the release (either outcome), as `failures` is; `null` removes the stored one; absent keeps it.
    */
   eventCorrelation?: string | null;
+  /**
+   * The holder's LIST floors for the next holder, as text the store does not read (lib/kube/listFloors.ts
+   * `ListFloors.carried`, docs/architecture.md#list-floors): stored in the same write as the release (either
+   * outcome); absent removes the stored one, so the next holder never starts from floors older than what this one
+   * saw. The next {@link LeaseStore.acquire} returns it only if this release freed the lease.
+   */
+  listFloors?: string;
   /**
    * The caller has already arranged a requeue that looks at the object after every event marked so far (a
    * scheduled requeue, or a rethrown error the event source retries): release even when `dirty` is set, clearing

@@ -125,8 +125,9 @@ function selectorOf(cs: CloneSet): string | undefined {
 
 /**
  * Read the CloneSet, then its owned pods and PVCs (as {@link ReadScope} says) and its revisions (by selector), in
- * parallel. Every read is a quorum read (no `resourceVersion`), never `resourceVersion=0`: see
- * docs/architecture.md#reads for why the watch cache's possibly stale answer is not used.
+ * parallel. Never `resourceVersion=0`: the LISTs are quorum reads or, through the pass's client, `NotOlderThan` the
+ * invocation's floors (docs/architecture.md#reads and #list-floors for why the cache's possibly stale answer is not
+ * used).
  * @param pending the stored expectations (read before the world; only this invocation, the lease holder, writes them)
  * @param options planner options: with image pre-download on, the namespace's ImagePullJobs are listed too
  * @returns undefined when the CloneSet does not exist

@@ -22,7 +22,7 @@ export interface ReconcileDeps extends LoopDeps, PassDeps {}
 export const CLONESET_RECONCILER: Reconciler<ReconcileDeps, Plan, ReadScope> = guardedReconciler(
   readScopeFor,
   runPass,
-  [RESOURCES.controllerrevisions],
+  [RESOURCES.pods, RESOURCES.persistentvolumeclaims, RESOURCES.controllerrevisions],
 );
 
 /**

@@ -1,6 +1,7 @@
 /**
  * OpenKruise: pkg/controller/statefulset/statefulset_controller.go `Reconcile`, `syncStatefulSet`, `getPodsForStatefulSet`
- * (with the informer cache replaced by quorum reads and the in-memory expectations by the durable ones).
+ * (with the informer cache replaced by quorum and floored reads, docs/architecture.md#list-floors, and the in-memory
+ * expectations by the durable ones).
  *
  * One reconcile pass over one Advanced StatefulSet: read the set, its pods, PVCs and ControllerRevisions → observe
  * the stored expectations → plan (./plan, pure) → execute (./execute.ts) → decide when to look again.

@@ -19,7 +19,11 @@ export interface StatefulSetReconcileDeps extends LoopDeps, PassDeps {}
 
 /** The Advanced StatefulSet pass and read scopes, for {@link reconcileObject}. */
 export const STATEFULSET_RECONCILER: Reconciler<StatefulSetReconcileDeps, StatefulSetPlan, ReadScope> =
-  guardedReconciler(readScopeFor, runPass, [RESOURCES.controllerrevisions]);
+  guardedReconciler(readScopeFor, runPass, [
+    RESOURCES.pods,
+    RESOURCES.persistentvolumeclaims,
+    RESOURCES.controllerrevisions,
+  ]);
 
 /**
  * Reconcile one Advanced StatefulSet: {@link reconcileObject} with {@link STATEFULSET_RECONCILER}.

@@ -2,7 +2,8 @@
  * The per-object lease on the state table: item `obj#<cluster>#<group>/<Kind>#<ns>#<name>` / `lease` holding `holder`, `token`
  * (monotonic fencing token), `expiresAt` (epoch ms), `dirty`, `failures` (consecutive failed passes, written by a
  * release, docs/reliability.md#backoff), `eventCorrelation` (the holder's Event correlation state as opaque text,
- * written by a release, docs/reliability.md#event-folding) and `ttl` (epoch s, GC only). Single-item conditional
+ * written by a release, docs/reliability.md#event-folding), `listFloors` (the holder's LIST floors as opaque text,
+ * written by a release, docs/architecture.md#list-floors) and `ttl` (epoch s, GC only). Single-item conditional
  * UpdateItems only; the protocol is lib/state/leaseProtocol.ts, written as DynamoDB expressions in ./leaseItem.ts.
  *
  * A released lease keeps its item (with `expiresAt = 0`) so the token keeps counting up; deleting it would
@@ -29,6 +30,7 @@ const LeaseItem = z.object({
   dirty: z.boolean().optional(),
   failures: z.number().int().nonnegative().optional(),
   eventCorrelation: z.string().optional(),
+  listFloors: z.string().optional(),
 });
 
 /** An update expression's parts: ` , #a = :a` for its SET clause, ` REMOVE #b` after it, and their names and values. */
@@ -41,11 +43,13 @@ interface UpdateParts {
 
 /**
  * What a release stores besides the release itself, riding on whichever of its two writes succeeds (no extra
- * DynamoDB operation): the failure count and the Event correlation text ({@link ReleaseOptions.eventCorrelation}).
+ * DynamoDB operation): the failure count, the Event correlation text ({@link ReleaseOptions.eventCorrelation}) and the
+ * LIST floors ({@link ReleaseOptions.listFloors}: set when given, else removed).
  */
 function carriedParts(
   failures: number | undefined,
   eventCorrelation: string | null | undefined,
+  listFloors: string | undefined,
 ): UpdateParts {
   const parts: UpdateParts = { set: '', remove: '', names: {}, values: {} };
   if (failures !== undefined) {
@@ -53,14 +57,22 @@ function carriedParts(
     parts.names['#failures'] = 'failures';
     parts.values[':failures'] = failures;
   }
+  const removed: string[] = [];
   if (eventCorrelation === null) {
-    parts.remove = ' REMOVE #eventCorrelation';
+    removed.push('#eventCorrelation');
     parts.names['#eventCorrelation'] = 'eventCorrelation';
   } else if (eventCorrelation !== undefined) {
     parts.set += ', #eventCorrelation = :eventCorrelation';
     parts.names['#eventCorrelation'] = 'eventCorrelation';
     parts.values[':eventCorrelation'] = eventCorrelation;
   }
+  parts.names['#listFloors'] = 'listFloors';
+  if (listFloors === undefined) removed.push('#listFloors');
+  else {
+    parts.set += ', #listFloors = :listFloors';
+    parts.values[':listFloors'] = listFloors;
+  }
+  if (removed.length > 0) parts.remove = ` REMOVE ${removed.join(', ')}`;
   return parts;
 }
 
@@ -120,6 +132,10 @@ export class DynamoLeaseStore implements LeaseStore {
           lease: { key: { ...key }, holder, token, expiresAt },
           failures: old?.failures ?? 0,
           ...(old?.eventCorrelation === undefined ? {} : { eventCorrelation: old.eventCorrelation }),
+          // floors only from a release: after a takeover the dead holder may have seen more than was stored
+          ...(old?.listFloors === undefined || old.expiresAt !== RELEASED_AT
+            ? {}
+            : { listFloors: old.listFloors }),
         };
       }
       const marked = await this.table.update(
@@ -175,7 +191,7 @@ export class DynamoLeaseStore implements LeaseStore {
     if (failures !== undefined) checkFailures(op, failures);
     const pk = objectKeyString(lease.key);
     const dirty = { '#dirty': 'dirty' };
-    const count = carriedParts(failures, options?.eventCorrelation);
+    const count = carriedParts(failures, options?.eventCorrelation, options?.listFloors);
     const at = { table: this.table, operation: op, pk, sk: SK.lease };
     // a requeue is arranged: one write, whatever the dirty flag says (and clearing it)
     const released = await updateIfOwned(

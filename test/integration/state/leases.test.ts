@@ -305,6 +305,36 @@ describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, ()
     });
   });
 
+  test('the LIST floors ride on the release write (either step), come back only with an acquire of a released lease, and a release without them removes them (docs/architecture.md#list-floors)', async () => {
+    const { stores, item } = await fx.fresh();
+    const a = await acquired(stores.leases, 'inv-a', T0);
+    await expect(stores.leases.release(a, 0, { listFloors: '{"pods.":["10",1]}' })).resolves.toBe('released');
+    expect(await item(PK, 'lease')).toMatchObject({ expiresAt: 0, listFloors: '{"pods.":["10",1]}' });
+    const b = await stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1);
+    expect(b).toMatchObject({ acquired: true, listFloors: '{"pods.":["10",1]}' });
+    if (!b.acquired) return;
+    // the dirty step stores them too; a release without them removes them
+    await stores.leases.acquire(KEY, 'inv-c', DURATION, T0 + 2);
+    await expect(stores.leases.release(b.lease, 0, { listFloors: '{"pods.":["20",1]}' })).resolves.toBe(
+      'dirty',
+    );
+    expect(await item(PK, 'lease')).toMatchObject({ listFloors: '{"pods.":["20",1]}' });
+    await expect(stores.leases.release(b.lease, 0)).resolves.toBe('released');
+    expect(await item(PK, 'lease')).not.toHaveProperty('listFloors');
+    // a holder whose lease ran out without a release: its successor gets no floors, though some are stored
+    const c = await stores.leases.acquire(KEY, 'inv-c', 1_000, T0 + 3);
+    if (!c.acquired) throw new Error('not acquired');
+    await expect(stores.leases.release(c.lease, 0, { listFloors: '{"pods.":["30",1]}' })).resolves.toBe(
+      'released',
+    );
+    const d = await stores.leases.acquire(KEY, 'inv-d', 1_000, T0 + 4);
+    expect(d).toMatchObject({ acquired: true, listFloors: '{"pods.":["30",1]}' });
+    const e = await stores.leases.acquire(KEY, 'inv-e', DURATION, T0 + 5_000);
+    expect(e.acquired).toBe(true);
+    expect(e).not.toHaveProperty('listFloors');
+    expect(await item(PK, 'lease')).toMatchObject({ holder: 'inv-e', listFloors: '{"pods.":["30",1]}' });
+  });
+
   test('a non-positive duration is rejected before any write', async () => {
     const { stores, item } = await fx.fresh();
     await expect(stores.leases.acquire(KEY, 'inv-a', 0, T0)).rejects.toThrow(

@@ -1,10 +1,10 @@
 /**
- * LISTs of a rarely written resource from the invocation's floor (lib/kube/listFloors.ts): the first a quorum read,
- * the later ones `NotOlderThan` what the last answered, a quorum read again after the TTL, after any write to the
- * resource (attempted, even refused) and after a floor read that failed; other resources, `continue` pages and
- * reads that name their own resourceVersion are passed through as asked. And through `guardedReconciler`: the
- * floors live as long as the invocation's env, so a second pass of one invocation lists ControllerRevisions without
- * the watch cache's wait, and a new invocation starts from a quorum read.
+ * LISTs from the floors of lib/kube/listFloors.ts: the first a quorum read, the later ones `NotOlderThan` the floor —
+ * raised by every answer, by the resourceVersion of every write's answer (a failed write, or one answering without
+ * one, drops it) and by a change named from outside (`raise`) — a quorum read again after the TTL and after a floor
+ * read that failed; other resources, `continue` pages and reads that name their own resourceVersion as asked; the
+ * floors as the text a release carries to the next invocation. And through `guardedReconciler`: the floors live as
+ * long as the invocation's env.
  */
 import { describe, expect, test } from '@jest/globals';
 import type { ControllerRevision, Pod } from '../../../lib/api/types.js';
@@ -17,8 +17,11 @@ import { guardedReconciler } from '../../../lib/reconcile/guardedReconciler.js';
 import type { PassEnv } from '../../../lib/reconcile/reconcile.js';
 import { emptyCorrelation } from '../../../lib/kube/eventCorrelation.js';
 
-/** Every call the client got, as `<method> <plural> <resourceVersion or quorum>`; LISTs answer rv 100, 101, …. */
-function recordingKube(failNotOlderThan = false) {
+/**
+ * Every call the client got, as `<method> <plural> <resourceVersion or quorum>`; LISTs answer rv 100, 101, …; a
+ * create is refused (AlreadyExists); a patch answers `patchRv` (none when null).
+ */
+function recordingKube(failNotOlderThan = false, patchRv: string | null = '500') {
   const calls: string[] = [];
   let rv = 100;
   const kube = {
@@ -44,13 +47,18 @@ function recordingKube(failNotOlderThan = false) {
     },
     patch: (resource: Resource) => {
       calls.push(`patch ${resource.plural}`);
-      return Promise.resolve({ metadata: {} });
+      return Promise.resolve({ metadata: patchRv === null ? {} : { resourceVersion: patchRv } });
+    },
+    delete: (resource: Resource) => {
+      calls.push(`delete ${resource.plural}`);
+      return Promise.resolve();
     },
   } as unknown as KubeClient;
   return { kube, calls };
 }
 
 const REVS = { namespace: 'ns', labelSelector: 'app=web' };
+const PODS = { namespace: 'ns' };
 
 describe('flooredKube', () => {
   test('quorum first, then NotOlderThan the last answer; a quorum read again once the TTL is up', async () => {
@@ -74,38 +82,65 @@ describe('flooredKube', () => {
     ]);
   });
 
-  test('a write to the resource, even one refused, makes its next LIST a quorum read; a write elsewhere does not', async () => {
+  test("a write raises the floor to its answer's resourceVersion; a refused write, or one answering none, drops it; writes elsewhere do not count", async () => {
     const { kube, calls } = recordingKube();
-    const k = flooredKube(kube, new ListFloors(), [RESOURCES.controllerrevisions], () => 0);
+    const floored = [RESOURCES.pods, RESOURCES.controllerrevisions];
+    const k = flooredKube(kube, new ListFloors(), floored, () => 0);
     await k.list(RESOURCES.controllerrevisions, REVS);
+    await k.list<Pod>(RESOURCES.pods, PODS);
     await k.patch(RESOURCES.pods, { namespace: 'ns', name: 'p' }, { type: 'merge', body: {} });
+    await k.patch(RESOURCES.controllerrevisions, { namespace: 'ns', name: 'r' }, { type: 'merge', body: {} });
+    await k.patch(
+      RESOURCES.persistentvolumeclaims,
+      { namespace: 'ns', name: 'c' },
+      { type: 'merge', body: {} },
+    );
+    await k.list<Pod>(RESOURCES.pods, PODS);
     await k.list(RESOURCES.controllerrevisions, REVS);
     const rev: ControllerRevision = { metadata: { name: 'web-1', namespace: 'ns' }, revision: 1 };
     await expect(k.create(RESOURCES.controllerrevisions, rev)).rejects.toThrow('exists');
+    await k.delete(RESOURCES.pods, { namespace: 'ns', name: 'p' });
     await k.list(RESOURCES.controllerrevisions, REVS);
+    await k.list<Pod>(RESOURCES.pods, PODS);
     expect(calls).toEqual([
       'list controllerrevisions ns app=web quorum',
+      'list pods ns quorum',
       'patch pods',
-      'list controllerrevisions ns app=web notOlderThan 100',
+      'patch controllerrevisions',
+      'patch persistentvolumeclaims',
+      'list pods ns notOlderThan 500',
+      'list controllerrevisions ns app=web notOlderThan 500',
       'create controllerrevisions web-1',
+      'delete pods',
+      // the refused create and the delete (no answer) dropped their floors
       'list controllerrevisions ns app=web quorum',
+      'list pods ns quorum',
     ]);
   });
 
-  test('a floor per namespace and selector; other resources, continue pages and explicit versions as asked', async () => {
+  test('a patch answered without a resourceVersion drops the floor', async () => {
+    const { kube, calls } = recordingKube(false, null);
+    const k = flooredKube(kube, new ListFloors(), [RESOURCES.pods], () => 0);
+    await k.list<Pod>(RESOURCES.pods, PODS);
+    await k.patch(RESOURCES.pods, { namespace: 'ns', name: 'p' }, { type: 'merge', body: {} });
+    await k.list<Pod>(RESOURCES.pods, PODS);
+    expect(calls).toEqual(['list pods ns quorum', 'patch pods', 'list pods ns quorum']);
+  });
+
+  test('one floor per resource, whatever the namespace and selector; other resources, continue pages and explicit versions as asked', async () => {
     const { kube, calls } = recordingKube();
     const k = flooredKube(kube, new ListFloors(), [RESOURCES.controllerrevisions], () => 0);
     await k.list(RESOURCES.controllerrevisions, REVS);
     await k.list(RESOURCES.controllerrevisions, { ...REVS, labelSelector: 'app=db' });
-    await k.list(RESOURCES.controllerrevisions, REVS);
+    await k.list(RESOURCES.controllerrevisions, { namespace: 'other' });
     await k.list(RESOURCES.controllerrevisions, { ...REVS, continue: 'tok' });
     await k.list(RESOURCES.controllerrevisions, { ...REVS, resourceVersion: '0' });
-    await k.list<Pod>(RESOURCES.pods, { namespace: 'ns' });
-    await k.list<Pod>(RESOURCES.pods, { namespace: 'ns' });
+    await k.list<Pod>(RESOURCES.pods, PODS);
+    await k.list<Pod>(RESOURCES.pods, PODS);
     expect(calls).toEqual([
       'list controllerrevisions ns app=web quorum',
-      'list controllerrevisions ns app=db quorum',
-      'list controllerrevisions ns app=web notOlderThan 100',
+      'list controllerrevisions ns app=db notOlderThan 100',
+      'list controllerrevisions other notOlderThan 101',
       'list controllerrevisions ns app=web continue tok',
       'list controllerrevisions ns app=web rv 0',
       'list pods ns quorum',
@@ -126,6 +161,48 @@ describe('flooredKube', () => {
       'list controllerrevisions ns app=web notOlderThan 100',
       'list controllerrevisions ns app=web quorum',
     ]);
+  });
+});
+
+describe('ListFloors', () => {
+  test('raise moves every floor up to a newer resourceVersion, never down, and makes none where there was none', () => {
+    const floors = new ListFloors();
+    floors.note(RESOURCES.pods, '120', true, 0);
+    floors.note(RESOURCES.controllerrevisions, '90', true, 0);
+    floors.raise('100');
+    expect(floors.floorOf(RESOURCES.pods, 0)).toBe('120');
+    expect(floors.floorOf(RESOURCES.controllerrevisions, 0)).toBe('100');
+    expect(floors.floorOf(RESOURCES.persistentvolumeclaims, 0)).toBeUndefined();
+    floors.raise('130', RESOURCES.pods);
+    expect(floors.carried()).toBe('{"pods.":["130",0],"controllerrevisions.apps":["100",0]}');
+  });
+
+  test('a resourceVersion that is not a decimal revision drops every floor: they cannot be compared', () => {
+    const floors = new ListFloors();
+    floors.note(RESOURCES.pods, '120', true, 0);
+    floors.raise('abc');
+    expect(floors.carried()).toBeUndefined();
+    expect(floors.floorOf(RESOURCES.pods, 0)).toBeUndefined();
+  });
+
+  test('carried text round-trips with its quorum time, so the TTL counts across invocations', () => {
+    const floors = new ListFloors();
+    floors.note(RESOURCES.pods, '120', true, 5_000);
+    floors.note(RESOURCES.pods, '125', false, 6_000);
+    const text = floors.carried();
+    expect(text).toBe('{"pods.":["125",5000]}');
+    const next = ListFloors.fromCarried(text);
+    expect(next.floorOf(RESOURCES.pods, 5_000 + LIST_FLOOR_TTL_MS - 1)).toBe('125');
+    expect(next.floorOf(RESOURCES.pods, 5_000 + LIST_FLOOR_TTL_MS)).toBeUndefined();
+  });
+
+  test.each([
+    ['absent', undefined],
+    ['not JSON', '{'],
+    ['not the carried shape', '{"pods.":"125"}'],
+    ['a resourceVersion that is not decimal', '{"pods.":["x",0]}'],
+  ])('carried text %s: no floors', (_name, text) => {
+    expect(ListFloors.fromCarried(text).carried()).toBeUndefined();
   });
 });
 

@@ -66,3 +66,21 @@ describe('memory LeaseStore.release after a requeue (requeued: true, review find
     );
   });
 });
+
+describe('memory LeaseStore LIST floors (docs/architecture.md#list-floors)', () => {
+  it('come back only with an acquire of a released lease; a release without them removes them', async () => {
+    const stores = createMemoryStores();
+    const a = await acquired(stores, 'inv-a', T0);
+    await stores.leases.release(a, 0, { listFloors: 'f1' });
+    const b = await stores.leases.acquire(KEY, 'inv-b', 1_000, T0 + 1);
+    expect(b).toMatchObject({ acquired: true, listFloors: 'f1' });
+    // inv-b dies holding the lease: its successor gets none
+    const c = await stores.leases.acquire(KEY, 'inv-c', DURATION, T0 + 2_000);
+    expect(c.acquired).toBe(true);
+    expect(c).not.toHaveProperty('listFloors');
+    if (!c.acquired) return;
+    await stores.leases.release(c.lease, 0);
+    const d = await stores.leases.acquire(KEY, 'inv-d', DURATION, T0 + 3_000);
+    expect(d).not.toHaveProperty('listFloors');
+  });
+});
