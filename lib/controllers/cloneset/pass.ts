@@ -128,7 +128,8 @@ function selectorOf(cs: CloneSet): string | undefined {
  * parallel. Never `resourceVersion=0`: the LISTs are quorum reads or, through the pass's client, `NotOlderThan` the
  * invocation's floors (docs/architecture.md#reads and #list-floors for why the cache's possibly stale answer is not
  * used).
- * @param pending the stored expectations (read before the world; only this invocation, the lease holder, writes them)
+ * @param pendingRead the stored expectations, or their read (awaited beside the CloneSet's GET: only this invocation, the
+ *   lease holder, writes them)
  * @param options planner options: with image pre-download on, the namespace's ImagePullJobs are listed too
  * @returns undefined when the CloneSet does not exist
  * @throws InvalidObjectKeyError when the key has no namespace (CloneSets are namespaced)
@@ -138,11 +139,14 @@ export async function readWorld(
   kube: KubeClient,
   key: ObjectKey,
   scope: ReadScope,
-  pending: Expectations,
+  pendingRead: Expectations | Promise<Expectations>,
   options?: Partial<PlannerOptions>,
 ): Promise<World | undefined> {
   const namespace = namespaceOf(key);
-  const cloneSet = await kube.get(CLONESET_RESOURCE, { namespace, name: key.name });
+  const [cloneSet, pending] = await Promise.all([
+    kube.get(CLONESET_RESOURCE, { namespace, name: key.name }),
+    pendingRead,
+  ]);
   if (!cloneSet) return undefined;
   const uid = cloneSet.metadata.uid ?? '';
   const selector = selectorOf(cloneSet);
@@ -332,8 +336,12 @@ export async function runPass(
 ): Promise<PassResult> {
   const { kube, log } = deps;
   const started = Date.now();
-  const stored = await deps.expectations.get(key);
-  const world = await readWorld(kube, key, scope, stored, deps.options);
+  // side by side: only this invocation, the lease holder, writes the expectations
+  const storedRead = deps.expectations.get(key);
+  const [stored, world] = await Promise.all([
+    storedRead,
+    readWorld(kube, key, scope, storedRead, deps.options),
+  ]);
   if (!world) {
     await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
     return { gone: true, writes: 0, acted: false };

@@ -394,6 +394,19 @@ export function executionSteps(actions: readonly Action[]): Action[][] {
   return steps(made).map((step) => (isPodPatch(step[0]) ? mergeStatusPatches(step as PodPatch[]) : step));
 }
 
+/**
+ * Whether executing `plan` stores the expectations before any API write but Events: no revision or image pre-download
+ * write comes first, and its first step is a run of creates or of pod deletions (each stores the expectations it
+ * starts from, with its own added, before its first write). The pass then leaves what it observed to that write
+ * instead of storing it first: one DynamoDB write a created pod fewer. Delaying it loses nothing: until it is
+ * stored, the next pass observes the same again.
+ */
+export function storesExpectationsFirst(plan: StatefulSetPlan): boolean {
+  if (plan.revisions.create || plan.revisions.bump || plan.preDownload) return false;
+  const first = executionSteps(plan.actions)[0]?.[0];
+  return first !== undefined && (isCreate(first) || first.type === 'DeletePod');
+}
+
 /** The revision write of the plan: the new ControllerRevision, or the older equal one's number brought forward. */
 async function writeRevision(ctx: ExecuteContext, plan: StatefulSetPlan): Promise<number> {
   const { create, bump } = plan.revisions;

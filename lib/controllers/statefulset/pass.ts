@@ -32,7 +32,7 @@ import type { ReconcileReason } from '../../requests/schema.js';
 import type { Expectations, ExpectationStore, Lease } from '../../state/index.js';
 import { STATEFULSET_RESOURCE } from './api/resource.js';
 import type { StatefulSet } from './api/types.js';
-import { executeStatefulSetPlan, type ExecuteResult } from './execute.js';
+import { executeStatefulSetPlan, storesExpectationsFirst, type ExecuteResult } from './execute.js';
 import { planStatefulSet, type StatefulSetPlan, type StatefulSetPlannerOptions } from './plan/index.js';
 import type { StatefulSetSettings } from './settings.js';
 import { isMemberOf } from './plan/ownership.js';
@@ -137,7 +137,7 @@ export function claimsPending(stored: Expectations, setName: string): boolean {
  * StorageClasses, and with gate `PreDownloadImageForInPlaceUpdate` on the namespace's ImagePullJobs (when served).
  * Quorum reads only.
  * @param pendingClaims whether a PVC is pending ({@link claimsPending}): then the PVCs are listed even without
- *   volumeClaimTemplates
+ *   volumeClaimTemplates; or its answer to come (awaited beside the set's GET)
  * @param resizeGate whether `StatefulSetAutoResizePVCGate` is on
  * @param preDownloadGate whether `PreDownloadImageForInPlaceUpdate` is on
  * @returns undefined when the StatefulSet does not exist
@@ -147,12 +147,15 @@ export async function readWorld(
   kube: KubeClient,
   key: ObjectKey,
   scope: ReadScope,
-  pendingClaims: boolean,
+  pendingClaims: boolean | Promise<boolean>,
   resizeGate = false,
   preDownloadGate = false,
 ): Promise<World | undefined> {
   const namespace = namespaceOf(key);
-  const statefulSet = await kube.get(STATEFULSET_RESOURCE, { namespace, name: key.name });
+  const [statefulSet, claimsPendingNow] = await Promise.all([
+    kube.get(STATEFULSET_RESOURCE, { namespace, name: key.name }),
+    pendingClaims,
+  ]);
   if (!statefulSet) return undefined;
   const uid = statefulSet.metadata.uid ?? '';
   const selector = selectorOf(statefulSet);
@@ -165,7 +168,7 @@ export async function readWorld(
     scope === 'selector' && selector !== undefined
       ? kube.list(RESOURCES.pods, bySelector)
       : listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, mine),
-    selector === undefined || (!hasTemplates && !pendingClaims)
+    selector === undefined || (!hasTemplates && !claimsPendingNow)
       ? none
       : listAll(kube, RESOURCES.persistentvolumeclaims, { ...bySelector, limit: LIST_PAGE_SIZE }),
     selector === undefined ? none : kube.list(RESOURCES.controllerrevisions, bySelector),
@@ -225,15 +228,19 @@ export async function readPass(
   key: ObjectKey,
   scope: ReadScope,
 ): Promise<PassRead | undefined> {
-  const stored = await deps.expectations.get(key);
-  const world = await readWorld(
-    deps.kube,
-    key,
-    scope,
-    claimsPending(stored, key.name),
-    deps.options?.statefulSetAutoResizePVCGate ?? false,
-    deps.options?.preDownloadImageForInPlaceUpdate ?? false,
-  );
+  // side by side: only this invocation, the lease holder, writes the expectations
+  const storedRead = deps.expectations.get(key);
+  const [stored, world] = await Promise.all([
+    storedRead,
+    readWorld(
+      deps.kube,
+      key,
+      scope,
+      storedRead.then((s) => claimsPending(s, key.name)),
+      deps.options?.statefulSetAutoResizePVCGate ?? false,
+      deps.options?.preDownloadImageForInPlaceUpdate ?? false,
+    ),
+  ]);
   return world ? { world, observed: observedFrom(deps, stored, world) } : undefined;
 }
 
@@ -345,12 +352,14 @@ export async function runPass(
     return { gone: true, writes: 0, acted: false };
   }
   const { world, observed } = read;
-  if (observed.changed) await deps.expectations.put(lease, observed.pending);
+  const { plan, effective, waiting } = planPass(deps, world, observed);
+  // what was observed is stored now, unless the plan's first write stores the expectations anyway
+  if (observed.changed && (plan.errors.length > 0 || !storesExpectationsFirst(effective)))
+    await deps.expectations.put(lease, observed.pending);
   if (observed.expired.length > 0)
     deps.log.warn('expectations timed out; re-planning from what the API server shows', {
       expired: observed.expired.map((op) => op.name),
     });
-  const { plan, effective, waiting } = planPass(deps, world, observed);
   if (plan.errors.length > 0) {
     const reported = await reportInvalid(deps, world.statefulSet, plan, { recordedEvents, eventCorrelation });
     deps.log.warn('StatefulSet is invalid: nothing reconciled', {

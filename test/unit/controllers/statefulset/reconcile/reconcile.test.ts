@@ -59,6 +59,30 @@ describe('reconcileStatefulSet: OrderedReady scale 0 → 3 with a volumeClaimTem
     expect(h.requeues).toEqual([]);
   });
 
+  test('a pass that observes the last create and makes the next stores the expectations once, in the create run', async () => {
+    const h = harness();
+    h.apply(webSet());
+    // web-0 turns Ready while the first pass writes the status: the second pass of the invocation creates web-1
+    let ready = false;
+    h.kube.failOn((call) => {
+      if (!ready && call === 'replace statefulset status web') {
+        ready = true;
+        h.kube.kubelet();
+      }
+      return undefined;
+    });
+    await reconcileStatefulSet(h.deps(), REQUEST);
+    const created = h.journal.indexOf('create pod web-1');
+    const second = h.journal.lastIndexOf('expectations.get', created);
+    expect(h.journal.slice(second, created + 1)).toEqual([
+      'expectations.get',
+      // what it observed (web-0 and its claim seen) rides on the write before the creates: one write, not two
+      'expectations.put creates[data-web-1,web-1]',
+      'create persistentvolumeclaim data-web-1',
+      'create pod web-1',
+    ]);
+  });
+
   test('one pod per invocation, each after the previous is Running and Ready; PVCs, pods and status exact', async () => {
     const h = harness();
     h.apply(webSet());
