@@ -118,6 +118,24 @@ export function claimPods(owner: PodClaimer, pods: Pod[]): { claimed: Pod[]; act
 }
 
 /**
+ * Whether `action` is an adoption of {@link claimPods}: a `PatchPod` whose patch adds a controller reference
+ * ({@link adoptPatch}); a release carries the same reason with a `$patch: delete` instead.
+ */
+export function isAdoption(action: Action): boolean {
+  if (action.type !== 'PatchPod' || action.reason !== 'ReleaseOwnership') return false;
+  const metadata = action.patch.metadata;
+  const refs =
+    typeof metadata === 'object' && metadata !== null ? (metadata as JsonObject).ownerReferences : undefined;
+  return (
+    Array.isArray(refs) &&
+    refs.some(
+      (r) =>
+        typeof r === 'object' && r !== null && !Array.isArray(r) && r.controller === true && !('$patch' in r),
+    )
+  );
+}
+
+/**
  * Strategic-merge patch that makes `ref`'s owner the pod's controller (adoption,
  * docs/behaviour/cloneset.md#ownership): the owner reference list merges by `uid`, so an existing non-controller
  * reference to the owner is turned into the controller reference.

@@ -27,7 +27,7 @@ import { patchOwnerReferences } from '../../kube/ownerReferences.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
 import type { Action, PatchReason } from '../../podset/actions.js';
-import { controllerRef } from '../../podset/ownership.js';
+import { controllerRef, isAdoption } from '../../podset/ownership.js';
 import { createOwned } from '../../reconcile/pods/createOwned.js';
 import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
 import { capPendingWrites } from '../../reconcile/pods/passLimit.js';
@@ -116,6 +116,16 @@ class ActionFailed extends Error {
   }
 }
 
+/**
+ * The set was deleted or replaced after the pass read it: its adoptions are withdrawn (see
+ * {@link Executor.mayAdopt}) and the pass plans again.
+ */
+class AdoptionWithdrawn extends Error {
+  constructor() {
+    super('the StatefulSet is gone, being deleted or replaced since it was read: no pod adopted');
+  }
+}
+
 /** The state of one execution. */
 class Executor {
   readonly namespace: string;
@@ -141,6 +151,23 @@ class Executor {
 
   save(): Promise<void> {
     return this.ctx.expectations.put(this.ctx.lease, this.expected);
+  }
+
+  #recheck: Promise<boolean> | undefined;
+
+  /**
+   * Whether the set may still adopt orphans: read again once (a quorum GET), before the first adoption, and only
+   * while it exists with the UID the pass read and is not being deleted — upstream's `RecheckDeletionTimestamp` in
+   * `ClaimPods`. The pass read the set before its pods; a `--cascade=orphan` delete in between leaves orphans that
+   * must not get the deleted set's reference back (the garbage collector would then delete them).
+   * @throws KubeApiError when the GET fails
+   */
+  mayAdopt(): Promise<boolean> {
+    const uid = this.ctx.statefulSet.metadata.uid;
+    this.#recheck ??= this.ctx.kube
+      .get(STATEFULSET_RESOURCE, { namespace: this.namespace, name: this.setName })
+      .then((fresh) => !!fresh && !fresh.metadata.deletionTimestamp && fresh.metadata.uid === uid);
+    return this.#recheck;
   }
 
   /**
@@ -248,6 +275,7 @@ class Executor {
         : undefined;
     let pod: Pod;
     try {
+      if (isAdoption(a) && !(await this.mayAdopt())) throw new AdoptionWithdrawn();
       const written = await writePodPatch(this.ctx.kube, this.namespace, a, {
         ...(rv !== undefined ? { resourceVersion: rv } : {}),
         ...this.listed(a.pod.name),
@@ -255,6 +283,7 @@ class Executor {
       pod = written.pod;
       this.writes += written.writes;
     } catch (e) {
+      if (e instanceof AdoptionWithdrawn) throw e;
       throw new ActionFailed(a, e, []);
     }
     const newRv = pod.metadata.resourceVersion;
@@ -460,6 +489,8 @@ function failureCondition(a: Action | undefined, error: string, now: Date): Stat
  * create or update) and returned in `error` — except a 409 Conflict (or an AlreadyExists on the revision create,
  * a revision not yet seen), which only stops the actions and sets `conflict`. The status is written after a failure
  * too (upstream writes it whatever `updateStatefulSet` returned); history is truncated when nothing failed.
+ * An adoption the set may no longer make ({@link Executor.mayAdopt}) stops the actions and the pass (`conflict`, no
+ * status written).
  * @throws state-store errors (FencedOutError after a takeover) and non-API errors
  */
 export async function executeStatefulSetPlan(
@@ -487,6 +518,13 @@ export async function executeStatefulSetPlan(
       else throw new Error(`Advanced StatefulSet plans no ${first.type}`);
     }
   } catch (e) {
+    if (e instanceof AdoptionWithdrawn) {
+      // as upstream, whose claim then fails the sync: no status for a set that is going away
+      ctx.log.info(`${e.message}; re-planning`);
+      if (x.updatesChanged) await x.save();
+      await recordObjectEvents({ ...ctx, resource: STATEFULSET_RESOURCE, object: ctx.statefulSet }, x.events);
+      return { writes: x.writes, conflict: true };
+    }
     const action = e instanceof ActionFailed ? e.action : undefined;
     const failure = e instanceof ActionFailed ? e.failure : e;
     if (e instanceof ActionFailed) x.events.push(...e.events);

@@ -398,6 +398,45 @@ describe('reconcileStatefulSet: ownership (upstream getPodsForStatefulSet)', () 
   });
 });
 
+describe('reconcileStatefulSet: adoption recheck', () => {
+  test('deleted with --cascade=orphan between the pass reading it and its pods: nothing adopted, nothing created', async () => {
+    const h = harness();
+    h.apply(webSet((s) => delete s.spec.volumeClaimTemplates));
+    await rounds(h, 4);
+    // orphaned once; the set created again (new uid) ...
+    for (const pod of h.kube.pods.values()) delete pod.metadata.ownerReferences;
+    h.sets().delete('web');
+    h.apply(webSet((s) => delete s.spec.volumeClaimTemplates));
+    h.sets().get('web')!.metadata.uid = 'sts-uid-2';
+    // ... and deleted with --cascade=orphan once the pass has read it, before it lists the pods (a fault that fails
+    // nothing: it sees each call before it runs)
+    let deleted = false;
+    h.kube.failOn((call) => {
+      if (!deleted && call.startsWith('list pods')) {
+        deleted = true;
+        h.sets().get('web')!.metadata.deletionTimestamp = new Date(h.clock.now).toISOString();
+      }
+      return undefined;
+    });
+    h.journal.length = 0;
+    const out = await reconcileStatefulSet(h.deps(), REQUEST);
+    expect(deleted).toBe(true);
+    // before the recheck the pass gave all three orphans the deleted set's reference: the garbage collector would
+    // then delete them (upstream's ClaimPods rechecks the deletion timestamp with a quorum read first)
+    // then upstream's claim fails the sync: nothing more; the next pass reads the set being deleted, claims nothing
+    // and writes its status, as upstream's sync of a deleted set does
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'expectations.get',
+      'replace statefulset status web',
+      'lease.release',
+    ]);
+    expect([...h.kube.pods.values()].map((p) => p.metadata.ownerReferences ?? [])).toEqual([[], [], []]);
+    expect(out.result).toBe('reconciled');
+  });
+});
+
 describe('reconcileStatefulSet: failures', () => {
   test('a failed pod create: FailedCreate Event, FailedCreatePod condition, backoff', async () => {
     const h = harness();
