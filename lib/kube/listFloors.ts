@@ -47,6 +47,13 @@ const CarriedText = z.record(z.string(), z.tuple([z.string().regex(/^[0-9]+$/), 
 /** The floors of one invocation, per resource; made by {@link ListFloors.fromCarried} when the invocation starts. */
 export class ListFloors {
   readonly #floors = new Map<string, Floor>();
+  /** Counts {@link ListFloors.forget} calls: a LIST under way across one must not start a floor again. */
+  #forgets = 0;
+
+  /** Where the floors' forgetting stands: a LIST passes it to {@link ListFloors.note}. */
+  get generation(): number {
+    return this.#forgets;
+  }
 
   /**
    * The floors a release stored ({@link ListFloors.carried}), or none.
@@ -77,16 +84,27 @@ export class ListFloors {
   }
 
   /**
-   * Note what a LIST answered: a quorum read starts the floor at `nowMs`; a floor read raises it (its quorum time
-   * stays). An answer without a resourceVersion is not noted.
+   * Note what a LIST answered: a quorum read starts the floor's time at `nowMs`; either raises its resourceVersion,
+   * never lowers it (a write that finished while a quorum read was under way may have raised it past the answer).
+   * An answer without a resourceVersion is not noted, nor one of a LIST begun before a {@link ListFloors.forget}
+   * (`generation` is {@link ListFloors.generation} when it began): the write that failed meanwhile may be missing
+   * from it.
    */
-  note(resource: Resource, resourceVersion: string, quorum: boolean, nowMs: number): void {
-    if (resourceVersion === '') return;
+  note(
+    resource: Resource,
+    resourceVersion: string,
+    quorum: boolean,
+    nowMs: number,
+    generation = this.#forgets,
+  ): void {
+    if (resourceVersion === '' || generation !== this.#forgets) return;
     const floor = this.#floors.get(floorId(resource));
-    if (quorum || floor === undefined)
+    if (floor === undefined) {
       this.#floors.set(floorId(resource), { resourceVersion, quorumAtMs: nowMs });
-    else
-      floor.resourceVersion = newerResourceVersion(floor.resourceVersion, resourceVersion) ?? resourceVersion;
+      return;
+    }
+    floor.resourceVersion = newerResourceVersion(floor.resourceVersion, resourceVersion) ?? resourceVersion;
+    if (quorum) floor.quorumAtMs = nowMs;
   }
 
   /**
@@ -110,6 +128,7 @@ export class ListFloors {
 
   /** Drop the floor of `resource`, or of every resource when none is named: the next LIST is a quorum read. */
   forget(resource?: Resource): void {
+    this.#forgets++;
     if (resource === undefined) this.#floors.clear();
     else this.#floors.delete(floorId(resource));
   }
@@ -173,20 +192,22 @@ export function flooredKube(
         return kube.list(resource, options);
       const floor = floors.floorOf(resource, clock());
       if (floor !== undefined) {
+        const generation = floors.generation;
         try {
           const listed = await kube.list(resource, {
             ...options,
             resourceVersion: floor,
             resourceVersionMatch: 'NotOlderThan',
           });
-          floors.note(resource, listed.resourceVersion, false, clock());
+          floors.note(resource, listed.resourceVersion, false, clock(), generation);
           return listed;
         } catch {
           floors.forget(resource);
         }
       }
+      const generation = floors.generation;
       const listed = await kube.list(resource, options);
-      floors.note(resource, listed.resourceVersion, true, clock());
+      floors.note(resource, listed.resourceVersion, true, clock(), generation);
       return listed;
     },
     create: (resource, object) => wrote(resource, () => kube.create(resource, object)),

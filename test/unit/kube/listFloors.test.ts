@@ -177,6 +177,24 @@ describe('ListFloors', () => {
     expect(floors.carried()).toBe('{"pods.":["130",0],"controllerrevisions.apps":["100",0]}');
   });
 
+  test('a quorum answer older than the floor (a write finished while it was under way) does not lower it', () => {
+    const floors = new ListFloors();
+    floors.note(RESOURCES.pods, '120', true, 0);
+    floors.raise('150', RESOURCES.pods); // our create answered 150 while the next quorum LIST was in flight
+    floors.note(RESOURCES.pods, '140', true, 5_000);
+    expect(floors.carried()).toBe('{"pods.":["150",5000]}');
+  });
+
+  test('a LIST begun before a write failed starts no floor: its answer may lack that write', () => {
+    const floors = new ListFloors();
+    const began = floors.generation;
+    floors.forget(RESOURCES.pods); // the write failed while the LIST was under way
+    floors.note(RESOURCES.pods, '140', true, 0, began);
+    expect(floors.carried()).toBeUndefined();
+    floors.note(RESOURCES.pods, '141', true, 0, floors.generation);
+    expect(floors.carried()).toBe('{"pods.":["141",0]}');
+  });
+
   test('a resourceVersion that is not a decimal revision drops every floor: they cannot be compared', () => {
     const floors = new ListFloors();
     floors.note(RESOURCES.pods, '120', true, 0);
