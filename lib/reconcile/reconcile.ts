@@ -304,6 +304,12 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
   const { deps } = run;
   /** The last wait a pass asked for (kept when a later pass acted and the budget then ran out). */
   let wait: Wait | undefined;
+  /**
+   * When a wait a dirty mark cut short was to end (clock, epoch ms): a later wait ends no later, as a controller's
+   * workqueue keeps the earliest of its pending `AddAfter`s (a timer for minReadySeconds is not pushed back by an
+   * event that arrived meanwhile).
+   */
+  let cutShortDueMs: number | undefined;
   while (!exhausted(run)) {
     run.outcome.passes++;
     const pass = await passOrReadFailure(run);
@@ -320,9 +326,20 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
           };
     if (wait === undefined) break;
     const now = deps.clock();
+    if (
+      cutShortDueMs !== undefined &&
+      cutShortDueMs > now &&
+      cutShortDueMs - now < secondsLeft(wait, now) * 1000
+    )
+      wait = { seconds: (cutShortDueMs - now) / 1000 };
+    cutShortDueMs = undefined;
     const left = secondsLeft(wait, now);
     if (left <= deps.maxInlineWaitSeconds && now + left * 1000 < deps.deadlineMs) {
-      if (await sleepUnlessMarked(run, Math.ceil(left * 1000))) run.env.listFloors?.forget();
+      const ms = Math.ceil(left * 1000);
+      if (await sleepUnlessMarked(run, ms)) {
+        run.env.listFloors?.forget();
+        cutShortDueMs = now + ms;
+      }
       continue;
     }
     break;

@@ -47,6 +47,8 @@ async function invoke(
     dirtyPollMs?: number;
     during?: (sleptMs: number, stores: ReturnType<typeof createMemoryStores>) => Promise<void>;
     leases?: (real: LeaseStore) => LeaseStore;
+    /** The wait each pass asks for, seconds, by pass (default: 2 s for the first, none after). */
+    waits?: (number | undefined)[];
   } = {},
 ): Promise<Run> {
   const stores = createMemoryStores();
@@ -56,9 +58,10 @@ async function invoke(
     readScope: () => 'all',
     async pass(): Promise<PassResult<string>> {
       run.passesAt.push(now - T0);
-      return run.passesAt.length === 1
-        ? { gone: false, writes: 0, acted: false, requeueAfterSeconds: 2 }
-        : { gone: false, writes: 0, acted: false };
+      const wait = (options.waits ?? [2])[run.passesAt.length - 1];
+      return wait === undefined
+        ? { gone: false, writes: 0, acted: false }
+        : { gone: false, writes: 0, acted: false, requeueAfterSeconds: wait };
     },
   };
   const real = options.leases ? options.leases(stores.leases) : stores.leases;
@@ -127,6 +130,20 @@ describe('an inline wait woken by a dirty mark', () => {
     expect(run.passesAt).toEqual([0, 500]);
     expect(run.released).toEqual(['released']);
     expect(run.result).toBe('reconciled');
+  });
+
+  it('a wait after a woken one ends no later than the woken one would have (the earliest timer stands)', async () => {
+    // pass 1 waits 2 s; a mark at 500 ms wakes pass 2, which asks for 2 s again: the first wait's end, 2,000 ms,
+    // still stands, as a workqueue keeps the earliest AddAfter (CloneSet min-ready-timer: a scale during the
+    // minReadySeconds wait pushed the status of the older pods past the checkpoint)
+    const run = await invoke({ dirtyPollMs: 250, during: markAfter(500), waits: [2, 2] });
+    expect(run.passesAt).toEqual([0, 500, 2000]);
+    expect(run.sleeps).toEqual([250, 250, 250, 250, 250, 250, 250, 250]);
+  });
+
+  it('a later wait shorter than the woken one is kept', async () => {
+    const run = await invoke({ dirtyPollMs: 250, during: markAfter(500), waits: [2, 0.5] });
+    expect(run.passesAt).toEqual([0, 500, 1000]);
   });
 
   it('no mark: the wait is slept out in polls and the last step is not polled', async () => {
