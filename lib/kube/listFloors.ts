@@ -8,9 +8,9 @@
  * every answer must be at least as new as, made of
  * - what the last quorum read answered, and every answer since (nothing seen is un-seen, on any API server);
  * - the resourceVersion of every write through the client (a pass sees its own writes; a write that failed or
- *   whose answer has none drops the floor: the next LIST is a quorum read);
- * - the resourceVersion of the change that woke the invocation, and of every change that marked its lease dirty
- *   (lib/reconcile/reconcile.ts): that change is in the answer;
+ *   whose answer has none, a delete, drops the floor: the next LIST is a quorum read);
+ * - the resourceVersion of the change that woke the invocation (lib/reconcile/reconcile.ts `startingFloors`): that
+ *   change is in the answer; a dirty mark carries none, so the pass after one reads by quorum;
  * - carried from one invocation to the next on the lease item ({@link ListFloors.carried}), only through a release
  *   (a holder that died may have seen more than it stored).
  * A floor lasts {@link LIST_FLOOR_TTL_MS} from its quorum read, then the next LIST is a quorum read: what another
