@@ -39,7 +39,7 @@ interface Floor {
 }
 
 /** Identity of a resource in floors and in the carried text: `<plural>.<group>` (`pods.` for the core group). */
-export const floorId = (r: Resource): string => `${r.plural}.${r.group}`;
+const floorId = (r: Resource): string => `${r.plural}.${r.group}`;
 
 /** The carried text: `{ "<plural>.<group>": ["<resourceVersion>", <quorumAtMs>] }`. */
 const CarriedText = z.record(z.string(), z.tuple([z.string().regex(/^[0-9]+$/), z.number().int()]));

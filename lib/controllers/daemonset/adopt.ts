@@ -18,7 +18,8 @@ import { isEmptySelector, selectorMatches } from '../../api/selector.js';
 import type { ControllerRevision, OwnerReference, Pod } from '../../api/types.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient } from '../../kube/types.js';
-import { claimPods, controllerRef, newControllerRef } from '../../podset/ownership.js';
+import { claimPods, controllerRef, isAdoption, newControllerRef } from '../../podset/ownership.js';
+import { ownerRecheck } from '../../reconcile/pods/ownerRecheck.js';
 import { writePodPatch } from '../../reconcile/pods/patchPod.js';
 import { DAEMONSET_API_VERSION, DAEMONSET_KIND_NAME, DAEMONSET_RESOURCE } from './api/resource.js';
 import type { DaemonSet } from './api/types.js';
@@ -78,11 +79,7 @@ export async function claimOrphans(
   const ref = newControllerRef(DAEMONSET_API_VERSION, DAEMONSET_KIND_NAME, ds);
   let writes = 0;
   /** Whether the DaemonSet may still adopt: read again once, before the first adoption (see the module doc). */
-  let recheck: Promise<boolean> | undefined;
-  const mayAdopt = (): Promise<boolean> =>
-    (recheck ??= kube
-      .get(DAEMONSET_RESOURCE, { namespace, name: ds.metadata.name ?? '' })
-      .then((fresh) => !!fresh && !fresh.metadata.deletionTimestamp && fresh.metadata.uid === uid));
+  const mayAdopt = ownerRecheck(kube, DAEMONSET_RESOURCE, ds);
 
   const { claimed, actions } = claimPods(
     { controllerRef: ref, selector, deleting: false, includeInactive: true },
@@ -92,8 +89,7 @@ export async function claimOrphans(
   const refused = new Set<string>();
   for (const a of actions) {
     if (a.type !== 'PatchPod') continue;
-    const orphan = listed.pods.find((p) => p.metadata.name === a.pod.name);
-    const adoption = !!orphan && !owned(orphan);
+    const adoption = isAdoption(a);
     if (adoption && !(await mayAdopt())) {
       refused.add(a.pod.name);
       continue;

@@ -30,6 +30,7 @@ import type { Action, PatchReason } from '../../podset/actions.js';
 import { controllerRef, isAdoption } from '../../podset/ownership.js';
 import { createOwned } from '../../reconcile/pods/createOwned.js';
 import { deleteInstances } from '../../reconcile/pods/deleteInstance.js';
+import { ownerRecheck } from '../../reconcile/pods/ownerRecheck.js';
 import { capPendingWrites } from '../../reconcile/pods/passLimit.js';
 import { recordObjectEvents } from '../../reconcile/pods/recordEvents.js';
 import { writeImagePullJobs } from '../../reconcile/pods/writeImagePullJobs.js';
@@ -147,28 +148,19 @@ class Executor {
     this.setName = ctx.statefulSet.metadata.name ?? '';
     this.seen = new Set(ctx.pods.map((p) => p.metadata.name ?? ''));
     this.listedPods = new Map(ctx.pods.map((p) => [p.metadata.name ?? '', p]));
+    this.mayAdopt = ownerRecheck(ctx.kube, STATEFULSET_RESOURCE, ctx.statefulSet);
   }
 
   save(): Promise<void> {
     return this.ctx.expectations.put(this.ctx.lease, this.expected);
   }
 
-  #recheck: Promise<boolean> | undefined;
-
   /**
-   * Whether the set may still adopt orphans: read again once (a quorum GET), before the first adoption, and only
-   * while it exists with the UID the pass read and is not being deleted — upstream's `RecheckDeletionTimestamp` in
-   * `ClaimPods`. The pass read the set before its pods; a `--cascade=orphan` delete in between leaves orphans that
-   * must not get the deleted set's reference back (the garbage collector would then delete them).
+   * Whether the set may still adopt orphans: read again once, before the first adoption
+   * (lib/reconcile/pods/ownerRecheck.ts, upstream's `RecheckDeletionTimestamp`).
    * @throws KubeApiError when the GET fails
    */
-  mayAdopt(): Promise<boolean> {
-    const uid = this.ctx.statefulSet.metadata.uid;
-    this.#recheck ??= this.ctx.kube
-      .get(STATEFULSET_RESOURCE, { namespace: this.namespace, name: this.setName })
-      .then((fresh) => !!fresh && !fresh.metadata.deletionTimestamp && fresh.metadata.uid === uid);
-    return this.#recheck;
-  }
+  readonly mayAdopt: () => Promise<boolean>;
 
   /**
    * A PVC of a pod: created, or found to exist already as a PVC of this set (its labels match the set's
