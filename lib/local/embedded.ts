@@ -57,6 +57,7 @@ import {
   type ConversionServer,
   type ConversionServerOptions,
 } from './conversionServer.js';
+import { namespaceSelectorFor, servedNamespaces } from './webhookScope.js';
 
 /** Options of {@link startEmbedded}. */
 export interface EmbeddedOptions {
@@ -68,7 +69,9 @@ export interface EmbeddedOptions {
   logger?: Logger;
   /**
    * serverless.yml whose eventBridge rules the bus uses and whose `resync` schedule the resync runs on (default: the
-   * repository's: every 5 minutes). A text that declares no schedule for `resync` runs no resync.
+   * repository's: every 5 minutes). A text that declares no schedule for `resync` runs no resync. When every rule
+   * names the namespaces it serves (`detail.namespace`), the webhooks registered with {@link conversion} see only
+   * those namespaces (./webhookScope.ts).
    */
   serverlessYml?: string;
   /** Each controller's settings by name (lib/runtime/config.ts `controllerSettings`; default: OpenKruise's). */
@@ -198,6 +201,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     }),
     counts,
   );
+  const serverlessYml = opts.serverlessYml ?? readFileSync(REPO_SERVERLESS_YML, 'utf8');
+  const serverlessRules = loadRulesFromServerless(serverlessYml);
+  // the webhooks see the namespaces the rules serve (every namespace unless each rule names its own)
+  const webhookNamespaces = namespaceSelectorFor(servedNamespaces(serverlessRules));
   let conversion: Embedded['conversion'];
   // the client that registered the defaulting webhook, to take it away at stop
   let mutating: ReturnType<typeof createKubeClient> | undefined;
@@ -263,6 +270,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
         url: server.mutateUrl,
         caPem: server.caPem,
         ...(podWebhook ? { podUrl: server.podMutateUrl } : {}),
+        ...(webhookNamespaces ? { namespaceSelector: webhookNamespaces } : {}),
       },
       mutators,
     ).then(
@@ -289,6 +297,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
           ...(podWebhook
             ? { podUrl: server.podValidateUrl, podUpdates: pubSettings.updateGate ?? false }
             : {}),
+          ...(webhookNamespaces ? { namespaceSelector: webhookNamespaces } : {}),
         },
         validators,
       ).then(
@@ -310,11 +319,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   // handlers reach the runtime lazily (it is complete before the first event can arrive)
   const getRuntime = (): Runtime => runtime;
   const reconcile = reconcileHandler(getRuntime, logger);
-  const serverlessYml = opts.serverlessYml ?? readFileSync(REPO_SERVERLESS_YML, 'utf8');
   const resyncSchedule = loadSchedulesFromServerless(serverlessYml).find(
     (s) => s.functionName === RESYNC_FUNCTION,
   );
-  const rules = bindServerlessRules(loadRulesFromServerless(serverlessYml), {
+  const rules = bindServerlessRules(serverlessRules, {
     reconcile: async (event) => {
       await reconcile(event);
     },

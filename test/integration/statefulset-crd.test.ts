@@ -238,7 +238,13 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
         namespace: t.namespace,
         body: { ...example, metadata: { name }, spec: written },
       });
-    const target = { name: LOCAL_MUTATING_WEBHOOK, url: server?.mutateUrl ?? '', caPem: server?.caPem ?? '' };
+    // narrowed to this file's namespace: cloneset-versions.test.ts creates CloneSets in parallel, as written
+    const target = {
+      name: LOCAL_MUTATING_WEBHOOK,
+      url: server?.mutateUrl ?? '',
+      caPem: server?.caPem ?? '',
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': t.namespace } },
+    };
     await registerMutatingWebhook(kube, target, admissionMutators());
     // the API server takes a new webhook configuration up within moments: create until one comes back defaulted
     let stored = { spec: {} as Obj };
@@ -291,8 +297,22 @@ describe('Advanced StatefulSet with the conversion webhook serving (v1alpha1 con
       const registered = (await kube.get(MUTATING_WEBHOOK_RESOURCE, {
         name: LOCAL_MUTATING_WEBHOOK,
       })) as unknown as {
-        webhooks: { name: string; failurePolicy: string; clientConfig: { url: string } }[];
+        webhooks: {
+          name: string;
+          failurePolicy: string;
+          clientConfig: { url: string };
+          namespaceSelector?: unknown;
+        }[];
       };
+      // the namespaces the deployment's rules serve: this file's only (cloneset-versions.test.ts, in parallel,
+      // creates CloneSets that must be stored as written)
+      expect(new Set(registered.webhooks.map((w) => JSON.stringify(w.namespaceSelector)))).toEqual(
+        new Set([
+          JSON.stringify({
+            matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [t.namespace] }],
+          }),
+        ]),
+      );
       // the defaulting webhooks (Ignore) at the embedded server; without podWebhook no mpod
       expect(registered.webhooks.map((w) => [w.name, w.failurePolicy, w.clientConfig.url])).toEqual([
         ['clonesets.apps.kruise.io.kruiseless.io', 'Ignore', embedded.conversion?.mutateUrl],

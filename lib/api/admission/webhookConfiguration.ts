@@ -25,6 +25,11 @@ export interface MutatingWebhookTarget {
   caPem?: string;
   /** The https URL of the pod webhook (`/mutate-pod`: WorkloadSpread, SidecarSet injection); absent: no pod webhook. */
   podUrl?: string;
+  /**
+   * The namespaces the webhooks see (a LabelSelector of namespaces, lib/local/webhookScope.ts); absent: every
+   * namespace, and the pod webhook {@link podWebhookNamespaceSelector}'s.
+   */
+  namespaceSelector?: JsonObject;
 }
 
 /** Namespaces the pod webhook never sees, so that they keep creating pods while it is down. */
@@ -60,10 +65,10 @@ export function podWebhookNamespaceSelector(): JsonObject {
  * The pod webhook `mpod.kb.io`, named, ruled and failing as OpenKruise v1.9.0's (pkg/webhook/pod/mutating/webhooks.go
  * marker, config/webhook): pods CREATE, `failurePolicy: Fail`, because a pod created without its sidecar or its
  * WorkloadSpread subset keeps lacking them (openkruise/charts#54); no objectSelector, as upstream; the namespaces of
- * {@link podWebhookNamespaceSelector}. `sideEffects: NoneOnDryRun`: a WorkloadSpread's status is written, except for a
- * dry run.
+ * {@link podWebhookNamespaceSelector} unless `namespaceSelector` narrows them. `sideEffects: NoneOnDryRun`: a
+ * WorkloadSpread's status is written, except for a dry run.
  */
-export function podMutatingWebhook(url: string, caPem?: string): JsonObject {
+export function podMutatingWebhook(url: string, caPem?: string, namespaceSelector?: JsonObject): JsonObject {
   return {
     name: 'mpod.kb.io',
     admissionReviewVersions: ['v1'],
@@ -73,7 +78,7 @@ export function podMutatingWebhook(url: string, caPem?: string): JsonObject {
     reinvocationPolicy: 'Never',
     timeoutSeconds: MUTATING_WEBHOOK_TIMEOUT_SECONDS,
     clientConfig: { url, ...(caPem ? { caBundle: Buffer.from(caPem).toString('base64') } : {}) },
-    namespaceSelector: podWebhookNamespaceSelector(),
+    namespaceSelector: namespaceSelector ?? podWebhookNamespaceSelector(),
     rules: [
       {
         apiGroups: [''],
@@ -116,6 +121,7 @@ export function mutatingWebhookConfiguration(
           url: target.url,
           ...(target.caPem ? { caBundle: Buffer.from(target.caPem).toString('base64') } : {}),
         },
+        ...(target.namespaceSelector ? { namespaceSelector: target.namespaceSelector } : {}),
         rules: [
           {
             apiGroups: [m.group],
@@ -126,7 +132,7 @@ export function mutatingWebhookConfiguration(
           },
         ],
       })),
-      ...(target.podUrl ? [podMutatingWebhook(target.podUrl, target.caPem)] : []),
+      ...(target.podUrl ? [podMutatingWebhook(target.podUrl, target.caPem, target.namespaceSelector)] : []),
     ],
   };
 }

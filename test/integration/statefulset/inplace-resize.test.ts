@@ -100,8 +100,17 @@ describe('Advanced StatefulSet in-place resize through the whole pipeline', () =
     const events = await ctx.core.listNamespacedEvent({ namespace: ctx.namespace });
     const reasons = events.items.filter((e) => e.involvedObject.kind === 'StatefulSet').map((e) => e.reason);
     expect(reasons.filter((r) => r === 'SuccessfulUpdatePodInPlace')).toHaveLength(2);
-    expect(events.items.filter((e) => e.type === 'Warning').map((e) => `${e.reason}: ${e.message}`)).toEqual(
-      [],
-    );
+    // every Warning counts but the scheduler's own race on a pod it had already bound (kube-scheduler reports
+    // `FailedScheduling: … is in the cache, so can't be assumed` when its informer is behind its cache; it binds the
+    // pod regardless): seen once in CI, nothing this controller writes
+    const schedulerRace = (e: (typeof events.items)[number]) =>
+      e.reason === 'FailedScheduling' &&
+      (e.reportingComponent === 'default-scheduler' || e.source?.component === 'default-scheduler') &&
+      /is in the cache, so can't be assumed/.test(e.message ?? '');
+    expect(
+      events.items
+        .filter((e) => e.type === 'Warning' && !schedulerRace(e))
+        .map((e) => `${e.reason}: ${e.message}`),
+    ).toEqual([]);
   }, 300_000);
 });
