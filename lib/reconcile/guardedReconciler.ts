@@ -10,6 +10,7 @@ import type { KubeClient } from '../kube/types.js';
 import type { ReconcileReason } from '../requests/schema.js';
 import type { Lease } from '../state/index.js';
 import { flooredKube } from '../kube/listFloors.js';
+import { ReusedLists, reusingKube } from '../kube/reusedLists.js';
 import type { Resource } from '../kube/resource.js';
 import { leaseGuardedKube } from './leaseGuard.js';
 import type { PassEnv, PassResult, Reconciler } from './reconcile.js';
@@ -31,17 +32,28 @@ export type GuardedPass<D, P, Scope> = (
  * @param readScope the read scope of a request reason
  * @param floored resources whose changes wake the object (its pods and PVCs) or that only it writes (its
  *   ControllerRevisions); default none
+ * @param reused resources that only the object's controller writes and no event reports (its ControllerRevisions):
+ *   their LISTs answered from the invocation's last answer to the same query (lib/kube/reusedLists.ts `reusingKube`),
+ *   kept for the invocation's passes; default none
  */
 export function guardedReconciler<D extends { kube: KubeClient; clock: Clock }, P, Scope>(
   readScope: (reason: ReconcileReason) => Scope,
   pass: GuardedPass<D, P, Scope>,
   floored: readonly Resource[] = [],
+  reused: readonly Resource[] = [],
 ): Reconciler<D, P, Scope> {
+  // one set of kept answers per invocation: the loop threads one env through an invocation's passes
+  const listsOf = new WeakMap<PassEnv<Scope>, ReusedLists>();
   const clientOf = (deps: D, env: PassEnv<Scope>): KubeClient => {
     const guarded = leaseGuardedKube(deps.kube, () => env.lease, deps.clock);
-    return env.listFloors && floored.length > 0
-      ? flooredKube(guarded, env.listFloors, floored, deps.clock)
-      : guarded;
+    const read =
+      env.listFloors && floored.length > 0
+        ? flooredKube(guarded, env.listFloors, floored, deps.clock)
+        : guarded;
+    if (reused.length === 0) return read;
+    let lists = listsOf.get(env);
+    if (lists === undefined) listsOf.set(env, (lists = new ReusedLists()));
+    return reusingKube(read, lists, reused, deps.clock);
   };
   return {
     readScope,

@@ -18,11 +18,16 @@ import type { Plan } from './plan/index.js';
 /** Everything one CloneSet invocation needs: its pass's needs plus the loop's (lease, requeue, time budget). */
 export interface ReconcileDeps extends LoopDeps, PassDeps {}
 
-/** The CloneSet pass and read scopes, for {@link reconcileObject}. */
+/**
+ * The CloneSet pass and read scopes, for {@link reconcileObject}: its pods, PVCs and revisions listed from the
+ * invocation's floors (docs/architecture.md#list-floors), its revisions' answer reused by the invocation's next passes
+ * (docs/architecture.md#reused-lists).
+ */
 export const CLONESET_RECONCILER: Reconciler<ReconcileDeps, Plan, ReadScope> = guardedReconciler(
   readScopeFor,
   runPass,
   [RESOURCES.pods, RESOURCES.persistentvolumeclaims, RESOURCES.controllerrevisions],
+  [RESOURCES.controllerrevisions],
 );
 
 /**

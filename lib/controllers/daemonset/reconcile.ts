@@ -11,15 +11,25 @@ import {
   type Reconciler,
 } from '../../reconcile/reconcile.js';
 import { guardedReconciler } from '../../reconcile/guardedReconciler.js';
+import { RESOURCES } from '../../kube/resources.js';
 import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
 import type { DaemonSetPlan } from './plan/index.js';
 
 /** Everything one DaemonSet invocation needs: its pass's needs plus the loop's. */
 export interface DaemonSetReconcileDeps extends LoopDeps, PassDeps {}
 
-/** The DaemonSet pass and read scope, for {@link reconcileObject}. */
+/**
+ * The DaemonSet pass and read scope, for {@link reconcileObject}; its pods, revisions and Nodes listed from the
+ * invocation's floors (docs/architecture.md#list-floors: a Node's change wakes the DaemonSets with its resourceVersion),
+ * its revisions' answer reused by the invocation's next passes (docs/architecture.md#reused-lists).
+ */
 export const DAEMONSET_RECONCILER: Reconciler<DaemonSetReconcileDeps, DaemonSetPlan, ReadScope> =
-  guardedReconciler(readScopeFor, runPass);
+  guardedReconciler(
+    readScopeFor,
+    runPass,
+    [RESOURCES.pods, RESOURCES.controllerrevisions, RESOURCES.nodes],
+    [RESOURCES.controllerrevisions],
+  );
 
 /**
  * Reconcile one DaemonSet: {@link reconcileObject} with {@link DAEMONSET_RECONCILER}.

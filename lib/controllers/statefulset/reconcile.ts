@@ -17,13 +17,18 @@ import type { StatefulSetPlan } from './plan/index.js';
 /** Everything one Advanced StatefulSet invocation needs: its pass's needs plus the loop's. */
 export interface StatefulSetReconcileDeps extends LoopDeps, PassDeps {}
 
-/** The Advanced StatefulSet pass and read scopes, for {@link reconcileObject}. */
+/**
+ * The Advanced StatefulSet pass and read scopes, for {@link reconcileObject}: its pods, PVCs and revisions listed from
+ * the invocation's floors (docs/architecture.md#list-floors), its revisions' answer reused by the invocation's next
+ * passes (docs/architecture.md#reused-lists).
+ */
 export const STATEFULSET_RECONCILER: Reconciler<StatefulSetReconcileDeps, StatefulSetPlan, ReadScope> =
-  guardedReconciler(readScopeFor, runPass, [
-    RESOURCES.pods,
-    RESOURCES.persistentvolumeclaims,
-    RESOURCES.controllerrevisions,
-  ]);
+  guardedReconciler(
+    readScopeFor,
+    runPass,
+    [RESOURCES.pods, RESOURCES.persistentvolumeclaims, RESOURCES.controllerrevisions],
+    [RESOURCES.controllerrevisions],
+  );
 
 /**
  * Reconcile one Advanced StatefulSet: {@link reconcileObject} with {@link STATEFULSET_RECONCILER}.

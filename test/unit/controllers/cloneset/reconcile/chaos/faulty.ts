@@ -303,7 +303,9 @@ export class FaultyKube implements KubeClient {
       () => this.inner.get(resource, ref),
       (cs) => {
         this.inv.read.cloneSet = cs as CloneSet | undefined;
-        this.inv.read.pods = this.inv.read.pvcs = this.inv.read.revisions = undefined;
+        // the revisions stay: a later pass of the invocation may plan with the last answer to their LIST
+        // (lib/kube/reusedLists.ts), which is then the last one this wrapper saw
+        this.inv.read.pods = this.inv.read.pvcs = undefined;
         this.inv.read.at = this.inv.host.now();
         this.inv.host.readCloneSet?.(this.inv);
       },
