@@ -192,16 +192,14 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
 
   /** The Event calls of {@link recordFolded}: POST, GET (404 → undefined), merge PATCH. */
   const events: EventApi = {
-    async createEvent(namespace, body) {
-      await create(RESOURCES.events, {
+    createEvent: (namespace, body) =>
+      create(RESOURCES.events, {
         ...body,
         metadata: { ...(body.metadata as JsonObject), namespace },
-      } as CoreEvent);
-    },
+      } as CoreEvent),
     getEvent: (namespace, name) => get(RESOURCES.events, { namespace, name }),
-    async patchEvent(namespace, name, body) {
-      await patch(RESOURCES.events, { namespace, name }, { type: 'merge', body });
-    },
+    patchEvent: (namespace, name, body) =>
+      patch(RESOURCES.events, { namespace, name }, { type: 'merge', body }),
   };
 
   /** The kept answer of `GET /version`, or the read in flight; after a failure, when to ask again. */
@@ -298,6 +296,7 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
           event,
           new Date(clock()),
           options.aggregate ?? false,
+          options.memory,
         );
       } catch (e) {
         logger.warn('recording a Kubernetes Event failed (ignored)', {

@@ -18,7 +18,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import type { KubeEvent } from './types.js';
+import { FOLD_WINDOW_MS } from './eventFolding.js';
+import type { EventMemory, KubeEvent } from './types.js';
 
 /** Distinct messages of one type and reason at which Events are aggregated (client-go's `defaultAggregateMaxEvents`). */
 export const AGGREGATE_MAX_MESSAGES = 10;
@@ -46,11 +47,19 @@ export interface MessageGroup {
   last: number;
 }
 
-/** Correlation state of one object: buckets keyed by Event type, groups keyed by `type reason`. JSON-safe. */
+/**
+ * Correlation state of one object: buckets keyed by Event type, groups keyed by `type reason`, and the Events last
+ * written, by Event name, as `[count, resourceVersion, lastTimestamp ms]` (./eventFolding.ts: a repeat then patches the
+ * known count without reading it; at most {@link MAX_KNOWN_EVENTS}, the newest). JSON-safe.
+ */
 export interface EventCorrelationState {
   spam: Record<string, SpamBucket>;
   groups: Record<string, MessageGroup>;
+  known?: Record<string, [number, string, number]>;
 }
+
+/** Most Events an object's state remembers as written (the newest): each is about 300 bytes on the lease item. */
+export const MAX_KNOWN_EVENTS = 8;
 
 /**
  * What to do with an Event: `drop` it (spam filter), `record` it as it is (folded into an identical Event,
@@ -97,6 +106,7 @@ export function correlateEvent(
   const refilled = bucket ? tokensAt(bucket, nowMs) : SPAM_BURST;
   const allowed = refilled >= 1;
   const next: EventCorrelationState = {
+    ...state,
     spam: { ...state.spam, [event.type]: { tokens: allowed ? refilled - 1 : refilled, at: nowMs } },
     groups: { ...state.groups, [groupKey]: group },
   };
@@ -122,7 +132,39 @@ function tokensAt(bucket: SpamBucket, nowMs: number): number {
 export function liveCorrelation(state: EventCorrelationState, nowMs: number): EventCorrelationState {
   const groups = Object.entries(state.groups).filter(([, g]) => nowMs - g.last <= AGGREGATE_WINDOW_MS);
   const spam = Object.entries(state.spam).filter(([, b]) => tokensAt(b, nowMs) < SPAM_BURST);
-  return { spam: Object.fromEntries(spam), groups: Object.fromEntries(groups) };
+  const known = Object.entries(state.known ?? {})
+    .filter(([, [, , lastMs]]) => nowMs - lastMs <= FOLD_WINDOW_MS)
+    .sort(([, a], [, b]) => b[2] - a[2])
+    .slice(0, MAX_KNOWN_EVENTS);
+  return {
+    spam: Object.fromEntries(spam),
+    groups: Object.fromEntries(groups),
+    ...(known.length > 0 ? { known: Object.fromEntries(known) } : {}),
+  };
+}
+
+/**
+ * The {@link EventMemory} of `holder`'s state (./eventFolding.ts): reads and writes its `known` Events, replacing the
+ * state as {@link correlateEvent} does, so the text {@link encodeCorrelation} makes carries them to the next invocation.
+ */
+export function correlationMemory(holder: { state: EventCorrelationState }): EventMemory {
+  return {
+    get(name) {
+      const entry = holder.state.known?.[name];
+      return entry && { count: entry[0], resourceVersion: entry[1], lastMs: entry[2] };
+    },
+    set(name, { count, resourceVersion, lastMs }) {
+      holder.state = {
+        ...holder.state,
+        known: { ...holder.state.known, [name]: [count, resourceVersion, lastMs] },
+      };
+    },
+    delete(name) {
+      if (holder.state.known?.[name] === undefined) return;
+      const { [name]: _gone, ...rest } = holder.state.known;
+      holder.state = { ...holder.state, known: rest };
+    },
+  };
 }
 
 /**
@@ -132,7 +174,12 @@ export function liveCorrelation(state: EventCorrelationState, nowMs: number): Ev
  */
 export function encodeCorrelation(state: EventCorrelationState, nowMs: number): string | null {
   const live = liveCorrelation(state, nowMs);
-  if (Object.keys(live.spam).length === 0 && Object.keys(live.groups).length === 0) return null;
+  if (
+    Object.keys(live.spam).length === 0 &&
+    Object.keys(live.groups).length === 0 &&
+    live.known === undefined
+  )
+    return null;
   return JSON.stringify(live);
 }
 
@@ -142,6 +189,10 @@ const StoredCorrelation = z.object({
     z.string(),
     z.object({ messages: z.array(z.string()).max(AGGREGATE_MAX_MESSAGES - 1), last: z.number() }),
   ),
+  known: z
+    .record(z.string(), z.tuple([z.int().min(1), z.string().min(1), z.number()]))
+    .refine((k) => Object.keys(k).length <= MAX_KNOWN_EVENTS, `at most ${MAX_KNOWN_EVENTS} known Events`)
+    .optional(),
 });
 
 /**

@@ -2,16 +2,17 @@
  * Event folding (docs/reliability.md#event-folding): a repeat of an Event already recorded on an object — same
  * involved object, type, reason, message and source — increments the stored Event's `count` and moves its
  * `lastTimestamp`, instead of creating another object, as client-go's `EventCorrelator` (its `eventObserve`) and
- * `recordToSink` do. client-go remembers the Events it wrote in memory; a stateless reconciler cannot, so the name
- * is derived from those fields ({@link eventName}) and a create that meets AlreadyExists becomes the
- * count increment: read, then a merge PATCH conditioned on the read resourceVersion, retried on conflict.
+ * `recordToSink` do. client-go remembers the Events it wrote in memory; a stateless reconciler keeps what it can on
+ * the object's lease item (an {@link EventMemory}, the caller's), and for the rest the name is derived from those
+ * fields ({@link eventName}) and a create that meets AlreadyExists becomes the count increment: read, then a merge
+ * PATCH conditioned on the read resourceVersion, retried on conflict.
  */
 import type { JsonObject } from '../api/types.js';
 import { metaTime } from '../api/time.js';
 import { isAlreadyExists, isConflict, isNotFound, KubeApiError } from './errors.js';
 import { aggregateEventName, eventBody, eventName, eventNamespace, type CoreEvent } from './event.js';
 import type { KubeObject, Resource } from './resource.js';
-import type { KubeEvent } from './types.js';
+import type { EventMemory, KubeEvent } from './types.js';
 
 /** The object an Event is about, and its resource (for the involvedObject's kind and apiVersion). */
 export interface InvolvedObject {
@@ -23,9 +24,10 @@ export interface InvolvedObject {
 export interface EventApi {
   /**
    * POST an Event.
+   * @returns the stored Event (its resourceVersion feeds an {@link EventMemory}), or nothing
    * @throws KubeApiError (409 AlreadyExists when the name is taken)
    */
-  createEvent(namespace: string, body: JsonObject): Promise<void>;
+  createEvent(namespace: string, body: JsonObject): Promise<CoreEvent | void>;
   /**
    * GET an Event.
    * @returns undefined when it does not exist
@@ -34,9 +36,10 @@ export interface EventApi {
   getEvent(namespace: string, name: string): Promise<CoreEvent | undefined>;
   /**
    * Merge PATCH of an Event; `patch.metadata.resourceVersion` is the precondition.
+   * @returns the stored Event, or nothing
    * @throws KubeApiError (409 Conflict when the Event changed since it was read, 404 when it is gone)
    */
-  patchEvent(namespace: string, name: string, patch: JsonObject): Promise<void>;
+  patchEvent(namespace: string, name: string, patch: JsonObject): Promise<CoreEvent | void>;
 }
 
 /** A repeat within this many ms of the stored `lastTimestamp` is counted; a later one starts the series anew. */
@@ -112,6 +115,23 @@ export function foldPatch(
 }
 
 /**
+ * Note in `memory` what a write answered: the count and time sent, the answer's resourceVersion; an answer without
+ * one (a client that returns nothing) forgets the Event, so its next repeat is read first.
+ */
+function remember(
+  memory: EventMemory | undefined,
+  name: string,
+  answer: CoreEvent | void,
+  count: number,
+  now: Date,
+): void {
+  if (memory === undefined) return;
+  const resourceVersion = answer ? answer.metadata.resourceVersion : undefined;
+  if (resourceVersion) memory.set(name, { count, resourceVersion, lastMs: now.getTime() });
+  else memory.delete(name);
+}
+
+/**
  * Record `event` on `involved.object` at `now`: create its Event, or fold it into the one already stored under the same
  * name ({@link foldPatch}). Writes: one POST for a new Event; for a repeat, the POST (AlreadyExists), then one GET
  * and one PATCH per attempt; an AlreadyExists for the Event this call's own POST created (its answer lost and the
@@ -119,6 +139,10 @@ export function foldPatch(
  * ({@link isOwnPatch}). An Event deleted between the read and the write is created again. With `aggregate`,
  * `event` is an aggregate (./eventCorrelation.ts): it goes to the series' one object ({@link aggregateEventName})
  * and a fold also replaces the stored message with its own.
+ * With `memory` (what this recorder wrote before, kept by the caller), a repeat of an Event it wrote within
+ * {@link FOLD_WINDOW_MS} is one PATCH of the known count on the known resourceVersion, as client-go's `recordToSink`
+ * patches from its cache; when that PATCH meets 409 Conflict (another writer counted meanwhile) or 404 (the Event
+ * is gone), the Event is read as above. Every write's answer is noted in `memory`.
  * @returns what was written
  * @throws KubeApiError for any other API error, and the last 409 after {@link FOLD_ATTEMPTS} attempts
  */
@@ -128,6 +152,7 @@ export async function recordFolded(
   event: KubeEvent,
   now: Date,
   aggregate = false,
+  memory?: EventMemory,
 ): Promise<FoldResult> {
   const { resource, object } = involved;
   const namespace = eventNamespace(object);
@@ -137,8 +162,29 @@ export async function recordFolded(
   let sent: { patch: JsonObject; result: FoldResult } | undefined;
   /** The last POST met AlreadyExists on a retried attempt: the Event found may be that POST's own. */
   let createRetried = false;
+  /** The first attempt: 0 creates; 1 reads first (after a PATCH from memory that missed). */
+  let first = 0;
+  const known = memory?.get(name);
+  if (known !== undefined && now.getTime() - known.lastMs <= FOLD_WINDOW_MS) {
+    const patch: JsonObject = {
+      metadata: { resourceVersion: known.resourceVersion },
+      count: known.count + 1,
+      lastTimestamp: metaTime(now),
+      ...(aggregate ? { message: event.message } : {}),
+    };
+    try {
+      remember(memory, name, await api.patchEvent(namespace, name, patch), known.count + 1, now);
+      return 'counted';
+    } catch (e) {
+      memory?.delete(name);
+      if (!isConflict(e) && !isNotFound(e)) throw e;
+      if (isConflict(e) && retried(e)) sent = { patch, result: 'counted' };
+      lastConflict = e;
+      first = 1;
+    }
+  }
   const body = eventBody(resource, object, event, now, name);
-  for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
+  for (let attempt = first; attempt < FOLD_ATTEMPTS + first; attempt++) {
     const stored = attempt === 0 ? undefined : await api.getEvent(namespace, name);
     // the client retries a POST whose answer was lost (lib/kube/request.ts): its AlreadyExists is our own create
     if (attempt === 1 && stored && createRetried && isOwnCreate(stored, body)) return 'created';
@@ -147,7 +193,7 @@ export async function recordFolded(
     sent = undefined;
     if (!stored) {
       try {
-        await api.createEvent(namespace, body);
+        remember(memory, name, await api.createEvent(namespace, body), 1, now);
         return 'created';
       } catch (e) {
         if (!isAlreadyExists(e)) throw e;
@@ -159,7 +205,7 @@ export async function recordFolded(
     }
     const { patch, result } = foldPatch(stored, now, aggregate ? event.message : undefined);
     try {
-      await api.patchEvent(namespace, name, patch);
+      remember(memory, name, await api.patchEvent(namespace, name, patch), patch.count as number, now);
       return result;
     } catch (e) {
       // changed since read: read again; deleted since read (404): the next attempt creates it again

@@ -99,10 +99,30 @@ export interface KubeEvent {
   message: string;
 }
 
+/** What a recorder last wrote to one stored Event: its `count`, the answer's resourceVersion, `lastTimestamp` (epoch ms). */
+export interface KnownEvent {
+  count: number;
+  resourceVersion: string;
+  lastMs: number;
+}
+
+/**
+ * The Events a recorder wrote, by Event name, that the caller keeps between calls (./eventFolding.ts `recordFolded`):
+ * with it a repeat is one PATCH of the known count, as client-go's `EventCorrelator` patches from its cache, instead of
+ * a POST that meets AlreadyExists, a GET and a PATCH.
+ */
+export interface EventMemory {
+  get(name: string): KnownEvent | undefined;
+  set(name: string, known: KnownEvent): void;
+  delete(name: string): void;
+}
+
 /** Options of {@link KubeClient.recordEvent}. */
 export interface RecordEventOptions {
   /** `event` is an aggregate (./eventCorrelation.ts): fold it into its type and reason's aggregate Event. */
   aggregate?: boolean;
+  /** What this recorder wrote before (read and updated by the call); absent: every repeat is read first. */
+  memory?: EventMemory;
 }
 
 /**

@@ -12,9 +12,12 @@ import {
   emptyCorrelation,
   encodeCorrelation,
   liveCorrelation,
+  MAX_KNOWN_EVENTS,
+  correlationMemory,
   messageDigest,
   type EventCorrelationState,
 } from '../../../lib/kube/eventCorrelation.js';
+import { FOLD_WINDOW_MS } from '../../../lib/kube/eventFolding.js';
 import type { KubeEvent } from '../../../lib/kube/types.js';
 
 const T0 = Date.parse('2024-05-01T08:00:00Z');
@@ -212,7 +215,56 @@ describe('the state carried from one invocation to the next', () => {
       'too many messages in a group',
       JSON.stringify({ spam: {}, groups: { 'Normal X': { messages: range(1, 10).map(String), last: 0 } } }),
     ],
+    ['a known Event without a resourceVersion', '{"spam":{},"groups":{},"known":{"e":[1,"",0]}}'],
+    [
+      'more known Events than kept',
+      JSON.stringify({
+        spam: {},
+        groups: {},
+        known: Object.fromEntries(range(1, MAX_KNOWN_EVENTS + 1).map((i) => [`e${i}`, [1, '5', 0]])),
+      }),
+    ],
   ])('decoding %s throws', (_, text) => {
     expect(() => decodeCorrelation(text)).toThrow();
+  });
+});
+
+describe('the Events written, remembered in the state (lib/kube/eventFolding.ts)', () => {
+  test('the memory reads and writes the state it holds, which the next Event keeps and the text carries', () => {
+    const holder = { state: emptyCorrelation() };
+    const memory = correlationMemory(holder);
+    memory.set('cs.a', { count: 1, resourceVersion: '10', lastMs: T0 });
+    memory.set('cs.b', { count: 4, resourceVersion: '11', lastMs: T0 + 1000 });
+    memory.delete('cs.a');
+    memory.delete('cs.none');
+    expect(memory.get('cs.b')).toEqual({ count: 4, resourceVersion: '11', lastMs: T0 + 1000 });
+    expect(memory.get('cs.a')).toBeUndefined();
+    holder.state = correlateEvent(holder.state, created(1), T0 + 2000).state;
+    const text = encodeCorrelation(holder.state, T0 + 3000) as string;
+    expect(decodeCorrelation(text).known).toEqual({ 'cs.b': [4, '11', T0 + 1000] });
+    // the Events alone are worth storing
+    expect(encodeCorrelation({ spam: {}, groups: {}, known: { 'cs.b': [4, '11', T0] } }, T0)).not.toBeNull();
+  });
+
+  test(`only the ${MAX_KNOWN_EVENTS} newest within the fold window are kept`, () => {
+    const known = Object.fromEntries(
+      range(1, MAX_KNOWN_EVENTS + 2).map((i) => [
+        `e${i}`,
+        [1, String(i), T0 + i * 1000] as [number, string, number],
+      ]),
+    );
+    known.old = [3, '1', T0 - FOLD_WINDOW_MS];
+    const live = liveCorrelation({ spam: {}, groups: {}, known }, T0 + 1000);
+    expect(Object.keys(live.known ?? {})).toEqual(
+      range(3, MAX_KNOWN_EVENTS + 2)
+        .reverse()
+        .map((i) => `e${i}`),
+    );
+    expect(
+      liveCorrelation({ spam: {}, groups: {}, known: { old: [1, '1', T0] } }, T0 + FOLD_WINDOW_MS + 1),
+    ).toEqual({
+      spam: {},
+      groups: {},
+    });
   });
 });

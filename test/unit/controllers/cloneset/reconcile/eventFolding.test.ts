@@ -8,7 +8,7 @@ import type { CloneSet, JsonObject } from '../../../../../lib/api/types.js';
 import { aggregateEventName, eventName } from '../../../../../lib/kube/event.js';
 import { FOLD_ATTEMPTS, FOLD_WINDOW_MS, recordFolded } from '../../../../../lib/kube/eventFolding.js';
 import { KubeApiError } from '../../../../../lib/kube/errors.js';
-import type { KubeEvent } from '../../../../../lib/kube/types.js';
+import type { EventMemory, KnownEvent, KubeEvent } from '../../../../../lib/kube/types.js';
 import { harness, seedCloneSet, T0, type Harness } from './support/harness.js';
 import { CLONESET_RESOURCE } from '../../../../../lib/controllers/cloneset/api/resource.js';
 
@@ -418,5 +418,105 @@ describe('recordFolded of an aggregate (lib/kube/eventCorrelation.ts)', () => {
       firstTimestamp: '2024-05-01T08:00:00Z',
       lastTimestamp: '2024-05-01T08:00:01Z',
     });
+  });
+});
+
+describe('recordFolded with the memory of what it wrote (client-go patches from its cache)', () => {
+  /** A memory as a Map, for the tests to read. */
+  function memory(): { mem: EventMemory; known: Map<string, KnownEvent> } {
+    const known = new Map<string, KnownEvent>();
+    return {
+      known,
+      mem: {
+        get: (n) => known.get(n),
+        set: (n, k) => void known.set(n, k),
+        delete: (n) => void known.delete(n),
+      },
+    };
+  }
+  const record = (h: Harness, cs: CloneSet, at: number, mem: EventMemory) =>
+    recordFolded(
+      h.kube.eventApiForTests,
+      { resource: CLONESET_RESOURCE, object: cs },
+      WARNING,
+      new Date(at),
+      false,
+      mem,
+    );
+
+  test('a repeat of an Event it wrote is one PATCH of the known count on the known resourceVersion', async () => {
+    const { h, cs, name } = setup();
+    const { mem, known } = memory();
+    await expect(record(h, cs, T0, mem)).resolves.toBe('created');
+    const rv = (stored(h, name).metadata as JsonObject).resourceVersion;
+    expect(known.get(name)).toEqual({ count: 1, resourceVersion: rv, lastMs: T0 });
+    await expect(record(h, cs, T0 + 1000, mem)).resolves.toBe('counted');
+    await expect(record(h, cs, T0 + 2000, mem)).resolves.toBe('counted');
+    expect(h.kube.eventCalls).toEqual([
+      `create event ${name}`,
+      `patch event ${name} count=2 lastTimestamp=2024-05-01T08:00:01Z`,
+      `patch event ${name} count=3 lastTimestamp=2024-05-01T08:00:02Z`,
+    ]);
+    expect(h.kube.eventPatches[0]).toEqual({
+      metadata: { resourceVersion: rv },
+      count: 2,
+      lastTimestamp: '2024-05-01T08:00:01Z',
+    });
+    expect(stored(h, name)).toMatchObject({ count: 3, firstTimestamp: '2024-05-01T08:00:00Z' });
+    expect(known.get(name)).toEqual({
+      count: 3,
+      resourceVersion: (stored(h, name).metadata as JsonObject).resourceVersion,
+      lastMs: T0 + 2000,
+    });
+  });
+
+  test('another writer counted meanwhile: the PATCH meets 409, the Event is read and counted on top', async () => {
+    const { h, cs, name } = setup();
+    const { mem, known } = memory();
+    await record(h, cs, T0, mem);
+    const e = stored(h, name);
+    h.kube.eventObjects.set(name, {
+      ...e,
+      count: 5,
+      metadata: { ...(e.metadata as JsonObject), resourceVersion: '9999' },
+    });
+    h.kube.eventCalls.length = 0;
+    await expect(record(h, cs, T0 + 1000, mem)).resolves.toBe('counted');
+    expect(h.kube.eventCalls).toEqual([
+      `patch event ${name} count=2 lastTimestamp=2024-05-01T08:00:01Z`,
+      `get event ${name}`,
+      `patch event ${name} count=6 lastTimestamp=2024-05-01T08:00:01Z`,
+    ]);
+    expect(stored(h, name)).toMatchObject({ count: 6 });
+    expect(known.get(name)?.count).toBe(6);
+  });
+
+  test('the Event is gone (its TTL): the PATCH meets 404, it is created again', async () => {
+    const { h, cs, name } = setup();
+    const { mem, known } = memory();
+    await record(h, cs, T0, mem);
+    h.kube.eventObjects.delete(name);
+    h.kube.eventCalls.length = 0;
+    await expect(record(h, cs, T0 + 1000, mem)).resolves.toBe('created');
+    expect(h.kube.eventCalls).toEqual([
+      `patch event ${name} count=2 lastTimestamp=2024-05-01T08:00:01Z`,
+      `get event ${name}`,
+      `create event ${name}`,
+    ]);
+    expect(stored(h, name)).toMatchObject({ count: 1, lastTimestamp: '2024-05-01T08:00:01Z' });
+    expect(known.get(name)?.count).toBe(1);
+  });
+
+  test('a memory older than the fold window is not used: the series starts anew as without it', async () => {
+    const { h, cs, name } = setup();
+    const { mem } = memory();
+    await record(h, cs, T0, mem);
+    h.kube.eventCalls.length = 0;
+    await expect(record(h, cs, T0 + FOLD_WINDOW_MS + 1000, mem)).resolves.toBe('restarted');
+    expect(h.kube.eventCalls).toEqual([
+      `create event ${name}`,
+      `get event ${name}`,
+      `patch event ${name} count=1 firstTimestamp=2024-05-01T08:10:01Z lastTimestamp=2024-05-01T08:10:01Z`,
+    ]);
   });
 });

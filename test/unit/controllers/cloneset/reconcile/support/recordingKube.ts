@@ -474,6 +474,7 @@ export class RecordingKube implements KubeClient {
       const stored = structuredClone(body);
       stored.metadata = { ...(body.metadata as JsonObject), resourceVersion: this.nextRv() };
       this.eventObjects.set(name, stored);
+      return structuredClone(stored) as unknown as CoreEvent;
     },
     getEvent: async (_namespace, name) => {
       this.eventCall(`get event ${name}`);
@@ -493,11 +494,9 @@ export class RecordingKube implements KubeClient {
       const meta = stored.metadata as JsonObject;
       if ((metadata as JsonObject).resourceVersion !== meta.resourceVersion)
         throw conflict(`patch event ${name}`);
-      this.eventObjects.set(name, {
-        ...stored,
-        ...fields,
-        metadata: { ...meta, resourceVersion: this.nextRv() },
-      });
+      const next = { ...stored, ...fields, metadata: { ...meta, resourceVersion: this.nextRv() } };
+      this.eventObjects.set(name, next);
+      return structuredClone(next) as unknown as CoreEvent;
     },
   };
 
@@ -524,6 +523,7 @@ export class RecordingKube implements KubeClient {
       event,
       this.clock(),
       options.aggregate ?? false,
+      options.memory,
     ).catch(() => undefined);
   }
 }
