@@ -43,14 +43,14 @@ interface Kept {
 /** The answers of one invocation, by resource and query; made when the invocation starts, dropped with it. */
 export class ReusedLists {
   readonly #answers = new Map<string, Map<string, Kept>>();
-  /** Counts drops per resource: an answer to a LIST begun before a drop is not kept. */
-  readonly #drops = new Map<string, number>();
+  /** Counts drops of any answer: an answer to a LIST begun before a drop is not kept. */
+  #drops = 0;
   /** The uid each object read by GET had, by `<resource> <namespace>/<name>` (absent: not found). */
   readonly #uids = new Map<string, string | undefined>();
 
-  /** Drops counted for `resource` so far (a LIST passes it to {@link ReusedLists.keep}). */
-  dropsOf(resource: Resource): number {
-    return this.#drops.get(resourceId(resource)) ?? 0;
+  /** Drops counted so far (a LIST passes it to {@link ReusedLists.keep}). */
+  get drops(): number {
+    return this.#drops;
   }
 
   /**
@@ -68,8 +68,9 @@ export class ReusedLists {
   }
 
   /**
-   * Keep `listed`, the answer to a LIST of `options` for `resource`, answered at `nowMs`; not when a write of the
-   * resource began since the LIST did (`drops` was {@link ReusedLists.dropsOf} then), nor a partial page.
+   * Keep `listed`, the answer to a LIST of `options` for `resource`, answered at `nowMs`; not when anything was dropped
+   * since the LIST began (`drops` was {@link ReusedLists.drops} then: a write began, or the object was replaced), nor
+   * a partial page.
    */
   keep(
     resource: Resource,
@@ -78,7 +79,7 @@ export class ReusedLists {
     nowMs: number,
     drops: number,
   ): void {
-    if (listed.continue !== undefined || drops !== this.dropsOf(resource)) return;
+    if (listed.continue !== undefined || drops !== this.#drops) return;
     const id = resourceId(resource);
     const byQuery = this.#answers.get(id) ?? new Map<string, Kept>();
     byQuery.set(queryId(options), { listed: structuredClone(listed), atMs: nowMs });
@@ -87,9 +88,8 @@ export class ReusedLists {
 
   /** Drop every answer of `resource`: a write of it is about to be sent. */
   drop(resource: Resource): void {
-    const id = resourceId(resource);
-    this.#answers.delete(id);
-    this.#drops.set(id, this.dropsOf(resource) + 1);
+    this.#answers.delete(resourceId(resource));
+    this.#drops++;
   }
 
   /**
@@ -98,11 +98,10 @@ export class ReusedLists {
    */
   sawObject(resource: Resource, namespace: string | undefined, name: string, uid: string | undefined): void {
     const key = `${resourceId(resource)} ${namespace ?? ''}/${name}`;
-    if (this.#uids.has(key) && this.#uids.get(key) !== uid)
-      for (const id of [...this.#answers.keys()]) {
-        this.#answers.delete(id);
-        this.#drops.set(id, (this.#drops.get(id) ?? 0) + 1);
-      }
+    if (this.#uids.has(key) && this.#uids.get(key) !== uid) {
+      this.#answers.clear();
+      this.#drops++;
+    }
     this.#uids.set(key, uid);
   }
 }
@@ -138,7 +137,7 @@ export function reusingKube(
         return kube.list(resource, options);
       const kept = lists.reuse(resource, options, clock());
       if (kept !== undefined) return kept;
-      const drops = lists.dropsOf(resource);
+      const drops = lists.drops;
       const listed = await kube.list(resource, options);
       lists.keep(resource, options, listed, clock(), drops);
       return listed;
