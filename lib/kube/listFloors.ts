@@ -24,8 +24,9 @@
  */
 import * as z from 'zod';
 import { compareResourceVersions, newerResourceVersion } from '../core/resourceVersion.js';
-import type { KubeObject, Resource } from './resource.js';
+import { resourceId, type KubeObject, type Resource } from './resource.js';
 import type { KubeClient, Listed, ListOptions } from './types.js';
+import { wrappedWrites } from './wrappedWrites.js';
 
 /** How long after its quorum read a floor answers LISTs, ms; then the next LIST is a quorum read. */
 export const LIST_FLOOR_TTL_MS = 10_000;
@@ -37,9 +38,6 @@ interface Floor {
   /** When the quorum read the floor started from was answered (clock, epoch ms). */
   quorumAtMs: number;
 }
-
-/** Identity of a resource in floors and in the carried text: `<plural>.<group>` (`pods.` for the core group). */
-const floorId = (r: Resource): string => `${r.plural}.${r.group}`;
 
 /** The carried text: `{ "<plural>.<group>": ["<resourceVersion>", <quorumAtMs>] }`. */
 const CarriedText = z.record(z.string(), z.tuple([z.string().regex(/^[0-9]+$/), z.number().int()]));
@@ -78,7 +76,7 @@ export class ListFloors {
 
   /** The floor of `resource` at `nowMs`: its resourceVersion while within {@link LIST_FLOOR_TTL_MS} of its quorum read. */
   floorOf(resource: Resource, nowMs: number): string | undefined {
-    const floor = this.#floors.get(floorId(resource));
+    const floor = this.#floors.get(resourceId(resource));
     if (floor === undefined || nowMs - floor.quorumAtMs >= LIST_FLOOR_TTL_MS) return undefined;
     return floor.resourceVersion;
   }
@@ -98,9 +96,9 @@ export class ListFloors {
     generation = this.#forgets,
   ): void {
     if (resourceVersion === '' || generation !== this.#forgets) return;
-    const floor = this.#floors.get(floorId(resource));
+    const floor = this.#floors.get(resourceId(resource));
     if (floor === undefined) {
-      this.#floors.set(floorId(resource), { resourceVersion, quorumAtMs: nowMs });
+      this.#floors.set(resourceId(resource), { resourceVersion, quorumAtMs: nowMs });
       return;
     }
     floor.resourceVersion = newerResourceVersion(floor.resourceVersion, resourceVersion) ?? resourceVersion;
@@ -113,7 +111,7 @@ export class ListFloors {
    * LIST is a quorum read, newer anyway). A resourceVersion that is not etcd's decimal revision drops every floor.
    */
   raise(resourceVersion: string, resource?: Resource): void {
-    const ids = resource === undefined ? [...this.#floors.keys()] : [floorId(resource)];
+    const ids = resource === undefined ? [...this.#floors.keys()] : [resourceId(resource)];
     for (const id of ids) {
       const floor = this.#floors.get(id);
       if (floor === undefined) continue;
@@ -130,7 +128,7 @@ export class ListFloors {
   forget(resource?: Resource): void {
     this.#forgets++;
     if (resource === undefined) this.#floors.clear();
-    else this.#floors.delete(floorId(resource));
+    else this.#floors.delete(resourceId(resource));
   }
 
   /**
@@ -169,8 +167,8 @@ export function flooredKube(
   resources: readonly Resource[],
   clock: () => number,
 ): KubeClient {
-  const ids = new Set(resources.map(floorId));
-  const floored = (r: Resource): boolean => ids.has(floorId(r));
+  const ids = new Set(resources.map(resourceId));
+  const floored = (r: Resource): boolean => ids.has(resourceId(r));
   async function wrote<T>(resource: Resource, write: () => Promise<T>): Promise<T> {
     if (!floored(resource)) return write();
     let answer: T;
@@ -185,8 +183,7 @@ export function flooredKube(
     else floors.raise(rv, resource);
     return answer;
   }
-  return {
-    get: (resource, ref) => kube.get(resource, ref),
+  return wrappedWrites(kube, wrote, {
     async list<T extends KubeObject>(resource: Resource<T>, options: ListOptions = {}): Promise<Listed<T>> {
       if (!floored(resource) || options.continue !== undefined || options.resourceVersion !== undefined)
         return kube.list(resource, options);
@@ -210,13 +207,5 @@ export function flooredKube(
       floors.note(resource, listed.resourceVersion, true, clock(), generation);
       return listed;
     },
-    create: (resource, object) => wrote(resource, () => kube.create(resource, object)),
-    replace: (resource, object, options) => wrote(resource, () => kube.replace(resource, object, options)),
-    patch: (resource, ref, patch, options) =>
-      wrote(resource, () => kube.patch(resource, ref, patch, options)),
-    delete: (resource, ref, preconditions, options) =>
-      wrote(resource, () => kube.delete(resource, ref, preconditions, options)),
-    recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
-    serverVersion: () => kube.serverVersion(),
-  };
+  });
 }

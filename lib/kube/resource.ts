@@ -39,6 +39,14 @@ export interface Resource<T extends KubeObject = KubeObject> {
 export type ObjectOf<R> = R extends Resource<infer T> ? T : never;
 
 /**
+ * A resource's identity whatever its version: `<plural>.<group>` (`pods.` for the core group), as RBAC and CRD names
+ * spell it. Kept on lease items by ./listFloors.ts: changing it changes their text.
+ */
+export function resourceId(resource: Pick<Resource, 'plural' | 'group'>): string {
+  return `${resource.plural}.${resource.group}`;
+}
+
+/**
  * Which object of a resource: its name, and its namespace for a namespaced resource (ignored for a cluster-scoped
  * one).
  */

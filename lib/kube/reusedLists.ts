@@ -16,14 +16,12 @@
  * name) drops every answer: its successor's revisions are others.
  */
 import { LIST_FLOOR_TTL_MS } from './listFloors.js';
-import type { KubeObject, Resource } from './resource.js';
+import { resourceId, type KubeObject, type Resource } from './resource.js';
 import type { KubeClient, Listed, ListOptions } from './types.js';
+import { wrappedWrites } from './wrappedWrites.js';
 
 /** How long after its answer a LIST is reused, ms: as long as a floor lasts before its next quorum read. */
 export const REUSED_LIST_TTL_MS = LIST_FLOOR_TTL_MS;
-
-/** Identity of a resource: `<plural>.<group>`. */
-const resourceId = (r: Resource): string => `${r.plural}.${r.group}`;
 
 /** Identity of a query of a resource: namespace, label and field selectors, page size. */
 const queryId = (options: ListOptions): string =>
@@ -126,7 +124,7 @@ export function reusingKube(
     if (reused(resource)) lists.drop(resource);
     return write();
   }
-  return {
+  return wrappedWrites(kube, wrote, {
     async get(resource, ref) {
       const got = await kube.get(resource, ref);
       lists.sawObject(resource, ref.namespace, ref.name, got?.metadata.uid);
@@ -142,13 +140,5 @@ export function reusingKube(
       lists.keep(resource, options, listed, clock(), drops);
       return listed;
     },
-    create: (resource, object) => wrote(resource, () => kube.create(resource, object)),
-    replace: (resource, object, options) => wrote(resource, () => kube.replace(resource, object, options)),
-    patch: (resource, ref, patch, options) =>
-      wrote(resource, () => kube.patch(resource, ref, patch, options)),
-    delete: (resource, ref, preconditions, options) =>
-      wrote(resource, () => kube.delete(resource, ref, preconditions, options)),
-    recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
-    serverVersion: () => kube.serverVersion(),
-  };
+  });
 }
