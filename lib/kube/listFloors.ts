@@ -10,7 +10,7 @@
  * - the resourceVersion of every write through the client (a pass sees its own writes; a write that failed or
  *   whose answer has none, a delete, drops the floor: the next LIST is a quorum read);
  * - the resourceVersion of the change that woke the invocation (lib/reconcile/reconcile.ts `startingFloors`): that
- *   change is in the answer; a dirty mark carries none, so the pass after one reads by quorum;
+ *   change is in the answer; so is that of a dirty mark of an owned change (lib/reconcile/reconcile.ts `markOf`);
  * - carried from one invocation to the next on the lease item ({@link ListFloors.carried}), only through a release
  *   (a holder that died may have seen more than it stored).
  * A floor lasts {@link LIST_FLOOR_TTL_MS} from its quorum read, then the next LIST is a quorum read: what another

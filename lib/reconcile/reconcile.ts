@@ -23,6 +23,8 @@ import {
   type AcquireResult,
   type Lease,
   type LeaseStore,
+  type DirtyMark,
+  type DirtyMarks,
   type ReleaseOptions,
 } from '../state/index.js';
 import {
@@ -263,13 +265,13 @@ function secondsLeft(wait: Wait, nowMs: number): number {
  * invocation marked the lease dirty (the flag is cleared: the pass that follows reads the world after every mark so
  * far, as after a `'dirty'` release). A poll that fails in DynamoDB is logged and the sleep goes on: the wait ends
  * at its time anyway, and the release still reads the flag.
- * @returns whether it woke early for a mark
+ * @returns the marks it woke early for, else false
  * @throws FencedOutError when the lease was taken over meanwhile
  */
 async function sleepUnlessMarked<D extends LoopDeps, P, Scope>(
   run: Run<D, P, Scope>,
   ms: number,
-): Promise<boolean> {
+): Promise<DirtyMarks | false> {
   const { deps } = run;
   const poll = deps.dirtyPollMs ?? 0;
   if (poll <= 0) {
@@ -284,7 +286,8 @@ async function sleepUnlessMarked<D extends LoopDeps, P, Scope>(
     left = Math.min(left - step, end - deps.clock());
     if (left <= 0) return false;
     try {
-      if (await deps.leases.takeDirty(run.env.lease)) return true;
+      const marks = await deps.leases.takeDirty(run.env.lease);
+      if (marks) return marks;
     } catch (e) {
       if (!(e instanceof StateStoreError)) throw e;
       deps.log.debug('dirty-flag poll failed; sleeping on', { ...run.key, error: e.message });
@@ -336,8 +339,9 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
     const left = secondsLeft(wait, now);
     if (left <= deps.maxInlineWaitSeconds && now + left * 1000 < deps.deadlineMs) {
       const ms = Math.ceil(left * 1000);
-      if (await sleepUnlessMarked(run, ms)) {
-        run.env.listFloors?.forget();
+      const marks = await sleepUnlessMarked(run, ms);
+      if (marks) {
+        floorsAfterMarks(run.env.listFloors, marks);
         cutShortDueMs = now + ms;
       }
       continue;
@@ -440,6 +444,29 @@ export function startingFloors(carried: string | undefined, request: ReconcileRe
 }
 
 /**
+ * The dirty mark a request leaves on a lease it found held ({@link DirtyMark}, docs/architecture.md#list-floors): a
+ * `Resync` or a request without a resourceVersion asks the holder for a quorum read; a change of an owned or mapped
+ * object, for LISTs at least as new as it; a change of the reconciled object itself or a timer asks nothing of the
+ * LISTs (every pass reads the object by a quorum GET, and an informer-fed controller reads its pods no fresher).
+ */
+export function markOf(request: ReconcileRequest): DirtyMark {
+  if (request.reason === 'Resync' || request.resourceVersion === undefined) return 'quorum';
+  if (request.reason === 'ObjectChanged' || request.reason === 'Requeue') return 'none';
+  return { resourceVersion: request.resourceVersion };
+}
+
+/**
+ * The invocation's floors after it took dirty marks ({@link DirtyMarks}): forgotten when one asked for a quorum
+ * read (or came without any, from an older writer), else raised to the newest marked change (that change is in
+ * the next answers, on any API server), else kept.
+ */
+export function floorsAfterMarks(floors: ListFloors | undefined, marks: DirtyMarks): void {
+  if (floors === undefined) return;
+  if (marks.quorum) floors.forget();
+  else if (marks.resourceVersion !== undefined) floors.raise(marks.resourceVersion);
+}
+
+/**
  * Releases the run's lease, storing its failure count and LIST floors; a release that fails in DynamoDB (review finding 10) is not
  * thrown but backed off. The lease then stays this invocation's until it runs out, and every event meanwhile only
  * marks it, so the key is requeued for 1 s after the lease's end, or after the backoff of the failure count plus
@@ -509,7 +536,13 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
   const key = objectKeyOf(request);
   let acquired: AcquireResult;
   try {
-    acquired = await deps.leases.acquire(key, deps.holder, deps.leaseDurationMs, deps.clock());
+    acquired = await deps.leases.acquire(
+      key,
+      deps.holder,
+      deps.leaseDurationMs,
+      deps.clock(),
+      markOf(request),
+    );
   } catch (e) {
     if (!(e instanceof StateStoreError)) throw e;
     return acquireFailed(deps, request, e);
@@ -559,10 +592,13 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       // the timer is scheduled before the release (review finding 17): a kill between the two leaves a lease that
       // runs out and a timer that fires, never a free lease and no timer
       if (timer !== undefined) await requeue(timer.seconds, timer.fromMs);
-      const released = await releaseOrBackOff(run, requeue);
+      let marks: DirtyMarks = { quorum: true };
+      const released = await releaseOrBackOff(run, requeue, {
+        onMarks: (taken) => (marks = taken),
+      });
       if (released !== 'dirty') return run.outcome;
-      // the marks carry no resourceVersion: the next pass reads by quorum what they changed
-      run.env.listFloors?.forget();
+      // the next pass reads at least what the marks changed
+      floorsAfterMarks(run.env.listFloors, marks);
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
       if (exhausted(run)) {
         if (timer === undefined || secondsLeft(timer, deps.clock()) > 1) await requeue(1);

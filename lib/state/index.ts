@@ -23,6 +23,8 @@ export {
 } from './errors.js';
 export type {
   AcquireResult,
+  DirtyMark,
+  DirtyMarks,
   ExpectationStore,
   Expectations,
   Lease,

@@ -6,6 +6,8 @@
  * - only the holder with the current token may renew, save under, or release it.
  */
 
+import type { DirtyMark, DirtyMarks } from './ports.js';
+
 /** `expiresAt` of a released lease: free for anyone, and distinguishable from an expired one. */
 export const RELEASED_AT = 0;
 
@@ -29,4 +31,39 @@ export function checkLeaseTiming(operation: string, durationMs: number, nowMs: n
 export function checkFailures(operation: string, failures: number): void {
   if (!Number.isInteger(failures) || failures < 0)
     throw new RangeError(`${operation}: failures must be an integer ≥ 0, got ${failures}`);
+}
+
+/** Digits of a mark's resourceVersion as stored: etcd's int64 revision has at most 19, so text order is number order. */
+const MARK_DIGITS = 20;
+const DECIMAL = /^[0-9]{1,20}$/;
+
+/**
+ * A {@link DirtyMark}'s resourceVersion as the DynamoDB adapter stores it (zero-padded to 20 digits, so a string
+ * comparison orders them as numbers and none loses precision as a JavaScript number would), or `undefined` when it is
+ * not etcd's decimal revision (such a mark asks for a quorum read). `none` is stored as all zeros.
+ */
+export function storedMarkVersion(mark: Exclude<DirtyMark, 'quorum'>): string | undefined {
+  if (mark === 'none') return '0'.repeat(MARK_DIGITS);
+  if (!DECIMAL.test(mark.resourceVersion)) return undefined;
+  return mark.resourceVersion.padStart(MARK_DIGITS, '0');
+}
+
+/**
+ * What the stored marks say ({@link DirtyMarks}): `quorum` when one asked for it, or when the flag was set with no
+ * mark at all (a writer of an older version: read by quorum, as before marks existed); else the newest
+ * resourceVersion, absent when every mark was `none`.
+ * @param stored the stored resourceVersion ({@link storedMarkVersion}), if any
+ */
+export function marksOf(quorum: boolean | undefined, stored: string | undefined): DirtyMarks {
+  if (quorum === true || stored === undefined || !DECIMAL.test(stored)) return { quorum: true };
+  const rv = stored.replace(/^0+/, '');
+  return rv === '' ? { quorum: false } : { quorum: false, resourceVersion: rv };
+}
+
+/** `marks` with `mark` folded in: the in-memory adapter's marks, as the DynamoDB adapter's attributes fold them. */
+export function foldMark(marks: DirtyMarks | undefined, mark: DirtyMark): DirtyMarks {
+  const stored = mark === 'quorum' ? undefined : storedMarkVersion(mark);
+  if (stored === undefined || marks?.quorum === true) return { quorum: true };
+  const held = marks?.resourceVersion?.padStart(MARK_DIGITS, '0');
+  return marksOf(false, held !== undefined && held > stored ? held : stored);
 }

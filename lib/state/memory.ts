@@ -7,6 +7,7 @@ import { FencedOutError } from './errors.js';
 import { objectKeyString, itemKey, SK } from './itemKeys.js';
 import type {
   AcquireResult,
+  DirtyMarks,
   ExpectationStore,
   Expectations,
   Lease,
@@ -15,13 +16,15 @@ import type {
   ScaleDownLedger,
 } from './ports.js';
 import type { ObjectKey } from '../core/objectKey.js';
-import { checkFailures, checkLeaseTiming, RELEASED_AT } from './leaseProtocol.js';
+import { checkFailures, checkLeaseTiming, foldMark, RELEASED_AT } from './leaseProtocol.js';
 
 interface LeaseRecord {
   holder: string;
   token: number;
   expiresAt: number;
   dirty: boolean;
+  /** What the marks since the flag was last cleared say (absent while it is clear). */
+  marks?: DirtyMarks;
   failures: number;
   eventCorrelation?: string;
   listFloors?: string;
@@ -77,7 +80,7 @@ export function createMemoryStores(): MemoryStores {
 
   return {
     leases: {
-      async acquire(key: ObjectKey, holder, durationMs, nowMs): Promise<AcquireResult> {
+      async acquire(key: ObjectKey, holder, durationMs, nowMs, mark = 'quorum'): Promise<AcquireResult> {
         checkLeaseTiming('lease.acquire', durationMs, nowMs);
         const pk = objectKeyString(key);
         const old = leases.get(pk);
@@ -108,6 +111,7 @@ export function createMemoryStores(): MemoryStores {
           };
         }
         old.dirty = true;
+        old.marks = foldMark(old.marks, mark);
         return { acquired: false, heldBy: old.holder, expiresAt: old.expiresAt };
       },
       async renew(lease, durationMs, nowMs) {
@@ -132,8 +136,11 @@ export function createMemoryStores(): MemoryStores {
         else if (options?.eventCorrelation !== undefined) cur.eventCorrelation = options.eventCorrelation;
         if (options?.listFloors === undefined) delete cur.listFloors;
         else cur.listFloors = options.listFloors;
+        const marks = cur.marks ?? { quorum: true };
+        delete cur.marks;
         if (cur.dirty && !options?.requeued) {
           cur.dirty = false;
+          options?.onMarks?.(marks);
           return 'dirty';
         }
         cur.dirty = false;
@@ -143,8 +150,10 @@ export function createMemoryStores(): MemoryStores {
       async takeDirty(lease) {
         const cur = owned('lease.takeDirty', lease);
         if (!cur.dirty) return false;
+        const marks = cur.marks ?? { quorum: true };
+        delete cur.marks;
         cur.dirty = false;
-        return true;
+        return marks;
       },
     },
     expectations: {

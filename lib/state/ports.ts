@@ -37,14 +37,20 @@ export interface LeaseStore {
    * increments on every acquire and `dirty` is reset (the caller reads the world after this call). If the
    * previous lease was not released (a takeover), the `expectations` and `scaledown` fences are raised to the
    * new token, so the previous holder's later writes fail with FencedOutError.
-   * If another live holder has it, set its `dirty` flag (so the holder re-runs before releasing) and return
-   * `acquired: false`.
+   * If another live holder has it, set its `dirty` flag (so the holder re-runs before releasing), add `mark` to the
+   * marks the holder takes with the flag ({@link DirtyMark}, {@link DirtyMarks}) and return `acquired: false`.
    * @param durationMs lease length in ms, > 0
    * @param nowMs the caller's clock, epoch ms
    * @throws StateStoreError on DynamoDB failures
    * @throws InvalidStateKeyError when the key has an empty part or a part containing `#`
    */
-  acquire(key: ObjectKey, holder: string, durationMs: number, nowMs: number): Promise<AcquireResult>;
+  acquire(
+    key: ObjectKey,
+    holder: string,
+    durationMs: number,
+    nowMs: number,
+    mark?: DirtyMark,
+  ): Promise<AcquireResult>;
   /**
    * Extend the lease to `nowMs + durationMs` (epoch ms). A lease that expired but was not taken over is still the
    * holder's (its token did not move) and is extended; a released one is not revived.
@@ -54,8 +60,9 @@ export interface LeaseStore {
    */
   renew(lease: Lease, durationMs: number, nowMs: number): Promise<Lease>;
   /**
-   * Release only if `dirty` is false → `'released'`. If `dirty` is true: clear it (conditional on our token) and
-   * return `'dirty'`: the caller must reconcile again before releasing, so no event is lost.
+   * Release only if `dirty` is false → `'released'`. If `dirty` is true: clear it and its marks (conditional on our
+   * token, one write that answers the marks it cleared, handed to `options.onMarks`) and return `'dirty'`: the
+   * caller must reconcile again before releasing, so no event is lost.
    * @param failures when given, stored on the lease item in the same write (either outcome) as the consecutive
    *   failed passes the next {@link acquire} returns (docs/reliability.md#backoff); when omitted the stored count
    *   is kept. An integer ≥ 0.
@@ -66,14 +73,34 @@ export interface LeaseStore {
   release(lease: Lease, failures?: number, options?: ReleaseOptions): Promise<'released' | 'dirty'>;
   /**
    * Whether another invocation marked the lease dirty since it was taken (or since the last call that returned
-   * true); when it did, clear the flag (conditional on our token) and return true: the caller must then read the
-   * world again, as after a `'dirty'` {@link release}, and that read covers every mark so far. Lets a holder waiting
-   * inside its invocation wake for an event instead of sleeping out the wait (docs/reliability.md#lease-hand-off).
-   * One strongly consistent read, plus one conditional write only when the flag is set.
+   * marks); when it did, clear the flag and its marks (conditional on our token) and return what the marks say
+   * ({@link DirtyMarks}): the caller must then read the world again, as after a `'dirty'` {@link release}, and that
+   * read covers every mark so far. Lets a holder waiting inside its invocation wake for an event instead of sleeping
+   * out the wait (docs/reliability.md#lease-hand-off). One strongly consistent read, plus one conditional write only
+   * when the flag is set.
+   * @returns `false` when not marked
    * @throws FencedOutError if the lease was taken over (token or holder changed)
    * @throws StateStoreError on DynamoDB failures
    */
-  takeDirty(lease: Lease): Promise<boolean>;
+  takeDirty(lease: Lease): Promise<DirtyMarks | false>;
+}
+
+/**
+ * What an invocation that found the lease held says its change needs of the holder's next reads
+ * (docs/architecture.md#list-floors): `quorum` — a change without a resourceVersion (a resync, a request without
+ * one): read by quorum; `{ resourceVersion }` — a change of an owned or mapped object at that resourceVersion (etcd's
+ * decimal revision): the next LISTs must be at least that new; `none` — nothing the LISTs must reach (a change of the
+ * reconciled object itself, which every pass reads by a quorum GET, or a timer).
+ */
+export type DirtyMark = 'quorum' | 'none' | { resourceVersion: string };
+
+/**
+ * The marks taken with a dirty flag, folded: `quorum` when any mark was one (or a mark written by a version that
+ * wrote none), else the newest `resourceVersion` among them, if any.
+ */
+export interface DirtyMarks {
+  quorum: boolean;
+  resourceVersion?: string;
 }
 
 /** How {@link LeaseStore.release} treats the dirty flag, and what else it stores on the lease item. */
@@ -98,6 +125,8 @@ export interface ReleaseOptions {
    * marking the lease (review finding 18; why no event is lost: docs/reliability.md#lease-hand-off).
    */
   requeued?: boolean;
+  /** Called with the marks a `'dirty'` release cleared ({@link DirtyMarks}), before it returns. */
+  onMarks?: (marks: DirtyMarks) => void;
 }
 
 /** One issued but not yet observed write. */

@@ -24,8 +24,11 @@ export interface LeaseTake {
   nowMs: number;
   /** `ALL_OLD` (to see whether the previous lease was released) or `ALL_NEW`. */
   returnValues: 'ALL_OLD' | 'ALL_NEW';
-  /** More of the same `SET`, e.g. `#dirty = :false` with its names and values. */
-  extraSet?: { names: Record<string, string>; values: Item; set: string };
+  /**
+   * More of the same `SET`, e.g. `#dirty = :false` with its names and values, and attributes to `REMOVE` (names
+   * joined by `, `, e.g. `#markRv`).
+   */
+  extraSet?: { names: Record<string, string>; values: Item; set: string; remove?: string };
 }
 
 /**
@@ -44,7 +47,8 @@ export async function takeLease(at: ItemWrite, take: LeaseTake): Promise<WriteRe
     operation,
     pk,
     sk,
-    `SET #holder = :me, #expiresAt = :exp, #ttl = :ttl${extraSet.set ? `, ${extraSet.set}` : ''} ADD #token :one`,
+    `SET #holder = :me, #expiresAt = :exp, #ttl = :ttl${extraSet.set ? `, ${extraSet.set}` : ''}` +
+      `${extraSet.remove ? ` REMOVE ${extraSet.remove}` : ''} ADD #token :one`,
     {
       condition: 'attribute_not_exists(#pk) OR #expiresAt <= :now OR #holder = :me',
       names: {
@@ -73,6 +77,7 @@ export async function takeLease(at: ItemWrite, take: LeaseTake): Promise<WriteRe
  * @param owner e.g. the `Lease` being renewed or released (only `holder` and `token` are read)
  * @param update a `SET …` expression; its names and values are merged with the ownership condition's
  * @param extraCondition ANDed to the ownership condition (e.g. `#dirty = :false`)
+ * @param returnValues `ALL_OLD` to get the item as it was before the update (none by default)
  * @returns the write result (`ok: false` when not owned, or `extraCondition` failed)
  * @throws StateStoreError on DynamoDB failures
  */
@@ -81,12 +86,20 @@ export function updateIfOwned(
   owner: LeaseOwner,
   update: { expression: string; names?: Record<string, string>; values?: Item },
   extraCondition?: string,
+  returnValues?: 'ALL_OLD',
 ): Promise<WriteResult> {
-  return at.table.update(at.operation, at.pk, at.sk, update.expression, {
-    condition: `#holder = :me AND #token = :token${extraCondition ? ` AND ${extraCondition}` : ''}`,
-    names: { '#holder': 'holder', '#token': 'token', ...update.names },
-    values: { ':me': owner.holder, ':token': owner.token, ...update.values },
-  });
+  return at.table.update(
+    at.operation,
+    at.pk,
+    at.sk,
+    update.expression,
+    {
+      condition: `#holder = :me AND #token = :token${extraCondition ? ` AND ${extraCondition}` : ''}`,
+      names: { '#holder': 'holder', '#token': 'token', ...update.names },
+      values: { ':me': owner.holder, ':token': owner.token, ...update.values },
+    },
+    returnValues,
+  );
 }
 
 /** The error for a write to lease item `at` by an `owner` that no longer holds it. */

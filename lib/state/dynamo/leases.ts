@@ -3,7 +3,8 @@
  * (monotonic fencing token), `expiresAt` (epoch ms), `dirty`, `failures` (consecutive failed passes, written by a
  * release, docs/reliability.md#backoff), `eventCorrelation` (the holder's Event correlation state as opaque text,
  * written by a release, docs/reliability.md#event-folding), `listFloors` (the holder's LIST floors as opaque text,
- * written by a release, docs/architecture.md#list-floors) and `ttl` (epoch s, GC only). Single-item conditional
+ * written by a release, docs/architecture.md#list-floors), `markRv` / `markQuorum` (what the dirty flag's marks ask of
+ * the holder's next reads, lib/state/leaseProtocol.ts; cleared with the flag) and `ttl` (epoch s, GC only). Single-item conditional
  * UpdateItems only; the protocol is lib/state/leaseProtocol.ts, written as DynamoDB expressions in ./leaseItem.ts.
  *
  * A released lease keeps its item (with `expiresAt = 0`) so the token keeps counting up; deleting it would
@@ -13,12 +14,18 @@ import * as z from 'zod';
 import type { ObjectKey } from '../../core/objectKey.js';
 import { StateStoreError } from '../errors.js';
 import { objectKeyString, itemKey, SK } from '../itemKeys.js';
-import { checkFailures, checkLeaseTiming, RELEASED_AT } from '../leaseProtocol.js';
-import type { AcquireResult, Lease, LeaseStore, ReleaseOptions } from '../ports.js';
+import {
+  checkFailures,
+  checkLeaseTiming,
+  marksOf,
+  RELEASED_AT,
+  storedMarkVersion,
+} from '../leaseProtocol.js';
+import type { AcquireResult, DirtyMark, DirtyMarks, Lease, LeaseStore, ReleaseOptions } from '../ports.js';
 import { raiseFence } from './fence.js';
 import { lostLease, RELEASE_UPDATE, takeLease, updateIfOwned } from './leaseItem.js';
 import type { ItemWrite } from './itemWrite.js';
-import { decodeItem, gcTtl, type Item, type StateTable, type WriteResult } from './table.js';
+import { decodeItem, gcTtl, type Item, type StateTable } from './table.js';
 
 /** How often acquire retries when the lease is freed between its two writes. */
 const MAX_ATTEMPTS = 5;
@@ -31,7 +38,13 @@ const LeaseItem = z.object({
   failures: z.number().int().nonnegative().optional(),
   eventCorrelation: z.string().optional(),
   listFloors: z.string().optional(),
+  markRv: z.string().optional(),
+  markQuorum: z.boolean().optional(),
 });
+
+/** The marks' attributes (lib/state/leaseProtocol.ts `storedMarkVersion`), removed whenever the flag is cleared. */
+const MARK_NAMES = { '#markRv': 'markRv', '#markQuorum': 'markQuorum' };
+const MARKS_REMOVED = '#markRv, #markQuorum';
 
 /** An update expression's parts: ` , #a = :a` for its SET clause, ` REMOVE #b` after it, and their names and values. */
 interface UpdateParts {
@@ -57,7 +70,9 @@ function carriedParts(
     parts.names['#failures'] = 'failures';
     parts.values[':failures'] = failures;
   }
-  const removed: string[] = [];
+  // every write that clears the flag clears its marks (a release, a cleared flag)
+  const removed: string[] = [MARKS_REMOVED];
+  Object.assign(parts.names, MARK_NAMES);
   if (eventCorrelation === null) {
     removed.push('#eventCorrelation');
     parts.names['#eventCorrelation'] = 'eventCorrelation';
@@ -72,38 +87,112 @@ function carriedParts(
     parts.set += ', #listFloors = :listFloors';
     parts.values[':listFloors'] = listFloors;
   }
-  if (removed.length > 0) parts.remove = ` REMOVE ${removed.join(', ')}`;
+  parts.remove = ` REMOVE ${removed.join(', ')}`;
   return parts;
 }
 
 /**
- * Clears the lease's dirty flag while `lease` still holds it and the flag is set, with `carried` in the same write:
- * the second step of a release, and a {@link LeaseStore.takeDirty} that found the flag set.
- * @returns the write result (`ok: false` when not owned or not dirty)
+ * Clears the lease's dirty flag and its marks while `lease` still holds it and the flag is set, with `carried` in the
+ * same write: the second step of a release, and a {@link LeaseStore.takeDirty} that found the flag set.
+ * @returns the marks it cleared, or `undefined` when not owned or not dirty
  * @throws StateStoreError on DynamoDB failures
  */
-function clearDirtyIfOwned(
+async function clearDirtyIfOwned(
   at: ItemWrite,
   lease: Lease,
-  carried: UpdateParts = { set: '', remove: '', names: {}, values: {} },
-): Promise<WriteResult> {
-  return updateIfOwned(
+  carried: UpdateParts = carriedParts(undefined, undefined, undefined),
+  keepFloors = false,
+): Promise<DirtyMarks | undefined> {
+  // a takeDirty keeps the floors the item holds (none while the lease is held: the acquire did not write them)
+  const remove = keepFloors ? ` REMOVE ${MARKS_REMOVED}` : carried.remove;
+  const names = keepFloors ? { ...MARK_NAMES } : carried.names;
+  const cleared = await updateIfOwned(
     at,
     lease,
     {
-      expression: 'SET #dirty = :false' + carried.set + carried.remove,
-      names: { '#dirty': 'dirty', ...carried.names },
+      expression: 'SET #dirty = :false' + carried.set + remove,
+      names: { '#dirty': 'dirty', ...names },
       values: { ':false': false, ':true': true, ...carried.values },
     },
     '#dirty = :true',
+    'ALL_OLD',
   );
+  if (!cleared.ok) return undefined;
+  const old = cleared.attributes
+    ? decodeItem(LeaseItem, cleared.attributes, at.operation, at.pk, at.sk)
+    : undefined;
+  return marksOf(old?.markQuorum, old?.markRv);
+}
+
+/**
+ * Sets the dirty flag of a lease another live holder has, folding `mark` into its marks (lib/state/leaseProtocol.ts):
+ * a `quorum` mark (or one whose resourceVersion is not decimal) sets `markQuorum`; a resourceVersion replaces an
+ * older stored one, and where a newer one is stored already (or the write raced a clear) a second write keeps
+ * whichever is there; `none` stores zeros unless something is stored.
+ * @returns the item after the mark, or `undefined` when the lease was free by then (the caller takes it)
+ * @throws StateStoreError on DynamoDB failures
+ */
+async function markHeld(
+  table: StateTable,
+  op: string,
+  pk: string,
+  holder: string,
+  nowMs: number,
+  mark: DirtyMark,
+): Promise<Item | undefined> {
+  const base = {
+    condition: 'attribute_exists(#pk) AND #expiresAt > :now AND #holder <> :me',
+    names: { '#pk': 'pk', '#expiresAt': 'expiresAt', '#holder': 'holder', '#dirty': 'dirty' },
+    values: { ':true': true, ':now': nowMs, ':me': holder },
+  };
+  const stored = mark === 'quorum' ? undefined : storedMarkVersion(mark);
+  const write = (update: string, names: Record<string, string>, values: Item, also = '') =>
+    table.update(
+      op,
+      pk,
+      SK.lease,
+      update,
+      {
+        condition: base.condition + also,
+        names: { ...base.names, ...names },
+        values: { ...base.values, ...values },
+      },
+      'ALL_NEW',
+    );
+  if (stored === undefined) {
+    const marked = await write(
+      'SET #dirty = :true, #markQuorum = :true',
+      { '#markQuorum': 'markQuorum' },
+      {},
+    );
+    return marked.ok ? marked.attributes : undefined;
+  }
+  const names = { '#markRv': 'markRv' };
+  const values = { ':rv': stored };
+  if (mark !== 'none') {
+    const raised = await write(
+      'SET #dirty = :true, #markRv = :rv',
+      names,
+      values,
+      ' AND (attribute_not_exists(#markRv) OR #markRv < :rv)',
+    );
+    if (raised.ok) return raised.attributes;
+  }
+  const kept = await write('SET #dirty = :true, #markRv = if_not_exists(#markRv, :rv)', names, values);
+  return kept.ok ? kept.attributes : undefined;
 }
 
 /** {@link LeaseStore} on the state table. */
 export class DynamoLeaseStore implements LeaseStore {
   constructor(private readonly table: StateTable) {}
 
-  async acquire(key: ObjectKey, holder: string, durationMs: number, nowMs: number): Promise<AcquireResult> {
+  async acquire(
+    key: ObjectKey,
+    holder: string,
+    durationMs: number,
+    nowMs: number,
+    mark: DirtyMark = 'quorum',
+  ): Promise<AcquireResult> {
     const op = 'lease.acquire';
     checkLeaseTiming(op, durationMs, nowMs);
     const pk = objectKeyString(key);
@@ -115,7 +204,12 @@ export class DynamoLeaseStore implements LeaseStore {
         durationMs,
         nowMs,
         returnValues: 'ALL_OLD',
-        extraSet: { set: '#dirty = :false', names: { '#dirty': 'dirty' }, values: { ':false': false } },
+        extraSet: {
+          set: '#dirty = :false',
+          remove: MARKS_REMOVED,
+          names: { '#dirty': 'dirty', ...MARK_NAMES },
+          values: { ':false': false },
+        },
       });
       if (taken.ok) {
         const old = taken.attributes ? decodeItem(LeaseItem, taken.attributes, op, pk, SK.lease) : undefined;
@@ -138,20 +232,9 @@ export class DynamoLeaseStore implements LeaseStore {
             : { listFloors: old.listFloors }),
         };
       }
-      const marked = await this.table.update(
-        op,
-        pk,
-        SK.lease,
-        'SET #dirty = :true',
-        {
-          condition: 'attribute_exists(#pk) AND #expiresAt > :now AND #holder <> :me',
-          names: { '#pk': 'pk', '#expiresAt': 'expiresAt', '#holder': 'holder', '#dirty': 'dirty' },
-          values: { ':true': true, ':now': nowMs, ':me': holder },
-        },
-        'ALL_NEW',
-      );
-      if (marked.ok && marked.attributes) {
-        const cur = decodeItem(LeaseItem, marked.attributes, op, pk, SK.lease);
+      const marked = await markHeld(this.table, op, pk, holder, nowMs, mark);
+      if (marked) {
+        const cur = decodeItem(LeaseItem, marked, op, pk, SK.lease);
         return { acquired: false, heldBy: cur.holder, expiresAt: cur.expiresAt };
       }
       // The holder released (or its lease expired) between the two writes: try to take it again.
@@ -213,11 +296,12 @@ export class DynamoLeaseStore implements LeaseStore {
     // the second step of the release protocol, taken only when the first found the dirty flag set
     // (docs/architecture.md#lib-state)
     const cleared = await clearDirtyIfOwned(at, lease, count);
-    if (cleared.ok) return 'dirty';
-    throw lostLease(at, lease);
+    if (cleared === undefined) throw lostLease(at, lease);
+    options?.onMarks?.(cleared);
+    return 'dirty';
   }
 
-  async takeDirty(lease: Lease): Promise<boolean> {
+  async takeDirty(lease: Lease): Promise<DirtyMarks | false> {
     const op = 'lease.takeDirty';
     const pk = objectKeyString(lease.key);
     const at = { table: this.table, operation: op, pk, sk: SK.lease };
@@ -226,9 +310,9 @@ export class DynamoLeaseStore implements LeaseStore {
     const cur = raw ? decodeItem(LeaseItem, raw, op, pk, SK.lease) : undefined;
     if (!cur || cur.holder !== lease.holder || cur.token !== lease.token) throw lostLease(at, lease);
     if (!cur.dirty) return false;
-    const cleared = await clearDirtyIfOwned(at, lease);
+    const cleared = await clearDirtyIfOwned(at, lease, undefined, true);
     // only the holder clears the flag: a refused clear means the lease changed hands since the read
-    if (cleared.ok) return true;
+    if (cleared !== undefined) return cleared;
     throw lostLease(at, lease);
   }
 }

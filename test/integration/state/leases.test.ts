@@ -82,7 +82,8 @@ describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, ()
     const lease = await acquired(stores.leases, 'inv-a', T0);
     await expect(stores.leases.takeDirty(lease)).resolves.toBe(false);
     await stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1000);
-    await expect(stores.leases.takeDirty(lease)).resolves.toBe(true);
+    // a mark without a change of its own to read asks for a quorum read, as before marks existed
+    await expect(stores.leases.takeDirty(lease)).resolves.toEqual({ quorum: true });
     expect(await item(PK, 'lease')).toMatchObject({
       holder: 'inv-a',
       token: 1,
@@ -91,6 +92,38 @@ describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, ()
     });
     await expect(stores.leases.takeDirty(lease)).resolves.toBe(false);
     await expect(stores.leases.release(lease)).resolves.toBe('released');
+  });
+
+  test('marks fold to the newest resourceVersion of an owned change; a quorum mark wins; the take and the release clear them (docs/architecture.md#list-floors)', async () => {
+    const { stores, item } = await fx.fresh();
+    const lease = await acquired(stores.leases, 'inv-a', T0);
+    const mark = (holder: string, m: Parameters<typeof stores.leases.acquire>[4]) =>
+      stores.leases.acquire(KEY, holder, DURATION, T0 + 1000, m);
+    await mark('inv-b', { resourceVersion: '1200' });
+    await mark('inv-c', { resourceVersion: '999' }); // older, and shorter as text: kept below 1200
+    await mark('inv-d', 'none');
+    expect(await item(PK, 'lease')).toMatchObject({ dirty: true, markRv: '00000000000000001200' });
+    await expect(stores.leases.takeDirty(lease)).resolves.toEqual({ quorum: false, resourceVersion: '1200' });
+    expect(await item(PK, 'lease')).not.toHaveProperty('markRv');
+    // a change of the object itself alone asks nothing of the LISTs
+    await mark('inv-e', 'none');
+    await expect(stores.leases.takeDirty(lease)).resolves.toEqual({ quorum: false });
+    // a resync's mark (or a resourceVersion that is not etcd's decimal revision) asks for a quorum read
+    await mark('inv-f', { resourceVersion: '1300' });
+    await mark('inv-g', { resourceVersion: 'abc' });
+    let taken: unknown;
+    await expect(stores.leases.release(lease, undefined, { onMarks: (m) => (taken = m) })).resolves.toBe(
+      'dirty',
+    );
+    expect(taken).toEqual({ quorum: true });
+    expect(await item(PK, 'lease')).not.toHaveProperty('markQuorum');
+    // a new holder starts without the old marks
+    await mark('inv-h', 'quorum');
+    await expect(stores.leases.release(lease, undefined, { requeued: true })).resolves.toBe('released');
+    const next = await acquired(stores.leases, 'inv-i', T0 + 2000);
+    expect(await item(PK, 'lease')).not.toHaveProperty('markQuorum');
+    await stores.leases.acquire(KEY, 'inv-j', DURATION, T0 + 2001, { resourceVersion: '1400' });
+    await expect(stores.leases.takeDirty(next)).resolves.toEqual({ quorum: false, resourceVersion: '1400' });
   });
 
   test('takeDirty throws FencedOutError once the lease was taken over, and leaves the new holder its flag', async () => {
@@ -186,6 +219,7 @@ describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, ()
       token: 1,
       expiresAt: T0 + 10_000 + 2 * DURATION,
       dirty: true,
+      markQuorum: true, // the refused acquire named no mark: a quorum read
       ttl: ttlOf(T0 + 10_000 + 2 * DURATION),
     });
   });

@@ -154,4 +154,43 @@ describe('LIST floors carried by the lease', () => {
     await w.invoke(request('OwnedObjectChanged', '150'));
     expect(w.lists).toEqual(['quorum', 'notOlderThan 200', 'quorum']);
   });
+
+  it("a mark of an owned change raises the next pass's floor to that change; of the object itself, keeps it (woken wait)", async () => {
+    const w = world();
+    await w.invoke(request('OwnedObjectChanged', '150'));
+    const marks = [
+      { resourceVersion: '500' },
+      { resourceVersion: '450' }, // older than the first: the floor stays at 500
+      'none' as const,
+    ];
+    let sleeps = 0;
+    await w.invoke(request('OwnedObjectChanged', '150'), {
+      firstWaitSeconds: 2,
+      afterSleep: async () => {
+        if (sleeps++ > 0) return;
+        for (const [i, mark] of marks.entries())
+          await w.stores.leases.acquire(KEY, `req-9/${i}`, 900_000, T0 + 1, mark);
+      },
+    });
+    expect(w.lists).toEqual(['quorum', 'notOlderThan 200', 'notOlderThan 500']);
+  });
+
+  it("a mark of the object's own change alone keeps the floor; a resync's mark among others reads by quorum ('dirty' release)", async () => {
+    const w = world();
+    await w.invoke(request('OwnedObjectChanged', '150'));
+    const marksOf = [['none'], ['none', { resourceVersion: '900' }, 'quorum']] as const;
+    let invocation = 0;
+    w.hooks.onList = async () => {
+      const marks = marksOf[invocation++];
+      for (const [i, mark] of (marks ?? []).entries())
+        await w.stores.leases.acquire(KEY, `req-9/${i}`, 900_000, T0 + 1, mark);
+    };
+    await w.invoke(request('OwnedObjectChanged', '150'));
+    expect(w.lists).toEqual([
+      'quorum',
+      'notOlderThan 200', // marked 'none' while it ran: the release is dirty, the floor kept
+      'notOlderThan 201', // marked 'none', 900 and 'quorum' while it ran: the quorum mark wins
+      'quorum',
+    ]);
+  });
 });

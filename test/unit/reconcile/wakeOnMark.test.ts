@@ -76,7 +76,7 @@ async function invoke(
     async takeDirty(lease) {
       try {
         const r = await real.takeDirty(lease);
-        run.polls.push(`${now - T0}:${r}`);
+        run.polls.push(`${now - T0}:${r === false ? false : JSON.stringify(r)}`);
         return r;
       } catch (e) {
         run.polls.push(`${now - T0}:${(e as Error).name}`);
@@ -126,7 +126,7 @@ describe('an inline wait woken by a dirty mark', () => {
   it('a mark during the wait starts the next pass at the next poll, and the flag it cleared does not run another', async () => {
     const run = await invoke({ dirtyPollMs: 250, during: markAfter(500) });
     expect(run.sleeps).toEqual([250, 250]);
-    expect(run.polls).toEqual(['250:false', '500:true']);
+    expect(run.polls).toEqual(['250:false', '500:{"quorum":true}']);
     expect(run.passesAt).toEqual([0, 500]);
     expect(run.released).toEqual(['released']);
     expect(run.result).toBe('reconciled');
