@@ -26,6 +26,7 @@ import {
   apiVersionOf,
   refText,
   resourcePath,
+  watchPath,
   type KubeObject,
   type ObjectRef,
   type Resource,
@@ -41,6 +42,7 @@ import {
   type Preconditions,
 } from './types.js';
 import type { ServerVersionInfo } from './version.js';
+import { watchOnce } from './watch.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 
@@ -225,6 +227,20 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
 
   return {
     get,
+
+    watch: (resource, options, onEvent) =>
+      watchOnce(
+        kc,
+        watchPath(resource, options.namespace),
+        {
+          resourceVersion: options.resourceVersion,
+          ...(options.labelSelector !== undefined ? { labelSelector: options.labelSelector } : {}),
+          timeoutSeconds: options.timeoutSeconds,
+          allowBookmarks: true,
+          signal: options.signal,
+        },
+        (type, object) => onEvent(type, object as unknown as KubeObject),
+      ),
 
     async list<T extends KubeObject>(resource: Resource<T>, options: ListOptions = {}) {
       const { namespace, labelSelector, fieldSelector, limit } = options;

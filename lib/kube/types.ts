@@ -7,6 +7,7 @@
 import type { JsonObject, JsonValue } from '../api/types.js';
 import type { KubeObject, ObjectRef, Resource } from './resource.js';
 import type { ServerVersionInfo } from './version.js';
+import type { WatchEventType, WatchResult } from './watch.js';
 
 export type { KubeObject, ObjectRef, Resource } from './resource.js';
 
@@ -132,6 +133,19 @@ export interface RecordEventOptions {
  * (RFC 3339 strings, unknown fields kept). `T` follows the resource: calls on `Resource<Pod>` take and return `Pod`s.
  * Objects are named by {@link ObjectRef}; a namespaced resource needs its namespace.
  */
+/** Query of {@link KubeClient.watch}: one collection, from a resourceVersion. */
+export interface WatchListOptions {
+  /** The collection's namespace (a namespaced resource), absent for every namespace. */
+  namespace?: string;
+  labelSelector?: string;
+  /** Where the watch starts: every change after it is delivered, in order. */
+  resourceVersion: string;
+  /** Server-side bound of the watch, seconds. */
+  timeoutSeconds: number;
+  /** Ends the watch early; it then resolves. */
+  signal: AbortSignal;
+}
+
 export interface KubeClient {
   /** GET one object; undefined when it does not exist (404). */
   get<T extends KubeObject>(resource: Resource<T>, ref: ObjectRef): Promise<T | undefined>;
@@ -188,6 +202,18 @@ export interface KubeClient {
    * OpenKruise reads it once at start (`NewRegistry`, pkg/client/registry.go).
    */
   serverVersion(): Promise<ServerVersionInfo | undefined>;
+  /**
+   * WATCH a collection from `options.resourceVersion` until the server ends it (`timeoutSeconds`) or the signal
+   * aborts, calling `onEvent` for every change in order (bookmarks too), as ./watch.ts `watchOnce`. One request,
+   * never retried. Optional: a client without it gives its callers no watched lists (./watchedLists.ts).
+   * @returns where the watch got to; `gone: true` when the start resourceVersion has expired
+   * @throws KubeApiError on HTTP errors, `ERROR` events other than 410 and network failures
+   */
+  watch?(
+    resource: Resource,
+    options: WatchListOptions,
+    onEvent: (type: WatchEventType, object: KubeObject) => void,
+  ): Promise<WatchResult>;
 }
 
 /** After a failed `GET /version`, how long {@link KubeClient.serverVersion} answers undefined without asking, ms. */

@@ -11,6 +11,7 @@ import type { ReconcileReason } from '../requests/schema.js';
 import type { Lease } from '../state/index.js';
 import { flooredKube } from '../kube/listFloors.js';
 import { ReusedLists, reusingKube } from '../kube/reusedLists.js';
+import { WatchedLists, watchingKube } from '../kube/watchedLists.js';
 import type { Resource } from '../kube/resource.js';
 import { leaseGuardedKube } from './leaseGuard.js';
 import type { PassEnv, PassResult, Reconciler } from './reconcile.js';
@@ -35,17 +36,34 @@ export type GuardedPass<D, P, Scope> = (
  * @param reused resources that only the object's controller writes and no event reports (its ControllerRevisions):
  *   their LISTs answered from the invocation's last answer to the same query (lib/kube/reusedLists.ts `reusingKube`),
  *   kept for the invocation's passes; default none
+ * @param watched floored resources whose floored LISTs an invocation's later passes answer from a watch it keeps
+ *   (lib/kube/watchedLists.ts `watchingKube`; its pods), closed when the invocation ends; only where the loop owns
+ *   the env ({@link PassEnv.atEnd}) and the deps' client can watch; default none
  */
 export function guardedReconciler<D extends { kube: KubeClient; clock: Clock }, P, Scope>(
   readScope: (reason: ReconcileReason) => Scope,
   pass: GuardedPass<D, P, Scope>,
   floored: readonly Resource[] = [],
   reused: readonly Resource[] = [],
+  watched: readonly Resource[] = [],
 ): Reconciler<D, P, Scope> {
   // one set of kept answers per invocation: the loop threads one env through an invocation's passes
   const listsOf = new WeakMap<PassEnv<Scope>, ReusedLists>();
+  const viewsOf = new WeakMap<PassEnv<Scope>, WatchedLists>();
+  /** The deps' client, its watched LISTs answered from the invocation's views when it has any. */
+  const viewed = (deps: D, env: PassEnv<Scope>): KubeClient => {
+    if (watched.length === 0 || env.atEnd === undefined || !env.listFloors || !deps.kube.watch)
+      return deps.kube;
+    let views = viewsOf.get(env);
+    if (views === undefined) {
+      const made = new WatchedLists();
+      env.atEnd.push(() => made.close());
+      viewsOf.set(env, (views = made));
+    }
+    return watchingKube(deps.kube, views, watched);
+  };
   const clientOf = (deps: D, env: PassEnv<Scope>): KubeClient => {
-    const guarded = leaseGuardedKube(deps.kube, () => env.lease, deps.clock);
+    const guarded = leaseGuardedKube(viewed(deps, env), () => env.lease, deps.clock);
     const read =
       env.listFloors && floored.length > 0
         ? flooredKube(guarded, env.listFloors, floored, deps.clock)

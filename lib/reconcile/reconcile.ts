@@ -86,6 +86,12 @@ export interface PassEnv<Scope> {
    * again by the release. Absent, every LIST is a quorum read.
    */
   listFloors?: ListFloors;
+  /**
+   * What to close when the invocation ends (a controller's watches, lib/kube/watchedLists.ts), run once after its
+   * release, however it ends. Absent where no loop owns the env (a single pass of the CLI): then nothing that needs
+   * closing may be opened.
+   */
+  atEnd?: (() => void)[];
 }
 
 /** What one pass did. */
@@ -577,6 +583,7 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       eventCorrelation: { state: carriedCorrelation(deps.log, key, acquired.eventCorrelation) },
       scope: reconciler.readScope(request.reason),
       listFloors: startingFloors(acquired.listFloors, request),
+      atEnd: [],
     },
     failures: acquired.failures,
     correlationStored: acquired.eventCorrelation !== undefined,
@@ -625,5 +632,7 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
     // the rethrown error is retried by the event source: that retry covers the marks (else the lease expires)
     await deps.leases.release(run.env.lease, undefined, { requeued: true }).catch(() => undefined);
     throw e;
+  } finally {
+    for (const close of run.env.atEnd ?? []) close();
   }
 }

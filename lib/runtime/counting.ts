@@ -30,7 +30,16 @@ export function kubeCallName(method: keyof KubeClient, resource: Resource, subre
 /** Wrap a KubeClient so every call is counted into `counts.kube` under its {@link kubeCallName}. */
 export function countingKube(kube: KubeClient, counts: CallCounts): KubeClient {
   const count = (name: string) => (counts.kube[name] = (counts.kube[name] ?? 0) + 1);
+  const watch = kube.watch?.bind(kube);
   return {
+    ...(watch
+      ? {
+          watch: ((resource, options, onEvent) => {
+            count(kubeCallName('watch', resource));
+            return watch(resource, options, onEvent);
+          }) satisfies KubeClient['watch'],
+        }
+      : {}),
     get(resource, ref) {
       count(kubeCallName('get', resource));
       return kube.get(resource, ref);

@@ -21,13 +21,15 @@ export interface ReconcileDeps extends LoopDeps, PassDeps {}
 /**
  * The CloneSet pass and read scopes, for {@link reconcileObject}: its pods, PVCs and revisions listed from the
  * invocation's floors (docs/architecture.md#list-floors), its revisions' answer reused by the invocation's next passes
- * (docs/architecture.md#reused-lists).
+ * (docs/architecture.md#reused-lists), its pods from the invocation's watch from its fourth pass on
+ * (docs/architecture.md#watched-lists).
  */
 export const CLONESET_RECONCILER: Reconciler<ReconcileDeps, Plan, ReadScope> = guardedReconciler(
   readScopeFor,
   runPass,
   [RESOURCES.pods, RESOURCES.persistentvolumeclaims, RESOURCES.controllerrevisions],
   [RESOURCES.controllerrevisions],
+  [RESOURCES.pods],
 );
 
 /**

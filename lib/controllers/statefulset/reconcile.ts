@@ -20,7 +20,8 @@ export interface StatefulSetReconcileDeps extends LoopDeps, PassDeps {}
 /**
  * The Advanced StatefulSet pass and read scopes, for {@link reconcileObject}: its pods, PVCs and revisions listed from
  * the invocation's floors (docs/architecture.md#list-floors), its revisions' answer reused by the invocation's next
- * passes (docs/architecture.md#reused-lists).
+ * passes (docs/architecture.md#reused-lists), its pods from the invocation's watch from its fourth pass on
+ * (docs/architecture.md#watched-lists).
  */
 export const STATEFULSET_RECONCILER: Reconciler<StatefulSetReconcileDeps, StatefulSetPlan, ReadScope> =
   guardedReconciler(
@@ -28,6 +29,7 @@ export const STATEFULSET_RECONCILER: Reconciler<StatefulSetReconcileDeps, Statef
     runPass,
     [RESOURCES.pods, RESOURCES.persistentvolumeclaims, RESOURCES.controllerrevisions],
     [RESOURCES.controllerrevisions],
+    [RESOURCES.pods],
   );
 
 /**

@@ -176,7 +176,7 @@ export async function settle(embedded: Embedded, quietMs = 1500, timeoutMs = 60_
 
 /** Kube write counters (every KubeClient call but get and list), by call name (`create pods`, …), from a counts difference. */
 export function kubeWrites(kube: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(kube).filter(([m]) => !/^(get|list)/.test(m)));
+  return Object.fromEntries(Object.entries(kube).filter(([m]) => !/^(get|list|watch)/.test(m)));
 }
 
 /** The seed CloneSet (examples/cs-no-pvc-sample.yaml), optionally changed, created in `namespace`. */
