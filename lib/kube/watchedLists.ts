@@ -14,8 +14,9 @@
  *   whose answer seeds the view afresh;
  * - a LIST whose floor the watch has not reached in time (the floor came from another resource's change, say a
  *   PVC's; or the watch's API server is behind), whose answer seeds the view afresh too;
- * - any LIST while the view's watch has ended (its server-side timeout, an error, 410 Gone) until the next answer
- *   seeds it again; a LIST with a field selector; a resource or client without watches.
+ * - any LIST while the view's watch has ended (its server-side timeout, 410 Gone) until the next answer seeds it
+ *   again, and every LIST of a query whose watch failed (an error: it is not watched again in the invocation); a
+ *   LIST with a field selector; a resource or client without watches.
  * A collection of more than {@link WATCHED_LIST_MAX_ITEMS} objects is not kept (the Lambda's memory). The watches end
  * when the invocation does ({@link WatchedLists.close}), and by themselves after
  * {@link WATCHED_LIST_TIMEOUT_SECONDS}. Floors carry the guarantees: what the view answers is at least as new as the
@@ -136,6 +137,8 @@ export class WatchedLists {
   /** Full LISTs answered by the API server so far, by query. */
   readonly #answered = new Map<string, number>();
   #closed = false;
+  /** Queries whose watch failed (an error, not the server's timeout): not watched again in this invocation. */
+  readonly #failed = new Set<string>();
 
   /** End every watch; later LISTs go to the API server and seed nothing. */
   close(): void {
@@ -161,7 +164,7 @@ export class WatchedLists {
     after: string | undefined,
     start: (view: View) => void,
   ): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#failed.has(query)) return;
     let seeding: Seeding | undefined;
     if (after === undefined) {
       seeding = { query, items: [] };
@@ -186,9 +189,14 @@ export class WatchedLists {
     start(view);
   }
 
-  /** End the view of `query` (its watch ended). */
-  endView(query: string, view: View): void {
+  /**
+   * End the view of `query`: its watch ended, by the server's timeout, or `failed` (an error: refused, a connection
+   * lost, 410 aside), after which the query is not watched again in this invocation — a watch the API server refuses
+   * (say, RBAC without `watch`) would otherwise cost a refused request a pass.
+   */
+  endView(query: string, view: View, failed = false): void {
     view.end();
+    if (failed) this.#failed.add(query);
     if (this.#views.get(query) === view) this.#views.delete(query);
   }
 
@@ -246,7 +254,7 @@ export function watchingKube(
         ).then(
           () => lists.endView(query, view),
           (e: unknown) => {
-            lists.endView(query, view);
+            lists.endView(query, view, true);
             onWatchError(e);
           },
         );

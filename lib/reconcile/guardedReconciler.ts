@@ -4,6 +4,8 @@
  * controller's reconcile.ts is this one call.
  */
 import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import type { ObjectKey } from '../core/objectKey.js';
 import type { EventCorrelationState } from '../kube/eventCorrelation.js';
 import type { KubeClient } from '../kube/types.js';
@@ -40,7 +42,7 @@ export type GuardedPass<D, P, Scope> = (
  *   (lib/kube/watchedLists.ts `watchingKube`; its pods), closed when the invocation ends; only where the loop owns
  *   the env ({@link PassEnv.atEnd}) and the deps' client can watch; default none
  */
-export function guardedReconciler<D extends { kube: KubeClient; clock: Clock }, P, Scope>(
+export function guardedReconciler<D extends { kube: KubeClient; clock: Clock; log?: Logger }, P, Scope>(
   readScope: (reason: ReconcileReason) => Scope,
   pass: GuardedPass<D, P, Scope>,
   floored: readonly Resource[] = [],
@@ -60,7 +62,11 @@ export function guardedReconciler<D extends { kube: KubeClient; clock: Clock }, 
       env.atEnd.push(() => made.close());
       viewsOf.set(env, (views = made));
     }
-    return watchingKube(deps.kube, views, watched);
+    return watchingKube(deps.kube, views, watched, (e) =>
+      deps.log?.warn("the invocation's pods watch failed; its passes list them from the API server", {
+        error: errorMessage(e),
+      }),
+    );
   };
   const clientOf = (deps: D, env: PassEnv<Scope>): KubeClient => {
     const guarded = leaseGuardedKube(viewed(deps, env), () => env.lease, deps.clock);

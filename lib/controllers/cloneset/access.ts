@@ -15,6 +15,8 @@ export const CLONESET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'patch', group: KRUISE, resource: 'clonesets' },
   { verb: 'update', group: KRUISE, resource: 'clonesets', subresource: 'status' },
   { verb: 'list', resource: 'pods' },
+  // an invocation's later passes read their pods from a watch it keeps (lib/kube/watchedLists.ts)
+  { verb: 'watch', resource: 'pods' },
   { verb: 'create', resource: 'pods' },
   { verb: 'patch', resource: 'pods' },
   { verb: 'delete', resource: 'pods' },

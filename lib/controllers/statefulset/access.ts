@@ -15,6 +15,8 @@ export const STATEFULSET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'list', group: KRUISE, resource: 'statefulsets' },
   { verb: 'update', group: KRUISE, resource: 'statefulsets', subresource: 'status' },
   { verb: 'list', resource: 'pods' },
+  // an invocation's later passes read their pods from a watch it keeps (lib/kube/watchedLists.ts)
+  { verb: 'watch', resource: 'pods' },
   { verb: 'get', resource: 'pods' },
   { verb: 'create', resource: 'pods' },
   { verb: 'patch', resource: 'pods' },
