@@ -14,6 +14,19 @@ import type { KubeClient, Listed, ListOptions } from './types.js';
 export const LIST_PAGE_SIZE = 500;
 
 /**
+ * Identity of a LIST query of one resource: namespace, label and field selectors, page size (not the page, not the
+ * resourceVersion asked for) — how an invocation's kept answers (./reusedLists.ts) and views (./watchedLists.ts) tell
+ * one query from another.
+ */
+export const listQueryId = (options: ListOptions): string =>
+  JSON.stringify([
+    options.namespace ?? null,
+    options.labelSelector ?? null,
+    options.fieldSelector ?? null,
+    options.limit ?? null,
+  ]);
+
+/**
  * Every item of a collection, following `continue` from page to page (one LIST per page; `options.limit` is the
  * page size, none: one LIST for everything). The resourceVersion is the last page's.
  * @param keep when given, only the items it accepts are kept, page by page: with a `limit`, what is held at any

@@ -15,6 +15,7 @@
  * object read by GET under a name it had with another uid (the reconciled object deleted and created again under its
  * name) drops every answer: its successor's revisions are others.
  */
+import { listQueryId as queryId } from './list.js';
 import { LIST_FLOOR_TTL_MS } from './listFloors.js';
 import { resourceId, type KubeObject, type Resource } from './resource.js';
 import type { KubeClient, Listed, ListOptions } from './types.js';
@@ -22,15 +23,6 @@ import { wrappedWrites } from './wrappedWrites.js';
 
 /** How long after its answer a LIST is reused, ms: as long as a floor lasts before its next quorum read. */
 export const REUSED_LIST_TTL_MS = LIST_FLOOR_TTL_MS;
-
-/** Identity of a query of a resource: namespace, label and field selectors, page size. */
-const queryId = (options: ListOptions): string =>
-  JSON.stringify([
-    options.namespace ?? null,
-    options.labelSelector ?? null,
-    options.fieldSelector ?? null,
-    options.limit ?? null,
-  ]);
 
 /** One answer kept: the LIST's answer and when it came (clock, epoch ms). */
 interface Kept {

@@ -23,6 +23,7 @@
  * floor, so it holds every change that woke the pass and every write the pass's client made.
  */
 import { compareResourceVersions } from '../core/resourceVersion.js';
+import { listQueryId } from './list.js';
 import { resourceId, type KubeObject, type Resource } from './resource.js';
 import type { KubeClient, Listed, ListOptions } from './types.js';
 import type { WatchEventType } from './watch.js';
@@ -36,14 +37,9 @@ export const WATCHED_FROM_ANSWER = 3;
 /** Server-side bound of a view's watch, seconds: a view lives no longer without a new quorum answer. */
 export const WATCHED_LIST_TIMEOUT_SECONDS = 60;
 
-/** Identity of a query: resource, namespace, label selector, page size. */
+/** Identity of a query: its resource and ./list.ts `listQueryId`. */
 const queryOf = (resource: Resource, options: ListOptions): string =>
-  JSON.stringify([
-    resourceId(resource),
-    options.namespace ?? null,
-    options.labelSelector ?? null,
-    options.limit ?? null,
-  ]);
+  `${resourceId(resource)} ${listQueryId(options)}`;
 
 /**
  * The collection as one watch keeps it: each object as its JSON text, so an answer is one `JSON.parse` of them all
@@ -210,7 +206,7 @@ export class WatchedLists {
  * `kube` with the LISTs of `resources` answered from `lists`' views ({@link WatchedLists}) when floored and the view
  * has reached the floor, else read through `kube` (and seeding the view). Writes and everything else pass through
  * unchanged; so does every LIST when `kube` cannot watch.
- * @param onWatchError told why a view's watch failed (it ended; the next LIST seeds it again)
+ * @param onWatchError told why a view's watch failed (it ended, and its query is not watched again in the invocation)
  * @throws what the underlying client throws
  */
 export function watchingKube(

@@ -45,6 +45,8 @@ const LeaseItem = z.object({
 /** The marks' attributes (lib/state/leaseProtocol.ts `storedMarkVersion`), removed whenever the flag is cleared. */
 const MARK_NAMES = { '#markRv': 'markRv', '#markQuorum': 'markQuorum' };
 const MARKS_REMOVED = '#markRv, #markQuorum';
+/** What a {@link LeaseStore.takeDirty} clears besides the flag: the marks alone (the floors stay as the item has them). */
+const MARKS_ONLY = { set: '', remove: ` REMOVE ${MARKS_REMOVED}`, names: MARK_NAMES, values: {} };
 
 /** An update expression's parts: ` , #a = :a` for its SET clause, ` REMOVE #b` after it, and their names and values. */
 interface UpdateParts {
@@ -100,18 +102,14 @@ function carriedParts(
 async function clearDirtyIfOwned(
   at: ItemWrite,
   lease: Lease,
-  carried: UpdateParts = carriedParts(undefined, undefined, undefined),
-  keepFloors = false,
+  carried: UpdateParts,
 ): Promise<DirtyMarks | undefined> {
-  // a takeDirty keeps the floors the item holds (none while the lease is held: the acquire did not write them)
-  const remove = keepFloors ? ` REMOVE ${MARKS_REMOVED}` : carried.remove;
-  const names = keepFloors ? { ...MARK_NAMES } : carried.names;
   const cleared = await updateIfOwned(
     at,
     lease,
     {
-      expression: 'SET #dirty = :false' + carried.set + remove,
-      names: { '#dirty': 'dirty', ...names },
+      expression: 'SET #dirty = :false' + carried.set + carried.remove,
+      names: { '#dirty': 'dirty', ...carried.names },
       values: { ':false': false, ':true': true, ...carried.values },
     },
     '#dirty = :true',
@@ -310,7 +308,7 @@ export class DynamoLeaseStore implements LeaseStore {
     const cur = raw ? decodeItem(LeaseItem, raw, op, pk, SK.lease) : undefined;
     if (!cur || cur.holder !== lease.holder || cur.token !== lease.token) throw lostLease(at, lease);
     if (!cur.dirty) return false;
-    const cleared = await clearDirtyIfOwned(at, lease, undefined, true);
+    const cleared = await clearDirtyIfOwned(at, lease, MARKS_ONLY);
     // only the holder clears the flag: a refused clear means the lease changed hands since the read
     if (cleared !== undefined) return cleared;
     throw lostLease(at, lease);
