@@ -8,8 +8,9 @@
  * action and the pass that sees it done) opens no watch, which would be one more request for nothing — and a watch
  * from that answer's resourceVersion keeps it current; a later LIST of the same query
  * that asks for `resourceVersionMatch=NotOlderThan` a floor (./listFloors.ts) is answered from the view once the
- * watch has reached that floor (it waits up to {@link WATCHED_LIST_WAIT_MS}), as new objects (parsed from the JSON
- * text the view keeps) ordered by name, as the API server orders them. Everything else goes to the API server:
+ * watch has reached that floor (it waits up to {@link WATCHED_LIST_WAIT_MS}), as the view's own deep-frozen objects
+ * ordered by name, as the API server orders them (a pass reads listed pods and never changes them; ./frozenLists.ts
+ * holds every LIST of a watched resource to that, whoever answers). Everything else goes to the API server:
  * - a quorum LIST (no floor: the first of an invocation, a resync, a mark that asks for one, a floor past its 10 s),
  *   whose answer seeds the view afresh;
  * - a LIST whose floor the watch has not reached in time (the floor came from another resource's change, say a
@@ -22,6 +23,7 @@
  * {@link WATCHED_LIST_TIMEOUT_SECONDS}. Floors carry the guarantees: what the view answers is at least as new as the
  * floor, so it holds every change that woke the pass and every write the pass's client made.
  */
+import { deepFreeze } from '../core/deepFreeze.js';
 import { compareResourceVersions } from '../core/resourceVersion.js';
 import { listQueryId } from './list.js';
 import { resourceId, type KubeObject, type Resource } from './resource.js';
@@ -42,21 +44,24 @@ const queryOf = (resource: Resource, options: ListOptions): string =>
   `${resourceId(resource)} ${listQueryId(options)}`;
 
 /**
- * The collection as one watch keeps it: each object as its JSON text, so an answer is one `JSON.parse` of them all
- * (a third of what `structuredClone` of the objects costs: 9 against 27 ms for 1,000 pods here) and no answer shares
- * an object with another.
+ * The collection as one watch keeps it: each object deep-frozen (lib/core/deepFreeze.ts), so an answer shares the
+ * objects themselves with the view and with every other answer — no parse or copy a pass (at 1,000 pods a
+ * `JSON.parse` of their text took 9 ms here, a `structuredClone` 25–30 ms) — and a reader that changes one throws.
+ * Only the array is new per answer.
  */
 class View {
-  readonly #texts = new Map<string, string>();
+  readonly #objects = new Map<string, KubeObject>();
   /** The names in order, until an object comes or goes. */
   #sorted: string[] | undefined;
+  /** The objects in name order, until any object changes. */
+  #answer: KubeObject[] | undefined;
   #resourceVersion: string;
   #live = true;
   readonly #abort = new AbortController();
   readonly #waiters = new Set<() => void>();
 
   constructor(items: readonly KubeObject[], resourceVersion: string) {
-    for (const item of items) this.#texts.set(item.metadata.name ?? '', JSON.stringify(item));
+    for (const item of items) this.#objects.set(item.metadata.name ?? '', deepFreeze(item));
     this.#resourceVersion = resourceVersion;
   }
 
@@ -64,13 +69,17 @@ class View {
     return this.#abort.signal;
   }
 
-  /** Apply one watch event (objects arrive parsed and owned by the view). */
+  /** Apply one watch event (objects arrive parsed and owned by the view, which freezes them). */
   apply(type: WatchEventType, object: KubeObject): void {
     const name = object.metadata.name ?? '';
     if (type === 'ADDED' || type === 'MODIFIED') {
-      if (!this.#texts.has(name)) this.#sorted = undefined;
-      this.#texts.set(name, JSON.stringify(object));
-    } else if (type === 'DELETED' && this.#texts.delete(name)) this.#sorted = undefined;
+      if (!this.#objects.has(name)) this.#sorted = undefined;
+      this.#objects.set(name, deepFreeze(object));
+      this.#answer = undefined;
+    } else if (type === 'DELETED' && this.#objects.delete(name)) {
+      this.#sorted = undefined;
+      this.#answer = undefined;
+    }
     const rv = object.metadata.resourceVersion;
     if (rv !== undefined && (compareResourceVersions(rv, this.#resourceVersion) ?? 0) > 0)
       this.#resourceVersion = rv;
@@ -91,7 +100,8 @@ class View {
 
   /**
    * The collection at least as new as `floor`, waiting up to `waitMs` for the watch to get there.
-   * @returns a deep copy ordered by name, or undefined when the view ended or the watch did not get there in time
+   * @returns a new array of the view's frozen objects ordered by name, or undefined when the view ended or the watch
+   *   did not get there in time
    */
   async answer<T extends KubeObject>(floor: string, waitMs: number): Promise<Listed<T> | undefined> {
     if (this.#live && !this.#reached(floor)) {
@@ -109,9 +119,13 @@ class View {
       });
     }
     if (!this.#live || !this.#reached(floor)) return undefined;
-    this.#sorted ??= [...this.#texts.keys()].sort();
-    const texts = this.#sorted.map((name) => this.#texts.get(name) ?? 'null');
-    return { items: JSON.parse(`[${texts.join(',')}]`) as T[], resourceVersion: this.#resourceVersion };
+    this.#sorted ??= [...this.#objects.keys()].sort();
+    const objects = this.#objects;
+    this.#answer ??= this.#sorted.flatMap((name) => {
+      const object = objects.get(name);
+      return object === undefined ? [] : [object];
+    });
+    return { items: [...this.#answer] as T[], resourceVersion: this.#resourceVersion };
   }
 
   #wake(): void {

@@ -12,6 +12,7 @@ import type { KubeClient } from '../kube/types.js';
 import type { ReconcileReason } from '../requests/schema.js';
 import type { Lease } from '../state/index.js';
 import { flooredKube } from '../kube/listFloors.js';
+import { frozenListsKube } from '../kube/frozenLists.js';
 import { ReusedLists, reusingKube } from '../kube/reusedLists.js';
 import { WatchedLists, watchingKube } from '../kube/watchedLists.js';
 import type { Resource } from '../kube/resource.js';
@@ -40,7 +41,9 @@ export type GuardedPass<D, P, Scope> = (
  *   kept for the invocation's passes; default none
  * @param watched floored resources whose floored LISTs an invocation's later passes answer from a watch it keeps
  *   (lib/kube/watchedLists.ts `watchingKube`; its pods), closed when the invocation ends; only where the loop owns
- *   the env ({@link PassEnv.atEnd}) and the deps' client can watch; default none
+ *   the env ({@link PassEnv.atEnd}) and the deps' client can watch; default none. Every LIST of them, in every
+ *   pass and whoever answers it, gives deep-frozen objects (lib/kube/frozenLists.ts): a view shares its objects
+ *   with the passes it answers, so no pass may change a listed one, and a pass that tries throws in every test
  */
 export function guardedReconciler<D extends { kube: KubeClient; clock: Clock; log?: Logger }, P, Scope>(
   readScope: (reason: ReconcileReason) => Scope,
@@ -74,10 +77,10 @@ export function guardedReconciler<D extends { kube: KubeClient; clock: Clock; lo
       env.listFloors && floored.length > 0
         ? flooredKube(guarded, env.listFloors, floored, deps.clock)
         : guarded;
-    if (reused.length === 0) return read;
+    if (reused.length === 0) return frozenListsKube(read, watched);
     let lists = listsOf.get(env);
     if (lists === undefined) listsOf.set(env, (lists = new ReusedLists()));
-    return reusingKube(read, lists, reused, deps.clock);
+    return frozenListsKube(reusingKube(read, lists, reused, deps.clock), watched);
   };
   return {
     readScope,

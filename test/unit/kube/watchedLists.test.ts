@@ -37,7 +37,7 @@ function made() {
 }
 
 describe('watched LISTs', () => {
-  it('the third full LIST seeds the view and starts a watch from its resourceVersion; floored LISTs after it are answered from the view, by name, as copies', async () => {
+  it('the third full LIST seeds the view and starts a watch from its resourceVersion; floored LISTs after it are answered from the view, by name, as its frozen objects in a new array', async () => {
     const api = scripted([pod('web-1', '90'), pod('web-0', '80')], '100');
     const kube = watchingKube(api.kube, made(), [RESOURCES.pods]);
     await kube.list(RESOURCES.pods, floored('95'));
@@ -52,9 +52,16 @@ describe('watched LISTs', () => {
     expect(answer.resourceVersion).toBe('100');
     expect(answer.continue).toBeUndefined();
     expect(names(answer)).toEqual(['web-0@80', 'web-1@90']);
-    answer.items[0].metadata.labels = { changed: 'by the pass' };
+    expect(() => {
+      answer.items[0].metadata.labels = { changed: 'by the pass' };
+    }).toThrow(TypeError);
+    expect(Object.isFrozen(answer.items[1].metadata)).toBe(true);
+    const shared = answer.items[1];
+    answer.items.pop();
     const again = await kube.list<Pod>(RESOURCES.pods, floored('100'));
     expect(again.items[0].metadata.labels).toBeUndefined();
+    expect(names(again)).toEqual(['web-0@80', 'web-1@90']);
+    expect(again.items[1]).toBe(shared); // the view's object itself: no copy a pass
   });
 
   it('applies the watch: a LIST whose floor is ahead of the view waits for the event that reaches it', async () => {
@@ -64,8 +71,11 @@ describe('watched LISTs', () => {
     await kube.list(RESOURCES.pods, NS);
     await kube.list(RESOURCES.pods, NS);
     const [watch] = api.watches;
+    const before = await kube.list<Pod>(RESOURCES.pods, floored('100'));
     watch.send('MODIFIED', pod('web-0', '101', 'Running'));
     watch.send('DELETED', pod('web-1', '102'));
+    // an answer already given keeps what it was given: the event replaced the view's object, it did not change it
+    expect(names(before)).toEqual(['web-0@80', 'web-1@90']);
     const waiting = kube.list<Pod>(RESOURCES.pods, floored('104'));
     watch.send('ADDED', pod('web-2', '103'));
     watch.send('ADDED', pod('web-3', '104'));

@@ -27,11 +27,14 @@ const REQUEST: ReconcileRequest = {
 /** An invocation of `passes` passes (each acts, so the next runs at once), the last one throwing when `fails`. */
 async function invoke(kube: KubeClient, passes: number, fails = false) {
   const seen: string[][] = [];
+  /** Per pass, whether every listed pod was frozen. */
+  const frozen: boolean[] = [];
   const reconciler = guardedReconciler<LoopDeps & { kube: KubeClient }, undefined, 'all'>(
     () => 'all',
     async (deps) => {
       const listed = await deps.kube.list<Pod>(RESOURCES.pods, { namespace: 'ns', limit: 500 });
       seen.push(listed.items.map((p) => p.metadata.name ?? ''));
+      frozen.push(listed.items.every((p) => Object.isFrozen(p) && Object.isFrozen(p.metadata)));
       if (fails && seen.length === passes) throw new Error('a bug in the pass');
       return { gone: false, writes: 1, acted: seen.length < passes };
     },
@@ -53,14 +56,16 @@ async function invoke(kube: KubeClient, passes: number, fails = false) {
     maxPasses: 10,
   };
   const outcome = reconcileObject(deps, reconciler, REQUEST);
-  return { outcome, seen };
+  return { outcome, seen, frozen };
 }
 
 describe("an invocation's watched pods", () => {
   it('passes 1 to 3 read the API server, the 3rd starts the watch, the 4th and 5th read the view; the watch ends with the invocation', async () => {
     const api = scripted([pod('web-0', '80'), pod('web-1', '90')], '100');
-    const { outcome, seen } = await invoke(api.kube, 5);
+    const { outcome, seen, frozen } = await invoke(api.kube, 5);
     expect((await outcome).passes).toBe(5);
+    // read-only in every pass, whether the API server or the view answered
+    expect(frozen).toEqual(Array(5).fill(true));
     expect(api.lists).toEqual(['quorum', 'notOlderThan 100', 'notOlderThan 100']);
     expect(seen).toEqual(Array(5).fill(['web-0', 'web-1']));
     expect(api.watches).toHaveLength(1);
