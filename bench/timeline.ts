@@ -21,7 +21,13 @@ import { Watch } from '@kubernetes/client-node';
 import { Command } from 'commander';
 import { errorMessage } from '../lib/core/errors.js';
 import { workload, type ControllerName } from './scenarios/workload.js';
-import { createNamespace, deleteNamespace, ensureNodes, type BenchCluster } from './support/kube.js';
+import {
+  createNamespace,
+  deleteNamespace,
+  ensureNodes,
+  nodesFor,
+  type BenchCluster,
+} from './support/kube.js';
 import {
   cacheWaits,
   notePodEvent,
@@ -114,7 +120,9 @@ function report(side: string, r: SideResult): void {
   console.log(
     `[timeline] ${side}: ${fmt(f.perPodMs)} ms a pod (${(f.totalMs / 1000).toFixed(2)} s for ${f.pods}); ` +
       `reaction (pod i Ready → pod i+1 created) p50 ${fmt(f.reaction.p50)} p90 ${fmt(f.reaction.p90)} ms; ` +
-      `created → bound p50 ${fmt(f.binding.p50)} ms; bound → Ready p50 ${fmt(f.readiness.p50)} ms`,
+      `created → bound p50 ${fmt(f.binding.p50)} ms; bound → Ready p50 ${fmt(f.readiness.p50)} ms; ` +
+      `reaction p50 by tenth ${f.reactionByTenth.map(fmt).join(' ')} ms; slowest ${fmt(f.reactionMax)} ms, ` +
+      `${f.reactionsOver500ms} over 500 ms`,
   );
   const waits = Object.entries(r.cacheWaits)
     .sort(([, a], [, b]) => b.totalMs - a.totalMs)
@@ -136,8 +144,8 @@ async function main(): Promise<number> {
     stopSoFar = stop;
   });
   try {
-    await ensureNodes(sides.ours, 5);
-    await ensureNodes(sides.reference, 5);
+    await ensureNodes(sides.ours, nodesFor(pods));
+    await ensureNodes(sides.reference, nodesFor(pods));
     console.log(
       `[timeline] control planes up (OpenKruise ${sides.openKruiseVersion}); OrderedReady 0 → ${pods}`,
     );

@@ -58,6 +58,14 @@ export interface TimelineFigures {
   binding: Spread;
   /** Bound → Ready (kwok, with the readiness-gate conditions a controller writes), ms. */
   readiness: Spread;
+  /**
+   * Reaction p50 in each tenth of the scale-up (pods 1 … N/10, …), ms: how the controller's reaction grows with the
+   * pods it already has. Fewer than ten entries when N < 20.
+   */
+  reactionByTenth: number[];
+  /** Slowest reaction, ms, and how many reactions took over 500 ms (a pass that came only from a timer). */
+  reactionMax: number;
+  reactionsOver500ms: number;
 }
 
 const spread = (values: number[]): Spread => ({ p50: median(values), p90: percentile(values, 90) });
@@ -86,7 +94,23 @@ export function timelineFigures(
     reaction: spread(reaction),
     binding: spread(rows.map((r) => r.bound - r.added)),
     readiness: spread(rows.map((r) => r.ready - r.bound)),
+    reactionByTenth: byTenth(reaction),
+    reactionMax: Math.max(...reaction),
+    reactionsOver500ms: reaction.filter((ms) => ms > 500).length,
   };
+}
+
+/** Median of each tenth of `values` (in order); one entry a tenth, none for an empty tenth. */
+function byTenth(values: number[]): number[] {
+  const out: number[] = [];
+  for (let t = 0; t < 10; t++) {
+    const part = values.slice(
+      Math.floor((values.length * t) / 10),
+      Math.floor((values.length * (t + 1)) / 10),
+    );
+    if (part.length > 0) out.push(median(part));
+  }
+  return out;
 }
 
 /** Watch-cache read waits of one resource between two scrapes. */

@@ -45,6 +45,9 @@ describe('timelineFigures', () => {
       reaction: { p50: 10, p90: 40 },
       binding: { p50: 5, p90: 5 },
       readiness: { p50: 15, p90: 18 },
+      reactionByTenth: [10, 40],
+      reactionMax: 40,
+      reactionsOver500ms: 0,
     });
   });
   test('a pod never seen Ready is named', () => {
