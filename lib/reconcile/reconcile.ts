@@ -10,6 +10,7 @@
  */
 import { objectKeyOf, type ObjectKey } from '../core/objectKey.js';
 import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import {
   requeueDueMs,
@@ -65,6 +66,14 @@ export interface LoopDeps {
   dirtyPollMs?: number;
   /** Retry schedule after failed writes (docs/reliability.md#backoff); default {@link DEFAULT_BACKOFF}. */
   backoff?: Readonly<BackoffSettings>;
+  /**
+   * Puts a request on the bus now (the runtime's publisher): how an invocation whose budget ran out with events
+   * marked on its lease hands them to a fresh invocation at once, after its release ({@link reconcileObject}). The
+   * requeue scheduled before that release stays, the net for a kill in between. Absent: only that requeue, which
+   * EventBridge Scheduler fires in the next minute at the earliest (lib/requests/requeue.ts `requeueMinute`).
+   * @throws whatever publishing throws (logged, not rethrown: the requeue covers it)
+   */
+  handOff?: (request: ReconcileRequest) => Promise<void>;
 }
 
 /** What the loop threads through the passes of one invocation, for the controller's pass to use. */
@@ -153,6 +162,8 @@ export interface ReconcileOutcome<P = unknown> {
   writes: number;
   /** Delay handed to the requeue scheduler, seconds. */
   requeuedAfterSeconds?: number;
+  /** The budget ran out with events marked, and a `Requeue` went on the bus at once ({@link LoopDeps.handOff}). */
+  handedOff?: boolean;
   /**
    * The last error, if any: a write's (also recorded as an Event and a condition), a failed read's or store call's,
    * or the failed lease call's ({@link leaseFailure}).
@@ -473,6 +484,29 @@ export function floorsAfterMarks(floors: ListFloors | undefined, marks: DirtyMar
 }
 
 /**
+ * After a release at the end of the budget with events marked: a `Requeue` of the request on the bus now
+ * ({@link LoopDeps.handOff}), so the marked changes reach a fresh invocation at once instead of with the requeue
+ * (on EventBridge Scheduler a minute away; the requeue stays as the net). A publish that fails is logged: the
+ * requeue still comes.
+ */
+async function handOff<D extends LoopDeps, P, Scope>(
+  run: Run<D, P, Scope>,
+  request: ReconcileRequest,
+): Promise<void> {
+  const { deps } = run;
+  if (deps.handOff === undefined) return;
+  try {
+    await deps.handOff({ ...request, reason: 'Requeue' });
+    run.outcome.handedOff = true;
+  } catch (e) {
+    deps.log.warn('hand-off at the end of the budget failed; the requeue comes instead', {
+      ...run.key,
+      error: errorMessage(e),
+    });
+  }
+}
+
+/**
  * Releases the run's lease, storing its failure count and LIST floors; a release that fails in DynamoDB (review finding 10) is not
  * thrown but backed off. The lease then stays this invocation's until it runs out, and every event meanwhile only
  * marks it, so the key is requeued for 1 s after the lease's end, or after the backoff of the failure count plus
@@ -610,7 +644,8 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       if (exhausted(run)) {
         if (timer === undefined || secondsLeft(timer, deps.clock()) > 1) await requeue(1);
         // the requeue covers every event marked so far: one release write, however many marks follow (finding 18)
-        await releaseOrBackOff(run, requeue, { requeued: true });
+        if ((await releaseOrBackOff(run, requeue, { requeued: true })) !== 'failed')
+          await handOff(run, request);
         return run.outcome;
       }
     }

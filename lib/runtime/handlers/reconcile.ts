@@ -26,6 +26,8 @@ export interface ReconcileSummary {
   passes: number;
   writes: number;
   requeuedAfterSeconds?: number;
+  /** The pass budget ran out with events marked, handed to a fresh invocation on the bus at once. */
+  handedOff?: true;
   error?: string;
   /** Consecutive failed passes of the object after this invocation (docs/reliability.md#backoff). */
   failures?: number;
@@ -106,6 +108,7 @@ export function reconcileHandler(
         ...(outcome.requeuedAfterSeconds !== undefined
           ? { requeuedAfterSeconds: outcome.requeuedAfterSeconds }
           : {}),
+        ...(outcome.handedOff ? { handedOff: true as const } : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
         ...(outcome.failures ? { failures: outcome.failures } : {}),
         ...(outcome.leaseFailure ? { leaseFailure: outcome.leaseFailure } : {}),
@@ -155,6 +158,7 @@ async function reconcileOnce(
       maxInlineWaitSeconds: 10,
       maxPasses: 20,
       dirtyPollMs: DIRTY_POLL_MS,
+      handOff: async (next) => void (await runtime.publisher.publish([next])),
       ...(runtime.writeConcurrency ? { writeConcurrency: runtime.writeConcurrency } : {}),
       ...(runtime.backoff ? { backoff: runtime.backoff } : {}),
     },

@@ -368,6 +368,69 @@ describe('reconcileCloneSet: the lease', () => {
     expect(await leaseIsFree(h)).toBe(true);
   });
 
+  test('a dirty lease when the pass budget is used up hands the marked events to a fresh invocation on the bus at once, after the release; the requeue stays as the net', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    h.kube.failOn((call) => {
+      if (call === `create pod ${A}`) void h.stores.leases.acquire(KEY, 'inv-2', 120_000, h.clock.now);
+      return undefined;
+    });
+    const handedOff: string[] = [];
+    const out = await reconcileCloneSet(
+      h.deps({
+        maxPasses: 1,
+        handOff: async (next) => {
+          h.journal.push(`handOff ${next.reason}`);
+          handedOff.push(`${next.reason} ${next.namespace}/${next.name}`);
+        },
+      }),
+      REQUEST,
+    );
+    expect(out.requeuedAfterSeconds).toBe(1);
+    expect(out.handedOff).toBe(true);
+    expect(h.journal.slice(-4)).toEqual(['requeue 1s', 'lease.release', 'lease.release', 'handOff Requeue']);
+    expect(handedOff).toEqual([`Requeue ${REQUEST.namespace}/${REQUEST.name}`]);
+    expect(await leaseIsFree(h)).toBe(true);
+  });
+
+  test('a hand-off that fails is not thrown: the requeue is left to cover the marked events', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    h.kube.failOn((call) => {
+      if (call === `create pod ${A}`) void h.stores.leases.acquire(KEY, 'inv-2', 120_000, h.clock.now);
+      return undefined;
+    });
+    const out = await reconcileCloneSet(
+      h.deps({
+        maxPasses: 1,
+        handOff: async () => {
+          throw new Error('PutEvents refused');
+        },
+      }),
+      REQUEST,
+    );
+    expect(out.requeuedAfterSeconds).toBe(1);
+    expect(out.handedOff).toBeUndefined();
+    expect(h.requeues).toEqual([{ seconds: 1 }]);
+    expect(await leaseIsFree(h)).toBe(true);
+  });
+
+  test('no hand-off when the budget runs out with nothing marked: the next event starts the next invocation', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    let handOffs = 0;
+    const out = await reconcileCloneSet(
+      h.deps({
+        maxPasses: 1,
+        handOff: async () => void handOffs++,
+      }),
+      REQUEST,
+    );
+    expect(out.passes).toBe(1);
+    expect(handOffs).toBe(0);
+    expect(out.handedOff).toBeUndefined();
+  });
+
   test('a dirty lease at the time deadline: requeue after 1 s and release', async () => {
     const h = harness();
     h.kube.apply(seedCloneSet());
