@@ -20,6 +20,7 @@ import { planCloneSet } from '../../../lib/controllers/cloneset/plan/plan.js';
 import type { Plan, PlannerOptions } from '../../../lib/controllers/cloneset/plan/types.js';
 import type { Action } from '../../../lib/podset/actions.js';
 import { metaTime } from '../../../lib/api/time.js';
+import { deepFreeze } from '../../../lib/core/deepFreeze.js';
 
 /** List fields that strategic merge patches merge by a key (as in the Kubernetes Go types). */
 const MERGE_KEYS: Record<string, string> = {
@@ -165,7 +166,8 @@ export class World {
   reconcile(): Plan {
     const plan = planCloneSet({
       cloneSet: structuredClone(this.cloneSet),
-      pods: structuredClone(this.pods),
+      // listed pods reach a pass frozen (docs/architecture.md#frozen-lists): a planner that changes one throws here
+      pods: deepFreeze(structuredClone(this.pods)),
       pvcs: structuredClone(this.pvcs),
       revisions: structuredClone(this.revisions),
       now: this.now,
