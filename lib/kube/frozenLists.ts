@@ -5,7 +5,7 @@
  * listed object throws `TypeError` in its first test, whichever source answered.
  */
 import { deepFreeze } from '../core/deepFreeze.js';
-import { resourceId, type KubeObject, type Resource } from './resource.js';
+import { isOneOf, type KubeObject, type Resource } from './resource.js';
 import type { KubeClient, Listed, ListOptions } from './types.js';
 
 /**
@@ -15,12 +15,12 @@ import type { KubeClient, Listed, ListOptions } from './types.js';
  */
 export function frozenListsKube(kube: KubeClient, resources: readonly Resource[]): KubeClient {
   if (resources.length === 0) return kube;
-  const ids = new Set(resources.map(resourceId));
+  const frozen = isOneOf(resources);
   return {
     ...kube,
     async list<T extends KubeObject>(resource: Resource<T>, options: ListOptions = {}): Promise<Listed<T>> {
       const listed = await kube.list(resource, options);
-      if (ids.has(resourceId(resource))) for (const item of listed.items) deepFreeze(item);
+      if (frozen(resource)) for (const item of listed.items) deepFreeze(item);
       return listed;
     },
   };

@@ -24,7 +24,7 @@
  */
 import * as z from 'zod';
 import { compareResourceVersions, newerResourceVersion } from '../core/resourceVersion.js';
-import { resourceId, type KubeObject, type Resource } from './resource.js';
+import { isOneOf, resourceId, type KubeObject, type Resource } from './resource.js';
 import type { KubeClient, Listed, ListOptions } from './types.js';
 import { wrappedWrites } from './wrappedWrites.js';
 
@@ -167,8 +167,7 @@ export function flooredKube(
   resources: readonly Resource[],
   clock: () => number,
 ): KubeClient {
-  const ids = new Set(resources.map(resourceId));
-  const floored = (r: Resource): boolean => ids.has(resourceId(r));
+  const floored = isOneOf(resources);
   async function wrote<T>(resource: Resource, write: () => Promise<T>): Promise<T> {
     if (!floored(resource)) return write();
     let answer: T;

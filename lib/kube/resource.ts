@@ -47,6 +47,17 @@ export function resourceId(resource: Pick<Resource, 'plural' | 'group'>): string
 }
 
 /**
+ * Whether a resource is one of `resources`, by {@link resourceId} (any version): how the client wrappers
+ * (./listFloors.ts, ./reusedLists.ts, ./watchedLists.ts, ./frozenLists.ts) tell the resources they act on.
+ */
+export function isOneOf(
+  resources: readonly Pick<Resource, 'plural' | 'group'>[],
+): (resource: Resource) => boolean {
+  const ids = new Set(resources.map(resourceId));
+  return (resource) => ids.has(resourceId(resource));
+}
+
+/**
  * Which object of a resource: its name, and its namespace for a namespaced resource (ignored for a cluster-scoped
  * one).
  */

@@ -17,7 +17,7 @@
  */
 import { listQueryId as queryId } from './list.js';
 import { LIST_FLOOR_TTL_MS } from './listFloors.js';
-import { resourceId, type KubeObject, type Resource } from './resource.js';
+import { isOneOf, resourceId, type KubeObject, type Resource } from './resource.js';
 import type { KubeClient, Listed, ListOptions } from './types.js';
 import { wrappedWrites } from './wrappedWrites.js';
 
@@ -110,8 +110,7 @@ export function reusingKube(
   resources: readonly Resource[],
   clock: () => number,
 ): KubeClient {
-  const ids = new Set(resources.map(resourceId));
-  const reused = (r: Resource): boolean => ids.has(resourceId(r));
+  const reused = isOneOf(resources);
   function wrote<T>(resource: Resource, write: () => Promise<T>): Promise<T> {
     if (reused(resource)) lists.drop(resource);
     return write();

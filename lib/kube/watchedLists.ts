@@ -26,7 +26,7 @@
 import { deepFreeze } from '../core/deepFreeze.js';
 import { compareResourceVersions } from '../core/resourceVersion.js';
 import { listQueryId } from './list.js';
-import { resourceId, type KubeObject, type Resource } from './resource.js';
+import { isOneOf, resourceId, type KubeObject, type Resource } from './resource.js';
 import type { KubeClient, Listed, ListOptions } from './types.js';
 import type { WatchEventType } from './watch.js';
 
@@ -231,8 +231,7 @@ export function watchingKube(
 ): KubeClient {
   const watch = kube.watch?.bind(kube);
   if (watch === undefined || resources.length === 0) return kube;
-  const ids = new Set(resources.map(resourceId));
-  const watched = (r: Resource): boolean => ids.has(resourceId(r));
+  const watched = isOneOf(resources);
   return {
     ...kube,
     async list<T extends KubeObject>(resource: Resource<T>, options: ListOptions = {}): Promise<Listed<T>> {

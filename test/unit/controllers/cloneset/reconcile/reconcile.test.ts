@@ -25,6 +25,17 @@ async function leaseIsFree(h: Harness): Promise<boolean> {
   return r.acquired;
 }
 
+/** The seed CloneSet, and another invocation marking the lease dirty while the pass creates pod A. */
+function markedWhileCreating(): Harness {
+  const h = harness();
+  h.kube.apply(seedCloneSet());
+  h.kube.failOn((call) => {
+    if (call === `create pod ${A}`) void h.stores.leases.acquire(KEY, 'inv-2', 120_000, h.clock.now);
+    return undefined;
+  });
+  return h;
+}
+
 async function seedTwoReadyPods(h: Harness): Promise<void> {
   h.kube.apply(seedCloneSet());
   await reconcileCloneSet(h.deps(), REQUEST);
@@ -342,12 +353,7 @@ describe('reconcileCloneSet: the lease', () => {
   });
 
   test('a dirty lease when the pass budget is used up: requeue, and return holding no lease even if another event arrives meanwhile', async () => {
-    const h = harness();
-    h.kube.apply(seedCloneSet());
-    h.kube.failOn((call) => {
-      if (call === `create pod ${A}`) void h.stores.leases.acquire(KEY, 'inv-2', 120_000, h.clock.now);
-      return undefined;
-    });
+    const h = markedWhileCreating();
     const deps = h.deps({ maxPasses: 1 });
     const release = deps.leases.release.bind(deps.leases);
     let releases = 0;
@@ -369,12 +375,7 @@ describe('reconcileCloneSet: the lease', () => {
   });
 
   test('a dirty lease when the pass budget is used up hands the marked events to a fresh invocation on the bus at once, after the release; the requeue stays as the net', async () => {
-    const h = harness();
-    h.kube.apply(seedCloneSet());
-    h.kube.failOn((call) => {
-      if (call === `create pod ${A}`) void h.stores.leases.acquire(KEY, 'inv-2', 120_000, h.clock.now);
-      return undefined;
-    });
+    const h = markedWhileCreating();
     const handedOff: string[] = [];
     const out = await reconcileCloneSet(
       h.deps({
@@ -394,12 +395,7 @@ describe('reconcileCloneSet: the lease', () => {
   });
 
   test('a hand-off that fails is not thrown: the requeue is left to cover the marked events', async () => {
-    const h = harness();
-    h.kube.apply(seedCloneSet());
-    h.kube.failOn((call) => {
-      if (call === `create pod ${A}`) void h.stores.leases.acquire(KEY, 'inv-2', 120_000, h.clock.now);
-      return undefined;
-    });
+    const h = markedWhileCreating();
     const out = await reconcileCloneSet(
       h.deps({
         maxPasses: 1,
