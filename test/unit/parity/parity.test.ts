@@ -2,14 +2,14 @@
  * The parity runner's pure parts on CloneSet's scenarios and parity entry: scenario files, snapshot normalisation,
  * pod selection, comparison, report.
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { compareRuns, matchesPath } from '../../parity/compare.js';
 import type { ClusterState } from '../../parity/cluster.js';
 import { cloneSet } from '../../parity/kinds/cloneset/index.js';
 import { podUnavailableBudget } from '../../parity/kinds/podunavailablebudget/index.js';
 import { statefulSet } from '../../parity/kinds/statefulset/index.js';
 import { renderReport, summaryLine } from '../../parity/report.js';
-import { beingRemoved, selectPods, type ScenarioRun } from '../../parity/run.js';
+import { awaitingSchedulerRetry, beingRemoved, selectPods, type ScenarioRun } from '../../parity/run.js';
 import { loadScenarios } from '../../parity/scenario.js';
 import { takeSnapshot } from '../../parity/snapshot.js';
 
@@ -430,5 +430,44 @@ describe('beingRemoved', () => {
   it('counts a pod held by a finalizer, and a live pod, as settled state', () => {
     expect(beingRemoved(pod('2026-12-04T12:00:00Z', ['parity.kruiseless.io/hold']))).toBe(false);
     expect(beingRemoved(pod())).toBe(false);
+  });
+});
+
+describe('awaitingSchedulerRetry', () => {
+  const unbound =
+    '0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
+  const pod = (message: string, nodeName?: string): V1Pod => ({
+    metadata: { name: 'retain-1' },
+    spec: {
+      nodeName,
+      containers: [],
+      volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data-retain-1' } }],
+    },
+    status: {
+      phase: 'Pending',
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }],
+    },
+  });
+  const claim = (phase: string): V1PersistentVolumeClaim => ({
+    metadata: { name: 'data-retain-1' },
+    status: { phase },
+  });
+
+  it('holds a checkpoint back while a pod refused for an unbound claim waits for a retry its claim now allows', () => {
+    expect(awaitingSchedulerRetry(pod(unbound), [claim('Bound')])).toBe(true);
+    expect(
+      awaitingSchedulerRetry(pod('persistentvolumeclaim "data-retain-1" not found'), [claim('Bound')]),
+    ).toBe(true);
+  });
+
+  it('counts as settled a claim that stays unbound, a refusal for another reason, and a placed pod', () => {
+    expect(awaitingSchedulerRetry(pod(unbound), [claim('Pending')])).toBe(false);
+    expect(awaitingSchedulerRetry(pod(unbound), [])).toBe(false);
+    expect(
+      awaitingSchedulerRetry(pod('0/3 nodes are available: 3 node(s) had untolerated taint {t: x}.'), [
+        claim('Bound'),
+      ]),
+    ).toBe(false);
+    expect(awaitingSchedulerRetry(pod(unbound, 'kwok-node-0'), [claim('Bound')])).toBe(false);
   });
 });
