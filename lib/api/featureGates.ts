@@ -31,6 +31,48 @@ export interface ParsedGates<K extends string> {
   ignored: string[];
 }
 
+/**
+ * OpenKruise v1.9.0's `SetDefaultFeatureGates` (pkg/features/kruise_features.go): with a prerequisite off, its
+ * dependents are set off after the flag is read, whatever the flag said of them. The prerequisites' own stage and
+ * default decide when the flag does not name them.
+ */
+const PREREQUISITES: readonly {
+  gate: string;
+  stage: GateStage;
+  default: boolean;
+  dependents: readonly string[];
+}[] = [
+  {
+    gate: 'PodWebhook',
+    stage: 'beta',
+    default: true,
+    dependents: [
+      'KruisePodReadinessGate',
+      'PodUnavailableBudgetDeleteGate',
+      'PodUnavailableBudgetUpdateGate',
+      'WorkloadSpread',
+      'SidecarSetPatchPodMetadataDefaultsAllowed',
+      'EnhancedLivenessProbeGate',
+      'EnablePodProbeMarkerOnServerless',
+    ],
+  },
+  {
+    gate: 'KruiseDaemon',
+    stage: 'beta',
+    default: true,
+    dependents: [
+      'PreDownloadImageForInPlaceUpdate',
+      'DaemonWatchingPod',
+      'InPlaceUpdateEnvFromMetadata',
+      'PreDownloadImageForDaemonSetUpdate',
+      'PodProbeMarkerGate',
+      'SidecarTerminator',
+      'ImagePullJobGate',
+      'EnhancedLivenessProbeGate',
+    ],
+  },
+];
+
 /** Kubernetes' switches of every gate of one stage that the list does not name itself. */
 const ALL_STAGE: Readonly<Record<string, GateStage>> = { AllAlpha: 'alpha', AllBeta: 'beta' };
 
@@ -38,10 +80,14 @@ const ALL_STAGE: Readonly<Record<string, GateStage>> = { AllAlpha: 'alpha', AllB
  * Parses a feature-gate list as Kubernetes components take it: `Name=true,Other=false` (spaces around items
  * allowed, an empty string sets nothing; values are Go's `strconv.ParseBool` spellings). `AllAlpha=<b>` and
  * `AllBeta=<b>` set every gate of the table of that stage the list does not name itself, in any order (Kubernetes'
- * `featuregate.SetFromMap`: a gate named explicitly wins over the stage switch).
+ * `featuregate.SetFromMap`: a gate named explicitly wins over the stage switch). Then, as OpenKruise's
+ * `SetDefaultFeatureGates`, `PodWebhook` off turns its dependents off (`WorkloadSpread`, the PodUnavailableBudget
+ * gates, …) and `KruiseDaemon` off turns off `InPlaceUpdateEnvFromMetadata`, the image pre-download gates and the
+ * rest of what needs the node agent, even where the list names them `true`.
  * @param gates gate name (OpenKruise's spelling) → option and stage
  * @param aliases older names → the gate's name
- * @returns the options the table's gates set, and the other gates' names (`AllAlpha`/`AllBeta` are not listed)
+ * @returns the options the table's gates set, and the other gates' names (`AllAlpha`/`AllBeta`, `PodWebhook` and
+ *   `KruiseDaemon` are not listed: they act through their dependents)
  * @throws InvalidFeatureGatesError for an item without `=`, an empty name, a value that is not a boolean, or a
  *   gate named twice
  */
@@ -53,6 +99,7 @@ export function parseGateList<K extends string>(
   const options: Partial<Record<K, boolean>> = {};
   const ignored: string[] = [];
   const seen = new Set<string>();
+  const named = new Map<string, boolean>();
   const stages = new Map<GateStage, boolean>();
   for (const raw of value.split(',')) {
     const item = raw.trim();
@@ -67,15 +114,23 @@ export function parseGateList<K extends string>(
     const canonical = aliases[name] ?? name;
     if (seen.has(canonical)) throw new InvalidFeatureGatesError(`${name} is set twice`);
     seen.add(canonical);
+    named.set(canonical, enabled);
     const stage = ALL_STAGE[name];
     const gate = Object.prototype.hasOwnProperty.call(gates, canonical) ? gates[canonical] : undefined;
     if (stage) stages.set(stage, enabled);
     else if (gate) options[gate.option] = enabled;
-    else ignored.push(name);
+    else if (!PREREQUISITES.some((p) => p.gate === canonical)) ignored.push(name);
   }
   for (const [name, gate] of Object.entries(gates)) {
     const all = gate.stage && stages.get(gate.stage);
     if (all !== undefined && !seen.has(name)) options[gate.option] = all;
+  }
+  for (const p of PREREQUISITES) {
+    if ((named.get(p.gate) ?? stages.get(p.stage) ?? p.default) === true) continue;
+    for (const dependent of p.dependents) {
+      const gate = Object.prototype.hasOwnProperty.call(gates, dependent) ? gates[dependent] : undefined;
+      if (gate) options[gate.option] = false;
+    }
   }
   return { options, ignored };
 }

@@ -84,15 +84,20 @@ describe('controllerSettings', () => {
     ).toEqual({
       settings: {
         broadcastjob: {},
-        sidecarset: {},
+        // PodWebhook off turns off the gates that need the pod webhook (OpenKruise's SetDefaultFeatureGates)
+        sidecarset: { patchMetadataDefaultsAllowed: false },
         advancedcronjob: {},
         daemonset: {},
-        podunavailablebudget: {},
-        workloadspread: {},
-        cloneset: { cloneSetPartitionRollback: true, scalingExcludePreparingDelete: true },
+        podunavailablebudget: { deleteGate: false, updateGate: false },
+        workloadspread: { gate: false },
+        cloneset: {
+          cloneSetPartitionRollback: true,
+          pubUpdateGate: false,
+          scalingExcludePreparingDelete: true,
+        },
         statefulset: {},
       },
-      ignoredGates: ['PodWebhook'],
+      ignoredGates: [],
     });
   });
 

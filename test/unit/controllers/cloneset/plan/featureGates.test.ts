@@ -30,10 +30,17 @@ describe('parseFeatureGates', () => {
 
   it('reads Go boolean spellings and spaces, keeps other OpenKruise gates aside', () => {
     expect(
+      parseFeatureGates('SidecarSetPatchPodMetadataDefaultsAllowed=true,ResourceDistributionGate=false'),
+    ).toEqual({
+      options: {},
+      ignored: ['SidecarSetPatchPodMetadataDefaultsAllowed', 'ResourceDistributionGate'],
+    });
+    expect(
       parseFeatureGates(' CloneSetShortHash=T , PodWebhook=false,InPlaceUpdateEnvFromMetadata=0,'),
     ).toEqual({
-      options: { cloneSetShortHash: true, inPlaceUpdateEnvFromMetadata: false },
-      ignored: ['PodWebhook'],
+      // PodWebhook off turns PodUnavailableBudgetUpdateGate off, as OpenKruise's SetDefaultFeatureGates
+      options: { cloneSetShortHash: true, inPlaceUpdateEnvFromMetadata: false, pubUpdateGate: false },
+      ignored: [],
     });
   });
 
@@ -54,9 +61,10 @@ describe('parseFeatureGates', () => {
         inPlaceWorkloadVerticalScaling: true,
         recreatePodWhenChangeVCTInCloneSet: true,
         templateNoDefaults: false,
-        preDownloadImageForInPlaceUpdate: true,
+        // AllBeta=false turns KruiseDaemon and PodWebhook off, and with them these two (SetDefaultFeatureGates)
+        preDownloadImageForInPlaceUpdate: false,
         kruiseDaemon: false,
-        pubUpdateGate: true,
+        pubUpdateGate: false,
       },
       ignored: [],
     });
@@ -74,6 +82,38 @@ describe('parseFeatureGates', () => {
         'RecreatePodWhenChangeVCTInCloneSet=true,RecreatePodWhenChangeVCTInCloneSetGate=false',
       ),
     ).toThrow('RecreatePodWhenChangeVCTInCloneSetGate is set twice');
+  });
+
+  it('KruiseDaemon off turns off what needs the node agent, even named true (OpenKruise SetDefaultFeatureGates)', () => {
+    expect(parseFeatureGates('AllAlpha=true,AllBeta=true,KruiseDaemon=false').options).toEqual({
+      ...ALL_ON,
+      kruiseDaemon: false,
+      inPlaceUpdateEnvFromMetadata: false,
+      preDownloadImageForInPlaceUpdate: false,
+    });
+    expect(parseFeatureGates('InPlaceUpdateEnvFromMetadata=true,KruiseDaemon=false').options).toEqual({
+      kruiseDaemon: false,
+      inPlaceUpdateEnvFromMetadata: false,
+      preDownloadImageForInPlaceUpdate: false,
+    });
+    expect(parseFeatureGates('AllBeta=false').options).toMatchObject({
+      kruiseDaemon: false,
+      inPlaceUpdateEnvFromMetadata: false,
+      preDownloadImageForInPlaceUpdate: false,
+    });
+  });
+
+  it('KruiseDaemon and PodWebhook on (named, by AllBeta, or by default) leave their dependents as the list set them', () => {
+    expect(parseFeatureGates('InPlaceUpdateEnvFromMetadata=true').options).toEqual({
+      inPlaceUpdateEnvFromMetadata: true,
+    });
+    expect(parseFeatureGates('PodWebhook=true,PodUnavailableBudgetUpdateGate=true').options).toEqual({
+      pubUpdateGate: true,
+    });
+    expect(parseFeatureGates('AllBeta=false,KruiseDaemon=true,PodWebhook=true').options).toEqual({
+      kruiseDaemon: true,
+      inPlaceUpdateEnvFromMetadata: false,
+    });
   });
 
   it('an empty value sets nothing', () => {
