@@ -129,6 +129,94 @@ describe('kwok fake kubelet', () => {
     expect(condition(ready, gate)).toBe('True');
   });
 
+  test('a container restarted in place with a postStart `sleep N` hook is ready N s (+1 s) after its start, the pod not Ready meanwhile', async () => {
+    const spec = (redisImage: string): NonNullable<V1Pod['spec']> => ({
+      containers: [
+        { name: 'nginx', image: 'nginx:1.18-alpine' },
+        {
+          name: 'redis',
+          image: redisImage,
+          command: ['sleep', '999'],
+          lifecycle: { postStart: { exec: { command: ['sleep', '3'] } } },
+        },
+      ],
+    });
+    await t.core.createNamespacedPod({
+      namespace: t.namespace,
+      body: { metadata: { name: 'hook' }, spec: spec('redis:6') },
+    });
+    await waitFor(
+      'pod hook Ready',
+      30000,
+      async () => condition(await read('hook'), 'Ready') === 'True' || undefined,
+    );
+    await t.core.patchNamespacedPod(
+      {
+        name: 'hook',
+        namespace: t.namespace,
+        body: { spec: { containers: [{ name: 'redis', image: 'redis:7' }] } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
+    const during = await waitFor('redis restarted', 30000, async () => {
+      const cur = await read('hook');
+      return cur.status?.containerStatuses?.find((c) => c.name === 'redis')?.image === 'redis:7'
+        ? cur
+        : undefined;
+    });
+    const redis = during.status?.containerStatuses?.find((c) => c.name === 'redis');
+    expect(redis?.ready).toBe(false);
+    expect(redis?.restartCount).toBe(1);
+    expect(redis?.state?.running?.startedAt).toBeDefined();
+    expect(during.status?.containerStatuses?.find((c) => c.name === 'nginx')?.ready).toBe(true);
+    expect(condition(during, 'ContainersReady')).toBe('False');
+    expect(condition(during, 'Ready')).toBe('False');
+    const after = await waitFor('redis ready after its hook', 30000, async () => {
+      const cur = await read('hook');
+      return condition(cur, 'Ready') === 'True' ? cur : undefined;
+    });
+    const readyAt = Date.now();
+    const started = new Date(redis?.state?.running?.startedAt ?? 0).getTime();
+    expect(readyAt - started).toBeGreaterThanOrEqual(3000);
+    expect(after.status?.containerStatuses?.every((c) => c.ready && c.started)).toBe(true);
+    expect(condition(after, 'ContainersReady')).toBe('True');
+  });
+
+  test('a container restarted in place into busybox with no command exits and waits in CrashLoopBackOff', async () => {
+    await t.core.createNamespacedPod({ namespace: t.namespace, body: pod('crash') });
+    await waitFor(
+      'pod crash Ready',
+      30000,
+      async () => condition(await read('crash'), 'Ready') === 'True' || undefined,
+    );
+    await t.core.patchNamespacedPod(
+      {
+        name: 'crash',
+        namespace: t.namespace,
+        body: {
+          spec: {
+            containers: [{ name: 'nginx', image: 'registry.k8s.io/e2e-test-images/busybox:1.36.1-1' }],
+          },
+        },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
+    const p = await waitFor('busybox exited', 30000, async () => {
+      const cur = await read('crash');
+      return cur.status?.containerStatuses?.[0]?.state?.waiting ? cur : undefined;
+    });
+    const cs = p.status?.containerStatuses?.[0];
+    expect(cs?.state?.waiting?.reason).toBe('CrashLoopBackOff');
+    expect(cs?.lastState?.terminated?.exitCode).toBe(0);
+    expect(cs?.ready).toBe(false);
+    expect(cs?.restartCount).toBe(1);
+    expect(condition(p, 'ContainersReady')).toBe('False');
+    expect(condition(p, 'Ready')).toBe('False');
+    // stays so: no stage makes it ready again
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(condition(await read('crash'), 'Ready')).toBe('False');
+  });
+
   test('graceful deletion completes', async () => {
     await t.core.deleteNamespacedPod({ name: 'gated', namespace: t.namespace });
     const gone = await waitFor('pod gated deleted', 30000, async () => {
