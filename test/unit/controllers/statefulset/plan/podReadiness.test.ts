@@ -5,8 +5,7 @@
  */
 import type { Pod } from '../../../../../lib/api/types.js';
 import type { Action } from '../../../../../lib/podset/actions.js';
-import { planStatefulSet } from '../../../../../lib/controllers/statefulset/plan/index.js';
-import { NOW, pod, revisionOf, statefulSet } from './support.js';
+import { NOW, planStatefulSet, pod, revisionOf, statefulSet } from './support.js';
 
 const INIT = (name: string, ordinal: number): Action => ({
   type: 'PatchPodStatus',

@@ -6,9 +6,8 @@
 import type { PersistentVolumeClaim } from '../../../../../lib/api/types.js';
 import type { Action } from '../../../../../lib/podset/actions.js';
 import type { StatefulSet } from '../../../../../lib/controllers/statefulset/api/types.js';
-import { planStatefulSet } from '../../../../../lib/controllers/statefulset/plan/index.js';
 import type { StatefulSetPlanInput } from '../../../../../lib/controllers/statefulset/plan/types.js';
-import { NOW, pod, revisionOf, statefulSet } from './support.js';
+import { NOW, planStatefulSet, pod, revisionOf, statefulSet } from './support.js';
 
 const GATE = { statefulSetAutoResizePVCGate: true };
 const EXPANDABLE = [{ name: 'expandable', allowVolumeExpansion: true }, { name: 'fixed' }];

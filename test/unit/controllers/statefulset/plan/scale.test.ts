@@ -1,7 +1,6 @@
 import type { Pod } from '../../../../../lib/api/types.js';
 import type { Action } from '../../../../../lib/podset/actions.js';
-import { planStatefulSet } from '../../../../../lib/controllers/statefulset/plan/index.js';
-import { NOW, pod, revisionOf, statefulSet } from './support.js';
+import { NOW, planStatefulSet, pod, revisionOf, statefulSet } from './support.js';
 
 /** `<type> <pod name>` of each action, e.g. `CreatePod web-0`. */
 function summary(actions: readonly Action[]): string[] {

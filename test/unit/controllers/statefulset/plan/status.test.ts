@@ -4,12 +4,11 @@
  */
 import type { PersistentVolumeClaim } from '../../../../../lib/api/types.js';
 import type { StatefulSetStatus } from '../../../../../lib/controllers/statefulset/api/types.js';
-import { planStatefulSet } from '../../../../../lib/controllers/statefulset/plan/index.js';
 import {
   statusAsWritten,
   volumeClaimStatuses,
 } from '../../../../../lib/controllers/statefulset/plan/status.js';
-import { EARLIER, NOW, pod, revisionOf, statefulSet } from './support.js';
+import { EARLIER, NOW, planStatefulSet, pod, revisionOf, statefulSet } from './support.js';
 
 const ZERO: StatefulSetStatus = {
   replicas: 0,

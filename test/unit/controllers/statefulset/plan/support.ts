@@ -2,6 +2,12 @@ import type { ControllerRevision, Pod } from '../../../../../lib/api/types.js';
 import { applyDefaults } from '../../../../../lib/controllers/statefulset/api/defaults.js';
 import type { StatefulSet } from '../../../../../lib/controllers/statefulset/api/types.js';
 import { newRevision } from '../../../../../lib/controllers/statefulset/plan/revision.js';
+import {
+  planStatefulSet as planOnce,
+  type StatefulSetPlan,
+  type StatefulSetPlanInput,
+} from '../../../../../lib/controllers/statefulset/plan/index.js';
+import { deepFreeze } from '../../../../../lib/core/deepFreeze.js';
 
 export const NOW = new Date('2026-01-01T00:10:00Z');
 export const EARLIER = '2026-01-01T00:00:00Z';
@@ -78,4 +84,14 @@ export function pod(
       ],
     },
   };
+}
+
+/**
+ * The planner over a deep-frozen copy of its input, as a reconcile pass gives it shared, frozen objects
+ * (docs/architecture.md#frozen-lists): a planner that writes into what it was given throws here instead of
+ * corrupting the invocation's view.
+ */
+export function planStatefulSet(input: StatefulSetPlanInput): StatefulSetPlan {
+  const { now, ...rest } = input;
+  return planOnce({ ...deepFreeze(structuredClone(rest)), now });
 }

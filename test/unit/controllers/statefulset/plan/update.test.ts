@@ -2,9 +2,8 @@ import type { Pod } from '../../../../../lib/api/types.js';
 import type { Action } from '../../../../../lib/podset/actions.js';
 import { revisionData } from '../../../../../lib/controllers/cloneset/plan/revision/revision.js';
 import type { StatefulSet } from '../../../../../lib/controllers/statefulset/api/types.js';
-import { planStatefulSet } from '../../../../../lib/controllers/statefulset/plan/index.js';
 import { podsToUpdate } from '../../../../../lib/controllers/statefulset/plan/update.js';
-import { NOW, pod, revisionOf, statefulSet } from './support.js';
+import { NOW, planStatefulSet, pod, revisionOf, statefulSet } from './support.js';
 
 function summary(actions: readonly Action[]): string[] {
   return actions.map((a) =>
