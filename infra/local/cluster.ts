@@ -10,6 +10,7 @@
  * persistentvolume-binder-controller, `status.capacity` following a resize by the kwok stage `pvc-resize`; a resize
  * on a class without allowVolumeExpansion is refused by the API server's PersistentVolumeClaimResize admission.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureBinaries, run, type Log } from './build.js';
@@ -58,7 +59,34 @@ export interface ClusterInfo {
    * recorded.
    */
   controllers?: string[];
+  /**
+   * sha256 of the kwok stages the running kwok was started with ({@link kwokStagesDigest}). kwok reads its stages
+   * once, at start: a control plane started by another checkout, or before infra/local/kwok-stages.yaml changed,
+   * emulates the old stages until kwok is restarted ({@link clusterUp} does that). Absent in a cluster.json written
+   * before it was recorded.
+   */
+  kwokStages?: string;
   startedAt: string;
+}
+
+/** This checkout's kwok stages (infra/local/kwok-stages.yaml). */
+const KWOK_STAGES = path.join(LOCAL_DIR, 'kwok-stages.yaml');
+
+/**
+ * sha256 (hex) of a kwok stage file's bytes.
+ * @param file default: this checkout's infra/local/kwok-stages.yaml
+ * @throws Error when the file cannot be read
+ */
+export function kwokStagesDigest(file: string = KWOK_STAGES): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+/**
+ * Whether a running cluster's kwok emulates other stages than `file`: its recorded digest differs, or none is
+ * recorded (a cluster started before the record, whose stages are unknown).
+ */
+export function kwokStagesStale(info: Pick<ClusterInfo, 'kwokStages'>, file: string = KWOK_STAGES): boolean {
+  return info.kwokStages !== kwokStagesDigest(file);
 }
 
 const runDir = (): string => path.join(stateDir(), 'run');
@@ -109,7 +137,10 @@ export async function clusterUp(log: Log = console.log): Promise<{ info: Cluster
       // as it is: a running `kruiseless local` may have pointed it at its conversion webhook
       await applyMissingCrds(existing.kubeconfig, log);
       await applyNamespaces(existing.kubeconfig, log);
-      return { info: existing, started: false };
+      // and kwok, which read its stages at start, emulates this checkout's (an e2e run against a control plane left
+      // by an earlier checkout emulated the stages of that one)
+      const info = kwokStagesStale(existing) ? await restartKwok(existing, log) : existing;
+      return { info, started: false };
     }
     await stopAll(log); // stale or half-dead run
     await ensureBinaries(log);
@@ -281,14 +312,7 @@ async function start(log: Log): Promise<ClusterInfo> {
     health: { url: `https://127.0.0.1:${port}/healthz`, timeoutMs: 60000 },
     args: componentArgs(port),
   }));
-  await launch(log, 'kwok', {}, [
-    `--kubeconfig=${kubeconfig}`,
-    `--config=${path.join(LOCAL_DIR, 'kwok-stages.yaml')}`,
-    '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
-    '--node-ip=127.0.0.1',
-    '--cidr=10.244.0.0/16',
-    '--node-lease-duration-seconds=0',
-  ]);
+  const kwokStages = await launchKwok(kubeconfig, log);
   log(`[up] creating ${NODE_COUNT} fake nodes, waiting for Ready`);
   const nodesFile = path.join(runDir(), 'nodes.yaml');
   fs.writeFileSync(nodesFile, fakeNodes(NODE_COUNT));
@@ -313,10 +337,48 @@ async function start(log: Log): Promise<ClusterInfo> {
     server,
     ports,
     controllers: controllersOf(controllerManagerArgs),
+    kwokStages,
     startedAt: new Date().toISOString(),
   };
   fs.writeFileSync(infoFile(), JSON.stringify(info, null, 2));
   return info;
+}
+
+/**
+ * Starts kwok with a copy of this checkout's stages in the state folder (`run/kwok-stages.yaml`: the running kwok
+ * never depends on a checkout that may be gone or changed).
+ * @returns the digest of the stages it runs ({@link kwokStagesDigest})
+ * @throws Error when kwok does not start
+ */
+async function launchKwok(kubeconfig: string, log: Log): Promise<string> {
+  const stages = path.join(runDir(), 'kwok-stages.yaml');
+  fs.copyFileSync(KWOK_STAGES, stages);
+  await launch(log, 'kwok', {}, [
+    `--kubeconfig=${kubeconfig}`,
+    `--config=${stages}`,
+    '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
+    '--node-ip=127.0.0.1',
+    '--cidr=10.244.0.0/16',
+    '--node-lease-duration-seconds=0',
+  ]);
+  return kwokStagesDigest(stages);
+}
+
+/**
+ * Restarts the kwok of a running cluster with this checkout's stages and records them in `run/cluster.json`. The
+ * nodes and pods stay: kwok keeps no state of its own.
+ * @returns the cluster's info with the new record
+ * @throws Error when kwok does not start again, or the nodes are not Ready within 60 s
+ */
+async function restartKwok(info: ClusterInfo, log: Log): Promise<ClusterInfo> {
+  log(
+    '[up] kwok runs other stages than infra/local/kwok-stages.yaml of this checkout: restarting it with them',
+  );
+  await stopFromPidFile(pidFile('kwok'));
+  const next: ClusterInfo = { ...info, kwokStages: await launchKwok(info.kubeconfig, log) };
+  await kubectl(['wait', '--for=condition=Ready', '--timeout=60s', 'node', '--all'], info.kubeconfig);
+  fs.writeFileSync(infoFile(), JSON.stringify(next, null, 2));
+  return next;
 }
 
 /** Where a component answers once it is up, and how long to wait for that. */

@@ -5,9 +5,13 @@
  * since a running `kruiseless local` may have pointed one at its conversion webhook. Runs alone (jest.config.js
  * ALONE): it deletes a CRD of the shared cluster for a moment.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
-import { clusterUp } from '../../../infra/local/cluster.js';
+import { clusterUp, kwokStagesDigest } from '../../../infra/local/cluster.js';
+import { readPidFile } from '../../../infra/local/processes.js';
+import { stateDir } from '../../../infra/local/versions.js';
 import { loadKubeConfig } from '../support/kube.js';
 import { createKubeClient } from '../../../lib/kube/index.js';
 import { CRD_RESOURCE } from '../../../lib/kube/resources.js';
@@ -57,5 +61,33 @@ test('installs a CRD the running control plane lacks and leaves one it has as it
     installed: ['[up] installing the CRDs this control plane lacks: apps.kruise.io_advancedcronjobs.yaml'],
     established: true,
     mark: 'kept',
+  });
+});
+
+test("restarts kwok with this checkout's stages when the running one was started with others", async () => {
+  const infoFile = path.join(stateDir(), 'run', 'cluster.json');
+  const kwokPid = (): number | undefined => readPidFile(path.join(stateDir(), 'run', 'kwok.pid'))?.pid;
+  const before = kwokPid();
+  const recorded = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as Record<string, unknown>;
+  // what a control plane started by an earlier checkout (other stages) or before the record looks like
+  fs.writeFileSync(infoFile, JSON.stringify({ ...recorded, kwokStages: 'f'.repeat(64) }));
+  const lines: string[] = [];
+  const { info, started } = await clusterUp((l) => lines.push(l));
+  const again: string[] = [];
+  await clusterUp((l) => again.push(l));
+  expect({
+    started,
+    restarted: lines.filter((l) => l.includes('restarting it with them')).length,
+    newPid: kwokPid() !== before,
+    recorded: info.kwokStages,
+    stored: (JSON.parse(fs.readFileSync(infoFile, 'utf8')) as { kwokStages?: string }).kwokStages,
+    restartedAgain: again.filter((l) => l.includes('restarting it with them')).length,
+  }).toEqual({
+    started: false,
+    restarted: 1,
+    newPid: true,
+    recorded: kwokStagesDigest(),
+    stored: kwokStagesDigest(),
+    restartedAgain: 0,
   });
 });
