@@ -15,7 +15,7 @@ import { flooredKube } from '../kube/listFloors.js';
 import { frozenListsKube } from '../kube/frozenLists.js';
 import { ReusedLists, reusingKube } from '../kube/reusedLists.js';
 import { WatchedLists, watchingKube } from '../kube/watchedLists.js';
-import type { Resource } from '../kube/resource.js';
+import { isOneOf, type Resource } from '../kube/resource.js';
 import { leaseGuardedKube } from './leaseGuard.js';
 import type { PassEnv, PassResult, Reconciler } from './reconcile.js';
 
@@ -44,6 +44,7 @@ export type GuardedPass<D, P, Scope> = (
  *   the env ({@link PassEnv.atEnd}) and the deps' client can watch; default none. Every LIST of them, in every
  *   pass and whoever answers it, gives deep-frozen objects (lib/kube/frozenLists.ts): a view shares its objects
  *   with the passes it answers, so no pass may change a listed one, and a pass that tries throws in every test
+ * @throws Error when a `watched` resource is not `floored` (a programming error of the controller's registration)
  */
 export function guardedReconciler<D extends { kube: KubeClient; clock: Clock; log?: Logger }, P, Scope>(
   readScope: (reason: ReconcileReason) => Scope,
@@ -52,6 +53,12 @@ export function guardedReconciler<D extends { kube: KubeClient; clock: Clock; lo
   reused: readonly Resource[] = [],
   watched: readonly Resource[] = [],
 ): Reconciler<D, P, Scope> {
+  const isFloored = isOneOf(floored);
+  const unfloored = watched.filter((r) => !isFloored(r));
+  if (unfloored.length > 0) {
+    // a view is fed by the watch from the invocation's floor: without a floor it would wait for one forever
+    throw new Error(`watched resources must be floored too: ${unfloored.map((r) => r.plural).join(', ')}`);
+  }
   // one set of kept answers per invocation: the loop threads one env through an invocation's passes
   const listsOf = new WeakMap<PassEnv<Scope>, ReusedLists>();
   const viewsOf = new WeakMap<PassEnv<Scope>, WatchedLists>();

@@ -81,3 +81,25 @@ describe("an invocation's watched pods", () => {
     expect(api.watches[0].options.signal.aborted).toBe(true);
   });
 });
+
+describe('guardedReconciler registration', () => {
+  const noPass = (): Promise<never> => Promise.reject(new Error('not run'));
+
+  it('refuses a watched resource that is not floored (its view would wait for a floor forever)', () => {
+    expect(() =>
+      guardedReconciler(
+        () => 'all',
+        noPass,
+        [RESOURCES.pods],
+        [],
+        [RESOURCES.pods, RESOURCES.persistentvolumeclaims],
+      ),
+    ).toThrow('watched resources must be floored too: persistentvolumeclaims');
+  });
+
+  it('takes watched resources that are floored', () => {
+    expect(() =>
+      guardedReconciler(() => 'all', noPass, [RESOURCES.pods], [], [RESOURCES.pods]),
+    ).not.toThrow();
+  });
+});
