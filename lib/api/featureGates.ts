@@ -101,6 +101,8 @@ export function parseGateList<K extends string>(
   const seen = new Set<string>();
   const named = new Map<string, boolean>();
   const stages = new Map<GateStage, boolean>();
+  const gateOf = (name: string): GateSpec<K> | undefined =>
+    Object.prototype.hasOwnProperty.call(gates, name) ? gates[name] : undefined;
   for (const raw of value.split(',')) {
     const item = raw.trim();
     if (item === '') continue;
@@ -116,7 +118,7 @@ export function parseGateList<K extends string>(
     seen.add(canonical);
     named.set(canonical, enabled);
     const stage = ALL_STAGE[name];
-    const gate = Object.prototype.hasOwnProperty.call(gates, canonical) ? gates[canonical] : undefined;
+    const gate = gateOf(canonical);
     if (stage) stages.set(stage, enabled);
     else if (gate) options[gate.option] = enabled;
     else if (!PREREQUISITES.some((p) => p.gate === canonical)) ignored.push(name);
@@ -128,7 +130,7 @@ export function parseGateList<K extends string>(
   for (const p of PREREQUISITES) {
     if ((named.get(p.gate) ?? stages.get(p.stage) ?? p.default) === true) continue;
     for (const dependent of p.dependents) {
-      const gate = Object.prototype.hasOwnProperty.call(gates, dependent) ? gates[dependent] : undefined;
+      const gate = gateOf(dependent);
       if (gate) options[gate.option] = false;
     }
   }

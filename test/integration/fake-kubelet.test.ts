@@ -16,6 +16,12 @@ function pod(name: string, extra: Partial<NonNullable<V1Pod['spec']>> = {}): V1P
 }
 
 const read = (name: string): Promise<V1Pod> => t.core.readNamespacedPod({ name, namespace: t.namespace });
+/** Changes one container's image, as an in-place update does (strategic merge by container name). */
+const setImage = (name: string, container: string, image: string): Promise<V1Pod> =>
+  t.core.patchNamespacedPod(
+    { name, namespace: t.namespace, body: { spec: { containers: [{ name: container, image }] } } },
+    setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+  );
 const condition = (p: V1Pod, type: string): string | undefined =>
   p.status?.conditions?.find((c) => c.type === type)?.status;
 
@@ -42,14 +48,7 @@ describe('kwok fake kubelet', () => {
   test('patching the image reports the new image and imageID with restartCount 1', async () => {
     const before = await read('bare');
     const oldStatus = before.status?.containerStatuses?.[0];
-    await t.core.patchNamespacedPod(
-      {
-        name: 'bare',
-        namespace: t.namespace,
-        body: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.19-alpine' }] } },
-      },
-      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
-    );
+    await setImage('bare', 'nginx', 'nginx:1.19-alpine');
     const p = await waitFor('in-place update reported', 30000, async () => {
       const cur = await read('bare');
       return cur.status?.containerStatuses?.[0]?.image === 'nginx:1.19-alpine' ? cur : undefined;
@@ -78,14 +77,7 @@ describe('kwok fake kubelet', () => {
     });
     const oldStatus = before.status?.containerStatuses?.[0];
     expect(oldStatus?.imageID).toMatch(/^sim\.local\/docker\.io\/library\/nginx:alpine@sha256:[0-9a-f]{64}$/);
-    await t.core.patchNamespacedPod(
-      {
-        name: 'alias',
-        namespace: t.namespace,
-        body: { spec: { containers: [{ name: 'nginx', image: 'docker.io/library/nginx:mainline-alpine' }] } },
-      },
-      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
-    );
+    await setImage('alias', 'nginx', 'docker.io/library/nginx:mainline-alpine');
     const p = await waitFor('in-place update reported', 30000, async () => {
       const cur = await read('alias');
       return cur.status?.containerStatuses?.[0]?.image === 'docker.io/library/nginx:mainline-alpine'
@@ -150,14 +142,7 @@ describe('kwok fake kubelet', () => {
       30000,
       async () => condition(await read('hook'), 'Ready') === 'True' || undefined,
     );
-    await t.core.patchNamespacedPod(
-      {
-        name: 'hook',
-        namespace: t.namespace,
-        body: { spec: { containers: [{ name: 'redis', image: 'redis:7' }] } },
-      },
-      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
-    );
+    await setImage('hook', 'redis', 'redis:7');
     const during = await waitFor('redis restarted', 30000, async () => {
       const cur = await read('hook');
       return cur.status?.containerStatuses?.find((c) => c.name === 'redis')?.image === 'redis:7'
@@ -189,18 +174,7 @@ describe('kwok fake kubelet', () => {
       30000,
       async () => condition(await read('crash'), 'Ready') === 'True' || undefined,
     );
-    await t.core.patchNamespacedPod(
-      {
-        name: 'crash',
-        namespace: t.namespace,
-        body: {
-          spec: {
-            containers: [{ name: 'nginx', image: 'registry.k8s.io/e2e-test-images/busybox:1.36.1-1' }],
-          },
-        },
-      },
-      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
-    );
+    await setImage('crash', 'nginx', 'registry.k8s.io/e2e-test-images/busybox:1.36.1-1');
     const p = await waitFor('busybox exited', 30000, async () => {
       const cur = await read('crash');
       return cur.status?.containerStatuses?.[0]?.state?.waiting ? cur : undefined;
