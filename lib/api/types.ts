@@ -159,6 +159,16 @@ export interface Pod {
   status?: PodStatus;
 }
 
+/** `corev1.ConfigMap` (a container launch barrier: string `data` only, lib/podset/launchPriority.ts). */
+export interface ConfigMap {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  data?: Record<string, string>;
+  binaryData?: Record<string, string>;
+  immutable?: boolean;
+}
+
 /** `corev1.PersistentVolumeClaim` (spec is passed through as written in the volumeClaimTemplate). */
 export interface PersistentVolumeClaim {
   apiVersion?: string;

@@ -41,10 +41,12 @@ export function crdManifests(
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
     .sort();
-  const own = controllers.map((c) => c.crd);
-  const missing = controllers.filter((c) => !files.includes(c.crd));
+  const own = controllers.flatMap((c) => (c.crd ? [c.crd] : []));
+  const missing = controllers.filter((c) => c.crd !== undefined && !files.includes(c.crd));
   if (missing.length > 0)
-    throw new CliError(`infra/crds has no CRD for ${missing.map((c) => `${c.name} (${c.crd})`).join(', ')}`);
+    throw new CliError(
+      `infra/crds has no CRD for ${missing.map((c) => `${c.name} (${c.crd ?? ''})`).join(', ')}`,
+    );
   return [...own, ...files.filter((f) => !own.includes(f))].flatMap((f) =>
     parseManifests(readFileSync(`${dir}/${f}`, 'utf8'), `infra/crds/${f}`),
   );

@@ -78,7 +78,7 @@ export type ConvertHooks = Record<string, never>;
  */
 export type ControllerKind<S = unknown> = Pick<
   Controller<S>,
-  'name' | 'kind' | 'resource' | 'watches' | 'crd' | 'settings'
+  'name' | 'kind' | 'resource' | 'watches' | 'crd' | 'settings' | 'selects'
 >;
 
 /**
@@ -98,8 +98,11 @@ export interface Controller<S = unknown, P = unknown> extends WatchingController
   readonly resource: Resource;
   /** For (self), Owns (pods, PVCs) and Map watches (lib/source/watchSpec.ts). */
   readonly watches: readonly WatchSpec[];
-  /** The file under infra/crds/ with its CRD, for `kruiseless install`. */
-  readonly crd: string;
+  /**
+   * The file under infra/crds/ with its CRD, for `kruiseless install`; absent for a controller of a built-in
+   * resource (the container launch priority controller's pods).
+   */
+  readonly crd?: string;
   readonly access: ControllerAccess;
   readonly settings: ControllerSettingsParser<S>;
   /**

@@ -13,6 +13,7 @@ import { daemonSet } from './daemonset/index.js';
 import { podUnavailableBudget } from './podunavailablebudget/index.js';
 import { admitPodUpdate } from './podunavailablebudget/podWebhook.js';
 import { workloadSpread } from './workloadspread/index.js';
+import { containerLaunchPriority } from './containerlaunchpriority/index.js';
 import type { Controller } from './controller.js';
 
 export { CONTROLLER_KINDS, KNOWN_KINDS, kindsOf } from './kinds.js';
@@ -28,6 +29,7 @@ export const CONTROLLERS: readonly Controller[] = [
   daemonSet,
   podUnavailableBudget,
   workloadSpread,
+  containerLaunchPriority,
 ];
 
 /** The registered controller of a kind (`<group>/<Kind>`), or undefined. */

@@ -1,11 +1,13 @@
 /**
  * The steps of the pod mutating webhook (`/mutate-pod`, lib/api/admission/podMutation.ts), in the order OpenKruise
  * v1.9.0's `PodCreateHandler.Handle` (pkg/webhook/pod/mutating/pod_create_update_handler.go) runs them: WorkloadSpread
- * (under its gate), then SidecarSet injection. Readiness-gate injection, container launch priority, the PUB
- * annotation, PersistentPodState and the probe steps upstream runs around them are not served yet.
+ * (under its gate), SidecarSet injection, then container launch priority (which must follow the injection, so
+ * injected sidecars are ordered too). Readiness-gate injection, the PUB annotation, PersistentPodState and the probe
+ * steps upstream runs around them are not served yet.
  */
 import type { PodMutationStep } from '../api/admission/podMutation.js';
 import type { KubeClient } from '../kube/types.js';
+import { launchPriorityPodStep } from './containerlaunchpriority/podWebhook.js';
 import { kubePodInjectionReads, sidecarSetPodSteps } from './sidecarset/podWebhook.js';
 import { kubeWorkloadSpreadWebhookDeps, workloadSpreadPodStep } from './workloadspread/podWebhook.js';
 import type { WorkloadSpreadSettings } from './workloadspread/settings.js';
@@ -25,5 +27,6 @@ export function podMutationSteps(
     sidecarSet.prefetch,
     workloadSpreadPodStep(kubeWorkloadSpreadWebhookDeps(kube, ws)),
     sidecarSet.inject,
+    launchPriorityPodStep(),
   ];
 }

@@ -5,7 +5,7 @@
  */
 import { GROUP } from '../api/keys.js';
 import type { Node } from '../api/node.js';
-import type { ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { ConfigMap, ControllerRevision, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { IMAGE_PULL_JOB_KIND, type ImagePullJob } from '../api/imagePullJob.js';
 import type { CoreEvent } from './event.js';
 import type { KubeObject, Resource } from './resource.js';
@@ -20,6 +20,14 @@ export const RESOURCES = {
     namespaced: true,
     kind: 'PersistentVolumeClaim',
   } as Resource<PersistentVolumeClaim>,
+  /** core/v1 ConfigMaps (a pod's container launch barrier, `<pod>-barrier`). */
+  configmaps: {
+    group: '',
+    version: 'v1',
+    plural: 'configmaps',
+    namespaced: true,
+    kind: 'ConfigMap',
+  } as Resource<ConfigMap>,
   /** apps/v1 ControllerRevisions: their `data` is written as Go's bytes (./body.ts). */
   controllerrevisions: {
     group: 'apps',

@@ -10,6 +10,7 @@ import {
   type PublishResult,
   type ReconcileRequest,
 } from '../requests/index.js';
+import type { JsonObject } from '../api/types.js';
 import type { Logger } from '../core/logger.js';
 import { listIfServed } from '../kube/list.js';
 import type { KubeClient } from '../kube/types.js';
@@ -26,7 +27,8 @@ export interface ResyncResult {
 }
 
 /**
- * List every object of each controller's resource in `cluster` and publish a `Resync` request for each.
+ * List every object of each controller's resource in `cluster` and publish a `Resync` request for each (of those
+ * its `selects` takes, when it has one).
  * @param controllers the registered controllers (lib/controllers `CONTROLLERS`)
  * @throws KubeApiError when a list fails other than with 404; PublishError when entries could not be published
  */
@@ -34,7 +36,7 @@ export async function resyncCluster(
   cluster: string,
   kube: Pick<KubeClient, 'list'>,
   publisher: EventPublisher,
-  controllers: readonly Pick<WatchingController, 'kind' | 'resource'>[],
+  controllers: readonly Pick<WatchingController, 'kind' | 'resource' | 'selects'>[],
   log: Logger,
 ): Promise<ResyncResult> {
   const requests: ReconcileRequest[] = [];
@@ -49,6 +51,7 @@ export async function resyncCluster(
     }
     const mine = listed.items
       .filter((o) => o.metadata.name && (!c.resource.namespaced || o.metadata.namespace))
+      .filter((o) => !c.selects || c.selects(o as unknown as JsonObject))
       .map((o): ReconcileRequest => ({
         version: EVENT_VERSION,
         cluster,

@@ -71,6 +71,12 @@ export interface WatchingController {
   /** Its resource (the `For` watch and the resync list it). */
   resource: Resource;
   watches: readonly WatchSpec[];
+  /**
+   * Which objects of its resource it reconciles (controller-runtime's predicate on its `For` watch), when not every
+   * one: the `For` watch and the resync ask for a pass of those only. Absent: all. Pure and synchronous (the
+   * admission source calls it too). E.g. the container launch priority controller's pods still waiting on a barrier.
+   */
+  selects?(obj: JsonObject): boolean;
 }
 
 /** One watch spec of one controller, as a stream serves it. */
@@ -184,7 +190,8 @@ export function requestForObject(
   const meta = (obj.metadata ?? {}) as JsonObject;
   const namespace = str(meta.namespace);
   const resourceVersion = str(meta.resourceVersion);
-  if (spec.type === 'For')
+  if (spec.type === 'For') {
+    if (controller.selects && !controller.selects(obj)) return undefined;
     return requestOf(
       cluster,
       controller,
@@ -192,6 +199,7 @@ export function requestForObject(
       'ObjectChanged',
       resourceVersion,
     );
+  }
   const refs = Array.isArray(meta.ownerReferences) ? (meta.ownerReferences as JsonObject[]) : [];
   const ref = refs.find((r) => r.controller === true);
   const group = str(ref?.apiVersion)?.split('/')[0];

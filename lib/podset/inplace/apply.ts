@@ -11,7 +11,7 @@
  * patch fragment, the `pods/resize` patch of the batch's cpu/memory changes, and the new `InPlaceUpdateState`.
  */
 import { ANNOTATION_INPLACE_UPDATE_STATE, ANNOTATION_RUNTIME_CONTAINERS_META } from '../../api/keys.js';
-import type { Container, JsonObject, Pod } from '../../api/types.js';
+import type { JsonObject, Pod } from '../../api/types.js';
 import { metaTime } from '../../api/time.js';
 import {
   graceAnnotation,
@@ -24,26 +24,10 @@ import {
   type UpdateSpec,
 } from './state.js';
 import { parseQuantity } from './spec.js';
+import { containerPriority } from '../launchPriority.js';
 import type { InPlaceUpdateGates } from './options.js';
 
-/**
- * Env var injected by Kruise's pod webhook carrying a container's launch priority (`p_<n>` key),
- * docs/behaviour/cloneset.md#new-pods.
- */
-export const CONTAINER_BARRIER_ENV = 'KRUISE_CONTAINER_BARRIER';
-
-/**
- * A container's launch priority: the `<n>` of its `KRUISE_CONTAINER_BARRIER` env's configMapKeyRef key
- * `p_<n>` (0 when unparsable), or undefined when the env is absent
- * (docs/behaviour/cloneset.md#in-place-update).
- */
-export function containerPriority(c: Container): number | undefined {
-  const env = (c.env ?? []).find((e) => e.name === CONTAINER_BARRIER_ENV);
-  if (!env) return undefined;
-  const ref = env.valueFrom?.configMapKeyRef as { key?: unknown } | undefined;
-  const digits = typeof ref?.key === 'string' ? ref.key.slice(2) : '';
-  return /^[+-]?\d+$/.test(digits) ? Number(digits) : 0;
-}
+export { CONTAINER_BARRIER_ENV, containerPriority } from '../launchPriority.js';
 
 const sorted = (names: Iterable<string>): string[] => [...new Set(names)].sort();
 const nonEmpty = (m: object | undefined): boolean => !!m && Object.keys(m).length > 0;

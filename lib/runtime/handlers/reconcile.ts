@@ -79,7 +79,9 @@ export function reconcileHandler(
       ...(ids[0] !== undefined ? { correlation_id: ids[0] } : {}),
       ...(ids.length > 1 ? { correlationIds: ids } : {}),
     });
-    const recorder = new InvocationMetrics(controllerNameOf(request.kind));
+    const recorder = new InvocationMetrics(
+      controllerByKind(request.kind, controllers)?.name ?? controllerNameOf(request.kind),
+    );
     recorder.property('key', key);
     recorder.property('reason', request.reason);
     if (ids.length > 0) recorder.property('correlationIds', ids);

@@ -197,7 +197,7 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     spec: { containers: [{ name: 'main', image: 'nginx:1.19-alpine' }] },
   });
   const denial = (op: string, resource: string, name: string): string =>
-    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet, an Advanced StatefulSet, an Advanced DaemonSet or a BroadcastJob (apps.kruise.io), or upgrade the sidecars a SidecarSet injected; ${guardNs.namespace}/${name} is not`;
+    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet, an Advanced StatefulSet, an Advanced DaemonSet or a BroadcastJob (apps.kruise.io), upgrade the sidecars a SidecarSet injected, mark a pod launch-priority-completed, or write the launch barrier ConfigMap of a pod; ${guardNs.namespace}/${name} is not`;
   let cloneSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
   let replicaSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
   let broadcastJobOwner: { apiVersion: string; kind: string; name: string; uid: string };
@@ -334,6 +334,75 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     const still = await guardNs.core.readNamespacedPod({ name: 'foreign', namespace: guardNs.namespace });
     expect(still.metadata?.labels).toBeUndefined();
     expect(still.metadata?.ownerReferences?.map((r) => r.kind)).toEqual(['ReplicaSet']);
+  });
+
+  test('any pod may be marked launch-priority-completed and given its launch barrier, and nothing more', async () => {
+    const created = await guardNs.core.createNamespacedPod({
+      namespace: guardNs.namespace,
+      body: pod('launching', replicaSetOwner),
+    });
+    const podPath = `${podsPath()}/launching`;
+    const cmPath = `/api/v1/namespaces/${guardNs.namespace}/configmaps`;
+    const mark = (annotations: Record<string, string>, labels?: Record<string, string>) =>
+      asController(
+        'PATCH',
+        podPath,
+        { metadata: { annotations, ...(labels ? { labels } : {}) } },
+        'application/strategic-merge-patch+json',
+      );
+    const podOwner = { apiVersion: 'v1', kind: 'Pod', name: 'launching', uid: created.metadata?.uid ?? '' };
+    const barrier = (name: string, data: Record<string, string>, owner = podOwner) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, ownerReferences: [owner] },
+      data,
+    });
+    const refused = (op: string, resource: string, name: string) => ({
+      status: 403,
+      message: expect.stringContaining(denial(op, resource, name)) as string,
+    });
+    expect([
+      await mark({ 'apps.kruise.io/container-launch-priority-completed': 'false' }),
+      await mark({ 'apps.kruise.io/container-launch-priority-completed': 'true', other: 'x' }),
+      await mark({ 'apps.kruise.io/container-launch-priority-completed': 'true' }, { x: 'y' }),
+      await asController('POST', cmPath, barrier('launching-barrier', { p_1: 'true', other: 'x' })),
+      await asController('POST', cmPath, barrier('not-a-barrier', {})),
+      await asController(
+        'POST',
+        cmPath,
+        barrier('launching-barrier', {}, { ...podOwner, name: 'someone-else' }),
+      ),
+    ]).toEqual([
+      refused('update', 'pods', 'launching'),
+      refused('update', 'pods', 'launching'),
+      refused('update', 'pods', 'launching'),
+      refused('create', 'configmaps', 'launching-barrier'),
+      refused('create', 'configmaps', 'not-a-barrier'),
+      refused('create', 'configmaps', 'launching-barrier'),
+    ]);
+    expect((await asController('POST', cmPath, barrier('launching-barrier', {}))).status).toBe(201);
+    const patchBarrier = (data: Record<string, string>) =>
+      asController(
+        'PATCH',
+        `${cmPath}/launching-barrier`,
+        { data },
+        'application/strategic-merge-patch+json',
+      );
+    expect((await patchBarrier({ p_10: 'true' })).status).toBe(200);
+    expect((await patchBarrier({ 'p_-1': 'true' })).status).toBe(200);
+    expect(await patchBarrier({ secret: 'x' })).toEqual(refused('update', 'configmaps', 'launching-barrier'));
+    expect((await asController('DELETE', `${cmPath}/launching-barrier`)).status).toBe(403);
+    expect((await mark({ 'apps.kruise.io/container-launch-priority-completed': 'true' })).status).toBe(200);
+    const after = await guardNs.core.readNamespacedPod({ name: 'launching', namespace: guardNs.namespace });
+    expect(after.metadata?.annotations).toEqual({
+      'apps.kruise.io/container-launch-priority-completed': 'true',
+    });
+    expect(after.metadata?.labels).toBeUndefined();
+    const cm = await guardNs.core.readNamespacedConfigMap({
+      name: 'launching-barrier',
+      namespace: guardNs.namespace,
+    });
+    expect(cm.data).toEqual({ p_10: 'true', 'p_-1': 'true' });
   });
 
   test('an orphan may be adopted (as OpenKruise claims pods) but not deleted while it is unowned', async () => {

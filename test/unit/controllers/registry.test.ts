@@ -13,7 +13,7 @@ import {
 } from '../../../lib/controllers/index.js';
 
 describe('the registry', () => {
-  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset, advancedcronjob, daemonset (Advanced DaemonSet), podunavailablebudget and workloadspread', () => {
+  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset, advancedcronjob, daemonset (Advanced DaemonSet), podunavailablebudget, workloadspread and containerlaunchpriority', () => {
     expect(CONTROLLERS.map((c) => c.name)).toEqual([
       'cloneset',
       'statefulset',
@@ -23,7 +23,12 @@ describe('the registry', () => {
       'daemonset',
       'podunavailablebudget',
       'workloadspread',
+      'containerlaunchpriority',
     ]);
+    // a controller of a built-in resource: its keys are pods, and it has no CRD
+    expect(controllerByKind('core/Pod')?.name).toBe('containerlaunchpriority');
+    expect(KNOWN_KINDS('core/Pod')).toEqual({ namespaced: true });
+    expect(controllerByKind('core/Pod')?.crd).toBeUndefined();
     expect(controllerByKind('apps.kruise.io/WorkloadSpread')?.name).toBe('workloadspread');
     expect(KNOWN_KINDS('apps.kruise.io/WorkloadSpread')).toEqual({ namespaced: true });
     expect(controllerByKind('policy.kruise.io/PodUnavailableBudget')?.name).toBe('podunavailablebudget');

@@ -90,6 +90,7 @@ describe('controllerSettings', () => {
         daemonset: {},
         podunavailablebudget: { deleteGate: false, updateGate: false },
         workloadspread: { gate: false },
+        containerlaunchpriority: {},
         cloneset: {
           cloneSetPartitionRollback: true,
           pubUpdateGate: false,
@@ -117,6 +118,7 @@ describe('controllerSettings', () => {
         daemonset: {},
         podunavailablebudget: {},
         workloadspread: {},
+        containerlaunchpriority: {},
         sidecarset: {},
         statefulset: {},
       },
@@ -153,6 +155,7 @@ describe('controllerSettings: Advanced StatefulSet gates', () => {
         daemonset: {},
         podunavailablebudget: {},
         workloadspread: {},
+        containerlaunchpriority: {},
         cloneset: {},
         statefulset: { statefulSetStartOrdinal: true, statefulSetAutoDeletePVC: false },
       },

@@ -21,7 +21,7 @@ describe('SidecarSet pod watch (enqueueRequestForPod)', () => {
     expect(await sidecarSetsForPod(pod())).toEqual([]);
   });
 
-  it('is the stream of every pod (no label selector, shared with the PodUnavailableBudget and the WorkloadSpread) and makes namespace-less requests, reading nothing', async () => {
+  it('is the stream of every pod (no label selector, shared with the PodUnavailableBudget, the WorkloadSpread and the For watch of the container launch priority controller) and makes namespace-less requests, reading nothing', async () => {
     const stream = watchStreams(CONTROLLERS).find(
       (s) => s.watched.plural === 'pods' && s.labelSelector === undefined,
     );
@@ -29,6 +29,7 @@ describe('SidecarSet pod watch (enqueueRequestForPod)', () => {
       'apps.kruise.io/SidecarSet',
       'policy.kruise.io/PodUnavailableBudget',
       'apps.kruise.io/WorkloadSpread',
+      'core/Pod',
     ]);
     const reads = {
       cluster: 'c1',
