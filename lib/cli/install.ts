@@ -359,7 +359,7 @@ export function registerInstall(program: Command, io: CliIO): void {
     .option('--cluster-name <name>', "this cluster's name in the cluster registry (with --admission-url)")
     .option(
       '--pod-webhooks',
-      "with --admission-url: also register the pod webhooks, failurePolicy Fail as OpenKruise's: mpod.kb.io (pod create: WorkloadSpread, SidecarSet injection) at the function's /mutate-pod, vpod.kb.io and vpodeviction.kb.io (PodUnavailableBudget, the WorkloadSpread deletion record) at its /validate-pod; the function must then reach this cluster (registry record, and an EKS access entry mapping AdmissionRoleArn to kruiseless:admission)",
+      "with --admission-url: also register the pod webhooks, failurePolicy Fail as OpenKruise's: mpod.kb.io (pod create: WorkloadSpread, SidecarSet injection, container launch priority, the PodUnavailableBudget annotation) at the function's /mutate-pod, vpod.kb.io and vpodeviction.kb.io (PodUnavailableBudget, the WorkloadSpread deletion record) at its /validate-pod; the function must then reach this cluster (registry record, and an EKS access entry mapping AdmissionRoleArn to kruiseless:admission)",
     )
     .option(
       '--feature-gates <gates>',

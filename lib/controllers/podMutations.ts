@@ -1,26 +1,30 @@
 /**
  * The steps of the pod mutating webhook (`/mutate-pod`, lib/api/admission/podMutation.ts), in the order OpenKruise
  * v1.9.0's `PodCreateHandler.Handle` (pkg/webhook/pod/mutating/pod_create_update_handler.go) runs them: WorkloadSpread
- * (under its gate), SidecarSet injection, then container launch priority (which must follow the injection, so
- * injected sidecars are ordered too). Readiness-gate injection, the PUB annotation, PersistentPodState and the probe
- * steps upstream runs around them are not served yet.
+ * (under its gate), SidecarSet injection, container launch priority (which must follow the injection, so injected
+ * sidecars are ordered too), then the PodUnavailableBudget annotation (under either PUB gate). Readiness-gate
+ * injection, PersistentPodState and the probe steps upstream runs around them are not served yet.
  */
 import type { PodMutationStep } from '../api/admission/podMutation.js';
 import type { KubeClient } from '../kube/types.js';
 import { launchPriorityPodStep } from './containerlaunchpriority/podWebhook.js';
+import { kubePubMutationReads, pubPodStep } from './podunavailablebudget/podMutation.js';
+import type { PubSettings } from './podunavailablebudget/settings.js';
 import { kubePodInjectionReads, sidecarSetPodSteps } from './sidecarset/podWebhook.js';
 import { kubeWorkloadSpreadWebhookDeps, workloadSpreadPodStep } from './workloadspread/podWebhook.js';
 import type { WorkloadSpreadSettings } from './workloadspread/settings.js';
 
 /**
  * The pod mutating steps over the cluster's client.
- * @param settings controller name → its parsed settings (the WorkloadSpread gate under `workloadspread`)
+ * @param settings controller name → its parsed settings (the WorkloadSpread gate under `workloadspread`, the PUB gates
+ *   under `podunavailablebudget`)
  */
 export function podMutationSteps(
   kube: Pick<KubeClient, 'get' | 'list' | 'replace'>,
   settings: Readonly<Record<string, unknown>> = {},
 ): PodMutationStep[] {
   const ws = (settings.workloadspread ?? {}) as WorkloadSpreadSettings;
+  const pub = (settings.podunavailablebudget ?? {}) as PubSettings;
   const sidecarSet = sidecarSetPodSteps(kubePodInjectionReads(kube));
   return [
     // the injection's reads overlap WorkloadSpread's (one round trip fewer per pod CREATE); it still runs second
@@ -28,5 +32,6 @@ export function podMutationSteps(
     workloadSpreadPodStep(kubeWorkloadSpreadWebhookDeps(kube, ws)),
     sidecarSet.inject,
     launchPriorityPodStep(),
+    pubPodStep(kubePubMutationReads(kube), pub),
   ];
 }

@@ -4,7 +4,7 @@
  * admission function (`kruiseless install --admission-url`). `failurePolicy: Ignore`: while the endpoint is down a
  * write is stored as sent, and the controllers apply the same defaults in memory on every read, so what runs is the
  * same; only the stored object lacks the defaults until its next write (a SidecarSet's are applied by the pod webhook
- * on every read). The pod webhook beside them (`mpod.kb.io`: WorkloadSpread, SidecarSet injection) is
+ * on every read). The pod webhook beside them (`mpod.kb.io`: WorkloadSpread, SidecarSet injection, container launch priority, the PUB annotation) is
  * `failurePolicy: Fail`: {@link podMutatingWebhook}.
  * The ValidatingWebhookConfiguration sends the same resources' writes to `/validate`:
  * {@link validatingWebhookConfiguration}.
@@ -23,7 +23,7 @@ export interface MutatingWebhookTarget {
   url: string;
   /** PEM of the CA that signed the endpoint's certificate; absent for a publicly trusted one (a Lambda URL). */
   caPem?: string;
-  /** The https URL of the pod webhook (`/mutate-pod`: WorkloadSpread, SidecarSet injection); absent: no pod webhook. */
+  /** The https URL of the pod webhook (`/mutate-pod`: WorkloadSpread, SidecarSet injection, container launch priority, the PUB annotation); absent: no pod webhook. */
   podUrl?: string;
   /**
    * The namespaces the webhooks see (a LabelSelector of namespaces, lib/local/webhookScope.ts); absent: every

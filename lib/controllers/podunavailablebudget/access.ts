@@ -115,6 +115,15 @@ export const PUB_WATCHER_RULES: readonly PolicyRule[] = [
  */
 export const PUB_POD_WEBHOOK_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', group: POLICY, resource: 'podunavailablebudgets' },
+  // /mutate-pod (./podMutation.ts): the namespace's budgets, and the new pod's workload (WorkloadSpread's rows grant
+  // the apps and apps.kruise.io GETs too)
+  { verb: 'list', group: POLICY, resource: 'podunavailablebudgets' },
+  { verb: 'get', group: 'apps', resource: 'deployments' },
+  { verb: 'get', group: 'apps', resource: 'replicasets' },
+  { verb: 'get', group: 'apps', resource: 'statefulsets' },
+  { verb: 'get', resource: 'replicationcontrollers' },
+  { verb: 'get', group: KRUISE, resource: 'clonesets' },
+  { verb: 'get', group: KRUISE, resource: 'statefulsets' },
   { verb: 'update', group: POLICY, resource: 'podunavailablebudgets', subresource: 'status' },
   { verb: 'get', resource: 'pods' },
 ];
@@ -124,8 +133,17 @@ export const PUB_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
   {
     apiGroups: [POLICY],
     resources: ['podunavailablebudgets'],
+    verbs: ['get', 'list'],
+    comment: [
+      "PodUnavailableBudget: the budget a pod's related-pub annotation names (/validate-pod), and the namespace's",
+      'budgets, one of which a new pod is annotated with (/mutate-pod).',
+    ],
+  },
+  {
+    apiGroups: [''],
+    resources: ['replicationcontrollers'],
     verbs: ['get'],
-    comment: ["PodUnavailableBudget (/validate-pod): the budget a pod's related-pub annotation names."],
+    comment: ['PodUnavailableBudget (/mutate-pod): the ReplicationController of a new pod a budget may target.'],
   },
   {
     apiGroups: [POLICY],

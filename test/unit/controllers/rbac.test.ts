@@ -49,6 +49,8 @@ describe('the RBAC manifest', () => {
       'get controllerrevisions.apps',
       'list controllerrevisions.apps',
       'get podunavailablebudgets.policy.kruise.io',
+      'list podunavailablebudgets.policy.kruise.io',
+      'get replicationcontrollers',
       'update podunavailablebudgets/status.policy.kruise.io',
       'get events',
       'create events',

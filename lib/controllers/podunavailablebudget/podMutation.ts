@@ -1,0 +1,55 @@
+/**
+ * The PodUnavailableBudget step of the pod mutating webhook (`/mutate-pod`, after container launch priority as in
+ * OpenKruise v1.9.0's `PodCreateHandler.Handle`): pkg/webhook/pod/mutating/pod_unavailable_budget.go `pubMutatingPod`
+ * over pkg/controller/podunavailablebudget/pub_pod_event_handler.go `GetPubForPod`.
+ *
+ * When either PUB gate is on (`PodUnavailableBudgetDeleteGate`, on by default, or `PodUnavailableBudgetUpdateGate`),
+ * a new pod is annotated with the PUB that covers it — `pub.kruise.io/related-pub` and the older
+ * `kruise.io/related-pub`, as upstream's `SetPodRelatedPubAnnotation` — so the budget protects it from its first
+ * moment, and the PUB's pass has no pod to mark. The PUB is the first of its namespace's PUBs (list order) whose
+ * `targetRef` names the pod's workload (its controller; a ReplicaSet's Deployment), else whose selector matches the
+ * pod (./plan/targets.ts `pubForPod`). As upstream, a pod is never refused here: a failed LIST of the PUBs leaves the
+ * pod as it is (upstream logs it and goes on), and a failed read of the workload only leaves `targetRef` unmatched.
+ * Reads: one LIST of the namespace's PUBs per pod create (upstream's informer cache answers it), and, when the
+ * namespace has a PUB and the pod a controller, one GET of the controller (two for a ReplicaSet's Deployment).
+ */
+import type { PodMutationStep } from '../../api/admission/podMutation.js';
+import { ANNOTATION_RELATED_PUB, ANNOTATION_RELATED_PUB_DEPRECATED } from './api/keys.js';
+import type { PodUnavailableBudget } from './api/types.js';
+import { pubOfNewPod, type PubMutationReads } from './podPub.js';
+import { pubControllerEnabled, type PubSettings } from './settings.js';
+
+export { kubePubMutationReads, pubOfNewPod, type PubMutationReads } from './podPub.js';
+
+/**
+ * The PUB step of `/mutate-pod`.
+ * @param settings the PUB gates (absent: OpenKruise's defaults, the delete gate on)
+ * @returns a step that never refuses and never rejects
+ */
+export function pubPodStep(reads: PubMutationReads, settings: PubSettings = {}): PodMutationStep {
+  return async (pod, context) => {
+    if (!pubControllerEnabled(settings)) return { pod };
+    let pub: PodUnavailableBudget | undefined;
+    try {
+      pub = await pubOfNewPod(reads, pod, context.namespace);
+    } catch {
+      // upstream: the error is logged and the pod created as it came
+      return { pod };
+    }
+    const name = pub?.metadata.name;
+    if (!name) return { pod };
+    return {
+      pod: {
+        ...pod,
+        metadata: {
+          ...pod.metadata,
+          annotations: {
+            ...pod.metadata.annotations,
+            [ANNOTATION_RELATED_PUB]: name,
+            [ANNOTATION_RELATED_PUB_DEPRECATED]: name,
+          },
+        },
+      },
+    };
+  };
+}
