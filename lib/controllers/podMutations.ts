@@ -8,7 +8,7 @@
 import type { PodMutationStep } from '../api/admission/podMutation.js';
 import type { KubeClient } from '../kube/types.js';
 import { launchPriorityPodStep } from './containerlaunchpriority/podWebhook.js';
-import { kubePubMutationReads, pubPodStep } from './podunavailablebudget/podMutation.js';
+import { kubePubMutationReads, pubPodSteps } from './podunavailablebudget/podMutation.js';
 import type { PubSettings } from './podunavailablebudget/settings.js';
 import { kubePodInjectionReads, sidecarSetPodSteps } from './sidecarset/podWebhook.js';
 import { kubeWorkloadSpreadWebhookDeps, workloadSpreadPodStep } from './workloadspread/podWebhook.js';
@@ -26,12 +26,15 @@ export function podMutationSteps(
   const ws = (settings.workloadspread ?? {}) as WorkloadSpreadSettings;
   const pub = (settings.podunavailablebudget ?? {}) as PubSettings;
   const sidecarSet = sidecarSetPodSteps(kubePodInjectionReads(kube));
+  const pubSteps = pubPodSteps(kubePubMutationReads(kube), pub);
   return [
-    // the injection's reads overlap WorkloadSpread's (one round trip fewer per pod CREATE); it still runs second
+    // the injection's and the PUB step's reads overlap WorkloadSpread's (round trips fewer per pod CREATE); each
+    // step still runs in OpenKruise's place
     sidecarSet.prefetch,
+    pubSteps.prefetch,
     workloadSpreadPodStep(kubeWorkloadSpreadWebhookDeps(kube, ws)),
     sidecarSet.inject,
     launchPriorityPodStep(),
-    pubPodStep(kubePubMutationReads(kube), pub),
+    pubSteps.annotate,
   ];
 }

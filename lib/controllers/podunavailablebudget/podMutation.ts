@@ -13,7 +13,7 @@
  * Reads: one LIST of the namespace's PUBs per pod create (upstream's informer cache answers it), and, when the
  * namespace has a PUB and the pod a controller, one GET of the controller (two for a ReplicaSet's Deployment).
  */
-import type { PodMutationStep } from '../../api/admission/podMutation.js';
+import type { PodMutationContext, PodMutationStep } from '../../api/admission/podMutation.js';
 import { ANNOTATION_RELATED_PUB, ANNOTATION_RELATED_PUB_DEPRECATED } from './api/keys.js';
 import type { PodUnavailableBudget } from './api/types.js';
 import { pubOfNewPod, type PubMutationReads } from './podPub.js';
@@ -21,35 +21,74 @@ import { pubControllerEnabled, type PubSettings } from './settings.js';
 
 export { kubePubMutationReads, pubOfNewPod, type PubMutationReads } from './podPub.js';
 
+/** The PUB step of `/mutate-pod` in two parts: the prefetch runs first, the annotation in OpenKruise's place. */
+export interface PubPodSteps {
+  /** Starts the LIST of the pod's namespace's budgets, so that it overlaps the other steps; the pod unchanged. */
+  prefetch: PodMutationStep;
+  /** Annotates the pod with the PUB that covers it, if one does (see the module doc). */
+  annotate: PodMutationStep;
+}
+
 /**
- * The PUB step of `/mutate-pod`.
+ * The PUB step of `/mutate-pod`, as two steps around the others (as SidecarSet injection's reads): the LIST of the
+ * namespace's budgets starts with the request and is awaited where upstream runs the step. Both steps never refuse
+ * and never reject. Built once, they read afresh for each request (keyed by its context).
  * @param settings the PUB gates (absent: OpenKruise's defaults, the delete gate on)
- * @returns a step that never refuses and never rejects
  */
-export function pubPodStep(reads: PubMutationReads, settings: PubSettings = {}): PodMutationStep {
-  return async (pod, context) => {
-    if (!pubControllerEnabled(settings)) return { pod };
-    let pub: PodUnavailableBudget | undefined;
-    try {
-      pub = await pubOfNewPod(reads, pod, context.namespace);
-    } catch {
-      // upstream: the error is logged and the pod created as it came
-      return { pod };
+export function pubPodSteps(reads: PubMutationReads, settings: PubSettings = {}): PubPodSteps {
+  const enabled = pubControllerEnabled(settings);
+  const started = new WeakMap<PodMutationContext, Promise<PodUnavailableBudget[]>>();
+  const pubsOf = (context: PodMutationContext): Promise<PodUnavailableBudget[]> => {
+    let p = started.get(context);
+    if (!p) {
+      p = reads.pubs(context.namespace);
+      // a request refused by an earlier step never awaits the LIST: its failure must not be unhandled
+      p.catch(() => undefined);
+      started.set(context, p);
     }
-    const name = pub?.metadata.name;
-    if (!name) return { pod };
-    return {
-      pod: {
-        ...pod,
-        metadata: {
-          ...pod.metadata,
-          annotations: {
-            ...pod.metadata.annotations,
-            [ANNOTATION_RELATED_PUB]: name,
-            [ANNOTATION_RELATED_PUB_DEPRECATED]: name,
+    return p;
+  };
+  return {
+    prefetch: (pod, context) => {
+      if (enabled) void pubsOf(context);
+      return Promise.resolve({ pod });
+    },
+    annotate: async (pod, context) => {
+      if (!enabled) return { pod };
+      let pub: PodUnavailableBudget | undefined;
+      try {
+        pub = await pubOfNewPod({ ...reads, pubs: () => pubsOf(context) }, pod, context.namespace);
+      } catch {
+        // upstream: the error is logged and the pod created as it came
+        return { pod };
+      }
+      const name = pub?.metadata.name;
+      if (!name) return { pod };
+      return {
+        pod: {
+          ...pod,
+          metadata: {
+            ...pod.metadata,
+            annotations: {
+              ...pod.metadata.annotations,
+              [ANNOTATION_RELATED_PUB]: name,
+              [ANNOTATION_RELATED_PUB_DEPRECATED]: name,
+            },
           },
         },
-      },
-    };
+      };
+    },
+  };
+}
+
+/**
+ * The PUB step of `/mutate-pod` in one (the prefetch and the annotation in a row), for a caller that runs it alone.
+ * @param settings the PUB gates (absent: OpenKruise's defaults, the delete gate on)
+ */
+export function pubPodStep(reads: PubMutationReads, settings: PubSettings = {}): PodMutationStep {
+  const steps = pubPodSteps(reads, settings);
+  return async (pod, context) => {
+    await steps.prefetch(pod, context);
+    return steps.annotate(pod, context);
   };
 }

@@ -625,7 +625,13 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
     expect(created.metadata.annotations?.['kruise.io/sidecarset-injected-list']).toBe('log');
     // the injection's reads are started first, so that they overlap the WorkloadSpread step's LIST (none in the
     // namespace); the injection itself still runs after WorkloadSpread's step
-    expect(reads).toEqual(['list sidecarsets', 'get namespaces ns', 'list workloadspreads ns']);
+    // so is the PUB step's LIST of the namespace's budgets (none: no workload read)
+    expect(reads).toEqual([
+      'list sidecarsets',
+      'get namespaces ns',
+      'list podunavailablebudgets ns',
+      'list workloadspreads ns',
+    ]);
     // another cluster's secret, and a cluster that cannot be reached: 404, then 503 (the configuration fails closed)
     const wrong = (await handler({
       rawPath: `/${pathSecretOf('prod')}/other/mutate-pod`,

@@ -9,6 +9,7 @@ import { answerPodMutationReview } from '../../../../lib/api/admission/podMutati
 import {
   kubePubMutationReads,
   pubPodStep,
+  pubPodSteps,
 } from '../../../../lib/controllers/podunavailablebudget/podMutation.js';
 import {
   PUB_RESOURCE,
@@ -124,6 +125,41 @@ describe('the PUB step of /mutate-pod (upstream TestPubMutatingPod)', () => {
     const input = pod(true);
     expect(await pubPodStep(reads)(input, CONTEXT)).toEqual({ pod: input });
     expect(gets).toEqual([]);
+  });
+
+  test('the LIST starts with the request (prefetch) and is read once, where the annotation runs', async () => {
+    const { kube } = setup({ selector: { matchLabels: { app: 'web' } } });
+    const events: string[] = [];
+    const reads = kubePubMutationReads({
+      list: (r, o) => {
+        events.push('list');
+        return kube.list(r, o);
+      },
+      get: (r, ref) => kube.get(r, ref),
+    });
+    const steps = pubPodSteps(reads);
+    const between = (p: Pod) => {
+      events.push('other step');
+      return Promise.resolve({ pod: p });
+    };
+    const body = (name: string) =>
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: name,
+          resource: { group: '', version: 'v1', resource: 'pods' },
+          operation: 'CREATE',
+          namespace: 'test',
+          object: pod(),
+        },
+      });
+    // built once, as kruiseless local builds the steps: each request reads afresh
+    for (const uid of ['a', 'b']) {
+      const answer = await answerPodMutationReview(body(uid), [steps.prefetch, between, steps.annotate]);
+      expect(answer.review.response.patch).toBeDefined();
+    }
+    expect(events).toEqual(['list', 'other step', 'list', 'other step']);
   });
 
   test('through the frame: the annotations in the answer’s patch', async () => {
