@@ -143,7 +143,9 @@ export const PUB_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
     apiGroups: [''],
     resources: ['replicationcontrollers'],
     verbs: ['get'],
-    comment: ['PodUnavailableBudget (/mutate-pod): the ReplicationController of a new pod a budget may target.'],
+    comment: [
+      'PodUnavailableBudget (/mutate-pod): the ReplicationController of a new pod a budget may target.',
+    ],
   },
   {
     apiGroups: [POLICY],
