@@ -12,8 +12,10 @@ import {
 } from '../requests/index.js';
 import type { JsonObject } from '../api/types.js';
 import type { Logger } from '../core/logger.js';
-import { listIfServed } from '../kube/list.js';
-import type { KubeClient } from '../kube/types.js';
+import { isNotFound } from '../kube/errors.js';
+import { listAll, listIfServed, LIST_PAGE_SIZE } from '../kube/list.js';
+import type { KubeObject } from '../kube/resource.js';
+import type { KubeClient, Listed } from '../kube/types.js';
 import { noteIdle } from './idle.js';
 import type { WatchingController } from './watchSpec.js';
 
@@ -24,6 +26,30 @@ export interface ResyncResult {
   /** The kinds left idle: their resource answered 404. */
   idle: string[];
   result: PublishResult;
+}
+
+/**
+ * The objects of a controller's resource it reconciles: one LIST of all of them; for a controller that reconciles
+ * only some objects of a resource with many (`selects`, e.g. the pods still waiting on a launch barrier, out of every
+ * pod of the cluster) pages of {@link LIST_PAGE_SIZE}, each cut down to the selected ones before the next is read,
+ * so no response and nothing held grows with the collection.
+ * @returns undefined when the resource is not served
+ * @throws KubeApiError other than 404
+ */
+async function listSelected(
+  kube: Pick<KubeClient, 'list'>,
+  c: Pick<WatchingController, 'resource' | 'selects'>,
+): Promise<Listed<KubeObject> | undefined> {
+  const { selects } = c;
+  if (!selects) return listIfServed(kube, c.resource);
+  try {
+    return await listAll(kube, c.resource, { limit: LIST_PAGE_SIZE }, (o) =>
+      selects(o as unknown as JsonObject),
+    );
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
 }
 
 /**
@@ -43,7 +69,7 @@ export async function resyncCluster(
   const objects: Record<string, number> = {};
   const idle: string[] = [];
   for (const c of controllers) {
-    const listed = await listIfServed(kube, c.resource);
+    const listed = await listSelected(kube, c);
     if (!listed) {
       idle.push(c.kind);
       noteIdle(log, cluster, `${c.resource.plural}.${c.resource.group}`, `controller ${c.kind}`);
@@ -51,7 +77,6 @@ export async function resyncCluster(
     }
     const mine = listed.items
       .filter((o) => o.metadata.name && (!c.resource.namespaced || o.metadata.namespace))
-      .filter((o) => !c.selects || c.selects(o as unknown as JsonObject))
       .map((o): ReconcileRequest => ({
         version: EVENT_VERSION,
         cluster,

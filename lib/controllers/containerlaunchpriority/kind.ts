@@ -3,8 +3,8 @@
  * OpenKruise v1.9.0's `pkg/controller/containerlaunchpriority` `add`: it reconciles pods, not a custom resource, so
  * its keys are pods (kind `core/Pod`, the core group written `core` as Kubernetes' API reference writes it), it has
  * no CRD, and of the pod stream it takes only the pods whose launch still waits on a barrier (`selects`, upstream's
- * `shouldEnqueue` predicate; lib/podset/launchPriority.ts `awaitsLaunch`), so the resync lists every pod but asks
- * for a pass of those only. The For watch shares the stream of every pod the SidecarSet and PUB controllers follow.
+ * `shouldEnqueue` predicate; lib/podset/launchPriority.ts `awaitsLaunch`), so the resync lists every pod, in pages,
+ * but asks for a pass of those only. The For watch shares the stream of every pod the SidecarSet and PUB controllers follow.
  */
 import type { JsonObject, Pod } from '../../api/types.js';
 import { RESOURCES } from '../../kube/resources.js';
@@ -21,7 +21,12 @@ export const LAUNCH_PRIORITY_KIND = 'core/Pod';
  */
 export function selectsLaunchPod(obj: JsonObject): boolean {
   const pod = obj as unknown as Pod;
-  return Array.isArray(pod.spec?.containers) && typeof pod.metadata === 'object' && awaitsLaunch(pod);
+  return (
+    typeof pod.metadata === 'object' &&
+    pod.metadata !== null &&
+    Array.isArray(pod.spec?.containers) &&
+    awaitsLaunch(pod)
+  );
 }
 
 /** The container launch priority controller's kind, resource, watches and settings. */
