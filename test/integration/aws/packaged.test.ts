@@ -291,12 +291,13 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
         .slice(before)
         .filter((f) => f.startsWith('AdmissionRole '))
         .map((f) => f.split('?')[0])
-        // the three reads are issued together (lib/controllers/podMutations.ts): they reach the proxy in any order
+        // the four reads are issued together (lib/controllers/podMutations.ts): they reach the proxy in any order
         .sort(),
     ).toEqual([
       `AdmissionRole GET /api/v1/namespaces/${ctx.namespace}`,
       `AdmissionRole GET /apis/apps.kruise.io/v1alpha1/sidecarsets`,
       `AdmissionRole GET /apis/apps.kruise.io/v1beta1/namespaces/${ctx.namespace}/workloadspreads`,
+      `AdmissionRole GET /apis/policy.kruise.io/v1beta1/namespaces/${ctx.namespace}/podunavailablebudgets`,
     ]);
     expect(aws.proxy.refused()).toBe(0);
     // a body that is not an AdmissionReview: a clear 400, not a crash
