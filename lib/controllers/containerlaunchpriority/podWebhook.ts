@@ -8,12 +8,10 @@
  * is the controller's (./pass.ts): without it the kubelet starts no container of the pod.
  */
 import type { PodMutationStep } from '../../api/admission/podMutation.js';
+import { generatedName } from '../../api/generatedName.js';
 import type { Pod } from '../../api/types.js';
 import { requestedPriorities, withBarrierEnv } from '../../podset/launchPriority.js';
 import { randomSuffix } from '../../reconcile/pods/randomSuffix.js';
-
-/** The API server keeps at most this much of a `generateName` before its 5 random characters. */
-const MAX_GENERATED_BASE = 58;
 
 /**
  * The name upstream gives a pod without one (apiserver `SimpleNameGenerator`): `generateName` cut to 58 characters
@@ -22,7 +20,7 @@ const MAX_GENERATED_BASE = 58;
 function podNameOf(pod: Pod, suffix: () => string): string {
   const { name, generateName } = pod.metadata;
   if (name) return name;
-  return generateName ? `${generateName.slice(0, MAX_GENERATED_BASE)}${suffix()}` : '';
+  return generateName ? generatedName(generateName, suffix()) : '';
 }
 
 /**

@@ -21,9 +21,7 @@ export interface LaunchPriorityReconcileDeps extends LoopDeps, Omit<PassDeps, 'k
 
 /** The launch priority pass and read scope, for {@link reconcileObject}. */
 export const LAUNCH_PRIORITY_RECONCILER: Reconciler<LaunchPriorityReconcileDeps, LaunchStep, ReadScope> =
-  guardedReconciler(readScopeFor, (deps, key, lease, recorded, scope) =>
-    runPass(deps, key, lease, recorded, scope),
-  );
+  guardedReconciler<LaunchPriorityReconcileDeps, LaunchStep, ReadScope>(readScopeFor, runPass);
 
 /**
  * Reconcile one pod's launch: {@link reconcileObject} with {@link LAUNCH_PRIORITY_RECONCILER}.

@@ -80,15 +80,3 @@ export function pubPodSteps(reads: PubMutationReads, settings: PubSettings = {})
     },
   };
 }
-
-/**
- * The PUB step of `/mutate-pod` in one (the prefetch and the annotation in a row), for a caller that runs it alone.
- * @param settings the PUB gates (absent: OpenKruise's defaults, the delete gate on)
- */
-export function pubPodStep(reads: PubMutationReads, settings: PubSettings = {}): PodMutationStep {
-  const steps = pubPodSteps(reads, settings);
-  return async (pod, context) => {
-    await steps.prefetch(pod, context);
-    return steps.annotate(pod, context);
-  };
-}

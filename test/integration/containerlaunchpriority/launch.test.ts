@@ -17,7 +17,12 @@ import { startConversionServer, type ConversionServer } from '../../../lib/local
 import { startEmbedded, type Embedded } from '../../../lib/local/embedded.js';
 import { MUTATING_WEBHOOK_RESOURCE } from '../../../lib/local/mutatingWebhook.js';
 import { useTestNamespace } from '../support/cluster.js';
-import { E2E_CLUSTER, RecordingLogger, testKubeconfig } from '../support/pipeline.js';
+import {
+  E2E_CLUSTER,
+  RecordingLogger,
+  namespaceScopedServerlessYml,
+  testKubeconfig,
+} from '../support/pipeline.js';
 import { podWebhookConfiguration } from '../support/podWebhook.js';
 import { waitFor } from '../support/wait.js';
 
@@ -27,29 +32,6 @@ const CONFIG = `kruiseless-it-launch-${Math.random().toString(36).slice(2, 8)}`;
 let kube: KubeClient;
 let server: ConversionServer | undefined;
 let embedded: Embedded | undefined;
-
-/** The repository's reconcile rule, narrowed to this file's namespace and the controller's pods. */
-function serverlessYml(): string {
-  return JSON.stringify({
-    service: 'kruiseless-e2e',
-    functions: {
-      reconcile: {
-        events: [
-          {
-            eventBridge: {
-              name: 'kruiseless-e2e-reconcile',
-              pattern: {
-                source: ['kruiseless'],
-                'detail-type': ['Reconcile Requested'],
-                detail: { kind: ['core/Pod'], namespace: [t.namespace] },
-              },
-            },
-          },
-        ],
-      },
-    },
-  });
-}
 
 const barrierEnv = (key: string) => ({
   name: 'KRUISE_CONTAINER_BARRIER',
@@ -92,7 +74,7 @@ beforeAll(async () => {
     kubeconfig: testKubeconfig(),
     clusterName: E2E_CLUSTER,
     logger: new RecordingLogger(),
-    serverlessYml: serverlessYml(),
+    serverlessYml: namespaceScopedServerlessYml(t.namespace),
   });
 }, 60_000);
 

@@ -13,9 +13,7 @@ import { injectKruisePodReadyGate } from '../../../podset/podReadiness.js';
 import { LABEL_CONTROLLER_UID, LABEL_JOB_NAME } from '../api/keys.js';
 import { BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND_NAME } from '../api/resource.js';
 import type { BroadcastJob } from '../api/types.js';
-
-/** The API server keeps at most this much of a `generateName` before its 5 random characters. */
-const MAX_GENERATED_BASE = 58;
+import { generatedName } from '../../../api/generatedName.js';
 
 /** The labels every pod of `job` carries (`labelsAsMap`): `broadcastjob-name` and `broadcastjob-controller-uid`. */
 export function jobPodLabels(job: BroadcastJob): Record<string, string> {
@@ -48,7 +46,7 @@ export function buildJobPod(job: BroadcastJob, nodeName: string, suffix: string)
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
-      name: `${prefix.slice(0, MAX_GENERATED_BASE)}${suffix}`,
+      name: generatedName(prefix, suffix),
       generateName: prefix,
       namespace: job.metadata.namespace,
       labels: { ...(meta.labels ?? {}), ...jobPodLabels(job) },

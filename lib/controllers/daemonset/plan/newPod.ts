@@ -19,9 +19,7 @@ import {
 import { DAEMONSET_API_VERSION, DAEMONSET_KIND_NAME } from '../api/resource.js';
 import type { DaemonSet } from '../api/types.js';
 import { withDaemonTolerations } from './tolerations.js';
-
-/** The API server keeps at most this much of a `generateName` before its 5 random characters. */
-const MAX_GENERATED_BASE = 58;
+import { generatedName } from '../../../api/generatedName.js';
 
 /** The DaemonSet's legacy template generation (`GetTemplateGeneration`): its annotation as an integer, or undefined. */
 export function templateGeneration(ds: DaemonSet): string | undefined {
@@ -73,7 +71,7 @@ export function buildDaemonPod(ds: DaemonSet, nodeName: string, hash: string, su
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
-      name: `${prefix.slice(0, MAX_GENERATED_BASE)}${suffix}`,
+      name: generatedName(prefix, suffix),
       generateName: prefix,
       namespace: ds.metadata.namespace,
       labels,

@@ -5,12 +5,13 @@
  * after launch priority through the webhook's frame.
  */
 import type { Pod } from '../../../../lib/api/types.js';
-import { answerPodMutationReview } from '../../../../lib/api/admission/podMutation.js';
+import { answerPodMutationReview, type PodMutationStep } from '../../../../lib/api/admission/podMutation.js';
 import {
   kubePubMutationReads,
-  pubPodStep,
   pubPodSteps,
+  type PubMutationReads,
 } from '../../../../lib/controllers/podunavailablebudget/podMutation.js';
+import type { PubSettings } from '../../../../lib/controllers/podunavailablebudget/settings.js';
 import {
   PUB_RESOURCE,
   PUB_WORKLOAD_RESOURCES,
@@ -20,6 +21,15 @@ import { KubeApiError } from '../../../../lib/kube/errors.js';
 import { RecordingKube, type Journal } from '../cloneset/reconcile/support/recordingKube.js';
 
 const CONTEXT = { namespace: 'test', dryRun: false };
+
+/** The two steps in a row, as `/mutate-pod` runs them with nothing between. */
+const pubPodStep =
+  (reads: PubMutationReads, settings?: PubSettings): PodMutationStep =>
+  async (pod, context) => {
+    const steps = pubPodSteps(reads, settings);
+    await steps.prefetch(pod, context);
+    return steps.annotate(pod, context);
+  };
 
 function pod(owned = false): Pod {
   return {
