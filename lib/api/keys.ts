@@ -8,12 +8,14 @@ export const GROUP = 'apps.kruise.io';
 /** Kind (docs/behaviour/cloneset.md#api-fields). */
 export const KIND = 'CloneSet';
 /**
- * apiVersion written into owner references. Upstream writes `v1beta1` (its hub version,
- * docs/behaviour/cloneset.md#hub-version); Kruiseless serves and stores `v1alpha1` only, and the garbage
- * collector must be able to resolve the owner's apiVersion, so owner references say
- * `apps.kruise.io/v1alpha1`. Owner lookups compare group and kind only.
+ * apiVersion written into the owner references of a CloneSet's pods, PVCs and ControllerRevisions: `v1beta1`, as
+ * OpenKruise v1.9.0 writes them (`clonesetutils.ControllerKind`, its hub version). Kruiseless's CRD serves v1beta1 in
+ * every form (an alias of v1alpha1 without a conversion webhook, OpenKruise's shape with one; README.md#cloneset-versions),
+ * so the garbage collector resolves the owner; and it watches CloneSets through v1beta1, the version discovery prefers,
+ * so an owner reference naming v1alpha1 made it read every new pod again to check the owner's identity (one GET per
+ * pod, BENCHMARKS.md#cloneset-kept-object). Owner lookups compare group and kind only.
  */
-export const OWNER_API_VERSION = 'apps.kruise.io/v1alpha1';
+export const OWNER_API_VERSION = 'apps.kruise.io/v1beta1';
 
 /**
  * Pod label: full revision name (or short hash with `CloneSetShortHash`),

@@ -126,7 +126,7 @@ describe('image pre-download through the whole pipeline', () => {
       expect(job.metadata.labels).toEqual({ app: SEED_NAME, 'controller.kubernetes.io/hash': hash });
       expect(job.metadata.ownerReferences).toEqual([
         {
-          apiVersion: 'apps.kruise.io/v1alpha1',
+          apiVersion: 'apps.kruise.io/v1beta1',
           kind: 'CloneSet',
           name: SEED_NAME,
           uid: cs.metadata.uid,
@@ -217,7 +217,7 @@ describe('image pre-download through the whole pipeline', () => {
         expect(p.metadata.name).toMatch(new RegExp(`^${revision}-prepull-[0-9a-z]+$`));
         expect(p.metadata.ownerReferences).toEqual([
           {
-            apiVersion: 'apps.kruise.io/v1alpha1',
+            apiVersion: 'apps.kruise.io/v1beta1',
             kind: 'CloneSet',
             name: SEED_NAME,
             uid: cs.metadata.uid,

@@ -144,7 +144,7 @@ async function createOthers(c: TestCluster, count: number): Promise<void> {
             labels: { app: name, 'apps.kruise.io/cloneset-instance-id': `${i}x${j}` },
             ownerReferences: [
               {
-                apiVersion: 'apps.kruise.io/v1alpha1',
+                apiVersion: 'apps.kruise.io/v1beta1',
                 kind: 'CloneSet',
                 name,
                 uid: cs.metadata.uid,

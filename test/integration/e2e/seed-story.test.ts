@@ -92,7 +92,7 @@ describe('the seed CloneSet through watch pump → bus → reconcile → DynamoD
         });
         expect(pod.metadata.ownerReferences).toEqual([
           {
-            apiVersion: 'apps.kruise.io/v1alpha1',
+            apiVersion: 'apps.kruise.io/v1beta1',
             kind: 'CloneSet',
             name: SEED_NAME,
             uid,
@@ -148,7 +148,7 @@ describe('the seed CloneSet through watch pump → bus → reconcile → DynamoD
       });
       expect(rev.metadata.ownerReferences).toEqual([
         {
-          apiVersion: 'apps.kruise.io/v1alpha1',
+          apiVersion: 'apps.kruise.io/v1beta1',
           kind: 'CloneSet',
           name: SEED_NAME,
           uid: story.created?.metadata.uid,

@@ -556,7 +556,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       for (const p of pods) {
         expect(p.metadata.ownerReferences).toEqual([
           {
-            apiVersion: 'apps.kruise.io/v1alpha1',
+            apiVersion: 'apps.kruise.io/v1beta1',
             kind: 'CloneSet',
             name: TAKEOVER,
             uid,

@@ -15,7 +15,7 @@ import { shortHash } from '../../../../../lib/podset/pods.js';
 import { cloneSet, idSource, NOW, P, phaseContext, pvc } from '../../../support/fixtures.js';
 
 const OWNER = {
-  apiVersion: 'apps.kruise.io/v1alpha1',
+  apiVersion: 'apps.kruise.io/v1beta1',
   kind: 'CloneSet',
   name: 'foo',
   uid: 'uid-foo',

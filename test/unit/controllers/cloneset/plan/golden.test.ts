@@ -69,7 +69,7 @@ describe('planCloneSet golden plans', () => {
               },
               ownerReferences: [
                 {
-                  apiVersion: 'apps.kruise.io/v1alpha1',
+                  apiVersion: 'apps.kruise.io/v1beta1',
                   kind: 'CloneSet',
                   name: 'web',
                   uid: 'uid-web',
@@ -121,7 +121,7 @@ describe('planCloneSet golden plans', () => {
               },
               ownerReferences: [
                 {
-                  apiVersion: 'apps.kruise.io/v1alpha1',
+                  apiVersion: 'apps.kruise.io/v1beta1',
                   kind: 'CloneSet',
                   name: 'web',
                   uid: 'uid-web',
@@ -572,7 +572,7 @@ describe('planCloneSet golden plans', () => {
             },
             ownerReferences: [
               {
-                apiVersion: 'apps.kruise.io/v1alpha1',
+                apiVersion: 'apps.kruise.io/v1beta1',
                 kind: 'CloneSet',
                 name: 'web',
                 uid: 'uid-web',

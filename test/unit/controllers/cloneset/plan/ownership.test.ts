@@ -8,7 +8,7 @@ import { cleanupPVCs, cloneSetPodClaimer } from '../../../../../lib/controllers/
 import { cloneSet, CS_UID, P, pvc } from '../../../support/fixtures.js';
 
 const OWNER = {
-  apiVersion: 'apps.kruise.io/v1alpha1',
+  apiVersion: 'apps.kruise.io/v1beta1',
   kind: 'CloneSet',
   name: 'foo',
   uid: CS_UID,

@@ -89,7 +89,7 @@ function expectedJob(
       name: `${update.metadata.name}-main`,
       ownerReferences: [
         {
-          apiVersion: 'apps.kruise.io/v1alpha1',
+          apiVersion: 'apps.kruise.io/v1beta1',
           kind: 'CloneSet',
           name: 'web',
           uid: 'uid-web',
@@ -226,7 +226,7 @@ describe('planImagePullJobs: clean-up once every pod is at one revision', () => 
         name,
         uid: `job-${name}`,
         ownerReferences: [
-          { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'x', uid, controller },
+          { apiVersion: 'apps.kruise.io/v1beta1', kind: 'CloneSet', name: 'x', uid, controller },
         ],
       },
       spec: { image: 'i', completionPolicy: {} },
@@ -341,7 +341,7 @@ describe('planPrePullPods: pods that pull the new images without a node agent', 
         },
         ownerReferences: [
           {
-            apiVersion: 'apps.kruise.io/v1alpha1',
+            apiVersion: 'apps.kruise.io/v1beta1',
             kind: 'CloneSet',
             name: 'web',
             uid: 'uid-web',

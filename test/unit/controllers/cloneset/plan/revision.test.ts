@@ -163,7 +163,7 @@ describe('newRevision (docs/behaviour/cloneset.md#controller-revisions)', () => 
         annotations: { team: 'a', [ANNOTATION_VCT_HASH]: '1129974074' },
         ownerReferences: [
           {
-            apiVersion: 'apps.kruise.io/v1alpha1',
+            apiVersion: 'apps.kruise.io/v1beta1',
             kind: 'CloneSet',
             name: 'test-cs',
             uid: UID,
