@@ -8,16 +8,22 @@ import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ObjectKey } from '../core/objectKey.js';
 import type { EventCorrelationState } from '../kube/eventCorrelation.js';
-import type { KubeClient } from '../kube/types.js';
+import type { KubeClient, ObjectRef } from '../kube/types.js';
 import type { ReconcileReason } from '../requests/schema.js';
 import type { Lease } from '../state/index.js';
 import { flooredKube } from '../kube/listFloors.js';
 import { frozenListsKube } from '../kube/frozenLists.js';
 import { ReusedLists, reusingKube } from '../kube/reusedLists.js';
+import { keepingKube } from '../kube/keptObject.js';
 import { WatchedLists, watchingKube } from '../kube/watchedLists.js';
 import { isOneOf, type Resource } from '../kube/resource.js';
 import { leaseGuardedKube } from './leaseGuard.js';
 import type { PassEnv, PassResult, Reconciler } from './reconcile.js';
+
+/** The API reference of an object key: its namespace (when it has one) and name. */
+function refOf(key: ObjectKey): ObjectRef {
+  return { ...(key.namespace !== undefined ? { namespace: key.namespace } : {}), name: key.name };
+}
 
 /** A controller's pass: what lib/controllers/<kind>/pass.ts `runPass` is. */
 export type GuardedPass<D, P, Scope> = (
@@ -44,6 +50,9 @@ export type GuardedPass<D, P, Scope> = (
  *   the env ({@link PassEnv.atEnd}) and the deps' client can watch; default none. Every LIST of them, in every
  *   pass and whoever answers it, gives deep-frozen objects (lib/kube/frozenLists.ts): a view shares its objects
  *   with the passes it answers, so no pass may change a listed one, and a pass that tries throws in every test
+ * @param kept the reconciled object's resource, when its GET is answered from the invocation's copy of it
+ *   (lib/kube/keptObject.ts `keepingKube`; dropped by a dirty mark of a change of the object, by a write of it, and
+ *   after 10 s); only where the loop gives the env a copy ({@link PassEnv.keptObject}); default none
  * @throws Error when a `watched` resource is not `floored` (a programming error of the controller's registration)
  */
 export function guardedReconciler<D extends { kube: KubeClient; clock: Clock; log?: Logger }, P, Scope>(
@@ -52,6 +61,7 @@ export function guardedReconciler<D extends { kube: KubeClient; clock: Clock; lo
   floored: readonly Resource[] = [],
   reused: readonly Resource[] = [],
   watched: readonly Resource[] = [],
+  kept?: Resource,
 ): Reconciler<D, P, Scope> {
   const isFloored = isOneOf(floored);
   const unfloored = watched.filter((r) => !isFloored(r));
@@ -78,12 +88,16 @@ export function guardedReconciler<D extends { kube: KubeClient; clock: Clock; lo
       }),
     );
   };
-  const clientOf = (deps: D, env: PassEnv<Scope>): KubeClient => {
+  const clientOf = (deps: D, env: PassEnv<Scope>, key: ObjectKey): KubeClient => {
     const guarded = leaseGuardedKube(viewed(deps, env), () => env.lease, deps.clock);
-    const read =
+    const floorsRead =
       env.listFloors && floored.length > 0
         ? flooredKube(guarded, env.listFloors, floored, deps.clock)
         : guarded;
+    const read =
+      kept !== undefined && env.keptObject !== undefined
+        ? keepingKube(floorsRead, env.keptObject, kept, refOf(key), deps.clock)
+        : floorsRead;
     if (reused.length === 0) return frozenListsKube(read, watched);
     let lists = listsOf.get(env);
     if (lists === undefined) listsOf.set(env, (lists = new ReusedLists()));
@@ -93,7 +107,7 @@ export function guardedReconciler<D extends { kube: KubeClient; clock: Clock; lo
     readScope,
     pass: (deps, key, env) =>
       pass(
-        { ...deps, kube: clientOf(deps, env) },
+        { ...deps, kube: clientOf(deps, env, key) },
         key,
         env.lease,
         env.recordedEvents,

@@ -36,6 +36,7 @@ import {
 } from '../kube/eventCorrelation.js';
 import { KubeApiError } from '../kube/errors.js';
 import { ListFloors } from '../kube/listFloors.js';
+import { KeptObject } from '../kube/keptObject.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 import { requestIdOfHolder } from './holder.js';
 import { LeaseEndingError } from './leaseGuard.js';
@@ -95,6 +96,11 @@ export interface PassEnv<Scope> {
    * again by the release. Absent, every LIST is a quorum read.
    */
   listFloors?: ListFloors;
+  /**
+   * The invocation's copy of the reconciled object (lib/kube/keptObject.ts), for the controllers that keep it: dropped
+   * when a dirty mark says the object changed after it. Absent (a single pass of the CLI), every GET is read.
+   */
+  keptObject?: KeptObject;
   /**
    * What to close when the invocation ends (a controller's watches, lib/kube/watchedLists.ts), run once after its
    * release, however it ends. Absent where no loop owns the env (a single pass of the CLI): then nothing that needs
@@ -358,7 +364,7 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
       const ms = Math.ceil(left * 1000);
       const marks = await sleepUnlessMarked(run, ms);
       if (marks) {
-        floorsAfterMarks(run.env.listFloors, marks);
+        readsAfterMarks(run.env, marks);
         cutShortDueMs = now + ms;
       }
       continue;
@@ -463,21 +469,30 @@ export function startingFloors(carried: string | undefined, request: ReconcileRe
 /**
  * The dirty mark a request leaves on a lease it found held ({@link DirtyMark}, docs/architecture.md#list-floors): a
  * `Resync` or a request without a resourceVersion asks the holder for a quorum read; a change of an owned or mapped
- * object, for LISTs at least as new as it; a change of the reconciled object itself or a timer asks nothing of the
- * LISTs (every pass reads the object by a quorum GET, and an informer-fed controller reads its pods no fresher).
+ * object, for LISTs at least as new as it; a change of the reconciled object itself asks nothing of the LISTs (an
+ * informer-fed controller reads its pods no fresher) but that the holder read the object again if its copy is older
+ * (docs/architecture.md#kept-object; coalesced with owned changes, the request's resourceVersion may be newer than the
+ * object's, which only makes the holder read it again sooner); a timer asks nothing.
  */
 export function markOf(request: ReconcileRequest): DirtyMark {
   if (request.reason === 'Resync' || request.resourceVersion === undefined) return 'quorum';
-  if (request.reason === 'ObjectChanged' || request.reason === 'Requeue') return 'none';
+  if (request.reason === 'ObjectChanged') return { objectResourceVersion: request.resourceVersion };
+  if (request.reason === 'Requeue') return 'none';
   return { resourceVersion: request.resourceVersion };
 }
 
 /**
- * The invocation's floors after it took dirty marks ({@link DirtyMarks}): forgotten when one asked for a quorum
- * read (or came without any, from an older writer), else raised to the newest marked change (that change is in
- * the next answers, on any API server), else kept.
+ * The invocation's reads after it took dirty marks ({@link DirtyMarks}): its floors forgotten when one asked for a
+ * quorum read (or came without any, from an older writer), else raised to the newest marked change (that change is
+ * in the next answers, on any API server), else kept; and its kept copy of the object dropped when a mark says the
+ * object changed after it (lib/kube/keptObject.ts).
  */
-export function floorsAfterMarks(floors: ListFloors | undefined, marks: DirtyMarks): void {
+export function readsAfterMarks(
+  env: Pick<PassEnv<unknown>, 'listFloors' | 'keptObject'>,
+  marks: DirtyMarks,
+): void {
+  env.keptObject?.afterMarks(marks);
+  const floors = env.listFloors;
   if (floors === undefined) return;
   if (marks.quorum) floors.forget();
   else if (marks.resourceVersion !== undefined) floors.raise(marks.resourceVersion);
@@ -617,6 +632,7 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       eventCorrelation: { state: carriedCorrelation(deps.log, key, acquired.eventCorrelation) },
       scope: reconciler.readScope(request.reason),
       listFloors: startingFloors(acquired.listFloors, request),
+      keptObject: new KeptObject(),
       atEnd: [],
     },
     failures: acquired.failures,
@@ -639,7 +655,7 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       });
       if (released !== 'dirty') return run.outcome;
       // the next pass reads at least what the marks changed
-      floorsAfterMarks(run.env.listFloors, marks);
+      readsAfterMarks(run.env, marks);
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
       if (exhausted(run)) {
         if (timer === undefined || secondsLeft(timer, deps.clock()) > 1) await requeue(1);

@@ -89,18 +89,21 @@ export interface LeaseStore {
  * What an invocation that found the lease held says its change needs of the holder's next reads
  * (docs/architecture.md#list-floors): `quorum` — a change without a resourceVersion (a resync, a request without
  * one): read by quorum; `{ resourceVersion }` — a change of an owned or mapped object at that resourceVersion (etcd's
- * decimal revision): the next LISTs must be at least that new; `none` — nothing the LISTs must reach (a change of the
- * reconciled object itself, which every pass reads by a quorum GET, or a timer).
+ * decimal revision): the next LISTs must be at least that new; `{ objectResourceVersion }` — a change of the reconciled
+ * object itself at that resourceVersion: nothing the LISTs must reach, but the holder's kept copy of the object, if
+ * older, is read again (docs/architecture.md#kept-object); `none` — nothing (a timer).
  */
-export type DirtyMark = 'quorum' | 'none' | { resourceVersion: string };
+export type DirtyMark = 'quorum' | 'none' | { resourceVersion: string } | { objectResourceVersion: string };
 
 /**
  * The marks taken with a dirty flag, folded: `quorum` when any mark was one (or a mark written by a version that
- * wrote none), else the newest `resourceVersion` among them, if any.
+ * wrote none), else the newest `resourceVersion` among them, if any, and the newest `objectResourceVersion`, if any.
  */
 export interface DirtyMarks {
   quorum: boolean;
   resourceVersion?: string;
+  /** The newest change of the reconciled object itself that was marked (etcd's decimal revision). */
+  objectResourceVersion?: string;
 }
 
 /** How {@link LeaseStore.release} treats the dirty flag, and what else it stores on the lease item. */

@@ -12,6 +12,7 @@ import {
 } from '../../reconcile/reconcile.js';
 import { guardedReconciler } from '../../reconcile/guardedReconciler.js';
 import { RESOURCES } from '../../kube/resources.js';
+import { CLONESET_RESOURCE } from './api/resource.js';
 import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
 import type { Plan } from './plan/index.js';
 
@@ -22,7 +23,8 @@ export interface ReconcileDeps extends LoopDeps, PassDeps {}
  * The CloneSet pass and read scopes, for {@link reconcileObject}: its pods, PVCs and revisions listed from the
  * invocation's floors (docs/architecture.md#list-floors), its revisions' answer reused by the invocation's next passes
  * (docs/architecture.md#reused-lists), its pods from the invocation's watch from its fourth pass on
- * (docs/architecture.md#watched-lists).
+ * (docs/architecture.md#watched-lists), and the CloneSet itself from the invocation's copy of it while no event says it
+ * changed (docs/architecture.md#kept-object).
  */
 export const CLONESET_RECONCILER: Reconciler<ReconcileDeps, Plan, ReadScope> = guardedReconciler(
   readScopeFor,
@@ -30,6 +32,7 @@ export const CLONESET_RECONCILER: Reconciler<ReconcileDeps, Plan, ReadScope> = g
   [RESOURCES.pods, RESOURCES.persistentvolumeclaims, RESOURCES.controllerrevisions],
   [RESOURCES.controllerrevisions],
   [RESOURCES.pods],
+  CLONESET_RESOURCE,
 );
 
 /**

@@ -12,6 +12,7 @@ import {
 } from '../../reconcile/reconcile.js';
 import { guardedReconciler } from '../../reconcile/guardedReconciler.js';
 import { RESOURCES } from '../../kube/resources.js';
+import { DAEMONSET_RESOURCE } from './api/resource.js';
 import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
 import type { DaemonSetPlan } from './plan/index.js';
 
@@ -21,7 +22,8 @@ export interface DaemonSetReconcileDeps extends LoopDeps, PassDeps {}
 /**
  * The DaemonSet pass and read scope, for {@link reconcileObject}; its pods, revisions and Nodes listed from the
  * invocation's floors (docs/architecture.md#list-floors: a Node's change wakes the DaemonSets with its resourceVersion),
- * its revisions' answer reused by the invocation's next passes (docs/architecture.md#reused-lists).
+ * its revisions' answer reused by the invocation's next passes (docs/architecture.md#reused-lists), and the DaemonSet
+ * itself from the invocation's copy of it while no event says it changed (docs/architecture.md#kept-object).
  */
 export const DAEMONSET_RECONCILER: Reconciler<DaemonSetReconcileDeps, DaemonSetPlan, ReadScope> =
   guardedReconciler(
@@ -29,6 +31,8 @@ export const DAEMONSET_RECONCILER: Reconciler<DaemonSetReconcileDeps, DaemonSetP
     runPass,
     [RESOURCES.pods, RESOURCES.controllerrevisions, RESOURCES.nodes],
     [RESOURCES.controllerrevisions],
+    [],
+    DAEMONSET_RESOURCE,
   );
 
 /**

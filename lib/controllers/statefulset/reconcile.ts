@@ -11,6 +11,7 @@ import {
 } from '../../reconcile/reconcile.js';
 import { guardedReconciler } from '../../reconcile/guardedReconciler.js';
 import { RESOURCES } from '../../kube/resources.js';
+import { STATEFULSET_RESOURCE } from './api/resource.js';
 import { readScopeFor, runPass, type PassDeps, type ReadScope } from './pass.js';
 import type { StatefulSetPlan } from './plan/index.js';
 
@@ -21,7 +22,8 @@ export interface StatefulSetReconcileDeps extends LoopDeps, PassDeps {}
  * The Advanced StatefulSet pass and read scopes, for {@link reconcileObject}: its pods, PVCs and revisions listed from
  * the invocation's floors (docs/architecture.md#list-floors), its revisions' answer reused by the invocation's next
  * passes (docs/architecture.md#reused-lists), its pods from the invocation's watch from its fourth pass on
- * (docs/architecture.md#watched-lists).
+ * (docs/architecture.md#watched-lists), and the set itself from the invocation's copy of it while no event says it
+ * changed (docs/architecture.md#kept-object).
  */
 export const STATEFULSET_RECONCILER: Reconciler<StatefulSetReconcileDeps, StatefulSetPlan, ReadScope> =
   guardedReconciler(
@@ -30,6 +32,7 @@ export const STATEFULSET_RECONCILER: Reconciler<StatefulSetReconcileDeps, Statef
     [RESOURCES.pods, RESOURCES.persistentvolumeclaims, RESOURCES.controllerrevisions],
     [RESOURCES.controllerrevisions],
     [RESOURCES.pods],
+    STATEFULSET_RESOURCE,
   );
 
 /**

@@ -3,8 +3,8 @@
  * (monotonic fencing token), `expiresAt` (epoch ms), `dirty`, `failures` (consecutive failed passes, written by a
  * release, docs/reliability.md#backoff), `eventCorrelation` (the holder's Event correlation state as opaque text,
  * written by a release, docs/reliability.md#event-folding), `listFloors` (the holder's LIST floors as opaque text,
- * written by a release, docs/architecture.md#list-floors), `markRv` / `markQuorum` (what the dirty flag's marks ask of
- * the holder's next reads, lib/state/leaseProtocol.ts; cleared with the flag) and `ttl` (epoch s, GC only). Single-item conditional
+ * written by a release, docs/architecture.md#list-floors), `markRv` / `markQuorum` / `markObjRv` (what the dirty flag's
+ * marks ask of the holder's next reads, lib/state/leaseProtocol.ts; cleared with the flag) and `ttl` (epoch s, GC only). Single-item conditional
  * UpdateItems only; the protocol is lib/state/leaseProtocol.ts, written as DynamoDB expressions in ./leaseItem.ts.
  *
  * A released lease keeps its item (with `expiresAt = 0`) so the token keeps counting up; deleting it would
@@ -20,6 +20,7 @@ import {
   marksOf,
   RELEASED_AT,
   storedMarkVersion,
+  storedObjectMarkVersion,
 } from '../leaseProtocol.js';
 import type { AcquireResult, DirtyMark, DirtyMarks, Lease, LeaseStore, ReleaseOptions } from '../ports.js';
 import { raiseFence } from './fence.js';
@@ -40,11 +41,15 @@ const LeaseItem = z.object({
   listFloors: z.string().optional(),
   markRv: z.string().optional(),
   markQuorum: z.boolean().optional(),
+  markObjRv: z.string().optional(),
 });
 
-/** The marks' attributes (lib/state/leaseProtocol.ts `storedMarkVersion`), removed whenever the flag is cleared. */
-const MARK_NAMES = { '#markRv': 'markRv', '#markQuorum': 'markQuorum' };
-const MARKS_REMOVED = '#markRv, #markQuorum';
+/**
+ * The marks' attributes (lib/state/leaseProtocol.ts `storedMarkVersion`, `storedObjectMarkVersion`), removed whenever
+ * the flag is cleared.
+ */
+const MARK_NAMES = { '#markRv': 'markRv', '#markQuorum': 'markQuorum', '#markObjRv': 'markObjRv' };
+const MARKS_REMOVED = '#markRv, #markQuorum, #markObjRv';
 /** What a {@link LeaseStore.takeDirty} clears besides the flag: the marks alone (the floors stay as the item has them). */
 const MARKS_ONLY = { set: '', remove: ` REMOVE ${MARKS_REMOVED}`, names: MARK_NAMES, values: {} };
 
@@ -119,14 +124,15 @@ async function clearDirtyIfOwned(
   const old = cleared.attributes
     ? decodeItem(LeaseItem, cleared.attributes, at.operation, at.pk, at.sk)
     : undefined;
-  return marksOf(old?.markQuorum, old?.markRv);
+  return marksOf(old?.markQuorum, old?.markRv, old?.markObjRv);
 }
 
 /**
  * Sets the dirty flag of a lease another live holder has, folding `mark` into its marks (lib/state/leaseProtocol.ts):
  * a `quorum` mark (or one whose resourceVersion is not decimal) sets `markQuorum`; a resourceVersion replaces an
  * older stored one, and where a newer one is stored already (or the write raced a clear) a second write keeps
- * whichever is there; `none` stores zeros unless something is stored.
+ * whichever is there; `none` stores zeros unless something is stored; an object mark does what `none` does to
+ * `markRv` and keeps the newest of its resourceVersions in `markObjRv` the same way.
  * @returns the item after the mark, or `undefined` when the lease was free by then (the caller takes it)
  * @throws StateStoreError on DynamoDB failures
  */
@@ -164,6 +170,26 @@ async function markHeld(
       {},
     );
     return marked.ok ? marked.attributes : undefined;
+  }
+  const storedObject = storedObjectMarkVersion(mark);
+  if (storedObject !== undefined) {
+    // an object mark: the newest object resourceVersion, and zeros for the LISTs unless something is stored
+    const objectNames = { '#markRv': 'markRv', '#markObjRv': 'markObjRv' };
+    const objectValues = { ':rv': stored, ':orv': storedObject };
+    const zeros = '#markRv = if_not_exists(#markRv, :rv)';
+    const raised = await write(
+      `SET #dirty = :true, ${zeros}, #markObjRv = :orv`,
+      objectNames,
+      objectValues,
+      ' AND (attribute_not_exists(#markObjRv) OR #markObjRv < :orv)',
+    );
+    if (raised.ok) return raised.attributes;
+    const kept = await write(
+      `SET #dirty = :true, ${zeros}, #markObjRv = if_not_exists(#markObjRv, :orv)`,
+      objectNames,
+      objectValues,
+    );
+    return kept.ok ? kept.attributes : undefined;
   }
   const names = { '#markRv': 'markRv' };
   const values = { ':rv': stored };

@@ -126,6 +126,45 @@ describe(`LeaseStore on ${testDynamoBackend()} (docs/architecture.md#lease)`, ()
     await expect(stores.leases.takeDirty(next)).resolves.toEqual({ quorum: false, resourceVersion: '1400' });
   });
 
+  test("object marks keep the newest change of the object itself beside the LISTs' marks; taken and cleared with them (docs/architecture.md#kept-object)", async () => {
+    const { stores, item } = await fx.fresh();
+    const lease = await acquired(stores.leases, 'inv-a', T0);
+    const mark = (holder: string, m: Parameters<typeof stores.leases.acquire>[4]) =>
+      stores.leases.acquire(KEY, holder, DURATION, T0 + 1000, m);
+    await mark('inv-b', { objectResourceVersion: '1500' });
+    await mark('inv-c', { objectResourceVersion: '999' }); // older, and shorter as text: kept below 1500
+    await mark('inv-d', { resourceVersion: '1200' });
+    expect(await item(PK, 'lease')).toMatchObject({
+      dirty: true,
+      markRv: '00000000000000001200',
+      markObjRv: '00000000000000001500',
+    });
+    await expect(stores.leases.takeDirty(lease)).resolves.toEqual({
+      quorum: false,
+      resourceVersion: '1200',
+      objectResourceVersion: '1500',
+    });
+    expect(await item(PK, 'lease')).not.toHaveProperty('markObjRv');
+    // an object mark alone asks nothing of the LISTs (zeros, as 'none')
+    await mark('inv-e', { objectResourceVersion: '1600' });
+    expect(await item(PK, 'lease')).toMatchObject({
+      markRv: '00000000000000000000',
+      markObjRv: '00000000000000001600',
+    });
+    let taken: unknown;
+    await expect(stores.leases.release(lease, undefined, { onMarks: (m) => (taken = m) })).resolves.toBe(
+      'dirty',
+    );
+    expect(taken).toEqual({ quorum: false, objectResourceVersion: '1600' });
+    // one that is not etcd's decimal revision asks for a quorum read
+    await mark('inv-f', { objectResourceVersion: 'abc' });
+    await expect(stores.leases.takeDirty(lease)).resolves.toEqual({ quorum: true });
+    // a release that frees the lease clears them, and a new holder starts without them
+    await mark('inv-g', { objectResourceVersion: '1700' });
+    await expect(stores.leases.release(lease, undefined, { requeued: true })).resolves.toBe('released');
+    expect(await item(PK, 'lease')).not.toHaveProperty('markObjRv');
+  });
+
   test('takeDirty throws FencedOutError once the lease was taken over, and leaves the new holder its flag', async () => {
     const { stores, item } = await fx.fresh();
     const lease = await acquired(stores.leases, 'inv-a', T0);

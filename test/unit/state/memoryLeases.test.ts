@@ -84,3 +84,30 @@ describe('memory LeaseStore LIST floors (docs/architecture.md#list-floors)', () 
     expect(d).not.toHaveProperty('listFloors');
   });
 });
+
+describe('memory LeaseStore dirty marks (docs/architecture.md#list-floors, #kept-object)', () => {
+  it("fold as the DynamoDB adapter's attributes do: the newest of each kind; a quorum mark, or a mark that is not a decimal revision, wins", async () => {
+    const stores = createMemoryStores();
+    const lease = await acquired(stores, 'inv-a', T0);
+    const mark = (m: Parameters<typeof stores.leases.acquire>[4]) =>
+      stores.leases.acquire(KEY, 'inv-b', DURATION, T0 + 1, m);
+    await mark({ objectResourceVersion: '1500' });
+    await mark({ objectResourceVersion: '999' });
+    await mark({ resourceVersion: '1200' });
+    await mark({ resourceVersion: '80' });
+    await mark('none');
+    await expect(stores.leases.takeDirty(lease)).resolves.toEqual({
+      quorum: false,
+      resourceVersion: '1200',
+      objectResourceVersion: '1500',
+    });
+    await mark({ objectResourceVersion: '1600' });
+    await expect(stores.leases.takeDirty(lease)).resolves.toEqual({
+      quorum: false,
+      objectResourceVersion: '1600',
+    });
+    await mark({ objectResourceVersion: '1700' });
+    await mark({ objectResourceVersion: 'x' });
+    await expect(stores.leases.takeDirty(lease)).resolves.toEqual({ quorum: true });
+  });
+});

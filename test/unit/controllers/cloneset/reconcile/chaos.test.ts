@@ -176,7 +176,7 @@ describe('randomized faults (seeded; CHAOS_SEED replays)', () => {
     // (scenario 39 showed it until a pass whose creates all fail made its update-phase writes instead, as
     // OpenKruise's syncCloneSet does: the faults then met other states)
     expect(stale.violations[0]).toBe(
-      't+1842s: req-108/x108 created web-hscbb: 6 pods > replicas 5 + maxSurge 0',
+      't+1876s: req-108/x108 created web-jtcbb: 6 pods > replicas 5 + maxSurge 0',
     );
     const quorum = await runScenario({ ...s, staleLists: false }, true);
     expect({ violations: quorum.violations, converged: quorum.converged }).toEqual({

@@ -667,8 +667,11 @@ export class Simulation {
       takeDirty: (...args) => this.leases.takeDirty(...args),
       release: async (...args) => {
         const r = await this.leases.release(...args);
-        if (r === 'released' && this.lastMark > Math.max(this.lastRead.get(inv) ?? 0, this.lastRequeue))
-          this.unhandled.add(inv);
+        // a look at the world after the mark: a GET of the CloneSet, or a LIST of the pods — the pass after a mark
+        // that did not say the CloneSet changed answers its GET from the invocation's copy (lib/kube/keptObject.ts)
+        // and lists the pods (the chaos clients keep no watch), so its pods LIST is its look
+        const looked = Math.max(this.lastRead.get(inv) ?? 0, this.lastPodList.get(inv) ?? 0);
+        if (r === 'released' && this.lastMark > Math.max(looked, this.lastRequeue)) this.unhandled.add(inv);
         return r;
       },
     };
