@@ -4,8 +4,10 @@
  * maps its role to (infra/rbac/README.md): the rows each pod-webhook step declares in its controller's access.ts,
  * joined here as those two files join the steps, with the pod GET and the Events rows they share once. What
  * `kruiseless install` checks with SubjectAccessReview, what infra/rbac/kruiseless-rbac.yaml grants (scripts/rbac.ts
- * generates it) and what test/integration/security/rbac.test.ts proves on the real API server. Its other routes
- * (`/mutate`, `/validate`, `/convert`, the forwarding path) call no cluster.
+ * generates it) and what test/integration/security/rbac.test.ts proves on the real API server. `/validate` reads with
+ * the same role where it is bound (lib/runtime/validationReads.ts: SidecarSets, `kruise-system` revisions, a pod, the
+ * namespace's PodUnavailableBudgets and WorkloadSpreads — all of them rows below); its other routes (`/mutate`,
+ * `/convert`, the forwarding path) call no cluster.
  */
 import {
   EVENT_ACCESS,

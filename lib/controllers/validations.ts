@@ -9,20 +9,62 @@
 import type { Validator } from '../api/admission/validation.js';
 import { advancedCronJobValidator } from './advancedcronjob/api/validating.js';
 import { broadcastJobValidator } from './broadcastjob/api/validating.js';
+import type { KubeClient } from '../kube/types.js';
+import { RESOURCES } from '../kube/resources.js';
 import { cloneSetValidator, type CloneSetValidationReads } from './cloneset/api/validating.js';
 import type { CloneSetSettings } from './cloneset/settings.js';
 import { daemonSetValidator } from './daemonset/api/validating.js';
-import { pubValidator, type PubValidationReads } from './podunavailablebudget/api/validating.js';
+import {
+  kubePubValidationReads,
+  pubValidator,
+  type PubValidationReads,
+} from './podunavailablebudget/api/validating.js';
 import type { PubSettings } from './podunavailablebudget/settings.js';
-import { sidecarSetValidator, type SidecarSetValidationReads } from './sidecarset/api/validating.js';
+import {
+  kubeSidecarSetValidationReads,
+  sidecarSetValidator,
+  type SidecarSetValidationReads,
+} from './sidecarset/api/validating.js';
 import type { SidecarSetSettings } from './sidecarset/settings.js';
 import { statefulSetValidator } from './statefulset/api/validating.js';
 import {
+  kubeWorkloadSpreadValidationReads,
   workloadSpreadValidator,
   type WorkloadSpreadValidationReads,
 } from './workloadspread/api/validating.js';
 import type { WorkloadSpreadSettings } from './workloadspread/settings.js';
 import type { StatefulSetSettings } from './statefulset/settings.js';
+
+/** The cluster reads of the validators that need them; each absent one's rules are skipped. */
+export interface ValidationReads {
+  sidecarSet?: SidecarSetValidationReads;
+  cloneSet?: CloneSetValidationReads;
+  pub?: PubValidationReads;
+  workloadSpread?: WorkloadSpreadValidationReads;
+}
+
+/**
+ * The reads of every validator over one cluster client, as OpenKruise's webhooks read their informers: the SidecarSets
+ * and `kruise-system` revisions (SidecarSet conflicts and pins), the pods `podsToDelete` names (CloneSet), the
+ * namespace's PodUnavailableBudgets and WorkloadSpreads (their conflict rules), and — where the reader may read
+ * ConfigMaps — the SidecarSet `patchPodMetadata` whitelist.
+ * @param options.configMaps false for a reader that may not read ConfigMaps (the admission function's role,
+ *   lib/controllers/podWebhookAccess.ts): the whitelist rule is then skipped
+ */
+export function clusterValidationReads(
+  kube: Pick<KubeClient, 'list' | 'get'>,
+  options: { configMaps: boolean },
+): ValidationReads {
+  const sidecarSet = kubeSidecarSetValidationReads(kube);
+  return {
+    sidecarSet: options.configMaps
+      ? sidecarSet
+      : { sidecarSets: () => sidecarSet.sidecarSets(), revisions: () => sidecarSet.revisions() },
+    cloneSet: { getPod: (namespace, name) => kube.get(RESOURCES.pods, { namespace, name }) },
+    pub: kubePubValidationReads(kube),
+    workloadSpread: kubeWorkloadSpreadValidationReads(kube),
+  };
+}
 
 /**
  * Every validator under the controllers' settings (lib/runtime/config.ts `controllerSettings`, by controller name).
@@ -34,12 +76,7 @@ import type { StatefulSetSettings } from './statefulset/settings.js';
  */
 export function admissionValidators(
   settings: Readonly<Record<string, unknown>> = {},
-  reads: {
-    sidecarSet?: SidecarSetValidationReads;
-    cloneSet?: CloneSetValidationReads;
-    pub?: PubValidationReads;
-    workloadSpread?: WorkloadSpreadValidationReads;
-  } = {},
+  reads: ValidationReads = {},
 ): Validator[] {
   const cs = (settings.cloneset ?? {}) as Partial<CloneSetSettings>;
   const sc = (settings.sidecarset ?? {}) as SidecarSetSettings;

@@ -33,11 +33,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { exponentialDelay } from '../core/backoff.js';
 import { errorMessage } from '../core/errors.js';
 import { admissionMutators } from '../controllers/mutations.js';
-import { admissionValidators } from '../controllers/validations.js';
-import { kubeSidecarSetValidationReads } from '../controllers/sidecarset/api/validating.js';
-import { kubePubValidationReads } from '../controllers/podunavailablebudget/api/validating.js';
-import { kubeWorkloadSpreadValidationReads } from '../controllers/workloadspread/api/validating.js';
-import { RESOURCES } from '../kube/resources.js';
+import { admissionValidators, clusterValidationReads } from '../controllers/validations.js';
 import { answerPodMutationReview } from '../api/admission/podMutation.js';
 import { podMutationSteps } from '../controllers/podMutations.js';
 import { podValidation } from '../controllers/podValidations.js';
@@ -222,12 +218,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       retry: POD_WEBHOOK_READ_RETRY,
       timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS,
     });
-    const validators = admissionValidators(opts.settings, {
-      sidecarSet: kubeSidecarSetValidationReads(webhookClient),
-      pub: kubePubValidationReads(webhookClient),
-      workloadSpread: kubeWorkloadSpreadValidationReads(webhookClient),
-      cloneSet: { getPod: (namespace, name) => webhookClient.get(RESOURCES.pods, { namespace, name }) },
-    });
+    const validators = admissionValidators(
+      opts.settings,
+      clusterValidationReads(webhookClient, { configMaps: true }),
+    );
     const podWebhook = opts.podWebhook !== false;
     const podSteps = podMutationSteps(webhookClient, opts.settings);
     const pubSettings = (opts.settings?.podunavailablebudget ?? {}) as PubSettings;

@@ -15,7 +15,10 @@
  * configuration fails open (`failurePolicy: Ignore`), so an outage stores objects as written.
  * `/<cluster secret>/<cluster>/validate` is the validating webhook (AdmissionReview v1, lib/api/admission/validation.ts
  * with lib/controllers/validations.ts): OpenKruise's validation of the workloads, refusing what its webhooks refuse;
- * it fails open too, and the controllers then report an invalid object as `FailedValidation` and leave it alone.
+ * it fails open too, and the controllers then report an invalid object as `FailedValidation` and leave it alone. The
+ * rules that compare an object with others of the cluster (SidecarSet, PodUnavailableBudget and WorkloadSpread
+ * conflicts, pinned revisions, `podsToDelete`) read the cluster the path names when a validator asks
+ * (lib/runtime/validationReads.ts); where the role may not read it (no `--pod-webhooks`), they are skipped.
  * `/<cluster secret>/<cluster>/validate-pod` is the pod validating webhook (OpenKruise's `vpod.kb.io` and
  * `vpodeviction.kb.io`, lib/controllers/podValidations.ts, the same code `kruiseless local` serves): a pod delete,
  * eviction or (gate `PodUnavailableBudgetUpdateGate`) in-place update that would break a PodUnavailableBudget is
@@ -46,6 +49,7 @@ import { handleMutationReview } from '../../api/admission/mutation.js';
 import { admissionMutators } from '../../controllers/mutations.js';
 import { handleValidationReview } from '../../api/admission/validation.js';
 import { admissionValidators } from '../../controllers/validations.js';
+import { lazyValidationReads } from '../validationReads.js';
 import { answerPodMutationReview } from '../../api/admission/podMutation.js';
 import { podMutationSteps } from '../../controllers/podMutations.js';
 import { podValidation } from '../../controllers/podValidations.js';
@@ -137,6 +141,8 @@ export function admissionHandler(
   });
   const budgetMs = options.publishBudgetMs ?? ADMISSION_PUBLISH_BUDGET_MS;
   const converters = options.converters ?? CRD_CONVERTERS;
+  // clusters whose /validate reads failed once in this container: logged at warn the first time only
+  const readsRefused = new Set<string>();
   return async (
     event: Pick<LambdaFunctionURLEvent, 'rawPath' | 'body' | 'isBase64Encoded'>,
     context?: Context,
@@ -182,10 +188,25 @@ export function admissionHandler(
       return reply(statusCode, review);
     }
     if (validate) {
-      const { statusCode, review } = await handleValidationReview(
+      const attempt = lazyValidationReads(async () => (await runtime.cluster(cluster)).kube);
+      let { statusCode, review } = await handleValidationReview(
         body,
-        admissionValidators(runtime.settings),
+        admissionValidators(runtime.settings, attempt.reads),
       );
+      const failure = attempt.failure();
+      if (failure !== undefined) {
+        // the role may not be bound (pod webhooks are opt-in): validate as without reads, as the function did before
+        const log = readsRefused.has(cluster) ? logger.debug.bind(logger) : logger.warn.bind(logger);
+        readsRefused.add(cluster);
+        log(
+          'validation: the cluster reads failed; validated without the rules that compare with other objects',
+          {
+            cluster,
+            error: errorMessage(failure),
+          },
+        );
+        ({ statusCode, review } = await handleValidationReview(body, admissionValidators(runtime.settings)));
+      }
       if (!review.response.allowed)
         logger.warn('validation refused', { statusCode, error: review.response.status?.message, cluster });
       else logger.debug('validated', { cluster });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { handleValidationReview } from '../../../lib/api/admission/validation.js';
-import { admissionValidators } from '../../../lib/controllers/validations.js';
+import { admissionValidators, clusterValidationReads } from '../../../lib/controllers/validations.js';
+import type { KubeClient } from '../../../lib/kube/types.js';
 import type { SidecarSetValidationReads } from '../../../lib/controllers/sidecarset/api/validating.js';
 import type { SidecarSet } from '../../../lib/controllers/sidecarset/api/types.js';
 import type { Pod } from '../../../lib/api/types.js';
@@ -289,6 +290,45 @@ describe('the validators of /validate', () => {
       message: 'spec.patchPodMetadata: Required value: SidecarSet patch metadata whitelist not found',
     });
     expect(calls).toEqual(['sidecarSets', 'whitelist']);
+  });
+
+  it("clusterValidationReads: every validator's reads over one client; without ConfigMaps the whitelist rule is skipped, not refused", async () => {
+    const calls: string[] = [];
+    const kube = {
+      list: (r: { plural: string }, o: { namespace?: string } = {}) => (
+        calls.push(`list ${r.plural} ${o.namespace ?? '(all)'}`),
+        Promise.resolve({ items: [], resourceVersion: '1' })
+      ),
+      get: (r: { plural: string }, ref: { namespace?: string; name: string }) => (
+        calls.push(`get ${r.plural} ${ref.namespace ?? ''}/${ref.name}`),
+        Promise.resolve(undefined)
+      ),
+    } as unknown as Pick<KubeClient, 'list' | 'get'>;
+    const create = (configMaps: boolean) =>
+      answer(
+        'sidecarsets',
+        'v1alpha1',
+        'CREATE',
+        {
+          metadata: { name: 's' },
+          spec: {
+            selector: { matchLabels: { app: 'web' } },
+            containers: [{ name: 'logger', image: 'fluentd:1' }],
+            patchPodMetadata: [{ annotations: { 'oom-score': '1' }, patchPolicy: 'Retain' }],
+          },
+        },
+        undefined,
+        'v1alpha1',
+        admissionValidators({}, clusterValidationReads(kube, { configMaps })),
+      );
+    await expect(create(true)).resolves.toEqual({
+      code: 500,
+      message: 'spec.patchPodMetadata: Required value: SidecarSet patch metadata whitelist not found',
+    });
+    expect(calls).toEqual(['list sidecarsets (all)', 'get configmaps kruise-system/kruise-configuration']);
+    calls.length = 0;
+    await expect(create(false)).resolves.toBe('allowed');
+    expect(calls).toEqual(['list sidecarsets (all)']);
   });
 
   it('SidecarSet: a read that fails is the webhook failing (500), not an allow', async () => {

@@ -17,6 +17,7 @@ import type { EventPublisher, ReconcileRequest } from '../../../lib/requests/ind
 import { admissionHandler } from '../../../lib/runtime/handlers/admission.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import { CapturingLogger } from '../support/capturingLogger.js';
+import { KubeApiError } from '../../../lib/kube/errors.js';
 
 const MASTER = 'master-0123456789abcdef0123456789abcdef';
 /** The derivation docs/architecture.md#admission states, written out independently of the code under test. */
@@ -411,6 +412,83 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
       },
     });
     await expect(call('nope')).resolves.toMatchObject({ statusCode: 400 });
+  });
+
+  it("/validate reads the cluster the path names for the rules that compare with other objects (a PUB's conflict), only when a validator reads, and validates without them when the reads are refused", async () => {
+    const pub = (name: string) => ({
+      apiVersion: 'policy.kruise.io/v1beta1',
+      kind: 'PodUnavailableBudget',
+      metadata: { name, namespace: 'ns' },
+      spec: { targetRef: { apiVersion: 'apps', kind: 'Deployment', name: 'web' }, maxUnavailable: 1 },
+    });
+    const review = (object: object, resource: object) =>
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: { uid: 'v-2', resource, operation: 'CREATE', object },
+      });
+    const pubReview = review(pub('web-b'), {
+      group: 'policy.kruise.io',
+      version: 'v1beta1',
+      resource: 'podunavailablebudgets',
+    });
+    const lists: string[] = [];
+    const kube = {
+      list: (r: { plural: string }, o: { namespace?: string }) => {
+        lists.push(`${r.plural} ${o.namespace ?? ''}`);
+        return Promise.resolve({ items: [pub('web-a')], resourceVersion: '9' });
+      },
+    };
+    const asked: string[] = [];
+    const handler = reviewingHandler({ kube, known: ['prod'], asked });
+    const call = async (cluster: string, body: string) =>
+      (await post<{ response: unknown }>(handler, cluster, 'validate', body)).body.response;
+    await expect(call('prod', pubReview)).resolves.toEqual({
+      uid: 'v-2',
+      allowed: false,
+      status: {
+        code: 400,
+        message:
+          'spec.targetReference: Invalid value: v1beta1.TargetReference{APIVersion:"apps", Kind:"Deployment", Name:"web"}: pub.spec.targetReference is in conflict with other PodUnavailableBudget web-a',
+      },
+    });
+    expect(lists).toEqual(['podunavailablebudgets ns']);
+    // a validator that reads nothing reaches no cluster
+    const acj = review(
+      {
+        metadata: { name: 'hello', namespace: 'ns' },
+        spec: {
+          schedule: '*/5 * * * *',
+          template: {
+            jobTemplate: { spec: { template: { spec: { containers: [{ name: 'b', image: 'b' }] } } } },
+          },
+        },
+      },
+      { group: 'apps.kruise.io', version: 'v1beta1', resource: 'advancedcronjobs' },
+    );
+    await expect(call('prod', acj)).resolves.toEqual({ uid: 'v-2', allowed: true });
+    expect(asked).toEqual(['prod']);
+
+    // refused reads (no access entry for the admission role: a 403), or a cluster it cannot reach: the PUB is
+    // validated as before the function read the cluster, and the first failure per cluster is a warning
+    const logger = new CapturingLogger();
+    const refusing = reviewingHandler({
+      kube: { list: () => Promise.reject(new KubeApiError('list', 403, 'Forbidden', 'forbidden')) },
+      known: ['prod'],
+      logger,
+    });
+    const refused = async (cluster: string) =>
+      (await post<{ response: unknown }>(refusing, cluster, 'validate', pubReview)).body.response;
+    await expect(refused('prod')).resolves.toEqual({ uid: 'v-2', allowed: true });
+    await expect(refused('prod')).resolves.toEqual({ uid: 'v-2', allowed: true });
+    await expect(refused('gone')).resolves.toEqual({ uid: 'v-2', allowed: true });
+    const message =
+      'validation: the cluster reads failed; validated without the rules that compare with other objects';
+    expect(logger.lines.filter((l) => l.message === message).map((l) => [l.level, l.cluster])).toEqual([
+      ['WARN', 'prod'],
+      ['DEBUG', 'prod'],
+      ['WARN', 'gone'],
+    ]);
   });
 
   it('/validate-pod consumes the budget of the PUB in the cluster the path names, refuses when it is spent, and answers 503 when the cluster cannot be reached', async () => {

@@ -6,8 +6,8 @@
  * webhook, so it arrives here as v1beta1 with `requestVersion` v1alpha1) is read as upstream's v1alpha1 branch reads
  * it: the deprecated annotations moved into the spec first, a failed move answered `failed to convert [old ]v1alpha1
  * PUB to v1beta1: …`. With both PUB gates off every write is refused, as upstream's. The other PUBs of the namespace
- * (the conflict rule) come from {@link PubValidationReads}; without them (the admission function, which holds no read
- * grant for PUBs) that rule is skipped.
+ * (the conflict rule) come from {@link PubValidationReads}; without them (the admission function where its role is not
+ * bound, lib/runtime/validationReads.ts) that rule is skipped.
  */
 import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import { isNotFound, listAll, type KubeClient } from '../../../kube/index.js';

@@ -27,9 +27,11 @@ export interface SidecarSetValidationReads {
   revisions(): Promise<ControllerRevision[]>;
   /**
    * The `SidecarSet_PatchPodMetadata_WhiteList` rules of ConfigMap `kruise-system/kruise-configuration`; null when
-   * the ConfigMap or the entry is missing. @throws KubeApiError, or SyntaxError for an entry that is not JSON
+   * the ConfigMap or the entry is missing. Absent: the whitelist rule is skipped (a reader that may not read
+   * ConfigMaps: the admission function's role, lib/controllers/validations.ts `clusterValidationReads`).
+   * @throws KubeApiError, or SyntaxError for an entry that is not JSON
    */
-  patchMetadataWhitelist(): Promise<PatchMetadataWhitelistRule[] | null>;
+  patchMetadataWhitelist?(): Promise<PatchMetadataWhitelistRule[] | null>;
 }
 
 /** Core v1 ConfigMaps (`kruise-configuration`). */
@@ -120,7 +122,7 @@ export function sidecarSetValidator(options: SidecarSetValidatorOptions = {}): V
         ? await Promise.all([
             reads.sidecarSets(),
             need.revisions ? reads.revisions() : undefined,
-            need.whitelist ? reads.patchMetadataWhitelist() : undefined,
+            need.whitelist && reads.patchMetadataWhitelist ? reads.patchMetadataWhitelist() : undefined,
           ])
         : [[], undefined, undefined];
       const errors = validateSidecarSet(sidecarSet, {
