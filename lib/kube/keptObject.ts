@@ -7,6 +7,9 @@
  * whole object) — and the next GET is answered with a deep copy while
  * - no dirty mark said the object changed after the kept copy (a change of the object marks the lease with its
  *   resourceVersion, lib/reconcile/reconcile.ts `markOf`; a quorum mark drops the copy too), and
+ * - the invocation looked at its marks less than {@link KEPT_OBJECT_UNCHECKED_MS} ago (its acquire, a poll of a wait,
+ *   a release that found marks): in a run of passes that act without waiting, a pass reads the object again once
+ *   that is longer ago, so a change an event has reported is not missed longer than a waiting holder misses it;
  * - the copy came from the API server less than {@link KEPT_OBJECT_TTL_MS} ago: a change whose event was lost is seen
  *   by then, as a LIST floor's quorum read sees what no event reported (./listFloors.ts), and
  * - no write of the object failed since (a 409 says someone else changed it; a write drops the copy before it is
@@ -22,6 +25,13 @@ import { wrappedWrites } from './wrappedWrites.js';
 
 /** How long after the API server answered it a kept copy answers GETs, ms: as long as a LIST floor lasts. */
 export const KEPT_OBJECT_TTL_MS = LIST_FLOOR_TTL_MS;
+
+/**
+ * How long after the invocation last looked at its dirty marks a copy still answers GETs, ms: a holder that waits
+ * looks every 250 ms (lib/runtime/handlers/reconcile.ts), one that keeps acting does not look until it waits or
+ * releases, so a pass further than this from the last look reads the object again.
+ */
+export const KEPT_OBJECT_UNCHECKED_MS = 250;
 
 /**
  * What the dirty marks an invocation took say of its reads (lib/state/ports.ts `DirtyMarks`, which has this shape):
@@ -41,6 +51,13 @@ interface Copy {
 /** One invocation's copy of its reconciled object; made when the invocation starts, dropped with it. */
 export class KeptObject {
   #copy: Copy | undefined;
+  /** When the invocation last looked at its dirty marks (clock, epoch ms). */
+  #checkedAtMs: number;
+
+  /** @param checkedAtMs when the invocation's marks were last looked at: its acquire, which clears them */
+  constructor(checkedAtMs: number) {
+    this.#checkedAtMs = checkedAtMs;
+  }
   /** Counts drops: a GET begun before one is not kept. */
   #drops = 0;
 
@@ -56,6 +73,7 @@ export class KeptObject {
   reuse(nowMs: number): KubeObject | undefined {
     const copy = this.#copy;
     if (copy === undefined || nowMs - copy.atMs >= KEPT_OBJECT_TTL_MS) return undefined;
+    if (nowMs - this.#checkedAtMs > KEPT_OBJECT_UNCHECKED_MS) return undefined;
     return structuredClone(copy.object);
   }
 
@@ -75,6 +93,11 @@ export class KeptObject {
   drop(): void {
     this.#copy = undefined;
     this.#drops++;
+  }
+
+  /** The invocation looked at its dirty marks at `nowMs` (whether it found any). */
+  checked(nowMs: number): void {
+    this.#checkedAtMs = Math.max(this.#checkedAtMs, nowMs);
   }
 
   /**

@@ -310,6 +310,7 @@ async function sleepUnlessMarked<D extends LoopDeps, P, Scope>(
     if (left <= 0) return false;
     try {
       const marks = await deps.leases.takeDirty(run.env.lease);
+      run.env.keptObject?.checked(deps.clock());
       if (marks) return marks;
     } catch (e) {
       if (!(e instanceof StateStoreError)) throw e;
@@ -632,7 +633,7 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       eventCorrelation: { state: carriedCorrelation(deps.log, key, acquired.eventCorrelation) },
       scope: reconciler.readScope(request.reason),
       listFloors: startingFloors(acquired.listFloors, request),
-      keptObject: new KeptObject(),
+      keptObject: new KeptObject(deps.clock()),
       atEnd: [],
     },
     failures: acquired.failures,
@@ -656,6 +657,7 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       if (released !== 'dirty') return run.outcome;
       // the next pass reads at least what the marks changed
       readsAfterMarks(run.env, marks);
+      run.env.keptObject?.checked(deps.clock());
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
       if (exhausted(run)) {
         if (timer === undefined || secondsLeft(timer, deps.clock()) > 1) await requeue(1);

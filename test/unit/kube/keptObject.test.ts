@@ -6,7 +6,12 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { KubeApiError } from '../../../lib/kube/errors.js';
-import { KEPT_OBJECT_TTL_MS, KeptObject, keepingKube } from '../../../lib/kube/keptObject.js';
+import {
+  KEPT_OBJECT_TTL_MS,
+  KEPT_OBJECT_UNCHECKED_MS,
+  KeptObject,
+  keepingKube,
+} from '../../../lib/kube/keptObject.js';
 import type { KubeObject, Resource } from '../../../lib/kube/resource.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
 import type { KubeClient } from '../../../lib/kube/types.js';
@@ -59,8 +64,8 @@ const passOf = (kube: KubeClient, kept: KeptObject, now: () => number) =>
 describe('keepingKube', () => {
   test("a pass's first GET is answered from the copy, a deep copy each time, until the TTL is up", async () => {
     const { kube, calls } = recordingKube();
-    const kept = new KeptObject();
     let now = 1_000;
+    const kept = new KeptObject(now);
     const first = await passOf(kube, kept, () => now).get(CLONESET_RESOURCE, REF);
     (first as unknown as { spec: { replicas: number } }).spec.replicas = 99; // a pass changing what it read
     const second = await passOf(kube, kept, () => now).get(CLONESET_RESOURCE, REF);
@@ -69,15 +74,32 @@ describe('keepingKube', () => {
       spec: { replicas: 1 },
     });
     now += KEPT_OBJECT_TTL_MS - 1;
+    kept.checked(now); // a wait's poll found no mark
     await passOf(kube, kept, () => now).get(CLONESET_RESOURCE, REF);
     now += 1;
+    kept.checked(now);
     await passOf(kube, kept, () => now).get(CLONESET_RESOURCE, REF);
+    expect(calls).toEqual(['get clonesets web', 'get clonesets web']);
+  });
+
+  test('a pass more than 250 ms after the invocation last looked at its marks reads the object (a run of acting passes)', async () => {
+    const { kube, calls } = recordingKube();
+    const kept = new KeptObject(1_000); // acquired at 1,000
+    await passOf(kube, kept, () => 1_000).get(CLONESET_RESOURCE, REF);
+    await passOf(kube, kept, () => 1_000 + KEPT_OBJECT_UNCHECKED_MS).get(CLONESET_RESOURCE, REF);
+    expect(calls).toEqual(['get clonesets web']);
+    await passOf(kube, kept, () => 1_001 + KEPT_OBJECT_UNCHECKED_MS).get(CLONESET_RESOURCE, REF);
+    expect(calls).toEqual(['get clonesets web', 'get clonesets web']);
+    kept.checked(2_000); // a poll, or a release that found marks
+    await passOf(kube, kept, () => 2_100).get(CLONESET_RESOURCE, REF);
+    kept.checked(1_500); // an older look does not move it back
+    await passOf(kube, kept, () => 2_200).get(CLONESET_RESOURCE, REF);
     expect(calls).toEqual(['get clonesets web', 'get clonesets web']);
   });
 
   test('a second GET in the same pass is read (a deliberate re-check), and kept', async () => {
     const { kube, calls, change } = recordingKube();
-    const kept = new KeptObject();
+    const kept = new KeptObject(1);
     await passOf(kube, kept, () => 1).get(CLONESET_RESOURCE, REF);
     const pass = passOf(kube, kept, () => 2);
     await pass.get(CLONESET_RESOURCE, REF);
@@ -91,7 +113,7 @@ describe('keepingKube', () => {
 
   test("a mark of the object's change newer than the copy drops it; an older or equal one, or a pod's, does not; a quorum mark does", async () => {
     const { kube, calls } = recordingKube();
-    const kept = new KeptObject();
+    const kept = new KeptObject(1);
     const get = () => passOf(kube, kept, () => 1).get(CLONESET_RESOURCE, REF);
     await get(); // rv 100 kept
     kept.afterMarks({ quorum: false, objectResourceVersion: '99' });
@@ -115,7 +137,7 @@ describe('keepingKube', () => {
 
   test('a write of the object keeps what it answers; a refused one keeps nothing; a delete drops the copy', async () => {
     const written = recordingKube();
-    const kept = new KeptObject();
+    const kept = new KeptObject(1);
     const pass = passOf(written.kube, kept, () => 1);
     await pass.get(CLONESET_RESOURCE, REF);
     await pass.replace(
@@ -142,7 +164,7 @@ describe('keepingKube', () => {
     ]);
 
     const refused = recordingKube({ refuseReplace: true });
-    const keptToo = new KeptObject();
+    const keptToo = new KeptObject(1);
     await passOf(refused.kube, keptToo, () => 1).get(CLONESET_RESOURCE, REF);
     await expect(
       passOf(refused.kube, keptToo, () => 2).replace(CLONESET_RESOURCE, {
@@ -155,7 +177,7 @@ describe('keepingKube', () => {
 
   test('other objects and resources are read as asked; an object not found keeps nothing', async () => {
     const { kube, calls } = recordingKube();
-    const kept = new KeptObject();
+    const kept = new KeptObject(1);
     for (let i = 0; i < 2; i++) {
       const pass = passOf(kube, kept, () => 1);
       await pass.get(CLONESET_RESOURCE, { namespace: 'ns', name: 'other' });
@@ -176,7 +198,7 @@ describe('keepingKube', () => {
   });
 
   test('an answer older than the copy (a GET that raced a write) does not replace it', () => {
-    const kept = new KeptObject();
+    const kept = new KeptObject(1);
     const at = (rv: string) => ({ metadata: { name: 'web', namespace: 'ns', resourceVersion: rv } });
     kept.keep(at('105'), 1, kept.drops);
     kept.keep(at('104'), 2, kept.drops);

@@ -41,8 +41,11 @@ function world() {
     },
     list: async (): Promise<Listed<never>> => ({ items: [], resourceVersion: '400' }),
   } as unknown as KubeClient;
-  /** Two passes: the first reads and asks to look again in 2 s, the second reads; `duringWait` runs in the wait. */
-  const invoke = async (req: ReconcileRequest, duringWait?: () => Promise<void>) => {
+  /**
+   * Two passes: the first reads and asks to look again in 2 s (or, with `acting`, acts, taking `acting.ms`, so the
+   * second follows at once), the second reads; `duringWait` runs in the wait.
+   */
+  const invoke = async (req: ReconcileRequest, duringWait?: () => Promise<void>, acting?: { ms: number }) => {
     let passes = 0;
     const reconciler = guardedReconciler<LoopDeps & { kube: KubeClient }, undefined, 'all'>(
       () => 'all',
@@ -50,6 +53,10 @@ function world() {
         const cs = await deps.kube.get(CLONESET_RESOURCE, { namespace: 'ns', name: 'web' });
         seen.push(`pass ${++passes} sees ${cs?.metadata.resourceVersion ?? '-'}`);
         await deps.kube.list<Pod>(RESOURCES.pods, { namespace: 'ns' });
+        if (passes === 1 && acting) {
+          now += acting.ms;
+          return { gone: false, writes: 1, acted: true };
+        }
         return passes === 1
           ? { gone: false, writes: 0, acted: false, requeueAfterSeconds: 2 }
           : { gone: false, writes: 0, acted: false };
@@ -127,6 +134,15 @@ describe('the reconciled object kept across passes (docs/architecture.md#kept-ob
       async () => void (await resync.markBy(request('Resync'))),
     );
     expect(resync.gets).toEqual(['get 300', 'get 300']);
+  });
+
+  it('a pass right after one that acted uses the copy within 250 ms of the acquire, and reads the object after that', async () => {
+    const quick = world();
+    await quick.invoke(request('OwnedObjectChanged', '300'), undefined, { ms: 250 });
+    expect(quick.gets).toEqual(['get 300']);
+    const slow = world();
+    await slow.invoke(request('OwnedObjectChanged', '300'), undefined, { ms: 251 });
+    expect(slow.gets).toEqual(['get 300', 'get 300']);
   });
 
   it('each invocation reads the object again: no copy is carried across', async () => {
