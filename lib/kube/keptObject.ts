@@ -6,12 +6,12 @@
  * the object is kept — as the last GET answered it, or as the last write of it answered (a status PUT returns the
  * whole object) — and the next GET is answered with a deep copy while
  * - no dirty mark said the object changed after the kept copy (a change of the object marks the lease with its
- *   resourceVersion, lib/reconcile/reconcile.ts `markOf`; a quorum mark drops the copy too), and
+ *   resourceVersion, lib/reconcile/reconcile.ts `markOf`; a quorum mark drops the copy too);
  * - the invocation looked at its marks less than {@link KEPT_OBJECT_UNCHECKED_MS} ago (its acquire, a poll of a wait,
  *   a release that found marks): in a run of passes that act without waiting, a pass reads the object again once
  *   that is longer ago, so a change an event has reported is not missed longer than a waiting holder misses it;
  * - the copy came from the API server less than {@link KEPT_OBJECT_TTL_MS} ago: a change whose event was lost is seen
- *   by then, as a LIST floor's quorum read sees what no event reported (./listFloors.ts), and
+ *   by then, as a LIST floor's quorum read sees what no event reported (./listFloors.ts); and
  * - no write of the object failed since (a 409 says someone else changed it; a write drops the copy before it is
  *   sent and keeps what it answers).
  * A change whose event is still on its way is not seen until it marks the lease: the window an informer's cache has
@@ -53,13 +53,13 @@ export class KeptObject {
   #copy: Copy | undefined;
   /** When the invocation last looked at its dirty marks (clock, epoch ms). */
   #checkedAtMs: number;
+  /** Counts drops: a GET begun before one is not kept. */
+  #drops = 0;
 
   /** @param checkedAtMs when the invocation's marks were last looked at: its acquire, which clears them */
   constructor(checkedAtMs: number) {
     this.#checkedAtMs = checkedAtMs;
   }
-  /** Counts drops: a GET begun before one is not kept. */
-  #drops = 0;
 
   /** Drops counted so far (a GET passes it to {@link KeptObject.keep}). */
   get drops(): number {
@@ -67,8 +67,9 @@ export class KeptObject {
   }
 
   /**
-   * A deep copy of the kept object at `nowMs`, while within {@link KEPT_OBJECT_TTL_MS} of its answer.
-   * @returns undefined when none is kept, or it is too old
+   * A deep copy of the kept object at `nowMs`, while within {@link KEPT_OBJECT_TTL_MS} of its answer and within
+   * {@link KEPT_OBJECT_UNCHECKED_MS} of the last look at the marks.
+   * @returns undefined when none is kept, it is too old, or the marks were looked at too long ago
    */
   reuse(nowMs: number): KubeObject | undefined {
     const copy = this.#copy;
@@ -121,10 +122,10 @@ function sameRef(a: ObjectRef, b: ObjectRef): boolean {
 /**
  * One pass's client: `kube` with its first GET of `ref` in `resource` answered from `kept` ({@link KeptObject}) when
  * it holds a copy, else read (through `kube`) and kept. Any later GET of it in the same pass is read (and kept): a
- * second read inside a pass is a deliberate re-check (lib/reconcile/pods/ownerRecheck.ts before an adoption, a re-read
- * after a conflict), which a copy would defeat. Every write of `resource` drops the copy before it is sent; a create, replace or patch of
- * `ref` keeps what it answers, a delete nothing (its answer may be the object it removed). Everything else is passed
- * through unchanged.
+ * second read inside a pass is a deliberate re-check (lib/reconcile/pods/ownerRecheck.ts before an adoption, a
+ * re-read after a conflict), which a copy would defeat. Every write of `resource` drops the copy before it is sent; a
+ * create, replace or patch of `ref` keeps what it answers, a delete nothing (its answer may be the object it
+ * removed). Everything else is passed through unchanged.
  * @param clock epoch ms
  * @throws what the underlying client throws
  */
