@@ -7,23 +7,18 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Pod } from '../../../lib/api/types.js';
-import { silentLogger } from '../../../lib/core/logger.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
 import type { KubeClient, Listed, ListOptions } from '../../../lib/kube/types.js';
 import { guardedReconciler } from '../../../lib/reconcile/guardedReconciler.js';
 import { reconcileObject, type LoopDeps } from '../../../lib/reconcile/reconcile.js';
-import { EVENT_VERSION, type ReconcileReason, type ReconcileRequest } from '../../../lib/requests/index.js';
+import type { ReconcileRequest } from '../../../lib/requests/index.js';
 import { createMemoryStores } from '../../../lib/state/memory.js';
+import { loopDeps, requestFor } from './support/loop.js';
 
 const T0 = Date.parse('2026-12-05T02:00:00Z');
 const KEY = { cluster: 'c1', kind: 'apps.kruise.io/StatefulSet', namespace: 'ns', name: 'web' };
 
-const request = (reason: ReconcileReason, resourceVersion?: string): ReconcileRequest => ({
-  version: EVENT_VERSION,
-  ...KEY,
-  reason,
-  ...(resourceVersion === undefined ? {} : { resourceVersion }),
-});
+const request = requestFor(KEY);
 
 /**
  * A world of one object: every pods LIST is recorded as `quorum` or `notOlderThan <rv>` and answers a resourceVersion
@@ -63,23 +58,17 @@ function world() {
     req: ReconcileRequest,
     options: { holder?: string; firstWaitSeconds?: number; afterSleep?: () => Promise<void> } = {},
   ) => {
-    const deps = {
+    const deps = loopDeps({
       kube,
       leases: stores.leases,
-      requeue: { requeueAfter: async () => undefined },
-      log: silentLogger,
+      now,
       clock: () => now,
-      holder: options.holder ?? 'req-1/1',
+      ...(options.holder ? { holder: options.holder } : {}),
       sleep: async (ms: number) => {
         now += ms;
         await options.afterSleep?.();
       },
-      deadlineMs: now + 60_000,
-      leaseDurationMs: 900_000,
-      maxInlineWaitSeconds: 10,
-      maxPasses: 5,
-      dirtyPollMs: 250,
-    };
+    });
     return reconcileObject(deps, reconcilerOf(options.firstWaitSeconds), req);
   };
   return { stores, lists, hooks, invoke, tick: (ms: number) => (now += ms) };

@@ -7,25 +7,20 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Pod } from '../../../lib/api/types.js';
-import { silentLogger } from '../../../lib/core/logger.js';
 import { CLONESET_RESOURCE } from '../../../lib/controllers/cloneset/api/resource.js';
 import type { KubeObject } from '../../../lib/kube/resource.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
 import type { KubeClient, Listed } from '../../../lib/kube/types.js';
 import { guardedReconciler } from '../../../lib/reconcile/guardedReconciler.js';
 import { markOf, reconcileObject, type LoopDeps } from '../../../lib/reconcile/reconcile.js';
-import { EVENT_VERSION, type ReconcileReason, type ReconcileRequest } from '../../../lib/requests/index.js';
+import type { ReconcileRequest } from '../../../lib/requests/index.js';
 import { createMemoryStores } from '../../../lib/state/memory.js';
+import { loopDeps, requestFor } from './support/loop.js';
 
 const T0 = Date.parse('2026-12-06T01:00:00Z');
 const KEY = { cluster: 'c1', kind: 'apps.kruise.io/CloneSet', namespace: 'ns', name: 'web' };
 
-const request = (reason: ReconcileReason, resourceVersion?: string): ReconcileRequest => ({
-  version: EVENT_VERSION,
-  ...KEY,
-  reason,
-  ...(resourceVersion === undefined ? {} : { resourceVersion }),
-});
+const request = requestFor(KEY);
 
 /** One CloneSet at resourceVersion 300 (`bump` changes it); every GET is recorded with what it answered. */
 function world() {
@@ -67,24 +62,17 @@ function world() {
       CLONESET_RESOURCE,
     );
     let slept = false;
-    const deps = {
+    const deps = loopDeps({
       kube,
       leases: stores.leases,
-      requeue: { requeueAfter: async () => undefined },
-      log: silentLogger,
+      now,
       clock: () => now,
-      holder: 'req-1/1',
       sleep: async (ms: number) => {
         now += ms;
         if (!slept) await duringWait?.();
         slept = true;
       },
-      deadlineMs: now + 60_000,
-      leaseDurationMs: 900_000,
-      maxInlineWaitSeconds: 10,
-      maxPasses: 5,
-      dirtyPollMs: 250,
-    };
+    });
     return reconcileObject(deps, reconciler, req);
   };
   /** Another invocation finds the lease held and marks it with what `req` asks of the holder. */
