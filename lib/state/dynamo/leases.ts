@@ -171,39 +171,36 @@ async function markHeld(
     );
     return marked.ok ? marked.attributes : undefined;
   }
-  const storedObject = storedObjectMarkVersion(mark);
-  if (storedObject !== undefined) {
-    // an object mark: the newest object resourceVersion, and zeros for the LISTs unless something is stored
-    const objectNames = { '#markRv': 'markRv', '#markObjRv': 'markObjRv' };
-    const objectValues = { ':rv': stored, ':orv': storedObject };
-    const zeros = '#markRv = if_not_exists(#markRv, :rv)';
-    const raised = await write(
-      `SET #dirty = :true, ${zeros}, #markObjRv = :orv`,
-      objectNames,
-      objectValues,
-      ' AND (attribute_not_exists(#markObjRv) OR #markObjRv < :orv)',
-    );
-    if (raised.ok) return raised.attributes;
+  /**
+   * One attribute of the marks (`#markRv` or `#markObjRv`) raised to `value` where it is older or absent, else kept
+   * as stored (a newer one is there, or the write raced a clear); `raise: false` only keeps. An object mark also
+   * sets `#markRv` to `stored` — its zeros, a mark that asks nothing of the LISTs — unless one is stored.
+   */
+  const raiseOrKeep = async (attr: '#markRv' | '#markObjRv', value: string, raise: boolean) => {
+    const object = attr === '#markObjRv';
+    // DynamoDB refuses a name or value the expression does not use
+    const names = { [attr]: attr.slice(1), ...(object ? { '#markRv': 'markRv' } : {}) };
+    const values = { ':v': value, ...(object ? { ':rv': stored } : {}) };
+    const zeros = object ? ', #markRv = if_not_exists(#markRv, :rv)' : '';
+    if (raise) {
+      const raised = await write(
+        `SET #dirty = :true${zeros}, ${attr} = :v`,
+        names,
+        values,
+        ` AND (attribute_not_exists(${attr}) OR ${attr} < :v)`,
+      );
+      if (raised.ok) return raised.attributes;
+    }
     const kept = await write(
-      `SET #dirty = :true, ${zeros}, #markObjRv = if_not_exists(#markObjRv, :orv)`,
-      objectNames,
-      objectValues,
-    );
-    return kept.ok ? kept.attributes : undefined;
-  }
-  const names = { '#markRv': 'markRv' };
-  const values = { ':rv': stored };
-  if (mark !== 'none') {
-    const raised = await write(
-      'SET #dirty = :true, #markRv = :rv',
+      `SET #dirty = :true${zeros}, ${attr} = if_not_exists(${attr}, :v)`,
       names,
       values,
-      ' AND (attribute_not_exists(#markRv) OR #markRv < :rv)',
     );
-    if (raised.ok) return raised.attributes;
-  }
-  const kept = await write('SET #dirty = :true, #markRv = if_not_exists(#markRv, :rv)', names, values);
-  return kept.ok ? kept.attributes : undefined;
+    return kept.ok ? kept.attributes : undefined;
+  };
+  const storedObject = storedObjectMarkVersion(mark);
+  if (storedObject !== undefined) return raiseOrKeep('#markObjRv', storedObject, true);
+  return raiseOrKeep('#markRv', stored, mark !== 'none');
 }
 
 /** {@link LeaseStore} on the state table. */
