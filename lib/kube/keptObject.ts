@@ -115,7 +115,8 @@ export class KeptObject {
   }
 }
 
-function sameRef(a: ObjectRef, b: ObjectRef): boolean {
+/** Whether `a` (a reference, or an object's metadata) names the object `b` does. */
+function sameRef(a: { name?: string; namespace?: string }, b: ObjectRef): boolean {
   return a.name === b.name && (a.namespace ?? '') === (b.namespace ?? '');
 }
 
@@ -138,13 +139,9 @@ export function keepingKube(
 ): KubeClient {
   const id = resourceId(resource);
   const isKept = (r: Resource) => resourceId(r) === id;
-  const isRef = (o: KubeObject | undefined) =>
-    o?.metadata?.name !== undefined &&
-    o.kind !== 'Status' &&
-    sameRef(
-      { name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) },
-      ref,
-    );
+  // a write's answer that is the kept object itself (not a Status, not another object)
+  const isRef = (o: KubeObject | undefined): o is KubeObject =>
+    o !== undefined && o.kind !== 'Status' && o.metadata !== undefined && sameRef(o.metadata, ref);
   let first = true;
   async function get<T extends KubeObject>(asked: Resource<T>, at: ObjectRef): Promise<T | undefined> {
     if (!isKept(asked) || !sameRef(at, ref)) return kube.get(asked, at);
@@ -164,7 +161,7 @@ export function keepingKube(
       kept.drop();
       const answer = await send();
       const object = answer as KubeObject | undefined;
-      if (isRef(object)) kept.keep(object as KubeObject, clock(), kept.drops);
+      if (isRef(object)) kept.keep(object, clock(), kept.drops);
       return answer;
     },
     { get },

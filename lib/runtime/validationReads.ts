@@ -31,25 +31,17 @@ export function lazyValidationReads(
 ): ValidationReadsAttempt {
   let client: Promise<Pick<KubeClient, 'list' | 'get'>> | undefined;
   let failed: { error: unknown } | undefined;
-  const noted = (e: unknown): never => {
-    if (!isNotFound(e)) failed ??= { error: e };
-    throw e;
-  };
+  /** `call` on the client, made at the first read; a failure other than a 404 is noted, and thrown on. */
+  const through = <R>(call: (k: Pick<KubeClient, 'list' | 'get'>) => Promise<R>): Promise<R> =>
+    (client ??= cluster()).then(call).catch((e: unknown) => {
+      if (!isNotFound(e)) failed ??= { error: e };
+      throw e;
+    });
   const kube: Pick<KubeClient, 'list' | 'get'> = {
-    async list<T extends KubeObject>(resource: Resource<T>, options?: ListOptions): Promise<Listed<T>> {
-      try {
-        return await (await (client ??= cluster())).list(resource, options);
-      } catch (e) {
-        return noted(e);
-      }
-    },
-    async get<T extends KubeObject>(resource: Resource<T>, ref: ObjectRef): Promise<T | undefined> {
-      try {
-        return await (await (client ??= cluster())).get(resource, ref);
-      } catch (e) {
-        return noted(e);
-      }
-    },
+    list: <T extends KubeObject>(resource: Resource<T>, options?: ListOptions): Promise<Listed<T>> =>
+      through((k) => k.list(resource, options)),
+    get: <T extends KubeObject>(resource: Resource<T>, ref: ObjectRef): Promise<T | undefined> =>
+      through((k) => k.get(resource, ref)),
   };
   return {
     reads: clusterValidationReads(kube, { configMaps: false }),
