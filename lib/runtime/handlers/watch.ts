@@ -6,6 +6,7 @@
  * and takes it over from the checkpoint the previous one saved (docs/reliability.md#watch-handover).
  */
 import { randomUUID } from 'node:crypto';
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import { pumpCluster, type StreamResult } from '../../source/pump.js';
@@ -90,6 +91,9 @@ async function pumpAll(
   const deadlineMs = Date.now() + remaining - DEADLINE_MARGIN_MS;
   const holder = context?.awsRequestId ?? randomUUID();
   const names = await runtime.clusterNames();
+  // each cluster's pump puts one listener on the caller's signal (lib/source/pump.ts `pumpCluster`): a fleet of more
+  // than Node's default 10 would be warned of as a leak
+  if (signal) setMaxListeners(Math.max(getMaxListeners(signal), names.length + 10), signal);
   const results = await Promise.all(
     names.map(async (name) => {
       try {
