@@ -61,6 +61,13 @@ export interface EmbeddedOptions {
   kubeconfig: string;
   /** Cluster name used in keys and logs (default `local`). */
   clusterName?: string;
+  /**
+   * More clusters to serve, each a name (keys, leases, logs) and a kubeconfig file: their watch streams, resync and
+   * reconciles run beside the first cluster's in this process, as one AWS deployment serves its registry's clusters
+   * (the bench's fleet, bench/scenarios/fleet.ts). The webhooks and the conversion serve the first cluster only.
+   * Default none.
+   */
+  moreClusters?: readonly { name: string; kubeconfig: string }[];
   /** Logger for the handlers (default: Powertools JSON to stdout at INFO). */
   logger?: Logger;
   /**
@@ -189,14 +196,21 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     watches: createStateStores({ client: watchClient, tableName }).watches,
   };
   const kc = kubeConfigFromFile(opts.kubeconfig);
-  const kube = countingKube(
-    createKubeClient(kc, {
-      logger,
-      onRequest: recordApiRequest,
-      ...(opts.kubeRetry ? { retry: opts.kubeRetry } : {}),
-    }),
-    counts,
-  );
+  /** A counted client of the pipeline for `config`. */
+  const pipelineClient = (config: typeof kc) =>
+    countingKube(
+      createKubeClient(config, {
+        logger,
+        onRequest: recordApiRequest,
+        ...(opts.kubeRetry ? { retry: opts.kubeRetry } : {}),
+      }),
+      counts,
+    );
+  const kube = pipelineClient(kc);
+  const moreClusters = (opts.moreClusters ?? []).map(({ name, kubeconfig }) => {
+    const more = kubeConfigFromFile(kubeconfig);
+    return { name, kc: more, kube: pipelineClient(more) };
+  });
   const serverlessYml = opts.serverlessYml ?? readFileSync(REPO_SERVERLESS_YML, 'utf8');
   const serverlessRules = loadRulesFromServerless(serverlessYml);
   // the webhooks see the namespaces the rules serve (every namespace unless each rule names its own)
@@ -337,6 +351,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     publisher: bus,
     requeue,
     cluster: { name: clusterName, kc, kube },
+    moreClusters,
     ...(opts.settings
       ? { settings: opts.settings }
       : opts.plannerOptions
