@@ -26,7 +26,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { runFleet, type FleetResult } from './scenarios/fleet.js';
+import { costOfFleet, runFleet, type FleetPhase, type FleetResult } from './scenarios/fleet.js';
 import { runNoop, type NoopResult } from './scenarios/noop.js';
 import { missingZips, runPackaging } from './scenarios/packaging.js';
 import { runPlanner } from './scenarios/planner.js';
@@ -61,7 +61,7 @@ import {
   summarizeRollouts,
   summarizeStatefulSets,
 } from './support/report.js';
-import { startSides, stopOnInterrupt, type Sides } from './support/sides.js';
+import { benchStateDir, startSides, stopOnInterrupt, type Sides } from './support/sides.js';
 import { summaryLine } from './support/stats.js';
 import { stepChart } from './support/svg.js';
 import { Tracker } from './support/tracker.js';
@@ -88,12 +88,24 @@ const opts = new Command('bench')
   .option('--rounds <n>', 'rounds of the three controllers per N (default: 2)')
   .option('--samples <n>', 'reaction samples per kind and controller (default: 20, --quick 8)')
   .option('--only <list>', `comma-separated parts: ${PARTS.join(',')}`)
+  .option('--fleet-clusters <n>', 'cluster registrations of the fleet part (default: 100)')
   .parse(process.argv)
-  .opts<{ quick?: boolean; sizes?: string; rounds?: string; samples?: string; only?: string }>();
+  .opts<{
+    quick?: boolean;
+    sizes?: string;
+    rounds?: string;
+    samples?: string;
+    only?: string;
+    fleetClusters?: string;
+  }>();
 
 const sizes = (opts.sizes ?? (opts.quick ? '200' : '100,500,1000')).split(',').map(Number);
 const rounds = Number(opts.rounds ?? (opts.quick ? 1 : 2));
 const samples = Number(opts.samples ?? (opts.quick ? 8 : 20));
+/** Workload objects per cluster the fleet's cost model is printed for (the resync reconciles each every 5 min). */
+const FLEET_COST_WORKLOADS = [10, 100];
+/** Cluster registrations of the fleet part (issue 21: at least 100). */
+const fleetClusters = Number(opts.fleetClusters ?? 100);
 const parts = ((): Set<Part> => {
   try {
     return selectParts(opts.only);
@@ -266,13 +278,15 @@ function steps(): Step[] {
   if (parts.has('fleet'))
     out.push({
       name: 'fleet',
-      estimate: 90,
+      // the take-over of every cluster, a 75 s idle window, a resync, the bursts and the steady rounds
+      estimate: 150 + fleetClusters * 0.8,
       run: async (s) =>
-        void (results.fleet = await runFleet(s.ours, s.logger, () => s.embedded.drain(), {
-          namespaces: 20,
-          podsEach: 5,
-          rounds: opts.quick ? 3 : 5,
-        })),
+        void (results.fleet = await runFleet(
+          s.ours,
+          s.logger,
+          { stateDir: benchStateDir(), stopMain: () => s.embedded.stop() },
+          { clusters: fleetClusters, podsEach: 5, rounds: opts.quick ? 3 : 5 },
+        )),
     });
   return out;
 }
@@ -457,7 +471,27 @@ async function main(): Promise<void> {
     console.log(
       `[bench] noop ${r.pods} pods (+${r.otherPods} others): reads ${r.apiReads} writes ${r.apiWrites} bytes ${r.bytesRead} dynamo ${JSON.stringify(r.dynamo)} wall ${r.wallMs} ms`,
     );
-  if (results.fleet) console.log(`[bench] fleet ${JSON.stringify(results.fleet)}`);
+  if (results.fleet) {
+    const f = results.fleet;
+    /** A phase without its latency samples, and its p50/p99 in one phrase. */
+    const phase = (p: FleetPhase): string => {
+      const { eventToFirstWrite: w, eventToCorrectStatus: st, ...rest } = p;
+      return `${JSON.stringify(rest)}; event → first write p50/p99 ${w.p50}/${w.p99} s, → correct status ${st.p50}/${st.p99} s`;
+    };
+    const { bursts, steady, ...rest } = f;
+    console.log(`[bench] fleet ${JSON.stringify(rest)}`);
+    console.log(`[bench] fleet bursts ${phase(bursts)}`);
+    console.log(`[bench] fleet steady ${phase(steady)}`);
+    for (const workloads of FLEET_COST_WORKLOADS) {
+      try {
+        console.log(
+          `[bench] fleet cost, ${results.fleet.clusters} clusters × ${workloads} workloads: ${JSON.stringify(costOfFleet(results.fleet, workloads))}`,
+        );
+      } catch (e) {
+        console.log(`[bench] fleet cost: ${errorMessage(e)}`);
+      }
+    }
+  }
   if (results.packaging) console.log(`[bench] packaging ${JSON.stringify(results.packaging)}`);
   if (results.planner) console.log(`[bench] planner ${JSON.stringify(results.planner)}`);
   for (const f of failures) console.log(`[bench] failed step: ${f}`);

@@ -1,0 +1,223 @@
+/**
+ * The fleet's simulated clusters (bench/scenarios/fleet.ts): an HTTP front before the local control plane's API
+ * server that presents each of N namespaces as a cluster of its own, at `http://127.0.0.1:<port>/clusters/<i>`.
+ * A kubeconfig naming that URL is a cluster registration like any other for Kruiseless: its own connection pool,
+ * watch streams, keys and leases. What the front changes is the collection path of a namespaced resource asked
+ * for across all namespaces (`/api/v1/pods`, `/apis/apps.kruise.io/v1alpha1/clonesets`, with `?watch` or not): it
+ * becomes the cluster's namespace's (`/api/v1/namespaces/<ns>/pods`), so each simulated cluster lists, watches and
+ * resyncs only its own objects. Cluster-scoped resources (Nodes, SidecarSets, CRDs) and every other path pass
+ * through unchanged: the simulated clusters share them. Which resources are namespaced comes from the API server's
+ * discovery, asked once per group version.
+ *
+ * Towards the simulated clusters' clients the front speaks plain HTTP on loopback; towards the API server, TLS with
+ * the admin client pair over kept-alive connections. Serving TLS here cost more than the fleet it fronts: one Node
+ * thread completed about 170 server handshakes a second, so 1,700 watches opened at once (100 clusters × 17
+ * streams) waited up to 10 s for their connection and outlived their client's deadline; a real fleet's handshakes
+ * are spread over as many API servers. What the plain side leaves out is the client's own handshakes
+ * (BENCHMARKS.md#fleet).
+ */
+import { once } from 'node:events';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { ProxyTls } from '../../test/faults/proxy.js';
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) that a proxy does not pass on. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+/** A request's path as the front forwards it. */
+export interface FrontRoute {
+  /** Index of the simulated cluster (the `<i>` of `/clusters/<i>`). */
+  cluster: number;
+  /** Path and query to send to the API server. */
+  upstreamPath: string;
+  /**
+   * The group version and resource of an all-namespaces collection request (`v1` and `pods`, `apps/v1` and
+   * `deployments`), which becomes its cluster's namespace's when the resource is namespaced; absent otherwise.
+   */
+  collection?: { groupVersion: string; resource: string };
+}
+
+/**
+ * Where `url` (path and query, as received) goes: `undefined` for a path outside `/clusters/<i>/`.
+ * The collection's namespace is not put in here: {@link scopedPath} does it once discovery has said the resource
+ * is namespaced.
+ */
+export function routeOf(url: string): FrontRoute | undefined {
+  const m = /^\/clusters\/(\d+)(\/[^?]*)?(\?.*)?$/.exec(url);
+  if (!m) return undefined;
+  const rest = m[2] ?? '/';
+  const query = m[3] ?? '';
+  const seg = rest.split('/').filter((s) => s !== '');
+  const route: FrontRoute = { cluster: Number(m[1]), upstreamPath: `${rest}${query}` };
+  if (seg[0] === 'api' && seg.length === 3) route.collection = { groupVersion: seg[1], resource: seg[2] };
+  else if (seg[0] === 'apis' && seg.length === 4)
+    route.collection = { groupVersion: `${seg[1]}/${seg[2]}`, resource: seg[3] };
+  return route;
+}
+
+/**
+ * The path of `route` in namespace `namespace`: `/api/v1/pods?watch=true` → `/api/v1/namespaces/<ns>/pods?watch=true`.
+ * @throws Error when `route` is no collection request
+ */
+export function scopedPath(route: FrontRoute, namespace: string): string {
+  if (!route.collection) throw new Error(`not a collection request: ${route.upstreamPath}`);
+  const { groupVersion, resource } = route.collection;
+  const prefix = groupVersion.includes('/') ? `/apis/${groupVersion}` : `/api/${groupVersion}`;
+  const query = route.upstreamPath.includes('?')
+    ? route.upstreamPath.slice(route.upstreamPath.indexOf('?'))
+    : '';
+  return `${prefix}/namespaces/${encodeURIComponent(namespace)}/${resource}${query}`;
+}
+
+/** Options of {@link ClusterFront}. */
+export interface ClusterFrontOptions {
+  /** The real API server, e.g. `https://127.0.0.1:41234`. */
+  upstream: string;
+  /** The CA the API server's certificate is checked against, and the admin client pair the front forwards with. */
+  tls: Pick<ProxyTls, 'ca' | 'clientCert' | 'clientKey'>;
+  /** The namespace that simulated cluster `i` is (`undefined`: no such cluster, answered 404). */
+  namespaceOf: (i: number) => string | undefined;
+}
+
+/** Requests forwarded so far. */
+export interface FrontCounts {
+  /** Every request forwarded. */
+  requests: number;
+  /** Of them, watches (`watch=true`). */
+  watches: number;
+  /** Watches open now. */
+  openWatches: number;
+  /** Collection requests scoped to their cluster's namespace. */
+  scoped: number;
+}
+
+/** A running front of simulated clusters. */
+export class ClusterFront {
+  private readonly server: http.Server;
+  private readonly agent: https.Agent;
+  private readonly upstream: URL;
+  /** Per group version, whether each of its resources is namespaced (from discovery); a promise while asked. */
+  private readonly discovery = new Map<string, Promise<Map<string, boolean>>>();
+  private readonly counts: FrontCounts = { requests: 0, watches: 0, openWatches: 0, scoped: 0 };
+
+  constructor(private readonly opts: ClusterFrontOptions) {
+    this.upstream = new URL(opts.upstream);
+    // no socket limit: every simulated cluster's watches are held open through it
+    this.agent = new https.Agent({
+      keepAlive: true,
+      ca: opts.tls.ca,
+      cert: opts.tls.clientCert,
+      key: opts.tls.clientKey,
+    });
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+  }
+
+  /** Listens on a free loopback port. @returns the front's URL, `http://127.0.0.1:<port>` */
+  async start(): Promise<string> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The URL of simulated cluster `i` for a kubeconfig's `server`. */
+  static clusterServer(frontUrl: string, i: number): string {
+    return `${frontUrl}/clusters/${i}`;
+  }
+
+  /** What was forwarded so far. */
+  forwarded(): FrontCounts {
+    return { ...this.counts };
+  }
+
+  /** Stops listening and drops every connection, open watches included. */
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    this.agent.destroy();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const route = routeOf(req.url ?? '/');
+    const namespace = route ? this.opts.namespaceOf(route.cluster) : undefined;
+    if (!route || namespace === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('no such simulated cluster\n');
+      return;
+    }
+    let path = route.upstreamPath;
+    if (route.collection) {
+      const namespaced = await this.namespaced(route.collection.groupVersion).then(
+        (m) => m.get(route.collection!.resource),
+        () => undefined,
+      );
+      if (namespaced) {
+        path = scopedPath(route, namespace);
+        this.counts.scoped += 1;
+      }
+    }
+    this.forward(req, res, path);
+  }
+
+  /** Whether each resource of `groupVersion` is namespaced, from the API server's discovery (asked once). */
+  private namespaced(groupVersion: string): Promise<Map<string, boolean>> {
+    let known = this.discovery.get(groupVersion);
+    if (!known) {
+      const path = groupVersion.includes('/') ? `/apis/${groupVersion}` : `/api/${groupVersion}`;
+      known = this.getJson(path).then((body) => {
+        const list = (body as { resources?: { name: string; namespaced: boolean }[] }).resources ?? [];
+        return new Map(list.map((r) => [r.name, r.namespaced]));
+      });
+      // a failed discovery is asked again by the next request
+      known.catch(() => this.discovery.delete(groupVersion));
+      this.discovery.set(groupVersion, known);
+    }
+    return known;
+  }
+
+  private getJson(path: string): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const req = https.request(
+        { host: this.upstream.hostname, port: this.upstream.port, path, agent: this.agent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            if ((res.statusCode ?? 0) >= 300) reject(new Error(`GET ${path}: ${res.statusCode}`));
+            else resolve(JSON.parse(Buffer.concat(chunks).toString()) as unknown);
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  private forward(req: http.IncomingMessage, res: http.ServerResponse, path: string): void {
+    const watch = /[?&]watch=(true|1)(&|$)/.test(path);
+    this.counts.requests += 1;
+    if (watch) {
+      this.counts.watches += 1;
+      this.counts.openWatches += 1;
+      res.on('close', () => (this.counts.openWatches -= 1));
+    }
+    const headers: http.OutgoingHttpHeaders = { ...req.headers, host: this.upstream.host };
+    for (const h of HOP_BY_HOP) delete headers[h];
+    const up = https.request({
+      host: this.upstream.hostname,
+      port: this.upstream.port,
+      method: req.method,
+      path,
+      headers,
+      agent: this.agent,
+    });
+    up.on('error', () => req.socket.destroy());
+    res.on('close', () => up.destroy());
+    up.on('response', (answer) => {
+      const out: http.OutgoingHttpHeaders = {};
+      for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(k)) out[k] = v;
+      res.writeHead(answer.statusCode ?? 502, out);
+      answer.pipe(res);
+    });
+    req.pipe(up);
+  }
+}
