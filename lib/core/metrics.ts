@@ -32,6 +32,11 @@ export const METRIC = {
    * started), `not_finished` (still running when it returned) — lib/runtime/handlers/resync.ts.
    */
   resyncClustersMissed: 'kruiseless_resync_clusters_missed_total',
+  /**
+   * Clusters a watch invocation left unwatched because their streams did not fit its stream budget
+   * (lib/runtime/handlers/watch.ts `LAMBDA_STREAM_BUDGET`); they are watched in later rounds, from their checkpoints.
+   */
+  watchClustersDeferred: 'kruiseless_watch_clusters_deferred_total',
 } as const;
 
 /** One of {@link METRIC}'s names. */
@@ -48,6 +53,7 @@ export const METRIC_UNIT: Readonly<Record<MetricName, 'Count' | 'Seconds'>> = {
   [METRIC.leaseFailures]: 'Count',
   [METRIC.eventsCoalesced]: 'Count',
   [METRIC.resyncClustersMissed]: 'Count',
+  [METRIC.watchClustersDeferred]: 'Count',
 };
 
 /** The `result` dimension of {@link METRIC.reconcileTotal}, controller-runtime's four values. */

@@ -362,8 +362,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   });
 
   const aborter = new AbortController();
-  // events reach the bus within 50 ms, as an in-cluster controller's informer would hand them over
-  const watch = watchHandler(getRuntime, logger, aborter.signal, LOCAL_FLUSH_INTERVAL_MS);
+  // events reach the bus within 50 ms, as an in-cluster controller's informer would hand them over; no stream
+  // budget: this process is not a Lambda function with its 1,024 file descriptors (the bench's fleet holds 1,700)
+  const watch = watchHandler(getRuntime, logger, aborter.signal, LOCAL_FLUSH_INTERVAL_MS, undefined, {
+    streamBudget: Number.POSITIVE_INFINITY,
+  });
   let stopped = false;
   let stopping: Promise<void> | undefined;
   // rounds follow each other at once while they work; after a round with a failed stream (API server down,

@@ -1,5 +1,6 @@
 /**
- * The `watch` handler (scheduled every minute): for each registered cluster, the watch pump ({@link pumpCluster}) follows
+ * The `watch` handler (scheduled every minute): for each registered cluster that fits the run's stream budget
+ * ({@link LAMBDA_STREAM_BUDGET}), the watch pump ({@link pumpCluster}) follows
  * the streams of the registered controllers' watches (lib/source/watchSpec.ts) from the stored resourceVersion and
  * publishes reconcile requests, stopping {@link DEADLINE_MARGIN_MS} before the invocation's time budget ends. The
  * runs overlap (serverless.yml: every minute, 70 s timeout): a run waits for the previous one to release each stream
@@ -16,6 +17,7 @@ import { watchStreams, type WatchStream } from '../../source/watchSpec.js';
 import { systemClock } from '../../core/clock.js';
 import type { EventPublisher } from '../../requests/index.js';
 import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
+import { METRIC } from '../../core/metrics.js';
 import type { Runtime } from '../types.js';
 import { errorMessage } from '../../core/errors.js';
 
@@ -41,11 +43,56 @@ export const LEASE_SLACK_MS = 5_000;
 export const DEFAULT_FLUSH_INTERVAL_MS = 1000;
 
 /**
+ * Watch streams one Lambda invocation opens at most. Each watch holds a connection of its own for its whole life
+ * (client-node's `Watch` makes a new agent per call), and a Lambda function gets 1,024 file descriptors, which the
+ * DynamoDB, EventBridge and LIST connections share: past that, every connect fails with EMFILE, checkpoint writes
+ * included. With 17 streams a cluster (every registered kind) this is 47 clusters a run; the others take turns
+ * with them, run by run (see {@link clustersWithinBudget}).
+ */
+export const LAMBDA_STREAM_BUDGET = 800;
+
+/** The clusters one run watches and those it leaves for a later one. */
+export interface WatchShare {
+  watched: string[];
+  deferred: string[];
+}
+
+/**
+ * Which clusters fit `budget` streams at `streamsPerCluster` each (at least one cluster, however many streams it
+ * has). Runs take turns: the run of minute m (`nowMs` / 60 s) begins `m × fit` clusters into `names` (wrapping), so
+ * consecutive runs watch consecutive slices and every cluster is watched at least once in `ceil(names / fit)` runs.
+ * A deferred cluster's changes wait in the API server's history and are delivered from its checkpoint when its turn
+ * comes, or after a relist if the checkpoint expired meanwhile (etcd compacts after 5 minutes by default); the
+ * resync reconciles every object every 5 minutes whatever the watch did.
+ */
+export function clustersWithinBudget(
+  names: readonly string[],
+  streamsPerCluster: number,
+  budget: number,
+  nowMs: number,
+): WatchShare {
+  const fit = Math.max(1, Math.floor(budget / Math.max(1, streamsPerCluster)));
+  if (names.length <= fit) return { watched: [...names], deferred: [] };
+  const start = (Math.floor(nowMs / 60_000) * fit) % names.length;
+  const order = [...names.slice(start), ...names.slice(0, start)];
+  return { watched: order.slice(0, fit), deferred: order.slice(fit) };
+}
+
+/** Limits of {@link watchHandler}. */
+export interface WatchLimits {
+  /** Streams one run opens at most (default {@link LAMBDA_STREAM_BUDGET}; the embedded default: no limit). */
+  streamBudget?: number;
+  /** The clock {@link clustersWithinBudget} takes turns by, epoch ms (default `Date.now`). */
+  now?: () => number;
+}
+
+/**
  * Build the handler for a runtime.
  * @param signal ends the running watches early (the embedded default's stop); Lambda passes none
  * @param flushIntervalMs see {@link DEFAULT_FLUSH_INTERVAL_MS}
  * @param controllers whose watches to follow (default: the registry)
- * @returns per cluster, what each stream did
+ * @param limits the stream budget of one run (clusters beyond it are logged, counted and left for a later run)
+ * @returns per watched cluster, what each stream did
  */
 export function watchHandler(
   getRuntime: () => Runtime,
@@ -53,8 +100,11 @@ export function watchHandler(
   signal?: AbortSignal,
   flushIntervalMs = DEFAULT_FLUSH_INTERVAL_MS,
   controllers: readonly ControllerKind[] = CONTROLLER_KINDS,
+  limits: WatchLimits = {},
 ) {
   const streams = watchStreams(controllers);
+  const budget = limits.streamBudget ?? LAMBDA_STREAM_BUDGET;
+  const now = limits.now ?? Date.now;
   return async (
     _event?: unknown,
     context?: Context | Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>,
@@ -72,12 +122,25 @@ export function watchHandler(
         context,
         signal,
         flushIntervalMs,
+        (names) => {
+          const share = clustersWithinBudget(names, streams.length, budget, now());
+          if (share.deferred.length > 0) {
+            logger.error('watch stream budget reached: clusters left for a later run', {
+              deferred: share.deferred,
+              watched: share.watched.length,
+              streamsPerCluster: streams.length,
+              streamBudget: budget,
+            });
+            recorder.add(METRIC.watchClustersDeferred, share.deferred.length);
+          }
+          return share.watched;
+        },
       ),
     );
   };
 }
 
-/** One pump round over every registered cluster, publishing through `publisher`. */
+/** One pump round over the registered clusters `share` keeps, publishing through `publisher`. */
 async function pumpAll(
   runtime: Runtime,
   streams: readonly WatchStream[],
@@ -86,11 +149,12 @@ async function pumpAll(
   context: Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'> | undefined,
   signal: AbortSignal | undefined,
   flushIntervalMs: number,
+  share: (names: string[]) => string[],
 ): Promise<Record<string, StreamResult[]>> {
   const remaining = context?.getRemainingTimeInMillis() ?? 60_000;
   const deadlineMs = Date.now() + remaining - DEADLINE_MARGIN_MS;
   const holder = context?.awsRequestId ?? randomUUID();
-  const names = await runtime.clusterNames();
+  const names = share(await runtime.clusterNames());
   // each cluster's pump puts one listener on the caller's signal (lib/source/pump.ts `pumpCluster`): a fleet of more
   // than Node's default 10 would be warned of as a leak
   if (signal) setMaxListeners(Math.max(getMaxListeners(signal), names.length + 10), signal);

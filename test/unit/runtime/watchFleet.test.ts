@@ -1,63 +1,140 @@
 /**
- * The watch handler over a fleet: each cluster's pump puts one abort listener on the caller's signal (the embedded
- * default's stop), so a round over more than 10 clusters made Node print `MaxListenersExceededWarning` (found by
- * the bench's fleet of 100 registrations, bench/scenarios/fleet.ts). The handler now allows one per cluster.
+ * The watch handler over a fleet (lib/runtime/handlers/watch.ts):
+ * - each cluster's pump puts one abort listener on the caller's signal (the embedded default's stop), so a round over
+ *   more than 10 clusters made Node print `MaxListenersExceededWarning` (found by the bench's fleet of 100
+ *   registrations, bench/scenarios/fleet.ts); the handler now allows one per cluster;
+ * - each watch stream holds a connection of its own, and a Lambda function has 1,024 file descriptors: a run opens at
+ *   most `LAMBDA_STREAM_BUDGET` streams, and the clusters beyond it take turns with the others, run by run, each
+ *   left out logged and counted (before, a run opened every cluster's streams: 1,700 for 100 clusters).
  */
 import { getEventListeners, getMaxListeners } from 'node:events';
-import { expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { watchHandler } from '../../../lib/runtime/handlers/watch.js';
+import {
+  clustersWithinBudget,
+  LAMBDA_STREAM_BUDGET,
+  watchHandler,
+  type WatchLimits,
+} from '../../../lib/runtime/handlers/watch.js';
+import { MemoryMetrics } from '../../../lib/runtime/metrics.js';
+import { METRIC } from '../../../lib/core/metrics.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { CONTROLLER_KINDS } from '../../../lib/controllers/kinds.js';
 import { MemoryCheckpoints } from '../source/support/checkpoints.js';
 
-const CLUSTERS = 30;
+const STREAMS = watchStreams(CONTROLLER_KINDS).length;
+const names = (n: number): string[] => Array.from({ length: n }, (_, i) => `c${i}`);
 
-it('pumps 30 clusters with one listener each on the caller signal and no leak warning', async () => {
-  const warnings: string[] = [];
-  const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
-  process.on('warning', onWarning);
-  try {
-    const names = Array.from({ length: CLUSTERS }, (_, i) => `c${i}`);
-    const checkpoints = new MemoryCheckpoints(() => Date.now());
-    // every stream held by a live previous run: each waits for its release until the stop
-    for (const name of names)
-      for (const s of watchStreams(CONTROLLER_KINDS))
-        await checkpoints.acquire(name, s.resource, 'previous-run', 600_000, Date.now());
-    const runtime = {
-      stores: { watches: checkpoints },
-      publisher: { publish: () => Promise.resolve({ published: 0, calls: 0, retried: 0 }) },
-      clusterNames: () => Promise.resolve(names),
-      cluster: (name: string) =>
-        Promise.resolve({
-          name,
-          kc: new KubeConfig(),
-          kube: {
-            get: () => Promise.reject(new Error('no read')),
-            list: () => Promise.reject(new Error('no read')),
-          },
-        }),
-    } as unknown as Runtime;
-    const stop = new AbortController();
-    const handler = watchHandler(() => runtime, new Logger({ logLevel: 'SILENT' }), stop.signal);
-    const run = handler(undefined, { awsRequestId: 'fleet-round', getRemainingTimeInMillis: () => 60_000 });
-    await new Promise((r) => setTimeout(r, 200));
-    const during = getEventListeners(stop.signal, 'abort').length;
-    // Node warns once a signal has more listeners than it allows (jest's sandbox does not pass the warning on)
-    const allowed = getMaxListeners(stop.signal);
-    stop.abort();
-    const byCluster = await run;
-    await new Promise((r) => setImmediate(r)); // process warnings are emitted on a later tick
-    expect({
-      during,
-      after: getEventListeners(stop.signal, 'abort').length,
-      withinAllowed: during <= allowed,
-      clusters: Object.keys(byCluster).length,
-      warnings,
-    }).toEqual({ during: CLUSTERS, after: 0, withinAllowed: true, clusters: CLUSTERS, warnings: [] });
-  } finally {
-    process.off('warning', onWarning);
+/** A logger that keeps its error lines (message and fields). */
+class ErrorLines extends Logger {
+  readonly lines: { message: string; fields: Record<string, unknown> }[] = [];
+  constructor() {
+    super({ logLevel: 'SILENT' });
   }
+  override error(message: unknown, ...extra: unknown[]): void {
+    this.lines.push({
+      message: String(message),
+      fields: Object.assign({}, ...extra) as Record<string, unknown>,
+    });
+  }
+}
+
+/**
+ * One watch run over `clusters` whose every stream is held by a live previous run (so each pump waits for its
+ * release until the stop), stopped 200 ms in.
+ */
+async function round(clusters: string[], limits?: WatchLimits) {
+  const checkpoints = new MemoryCheckpoints(() => Date.now());
+  for (const name of clusters)
+    for (const s of watchStreams(CONTROLLER_KINDS))
+      await checkpoints.acquire(name, s.resource, 'previous-run', 600_000, Date.now());
+  const metrics = new MemoryMetrics();
+  const runtime = {
+    stores: { watches: checkpoints },
+    metrics,
+    publisher: { publish: () => Promise.resolve({ published: 0, calls: 0, retried: 0 }) },
+    clusterNames: () => Promise.resolve(clusters),
+    cluster: (name: string) =>
+      Promise.resolve({
+        name,
+        kc: new KubeConfig(),
+        kube: {
+          get: () => Promise.reject(new Error('no read')),
+          list: () => Promise.reject(new Error('no read')),
+        },
+      }),
+  } as unknown as Runtime;
+  const logger = new ErrorLines();
+  const stop = new AbortController();
+  const handler = watchHandler(() => runtime, logger, stop.signal, 1000, undefined, limits);
+  const run = handler(undefined, { awsRequestId: 'fleet-round', getRemainingTimeInMillis: () => 60_000 });
+  await new Promise((r) => setTimeout(r, 200));
+  const during = getEventListeners(stop.signal, 'abort').length;
+  // Node warns once a signal has more listeners than it allows (jest's sandbox does not pass the warning on)
+  const allowed = getMaxListeners(stop.signal);
+  stop.abort();
+  const byCluster = await run;
+  return {
+    during,
+    allowed,
+    after: getEventListeners(stop.signal, 'abort').length,
+    watched: Object.keys(byCluster),
+    errors: logger.lines,
+    deferredMetric: metrics.total(METRIC.watchClustersDeferred),
+  };
+}
+
+it('pumps 30 clusters with one listener each on the caller signal, within what Node allows', async () => {
+  const r = await round(names(30));
+  expect({
+    during: r.during,
+    after: r.after,
+    withinAllowed: r.during <= r.allowed,
+    clusters: r.watched.length,
+    errors: r.errors,
+  }).toEqual({ during: 30, after: 0, withinAllowed: true, clusters: 30, errors: [] });
+});
+
+it('opens at most the stream budget, and logs and counts the clusters left for a later run', async () => {
+  const fit = Math.floor(LAMBDA_STREAM_BUDGET / STREAMS);
+  const r = await round(names(60), { now: () => 0 });
+  expect(r.watched).toEqual(names(fit));
+  expect(r.errors).toEqual([
+    {
+      message: 'watch stream budget reached: clusters left for a later run',
+      fields: {
+        deferred: names(60).slice(fit),
+        watched: fit,
+        streamsPerCluster: STREAMS,
+        streamBudget: LAMBDA_STREAM_BUDGET,
+      },
+    },
+  ]);
+  expect(r.deferredMetric).toBe(60 - fit);
+});
+
+describe('clustersWithinBudget', () => {
+  const hundred = names(100);
+
+  it('takes turns by the minute: consecutive runs watch consecutive slices, every cluster within ceil(n / fit)', () => {
+    const minute = 60_000;
+    const runs = [0, 1, 2].map((m) => clustersWithinBudget(hundred, 17, 800, m * minute + 30_000));
+    expect(runs.map((r) => [r.watched.length, r.deferred.length])).toEqual([
+      [47, 53],
+      [47, 53],
+      [47, 53],
+    ]);
+    expect(runs[0].watched).toEqual(hundred.slice(0, 47));
+    expect(runs[1].watched).toEqual(hundred.slice(47, 94));
+    expect(runs[2].watched).toEqual([...hundred.slice(94), ...hundred.slice(0, 41)]);
+    expect(new Set(runs.flatMap((r) => r.watched)).size).toBe(100);
+  });
+
+  it('watches every cluster when they fit, and one when a cluster alone is over the budget', () => {
+    expect(clustersWithinBudget(names(47), 17, 800, 123_456)).toEqual({ watched: names(47), deferred: [] });
+    expect(clustersWithinBudget(names(3), 900, 800, 0)).toEqual({ watched: ['c0'], deferred: ['c1', 'c2'] });
+    expect(clustersWithinBudget([], 17, 800, 0)).toEqual({ watched: [], deferred: [] });
+  });
 });
