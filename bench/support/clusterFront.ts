@@ -57,7 +57,8 @@ export function routeOf(url: string): FrontRoute | undefined {
 }
 
 /**
- * The path of `route` in namespace `namespace`: `/api/v1/pods?watch=true` → `/api/v1/namespaces/<ns>/pods?watch=true`.
+ * The path of `route` in namespace `namespace`:
+ * `/api/v1/pods?watch=true` → `/api/v1/namespaces/<ns>/pods?watch=true`.
  * @throws Error when `route` is no collection request
  */
 export function scopedPath(route: FrontRoute, namespace: string): string {

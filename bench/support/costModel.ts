@@ -32,7 +32,10 @@ export const AWS_PRICES = {
 /** Hours in the month the model prices (AWS bills 730 a month). */
 export const HOURS_PER_MONTH = 730;
 
-/** Resources of one OpenKruise v1.9.0 install per cluster: config/manager/manager.yaml's requests, Helm's 2 replicas. */
+/**
+ * Resources of one OpenKruise v1.9.0 install per cluster: its config/manager/manager.yaml's requests, the chart's 2
+ * replicas.
+ */
 export const OPENKRUISE_MANAGER = { replicas: 2, vcpu: 0.1, memoryGb: 200 / 1024 } as const;
 
 /** The deployment's function sizes (serverless.yml: 512 MB, a watch run every minute, a resync every 5). */

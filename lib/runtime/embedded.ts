@@ -1,7 +1,8 @@
 /**
  * The embedded {@link Runtime} (`kruiseless local`, the demo, the end-to-end tests): one cluster reached through a
- * kubeconfig (more for the bench's fleet), and whatever state stores, publisher and requeue scheduler the caller built — in practice dynalite,
- * the in-process bus and timers of lib/emulator, wired by lib/local/embedded.ts. The AWS runtime is aws.ts.
+ * kubeconfig (more for the bench's fleet), and whatever state stores, publisher and requeue scheduler the caller
+ * built — in practice dynalite, the in-process bus and timers of lib/emulator, wired by lib/local/embedded.ts. The
+ * AWS runtime is aws.ts.
  */
 import type { EventPublisher, RequeueScheduler } from '../requests/index.js';
 import type { StateStores } from '../state/index.js';
