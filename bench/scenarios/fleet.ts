@@ -137,6 +137,17 @@ function add(a: FleetCounts, b: FleetCounts, sign = 1): FleetCounts {
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
+/** Counts of a window in which nothing happened. */
+const NOTHING: FleetCounts = {
+  reconcileDynamo: { reads: 0, writes: 0 },
+  watchDynamo: { reads: 0, writes: 0 },
+  busEntries: 0,
+  invocations: 0,
+  reconcileSeconds: 0,
+  apiRequests: 0,
+  podEvents: 0,
+};
+
 /**
  * Kubeconfig files of `clusters` simulated clusters, written under `dir`: each names its cluster's URL on the front
  * (plain HTTP on loopback, which client-node accepts only with `insecure-skip-tls-verify`) and no credentials (the
@@ -164,7 +175,7 @@ function writeKubeconfigs(frontUrl: string, clusters: number, dir: string): stri
  * Run the fleet scenario on Kruiseless's control plane.
  * @param cluster the control plane (the bench's direct client: namespaces, CloneSets, deletions, the tracker)
  * @param env.stateDir the control plane's state folder (the PKI: the CA and admin client pair the front forwards with)
- * @param stopMain stops the bench's one-cluster pipeline (it would serve the fleet's CloneSets too)
+ * @param env.stopMain stops the bench's one-cluster pipeline (it would serve the fleet's CloneSets too)
  * @throws Error when the fleet does not settle in time
  */
 export async function runFleet(
@@ -258,7 +269,7 @@ export async function runFleet(
       const st: number[] = [];
       let activeMs = 0;
       let writing = 0;
-      let counts = add(r0, r0, -1);
+      let counts = NOTHING;
       for (let r = first; r < first + opts.rounds; r++) {
         await new Promise((res) => setTimeout(res, 1000));
         const rec = recorder(tracker);
