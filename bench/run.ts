@@ -106,6 +106,10 @@ const samples = Number(opts.samples ?? (opts.quick ? 8 : 20));
 const FLEET_COST_WORKLOADS = [10, 100];
 /** Cluster registrations of the fleet part (issue 21: at least 100). */
 const fleetClusters = Number(opts.fleetClusters ?? 100);
+if (!Number.isInteger(fleetClusters) || fleetClusters < 1) {
+  console.error(`bench: --fleet-clusters must be a whole number of at least 1, got ${opts.fleetClusters}`);
+  process.exit(2);
+}
 const parts = ((): Set<Part> => {
   try {
     return selectParts(opts.only);
