@@ -21,9 +21,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ProxyTls } from '../../test/faults/proxy.js';
-
-/** Hop-by-hop headers (RFC 9110 §7.6.1) that a proxy does not pass on. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+import { isWatch } from '../../test/faults/faultPlan.js';
+import { passAnswer, sendUpstream, upstreamAgent } from '../../test/faults/upstream.js';
 
 /** A request's path as the front forwards it. */
 export interface FrontRoute {
@@ -105,12 +104,7 @@ export class ClusterFront {
   constructor(private readonly opts: ClusterFrontOptions) {
     this.upstream = new URL(opts.upstream);
     // no socket limit: every simulated cluster's watches are held open through it
-    this.agent = new https.Agent({
-      keepAlive: true,
-      ca: opts.tls.ca,
-      cert: opts.tls.clientCert,
-      key: opts.tls.clientKey,
-    });
+    this.agent = upstreamAgent(opts.tls);
     this.server = http.createServer((req, res) => void this.handle(req, res));
   }
 
@@ -194,31 +188,14 @@ export class ClusterFront {
   }
 
   private forward(req: http.IncomingMessage, res: http.ServerResponse, path: string): void {
-    const watch = /[?&]watch=(true|1)(&|$)/.test(path);
     this.counts.requests += 1;
-    if (watch) {
+    if (isWatch(path)) {
       this.counts.watches += 1;
       this.counts.openWatches += 1;
       res.on('close', () => (this.counts.openWatches -= 1));
     }
-    const headers: http.OutgoingHttpHeaders = { ...req.headers, host: this.upstream.host };
-    for (const h of HOP_BY_HOP) delete headers[h];
-    const up = https.request({
-      host: this.upstream.hostname,
-      port: this.upstream.port,
-      method: req.method,
-      path,
-      headers,
-      agent: this.agent,
-    });
-    up.on('error', () => req.socket.destroy());
-    res.on('close', () => up.destroy());
-    up.on('response', (answer) => {
-      const out: http.OutgoingHttpHeaders = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(k)) out[k] = v;
-      res.writeHead(answer.statusCode ?? 502, out);
-      answer.pipe(res);
-    });
-    req.pipe(up);
+    sendUpstream(req, res, { upstream: this.upstream, agent: this.agent, path }, (answer) =>
+      passAnswer(res, answer),
+    );
   }
 }

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Pki } from '../../infra/local/pki.js';
 import { FAULT_KINDS, FaultPlanner, NO_FAULTS, type Fault, type FaultKind } from './faultPlan.js';
 import { seededRandom } from './rng.js';
+import { passAnswer, sendUpstream, upstreamAgent } from './upstream.js';
 
 /** PEM material of the proxy: the CA both sides trust, the serving pair it presents, the client pair it forwards with. */
 export interface ProxyTls {
@@ -57,9 +58,6 @@ export type FaultSource = Pick<FaultPlanner, 'next'>;
 /** Faults injected so far, by kind. */
 export type FaultCounts = Record<FaultKind, number>;
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1) that a proxy does not pass on. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
-
 /** A running fault front. */
 export class FaultProxy {
   private planner: FaultSource = new FaultPlanner(seededRandom(0), NO_FAULTS);
@@ -72,12 +70,7 @@ export class FaultProxy {
 
   constructor(private readonly opts: FaultProxyOptions) {
     this.upstream = new URL(opts.upstream);
-    this.agent = new https.Agent({
-      keepAlive: true,
-      ca: opts.tls.ca,
-      cert: opts.tls.clientCert,
-      key: opts.tls.clientKey,
-    });
+    this.agent = upstreamAgent(opts.tls);
     this.server = https.createServer(
       {
         ca: opts.tls.ca,
@@ -144,19 +137,7 @@ export class FaultProxy {
   /** Forwards `req` to the API server and passes the answer on, or not, as `fault` says. */
   private forward(req: http.IncomingMessage, res: http.ServerResponse, fault: Fault): void {
     if (req.socket.destroyed) return;
-    const headers: http.OutgoingHttpHeaders = { ...req.headers, host: this.upstream.host };
-    for (const h of HOP_BY_HOP) delete headers[h];
-    const up = https.request({
-      host: this.upstream.hostname,
-      port: this.upstream.port,
-      method: req.method,
-      path: req.url,
-      headers,
-      agent: this.agent,
-    });
-    up.on('error', () => req.socket.destroy());
-    res.on('close', () => up.destroy());
-    up.on('response', (answer) => {
+    sendUpstream(req, res, { upstream: this.upstream, agent: this.agent, path: req.url ?? '/' }, (answer) => {
       if (fault.kind === 'dropAnswer' || fault.kind === 'kill') {
         // the write is applied once the API server answered: read it all, then the client never hears of it
         answer.resume();
@@ -166,10 +147,7 @@ export class FaultProxy {
         });
         return;
       }
-      const out: http.OutgoingHttpHeaders = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(k)) out[k] = v;
-      res.writeHead(answer.statusCode ?? 502, out);
-      answer.pipe(res);
+      passAnswer(res, answer);
       if (fault.kind === 'watchCut') {
         const timer = setTimeout(() => {
           answer.destroy();
@@ -178,7 +156,6 @@ export class FaultProxy {
         res.on('close', () => clearTimeout(timer));
       }
     });
-    req.pipe(up);
   }
 }
 

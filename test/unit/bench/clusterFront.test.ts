@@ -1,19 +1,14 @@
 /**
  * The fleet's front of simulated clusters (bench/support/clusterFront.ts): which path each request of a simulated
- * cluster reaches the API server at. The upstream here is a stand-in HTTPS server (not a kube-apiserver: this
- * checks the front's paths and its TLS towards the API server; the bench's fleet part runs it before the real one) that answers discovery
- * for `v1` (pods namespaced, nodes not) and `apps.kruise.io/v1alpha1` (clonesets namespaced).
+ * cluster reaches the API server at. The upstream here is a stand-in HTTPS server (test/unit/faults/support/standIn.ts;
+ * not a kube-apiserver: this checks the front's paths and its TLS towards the API server; the bench's fleet part runs
+ * it before the real one) that answers discovery for `v1` (pods namespaced, nodes not) and `apps.kruise.io/v1alpha1`
+ * (clonesets namespaced).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { ensurePki, type Pki } from '../../../infra/local/pki.js';
+import { startStandIn, type StandIn } from '../faults/support/standIn.js';
 import { ClusterFront, routeOf, scopedPath } from '../../../bench/support/clusterFront.js';
 
 describe('routeOf and scopedPath', () => {
@@ -61,9 +56,7 @@ describe('routeOf and scopedPath', () => {
 
 describe('ClusterFront', () => {
   const seen: string[] = [];
-  let pki: Pki;
-  let dir: string;
-  let upstream: https.Server;
+  let upstream: StandIn;
   let front: ClusterFront;
   let frontUrl: string;
 
@@ -106,24 +99,10 @@ describe('ClusterFront', () => {
   }
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'cluster-front-'));
-    pki = await ensurePki(dir);
-    const tls = {
-      ca: readFileSync(pki.caCert),
-      serverCert: readFileSync(pki.serverCert),
-      serverKey: readFileSync(pki.serverKey),
-      clientCert: readFileSync(pki.adminCert),
-      clientKey: readFileSync(pki.adminKey),
-    };
-    upstream = https.createServer(
-      { ca: tls.ca, cert: tls.serverCert, key: tls.serverKey, requestCert: true, rejectUnauthorized: true },
-      answer,
-    );
-    upstream.listen(0, '127.0.0.1');
-    await once(upstream, 'listening');
+    upstream = await startStandIn('cluster-front-', answer);
     front = new ClusterFront({
-      upstream: `https://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
-      tls,
+      upstream: upstream.url,
+      tls: upstream.tls,
       namespaceOf: (i) => (i < 3 ? `fleet-ns-${i}` : undefined),
     });
     frontUrl = await front.start();
@@ -131,9 +110,7 @@ describe('ClusterFront', () => {
 
   afterAll(async () => {
     await front.close();
-    upstream.closeAllConnections();
-    await new Promise((r) => upstream.close(r));
-    rmSync(dir, { recursive: true, force: true });
+    await upstream.close();
   });
 
   beforeEach(() => {

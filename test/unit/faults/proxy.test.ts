@@ -1,19 +1,12 @@
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { ensurePki, type Pki } from '../../../infra/local/pki.js';
 import type { Fault } from '../../faults/faultPlan.js';
 import { FaultProxy } from '../../faults/proxy.js';
+import { startStandIn, type StandIn } from './support/standIn.js';
 
 /** What the fake API server saw: `<method> <url> <client CN> <body>` per request. */
 const seen: string[] = [];
-let pki: Pki;
-let dir: string;
-let upstream: https.Server;
+let upstream: StandIn;
 let proxy: FaultProxy;
 let proxyUrl: string;
 let kills = 0;
@@ -38,39 +31,14 @@ function handler(req: import('node:http').IncomingMessage, res: import('node:htt
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'fault-front-'));
-  pki = await ensurePki(dir);
-  upstream = https.createServer(
-    {
-      ca: readFileSync(pki.caCert),
-      cert: readFileSync(pki.serverCert),
-      key: readFileSync(pki.serverKey),
-      requestCert: true,
-      rejectUnauthorized: true,
-    },
-    handler,
-  );
-  upstream.listen(0, '127.0.0.1');
-  await once(upstream, 'listening');
-  proxy = new FaultProxy({
-    upstream: `https://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
-    tls: {
-      ca: readFileSync(pki.caCert),
-      serverCert: readFileSync(pki.serverCert),
-      serverKey: readFileSync(pki.serverKey),
-      clientCert: readFileSync(pki.adminCert),
-      clientKey: readFileSync(pki.adminKey),
-    },
-    onKill: () => (kills += 1),
-  });
+  upstream = await startStandIn('fault-front-', handler);
+  proxy = new FaultProxy({ upstream: upstream.url, tls: upstream.tls, onKill: () => (kills += 1) });
   proxyUrl = await proxy.start();
 }, 60_000);
 
 afterAll(async () => {
   await proxy.close();
-  upstream.closeAllConnections();
-  await new Promise((r) => upstream.close(r));
-  rmSync(dir, { recursive: true, force: true });
+  await upstream.close();
 });
 
 beforeEach(() => {
@@ -94,9 +62,9 @@ function call(method: string, url: string, body?: string): Promise<Answer> {
       new URL(url, proxyUrl),
       {
         method,
-        ca: readFileSync(pki.caCert),
-        cert: readFileSync(pki.adminCert),
-        key: readFileSync(pki.adminKey),
+        ca: upstream.tls.ca,
+        cert: upstream.tls.clientCert,
+        key: upstream.tls.clientKey,
         agent: false,
       },
       (res) => {

@@ -1,0 +1,55 @@
+/**
+ * Forwarding a request to the local control plane's API server as its admin: what the fault front (./proxy.ts) and
+ * the bench's front of simulated clusters (bench/support/clusterFront.ts) both do before deciding what to pass back.
+ */
+import type http from 'node:http';
+import https from 'node:https';
+import type { ProxyTls } from './proxy.js';
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) that a proxy does not pass on. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+/**
+ * A kept-alive pool towards the API server: its CA, and the admin client pair every request is sent with. No socket
+ * limit (Node's default): watches hold theirs open.
+ */
+export function upstreamAgent(tls: Pick<ProxyTls, 'ca' | 'clientCert' | 'clientKey'>): https.Agent {
+  return new https.Agent({ keepAlive: true, ca: tls.ca, cert: tls.clientCert, key: tls.clientKey });
+}
+
+/**
+ * Send `req` (its method, headers less the hop-by-hop ones, `host` replaced, and body) to `upstream` at `path` over
+ * `agent`; `onAnswer` gets the API server's answer. A failed upstream request closes the client's connection; a
+ * client that goes away ends the upstream request.
+ * @param upstream the API server, e.g. `https://127.0.0.1:41234`
+ * @param path path and query as the API server is to receive them
+ */
+export function sendUpstream(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  to: { upstream: URL; agent: https.Agent; path: string },
+  onAnswer: (answer: http.IncomingMessage) => void,
+): void {
+  const headers: http.OutgoingHttpHeaders = { ...req.headers, host: to.upstream.host };
+  for (const h of HOP_BY_HOP) delete headers[h];
+  const up = https.request({
+    host: to.upstream.hostname,
+    port: to.upstream.port,
+    method: req.method,
+    path: to.path,
+    headers,
+    agent: to.agent,
+  });
+  up.on('error', () => req.socket.destroy());
+  res.on('close', () => up.destroy());
+  up.on('response', onAnswer);
+  req.pipe(up);
+}
+
+/** Pass the API server's `answer` to the client as it came: status, headers less the hop-by-hop ones, body. */
+export function passAnswer(res: http.ServerResponse, answer: http.IncomingMessage): void {
+  const out: http.OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(k)) out[k] = v;
+  res.writeHead(answer.statusCode ?? 502, out);
+  answer.pipe(res);
+}
