@@ -24,11 +24,13 @@ import {
   type BenchLogger,
   type Coalescing,
 } from '../support/reconciles.js';
+import { MilestoneRecorder, rollingSteps, type RollingSteps } from '../support/rollingSteps.js';
 import { Timeline, Tracker } from '../support/tracker.js';
 import {
   CLONESET_SHAPE,
   IMAGE_V2,
   MERGE_PATCH,
+  daemonSetMaxUnavailablePods,
   imagePatch,
   objectPath,
   phaseTimeoutMs,
@@ -46,7 +48,14 @@ export interface RolloutRun {
   workload?: WorkloadShape;
   scaleUp: { allExistS: number; allReadyS: number; cost: CostSummary; coalescing?: Coalescing };
   /** The image change; absent when the run had none (the OrderedReady runs of the Advanced StatefulSet part). */
-  rollout?: { allUpdatedS: number; allReadyS: number; cost: CostSummary; coalescing?: Coalescing };
+  rollout?: {
+    allUpdatedS: number;
+    allReadyS: number;
+    cost: CostSummary;
+    coalescing?: Coalescing;
+    /** A Standard (recreate) DaemonSet update's steps and floor (bench/support/rollingSteps.ts). */
+    steps?: RollingSteps;
+  };
   /**
    * Watches of the bench's tracker that the API server ended and that were re-listed (bench/support/listWatch.ts);
    * absent when none was. Times measured across a re-list are too long by the gap.
@@ -169,6 +178,8 @@ export async function runRollout(
     const timeline = new Timeline(tracker, IMAGE_V2);
     const t1 = performance.now();
     timeline.start(t1);
+    const recreates = shape.kind === 'ads' && shape.rollingUpdateType === 'Standard';
+    const milestones = recreates ? new MilestoneRecorder(tracker, t1, NAME) : undefined;
     await cluster.request(
       'PATCH',
       objectPath(controller, ns, NAME, shape),
@@ -187,6 +198,16 @@ export async function runRollout(
     );
     await new Promise((r) => setTimeout(r, 500)); // half a second more of the chart: the settled state
     timeline.stop();
+    milestones?.stop();
+    const steps = milestones
+      ? rollingSteps(milestones.pods, IMAGE_V2, n, daemonSetMaxUnavailablePods(n))
+      : undefined;
+    if (steps)
+      console.log(
+        `[bench] ${what} N=${n}: ${steps.waves} waves; median termination ${steps.terminationMs} ms, ` +
+          `replacement ${steps.replacementMs} ms, readiness ${steps.readinessMs} ms, next delete ` +
+          `${steps.nextDeleteMs} ms; floor ${steps.floorS} s of ${secs(allReady - t1)} s`,
+      );
     const m2 = await quietScrape(cluster);
     const rolloutCoalescing = coalescing(logger, key, l1, tracker.podEvents - e1);
     return {
@@ -197,6 +218,7 @@ export async function runRollout(
         allReadyS: secs(allReady - t1),
         cost: summarizeCost(diffCounters(m1.requests, m2.requests), n),
         ...(rolloutCoalescing ? { coalescing: rolloutCoalescing } : {}),
+        ...(steps ? { steps } : {}),
       },
       ...(tracker.restarts > 0 ? { watchRestarts: tracker.restarts } : {}),
       timeline: timeline.samples,

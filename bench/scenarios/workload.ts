@@ -49,6 +49,14 @@ export function daemonNodeLabel(n: number): string {
 /** maxUnavailable of the Advanced DaemonSet part's rolling updates, on every side. */
 export const DAEMONSET_MAX_UNAVAILABLE = '10%';
 
+/**
+ * {@link DAEMONSET_MAX_UNAVAILABLE} as pods of a DaemonSet on `n` nodes: the percentage rounded up, as the DaemonSet
+ * controllers scale it (`intstr.GetScaledValueFromIntOrPercent` with roundUp), at least 1.
+ */
+export function daemonSetMaxUnavailablePods(n: number): number {
+  return Math.max(1, Math.ceil((n * Number.parseInt(DAEMONSET_MAX_UNAVAILABLE, 10)) / 100));
+}
+
 /** The CloneSet part's shape (the default of every function here). */
 export const CLONESET_SHAPE: WorkloadShape = { kind: 'cloneset' };
 

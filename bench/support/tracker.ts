@@ -17,6 +17,8 @@ export interface PodView {
   image: string;
   /** status.containerStatuses[0].image (the image kwok "runs") */
   runningImage?: string;
+  /** spec.nodeName, once bound */
+  node?: string;
   ready: boolean;
   deleting: boolean;
   resourceVersion: string;
@@ -51,7 +53,7 @@ interface PodObject {
     resourceVersion: string;
     labels?: Record<string, string>;
   };
-  spec: { containers: { image: string }[] };
+  spec: { containers: { image: string }[]; nodeName?: string };
   status?: { conditions?: { type: string; status: string }[]; containerStatuses?: { image: string }[] };
 }
 
@@ -192,6 +194,7 @@ export class Tracker {
         ...(obj.status?.containerStatuses?.[0]
           ? { runningImage: obj.status.containerStatuses[0].image }
           : {}),
+        ...(obj.spec.nodeName ? { node: obj.spec.nodeName } : {}),
         ready: obj.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
         deleting: obj.metadata.deletionTimestamp !== undefined,
         resourceVersion: obj.metadata.resourceVersion,
