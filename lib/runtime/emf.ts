@@ -20,6 +20,17 @@ export interface EmfSinkOptions {
 /** Namespace when neither the option nor `POWERTOOLS_METRICS_NAMESPACE` names one. */
 export const DEFAULT_NAMESPACE = 'Kruiseless';
 
+/**
+ * Whether points with these dimensions are also published under `service` alone (a second dimension set of their
+ * EMF document): those that carry only the `controller` dimension — reconcile errors and durations, requeues, lease
+ * contention, coalesced events. Summed over every controller, they are the series the reconcile error-rate alarm and
+ * the dashboard read (serverless.yml); per controller a user running several kinds would need one alarm per kind.
+ */
+export function alsoServiceWide(dimensions: Readonly<Record<string, string>>): boolean {
+  const names = Object.keys(dimensions);
+  return names.length === 1 && names[0] === 'controller';
+}
+
 /** Points grouped by dimension set (one EMF document each), in first-seen order. */
 function byDimensions(points: MetricPoint[]): MetricPoint[][] {
   const groups = new Map<string, MetricPoint[]>();
@@ -44,7 +55,9 @@ export function emfSink(options: EmfSinkOptions = {}): MetricsSink {
     flush(invocation: InvocationMetrics) {
       // synchronous from first add to clear: concurrent invocations of one process cannot interleave here
       for (const group of byDimensions(invocation.points())) {
-        metrics.addDimensions({ ...(group[0]?.dimensions ?? {}) });
+        const dimensions = group[0]?.dimensions ?? {};
+        metrics.addDimensions({ ...dimensions });
+        if (alsoServiceWide(dimensions)) metrics.addDimensions({});
         for (const p of group) {
           const unit = METRIC_UNIT[p.name] === 'Seconds' ? MetricUnit.Seconds : MetricUnit.Count;
           for (const v of p.values) metrics.addMetric(p.name, unit, v);

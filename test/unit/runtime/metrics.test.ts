@@ -186,7 +186,8 @@ describe('emfSink', () => {
           CloudWatchMetrics: [
             {
               Namespace: 'Kruiseless-test',
-              Dimensions: [['service', 'controller']],
+              // also service-wide: the error-rate alarm and the dashboard read every controller's reconciles
+              Dimensions: [['service', 'controller'], ['service']],
               Metrics: [
                 { Name: METRIC.reconcileErrors, Unit: 'Count' },
                 { Name: METRIC.reconcileTime, Unit: 'Seconds' },
