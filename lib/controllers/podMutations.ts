@@ -20,7 +20,7 @@ import type { WorkloadSpreadSettings } from './workloadspread/settings.js';
  *   under `podunavailablebudget`)
  */
 export function podMutationSteps(
-  kube: Pick<KubeClient, 'get' | 'list' | 'replace'>,
+  kube: Pick<KubeClient, 'get' | 'list' | 'replace' | 'serverResources' | 'getScale'>,
   settings: Readonly<Record<string, unknown>> = {},
 ): PodMutationStep[] {
   const ws = (settings.workloadspread ?? {}) as WorkloadSpreadSettings;

@@ -25,9 +25,12 @@ const HEADER = `# RBAC for Kruiseless on each target cluster (docs/architecture.
 # pod webhooks' (lib/controllers/podWebhookAccess.ts): edit those, not this file.
 `;
 
-/** `[a, b]` as YAML flow sequence; the empty string (the core group) quoted. */
+/** Names YAML reads as plain strings in a flow sequence; anything else (`''`, a name with `*`) is single-quoted. */
+const PLAIN = /^[a-z0-9][a-z0-9.\-/]*$/i;
+
+/** `[a, b]` as YAML flow sequence; an item that would not read back as itself unquoted (`''`, `*`) quoted. */
 function flow(items: readonly string[]): string {
-  return `[${items.map((i) => (i === '' ? "''" : i)).join(', ')}]`;
+  return `[${items.map((i) => (PLAIN.test(i) ? i : `'${i.replaceAll("'", "''")}'`)).join(', ')}]`;
 }
 
 function ruleText(r: PolicyRule): string {

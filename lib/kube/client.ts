@@ -34,12 +34,14 @@ import {
 import { RESOURCES } from './resources.js';
 import {
   VERSION_RETRY_AFTER_MS,
+  type ApiResource,
   type JsonPatchOperation,
   type KubeClient,
   type Listed,
   type ListOptions,
   type Patch,
   type Preconditions,
+  type Scale,
 } from './types.js';
 import type { ServerVersionInfo } from './version.js';
 import { watchOnce } from './watch.js';
@@ -225,8 +227,48 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
     return version;
   }
 
+  /** Discovery answers by group version (hits only: a group version served later is then found). */
+  const discovered = new Map<string, Promise<ApiResource[] | undefined>>();
+  function serverResources(groupVersion: string): Promise<ApiResource[] | undefined> {
+    const kept = discovered.get(groupVersion);
+    if (kept) return kept;
+    const path = groupVersion.includes('/') ? `/apis/${groupVersion}` : `/api/${groupVersion}`;
+    const read = call<{ resources?: ApiResource[] }>(`discover ${groupVersion}`, {
+      method: 'GET',
+      path,
+    }).then(
+      (list) => (list.resources ?? []).map(({ name, namespaced, kind }) => ({ name, namespaced, kind })),
+      (e: unknown) => {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      },
+    );
+    discovered.set(groupVersion, read);
+    void read.then(
+      (found) => {
+        if (!found) discovered.delete(groupVersion);
+      },
+      () => discovered.delete(groupVersion),
+    );
+    return read;
+  }
+
+  async function getScale(resource: Resource, ref: ObjectRef): Promise<Scale | undefined> {
+    try {
+      return await call<Scale>(operationOf('get', resource, ref, 'scale'), {
+        method: 'GET',
+        path: resourcePath(resource, ref.namespace, ref.name, 'scale'),
+      });
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  }
+
   return {
     get,
+    serverResources,
+    getScale,
 
     watch: (resource, options, onEvent) =>
       watchOnce(

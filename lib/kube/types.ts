@@ -203,6 +203,21 @@ export interface KubeClient {
    */
   serverVersion(): Promise<ServerVersionInfo | undefined>;
   /**
+   * The resources the API server serves in `groupVersion` (`apps/v1`, `v1`; discovery: `GET /apis/<group>/<version>`
+   * or `/api/v1`), subresources as `<plural>/<subresource>`. An answer is kept for the client's life; a group
+   * version not served (404) is not, so one installed later is found. Optional: a client without it resolves no
+   * kind beyond the ones its callers name (lib/kube/scaleFinder.ts).
+   * @returns undefined when the group version is not served
+   * @throws KubeApiError on other HTTP errors
+   */
+  serverResources?(groupVersion: string): Promise<ApiResource[] | undefined>;
+  /**
+   * GET an object's `scale` subresource (RBAC: `get` on `<plural>/scale`). Optional, as {@link serverResources}.
+   * @returns undefined when the object, or its scale subresource, does not exist (404)
+   * @throws KubeApiError on other HTTP errors
+   */
+  getScale?(resource: Resource, ref: ObjectRef): Promise<Scale | undefined>;
+  /**
    * WATCH a collection from `options.resourceVersion` until the server ends it (`timeoutSeconds`) or the signal
    * aborts, calling `onEvent` for every change in order (bookmarks too), as ./watch.ts `watchOnce`. One request,
    * never retried. Optional: a client without it gives its callers no watched lists (./watchedLists.ts).
@@ -214,6 +229,26 @@ export interface KubeClient {
     options: WatchListOptions,
     onEvent: (type: WatchEventType, object: KubeObject) => void,
   ): Promise<WatchResult>;
+}
+
+/**
+ * One resource of a group version as discovery lists it (`metav1.APIResource`, the fields read): `name` is the
+ * plural, or `<plural>/<subresource>` for a subresource (`deployments/scale`).
+ */
+export interface ApiResource {
+  name: string;
+  namespaced: boolean;
+  kind: string;
+}
+
+/**
+ * An object's `scale` subresource (`autoscaling/v1` Scale): its replicas, and in `status.selector` the label
+ * selector of its pods as text (`app=web,tier in (a,b)`), which a custom resource's scale gives from its
+ * `labelSelectorPath`.
+ */
+export interface Scale extends KubeObject {
+  spec?: { replicas?: number };
+  status?: { replicas?: number; selector?: string };
 }
 
 /** After a failed `GET /version`, how long {@link KubeClient.serverVersion} answers undefined without asking, ms. */

@@ -2,6 +2,7 @@
  * A client that wraps another one's writes: the shape every per-invocation layer over a pass's client shares
  * (./listFloors.ts `flooredKube`, ./reusedLists.ts `reusingKube`).
  */
+import { discoveryReads } from './discoveryReads.js';
 import type { Resource } from './resource.js';
 import type { KubeClient } from './types.js';
 
@@ -10,7 +11,8 @@ export type WriteHook = <T>(resource: Resource, send: () => Promise<T>) => Promi
 
 /**
  * `kube` with its four writes — create, replace, patch, delete — sent through `write`, and `reads.get` /
- * `reads.list` in place of `kube`'s where given; `recordEvent` and `serverVersion` passed through unchanged.
+ * `reads.list` in place of `kube`'s where given; `recordEvent`, `serverVersion` and the discovery and scale reads
+ * (./discoveryReads.ts) passed through unchanged.
  * @throws what `write`, the reads given and `kube` throw
  */
 export function wrappedWrites(
@@ -29,5 +31,6 @@ export function wrappedWrites(
       write(resource, () => kube.delete(resource, ref, preconditions, options)),
     recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
     serverVersion: () => kube.serverVersion(),
+    ...discoveryReads(kube),
   };
 }

@@ -9,6 +9,7 @@
 import type { Clock } from '../core/clock.js';
 import { KruiselessError } from '../core/errors.js';
 import { objectKeyText } from '../core/objectKey.js';
+import { discoveryReads } from '../kube/discoveryReads.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../kube/request.js';
 import type { KubeClient } from '../kube/types.js';
 import type { Lease } from '../state/index.js';
@@ -80,5 +81,6 @@ export function leaseGuardedKube(
       if (!ending()) await kube.recordEvent(resource, object, event, options);
     },
     serverVersion: () => kube.serverVersion(),
+    ...discoveryReads(kube),
   };
 }

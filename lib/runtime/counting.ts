@@ -3,6 +3,7 @@
  * (the issue asks for these numbers for a no-op reconcile).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { discoveryReads } from '../kube/discoveryReads.js';
 import type { Resource } from '../kube/resource.js';
 import type { KubeClient } from '../kube/types.js';
 
@@ -70,6 +71,8 @@ export function countingKube(kube: KubeClient, counts: CallCounts): KubeClient {
     },
     // not counted: the client answers it from what it keeps, without a request, all but once
     serverVersion: () => kube.serverVersion(),
+    // discovery is not counted either (kept per group version); a scale GET is
+    ...discoveryReads(kube, (resource) => count(kubeCallName('get', resource, 'scale'))),
   };
 }
 

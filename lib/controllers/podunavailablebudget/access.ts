@@ -3,10 +3,25 @@
  * markers beside `pkg/controller/podunavailablebudget/podunavailablebudget_controller.go`, narrowed to the calls
  * Kruiseless makes: read PUBs and write their status, list pods and patch their related-pub annotations, read the
  * workloads whose replicas the budget expects (native Deployments, ReplicaSets, StatefulSets, ReplicationControllers;
- * CloneSets and Advanced StatefulSets, which their own controllers' rules grant too). Rows granted by other
- * controllers' rules appear once in the joined manifest (lib/controllers/rbac.ts).
+ * CloneSets and Advanced StatefulSets, which their own controllers' rules grant too), and the `scale` subresource of
+ * any other kind a budget targets or a covered pod's controller is (lib/kube/scaleFinder.ts; OpenKruise's role grants
+ * `get` on the scale of every resource the same way; discovery needs no rule). Rows granted by other controllers' rules appear once in the
+ * joined manifest (lib/controllers/rbac.ts).
  */
 import type { PolicyRule, ResourceAccess } from '../../kube/access.js';
+
+/** `get` on the scale subresource of every resource: a workload of a kind with no finder of its own. */
+const ANY_SCALE: ResourceAccess = { verb: 'get', group: '*', resource: '*', subresource: 'scale' };
+
+const ANY_SCALE_RULE: PolicyRule = {
+  apiGroups: ['*'],
+  resources: ['*/scale'],
+  verbs: ['get'],
+  comment: [
+    'PodUnavailableBudget: the replicas and pod selector of a workload of another kind (a custom resource with a',
+    'scale subresource) that a budget targets or whose pods it covers, as OpenKruise reads them.',
+  ],
+};
 
 const POLICY = 'policy.kruise.io';
 const KRUISE = 'apps.kruise.io';
@@ -24,6 +39,7 @@ export const PUB_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', resource: 'replicationcontrollers' },
   { verb: 'get', group: KRUISE, resource: 'clonesets' },
   { verb: 'get', group: KRUISE, resource: 'statefulsets' },
+  ANY_SCALE,
 ];
 
 /** The watch pump's and the resync's reads: PUBs, pods, and the workloads the map functions resolve. */
@@ -34,6 +50,8 @@ export const PUB_WATCHER_ACCESS: readonly ResourceAccess[] = [
   ]),
   { verb: 'get', group: 'apps', resource: 'replicasets' },
   { verb: 'get', resource: 'replicationcontrollers' },
+  // a new pod's budget (./podWatch.ts): its controller of another kind
+  ANY_SCALE,
   // the workload watches (./workloadWatch.ts), and the map functions' GETs
   ...['get', 'list', 'watch'].flatMap((verb) => [
     { verb, group: 'apps', resource: 'deployments' },
@@ -92,6 +110,7 @@ export const PUB_CONTROLLER_RULES: readonly PolicyRule[] = [
     comment: ['PodUnavailableBudget: the replicas of a ReplicationController whose pods a budget covers.'],
   },
   NATIVE_WORKLOAD_READS,
+  ANY_SCALE_RULE,
 ];
 
 /** The watcher's ClusterRole rules for PUBs (pods: CloneSet's rule grants them; Kruise workloads: theirs). */
@@ -105,6 +124,7 @@ export const PUB_WATCHER_RULES: readonly PolicyRule[] = [
     verbs: ['watch'],
     comment: ['PodUnavailableBudget: a Deployment or StatefulSet scaled names its budget.'],
   },
+  ANY_SCALE_RULE,
 ];
 
 /**
@@ -124,6 +144,7 @@ export const PUB_POD_WEBHOOK_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', resource: 'replicationcontrollers' },
   { verb: 'get', group: KRUISE, resource: 'clonesets' },
   { verb: 'get', group: KRUISE, resource: 'statefulsets' },
+  ANY_SCALE,
   { verb: 'update', group: POLICY, resource: 'podunavailablebudgets', subresource: 'status' },
   { verb: 'get', resource: 'pods' },
 ];
@@ -147,6 +168,7 @@ export const PUB_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
       'PodUnavailableBudget (/mutate-pod): the ReplicationController of a new pod a budget may target.',
     ],
   },
+  ANY_SCALE_RULE,
   {
     apiGroups: [POLICY],
     resources: ['podunavailablebudgets/status'],

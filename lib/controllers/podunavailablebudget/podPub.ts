@@ -6,12 +6,13 @@
 import type { Pod } from '../../api/types.js';
 import { isNotFound } from '../../kube/errors.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
+import { findScaledWorkload, SCALED_NOT_FOUND } from '../../kube/scaleFinder.js';
 import type { KubeClient } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
 import { PUB_RESOURCE } from './api/resource.js';
 import type { PodUnavailableBudget, PubTargetReference } from './api/types.js';
-import { pubForPod } from './plan/targets.js';
-import { findWorkload } from './targets.js';
+import { pubForPod, workloadKindOf } from './plan/targets.js';
+import { findWorkload, type TargetReads } from './targets.js';
 
 /**
  * The namespace's PUBs, in list order; none when the resource is not served.
@@ -34,8 +35,8 @@ export interface PubMutationReads {
   /** The PUBs of `namespace`, in list order (none when the resource is not served). */
   pubs(namespace: string): Promise<PodUnavailableBudget[]>;
   /**
-   * The workload a controller reference names, followed from a ReplicaSet to its Deployment; undefined when it is not
-   * one a PUB can target or does not exist.
+   * The workload a controller reference names, followed from a ReplicaSet to its Deployment, or of another kind
+   * through its scale subresource; undefined when it does not exist or has no scale subresource.
    */
   workload(
     namespace: string,
@@ -44,10 +45,15 @@ export interface PubMutationReads {
 }
 
 /** {@link PubMutationReads} over the API server (quorum reads; upstream reads its informer cache). */
-export function kubePubMutationReads(kube: Pick<KubeClient, 'get' | 'list'>): PubMutationReads {
+export function kubePubMutationReads(kube: TargetReads): PubMutationReads {
   return {
     pubs: (namespace) => namespacePubs(kube, namespace),
     workload: async (namespace, ref) => {
+      if (!workloadKindOf(ref.apiVersion, ref.kind)) {
+        const scaled = await findScaledWorkload(kube, namespace, ref);
+        if (!scaled || scaled === SCALED_NOT_FOUND) return undefined;
+        return { apiVersion: scaled.ref.apiVersion, kind: scaled.ref.kind, name: scaled.ref.name };
+      }
       // by name, not UID: upstream's GetScaleAndSelectorForRef is given none
       const found = await findWorkload(kube, namespace, {
         apiVersion: ref.apiVersion,

@@ -6,26 +6,32 @@
  * - `targetRef`: the named workload (group and Kind; version ignored). Gone, terminating or at 0 replicas: no pods,
  *   0. Else its `spec.replicas`, and the namespace's active pods with an owner reference to it (a Deployment: to one
  *   of its live ReplicaSets, or to itself when it has none).
+ * - `targetRef` to any other kind with a scale subresource (lib/kube/scaleFinder.ts): the scale's `spec.replicas`,
+ *   and the active pods with an owner reference to it, or when none has, the pods its `status.selector` matches (a
+ *   workload whose pods belong to an intermediate object, as a Deployment's).
  * - else `selector`: absent or invalid: no pods, 0 (and `protectTotalReplicas` is not read). Else the namespace's
  *   active pods it matches, and the sum of `spec.replicas` over their distinct controllers (a ReplicaSet's pods count
- *   its Deployment; a controller gone or terminating counts nothing; any other controller kind counts -1, as
- *   OpenKruise's `ReplicasUnknown` for an owner without a scale subresource).
+ *   its Deployment; a controller of another kind counts its scale's replicas; a controller gone or terminating counts
+ *   nothing; a controller without a scale subresource counts -1, as OpenKruise's `ReplicasUnknown`).
  * - `spec.protectTotalReplicas`, when set, replaces the expected replicas.
- * Kruiseless gap: a `targetRef` to another kind (OpenKruise reads its scale subresource) covers no pods.
+ * Kruiseless gap: a `targetRef` to a kind without a scale subresource (a DaemonSet, a Job) covers no pods, and such a
+ * controller counts -1 whether it exists or not: OpenKruise reads the object itself (`getRefUID`) under a `list`
+ * grant on every resource, which Kruiseless's roles do not hold (secrets among them).
  */
 import type { Pod } from '../../api/types.js';
 import { selectorString } from '../../api/selector.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient } from '../../kube/types.js';
+import { findScaledWorkload, SCALED_NOT_FOUND, type ScaleReads } from '../../kube/scaleFinder.js';
 import { controllerRef } from '../../podset/ownership.js';
 import { isPodActive } from '../../podset/pods.js';
 import { PUB_WORKLOAD_RESOURCES, type PubWorkload, type PubWorkloadKind } from './api/resource.js';
 import type { PodUnavailableBudget } from './api/types.js';
 import { workloadKindOf } from './plan/targets.js';
 
-/** The reads the resolution makes. */
-export type TargetReads = Pick<KubeClient, 'get' | 'list'>;
+/** The reads the resolution makes (discovery and scale reads, when the client has them, for other kinds). */
+export type TargetReads = Pick<KubeClient, 'get' | 'list'> & ScaleReads;
 
 /** A resolved workload: its reference, UID and replicas. */
 export interface FoundWorkload {
@@ -114,6 +120,7 @@ async function targetRefPods(
   namespace: string,
 ): Promise<PubTargets> {
   const ref = pub.spec?.targetRef ?? {};
+  if (!workloadKindOf(ref.apiVersion, ref.kind)) return scaledTargetPods(kube, namespace, ref);
   const found = await findWorkload(kube, namespace, ref, false);
   if (!found || deleting(found.object) || found.replicas === 0) return { pods: [], expectedCount: 0 };
   const uids = new Set(
@@ -128,8 +135,28 @@ async function targetRefPods(
 }
 
 /**
+ * A `targetRef` to a kind of none of the finders, through its scale subresource (see the module doc).
+ * @throws UnservedKindError, InvalidApiVersionError, KubeApiError
+ */
+async function scaledTargetPods(
+  kube: TargetReads,
+  namespace: string,
+  ref: { apiVersion?: string; kind?: string; name?: string },
+): Promise<PubTargets> {
+  const found = await findScaledWorkload(kube, namespace, ref);
+  if (!found || found === SCALED_NOT_FOUND || found.deleting || found.replicas === 0)
+    return { pods: [], expectedCount: 0 };
+  const owned = (await activePods(kube, namespace)).filter((p) =>
+    (p.metadata.ownerReferences ?? []).some((o) => o.uid === found.ref.uid),
+  );
+  const pods = owned.length > 0 ? owned : await activePods(kube, namespace, found.selector);
+  return { pods, expectedCount: found.replicas };
+}
+
+/**
  * The sum of `spec.replicas` of the pods' distinct controllers (see the module doc).
- * @throws KubeApiError when a read fails
+ * @throws KubeApiError when a read fails; UnservedKindError, InvalidApiVersionError for a controller reference the
+ *   API server cannot resolve (lib/kube/scaleFinder.ts)
  */
 export async function expectedScaleForPods(
   kube: TargetReads,
@@ -143,7 +170,9 @@ export async function expectedScaleForPods(
     if (!ref || seenRefs.has(ref.uid)) continue;
     seenRefs.add(ref.uid);
     if (!workloadKindOf(ref.apiVersion, ref.kind)) {
-      scales.set(ref.uid, -1);
+      const scaled = await findScaledWorkload(kube, namespace, ref);
+      if (scaled === SCALED_NOT_FOUND || scaled?.deleting) continue;
+      scales.set(scaled?.ref.uid ?? ref.uid, scaled ? scaled.replicas : -1);
       continue;
     }
     const found = await findWorkload(kube, namespace, ref);
@@ -157,7 +186,8 @@ export async function expectedScaleForPods(
 
 /**
  * The pods `pub` covers and the replicas it expects (see the module doc).
- * @throws KubeApiError when a read fails
+ * @throws KubeApiError when a read fails; UnservedKindError, InvalidApiVersionError for a reference the API server
+ *   cannot resolve (lib/kube/scaleFinder.ts)
  */
 export async function podsForPub(kube: TargetReads, pub: PodUnavailableBudget): Promise<PubTargets> {
   const namespace = pub.metadata.namespace ?? 'default';

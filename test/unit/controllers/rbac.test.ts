@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
+import { parseAllDocuments } from 'yaml';
 import { accessOf } from '../../../lib/controllers/access.js';
 import { CONTROLLERS } from '../../../lib/controllers/index.js';
 import { rbacManifest } from '../../../lib/controllers/rbac.js';
@@ -20,6 +21,20 @@ const RBAC_FILE = new URL('../../../infra/rbac/kruiseless-rbac.yaml', import.met
 describe('the RBAC manifest', () => {
   it('is what `npm run rbac` writes from the registrations', () => {
     expect(readFileSync(RBAC_FILE, 'utf8')).toBe(rbacManifest());
+  });
+
+  it('reads back as the rules it was written from (YAML: `*` is an alias unless quoted)', () => {
+    const docs = parseAllDocuments(readFileSync(RBAC_FILE, 'utf8')).map((d) => d.toJS() as unknown);
+    const roles = docs.filter(
+      (d): d is { kind: string; rules: unknown[] } => (d as { kind?: string }).kind === 'ClusterRole',
+    );
+    const written = roles.flatMap((r) => r.rules);
+    expect(written).toContainEqual({ apiGroups: ['*'], resources: ['*/scale'], verbs: ['get'] });
+    expect(written).toContainEqual({
+      apiGroups: [''],
+      resources: ['replicationcontrollers'],
+      verbs: ['get'],
+    });
   });
 
   it('grants each identity every call of its access rows, and the watcher none of its denied writes', () => {
@@ -51,6 +66,7 @@ describe('the RBAC manifest', () => {
       'get podunavailablebudgets.policy.kruise.io',
       'list podunavailablebudgets.policy.kruise.io',
       'get replicationcontrollers',
+      'get */scale.*',
       'update podunavailablebudgets/status.policy.kruise.io',
       'get events',
       'create events',

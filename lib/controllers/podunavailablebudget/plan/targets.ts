@@ -19,7 +19,7 @@ export function groupOf(apiVersion: string | undefined): string {
 
 /**
  * The workload kind a reference names, by group and Kind (the version is ignored, as `verifyGroupKind`); undefined
- * for any other kind (OpenKruise then asks the scale subresource, which Kruiseless does not).
+ * for any other kind (then read through its scale subresource, lib/kube/scaleFinder.ts, as OpenKruise does).
  */
 export function workloadKindOf(
   apiVersion: string | undefined,
