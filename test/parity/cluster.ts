@@ -154,13 +154,23 @@ export class ParityCluster {
       });
   }
 
-  /** Creates an object of any namespaced kind in `namespace` (its manifest names apiVersion and kind). */
+  /**
+   * Creates an object of any kind (its manifest names apiVersion and kind) in `namespace`; a CustomResourceDefinition
+   * (of a workload a scenario makes up: cluster-scoped, so no namespace's deletion takes it away) is kept when a run
+   * before made it already.
+   */
   async createAny(namespace: string, manifest: Record<string, unknown>): Promise<void> {
     const meta = (manifest.metadata ?? {}) as Record<string, unknown>;
-    await KubernetesObjectApi.makeApiClient(this.kc).create({
-      ...manifest,
-      metadata: { ...meta, namespace },
-    } as { apiVersion: string; kind: string; metadata: { name: string; namespace: string } });
+    const object = { ...manifest, metadata: { ...meta, namespace } } as {
+      apiVersion: string;
+      kind: string;
+      metadata: { name: string; namespace: string };
+    };
+    await KubernetesObjectApi.makeApiClient(this.kc)
+      .create(object)
+      .catch((e: unknown) => {
+        if (object.kind !== 'CustomResourceDefinition' || statusCode(e) !== 409) throw e;
+      });
   }
 
   /** Merge-patches an object of any namespaced kind in `namespace`. */

@@ -23,6 +23,17 @@ const REVISION_LABEL = 'controller-revision-hash';
 /** Name of the ResourceQuota the `resourceQuota` step writes. */
 const QUOTA_NAME = 'parity-quota';
 
+/**
+ * A step that needs the scenario's object comes before the step that creates it: the scenario is written wrong, and
+ * the whole run fails with its name (not one side's snapshot: both sides would fail alike and compare identical).
+ */
+export class ScenarioOrderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScenarioOrderError';
+  }
+}
+
 /** The outcome of one scenario on one cluster. */
 export interface ScenarioRun {
   /** Snapshot per checkpoint name, in step order. */
@@ -91,6 +102,8 @@ export async function runScenario(
       name = made ?? name;
     }
   } catch (e) {
+    // a scenario written wrong fails the run, not one side: both sides failing alike would compare identical
+    if (e instanceof ScenarioOrderError) throw e;
     result.error = stepErrorText(e);
   } finally {
     timeline.stop();
@@ -199,7 +212,8 @@ async function applyStep(
   }
   if ('resourceQuota' in step)
     return void (await cluster.putResourceQuota(namespace, QUOTA_NAME, step.resourceQuota.hard));
-  if (!name) throw new Error(`a step before the ${cluster.kind.kind} was created`);
+  if ('sleep' in step) return void (await sleep(step.sleep * 1000));
+  if (!name) throw new ScenarioOrderError(`a step before the ${cluster.kind.kind} was created`);
   if ('patch' in step) return void (await cluster.patchObject(namespace, name, step.patch));
   if ('deleteObject' in step) return void (await cluster.deleteObject(namespace, name));
   if ('scale' in step)
@@ -207,7 +221,6 @@ async function applyStep(
   if ('scaleSubresource' in step)
     return void (await cluster.patchScale(namespace, name, step.scaleSubresource));
   if ('deletePvc' in step) return void (await cluster.deletePvc(namespace, step.deletePvc));
-  if ('sleep' in step) return void (await sleep(step.sleep * 1000));
   const state = await cluster.read(namespace, name);
   const nodeNames = await cluster.nodeNames();
   const select = (s: PodSelector): V1Pod[] => selectPods(cluster.kind, state, s, nodeNames);

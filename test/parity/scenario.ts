@@ -198,9 +198,25 @@ export const ScenarioSchema = z
 export type Scenario = z.infer<typeof ScenarioSchema>;
 
 /**
+ * Steps that do not act on the scenario's own object, so they may come before the step that creates it (a checkpoint
+ * there snapshots the namespace's pods, with no object).
+ */
+const BEFORE_CREATION = new Set<string>([
+  'checkpoint',
+  'createPod',
+  'createWorkload',
+  'patchWorkload',
+  'deleteWorkload',
+  'scaleWorkload',
+  'resourceQuota',
+  'sleep',
+  ...NODE_STEP_KEYS,
+]);
+
+/**
  * Reads and validates one scenario file of `kind`.
  * @throws Error naming the file and the first invalid field path, or a `kind` other than `kind.name`, or a step
- *   the kind does not support
+ *   the kind does not support, or a step on the object before the step that creates it
  */
 export function loadScenario(file: string, kind: ParityKind): Scenario {
   const parsed = ScenarioSchema.safeParse(parse(readFileSync(file, 'utf8')));
@@ -214,6 +230,14 @@ export function loadScenario(file: string, kind: ParityKind): Scenario {
     throw new Error(`${file}: kind "${parsed.data.kind}" in the folder of kind "${kind.name}"`);
   if (!parsed.data.steps.some((s) => 'checkpoint' in s))
     throw new Error(`${file}: a scenario needs at least one checkpoint`);
+  const creates = parsed.data.steps.findIndex((s) => 'create' in s || 'apply' in s);
+  const early = parsed.data.steps
+    .slice(0, creates < 0 ? undefined : creates)
+    .find((s) => !BEFORE_CREATION.has(Object.keys(s)[0] ?? ''));
+  if (early)
+    throw new Error(
+      `${file}: ${Object.keys(early)[0] ?? ''}: a step on the ${kind.kind} before the step that creates it`,
+    );
   const deletes = parsed.data.steps.find((s) => 'podsToDelete' in s || 'scaleDown' in s);
   if (deletes && !kind.deletePodsPatch)
     throw new Error(

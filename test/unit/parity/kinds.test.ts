@@ -88,6 +88,20 @@ describe('scenario files declare their kind', () => {
     expect(() => loadScenario(noKind, cloneSet)).toThrow(/nokind\.yaml: kind: /);
   });
 
+  it('a step on the object before the step that creates it is refused; pods, workloads and sleeps may come first', () => {
+    const early =
+      '  - sleep: 1\n  - checkpoint: c\n  - patch: {spec: {replicas: 2}}\n' +
+      '  - create: {kind: CloneSet, metadata: {name: x}}\n';
+    expect(() => loadScenario(scenarioFile('early', 'cloneset', early), cloneSet)).toThrow(
+      /early\.yaml: patch: a step on the CloneSet before the step that creates it$/,
+    );
+    const setup =
+      '  - createWorkload: {apiVersion: v1, kind: ConfigMap, metadata: {name: m}}\n  - sleep: 1\n' +
+      '  - createPod: {apiVersion: v1, kind: Pod, metadata: {name: p}}\n' +
+      '  - create: {kind: CloneSet, metadata: {name: x}}\n  - checkpoint: c\n';
+    expect(loadScenario(scenarioFile('setup', 'cloneset', setup), cloneSet).steps).toHaveLength(5);
+  });
+
   it('a step naming pods to delete is refused for a kind without such a field', () => {
     const steps =
       '  - create: {kind: Widget, metadata: {name: w}}\n  - podsToDelete: {index: 0}\n  - checkpoint: c\n';

@@ -91,12 +91,13 @@ describe('node steps in the scenario schema', () => {
         'steps:',
         '  - labelNode: {node: 0, labels: {pool: a}}',
         '  - cordonNode: 2',
+        '  - create: {kind: DaemonSet, metadata: {name: d}}',
         '  - deletePod: {node: 2, index: 0}',
         '  - checkpoint: c',
         '',
       ].join('\n'),
     );
-    expect(loadScenario(file, daemonSet).steps).toHaveLength(4);
+    expect(loadScenario(file, daemonSet).steps).toHaveLength(5);
   });
 
   it('every DaemonSet scenario loads, none of the new ones quick', () => {
