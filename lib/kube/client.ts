@@ -229,9 +229,12 @@ export function createKubeClient(kc: KubeConfig, opts: KubeClientOptions = {}): 
 
   /** Discovery answers by group version (hits only: a group version served later is then found). */
   const discovered = new Map<string, Promise<ApiResource[] | undefined>>();
-  function serverResources(groupVersion: string): Promise<ApiResource[] | undefined> {
+  function serverResources(
+    groupVersion: string,
+    options: { fresh?: boolean } = {},
+  ): Promise<ApiResource[] | undefined> {
     const kept = discovered.get(groupVersion);
-    if (kept) return kept;
+    if (kept && !options.fresh) return kept;
     const path = groupVersion.includes('/') ? `/apis/${groupVersion}` : `/api/${groupVersion}`;
     const read = call<{ resources?: ApiResource[] }>(`discover ${groupVersion}`, {
       method: 'GET',

@@ -7,7 +7,7 @@
  */
 import { KruiselessError } from '../core/errors.js';
 import type { Resource } from './resource.js';
-import type { KubeClient } from './types.js';
+import type { ApiResource, KubeClient } from './types.js';
 
 /** A reference to a workload, as a PodUnavailableBudget's `targetRef` or a pod's owner reference spells it. */
 export interface WorkloadRef {
@@ -73,8 +73,12 @@ async function resourceOfKind(
   const [group, version] = parts.length === 2 ? [parts[0], parts[1]] : ['', apiVersion || 'v1'];
   if (version === '') throw new UnservedKindError(apiVersion, kind);
   const groupVersion = group === '' ? version : `${group}/${version}`;
-  const served = await serverResources(groupVersion);
-  const found = served?.find((r) => r.kind === kind && !r.name.includes('/'));
+  const kindIn = (list: readonly ApiResource[] | undefined) =>
+    list?.find((r) => r.kind === kind && !r.name.includes('/'));
+  let served = await serverResources(groupVersion);
+  // a kept answer may predate the kind's CRD: ask once more before calling it unserved (upstream's mapper resets)
+  if (served && !kindIn(served)) served = await serverResources(groupVersion, { fresh: true });
+  const found = kindIn(served);
   if (!served || !found) throw new UnservedKindError(apiVersion, kind);
   return {
     resource: { group, version, plural: found.name, namespaced: found.namespaced, kind },

@@ -204,13 +204,14 @@ export interface KubeClient {
   serverVersion(): Promise<ServerVersionInfo | undefined>;
   /**
    * The resources the API server serves in `groupVersion` (`apps/v1`, `v1`; discovery: `GET /apis/<group>/<version>`
-   * or `/api/v1`), subresources as `<plural>/<subresource>`. An answer is kept for the client's life; a group
-   * version not served (404) is not, so one installed later is found. Optional: a client without it resolves no
-   * kind beyond the ones its callers name (lib/kube/scaleFinder.ts).
+   * or `/api/v1`), subresources as `<plural>/<subresource>`. An answer is kept for the client's life unless `fresh`
+   * asks again (and keeps the new answer): a caller that misses a kind in a kept answer asks once more, as a CRD may
+   * have been installed since; a group version not served (404) is never kept. Optional: a client without it
+   * resolves no kind beyond the ones its callers name (lib/kube/scaleFinder.ts).
    * @returns undefined when the group version is not served
    * @throws KubeApiError on other HTTP errors
    */
-  serverResources?(groupVersion: string): Promise<ApiResource[] | undefined>;
+  serverResources?(groupVersion: string, options?: { fresh?: boolean }): Promise<ApiResource[] | undefined>;
   /**
    * GET an object's `scale` subresource (RBAC: `get` on `<plural>/scale`). Optional, as {@link serverResources}.
    * @returns undefined when the object, or its scale subresource, does not exist (404)

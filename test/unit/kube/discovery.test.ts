@@ -71,6 +71,14 @@ describe('KubeClient discovery and scale reads', () => {
     await kube.serverResources?.('argoproj.io/v1alpha1');
     await kube.serverResources?.('v1');
     expect(seen(srv)).toEqual(['GET /apis/argoproj.io/v1alpha1', 'GET /api/v1']);
+    // fresh asks again, and what it gets is kept
+    await kube.serverResources?.('argoproj.io/v1alpha1', { fresh: true });
+    await kube.serverResources?.('argoproj.io/v1alpha1');
+    expect(seen(srv)).toEqual([
+      'GET /apis/argoproj.io/v1alpha1',
+      'GET /api/v1',
+      'GET /apis/argoproj.io/v1alpha1',
+    ]);
   });
 
   it('answers undefined for a group version not served, and asks again the next time (it may be installed since)', async () => {

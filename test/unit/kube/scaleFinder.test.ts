@@ -29,8 +29,8 @@ function reads(
   const calls: string[] = [];
   return {
     calls,
-    serverResources: async (gv) => {
-      calls.push(`discover ${gv}`);
+    serverResources: async (gv, options) => {
+      calls.push(`discover ${gv}${options?.fresh ? ' fresh' : ''}`);
       return served[gv];
     },
     getScale: async (resource: Resource, ref) => {
@@ -134,6 +134,34 @@ describe('findScaledWorkload', () => {
     await expect(findScaledWorkload(r, 'ns', { ...ROLLOUT_REF, apiVersion: 'argoproj.io/' })).rejects.toThrow(
       UnservedKindError,
     );
+  });
+
+  it('asks discovery once more, fresh, when a kept answer lacks the kind (its CRD may be newer than the answer)', async () => {
+    let answers = 0;
+    const r = reads({}, { 'widgets/ns/w': scale('u-w', 2, 'app=w') });
+    const widgets = [
+      { name: 'widgets', namespaced: true, kind: 'Widget' },
+      { name: 'widgets/scale', namespaced: true, kind: 'Scale' },
+    ];
+    const kinds: string[] = [];
+    const kube: ScaleReads = {
+      serverResources: async (gv, options) => {
+        kinds.push(`${gv}${options?.fresh ? ' fresh' : ''}`);
+        return answers++ === 0 ? [] : widgets;
+      },
+      getScale: r.getScale,
+    };
+    expect(
+      await findScaledWorkload(kube, 'ns', { apiVersion: 'example.io/v1', kind: 'Widget', name: 'w' }),
+    ).toMatchObject({
+      replicas: 2,
+    });
+    expect(kinds).toEqual(['example.io/v1', 'example.io/v1 fresh']);
+    // still missing after the fresh answer: unserved
+    await expect(
+      findScaledWorkload(kube, 'ns', { apiVersion: 'example.io/v1', kind: 'Gadget', name: 'g' }),
+    ).rejects.toThrow(UnservedKindError);
+    expect(kinds).toEqual(['example.io/v1', 'example.io/v1 fresh', 'example.io/v1', 'example.io/v1 fresh']);
   });
 
   it('is undefined, reading nothing, for a client without discovery or scale reads, or a reference without a name', async () => {
