@@ -26,6 +26,19 @@ const REASON_BY_CODE: Record<number, string> = {
 };
 
 /**
+ * A reference the API server cannot resolve to a resource (an unserved kind, a malformed apiVersion: the subclasses
+ * in ./scaleFinder.ts): like a failed read, the object names something that cannot be read now. A pass that throws
+ * it is a failed pass, backed off (lib/reconcile/reconcile.ts), as OpenKruise's reconcile returns the RESTMapper's
+ * error to its rate-limited queue; never left to Lambda's retries and the dead-letter queue.
+ */
+export class UnresolvedReferenceError extends KruiselessError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnresolvedReferenceError';
+  }
+}
+
+/**
  * An API-server request failed.
  * - `statusCode`: HTTP status (409, 404, 422, 429, 5xx, ...); `0` when no response arrived (network error).
  * - `reason`: the Kubernetes `Status.reason` (`Conflict`, `AlreadyExists`, `NotFound`, `Invalid`, `Expired`,

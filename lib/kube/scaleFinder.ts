@@ -5,7 +5,7 @@
  * Kind resolved to a resource by discovery (upstream: its RESTMapper), then `GET <resource>/<name>/scale`, whose
  * `spec.replicas` are the workload's replicas and `status.selector` its pods' label selector.
  */
-import { KruiselessError } from '../core/errors.js';
+import { UnresolvedReferenceError } from './errors.js';
 import type { Resource } from './resource.js';
 import type { ApiResource, KubeClient } from './types.js';
 
@@ -37,7 +37,7 @@ export interface ScaledWorkload {
  * A reference whose kind the API server does not serve (upstream: the RESTMapper's no-match error). OpenKruise
  * returns it from its reconcile and retries with backoff; so does a pass that throws it.
  */
-export class UnservedKindError extends KruiselessError {
+export class UnservedKindError extends UnresolvedReferenceError {
   constructor(
     readonly apiVersion: string,
     readonly kind: string,
@@ -48,7 +48,7 @@ export class UnservedKindError extends KruiselessError {
 }
 
 /** An apiVersion that is not `<version>` or `<group>/<version>` (upstream: `schema.ParseGroupVersion`'s error). */
-export class InvalidApiVersionError extends KruiselessError {
+export class InvalidApiVersionError extends UnresolvedReferenceError {
   constructor(readonly apiVersion: string) {
     super(`unexpected GroupVersion string: ${apiVersion}`);
     this.name = 'InvalidApiVersionError';

@@ -34,7 +34,7 @@ import {
   encodeCorrelation,
   type EventCorrelationState,
 } from '../kube/eventCorrelation.js';
-import { KubeApiError } from '../kube/errors.js';
+import { KubeApiError, UnresolvedReferenceError } from '../kube/errors.js';
 import { ListFloors } from '../kube/listFloors.js';
 import { KeptObject } from '../kube/keptObject.js';
 import { backoffSeconds, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
@@ -252,7 +252,8 @@ function tally<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>, pass: PassRe
  * layer's retries (429, 5xx, no answer; the contract lets a pass throw API errors only for reads) — or a
  * `StateStoreError` — a DynamoDB call that failed after the SDK's retries (throttled, unavailable, timed out) — is
  * a failed pass, so it is counted and backed off like a failed write (review finding 10) instead of leaving the
- * invocation for Lambda's retries and the dead-letter queue. As OpenKruise's `Reconcile`, which returns a failed
+ * invocation for Lambda's retries and the dead-letter queue; so is an `UnresolvedReferenceError` (a reference to a
+ * kind the API server does not serve: lib/kube/scaleFinder.ts). As OpenKruise's `Reconcile`, which returns a failed
  * list's error to the rate-limited workqueue (no Event, no condition: nothing was read to write them on). A store
  * error leaves nothing half-done that the next pass cannot see: every bookkeeping write comes before the API writes
  * it announces (docs/architecture.md#write-order), and what it does not announce the next (quorum) read shows.
@@ -264,8 +265,14 @@ async function passOrReadFailure<D extends LoopDeps, P, Scope>(
   try {
     return await run.reconciler.pass(run.deps, run.key, run.env);
   } catch (e) {
-    if (!(e instanceof KubeApiError || e instanceof StateStoreError)) throw e;
-    const what = e instanceof KubeApiError ? 'a read failed' : 'a state-store call failed';
+    if (!(e instanceof KubeApiError || e instanceof StateStoreError || e instanceof UnresolvedReferenceError))
+      throw e;
+    const what =
+      e instanceof KubeApiError
+        ? 'a read failed'
+        : e instanceof UnresolvedReferenceError
+          ? 'a reference could not be resolved'
+          : 'a state-store call failed';
     run.deps.log.warn(`${what}; backing off`, { ...run.key, error: e.message });
     return { gone: false, writes: 0, acted: false, error: e.message };
   }

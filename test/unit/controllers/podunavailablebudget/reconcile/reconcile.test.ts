@@ -117,6 +117,30 @@ function setup(now: string, pub: Partial<PodUnavailableBudget>, pods: Pod[], rep
 }
 
 describe('reconcilePodUnavailableBudget', () => {
+  test('a targetRef to a kind the cluster does not serve is a failed pass, backed off; never thrown', async () => {
+    const h = setup(
+      '2026-12-06T08:00:00Z',
+      {
+        spec: {
+          targetRef: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'web' },
+          maxUnavailable: 1,
+        },
+      },
+      [pod(0)],
+    );
+    // discovery serves the group version without the kind (its CRD not installed); no scale is ever read
+    Object.assign(h.kube, { serverResources: async () => [], getScale: async () => undefined });
+    const out = await reconcilePodUnavailableBudget(h.deps(), REQUEST);
+    expect(out).toMatchObject({
+      result: 'reconciled',
+      writes: 0,
+      failures: 1,
+      error: 'no resource of kind Rollout is served in argoproj.io/v1alpha1',
+    });
+    expect(h.journal.filter((j) => j.startsWith('requeue'))).toHaveLength(1);
+    expect(h.stored().status).toBeUndefined();
+  });
+
   test('targetRef CloneSet of 5, maxUnavailable 1: unmarked pods are marked, then the status', async () => {
     const h = setup('2026-12-04T03:00:00Z', {}, [
       pod(0, { marked: true }),
