@@ -1,7 +1,7 @@
 /**
  * The optional reads of {@link KubeClient} — discovery (`serverResources`) and the `scale` subresource
  * (`getScale`) — bound to a client, for the wrappers that build a client around another (./wrappedWrites.ts,
- * lib/reconcile/leaseGuard.ts, lib/runtime/counting.ts) to pass on: a wrapper that dropped them would leave its
+ * lib/reconcile/leaseGuard.ts, lib/runtime/counting.ts, the watch pump's lib/source/listMemo.ts) to pass on: a wrapper that dropped them would leave its
  * callers resolving no kind beyond the ones they name (./scaleFinder.ts), silently.
  */
 import type { KubeClient } from './types.js';
@@ -11,7 +11,7 @@ import type { KubeClient } from './types.js';
  * @param onScale called before each `getScale` (a counting wrapper counts it there)
  */
 export function discoveryReads(
-  kube: KubeClient,
+  kube: Pick<KubeClient, 'serverResources' | 'getScale'>,
   onScale?: (resource: Parameters<NonNullable<KubeClient['getScale']>>[0]) => void,
 ): Pick<KubeClient, 'serverResources' | 'getScale'> {
   const serverResources = kube.serverResources?.bind(kube);

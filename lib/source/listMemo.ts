@@ -19,7 +19,9 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { KubeObject, Resource } from '../kube/resource.js';
-import type { KubeClient, Listed, ListOptions } from '../kube/types.js';
+import type { Listed, ListOptions } from '../kube/types.js';
+import { discoveryReads } from '../kube/discoveryReads.js';
+import type { MapReads } from './watchSpec.js';
 
 /** Longest time an answer is kept, ms: the bound of its staleness while the resource's own stream is down. */
 export const LIST_MEMO_TTL_MS = 10_000;
@@ -27,10 +29,10 @@ export const LIST_MEMO_TTL_MS = 10_000;
 /** The LIST answers of one pump run (see the module doc). */
 export interface ListMemo {
   /**
-   * `kube` with `list` answered from the memo where it may be; `get` is passed through. Answers are shared between
-   * callers: read-only.
+   * `kube` with `list` answered from the memo where it may be; `get` and the discovery and scale reads are passed
+   * through. Answers are shared between callers: read-only.
    */
-  reads(kube: Pick<KubeClient, 'get' | 'list'>): Pick<KubeClient, 'get' | 'list'>;
+  reads(kube: MapReads['kube']): MapReads['kube'];
   /**
    * The pump saw a change of `resource` (an ADDED, MODIFIED, DELETED or listed object) in `namespace` (undefined or
    * `''`: a cluster-scoped object): every kept answer that could contain it is dropped, and no LIST of the resource
@@ -69,7 +71,8 @@ export function listMemo(followed: readonly Resource[], clock: Clock): ListMemo 
       if (!namespace || entry.namespace === undefined || entry.namespace === namespace) byQuery.delete(query);
   };
 
-  const reads = (kube: Pick<KubeClient, 'get' | 'list'>): Pick<KubeClient, 'get' | 'list'> => ({
+  const reads = (kube: MapReads['kube']): MapReads['kube'] => ({
+    ...discoveryReads(kube),
     get: (resource, ref) => kube.get(resource, ref),
     list: <T extends KubeObject>(resource: Resource<T>, options: ListOptions = {}): Promise<Listed<T>> => {
       const key = resourceKey(resource);

@@ -35,7 +35,7 @@ export interface MapReads {
    * The cluster's reads; a LIST of a resource the pump follows may be answered from the run's earlier one
    * (./listMemo.ts): list only the reconciled objects the change may concern, whose own changes start a pass.
    */
-  kube: Pick<KubeClient, 'get' | 'list'>;
+  kube: Pick<KubeClient, 'get' | 'list' | 'serverResources' | 'getScale'>;
 }
 
 /**

@@ -49,6 +49,32 @@ function cluster(auto = true) {
 const names = (l: Listed<KubeObject>) => l.items.map((i) => i.metadata.name);
 
 describe('listMemo', () => {
+  it('passes discovery and scale reads through unkept (a new pod of a scale-subresource kind finds its budget)', async () => {
+    const c = cluster();
+    const seen: string[] = [];
+    const kube = {
+      ...c.kube,
+      serverResources: async (gv: string) => {
+        seen.push(`discover ${gv}`);
+        return [];
+      },
+      getScale: async (r: Resource, ref: { name: string }) => {
+        seen.push(`scale ${r.plural}/${ref.name}`);
+        return undefined;
+      },
+    };
+    const reads = listMemo([PUBS], () => 0).reads(kube);
+    await reads.serverResources?.('argoproj.io/v1alpha1');
+    await reads.serverResources?.('argoproj.io/v1alpha1');
+    await reads.getScale?.(PUBS, { namespace: 'a', name: 'web' });
+    expect(seen).toEqual([
+      'discover argoproj.io/v1alpha1',
+      'discover argoproj.io/v1alpha1',
+      'scale podunavailablebudgets/web',
+    ]);
+    expect(listMemo([PUBS], () => 0).reads(c.kube).serverResources).toBeUndefined();
+  });
+
   it('answers a repeated LIST of a followed resource from the first answer', async () => {
     const c = cluster();
     const reads = listMemo([PUBS], () => 0).reads(c.kube);
