@@ -5,8 +5,8 @@
  * workloads whose replicas the budget expects (native Deployments, ReplicaSets, StatefulSets, ReplicationControllers;
  * CloneSets and Advanced StatefulSets, which their own controllers' rules grant too), and the `scale` subresource of
  * any other kind a budget targets or a covered pod's controller is (lib/kube/scaleFinder.ts; OpenKruise's role grants
- * `get` on the scale of every resource the same way; discovery needs no rule). Rows granted by other controllers' rules appear once in the
- * joined manifest (lib/controllers/rbac.ts).
+ * `get` on the scale of every resource the same way; discovery needs no rule). Rows granted by other controllers'
+ * rules appear once in the joined manifest (lib/controllers/rbac.ts).
  */
 import type { PolicyRule, ResourceAccess } from '../../kube/access.js';
 

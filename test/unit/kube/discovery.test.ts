@@ -13,6 +13,7 @@ import { leaseGuardedKube } from '../../../lib/reconcile/leaseGuard.js';
 import { countingKube } from '../../../lib/runtime/counting.js';
 import type { Lease } from '../../../lib/state/index.js';
 import { answer, fakeApiServer, status, type FakeApiServer } from './support/fakeApiServer.js';
+import { scaleReadsStandIn } from './support/scaleReads.js';
 
 const ROLLOUTS = {
   group: 'argoproj.io',
@@ -129,17 +130,9 @@ describe('KubeClient discovery and scale reads', () => {
 });
 
 describe('client wrappers pass discovery and scale reads on', () => {
-  const calls: string[] = [];
-  const inner = {
-    serverResources: async (gv: string) => {
-      calls.push(`discover ${gv}`);
-      return [];
-    },
-    getScale: async (resource: Resource, ref: { name: string }) => {
-      calls.push(`scale ${resource.plural}/${ref.name}`);
-      return undefined;
-    },
-  } as unknown as KubeClient;
+  const stand = scaleReadsStandIn({ 'argoproj.io/v1alpha1': [] });
+  const { calls } = stand;
+  const inner = stand as unknown as KubeClient;
   const lease = {
     key: { kind: 'k', namespace: 'n', name: 'x' },
     expiresAt: Number.MAX_SAFE_INTEGER,
@@ -160,9 +153,12 @@ describe('client wrappers pass discovery and scale reads on', () => {
   ])('%s', async (_, wrap) => {
     calls.length = 0;
     const kube = wrap(inner);
-    await kube.serverResources?.('argoproj.io/v1alpha1');
+    await kube.serverResources?.('argoproj.io/v1alpha1', { fresh: true });
     await kube.getScale?.(ROLLOUTS, { namespace: 'ns', name: 'web' });
-    expect(calls).toEqual(['discover argoproj.io/v1alpha1', 'scale rollouts/web']);
+    expect(calls).toEqual([
+      'discover argoproj.io/v1alpha1 fresh',
+      'get argoproj.io/v1alpha1 rollouts/scale ns/web namespaced=true',
+    ]);
   });
 
   it('countingKube counts a scale GET (discovery, kept by the client, is not counted)', async () => {

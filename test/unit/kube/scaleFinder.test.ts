@@ -4,7 +4,6 @@
  * selector, UID and deletion, and what resolves to nothing or fails.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { Resource } from '../../../lib/kube/resource.js';
 import {
   findScaledWorkload,
   InvalidApiVersionError,
@@ -13,6 +12,7 @@ import {
   type ScaleReads,
 } from '../../../lib/kube/scaleFinder.js';
 import type { ApiResource, Scale } from '../../../lib/kube/types.js';
+import { scaleReadsStandIn } from './support/scaleReads.js';
 
 const ROLLOUTS: ApiResource[] = [
   { name: 'rollouts', namespaced: true, kind: 'Rollout' },
@@ -20,27 +20,6 @@ const ROLLOUTS: ApiResource[] = [
   { name: 'rollouts/status', namespaced: true, kind: 'Rollout' },
   { name: 'analysisruns', namespaced: true, kind: 'AnalysisRun' },
 ];
-
-/** Discovery of `served` (by group version) and scales by `<plural>/<namespace>/<name>`; every call recorded. */
-function reads(
-  served: Record<string, ApiResource[]>,
-  scales: Record<string, Scale>,
-): ScaleReads & { calls: string[] } {
-  const calls: string[] = [];
-  return {
-    calls,
-    serverResources: async (gv, options) => {
-      calls.push(`discover ${gv}${options?.fresh ? ' fresh' : ''}`);
-      return served[gv];
-    },
-    getScale: async (resource: Resource, ref) => {
-      calls.push(
-        `get ${resource.group}/${resource.version} ${resource.plural}/scale ${ref.namespace}/${ref.name} namespaced=${resource.namespaced}`,
-      );
-      return scales[`${resource.plural}/${ref.namespace}/${ref.name}`];
-    },
-  };
-}
 
 const scale = (uid: string, replicas?: number, selector?: string, deleting = false): Scale => ({
   apiVersion: 'autoscaling/v1',
@@ -59,7 +38,7 @@ const ROLLOUT_REF = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name:
 
 describe('findScaledWorkload', () => {
   it('resolves the kind by discovery and reads its scale: replicas, selector text, UID', async () => {
-    const r = reads(
+    const r = scaleReadsStandIn(
       { 'argoproj.io/v1alpha1': ROLLOUTS },
       { 'rollouts/ns/web': scale('u-1', 5, 'app=web,tier in (a,b)') },
     );
@@ -76,7 +55,7 @@ describe('findScaledWorkload', () => {
   });
 
   it('gives 0 replicas and an empty selector for a scale without them, and says when it is being deleted', async () => {
-    const r = reads(
+    const r = scaleReadsStandIn(
       { 'argoproj.io/v1alpha1': ROLLOUTS },
       { 'rollouts/ns/web': scale('u-1', undefined, undefined, true) },
     );
@@ -88,13 +67,16 @@ describe('findScaledWorkload', () => {
   });
 
   it('is undefined for a kind without a scale subresource, with no scale read', async () => {
-    const r = reads({ 'argoproj.io/v1alpha1': ROLLOUTS }, {});
+    const r = scaleReadsStandIn({ 'argoproj.io/v1alpha1': ROLLOUTS }, {});
     expect(await findScaledWorkload(r, 'ns', { ...ROLLOUT_REF, kind: 'AnalysisRun' })).toBeUndefined();
     expect(r.calls).toEqual(['discover argoproj.io/v1alpha1']);
   });
 
   it('says the object is gone when its kind has a scale and the scale is not found; undefined for another UID', async () => {
-    const r = reads({ 'argoproj.io/v1alpha1': ROLLOUTS }, { 'rollouts/ns/web': scale('u-2', 3, 'app=web') });
+    const r = scaleReadsStandIn(
+      { 'argoproj.io/v1alpha1': ROLLOUTS },
+      { 'rollouts/ns/web': scale('u-2', 3, 'app=web') },
+    );
     expect(await findScaledWorkload(r, 'ns', { ...ROLLOUT_REF, name: 'gone' })).toBe(SCALED_NOT_FOUND);
     expect(await findScaledWorkload(r, 'ns', { ...ROLLOUT_REF, uid: 'u-1' })).toBeUndefined();
     expect(await findScaledWorkload(r, 'ns', { ...ROLLOUT_REF, uid: 'u-2' })).toMatchObject({ replicas: 3 });
@@ -105,7 +87,7 @@ describe('findScaledWorkload', () => {
       { name: 'widgets', namespaced: true, kind: 'Widget' },
       { name: 'widgets/scale', namespaced: true, kind: 'Scale' },
     ];
-    const r = reads({ v1: core }, { 'widgets/ns/w': scale('u-w', 2, '') });
+    const r = scaleReadsStandIn({ v1: core }, { 'widgets/ns/w': scale('u-w', 2, '') });
     expect(await findScaledWorkload(r, 'ns', { apiVersion: 'v1', kind: 'Widget', name: 'w' })).toMatchObject({
       ref: { apiVersion: 'v1' },
       replicas: 2,
@@ -121,7 +103,7 @@ describe('findScaledWorkload', () => {
   });
 
   it('throws for a kind or a group version the API server does not serve, and for a malformed apiVersion', async () => {
-    const r = reads({ 'argoproj.io/v1alpha1': ROLLOUTS }, {});
+    const r = scaleReadsStandIn({ 'argoproj.io/v1alpha1': ROLLOUTS }, {});
     await expect(findScaledWorkload(r, 'ns', { ...ROLLOUT_REF, kind: 'Rolout' })).rejects.toThrow(
       new UnservedKindError('argoproj.io/v1alpha1', 'Rolout'),
     );
@@ -138,7 +120,7 @@ describe('findScaledWorkload', () => {
 
   it('asks discovery once more, fresh, when a kept answer lacks the kind (its CRD may be newer than the answer)', async () => {
     let answers = 0;
-    const r = reads({}, { 'widgets/ns/w': scale('u-w', 2, 'app=w') });
+    const r = scaleReadsStandIn({}, { 'widgets/ns/w': scale('u-w', 2, 'app=w') });
     const widgets = [
       { name: 'widgets', namespaced: true, kind: 'Widget' },
       { name: 'widgets/scale', namespaced: true, kind: 'Scale' },
@@ -165,7 +147,10 @@ describe('findScaledWorkload', () => {
   });
 
   it('is undefined, reading nothing, for a client without discovery or scale reads, or a reference without a name', async () => {
-    const r = reads({ 'argoproj.io/v1alpha1': ROLLOUTS }, { 'rollouts/ns/web': scale('u-1', 5, 'app=web') });
+    const r = scaleReadsStandIn(
+      { 'argoproj.io/v1alpha1': ROLLOUTS },
+      { 'rollouts/ns/web': scale('u-1', 5, 'app=web') },
+    );
     expect(
       await findScaledWorkload({ serverResources: r.serverResources }, 'ns', ROLLOUT_REF),
     ).toBeUndefined();

@@ -7,6 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { LIST_MEMO_TTL_MS, listMemo } from '../../../lib/source/listMemo.js';
 import type { KubeObject, Resource } from '../../../lib/kube/resource.js';
 import type { KubeClient, Listed, ListOptions } from '../../../lib/kube/types.js';
+import { scaleReadsStandIn } from '../kube/support/scaleReads.js';
 
 const PUBS: Resource = {
   group: 'policy.kruise.io',
@@ -51,26 +52,15 @@ const names = (l: Listed<KubeObject>) => l.items.map((i) => i.metadata.name);
 describe('listMemo', () => {
   it('passes discovery and scale reads through unkept (a new pod of a scale-subresource kind finds its budget)', async () => {
     const c = cluster();
-    const seen: string[] = [];
-    const kube = {
-      ...c.kube,
-      serverResources: async (gv: string) => {
-        seen.push(`discover ${gv}`);
-        return [];
-      },
-      getScale: async (r: Resource, ref: { name: string }) => {
-        seen.push(`scale ${r.plural}/${ref.name}`);
-        return undefined;
-      },
-    };
-    const reads = listMemo([PUBS], () => 0).reads(kube);
+    const stand = scaleReadsStandIn({ 'argoproj.io/v1alpha1': [] });
+    const reads = listMemo([PUBS], () => 0).reads({ ...c.kube, ...stand });
     await reads.serverResources?.('argoproj.io/v1alpha1');
     await reads.serverResources?.('argoproj.io/v1alpha1');
     await reads.getScale?.(PUBS, { namespace: 'a', name: 'web' });
-    expect(seen).toEqual([
+    expect(stand.calls).toEqual([
       'discover argoproj.io/v1alpha1',
       'discover argoproj.io/v1alpha1',
-      'scale podunavailablebudgets/web',
+      'get policy.kruise.io/v1beta1 podunavailablebudgets/scale a/web namespaced=true',
     ]);
     expect(listMemo([PUBS], () => 0).reads(c.kube).serverResources).toBeUndefined();
   });
