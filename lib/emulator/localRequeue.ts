@@ -5,7 +5,7 @@
 import type { EventPublisher, ReconcileRequest, RequeueScheduler } from '../requests/index.js';
 import { checkRequeueDelay, requeueDetail, requeueDueMs } from '../requests/requeue.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { objectKeyText } from '../core/objectKey.js';
+import { objectKeyText, type ObjectKey } from '../core/objectKey.js';
 
 /** Timer functions, injectable for tests. */
 export interface Timers {
@@ -33,12 +33,15 @@ export interface LocalRequeueOptions {
 }
 
 /**
- * {@link RequeueScheduler} with in-process timers, for the embedded default. At most one pending timer per key:
+ * {@link RequeueScheduler} with in-process timers, for the embedded default. At most one pending requeue per key:
  * the earliest wins (an earlier request replaces a later one; a later one is dropped), which is enough because
- * the reconcile it triggers requeues again if it still needs to wait.
+ * the reconcile it triggers requeues again if it still needs to wait. Beside it, at most one wake-up per key
+ * (`wakeUpAfter`), which the latest call replaces, earlier or later, and `cancelWakeUp` removes (EventBridge
+ * Scheduler's `wake_<key>` schedule, lib/requests/requeue.ts).
  */
 export class LocalRequeueScheduler implements RequeueScheduler {
   private readonly pending = new Map<string, { due: number; handle: unknown }>();
+  private readonly wakeUps = new Map<string, { due: number; handle: unknown }>();
   private readonly timers: Timers;
   private readonly clock: Clock;
 
@@ -50,9 +53,19 @@ export class LocalRequeueScheduler implements RequeueScheduler {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Number of keys with a pending requeue. */
+  /** Number of pending requeues and wake-ups (a key with both counts twice). */
   get size(): number {
-    return this.pending.size;
+    return this.pending.size + this.wakeUps.size;
+  }
+
+  /** Number of keys with a pending wake-up. */
+  get wakeUpCount(): number {
+    return this.wakeUps.size;
+  }
+
+  /** When the key's wake-up is due (epoch ms, by the scheduler's clock), or undefined when it has none. */
+  wakeUpDueMs(request: ObjectKey): number | undefined {
+    return this.wakeUps.get(objectKeyText(request))?.due;
   }
 
   /**
@@ -63,7 +76,7 @@ export class LocalRequeueScheduler implements RequeueScheduler {
    */
   pendingWithin(ms: number): number {
     const by = this.clock() + ms;
-    return [...this.pending.values()].filter((p) => p.due <= by).length;
+    return [...this.pending.values(), ...this.wakeUps.values()].filter((p) => p.due <= by).length;
   }
 
   /**
@@ -81,9 +94,42 @@ export class LocalRequeueScheduler implements RequeueScheduler {
       if (existing.due <= due) return;
       this.timers.clearTimeout(existing.handle);
     }
-    const handle = this.timers.setTimeout(
+    this.pending.set(key, { due, handle: this.fireAt(this.pending, key, request, due, now) });
+  }
+
+  /**
+   * The key's one wake-up timer, due `seconds` after `fromMs` (default now), replacing the key's earlier one
+   * whenever it was due. @throws RangeError as {@link checkRequeueDelay}
+   */
+  async wakeUpAfter(request: ReconcileRequest, seconds: number, fromMs?: number): Promise<void> {
+    checkRequeueDelay(seconds);
+    const key = objectKeyText(request);
+    const now = this.clock();
+    const due = requeueDueMs(now, seconds, fromMs);
+    await this.cancelWakeUp(request);
+    this.wakeUps.set(key, { due, handle: this.fireAt(this.wakeUps, key, request, due, now) });
+  }
+
+  /** Removes the key's wake-up timer, if it has one. */
+  async cancelWakeUp(request: ReconcileRequest): Promise<void> {
+    const key = objectKeyText(request);
+    const existing = this.wakeUps.get(key);
+    if (existing === undefined) return;
+    this.timers.clearTimeout(existing.handle);
+    this.wakeUps.delete(key);
+  }
+
+  /** A timer that removes `key` from `from` and publishes the `Requeue` at `due` (capped at {@link MAX_TIMER_MS}). */
+  private fireAt(
+    from: Map<string, { due: number; handle: unknown }>,
+    key: string,
+    request: ReconcileRequest,
+    due: number,
+    now: number,
+  ): unknown {
+    return this.timers.setTimeout(
       () => {
-        this.pending.delete(key);
+        from.delete(key);
         const requeue = requeueDetail(request);
         this.options.publisher.publish([requeue]).catch((error: unknown) => {
           const report = this.options.onError ?? ((e: unknown) => console.error('requeue publish failed', e));
@@ -92,12 +138,13 @@ export class LocalRequeueScheduler implements RequeueScheduler {
       },
       Math.min(MAX_TIMER_MS, Math.max(0, due - now)),
     );
-    this.pending.set(key, { due, handle });
   }
 
-  /** Cancels every pending requeue; later calls to {@link requeueAfter} still work. */
+  /** Cancels every pending requeue and wake-up; later calls still work. */
   close(): void {
-    for (const { handle } of this.pending.values()) this.timers.clearTimeout(handle);
+    for (const { handle } of [...this.pending.values(), ...this.wakeUps.values()])
+      this.timers.clearTimeout(handle);
     this.pending.clear();
+    this.wakeUps.clear();
   }
 }

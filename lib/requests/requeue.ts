@@ -2,7 +2,14 @@
  * Requeue-after (docs/architecture.md#requeue): a later `Requeue` reconcile request for one object key.
  */
 import { createHash } from 'node:crypto';
-import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  UpdateScheduleCommand,
+  type SchedulerClient,
+} from '@aws-sdk/client-scheduler';
 import { systemClock, type Clock } from '../core/clock.js';
 import { isGroupKind, objectKeyText } from '../core/objectKey.js';
 import { canonicalRequest, DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
@@ -19,6 +26,20 @@ export interface RequeueScheduler {
    * @throws RangeError when `seconds` is negative or not finite
    */
   requeueAfter(request: ReconcileRequest, seconds: number, fromMs?: number): Promise<void>;
+  /**
+   * The key's one wake-up (docs/architecture.md#wake-up): like {@link requeueAfter}, but replacing the key's earlier
+   * wake-up whether it was due sooner or later, so a moved schedule moves it and nothing else stays behind. For a
+   * controller whose waits are wall-clock times that change with its object (an AdvancedCronJob's next run). Absent:
+   * the loop falls back to {@link requeueAfter}.
+   * @param seconds delay, ≥ 0, fractions allowed; `fromMs` as for {@link requeueAfter}
+   * @throws RangeError when `seconds` is negative or not finite; the scheduler's own errors
+   */
+  wakeUpAfter?(request: ReconcileRequest, seconds: number, fromMs?: number): Promise<void>;
+  /**
+   * Removes the key's wake-up, if it has one (the object is gone, or its pass asks for none). Absent: nothing to
+   * remove. @throws the scheduler's own errors (a missing wake-up is not one)
+   */
+  cancelWakeUp?(request: ReconcileRequest): Promise<void>;
 }
 
 /** Options of {@link createSchedulerRequeue}. */
@@ -87,9 +108,17 @@ function atTime(date: Date): string {
  */
 export function requeueScheduleName(request: ReconcileRequest, at: Date): string {
   const minute = atTime(at).slice(0, 16).replace(/[-T:]/g, '');
+  return keyScheduleName('requeue', request, `_${minute}`);
+}
+
+/**
+ * `<prefix>_<readable key><suffix>` or, when that is not a valid schedule name or not unambiguous,
+ * `<prefix>_<40 hex of the key's sha256><suffix>` ({@link requeueScheduleName} gives the rule).
+ */
+export function keyScheduleName(prefix: string, request: ReconcileRequest, suffix = ''): string {
   const { cluster, kind, namespace, name } = request;
   const parts = [cluster, kind.replace('/', '_'), ...(namespace !== undefined ? [namespace] : []), name];
-  const readable = `requeue_${parts.join('_')}_${minute}`;
+  const readable = `${prefix}_${parts.join('_')}${suffix}`;
   if (
     readable.length <= MAX_SCHEDULE_NAME &&
     SCHEDULE_NAME_CHARS.test(readable) &&
@@ -102,7 +131,7 @@ export function requeueScheduleName(request: ReconcileRequest, at: Date): string
     .update(`${cluster}#${kind}#${namespace ?? ''}#${name}`)
     .digest('hex')
     .slice(0, 40);
-  return `requeue_${digest}_${minute}`;
+  return `${prefix}_${digest}${suffix}`;
 }
 
 /** The `Requeue` detail for `request`, keys in the publisher's order; the correlation ids of its cause are kept. */
@@ -110,42 +139,87 @@ export function requeueDetail(request: ReconcileRequest): ReconcileRequest {
   return canonicalRequest({ ...request, reason: 'Requeue' });
 }
 
+/** Whether `error` is the service's `code` (instanceof fails across duplicated SDK copies; the name is the code). */
+function isServiceError(
+  error: unknown,
+  type: typeof ConflictException | typeof ResourceNotFoundException,
+): boolean {
+  return error instanceof type || (error as Error | undefined)?.name === type.name;
+}
+
+/** The wake-up schedules' name prefix ({@link keyScheduleName}): `wake_<key>`, one per key. */
+export const WAKE_UP_PREFIX = 'wake';
+
 /**
- * {@link RequeueScheduler} on EventBridge Scheduler: one one-time schedule per key and minute
- * (`at(yyyy-mm-ddThh:mm:ss)` UTC, `FlexibleTimeWindow` OFF, `ActionAfterCompletion` DELETE) whose templated target
- * puts the `Requeue` event on the bus (`Arn` = bus ARN, `EventBridgeParameters` = source and detail-type,
- * `Input` = the detail; https://docs.aws.amazon.com/scheduler/latest/UserGuide/managing-targets-templated.html).
- * A `ConflictException` means that schedule already exists: success.
- * @throws RangeError for a bad delay; any other CreateSchedule error as the SDK raised it
+ * {@link RequeueScheduler} on EventBridge Scheduler.
+ * - `requeueAfter`: one one-time schedule per key and minute ({@link requeueScheduleName}, `at(yyyy-mm-ddThh:mm:ss)`
+ *   UTC, `FlexibleTimeWindow` OFF, `ActionAfterCompletion` DELETE) whose templated target puts the `Requeue` event
+ *   on the bus (`Arn` = bus ARN, `EventBridgeParameters` = source and detail-type, `Input` = the detail;
+ *   https://docs.aws.amazon.com/scheduler/latest/UserGuide/managing-targets-templated.html). A `ConflictException`
+ *   means that schedule already exists: success.
+ * - `wakeUpAfter`: the key's one schedule `wake_<key>` ({@link keyScheduleName}), the same target and `at()`, but
+ *   `ActionAfterCompletion` NONE: it stays after it fired, so each pass moves it with UpdateSchedule (one call) —
+ *   no race with the service deleting the schedule that woke the pass; a `ResourceNotFoundException` (the first
+ *   wake-up of the key) creates it, and a `ConflictException` there (another creator won) updates it after all.
+ * - `cancelWakeUp`: DeleteSchedule of `wake_<key>`; one already gone is success.
+ * @throws RangeError for a bad delay; any other Scheduler error as the SDK raised it
  */
 export function createSchedulerRequeue(options: SchedulerRequeueOptions): RequeueScheduler {
   const { client, eventBusArn, roleArn, groupName, deadLetterArn, clock = systemClock } = options;
+  const group = groupName !== undefined ? { GroupName: groupName } : {};
+  const definition = (request: ReconcileRequest, at: Date, after: 'DELETE' | 'NONE') => ({
+    ...group,
+    ScheduleExpression: `at(${atTime(at)})`,
+    ScheduleExpressionTimezone: 'UTC',
+    FlexibleTimeWindow: { Mode: 'OFF' as const },
+    ActionAfterCompletion: after,
+    Description: `${after === 'NONE' ? 'Wake-up' : 'Requeue'} ${objectKeyText(request)}`,
+    Target: {
+      Arn: eventBusArn,
+      RoleArn: roleArn,
+      EventBridgeParameters: { Source: SOURCE, DetailType: DETAIL_TYPE },
+      Input: JSON.stringify(requeueDetail(request)),
+      ...(deadLetterArn !== undefined ? { DeadLetterConfig: { Arn: deadLetterArn } } : {}),
+    },
+  });
   return {
     async requeueAfter(request, seconds, fromMs) {
       checkRequeueDelay(seconds);
       const at = requeueMinute(new Date(clock()), seconds, fromMs);
       const command = new CreateScheduleCommand({
         Name: requeueScheduleName(request, at),
-        ...(groupName !== undefined ? { GroupName: groupName } : {}),
-        ScheduleExpression: `at(${atTime(at)})`,
-        ScheduleExpressionTimezone: 'UTC',
-        FlexibleTimeWindow: { Mode: 'OFF' },
-        ActionAfterCompletion: 'DELETE',
-        Description: `Requeue ${objectKeyText(request)}`,
-        Target: {
-          Arn: eventBusArn,
-          RoleArn: roleArn,
-          EventBridgeParameters: { Source: SOURCE, DetailType: DETAIL_TYPE },
-          Input: JSON.stringify(requeueDetail(request)),
-          ...(deadLetterArn !== undefined ? { DeadLetterConfig: { Arn: deadLetterArn } } : {}),
-        },
+        ...definition(request, at, 'DELETE'),
       });
       try {
         await client.send(command);
       } catch (error) {
-        // instanceof fails across duplicated SDK copies; the name is the service's error code.
-        if (!(error instanceof ConflictException) && (error as Error).name !== 'ConflictException')
-          throw error;
+        if (!isServiceError(error, ConflictException)) throw error;
+      }
+    },
+    async wakeUpAfter(request, seconds, fromMs) {
+      checkRequeueDelay(seconds);
+      const at = requeueMinute(new Date(clock()), seconds, fromMs);
+      const body = { Name: keyScheduleName(WAKE_UP_PREFIX, request), ...definition(request, at, 'NONE') };
+      try {
+        await client.send(new UpdateScheduleCommand(body));
+        return;
+      } catch (error) {
+        if (!isServiceError(error, ResourceNotFoundException)) throw error;
+      }
+      try {
+        await client.send(new CreateScheduleCommand(body));
+      } catch (error) {
+        if (!isServiceError(error, ConflictException)) throw error;
+        await client.send(new UpdateScheduleCommand(body));
+      }
+    },
+    async cancelWakeUp(request) {
+      try {
+        await client.send(
+          new DeleteScheduleCommand({ Name: keyScheduleName(WAKE_UP_PREFIX, request), ...group }),
+        );
+      } catch (error) {
+        if (!isServiceError(error, ResourceNotFoundException)) throw error;
       }
     },
   };

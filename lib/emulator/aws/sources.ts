@@ -2,7 +2,8 @@
  * What starts the emulated functions, as AWS would: the EventBridge rule's deliveries (read from the inbox queue
  * that stands in for the function, deploy.ts), the schedule rules (a timer per rule; `intervalScale` < 1 runs them
  * faster) and EventBridge Scheduler's one-time schedules (polled; a due `at(...)` schedule puts its event on its
- * target bus and is deleted, as `ActionAfterCompletion: DELETE` says).
+ * target bus and is deleted, as `ActionAfterCompletion: DELETE` says; one kept after it fired, `NONE`, fires again
+ * only after an UpdateSchedule moved its `at()`).
  */
 import { randomUUID } from 'node:crypto';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
@@ -87,6 +88,8 @@ export function startEventSources(opts: EventSourceOptions): EventSources {
   const events = new EventBridgeClient(config);
   const scheduler = new SchedulerClient(config);
   const fired: FiredSchedule[] = [];
+  /** The `at()` each kept schedule last fired at, by `<group>/<name>`. */
+  const firedExpressions = new Map<string, string>();
   const stops: (() => Promise<void>)[] = [];
 
   for (const inbox of stack.inboxes)
@@ -139,6 +142,10 @@ export function startEventSources(opts: EventSourceOptions): EventSources {
       const s = await scheduler.send(new GetScheduleCommand({ GroupName: group, Name: item.Name }));
       const at = atMs(s.ScheduleExpression ?? '', s.ScheduleExpressionTimezone);
       if (at === undefined || at > Date.now() || !s.Target) continue;
+      // a schedule kept after it fired (ActionAfterCompletion NONE: a wake-up) fires again only once moved
+      const firedAs = `${group}/${item.Name ?? ''}`;
+      if (firedExpressions.get(firedAs) === s.ScheduleExpression) continue;
+      firedExpressions.set(firedAs, s.ScheduleExpression ?? '');
       const busArn = s.Target.Arn ?? '';
       const params = s.Target.EventBridgeParameters;
       try {

@@ -138,3 +138,63 @@ describe('LocalRequeueScheduler', () => {
     local.close();
   });
 });
+
+describe('LocalRequeueScheduler: the wake-up, one per key', () => {
+  const acj: ReconcileRequest = {
+    ...web,
+    kind: 'apps.kruise.io/AdvancedCronJob',
+    name: 'hello',
+    reason: 'Requeue',
+  };
+
+  it('the latest wake-up replaces the earlier one, later or sooner; a requeue of the key stays beside it', async () => {
+    const { timers, live, fire } = manualTimers();
+    const publisher = recordingPublisher();
+    const local = new LocalRequeueScheduler({ publisher, timers, clock: () => 1_000 });
+    await local.wakeUpAfter(acj, 60, 0); // due at 60 000: 59 s from now
+    await local.requeueAfter(acj, 2); // a backoff of the same key
+    await local.wakeUpAfter(acj, 120); // moved later: an ordinary requeue would have kept the sooner one
+    expect([...live.entries()].map(([h, t]) => [h, t.ms])).toEqual([
+      [2, 2_000],
+      [3, 120_000],
+    ]);
+    await local.wakeUpAfter(acj, 30); // moved sooner
+    expect([...live.entries()].map(([h, t]) => [h, t.ms])).toEqual([
+      [2, 2_000],
+      [4, 30_000],
+    ]);
+    expect([local.wakeUpCount, local.size, local.pendingWithin(29_999), local.pendingWithin(30_000)]).toEqual(
+      [1, 2, 1, 2],
+    );
+    fire(4);
+    expect(publisher.published).toEqual([[acj]]);
+    expect([local.wakeUpCount, local.size]).toEqual([0, 1]);
+  });
+
+  it('cancelWakeUp removes the wake-up only (and is a no-op without one)', async () => {
+    const { timers, live } = manualTimers();
+    const local = new LocalRequeueScheduler({ publisher: recordingPublisher(), timers, clock: () => 0 });
+    await local.cancelWakeUp(acj);
+    await local.wakeUpAfter(acj, 60);
+    await local.requeueAfter(acj, 5);
+    await local.cancelWakeUp(acj);
+    expect([...live.values()].map((t) => t.ms)).toEqual([5_000]);
+    expect([local.wakeUpCount, local.size]).toEqual([0, 1]);
+  });
+
+  it('close clears the wake-ups too', async () => {
+    const { timers, live } = manualTimers();
+    const local = new LocalRequeueScheduler({ publisher: recordingPublisher(), timers, clock: () => 0 });
+    await local.wakeUpAfter(acj, 60);
+    local.close();
+    expect([live.size, local.size]).toEqual([0, 0]);
+  });
+
+  it('rejects a negative delay', async () => {
+    const local = new LocalRequeueScheduler({
+      publisher: recordingPublisher(),
+      timers: manualTimers().timers,
+    });
+    await expect(local.wakeUpAfter(acj, -1)).rejects.toThrow('requeue delay must be ≥ 0 seconds, got -1');
+  });
+});

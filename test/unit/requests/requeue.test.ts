@@ -12,7 +12,13 @@ import {
   requeueScheduleName,
   type ReconcileRequest,
 } from '../../../lib/requests/index.js';
-import { DUMMY_CREDENTIALS, startFakeAws, type FakeAws, type FakeResponse } from './support/fakeAws.js';
+import {
+  DUMMY_CREDENTIALS,
+  startFakeAws,
+  type FakeAws,
+  type FakeResponse,
+  type RecordedRequest,
+} from './support/fakeAws.js';
 
 const web: ReconcileRequest = {
   version: 2,
@@ -33,7 +39,10 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function schedulerWith(respond: () => FakeResponse, extra: { groupName?: string } = {}) {
+async function schedulerWith(
+  respond: (request: RecordedRequest, index: number) => FakeResponse,
+  extra: { groupName?: string } = {},
+) {
   fake = await startFakeAws(respond);
   const client = new SchedulerClient({
     endpoint: fake.endpoint,
@@ -116,6 +125,107 @@ describe('createSchedulerRequeue', () => {
   it('rejects a negative delay before calling the service', async () => {
     const { requeue, requests } = await schedulerWith(created);
     await expect(requeue.requeueAfter(web, -1)).rejects.toThrow('requeue delay must be ≥ 0 seconds, got -1');
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe('createSchedulerRequeue: the wake-up, one schedule per key', () => {
+  const acj: ReconcileRequest = {
+    version: 2,
+    cluster: 'prod',
+    kind: 'apps.kruise.io/AdvancedCronJob',
+    namespace: 'batch',
+    name: 'hello',
+    reason: 'Requeue',
+  };
+  const NAME = '/schedules/wake_prod_apps.kruise.io_AdvancedCronJob_batch_hello';
+  const notFound = (): FakeResponse => ({
+    status: 404,
+    headers: { 'x-amzn-errortype': 'ResourceNotFoundException' },
+    body: { Message: 'Schedule wake_prod_apps.kruise.io_AdvancedCronJob_batch_hello does not exist.' },
+  });
+  const conflict = (): FakeResponse => ({
+    status: 409,
+    headers: { 'x-amzn-errortype': 'ConflictException' },
+    body: { Message: 'already exists' },
+  });
+  const bodyOf = (r: RecordedRequest) => {
+    const { ClientToken: _, ...body } = r.body;
+    return body;
+  };
+
+  it('moves the kept schedule with one UpdateSchedule: at() the minute, kept after it fires (NONE)', async () => {
+    const { requeue, requests } = await schedulerWith(created, { groupName: 'kruiseless-dev-requeue' });
+    await requeue.wakeUpAfter?.(acj, 49.5, NOW.getTime() - 500); // the next run, 12:01:00
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT ${NAME}`]);
+    expect(bodyOf(requests[0])).toEqual({
+      GroupName: 'kruiseless-dev-requeue',
+      ScheduleExpression: 'at(2026-11-30T12:01:00)',
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'NONE',
+      Description: 'Wake-up prod/apps.kruise.io/AdvancedCronJob/batch/hello',
+      Target: {
+        Arn: BUS_ARN,
+        RoleArn: ROLE_ARN,
+        EventBridgeParameters: { Source: 'kruiseless', DetailType: 'Reconcile Requested' },
+        Input:
+          '{"version":2,"cluster":"prod","kind":"apps.kruise.io/AdvancedCronJob","namespace":"batch","name":"hello","reason":"Requeue"}',
+      },
+    });
+  });
+
+  it("creates the key's first one when there is none to update", async () => {
+    const { requeue, requests } = await schedulerWith((_r, i) => (i === 0 ? notFound() : created()));
+    await requeue.wakeUpAfter?.(acj, 3600);
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT ${NAME}`, `POST ${NAME}`]);
+    expect(bodyOf(requests[1])).toEqual(bodyOf(requests[0]));
+    expect(requests[1].body.ScheduleExpression).toBe('at(2026-11-30T13:01:00)');
+  });
+
+  it('updates after all when another invocation created it between the two calls', async () => {
+    const answers = [notFound, conflict, created];
+    const { requeue, requests } = await schedulerWith((_r, i) => answers[i]());
+    await requeue.wakeUpAfter?.(acj, 120);
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `PUT ${NAME}`,
+      `POST ${NAME}`,
+      `PUT ${NAME}`,
+    ]);
+  });
+
+  it('propagates any other error of the update', async () => {
+    const { requeue } = await schedulerWith(() => ({
+      status: 400,
+      headers: { 'x-amzn-errortype': 'ValidationException' },
+      body: { Message: 'bad role' },
+    }));
+    await expect(requeue.wakeUpAfter?.(acj, 60)).rejects.toMatchObject({ name: 'ValidationException' });
+  });
+
+  it('removes it with DeleteSchedule; one already gone is no error', async () => {
+    const { requeue, requests } = await schedulerWith((_r, i) => (i === 0 ? created() : notFound()));
+    await requeue.cancelWakeUp?.(acj);
+    await expect(requeue.cancelWakeUp?.(acj)).resolves.toBeUndefined();
+    // the query carries the SDK's idempotency token
+    expect(requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual([
+      `DELETE ${NAME}`,
+      `DELETE ${NAME}`,
+    ]);
+  });
+
+  it('propagates any other error of the delete', async () => {
+    const { requeue } = await schedulerWith(() => ({
+      status: 403,
+      headers: { 'x-amzn-errortype': 'AccessDeniedException' },
+      body: { Message: 'not allowed' },
+    }));
+    await expect(requeue.cancelWakeUp?.(acj)).rejects.toMatchObject({ name: 'AccessDeniedException' });
+  });
+
+  it('rejects a negative delay before calling the service', async () => {
+    const { requeue, requests } = await schedulerWith(created);
+    await expect(requeue.wakeUpAfter?.(acj, -1)).rejects.toThrow('requeue delay must be ≥ 0 seconds, got -1');
     expect(requests).toHaveLength(0);
   });
 });
