@@ -148,6 +148,14 @@ export interface Reconciler<D, P, Scope> {
    *   never thrown
    */
   pass(deps: D, key: ObjectKey, env: PassEnv<Scope>): Promise<PassResult<P>>;
+  /**
+   * The waits the passes ask for are the object's one wake-up (docs/architecture.md#wake-up): the loop hands the
+   * last pass's wait to `RequeueScheduler.wakeUpAfter`, which replaces the key's earlier one, and removes it
+   * (`cancelWakeUp`) when the object is gone or the last pass asks for none — so a moved or removed schedule leaves
+   * no stale timer behind (an AdvancedCronJob's next run). A backoff, a lease safety net or a budget's hand-off is
+   * still an ordinary requeue, and leaves the wake-up as it is. Absent: every wait is an ordinary requeue.
+   */
+  readonly keyedWakeUp?: boolean;
 }
 
 /** A lease call that failed in DynamoDB after the SDK's retries (a `StateStoreError`; never a lost race). */
@@ -166,8 +174,13 @@ export interface ReconcileOutcome<P = unknown> {
   passes: number;
   /** API writes made. */
   writes: number;
-  /** Delay handed to the requeue scheduler, seconds. */
+  /** Delay handed to the requeue scheduler, seconds (a wake-up's too). */
   requeuedAfterSeconds?: number;
+  /**
+   * For a reconciler with {@link Reconciler.keyedWakeUp}: `set` when the invocation (re)set the object's wake-up,
+   * `cancelled` when it removed it; absent when it left it as it was.
+   */
+  wakeUp?: 'set' | 'cancelled';
   /** The budget ran out with events marked, and a `Requeue` went on the bus at once ({@link LoopDeps.handOff}). */
   handedOff?: boolean;
   /**
@@ -282,6 +295,8 @@ async function passOrReadFailure<D extends LoopDeps, P, Scope>(
 interface Wait {
   seconds: number;
   fromMs?: number;
+  /** The wait a pass asked for (not a backoff or a budget's hand-off): a keyed reconciler's wake-up. */
+  asked?: true;
 }
 
 /** Seconds from `nowMs` until `wait` is due (0 when it is due already). */
@@ -357,6 +372,7 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
         : {
             seconds: pass.requeueAfterSeconds,
             ...(pass.requeueFromMs !== undefined ? { fromMs: pass.requeueFromMs } : {}),
+            asked: true,
           };
     if (wait === undefined) break;
     const now = deps.clock();
@@ -365,7 +381,7 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
       cutShortDueMs > now &&
       cutShortDueMs - now < secondsLeft(wait, now) * 1000
     )
-      wait = { seconds: (cutShortDueMs - now) / 1000 };
+      wait = { seconds: (cutShortDueMs - now) / 1000, asked: true };
     cutShortDueMs = undefined;
     const left = secondsLeft(wait, now);
     if (left <= deps.maxInlineWaitSeconds && now + left * 1000 < deps.deadlineMs) {
@@ -579,6 +595,33 @@ async function releaseOrBackOff<D extends LoopDeps, P, Scope>(
 }
 
 /**
+ * A keyed reconciler's wake-up after its passes ({@link Reconciler.keyedWakeUp}): the last pass's wait replaces the
+ * key's wake-up; no wait (the object gone, or nothing to wait for) removes it. A scheduler without keyed wake-ups
+ * gets an ordinary requeue instead, and nothing to remove.
+ * @throws the scheduler's errors
+ */
+async function setOrCancelWakeUp<D extends LoopDeps, P, Scope>(
+  run: Run<D, P, Scope>,
+  request: ReconcileRequest,
+  wait: Wait | undefined,
+): Promise<void> {
+  const { requeue } = run.deps;
+  const requeued = { ...request, reason: 'Requeue' as const };
+  if (wait === undefined) {
+    if (requeue.cancelWakeUp === undefined) return;
+    await requeue.cancelWakeUp(requeued);
+    run.outcome.wakeUp = 'cancelled';
+    return;
+  }
+  if (requeue.wakeUpAfter === undefined) await requeue.requeueAfter(requeued, wait.seconds, wait.fromMs);
+  else {
+    await requeue.wakeUpAfter(requeued, wait.seconds, wait.fromMs);
+    run.outcome.wakeUp = 'set';
+  }
+  run.outcome.requeuedAfterSeconds = wait.seconds;
+}
+
+/**
  * Reconcile one object key with its controller's `reconciler`. Takes the lease (or marks the holder dirty and returns
  * `deferred`), runs passes until nothing changes, sleeps short waits inside the invocation and schedules longer ones,
  * re-runs when another event arrived meanwhile (dirty flag), then releases the lease; a timer is scheduled before
@@ -656,7 +699,9 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       const timer = run.outcome.result === 'gone' ? undefined : wait;
       // the timer is scheduled before the release (review finding 17): a kill between the two leaves a lease that
       // runs out and a timer that fires, never a free lease and no timer
-      if (timer !== undefined) await requeue(timer.seconds, timer.fromMs);
+      if (reconciler.keyedWakeUp === true && (timer === undefined || timer.asked))
+        await setOrCancelWakeUp(run, request, timer);
+      else if (timer !== undefined) await requeue(timer.seconds, timer.fromMs);
       let marks: DirtyMarks = { quorum: true };
       const released = await releaseOrBackOff(run, requeue, {
         onMarks: (taken) => (marks = taken),

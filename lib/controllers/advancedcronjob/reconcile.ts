@@ -20,9 +20,15 @@ export interface AdvancedCronJobReconcileDeps extends LoopDeps, PassDeps {}
 /** The plan a pass reports. */
 export type AcjPassPlan = AdvancedCronJobPlan | UnsupportedPlan | InvalidPlan;
 
-/** The AdvancedCronJob pass and read scope, for {@link reconcileObject}. */
-export const ADVANCEDCRONJOB_RECONCILER: Reconciler<AdvancedCronJobReconcileDeps, AcjPassPlan, ReadScope> =
-  guardedReconciler(readScopeFor, runPass);
+/**
+ * The AdvancedCronJob pass and read scope, for {@link reconcileObject}; its wait for the next scheduled time is the
+ * object's one wake-up (`keyedWakeUp`: on AWS one EventBridge Scheduler schedule per AdvancedCronJob, moved by each
+ * pass and deleted with the object), so between two runs nothing invokes it.
+ */
+export const ADVANCEDCRONJOB_RECONCILER: Reconciler<AdvancedCronJobReconcileDeps, AcjPassPlan, ReadScope> = {
+  ...guardedReconciler(readScopeFor, runPass),
+  keyedWakeUp: true,
+};
 
 /**
  * Reconcile one AdvancedCronJob: {@link reconcileObject} with {@link ADVANCEDCRONJOB_RECONCILER}.

@@ -26,6 +26,8 @@ export interface ReconcileSummary {
   passes: number;
   writes: number;
   requeuedAfterSeconds?: number;
+  /** The object's own wake-up set or removed (an AdvancedCronJob's next run, docs/architecture.md#wake-up). */
+  wakeUp?: 'set' | 'cancelled';
   /** The pass budget ran out with events marked, handed to a fresh invocation on the bus at once. */
   handedOff?: true;
   error?: string;
@@ -110,6 +112,7 @@ export function reconcileHandler(
         ...(outcome.requeuedAfterSeconds !== undefined
           ? { requeuedAfterSeconds: outcome.requeuedAfterSeconds }
           : {}),
+        ...(outcome.wakeUp ? { wakeUp: outcome.wakeUp } : {}),
         ...(outcome.handedOff ? { handedOff: true as const } : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
         ...(outcome.failures ? { failures: outcome.failures } : {}),

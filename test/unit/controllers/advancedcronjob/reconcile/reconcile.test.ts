@@ -1,13 +1,15 @@
 /**
  * The AdvancedCronJob reconcile invocation against the recording API server: the ordered writes of OpenKruise's
- * `reconcileJob` (status → history deletes → create), background propagation on deletes, and the requeue at the
- * next scheduled time.
+ * `reconcileJob` (status → history deletes → create), background propagation on deletes, and the object's one
+ * wake-up at the next scheduled time (set, moved, removed when paused, invalid or deleted; a backoff stays an
+ * ordinary requeue).
  */
 import { silentLogger } from '../../../../../lib/core/logger.js';
 import {
   reconcileAdvancedCronJob,
   type AdvancedCronJobReconcileDeps,
 } from '../../../../../lib/controllers/advancedcronjob/index.js';
+import { KubeApiError } from '../../../../../lib/kube/errors.js';
 import { ACJ_RESOURCE, JOB_RESOURCE } from '../../../../../lib/controllers/advancedcronjob/api/resource.js';
 import type { AdvancedCronJob, CronChild } from '../../../../../lib/controllers/advancedcronjob/api/types.js';
 import {
@@ -41,6 +43,12 @@ function setup(now: string, spec: Partial<AdvancedCronJob['spec']> = {}) {
     // the instant the requeue is due, as the schedulers count it (from `fromMs`, else from their clock)
     async requeueAfter(_r, seconds, fromMs) {
       journal.push(`requeue at ${new Date(requeueDueMs(clock.now, seconds, fromMs)).toISOString()}`);
+    },
+    async wakeUpAfter(_r, seconds, fromMs) {
+      journal.push(`wake-up at ${new Date(requeueDueMs(clock.now, seconds, fromMs)).toISOString()}`);
+    },
+    async cancelWakeUp() {
+      journal.push('wake-up cancelled');
     },
   };
   kube.objects(ACJ_RESOURCE).set('hello', {
@@ -108,13 +116,13 @@ function completedJob(unix: number): CronChild {
 }
 
 describe('reconcileAdvancedCronJob', () => {
-  test('at the scheduled minute: the Job created, no status write (unchanged), requeued at the next minute', async () => {
+  test('at the scheduled minute: the Job created, no status write (unchanged), its wake-up at the next minute', async () => {
     const h = setup('2026-12-03T00:01:00.400Z');
     await reconcileAdvancedCronJob(h.deps(), REQUEST);
     expect(h.journal).toEqual([
       'lease.acquire',
       `create job hello-${T1}`,
-      'requeue at 2026-12-03T00:02:00.000Z',
+      'wake-up at 2026-12-03T00:02:00.000Z',
       'lease.release',
     ]);
     expect(h.jobs.get(`hello-${T1}`)?.metadata.annotations).toEqual({
@@ -131,7 +139,7 @@ describe('reconcileAdvancedCronJob', () => {
       'replace advancedcronjob status hello',
       `delete job hello-${T1} (Background)`,
       `create job hello-${T1 + 60}`,
-      'requeue at 2026-12-03T00:03:00.000Z',
+      'wake-up at 2026-12-03T00:03:00.000Z',
       'lease.release',
     ]);
     expect(h.kube.objects(ACJ_RESOURCE).get('hello')?.status).toEqual({
@@ -152,7 +160,7 @@ describe('reconcileAdvancedCronJob', () => {
     expect(h.journal).toEqual([
       'lease.acquire',
       `create job hello-${T1}`,
-      'requeue at 2026-12-03T00:02:00.000Z',
+      'wake-up at 2026-12-03T00:02:00.000Z',
       'lease.release',
     ]);
   });
@@ -163,30 +171,65 @@ describe('reconcileAdvancedCronJob', () => {
     expect(h.journal).toEqual([
       'lease.acquire',
       `create job hello-${T1}`,
-      'requeue at 2026-12-03T00:02:00.000Z',
+      'wake-up at 2026-12-03T00:02:00.000Z',
       'lease.release',
     ]);
     expect(h.clock.now).toBe(Date.parse('2026-12-03T00:01:00.000Z'));
   });
 
-  test('paused: status and history only, no requeue', async () => {
+  test('paused: status and history only, and its wake-up removed', async () => {
     const h = setup('2026-12-03T00:02:00.100Z', { paused: true, successfulJobsHistoryLimit: 0 });
     h.jobs.set(`hello-${T1}`, completedJob(T1));
-    await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    const outcome = await reconcileAdvancedCronJob(h.deps(), REQUEST);
     expect(h.journal).toEqual([
       'lease.acquire',
       'replace advancedcronjob status hello',
       `delete job hello-${T1} (Background)`,
+      'wake-up cancelled',
       'lease.release',
+    ]);
+    expect(outcome.wakeUp).toBe('cancelled');
+  });
+
+  test('deleted: its wake-up removed, nothing else', async () => {
+    const h = setup('2026-12-03T00:02:00.100Z');
+    h.kube.objects(ACJ_RESOURCE).delete('hello');
+    const outcome = await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    expect(h.journal).toEqual(['lease.acquire', 'wake-up cancelled', 'lease.release']);
+    expect(outcome).toMatchObject({ result: 'gone', wakeUp: 'cancelled' });
+  });
+
+  test('a failed create backs off with an ordinary requeue and leaves the wake-up as it was', async () => {
+    const h = setup('2026-12-03T00:01:00.400Z');
+    h.kube.create = async () => {
+      throw new KubeApiError('create jobs', 500, 'InternalError', 'etcd timeout');
+    };
+    const outcome = await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    expect(h.journal.filter((l) => /requeue|wake-up/.test(l))).toEqual([
+      'requeue at 2026-12-03T00:01:01.400Z',
+    ]);
+    expect(outcome.wakeUp).toBeUndefined();
+  });
+
+  test('a moved schedule moves the wake-up, later as well as sooner', async () => {
+    const h = setup('2026-12-03T00:01:30.000Z', { schedule: '0 * * * *' });
+    await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    const acj = h.kube.objects(ACJ_RESOURCE).get('hello');
+    if (acj) (acj.spec as { schedule: string }).schedule = '*/5 * * * *';
+    await reconcileAdvancedCronJob(h.deps(), REQUEST);
+    expect(h.journal.filter((l) => l.startsWith('wake-up'))).toEqual([
+      'wake-up at 2026-12-03T01:00:00.000Z',
+      'wake-up at 2026-12-03T00:05:00.000Z',
     ]);
   });
 
-  test("a schedule OpenKruise's webhook refuses: a FailedValidation Warning, nothing written, no wake-up", async () => {
+  test("a schedule OpenKruise's webhook refuses: a FailedValidation Warning, nothing written, its wake-up removed", async () => {
     const h = setup('2026-12-03T00:02:00.100Z', { schedule: '*/1 * * *', timeZone: 'Mars/Olympus' });
     await reconcileAdvancedCronJob(h.deps(), REQUEST);
     expect(h.journal).toEqual([
       'lease.acquire',
       'event FailedValidation: AdvancedCronJob is invalid: spec.schedule: Invalid value: "*/1 * * *": expected exactly 5 fields, found 4: [*/1 * * *]; spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus',
+      'wake-up cancelled',
       'lease.release',
     ]);
     expect([...h.jobs.keys()]).toEqual([]);
