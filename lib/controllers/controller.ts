@@ -78,7 +78,7 @@ export type ConvertHooks = Record<string, never>;
  */
 export type ControllerKind<S = unknown> = Pick<
   Controller<S>,
-  'name' | 'kind' | 'resource' | 'watches' | 'crd' | 'settings' | 'selects'
+  'name' | 'kind' | 'resource' | 'watches' | 'crd' | 'settings' | 'selects' | 'needsResync'
 >;
 
 /**

@@ -25,6 +25,8 @@ export interface ResyncResult {
   objects: Record<string, number>;
   /** The kinds left idle: their resource answered 404. */
   idle: string[];
+  /** Per kind with `needsResync`: the objects it left to their own wake-up (not published). */
+  leftToWakeUp: Record<string, number>;
   result: PublishResult;
 }
 
@@ -54,19 +56,22 @@ async function listSelected(
 
 /**
  * List every object of each controller's resource in `cluster` and publish a `Resync` request for each (of those
- * its `selects` takes, when it has one).
+ * its `selects` takes, when it has one, and its `needsResync` keeps, when it has one: `objects` counts those).
  * @param controllers the registered controllers (lib/controllers `CONTROLLERS`)
+ * @param nowMs the clock `needsResync` is asked with, epoch ms (default: now)
  * @throws KubeApiError when a list fails other than with 404; PublishError when entries could not be published
  */
 export async function resyncCluster(
   cluster: string,
   kube: Pick<KubeClient, 'list'>,
   publisher: EventPublisher,
-  controllers: readonly Pick<WatchingController, 'kind' | 'resource' | 'selects'>[],
+  controllers: readonly Pick<WatchingController, 'kind' | 'resource' | 'selects' | 'needsResync'>[],
   log: Logger,
+  nowMs: number = Date.now(),
 ): Promise<ResyncResult> {
   const requests: ReconcileRequest[] = [];
   const objects: Record<string, number> = {};
+  const leftToWakeUp: Record<string, number> = {};
   const idle: string[] = [];
   for (const c of controllers) {
     const listed = await listSelected(kube, c);
@@ -75,8 +80,12 @@ export async function resyncCluster(
       noteIdle(log, cluster, `${c.resource.plural}.${c.resource.group}`, `controller ${c.kind}`);
       continue;
     }
-    const mine = listed.items
-      .filter((o) => o.metadata.name && (!c.resource.namespaced || o.metadata.namespace))
+    const { needsResync } = c;
+    const named = listed.items.filter(
+      (o) => o.metadata.name && (!c.resource.namespaced || o.metadata.namespace),
+    );
+    const mine = named
+      .filter((o) => !needsResync || needsResync(o as unknown as JsonObject, nowMs))
       .map((o): ReconcileRequest => ({
         version: EVENT_VERSION,
         cluster,
@@ -87,8 +96,9 @@ export async function resyncCluster(
         ...(o.metadata.resourceVersion ? { resourceVersion: o.metadata.resourceVersion } : {}),
       }));
     objects[c.kind] = mine.length;
+    if (needsResync) leftToWakeUp[c.kind] = named.length - mine.length;
     requests.push(...mine);
   }
   const result = await publisher.publish(withCorrelationIds(requests));
-  return { objects, idle, result };
+  return { objects, idle, leftToWakeUp, result };
 }

@@ -77,6 +77,13 @@ export interface WatchingController {
    * admission source calls it too). E.g. the container launch priority controller's pods still waiting on a barrier.
    */
   selects?(obj: JsonObject): boolean;
+  /**
+   * Which of those a resync asks a pass of, when not every one (docs/architecture.md#wake-up): for a controller
+   * whose objects keep their own durable wake-up, only those the wake-up may have missed, so that between two
+   * scheduled times nothing invokes them. Absent: all. Pure and synchronous.
+   * @param nowMs the resync's clock, epoch ms
+   */
+  needsResync?(obj: JsonObject, nowMs: number): boolean;
 }
 
 /** One watch spec of one controller, as a stream serves it. */

@@ -92,6 +92,7 @@ export function resyncHandler(
       const resynced = new Map<string, number>();
       const failed = new Set<string>();
       const running = new Set<string>();
+      let leftToWakeUp = 0;
       let returned = false;
       const work = runBounded(
         resyncOrder(names, random()),
@@ -101,7 +102,14 @@ export function resyncHandler(
           running.add(name);
           try {
             const { kube } = await runtime.cluster(name);
-            const { objects } = await resyncCluster(name, kube, publisher, controllers, logger);
+            const { objects, leftToWakeUp: left } = await resyncCluster(
+              name,
+              kube,
+              publisher,
+              controllers,
+              logger,
+            );
+            leftToWakeUp += Object.values(left).reduce((a, b) => a + b, 0);
             resynced.set(
               name,
               Object.values(objects).reduce((a, b) => a + b, 0),
@@ -141,6 +149,7 @@ export function resyncHandler(
         failed: summary.failed,
         notReached: summary.notReached.length,
         notFinished: summary.notFinished,
+        leftToWakeUp,
       });
       return summary;
     });
