@@ -3,7 +3,8 @@
  * or stale) run the seed story against the integration cluster, started only by the template's schedule rule (the
  * watch zip) and the template's EventBridge rule (the reconcile zip), with state in moto's DynamoDB and the cluster
  * reached with EKS tokens and the RBAC of infra/rbac. Asserted from API objects, the DLQ and the invocation counts;
- * then a requeue through EventBridge Scheduler, the admission zip with its SSM secret (its forwarding path, and
+ * then a requeue through EventBridge Scheduler, an AdvancedCronJob's one wake-up schedule (moved, fired again,
+ * deleted with it), the admission zip with its SSM secret (its forwarding path, and
  * `/mutate-pod` reading the cluster as kruiseless:admission), and a request that must fail into the DLQ after Lambda's
  * retries.
  *
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { ListSchedulesCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { sqs } from '../../../lib/emulator/aws/awsCall.js';
 import type { ControllerRevision } from '../../../lib/api/types.js';
@@ -198,6 +200,84 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
     expect(aws.failures).toEqual([]);
     expect(await aws.deadLetters()).toBe(0);
   }, 150_000);
+
+  test('an AdvancedCronJob keeps one EventBridge Scheduler schedule: moved to each run, fired again, deleted with it', async () => {
+    const created = (await ctx.custom.createNamespacedCustomObject({
+      group: 'apps.kruise.io',
+      version: 'v1beta1',
+      plural: 'advancedcronjobs',
+      namespace: ctx.namespace,
+      body: {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'AdvancedCronJob',
+        metadata: { name: 'acj-wake' },
+        spec: {
+          schedule: '*/1 * * * *',
+          successfulJobsHistoryLimit: 1,
+          template: {
+            jobTemplate: {
+              spec: {
+                template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } },
+              },
+            },
+          },
+        },
+      },
+    })) as { metadata: { creationTimestamp: string } };
+    const first = Math.floor(Date.parse(created.metadata.creationTimestamp) / 60_000) * 60 + 60;
+    const wakes = () =>
+      aws
+        .schedulesFired()
+        .filter((f) => f.name.startsWith('wake_') && (f.detail as { name?: string }).name === 'acj-wake');
+    const jobs = async () =>
+      (
+        (await ctx.custom.listNamespacedCustomObject({
+          group: 'batch',
+          version: 'v1',
+          plural: 'jobs',
+          namespace: ctx.namespace,
+        })) as { items: { metadata: { name: string } }[] }
+      ).items.map((j) => j.metadata.name);
+    // the first wake-up fires in the first minute, the same schedule moved fires again in the next
+    await waitFor('two runs, each woken by the same schedule', 170_000, async () => {
+      const names = await jobs();
+      return wakes().length >= 2 &&
+        names.includes(`acj-wake-${first}`) &&
+        names.includes(`acj-wake-${first + 60}`)
+        ? true
+        : undefined;
+    });
+    // cluster, group/Kind, namespace and name are longer than a readable schedule name allows: hashed per key
+    const names = [...new Set(wakes().map((f) => f.name))];
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(/^wake_[0-9a-f]{40}$/);
+    const scheduler = new SchedulerClient({
+      endpoint: aws.endpoint.url,
+      region: aws.endpoint.region,
+      credentials: aws.endpoint.credentials,
+    });
+    const group = aws.stack.scheduleGroups[0];
+    const listed = async () =>
+      (
+        (await scheduler.send(new ListSchedulesCommand({ GroupName: group, NamePrefix: 'wake_' })))
+          .Schedules ?? []
+      ).map((x) => x.Name);
+    expect(await listed()).toEqual(names);
+    await ctx.custom.deleteNamespacedCustomObject({
+      group: 'apps.kruise.io',
+      version: 'v1beta1',
+      plural: 'advancedcronjobs',
+      namespace: ctx.namespace,
+      name: 'acj-wake',
+    });
+    await waitFor('the schedule deleted with the object', 40_000, async () =>
+      (await listed()).length === 0 ? true : undefined,
+    );
+    scheduler.destroy();
+    await aws.idle('ReconcileLambdaFunction');
+    expect(aws.failures).toEqual([]);
+    expect(await aws.deadLetters()).toBe(0);
+  }, 230_000);
 
   test('the admission zip reads its secret from SSM and forwards a CloneSet review to the reconcile rule', async () => {
     const admission = aws.functions.get('AdmissionLambdaFunction');
