@@ -20,7 +20,7 @@ import { createStateStores, ensureTable } from '../state/index.js';
 import { embeddedRuntime } from '../runtime/embedded.js';
 import { reconcileHandler } from '../runtime/handlers/reconcile.js';
 import { watchHandler } from '../runtime/handlers/watch.js';
-import { resyncHandler } from '../runtime/handlers/resync.js';
+import { EVERY_OBJECT_RESYNC, resyncHandler } from '../runtime/handlers/resync.js';
 import type { Runtime } from '../runtime/types.js';
 import { recordApiRequest, type MetricsSink } from '../runtime/metrics.js';
 import { countDynamo, countingKube, type CallCounts } from '../runtime/counting.js';
@@ -394,17 +394,20 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
 
   // the resync, as AWS schedules it (serverless.yml), and once at start: the safety net that reconciles every object
   // even if every other event were lost — as they are when this process is killed: the bus events it had consumed
-  // and its requeue timers die with it, and the restarted pump resumes past those events (docs/reliability.md#fault-front)
+  // and its requeue timers die with it, and the restarted pump resumes past those events (docs/reliability.md#fault-front);
+  // so the round at start asks for every object, those that keep their own wake-up too (docs/architecture.md#wake-up)
   const resyncing = resyncSchedule
     ? (async () => {
         const resync = resyncHandler(getRuntime, logger);
+        let first = true;
         while (!stopped) {
           const started = Date.now();
           const budgetMs = resyncSchedule.timeoutSeconds * 1000;
-          await resync(undefined, {
+          await resync(first ? EVERY_OBJECT_RESYNC : undefined, {
             awsRequestId: `local-resync-${started}`,
             getRemainingTimeInMillis: () => Math.max(0, started + budgetMs - Date.now()),
           }).catch((e: unknown) => logger.error('resync round failed', { error: errorMessage(e) }));
+          first = false;
           const pause = resyncSchedule.everyMs - (Date.now() - started);
           if (!stopped && pause > 0)
             await sleep(pause, undefined, { signal: aborter.signal }).catch(() => undefined); // stop() aborts it

@@ -54,11 +54,22 @@ async function listSelected(
   }
 }
 
+/** Options of {@link resyncCluster}. */
+export interface ResyncOptions {
+  /** The clock `needsResync` is asked with, epoch ms. Default: now. */
+  nowMs?: number;
+  /**
+   * Publish every object, `needsResync` or not: the objects' own wake-ups may be lost (the embedded runtime's
+   * timers die with its process, so its first resync after a start asks for every object). Default false.
+   */
+  everyObject?: boolean;
+}
+
 /**
  * List every object of each controller's resource in `cluster` and publish a `Resync` request for each (of those
- * its `selects` takes, when it has one, and its `needsResync` keeps, when it has one: `objects` counts those).
+ * its `selects` takes, when it has one, and its `needsResync` keeps, when it has one and `everyObject` is not set:
+ * `objects` counts those).
  * @param controllers the registered controllers (lib/controllers `CONTROLLERS`)
- * @param nowMs the clock `needsResync` is asked with, epoch ms (default: now)
  * @throws KubeApiError when a list fails other than with 404; PublishError when entries could not be published
  */
 export async function resyncCluster(
@@ -67,8 +78,9 @@ export async function resyncCluster(
   publisher: EventPublisher,
   controllers: readonly Pick<WatchingController, 'kind' | 'resource' | 'selects' | 'needsResync'>[],
   log: Logger,
-  nowMs: number = Date.now(),
+  options: ResyncOptions = {},
 ): Promise<ResyncResult> {
+  const { nowMs = Date.now(), everyObject = false } = options;
   const requests: ReconcileRequest[] = [];
   const objects: Record<string, number> = {};
   const leftToWakeUp: Record<string, number> = {};
@@ -80,7 +92,7 @@ export async function resyncCluster(
       noteIdle(log, cluster, `${c.resource.plural}.${c.resource.group}`, `controller ${c.kind}`);
       continue;
     }
-    const { needsResync } = c;
+    const needsResync = everyObject ? undefined : c.needsResync;
     const named = listed.items.filter(
       (o) => o.metadata.name && (!c.resource.namespaced || o.metadata.namespace),
     );

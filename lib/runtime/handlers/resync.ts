@@ -62,6 +62,19 @@ export function resyncOrder(names: readonly string[], random: number): string[] 
 }
 
 /**
+ * The event of a resync that asks for every object, whatever a controller's `needsResync` says (lib/source/resync.ts
+ * `everyObject`): the embedded runtime's first round after a start, since its wake-up timers died with the last
+ * process. The scheduled rule's events (EventBridge's `Scheduled Event`) never carry it: on AWS the wake-ups are
+ * EventBridge Scheduler schedules and outlive any invocation.
+ */
+export const EVERY_OBJECT_RESYNC = { everyObject: true } as const;
+
+/** Whether `event` is {@link EVERY_OBJECT_RESYNC}. */
+function asksEveryObject(event: unknown): boolean {
+  return (event as { everyObject?: unknown } | null | undefined)?.everyObject === true;
+}
+
+/**
  * Build the handler for a runtime.
  * @param controllers whose objects to resync (default: the registry)
  * @param random where {@link resyncOrder} begins (default `Math.random`)
@@ -75,7 +88,7 @@ export function resyncHandler(
   random: () => number = Math.random,
 ) {
   return async (
-    _event?: unknown,
+    event?: unknown,
     context?: Context | Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>,
   ): Promise<ResyncSummary> => {
     if (context && 'functionName' in context) logger.addContext(context);
@@ -87,6 +100,7 @@ export function resyncHandler(
       const started = Date.now();
       const budget = context?.getRemainingTimeInMillis() ?? DEFAULT_BUDGET_MS;
       const startBy = started + budget - RESYNC_START_MARGIN_MS;
+      const everyObject = asksEveryObject(event);
       const endBy = started + budget - RESYNC_END_MARGIN_MS;
       const names = await runtime.clusterNames();
       const resynced = new Map<string, number>();
@@ -108,6 +122,7 @@ export function resyncHandler(
               publisher,
               controllers,
               logger,
+              { everyObject },
             );
             leftToWakeUp += Object.values(left).reduce((a, b) => a + b, 0);
             resynced.set(
@@ -150,6 +165,7 @@ export function resyncHandler(
         notReached: summary.notReached.length,
         notFinished: summary.notFinished,
         leftToWakeUp,
+        ...(everyObject ? { everyObject } : {}),
       });
       return summary;
     });

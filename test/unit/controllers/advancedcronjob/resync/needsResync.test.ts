@@ -123,7 +123,7 @@ test('the resync of a cluster publishes only the AdvancedCronJobs that need it, 
     },
     [advancedCronJobKind],
     silentLogger,
-    at('2026-12-06T10:01:30Z'),
+    { nowMs: at('2026-12-06T10:01:30Z') },
   );
   expect(published.map((r) => r.name)).toEqual(['new', 'missed']);
   expect(result.objects).toEqual({ 'apps.kruise.io/AdvancedCronJob': 2 });
