@@ -28,13 +28,22 @@ export const WAKE_UP_GRACE_MS = 120_000;
  *   by up to one scheduled time (a pass writes it before it creates the run's child, and the child's own change does
  *   not wake the object: no Job watch, as upstream), so the run after the one following `status.lastScheduleTime`
  *   (or the creation) is the first that tells a missed one.
- * False for every other: paused, an unparsable schedule, a schedule with nothing due, more than 100 missed times.
- * A `Forbid` AdvancedCronJob whose child outlasts two scheduled times looks overdue and is resynced, as before.
- * Pure.
+ * False for every other: paused, an unparsable schedule, a schedule with nothing due, more than 100 missed times,
+ * no spec or schedule. A `Forbid` AdvancedCronJob whose child outlasts two scheduled times looks overdue and is
+ * resynced, as before. An object these rules cannot read (a field of a type the CRD's schema refuses, which makes
+ * them throw) is resynced, as every object was before. Pure; never throws.
  * @param nowMs epoch ms
  */
 export function advancedCronJobNeedsResync(obj: JsonObject, nowMs: number): boolean {
-  const acj = obj as unknown as AdvancedCronJob;
+  try {
+    return overdueOrNew(obj as unknown as AdvancedCronJob, nowMs);
+  } catch {
+    // a shape the rules cannot read (the CRD's schema refuses it): resynced, as every object was before
+    return true;
+  }
+}
+
+function overdueOrNew(acj: AdvancedCronJob, nowMs: number): boolean {
   const spec = acj.spec as AdvancedCronJob['spec'] | undefined;
   if (spec === undefined || typeof spec.schedule !== 'string') return false;
   if (acj.status?.type === undefined) {
@@ -51,7 +60,7 @@ export function advancedCronJobNeedsResync(obj: JsonObject, nowMs: number): bool
     if (!(e instanceof CronParseError)) throw e;
     return false;
   }
-  const creationMs = Date.parse(acj.metadata.creationTimestamp ?? '') || 0;
+  const creationMs = Date.parse(acj.metadata?.creationTimestamp ?? '') || 0;
   const lastMs = Date.parse(acj.status.lastScheduleTime ?? '');
   const lastShown = Number.isNaN(lastMs) ? creationMs : lastMs;
   const maybeMade = schedule.next(lastShown);

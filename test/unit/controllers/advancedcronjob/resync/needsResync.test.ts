@@ -93,10 +93,17 @@ describe('advancedCronJobNeedsResync', () => {
     expect(advancedCronJobNeedsResync(o, at('2026-12-06T11:02:00Z'))).toBe(true);
   });
 
-  test('a malformed object (no spec, no schedule): never, and no throw', () => {
+  test('a malformed object: no spec or schedule, never; one the rules cannot read, resynced as before', () => {
     const now = at('2026-12-06T12:00:00Z');
     expect(advancedCronJobNeedsResync({ metadata: { name: 'x' } }, now)).toBe(false);
     expect(advancedCronJobNeedsResync({ metadata: { name: 'x' }, spec: { schedule: 5 } }, now)).toBe(false);
+    // a number where the CRD says string (its schema would refuse it): the validation throws on it
+    const unreadable = {
+      metadata: { name: 'x' },
+      spec: { schedule: '* * * * *', timeZone: 5, template: { jobTemplate: {} } },
+    };
+    expect(() => advancedCronJobNeedsResync(unreadable, now)).not.toThrow();
+    expect(advancedCronJobNeedsResync(unreadable, now)).toBe(true);
   });
 });
 
