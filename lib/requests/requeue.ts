@@ -139,12 +139,16 @@ export function requeueDetail(request: ReconcileRequest): ReconcileRequest {
   return canonicalRequest({ ...request, reason: 'Requeue' });
 }
 
-/** Whether `error` is the service's `code` (instanceof fails across duplicated SDK copies; the name is the code). */
+/**
+ * Whether `error` is the service's error `code` (the SDK class, or, across duplicated SDK copies where `instanceof`
+ * fails, an error named by that code; the literal, since a minifier may rename the class).
+ */
 function isServiceError(
   error: unknown,
   type: typeof ConflictException | typeof ResourceNotFoundException,
+  code: 'ConflictException' | 'ResourceNotFoundException',
 ): boolean {
-  return error instanceof type || (error as Error | undefined)?.name === type.name;
+  return error instanceof type || (error as Error | undefined)?.name === code;
 }
 
 /** The wake-up schedules' name prefix ({@link keyScheduleName}): `wake_<key>`, one per key. */
@@ -193,7 +197,7 @@ export function createSchedulerRequeue(options: SchedulerRequeueOptions): Requeu
       try {
         await client.send(command);
       } catch (error) {
-        if (!isServiceError(error, ConflictException)) throw error;
+        if (!isServiceError(error, ConflictException, 'ConflictException')) throw error;
       }
     },
     async wakeUpAfter(request, seconds, fromMs) {
@@ -204,12 +208,12 @@ export function createSchedulerRequeue(options: SchedulerRequeueOptions): Requeu
         await client.send(new UpdateScheduleCommand(body));
         return;
       } catch (error) {
-        if (!isServiceError(error, ResourceNotFoundException)) throw error;
+        if (!isServiceError(error, ResourceNotFoundException, 'ResourceNotFoundException')) throw error;
       }
       try {
         await client.send(new CreateScheduleCommand(body));
       } catch (error) {
-        if (!isServiceError(error, ConflictException)) throw error;
+        if (!isServiceError(error, ConflictException, 'ConflictException')) throw error;
         await client.send(new UpdateScheduleCommand(body));
       }
     },
@@ -219,7 +223,7 @@ export function createSchedulerRequeue(options: SchedulerRequeueOptions): Requeu
           new DeleteScheduleCommand({ Name: keyScheduleName(WAKE_UP_PREFIX, request), ...group }),
         );
       } catch (error) {
-        if (!isServiceError(error, ResourceNotFoundException)) throw error;
+        if (!isServiceError(error, ResourceNotFoundException, 'ResourceNotFoundException')) throw error;
       }
     },
   };

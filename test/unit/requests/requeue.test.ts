@@ -194,6 +194,32 @@ describe('createSchedulerRequeue: the wake-up, one schedule per key', () => {
     ]);
   });
 
+  it('knows the service errors by name too (another SDK copy: instanceof fails)', async () => {
+    const sent: string[] = [];
+    const answers = [
+      Object.assign(new Error('no such schedule'), { name: 'ResourceNotFoundException' }),
+      Object.assign(new Error('already there'), { name: 'ConflictException' }),
+      undefined,
+      Object.assign(new Error('gone'), { name: 'ResourceNotFoundException' }),
+    ];
+    const client = {
+      send: (command: { constructor: { name: string } }) => {
+        sent.push(command.constructor.name);
+        const answer = answers.shift();
+        return answer ? Promise.reject(answer) : Promise.resolve({});
+      },
+    } as unknown as SchedulerClient;
+    const requeue = createSchedulerRequeue({ client, eventBusArn: BUS_ARN, roleArn: ROLE_ARN });
+    await requeue.wakeUpAfter?.(acj, 60);
+    await requeue.cancelWakeUp?.(acj);
+    expect(sent).toEqual([
+      'UpdateScheduleCommand',
+      'CreateScheduleCommand',
+      'UpdateScheduleCommand',
+      'DeleteScheduleCommand',
+    ]);
+  });
+
   it('propagates any other error of the update', async () => {
     const { requeue } = await schedulerWith(() => ({
       status: 400,
