@@ -5,11 +5,12 @@
  * process — publishes it all the same.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { ReconcileRequest } from '../../../lib/requests/index.js';
+import type { EventPublisher } from '../../../lib/requests/index.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import { EVERY_OBJECT_RESYNC, resyncHandler } from '../../../lib/runtime/handlers/resync.js';
 import { advancedCronJobKind } from '../../../lib/controllers/advancedcronjob/kind.js';
 import { CapturingLogger } from '../support/capturingLogger.js';
+import { recordingPublisher } from '../support/recordingPublisher.js';
 
 const year = new Date().getUTCFullYear();
 /** A yearly AdvancedCronJob whose last run was this year's: its next is next year's, nothing is overdue. */
@@ -26,7 +27,7 @@ const yearly = {
   status: { type: 'Job', lastScheduleTime: `${year}-01-01T00:00:00Z` },
 };
 
-function runtime(published: ReconcileRequest[]): Runtime {
+function runtime(publisher: EventPublisher): Runtime {
   return {
     clusterNames: () => Promise.resolve(['c1']),
     cluster: (name: string) =>
@@ -34,20 +35,16 @@ function runtime(published: ReconcileRequest[]): Runtime {
         name,
         kube: { list: () => Promise.resolve({ items: [yearly], resourceVersion: '3' }) },
       }),
-    publisher: {
-      publish(requests: ReconcileRequest[]) {
-        published.push(...requests);
-        return Promise.resolve({ published: requests.length, calls: 1, retried: 0 });
-      },
-    },
+    publisher,
   } as unknown as Runtime;
 }
 
 describe('the resync and wake-ups', () => {
   it('a scheduled round leaves an AdvancedCronJob to its wake-up; an every-object round publishes it', async () => {
-    const published: ReconcileRequest[] = [];
+    const publisher = recordingPublisher();
+    const { published } = publisher;
     const logger = new CapturingLogger();
-    const run = resyncHandler(() => runtime(published), logger, [advancedCronJobKind]);
+    const run = resyncHandler(() => runtime(publisher), logger, [advancedCronJobKind]);
     const context = { awsRequestId: 'r', getRemainingTimeInMillis: () => 60_000 };
 
     expect(await run({ 'detail-type': 'Scheduled Event', detail: {} }, context)).toMatchObject({

@@ -11,8 +11,8 @@ import { containerLaunchPriorityKind } from '../../../lib/controllers/containerl
 import type { KubeObject } from '../../../lib/kube/resource.js';
 import type { KubeClient, Listed, ListOptions } from '../../../lib/kube/types.js';
 import { barrierEnv } from '../../../lib/podset/launchPriority.js';
-import type { ReconcileRequest } from '../../../lib/requests/index.js';
 import { resyncCluster } from '../../../lib/source/resync.js';
+import { recordingPublisher } from '../support/recordingPublisher.js';
 
 const waiting = (name: string): Pod => ({
   metadata: { name, namespace: 'ns', resourceVersion: '5' },
@@ -48,19 +48,9 @@ test('pods in pages of 500, only those waiting on their barrier published', asyn
       });
     },
   };
-  const published: ReconcileRequest[] = [];
-  const result = await resyncCluster(
-    'c1',
-    kube,
-    {
-      publish: (requests) => {
-        published.push(...requests);
-        return Promise.resolve({ published: requests.length, calls: 1, retried: 0 });
-      },
-    },
-    [containerLaunchPriorityKind],
-    silentLogger,
-  );
+  const publisher = recordingPublisher();
+  const { published } = publisher;
+  const result = await resyncCluster('c1', kube, publisher, [containerLaunchPriorityKind], silentLogger);
   expect(calls).toEqual([{ limit: 500 }, { limit: 500, continue: '500' }]);
   expect(published.map((r) => [r.kind, r.namespace, r.name, r.reason])).toEqual([
     ['core/Pod', 'ns', 'w-1', 'Resync'],
@@ -80,19 +70,9 @@ test('a controller without selects: one LIST of its resource, every object publi
       });
     },
   };
-  const published: ReconcileRequest[] = [];
-  await resyncCluster(
-    'c1',
-    kube,
-    {
-      publish: (requests) => {
-        published.push(...requests);
-        return Promise.resolve({ published: requests.length, calls: 1, retried: 0 });
-      },
-    },
-    [cloneSetKind],
-    silentLogger,
-  );
+  const publisher = recordingPublisher();
+  const { published } = publisher;
+  await resyncCluster('c1', kube, publisher, [cloneSetKind], silentLogger);
   expect(calls).toEqual([{}]);
   expect(published.map((r) => r.name)).toEqual(['web']);
 });

@@ -14,8 +14,8 @@ import {
 import type { AdvancedCronJob } from '../../../../../lib/controllers/advancedcronjob/api/types.js';
 import type { KubeObject } from '../../../../../lib/kube/resource.js';
 import type { KubeClient, Listed } from '../../../../../lib/kube/types.js';
-import type { ReconcileRequest } from '../../../../../lib/requests/index.js';
 import { resyncCluster } from '../../../../../lib/source/resync.js';
+import { recordingPublisher } from '../../../support/recordingPublisher.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -118,20 +118,11 @@ test('the resync of a cluster publishes only the AdvancedCronJobs that need it, 
     list: <T extends KubeObject>(): Promise<Listed<T>> =>
       Promise.resolve({ items: items as unknown as T[], resourceVersion: '1' }),
   };
-  const published: ReconcileRequest[] = [];
-  const result = await resyncCluster(
-    'c1',
-    kube,
-    {
-      publish: (requests) => {
-        published.push(...requests);
-        return Promise.resolve({ published: requests.length, calls: 1, retried: 0 });
-      },
-    },
-    [advancedCronJobKind],
-    silentLogger,
-    { nowMs: at('2026-12-06T10:01:30Z') },
-  );
+  const publisher = recordingPublisher();
+  const { published } = publisher;
+  const result = await resyncCluster('c1', kube, publisher, [advancedCronJobKind], silentLogger, {
+    nowMs: at('2026-12-06T10:01:30Z'),
+  });
   expect(published.map((r) => r.name)).toEqual(['new', 'missed']);
   expect(result.objects).toEqual({ 'apps.kruise.io/AdvancedCronJob': 2 });
   expect(result.leftToWakeUp).toEqual({ 'apps.kruise.io/AdvancedCronJob': 2 });
