@@ -10,12 +10,12 @@
 import { BatchV1Api, type V1Job } from '@kubernetes/client-node';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { AdvancedCronJob } from '../../../lib/controllers/advancedcronjob/api/types.js';
+import { ACJ_API, nextMinute } from '../support/advancedcronjob.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { startPipeline } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
 
 const ctx = useTestNamespace('acj');
-const ACJ_API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'advancedcronjobs' };
 const BCJ_API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'broadcastjobs' };
 let embedded: Embedded;
 let batch: BatchV1Api;
@@ -41,11 +41,6 @@ async function jobs(): Promise<V1Job[]> {
   return (await batch.listNamespacedJob({ namespace: ctx.namespace })).items.sort((a, b) =>
     (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
   );
-}
-
-/** The first whole minute strictly after `iso`, epoch seconds. */
-function nextMinute(iso: string): number {
-  return Math.floor(Date.parse(iso) / 60_000) * 60 + 60;
 }
 
 describe('AdvancedCronJob on the local control plane', () => {

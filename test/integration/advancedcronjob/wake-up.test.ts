@@ -11,12 +11,12 @@ import { LocalRequeueScheduler } from '../../../lib/emulator/index.js';
 import type { Embedded } from '../../../lib/local/embedded.js';
 import type { AdvancedCronJob } from '../../../lib/controllers/advancedcronjob/api/types.js';
 import { resyncHandler } from '../../../lib/runtime/handlers/resync.js';
+import { ACJ_API, everyMinuteJob, jobNames, nextMinute } from '../support/advancedcronjob.js';
 import { useTestNamespace } from '../support/cluster.js';
 import { CapturingLogger, E2E_CLUSTER, startPipeline } from '../support/pipeline.js';
 import { waitFor } from '../support/wait.js';
 
 const ctx = useTestNamespace('acj-wake');
-const ACJ_API = { group: 'apps.kruise.io', version: 'v1beta1', plural: 'advancedcronjobs' };
 const logger = new CapturingLogger();
 let embedded: Embedded;
 
@@ -43,36 +43,11 @@ function invocations(key: string, fromLine = 0): number[] {
     .map((l) => Date.parse(String(l.timestamp)));
 }
 
-async function jobNames(): Promise<string[]> {
-  const list = (await ctx.custom.listNamespacedCustomObject({
-    group: 'batch',
-    version: 'v1',
-    plural: 'jobs',
-    namespace: ctx.namespace,
-  })) as { items: { metadata: { name: string } }[] };
-  return list.items.map((j) => j.metadata.name).sort();
-}
-
 test('one wake-up per run, nothing between two runs (resyncs included), moved with the schedule, gone with the object', async () => {
   const created = (await ctx.custom.createNamespacedCustomObject({
     ...ACJ_API,
     namespace: ctx.namespace,
-    body: {
-      apiVersion: 'apps.kruise.io/v1beta1',
-      kind: 'AdvancedCronJob',
-      metadata: { name: 'tick', namespace: ctx.namespace },
-      spec: {
-        schedule: '*/1 * * * *',
-        successfulJobsHistoryLimit: 1,
-        template: {
-          jobTemplate: {
-            spec: {
-              template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } },
-            },
-          },
-        },
-      },
-    } satisfies AdvancedCronJob,
+    body: everyMinuteJob('tick'),
   })) as AdvancedCronJob;
   const objectKey = {
     cluster: E2E_CLUSTER,
@@ -81,11 +56,11 @@ test('one wake-up per run, nothing between two runs (resyncs included), moved wi
     name: 'tick',
   };
   const key = objectKeyText(objectKey);
-  const first = Math.floor(Date.parse(created.metadata.creationTimestamp ?? '') / 60_000) * 60_000 + 60_000;
+  const first = nextMinute(created.metadata.creationTimestamp ?? '') * 1000;
   const second = first + 60_000;
 
   await waitFor('the first run', 90_000, async () =>
-    (await jobNames()).includes(`tick-${first / 1000}`) ? true : undefined,
+    (await jobNames(ctx.custom, ctx.namespace)).includes(`tick-${first / 1000}`) ? true : undefined,
   );
   // the run's own invocations (the wake-up's, then the one its status write brings) are over within seconds
   await sleep(Math.max(0, first + 12_000 - Date.now()));
@@ -106,7 +81,7 @@ test('one wake-up per run, nothing between two runs (resyncs included), moved wi
   for (const line of resyncLines) expect(line.leftToWakeUp).toBeGreaterThanOrEqual(1);
 
   await waitFor('the second run', 75_000, async () =>
-    (await jobNames()).includes(`tick-${second / 1000}`) ? true : undefined,
+    (await jobNames(ctx.custom, ctx.namespace)).includes(`tick-${second / 1000}`) ? true : undefined,
   );
   const between = invocations(key, mark).filter((t) => t >= quietFrom && t < second);
   expect(between).toEqual([]);

@@ -25,6 +25,7 @@ import { startEmulatedAws, type EmulatedAws } from '../../../lib/emulator/aws/em
 import { findMotoPython } from '../../../lib/emulator/moto.js';
 import { clusterPathSecret } from '../../../lib/source/admissionSecret.js';
 import { stateDir } from '../../../infra/local/versions.js';
+import { ACJ_API, everyMinuteJob, jobNames, nextMinute } from '../support/advancedcronjob.js';
 import { useTestNamespace } from '../support/cluster.js';
 import {
   SEED_NAME,
@@ -203,44 +204,18 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
 
   test('an AdvancedCronJob keeps one EventBridge Scheduler schedule: moved to each run, fired again, deleted with it', async () => {
     const created = (await ctx.custom.createNamespacedCustomObject({
-      group: 'apps.kruise.io',
-      version: 'v1beta1',
-      plural: 'advancedcronjobs',
+      ...ACJ_API,
       namespace: ctx.namespace,
-      body: {
-        apiVersion: 'apps.kruise.io/v1beta1',
-        kind: 'AdvancedCronJob',
-        metadata: { name: 'acj-wake' },
-        spec: {
-          schedule: '*/1 * * * *',
-          successfulJobsHistoryLimit: 1,
-          template: {
-            jobTemplate: {
-              spec: {
-                template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } },
-              },
-            },
-          },
-        },
-      },
+      body: everyMinuteJob('acj-wake'),
     })) as { metadata: { creationTimestamp: string } };
-    const first = Math.floor(Date.parse(created.metadata.creationTimestamp) / 60_000) * 60 + 60;
+    const first = nextMinute(created.metadata.creationTimestamp);
     const wakes = () =>
       aws
         .schedulesFired()
         .filter((f) => f.name.startsWith('wake_') && (f.detail as { name?: string }).name === 'acj-wake');
-    const jobs = async () =>
-      (
-        (await ctx.custom.listNamespacedCustomObject({
-          group: 'batch',
-          version: 'v1',
-          plural: 'jobs',
-          namespace: ctx.namespace,
-        })) as { items: { metadata: { name: string } }[] }
-      ).items.map((j) => j.metadata.name);
     // the first wake-up fires in the first minute, the same schedule moved fires again in the next
     await waitFor('two runs, each woken by the same schedule', 170_000, async () => {
-      const names = await jobs();
+      const names = await jobNames(ctx.custom, ctx.namespace);
       return wakes().length >= 2 &&
         names.includes(`acj-wake-${first}`) &&
         names.includes(`acj-wake-${first + 60}`)
@@ -263,13 +238,7 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
           .Schedules ?? []
       ).map((x) => x.Name);
     expect(await listed()).toEqual(names);
-    await ctx.custom.deleteNamespacedCustomObject({
-      group: 'apps.kruise.io',
-      version: 'v1beta1',
-      plural: 'advancedcronjobs',
-      namespace: ctx.namespace,
-      name: 'acj-wake',
-    });
+    await ctx.custom.deleteNamespacedCustomObject({ ...ACJ_API, namespace: ctx.namespace, name: 'acj-wake' });
     await waitFor('the schedule deleted with the object', 40_000, async () =>
       (await listed()).length === 0 ? true : undefined,
     );
