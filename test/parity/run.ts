@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { ParityCluster, type ClusterState } from './cluster.js';
 import type { ParityKind } from './kind.js';
 import { NodeLedger, nodeState, taintsWith, taintsWithout } from './nodes.js';
+import { msUntilClockSecond } from './clockSecond.js';
 import { REPO_ROOT, type PodSelector, type Scenario, type Step } from './scenario.js';
 import { podUids, takeSnapshot, type Snapshot, type TimelinePeaks } from './snapshot.js';
 import { errorMessage } from '../../lib/core/errors.js';
@@ -213,6 +214,7 @@ async function applyStep(
   if ('resourceQuota' in step)
     return void (await cluster.putResourceQuota(namespace, QUOTA_NAME, step.resourceQuota.hard));
   if ('sleep' in step) return void (await sleep(step.sleep * 1000));
+  if ('clockSecond' in step) return void (await sleep(msUntilClockSecond(Date.now(), step.clockSecond)));
   if (!name) throw new ScenarioOrderError(`a step before the ${cluster.kind.kind} was created`);
   if ('patch' in step) return void (await cluster.patchObject(namespace, name, step.patch));
   if ('deleteObject' in step) return void (await cluster.deleteObject(namespace, name));

@@ -166,6 +166,18 @@ export const StepSchema = z.union([
   z.object({ cordonNode: NodeIndexSchema }).strict(),
   z.object({ uncordonNode: NodeIndexSchema }).strict(),
   z.object({ sleep: z.number().positive().max(120) }).strict(),
+  /**
+   * Waits until the wall clock's second within its minute is in [from, before) (./clockSecond.ts): at most 60 s, none
+   * when it already is. Before the create of an object whose schedule ticks on the minute.
+   */
+  z
+    .object({
+      clockSecond: z
+        .object({ from: z.number().int().min(0).max(59), before: z.number().int().min(1).max(60) })
+        .strict()
+        .refine((w) => w.from < w.before, { message: 'clockSecond: from must be below before' }),
+    })
+    .strict(),
   z.object({ checkpoint: z.string().regex(/^[a-z0-9-]+$/) }).strict(),
 ]);
 export type Step = z.infer<typeof StepSchema>;
@@ -210,6 +222,7 @@ const BEFORE_CREATION = new Set<string>([
   'scaleWorkload',
   'resourceQuota',
   'sleep',
+  'clockSecond',
   ...NODE_STEP_KEYS,
 ]);
 
