@@ -1,9 +1,10 @@
 /**
  * The `clockSecond` step: wait until the wall clock's second within its minute lies in a window. A scenario on an
  * every-minute schedule creates its object inside the window so that its ticks fall where its sleeps expect them,
- * whatever second the run reaches the step at: created in a minute's last second, the first tick comes before the
- * slower side's first pass (Kruiseless's local event pump polls every second) and that pass both writes the status and
- * makes the Job, where OpenKruise wrote the status a tick earlier (docs/parity.md#advancedcronjob).
+ * whatever second the run reaches the step at. Created a few seconds before a minute, the first tick can come before
+ * one side's first pass (on a loaded machine, or while a `kruiseless local` just started opens its watches), and that pass both
+ * writes the status and makes the Job: the status write brings another pass, which lists the Job, where the side
+ * that wrote its status before the tick shows none until the next one (docs/parity.md#advancedcronjob).
  */
 
 /** A window of seconds within a minute: `from` (inclusive, 0–59) to `before` (exclusive, 1–60, above `from`). */
