@@ -32,6 +32,8 @@ export const CLONESET_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'create', group: KRUISE, resource: 'imagepulljobs' },
   { verb: 'delete', group: KRUISE, resource: 'imagepulljobs' },
   { verb: 'list', group: KRUISE, resource: 'nodeimages', namespaced: false },
+  // the pods' nodes, for a scale-in under topologySpreadConstraints (./spreadNodes.ts)
+  { verb: 'get', resource: 'nodes', namespaced: false },
 ];
 
 /** The watch pump's and the resync's reads of CloneSets and what they own. */
@@ -125,6 +127,15 @@ export const CLONESET_CONTROLLER_RULES: readonly PolicyRule[] = [
     ],
   },
   { apiGroups: [KRUISE], resources: ['nodeimages'], verbs: ['list'] },
+  {
+    apiGroups: [''],
+    resources: ['nodes'],
+    verbs: ['get'],
+    comment: [
+      "Scale-in under the template's topologySpreadConstraints: the labels of the pods' nodes rank the victims, as",
+      "OpenKruise's spread-constraints ranker reads them.",
+    ],
+  },
 ];
 
 /**

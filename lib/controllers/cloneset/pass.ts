@@ -13,7 +13,7 @@ import { selectorString } from '../../api/selector.js';
 import { planCloneSet } from './plan/plan.js';
 import { isPrePullPod, LABEL_PREPULL_FOR } from './plan/index.js';
 import { isPodAvailable } from '../../podset/pods.js';
-import { DEFAULT_PLANNER_OPTIONS, type Plan, type PlannerOptions } from './plan/types.js';
+import { DEFAULT_PLANNER_OPTIONS, type NodeLabels, type Plan, type PlannerOptions } from './plan/types.js';
 import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
@@ -26,6 +26,7 @@ import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../
 import { executePlan, reportFailedWrite, type ExecuteContext, type ExecuteResult } from './execute.js';
 import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';
 import { withPubCheck } from './pubCheck.js';
+import { needsSpreadNodes, readSpreadNodeLabels } from './spreadNodes.js';
 import {
   isSatisfied,
   observeExpectations,
@@ -76,6 +77,12 @@ export interface World {
   prePullPods?: Pod[];
   /** Whether the cluster has a node agent (any NodeImage), read with the pre-pull pods. */
   nodeAgent?: boolean;
+  /**
+   * The labels of the pods' nodes, read only when a scale-in may rank pods by topology (./spreadNodes.ts
+   * `needsSpreadNodes`); `unreadNodes` those whose GET failed.
+   */
+  nodeLabels?: NodeLabels;
+  unreadNodes?: string[];
 }
 
 /**
@@ -173,13 +180,17 @@ export async function readWorld(
       : undefined,
     prePull ? anyExists(kube, RESOURCES.nodeimages) : undefined,
   ]);
+  const ownPods = ownedBy<Pod>(pods.items, uid).filter((p) => !isPrePullPod(p));
+  // after the pods: whether a scale-in can rank them by topology depends on how many there are
+  const spread = needsSpreadNodes(cloneSet, ownPods) ? await readSpreadNodeLabels(kube, ownPods) : undefined;
   return {
     cloneSet,
-    pods: ownedBy<Pod>(pods.items, uid).filter((p) => !isPrePullPod(p)),
+    pods: ownPods,
     pvcs: ownedBy<PersistentVolumeClaim>(pvcs.items, uid),
     revisions: revisions.items,
     ...(jobs ? { imagePullJobs: jobs.items } : {}),
     ...(prePulls ? { prePullPods: ownedBy<Pod>(prePulls.items, uid), nodeAgent: !!nodeAgent } : {}),
+    ...(spread ? { nodeLabels: spread.labels, unreadNodes: spread.unread } : {}),
   };
 }
 
@@ -253,6 +264,7 @@ export function planPass(
     revisions: world.revisions,
     ...(world.imagePullJobs ? { imagePullJobs: world.imagePullJobs } : {}),
     ...(world.prePullPods ? { prePullPods: world.prePullPods, nodeAgent: !!world.nodeAgent } : {}),
+    ...(world.nodeLabels ? { nodeLabels: world.nodeLabels } : {}),
     now: new Date(deps.clock()),
     newInstanceId: deps.newInstanceId ?? randomInstanceId,
     ...(deps.options ? { options: deps.options } : {}),
@@ -346,6 +358,10 @@ export async function runPass(
     await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
     return { gone: true, writes: 0, acted: false };
   }
+  if (world.unreadNodes?.length)
+    log.warn('nodes not read: their pods get no topology-spread rank at scale-in', {
+      nodes: world.unreadNodes,
+    });
   const observed = await observe(deps, lease, stored, world);
 
   const intent = await deps.ledger.get(key);

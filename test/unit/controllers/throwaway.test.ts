@@ -274,7 +274,7 @@ describe('a throwaway controller registered beside CloneSet', () => {
     );
     expect(labels(access.watcherDenied)).toContain('patch widgets.example.kruiseless.io');
     expect(labels(access.deniedToAll)).toContain('delete widgets.example.kruiseless.io');
-    expect(accessOf([cloneSet]).controller).toHaveLength(24);
+    expect(accessOf([cloneSet]).controller).toHaveLength(25);
     // and its ClusterRole rules in the generated manifest, after CloneSet's and before the shared Events rule
     const manifest = rbacManifest(BOTH);
     expect(manifest).toContain(

@@ -158,6 +158,7 @@ export function planCloneSet(input: PlanInput): Plan {
     now: input.now,
     options,
     newInstanceId: input.newInstanceId,
+    ...(input.nodeLabels ? { nodeLabels: input.nodeLabels } : {}),
   };
 
   const preDownload = planImagePullJobs(ctx, input.imagePullJobs);

@@ -19,6 +19,12 @@ import type { Action, PodRef } from '../../../podset/actions.js';
 import type { ImagePullJobPlan } from '../../../podset/predownload/imagePullJobs.js';
 
 /**
+ * Node labels by node name, for the topology-spread ranker (the planner reads no Node objects: the pass reads the pods'
+ * nodes and hands their labels in).
+ */
+export type NodeLabels = Record<string, Record<string, string>>;
+
+/**
  * Feature gates and controller flags that change CloneSet behaviour
  * (docs/behaviour/cloneset.md#feature-gates), with OpenKruise's production defaults in
  * {@link DEFAULT_PLANNER_OPTIONS}.
@@ -148,6 +154,12 @@ export interface PlanInput {
   prePullPods?: Pod[];
   /** Whether the cluster has a node agent (kruise-daemon's NodeImages exist); read with the pre-pull pods. */
   nodeAgent?: boolean;
+  /**
+   * Labels of the pods' nodes, by node name, for the scale-in ranking under `topologySpreadConstraints`
+   * (docs/behaviour/cloneset.md#scale-in-victims); read only when the template has constraints and more pods are
+   * active than `replicas` (../spreadNodes.ts). Undefined: the same-node ranking.
+   */
+  nodeLabels?: NodeLabels;
 }
 
 /**
@@ -323,6 +335,8 @@ export interface PhaseContext {
   now: Date;
   options: PlannerOptions;
   newInstanceId: () => string;
+  /** {@link PlanInput.nodeLabels}. */
+  nodeLabels?: NodeLabels;
 }
 
 /**

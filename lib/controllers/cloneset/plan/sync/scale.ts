@@ -194,6 +194,7 @@ export function planScale(ctx: PhaseContext): ScaleResult {
       diff.scaleDownNum,
       diff.scaleDownNumOldRevision,
       isUpdated,
+      ctx.nodeLabels,
     );
     const reason: DeleteReason = ctx.strategy.replicas === 0 ? 'ReplicasZero' : 'ScaleDown';
     return result(deletePodsActions(ctx, withinBudget(ctx, victims, diff.deleteReadyLimit), reason), events);

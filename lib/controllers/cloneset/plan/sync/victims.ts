@@ -15,10 +15,9 @@ import {
   type ActivePodsOrder,
   type Ranks,
 } from '../../../../podset/podOrder.js';
-import type { PhaseContext } from '../types.js';
+import type { NodeLabels, PhaseContext } from '../types.js';
 
-/** Node labels by node name, for the topology-spread ranker (the planner itself has no Node objects). */
-export type NodeLabels = Record<string, Record<string, string>>;
+export type { NodeLabels } from '../types.js';
 
 const HOSTNAME_KEY = 'kubernetes.io/hostname';
 

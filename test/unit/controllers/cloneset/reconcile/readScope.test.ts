@@ -5,36 +5,17 @@
  * recorded in order with their label selectors, through a wrapper that passes every call on to the recording API
  * server unchanged.
  */
-import type { KubeClient } from '../../../../../lib/kube/types.js';
 import { LABEL_INSTANCE_ID } from '../../../../../lib/api/keys.js';
 import type { Pod } from '../../../../../lib/api/types.js';
 import type { ReconcileReason } from '../../../../../lib/requests/index.js';
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import { readScopeFor } from '../../../../../lib/controllers/cloneset/pass.js';
 import { harness, NAMESPACE, REQUEST, seedCloneSet, type Harness } from './support/harness.js';
+import type { KubeClient } from '../../../../../lib/kube/types.js';
+import { recordingReads } from './support/recordingReads.js';
 
 const SELECTOR = 'app=cs-no-pvc-sample';
 const A = 'cs-no-pvc-sample-aaaaa';
-
-/** `kube` with every get recorded as `get <plural> <name>` and every list as `list <plural> <labelSelector>`. */
-function recordingReads(kube: KubeClient, reads: string[]): KubeClient {
-  return {
-    create: (resource, object) => kube.create(resource, object),
-    replace: (resource, object, options) => kube.replace(resource, object, options),
-    patch: (resource, ref, patch, options) => kube.patch(resource, ref, patch, options),
-    delete: (resource, ref, preconditions) => kube.delete(resource, ref, preconditions),
-    recordEvent: (resource, object, event, options) => kube.recordEvent(resource, object, event, options),
-    serverVersion: () => kube.serverVersion(),
-    get: (resource, ref) => {
-      reads.push(`get ${resource.plural} ${ref.name}`);
-      return kube.get(resource, ref);
-    },
-    list: (resource, options) => {
-      reads.push(`list ${resource.plural} ${options?.labelSelector ?? '(all)'}`);
-      return kube.list(resource, options);
-    },
-  };
-}
 
 /** A pod of another CloneSet in the same namespace (its own selector label, the instance-id label). */
 function foreignPod(i: number): Pod {
