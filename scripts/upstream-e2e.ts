@@ -10,8 +10,9 @@
  * `upstream-e2e <kind>: …` line per kind and the total line last. Each kind's report goes to
  * `<parity state dir>/upstream-e2e/<kind>/report.txt` too. Exit code 2 (one line) on an unknown kind or a failure.
  * Options: `--kind <kind>`, `--controller openkruise|kruiseless|both`, `--focus <regex>` (spec names),
- * `--skip <regex>` (spec names left out), `--gates <list>`. A full run (no --focus, no --skip) stores each controller's results, so a later run of one controller is
- * tabled with the other's last full run.
+ * `--skip <regex>` (spec names left out), `--gates <list>`, `--file <path>` (another spec file of OpenKruise's suite in
+ * place of the kind's, e.g. `test/e2e/apps/v1beta1/cloneset.go`). A full run (no --focus, --skip or --file) stores each
+ * controller's results, so a later run of one controller is tabled with the other's last full run.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -46,6 +47,7 @@ const opts = new Command('upstream-e2e')
   .option('--focus <regex>', 'only the specs whose name matches (ginkgo -focus)')
   .option('--skip <regex>', 'leave out the specs whose name matches (ginkgo -skip)')
   .option('--gates <list>', 'feature gates for both controllers', DEFAULT_GATES)
+  .option('--file <path>', "another spec file of OpenKruise's suite in place of the kind's (test/e2e/….go)")
   .parse(process.argv)
   .opts<{
     kind?: string;
@@ -53,10 +55,16 @@ const opts = new Command('upstream-e2e')
     focus?: string;
     skip?: string;
     gates: string;
+    file?: string;
   }>();
 
-/** A run narrowed by --focus or --skip: its files get a `-focus` suffix and it is not stored as a full run. */
-const narrowed = Boolean(opts.focus ?? opts.skip);
+if (opts.file !== undefined && (!/^test\/e2e\/[\w/.-]+\.go$/.test(opts.file) || opts.file.includes('..'))) {
+  console.error(`upstream-e2e: --file "${opts.file}" is not a spec file of the suite (test/e2e/<path>.go)`);
+  process.exit(2);
+}
+
+/** A run narrowed by --focus, --skip or --file: its files get a `-focus` suffix and it is not stored as a full run. */
+const narrowed = Boolean(opts.focus ?? opts.skip ?? opts.file);
 
 /** Where one kind's reports, logs and table go. */
 const outDir = (kind: ParityKind): string => path.join(kruiselessStateDir(), 'upstream-e2e', kind.name);
@@ -94,7 +102,7 @@ async function runOn(
     const results = await runUpstreamE2e({
       binary,
       kubeconfig: side.kubeconfig,
-      focusFiles: specs.focusFiles,
+      focusFiles: specFiles(kind),
       focus: opts.focus ?? specs.focus,
       skip: opts.skip,
       reportFile: path.join(outDir(kind), `${name}${suffix}.json`),
@@ -114,6 +122,11 @@ async function runOn(
 function specsOf(kind: ParityKind): NonNullable<ParityKind['upstreamE2e']> {
   if (!kind.upstreamE2e) throw new Error(`${kind.name} has no OpenKruise e2e specs`);
   return kind.upstreamE2e;
+}
+
+/** The spec files a run of `kind` runs: `--file`, else the kind's own. @throws as {@link specsOf} */
+function specFiles(kind: ParityKind): string[] {
+  return opts.file !== undefined ? [opts.file] : specsOf(kind).focusFiles;
 }
 
 /** The last full run of `name` for `kind`, when one was stored. */
@@ -141,7 +154,7 @@ async function runKind(
     }
   }
   const lines = [
-    `OpenKruise e2e suite, ${kind.name} (${specsOf(kind).focusFiles.join(', ')}), gates ${opts.gates}${opts.focus ? `, focus ${opts.focus}` : ''}${opts.skip ? `, skip ${opts.skip}` : ''}`,
+    `OpenKruise e2e suite, ${kind.name} (${specFiles(kind).join(', ')}), gates ${opts.gates}${opts.focus ? `, focus ${opts.focus}` : ''}${opts.skip ? `, skip ${opts.skip}` : ''}`,
     ...renderUpstreamE2eTable(runs),
     ...notes,
     upstreamE2eSummary(runs),
