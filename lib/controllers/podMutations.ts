@@ -11,13 +11,14 @@ import { launchPriorityPodStep } from './containerlaunchpriority/podWebhook.js';
 import { kubePubMutationReads, pubPodSteps } from './podunavailablebudget/podMutation.js';
 import type { PubSettings } from './podunavailablebudget/settings.js';
 import { kubePodInjectionReads, sidecarSetPodSteps } from './sidecarset/podWebhook.js';
+import type { SidecarSetSettings } from './sidecarset/settings.js';
 import { kubeWorkloadSpreadWebhookDeps, workloadSpreadPodStep } from './workloadspread/podWebhook.js';
 import type { WorkloadSpreadSettings } from './workloadspread/settings.js';
 
 /**
  * The pod mutating steps over the cluster's client.
  * @param settings controller name → its parsed settings (the WorkloadSpread gate under `workloadspread`, the PUB gates
- *   under `podunavailablebudget`)
+ *   under `podunavailablebudget`, the SidecarSet ones under `sidecarset`)
  */
 export function podMutationSteps(
   kube: Pick<KubeClient, 'get' | 'list' | 'replace' | 'serverResources' | 'getScale'>,
@@ -25,7 +26,12 @@ export function podMutationSteps(
 ): PodMutationStep[] {
   const ws = (settings.workloadspread ?? {}) as WorkloadSpreadSettings;
   const pub = (settings.podunavailablebudget ?? {}) as PubSettings;
-  const sidecarSet = sidecarSetPodSteps(kubePodInjectionReads(kube));
+  const sidecarSet = sidecarSetPodSteps(
+    kubePodInjectionReads(kube),
+    undefined,
+    Math.random,
+    (settings.sidecarset ?? {}) as SidecarSetSettings,
+  );
   const pubSteps = pubPodSteps(kubePubMutationReads(kube), pub);
   return [
     // the injection's and the PUB step's reads overlap WorkloadSpread's (round trips fewer per pod CREATE); each

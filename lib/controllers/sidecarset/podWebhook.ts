@@ -27,6 +27,7 @@ import {
 } from './api/keys.js';
 import { NAMESPACE_RESOURCE, SIDECARSET_RESOURCE } from './api/resource.js';
 import type { SidecarSet } from './api/types.js';
+import type { SidecarSetSettings } from './settings.js';
 import { SidecarInjectionError } from './plan/errors.js';
 import { injectSidecars } from './plan/inject.js';
 import { isActivePod, matchingSidecarSets } from './plan/match.js';
@@ -141,6 +142,7 @@ export interface SidecarSetPodSteps {
  * from one request to the next: steps built once (`kruiseless local`) read afresh for each pod.
  * @param now the `updateTimestamp` written into the hash annotations (default: the time of each call)
  * @param random the draw of a `Partial` injection policy with a percent partition, in [0, 1) (default `Math.random`)
+ * @param settings the SidecarSet controller's settings (gate `EnableSortSidecarContainerByName`)
  * @returns steps whose `inject` refuses with code 500 a pod OpenKruise refuses (SidecarInjectionError; a
  *   ResourcesPolicyError with OpenKruise's own message, e.g. `no containers match the regex pattern "^app$"`) and when a
  *   read fails (as OpenKruise's `admission.Errored(500)`: the API server then refuses the pod, failurePolicy does not
@@ -150,6 +152,7 @@ export function sidecarSetPodSteps(
   reads: PodInjectionReads,
   now?: Date,
   random: () => number = Math.random,
+  settings: SidecarSetSettings = {},
 ): SidecarSetPodSteps {
   const started = new WeakMap<PodMutationContext, Promise<InjectionInputs>>();
   const inputs = (context: PodMutationContext): Promise<InjectionInputs> => {
@@ -194,6 +197,7 @@ export function sidecarSetPodSteps(
           namespaceLabels,
           sidecarSets: injected,
           now: now ?? new Date(),
+          ...(settings.sortSidecarContainersByName ? { sortContainersByName: true } : {}),
         });
         return { pod: result.pod };
       } catch (e) {

@@ -52,6 +52,11 @@ export interface InjectionInput {
   sidecarSets: readonly SidecarSet[];
   /** The time written as each entry's `updateTimestamp`. */
   now: Date;
+  /**
+   * Gate `EnableSortSidecarContainerByName` (default false): the containers to inject (not the init containers,
+   * which are always sorted) in name order, stably, before they are placed; else in SidecarSet then declaration order.
+   */
+  sortContainersByName?: boolean;
 }
 
 /** The pod to store and what happened. */
@@ -122,9 +127,11 @@ function volumesUsed(sidecar: SidecarContainer, volumes: ReadonlyMap<string, Vol
  * A container or init container with a `resourcesPolicy` gets the `resources` it computes from the pod's own
  * containers (./resourcesPolicy.ts, upstream's `applyResourcesPolicy`), before anything else of it is injected.
  *
+ * Under gate `EnableSortSidecarContainerByName` the containers too are sorted by name before they are placed (upstream's
+ * stable sort in `sidecarsetMutatingPod`).
+ *
  * Not done here: `injectionStrategy.revision` (the pod webhook reads the pinned revision and passes the SidecarSet as
- * it recorded it, ./pinnedRevision.ts), the gate `EnableSortSidecarContainerByName` (off by
- * default upstream); a canary's base is left out by `matchingSidecarSets`. A SidecarSet stored
+ * it recorded it, ./pinnedRevision.ts); a canary's base is left out by `matchingSidecarSets`. A SidecarSet stored
  * without the hash annotations (Kruiseless's SidecarSet webhook was not called) is defaulted and hashed here first.
  * @throws SidecarInjectionError for what OpenKruise refuses: an invalid selector, unreadable hash annotations on the
  *   pod, a metadata merge patch that is not JSON
@@ -229,7 +236,12 @@ export function injectSidecars(input: InjectionInput): InjectionResult {
   );
   const newInit = mergeContainers(pod.spec.initContainers ?? [], sortedInit);
   if (newInit.length > 0) pod.spec.initContainers = newInit;
-  pod.spec.containers = mergeContainers(pod.spec.containers, containers);
+  const ordered = input.sortContainersByName
+    ? [...containers].sort((a, b) =>
+        a.container.name < b.container.name ? -1 : a.container.name > b.container.name ? 1 : 0,
+      )
+    : containers;
+  pod.spec.containers = mergeContainers(pod.spec.containers, ordered);
   const newVolumes = mergeVolumes(pod.spec.volumes ?? [], volumes);
   if (newVolumes.length > 0) pod.spec.volumes = newVolumes;
   const newSecrets = mergeSecrets((pod.spec.imagePullSecrets ?? []) as { name?: string }[], secrets);

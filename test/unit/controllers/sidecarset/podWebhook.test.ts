@@ -11,6 +11,10 @@ import {
 } from '../../../../lib/controllers/sidecarset/podWebhook.js';
 import { parseHashAnnotation } from '../../../../lib/controllers/sidecarset/plan/annotations.js';
 import { newSidecarSetRevision } from '../../../../lib/controllers/sidecarset/plan/revision.js';
+import {
+  SIDECARSET_SETTINGS,
+  type SidecarSetSettings,
+} from '../../../../lib/controllers/sidecarset/settings.js';
 
 const NOW = new Date('2026-01-02T03:04:05Z');
 const log: SidecarSet = mutateSidecarSet({
@@ -381,5 +385,36 @@ describe("sidecarSetPodSteps: the injection's reads started early, per request",
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
+  });
+});
+
+describe('sidecarSetPodSteps under gate EnableSortSidecarContainerByName', () => {
+  const two: SidecarSet = mutateSidecarSet({
+    metadata: { name: 'two' },
+    spec: {
+      selector: { matchLabels: { app: 'web' } },
+      containers: [
+        { name: 'zz-proxy', image: 'envoy:1' },
+        { name: 'aa-agent', image: 'agent:1' },
+      ],
+    },
+  });
+  const names = async (settings: SidecarSetSettings) => {
+    const steps = sidecarSetPodSteps(reads([two]), NOW, Math.random, settings);
+    const answer = await answerPodMutationReview(review({ object: pod() }), [steps.inject]);
+    return (patched(pod(), answer).spec as { containers: { name: string }[] }).containers.map((c) => c.name);
+  };
+
+  it('the settings parser reads the gate (alpha, off by default)', () => {
+    expect(
+      SIDECARSET_SETTINGS.parse({ featureGates: 'EnableSortSidecarContainerByName=true', flags: {} })
+        .settings,
+    ).toEqual({ sortSidecarContainersByName: true });
+    expect(SIDECARSET_SETTINGS.parse({ featureGates: '', flags: {} }).settings).toEqual({});
+  });
+
+  it('injects in name order with the gate, in declaration order without it', async () => {
+    expect(await names({ sortSidecarContainersByName: true })).toEqual(['aa-agent', 'zz-proxy', 'main']);
+    expect(await names({})).toEqual(['zz-proxy', 'aa-agent', 'main']);
   });
 });

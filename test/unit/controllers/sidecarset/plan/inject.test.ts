@@ -147,6 +147,36 @@ describe('SidecarSet injection at pod creation (OpenKruise sidecarsetMutatingPod
     expect(out.pod.metadata.annotations!['kruise.io/sidecarset-injected-list']).toBe('a-cluster,z-ns');
   });
 
+  it('gate EnableSortSidecarContainerByName: the containers are placed in name order, stably (upstream sort.SliceStable)', () => {
+    const sets = [
+      sidecarSet('a-cluster', {
+        selector: { matchLabels: { app: 'web' } },
+        containers: [
+          { name: 'c2', image: 'c:2' },
+          { name: 'c1', image: 'c:1', podInjectPolicy: 'AfterAppContainer' },
+        ],
+      }),
+      sidecarSet('z-ns', {
+        selector: { matchLabels: { app: 'web' } },
+        namespace: 'ns1',
+        containers: [
+          { name: 'n2', image: 'n:2', podInjectPolicy: 'AfterAppContainer' },
+          { name: 'b1', image: 'b:1' },
+        ],
+      }),
+    ];
+    const names = (sortContainersByName: boolean) =>
+      injectSidecars({
+        pod: pod(),
+        namespaceLabels: NS_LABELS,
+        sidecarSets: sets,
+        now: NOW,
+        sortContainersByName,
+      }).pod.spec.containers.map((c) => c.name);
+    expect(names(false)).toEqual(['b1', 'c2', 'main', 'n2', 'c1']);
+    expect(names(true)).toEqual(['b1', 'c2', 'main', 'c1', 'n2']);
+  });
+
   it('a sidecar named like a pod container replaces it in place', () => {
     const s = sidecarSet('s', {
       selector: { matchLabels: { app: 'web' } },
