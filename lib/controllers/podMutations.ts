@@ -26,12 +26,8 @@ export function podMutationSteps(
 ): PodMutationStep[] {
   const ws = (settings.workloadspread ?? {}) as WorkloadSpreadSettings;
   const pub = (settings.podunavailablebudget ?? {}) as PubSettings;
-  const sidecarSet = sidecarSetPodSteps(
-    kubePodInjectionReads(kube),
-    undefined,
-    Math.random,
-    (settings.sidecarset ?? {}) as SidecarSetSettings,
-  );
+  const sc = (settings.sidecarset ?? {}) as SidecarSetSettings;
+  const sidecarSet = sidecarSetPodSteps(kubePodInjectionReads(kube), undefined, Math.random, sc);
   const pubSteps = pubPodSteps(kubePubMutationReads(kube), pub);
   return [
     // the injection's and the PUB step's reads overlap WorkloadSpread's (round trips fewer per pod CREATE); each
