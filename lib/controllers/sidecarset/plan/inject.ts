@@ -101,6 +101,11 @@ function prepareSidecar(sidecar: SidecarContainer, pod: Pod): Container {
   return c;
 }
 
+/** Injected containers by name, as Go compares strings (a stable sort keeps equal names in their order). */
+function byContainerName(a: Injected, b: Injected): number {
+  return a.container.name < b.container.name ? -1 : a.container.name > b.container.name ? 1 : 0;
+}
+
 /** Volumes of `sidecarSet.spec.volumes` a container mounts or uses as a device, in mount order. */
 function volumesUsed(sidecar: SidecarContainer, volumes: ReadonlyMap<string, Volume>): Volume[] {
   const names = [
@@ -231,16 +236,10 @@ export function injectSidecars(input: InjectionInput): InjectionResult {
     return { pod, changed: true, sidecarSets: names };
   }
 
-  const sortedInit = [...initContainers].sort((a, b) =>
-    a.container.name < b.container.name ? -1 : a.container.name > b.container.name ? 1 : 0,
-  );
+  const sortedInit = [...initContainers].sort(byContainerName);
   const newInit = mergeContainers(pod.spec.initContainers ?? [], sortedInit);
   if (newInit.length > 0) pod.spec.initContainers = newInit;
-  const ordered = input.sortContainersByName
-    ? [...containers].sort((a, b) =>
-        a.container.name < b.container.name ? -1 : a.container.name > b.container.name ? 1 : 0,
-      )
-    : containers;
+  const ordered = input.sortContainersByName ? [...containers].sort(byContainerName) : containers;
   pod.spec.containers = mergeContainers(pod.spec.containers, ordered);
   const newVolumes = mergeVolumes(pod.spec.volumes ?? [], volumes);
   if (newVolumes.length > 0) pod.spec.volumes = newVolumes;
