@@ -23,6 +23,7 @@ export type GoRootType =
   | 'v1.PodTemplateSpec'
   | 'v1.PersistentVolumeClaim'
   | 'v1alpha1.CloneSetSpec'
+  | 'v1beta1.CloneSetSpec'
   | 'v1beta1.DaemonSetSpec'
   | 'v1beta1.BroadcastJobSpec'
   | 'v1beta1.AdvancedCronJobSpec'

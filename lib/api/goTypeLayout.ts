@@ -3,7 +3,7 @@
  *
  * The Go layout of the types OpenKruise v1.9.0's webhooks and controllers decode workloads into, and of every type
  * they reach: Kubernetes v1.32 (k8s.io/api v0.32.10) `core/v1` `PodTemplateSpec` and `PersistentVolumeClaim`, and
- * OpenKruise's `v1alpha1` `CloneSetSpec` and `v1beta1` `StatefulSetSpec`, `DaemonSetSpec`, `BroadcastJobSpec` and
+ * OpenKruise's `v1alpha1` `CloneSetSpec` and `v1beta1` `CloneSetSpec`, `StatefulSetSpec`, `DaemonSetSpec`, `BroadcastJobSpec` and
  * `AdvancedCronJobSpec` (the versions the mutators take). Per Go type (as `reflect.Type.String()` names it) its kind,
  * element and key types, and for a struct its fields in declaration order with their JSON names (`inline`: embedded,
  * its fields read from the same JSON object; neither: not decoded from JSON) and whether the tag says `omitempty`.
@@ -128,6 +128,7 @@ export const GO_TYPE_LAYOUT: Readonly<Record<string, GoTypeLayout>> = {
   '*v1beta1.ImagePullJobNodeSelector': { kind: 'ptr', elem: 'v1beta1.ImagePullJobNodeSelector' },
   '*v1beta1.ImagePullJobPodSelector': { kind: 'ptr', elem: 'v1beta1.ImagePullJobPodSelector' },
   '*v1beta1.PullPolicy': { kind: 'ptr', elem: 'v1beta1.PullPolicy' },
+  '*v1beta1.RollingUpdateCloneSetStrategy': { kind: 'ptr', elem: 'v1beta1.RollingUpdateCloneSetStrategy' },
   '*v1beta1.RollingUpdateDaemonSet': { kind: 'ptr', elem: 'v1beta1.RollingUpdateDaemonSet' },
   '*v1beta1.RollingUpdateStatefulSetStrategy': {
     kind: 'ptr',
@@ -1877,6 +1878,59 @@ export const GO_TYPE_LAYOUT: Readonly<Record<string, GoTypeLayout>> = {
       { name: 'Spec', type: 'v1beta1.BroadcastJobSpec', json: 'spec', omitempty: true },
     ],
   },
+  'v1beta1.CloneSetPodUpdateStrategyType': { kind: 'string' },
+  'v1beta1.CloneSetScaleStrategy': {
+    kind: 'struct',
+    fields: [
+      { name: 'PodsToDelete', type: '[]string', json: 'podsToDelete', omitempty: true },
+      { name: 'MaxUnavailable', type: '*intstr.IntOrString', json: 'maxUnavailable', omitempty: true },
+      { name: 'EnablePVCReuse', type: 'bool', json: 'enablePVCReuse', omitempty: true },
+      { name: 'ExcludePreparingDelete', type: 'bool', json: 'excludePreparingDelete', omitempty: true },
+    ],
+  },
+  'v1beta1.CloneSetSpec': {
+    kind: 'struct',
+    fields: [
+      { name: 'Replicas', type: '*int32', json: 'replicas', omitempty: true },
+      { name: 'Selector', type: '*v1.LabelSelector', json: 'selector' },
+      { name: 'Template', type: 'v1.PodTemplateSpec', json: 'template' },
+      {
+        name: 'VolumeClaimTemplates',
+        type: '[]v1.PersistentVolumeClaim',
+        json: 'volumeClaimTemplates',
+        omitempty: true,
+      },
+      {
+        name: 'ScaleStrategy',
+        type: 'v1beta1.CloneSetScaleStrategy',
+        json: 'scaleStrategy',
+        omitempty: true,
+      },
+      {
+        name: 'UpdateStrategy',
+        type: 'v1beta1.CloneSetUpdateStrategy',
+        json: 'updateStrategy',
+        omitempty: true,
+      },
+      { name: 'RevisionHistoryLimit', type: '*int32', json: 'revisionHistoryLimit', omitempty: true },
+      { name: 'MinReadySeconds', type: 'int32', json: 'minReadySeconds', omitempty: true },
+      { name: 'Lifecycle', type: '*pub.Lifecycle', json: 'lifecycle', omitempty: true },
+      { name: 'ProgressDeadlineSeconds', type: '*int32', json: 'progressDeadlineSeconds', omitempty: true },
+    ],
+  },
+  'v1beta1.CloneSetUpdateStrategy': {
+    kind: 'struct',
+    fields: [
+      { name: 'Type', type: 'v1beta1.CloneSetUpdateStrategyType', json: 'type', omitempty: true },
+      {
+        name: 'RollingUpdate',
+        type: '*v1beta1.RollingUpdateCloneSetStrategy',
+        json: 'rollingUpdate',
+        omitempty: true,
+      },
+    ],
+  },
+  'v1beta1.CloneSetUpdateStrategyType': { kind: 'string' },
   'v1beta1.CompletionPolicy': {
     kind: 'struct',
     fields: [
@@ -1999,6 +2053,39 @@ export const GO_TYPE_LAYOUT: Readonly<Record<string, GoTypeLayout>> = {
     fields: [
       { name: 'TimeoutSeconds', type: '*int32', json: 'timeoutSeconds', omitempty: true },
       { name: 'BackoffLimit', type: '*int32', json: 'backoffLimit', omitempty: true },
+    ],
+  },
+  'v1beta1.RollingUpdateCloneSetStrategy': {
+    kind: 'struct',
+    fields: [
+      { name: 'Partition', type: '*intstr.IntOrString', json: 'partition', omitempty: true },
+      { name: 'MaxUnavailable', type: '*intstr.IntOrString', json: 'maxUnavailable', omitempty: true },
+      { name: 'MaxSurge', type: '*intstr.IntOrString', json: 'maxSurge', omitempty: true },
+      {
+        name: 'PodUpdatePolicy',
+        type: 'v1beta1.CloneSetPodUpdateStrategyType',
+        json: 'podUpdatePolicy',
+        omitempty: true,
+      },
+      { name: 'Paused', type: 'bool', json: 'paused', omitempty: true },
+      {
+        name: 'PriorityStrategy',
+        type: '*pub.UpdatePriorityStrategy',
+        json: 'priorityStrategy',
+        omitempty: true,
+      },
+      {
+        name: 'ScatterStrategy',
+        type: 'v1beta1.UpdateScatterStrategy',
+        json: 'scatterStrategy',
+        omitempty: true,
+      },
+      {
+        name: 'InPlaceUpdateStrategy',
+        type: '*pub.InPlaceUpdateStrategy',
+        json: 'inPlaceUpdateStrategy',
+        omitempty: true,
+      },
     ],
   },
   'v1beta1.RollingUpdateDaemonSet': {
@@ -2144,6 +2231,14 @@ export const GO_TYPE_LAYOUT: Readonly<Record<string, GoTypeLayout>> = {
         json: 'priorityStrategy',
         omitempty: true,
       },
+    ],
+  },
+  'v1beta1.UpdateScatterStrategy': { kind: 'slice', elem: 'v1beta1.UpdateScatterTerm' },
+  'v1beta1.UpdateScatterTerm': {
+    kind: 'struct',
+    fields: [
+      { name: 'Key', type: 'string', json: 'key' },
+      { name: 'Value', type: 'string', json: 'value' },
     ],
   },
   'v1beta1.VolumeClaimUpdateStrategy': {

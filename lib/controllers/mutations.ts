@@ -1,6 +1,7 @@
 /**
  * The mutators the admission webhook's `/mutate` answers with (lib/api/admission/mutation.ts): the defaulting
- * OpenKruise's mutating webhooks store, one per resource, under the deployment's gates: CloneSet's, Advanced
+ * OpenKruise's mutating webhooks store, one per resource (CloneSet's two: one per served version), under the
+ * deployment's gates: CloneSet's, Advanced
  * StatefulSet's, SidecarSet's (defaults and the hash annotations pods are injected with), Advanced DaemonSet's,
  * BroadcastJob's and AdvancedCronJob's.
  */
@@ -9,7 +10,7 @@ import { advancedCronJobMutator } from './advancedcronjob/api/mutation.js';
 import type { AdvancedCronJobSettings } from './advancedcronjob/settings.js';
 import { broadcastJobMutator } from './broadcastjob/api/mutation.js';
 import type { BroadcastJobSettings } from './broadcastjob/settings.js';
-import { cloneSetMutator } from './cloneset/api/mutation.js';
+import { cloneSetMutator, cloneSetV1beta1Mutator } from './cloneset/api/mutation.js';
 import type { CloneSetSettings } from './cloneset/settings.js';
 import { daemonSetMutator } from './daemonset/api/mutation.js';
 import { sidecarSetMutator } from './sidecarset/api/mutation.js';
@@ -28,6 +29,9 @@ export function admissionMutators(settings: Readonly<Record<string, unknown>> = 
   const acj = (settings.advancedcronjob ?? {}) as AdvancedCronJobSettings;
   return [
     cloneSetMutator(cs.templateNoDefaults !== undefined ? { templateNoDefaults: cs.templateNoDefaults } : {}),
+    cloneSetV1beta1Mutator(
+      cs.templateNoDefaults !== undefined ? { templateNoDefaults: cs.templateNoDefaults } : {},
+    ),
     statefulSetMutator({
       ...(sts.templateNoDefaults !== undefined ? { templateNoDefaults: sts.templateNoDefaults } : {}),
       ...(sts.statefulSetAutoDeletePVC !== undefined

@@ -91,10 +91,23 @@ export function podMutatingWebhook(url: string, caPem?: string, namespaceSelecto
   };
 }
 
+/** The mutators by group and resource, in first-seen order: the first of each and the versions of all of them. */
+function byResource(mutators: readonly Mutator[]): [Mutator, string[]][] {
+  const out = new Map<string, [Mutator, string[]]>();
+  for (const m of mutators) {
+    const key = `${m.group}/${m.resource}`;
+    const seen = out.get(key);
+    if (seen) seen[1].push(m.version);
+    else out.set(key, [m, [m.version]]);
+  }
+  return [...out.values()];
+}
+
 /**
- * The admissionregistration.k8s.io/v1 MutatingWebhookConfiguration: one webhook per mutator, named
- * `<resource>.<group>.kruiseless.io`, for its group/version/resource's CREATE and UPDATE (no subresource), with
- * `matchPolicy: Equivalent` (a write through another served version is converted to the mutator's first); and with
+ * The admissionregistration.k8s.io/v1 MutatingWebhookConfiguration: one webhook per resource, named
+ * `<resource>.<group>.kruiseless.io`, for the versions its mutators take (each request goes to the mutator of its own
+ * version, as OpenKruise's CloneSet webhook takes v1alpha1 and v1beta1), CREATE and UPDATE (no subresource), with
+ * `matchPolicy: Equivalent` (a write through another served version is converted to the first of them); and with
  * `target.podUrl` the pod webhook ({@link podMutatingWebhook}).
  */
 export function mutatingWebhookConfiguration(
@@ -109,7 +122,7 @@ export function mutatingWebhookConfiguration(
       labels: { 'app.kubernetes.io/name': 'kruiseless', 'app.kubernetes.io/component': 'defaulting' },
     },
     webhooks: [
-      ...mutators.map((m) => ({
+      ...byResource(mutators).map(([m, versions]) => ({
         name: `${m.resource}.${m.group}.kruiseless.io`,
         admissionReviewVersions: ['v1'],
         sideEffects: 'None',
@@ -125,7 +138,7 @@ export function mutatingWebhookConfiguration(
         rules: [
           {
             apiGroups: [m.group],
-            apiVersions: [m.version],
+            apiVersions: versions,
             operations: ['CREATE', 'UPDATE'],
             resources: [m.resource],
             scope: m.namespaced === false ? 'Cluster' : 'Namespaced',

@@ -5,6 +5,7 @@
  */
 import { defaultClaimTemplateInPlace, defaultPodTemplate } from '../../../api/podTemplateDefaults.js';
 import type { CloneSet, CloneSetUpdateStrategy } from '../../../api/types.js';
+import type { CloneSetV1beta1, RollingUpdateCloneSetStrategy } from '../../../api/v1beta1.js';
 
 /** `updateStrategy.maxUnavailable` default (docs/behaviour/cloneset.md#api-fields). */
 export const DEFAULT_MAX_UNAVAILABLE = '20%';
@@ -46,6 +47,47 @@ export function applyDefaults(cs: CloneSet, options: { templateNoDefaults?: bool
   us.partition ??= 0;
   us.maxUnavailable ??= DEFAULT_MAX_UNAVAILABLE;
   us.maxSurge ??= 0;
+  spec.updateStrategy = us;
+  return out;
+}
+
+/**
+ * Returns a NEW v1beta1 CloneSet with the values OpenKruise v1.9.0's defaulting webhook stores for a v1beta1 request
+ * (`SetDefaultsCloneSetV1beta1` in `apis/apps/defaults/v1beta1.go`); the input is not modified and fields already set
+ * are kept: `replicas` 1, `revisionHistoryLimit` 10, `updateStrategy.type` `RollingUpdate`, and for that type a
+ * `rollingUpdate` with `podUpdatePolicy` `ReCreate`, `inPlaceUpdateStrategy` `{}` for the in-place policies,
+ * `partition` 0, `maxUnavailable` `"20%"`, `maxSurge` 0 (an `OnDelete` strategy gets none of these). The templates
+ * get the same defaults as {@link applyDefaults} gives a v1alpha1 CloneSet, unless `templateNoDefaults`.
+ * `scaleStrategy.enablePVCReuse` is left to the CRD's own default, as upstream leaves it.
+ * @param options.templateNoDefaults skip the pod-template and claim-template defaults (default false)
+ */
+export function applyV1beta1Defaults(
+  cs: CloneSetV1beta1,
+  options: { templateNoDefaults?: boolean } = {},
+): CloneSetV1beta1 {
+  const out: CloneSetV1beta1 = structuredClone(cs);
+  const spec = out.spec;
+  if (!options.templateNoDefaults) {
+    if (spec.template) spec.template = defaultPodTemplate(spec.template);
+    for (const claim of spec.volumeClaimTemplates ?? []) defaultClaimTemplateInPlace(claim);
+  }
+  spec.replicas ??= 1;
+  spec.revisionHistoryLimit ??= DEFAULT_REVISION_HISTORY_LIMIT;
+  const us = spec.updateStrategy ?? {};
+  if (!us.type) us.type = 'RollingUpdate';
+  if (us.type === 'RollingUpdate') {
+    const ru: RollingUpdateCloneSetStrategy = us.rollingUpdate ?? {};
+    if (!ru.podUpdatePolicy) ru.podUpdatePolicy = 'ReCreate';
+    if (
+      (ru.podUpdatePolicy === 'InPlaceIfPossible' || ru.podUpdatePolicy === 'InPlaceOnly') &&
+      !ru.inPlaceUpdateStrategy
+    )
+      ru.inPlaceUpdateStrategy = {};
+    ru.partition ??= 0;
+    ru.maxUnavailable ??= DEFAULT_MAX_UNAVAILABLE;
+    ru.maxSurge ??= 0;
+    us.rollingUpdate = ru;
+  }
   spec.updateStrategy = us;
   return out;
 }

@@ -13,7 +13,8 @@
 import type { Mutator } from '../../../api/admission/mutation.js';
 import { goDefaultingMutator } from '../../../api/admission/templateDefaulting.js';
 import { isJsonObject, type CloneSet, type JsonObject } from '../../../api/types.js';
-import { applyDefaults } from './defaults.js';
+import type { CloneSetV1beta1 } from '../../../api/v1beta1.js';
+import { applyDefaults, applyV1beta1Defaults } from './defaults.js';
 import { CLONESET_RESOURCE } from './resource.js';
 
 /** Options of {@link cloneSetMutator}. */
@@ -56,6 +57,30 @@ export function cloneSetMutator(options: CloneSetMutatorOptions = {}): Mutator {
       templateDefaults: (cs) => applyDefaults(cs),
       clearsStatus: false,
       readBack: v1alpha1ReadBack,
+    },
+    options.templateNoDefaults,
+  );
+}
+
+/**
+ * The CloneSet mutator for requests in `v1beta1` (OpenKruise's `mcloneset.kb.io` takes both versions and defaults each
+ * as its own: the `v1beta1` branch of `Handle`): {@link applyV1beta1Defaults} on the object as sent, the templates only
+ * on a CREATE or a template change and never under gate `TemplateNoDefaults`, stored as the Go round trip of
+ * `v1beta1.CloneSetSpec` writes it. Without it a `v1beta1` request reached only the `v1alpha1` mutator through the API
+ * server's conversion, whose defaults the conversion marker then hid (`rollingUpdate` without `maxUnavailable`), and
+ * the CRD's `v1beta1` rule refused the object.
+ * @param options the gates that change the defaults (absent ones take OpenKruise v1.9.0's defaults)
+ */
+export function cloneSetV1beta1Mutator(options: CloneSetMutatorOptions = {}): Mutator {
+  return goDefaultingMutator<CloneSetV1beta1>(
+    {
+      group: CLONESET_RESOURCE.group,
+      version: 'v1beta1',
+      resource: CLONESET_RESOURCE.plural,
+      specType: 'v1beta1.CloneSetSpec',
+      specDefaults: (cs) => applyV1beta1Defaults(cs, { templateNoDefaults: true }),
+      templateDefaults: (cs) => applyV1beta1Defaults(cs),
+      clearsStatus: false,
     },
     options.templateNoDefaults,
   );

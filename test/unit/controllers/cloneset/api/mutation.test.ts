@@ -4,7 +4,13 @@
  * patch when the defaults change nothing, else the Go round trip's shape).
  */
 import { describe, expect, it } from '@jest/globals';
-import { cloneSetMutator } from '../../../../../lib/controllers/cloneset/api/mutation.js';
+import { handleMutationReview } from '../../../../../lib/api/admission/mutation.js';
+import { mutatingWebhookConfiguration } from '../../../../../lib/api/admission/webhookConfiguration.js';
+import {
+  cloneSetMutator,
+  cloneSetV1beta1Mutator,
+} from '../../../../../lib/controllers/cloneset/api/mutation.js';
+import { admissionMutators } from '../../../../../lib/controllers/mutations.js';
 import type { JsonObject } from '../../../../../lib/api/types.js';
 
 const cloneSet = (spec: JsonObject = {}): JsonObject => ({
@@ -169,5 +175,103 @@ describe('cloneSetMutator', () => {
     const before = structuredClone(object);
     cloneSetMutator().mutate({ operation: 'CREATE', object });
     expect(object).toEqual(before);
+  });
+});
+
+/**
+ * The v1beta1 branch of `mcloneset.kb.io` (`SetDefaultsCloneSetV1beta1`): OpenKruise's own v1beta1 e2e specs create
+ * `rollingUpdate: {podUpdatePolicy: ReCreate}` and expect `maxUnavailable` 20% stored; before this mutator the request
+ * reached only the v1alpha1 one through conversion, and the CRD's v1beta1 rule refused all 16 such specs
+ * (`maxUnavailable and maxSurge should not both be less than 1`).
+ */
+describe('cloneSetV1beta1Mutator', () => {
+  const beta = (updateStrategy?: JsonObject): JsonObject => ({
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'CloneSet',
+    metadata: { name: 'part', namespace: 'ns' },
+    spec: {
+      selector: { matchLabels: { app: 'part' } },
+      template: {
+        metadata: { labels: { app: 'part' } },
+        spec: { containers: [{ name: 'main', image: 'nginx:1.18-alpine' }] },
+      },
+      ...(updateStrategy ? { updateStrategy } : {}),
+    },
+  });
+  const strategyOf = (o: JsonObject) => (o.spec as JsonObject).updateStrategy;
+
+  it('fills rollingUpdate as OpenKruise v1.9.0 stores it, with replicas, history limit and the template defaults', () => {
+    const out = cloneSetV1beta1Mutator().mutate({
+      operation: 'CREATE',
+      object: beta({ type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'ReCreate' } }),
+    });
+    expect(out.spec).toEqual({
+      replicas: 1,
+      selector: { matchLabels: { app: 'part' } },
+      template: storedTemplate('nginx:1.18-alpine'),
+      scaleStrategy: {},
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { partition: 0, maxUnavailable: '20%', maxSurge: 0, podUpdatePolicy: 'ReCreate' },
+      },
+      revisionHistoryLimit: 10,
+    });
+  });
+
+  it('no strategy: RollingUpdate with ReCreate; an in-place policy gets its empty inPlaceUpdateStrategy', () => {
+    expect(strategyOf(cloneSetV1beta1Mutator().mutate({ operation: 'CREATE', object: beta() }))).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { partition: 0, maxUnavailable: '20%', maxSurge: 0, podUpdatePolicy: 'ReCreate' },
+    });
+    const inPlace = cloneSetV1beta1Mutator().mutate({
+      operation: 'CREATE',
+      object: beta({ rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: 2 } }),
+    });
+    // a pointer to an empty struct is not empty to Go's omitempty: the `{}` is stored
+    expect(strategyOf(inPlace)).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: {
+        partition: 0,
+        maxUnavailable: 2,
+        maxSurge: 0,
+        podUpdatePolicy: 'InPlaceIfPossible',
+        inPlaceUpdateStrategy: {},
+      },
+    });
+  });
+
+  it('OnDelete gets no rolling fields', () => {
+    expect(
+      strategyOf(
+        cloneSetV1beta1Mutator().mutate({ operation: 'CREATE', object: beta({ type: 'OnDelete' }) }),
+      ),
+    ).toEqual({ type: 'OnDelete' });
+  });
+
+  it('is registered beside the v1alpha1 one: one webhook for both versions, each request to its own mutator', () => {
+    const mutators = admissionMutators();
+    const config = mutatingWebhookConfiguration({ name: 'x', url: 'https://h/mutate' }, mutators) as {
+      webhooks: { name: string; rules: { apiVersions: string[] }[] }[];
+    };
+    const clonesets = config.webhooks.filter((w) => w.name === 'clonesets.apps.kruise.io.kruiseless.io');
+    expect(clonesets.map((w) => w.rules.map((r) => r.apiVersions))).toEqual([[['v1alpha1', 'v1beta1']]]);
+    const review = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'u-1',
+        resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'clonesets' },
+        operation: 'CREATE',
+        object: beta({ type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'ReCreate' } }),
+      },
+    });
+    const { review: answer } = handleMutationReview(review, mutators);
+    const ops = JSON.parse(Buffer.from(answer.response.patch ?? '', 'base64').toString()) as {
+      path: string;
+      value?: unknown;
+    }[];
+    expect(ops).toContainEqual(
+      expect.objectContaining({ path: '/spec/updateStrategy/rollingUpdate/maxUnavailable', value: '20%' }),
+    );
   });
 });

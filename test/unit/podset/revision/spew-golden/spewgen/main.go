@@ -94,6 +94,7 @@ var roots = map[string]interface{}{
 	"v1.PodTemplateSpec":          v1.PodTemplateSpec{},
 	"v1.PersistentVolumeClaim":    v1.PersistentVolumeClaim{},
 	"v1alpha1.CloneSetSpec":       appsv1alpha1.CloneSetSpec{},
+	"v1beta1.CloneSetSpec":        appsv1beta1.CloneSetSpec{},
 	"v1beta1.DaemonSetSpec":       appsv1beta1.DaemonSetSpec{},
 	"v1beta1.BroadcastJobSpec":    appsv1beta1.BroadcastJobSpec{},
 	"v1beta1.AdvancedCronJobSpec": appsv1beta1.AdvancedCronJobSpec{},
