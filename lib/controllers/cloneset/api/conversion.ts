@@ -135,6 +135,27 @@ export function convertCloneSet(cs: JsonObject, from: CloneSetVersion, to: Clone
   return withAnnotation(out, markerOn(to), JSON.stringify(marker));
 }
 
+/**
+ * Whether the CloneSet as stored (v1alpha1), read as v1beta1 — the version OpenKruise's controller reads — has
+ * `scaleStrategy.excludePreparingDelete`, which OpenKruise's v1alpha1 spells as a label and does not carry back from
+ * v1beta1: a v1beta1 write keeps it only in this converter's marker, which {@link convertCloneSet} honours while the
+ * strategy it recorded is unchanged. Never throws: a marker that cannot be read counts as none (the label still
+ * counts, read by the caller).
+ * @param stored the CloneSet as the API server stores it (before in-memory defaults, which the marker does not know)
+ */
+export function v1beta1ExcludesPreparingDelete(stored: JsonObject): boolean {
+  const meta = isJsonObject(stored.metadata) ? stored.metadata : {};
+  if (!isJsonObject(meta.annotations) || meta.annotations[ANNOTATION_CLONESET_V1BETA1_FIELDS] === undefined)
+    return false;
+  try {
+    const beta = convertCloneSet(stored, 'v1alpha1', 'v1beta1');
+    const spec = isJsonObject(beta.spec) ? beta.spec : {};
+    return isJsonObject(spec.scaleStrategy) && spec.scaleStrategy.excludePreparingDelete === true;
+  } catch {
+    return false;
+  }
+}
+
 /** The CloneSet converter of lib/controllers/conversions.ts. */
 export const cloneSetConverter: CrdConverter = {
   group: GROUP,

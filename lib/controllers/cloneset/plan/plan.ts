@@ -8,9 +8,10 @@
  * when they allow acting.
  */
 import { checkCloneSet } from '../api/check.js';
+import { v1beta1ExcludesPreparingDelete } from '../api/conversion.js';
 import { describeFieldErrors, type FieldError } from '../../../api/errors.js';
 import { EventReason, GROUP, KIND } from '../../../api/keys.js';
-import type { CloneSet, CloneSetCondition, CloneSetStatus, Pod } from '../../../api/types.js';
+import type { CloneSet, CloneSetCondition, CloneSetStatus, JsonObject, Pod } from '../../../api/types.js';
 import { emptyDiff } from './sync/diff.js';
 import { calculateStatus } from './status.js';
 import { metaTime } from '../../../api/time.js';
@@ -146,7 +147,12 @@ export function planCloneSet(input: PlanInput): Plan {
   const pods = claim.claimed;
 
   const revisions = computeRevisions(cs, input.revisions);
-  const strategy = resolveStrategy(cs, options);
+  // OpenKruise's controller reads v1beta1, where a v1beta1 write's excludePreparingDelete lives on
+  const strategy = resolveStrategy(
+    cs,
+    options,
+    v1beta1ExcludesPreparingDelete(input.cloneSet as unknown as JsonObject),
+  );
   const ctx: PhaseContext = {
     cloneSet: cs,
     strategy,

@@ -24,9 +24,15 @@ const UNLIMITED = MAX_INT32;
  * 0 and is reported in `partitionError`.
  * @param cs a CloneSet with defaults applied (docs/behaviour/cloneset.md#defaults)
  * @param options feature gates and flags (only `scalingExcludePreparingDelete` is read)
+ * @param v1beta1ExcludePreparingDelete the stored object's v1beta1 `scaleStrategy.excludePreparingDelete`
+ *   (../api/conversion.ts `v1beta1ExcludesPreparingDelete`), which counts as the v1alpha1 label does
  * @returns counts in pods; never throws
  */
-export function resolveStrategy(cs: CloneSet, options: PlannerOptions): StrategyNumbers {
+export function resolveStrategy(
+  cs: CloneSet,
+  options: PlannerOptions,
+  v1beta1ExcludePreparingDelete = false,
+): StrategyNumbers {
   const replicas = cs.spec.replicas ?? 1;
   const us = cs.spec.updateStrategy ?? {};
   const updateType = us.type ?? 'ReCreate';
@@ -59,7 +65,8 @@ export function resolveStrategy(cs: CloneSet, options: PlannerOptions): Strategy
   );
   const excludePreparingDelete =
     options.scalingExcludePreparingDelete ||
-    cs.metadata.labels?.[LABEL_SCALING_EXCLUDE_PREPARING_DELETE] === 'true';
+    cs.metadata.labels?.[LABEL_SCALING_EXCLUDE_PREPARING_DELETE] === 'true' ||
+    v1beta1ExcludePreparingDelete;
   const expectedUpdatedReplicas = !rollingUpdate ? replicas : partitionError ? 0 : replicas - partition;
 
   return {

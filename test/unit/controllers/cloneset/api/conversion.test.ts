@@ -6,7 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { JsonObject, JsonValue } from '../../../../../lib/api/types.js';
-import type { CloneSetSpec, CloneSetStatus, CloneSetUpdateStrategy } from '../../../../../lib/api/types.js';
+import type {
+  CloneSet,
+  CloneSetSpec,
+  CloneSetStatus,
+  CloneSetUpdateStrategy,
+} from '../../../../../lib/api/types.js';
 import type {
   CloneSetScaleStrategyV1beta1,
   CloneSetSpecV1beta1,
@@ -20,7 +25,11 @@ import {
   ANNOTATION_CLONESET_V1BETA1_FIELDS,
   cloneSetConverter,
   convertCloneSet,
+  v1beta1ExcludesPreparingDelete,
 } from '../../../../../lib/controllers/cloneset/api/conversion.js';
+import { applyDefaults } from '../../../../../lib/controllers/cloneset/api/defaults.js';
+import { resolveStrategy } from '../../../../../lib/controllers/cloneset/plan/strategy.js';
+import { DEFAULT_PLANNER_OPTIONS } from '../../../../../lib/controllers/cloneset/plan/types.js';
 import { CRD_CONVERTERS } from '../../../../../lib/controllers/conversions.js';
 
 const EXCLUDE = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
@@ -492,5 +501,60 @@ describe('the converter', () => {
     });
     const down = handleConversionReview(review('apps.kruise.io/v1alpha1', alphaAsBeta()), CRD_CONVERTERS);
     expect(down.review.response?.convertedObjects).toEqual([alpha()]);
+  });
+});
+
+/**
+ * OpenKruise's controller reads v1beta1, whose `scaleStrategy.excludePreparingDelete` its v1alpha1 spells as a label
+ * and does not carry back: a CloneSet written through v1beta1 with the field kept it only in the marker, and
+ * Kruiseless's controller (reading v1alpha1) ignored it — OpenKruise's v1beta1 e2e spec `specific scale down with
+ * lifecycle and then scale up, when scalingExcludePreparingDelete is enabled` failed on Kruiseless alone.
+ */
+describe('v1beta1ExcludesPreparingDelete: the v1beta1 field as the controller reads it', () => {
+  const beta = (scaleStrategy: JsonObject): JsonObject => ({
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'CloneSet',
+    metadata: { name: 'x', namespace: 'ns' },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'x' } },
+      template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      scaleStrategy,
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { podUpdatePolicy: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 },
+      },
+    },
+  });
+  const stored = (scaleStrategy: JsonObject) => convertCloneSet(beta(scaleStrategy), 'v1beta1', 'v1alpha1');
+
+  it('true for a v1beta1 write with the field, false without it', () => {
+    expect(v1beta1ExcludesPreparingDelete(stored({ excludePreparingDelete: true }))).toBe(true);
+    expect(v1beta1ExcludesPreparingDelete(stored({}))).toBe(false);
+  });
+
+  it('false once the strategy recorded in the marker was changed through v1alpha1 (the marker no longer holds)', () => {
+    const alpha = stored({ excludePreparingDelete: true });
+    const edited = {
+      ...alpha,
+      spec: { ...(alpha.spec as JsonObject), updateStrategy: { type: 'InPlaceIfPossible', partition: 1 } },
+    };
+    expect(v1beta1ExcludesPreparingDelete(edited)).toBe(false);
+  });
+
+  it('false, never a throw, for a marker that is not the converter’s JSON', () => {
+    const alpha = stored({ excludePreparingDelete: true });
+    const meta = alpha.metadata as JsonObject;
+    const broken = {
+      ...alpha,
+      metadata: { ...meta, annotations: { [ANNOTATION_CLONESET_V1BETA1_FIELDS]: '{not json' } },
+    };
+    expect(v1beta1ExcludesPreparingDelete(broken)).toBe(false);
+  });
+
+  it('counts as the label in the resolved strategy', () => {
+    const cs = applyDefaults(stored({ excludePreparingDelete: true }) as unknown as CloneSet);
+    expect(resolveStrategy(cs, DEFAULT_PLANNER_OPTIONS).excludePreparingDelete).toBe(false);
+    expect(resolveStrategy(cs, DEFAULT_PLANNER_OPTIONS, true).excludePreparingDelete).toBe(true);
   });
 });
