@@ -302,7 +302,10 @@ export interface StrategyNumbers {
   paused: boolean;
   /** `ReCreate`, `InPlaceIfPossible`, `InPlaceOnly` or `OnDelete`. */
   updateType: 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly' | 'OnDelete';
-  /** excludePreparingDelete: CloneSet label or the global flag (docs/behaviour/cloneset.md#api-fields). */
+  /**
+   * excludePreparingDelete: the CloneSet label, the global flag, or the v1beta1 field of a v1beta1 write
+   * (docs/behaviour/cloneset.md#api-fields).
+   */
   excludePreparingDelete: boolean;
   /**
    * expectedUpdatedReplicas = R − P (R without a rolling-update block); 0 when the partition is invalid
