@@ -4,13 +4,50 @@
  * reconciler re-applies them so that objects created before the CRD defaults existed behave the same).
  */
 import { defaultClaimTemplateInPlace, defaultPodTemplate } from '../../../api/podTemplateDefaults.js';
-import type { CloneSet, CloneSetUpdateStrategy } from '../../../api/types.js';
+import type { CloneSet, CloneSetUpdateStrategy, IntOrString } from '../../../api/types.js';
 import type { CloneSetV1beta1, RollingUpdateCloneSetStrategy } from '../../../api/v1beta1.js';
 
 /** `updateStrategy.maxUnavailable` default (docs/behaviour/cloneset.md#api-fields). */
 export const DEFAULT_MAX_UNAVAILABLE = '20%';
 /** `revisionHistoryLimit` default (docs/behaviour/cloneset.md#api-fields). */
 export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
+
+/**
+ * What both versions' defaults give alike, in place on `spec`: the templates' defaults (unless
+ * `templateNoDefaults`), `replicas` 1 and `revisionHistoryLimit` 10.
+ */
+function defaultSharedFields(
+  spec: CloneSet['spec'] | CloneSetV1beta1['spec'],
+  templateNoDefaults: boolean | undefined,
+): void {
+  if (!templateNoDefaults) {
+    if (spec.template) spec.template = defaultPodTemplate(spec.template);
+    for (const claim of spec.volumeClaimTemplates ?? []) defaultClaimTemplateInPlace(claim);
+  }
+  spec.replicas ??= 1;
+  spec.revisionHistoryLimit ??= DEFAULT_REVISION_HISTORY_LIMIT;
+}
+
+/**
+ * The rolling fields both versions default alike, in place on the block that holds them (v1alpha1's
+ * `updateStrategy`, v1beta1's `rollingUpdate`): `inPlaceUpdateStrategy` `{}` for an in-place `policy`, `partition` 0,
+ * `maxUnavailable` `"20%"`, `maxSurge` 0.
+ */
+function defaultRollingFields(
+  block: {
+    partition?: IntOrString;
+    maxUnavailable?: IntOrString;
+    maxSurge?: IntOrString;
+    inPlaceUpdateStrategy?: object;
+  },
+  policy: string,
+): void {
+  if ((policy === 'InPlaceIfPossible' || policy === 'InPlaceOnly') && !block.inPlaceUpdateStrategy)
+    block.inPlaceUpdateStrategy = {};
+  block.partition ??= 0;
+  block.maxUnavailable ??= DEFAULT_MAX_UNAVAILABLE;
+  block.maxSurge ??= 0;
+}
 
 /**
  * Returns a NEW CloneSet with the defaulting webhook's values filled in
@@ -33,20 +70,10 @@ export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 export function applyDefaults(cs: CloneSet, options: { templateNoDefaults?: boolean } = {}): CloneSet {
   const out: CloneSet = structuredClone(cs);
   const spec = out.spec;
-  if (!options.templateNoDefaults) {
-    if (spec.template) spec.template = defaultPodTemplate(spec.template);
-    for (const claim of spec.volumeClaimTemplates ?? []) defaultClaimTemplateInPlace(claim);
-  }
-  spec.replicas ??= 1;
-  spec.revisionHistoryLimit ??= DEFAULT_REVISION_HISTORY_LIMIT;
+  defaultSharedFields(spec, options.templateNoDefaults);
   const us: CloneSetUpdateStrategy = spec.updateStrategy ?? {};
   if (!us.type) us.type = 'ReCreate';
-  if ((us.type === 'InPlaceIfPossible' || us.type === 'InPlaceOnly') && !us.inPlaceUpdateStrategy) {
-    us.inPlaceUpdateStrategy = {};
-  }
-  us.partition ??= 0;
-  us.maxUnavailable ??= DEFAULT_MAX_UNAVAILABLE;
-  us.maxSurge ??= 0;
+  defaultRollingFields(us, us.type);
   spec.updateStrategy = us;
   return out;
 }
@@ -67,25 +94,13 @@ export function applyV1beta1Defaults(
 ): CloneSetV1beta1 {
   const out: CloneSetV1beta1 = structuredClone(cs);
   const spec = out.spec;
-  if (!options.templateNoDefaults) {
-    if (spec.template) spec.template = defaultPodTemplate(spec.template);
-    for (const claim of spec.volumeClaimTemplates ?? []) defaultClaimTemplateInPlace(claim);
-  }
-  spec.replicas ??= 1;
-  spec.revisionHistoryLimit ??= DEFAULT_REVISION_HISTORY_LIMIT;
+  defaultSharedFields(spec, options.templateNoDefaults);
   const us = spec.updateStrategy ?? {};
   if (!us.type) us.type = 'RollingUpdate';
   if (us.type === 'RollingUpdate') {
     const ru: RollingUpdateCloneSetStrategy = us.rollingUpdate ?? {};
     if (!ru.podUpdatePolicy) ru.podUpdatePolicy = 'ReCreate';
-    if (
-      (ru.podUpdatePolicy === 'InPlaceIfPossible' || ru.podUpdatePolicy === 'InPlaceOnly') &&
-      !ru.inPlaceUpdateStrategy
-    )
-      ru.inPlaceUpdateStrategy = {};
-    ru.partition ??= 0;
-    ru.maxUnavailable ??= DEFAULT_MAX_UNAVAILABLE;
-    ru.maxSurge ??= 0;
+    defaultRollingFields(ru, ru.podUpdatePolicy);
     us.rollingUpdate = ru;
   }
   spec.updateStrategy = us;
