@@ -26,7 +26,7 @@ import type { Expectations, ExpectationStore, Lease, ScaleDownLedger } from '../
 import { executePlan, reportFailedWrite, type ExecuteContext, type ExecuteResult } from './execute.js';
 import { finishScaleDown, intentIsCurrent } from './finishScaleDown.js';
 import { withPubCheck } from './pubCheck.js';
-import { needsSpreadNodes, readSpreadNodeLabels } from './spreadNodes.js';
+import { spreadNodesFor } from './spreadNodes.js';
 import {
   isSatisfied,
   observeExpectations,
@@ -79,7 +79,7 @@ export interface World {
   nodeAgent?: boolean;
   /**
    * The labels of the pods' nodes, read only when a scale-in may rank pods by topology (./spreadNodes.ts
-   * `needsSpreadNodes`); `unreadNodes` those whose GET failed.
+   * `spreadNodesFor`); `unreadNodes` those whose GET failed.
    */
   nodeLabels?: NodeLabels;
   unreadNodes?: string[];
@@ -181,8 +181,8 @@ export async function readWorld(
     prePull ? anyExists(kube, RESOURCES.nodeimages) : undefined,
   ]);
   const ownPods = ownedBy<Pod>(pods.items, uid).filter((p) => !isPrePullPod(p));
-  // after the pods: whether a scale-in can rank them by topology depends on how many there are
-  const spread = needsSpreadNodes(cloneSet, ownPods) ? await readSpreadNodeLabels(kube, ownPods) : undefined;
+  // after the pods: whether a scale-in can rank them by topology depends on how many are active
+  const spread = await spreadNodesFor(kube, cloneSet, ownPods);
   return {
     cloneSet,
     pods: ownPods,

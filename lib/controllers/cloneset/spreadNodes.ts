@@ -27,20 +27,6 @@ export interface SpreadNodes {
 }
 
 /**
- * Whether a pass may rank pods for a scale-in by topology: the template has `topologySpreadConstraints` and the
- * CloneSet has more active pods than `spec.replicas` (1 when unset, as the defaults), which every scale-in needs.
- * @param pods the pods the pass listed (any state)
- */
-export function needsSpreadNodes(cloneSet: CloneSet, pods: readonly Pod[]): boolean {
-  if ((cloneSet.spec.template.spec.topologySpreadConstraints ?? []).length === 0) return false;
-  const uid = cloneSet.metadata.uid ?? '';
-  const active = pods.filter(
-    (p) => isPodActive(p) && (p.metadata.ownerReferences ?? []).some((r) => r.uid === uid),
-  ).length;
-  return active > (cloneSet.spec.replicas ?? 1);
-}
-
-/**
  * The labels of every node one of `pods` is bound to (`spec.nodeName`), one GET per node, at most
  * {@link NODE_READS_IN_FLIGHT} at a time; unscheduled pods need none.
  * @returns the labels read and the nodes that could not be (never rejects; an error other than an API one is
@@ -65,4 +51,21 @@ export async function readSpreadNodeLabels(
     else unread.push(name);
   });
   return { labels, unread };
+}
+
+/**
+ * The labels of the nodes the CloneSet's active pods run on when a scale-in may rank them by topology — the template
+ * has `topologySpreadConstraints` and more pods are active than `spec.replicas` (1 when unset, as the defaults), which
+ * every scale-in needs — else undefined (no read at all, the usual case).
+ * @param ownPods the pods the pass listed that the CloneSet owns (any state: only the active ones count and are read for)
+ * @returns as {@link readSpreadNodeLabels}; never rejects
+ */
+export async function spreadNodesFor(
+  kube: Pick<KubeClient, 'get'>,
+  cloneSet: CloneSet,
+  ownPods: readonly Pod[],
+): Promise<SpreadNodes | undefined> {
+  if ((cloneSet.spec.template.spec.topologySpreadConstraints ?? []).length === 0) return undefined;
+  const active = ownPods.filter(isPodActive);
+  return active.length > (cloneSet.spec.replicas ?? 1) ? readSpreadNodeLabels(kube, active) : undefined;
 }
