@@ -109,12 +109,14 @@ export class ParityCluster {
   }
 
   /**
-   * Creates the scenario's object from a manifest in `namespace`; a cluster-scoped kind's object has no namespace,
-   * and one of the same name a previous run left is deleted first.
+   * Creates the scenario's object from a manifest in `namespace`, through the version its `apiVersion` names when
+   * that is another version of the kind's group (a CloneSet written as `apps.kruise.io/v1beta1`); a cluster-scoped
+   * kind's object has no namespace, and one of the same name a previous run left is deleted first.
    */
   async createObject(namespace: string, manifest: Record<string, unknown>): Promise<void> {
     if (!this.kind.clusterScoped) {
-      await this.custom.createNamespacedCustomObject({ ...this.kind.resource, namespace, body: manifest });
+      const resource = { ...this.kind.resource, version: versionOf(manifest, this.kind.resource) };
+      await this.custom.createNamespacedCustomObject({ ...resource, namespace, body: manifest });
       return;
     }
     const metaName = (manifest.metadata as { name?: unknown } | undefined)?.name;
@@ -403,6 +405,19 @@ function workloadResource(kind: string): { group: string; version: string; plura
   const resource = WORKLOAD_RESOURCES[kind];
   if (!resource) throw new Error(`no workload resource for kind ${kind}`);
   return resource;
+}
+
+/**
+ * The version to create `manifest` through: its `apiVersion`'s when that names `resource`'s group (e.g. `v1beta1` of
+ * `apps.kruise.io/v1beta1`), else `resource`'s own.
+ */
+export function versionOf(
+  manifest: Record<string, unknown>,
+  resource: { group: string; version: string },
+): string {
+  const apiVersion = typeof manifest.apiVersion === 'string' ? manifest.apiVersion : '';
+  const [group, version] = apiVersion.split('/');
+  return group === resource.group && version ? version : resource.version;
 }
 
 /** HTTP status of a client-node ApiException (`code`), or undefined for other errors. */

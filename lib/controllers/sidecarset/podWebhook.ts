@@ -2,9 +2,10 @@
  * The pod mutating webhook (`/mutate-pod`, OpenKruise's `mpod.kb.io`: pods CREATE): reads the SidecarSets and the pod's
  * namespace, and for a matching SidecarSet pinned by `injectionStrategy.revision` its ControllerRevision in
  * `kruise-system` (./plan/pinnedRevision.ts chooses it or the latest), asks the pure injector (./plan/inject.ts) for
- * the pod to store, and answers with the JSON Patch. Today it
- * does SidecarSet injection only (OpenKruise's handler `PodCreateHandler.Handle` also runs readiness-gate, WorkloadSpread,
- * launch-priority, PUB, PersistentPodState and probe steps, none of which Kruiseless serves yet).
+ * the pod to store, and answers with the JSON Patch. This is the injection step of the pod webhook's steps
+ * (lib/controllers/podMutations.ts puts it among the other controllers' in OpenKruise's `PodCreateHandler.Handle`
+ * order). A pod UPDATE is left alone, as OpenKruise's update path ends at `IsPodAvailabilityChanged`, false in its
+ * open-source SidecarSet control.
  */
 import type { MutationAnswer } from '../../api/admission/mutation.js';
 import {

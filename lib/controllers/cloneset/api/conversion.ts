@@ -136,23 +136,44 @@ export function convertCloneSet(cs: JsonObject, from: CloneSetVersion, to: Clone
 }
 
 /**
- * Whether the CloneSet as stored (v1alpha1), read as v1beta1 — the version OpenKruise's controller reads — has
- * `scaleStrategy.excludePreparingDelete`, which OpenKruise's v1alpha1 spells as a label and does not carry back from
- * v1beta1: a v1beta1 write keeps it only in this converter's marker, which {@link convertCloneSet} honours while the
- * strategy it recorded is unchanged. Never throws: a marker that cannot be read counts as none (the label still
- * counts, read by the caller).
+ * What OpenKruise's controller, which reads CloneSets as v1beta1, sees in an object that the stored v1alpha1 does not
+ * say: the parts of a v1beta1 write that OpenKruise's v1alpha1 has no place for, kept only in this converter's
+ * marker (honoured by {@link convertCloneSet} while the strategy it recorded is unchanged).
+ */
+export interface V1beta1View {
+  /** `scaleStrategy.excludePreparingDelete` (v1alpha1 spells it as a label and does not carry it back). */
+  excludePreparingDelete: boolean;
+  /**
+   * `updateStrategy.type` OnDelete with a `rollingUpdate` block beside it: OpenKruise's `calculateDiffsWithExpectation`
+   * then reads the block's partition, maxSurge and maxUnavailable, where an OnDelete of v1alpha1 (converted without a
+   * block) has partition 0 and maxUnavailable 20%.
+   */
+  onDeleteRollingUpdate: boolean;
+}
+
+/** The {@link V1beta1View} of an object without a v1beta1 marker: nothing beyond v1alpha1. */
+const PLAIN_V1ALPHA1: V1beta1View = { excludePreparingDelete: false, onDeleteRollingUpdate: false };
+
+/**
+ * The CloneSet as stored (v1alpha1) read as v1beta1, the version OpenKruise's controller reads: what it has beyond
+ * v1alpha1 ({@link V1beta1View}). Never throws: a marker that cannot be read counts as none.
  * @param stored the CloneSet as the API server stores it (before in-memory defaults, which the marker does not know)
  */
-export function v1beta1ExcludesPreparingDelete(stored: JsonObject): boolean {
+export function v1beta1View(stored: JsonObject): V1beta1View {
   const meta = isJsonObject(stored.metadata) ? stored.metadata : {};
   if (!isJsonObject(meta.annotations) || meta.annotations[ANNOTATION_CLONESET_V1BETA1_FIELDS] === undefined)
-    return false;
+    return PLAIN_V1ALPHA1;
   try {
     const beta = convertCloneSet(stored, 'v1alpha1', 'v1beta1');
     const spec = isJsonObject(beta.spec) ? beta.spec : {};
-    return isJsonObject(spec.scaleStrategy) && spec.scaleStrategy.excludePreparingDelete === true;
+    const us = isJsonObject(spec.updateStrategy) ? spec.updateStrategy : {};
+    return {
+      excludePreparingDelete:
+        isJsonObject(spec.scaleStrategy) && spec.scaleStrategy.excludePreparingDelete === true,
+      onDeleteRollingUpdate: us.type === 'OnDelete' && isJsonObject(us.rollingUpdate),
+    };
   } catch {
-    return false;
+    return PLAIN_V1ALPHA1;
   }
 }
 

@@ -8,7 +8,7 @@
  * when they allow acting.
  */
 import { checkCloneSet } from '../api/check.js';
-import { v1beta1ExcludesPreparingDelete } from '../api/conversion.js';
+import { v1beta1View } from '../api/conversion.js';
 import { describeFieldErrors, type FieldError } from '../../../api/errors.js';
 import { EventReason, GROUP, KIND } from '../../../api/keys.js';
 import type { CloneSet, CloneSetCondition, CloneSetStatus, JsonObject, Pod } from '../../../api/types.js';
@@ -147,12 +147,9 @@ export function planCloneSet(input: PlanInput): Plan {
   const pods = claim.claimed;
 
   const revisions = computeRevisions(cs, input.revisions);
-  // OpenKruise's controller reads v1beta1, where a v1beta1 write's excludePreparingDelete lives on
-  const strategy = resolveStrategy(
-    cs,
-    options,
-    v1beta1ExcludesPreparingDelete(input.cloneSet as unknown as JsonObject),
-  );
+  // OpenKruise's controller reads v1beta1, where a v1beta1 write's excludePreparingDelete and an OnDelete's
+  // rollingUpdate block live on
+  const strategy = resolveStrategy(cs, options, v1beta1View(input.cloneSet as unknown as JsonObject));
   const ctx: PhaseContext = {
     cloneSet: cs,
     strategy,

@@ -297,7 +297,10 @@ export interface StrategyNumbers {
   scaleMaxUnavailable: number;
   /** spec.minReadySeconds, seconds. */
   minReadySeconds: number;
-  /** False only for OnDelete (no rolling-update block, docs/behaviour/cloneset.md#v1beta1-mapping). */
+  /**
+   * False for OnDelete (no rolling-update block, docs/behaviour/cloneset.md#v1beta1-mapping), unless written through
+   * v1beta1 with one.
+   */
   rollingUpdate: boolean;
   paused: boolean;
   /** `ReCreate`, `InPlaceIfPossible`, `InPlaceOnly` or `OnDelete`. */

@@ -25,7 +25,7 @@ import {
   ANNOTATION_CLONESET_V1BETA1_FIELDS,
   cloneSetConverter,
   convertCloneSet,
-  v1beta1ExcludesPreparingDelete,
+  v1beta1View,
 } from '../../../../../lib/controllers/cloneset/api/conversion.js';
 import { applyDefaults } from '../../../../../lib/controllers/cloneset/api/defaults.js';
 import { resolveStrategy } from '../../../../../lib/controllers/cloneset/plan/strategy.js';
@@ -510,7 +510,7 @@ describe('the converter', () => {
  * Kruiseless's controller (reading v1alpha1) ignored it — OpenKruise's v1beta1 e2e spec `specific scale down with
  * lifecycle and then scale up, when scalingExcludePreparingDelete is enabled` failed on Kruiseless alone.
  */
-describe('v1beta1ExcludesPreparingDelete: the v1beta1 field as the controller reads it', () => {
+describe('v1beta1View: excludePreparingDelete as the controller reads it', () => {
   const beta = (scaleStrategy: JsonObject): JsonObject => ({
     apiVersion: 'apps.kruise.io/v1beta1',
     kind: 'CloneSet',
@@ -529,8 +529,11 @@ describe('v1beta1ExcludesPreparingDelete: the v1beta1 field as the controller re
   const stored = (scaleStrategy: JsonObject) => convertCloneSet(beta(scaleStrategy), 'v1beta1', 'v1alpha1');
 
   it('true for a v1beta1 write with the field, false without it', () => {
-    expect(v1beta1ExcludesPreparingDelete(stored({ excludePreparingDelete: true }))).toBe(true);
-    expect(v1beta1ExcludesPreparingDelete(stored({}))).toBe(false);
+    expect(v1beta1View(stored({ excludePreparingDelete: true }))).toEqual({
+      excludePreparingDelete: true,
+      onDeleteRollingUpdate: false,
+    });
+    expect(v1beta1View(stored({})).excludePreparingDelete).toBe(false);
   });
 
   it('false once the strategy recorded in the marker was changed through v1alpha1 (the marker no longer holds)', () => {
@@ -539,7 +542,7 @@ describe('v1beta1ExcludesPreparingDelete: the v1beta1 field as the controller re
       ...alpha,
       spec: { ...(alpha.spec as JsonObject), updateStrategy: { type: 'InPlaceIfPossible', partition: 1 } },
     };
-    expect(v1beta1ExcludesPreparingDelete(edited)).toBe(false);
+    expect(v1beta1View(edited).excludePreparingDelete).toBe(false);
   });
 
   it('false, never a throw, for a marker that is not the converter’s JSON', () => {
@@ -549,12 +552,70 @@ describe('v1beta1ExcludesPreparingDelete: the v1beta1 field as the controller re
       ...alpha,
       metadata: { ...meta, annotations: { [ANNOTATION_CLONESET_V1BETA1_FIELDS]: '{not json' } },
     };
-    expect(v1beta1ExcludesPreparingDelete(broken)).toBe(false);
+    expect(v1beta1View(broken)).toEqual({ excludePreparingDelete: false, onDeleteRollingUpdate: false });
   });
 
   it('counts as the label in the resolved strategy', () => {
     const cs = applyDefaults(stored({ excludePreparingDelete: true }) as unknown as CloneSet);
     expect(resolveStrategy(cs, DEFAULT_PLANNER_OPTIONS).excludePreparingDelete).toBe(false);
-    expect(resolveStrategy(cs, DEFAULT_PLANNER_OPTIONS, true).excludePreparingDelete).toBe(true);
+    expect(
+      resolveStrategy(cs, DEFAULT_PLANNER_OPTIONS, v1beta1View(stored({ excludePreparingDelete: true })))
+        .excludePreparingDelete,
+    ).toBe(true);
+  });
+});
+
+/**
+ * OpenKruise's `calculateDiffsWithExpectation` reads the partition, maxSurge and maxUnavailable of a `rollingUpdate`
+ * block whatever the type, so an OnDelete CloneSet written through v1beta1 with one counts its partition in
+ * `expectedUpdatedReplicas` (parity scenario `v1beta1-ondelete`: 2 of 3 on OpenKruise, 3 on Kruiseless before).
+ */
+describe('v1beta1View: an OnDelete rollingUpdate block as the controller reads it', () => {
+  const beta = (updateStrategy: JsonObject): JsonObject => ({
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'CloneSet',
+    metadata: { name: 'ondel', namespace: 'ns' },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'ondel' } },
+      template: { metadata: { labels: { app: 'ondel' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      updateStrategy,
+    },
+  });
+  const stored = (updateStrategy: JsonObject) => convertCloneSet(beta(updateStrategy), 'v1beta1', 'v1alpha1');
+
+  it('OnDelete with a block: the block counts, its partition in expectedUpdatedReplicas', () => {
+    const alpha = stored({ type: 'OnDelete', rollingUpdate: { partition: 1, maxUnavailable: 1 } });
+    const view = v1beta1View(alpha);
+    expect(view).toEqual({ excludePreparingDelete: false, onDeleteRollingUpdate: true });
+    const s = resolveStrategy(applyDefaults(alpha as unknown as CloneSet), DEFAULT_PLANNER_OPTIONS, view);
+    expect([s.rollingUpdate, s.partition, s.maxUnavailable, s.expectedUpdatedReplicas]).toEqual([
+      true,
+      1,
+      1,
+      2,
+    ]);
+    expect(s.updateType).toBe('OnDelete');
+  });
+
+  it('OnDelete without a block (and so any OnDelete written through v1alpha1): no rolling numbers', () => {
+    const alpha = stored({ type: 'OnDelete' });
+    const view = v1beta1View(alpha);
+    expect(view.onDeleteRollingUpdate).toBe(false);
+    const s = resolveStrategy(applyDefaults(alpha as unknown as CloneSet), DEFAULT_PLANNER_OPTIONS, view);
+    expect([s.rollingUpdate, s.partition, s.maxUnavailable, s.expectedUpdatedReplicas]).toEqual([
+      false,
+      0,
+      0,
+      3,
+    ]);
+  });
+
+  it('a RollingUpdate write is no OnDelete block', () => {
+    const alpha = stored({
+      type: 'RollingUpdate',
+      rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', partition: 1 },
+    });
+    expect(v1beta1View(alpha).onDeleteRollingUpdate).toBe(false);
   });
 });
