@@ -32,8 +32,8 @@ export const CONTROLLER_COMMANDS: Readonly<Record<string, readonly RegisterComma
   // no PodUnavailableBudget commands yet
   podunavailablebudget: [],
   workloadspread: [],
-  // the container launch priority controller has no commands: its pods are read with kubectl
-  containerlaunchpriority: [],
+  // the pod registration (container launch priority, pod readiness) has no commands: its pods are read with kubectl
+  pod: [],
 };
 
 /**

@@ -100,7 +100,7 @@ export interface Controller<S = unknown, P = unknown> extends WatchingController
   readonly watches: readonly WatchSpec[];
   /**
    * The file under infra/crds/ with its CRD, for `kruiseless install`; absent for a controller of a built-in
-   * resource (the container launch priority controller's pods).
+   * resource (the `pod` registration's pods, lib/controllers/pod.ts).
    */
   readonly crd?: string;
   readonly access: ControllerAccess;

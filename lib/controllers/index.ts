@@ -13,7 +13,7 @@ import { daemonSet } from './daemonset/index.js';
 import { podUnavailableBudget } from './podunavailablebudget/index.js';
 import { admitPodUpdate } from './podunavailablebudget/podWebhook.js';
 import { workloadSpread } from './workloadspread/index.js';
-import { containerLaunchPriority } from './containerlaunchpriority/index.js';
+import { pod } from './pod.js';
 import type { Controller } from './controller.js';
 
 export { CONTROLLER_KINDS, KNOWN_KINDS, kindsOf } from './kinds.js';
@@ -29,7 +29,8 @@ export const CONTROLLERS: readonly Controller[] = [
   daemonSet,
   podUnavailableBudget,
   workloadSpread,
-  containerLaunchPriority,
+  // OpenKruise's pod-keyed controllers (container launch priority, pod readiness) as concerns of one registration
+  pod,
 ];
 
 /** The registered controller of a kind (`<group>/<Kind>`), or undefined. */

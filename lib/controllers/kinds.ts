@@ -13,7 +13,7 @@ import { advancedCronJobKind } from './advancedcronjob/kind.js';
 import { daemonSetKind } from './daemonset/kind.js';
 import { podUnavailableBudgetKind } from './podunavailablebudget/kind.js';
 import { workloadSpreadKind } from './workloadspread/kind.js';
-import { containerLaunchPriorityKind } from './containerlaunchpriority/kind.js';
+import { podKind } from './podKind.js';
 import type { ControllerKind } from './controller.js';
 
 /** Every registered controller's light part, in registration order. */
@@ -26,7 +26,7 @@ export const CONTROLLER_KINDS: readonly ControllerKind[] = [
   daemonSetKind,
   podUnavailableBudgetKind,
   workloadSpreadKind,
-  containerLaunchPriorityKind,
+  podKind,
 ];
 
 /** A {@link KindLookup} over `controllers`: the request parser's known kinds and their scope. */

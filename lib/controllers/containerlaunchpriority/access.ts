@@ -1,5 +1,5 @@
 /**
- * The container launch priority controller's RBAC rows (lib/kube/access.ts shapes), as the calls of ./pass.ts: read
+ * The container launch priority concern's RBAC rows (lib/kube/access.ts shapes), as the calls of ./pass.ts: read
  * the pod and mark it completed, create and patch its barrier ConfigMap (never GET: no Kruiseless identity reads
  * ConfigMaps, lib/kube/access.ts `DENIED_TO_ALL_SHARED`). Its watch and resync read pods only,
  * which the CloneSet controller's watcher rule grants. Rows granted by other controllers' rules appear once in the

@@ -2,7 +2,9 @@
  * OpenKruise: pkg/controller/containerlaunchpriority/container_launch_priority_controller.go `Reconcile` / `handle`
  * (v1.9.0), with the informer cache replaced by quorum reads.
  *
- * One pass over one pod: read it → lib/podset/launchPriority.ts `planLaunchStep` (pure) → add the key of the highest
+ * The container launch priority concern's work on one pod (lib/controllers/podConcern.ts: the pod registration's pass
+ * reads the pod, by a quorum GET, and hands it here when ./predicate.ts selects it) →
+ * lib/podset/launchPriority.ts `planLaunchStep` (pure) → add the key of the highest
  * pending priority to its barrier ConfigMap (`<pod>-barrier`), creating it owned by the pod when it is missing → mark
  * the pod completed once the barrier holds the lowest pending key too. Upstream reads the barrier from its cache
  * first; Kruiseless may not read ConfigMaps at all (lib/kube/access.ts `DENIED_TO_ALL_SHARED`: they hold
@@ -14,12 +16,9 @@
  */
 import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import type { ConfigMap, Pod } from '../../api/types.js';
-import type { Clock } from '../../core/clock.js';
-import type { Logger } from '../../core/logger.js';
 import { namespaceOf, objectKeyText, type ObjectKey } from '../../core/objectKey.js';
 import { classifyWriteError } from '../../kube/errors.js';
 import { RESOURCES } from '../../kube/resources.js';
-import type { KubeClient } from '../../kube/types.js';
 import {
   ANNOTATION_LAUNCH_PRIORITY_COMPLETED,
   barrierName,
@@ -27,26 +26,10 @@ import {
   planLaunchStep,
   type LaunchStep,
 } from '../../podset/launchPriority.js';
-import type { ReconcileReason } from '../../requests/schema.js';
-import type { Lease } from '../../state/index.js';
+import type { PodConcernDeps } from '../podConcern.js';
 
-/** What a pass needs. */
-export interface PassDeps {
-  kube: Pick<KubeClient, 'get' | 'create' | 'patch'>;
-  log: Logger;
-  clock: Clock;
-}
-
-/** What one pass did: the loop's {@link LoopPassResult} with the step it took. */
+/** What the work did: the loop's {@link LoopPassResult} with the step it took. */
 export type PassResult = LoopPassResult<LaunchStep>;
-
-/** The only read scope: the pod, whatever the reason. */
-export type ReadScope = 'pod';
-
-/** {@link ReadScope} for any reason. */
-export function readScopeFor(_reason: ReconcileReason): ReadScope {
-  return 'pod';
-}
 
 /** The empty barrier of `pod`, owned by it (not as its controller), as upstream creates it. */
 export function newBarrier(pod: Pod): ConfigMap {
@@ -69,7 +52,7 @@ export function newBarrier(pod: Pod): ConfigMap {
  * @returns the barrier as the write answered it
  * @throws KubeApiError of the writes
  */
-async function release(kube: PassDeps['kube'], pod: Pod, key: string): Promise<ConfigMap> {
+async function release(kube: PodConcernDeps['kube'], pod: Pod, key: string): Promise<ConfigMap> {
   const ref = { namespace: pod.metadata.namespace ?? '', name: barrierName(pod.metadata.name ?? '') };
   const patch = () =>
     kube.patch(RESOURCES.configmaps, ref, { type: 'strategic-merge', body: { data: { [key]: 'true' } } });
@@ -87,21 +70,13 @@ async function release(kube: PassDeps['kube'], pod: Pod, key: string): Promise<C
 }
 
 /**
- * One pass (see the module doc).
- * @returns `gone` when the pod does not exist (or goes during the pass); a write's API error in `error` (the loop
- *   backs off)
- * @throws failed reads (KubeApiError) and non-API errors
+ * The work on one pod (see the module doc).
+ * @param pod the pod as the pass read it
+ * @returns `gone` when the pod goes during the work; a write's API error in `error` (the loop backs off)
+ * @throws non-API errors
  */
-export async function runPass(
-  deps: PassDeps,
-  key: ObjectKey,
-  _lease?: Lease,
-  _recordedEvents?: Set<string>,
-  _scope: ReadScope = 'pod',
-): Promise<PassResult> {
+export async function runLaunchPriority(deps: PodConcernDeps, key: ObjectKey, pod: Pod): Promise<PassResult> {
   const namespace = namespaceOf(key);
-  const pod = await deps.kube.get(RESOURCES.pods, { namespace, name: key.name });
-  if (!pod) return { gone: true, writes: 0, acted: false };
   const step = planLaunchStep(pod);
   let writes = 0;
   let completed = false;

@@ -197,7 +197,7 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
     spec: { containers: [{ name: 'main', image: 'nginx:1.19-alpine' }] },
   });
   const denial = (op: string, resource: string, name: string): string =>
-    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet, an Advanced StatefulSet, an Advanced DaemonSet or a BroadcastJob (apps.kruise.io), upgrade the sidecars a SidecarSet injected, mark a pod launch-priority-completed, or write the launch barrier ConfigMap of a pod; ${guardNs.namespace}/${name} is not`;
+    `kruiseless:controller may only ${op} ${resource} owned by a CloneSet, an Advanced StatefulSet, an Advanced DaemonSet or a BroadcastJob (apps.kruise.io), upgrade the sidecars a SidecarSet injected, mark a pod launch-priority-completed, give a pod its first KruisePodReady condition, or write the launch barrier ConfigMap of a pod; ${guardNs.namespace}/${name} is not`;
   let cloneSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
   let replicaSetOwner: { apiVersion: string; kind: string; name: string; uid: string };
   let broadcastJobOwner: { apiVersion: string; kind: string; name: string; uid: string };
@@ -403,6 +403,65 @@ describe('the pod guard (infra/rbac/kruiseless-pod-guard.yaml) as kruiseless:con
       namespace: guardNs.namespace,
     });
     expect(cm.data).toEqual({ p_10: 'true', 'p_-1': 'true' });
+  });
+
+  test('any pod with the KruisePodReady gate may be given its first KruisePodReady condition True, and nothing more', async () => {
+    // never scheduled (no node has the label): no kubelet writes its status meanwhile
+    const gated = (name: string, gates: string[]) => {
+      const p = pod(name, replicaSetOwner);
+      return {
+        ...p,
+        spec: {
+          ...p.spec,
+          nodeSelector: { 'kruiseless.io/guard-no-such-node': 'true' },
+          readinessGates: gates.map((conditionType) => ({ conditionType })),
+        },
+      };
+    };
+    await guardNs.core.createNamespacedPod({
+      namespace: guardNs.namespace,
+      body: gated('gated', ['KruisePodReady']),
+    });
+    await guardNs.core.createNamespacedPod({
+      namespace: guardNs.namespace,
+      body: gated('ungated', ['Other']),
+    });
+    const ready = (status: string) => ({
+      type: 'KruisePodReady',
+      status,
+      lastTransitionTime: '2026-12-06T10:00:00Z',
+    });
+    const patchStatus = (name: string, status: Record<string, unknown>) =>
+      asController(
+        'PATCH',
+        `${podsPath()}/${name}/status`,
+        { status },
+        'application/strategic-merge-patch+json',
+      );
+    const refused = (name: string) => ({
+      status: 403,
+      message: expect.stringContaining(denial('update', 'pods', name)) as string,
+    });
+    expect([
+      await patchStatus('gated', { conditions: [ready('False')] }),
+      await patchStatus('gated', { conditions: [ready('True'), { type: 'Ready', status: 'True' }] }),
+      await patchStatus('gated', {
+        conditions: [ready('True')],
+        podIP: '10.1.2.3',
+        podIPs: [{ ip: '10.1.2.3' }],
+      }),
+      await patchStatus('gated', { conditions: [ready('True')], phase: 'Failed' }),
+      await patchStatus('ungated', { conditions: [ready('True')] }),
+    ]).toEqual([refused('gated'), refused('gated'), refused('gated'), refused('gated'), refused('ungated')]);
+    expect((await patchStatus('gated', { conditions: [ready('True')] })).status).toBe(200);
+    // once it has the condition, the guard lets no second write of it through
+    expect(await patchStatus('gated', { conditions: [ready('False')] })).toEqual(refused('gated'));
+    const after = await guardNs.core.readNamespacedPod({ name: 'gated', namespace: guardNs.namespace });
+    expect(after.status?.conditions?.find((c) => c.type === 'KruisePodReady')).toMatchObject({
+      type: 'KruisePodReady',
+      status: 'True',
+    });
+    expect(after.status?.podIP).toBeUndefined();
   });
 
   test('an orphan may be adopted (as OpenKruise claims pods) but not deleted while it is unowned', async () => {

@@ -11,9 +11,10 @@ import {
   KNOWN_KINDS,
   controllerByKind,
 } from '../../../lib/controllers/index.js';
+import { controllerNameOf } from '../../../lib/core/objectKey.js';
 
 describe('the registry', () => {
-  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset, advancedcronjob, daemonset (Advanced DaemonSet), podunavailablebudget, workloadspread and containerlaunchpriority', () => {
+  it('lists cloneset, statefulset (Advanced StatefulSet), broadcastjob, sidecarset, advancedcronjob, daemonset (Advanced DaemonSet), podunavailablebudget, workloadspread and pod (container launch priority and pod readiness)', () => {
     expect(CONTROLLERS.map((c) => c.name)).toEqual([
       'cloneset',
       'statefulset',
@@ -23,10 +24,14 @@ describe('the registry', () => {
       'daemonset',
       'podunavailablebudget',
       'workloadspread',
-      'containerlaunchpriority',
+      'pod',
     ]);
-    // a controller of a built-in resource: its keys are pods, and it has no CRD
-    expect(controllerByKind('core/Pod')?.name).toBe('containerlaunchpriority');
+    // a controller of a built-in resource: its keys are pods, and it has no CRD; its name is the one the metrics
+    // give a request of its kind (controllerNameOf)
+    expect(controllerByKind('core/Pod')?.name).toBe('pod');
+    expect(controllerNameOf('core/Pod')).toBe('pod');
+    // one registration per key kind: leases and expectations are keyed by kind
+    expect(new Set(CONTROLLERS.map((c) => c.kind)).size).toBe(CONTROLLERS.length);
     expect(KNOWN_KINDS('core/Pod')).toEqual({ namespaced: true });
     expect(controllerByKind('core/Pod')?.crd).toBeUndefined();
     expect(controllerByKind('apps.kruise.io/WorkloadSpread')?.name).toBe('workloadspread');

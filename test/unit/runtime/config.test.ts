@@ -90,7 +90,7 @@ describe('controllerSettings', () => {
         daemonset: {},
         podunavailablebudget: { deleteGate: false, updateGate: false },
         workloadspread: { gate: false },
-        containerlaunchpriority: {},
+        pod: { kruisePodReadinessGate: false },
         cloneset: {
           cloneSetPartitionRollback: true,
           pubUpdateGate: false,
@@ -118,11 +118,23 @@ describe('controllerSettings', () => {
         daemonset: {},
         podunavailablebudget: {},
         workloadspread: {},
-        containerlaunchpriority: {},
+        pod: {},
         sidecarset: {},
         statefulset: {},
       },
       ignoredGates: [],
+    });
+  });
+
+  it('reads KruisePodReadinessGate into the pod registration (the pod webhook), no longer ignored', () => {
+    expect(controllerSettings('KruisePodReadinessGate=true,NoSuchGate=true', {})).toMatchObject({
+      settings: { pod: { kruisePodReadinessGate: true } },
+      ignoredGates: ['NoSuchGate'],
+    });
+    expect(controllerSettings('AllAlpha=true', {}).settings.pod).toEqual({ kruisePodReadinessGate: true });
+    // PodWebhook off turns it off (OpenKruise's SetDefaultFeatureGates)
+    expect(controllerSettings('KruisePodReadinessGate=true,PodWebhook=false', {}).settings.pod).toEqual({
+      kruisePodReadinessGate: false,
     });
   });
 
@@ -155,7 +167,7 @@ describe('controllerSettings: Advanced StatefulSet gates', () => {
         daemonset: {},
         podunavailablebudget: {},
         workloadspread: {},
-        containerlaunchpriority: {},
+        pod: {},
         cloneset: {},
         statefulset: { statefulSetStartOrdinal: true, statefulSetAutoDeletePVC: false },
       },

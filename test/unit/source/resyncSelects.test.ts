@@ -1,13 +1,13 @@
 /**
- * The resync of a controller that reconciles only some objects of its resource (`selects`: the container launch
- * priority controller's pods still waiting on a barrier, out of every pod of the cluster): the pods are listed in
+ * The resync of a controller that reconciles only some objects of its resource (`selects`: the pod registration's
+ * pods some concern takes, here those still waiting on a barrier, out of every pod of the cluster): the pods are listed in
  * pages of 500, each cut down to the selected ones, and only those are published; a controller without `selects`
  * is listed in one LIST, as before; an object without metadata is skipped, not a crash.
  */
 import type { JsonObject, Pod } from '../../../lib/api/types.js';
 import { silentLogger } from '../../../lib/core/logger.js';
 import { cloneSetKind } from '../../../lib/controllers/cloneset/kind.js';
-import { containerLaunchPriorityKind } from '../../../lib/controllers/containerlaunchpriority/kind.js';
+import { podKind } from '../../../lib/controllers/podKind.js';
 import type { KubeObject } from '../../../lib/kube/resource.js';
 import type { KubeClient, Listed, ListOptions } from '../../../lib/kube/types.js';
 import { barrierEnv } from '../../../lib/podset/launchPriority.js';
@@ -50,7 +50,7 @@ test('pods in pages of 500, only those waiting on their barrier published', asyn
   };
   const publisher = recordingPublisher();
   const { published } = publisher;
-  const result = await resyncCluster('c1', kube, publisher, [containerLaunchPriorityKind], silentLogger);
+  const result = await resyncCluster('c1', kube, publisher, [podKind], silentLogger);
   expect(calls).toEqual([{ limit: 500 }, { limit: 500, continue: '500' }]);
   expect(published.map((r) => [r.kind, r.namespace, r.name, r.reason])).toEqual([
     ['core/Pod', 'ns', 'w-1', 'Resync'],

@@ -1,16 +1,16 @@
 /**
- * The container launch priority reconcile invocation against the recording API server, as OpenKruise v1.9.0's
- * `ReconcileContainerLaunchPriority`: the barrier created empty and owned by the pod, the highest pending priority
+ * The container launch priority concern of the pod registration (lib/controllers/pod.ts), one invocation against the
+ * recording API server, as OpenKruise v1.9.0's `ReconcileContainerLaunchPriority`: the barrier created empty and owned by the pod, the highest pending priority
  * released, the next once its container is ready, the pod marked completed; the writes in order, a barrier someone
  * else created meanwhile, a pod that is gone, a failed write reported (not thrown) so the loop backs off.
  */
 import type { ConfigMap, Pod } from '../../../../lib/api/types.js';
 import { silentLogger } from '../../../../lib/core/logger.js';
 import {
-  containerLaunchPriority,
-  reconcileContainerLaunchPriority,
-} from '../../../../lib/controllers/containerlaunchpriority/index.js';
-import type { LaunchPriorityReconcileDeps } from '../../../../lib/controllers/containerlaunchpriority/reconcile.js';
+  pod as podController,
+  reconcilePod,
+  type PodReconcileDeps,
+} from '../../../../lib/controllers/pod.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
 import { RESOURCES } from '../../../../lib/kube/resources.js';
 import { barrierEnv } from '../../../../lib/podset/launchPriority.js';
@@ -65,7 +65,7 @@ function setup(p: Pod | undefined) {
     },
   };
   if (p) kube.pods.set('web-0', p);
-  const deps = (): LaunchPriorityReconcileDeps => ({
+  const deps = (): PodReconcileDeps => ({
     kube,
     ...recorded,
     requeue,
@@ -84,10 +84,10 @@ function setup(p: Pod | undefined) {
   return { journal, kube, deps, barrier };
 }
 
-describe('reconcileContainerLaunchPriority', () => {
+describe('reconcilePod: the container launch priority concern', () => {
   test('a new pod: the barrier created owned by the pod, p_10 released; then p_0 and the mark', async () => {
     const h = setup(pod());
-    await reconcileContainerLaunchPriority(h.deps(), REQUEST);
+    await reconcilePod(h.deps(), REQUEST);
     // no barrier yet: the patch answers 404, then the create with the key
     expect(h.journal).toEqual([
       'lease.acquire',
@@ -106,7 +106,7 @@ describe('reconcileContainerLaunchPriority', () => {
     // redis ready: the next (and last) priority, and the pod completed
     h.kube.pods.set('web-0', pod(['redis']));
     h.journal.length = 0;
-    await reconcileContainerLaunchPriority(h.deps(), REQUEST);
+    await reconcilePod(h.deps(), REQUEST);
     expect(h.journal).toEqual([
       'lease.acquire',
       'patch configmap web-0-barrier',
@@ -130,7 +130,7 @@ describe('reconcileContainerLaunchPriority', () => {
       h.kube.objects(RESOURCES.configmaps).set('web-0-barrier', theirs);
       return new KubeApiError('create', 409, 'AlreadyExists', 'configmaps "web-0-barrier" already exists');
     });
-    await reconcileContainerLaunchPriority(h.deps(), REQUEST);
+    await reconcilePod(h.deps(), REQUEST);
     expect(h.journal).toEqual([
       'lease.acquire',
       'patch configmap web-0-barrier',
@@ -148,7 +148,7 @@ describe('reconcileContainerLaunchPriority', () => {
       metadata: { name: 'web-0-barrier', namespace: 'default', resourceVersion: '7' },
       data: { p_10: 'true', p_0: 'true' },
     });
-    await reconcileContainerLaunchPriority(h.deps(), REQUEST);
+    await reconcilePod(h.deps(), REQUEST);
     expect(h.journal).toEqual([
       'lease.acquire',
       'patch configmap web-0-barrier',
@@ -159,7 +159,7 @@ describe('reconcileContainerLaunchPriority', () => {
 
   test('a pod that is gone: nothing is written', async () => {
     const h = setup(undefined);
-    await reconcileContainerLaunchPriority(h.deps(), REQUEST);
+    await reconcilePod(h.deps(), REQUEST);
     expect(h.journal).toEqual(['lease.acquire', 'lease.release']);
   });
 
@@ -170,7 +170,7 @@ describe('reconcileContainerLaunchPriority', () => {
         ? new KubeApiError('patch', 403, 'Forbidden', 'configmaps "web-0-barrier" is forbidden')
         : undefined,
     );
-    const outcome = await reconcileContainerLaunchPriority(h.deps(), REQUEST);
+    const outcome = await reconcilePod(h.deps(), REQUEST);
     expect(outcome.error).toContain('forbidden');
     expect(h.journal).toEqual([
       'lease.acquire',
@@ -183,7 +183,7 @@ describe('reconcileContainerLaunchPriority', () => {
 
   test('the For watch and the resync take only pods still waiting on their barrier', () => {
     const reqOf = (p: Pod) =>
-      requestForObject('test', containerLaunchPriority, { type: 'For' }, p as unknown as JsonObject);
+      requestForObject('test', podController, { type: 'For' }, p as unknown as JsonObject);
     expect(reqOf(pod())).toMatchObject({ kind: 'core/Pod', namespace: 'default', name: 'web-0' });
     expect(reqOf(pod(['nginx', 'redis']))).toBeUndefined();
     const done = pod();
