@@ -17,6 +17,9 @@ export interface BenchCluster {
 
 const agent = new https.Agent({ keepAlive: true, maxSockets: 32 });
 
+/** The bench's own requests' `User-Agent`, how bench/support/audit.ts tells them from the controllers'. */
+export const BENCH_USER_AGENT = 'kruiseless-bench';
+
 /**
  * Connect to the cluster of a kubeconfig file.
  * `request` returns the parsed JSON answer, or the text of a non-JSON one (`/metrics`, `/readyz`).
@@ -36,6 +39,8 @@ export function benchCluster(name: string, kubeconfig: string): BenchCluster {
       headers: {
         Accept: path.startsWith('/api') ? 'application/json' : 'text/plain',
         'Content-Type': contentType,
+        // names the bench in the API server's audit log (infra/local/cluster.ts `auditArgs`)
+        'User-Agent': BENCH_USER_AGENT,
       },
     };
     await kc.applyToHTTPSOptions(opts);

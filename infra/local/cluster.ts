@@ -278,6 +278,7 @@ async function start(log: Log): Promise<ClusterInfo> {
         // configmaps (unused by Kruiseless) are watched straight from etcd, so a watch from a compacted
         // resourceVersion really gets 410 (the watch cache would accept revisions as old as its own start)
         '--watch-cache-sizes=configmaps#0',
+        ...auditArgs(),
       ],
     };
   });
@@ -452,6 +453,64 @@ async function launchOnFreePorts(
       log(`[up] ${name} could not bind ${ports.join(', ')} (address already in use); again on other ports`);
     }
   }
+}
+
+/**
+ * The audit policy of {@link auditArgs}: one event per finished request (`RequestReceived` and `ResponseStarted`
+ * omitted, so a watch gives one event when it ends), at level Metadata (user, user agent, verb, resource,
+ * subresource, namespace, name, response code: no bodies) for every resource request and for `GET /metrics` (the
+ * bench's scrapes, which mark its measuring windows); other non-resource requests (`/readyz`, discovery) at None.
+ * With `bodies`, writes of pods and their subresources at level Request (the patch or object sent too), to see
+ * what a write changed. Upstream: k8s.io/apiserver/pkg/apis/audit/v1 `Policy` (kube-apiserver's
+ * `--audit-policy-file`).
+ */
+export function auditPolicy(bodies: boolean): string {
+  const podWrites = bodies
+    ? `  - level: Request
+    verbs: [create, update, patch]
+    resources: [{ group: '', resources: [pods, pods/status, pods/resize] }]
+`
+    : '';
+  return `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived, ResponseStarted]
+rules:
+  - level: Metadata
+    nonResourceURLs: [/metrics]
+  - level: None
+    nonResourceURLs: ['*']
+${podWrites}  - level: Metadata
+`;
+}
+
+/**
+ * kube-apiserver's audit flags when env KRUISELESS_AUDIT_LOG is `1`, or `bodies` for pod writes with their bodies
+ * (read when the control plane starts; off by default, so a normal start is unchanged): the policy
+ * {@link auditPolicy} written to `run/audit-policy.yaml`, the
+ * log to `logs/audit.log` as JSON lines (kube-apiserver's `--audit-log-path`, `--audit-log-format=json`, batching
+ * off so the log is complete when a run ends; one 1 GB file, no rotation). Who sent each request is its
+ * `userAgent`: the API server's request metric has no client label (BENCHMARKS.md#cloneset-audit).
+ * @returns the flags, or none
+ */
+export function auditArgs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const mode = env.KRUISELESS_AUDIT_LOG;
+  if (mode !== '1' && mode !== 'bodies') return [];
+  const policy = path.join(runDir(), 'audit-policy.yaml');
+  fs.mkdirSync(runDir(), { recursive: true });
+  fs.writeFileSync(policy, auditPolicy(mode === 'bodies'));
+  return [
+    `--audit-policy-file=${policy}`,
+    `--audit-log-path=${auditLogFile()}`,
+    '--audit-log-format=json',
+    '--audit-log-mode=blocking',
+    '--audit-log-maxsize=1000',
+    '--audit-log-maxbackup=0',
+  ];
+}
+
+/** Where kube-apiserver writes its audit log when {@link auditArgs} turned it on. */
+export function auditLogFile(): string {
+  return path.join(logDir(), 'audit.log');
 }
 
 /**
