@@ -49,9 +49,43 @@ function readOverlay(crdName: string): Overlay | undefined {
 }
 
 /**
+ * What Kruiseless's CRD adds to a schema for a cluster without the webhook, and OpenKruise's CRD has not: the
+ * webhook refuses and defaults instead, in OpenKruise's words. `required` and `minLength`/`minItems` stay (a
+ * container's name and image present).
+ */
+const NO_WEBHOOK_KEYWORDS = new Set([
+  'x-kubernetes-validations',
+  'enum',
+  'default',
+  'maxLength',
+  'maxItems',
+  'maxProperties',
+  'minimum',
+  'maximum',
+]);
+
+/**
+ * `schema` (a JSON schema) without {@link NO_WEBHOOK_KEYWORDS} at any depth; `properties` keys are field names and
+ * are kept whatever they are called. The input is not modified.
+ */
+function withoutRules(schema: JsonValue): JsonValue {
+  if (Array.isArray(schema)) return schema.map(withoutRules);
+  if (!isJsonObject(schema)) return schema;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (NO_WEBHOOK_KEYWORDS.has(k)) continue;
+    out[k] =
+      k === 'properties' && isJsonObject(v)
+        ? Object.fromEntries(Object.entries(v).map(([field, s]) => [field, withoutRules(s)]))
+        : withoutRules(v);
+  }
+  return out;
+}
+
+/**
  * The versions of `crd` (a raw CRD of infra/crds) while it converts through the webhook: each version the overlay
- * names becomes a copy of the stored version's entry with that name, `storage: false`, and the overlay's spec
- * properties and spec-level `x-kubernetes-validations` in its schema.
+ * names becomes a copy of the stored version's entry with that name, `storage: false`, its spec schema without
+ * {@link NO_WEBHOOK_KEYWORDS}, and the overlay's spec properties and spec-level `x-kubernetes-validations` in it.
  * @returns undefined when `crd` has no overlay (its versions stay as they are)
  * @throws CliError when the overlay file is malformed or the CRD has no stored version to start from
  */
@@ -69,8 +103,14 @@ export function webhookVersionsOf(crd: JsonObject): JsonObject[] | undefined {
   const derived = structuredClone(stored);
   const root = (derived.schema as { openAPIV3Schema: JsonObject }).openAPIV3Schema;
   const props = root.properties as { spec: JsonObject & { properties: JsonObject } };
-  props.spec.properties = { ...props.spec.properties, ...structuredClone(overlay.specProperties) };
-  props.spec['x-kubernetes-validations'] = structuredClone(overlay.specValidations);
+  const inherited = withoutRules(props.spec.properties);
+  props.spec.properties = {
+    ...(isJsonObject(inherited) ? inherited : {}),
+    ...structuredClone(overlay.specProperties),
+  };
+  if (overlay.specValidations.length > 0)
+    props.spec['x-kubernetes-validations'] = structuredClone(overlay.specValidations);
+  else delete props.spec['x-kubernetes-validations'];
   derived.name = overlay.name;
   derived.storage = false;
   return versions.map((v) => (v.name === overlay.name ? derived : v));

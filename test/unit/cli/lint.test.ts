@@ -54,7 +54,7 @@ spec:
       stdout: '',
       stderr:
         'spec.replicas: Invalid value: -1: must be greater than or equal to 0\n' +
-        'spec.template.metadata.labels: Invalid value: {"app":"y"}: `selector` does not match template `labels`\n' +
+        'spec.template.metadata.labels: Invalid value: map[string]string{"app":"y"}: `selector` does not match template `labels`\n' +
         'spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly\n',
     });
   });

@@ -8,7 +8,8 @@ import { admissionValidators, clusterValidationReads } from '../../../lib/contro
 import type { KubeClient } from '../../../lib/kube/types.js';
 import type { SidecarSetValidationReads } from '../../../lib/controllers/sidecarset/api/validating.js';
 import type { SidecarSet } from '../../../lib/controllers/sidecarset/api/types.js';
-import type { Pod } from '../../../lib/api/types.js';
+import type { JsonObject, Pod } from '../../../lib/api/types.js';
+import { convertCloneSet } from '../../../lib/controllers/cloneset/api/conversion.js';
 
 const ownedBy = (uid: string) => ({
   apiVersion: 'apps.kruise.io/v1alpha1',
@@ -81,6 +82,54 @@ describe('the validators of /validate', () => {
     await expect(answer('clonesets', 'v1alpha1', 'CREATE', onDelete, undefined, 'v1beta1')).resolves.toBe(
       'allowed',
     );
+  });
+
+  it('CloneSet through v1beta1: converted back and checked with OpenKruise’s v1beta1 rules, paths and words', async () => {
+    const beta = (updateStrategy: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'CloneSet',
+      metadata: meta,
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template, updateStrategy, ...extra },
+    });
+    // the API server sends the webhook the object as Kruiseless's /convert made it, in v1alpha1
+    const alpha = (o: Record<string, unknown>) => convertCloneSet(o as JsonObject, 'v1beta1', 'v1alpha1');
+    const inPlaceOnly = beta({
+      type: 'RollingUpdate',
+      rollingUpdate: { podUpdatePolicy: 'InPlaceOnly', partition: 0, maxUnavailable: 1 },
+    });
+    const withEnv = structuredClone(inPlaceOnly);
+    (withEnv.spec.template.spec.containers[0] as Record<string, unknown>).env = [{ name: 'A', value: '1' }];
+    // OpenKruise's v1beta1 rules have no InPlaceOnly images-only rule; its v1alpha1 ones refuse the same change
+    await expect(
+      answer('clonesets', 'v1alpha1', 'UPDATE', alpha(withEnv), alpha(inPlaceOnly), 'v1beta1'),
+    ).resolves.toBe('allowed');
+    await expect(
+      answer('clonesets', 'v1alpha1', 'UPDATE', alpha(withEnv), alpha(inPlaceOnly), 'v1alpha1'),
+    ).resolves.toMatchObject({ code: 422 });
+    await expect(
+      answer(
+        'clonesets',
+        'v1alpha1',
+        'CREATE',
+        alpha(beta({ type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'Sometimes' } })),
+        undefined,
+        'v1beta1',
+      ),
+    ).resolves.toEqual({
+      code: 422,
+      message:
+        "spec.updateStrategy.rollingUpdate.podUpdatePolicy: Invalid value: \"Sometimes\": must be 'ReCreate', 'InPlaceIfPossible' or 'InPlaceOnly'",
+    });
+    await expect(
+      answer(
+        'clonesets',
+        'v1alpha1',
+        'CREATE',
+        alpha(beta({}, { minReadySeconds: 10, progressDeadlineSeconds: 5 })),
+        undefined,
+        'v1beta1',
+      ),
+    ).resolves.toBe('allowed');
   });
 
   it('CloneSet UPDATE: the selector is fixed', async () => {

@@ -16,6 +16,8 @@ export interface CheckOptions {
    * {@link validateCloneSet}. Default false.
    */
   allowOnDelete?: boolean;
+  /** As ./validation.ts `ValidationOptions.progressDeadlineRules` (the planner: false). Default true. */
+  progressDeadlineRules?: boolean;
 }
 
 /**
@@ -29,6 +31,9 @@ export function checkCloneSet(
   const cloneSet = applyDefaults(cs, { templateNoDefaults: opts.templateNoDefaults ?? false });
   return {
     cloneSet,
-    errors: validateCloneSet(cloneSet, undefined, { allowOnDelete: opts.allowOnDelete ?? false }),
+    errors: validateCloneSet(cloneSet, undefined, {
+      allowOnDelete: opts.allowOnDelete ?? false,
+      progressDeadlineRules: opts.progressDeadlineRules ?? true,
+    }),
   };
 }

@@ -3,22 +3,28 @@
  * `Handle`) as a {@link Validator}: a CREATE is refused with the rules of ./validation.ts `validateCloneSet`, an
  * UPDATE with those and the update rules (only the listed spec fields may change; InPlaceOnly changes images only),
  * each as `admission.Errored(422, errors.ToAggregate())`. The webhook takes v1alpha1 (the stored version); a write
- * through v1beta1 reaches it converted, and only such a write may ask for `OnDelete`. The object is defaulted in memory
- * first, as the controller reads it (./check.ts), since Kruiseless stores CloneSets as written (no `/mutate` for them).
+ * through v1beta1 reaches it converted and is converted back and checked with OpenKruise's v1beta1 rules instead
+ * (./validationV1beta1.ts), as OpenKruise's handler picks its rules by the request's version; only such a write may
+ * ask for `OnDelete`. The object is defaulted in memory first (as the mutating webhook, where it was called, left it).
  *
  * With {@link CloneSetValidationReads} (kruiseless local), also upstream's `validateScaleStrategy` reads: each name
  * newly added to `scaleStrategy.podsToDelete` must be a pod of the namespace, not terminating, controlled by this
- * CloneSet; those errors go where upstream's spec validation puts them, before the update-strategy ones. Without the
- * reads (the admission function) that rule is skipped, as the controller skips it. Not checked: deletion protection
+ * CloneSet; those errors go where upstream's spec validation puts them, before the update-strategy ones (a v1alpha1
+ * write only: upstream's v1beta1 rules read nothing). Without the reads (the admission function) that rule is
+ * skipped, as the controller skips it. Not checked: deletion protection
  * (gate `ResourcesDeletionProtection`, off by default in OpenKruise v1.9.0).
  */
 import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import type { FieldError } from '../../../api/errors.js';
 import { invalid } from '../../../api/fieldValidation.js';
 import type { CloneSet, Pod } from '../../../api/types.js';
-import { applyDefaults } from './defaults.js';
+import type { JsonObject } from '../../../api/types.js';
+import type { CloneSetV1beta1 } from '../../../api/v1beta1.js';
+import { convertCloneSet } from './conversion.js';
+import { applyDefaults, applyV1beta1Defaults } from './defaults.js';
 import { CLONESET_RESOURCE } from './resource.js';
 import { validateCloneSet } from './validation.js';
+import { validateCloneSetV1beta1 } from './validationV1beta1.js';
 
 /** What the CloneSet validator reads from the cluster. */
 export interface CloneSetValidationReads {
@@ -78,8 +84,16 @@ function beforeUpdateStrategy(errors: FieldError[], inserted: FieldError[]): Fie
 
 /** The CloneSet validator (`vcloneset.kb.io`, CREATE and UPDATE of v1alpha1 `clonesets`). */
 export function cloneSetValidator(options: CloneSetValidatorOptions = {}): Validator {
+  const templateNoDefaults = options.templateNoDefaults ?? false;
   const defaulted = (o: unknown): CloneSet =>
-    applyDefaults(withSpecObject<CloneSet>(o), { templateNoDefaults: options.templateNoDefaults ?? false });
+    applyDefaults(withSpecObject<CloneSet>(o), { templateNoDefaults });
+  // a v1beta1 write reaches the webhook converted to v1alpha1 by Kruiseless's /convert, whose marker makes the way
+  // back exact: the object as written, defaulted as the mutating webhook left it
+  const asV1beta1 = (o: unknown): CloneSetV1beta1 =>
+    applyV1beta1Defaults(
+      convertCloneSet(withSpecObject<JsonObject>(o), 'v1alpha1', 'v1beta1') as unknown as CloneSetV1beta1,
+      { templateNoDefaults },
+    );
   return {
     webhookName: 'vcloneset.kb.io',
     group: CLONESET_RESOURCE.group,
@@ -87,7 +101,11 @@ export function cloneSetValidator(options: CloneSetValidatorOptions = {}): Valid
     version: 'v1alpha1',
     operations: ['CREATE', 'UPDATE'],
     async validate({ operation, object, oldObject, requestVersion }) {
-      const opts = { allowOnDelete: requestVersion === 'v1beta1' };
+      if (requestVersion === 'v1beta1') {
+        const old = operation === 'UPDATE' && oldObject ? asV1beta1(oldObject) : undefined;
+        return verdictOf(validateCloneSetV1beta1(asV1beta1(object), old));
+      }
+      const opts = { allowOnDelete: false };
       const cs = defaulted(object);
       const old = operation === 'UPDATE' && oldObject ? defaulted(oldObject) : undefined;
       const errors = validateCloneSet(cs, old, opts);

@@ -10,7 +10,9 @@ import {
   DNS1123_LABEL_MESSAGE,
   forbidden,
   invalid,
+  invalidPrinted,
   labelsErrors,
+  nonNegative,
   priorityStrategyError,
   scatterStrategyError,
   qualifiedNameErrors,
@@ -19,6 +21,7 @@ import {
   show,
   subdomainErrors,
 } from '../../../api/fieldValidation.js';
+import { goLabelSelector, goStringMap } from '../../../api/goPrint.js';
 import { isEmptySelector, selectorMatches } from '../../../api/selector.js';
 import type { CloneSet, CloneSetSpec, CloneSetUpdateStrategy, IntOrString } from '../../../api/types.js';
 
@@ -43,7 +46,7 @@ const MUTABLE_SPEC_FIELDS = [
   'revisionHistoryLimit',
 ] as const;
 
-function templateErrors(spec: CloneSetSpec): FieldError[] {
+function templateErrors(spec: SharedSpec): FieldError[] {
   const out: FieldError[] = [];
   const tpl = spec.template;
   const base = 'spec.template';
@@ -93,11 +96,20 @@ function templateErrors(spec: CloneSetSpec): FieldError[] {
   return out;
 }
 
-function nonNegative(value: number, path: string): FieldError[] {
-  return value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
-}
+/**
+ * The part of a CloneSet spec both versions' rules read alike (v1alpha1's {@link validateCloneSet} and
+ * ./validationV1beta1.ts): v1beta1 changes only the two strategies' shapes.
+ */
+export type SharedSpec = Pick<CloneSetSpec, 'replicas' | 'selector' | 'template' | 'volumeClaimTemplates'> & {
+  scaleStrategy?: { podsToDelete?: string[] };
+};
 
-function scaled(
+/**
+ * OpenKruise's `util.GetScaledValueFromIntOrPercent(value, replicas, true)`: the count `value` stands for, 0 when
+ * unset; a malformed value pushes `Invalid: failed GetScaledValueFromIntOrPercent for <what>: <reason>` onto `out`
+ * and counts 0.
+ */
+export function scaled(
   value: IntOrString | undefined,
   replicas: number,
   path: string,
@@ -166,8 +178,13 @@ function duplicates(list: readonly string[]): string[] {
   return [...dup];
 }
 
-function specErrors(cs: CloneSet, opts: ValidationOptions): FieldError[] {
-  const spec = cs.spec;
+/**
+ * The spec rules OpenKruise's v1alpha1 and v1beta1 webhooks share (`validateCloneSetSpec` /
+ * `validateCloneSetV1beta1Spec` up to the update strategy), in their order: replicas ≥ 0; the selector present,
+ * valid, non-empty and matching the template's labels; the template (`templateErrors`); no duplicate
+ * in `scaleStrategy.podsToDelete`.
+ */
+export function sharedSpecErrors(spec: SharedSpec): FieldError[] {
   const out: FieldError[] = [];
   const replicas = spec.replicas ?? 1;
   out.push(...nonNegative(replicas, 'spec.replicas'));
@@ -178,19 +195,21 @@ function specErrors(cs: CloneSet, opts: ValidationOptions): FieldError[] {
   } else {
     out.push(...selectorErrors(sel, 'spec.selector'));
     if (isEmptySelector(sel))
-      out.push(invalid('spec.selector', sel, 'empty selector is invalid for cloneset'));
+      out.push(
+        invalidPrinted('spec.selector', goLabelSelector(sel), 'empty selector is invalid for cloneset'),
+      );
     try {
       selectorMatches(sel, {});
       selectorOk = true;
     } catch {
-      out.push(invalid('spec.selector', sel, ''));
+      out.push(invalidPrinted('spec.selector', goLabelSelector(sel), ''));
     }
   }
   if (selectorOk && sel && !isEmptySelector(sel) && !selectorMatches(sel, spec.template?.metadata?.labels)) {
     out.push(
-      invalid(
+      invalidPrinted(
         'spec.template.metadata.labels',
-        spec.template?.metadata?.labels ?? {},
+        goStringMap(spec.template?.metadata?.labels),
         '`selector` does not match template `labels`',
       ),
     );
@@ -206,9 +225,16 @@ function specErrors(cs: CloneSet, opts: ValidationOptions): FieldError[] {
       ),
     );
   }
+  return out;
+}
+
+function specErrors(cs: CloneSet, opts: ValidationOptions): FieldError[] {
+  const spec = cs.spec;
+  const out = sharedSpecErrors(spec);
+  const replicas = spec.replicas ?? 1;
   out.push(...updateStrategyErrors(spec.updateStrategy ?? {}, replicas, opts));
   const pds = spec.progressDeadlineSeconds;
-  if (pds !== undefined && pds !== null) {
+  if (pds !== undefined && pds !== null && opts.progressDeadlineRules !== false) {
     out.push(...nonNegative(pds, 'spec.progressDeadlineSeconds'));
     if (pds !== MAX_INT32 && pds <= (spec.minReadySeconds ?? 0)) {
       out.push(invalid('spec.progressDeadlineSeconds', pds, 'must be greater than minReadySeconds'));
@@ -217,23 +243,30 @@ function specErrors(cs: CloneSet, opts: ValidationOptions): FieldError[] {
   return out;
 }
 
-function updateErrors(cs: CloneSet, old: CloneSet): FieldError[] {
-  const out: FieldError[] = [];
-  const frozen = (spec: CloneSetSpec) => {
-    const rest: Record<string, unknown> = { ...spec };
+/**
+ * The update rule both versions' webhooks share: only `replicas`, `template`, `lifecycle`, `scaleStrategy`,
+ * `updateStrategy`, `minReadySeconds`, `progressDeadlineSeconds`, `volumeClaimTemplates` and
+ * `revisionHistoryLimit` may change (`Forbidden` on `spec` otherwise, OpenKruise's words).
+ */
+export function frozenSpecErrors(spec: object, oldSpec: object): FieldError[] {
+  const frozen = (o: object) => {
+    const rest: Record<string, unknown> = { ...o };
     for (const k of MUTABLE_SPEC_FIELDS) delete rest[k];
     return rest;
   };
-  if (jsonpatch.compare(frozen(old.spec), frozen(cs.spec)).length > 0) {
-    out.push(
-      forbidden(
-        'spec',
-        `updates to cloneset spec for fields other than ${MUTABLE_SPEC_FIELDS.slice(0, -1)
-          .map((f) => `'${f}'`)
-          .join(', ')} and 'revisionHistoryLimit' are forbidden`,
-      ),
-    );
-  }
+  if (jsonpatch.compare(frozen(oldSpec), frozen(spec)).length === 0) return [];
+  return [
+    forbidden(
+      'spec',
+      `updates to cloneset spec for fields other than ${MUTABLE_SPEC_FIELDS.slice(0, -1)
+        .map((f) => `'${f}'`)
+        .join(', ')} and 'revisionHistoryLimit' are forbidden`,
+    ),
+  ];
+}
+
+function updateErrors(cs: CloneSet, old: CloneSet): FieldError[] {
+  const out = frozenSpecErrors(cs.spec, old.spec);
   if (cs.spec.updateStrategy?.type === 'InPlaceOnly') {
     const ops = jsonpatch.compare(old.spec.template?.spec ?? {}, cs.spec.template?.spec ?? {});
     const bad = ops.find((op) => op.op !== 'replace' || !INPLACE_ONLY_PATH.test(op.path));
@@ -257,6 +290,12 @@ export interface ValidationOptions {
    * v1beta1 conversion (docs/behaviour/cloneset.md#v1beta1-mapping), so the planner validates with this on.
    */
   allowOnDelete?: boolean;
+  /**
+   * Check `progressDeadlineSeconds` (≥ 0, and MaxInt32 or above minReadySeconds), as OpenKruise's v1alpha1 webhook
+   * does and its v1beta1 one does not (default true). The planner leaves them out: a CloneSet written through
+   * v1beta1 may be stored with such a value, and OpenKruise's controller runs it as it is.
+   */
+  progressDeadlineRules?: boolean;
 }
 
 /**

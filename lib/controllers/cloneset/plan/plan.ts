@@ -126,6 +126,7 @@ export function planCloneSet(input: PlanInput): Plan {
   const { cloneSet: cs, errors } = checkCloneSet(input.cloneSet, {
     templateNoDefaults: options.templateNoDefaults,
     allowOnDelete: true,
+    progressDeadlineRules: false,
   });
   if (errors.length > 0) return invalidPlan(cs, errors, input.now);
 

@@ -244,14 +244,21 @@ describe('validateCloneSet — rejected (scenario 60 and docs/behaviour/cloneset
       [
         {
           path: 'spec.template.metadata.labels',
-          message: 'Invalid value: {"app":"demo"}: `selector` does not match template `labels`',
+          message:
+            'Invalid value: map[string]string{"app":"demo"}: `selector` does not match template `labels`',
         },
       ],
     ],
     [
       'empty selector',
       edit((cs) => (cs.spec.selector = {})),
-      [{ path: 'spec.selector', message: 'Invalid value: {}: empty selector is invalid for cloneset' }],
+      [
+        {
+          path: 'spec.selector',
+          message:
+            'Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for cloneset',
+        },
+      ],
     ],
     [
       'missing selector',
@@ -268,7 +275,8 @@ describe('validateCloneSet — rejected (scenario 60 and docs/behaviour/cloneset
         },
         {
           path: 'spec.selector',
-          message: 'Invalid value: {"matchExpressions":[{"key":"app","operator":"Near"}]}: ',
+          message:
+            'Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement{v1.LabelSelectorRequirement{Key:"app", Operator:"Near", Values:[]string(nil)}}}: ',
         },
       ],
     ],

@@ -676,6 +676,13 @@ describe('planCloneSet golden plans', () => {
     expect(plan).toEqual(want);
   });
 
+  test('plans a CloneSet whose progressDeadlineSeconds is not above minReadySeconds: OpenKruise’s v1beta1 webhook stores it and its controller runs it', () => {
+    const cs = web('v1', { replicas: 2, minReadySeconds: 10, progressDeadlineSeconds: 5 });
+    const plan = planCloneSet(input(cs, [], [webRevision('v1', 1)]));
+    expect(plan.validationErrors).toEqual([]);
+    expect(plan.actions.map((a) => a.type)).toEqual(['CreatePod', 'CreatePod']);
+  });
+
   test('plans nothing and no status write once the CloneSet is settled (docs/behaviour/cloneset.md#status)', () => {
     const plan = planCloneSet(
       input(
