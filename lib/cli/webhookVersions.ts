@@ -49,9 +49,11 @@ function readOverlay(crdName: string): Overlay | undefined {
 }
 
 /**
- * What Kruiseless's CRD adds to a schema for a cluster without the webhook, and OpenKruise's CRD has not: the
- * webhook refuses and defaults instead, in OpenKruise's words. `required` and `minLength`/`minItems` stay (a
- * container's name and image present).
+ * What Kruiseless's CRD adds to a schema for a cluster without the webhook, and OpenKruise's CRD has not: with the
+ * webhook, it refuses and defaults instead, in OpenKruise's words, and the CRD must not refuse first (nor refuse a
+ * status write of an object OpenKruise's v1beta1 rules let through). `required` and `minLength`/`minItems` stay (a
+ * container's name and image present), and so do transition rules (`oldSelf`: the selector's immutability), which
+ * the controller could not check after the fact while the webhook (`failurePolicy: Ignore`) is down.
  */
 const NO_WEBHOOK_KEYWORDS = new Set([
   'x-kubernetes-validations',
@@ -64,15 +66,27 @@ const NO_WEBHOOK_KEYWORDS = new Set([
   'maximum',
 ]);
 
+/** The transition rules (those reading `oldSelf`) of an `x-kubernetes-validations` list. */
+function transitionRules(rules: JsonValue): JsonValue[] {
+  return Array.isArray(rules)
+    ? rules.filter((r) => isJsonObject(r) && typeof r.rule === 'string' && r.rule.includes('oldSelf'))
+    : [];
+}
+
 /**
- * `schema` (a JSON schema) without {@link NO_WEBHOOK_KEYWORDS} at any depth; `properties` keys are field names and
- * are kept whatever they are called. The input is not modified.
+ * `schema` (a JSON schema) without {@link NO_WEBHOOK_KEYWORDS} at any depth, transition rules kept; `properties`
+ * keys are field names and are kept whatever they are called. The input is not modified.
  */
 function withoutRules(schema: JsonValue): JsonValue {
   if (Array.isArray(schema)) return schema.map(withoutRules);
   if (!isJsonObject(schema)) return schema;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(schema)) {
+    if (k === 'x-kubernetes-validations') {
+      const kept = transitionRules(v);
+      if (kept.length > 0) out[k] = kept;
+      continue;
+    }
     if (NO_WEBHOOK_KEYWORDS.has(k)) continue;
     out[k] =
       k === 'properties' && isJsonObject(v)
@@ -82,10 +96,20 @@ function withoutRules(schema: JsonValue): JsonValue {
   return out;
 }
 
+/** `version` (a CRD version entry) with its spec schema {@link withoutRules}, spec-level rules included. */
+function withoutSpecRules(version: JsonObject): JsonObject {
+  const out = structuredClone(version);
+  const root = isJsonObject(out.schema) ? out.schema.openAPIV3Schema : undefined;
+  const props = isJsonObject(root) && isJsonObject(root.properties) ? root.properties : undefined;
+  if (props && isJsonObject(props.spec)) props.spec = withoutRules(props.spec);
+  return out;
+}
+
 /**
  * The versions of `crd` (a raw CRD of infra/crds) while it converts through the webhook: each version the overlay
- * names becomes a copy of the stored version's entry with that name, `storage: false`, its spec schema without
- * {@link NO_WEBHOOK_KEYWORDS}, and the overlay's spec properties and spec-level `x-kubernetes-validations` in it.
+ * names becomes a copy of the stored version's entry with that name, `storage: false`, and the overlay's spec
+ * properties and spec-level `x-kubernetes-validations` in its schema; every version's spec schema, the stored one's
+ * too, loses {@link NO_WEBHOOK_KEYWORDS} (transition rules kept).
  * @returns undefined when `crd` has no overlay (its versions stay as they are)
  * @throws CliError when the overlay file is malformed or the CRD has no stored version to start from
  */
@@ -93,8 +117,8 @@ export function webhookVersionsOf(crd: JsonObject): JsonObject[] | undefined {
   const name = isJsonObject(crd.metadata) && typeof crd.metadata.name === 'string' ? crd.metadata.name : '';
   const overlay = readOverlay(name);
   if (!overlay) return undefined;
-  const versions = ((crd as { spec?: { versions?: JsonObject[] } }).spec?.versions ?? []).map((v) =>
-    structuredClone(v),
+  const versions = ((crd as { spec?: { versions?: JsonObject[] } }).spec?.versions ?? []).map(
+    withoutSpecRules,
   );
   const stored = versions.find((v) => v.storage === true);
   const schema = stored?.schema;
@@ -103,13 +127,12 @@ export function webhookVersionsOf(crd: JsonObject): JsonObject[] | undefined {
   const derived = structuredClone(stored);
   const root = (derived.schema as { openAPIV3Schema: JsonObject }).openAPIV3Schema;
   const props = root.properties as { spec: JsonObject & { properties: JsonObject } };
-  const inherited = withoutRules(props.spec.properties);
-  props.spec.properties = {
-    ...(isJsonObject(inherited) ? inherited : {}),
-    ...structuredClone(overlay.specProperties),
-  };
-  if (overlay.specValidations.length > 0)
-    props.spec['x-kubernetes-validations'] = structuredClone(overlay.specValidations);
+  props.spec.properties = { ...props.spec.properties, ...structuredClone(overlay.specProperties) };
+  const specRules = [
+    ...transitionRules(props.spec['x-kubernetes-validations'] ?? []),
+    ...overlay.specValidations,
+  ];
+  if (specRules.length > 0) props.spec['x-kubernetes-validations'] = structuredClone(specRules);
   else delete props.spec['x-kubernetes-validations'];
   derived.name = overlay.name;
   derived.storage = false;

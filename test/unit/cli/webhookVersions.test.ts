@@ -37,19 +37,33 @@ const RULES = [
   'maximum',
 ];
 
-test('v1beta1: no rule, enum, bound or default in the spec schema but enablePVCReuse false', () => {
+test('v1beta1: no rule, enum, bound or default in the spec schema but enablePVCReuse false and the selector’s transition rule', () => {
   const versions = webhookVersionsFor('clonesets.apps.kruise.io') ?? [];
   const beta = versions.find((v) => v.name === 'v1beta1');
   expect(beta?.storage).toBe(false);
-  expect(keywordsIn(specOf(beta), RULES)).toEqual(['.scaleStrategy.enablePVCReuse: default']);
+  expect(keywordsIn(specOf(beta), RULES)).toEqual([
+    '.selector: x-kubernetes-validations',
+    '.scaleStrategy.enablePVCReuse: default',
+  ]);
   // a container's name and image stay required (structural presence, which the webhook does not check for image)
   expect(keywordsIn(specOf(beta), ['required'])).toContain('.template.spec.containers: required');
 });
 
-test("v1alpha1 keeps its schema as infra/crds has it (the webhook's absence is its case)", () => {
+test('v1alpha1, the stored version, loses the same, but the selector’s transition rule; infra/crds keeps all', () => {
   const versions = webhookVersionsFor('clonesets.apps.kruise.io') ?? [];
+  const alpha = versions.find((v) => v.name === 'v1alpha1');
+  expect(alpha?.storage).toBe(true);
+  expect(keywordsIn(specOf(alpha), RULES)).toEqual(['.selector: x-kubernetes-validations']);
+  const rules = (
+    specOf(alpha) as { properties: { selector: { 'x-kubernetes-validations': { rule: string }[] } } }
+  ).properties.selector['x-kubernetes-validations'];
+  expect(rules.map((r) => r.rule)).toEqual(['self == oldSelf']);
+  const beta = versions.find((v) => v.name === 'v1beta1');
+  expect(keywordsIn(specOf(beta), ['x-kubernetes-validations'])).toEqual([
+    '.selector: x-kubernetes-validations',
+  ]);
+  // the plain CRD (no webhook) is untouched: its rules are the only check there
   const plain = (rawCrd('clonesets.apps.kruise.io') as { spec: { versions: JsonObject[] } }).spec.versions;
-  expect(versions.find((v) => v.name === 'v1alpha1')).toEqual(plain.find((v) => v.name === 'v1alpha1'));
   expect(
     keywordsIn(specOf(plain.find((v) => v.name === 'v1alpha1')), ['x-kubernetes-validations']).length,
   ).toBeGreaterThan(5);
