@@ -154,7 +154,7 @@ describe('malformed and unknown events', () => {
 describe('an invalid CloneSet the CRD accepts (a matchExpressions selector the template labels do not match)', () => {
   let created: CloneSet;
   const message =
-    'spec.template.metadata.labels: Invalid value: {"app":"not-the-selector"}: `selector` does not match template `labels`';
+    'spec.template.metadata.labels: Invalid value: map[string]string{"app":"not-the-selector"}: `selector` does not match template `labels`';
 
   test(
     'gets a FailedValidation condition and a Warning Event, and no pod or revision is created',

@@ -9,6 +9,7 @@
  * (`FailedCreate`). Field paths are upstream's, `rollingUpdate.rollingUpdate.type` and `.partition` included.
  */
 import type { FieldError } from '../../../api/errors.js';
+import { goLabelSelector, goStringMap } from '../../../api/goPrint.js';
 import {
   forbidden,
   invalid,
@@ -54,10 +55,16 @@ function selectorRules(spec: DaemonSetSpec): FieldError[] {
   }
   if (parsed && !matches)
     out.push(
-      invalid('spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`'),
+      invalidPrinted(
+        'spec.template.metadata.labels',
+        goStringMap(labels),
+        '`selector` does not match template `labels`',
+      ),
     );
   if (sel && isEmptySelector(sel))
-    out.push(invalid('spec.selector', sel, 'empty selector is invalid for daemonset'));
+    out.push(
+      invalidPrinted('spec.selector', goLabelSelector(sel), 'empty selector is invalid for daemonset'),
+    );
   out.push(...labelsErrors(labels, 'spec.template.metadata.labels'));
   return out;
 }

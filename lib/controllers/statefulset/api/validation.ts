@@ -8,6 +8,7 @@
 import jsonpatch from 'fast-json-patch';
 import { frozenFieldsChanged } from '../../../api/admission/frozenSpec.js';
 import type { FieldError } from '../../../api/errors.js';
+import { goLabelSelector, goStringMap } from '../../../api/goPrint.js';
 import {
   dns1123LabelErrors,
   forbidden,
@@ -253,17 +254,23 @@ export function validateSpecSelector(spec: StatefulSetSpec): FieldError[] {
   } else {
     out.push(...selectorErrors(sel, 'spec.selector'));
     if (isEmptySelector(sel))
-      out.push(invalid('spec.selector', sel, 'empty selector is invalid for statefulset'));
+      out.push(
+        invalidPrinted('spec.selector', goLabelSelector(sel), 'empty selector is invalid for statefulset'),
+      );
     try {
       matches = isEmptySelector(sel) || selectorMatches(sel, labels);
     } catch {
-      out.push(invalid('spec.selector', sel, ''));
+      out.push(invalidPrinted('spec.selector', goLabelSelector(sel), ''));
       return out;
     }
   }
   if (!matches)
     out.push(
-      invalid('spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`'),
+      invalidPrinted(
+        'spec.template.metadata.labels',
+        goStringMap(labels),
+        '`selector` does not match template `labels`',
+      ),
     );
   out.push(...labelsErrors(labels, 'spec.template.labels'));
   for (const k of Object.keys(spec.template?.metadata?.annotations ?? {})) {

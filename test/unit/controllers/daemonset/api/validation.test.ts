@@ -37,7 +37,7 @@ describe('validateDaemonSet', () => {
       `metadata.name: Invalid value: "Agent_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
     ]);
     expect(errors(ds({ selector: { matchLabels: { app: 'b' } } }))).toEqual([
-      'spec.template.metadata.labels: Invalid value: {"app":"a"}: `selector` does not match template `labels`',
+      'spec.template.metadata.labels: Invalid value: map[string]string{"app":"a"}: `selector` does not match template `labels`',
     ]);
   });
 

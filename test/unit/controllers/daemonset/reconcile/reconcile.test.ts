@@ -330,7 +330,7 @@ describe('reconcileDaemonSet', () => {
     await reconcileDaemonSet(h.deps(), REQUEST);
     expect([...h.kube.pods.keys()]).toEqual(['agent-abc00']);
     const message =
-      'DaemonSet is invalid: spec.template.metadata.labels: Invalid value: {"app":"agent"}: `selector` does not match template `labels`';
+      'DaemonSet is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"agent"}: `selector` does not match template `labels`';
     expect(h.journal).toEqual([
       'lease.acquire',
       'expectations.get',

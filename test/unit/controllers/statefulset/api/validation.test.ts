@@ -82,14 +82,20 @@ describe('validateStatefulSet: rejected, with upstream messages', () => {
         { path: 'spec.selector', message: 'Required value' },
         {
           path: 'spec.template.metadata.labels',
-          message: 'Invalid value: {"a":"b"}: `selector` does not match template `labels`',
+          message: 'Invalid value: map[string]string{"a":"b"}: `selector` does not match template `labels`',
         },
       ],
     ],
     [
       'empty selector',
       edit((s) => (s.spec.selector = {})),
-      [{ path: 'spec.selector', message: 'Invalid value: {}: empty selector is invalid for statefulset' }],
+      [
+        {
+          path: 'spec.selector',
+          message:
+            'Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for statefulset',
+        },
+      ],
     ],
     [
       'selector does not match the template',
@@ -97,7 +103,7 @@ describe('validateStatefulSet: rejected, with upstream messages', () => {
       [
         {
           path: 'spec.template.metadata.labels',
-          message: 'Invalid value: {"a":"b"}: `selector` does not match template `labels`',
+          message: 'Invalid value: map[string]string{"a":"b"}: `selector` does not match template `labels`',
         },
       ],
     ],
