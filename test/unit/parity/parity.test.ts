@@ -61,6 +61,7 @@ describe('scenario files', () => {
       'predelete-not-ready',
       'scale-normal',
       'seed-story',
+      'v1beta1-inplace-rollout',
     ]);
   });
 
