@@ -132,6 +132,39 @@ describe('the validators of /validate', () => {
     ).resolves.toBe('allowed');
   });
 
+  it('CloneSet UPDATE through v1alpha1 of one written through v1beta1: an old breach does not refuse it, a new one does', async () => {
+    // OnDelete and a progressDeadlineSeconds not above minReadySeconds, as OpenKruise's v1beta1 rules let through
+    const stored = convertCloneSet(
+      {
+        apiVersion: 'apps.kruise.io/v1beta1',
+        kind: 'CloneSet',
+        metadata: meta,
+        spec: {
+          replicas: 2,
+          minReadySeconds: 10,
+          progressDeadlineSeconds: 5,
+          selector: { matchLabels: { app: 'web' } },
+          template,
+          updateStrategy: { type: 'OnDelete' },
+        },
+      },
+      'v1beta1',
+      'v1alpha1',
+    );
+    // Kruiseless's controller truncates podsToDelete through v1alpha1 (OpenKruise's writes through v1beta1)
+    const truncated = structuredClone(stored);
+    (truncated.spec as JsonObject).scaleStrategy = { podsToDelete: [] };
+    await expect(answer('clonesets', 'v1alpha1', 'UPDATE', truncated, stored)).resolves.toBe('allowed');
+    const broken = structuredClone(stored);
+    (broken.spec as JsonObject).replicas = -1;
+    await expect(answer('clonesets', 'v1alpha1', 'UPDATE', broken, stored)).resolves.toEqual({
+      code: 422,
+      message: 'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+    });
+    // a create through v1alpha1 is not ratcheted
+    await expect(answer('clonesets', 'v1alpha1', 'CREATE', stored)).resolves.toMatchObject({ code: 422 });
+  });
+
   it('CloneSet UPDATE: the selector is fixed', async () => {
     const old = { metadata: meta, spec: { selector: { matchLabels: { app: 'web' } }, template } };
     const changed = {

@@ -82,6 +82,19 @@ function beforeUpdateStrategy(errors: FieldError[], inserted: FieldError[]): Fie
   return at < 0 ? [...errors, ...inserted] : [...errors.slice(0, at), ...inserted, ...errors.slice(at)];
 }
 
+/**
+ * `errors` without those the stored object already has, word for word (`stored`: its create-time errors), as the API
+ * server ratchets a CRD's rules: a v1alpha1 UPDATE that leaves an old breach as it was is not refused for it. A
+ * CloneSet written through v1beta1 may break v1alpha1's rules (`OnDelete`, a progressDeadlineSeconds not above
+ * minReadySeconds: OpenKruise's v1beta1 rules let both through), and Kruiseless's controller writes through v1alpha1
+ * (its `podsToDelete` truncation) where OpenKruise's writes through v1beta1. Unlike OpenKruise, a user's v1alpha1
+ * edit of such an object is then not refused for the old breach either.
+ */
+function ratcheted(errors: FieldError[], stored: readonly FieldError[]): FieldError[] {
+  const known = new Set(stored.map((e) => `${e.path}\n${e.message}`));
+  return errors.filter((e) => !known.has(`${e.path}\n${e.message}`));
+}
+
 /** The CloneSet validator (`vcloneset.kb.io`, CREATE and UPDATE of v1alpha1 `clonesets`). */
 export function cloneSetValidator(options: CloneSetValidatorOptions = {}): Validator {
   const templateNoDefaults = options.templateNoDefaults ?? false;
@@ -108,7 +121,9 @@ export function cloneSetValidator(options: CloneSetValidatorOptions = {}): Valid
       const opts = { allowOnDelete: false };
       const cs = defaulted(object);
       const old = operation === 'UPDATE' && oldObject ? defaulted(oldObject) : undefined;
-      const errors = validateCloneSet(cs, old, opts);
+      const errors = old
+        ? ratcheted(validateCloneSet(cs, old, opts), validateCloneSet(old, undefined, opts))
+        : validateCloneSet(cs, undefined, opts);
       const reads = options.reads;
       if (!reads) return verdictOf(errors);
       return verdictOf(beforeUpdateStrategy(errors, await podsToDeleteErrors(cs, old, reads)));

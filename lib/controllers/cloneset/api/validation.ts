@@ -9,6 +9,7 @@ import { IntOrPercentError, scaledValueFromIntOrPercent } from '../../../api/int
 import {
   DNS1123_LABEL_MESSAGE,
   forbidden,
+  goIntOrString,
   invalid,
   invalidPrinted,
   labelsErrors,
@@ -97,6 +98,14 @@ function templateErrors(spec: SharedSpec): FieldError[] {
 }
 
 /**
+ * How OpenKruise's field errors print an `*intstr.IntOrString` it passes as is (apimachinery `ErrorBody`: the pointer
+ * followed, and the value, whose `String` method needs a pointer, printed with `%#v`): `null` when unset.
+ */
+export function goIntOrStringPointer(value: IntOrString | undefined | null): string {
+  return value === undefined || value === null ? 'null' : goIntOrString(value);
+}
+
+/**
  * The part of a CloneSet spec both versions' rules read alike (v1alpha1's {@link validateCloneSet} and
  * ./validationV1beta1.ts): v1beta1 changes only the two strategies' shapes.
  */
@@ -161,9 +170,9 @@ function updateStrategyErrors(
   }
   if (replicas > 0 && mu < 1 && ms < 1) {
     out.push(
-      invalid(
+      invalidPrinted(
         `${p}.maxUnavailable`,
-        us.maxUnavailable,
+        goIntOrStringPointer(us.maxUnavailable),
         'maxUnavailable and maxSurge should not both be less than 1',
       ),
     );

@@ -8,6 +8,7 @@
 import type { FieldError } from '../../../api/errors.js';
 import {
   invalid,
+  invalidPrinted,
   nonNegative,
   priorityStrategyError,
   required,
@@ -16,7 +17,7 @@ import {
 } from '../../../api/fieldValidation.js';
 import type { IntOrString } from '../../../api/types.js';
 import type { CloneSetUpdateStrategyV1beta1, CloneSetV1beta1 } from '../../../api/v1beta1.js';
-import { frozenSpecErrors, scaled, sharedSpecErrors } from './validation.js';
+import { frozenSpecErrors, goIntOrStringPointer, scaled, sharedSpecErrors } from './validation.js';
 
 const RU = 'spec.updateStrategy.rollingUpdate';
 const PRE_DOWNLOAD = `${RU}.inPlaceUpdateStrategy`;
@@ -82,9 +83,9 @@ function updateStrategyErrors(us: CloneSetUpdateStrategyV1beta1, replicas: numbe
     );
   if (replicas > 0 && mu < 1 && ms < 1)
     out.push(
-      invalid(
+      invalidPrinted(
         `${RU}.maxUnavailable`,
-        ru.maxUnavailable,
+        goIntOrStringPointer(ru.maxUnavailable),
         'maxUnavailable and maxSurge should not both be less than 1',
       ),
     );

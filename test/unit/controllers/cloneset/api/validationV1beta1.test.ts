@@ -64,7 +64,7 @@ describe('validateCloneSetV1beta1', () => {
     expect(
       messages(rolling({ podUpdatePolicy: 'ReCreate', partition: 0, maxUnavailable: 0, maxSurge: 0 })),
     ).toBe(
-      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: maxUnavailable and maxSurge should not both be less than 1',
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: maxUnavailable and maxSurge should not both be less than 1',
     );
   });
 
