@@ -143,7 +143,8 @@ describe('validateCloneSet — rejected (scenario 60 and docs/behaviour/cloneset
       [
         {
           path: 'spec.updateStrategy.maxUnavailable',
-          message: 'Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: maxUnavailable and maxSurge should not both be less than 1',
+          message:
+            'Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: maxUnavailable and maxSurge should not both be less than 1',
         },
       ],
     ],
@@ -169,7 +170,8 @@ describe('validateCloneSet — rejected (scenario 60 and docs/behaviour/cloneset
         },
         {
           path: 'spec.updateStrategy.maxUnavailable',
-          message: 'Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"5"}: maxUnavailable and maxSurge should not both be less than 1',
+          message:
+            'Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"5"}: maxUnavailable and maxSurge should not both be less than 1',
         },
       ],
     ],
