@@ -231,6 +231,14 @@ export function goIntOrString(v: IntOrString): string {
     : `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}`;
 }
 
+/**
+ * How a field error prints an `*intstr.IntOrString` passed as is (apimachinery `field.Error.ErrorBody`: the pointer
+ * followed, and the value, whose `String` method needs a pointer, printed with `%#v`): `null` when unset.
+ */
+export function goIntOrStringPointer(value: IntOrString | undefined | null): string {
+  return value === undefined || value === null ? 'null' : goIntOrString(value);
+}
+
 /** Kubernetes' `ValidateNonnegativeField`: `must be greater than or equal to 0`. */
 export function nonNegative(value: number, path: string): FieldError[] {
   return value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];

@@ -25,6 +25,15 @@ export function parseInt32(s: string): number | undefined {
 }
 
 /**
+ * The error Go's `strconv.ParseInt(s, 10, 32)` returns for a string {@link parseInt32} refuses, as its `Error()`
+ * prints it: `strconv.ParseInt: parsing "<s>": value out of range` for digits beyond int32, else `… invalid syntax`.
+ */
+export function parseInt32Error(s: string): string {
+  const reason = /^[+-]?\d+$/.test(s) ? 'value out of range' : 'invalid syntax';
+  return `strconv.ParseInt: parsing ${JSON.stringify(s)}: ${reason}`;
+}
+
+/**
  * Go's `strconv.Atoi(s)` on a 64-bit platform: optional sign, decimal digits; here within JavaScript's safe integers
  * (±2^53 − 1), beyond which no annotation value is meaningful.
  * @returns the number, or `undefined` when `s` is not such a string

@@ -5,11 +5,12 @@
  */
 import jsonpatch from 'fast-json-patch';
 import type { FieldError } from '../../../api/errors.js';
+import { frozenFieldsChanged } from '../../../api/admission/frozenSpec.js';
 import { IntOrPercentError, scaledValueFromIntOrPercent } from '../../../api/intOrPercent.js';
 import {
   DNS1123_LABEL_MESSAGE,
   forbidden,
-  goIntOrString,
+  goIntOrStringPointer,
   invalid,
   invalidPrinted,
   labelsErrors,
@@ -95,14 +96,6 @@ function templateErrors(spec: SharedSpec): FieldError[] {
     );
   }
   return out;
-}
-
-/**
- * How OpenKruise's field errors print an `*intstr.IntOrString` it passes as is (apimachinery `ErrorBody`: the pointer
- * followed, and the value, whose `String` method needs a pointer, printed with `%#v`): `null` when unset.
- */
-export function goIntOrStringPointer(value: IntOrString | undefined | null): string {
-  return value === undefined || value === null ? 'null' : goIntOrString(value);
 }
 
 /**
@@ -258,12 +251,7 @@ function specErrors(cs: CloneSet, opts: ValidationOptions): FieldError[] {
  * `revisionHistoryLimit` may change (`Forbidden` on `spec` otherwise, OpenKruise's words).
  */
 export function frozenSpecErrors(spec: object, oldSpec: object): FieldError[] {
-  const frozen = (o: object) => {
-    const rest: Record<string, unknown> = { ...o };
-    for (const k of MUTABLE_SPEC_FIELDS) delete rest[k];
-    return rest;
-  };
-  if (jsonpatch.compare(frozen(oldSpec), frozen(spec)).length === 0) return [];
+  if (!frozenFieldsChanged(spec, oldSpec, MUTABLE_SPEC_FIELDS)) return [];
   return [
     forbidden(
       'spec',

@@ -7,6 +7,7 @@
  */
 import type { FieldError } from '../../../api/errors.js';
 import {
+  goIntOrStringPointer,
   invalid,
   invalidPrinted,
   nonNegative,
@@ -15,21 +16,13 @@ import {
   scatterStrategyError,
   subdomainErrors,
 } from '../../../api/fieldValidation.js';
+import { parseInt32, parseInt32Error } from '../../../api/int32.js';
 import type { IntOrString } from '../../../api/types.js';
 import type { CloneSetUpdateStrategyV1beta1, CloneSetV1beta1 } from '../../../api/v1beta1.js';
-import { frozenSpecErrors, goIntOrStringPointer, scaled, sharedSpecErrors } from './validation.js';
+import { frozenSpecErrors, scaled, sharedSpecErrors } from './validation.js';
 
 const RU = 'spec.updateStrategy.rollingUpdate';
 const PRE_DOWNLOAD = `${RU}.inPlaceUpdateStrategy`;
-
-/** Go's `strconv.ParseInt(s, 10, 32)` error for `s`, or undefined when it parses. */
-function parseInt32Error(s: string): string | undefined {
-  if (!/^[+-]?[0-9]+$/.test(s)) return `strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`;
-  const n = Number(s);
-  if (n > 2147483647 || n < -2147483648)
-    return `strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`;
-  return undefined;
-}
 
 /** `imagePreDownloadParallelism`: an integer ≥ 0, or a string of one; never a percentage. */
 function parallelismErrors(value: IntOrString): FieldError[] {
@@ -38,9 +31,12 @@ function parallelismErrors(value: IntOrString): FieldError[] {
     return value < 0 ? [invalid(path, value, 'imagePreDownloadParallelism must be non-negative')] : [];
   if (value.endsWith('%'))
     return [invalid(path, value, 'imagePreDownloadParallelism does not support percentage value')];
-  const err = parseInt32Error(value);
-  if (err) return [invalid(path, value, `imagePreDownloadParallelism must be a valid integer: ${err}`)];
-  return Number(value) < 0 ? [invalid(path, value, 'imagePreDownloadParallelism must be non-negative')] : [];
+  const n = parseInt32(value);
+  if (n === undefined)
+    return [
+      invalid(path, value, `imagePreDownloadParallelism must be a valid integer: ${parseInt32Error(value)}`),
+    ];
+  return n < 0 ? [invalid(path, value, 'imagePreDownloadParallelism must be non-negative')] : [];
 }
 
 /**

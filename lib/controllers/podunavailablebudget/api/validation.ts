@@ -19,7 +19,7 @@ import {
   show,
 } from '../../../api/fieldValidation.js';
 import { goLabelSelector } from '../../../api/goPrint.js';
-import { parseInt32 } from '../../../api/int32.js';
+import { parseInt32, parseInt32Error } from '../../../api/int32.js';
 import type { LabelSelector, LabelSelectorRequirement } from '../../../api/types.js';
 import { ANNOTATION_PUB_PROTECT_OPERATIONS } from './keys.js';
 import type { PodUnavailableBudget, PubOperation, PubTargetReference } from './types.js';
@@ -64,11 +64,6 @@ export function parseGroupVersion(s: string): { group: string } | { error: strin
   return { error: `unexpected GroupVersion string: ${s}` };
 }
 
-const goIntSyntax = (value: string): string =>
-  /^[+-]?\d+$/.test(value)
-    ? `strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`
-    : `strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`;
-
 /**
  * A PUB written through v1alpha1, as its webhook reads it after `ConvertTo`: the comma-separated
  * `kruise.io/pub-protect-operations` annotation becomes `spec.protectOperations` (blank items skipped) and
@@ -94,7 +89,7 @@ export function pubFromV1alpha1(pub: PodUnavailableBudget): PodUnavailableBudget
     const n = parseInt32(total);
     if (n === undefined)
       throw new PubConversionError(
-        `failed to parse ${ANNOTATION_PUB_PROTECT_TOTAL_REPLICAS}: ${goIntSyntax(total)}`,
+        `failed to parse ${ANNOTATION_PUB_PROTECT_TOTAL_REPLICAS}: ${parseInt32Error(total)}`,
       );
     spec.protectTotalReplicas = n;
   }
