@@ -88,7 +88,10 @@ export interface PassEnv<Scope> {
    * on the lease item, carried through this invocation's passes and stored again by its release.
    */
   eventCorrelation: { state: EventCorrelationState };
-  /** What each pass reads, from the request's reason ({@link Reconciler.readScope}). */
+  /**
+   * What each pass reads, from the request's reason ({@link Reconciler.readScope}); after dirty marks, as after an
+   * observed change ({@link MARKED_CHANGE_REASON}).
+   */
   scope: Scope;
   /**
    * Where this invocation's LISTs stand (lib/kube/listFloors.ts): the floors the last release stored, raised to the
@@ -388,7 +391,7 @@ async function runPasses<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>): P
       const ms = Math.ceil(left * 1000);
       const marks = await sleepUnlessMarked(run, ms);
       if (marks) {
-        readsAfterMarks(run.env, marks);
+        afterMarks(run, marks);
         cutShortDueMs = now + ms;
       }
       continue;
@@ -523,7 +526,26 @@ export function readsAfterMarks(
 }
 
 /**
- * After a release at the end of the budget with events marked: a `Requeue` of the request on the bus now
+ * The reason the loop gives to what dirty marks stand for: changes reported while the lease was held, of the object
+ * or of any object its controller watches, whose reasons the marks do not keep. The passes after them read as after
+ * an observed change (a CloneSet's or an Advanced StatefulSet's `Requeue` lists only the pods its selector matches,
+ * so a pod relabelled out of it while a `Requeue` held the lease would stay owned and unreleased until the resync),
+ * and the hand-off that passes them on carries it.
+ */
+export const MARKED_CHANGE_REASON: ReconcileReason = 'OwnedObjectChanged';
+
+/**
+ * What the run does after it took dirty marks: its reads as {@link readsAfterMarks} says, and its read scope that of
+ * an observed change ({@link MARKED_CHANGE_REASON}) for the rest of the invocation.
+ */
+function afterMarks<D extends LoopDeps, P, Scope>(run: Run<D, P, Scope>, marks: DirtyMarks): void {
+  readsAfterMarks(run.env, marks);
+  run.env.scope = run.reconciler.readScope(MARKED_CHANGE_REASON);
+}
+
+/**
+ * After a release at the end of the budget with events marked: a request on the bus now, with the reason of the
+ * marked changes ({@link MARKED_CHANGE_REASON})
  * ({@link LoopDeps.handOff}), so the marked changes reach a fresh invocation at once instead of with the requeue
  * (on EventBridge Scheduler a minute away; the requeue stays as the net). A publish that fails is logged: the
  * requeue still comes.
@@ -535,7 +557,7 @@ async function handOff<D extends LoopDeps, P, Scope>(
   const { deps } = run;
   if (deps.handOff === undefined) return;
   try {
-    await deps.handOff({ ...request, reason: 'Requeue' });
+    await deps.handOff({ ...request, reason: MARKED_CHANGE_REASON });
     run.outcome.handedOff = true;
   } catch (e) {
     deps.log.warn('hand-off at the end of the budget failed; the requeue comes instead', {
@@ -708,7 +730,7 @@ export async function reconcileObject<D extends LoopDeps, P, Scope>(
       });
       if (released !== 'dirty') return run.outcome;
       // the next pass reads at least what the marks changed
-      readsAfterMarks(run.env, marks);
+      afterMarks(run, marks);
       run.env.keptObject?.checked(deps.clock());
       // another event arrived while we held the lease: run again if there is time, else hand it to the scheduler
       if (exhausted(run)) {

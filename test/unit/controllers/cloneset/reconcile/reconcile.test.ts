@@ -374,7 +374,7 @@ describe('reconcileCloneSet: the lease', () => {
     expect(await leaseIsFree(h)).toBe(true);
   });
 
-  test('a dirty lease when the pass budget is used up hands the marked events to a fresh invocation on the bus at once, after the release; the requeue stays as the net', async () => {
+  test('a dirty lease when the pass budget is used up hands the marked events to a fresh invocation on the bus at once (read as a change: the marks keep no reason), after the release; the requeue stays as the net', async () => {
     const h = markedWhileCreating();
     const handedOff: string[] = [];
     const out = await reconcileCloneSet(
@@ -389,8 +389,13 @@ describe('reconcileCloneSet: the lease', () => {
     );
     expect(out.requeuedAfterSeconds).toBe(1);
     expect(out.handedOff).toBe(true);
-    expect(h.journal.slice(-4)).toEqual(['requeue 1s', 'lease.release', 'lease.release', 'handOff Requeue']);
-    expect(handedOff).toEqual([`Requeue ${REQUEST.namespace}/${REQUEST.name}`]);
+    expect(h.journal.slice(-4)).toEqual([
+      'requeue 1s',
+      'lease.release',
+      'lease.release',
+      'handOff OwnedObjectChanged',
+    ]);
+    expect(handedOff).toEqual([`OwnedObjectChanged ${REQUEST.namespace}/${REQUEST.name}`]);
     expect(await leaseIsFree(h)).toBe(true);
   });
 
