@@ -168,6 +168,12 @@ export interface Expectations {
   updates: PendingOp[];
   /** Absent when the controller keeps none. */
   backoffs?: BackoffEntry[];
+  /**
+   * Whether the object may own PVCs: its last complete read of them found some it owns, or it has claim templates
+   * that may make some (CloneSet, lib/controllers/cloneset/pass.ts `readWorld`, which skips the LIST when false).
+   * Absent: not known (kept by none but the CloneSet's pass, and not by items written before it was), so read.
+   */
+  ownsClaims?: boolean;
 }
 
 /** The expectations port (docs/architecture.md#expectations). */

@@ -73,6 +73,11 @@ export interface World {
    * is not served (docs/behaviour/cloneset.md#image-pre-download).
    */
   imagePullJobs?: ImagePullJob[];
+  /**
+   * Whether the CloneSet may own PVCs ({@link Expectations.ownsClaims}): true with claim templates, else whether the
+   * PVCs just listed hold one it owns; when they were not listed, what was stored (undefined: not known).
+   */
+  ownsClaims?: boolean;
   /** The CloneSet's pre-pull pods, listed only with gate `PreDownloadImageWithPods` on (then also `nodeAgent`). */
   prePullPods?: Pod[];
   /** Whether the cluster has a node agent (any NodeImage), read with the pre-pull pods. */
@@ -88,25 +93,29 @@ export interface World {
 /**
  * Which pods and PVCs a pass lists (docs/architecture.md#reads).
  * - `selector`: the pods matching the CloneSet's `spec.selector` (so the read does not grow with other CloneSets'
- *   pods in the namespace), and the PVCs only when the CloneSet has `volumeClaimTemplates` or expectations are
- *   pending (a PVC can only be ours if a template made it, or a pending delete must be observed).
- * - `owned`: every pod and PVC of the namespace, whatever their labels (an owned pod may have lost even the
- *   instance-id label), as OpenKruise's owner-UID index gives them. Needed when a pod may have stopped matching the
- *   selector (its labels or the selector changed), so that it is released, and when PVCs of a removed template may
- *   need cleaning up.
- * Both keep only objects whose owner references name the CloneSet's UID.
+ *   pods in the namespace), and the PVCs only when the CloneSet may own some (below) and, without claim templates,
+ *   expectations are pending (a PVC can only be ours if a template made it, or a pending delete must be observed).
+ * - `owned`: every pod of the namespace, whatever its labels (an owned pod may have lost even the instance-id
+ *   label), as OpenKruise's owner-UID index gives them, and every PVC of the namespace unless the stored
+ *   expectations say the CloneSet owns none ({@link Expectations.ownsClaims}: no claim templates, and the last
+ *   complete read found none; a PVC it owns comes only from a template, which sets the flag before its first
+ *   create). Needed when a pod may have stopped matching the selector (its labels or the selector changed), so that
+ *   it is released, and when PVCs of a removed template may need cleaning up.
+ * - `full`: `owned` with the PVCs always listed, so a PVC given to the CloneSet by someone else is still cleaned up.
+ * All keep only objects whose owner references name the CloneSet's UID.
  */
-export type ReadScope = 'selector' | 'owned';
+export type ReadScope = 'selector' | 'owned' | 'full';
 
 /**
  * The read scope for a request reason: a change to a pod, a PVC or the CloneSet itself may have taken an object
- * out of the selector or left PVCs behind, so those read `owned`; so does the `Resync`, the safety net for every
- * change event that was lost (review finding 9: by selector it could never release a pod that left the selector
- * nor clean up PVCs). Only a `Requeue` — the look-again a pass of this CloneSet scheduled for itself, the no-op
+ * out of the selector or left PVCs behind, so those read `owned`; the `Resync`, the safety net for every change
+ * event that was lost (review finding 9: by selector it could never release a pod that left the selector nor clean
+ * up PVCs), reads `full`. Only a `Requeue` — the look-again a pass of this CloneSet scheduled for itself, the no-op
  * reconcile of a settled CloneSet — reads `selector`.
  */
 export function readScopeFor(reason: ReconcileReason): ReadScope {
-  return reason === 'Requeue' ? 'selector' : 'owned';
+  if (reason === 'Requeue') return 'selector';
+  return reason === 'Resync' ? 'full' : 'owned';
 }
 
 /** Whether an owner reference of `o` names `uid` (OpenKruise's owner-UID field index, `IndexNameForOwnerRefUID`). */
@@ -159,7 +168,8 @@ export async function readWorld(
   const selector = selectorOf(cloneSet);
   const narrow = scope === 'selector' && selector !== undefined;
   const hasTemplates = (cloneSet.spec.volumeClaimTemplates ?? []).length > 0;
-  const skipPVCs = narrow && !hasTemplates && isSatisfied(pending);
+  const skipPVCs =
+    !hasTemplates && scope !== 'full' && ((narrow && isSatisfied(pending)) || pending.ownsClaims === false);
   const none = Promise.resolve({ items: [], resourceVersion: '' } as Listed<never>);
   const preDownload = !!options?.preDownloadImageForInPlaceUpdate;
   const prePull = preDownload && !!options?.preDownloadImageWithPods;
@@ -183,10 +193,13 @@ export async function readWorld(
   const ownPods = ownedBy<Pod>(pods.items, uid).filter((p) => !isPrePullPod(p));
   // after the pods: whether a scale-in can rank them by topology depends on how many are active
   const spread = await spreadNodesFor(kube, cloneSet, ownPods);
+  const ownPVCs = ownedBy<PersistentVolumeClaim>(pvcs.items, uid);
+  const ownsClaims = hasTemplates || (skipPVCs ? pending.ownsClaims : ownPVCs.length > 0);
   return {
     cloneSet,
     pods: ownPods,
-    pvcs: ownedBy<PersistentVolumeClaim>(pvcs.items, uid),
+    pvcs: ownPVCs,
+    ...(ownsClaims !== undefined ? { ownsClaims } : {}),
     revisions: revisions.items,
     ...(jobs ? { imagePullJobs: jobs.items } : {}),
     ...(prePulls ? { prePullPods: ownedBy<Pod>(prePulls.items, uid), nodeAgent: !!nodeAgent } : {}),
@@ -199,19 +212,24 @@ export function expectationTimeoutMs(options: Partial<PlannerOptions> | undefine
   return (options?.expectationTimeoutSeconds ?? DEFAULT_PLANNER_OPTIONS.expectationTimeoutSeconds) * 1000;
 }
 
-/** `stored` expectations observed against what was just listed (pure). */
+/**
+ * `stored` expectations observed against what was just listed, with what the pass learnt of the CloneSet's PVCs
+ * (`world.ownsClaims`, carried by every later store of the pass; `changed` counts only the writes observed) (pure).
+ */
 function observedFrom(
   deps: Pick<PassDeps, 'clock' | 'options'>,
   stored: Expectations,
   world: World,
 ): ObservedExpectations {
-  return observeExpectations(
+  const observed = observeExpectations(
     stored,
     world.pods,
     world.pvcs,
     deps.clock(),
     expectationTimeoutMs(deps.options),
   );
+  if (world.ownsClaims === undefined || world.ownsClaims === stored.ownsClaims) return observed;
+  return { ...observed, pending: { ...observed.pending, ownsClaims: world.ownsClaims } };
 }
 
 /**
@@ -363,7 +381,69 @@ export async function runPass(
       nodes: world.unreadNodes,
     });
   const observed = await observe(deps, lease, stored, world);
+  // what the read learnt of the CloneSet's PVCs rides on the pass's next store of its expectations (a PVC create
+  // records its expectation first, so a template's `true` is stored before it); a pass that stores none stores it
+  // at its end
+  const claims = claimsKeeper(deps.expectations, lease, stored, world, observed);
+  const result = await act({ ...deps, expectations: claims.store }, key, lease, world, observed, {
+    recordedEvents,
+    eventCorrelation,
+    started,
+  });
+  await claims.saveIfUnsaved();
+  return result;
+}
 
+/**
+ * The expectations store for the rest of a pass, noting whether the pass stored them, and `saveIfUnsaved`, which
+ * stores `world.ownsClaims` when it differs from what was stored and nothing of the pass has stored it yet.
+ * @throws state-store errors, from `saveIfUnsaved` (FencedOutError after a takeover)
+ */
+function claimsKeeper(
+  store: ExpectationStore,
+  lease: Lease,
+  stored: Expectations,
+  world: World,
+  observed: ObservedExpectations,
+): { store: ExpectationStore; saveIfUnsaved: () => Promise<void> } {
+  let saved = observed.changed;
+  const unsaved = world.ownsClaims !== undefined && world.ownsClaims !== stored.ownsClaims;
+  return {
+    store: {
+      get: (k) => store.get(k),
+      put: async (l, e) => {
+        await store.put(l, e);
+        saved = true;
+      },
+    },
+    saveIfUnsaved: async () => {
+      if (unsaved && !saved) await store.put(lease, observed.pending);
+    },
+  };
+}
+
+/** What a pass's {@link act} is given beside the world. */
+interface ActEnv {
+  recordedEvents: Set<string>;
+  eventCorrelation: { state: EventCorrelationState };
+  /** `Date.now()` at the pass's start, for its log line. */
+  started: number;
+}
+
+/**
+ * Finish a recorded scale-down intent (once no expectation is pending), or plan and execute (no pod writes while one
+ * is): the part of {@link runPass} after the read and the observation.
+ * @throws state-store errors (FencedOutError after a takeover)
+ */
+async function act(
+  deps: PassDeps,
+  key: ObjectKey,
+  lease: Lease,
+  world: World,
+  observed: ObservedExpectations,
+  { recordedEvents, eventCorrelation, started }: ActEnv,
+): Promise<PassResult> {
+  const { kube, log } = deps;
   const intent = await deps.ledger.get(key);
   if (intent && !intentIsCurrent(intent, world.cloneSet)) {
     log.info('scale-down intent recorded for an older spec: cleared, planning anew', {

@@ -44,8 +44,8 @@ export interface PassPreview {
  * @throws KubeApiError when a read fails; StateStoreError when the state table cannot be read
  */
 export async function previewPass(deps: PreviewDeps, key: ObjectKey): Promise<PassPreview | undefined> {
-  // what a pass after a change reads (every owned pod and PVC), so the preview misses no release or clean-up
-  const world = await readWorld(deps.kube, key, 'owned', noExpectations());
+  // what the resync reads (every owned pod and PVC), so the preview misses no release or clean-up
+  const world = await readWorld(deps.kube, key, 'full', noExpectations());
   if (!world) return undefined;
   const [observed, intent, version] = await Promise.all([
     readObserved(deps, key, world),

@@ -100,8 +100,9 @@ export function observeExpectations(
         return !resourceVersionReached(o.rv, op.resourceVersion);
       }),
     ),
-    // the controller's retry delays are not writes to observe: carried as they are
+    // the controller's retry delays and what it knows of its PVCs are not writes to observe: carried as they are
     ...(stored.backoffs ? { backoffs: stored.backoffs } : {}),
+    ...(stored.ownsClaims !== undefined ? { ownsClaims: stored.ownsClaims } : {}),
   };
   const all = [...pending.creates, ...pending.deletes, ...pending.updates];
   const changed =

@@ -1,7 +1,7 @@
 /**
  * Durable expectations (docs/architecture.md#expectations): item `obj#<cluster>#<group>/<Kind>#<ns>#<name>` / `expectations` with the creates,
  * deletes and in-place updates this controller issued but has not yet observed, the retry delays it keeps
- * (`backoffs`, when any), plus `fence` (token of the last
+ * (`backoffs`, when any), whether the object may own PVCs (`ownsClaims`, when known), plus `fence` (token of the last
  * writer) and `ttl` (epoch s, 1 day after the last write; GC only).
  */
 import * as z from 'zod';
@@ -22,6 +22,7 @@ const ExpectationsItem = z.object({
   deletes: z.array(PendingOpItem).optional(),
   updates: z.array(PendingOpItem).optional(),
   backoffs: z.array(z.object({ key: z.string(), delayMs: z.number(), at: z.number() })).optional(),
+  ownsClaims: z.boolean().optional(),
 });
 
 function copyOps(ops: readonly PendingOp[]): PendingOp[] {
@@ -38,6 +39,11 @@ function copyBackoffs(entries: readonly BackoffEntry[] | undefined): { backoffs?
   return entries?.length ? { backoffs: entries.map(({ key, delayMs, at }) => ({ key, delayMs, at })) } : {};
 }
 
+/** `{ ownsClaims }` when known, else nothing (an item written before it was kept reads as not known). */
+function copyOwnsClaims(ownsClaims: boolean | undefined): { ownsClaims?: boolean } {
+  return ownsClaims === undefined ? {} : { ownsClaims };
+}
+
 /** {@link ExpectationStore} on the state table. */
 export class DynamoExpectationStore implements ExpectationStore {
   constructor(private readonly table: StateTable) {}
@@ -52,6 +58,7 @@ export class DynamoExpectationStore implements ExpectationStore {
       deletes: copyOps(e.deletes ?? []),
       updates: copyOps(e.updates ?? []),
       ...copyBackoffs(e.backoffs),
+      ...copyOwnsClaims(e.ownsClaims),
     };
   }
 
@@ -65,6 +72,7 @@ export class DynamoExpectationStore implements ExpectationStore {
         deletes: copyOps(expectations.deletes),
         updates: copyOps(expectations.updates),
         ...copyBackoffs(expectations.backoffs),
+        ...copyOwnsClaims(expectations.ownsClaims),
       },
     );
   }

@@ -57,6 +57,23 @@ describe(`ExpectationStore on ${testDynamoBackend()} (docs/architecture.md#expec
     await expect(f.stores.expectations.get(KEY)).resolves.toEqual(EXPECTATIONS);
   });
 
+  test('whether the object may own PVCs is stored with the expectations (both values), and read as not known when absent', async () => {
+    const f = await fx.fresh(() => WALL);
+    const l = await lease(f, 'inv-a', T0);
+    for (const ownsClaims of [false, true]) {
+      await f.stores.expectations.put(l, { ...EXPECTATIONS, ownsClaims });
+      await expect(f.stores.expectations.get(KEY)).resolves.toEqual({ ...EXPECTATIONS, ownsClaims });
+      expect(await f.item(PK, 'expectations')).toEqual({
+        ...EXPECTATIONS,
+        ownsClaims,
+        fence: 1,
+        ttl: ttlOf(WALL),
+      });
+    }
+    await f.stores.expectations.put(l, EXPECTATIONS);
+    expect('ownsClaims' in (await f.stores.expectations.get(KEY))).toBe(false);
+  });
+
   test('put replaces the whole item', async () => {
     const f = await fx.fresh(() => WALL);
     const l = await lease(f, 'inv-a', T0);

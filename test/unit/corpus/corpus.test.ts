@@ -212,7 +212,8 @@ async function storesSettled(h: Harness): Promise<void> {
   const probe = await h.stores.leases.acquire(KEY, 'probe', 1000, h.clock.now);
   expect(probe.acquired).toBe(true);
   if (probe.acquired) await h.stores.leases.release(probe.lease);
-  expect(await h.stores.expectations.get(KEY)).toEqual({ creates: [], deletes: [], updates: [] });
+  const { creates, deletes, updates } = await h.stores.expectations.get(KEY);
+  expect({ creates, deletes, updates }).toEqual({ creates: [], deletes: [], updates: [] });
   expect(await h.stores.ledger.get(KEY)).toBeUndefined();
 }
 

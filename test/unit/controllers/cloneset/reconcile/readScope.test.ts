@@ -1,12 +1,14 @@
 /**
  * What one pass lists (lib/controllers/cloneset/pass.ts `readWorld`, docs/architecture.md#reads): by the CloneSet's selector
  * on a requeue, every pod and PVC of the namespace (in pages, kept when owned) on a change and on the resync; PVCs
- * on a requeue only when they can matter. The reads are
+ * on a requeue only when they can matter, and on a change only while the CloneSet may own some (the stored
+ * `ownsClaims`). The reads are
  * recorded in order with their label selectors, through a wrapper that passes every call on to the recording API
  * server unchanged.
  */
 import { LABEL_INSTANCE_ID } from '../../../../../lib/api/keys.js';
-import type { Pod } from '../../../../../lib/api/types.js';
+import type { PersistentVolumeClaim, Pod } from '../../../../../lib/api/types.js';
+import type { Expectations } from '../../../../../lib/state/index.js';
 import type { ReconcileReason } from '../../../../../lib/requests/index.js';
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import { readScopeFor } from '../../../../../lib/controllers/cloneset/pass.js';
@@ -55,18 +57,50 @@ async function settled(): Promise<Harness> {
   return h;
 }
 
+const KEY = { cluster: REQUEST.cluster, kind: REQUEST.kind, namespace: NAMESPACE, name: REQUEST.name };
+const PVC = 'data-cs-no-pvc-sample-zzzzz';
+const TEMPLATE = {
+  metadata: { name: 'data' },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+};
+
+/** A PVC owned by the seed CloneSet, of an instance no pod has. */
+function ownedPVC(h: Harness): PersistentVolumeClaim {
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: {
+      name: PVC,
+      namespace: NAMESPACE,
+      uid: 'pvc-zzzzz',
+      resourceVersion: '1',
+      labels: { app: 'cs-no-pvc-sample', [LABEL_INSTANCE_ID]: 'zzzzz' },
+      ownerReferences: h.kube.pods.get(A)?.metadata.ownerReferences ?? [],
+    },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  };
+}
+
+/** Store `e` as the CloneSet's expectations, under a lease of its own. */
+async function storeExpectations(h: Harness, e: Expectations): Promise<void> {
+  const lease = await h.stores.leases.acquire(KEY, 'setup', 1000, h.clock.now);
+  if (!lease.acquired) throw new Error('setup could not take the lease');
+  await h.stores.expectations.put(lease.lease, e);
+  await h.stores.leases.release(lease.lease);
+}
+
 async function reconcileWith(h: Harness, reason: ReconcileReason, reads: string[]) {
   const deps = h.deps();
   return reconcileCloneSet({ ...deps, kube: recordingReads(deps.kube, reads) }, { ...REQUEST, reason });
 }
 
 describe('readScopeFor', () => {
-  test('a requeue reads by selector; the resync and every observed change read what the CloneSet owns', () => {
+  test('a requeue reads by selector; every observed change what the CloneSet owns; the resync that and every PVC', () => {
     expect(
       (['Resync', 'Requeue', 'ObjectChanged', 'OwnedObjectChanged', 'MappedObjectChanged'] as const).map(
         readScopeFor,
       ),
-    ).toEqual(['owned', 'selector', 'owned', 'owned', 'owned']);
+    ).toEqual(['full', 'selector', 'owned', 'owned', 'owned']);
   });
 });
 
@@ -84,29 +118,76 @@ describe('the reads of one pass', () => {
     expect(h.journal).toEqual(['lease.acquire', 'expectations.get', 'ledger.get', 'lease.release']);
   });
 
-  test('a pod change reads every pod and PVC of the namespace (kept only when owned, whatever their labels)', async () => {
+  test('a pod change reads every pod of the namespace (kept only when owned, whatever their labels), and its PVCs once the CloneSet is not known to own none', async () => {
     const h = await settled();
+    expect((await h.stores.expectations.get(KEY)).ownsClaims).toBe(false);
     const reads: string[] = [];
     const out = await reconcileWith(h, 'OwnedObjectChanged', reads);
     expect(out.writes).toBe(0);
     expect(reads).toEqual([
       'get clonesets cs-no-pvc-sample',
       'list pods (all)',
-      'list persistentvolumeclaims (all)',
       `list controllerrevisions ${SELECTOR}`,
     ]);
     expect(out.plan?.status.replicas).toBe(2);
+
+    // an item written before the flag was kept: not known, so listed, then stored
+    await storeExpectations(h, { creates: [], deletes: [], updates: [] });
+    reads.length = 0;
+    h.journal.length = 0;
+    await reconcileWith(h, 'OwnedObjectChanged', reads);
+    expect(reads).toEqual([
+      'get clonesets cs-no-pvc-sample',
+      'list pods (all)',
+      'list persistentvolumeclaims (all)',
+      `list controllerrevisions ${SELECTOR}`,
+    ]);
+    // stored at the pass's end, since nothing else of it stored the expectations
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'ledger.get',
+      'expectations.put (none)',
+      'lease.release',
+    ]);
+    expect(await h.stores.expectations.get(KEY)).toEqual({
+      creates: [],
+      deletes: [],
+      updates: [],
+      ownsClaims: false,
+    });
+  });
+
+  test('PVCs of a removed template are listed on each change until a complete read finds none of them', async () => {
+    const h = await settled();
+    const cs = seedCloneSet();
+    cs.spec.volumeClaimTemplates = [TEMPLATE];
+    h.kube.apply(cs);
+    // a template sets the flag before anything could create a PVC
+    await reconcileWith(h, 'ObjectChanged', []);
+    expect((await h.stores.expectations.get(KEY)).ownsClaims).toBe(true);
+    h.kube.pvcs.set(PVC, ownedPVC(h));
+    h.kube.apply(seedCloneSet()); // the template removed
+    const reads: string[] = [];
+    await reconcileWith(h, 'OwnedObjectChanged', reads);
+    expect(reads).toContain('list persistentvolumeclaims (all)');
+    expect((await h.stores.expectations.get(KEY)).ownsClaims).toBe(true);
+
+    h.kube.pvcs.delete(PVC);
+    reads.length = 0;
+    await reconcileWith(h, 'OwnedObjectChanged', reads);
+    expect(reads).toContain('list persistentvolumeclaims (all)');
+    expect((await h.stores.expectations.get(KEY)).ownsClaims).toBe(false);
+
+    reads.length = 0;
+    await reconcileWith(h, 'OwnedObjectChanged', reads);
+    expect(reads).not.toContain('list persistentvolumeclaims (all)');
   });
 
   test('volumeClaimTemplates make the timers list PVCs too', async () => {
     const h = await settled();
     const cs = seedCloneSet();
-    cs.spec.volumeClaimTemplates = [
-      {
-        metadata: { name: 'data' },
-        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
-      },
-    ];
+    cs.spec.volumeClaimTemplates = [TEMPLATE];
     h.kube.apply(cs);
     const reads: string[] = [];
     await reconcileWith(h, 'Requeue', reads);
@@ -120,19 +201,11 @@ describe('the reads of one pass', () => {
 
   test('pending expectations make the timers list PVCs (a pending PVC delete must be observed, not assumed)', async () => {
     const h = await settled();
-    const lease = await h.stores.leases.acquire(
-      { cluster: REQUEST.cluster, kind: REQUEST.kind, namespace: NAMESPACE, name: REQUEST.name },
-      'setup',
-      1000,
-      h.clock.now,
-    );
-    if (!lease.acquired) throw new Error('setup could not take the lease');
-    await h.stores.expectations.put(lease.lease, {
+    await storeExpectations(h, {
       creates: [],
       deletes: [{ name: 'data-cs-no-pvc-sample-zzzzz', uid: 'pvc-uid', at: h.clock.now }],
       updates: [],
     });
-    await h.stores.leases.release(lease.lease);
     const reads: string[] = [];
     await reconcileWith(h, 'Requeue', reads);
     expect(reads).toEqual([
@@ -166,20 +239,11 @@ describe('the reads of one pass', () => {
     const cs = seedCloneSet();
     cs.spec.scaleStrategy = { disablePVCReuse: true };
     h.kube.apply(cs);
-    const owner = h.kube.pods.get(A)?.metadata.ownerReferences ?? [];
-    h.kube.pvcs.set('data-cs-no-pvc-sample-zzzzz', {
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: {
-        name: 'data-cs-no-pvc-sample-zzzzz',
-        namespace: NAMESPACE,
-        uid: 'pvc-zzzzz',
-        resourceVersion: '1',
-        labels: { app: 'cs-no-pvc-sample', [LABEL_INSTANCE_ID]: 'zzzzz' },
-        ownerReferences: owner,
-      },
-      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
-    });
+    // given to the CloneSet by someone else: no change of the CloneSet's own would list it (ownsClaims false)
+    h.kube.pvcs.set(PVC, ownedPVC(h));
+    await reconcileWith(h, 'OwnedObjectChanged', []);
+    expect(h.kube.pvcs.has(PVC)).toBe(true);
+    h.journal.length = 0;
     const reads: string[] = [];
     await reconcileWith(h, 'Resync', reads);
     // the pass that deletes it, then the one that finds nothing left to do, with the first one's CloneSet
@@ -270,10 +334,8 @@ describe('the reads of one pass beside 5,000 foreign pods (finding 11)', () => {
     expect(Math.max(...pages.map(([, , b]) => b))).toBeLessThan(250_000);
     expect(bytes).toBe(BYTES_OWNED_SCOPE);
     expect(lists.filter(([what]) => !what.startsWith('pods ')).map(([what, items]) => [what, items])).toEqual(
-      [
-        ['persistentvolumeclaims (all) limit=500 continue=-', 0],
-        [`controllerrevisions ${SELECTOR} limit=- continue=-`, 1],
-      ],
+      // no PVC LIST: the settled CloneSet's last complete read found none it owns (ownsClaims false)
+      [[`controllerrevisions ${SELECTOR} limit=- continue=-`, 1]],
     );
   });
 

@@ -568,6 +568,7 @@ describe('reconcileCloneSet: the lease', () => {
       creates: [{ name: 'cs-no-pvc-sample-slow1', at: h.clock.now }],
       deletes: [],
       updates: [],
+      ownsClaims: false,
     });
     await h.stores.leases.release(taken.lease);
     const out = await reconcileCloneSet(h.deps({ maxPasses: 1, maxInlineWaitSeconds: 0 }), REQUEST);
@@ -580,6 +581,32 @@ describe('reconcileCloneSet: the lease', () => {
       'requeue 2s',
       'lease.release',
     ]);
+  });
+
+  test('what a pass learnt of its PVCs is stored at its end when nothing else of it stored the expectations', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    const taken = await h.stores.leases.acquire(KEY, 'old', 1000, h.clock.now);
+    if (!taken.acquired) throw new Error('lease');
+    const pending = {
+      creates: [{ name: 'cs-no-pvc-sample-slow1', at: h.clock.now }],
+      deletes: [],
+      updates: [],
+    };
+    // an item written before the flag was kept
+    await h.stores.expectations.put(taken.lease, pending);
+    await h.stores.leases.release(taken.lease);
+    await reconcileCloneSet(h.deps({ maxPasses: 1, maxInlineWaitSeconds: 0 }), REQUEST);
+    expect(h.journal).toEqual([
+      'lease.acquire',
+      'expectations.get',
+      'ledger.get',
+      'replace cloneset status cs-no-pvc-sample',
+      'expectations.put creates[cs-no-pvc-sample-slow1]',
+      'requeue 2s',
+      'lease.release',
+    ]);
+    expect(await h.stores.expectations.get(KEY)).toEqual({ ...pending, ownsClaims: false });
   });
 
   test('a kill between the requeue and the release (review finding 17): the timer is already scheduled when the release dies', async () => {
