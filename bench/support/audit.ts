@@ -56,13 +56,14 @@ const METRIC_VERB: Record<string, string> = {
 /**
  * Who sent a request, from its `userAgent`: `bench` (bench/support/kube.ts `BENCH_USER_AGENT`), `kwok`,
  * `kube-scheduler`, `kube-controller-manager/<controller>` (the controller's client name client-go appends),
- * `kruise-manager` (OpenKruise's binary is `manager`), `no User-Agent` (Kruiseless's requests: lib/kube/request.ts
- * sends none), otherwise the agent's product name (before the first `/`).
+ * `kruise-manager` (OpenKruise's binary is `manager`), `Kruiseless` (lib/kube/request.ts `USER_AGENT`; before it was
+ * sent, its requests had none: `no User-Agent`), otherwise the agent's product name (before the first `/`).
  */
 export function clientOf(ev: Pick<AuditEvent, 'userAgent'>): string {
   const ua = ev.userAgent ?? '';
   if (ua === '') return 'no User-Agent';
   if (ua === BENCH_USER_AGENT) return 'bench';
+  if (ua.startsWith('kruiseless ')) return 'Kruiseless';
   const product = ua.split('/')[0];
   if (product === 'kube-controller-manager') {
     const controller = /kubernetes\/[0-9a-f$A-Za-z]+\/(.+)$/.exec(ua)?.[1];

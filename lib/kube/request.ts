@@ -203,6 +203,13 @@ function timeoutError(timeoutMs: number): Error {
 }
 
 /**
+ * The `User-Agent` of every request Kruiseless sends, in client-go's form (`<product> (<os>/<arch>) …`): what the API
+ * server's audit log and its API Priority and Fairness debugging show as the client (kube-controller-manager sends
+ * `kube-controller-manager/v1.34.4 (linux/amd64) kubernetes/…`, OpenKruise `manager/…`).
+ */
+export const USER_AGENT = `kruiseless (${process.platform}/${process.arch}) node/${process.version}`;
+
+/**
  * Sends one request; rejects only when no complete response arrived, or none within `timeoutMs` (the request is
  * then destroyed, its socket closed).
  */
@@ -217,6 +224,7 @@ async function send(kc: KubeConfig, call: HttpCall, timeoutMs: number): Promise<
     method: call.method,
     headers: {
       Accept: CONTENT_TYPE.json,
+      'User-Agent': USER_AGENT,
       ...(body !== undefined
         ? { 'Content-Type': call.contentType ?? CONTENT_TYPE.json, 'Content-Length': Buffer.byteLength(body) }
         : {}),

@@ -7,6 +7,7 @@ import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { Watch } from '@kubernetes/client-node/dist/watch.js';
 import type { JsonObject } from '../api/types.js';
 import { KubeApiError, kubeApiErrorFromResponse, toKubeApiError } from './errors.js';
+import { USER_AGENT } from './request.js';
 
 /** Event types delivered to the callback (`ERROR` events are handled by {@link watchOnce} itself). */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
@@ -83,6 +84,24 @@ function watchError(e: unknown, operation: string): unknown {
 }
 
 /**
+ * `kc` whose fetch options (what client-node's `Watch` sends) carry Kruiseless's `User-Agent` (./request.ts
+ * `USER_AGENT`) instead of node-fetch's, so a watch shows in the API server's audit log as the same client as
+ * Kruiseless's other requests. Every other property is `kc`'s.
+ */
+function withUserAgent(kc: KubeConfig): KubeConfig {
+  const wrapped = Object.create(kc) as KubeConfig;
+  wrapped.applyToFetchOptions = async (opts) => {
+    const init = await kc.applyToFetchOptions(opts);
+    const headers = init.headers;
+    if (headers === undefined) init.headers = { 'User-Agent': USER_AGENT };
+    else if (!Array.isArray(headers) && typeof headers.set === 'function')
+      headers.set('User-Agent', USER_AGENT);
+    return init;
+  };
+  return wrapped;
+}
+
+/**
  * Runs one watch on `path` (from ./resource.ts `watchPath`, e.g. `/api/v1/namespaces/ns/pods`,
  * `/apis/apps.kruise.io/v1alpha1/clonesets`) until
  * the server ends it (after `timeoutSeconds`), calling `onEvent` for every event in order.
@@ -139,7 +158,7 @@ export function watchOnce(
     if (opts.resourceVersion) query.resourceVersion = opts.resourceVersion;
     if (opts.labelSelector) query.labelSelector = opts.labelSelector;
 
-    new Watch(kc)
+    new Watch(withUserAgent(kc))
       .watch(
         path,
         query,

@@ -12,6 +12,7 @@ import {
   parseAuditLog,
   type AuditEvent,
 } from '../../../bench/support/audit.js';
+import { USER_AGENT } from '../../../lib/kube/request.js';
 import { BENCH_USER_AGENT } from '../../../bench/support/kube.js';
 
 const NS = 'bench-kruiseless-2-1-abc';
@@ -85,6 +86,7 @@ describe('clientOf', () => {
     ],
     ['manager/v0.0.0 (linux/amd64) kubernetes/$Format', 'kruise-manager'],
     ['', 'no User-Agent'],
+    [USER_AGENT, 'Kruiseless'],
   ])('%s → %s', (userAgent, client) => expect(clientOf({ userAgent })).toBe(client));
 });
 

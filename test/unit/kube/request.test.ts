@@ -14,7 +14,9 @@ import {
   DEFAULT_RETRY,
   keepAliveAgent,
   requestJson,
+  USER_AGENT,
 } from '../../../lib/kube/request.js';
+import { watchOnce } from '../../../lib/kube/watch.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
 import {
   answer,
@@ -181,6 +183,21 @@ describe('Retry-After within the request budget (finding 10)', () => {
         { budgetMs: 0 },
       ),
     ).rejects.toThrow(new RangeError('request budget must be a positive number of ms, got 0'));
+  });
+});
+
+describe('User-Agent', () => {
+  it("every request and every watch names Kruiseless, in client-go's form, as the audit log shows its client", async () => {
+    const srv = await serve((req, res) =>
+      req.url?.includes('watch=true')
+        ? (res.writeHead(200, { 'content-type': 'application/json' }), res.end())
+        : answer(res, 200, POD_LIST),
+    );
+    const kc = kubeConfig(srv.url);
+    await createKubeClient(kc, { retry: fast }).list(RESOURCES.pods, { namespace: 'ns' });
+    await watchOnce(kc, '/api/v1/pods', { timeoutSeconds: 1, allowBookmarks: true }, () => undefined);
+    expect(USER_AGENT).toMatch(/^kruiseless \((linux|darwin|win32)\/[a-z0-9]+\) node\/v\d+\.\d+\.\d+$/);
+    expect(srv.seen.map((s) => s.userAgent)).toEqual([USER_AGENT, USER_AGENT]);
   });
 });
 

@@ -10,6 +10,7 @@ export interface SeenRequest {
   method: string;
   url: string;
   authorization?: string;
+  userAgent?: string;
 }
 
 /** The running server. */
@@ -40,6 +41,7 @@ export async function fakeApiServer(
         method: req.method ?? '',
         url: req.url ?? '',
         authorization: req.headers.authorization,
+        userAgent: req.headers['user-agent'],
       });
       handler(req, res, index);
     });
