@@ -6,7 +6,7 @@
  * The rules of the WorkloadSpread validating webhook (`vworkloadspread.kb.io`), pure: the caller passes the stored
  * object on an update and the other WorkloadSpreads of the namespace when it can read them. Messages are Kubernetes'
  * `field.Error` forms. Kruiseless gaps: a subset `patch` is not checked against the target's pod template (upstream
- * validates the patched pod spec when the target exists), subset tolerations are not validated, no custom-workload
+ * validates the patched pod spec when the target exists), no custom-workload
  * whitelist is read (every other Kind is refused, as with an empty whitelist), and object-metadata update rules are
  * left to the API server.
  */
@@ -19,6 +19,7 @@ import {
   required,
 } from '../../../api/fieldValidation.js';
 import type { NodeSelectorTerm } from '../../../api/node.js';
+import { tolerationErrors } from '../../../api/tolerationValidation.js';
 import type { IntOrString, LabelSelector } from '../../../api/types.js';
 import type { WorkloadSpread, WorkloadSpreadSubset, WorkloadSpreadTargetReference } from './types.js';
 
@@ -161,6 +162,7 @@ function subsetErrors(ws: WorkloadSpread, subsets: readonly WorkloadSpreadSubset
         out.push(invalidPrinted(`${tp}.weight`, String(t.weight), 'must be in the range 1-100'));
       out.push(...nodeSelectorTermErrors(t.preference ?? {}, `${tp}.preference`, false));
     });
+    if (subset.tolerations) out.push(...tolerationErrors(subset.tolerations, `${p}.tolerations`));
     const max = subset.maxReplicas;
     if (max === undefined) continue;
     const type = typeof max === 'number' ? 'int' : 'string';

@@ -93,6 +93,11 @@ describe('validateWorkloadSpread', () => {
         ]),
       'spec.subsets[0].preferredNodeSelector[0].preference.matchExpressions[0].values',
     ],
+    [
+      'toleration not valid (Kubernetes ValidateTolerations, lib/api/tolerationValidation.ts)',
+      (w) => void (w.spec.subsets[1].tolerations = [{ key: 'foo', operator: 'Exists', value: 'bar' }]),
+      'spec.subsets[1].tolerations[0].operator',
+    ],
     ['maxReplicas < 0', (w) => void (w.spec.subsets[0].maxReplicas = -100), 'spec.subsets[0].maxReplicas'],
     ['maxReplicas 0.2%', (w) => void (w.spec.subsets[0].maxReplicas = '0.2%'), 'spec.subsets[0].maxReplicas'],
     [
