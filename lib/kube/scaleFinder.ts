@@ -3,9 +3,11 @@
  * pkg/util/controllerfinder/controller_finder.go `getScaleController` finds the kinds it has no finder of its own
  * for (an Argo Rollout, a UnitedDeployment, any custom resource with `subresources.scale`): the reference's group and
  * Kind resolved to a resource by discovery (upstream: its RESTMapper), then `GET <resource>/<name>/scale`, whose
- * `spec.replicas` are the workload's replicas and `status.selector` its pods' label selector.
+ * `spec.replicas` are the workload's replicas and `status.selector` its pods' label selector. For a kind served
+ * without a scale subresource (a DaemonSet, a Job), upstream's last finder, `getRefUID`, reads the object itself and
+ * reports its replicas unknown: {@link findWorkloadObject}.
  */
-import { UnresolvedReferenceError } from './errors.js';
+import { KubeApiError, UnresolvedReferenceError } from './errors.js';
 import type { Resource } from './resource.js';
 import type { ApiResource, KubeClient } from './types.js';
 
@@ -120,4 +122,45 @@ export async function findScaledWorkload(
     selector: scale.status?.selector ?? '',
     deleting: !!scale.metadata.deletionTimestamp,
   };
+}
+
+/**
+ * {@link findWorkloadObject}'s answer when the read of the object is not granted (403): Kruiseless's roles grant `get`
+ * on DaemonSets and Jobs (lib/controllers/podunavailablebudget/access.ts), where OpenKruise's reads every resource.
+ */
+export const WORKLOAD_FORBIDDEN = 'forbidden';
+
+/** What the object itself says of a workload of a kind without a scale subresource: who it is; its replicas unknown. */
+export interface UnscaledWorkload {
+  /** The reference's apiVersion, Kind and name, with the object's UID. */
+  ref: { apiVersion: string; kind: string; name: string; uid: string };
+}
+
+/**
+ * The workload `ref` names in `namespace`, read as the object itself, as OpenKruise v1.9.0's last finder, `getRefUID`
+ * (controller_finder.go), does when no other finder and no scale subresource answered: the kind resolved by discovery,
+ * then `GET <resource>/<name>`. Like upstream's, it checks neither `ref.uid` nor the object's deletion: the answer is
+ * whatever object holds the name now.
+ * @returns {@link SCALED_NOT_FOUND} when no object of the name exists; {@link WORKLOAD_FORBIDDEN} when its read is not
+ *   granted; undefined when the client has no discovery reads or the reference has no Kind or name
+ * @throws InvalidApiVersionError, UnservedKindError, KubeApiError when a read fails otherwise
+ */
+export async function findWorkloadObject(
+  kube: Pick<KubeClient, 'serverResources' | 'get'>,
+  namespace: string,
+  ref: WorkloadRef,
+): Promise<UnscaledWorkload | typeof SCALED_NOT_FOUND | typeof WORKLOAD_FORBIDDEN | undefined> {
+  const { serverResources } = kube;
+  if (!serverResources || !ref.kind || !ref.name) return undefined;
+  const apiVersion = ref.apiVersion ?? '';
+  const { resource } = await resourceOfKind(serverResources, apiVersion, ref.kind);
+  let object;
+  try {
+    object = await kube.get(resource, { ...(resource.namespaced ? { namespace } : {}), name: ref.name });
+  } catch (e) {
+    if (e instanceof KubeApiError && e.statusCode === 403) return WORKLOAD_FORBIDDEN;
+    throw e;
+  }
+  if (!object) return SCALED_NOT_FOUND;
+  return { ref: { apiVersion, kind: ref.kind, name: ref.name, uid: object.metadata.uid ?? '' } };
 }

@@ -5,7 +5,8 @@
  * workloads whose replicas the budget expects (native Deployments, ReplicaSets, StatefulSets, ReplicationControllers;
  * CloneSets and Advanced StatefulSets, which their own controllers' rules grant too), and the `scale` subresource of
  * any other kind a budget targets or a covered pod's controller is (lib/kube/scaleFinder.ts; OpenKruise's role grants
- * `get` on the scale of every resource the same way; discovery needs no rule). Rows granted by other controllers'
+ * `get` on the scale of every resource the same way; discovery needs no rule), and DaemonSets and Jobs, which have no
+ * scale subresource and are read as objects. Rows granted by other controllers'
  * rules appear once in the joined manifest (lib/controllers/rbac.ts).
  */
 import type { PolicyRule, ResourceAccess } from '../../kube/access.js';
@@ -26,6 +27,35 @@ const ANY_SCALE_RULE: PolicyRule = {
 const POLICY = 'policy.kruise.io';
 const KRUISE = 'apps.kruise.io';
 
+/**
+ * `get` on the built-in workloads without a scale subresource, read as the objects themselves (upstream's
+ * `getRefUID`, lib/kube/scaleFinder.ts `findWorkloadObject`): a budget's DaemonSet or Job target, a covered pod's
+ * DaemonSet or Job. OpenKruise's role reads every resource; a custom kind without a scale subresource needs the same
+ * grant added by hand (else its workload counts as unknown and a `targetRef` to it covers no pods, logged).
+ */
+const UNSCALED_WORKLOADS: readonly ResourceAccess[] = [
+  { verb: 'get', group: 'apps', resource: 'daemonsets' },
+  { verb: 'get', group: 'batch', resource: 'jobs' },
+];
+
+const UNSCALED_WORKLOAD_RULES: readonly PolicyRule[] = [
+  {
+    apiGroups: ['apps'],
+    resources: ['daemonsets'],
+    verbs: ['get'],
+    comment: [
+      'PodUnavailableBudget: a DaemonSet a budget targets or whose pods it covers (no scale subresource: the',
+      'object itself, as OpenKruise reads it).',
+    ],
+  },
+  {
+    apiGroups: ['batch'],
+    resources: ['jobs'],
+    verbs: ['get'],
+    comment: ['PodUnavailableBudget: a Job a budget targets or whose pods it covers (no scale subresource).'],
+  },
+];
+
 /** Every call the PodUnavailableBudget reconcile makes. */
 export const PUB_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', group: POLICY, resource: 'podunavailablebudgets' },
@@ -40,6 +70,7 @@ export const PUB_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', group: KRUISE, resource: 'clonesets' },
   { verb: 'get', group: KRUISE, resource: 'statefulsets' },
   ANY_SCALE,
+  ...UNSCALED_WORKLOADS,
 ];
 
 /** The watch pump's and the resync's reads: PUBs, pods, and the workloads the map functions resolve. */
@@ -52,6 +83,7 @@ export const PUB_WATCHER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', resource: 'replicationcontrollers' },
   // a new pod's budget (./podWatch.ts): its controller of another kind
   ANY_SCALE,
+  ...UNSCALED_WORKLOADS,
   // the workload watches (./workloadWatch.ts), and the map functions' GETs
   ...['get', 'list', 'watch'].flatMap((verb) => [
     { verb, group: 'apps', resource: 'deployments' },
@@ -111,6 +143,7 @@ export const PUB_CONTROLLER_RULES: readonly PolicyRule[] = [
   },
   NATIVE_WORKLOAD_READS,
   ANY_SCALE_RULE,
+  ...UNSCALED_WORKLOAD_RULES,
 ];
 
 /** The watcher's ClusterRole rules for PUBs (pods: CloneSet's rule grants them; Kruise workloads: theirs). */
@@ -125,6 +158,7 @@ export const PUB_WATCHER_RULES: readonly PolicyRule[] = [
     comment: ['PodUnavailableBudget: a Deployment or StatefulSet scaled names its budget.'],
   },
   ANY_SCALE_RULE,
+  ...UNSCALED_WORKLOAD_RULES,
 ];
 
 /**
@@ -145,6 +179,7 @@ export const PUB_POD_WEBHOOK_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', group: KRUISE, resource: 'clonesets' },
   { verb: 'get', group: KRUISE, resource: 'statefulsets' },
   ANY_SCALE,
+  ...UNSCALED_WORKLOADS,
   { verb: 'update', group: POLICY, resource: 'podunavailablebudgets', subresource: 'status' },
   { verb: 'get', resource: 'pods' },
 ];
@@ -169,6 +204,7 @@ export const PUB_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
     ],
   },
   ANY_SCALE_RULE,
+  ...UNSCALED_WORKLOAD_RULES,
   {
     apiGroups: [POLICY],
     resources: ['podunavailablebudgets/status'],

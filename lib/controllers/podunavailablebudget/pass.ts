@@ -66,7 +66,7 @@ export async function runPass(
   if (!pub) return { gone: true, writes: 0, acted: false };
   if (pub.metadata.deletionTimestamp || !pubControllerEnabled(deps.options ?? {}))
     return { gone: false, writes: 0, acted: false };
-  const { pods, expectedCount } = await podsForPub(deps.kube, pub);
+  const { pods, expectedCount } = await podsForPub(deps.kube, pub, deps.log);
   const events = (object: PodUnavailableBudget) => ({
     kube: deps.kube,
     resource: PUB_RESOURCE,

@@ -6,7 +6,12 @@
 import type { Pod } from '../../api/types.js';
 import { isNotFound } from '../../kube/errors.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
-import { findScaledWorkload, SCALED_NOT_FOUND } from '../../kube/scaleFinder.js';
+import {
+  findScaledWorkload,
+  findWorkloadObject,
+  SCALED_NOT_FOUND,
+  WORKLOAD_FORBIDDEN,
+} from '../../kube/scaleFinder.js';
 import type { KubeClient } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
 import { PUB_RESOURCE } from './api/resource.js';
@@ -36,7 +41,8 @@ export interface PubMutationReads {
   pubs(namespace: string): Promise<PodUnavailableBudget[]>;
   /**
    * The workload a controller reference names, followed from a ReplicaSet to its Deployment, or of another kind
-   * through its scale subresource; undefined when it does not exist or has no scale subresource.
+   * through its scale subresource, or else as the object itself (upstream's `getRefUID`); undefined when it does not
+   * exist or cannot be read.
    */
   workload(
     namespace: string,
@@ -50,8 +56,10 @@ export function kubePubMutationReads(kube: TargetReads): PubMutationReads {
     pubs: (namespace) => namespacePubs(kube, namespace),
     workload: async (namespace, ref) => {
       if (!workloadKindOf(ref.apiVersion, ref.kind)) {
-        const scaled = await findScaledWorkload(kube, namespace, ref);
-        if (!scaled || scaled === SCALED_NOT_FOUND) return undefined;
+        const scaled =
+          (await findScaledWorkload(kube, namespace, ref)) ??
+          (await findWorkloadObject(kube, namespace, ref));
+        if (!scaled || scaled === SCALED_NOT_FOUND || scaled === WORKLOAD_FORBIDDEN) return undefined;
         return { apiVersion: scaled.ref.apiVersion, kind: scaled.ref.kind, name: scaled.ref.name };
       }
       // by name, not UID: upstream's GetScaleAndSelectorForRef is given none

@@ -9,26 +9,69 @@
  * - `targetRef` to any other kind with a scale subresource (lib/kube/scaleFinder.ts): the scale's `spec.replicas`,
  *   and the active pods with an owner reference to it, or when none has, the pods its `status.selector` matches (a
  *   workload whose pods belong to an intermediate object, as a Deployment's).
+ * - `targetRef` to a kind without a scale subresource (a DaemonSet, a Job): the object itself, as upstream's last
+ *   finder `getRefUID` reads it (lib/kube/scaleFinder.ts `findWorkloadObject`): -1 replicas and the active pods it
+ *   owns; gone: no pods, 0.
  * - else `selector`: absent or invalid: no pods, 0 (and `protectTotalReplicas` is not read). Else the namespace's
  *   active pods it matches, and the sum of `spec.replicas` over their distinct controllers (a ReplicaSet's pods count
  *   its Deployment; a controller of another kind counts its scale's replicas; a controller gone or terminating counts
- *   nothing; a controller without a scale subresource counts -1, as OpenKruise's `ReplicasUnknown`).
+ *   nothing; a controller without a scale subresource counts -1, as OpenKruise's `ReplicasUnknown`, when it exists).
  * - `spec.protectTotalReplicas`, when set, replaces the expected replicas.
- * Kruiseless gap: a `targetRef` to a kind without a scale subresource (a DaemonSet, a Job) covers no pods, and such a
- * controller counts -1 whether it exists or not: OpenKruise reads the object itself (`getRefUID`) under a `list`
- * grant on every resource, which Kruiseless's roles do not hold (secrets among them).
+ * Kruiseless's roles grant the object reads for DaemonSets and Jobs (./access.ts); OpenKruise's reads every resource,
+ * secrets among them. A kind whose read is not granted is logged and counts as before the read: a `targetRef` to it
+ * covers no pods, a controller of it -1 under its reference's UID.
  */
 import type { Pod } from '../../api/types.js';
 import { selectorString } from '../../api/selector.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient } from '../../kube/types.js';
-import { findScaledWorkload, SCALED_NOT_FOUND, type ScaleReads } from '../../kube/scaleFinder.js';
+import {
+  findScaledWorkload,
+  findWorkloadObject,
+  SCALED_NOT_FOUND,
+  WORKLOAD_FORBIDDEN,
+  type ScaleReads,
+  type UnscaledWorkload,
+} from '../../kube/scaleFinder.js';
+import type { Logger } from '../../core/logger.js';
 import { controllerRef } from '../../podset/ownership.js';
 import { isPodActive } from '../../podset/pods.js';
 import { PUB_WORKLOAD_RESOURCES, type PubWorkload, type PubWorkloadKind } from './api/resource.js';
 import type { PodUnavailableBudget } from './api/types.js';
 import { workloadKindOf } from './plan/targets.js';
+
+/**
+ * Where a read the roles do not grant is reported: the workload of a kind without a scale subresource whose object
+ * Kruiseless may not read (lib/kube/scaleFinder.ts `WORKLOAD_FORBIDDEN`); the budget then goes on without it.
+ */
+export type TargetLog = Pick<Logger, 'warn'>;
+
+/** Upstream's `ReplicasUnknown`: the replicas of a workload read without a scale subresource (`getRefUID`). */
+export const REPLICAS_UNKNOWN = -1;
+
+/**
+ * The object of a workload of a kind without a scale subresource (upstream's `getRefUID`): `gone` when there is none
+ * of the name, `unknown` when the client cannot tell or its read is not granted (logged).
+ * @throws UnservedKindError, InvalidApiVersionError, KubeApiError
+ */
+async function unscaledWorkload(
+  kube: TargetReads,
+  namespace: string,
+  ref: { apiVersion?: string; kind?: string; name?: string },
+  log: TargetLog | undefined,
+): Promise<UnscaledWorkload | 'gone' | 'unknown'> {
+  const found = await findWorkloadObject(kube, namespace, ref);
+  if (found === SCALED_NOT_FOUND) return 'gone';
+  if (found === WORKLOAD_FORBIDDEN)
+    log?.warn('PodUnavailableBudget: reading the workload is not granted; counted as unknown', {
+      namespace,
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      name: ref.name,
+    });
+  return found === undefined || found === WORKLOAD_FORBIDDEN ? 'unknown' : found;
+}
 
 /** The reads the resolution makes (discovery and scale reads, when the client has them, for other kinds). */
 export type TargetReads = Pick<KubeClient, 'get' | 'list'> & ScaleReads;
@@ -118,9 +161,10 @@ async function targetRefPods(
   kube: TargetReads,
   pub: PodUnavailableBudget,
   namespace: string,
+  log: TargetLog | undefined,
 ): Promise<PubTargets> {
   const ref = pub.spec?.targetRef ?? {};
-  if (!workloadKindOf(ref.apiVersion, ref.kind)) return scaledTargetPods(kube, namespace, ref);
+  if (!workloadKindOf(ref.apiVersion, ref.kind)) return scaledTargetPods(kube, namespace, ref, log);
   const found = await findWorkload(kube, namespace, ref, false);
   if (!found || deleting(found.object) || found.replicas === 0) return { pods: [], expectedCount: 0 };
   const uids = new Set(
@@ -142,9 +186,19 @@ async function scaledTargetPods(
   kube: TargetReads,
   namespace: string,
   ref: { apiVersion?: string; kind?: string; name?: string },
+  log: TargetLog | undefined,
 ): Promise<PubTargets> {
   const found = await findScaledWorkload(kube, namespace, ref);
-  if (!found || found === SCALED_NOT_FOUND || found.deleting || found.replicas === 0)
+  if (found === undefined) {
+    // no scale subresource: the object itself, its replicas unknown (-1), its pods those it owns
+    const object = await unscaledWorkload(kube, namespace, ref, log);
+    if (typeof object === 'string') return { pods: [], expectedCount: 0 };
+    const pods = (await activePods(kube, namespace)).filter((p) =>
+      (p.metadata.ownerReferences ?? []).some((o) => o.uid === object.ref.uid),
+    );
+    return { pods, expectedCount: REPLICAS_UNKNOWN };
+  }
+  if (found === SCALED_NOT_FOUND || found.deleting || found.replicas === 0)
     return { pods: [], expectedCount: 0 };
   const owned = (await activePods(kube, namespace)).filter((p) =>
     (p.metadata.ownerReferences ?? []).some((o) => o.uid === found.ref.uid),
@@ -162,6 +216,7 @@ export async function expectedScaleForPods(
   kube: TargetReads,
   namespace: string,
   pods: readonly Pod[],
+  log?: TargetLog,
 ): Promise<number> {
   const seenRefs = new Set<string>();
   const scales = new Map<string, number>();
@@ -172,7 +227,15 @@ export async function expectedScaleForPods(
     if (!workloadKindOf(ref.apiVersion, ref.kind)) {
       const scaled = await findScaledWorkload(kube, namespace, ref);
       if (scaled === SCALED_NOT_FOUND || scaled?.deleting) continue;
-      scales.set(scaled?.ref.uid ?? ref.uid, scaled ? scaled.replicas : -1);
+      if (scaled) {
+        scales.set(scaled.ref.uid, scaled.replicas);
+        continue;
+      }
+      // no scale subresource (or another UID behind the name): the object itself, its replicas unknown; one that
+      // cannot be read counts as unknown under the reference's UID
+      const object = await unscaledWorkload(kube, namespace, ref, log);
+      if (object === 'gone') continue;
+      scales.set(object === 'unknown' ? ref.uid : object.ref.uid, REPLICAS_UNKNOWN);
       continue;
     }
     const found = await findWorkload(kube, namespace, ref);
@@ -189,11 +252,15 @@ export async function expectedScaleForPods(
  * @throws KubeApiError when a read fails; UnservedKindError, InvalidApiVersionError for a reference the API server
  *   cannot resolve (lib/kube/scaleFinder.ts)
  */
-export async function podsForPub(kube: TargetReads, pub: PodUnavailableBudget): Promise<PubTargets> {
+export async function podsForPub(
+  kube: TargetReads,
+  pub: PodUnavailableBudget,
+  log?: TargetLog,
+): Promise<PubTargets> {
   const namespace = pub.metadata.namespace ?? 'default';
   const total = pub.spec?.protectTotalReplicas;
   if (pub.spec?.targetRef) {
-    const found = await targetRefPods(kube, pub, namespace);
+    const found = await targetRefPods(kube, pub, namespace, log);
     return total !== undefined ? { pods: found.pods, expectedCount: total } : found;
   }
   const selector = pub.spec?.selector;
@@ -206,5 +273,5 @@ export async function podsForPub(kube: TargetReads, pub: PodUnavailableBudget): 
   }
   const pods = await activePods(kube, namespace, labelSelector);
   if (total !== undefined) return { pods, expectedCount: total };
-  return { pods, expectedCount: await expectedScaleForPods(kube, namespace, pods) };
+  return { pods, expectedCount: await expectedScaleForPods(kube, namespace, pods, log) };
 }

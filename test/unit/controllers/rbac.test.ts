@@ -67,6 +67,8 @@ describe('the RBAC manifest', () => {
       'list podunavailablebudgets.policy.kruise.io',
       'get replicationcontrollers',
       'get */scale.*',
+      'get daemonsets.apps',
+      'get jobs.batch',
       'update podunavailablebudgets/status.policy.kruise.io',
       'get events',
       'create events',

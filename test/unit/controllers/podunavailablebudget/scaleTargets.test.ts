@@ -14,6 +14,8 @@ import {
 } from '../../../../lib/controllers/podunavailablebudget/podPub.js';
 import { podsForPub, type TargetReads } from '../../../../lib/controllers/podunavailablebudget/targets.js';
 import { UnservedKindError } from '../../../../lib/kube/scaleFinder.js';
+import { KubeApiError } from '../../../../lib/kube/errors.js';
+import type { Resource } from '../../../../lib/kube/resource.js';
 import { RESOURCES } from '../../../../lib/kube/resources.js';
 import type { ApiResource, Scale } from '../../../../lib/kube/types.js';
 import { PUB_RESOURCE } from '../../../../lib/controllers/podunavailablebudget/api/resource.js';
@@ -51,16 +53,25 @@ function pod(
   };
 }
 
-/** The recording client's pods, the given scales by name, and the calls beyond pods. */
+/**
+ * The recording client's pods, the given scales by name, and the calls beyond pods (GETs of resources other than
+ * PUBs and pods too); a GET of a resource named in `forbidden` answers 403.
+ */
 function cluster(
   pods: Pod[],
   scales: Partial<Record<string, Scale>>,
+  forbidden: readonly string[] = [],
 ): { reads: TargetReads; calls: string[]; kube: RecordingKube } {
   const kube = new RecordingKube([], () => new Date(0));
   for (const p of pods) kube.objects(RESOURCES.pods).set(p.metadata.name ?? '', p);
   const calls: string[] = [];
   const reads: TargetReads = {
-    get: (r, ref) => kube.get(r, ref),
+    get: async (r, ref) => {
+      if (r.plural !== 'pods' && r.plural !== PUB_RESOURCE.plural) calls.push(`get ${r.plural} ${ref.name}`);
+      if (forbidden.includes(r.plural))
+        throw new KubeApiError(`get ${r.plural}`, 403, 'Forbidden', `${r.plural} is forbidden`);
+      return kube.get(r, ref);
+    },
     list: (r, o) => {
       calls.push(`list ${r.plural}${o?.labelSelector !== undefined ? ` ${o.labelSelector}` : ''}`);
       return kube.list(r, o);
@@ -93,6 +104,29 @@ const pub = (spec: PodUnavailableBudget['spec']): PodUnavailableBudget => ({
 });
 
 const owner = { ...ROLLOUT, uid: 'uid-rollout' };
+const DAEMONSETS: Resource = {
+  group: 'apps',
+  version: 'v1',
+  plural: 'daemonsets',
+  namespaced: true,
+  kind: 'DaemonSet',
+};
+const DS = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent' };
+const dsOwner = { ...DS, uid: 'uid-ds' };
+
+/** The DaemonSet `agent` stored in `c`'s cluster (a terminating one with `deleting`). */
+function addDaemonSet(c: { kube: RecordingKube }, deleting = false): void {
+  c.kube.objects(DAEMONSETS).set('agent', {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: {
+      name: 'agent',
+      namespace: NS,
+      uid: 'uid-ds',
+      ...(deleting ? { deletionTimestamp: '2026-12-06T00:00:00Z' } : {}),
+    },
+  });
+}
 const names = (pods: readonly Pod[]) => pods.map((p) => p.metadata.name).sort();
 
 describe('podsForPub with a targetRef to a kind read through its scale subresource', () => {
@@ -158,20 +192,69 @@ describe('podsForPub with a targetRef to a kind read through its scale subresour
   });
 });
 
+describe('podsForPub with a targetRef to a kind without a scale subresource (upstream’s getRefUID)', () => {
+  it('covers the pods the DaemonSet owns, and expects -1 replicas (ReplicasUnknown)', async () => {
+    const c = cluster([pod('d1', dsOwner), pod('d2', dsOwner), pod('a', owner)], {});
+    addDaemonSet(c);
+    const found = await podsForPub(c.reads, pub({ targetRef: DS, maxUnavailable: 1 }));
+    expect(names(found.pods)).toEqual(['d1', 'd2']);
+    expect(found.expectedCount).toBe(-1);
+    expect(c.calls).toEqual(['get daemonsets agent', 'list pods']);
+  });
+
+  it('covers nothing when it is gone, or when its read is not granted (logged)', async () => {
+    const gone = cluster([pod('d1', dsOwner)], {});
+    expect(await podsForPub(gone.reads, pub({ targetRef: DS, maxUnavailable: 1 }))).toEqual({
+      pods: [],
+      expectedCount: 0,
+    });
+    const warned: string[] = [];
+    const denied = cluster([pod('d1', dsOwner)], {}, ['daemonsets']);
+    addDaemonSet(denied);
+    expect(
+      await podsForPub(denied.reads, pub({ targetRef: DS, maxUnavailable: 1 }), {
+        warn: (m) => void warned.push(m),
+      }),
+    ).toEqual({ pods: [], expectedCount: 0 });
+    expect(warned).toHaveLength(1);
+  });
+});
+
 describe('podsForPub with a selector: the controllers’ replicas, a scaled kind counting its scale', () => {
   it('sums the Rollout’s scale and -1 for a DaemonSet (no scale subresource, upstream’s ReplicasUnknown)', async () => {
-    const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'uid-ds' };
-    const c = cluster([pod('a', owner), pod('b', owner), pod('d', ds)], {
+    const c = cluster([pod('a', owner), pod('b', owner), pod('d', dsOwner)], {
       web: scale('uid-rollout', 4, 'app=web'),
     });
+    addDaemonSet(c);
     const found = await podsForPub(
       c.reads,
       pub({ selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 }),
     );
     expect(names(found.pods)).toEqual(['a', 'b', 'd']);
     expect(found.expectedCount).toBe(3);
-    // one scale read for the two pods of the Rollout; none for the DaemonSet, discovery says it has no scale
-    expect(c.calls).toEqual(['list pods app=web', 'get rollouts/scale web']);
+    // one scale read for the two pods of the Rollout; the DaemonSet read as itself, discovery says it has no scale
+    expect(c.calls).toEqual(['list pods app=web', 'get rollouts/scale web', 'get daemonsets agent']);
+  });
+
+  it('counts a DaemonSet that is gone as nothing, a terminating one still as -1 (upstream’s getRefUID keeps no deletion time), one not granted as -1', async () => {
+    const select = pub({ selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 });
+    const gone = cluster([pod('d', dsOwner)], {});
+    expect((await podsForPub(gone.reads, select)).expectedCount).toBe(0);
+    const terminating = cluster([pod('d', dsOwner)], {});
+    addDaemonSet(terminating, true);
+    expect((await podsForPub(terminating.reads, select)).expectedCount).toBe(-1);
+    const warned: string[] = [];
+    const denied = cluster([pod('d', dsOwner)], {}, ['daemonsets']);
+    expect(
+      (
+        await podsForPub(denied.reads, select, {
+          warn: (m, d) => void warned.push(`${m} ${d.kind}/${d.name}`),
+        })
+      ).expectedCount,
+    ).toBe(-1);
+    expect(warned).toEqual([
+      'PodUnavailableBudget: reading the workload is not granted; counted as unknown DaemonSet/agent',
+    ]);
   });
 
   it('counts nothing for a scaled controller that is gone or being deleted', async () => {
@@ -197,5 +280,14 @@ describe('the budget of a new pod of a scaled kind (upstream GetPubForPod)', () 
       .set('budget', pub({ targetRef: { ...ROLLOUT, apiVersion: 'argoproj.io/v1' }, maxUnavailable: 1 }));
     const found = await pubOfNewPod(kubePubMutationReads(c.reads), pod('new', owner), NS);
     expect(found?.metadata.name).toBe('budget');
+  });
+
+  it('a new pod of a DaemonSet is the budget’s whose targetRef names the DaemonSet (read as itself)', async () => {
+    const c = cluster([], {});
+    addDaemonSet(c);
+    c.kube.objects(PUB_RESOURCE).set('budget', pub({ targetRef: DS, maxUnavailable: 1 }));
+    const found = await pubOfNewPod(kubePubMutationReads(c.reads), pod('new', dsOwner), NS);
+    expect(found?.metadata.name).toBe('budget');
+    expect(c.calls).toContain('get daemonsets agent');
   });
 });
