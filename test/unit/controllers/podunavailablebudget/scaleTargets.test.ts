@@ -248,7 +248,7 @@ describe('podsForPub with a selector: the controllers’ replicas, a scaled kind
     expect(
       (
         await podsForPub(denied.reads, select, {
-          warn: (m, d) => void warned.push(`${m} ${d.kind}/${d.name}`),
+          warn: (m, d) => void warned.push(`${m} ${String(d.kind)}/${String(d.name)}`),
         })
       ).expectedCount,
     ).toBe(-1);
