@@ -25,6 +25,7 @@ import {
 import { handleAdmissionReview } from '../../../lib/source/admission.js';
 import { requestsForChange, watchStreams } from '../../../lib/source/watchSpec.js';
 import { createMemoryStores } from '../../../lib/state/memory.js';
+import { reviewBody } from '../support/admissionReview.js';
 
 const GROUP = 'example.kruiseless.io';
 const WIDGETS: Resource = {
@@ -188,18 +189,14 @@ describe('a throwaway controller registered beside CloneSet', () => {
       { ...base, namespace: 'b', name: 'w2', reason: 'MappedObjectChanged', resourceVersion: '5' },
     ]);
     // the admission source serves its For/Owns watches too (the mapped one is the pump's)
-    const review = {
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'r1',
-        kind: { group: GROUP, version: 'v1', kind: 'Widget' },
-        namespace: 'a',
-        operation: 'UPDATE',
-        object: { metadata: { name: 'w1' } },
-      },
-    };
-    expect(handleAdmissionReview('prod', JSON.stringify(review), streams).requests).toEqual([
+    const review = reviewBody({
+      uid: 'r1',
+      kind: { group: GROUP, version: 'v1', kind: 'Widget' },
+      namespace: 'a',
+      operation: 'UPDATE',
+      object: { metadata: { name: 'w1' } },
+    });
+    expect(handleAdmissionReview('prod', review, streams).requests).toEqual([
       { ...base, namespace: 'a', name: 'w1', reason: 'ObjectChanged' },
     ]);
   });

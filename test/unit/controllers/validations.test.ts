@@ -10,6 +10,7 @@ import type { SidecarSetValidationReads } from '../../../lib/controllers/sidecar
 import type { SidecarSet } from '../../../lib/controllers/sidecarset/api/types.js';
 import type { JsonObject, Pod } from '../../../lib/api/types.js';
 import { convertCloneSet } from '../../../lib/controllers/cloneset/api/conversion.js';
+import { reviewBody } from '../support/admissionReview.js';
 
 const ownedBy = (uid: string) => ({
   apiVersion: 'apps.kruise.io/v1alpha1',
@@ -34,17 +35,13 @@ const answer = async (
   using = validators,
 ) => {
   const { statusCode, review } = await handleValidationReview(
-    JSON.stringify({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'u-1',
-        resource: { group: 'apps.kruise.io', version, resource },
-        requestResource: { group: 'apps.kruise.io', version: requestVersion, resource },
-        operation,
-        object,
-        ...(oldObject ? { oldObject } : {}),
-      },
+    reviewBody({
+      uid: 'u-1',
+      resource: { group: 'apps.kruise.io', version, resource },
+      requestResource: { group: 'apps.kruise.io', version: requestVersion, resource },
+      operation,
+      object,
+      ...(oldObject ? { oldObject } : {}),
     }),
     using,
   );

@@ -15,6 +15,7 @@ import {
 import { KubeApiError } from '../../../lib/kube/errors.js';
 import { plainVersionsFor, webhookVersionsFor } from '../../../lib/cli/webhookVersions.js';
 import type { CrdConverter } from '../../../lib/api/conversion/converter.js';
+import { reviewBody } from '../support/admissionReview.js';
 
 function post(server: ConversionServer, path: string, body: string, method = 'POST') {
   const url = new URL(server.url);
@@ -194,22 +195,18 @@ describe('the conversion server', () => {
   it('answers a CloneSet AdmissionReview at /validate: a negative replicas refused with 422', async () => {
     expect(server.validateUrl).toBe(server.url.replace(/\/convert$/, '/validate'));
     const review = (replicas: number) =>
-      JSON.stringify({
-        apiVersion: 'admission.k8s.io/v1',
-        kind: 'AdmissionReview',
-        request: {
-          uid: 'v-1',
-          resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'clonesets' },
-          operation: 'CREATE',
-          object: {
-            metadata: { name: 'web' },
-            spec: {
-              replicas,
-              selector: { matchLabels: { app: 'web' } },
-              template: {
-                metadata: { labels: { app: 'web' } },
-                spec: { containers: [{ name: 'main', image: 'nginx' }] },
-              },
+      reviewBody({
+        uid: 'v-1',
+        resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'clonesets' },
+        operation: 'CREATE',
+        object: {
+          metadata: { name: 'web' },
+          spec: {
+            replicas,
+            selector: { matchLabels: { app: 'web' } },
+            template: {
+              metadata: { labels: { app: 'web' } },
+              spec: { containers: [{ name: 'main', image: 'nginx' }] },
             },
           },
         },

@@ -18,6 +18,7 @@ import { admissionHandler } from '../../../lib/runtime/handlers/admission.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import { CapturingLogger } from '../support/capturingLogger.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
+import { reviewBody } from '../support/admissionReview.js';
 
 const MASTER = 'master-0123456789abcdef0123456789abcdef';
 /** The derivation docs/architecture.md#admission states, written out independently of the code under test. */
@@ -27,19 +28,15 @@ const pathSecretOf = (cluster: string): string =>
 const UID = 'a1b2c3d4-0000-4000-8000-000000000001';
 /** An AdmissionReview of a CloneSet UPDATE, the object at `resourceVersion`. */
 function cloneSetReview(name: string, resourceVersion: string, namespace = 'ns'): string {
-  return JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: UID,
-      kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' },
-      namespace,
-      operation: 'UPDATE',
-      object: {
-        apiVersion: 'apps.kruise.io/v1alpha1',
-        kind: 'CloneSet',
-        metadata: { name, namespace, resourceVersion },
-      },
+  return reviewBody({
+    uid: UID,
+    kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' },
+    namespace,
+    operation: 'UPDATE',
+    object: {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      metadata: { name, namespace, resourceVersion },
     },
   });
 }
@@ -327,15 +324,11 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
   });
 
   it("/mutate answers an Advanced StatefulSet's AdmissionReview with OpenKruise's defaults as a JSON Patch under the deployment's gates, publishing nothing", async () => {
-    const review = JSON.stringify({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'm-1',
-        resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'statefulsets' },
-        operation: 'CREATE',
-        object: { ...asts, spec: { replicas: 2, template: { spec: { containers: [] } } } },
-      },
+    const review = reviewBody({
+      uid: 'm-1',
+      resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'statefulsets' },
+      operation: 'CREATE',
+      object: { ...asts, spec: { replicas: 2, template: { spec: { containers: [] } } } },
     });
     const handler = reviewingHandler({
       settings: { statefulset: { templateNoDefaults: true, statefulSetAutoDeletePVC: false } },
@@ -370,21 +363,17 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
 
   it("/validate refuses what OpenKruise's webhook refuses, with its code and message, publishing nothing", async () => {
     const review = (schedule: string) =>
-      JSON.stringify({
-        apiVersion: 'admission.k8s.io/v1',
-        kind: 'AdmissionReview',
-        request: {
-          uid: 'v-1',
-          resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'advancedcronjobs' },
-          operation: 'CREATE',
-          object: {
-            metadata: { name: 'hello', namespace: 'ns' },
-            spec: {
-              schedule,
-              template: {
-                jobTemplate: {
-                  spec: { template: { spec: { containers: [{ name: 'b', image: 'busybox' }] } } },
-                },
+      reviewBody({
+        uid: 'v-1',
+        resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'advancedcronjobs' },
+        operation: 'CREATE',
+        object: {
+          metadata: { name: 'hello', namespace: 'ns' },
+          spec: {
+            schedule,
+            template: {
+              jobTemplate: {
+                spec: { template: { spec: { containers: [{ name: 'b', image: 'busybox' }] } } },
               },
             },
           },
@@ -422,11 +411,7 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
       spec: { targetRef: { apiVersion: 'apps', kind: 'Deployment', name: 'web' }, maxUnavailable: 1 },
     });
     const review = (object: object, resource: object) =>
-      JSON.stringify({
-        apiVersion: 'admission.k8s.io/v1',
-        kind: 'AdmissionReview',
-        request: { uid: 'v-2', resource, operation: 'CREATE', object },
-      });
+      reviewBody({ uid: 'v-2', resource, operation: 'CREATE', object });
     const pubReview = review(pub('web-b'), {
       group: 'policy.kruise.io',
       version: 'v1beta1',
@@ -513,25 +498,21 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
     };
     const handler = reviewingHandler({ kube, known: ['prod'], asked });
     const podDelete = (name: string) =>
-      JSON.stringify({
-        apiVersion: 'admission.k8s.io/v1',
-        kind: 'AdmissionReview',
-        request: {
-          uid: `d-${name}`,
-          resource: { group: '', version: 'v1', resource: 'pods' },
-          namespace: 'ns',
-          name,
-          operation: 'DELETE',
-          oldObject: {
-            metadata: {
-              name,
-              namespace: 'ns',
-              labels: { app: 'web' },
-              annotations: { 'pub.kruise.io/related-pub': 'web' },
-            },
-            spec: { containers: [{ name: 'main', image: 'nginx' }] },
-            status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+      reviewBody({
+        uid: `d-${name}`,
+        resource: { group: '', version: 'v1', resource: 'pods' },
+        namespace: 'ns',
+        name,
+        operation: 'DELETE',
+        oldObject: {
+          metadata: {
+            name,
+            namespace: 'ns',
+            labels: { app: 'web' },
+            annotations: { 'pub.kruise.io/related-pub': 'web' },
           },
+          spec: { containers: [{ name: 'main', image: 'nginx' }] },
+          status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
         },
       });
     const call = (cluster: string, body: string) =>
@@ -594,17 +575,13 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
       handler,
       'prod',
       'validate-pod',
-      JSON.stringify({
-        apiVersion: 'admission.k8s.io/v1',
-        kind: 'AdmissionReview',
-        request: {
-          uid: 'd-ws',
-          resource: { group: '', version: 'v1', resource: 'pods' },
-          namespace: 'ns',
-          name: 'web-0',
-          operation: 'DELETE',
-          oldObject: deleted,
-        },
+      reviewBody({
+        uid: 'd-ws',
+        resource: { group: '', version: 'v1', resource: 'pods' },
+        namespace: 'ns',
+        name: 'web-0',
+        operation: 'DELETE',
+        oldObject: deleted,
       }),
     );
     expect([r.statusCode, r.body]).toEqual([
@@ -679,16 +656,12 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
       },
       spec: { containers: [{ name: 'main', image: 'nginx' }] },
     };
-    const podCreate = JSON.stringify({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'p-1',
-        resource: { group: '', version: 'v1', resource: 'pods' },
-        namespace: 'ns',
-        operation: 'CREATE',
-        object: pod,
-      },
+    const podCreate = reviewBody({
+      uid: 'p-1',
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      namespace: 'ns',
+      operation: 'CREATE',
+      object: pod,
     });
     const call = (cluster: string, body: string) =>
       post<MutationReviewResponse>(handler, cluster, 'mutate-pod', body);
@@ -745,16 +718,12 @@ describe('admission: /<cluster secret>/<cluster>/convert answers ConversionRevie
         response: { uid: '', allowed: false, status: { code: 400, message: 'body is not JSON' } },
       },
     });
-    const notPod = JSON.stringify({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'p-2',
-        resource: { group: '', version: 'v1', resource: 'pods' },
-        namespace: 'ns',
-        operation: 'CREATE',
-        object: { metadata: {}, spec: {} },
-      },
+    const notPod = reviewBody({
+      uid: 'p-2',
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      namespace: 'ns',
+      operation: 'CREATE',
+      object: { metadata: {}, spec: {} },
     });
     await expect(call(notPod)).resolves.toEqual({
       statusCode: 200,

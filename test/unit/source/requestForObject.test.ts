@@ -11,6 +11,7 @@ import {
   type OwnsWatch,
 } from '../../../lib/source/watchSpec.js';
 import { cloneSet } from '../../../lib/controllers/cloneset/index.js';
+import { reviewBody } from '../support/admissionReview.js';
 
 const STREAMS = watchStreams([cloneSet]);
 const FOR: ForWatch = { type: 'For' };
@@ -72,18 +73,14 @@ describe('requestForObject', () => {
 
 describe('handleAdmissionReview', () => {
   it('turns a pod write into the v2 request of its CloneSet, the namespace taken from the review', () => {
-    const review = {
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'r1',
-        kind: { group: '', version: 'v1', kind: 'Pod' },
-        namespace: 'shop',
-        operation: 'CREATE',
-        object: { metadata: { generateName: 'web-', ownerReferences: [owner] } },
-      },
-    };
-    expect(handleAdmissionReview('prod', JSON.stringify(review), STREAMS).requests).toEqual([
+    const review = reviewBody({
+      uid: 'r1',
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      namespace: 'shop',
+      operation: 'CREATE',
+      object: { metadata: { generateName: 'web-', ownerReferences: [owner] } },
+    });
+    expect(handleAdmissionReview('prod', review, STREAMS).requests).toEqual([
       {
         version: 2,
         cluster: 'prod',

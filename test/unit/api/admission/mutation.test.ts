@@ -7,6 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { handleMutationReview, MAX_MUTATION_BODY_BYTES } from '../../../../lib/api/admission/mutation.js';
 import { statefulSetMutator } from '../../../../lib/controllers/statefulset/api/mutation.js';
+import { reviewBody } from '../../support/admissionReview.js';
 
 const mutators = [statefulSetMutator()];
 const template = {
@@ -20,16 +21,12 @@ const sts = (spec: Record<string, unknown> = {}) => ({
   spec: { selector: { matchLabels: { app: 'web' } }, template, ...spec },
 });
 const review = (operation: string, object: unknown, oldObject?: unknown, resource = 'statefulsets') =>
-  JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'u-1',
-      resource: { group: 'apps.kruise.io', version: 'v1beta1', resource },
-      operation,
-      object,
-      ...(oldObject ? { oldObject } : {}),
-    },
+  reviewBody({
+    uid: 'u-1',
+    resource: { group: 'apps.kruise.io', version: 'v1beta1', resource },
+    operation,
+    object,
+    ...(oldObject ? { oldObject } : {}),
   });
 const patchOf = (body: string) => {
   const { statusCode, review: r } = handleMutationReview(body, mutators);
@@ -188,10 +185,7 @@ describe('handleMutationReview with the Advanced StatefulSet mutator', () => {
         response: { uid: '', allowed: false, status: { code: 400, message: 'body is not JSON' } },
       },
     });
-    const wrong = handleMutationReview(
-      JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u-2' } }),
-      mutators,
-    );
+    const wrong = handleMutationReview(reviewBody({ uid: 'u-2' }), mutators);
     expect(wrong.statusCode).toBe(400);
     expect(wrong.review.response.uid).toBe('u-2');
     expect(wrong.review.response.status?.message).toMatch(/^not an AdmissionReview v1: request\.resource: /);

@@ -13,6 +13,7 @@ import {
   podValidatingWebhooks,
   validatingWebhookConfiguration,
 } from '../../../../lib/api/admission/webhookConfiguration.js';
+import { reviewBody } from '../../support/admissionReview.js';
 
 const seen: unknown[] = [];
 const widgets: Validator = {
@@ -36,16 +37,12 @@ const review = (
   extra: Record<string, unknown> = {},
   resource = 'widgets',
 ) =>
-  JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'u-1',
-      resource: { group: 'apps.kruise.io', version: 'v1beta1', resource },
-      operation,
-      object,
-      ...extra,
-    },
+  reviewBody({
+    uid: 'u-1',
+    resource: { group: 'apps.kruise.io', version: 'v1beta1', resource },
+    operation,
+    object,
+    ...extra,
   });
 
 describe('aggregateMessage', () => {

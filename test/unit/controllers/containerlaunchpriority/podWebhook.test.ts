@@ -9,19 +9,16 @@ import type { MutationAnswer } from '../../../../lib/api/admission/mutation.js';
 import { answerPodMutationReview, type PodMutationStep } from '../../../../lib/api/admission/podMutation.js';
 import type { JsonObject, Pod } from '../../../../lib/api/types.js';
 import { launchPriorityPodStep } from '../../../../lib/controllers/containerlaunchpriority/podWebhook.js';
+import { reviewBody } from '../../support/admissionReview.js';
 
 const review = (object: unknown, request: Record<string, unknown> = {}): string =>
-  JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'u1',
-      resource: { group: '', version: 'v1', resource: 'pods' },
-      operation: 'CREATE',
-      namespace: 'ns1',
-      object,
-      ...request,
-    },
+  reviewBody({
+    uid: 'u1',
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    operation: 'CREATE',
+    namespace: 'ns1',
+    object,
+    ...request,
   });
 
 const patched = (object: unknown, answer: MutationAnswer): Pod => {

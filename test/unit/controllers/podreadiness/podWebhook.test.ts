@@ -11,18 +11,15 @@ import type { OwnerReference, Pod } from '../../../../lib/api/types.js';
 import { podMutationSteps } from '../../../../lib/controllers/podMutations.js';
 import { readinessGatePodStep } from '../../../../lib/controllers/podreadiness/podWebhook.js';
 import type { KubeClient } from '../../../../lib/kube/types.js';
+import { reviewBody } from '../../support/admissionReview.js';
 
 const review = (object: unknown): string =>
-  JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'u1',
-      resource: { group: '', version: 'v1', resource: 'pods' },
-      operation: 'CREATE',
-      namespace: 'ns1',
-      object,
-    },
+  reviewBody({
+    uid: 'u1',
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    operation: 'CREATE',
+    namespace: 'ns1',
+    object,
   });
 
 const patchOf = (answer: MutationAnswer): jsonpatch.Operation[] =>

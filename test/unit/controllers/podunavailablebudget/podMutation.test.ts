@@ -19,6 +19,7 @@ import {
 import type { PodUnavailableBudget } from '../../../../lib/controllers/podunavailablebudget/api/types.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
 import { RecordingKube, type Journal } from '../cloneset/reconcile/support/recordingKube.js';
+import { reviewBody } from '../../support/admissionReview.js';
 
 const CONTEXT = { namespace: 'test', dryRun: false };
 
@@ -153,16 +154,12 @@ describe('the PUB step of /mutate-pod (upstream TestPubMutatingPod)', () => {
       return Promise.resolve({ pod: p });
     };
     const body = (name: string) =>
-      JSON.stringify({
-        apiVersion: 'admission.k8s.io/v1',
-        kind: 'AdmissionReview',
-        request: {
-          uid: name,
-          resource: { group: '', version: 'v1', resource: 'pods' },
-          operation: 'CREATE',
-          namespace: 'test',
-          object: pod(),
-        },
+      reviewBody({
+        uid: name,
+        resource: { group: '', version: 'v1', resource: 'pods' },
+        operation: 'CREATE',
+        namespace: 'test',
+        object: pod(),
       });
     // built once, as kruiseless local builds the steps: each request reads afresh
     for (const uid of ['a', 'b']) {
@@ -174,16 +171,12 @@ describe('the PUB step of /mutate-pod (upstream TestPubMutatingPod)', () => {
 
   test('through the frame: the annotations in the answer’s patch', async () => {
     const { reads } = setup({ selector: { matchLabels: { app: 'web' } } });
-    const body = JSON.stringify({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'u1',
-        resource: { group: '', version: 'v1', resource: 'pods' },
-        operation: 'CREATE',
-        namespace: 'test',
-        object: pod(),
-      },
+    const body = reviewBody({
+      uid: 'u1',
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      operation: 'CREATE',
+      namespace: 'test',
+      object: pod(),
     });
     const answer = await answerPodMutationReview(body, [pubPodStep(reads)]);
     const ops = JSON.parse(Buffer.from(answer.review.response.patch ?? '', 'base64').toString()) as unknown[];

@@ -15,6 +15,7 @@ import {
 } from '../../../../lib/controllers/podunavailablebudget/podWebhook.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
 import type { KubeEvent } from '../../../../lib/kube/types.js';
+import { reviewBody } from '../../support/admissionReview.js';
 
 const NOW = new Date('2026-12-04T03:00:00.700Z');
 
@@ -49,16 +50,12 @@ function pub(
 }
 
 function review(request: Record<string, unknown>): string {
-  return JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'req-1',
-      resource: { group: '', version: 'v1', resource: 'pods' },
-      namespace: 'default',
-      name: 'web-0',
-      ...request,
-    },
+  return reviewBody({
+    uid: 'req-1',
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    namespace: 'default',
+    name: 'web-0',
+    ...request,
   });
 }
 

@@ -15,6 +15,7 @@ import {
   SIDECARSET_SETTINGS,
   type SidecarSetSettings,
 } from '../../../../lib/controllers/sidecarset/settings.js';
+import { reviewBody } from '../../support/admissionReview.js';
 
 const NOW = new Date('2026-01-02T03:04:05Z');
 const log: SidecarSet = mutateSidecarSet({
@@ -54,16 +55,12 @@ const pod = (): Pod => ({
 });
 
 const review = (request: Record<string, unknown>): string =>
-  JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'u1',
-      resource: { group: '', version: 'v1', resource: 'pods' },
-      operation: 'CREATE',
-      namespace: 'ns1',
-      ...request,
-    },
+  reviewBody({
+    uid: 'u1',
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    operation: 'CREATE',
+    namespace: 'ns1',
+    ...request,
   });
 
 const patched = (object: unknown, answer: MutationAnswer): JsonObject => {

@@ -16,6 +16,7 @@ import { readTargets } from '../../../../lib/controllers/workloadspread/targets.
 import { KubeApiError } from '../../../../lib/kube/errors.js';
 import type { KubeClient } from '../../../../lib/kube/types.js';
 import { pod, workloadSpread } from './fixtures.js';
+import { reviewBody } from '../../support/admissionReview.js';
 
 const NOW = new Date('2026-12-04T07:40:00.900Z');
 
@@ -37,16 +38,12 @@ function deps(ws: WorkloadSpread, writes: WorkloadSpreadStatus[], fail = false):
 }
 
 const review = (request: Record<string, unknown>) =>
-  JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'u',
-      kind: { group: '', version: 'v1', kind: 'Pod' },
-      resource: { group: '', version: 'v1', resource: 'pods' },
-      namespace: 'ns',
-      ...request,
-    },
+  reviewBody({
+    uid: 'u',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    namespace: 'ns',
+    ...request,
   });
 
 const del = (p: Pod, extra: Record<string, unknown> = {}) =>

@@ -16,6 +16,7 @@ import {
 } from '../../../../lib/controllers/workloadspread/podWebhook.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
 import { pod, workloadSpread } from './fixtures.js';
+import { reviewBody } from '../../support/admissionReview.js';
 
 const NOW = new Date('2026-12-04T07:30:00.400Z');
 const context = { namespace: 'ns', requestNamespace: 'ns', dryRun: false };
@@ -182,17 +183,13 @@ describe('answerPodMutationReview', () => {
         pod: { ...p, spec: { ...p.spec, containers: [...p.spec.containers, { name: 'sc', image: 's' }] } },
       });
     };
-    const body = JSON.stringify({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'u1',
-        kind: { group: '', version: 'v1', kind: 'Pod' },
-        resource: { group: '', version: 'v1', resource: 'pods' },
-        namespace: 'ns',
-        operation: 'CREATE',
-        object: pod('web-abcde') as unknown as Record<string, unknown>,
-      },
+    const body = reviewBody({
+      uid: 'u1',
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      namespace: 'ns',
+      operation: 'CREATE',
+      object: pod('web-abcde'),
     });
     const answer = await answerPodMutationReview(body, [
       workloadSpreadPodStep(deps([workloadSpread()], [])),

@@ -8,6 +8,7 @@ import { describe, expect, it } from '@jest/globals';
 import { handleMutationReview, type Mutator } from '../../../../../lib/api/admission/mutation.js';
 import { advancedCronJobMutator } from '../../../../../lib/controllers/advancedcronjob/api/mutation.js';
 import { admissionMutators } from '../../../../../lib/controllers/mutations.js';
+import { reviewBody } from '../../../support/admissionReview.js';
 
 const podTemplate = { spec: { containers: [{ name: 'c', image: 'busybox:1.36' }], restartPolicy: 'Never' } };
 const acj = (spec: Record<string, unknown> = {}) => ({
@@ -17,16 +18,12 @@ const acj = (spec: Record<string, unknown> = {}) => ({
   spec: { schedule: '*/1 * * * *', template: { jobTemplate: { spec: { template: podTemplate } } }, ...spec },
 });
 const review = (operation: string, object: unknown, oldObject?: unknown) =>
-  JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'u-1',
-      resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'advancedcronjobs' },
-      operation,
-      object,
-      ...(oldObject ? { oldObject } : {}),
-    },
+  reviewBody({
+    uid: 'u-1',
+    resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'advancedcronjobs' },
+    operation,
+    object,
+    ...(oldObject ? { oldObject } : {}),
   });
 type Op = { op: string; path: string; value?: unknown };
 const patchOf = (body: string, mutator: Mutator = advancedCronJobMutator()): Op[] => {

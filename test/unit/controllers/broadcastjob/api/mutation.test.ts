@@ -7,6 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { handleMutationReview, type Mutator } from '../../../../../lib/api/admission/mutation.js';
 import { broadcastJobMutator } from '../../../../../lib/controllers/broadcastjob/api/mutation.js';
+import { reviewBody } from '../../../support/admissionReview.js';
 
 const template = {
   metadata: { labels: { app: 'b' } },
@@ -19,16 +20,12 @@ const job = (spec: Record<string, unknown> = {}) => ({
   spec: { template, ...spec },
 });
 const review = (operation: string, object: unknown, oldObject?: unknown) =>
-  JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'u-1',
-      resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'broadcastjobs' },
-      operation,
-      object,
-      ...(oldObject ? { oldObject } : {}),
-    },
+  reviewBody({
+    uid: 'u-1',
+    resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'broadcastjobs' },
+    operation,
+    object,
+    ...(oldObject ? { oldObject } : {}),
   });
 type Op = { op: string; path: string; value?: unknown };
 const patchOf = (body: string, mutator: Mutator = broadcastJobMutator()): Op[] => {

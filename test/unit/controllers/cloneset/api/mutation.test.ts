@@ -12,6 +12,7 @@ import {
 } from '../../../../../lib/controllers/cloneset/api/mutation.js';
 import { admissionMutators } from '../../../../../lib/controllers/mutations.js';
 import type { JsonObject } from '../../../../../lib/api/types.js';
+import { reviewBody } from '../../../support/admissionReview.js';
 
 const cloneSet = (spec: JsonObject = {}): JsonObject => ({
   apiVersion: 'apps.kruise.io/v1alpha1',
@@ -255,15 +256,11 @@ describe('cloneSetV1beta1Mutator', () => {
     };
     const clonesets = config.webhooks.filter((w) => w.name === 'clonesets.apps.kruise.io.kruiseless.io');
     expect(clonesets.map((w) => w.rules.map((r) => r.apiVersions))).toEqual([[['v1alpha1', 'v1beta1']]]);
-    const review = JSON.stringify({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'u-1',
-        resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'clonesets' },
-        operation: 'CREATE',
-        object: beta({ type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'ReCreate' } }),
-      },
+    const review = reviewBody({
+      uid: 'u-1',
+      resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'clonesets' },
+      operation: 'CREATE',
+      object: beta({ type: 'RollingUpdate', rollingUpdate: { podUpdatePolicy: 'ReCreate' } }),
     });
     const { review: answer } = handleMutationReview(review, mutators);
     const ops = JSON.parse(Buffer.from(answer.response.patch ?? '', 'base64').toString()) as {

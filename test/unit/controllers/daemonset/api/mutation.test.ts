@@ -8,6 +8,7 @@ import { handleMutationReview } from '../../../../../lib/api/admission/mutation.
 import { mutatingWebhookConfiguration } from '../../../../../lib/api/admission/webhookConfiguration.js';
 import { daemonSetMutator } from '../../../../../lib/controllers/daemonset/api/mutation.js';
 import { admissionMutators } from '../../../../../lib/controllers/mutations.js';
+import { reviewBody } from '../../../support/admissionReview.js';
 
 const template = {
   metadata: { labels: { app: 'd' } },
@@ -20,15 +21,11 @@ const ds = (spec: Record<string, unknown> = {}) => ({
   spec: { selector: { matchLabels: { app: 'd' } }, template, ...spec },
 });
 const review = (operation: string, object: unknown, version = 'v1beta1') =>
-  JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'u-1',
-      resource: { group: 'apps.kruise.io', version, resource: 'daemonsets' },
-      operation,
-      object,
-    },
+  reviewBody({
+    uid: 'u-1',
+    resource: { group: 'apps.kruise.io', version, resource: 'daemonsets' },
+    operation,
+    object,
   });
 type Op = { op: string; path: string; value?: unknown };
 const patchOf = (body: string): Op[] => {

@@ -15,6 +15,7 @@ import {
   isSelectorLooseOverlap,
   validatePodUnavailableBudget,
 } from '../../../../../lib/controllers/podunavailablebudget/api/validation.js';
+import { reviewBody } from '../../../support/admissionReview.js';
 
 /** upstream's pubDemo: both selector and targetRef, both maxUnavailable and minAvailable */
 const demo = (): PodUnavailableBudget => ({
@@ -218,17 +219,13 @@ describe('vpodunavailablebudget.kb.io through /validate (upstream TestHandle)', 
   ) => {
     const resource = { group: 'policy.kruise.io', version: 'v1beta1', resource: 'podunavailablebudgets' };
     const { statusCode, review: r } = await handleValidationReview(
-      JSON.stringify({
-        apiVersion: 'admission.k8s.io/v1',
-        kind: 'AdmissionReview',
-        request: {
-          uid: 'u-1',
-          resource,
-          requestResource: { ...resource, version: requestVersion },
-          operation,
-          object,
-          ...(oldObject ? { oldObject } : {}),
-        },
+      reviewBody({
+        uid: 'u-1',
+        resource,
+        requestResource: { ...resource, version: requestVersion },
+        operation,
+        object,
+        ...(oldObject ? { oldObject } : {}),
       }),
       [validator],
     );

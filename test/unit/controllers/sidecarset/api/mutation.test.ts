@@ -12,6 +12,7 @@ import {
   sidecarSetHashWithoutImage,
 } from '../../../../../lib/controllers/sidecarset/api/hash.js';
 import type { SidecarSet } from '../../../../../lib/controllers/sidecarset/api/types.js';
+import { reviewBody } from '../../../support/admissionReview.js';
 
 const golden = path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden');
 const read = (f: string): SidecarSet =>
@@ -58,15 +59,11 @@ describe('SidecarSet webhook (defaults and hash) against OpenKruise v1.9.0 outpu
 
   it('/mutate answers a SidecarSet CREATE with the patch to the defaulted, hashed object', () => {
     const object = read('minimal.input.json');
-    const body = JSON.stringify({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'u1',
-        resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'sidecarsets' },
-        operation: 'CREATE',
-        object,
-      },
+    const body = reviewBody({
+      uid: 'u1',
+      resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'sidecarsets' },
+      operation: 'CREATE',
+      object,
     });
     const { statusCode, review } = handleMutationReview(body, [sidecarSetMutator]);
     expect(statusCode).toBe(200);
