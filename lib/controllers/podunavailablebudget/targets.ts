@@ -63,14 +63,31 @@ async function unscaledWorkload(
 ): Promise<UnscaledWorkload | 'gone' | 'unknown'> {
   const found = await findWorkloadObject(kube, namespace, ref);
   if (found === SCALED_NOT_FOUND) return 'gone';
-  if (found === WORKLOAD_FORBIDDEN)
-    log?.warn('PodUnavailableBudget: reading the workload is not granted; counted as unknown', {
+  if (found === WORKLOAD_FORBIDDEN && log && firstWarning(log, namespace, ref))
+    log.warn('PodUnavailableBudget: reading the workload is not granted; counted as unknown', {
       namespace,
       apiVersion: ref.apiVersion,
       kind: ref.kind,
       name: ref.name,
     });
   return found === undefined || found === WORKLOAD_FORBIDDEN ? 'unknown' : found;
+}
+
+/** The workloads each logger has warned of (a logger lives for an invocation: one line per workload, not per pass). */
+const warnedOf = new WeakMap<TargetLog, Set<string>>();
+
+/** Whether `log` has not yet warned of this workload (and notes that it now has). */
+function firstWarning(
+  log: TargetLog,
+  namespace: string,
+  ref: { apiVersion?: string; kind?: string; name?: string },
+): boolean {
+  const key = `${namespace}/${ref.apiVersion ?? ''}/${ref.kind ?? ''}/${ref.name ?? ''}`;
+  const seen = warnedOf.get(log) ?? new Set<string>();
+  warnedOf.set(log, seen);
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
 }
 
 /** The reads the resolution makes (discovery and scale reads, when the client has them, for other kinds). */
