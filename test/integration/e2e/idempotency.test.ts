@@ -145,6 +145,7 @@ describe('replayed and concurrent reconcile requests', () => {
         creates: [],
         deletes: [],
         updates: [],
+        ownsClaims: false,
       });
       expect(embedded.deadLetters()).toEqual([]);
     },
@@ -217,7 +218,12 @@ describe('replayed and concurrent reconcile requests', () => {
       expect(diff.kube['delete pods']).toBe(1);
       expect(diff.kube['create pods']).toBeUndefined();
       expect(await stores.ledger.get(key)).toBeUndefined();
-      expect(await stores.expectations.get(key)).toEqual({ creates: [], deletes: [], updates: [] });
+      expect(await stores.expectations.get(key)).toEqual({
+        creates: [],
+        deletes: [],
+        updates: [],
+        ownsClaims: false,
+      });
 
       const uid = cs.metadata.uid ?? '';
       const deletes = (await eventsOf(ctx.core, ctx.namespace, uid)).filter(
