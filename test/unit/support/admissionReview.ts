@@ -11,3 +11,19 @@
 export function reviewBody(request: Record<string, unknown>): string {
   return JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request });
 }
+
+/**
+ * The body of a pod CREATE review in namespace `ns1` (uid `u1`), as the pod webhooks' tests send one; `request`
+ * replaces or adds fields (an UPDATE with its `oldObject`, another namespace).
+ * @param object the pod
+ */
+export function podCreateBody(object: unknown, request: Record<string, unknown> = {}): string {
+  return reviewBody({
+    uid: 'u1',
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    operation: 'CREATE',
+    namespace: 'ns1',
+    object,
+    ...request,
+  });
+}

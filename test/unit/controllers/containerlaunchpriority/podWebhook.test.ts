@@ -9,17 +9,7 @@ import type { MutationAnswer } from '../../../../lib/api/admission/mutation.js';
 import { answerPodMutationReview, type PodMutationStep } from '../../../../lib/api/admission/podMutation.js';
 import type { JsonObject, Pod } from '../../../../lib/api/types.js';
 import { launchPriorityPodStep } from '../../../../lib/controllers/containerlaunchpriority/podWebhook.js';
-import { reviewBody } from '../../support/admissionReview.js';
-
-const review = (object: unknown, request: Record<string, unknown> = {}): string =>
-  reviewBody({
-    uid: 'u1',
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    operation: 'CREATE',
-    namespace: 'ns1',
-    object,
-    ...request,
-  });
+import { podCreateBody } from '../../support/admissionReview.js';
 
 const patched = (object: unknown, answer: MutationAnswer): Pod => {
   const ops = JSON.parse(
@@ -44,7 +34,7 @@ const barrier = (pod: string, key: string) => ({
 
 describe('/mutate-pod: container launch priority', () => {
   it('appends the barrier env to every container, its key the container’s priority', async () => {
-    const answer = await answerPodMutationReview(review(web()), [launchPriorityPodStep()]);
+    const answer = await answerPodMutationReview(podCreateBody(web()), [launchPriorityPodStep()]);
     expect(answer.statusCode).toBe(200);
     expect(answer.review.response).toMatchObject({ uid: 'u1', allowed: true, patchType: 'JSONPatch' });
     expect(patched(web(), answer).spec.containers.map((c) => c.env)).toEqual([
@@ -55,7 +45,7 @@ describe('/mutate-pod: container launch priority', () => {
 
   it('names a pod sent with generateName only, so its barrier has a name', async () => {
     const pod = web({ generateName: 'web-' });
-    const answer = await answerPodMutationReview(review(pod), [launchPriorityPodStep(() => 'x2b4z')]);
+    const answer = await answerPodMutationReview(podCreateBody(pod), [launchPriorityPodStep(() => 'x2b4z')]);
     const stored = patched(pod, answer);
     expect(stored.metadata.name).toBe('web-x2b4z');
     expect(stored.spec.containers[0].env).toEqual([barrier('web-x2b4z', 'p_0')]);
@@ -63,7 +53,10 @@ describe('/mutate-pod: container launch priority', () => {
 
   it('leaves alone a pod that asks for no order, and an UPDATE', async () => {
     const plain: Pod = { metadata: { name: 'p' }, spec: { containers: [{ name: 'a' }, { name: 'b' }] } };
-    for (const body of [review(plain), review(web(), { operation: 'UPDATE', oldObject: web() })]) {
+    for (const body of [
+      podCreateBody(plain),
+      podCreateBody(web(), { operation: 'UPDATE', oldObject: web() }),
+    ]) {
       const answer = await answerPodMutationReview(body, [launchPriorityPodStep()]);
       expect(answer.review.response).toEqual({ uid: 'u1', allowed: true });
     }
@@ -72,7 +65,7 @@ describe('/mutate-pod: container launch priority', () => {
   it('refuses a priority that is not an int with 500 and Go’s message, as upstream’s admission.Errored', async () => {
     const pod = web();
     pod.spec.containers[1].env = [{ name: 'KRUISE_CONTAINER_PRIORITY', value: 'high' }];
-    const answer = await answerPodMutationReview(review(pod), [launchPriorityPodStep()]);
+    const answer = await answerPodMutationReview(podCreateBody(pod), [launchPriorityPodStep()]);
     expect(answer.review.response).toMatchObject({
       uid: 'u1',
       allowed: false,
@@ -89,7 +82,7 @@ describe('/mutate-pod: container launch priority', () => {
       metadata: { name: 'o', annotations: { 'apps.kruise.io/container-launch-priority': 'Ordered' } },
       spec: { containers: [{ name: 'main' }] },
     };
-    const answer = await answerPodMutationReview(review(pod), [inject, launchPriorityPodStep()]);
+    const answer = await answerPodMutationReview(podCreateBody(pod), [inject, launchPriorityPodStep()]);
     expect(patched(pod, answer).spec.containers).toEqual([
       { name: 'logger', env: [barrier('o', 'p_0')] },
       { name: 'main', env: [barrier('o', 'p_-1')] },

@@ -11,16 +11,7 @@ import type { OwnerReference, Pod } from '../../../../lib/api/types.js';
 import { podMutationSteps } from '../../../../lib/controllers/podMutations.js';
 import { readinessGatePodStep } from '../../../../lib/controllers/podreadiness/podWebhook.js';
 import type { KubeClient } from '../../../../lib/kube/types.js';
-import { reviewBody } from '../../support/admissionReview.js';
-
-const review = (object: unknown): string =>
-  reviewBody({
-    uid: 'u1',
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    operation: 'CREATE',
-    namespace: 'ns1',
-    object,
-  });
+import { podCreateBody } from '../../support/admissionReview.js';
 
 const patchOf = (answer: MutationAnswer): jsonpatch.Operation[] =>
   JSON.parse(
@@ -72,7 +63,7 @@ describe('readinessGatePodStep', () => {
       [],
     ],
   ])('%s', async (_what, p, gate, expected) => {
-    const answer = await answerPodMutationReview(review(p), [
+    const answer = await answerPodMutationReview(podCreateBody(p), [
       readinessGatePodStep({ kruisePodReadinessGate: gate }),
     ]);
     expect(answer.review.response.allowed).toBe(true);
@@ -80,7 +71,9 @@ describe('readinessGatePodStep', () => {
   });
 
   test('the settings absent: the gate is off', async () => {
-    expect(patchOf(await answerPodMutationReview(review(pod()), [readinessGatePodStep()]))).toEqual([]);
+    expect(patchOf(await answerPodMutationReview(podCreateBody(pod()), [readinessGatePodStep()]))).toEqual(
+      [],
+    );
   });
 
   test('served first by /mutate-pod, under the pod registration’s settings', async () => {
@@ -91,8 +84,8 @@ describe('readinessGatePodStep', () => {
     } as unknown as Pick<KubeClient, 'get' | 'list' | 'replace' | 'serverResources' | 'getScale'>;
     const on = podMutationSteps(kube, { pod: { kruisePodReadinessGate: true } });
     const off = podMutationSteps(kube, {});
-    expect(patchOf(await answerPodMutationReview(review(pod()), on))).toEqual(ADD_GATES);
-    expect(patchOf(await answerPodMutationReview(review(pod()), off))).toEqual([]);
+    expect(patchOf(await answerPodMutationReview(podCreateBody(pod()), on))).toEqual(ADD_GATES);
+    expect(patchOf(await answerPodMutationReview(podCreateBody(pod()), off))).toEqual([]);
     const first = await on[0](pod(), { namespace: 'ns1', dryRun: false });
     expect('pod' in first && first.pod.spec.readinessGates).toEqual([{ conditionType: 'KruisePodReady' }]);
   });
