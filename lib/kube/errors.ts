@@ -165,6 +165,11 @@ export function isNotFound(e: unknown): e is KubeApiError {
   return e instanceof KubeApiError && e.statusCode === 404;
 }
 
+/** True for 403 `Forbidden`: the caller's role does not grant the request. */
+export function isForbidden(e: unknown): e is KubeApiError {
+  return e instanceof KubeApiError && e.statusCode === 403;
+}
+
 /** True for 409 with reason `AlreadyExists` (a create whose name is taken). */
 export function isAlreadyExists(e: unknown): e is KubeApiError {
   return e instanceof KubeApiError && e.statusCode === 409 && e.reason === 'AlreadyExists';

@@ -7,7 +7,7 @@
  * without a scale subresource (a DaemonSet, a Job), upstream's last finder, `getRefUID`, reads the object itself and
  * reports its replicas unknown: {@link findWorkloadObject}.
  */
-import { KubeApiError, UnresolvedReferenceError } from './errors.js';
+import { isForbidden, UnresolvedReferenceError } from './errors.js';
 import type { Resource } from './resource.js';
 import type { ApiResource, KubeClient } from './types.js';
 
@@ -158,7 +158,7 @@ export async function findWorkloadObject(
   try {
     object = await kube.get(resource, { ...(resource.namespaced ? { namespace } : {}), name: ref.name });
   } catch (e) {
-    if (e instanceof KubeApiError && e.statusCode === 403) return WORKLOAD_FORBIDDEN;
+    if (isForbidden(e)) return WORKLOAD_FORBIDDEN;
     throw e;
   }
   if (!object) return SCALED_NOT_FOUND;
