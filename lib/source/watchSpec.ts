@@ -15,6 +15,13 @@ import type { KubeClient } from '../kube/types.js';
 /** The reconciled object itself changed (controller-runtime's `For`): the object is its own key. */
 export interface ForWatch {
   type: 'For';
+  /**
+   * Whether a `MODIFIED` object asks for a pass (controller-runtime's `UpdateFunc` predicate on `For`), judged from
+   * the new object alone, since a watch event carries no old one. Absent: every update does. Not asked of an added,
+   * deleted or relisted object, nor at admission (the admission source passes every write: a superset). Pure and
+   * synchronous. E.g. the SidecarSet's: only a spec change (./generationChanged.ts `generationNotObserved`).
+   */
+  updates?(obj: JsonObject): boolean;
 }
 
 /**
@@ -230,6 +237,7 @@ export async function requestsForChange(
   const out: ReconcileRequest[] = [];
   const resourceVersion = str(((obj.metadata ?? {}) as JsonObject).resourceVersion);
   for (const { controller, spec } of stream.consumers) {
+    if (spec.type === 'For' && change === 'MODIFIED' && spec.updates && !spec.updates(obj)) continue;
     if (spec.type !== 'Map') {
       const r = requestForObject(reads.cluster, controller, spec, obj);
       if (r) out.push(r);
