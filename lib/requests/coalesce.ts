@@ -7,18 +7,20 @@ import { newerResourceVersion } from '../core/resourceVersion.js';
 import { MAX_CORRELATION_IDS, type ReconcileReason, type ReconcileRequest } from './schema.js';
 
 /**
- * Reason precedence when several requests name one object, strongest first. The reconciler is level-triggered,
- * so the reason never changes what it does; it is kept for logs and metrics ("why did this reconcile run?").
- * Keep the most specific cause: a change to the object itself explains more than a change to one it owns (a pod),
- * an owned object more than one a watch merely maps to it, and any observed change more than a timer we set
- * ourselves (`Requeue`), which in turn is more specific than the periodic safety-net sweep (`Resync`).
+ * Reason precedence when several requests name one object, strongest first: the merged request reads at least what
+ * each of them would have read. The reason chooses a pass's reads (docs/architecture.md#reads: a CloneSet's `Resync`
+ * lists every pod and PVC of the namespace, a change every pod, a `Requeue` those of its selector; a `Resync` reads
+ * by quorum, lib/reconcile/reconcile.ts `startingFloors`), so the periodic safety net (`Resync`) comes first — a
+ * change coalesced with it must not narrow it, or what it is there to catch waits for the next one — then an
+ * observed change, the object's own before one it owns (a pod) before one a watch merely maps to it, and last the
+ * timer a pass set itself (`Requeue`), the narrowest read. It is also what logs and metrics give as the cause.
  */
 export const REASON_PRECEDENCE: readonly ReconcileReason[] = [
+  'Resync',
   'ObjectChanged',
   'OwnedObjectChanged',
   'MappedObjectChanged',
   'Requeue',
-  'Resync',
 ];
 
 /**

@@ -36,7 +36,7 @@ describe('LocalBus', () => {
         { name: 'ec2', eventPattern: { source: ['aws.ec2'] }, target: other.target },
       ],
     });
-    expect(await bus.publish([req('web'), req('web', 'Resync')])).toEqual({
+    expect(await bus.publish([req('web'), req('web', 'Requeue')])).toEqual({
       published: 1,
       calls: 1,
       retried: 0,

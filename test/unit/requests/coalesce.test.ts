@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { coalesce, type ReconcileReason, type ReconcileRequest } from '../../../lib/requests/index.js';
+import { readScopeFor } from '../../../lib/controllers/cloneset/pass.js';
+import { startingFloors } from '../../../lib/reconcile/reconcile.js';
+import { ListFloors } from '../../../lib/kube/listFloors.js';
+import { RESOURCES } from '../../../lib/kube/resources.js';
 
 function req(
   name: string,
@@ -53,12 +57,13 @@ describe('coalesce', () => {
   });
 
   it.each<[ReconcileReason[], ReconcileReason]>([
-    [['Resync', 'OwnedObjectChanged'], 'OwnedObjectChanged'],
+    [['OwnedObjectChanged', 'Resync'], 'Resync'],
+    [['Resync', 'ObjectChanged'], 'Resync'],
     [['OwnedObjectChanged', 'ObjectChanged', 'MappedObjectChanged'], 'ObjectChanged'],
     [['MappedObjectChanged', 'OwnedObjectChanged'], 'OwnedObjectChanged'],
-    [['Resync', 'MappedObjectChanged'], 'MappedObjectChanged'],
-    [['Resync', 'Requeue'], 'Requeue'],
-    [['Requeue', 'Resync'], 'Requeue'],
+    [['Resync', 'MappedObjectChanged'], 'Resync'],
+    [['Resync', 'Requeue'], 'Resync'],
+    [['Requeue', 'Resync'], 'Resync'],
     [['Requeue', 'MappedObjectChanged'], 'MappedObjectChanged'],
   ])('reasons %j coalesce to %s', (reasons, expected) => {
     expect(coalesce(reasons.map((r) => req('a', r)))).toEqual([req('a', expected)]);
@@ -94,9 +99,19 @@ describe('coalesce', () => {
   });
 
   it('keeps a resourceVersion seen on any request of the key', () => {
-    expect(coalesce([req('a', 'Resync'), req('a', 'OwnedObjectChanged', '5'), req('a', 'Requeue')])).toEqual([
-      req('a', 'OwnedObjectChanged', '5'),
-    ]);
+    expect(coalesce([req('a', 'Requeue'), req('a', 'OwnedObjectChanged', '5'), req('a', 'Requeue')])).toEqual(
+      [req('a', 'OwnedObjectChanged', '5')],
+    );
+  });
+
+  it('never narrows a read: a Resync with a change still reads as a Resync (every PVC, by quorum)', () => {
+    const merged = coalesce([req('a', 'Resync'), req('a', 'OwnedObjectChanged', '5'), req('a', 'Requeue')]);
+    expect(merged).toEqual([req('a', 'Resync', '5')]);
+    expect(readScopeFor(merged[0].reason)).toBe('full');
+    const kept = new ListFloors();
+    kept.note(RESOURCES.pods, '4', true, Date.now());
+    expect(startingFloors(kept.carried(), merged[0]).carried()).toBeUndefined(); // a quorum read
+    expect(startingFloors(kept.carried(), req('a', 'OwnedObjectChanged', '5')).carried()).toBeDefined();
   });
 
   it('merges reason and resourceVersion independently', () => {
