@@ -267,6 +267,23 @@ export class ParityCluster {
     );
   }
 
+  /**
+   * Sets one condition in a pod's status (`pods/status`, a strategic-merge patch: conditions merge by `type`), as the
+   * owner of a readiness gate writes it; its transition time is now.
+   */
+  async setPodCondition(
+    namespace: string,
+    name: string,
+    type: string,
+    status: 'True' | 'False',
+  ): Promise<void> {
+    const condition = { type, status, lastTransitionTime: new Date().toISOString() };
+    await this.core.patchNamespacedPodStatus(
+      { namespace, name, body: { status: { conditions: [condition] } } },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
+  }
+
   /** Deletes a pod with its default grace period (404 counts as done). */
   async deletePod(namespace: string, name: string): Promise<void> {
     try {

@@ -88,7 +88,7 @@ export interface ParityKind {
    */
   noObservedGeneration?: true;
   /**
-   * The kind owns no pods (PodUnavailableBudget): pod steps pick among every pod of the namespace, whoever owns it
+   * The kind owns no pods (PodUnavailableBudget, SidecarSet): pod steps pick among every pod of the namespace, whoever owns it
    * (bare pods, a CloneSet's, a StatefulSet's), instead of the pods an object of the kind owns.
    */
   podsOfAnyOwner?: true;

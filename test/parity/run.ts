@@ -243,6 +243,12 @@ async function applyStep(
       await cluster.patchPod(namespace, podName(p), { metadata: { annotations: step.annotate.annotations } });
     return undefined;
   }
+  if ('podCondition' in step) {
+    const { type, status } = step.podCondition;
+    for (const p of select(step.podCondition.pod))
+      await cluster.setPodCondition(namespace, podName(p), type, status);
+    return undefined;
+  }
   if ('podsToDelete' in step) {
     const names = select(step.podsToDelete).map(podName);
     await cluster.patchObject(namespace, name, deletePodsPatch(cluster.kind, names));

@@ -129,6 +129,14 @@ export const StepSchema = z.union([
         .strict(),
     })
     .strict(),
+  // a pod status condition, e.g. the one a readiness gate waits for (kwok's pod-readiness-gates stage then turns Ready)
+  z
+    .object({
+      podCondition: z
+        .object({ pod: PodSelectorSchema, type: z.string().min(1), status: z.enum(['True', 'False']) })
+        .strict(),
+    })
+    .strict(),
   z.object({ deletePod: PodSelectorSchema }).strict(),
   // the pods/eviction subresource (policy/v1 Eviction), as `kubectl drain` evicts
   z.object({ evictPod: PodSelectorSchema }).strict(),

@@ -16,6 +16,8 @@ export const sidecarSet: ParityKind = {
   kind: 'SidecarSet',
   resource: { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'sidecarsets' },
   clusterScoped: true,
+  // a SidecarSet owns no pods: pod steps pick among the scenario's own (createPod)
+  podsOfAnyOwner: true,
   revisionsIn: { namespace: 'kruise-system', objectNameLabel: 'kruise.io/sidecarset-name' },
   perReconcileEventReasons: new Set(['NotUpgradablePods']),
   conflictOnlyConditionTypes: new Set(),
