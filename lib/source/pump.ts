@@ -12,6 +12,9 @@ import { isNotFound } from '../kube/errors.js';
 import type { KubeClient } from '../kube/types.js';
 import { watchOnce } from '../kube/watch.js';
 import { FencedOutError, type WatchCheckpoints } from '../state/index.js';
+import type { ResumePoints } from '../state/ports.js';
+import { errorMessage } from '../core/errors.js';
+import { ClusterCheckpoint, type StreamCheckpoints } from './clusterCheckpoint.js';
 import type { Clock } from '../core/clock.js';
 import { newerResourceVersion } from '../core/resourceVersion.js';
 import type { Logger } from '../core/logger.js';
@@ -36,7 +39,8 @@ export interface PumpDeps {
   kc: KubeConfig;
   /** The cluster's client: the LIST of a relist (./relist.ts) and the reads of mapped watches. */
   kube: Pick<KubeClient, 'get' | 'list'>;
-  watches: WatchCheckpoints;
+  /** The stream's checkpoint: in a run, the cluster's ({@link pumpCluster}); a test may give each stream its own. */
+  watches: StreamCheckpoints;
   publisher: EventPublisher;
   /** Unique id of this pump run (checkpoint lease holder). */
   holder: string;
@@ -75,10 +79,13 @@ export interface PumpDeps {
   listMemo?: ListMemo;
 }
 
+/** What {@link pumpCluster} needs: {@link PumpDeps} with the cluster's checkpoint store in place of a stream's. */
+export type ClusterPumpDeps = Omit<PumpDeps, 'watches'> & { watches: WatchCheckpoints };
+
 /** What one stream did. */
 export interface StreamResult {
   resource: string;
-  /** False when another pump run held this stream's checkpoint lease until this run's deadline. */
+  /** False when another pump run held the checkpoint lease (the cluster's, in a run) until this run's deadline. */
   acquired: boolean;
   /**
    * Time spent waiting for the previous run to release the checkpoint lease, ms: from the first acquire attempt to
@@ -373,48 +380,147 @@ async function pumpStreamReopening(
 }
 
 /**
- * Run every stream for one cluster in parallel until the deadline; a failed stream is reopened with backoff
- * ({@link pumpStreamReopening}). The streams' mapped watches share one ./listMemo.ts memo for the run (the caller's
- * `listMemo`, else one over the streams without a label selector).
- * @param streams lib/source/watchSpec.ts `watchStreams` of the registered controllers
- * @returns each stream's result; a failing stream is logged and reported with `acquired: true`, its `error` and what it did
+ * Take the cluster's pump lease, waiting for a live holder (the previous scheduled run) to release it, as a stream
+ * waits for its own ({@link HANDOVER_POLL_MS}).
+ * @returns the acquire result, or undefined when `stop` aborted first; and how long the wait took, ms
  */
-export async function pumpCluster(deps: PumpDeps, streams: readonly WatchStream[]): Promise<StreamResult[]> {
+async function acquireClusterWhenReleased(
+  deps: ClusterPumpDeps,
+  stop: AbortSignal,
+): Promise<{ acquired?: { token: number; resumePoints?: ResumePoints }; waitedMs: number }> {
+  const firstAttempt = deps.clock();
+  for (;;) {
+    const now = deps.clock();
+    const duration = Math.max(1, deps.leaseDurationMs - (now - firstAttempt));
+    const acq = await deps.watches.acquire(deps.cluster, deps.holder, duration, now);
+    if (acq.acquired) return { acquired: acq, waitedMs: now - firstAttempt };
+    if (!(await sleepUnlessAborted(deps.handoverPollMs ?? HANDOVER_POLL_MS, stop)))
+      return { waitedMs: deps.clock() - firstAttempt };
+  }
+}
+
+/**
+ * The resume points to start from: the stored ones, or — for a cluster whose item never stored any (written before
+ * one item held the whole cluster's) — each stream's own older item, read once.
+ */
+async function startingPoints(
+  deps: ClusterPumpDeps,
+  streams: readonly WatchStream[],
+  stored: ResumePoints | undefined,
+): Promise<ResumePoints> {
+  if (stored !== undefined) return stored;
+  const points: Record<string, string> = {};
+  await Promise.all(
+    streams.map(async (s) => {
+      const rv = await deps.watches.legacyResumePoint(deps.cluster, s.resource);
+      if (rv !== undefined) points[s.resource] = rv;
+    }),
+  );
+  return points;
+}
+
+/** A stream's result when the run never held the cluster's lease. */
+function notAcquired(stream: WatchStream, waitedMs: number): StreamResult {
+  return {
+    resource: stream.resource,
+    acquired: false,
+    waitedMs,
+    watches: 0,
+    changes: 0,
+    published: 0,
+    relists: 0,
+  };
+}
+
+/**
+ * Run every stream for one cluster in parallel until the deadline, under the cluster's one pump lease
+ * (./clusterCheckpoint.ts: taken once, waiting for the previous run's release; every stream's resume point kept in
+ * the cluster's item, written at most every `checkpointIntervalMs` and with the release); a failed stream is
+ * reopened with backoff ({@link pumpStreamReopening}). A write that finds the lease taken by another run stops
+ * every stream. The streams' mapped watches share one ./listMemo.ts memo for the run (the caller's `listMemo`, else
+ * one over the streams without a label selector).
+ * @param streams lib/source/watchSpec.ts `watchStreams` of the registered controllers
+ * @returns each stream's result; a failing stream is logged and reported with `acquired: true`, its `error` and what
+ *   it did; every stream `acquired: false` when another run held the lease until the deadline
+ * @throws StateStoreError when the lease cannot be taken or its older checkpoints read (the caller logs it)
+ */
+export async function pumpCluster(
+  deps: ClusterPumpDeps,
+  streams: readonly WatchStream[],
+): Promise<StreamResult[]> {
   // one listener on the caller's signal (the embedded default's stop lives for many runs) and one per stream on this
   // run's own: each stream ends with either, and Node warns of a leak past 10 listeners on one signal
   const run = deadlineSignal(deps.clock, deps.deadlineMs, deps.signal);
-  setMaxListeners(Math.max(10, streams.length), run.signal);
-  const memo =
-    deps.listMemo ??
-    listMemo(
-      streams.filter((s) => !s.labelSelector).map((s) => s.watched),
-      deps.clock,
-    );
-  let results: PromiseSettledResult<StreamResult>[];
+  setMaxListeners(Math.max(10, streams.length + 2), run.signal);
   try {
-    results = await Promise.allSettled(
-      streams.map((s) => pumpStreamReopening({ ...deps, signal: run.signal, listMemo: memo }, run.signal, s)),
+    const { acquired, waitedMs } = await acquireClusterWhenReleased(deps, run.signal);
+    if (!acquired) return streams.map((s) => notAcquired(s, waitedMs));
+    let points: ResumePoints;
+    try {
+      points = await startingPoints(deps, streams, acquired.resumePoints);
+    } catch (e) {
+      // not held until it expires: the next run may take the cluster at once
+      await deps.watches.release(deps.cluster, deps.holder, acquired.token).catch(() => undefined);
+      throw e;
+    }
+    const lost = new AbortController();
+    const checkpoint = new ClusterCheckpoint(
+      {
+        watches: deps.watches,
+        cluster: deps.cluster,
+        holder: deps.holder,
+        clock: deps.clock,
+        intervalMs: deps.checkpointIntervalMs,
+        log: deps.log,
+      },
+      acquired.token,
+      points,
+      (e) => {
+        deps.log.warn("watch lease taken by another run; stopping this cluster's streams", {
+          cluster: deps.cluster,
+          error: e.message,
+        });
+        lost.abort(e);
+      },
     );
+    const stop = AbortSignal.any([run.signal, lost.signal]);
+    setMaxListeners(Math.max(10, streams.length + 2), stop);
+    const memo =
+      deps.listMemo ??
+      listMemo(
+        streams.filter((s) => !s.labelSelector).map((s) => s.watched),
+        deps.clock,
+      );
+    const streamDeps: PumpDeps = { ...deps, watches: checkpoint, signal: stop, listMemo: memo };
+    const results = await Promise.allSettled(streams.map((s) => pumpStreamReopening(streamDeps, stop, s)));
+    try {
+      await checkpoint.close();
+    } catch (e) {
+      deps.log.error('watch checkpoint release failed', { cluster: deps.cluster, error: errorMessage(e) });
+    }
+    // a run that lost the lease stopped its streams early: each says so
+    const lostTo = lost.signal.aborted ? errorMessage(lost.signal.reason) : undefined;
+    return results.map((r, i) => {
+      if (r.status === 'fulfilled')
+        return { ...r.value, waitedMs, ...(lostTo === undefined || r.value.error ? {} : { error: lostTo }) };
+      const error = errorMessage(r.reason);
+      deps.log.error('watch stream failed', {
+        cluster: deps.cluster,
+        resource: streams[i].resource,
+        error,
+      });
+      return {
+        resource: streams[i].resource,
+        acquired: true,
+        waitedMs,
+        watches: 0,
+        changes: 0,
+        published: 0,
+        relists: 0,
+        error,
+      };
+    });
   } finally {
     run.dispose();
   }
-  return results.map((r, i) => {
-    if (r.status === 'fulfilled') return r.value;
-    const error = r.reason instanceof Error ? r.reason.message : String(r.reason);
-    deps.log.error('watch stream failed', {
-      cluster: deps.cluster,
-      resource: streams[i].resource,
-      error,
-    });
-    return {
-      resource: streams[i].resource,
-      acquired: true,
-      waitedMs: 0,
-      watches: 0,
-      changes: 0,
-      published: 0,
-      relists: 0,
-      error,
-    };
-  });
 }

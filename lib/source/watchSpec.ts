@@ -102,7 +102,7 @@ export interface WatchConsumer {
 /** One watched collection: every spec of every controller on the same resource and label selector. */
 export interface WatchStream {
   /**
-   * Checkpoint name (`watch#<name>` item): the resource's plural, e.g. `pods`, suffixed `?<selector>` only when a
+   * Checkpoint name (its key among the cluster's resume points): the resource's plural, e.g. `pods`, suffixed `?<selector>` only when a
    * second stream of the same resource with another selector exists.
    */
   resource: string;

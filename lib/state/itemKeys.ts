@@ -11,7 +11,9 @@ export const SK = {
   lease: 'lease',
   expectations: 'expectations',
   scaledown: 'scaledown',
-  /** `watch#<resource>`, e.g. `watch#pods` */
+  /** The cluster's watch pump lease and the resume points of all its streams (lib/state/dynamo/watches.ts). */
+  watches: 'watches',
+  /** `watch#<resource>`, e.g. `watch#pods`: one stream's resume point as kept before `watches` (read only). */
   watch: (resource: string): string => `watch#${checkPart('resource', resource, resource)}`,
 } as const;
 

@@ -232,41 +232,52 @@ export interface ScaleDownLedger {
   clear(lease: Lease, intentId: string): Promise<void>;
 }
 
-/** The watch checkpoint port (docs/architecture.md#watch-pump). `resource` is e.g. `pods` or `clonesets`, never with `#`. */
+/**
+ * The resume points of a cluster's watch streams, by stream name (lib/source/watchSpec.ts `WatchStream.resource`:
+ * `pods`, `clonesets`, `pods.?<selector>`): the resourceVersion up to which each stream's changes were published.
+ */
+export type ResumePoints = Readonly<Record<string, string>>;
+
+/**
+ * The watch checkpoint port (docs/architecture.md#watch-pump): one pump lease per cluster, whose item keeps the
+ * resume point of every stream of the cluster, so a run writes one item per cluster however many streams it follows.
+ */
 export interface WatchCheckpoints {
   /**
-   * Take the pump lease of (`cluster`, `resource`) if free (never taken, released, or `expiresAt <= nowMs`) or
-   * already ours.
+   * Take the cluster's pump lease if free (never taken, released, or `expiresAt <= nowMs`) or already ours.
    * @param durationMs lease length in ms, > 0
    * @param nowMs the caller's clock, epoch ms
-   * @returns `acquired: true` with the new fencing token and the stored resume resourceVersion (if any);
-   *   `acquired: false` with the current holder's token (and no resourceVersion) when another live pump has it
-   * @throws InvalidStateKeyError when the cluster or resource is empty or contains `#`
+   * @returns `acquired: true` with the new fencing token and the stored resume points (`resumePoints` absent when
+   *   the item never stored any: see {@link WatchCheckpoints.legacyResumePoint}); `acquired: false` with the current
+   *   holder's token when another live pump has it
+   * @throws InvalidStateKeyError when the cluster is empty or contains `#`
    * @throws StateStoreError on DynamoDB failures
    */
   acquire(
     cluster: string,
-    resource: string,
     holder: string,
     durationMs: number,
     nowMs: number,
-  ): Promise<{ acquired: boolean; token: number; resourceVersion?: string }>;
+  ): Promise<{ acquired: boolean; token: number; resumePoints?: ResumePoints }>;
   /**
-   * Store the resume resourceVersion.
+   * Store the resume points (all of them: the stored set is replaced).
    * @throws FencedOutError when `holder`/`token` no longer own the pump lease
    * @throws StateStoreError on DynamoDB failures
    */
-  save(
-    cluster: string,
-    resource: string,
-    holder: string,
-    token: number,
-    resourceVersion: string,
-  ): Promise<void>;
+  save(cluster: string, holder: string, token: number, resumePoints: ResumePoints): Promise<void>;
   /**
-   * Release the pump lease (the resourceVersion stays).
+   * Release the pump lease, storing `resumePoints` in the same write when given.
    * @throws FencedOutError when `holder`/`token` no longer own the pump lease
    * @throws StateStoreError on DynamoDB failures
    */
-  release(cluster: string, resource: string, holder: string, token: number): Promise<void>;
+  release(cluster: string, holder: string, token: number, resumePoints?: ResumePoints): Promise<void>;
+  /**
+   * The resume point a stream kept in its own item before one item held the whole cluster's (`watch#<resource>`,
+   * written by releases before 2026-12-06): read once per stream by a run that finds the cluster's item without
+   * resume points, so an upgrade resumes where the last run stopped instead of relisting every stream.
+   * @returns undefined when there is none
+   * @throws InvalidStateKeyError when the cluster or resource is empty or contains `#`
+   * @throws StateStoreError on DynamoDB failures
+   */
+  legacyResumePoint(cluster: string, resource: string): Promise<string | undefined>;
 }

@@ -11,6 +11,6 @@ export interface ItemWrite {
   operation: string;
   /** Partition key, e.g. `obj#prod#apps.kruise.io/CloneSet#shop#web` (lib/state/itemKeys.ts). */
   pk: string;
-  /** Sort key, e.g. `lease` or `watch#pods` (lib/state/itemKeys.ts `SK`). */
+  /** Sort key, e.g. `lease` or `watches` (lib/state/itemKeys.ts `SK`). */
   sk: string;
 }

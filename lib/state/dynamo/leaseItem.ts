@@ -1,6 +1,6 @@
 /**
  * The lease protocol of lib/state/leaseProtocol.ts as DynamoDB conditional UpdateItems, for every lease item of
- * the table (`lease` of an object, `watch#<resource>` of a cluster): one take, one "still ours" write.
+ * the table (`lease` of an object, `watches` of a cluster): one take, one "still ours" write.
  */
 import { FencedOutError } from '../errors.js';
 import { itemKey } from '../itemKeys.js';

@@ -29,7 +29,7 @@ import {
   loadRulesFromServerless,
 } from '../../../lib/emulator/index.js';
 import { systemClock } from '../../../lib/core/clock.js';
-import { pumpStream } from '../../../lib/source/pump.js';
+import { pumpCluster } from '../../../lib/source/pump.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { CONTROLLERS } from '../../../lib/controllers/index.js';
 import { createKubeClient } from '../../../lib/kube/index.js';
@@ -297,10 +297,9 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       const stream = watchStreams(CONTROLLERS).find((s) => s.resource === 'clonesets');
       if (!stream) throw new Error('no clonesets stream');
       // the stale checkpoint, through the real store
-      const seeded = await stores.watches.acquire(E2E_CLUSTER, 'clonesets', 'e2e-stale', 10_000, Date.now());
+      const seeded = await stores.watches.acquire(E2E_CLUSTER, 'e2e-stale', 10_000, Date.now());
       expect(seeded).toEqual({ acquired: true, token: 1 });
-      await stores.watches.save(E2E_CLUSTER, 'clonesets', 'e2e-stale', seeded.token, '1');
-      await stores.watches.release(E2E_CLUSTER, 'clonesets', 'e2e-stale', seeded.token);
+      await stores.watches.release(E2E_CLUSTER, 'e2e-stale', seeded.token, { clonesets: '1' });
 
       // a second CloneSet, never reconciled, so the relist must announce more than one key of this namespace
       await applyNamed(IDLE, (cs) => {
@@ -326,7 +325,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       };
       const pumpLogger = new RecordingLogger();
       const started = Date.now();
-      const result = await pumpStream(
+      const [result] = await pumpCluster(
         {
           cluster: E2E_CLUSTER,
           kc: ctx.kc,
@@ -342,7 +341,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
           checkpointIntervalMs: 1000,
           log: pumpLogger,
         },
-        stream,
+        [stream],
       );
       expect(Date.now() - started).toBeLessThan(8000);
 
@@ -381,14 +380,15 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       expect(result.changes).toBe(published.length);
 
       // the checkpoint now holds the relisted resume point (etcd revisions: numeric, newer than every object)
-      const next = await stores.watches.acquire(E2E_CLUSTER, 'clonesets', 'e2e-check', 10_000, Date.now());
-      await stores.watches.release(E2E_CLUSTER, 'clonesets', 'e2e-check', next.token);
+      const next = await stores.watches.acquire(E2E_CLUSTER, 'e2e-check', 10_000, Date.now());
+      await stores.watches.release(E2E_CLUSTER, 'e2e-check', next.token);
       expect(next.acquired).toBe(true);
       expect(next.token).toBe(3); // e2e-stale, e2e-pump, e2e-check
-      expect(next.resourceVersion).toBe(result.resourceVersion);
+      const resumed = next.resumePoints?.clonesets;
+      expect(resumed).toBe(result.resourceVersion);
       const newest = Math.max(...mine.map((c) => Number(c.metadata.resourceVersion)));
-      expect(Number(next.resourceVersion)).toBeGreaterThanOrEqual(newest);
-      expect(Number(next.resourceVersion)).toBeGreaterThan(1);
+      expect(Number(resumed)).toBeGreaterThanOrEqual(newest);
+      expect(Number(resumed)).toBeGreaterThan(1);
     },
     STEP_TIMEOUT_MS,
   );

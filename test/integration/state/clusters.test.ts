@@ -65,7 +65,7 @@ describe(`ClusterRegistry on ${testDynamoBackend()} (docs/architecture.md#cluste
       1000,
       1000,
     );
-    await stores.watches.acquire('prod-eu', 'pods', 'pump-a', 1000, 1000);
+    await stores.watches.acquire('prod-eu', 'pump-a', 1000, 1000);
     await expect(stores.clusters.list()).resolves.toEqual([SECRET, EKS]);
   });
 
@@ -138,7 +138,7 @@ describe(`ClusterRegistry on ${testDynamoBackend()} (docs/architecture.md#cluste
     const { stores, client } = await fx.fresh();
     await stores.clusters.put(EKS);
     await stores.clusters.put(SECRET);
-    await stores.watches.acquire('prod-eu', 'pods', 'pump-a', 1000, 1000);
+    await stores.watches.acquire('prod-eu', 'pump-a', 1000, 1000);
     const sent = recordCommands(client);
     await expect(stores.clusters.names()).resolves.toEqual(['edge.lab', 'prod-eu']);
     await expect(stores.clusters.list()).resolves.toEqual([SECRET, EKS]);

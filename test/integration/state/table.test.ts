@@ -50,8 +50,8 @@ describe('state table (docs/architecture.md#state-table)', () => {
       ['clusters.get (GetItem)', s.clusters.get('prod-eu')],
       ['clusters.list (Query)', s.clusters.list()],
       ['clusters.names (Query)', s.clusters.names()],
-      ['watch.acquire (UpdateItem)', s.watches.acquire('prod-eu', 'pods', 'pump', DURATION, T0)],
-      ['watch.save (UpdateItem)', s.watches.save('prod-eu', 'pods', 'pump', 1, '1')],
+      ['watch.acquire (UpdateItem)', s.watches.acquire('prod-eu', 'pump', DURATION, T0)],
+      ['watch.save (UpdateItem)', s.watches.save('prod-eu', 'pump', 1, { pods: '1' })],
     ];
     // settled together: a rejection that lands before its turn in a loop of awaits would count as unhandled
     const settled = await Promise.allSettled(calls.map(([, call]) => call));

@@ -42,14 +42,12 @@ class ErrorLines extends Logger {
 }
 
 /**
- * One watch run over `clusters` whose every stream is held by a live previous run (so each pump waits for its
- * release until the stop), stopped 200 ms in.
+ * One watch run over `clusters` each held by a live previous run (so each pump waits for its release until the
+ * stop), stopped 200 ms in.
  */
 async function round(clusters: string[], limits?: WatchLimits) {
   const checkpoints = new MemoryCheckpoints(() => Date.now());
-  for (const name of clusters)
-    for (const s of watchStreams(CONTROLLER_KINDS))
-      await checkpoints.acquire(name, s.resource, 'previous-run', 600_000, Date.now());
+  for (const name of clusters) await checkpoints.acquire(name, 'previous-run', 600_000, Date.now());
   const metrics = new MemoryMetrics();
   const runtime = {
     stores: { watches: checkpoints },

@@ -12,7 +12,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { JsonObject } from '../../../lib/api/types.js';
 import { cloneSetKind } from '../../../lib/controllers/cloneset/kind.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
-import { MemoryCheckpoints } from './support/checkpoints.js';
+import { MemoryStreamCheckpoints } from './support/checkpoints.js';
 import { scriptedWatch } from './support/scriptedWatch.js';
 
 const watch = scriptedWatch();
@@ -43,7 +43,7 @@ const bookmark = (rv: number): JsonObject => ({ kind: 'Pod', metadata: { resourc
 async function run(ms: number): Promise<{ publishes: [number, number][]; saves: [number, string][] }> {
   if (!STREAM) throw new Error('no pod stream');
   const publishes: [number, number][] = [];
-  const checkpoints = new MemoryCheckpoints(() => Date.now());
+  const checkpoints = new MemoryStreamCheckpoints(() => Date.now());
   checkpoints.seed('c1', STREAM.resource, '1');
   const done = pumpStream(
     {

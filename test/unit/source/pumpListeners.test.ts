@@ -7,7 +7,7 @@ import { getEventListeners } from 'node:events';
 import { expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { pumpCluster, type PumpDeps } from '../../../lib/source/pump.js';
+import { pumpCluster, type ClusterPumpDeps } from '../../../lib/source/pump.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { CONTROLLER_KINDS } from '../../../lib/controllers/kinds.js';
 import { MemoryCheckpoints } from './support/checkpoints.js';
@@ -16,10 +16,10 @@ it('adds one listener to the caller signal for all streams, and none after the r
   const streams = watchStreams(CONTROLLER_KINDS);
   expect(streams.length).toBeGreaterThan(10);
   const checkpoints = new MemoryCheckpoints(() => Date.now());
-  // every stream held by a live previous run: each waits on its signal for the release
-  for (const s of streams) await checkpoints.acquire('c1', s.resource, 'previous-run', 600_000, Date.now());
+  // the cluster held by a live previous run: the run waits on its signal for the release
+  await checkpoints.acquire('c1', 'previous-run', 600_000, Date.now());
   const stop = new AbortController();
-  const deps: PumpDeps = {
+  const deps: ClusterPumpDeps = {
     cluster: 'c1',
     kc: new KubeConfig(),
     kube: {

@@ -15,7 +15,7 @@ import type { KubeObject, Listed, ListOptions } from '../../../lib/kube/types.js
 import type { ReconcileRequest } from '../../../lib/requests/index.js';
 import { CONTROLLER_KINDS } from '../../../lib/controllers/kinds.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
-import { MemoryCheckpoints } from './support/checkpoints.js';
+import { MemoryStreamCheckpoints } from './support/checkpoints.js';
 
 /** The collection: names in key order, each object's resourceVersion out of that order. */
 const OBJECTS = [
@@ -112,7 +112,7 @@ const STREAM = watchStreams(CONTROLLER_KINDS.filter((k) => k.name === 'cloneset'
 );
 if (!STREAM) throw new Error('no clonesets stream');
 
-let checkpoints: MemoryCheckpoints;
+let checkpoints: MemoryStreamCheckpoints;
 /** Publishes and checkpoint saves, in the order they happened. */
 let timeline: string[];
 
@@ -121,7 +121,7 @@ beforeEach(() => {
   watches.length = 0;
   lists.length = 0;
   timeline = [];
-  checkpoints = new MemoryCheckpoints(() => Date.now());
+  checkpoints = new MemoryStreamCheckpoints(() => Date.now());
   const save = checkpoints.save.bind(checkpoints);
   checkpoints.save = (cluster, resource, holder, token, rv) => {
     timeline.push(`${Date.now()} save ${rv}`);

@@ -16,7 +16,7 @@ import type { KubeObject, Listed, ListOptions, Resource } from '../../../lib/kub
 import type { ReconcileRequest } from '../../../lib/requests/index.js';
 import { CONTROLLER_KINDS } from '../../../lib/controllers/kinds.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
-import { MemoryCheckpoints } from './support/checkpoints.js';
+import { MemoryStreamCheckpoints } from './support/checkpoints.js';
 
 /** The pods collection's resourceVersion after the deletion; the stored checkpoint is below the compaction. */
 const LIST_RV = '50';
@@ -70,13 +70,13 @@ function clusterWith(cloneSetsServed: boolean) {
   return { kube, lists };
 }
 
-let checkpoints: MemoryCheckpoints;
+let checkpoints: MemoryStreamCheckpoints;
 let timeline: string[];
 
 beforeEach(() => {
   jest.useFakeTimers({ now: 0 });
   timeline = [];
-  checkpoints = new MemoryCheckpoints(() => Date.now());
+  checkpoints = new MemoryStreamCheckpoints(() => Date.now());
   checkpoints.seed('c1', 'pods', '30'); // compacted: the pod's deletion at 45 will never be replayed
   const save = checkpoints.save.bind(checkpoints);
   checkpoints.save = (cluster, resource, holder, token, rv) => {

@@ -1,7 +1,7 @@
 /**
  * The randomized test's event path (docs/reliability.md#event-path): the simulated API server's changes become watch
  * events (./watchServer.ts, served over HTTP to the real lib/kube/watch.ts), which real pump runs
- * (lib/source/pump.ts `pumpStream`, its relist and its checkpoint leases in a WatchCheckpoints store) turn into
+ * (lib/source/pump.ts `pumpStream`, its relist and its checkpoint leases, one per stream (test/unit/source/support/checkpoints.ts)) turn into
  * reconcile requests on the model bus; the real resync (lib/source/resync.ts) lists the cluster on its 5-minute
  * schedule, and the real admission handler (lib/runtime/handlers/admission.ts, with its coalescer) is called for
  * every change when a scenario has admission on. Pump runs start every minute and end 8 s before their 70 s
@@ -32,8 +32,8 @@ import { clusterPathSecret } from '../../../../../../lib/source/admissionSecret.
 import { pumpStream } from '../../../../../../lib/source/pump.js';
 import { resyncCluster } from '../../../../../../lib/source/resync.js';
 import { watchStreams, type WatchStream } from '../../../../../../lib/source/watchSpec.js';
-import type { WatchCheckpoints } from '../../../../../../lib/state/index.js';
-import { MemoryCheckpoints } from '../../../../source/support/checkpoints.js';
+import type { StreamCheckpoints } from '../../../../../../lib/source/clusterCheckpoint.js';
+import { MemoryStreamCheckpoints } from '../../../../source/support/checkpoints.js';
 import type { RecordingKube } from '../support/recordingKube.js';
 import { ModelWatchServer, type LoggedEvent } from './watchServer.js';
 import type { EventFault } from './scenario.js';
@@ -118,7 +118,7 @@ class KilledError extends Error {
 /** The event path of one simulation. */
 export class EventPath {
   private readonly server = new ModelWatchServer();
-  readonly checkpoints: MemoryCheckpoints;
+  readonly checkpoints: MemoryStreamCheckpoints;
   private readonly streams = watchStreams(CONTROLLER_KINDS);
   private readonly runs: PumpRun[] = [];
   private runCount = 0;
@@ -149,7 +149,7 @@ export class EventPath {
     admission: boolean,
     private readonly mutant?: EventMutantKind,
   ) {
-    this.checkpoints = new MemoryCheckpoints(() => host.now());
+    this.checkpoints = new MemoryStreamCheckpoints(() => host.now());
     this.server.onChange = () => this.wake();
     this.nextRunAt = host.now();
     this.lastResync = host.now();
@@ -307,7 +307,7 @@ export class EventPath {
   }
 
   /** A pump run's view of the checkpoint store: records refusals, checks each save, dies when killed. */
-  private checkpointsFor(run: PumpRun): WatchCheckpoints {
+  private checkpointsFor(run: PumpRun): StreamCheckpoints {
     const real = this.checkpoints;
     const gate = () => {
       if (run.dead) throw new KilledError();
