@@ -348,9 +348,9 @@ export const REOPEN_MAX_MS = 16_000;
  * {@link pumpStream}, reopened after a failure (a reset watch, a 5xx LIST, a failed publish) with a backoff of 1 s,
  * 2 s, 4 s … up to {@link REOPEN_MAX_MS} while the run has time left: a stream that failed at its start otherwise
  * stayed closed until the next scheduled run, up to a minute without its changes (the fault front's predelete-hook
- * baseline missed a pod's label change so, docs/reliability.md#fault-front). Its checkpoint lease was released by the
- * failed attempt, so the reopened one takes it again and resumes from the saved checkpoint. `FencedOutError` (another
- * run took the lease) is not retried.
+ * baseline missed a pod's label change so, docs/reliability.md#fault-front). The reopened attempt takes the stream's
+ * checkpoint again (in a run, the cluster's, still held) and resumes from its last resume point. `FencedOutError`
+ * (another run took the lease) is not retried.
  * @throws the last failure when no time is left for another attempt, or `stop` aborted the wait
  */
 async function pumpStreamReopening(

@@ -3,8 +3,9 @@
  * ({@link LAMBDA_STREAM_BUDGET}), the watch pump ({@link pumpCluster}) follows
  * the streams of the registered controllers' watches (lib/source/watchSpec.ts) from the stored resourceVersion and
  * publishes reconcile requests, stopping {@link DEADLINE_MARGIN_MS} before the invocation's time budget ends. The
- * runs overlap (serverless.yml: every minute, 70 s timeout): a run waits for the previous one to release each stream
- * and takes it over from the checkpoint the previous one saved (docs/reliability.md#watch-handover).
+ * runs overlap (serverless.yml: every minute, 70 s timeout): a run waits for the previous one to release each
+ * cluster's pump lease and takes its streams over from the resume points the previous one stored
+ * (docs/reliability.md#watch-handover, docs/architecture.md#cluster-checkpoint).
  */
 import { randomUUID } from 'node:crypto';
 import { getMaxListeners, setMaxListeners } from 'node:events';
@@ -23,7 +24,7 @@ import { errorMessage } from '../../core/errors.js';
 
 /**
  * Time kept back from the Lambda deadline, ms: the pump aborts every watch this long before the function's timeout,
- * then publishes what is buffered, saves the checkpoints and releases their leases (a few DynamoDB and EventBridge
+ * then publishes what is buffered, stores the resume points and releases the cluster's lease (a few DynamoDB and EventBridge
  * calls) — and a stalled watch is aborted here too, not lib/kube/watch.ts `CLIENT_GRACE_MS` after its `timeoutSeconds`.
  */
 export const DEADLINE_MARGIN_MS = 8_000;
