@@ -111,20 +111,21 @@ export interface StreamResult {
 }
 
 /**
- * Take the stream's checkpoint lease, waiting for a live holder (the previous scheduled run) to release it: asks
- * every `handoverPollMs` until it is ours or `stop` aborts.
+ * Take a checkpoint lease (a stream's, or in a run the cluster's), waiting for a live holder (the previous scheduled
+ * run) to release it: `attempt` asks every `handoverPollMs` until the lease is ours or `stop` aborts. The duration
+ * asked for is what is left of `leaseDurationMs` since the first attempt.
+ * @param attempt one acquire, given the duration (ms) and the clock reading (epoch ms) to ask with
  * @returns the acquire result, or undefined when `stop` aborted first; and how long the wait took, ms
  */
-async function acquireWhenReleased(
-  deps: PumpDeps,
-  resource: string,
+async function acquireWhenReleased<A extends { acquired: boolean }>(
+  deps: Pick<PumpDeps, 'clock' | 'leaseDurationMs' | 'handoverPollMs'>,
   stop: AbortSignal,
-): Promise<{ acquired?: { token: number; resourceVersion?: string }; waitedMs: number }> {
+  attempt: (durationMs: number, nowMs: number) => Promise<A>,
+): Promise<{ acquired?: A; waitedMs: number }> {
   const firstAttempt = deps.clock();
   for (;;) {
     const now = deps.clock();
-    const duration = Math.max(1, deps.leaseDurationMs - (now - firstAttempt));
-    const acq = await deps.watches.acquire(deps.cluster, resource, deps.holder, duration, now);
+    const acq = await attempt(Math.max(1, deps.leaseDurationMs - (now - firstAttempt)), now);
     if (acq.acquired) return { acquired: acq, waitedMs: now - firstAttempt };
     if (!(await sleepUnlessAborted(deps.handoverPollMs ?? HANDOVER_POLL_MS, stop)))
       return { waitedMs: deps.clock() - firstAttempt };
@@ -157,7 +158,9 @@ export async function pumpStream(deps: PumpDeps, stream: WatchStream): Promise<S
   const deadline = deadlineSignal(deps.clock, deps.deadlineMs, deps.signal);
   const stop = deadline.signal;
   try {
-    const { acquired: acq, waitedMs } = await acquireWhenReleased(deps, stream.resource, stop);
+    const { acquired: acq, waitedMs } = await acquireWhenReleased(deps, stop, (duration, now) =>
+      deps.watches.acquire(deps.cluster, stream.resource, deps.holder, duration, now),
+    );
     result.waitedMs = waitedMs;
     if (!acq) return result;
     result.acquired = true;
@@ -380,26 +383,6 @@ async function pumpStreamReopening(
 }
 
 /**
- * Take the cluster's pump lease, waiting for a live holder (the previous scheduled run) to release it, as a stream
- * waits for its own ({@link HANDOVER_POLL_MS}).
- * @returns the acquire result, or undefined when `stop` aborted first; and how long the wait took, ms
- */
-async function acquireClusterWhenReleased(
-  deps: ClusterPumpDeps,
-  stop: AbortSignal,
-): Promise<{ acquired?: { token: number; resumePoints?: ResumePoints }; waitedMs: number }> {
-  const firstAttempt = deps.clock();
-  for (;;) {
-    const now = deps.clock();
-    const duration = Math.max(1, deps.leaseDurationMs - (now - firstAttempt));
-    const acq = await deps.watches.acquire(deps.cluster, deps.holder, duration, now);
-    if (acq.acquired) return { acquired: acq, waitedMs: now - firstAttempt };
-    if (!(await sleepUnlessAborted(deps.handoverPollMs ?? HANDOVER_POLL_MS, stop)))
-      return { waitedMs: deps.clock() - firstAttempt };
-  }
-}
-
-/**
  * The resume points to start from: the stored ones, or — for a cluster whose item never stored any (written before
  * one item held the whole cluster's) — each stream's own older item, read once.
  */
@@ -453,7 +436,9 @@ export async function pumpCluster(
   const run = deadlineSignal(deps.clock, deps.deadlineMs, deps.signal);
   setMaxListeners(Math.max(10, streams.length + 2), run.signal);
   try {
-    const { acquired, waitedMs } = await acquireClusterWhenReleased(deps, run.signal);
+    const { acquired, waitedMs } = await acquireWhenReleased(deps, run.signal, (duration, now) =>
+      deps.watches.acquire(deps.cluster, deps.holder, duration, now),
+    );
     if (!acquired) return streams.map((s) => notAcquired(s, waitedMs));
     let points: ResumePoints;
     try {

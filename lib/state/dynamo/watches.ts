@@ -21,10 +21,10 @@ const ClusterWatchItem = z.object({
 
 const LegacyWatchItem = z.object({ resourceVersion: z.string().optional() });
 
-/** `SET #resumePoints = :resumePoints`, the part of a save and of a release that stores the resume points. */
+/** The clause (for a `SET`) storing the resume points, with its names and values: a save's, and a release's too. */
 function storePoints(resumePoints: ResumePoints) {
   return {
-    expression: 'SET #resumePoints = :resumePoints',
+    clause: '#resumePoints = :resumePoints',
     names: { '#resumePoints': 'resumePoints' },
     values: { ':resumePoints': { ...resumePoints } },
   };
@@ -64,21 +64,22 @@ export class DynamoWatchCheckpoints implements WatchCheckpoints {
   async save(cluster: string, holder: string, token: number, resumePoints: ResumePoints): Promise<void> {
     const op = 'watch.save';
     const at = { table: this.table, operation: op, pk: clusterKeyString(cluster), sk: SK.watches };
-    const res = await updateIfOwned(at, { holder, token }, storePoints(resumePoints));
+    const { clause, names, values } = storePoints(resumePoints);
+    const res = await updateIfOwned(at, { holder, token }, { expression: `SET ${clause}`, names, values });
     if (!res.ok) throw lostLease(at, { holder, token });
   }
 
   async release(cluster: string, holder: string, token: number, resumePoints?: ResumePoints): Promise<void> {
     const op = 'watch.release';
     const at = { table: this.table, operation: op, pk: clusterKeyString(cluster), sk: SK.watches };
-    const update =
-      resumePoints === undefined
-        ? RELEASE_UPDATE
-        : {
-            expression: `${RELEASE_UPDATE.expression}, #resumePoints = :resumePoints`,
-            names: { ...RELEASE_UPDATE.names, '#resumePoints': 'resumePoints' },
-            values: { ...RELEASE_UPDATE.values, ':resumePoints': { ...resumePoints } },
-          };
+    const store = resumePoints === undefined ? undefined : storePoints(resumePoints);
+    const update = store
+      ? {
+          expression: `${RELEASE_UPDATE.expression}, ${store.clause}`,
+          names: { ...RELEASE_UPDATE.names, ...store.names },
+          values: { ...RELEASE_UPDATE.values, ...store.values },
+        }
+      : RELEASE_UPDATE;
     const res = await updateIfOwned(at, { holder, token }, update);
     if (!res.ok) throw lostLease(at, { holder, token });
   }
