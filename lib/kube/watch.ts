@@ -40,12 +40,17 @@ export interface WatchResult {
 }
 
 /**
- * Client-side grace after `timeoutSeconds` before a watch the server has not ended is aborted, ms: the API server
- * ends a watch at exactly `timeoutSeconds`, so this only bounds a stalled connection (client-node 1.4.0's Watch has
- * no timeout of its own). The watch pump aborts its watches by their signal at its deadline, 8 s before the Lambda's
- * (review finding 8); even without that signal, a watch it asks for (at most the time to its deadline, rounded up
- * to a second) would be aborted at most 6 s after the deadline, 2 s before the function times out (review finding
- * 14; it was 30 s, past the watch function's 70 s).
+ * Client-side grace after `timeoutSeconds` before a watch the server has not ended is aborted, ms, counted from the
+ * response's arrival (when the API server starts the watch's own clock): the API server ends a watch at exactly
+ * `timeoutSeconds`, so this only bounds a stalled connection (client-node 1.4.0's Watch has no timeout of its own).
+ * Before the response, the same `timeoutSeconds` + grace bounds the wait for it (node-fetch's `timeout`, from the
+ * socket to the response headers): a response slow to come — a TLS handshake queued behind a thousand others — is
+ * no stall, and counting its wait against the server's clock aborted healthy watches (bench/scenarios/fleet.ts,
+ * 2026-12-07). The watch pump aborts its watches by their signal at its deadline, 8 s before the Lambda's (review
+ * finding 8); a watch still waiting for its response cannot be aborted (client-node hands out its controller with
+ * the response) but gives up at most 6 s after that deadline (at most the time to the deadline, rounded up to a
+ * second, + grace), 2 s before the function times out (review finding 14; it was 30 s, past the watch function's
+ * 70 s).
  */
 export const CLIENT_GRACE_MS = 5_000;
 
@@ -86,12 +91,15 @@ function watchError(e: unknown, operation: string): unknown {
 /**
  * `kc` whose fetch options (what client-node's `Watch` sends) carry Kruiseless's `User-Agent` (./request.ts
  * `USER_AGENT`) instead of node-fetch's, so a watch shows in the API server's audit log as the same client as
- * Kruiseless's other requests. Every other property is `kc`'s.
+ * Kruiseless's other requests, and give up when no response came within `responseTimeoutMs` (node-fetch's
+ * `request-timeout`). Every other property is `kc`'s.
  */
-function withUserAgent(kc: KubeConfig): KubeConfig {
+function withUserAgent(kc: KubeConfig, responseTimeoutMs: number): KubeConfig {
   const wrapped = Object.create(kc) as KubeConfig;
   wrapped.applyToFetchOptions = async (opts) => {
     const init = await kc.applyToFetchOptions(opts);
+    // node-fetch 2: from the socket to the response headers only (the body of a watch is not bounded by it)
+    (init as { timeout?: number }).timeout = responseTimeoutMs;
     const headers = init.headers;
     if (headers === undefined) init.headers = { 'User-Agent': USER_AGENT };
     else if (!Array.isArray(headers) && typeof headers.set === 'function')
@@ -123,11 +131,11 @@ export function watchOnce(
   let controller: AbortController | undefined;
   let stopped = false;
 
+  const boundMs = opts.timeoutSeconds * 1000 + CLIENT_GRACE_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let settled = false;
+
   return new Promise<WatchResult>((resolve, reject) => {
-    const timer = setTimeout(
-      () => stop(new KubeApiError(operation, 0, 'Timeout', 'the server did not end the watch')),
-      opts.timeoutSeconds * 1000 + CLIENT_GRACE_MS,
-    );
     /** Ends this watch once: records why, aborts the connection (the done callback settles). */
     function stop(reason?: unknown): void {
       if (reason !== undefined && failure === undefined) failure = reason;
@@ -135,6 +143,7 @@ export function watchOnce(
       controller?.abort();
     }
     function settle(err: unknown): void {
+      settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort); // a long-lived signal outlives many watches
       const cause = failure ?? (stopped ? undefined : (err ?? undefined));
@@ -145,7 +154,7 @@ export function watchOnce(
       } else {
         // a failure that is no API error (a programming error) is rethrown as it came, not wrapped
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-        reject(watchError(cause, operation));
+        reject(watchError(responseTimeout(cause) ? noResponse(operation, boundMs, cause) : cause, operation));
       }
     }
     const onAbort = (): void => stop();
@@ -158,7 +167,7 @@ export function watchOnce(
     if (opts.resourceVersion) query.resourceVersion = opts.resourceVersion;
     if (opts.labelSelector) query.labelSelector = opts.labelSelector;
 
-    new Watch(withUserAgent(kc))
+    new Watch(withUserAgent(kc, boundMs))
       .watch(
         path,
         query,
@@ -186,10 +195,30 @@ export function watchOnce(
       )
       .then(
         (c) => {
+          // the response came (or the watch already ended): the server's `timeoutSeconds` runs from here
           controller = c;
           if (stopped) c.abort();
+          else if (!settled)
+            timer = setTimeout(
+              () => stop(new KubeApiError(operation, 0, 'Timeout', 'the server did not end the watch')),
+              boundMs,
+            );
         },
         (e: unknown) => settle(e),
       );
+  });
+}
+
+/** True for node-fetch's `request-timeout`: no response headers within the `timeout` {@link withUserAgent} set. */
+function responseTimeout(e: unknown): boolean {
+  return (
+    e instanceof Error && e.name === 'FetchError' && (e as { type?: unknown }).type === 'request-timeout'
+  );
+}
+
+/** The error of a watch whose response did not come within `boundMs`. */
+function noResponse(operation: string, boundMs: number, cause: unknown): KubeApiError {
+  return new KubeApiError(operation, 0, 'Timeout', `no response to the watch within ${boundMs / 1000} s`, {
+    cause,
   });
 }
