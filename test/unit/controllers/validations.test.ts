@@ -129,7 +129,7 @@ describe('the validators of /validate', () => {
     ).resolves.toBe('allowed');
   });
 
-  it('CloneSet UPDATE through v1alpha1 of one written through v1beta1: an old breach does not refuse it, a new one does', async () => {
+  it("CloneSet UPDATE through v1alpha1 of one written through v1beta1: the controller's podsToDelete truncation passes an old breach, any other edit is refused for it", async () => {
     // OnDelete and a progressDeadlineSeconds not above minReadySeconds, as OpenKruise's v1beta1 rules let through
     const stored = convertCloneSet(
       {
@@ -143,20 +143,59 @@ describe('the validators of /validate', () => {
           selector: { matchLabels: { app: 'web' } },
           template,
           updateStrategy: { type: 'OnDelete' },
+          scaleStrategy: { podsToDelete: ['web-a', 'web-b'] },
         },
       },
       'v1beta1',
       'v1alpha1',
     );
+    const edited = (edit: (spec: JsonObject, metadata: JsonObject) => void): JsonObject => {
+      const o = structuredClone(stored);
+      edit(o.spec as JsonObject, o.metadata as JsonObject);
+      return o;
+    };
+    const podsToDelete = (names: string[] | undefined) => (spec: JsonObject) => {
+      const strategy = spec.scaleStrategy as JsonObject;
+      if (names) strategy.podsToDelete = names;
+      else delete strategy.podsToDelete; // the merge patch's null removes the list
+    };
     // Kruiseless's controller truncates podsToDelete through v1alpha1 (OpenKruise's writes through v1beta1)
-    const truncated = structuredClone(stored);
-    (truncated.spec as JsonObject).scaleStrategy = { podsToDelete: [] };
-    await expect(answer('clonesets', 'v1alpha1', 'UPDATE', truncated, stored)).resolves.toBe('allowed');
-    const broken = structuredClone(stored);
-    (broken.spec as JsonObject).replicas = -1;
-    await expect(answer('clonesets', 'v1alpha1', 'UPDATE', broken, stored)).resolves.toEqual({
+    for (const names of [['web-b'], undefined])
+      await expect(
+        answer('clonesets', 'v1alpha1', 'UPDATE', edited(podsToDelete(names)), stored),
+      ).resolves.toBe('allowed');
+    // a user's v1alpha1 edit is refused for the old breach, as OpenKruise's webhook refuses it
+    const oldBreach = {
       code: 422,
-      message: 'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+      message: expect.stringContaining('spec.updateStrategy.type') as unknown,
+    };
+    const labelled = edited((_spec, metadata) => {
+      metadata.labels = { team: 'a' };
+    });
+    await expect(answer('clonesets', 'v1alpha1', 'UPDATE', labelled, stored)).resolves.toMatchObject(
+      oldBreach,
+    );
+    const grown = edited(podsToDelete(['web-a', 'web-b', 'web-c']));
+    await expect(answer('clonesets', 'v1alpha1', 'UPDATE', grown, stored)).resolves.toMatchObject(oldBreach);
+    const swapped = edited(podsToDelete(['web-c']));
+    await expect(answer('clonesets', 'v1alpha1', 'UPDATE', swapped, stored)).resolves.toMatchObject(
+      oldBreach,
+    );
+    const truncatedAndScaled = edited((spec) => {
+      podsToDelete(['web-a'])(spec);
+      spec.replicas = 3;
+    });
+    await expect(
+      answer('clonesets', 'v1alpha1', 'UPDATE', truncatedAndScaled, stored),
+    ).resolves.toMatchObject(oldBreach);
+    // a new breach in the truncation's write is still refused
+    const broken = edited((spec) => {
+      podsToDelete(['web-a'])(spec);
+      spec.replicas = -1;
+    });
+    await expect(answer('clonesets', 'v1alpha1', 'UPDATE', broken, stored)).resolves.toMatchObject({
+      code: 422,
+      message: expect.stringContaining('spec.replicas: Invalid value: -1') as unknown,
     });
     // a create through v1alpha1 is not ratcheted
     await expect(answer('clonesets', 'v1alpha1', 'CREATE', stored)).resolves.toMatchObject({ code: 422 });

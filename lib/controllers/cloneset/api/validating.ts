@@ -14,6 +14,7 @@
  * skipped, as the controller skips it. Not checked: deletion protection
  * (gate `ResourcesDeletionProtection`, off by default in OpenKruise v1.9.0).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import type { FieldError } from '../../../api/errors.js';
 import { invalid } from '../../../api/fieldValidation.js';
@@ -87,12 +88,34 @@ function beforeUpdateStrategy(errors: FieldError[], inserted: FieldError[]): Fie
  * server ratchets a CRD's rules: a v1alpha1 UPDATE that leaves an old breach as it was is not refused for it. A
  * CloneSet written through v1beta1 may break v1alpha1's rules (`OnDelete`, a progressDeadlineSeconds not above
  * minReadySeconds: OpenKruise's v1beta1 rules let both through), and Kruiseless's controller writes through v1alpha1
- * (its `podsToDelete` truncation) where OpenKruise's writes through v1beta1. Unlike OpenKruise, a user's v1alpha1
- * edit of such an object is then not refused for the old breach either.
+ * (its `podsToDelete` truncation) where OpenKruise's writes through v1beta1. Applied only to such a write
+ * ({@link onlyPodsToDeleteDropped}): any other v1alpha1 edit of the object is refused for the old breach, as
+ * OpenKruise's webhook refuses it.
  */
 function ratcheted(errors: FieldError[], stored: readonly FieldError[]): FieldError[] {
   const known = new Set(stored.map((e) => `${e.path}\n${e.message}`));
   return errors.filter((e) => !known.has(`${e.path}\n${e.message}`));
+}
+
+/**
+ * True when `cs`'s spec is `old`'s with some names dropped from `scaleStrategy.podsToDelete` and nothing else
+ * changed: the write of the controller's truncation (../write.ts `patchCloneSetPodsToDelete`, a merge patch of
+ * that list alone, `null` when it empties). Metadata is not compared (the API server moves it on every write).
+ */
+export function onlyPodsToDeleteDropped(cs: CloneSet, old: CloneSet): boolean {
+  const names = cs.spec.scaleStrategy?.podsToDelete ?? [];
+  const before = old.spec.scaleStrategy?.podsToDelete ?? [];
+  const kept = new Set(before);
+  if (names.length >= before.length || !names.every((n) => kept.has(n))) return false;
+  return isDeepStrictEqual(withoutPodsToDelete(cs.spec), withoutPodsToDelete(old.spec));
+}
+
+/** `spec` without `scaleStrategy.podsToDelete` (and without a `scaleStrategy` left empty by its removal). */
+function withoutPodsToDelete(spec: CloneSet['spec']): CloneSet['spec'] {
+  const { scaleStrategy, ...rest } = spec;
+  if (!scaleStrategy) return rest;
+  const { podsToDelete: _dropped, ...strategy } = scaleStrategy;
+  return Object.keys(strategy).length > 0 ? { ...rest, scaleStrategy: strategy } : rest;
 }
 
 /** The CloneSet validator (`vcloneset.kb.io`, CREATE and UPDATE of v1alpha1 `clonesets`). */
@@ -121,9 +144,11 @@ export function cloneSetValidator(options: CloneSetValidatorOptions = {}): Valid
       const opts = { allowOnDelete: false };
       const cs = defaulted(object);
       const old = operation === 'UPDATE' && oldObject ? defaulted(oldObject) : undefined;
-      const errors = old
-        ? ratcheted(validateCloneSet(cs, old, opts), validateCloneSet(old, undefined, opts))
-        : validateCloneSet(cs, undefined, opts);
+      const errors = !old
+        ? validateCloneSet(cs, undefined, opts)
+        : onlyPodsToDeleteDropped(cs, old)
+          ? ratcheted(validateCloneSet(cs, old, opts), validateCloneSet(old, undefined, opts))
+          : validateCloneSet(cs, old, opts);
       const reads = options.reads;
       if (!reads) return verdictOf(errors);
       return verdictOf(beforeUpdateStrategy(errors, await podsToDeleteErrors(cs, old, reads)));
