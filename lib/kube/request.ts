@@ -193,6 +193,20 @@ function agentFor(kc: KubeConfig, opts: https.RequestOptions, plain: boolean): h
 }
 
 /**
+ * `kc`'s connection pool ({@link agentFor}: the one every request of this module uses), for a client that builds
+ * its own request — client-node's `Watch` (./watch.ts), which otherwise makes a new agent, so a new TCP connection
+ * and TLS handshake (and a TLS context parsed from the CA and key), for every watch. Through the pool a watch the
+ * server ended leaves its connection for the next one (a stream's reopen, or any request), and TLS sessions are
+ * resumed. `undefined` when the KubeConfig's own proxy agent must be used and it made none.
+ */
+export async function connectionPool(kc: KubeConfig): Promise<http.Agent | undefined> {
+  const opts: https.RequestOptions = {};
+  await kc.applyToHTTPSOptions(opts);
+  const server = kc.getCurrentCluster()?.server ?? '';
+  return agentFor(kc, opts, server.startsWith('http:'));
+}
+
+/**
  * The error of an attempt that missed its deadline: shaped like Node's socket errors (a string `code`), so
  * {@link attempt} classifies it as a network error, which is retryable.
  */

@@ -7,7 +7,7 @@ import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { Watch } from '@kubernetes/client-node/dist/watch.js';
 import type { JsonObject } from '../api/types.js';
 import { KubeApiError, kubeApiErrorFromResponse, toKubeApiError } from './errors.js';
-import { USER_AGENT } from './request.js';
+import { connectionPool, USER_AGENT } from './request.js';
 
 /** Event types delivered to the callback (`ERROR` events are handled by {@link watchOnce} itself). */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
@@ -91,8 +91,9 @@ function watchError(e: unknown, operation: string): unknown {
 /**
  * `kc` whose fetch options (what client-node's `Watch` sends) carry Kruiseless's `User-Agent` (./request.ts
  * `USER_AGENT`) instead of node-fetch's, so a watch shows in the API server's audit log as the same client as
- * Kruiseless's other requests, and give up when no response came within `responseTimeoutMs` (node-fetch's
- * `request-timeout`). Every other property is `kc`'s.
+ * Kruiseless's other requests; that go through `kc`'s connection pool (./request.ts `connectionPool`: one
+ * connection per open watch, kept for the next watch, not one per watch); and that give up when no response came
+ * within `responseTimeoutMs` (node-fetch's `request-timeout`). Every other property is `kc`'s.
  */
 function withUserAgent(kc: KubeConfig, responseTimeoutMs: number): KubeConfig {
   const wrapped = Object.create(kc) as KubeConfig;
@@ -100,6 +101,8 @@ function withUserAgent(kc: KubeConfig, responseTimeoutMs: number): KubeConfig {
     const init = await kc.applyToFetchOptions(opts);
     // node-fetch 2: from the socket to the response headers only (the body of a watch is not bounded by it)
     (init as { timeout?: number }).timeout = responseTimeoutMs;
+    const pool = await connectionPool(kc);
+    if (pool) init.agent = pool;
     const headers = init.headers;
     if (headers === undefined) init.headers = { 'User-Agent': USER_AGENT };
     else if (!Array.isArray(headers) && typeof headers.set === 'function')

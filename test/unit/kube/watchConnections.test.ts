@@ -1,0 +1,54 @@
+/**
+ * Watches share the cluster's connection pool with every other request (lib/kube/request.ts `connectionPool`):
+ * client-node's `Watch` made a new agent for each watch, so each watch opened its own TCP connection (and on a real
+ * cluster its own TLS handshake) — 17 a cluster each watch round, and one more for every reopened stream. Through
+ * the pool, a watch the server ended leaves its connection to the next watch and to the pass's requests.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { closeConnections, requestJson } from '../../../lib/kube/request.js';
+import { watchOnce } from '../../../lib/kube/watch.js';
+import { answer, fakeApiServer, POD_LIST, type FakeApiServer } from './support/fakeApiServer.js';
+
+const servers: FakeApiServer[] = [];
+const configs: KubeConfig[] = [];
+afterEach(async () => {
+  for (const kc of configs.splice(0)) closeConnections(kc);
+  for (const srv of servers.splice(0)) await srv.close();
+});
+
+describe('watchOnce and the connection pool', () => {
+  it('runs three watches one after the other and a LIST on one connection', async () => {
+    const srv = await fakeApiServer((req, res) => {
+      if (!req.url?.includes('watch=true')) return answer(res, 200, POD_LIST);
+      // a watch the server ends at its timeout: one bookmark, then the end of the chunked body
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"5"}}}\n');
+      setTimeout(() => res.end(), 20);
+    });
+    servers.push(srv);
+    const kc = new KubeConfig();
+    kc.loadFromClusterAndUser(
+      { name: 'fake', server: srv.url, skipTLSVerify: true },
+      { name: 'u', token: 't' },
+    );
+    configs.push(kc);
+    for (let i = 0; i < 3; i++)
+      await expect(
+        watchOnce(kc, '/api/v1/pods', { timeoutSeconds: 1, allowBookmarks: true }, () => undefined),
+      ).resolves.toEqual({ resourceVersion: '5', gone: false });
+    await requestJson(
+      kc,
+      'list pods',
+      { retries: 0, minTimeoutMs: 10 },
+      { method: 'GET', path: '/api/v1/pods' },
+    );
+    expect(srv.seen.map((r) => r.url.split('?')[0])).toEqual([
+      '/api/v1/pods',
+      '/api/v1/pods',
+      '/api/v1/pods',
+      '/api/v1/pods',
+    ]);
+    expect(srv.connections).toBe(1);
+  });
+});
