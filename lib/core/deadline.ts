@@ -37,18 +37,38 @@ export function deadlineSignal(clock: Clock, deadlineMs: number, parent?: AbortS
 }
 
 /**
+ * Runs `fn` once after `ms` milliseconds, never before it has returned; the function it returns cancels it (a no-op
+ * once `fn` ran). A seam for the waits of work that reads its time from a {@link Clock}: {@link realTimer} in
+ * production; a simulation that moves its clock itself runs them on it.
+ */
+export type Timer = (fn: () => void, ms: number) => () => void;
+
+/**
+ * The global `setTimeout` as a {@link Timer}, looked up at each call (not node:timers/promises), so that jest's fake
+ * timers drive it like the deadline's own timer.
+ */
+export const realTimer: Timer = (fn, ms) => {
+  const t = setTimeout(fn, ms);
+  return () => clearTimeout(t);
+};
+
+/**
  * Waits `ms` milliseconds, or less when `signal` aborts first.
+ * @param timer what waits (default {@link realTimer})
  * @returns true when the full time passed, false when `signal` ended the wait (never rejects)
  */
-export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
+export function sleepUnlessAborted(
+  ms: number,
+  signal: AbortSignal,
+  timer: Timer = realTimer,
+): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
-  // the global setTimeout (not node:timers/promises), so that fake timers drive it like the deadline's own timer
   return new Promise((resolve) => {
     const onAbort = (): void => {
-      clearTimeout(timer);
+      cancel();
       resolve(false);
     };
-    const timer = setTimeout(() => {
+    const cancel = timer(() => {
       signal.removeEventListener('abort', onAbort);
       resolve(true);
     }, ms);

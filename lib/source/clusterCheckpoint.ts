@@ -6,6 +6,7 @@
  * its saves).
  */
 import type { Clock } from '../core/clock.js';
+import { realTimer, type Timer } from '../core/deadline.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { FencedOutError, type WatchCheckpoints } from '../state/index.js';
@@ -52,6 +53,11 @@ export interface ClusterCheckpointDeps {
   /** Least time between two writes of the resume points before the release, ms. */
   intervalMs: number;
   log: Logger;
+  /**
+   * What waits out the interval before a write, on `clock`'s time: default lib/core/deadline.ts `realTimer` (the
+   * global setTimeout); a simulation that moves `clock` itself gives its own.
+   */
+  timer?: Timer;
 }
 
 /**
@@ -71,7 +77,8 @@ export class ClusterCheckpoint implements StreamCheckpoints {
   /** Resume points recorded since the last write began. */
   #dirty = false;
   #lastWriteAt: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the scheduled write, when one is. */
+  #cancelWrite: (() => void) | undefined;
   #writes: Promise<void> = Promise.resolve();
   #lost: FencedOutError | undefined;
   #closed = false;
@@ -143,8 +150,8 @@ export class ClusterCheckpoint implements StreamCheckpoints {
    */
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#cancelWrite?.();
+    this.#cancelWrite = undefined;
     await this.#writes;
     if (this.#lost) return;
     const { watches, cluster, holder } = this.#deps;
@@ -153,10 +160,10 @@ export class ClusterCheckpoint implements StreamCheckpoints {
 
   /** Have the recorded resume points written once the interval since the last write is up. */
   #schedule(): void {
-    if (this.#timer !== undefined || this.#closed) return;
+    if (this.#cancelWrite !== undefined || this.#closed) return;
     const wait = Math.max(0, this.#lastWriteAt + this.#deps.intervalMs - this.#deps.clock());
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
+    this.#cancelWrite = (this.#deps.timer ?? realTimer)(() => {
+      this.#cancelWrite = undefined;
       this.#writes = this.#writes.then(() => this.#write());
     }, wait);
   }

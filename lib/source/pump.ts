@@ -18,7 +18,7 @@ import { ClusterCheckpoint, type StreamCheckpoints } from './clusterCheckpoint.j
 import type { Clock } from '../core/clock.js';
 import { newerResourceVersion } from '../core/resourceVersion.js';
 import type { Logger } from '../core/logger.js';
-import { deadlineSignal, sleepUnlessAborted } from '../core/deadline.js';
+import { deadlineSignal, realTimer, sleepUnlessAborted, type Timer } from '../core/deadline.js';
 import { noteIdle } from './idle.js';
 import { listMemo, type ListMemo } from './listMemo.js';
 import { ownerResyncAfterRelist, relist } from './relist.js';
@@ -67,6 +67,13 @@ export interface PumpDeps {
   checkpointIntervalMs: number;
   /** See {@link HANDOVER_POLL_MS} (the default). */
   handoverPollMs?: number;
+  /**
+   * What waits on `clock`'s time: the handover poll, a flush that is due, the reopen backoff ({@link pumpCluster})
+   * and the cluster checkpoint's interval writes — every wait but the deadline's own timer, which `signal` can end
+   * instead. Default lib/core/deadline.ts `realTimer` (the global setTimeout); a simulation that moves `clock`
+   * itself gives its own.
+   */
+  timer?: Timer;
   /** Objects per page of a relist's LIST; default ./relist.ts `RELIST_PAGE_SIZE`. */
   relistPageSize?: number;
   log: Logger;
@@ -79,8 +86,24 @@ export interface PumpDeps {
   listMemo?: ListMemo;
 }
 
+/** A pause of one stream of a {@link pumpCluster} run, as {@link ClusterPumpDeps.onStream} is told of it. */
+export type StreamPause =
+  /** The stream failed and waits `inMs` (on the deps' clock, through their `timer`) before it opens again. */
+  | { state: 'reopening'; inMs: number }
+  /** The stream's result, or its failure, is final: it does nothing more in this run. */
+  | { state: 'ended' };
+
 /** What {@link pumpCluster} needs: {@link PumpDeps} with the cluster's checkpoint store in place of a stream's. */
-export type ClusterPumpDeps = Omit<PumpDeps, 'watches'> & { watches: WatchCheckpoints };
+export type ClusterPumpDeps = Omit<PumpDeps, 'watches'> & {
+  watches: WatchCheckpoints;
+  /**
+   * Told when a stream pauses within the run ({@link StreamPause}), before the wait starts or the run's other
+   * streams end; must not throw. For a simulation that steps the run on its own clock and timer
+   * (test/unit/controllers/cloneset/reconcile/chaos/eventPath.ts), which must tell a waiting or ended stream from a
+   * busy one. Absent: nobody is told.
+   */
+  onStream?: (resource: string, pause: StreamPause) => void;
+};
 
 /** What one stream did. */
 export interface StreamResult {
@@ -118,7 +141,7 @@ export interface StreamResult {
  * @returns the acquire result, or undefined when `stop` aborted first; and how long the wait took, ms
  */
 async function acquireWhenReleased<A extends { acquired: boolean }>(
-  deps: Pick<PumpDeps, 'clock' | 'leaseDurationMs' | 'handoverPollMs'>,
+  deps: Pick<PumpDeps, 'clock' | 'leaseDurationMs' | 'handoverPollMs' | 'timer'>,
   stop: AbortSignal,
   attempt: (durationMs: number, nowMs: number) => Promise<A>,
 ): Promise<{ acquired?: A; waitedMs: number }> {
@@ -127,7 +150,7 @@ async function acquireWhenReleased<A extends { acquired: boolean }>(
     const now = deps.clock();
     const acq = await attempt(Math.max(1, deps.leaseDurationMs - (now - firstAttempt)), now);
     if (acq.acquired) return { acquired: acq, waitedMs: now - firstAttempt };
-    if (!(await sleepUnlessAborted(deps.handoverPollMs ?? HANDOVER_POLL_MS, stop)))
+    if (!(await sleepUnlessAborted(deps.handoverPollMs ?? HANDOVER_POLL_MS, stop, deps.timer)))
       return { waitedMs: deps.clock() - firstAttempt };
   }
 }
@@ -188,9 +211,10 @@ async function follow(
   /** Newest resourceVersion seen since the resume point; undefined while a relist is under way. */
   let bufferRv: string | undefined;
   let chain: Promise<void> = Promise.resolve();
-  /** When the last flush started (deps.clock); the timer of the flush that is due, if one is; whether a watch is open. */
+  /** When the last flush started (deps.clock); the flush that is due (its cancel), if one is; whether a watch is open. */
   let flushedAt = deps.clock();
-  let due: { timer: ReturnType<typeof setTimeout>; at: number } | undefined;
+  let due: { cancel: () => void; at: number } | undefined;
+  const timer = deps.timer ?? realTimer;
   let watching = false;
 
   /**
@@ -234,21 +258,21 @@ async function follow(
     const at = Math.max(flushedAt + deps.flushIntervalMs, notBefore);
     if (due !== undefined) {
       if (due.at <= at) return;
-      clearTimeout(due.timer);
+      due.cancel();
     }
-    const timer = setTimeout(
+    const cancel = timer(
       () => {
         due = undefined;
         void flush().catch(() => undefined);
       },
       Math.max(0, at - deps.clock()),
     );
-    due = { timer, at };
+    due = { cancel, at };
   }
   /** The watch ended: nothing more is scheduled until the next one opens (its end flushes itself). */
   const closeWatch = (): void => {
     watching = false;
-    if (due !== undefined) clearTimeout(due.timer);
+    due?.cancel();
     due = undefined;
   };
 
@@ -354,12 +378,14 @@ export const REOPEN_MAX_MS = 16_000;
  * baseline missed a pod's label change so, docs/reliability.md#fault-front). The reopened attempt takes the stream's
  * checkpoint again (in a run, the cluster's, still held) and resumes from its last resume point. `FencedOutError`
  * (another run took the lease) is not retried.
+ * @param onStream told of each wait before a reopen ({@link ClusterPumpDeps.onStream})
  * @throws the last failure when no time is left for another attempt, or `stop` aborted the wait
  */
 async function pumpStreamReopening(
   deps: PumpDeps,
   stop: AbortSignal,
   stream: WatchStream,
+  onStream?: ClusterPumpDeps['onStream'],
 ): Promise<StreamResult> {
   let delay = REOPEN_BASE_MS;
   let reopened = 0;
@@ -375,7 +401,8 @@ async function pumpStreamReopening(
         error: e instanceof Error ? e.message : String(e),
         inMs: delay,
       });
-      if (!(await sleepUnlessAborted(delay, stop))) throw e;
+      onStream?.(stream.resource, { state: 'reopening', inMs: delay });
+      if (!(await sleepUnlessAborted(delay, stop, deps.timer))) throw e;
       reopened++;
       delay = Math.min(delay * 2, REOPEN_MAX_MS);
     }
@@ -457,6 +484,7 @@ export async function pumpCluster(
         clock: deps.clock,
         intervalMs: deps.checkpointIntervalMs,
         log: deps.log,
+        ...(deps.timer ? { timer: deps.timer } : {}),
       },
       acquired.token,
       points,
@@ -476,8 +504,15 @@ export async function pumpCluster(
         streams.filter((s) => !s.labelSelector).map((s) => s.watched),
         deps.clock,
       );
-    const streamDeps: PumpDeps = { ...deps, watches: checkpoint, signal: stop, listMemo: memo };
-    const results = await Promise.allSettled(streams.map((s) => pumpStreamReopening(streamDeps, stop, s)));
+    const { onStream, ...rest } = deps;
+    const streamDeps: PumpDeps = { ...rest, watches: checkpoint, signal: stop, listMemo: memo };
+    const results = await Promise.allSettled(
+      streams.map((s) =>
+        pumpStreamReopening(streamDeps, stop, s, onStream).finally(() =>
+          onStream?.(s.resource, { state: 'ended' }),
+        ),
+      ),
+    );
     try {
       await checkpoint.close();
     } catch (e) {
