@@ -1,10 +1,11 @@
 /**
  * The randomized fault test with the event path in the loop (docs/reliability.md#event-path): the simulated API
- * server's changes reach the bus only through the real watch pump (lib/source/pump.ts over HTTP to the real
- * lib/kube/watch.ts, relists and checkpoint leases included), the real resync and the real admission webhook, with
- * watches cut, stalled and expired (410 Gone), pump runs killed before or after a checkpoint save and retried under
- * their holder, overlapping and duplicated runs, extra and missed resync ticks, admission floods and outages — on top
- * of the reconcile loop's own faults. Seeded (CHAOS_SEED replays another); the long run is
+ * server's changes reach the bus only through the real watch pump (lib/source/pump.ts `pumpCluster` over HTTP to the
+ * real lib/kube/watch.ts, relists, reopens and the cluster's one checkpoint lease and item included), the real
+ * resync and the real admission webhook, with watches cut, stalled and expired (410 Gone), pump runs killed before
+ * or after a write of their resume points and retried under their holder, overlapping and duplicated runs (a
+ * duplicate fences the first out), extra and missed resync ticks, admission floods and outages — on top of the
+ * reconcile loop's own faults. Seeded (CHAOS_SEED replays another); the long run is
  * `npm run test:chaos -- --steps N --events`.
  */
 import fc from 'fast-check';
@@ -49,11 +50,13 @@ describe('randomized faults with the watch pump, resync and admission in the loo
         'admission down',
         'admission flood',
         'pump duplicated',
+        'pump fenced out',
         'pump killed after its checkpoint save',
         'pump killed before its checkpoint save',
         'pump overlap',
         'pump retried',
         'pump stream failed',
+        'pump stream reopened',
         'resync tick',
         'watch 410 Gone',
         'watch cut',

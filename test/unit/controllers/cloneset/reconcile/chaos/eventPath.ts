@@ -1,17 +1,25 @@
 /**
  * The randomized test's event path (docs/reliability.md#event-path): the simulated API server's changes become watch
- * events (./watchServer.ts, served over HTTP to the real lib/kube/watch.ts), which real pump runs
- * (lib/source/pump.ts `pumpStream`, its relist and its checkpoint leases, one per stream (test/unit/source/support/checkpoints.ts)) turn into
- * reconcile requests on the model bus; the real resync (lib/source/resync.ts) lists the cluster on its 5-minute
- * schedule, and the real admission handler (lib/runtime/handlers/admission.ts, with its coalescer) is called for
- * every change when a scenario has admission on. Pump runs start every minute and end 8 s before their 70 s
- * timeout, as serverless.yml schedules them, so consecutive runs overlap and hand each stream over. The round's
- * {@link EventFault}s cut, stall and expire watches, kill runs (Lambda retries a killed run a minute later under
- * its request id, so under its checkpoint-lease holder), start overlapping runs, add or miss resync ticks, and flood
- * or fail the admission webhook. Checks: a checkpoint is never saved past a change of a reconciled object that no
- * pump run published after it (at-least-once, lib/source/pump.ts `pumpStream`), and every change is published
- * eventually (the settle's quiescence waits for it). Each step waits until every run is parked (in a watch, or
- * polling for a checkpoint lease with the step's clock), so a seed replays the same run. Test-only.
+ * events (./watchServer.ts, served over HTTP to the real lib/kube/watch.ts), which real pump runs turn into reconcile
+ * requests on the model bus. Each run is what production runs (docs/architecture.md#watch-pump,
+ * #cluster-checkpoint): lib/source/pump.ts `pumpCluster` over the cluster's streams, with their relists and
+ * reopens, under the cluster's one pump lease in the cluster-level WatchCheckpoints store
+ * (test/unit/source/support/checkpoints.ts `MemoryCheckpoints`, the DynamoDB adapter's rules): taken once per run,
+ * waiting for the previous run's release (hand-over), every stream's resume point kept in one item, written at most
+ * once per checkpoint interval and with the release (lib/source/clusterCheckpoint.ts), and a run whose write finds
+ * the lease taken stops all its streams (fencing). The real resync (lib/source/resync.ts) lists the cluster on its
+ * 5-minute schedule, and the real admission handler (lib/runtime/handlers/admission.ts, with its coalescer) is
+ * called for every change when a scenario has admission on. Pump runs start every minute and end 8 s before their
+ * 70 s timeout, as serverless.yml schedules them, so consecutive runs overlap and hand the cluster over. The
+ * round's {@link EventFault}s cut, stall and expire watches, kill runs at a write of their resume points (Lambda
+ * retries a killed run a minute later under its request id, so under its lease holder), start overlapping runs,
+ * add or miss resync ticks, and flood or fail the admission webhook. Checks: no write of the resume points (a save
+ * or the release) has a stream's point past a change of a reconciled object that no pump run published after it
+ * (at-least-once, lib/source/pump.ts `pumpStream`), and every change is published eventually (the settle's
+ * quiescence waits for it). The pump's waits (its hand-over poll, reopen backoff, flushes and the checkpoint's
+ * interval writes) run on the simulation's clock through the `timer` it is given, never on real timers, and each
+ * step waits until every run is parked (in a watch, waiting on that clock for the lease or a reopen, or done), so a
+ * seed replays the same run. Test-only.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { JsonObject, ObjectMeta } from '../../../../../../lib/api/types.js';
@@ -29,11 +37,13 @@ import {
 import { admissionHandler } from '../../../../../../lib/runtime/handlers/admission.js';
 import type { Runtime } from '../../../../../../lib/runtime/types.js';
 import { clusterPathSecret } from '../../../../../../lib/source/admissionSecret.js';
-import { pumpStream } from '../../../../../../lib/source/pump.js';
+import type { Timer } from '../../../../../../lib/core/deadline.js';
+import { pumpCluster, type ClusterPumpDeps } from '../../../../../../lib/source/pump.js';
 import { resyncCluster } from '../../../../../../lib/source/resync.js';
 import { watchStreams, type WatchStream } from '../../../../../../lib/source/watchSpec.js';
-import type { StreamCheckpoints } from '../../../../../../lib/source/clusterCheckpoint.js';
-import { MemoryStreamCheckpoints } from '../../../../source/support/checkpoints.js';
+import { FencedOutError, type WatchCheckpoints } from '../../../../../../lib/state/index.js';
+import type { ResumePoints } from '../../../../../../lib/state/ports.js';
+import { MemoryCheckpoints } from '../../../../source/support/checkpoints.js';
 import type { RecordingKube } from '../support/recordingKube.js';
 import { ModelWatchServer, type LoggedEvent } from './watchServer.js';
 import type { EventFault } from './scenario.js';
@@ -48,6 +58,8 @@ const RESYNC_MS = 300_000;
 /** Lambda retries a failed asynchronous invocation twice, the first retry about a minute later. */
 const MAX_RETRIES = 2;
 const RETRY_AFTER_MS = 60_000;
+/** lib/runtime/handlers/watch.ts's least time between two writes of the cluster's resume points, ms. */
+const CHECKPOINT_INTERVAL_MS = 10_000;
 /** Objects per page of a relist: small, so a relist of a dozen pods takes several pages. */
 const RELIST_PAGE_SIZE = 3;
 /** Longest real time a step waits for the pump runs to park, ms (then a violation: a run is stuck). */
@@ -56,7 +68,10 @@ const MASTER = 'chaos-admission-master';
 
 /** A deliberate defect of the event path, to show its checks catch it (./eventMutants.ts). */
 export type EventMutantKind =
-  /** The pump saves its checkpoint before it publishes what the checkpoint covers (publish deferred to the save). */
+  /**
+   * The pump saves its checkpoint before it publishes what the checkpoint covers: a run's publishes are deferred to
+   * its next write of the cluster's resume points (an interval's save or the release).
+   */
   | 'checkpointBeforePublish'
   /** The resync lists nothing (a scope that misses the cluster's objects). */
   | 'resyncListsNothing'
@@ -76,25 +91,45 @@ export interface EventHost {
 /** One stream of one pump run. */
 interface RunStream {
   stream: WatchStream;
-  done: boolean;
-  /** The epoch of this stream's last refused checkpoint-lease acquire. */
-  refusedAt?: number;
+  /** Its result or failure is final (`pumpCluster`'s `onStream`): it does nothing more in the run. */
+  ended: boolean;
+  /** Simulated epoch ms until which it waits before it is reopened (after a failure), if it does. */
+  reopenAt?: number;
 }
 
-/** One pump run (one watch invocation). */
+/** One pump run (one watch invocation: one `pumpCluster` over the cluster's streams). */
 interface PumpRun {
   id: string;
   holder: string;
   deadlineMs: number;
   abort: AbortController;
   dead: boolean;
-  /** Dies at its next checkpoint save: after applying it (`true`) or before (`false`). */
+  /**
+   * Dies at its next write of the cluster's resume points (an interval's save, or the release that carries them):
+   * after applying it (`true`) or before (`false`).
+   */
   killAtSave?: boolean;
   retries: number;
   streams: RunStream[];
+  /** It holds the cluster's pump lease (its acquire succeeded); its streams run. */
+  acquired: boolean;
+  /** Its last acquire was refused: it polls again on its handover timer. */
+  refused: boolean;
+  /** `pumpCluster` has returned (or failed): the run did its release, or is dead. */
+  done: boolean;
   settled: Promise<unknown>;
-  /** Requests the `checkpointBeforePublish` mutant holds until the next save. */
+  /** Requests the `checkpointBeforePublish` mutant holds until the run's next write of its resume points. */
   held: ReconcileRequest[];
+}
+
+/** A wait of a pump run on the simulated clock (the `timer` the pump is given). */
+interface SimTimer {
+  run: PumpRun;
+  /** Simulated epoch ms at which it fires. */
+  due: number;
+  /** Order of creation: timers due at the same time fire in it. */
+  seq: number;
+  fn: () => void;
 }
 
 /** A change of a reconciled object not yet published by the pump. */
@@ -118,7 +153,8 @@ class KilledError extends Error {
 /** The event path of one simulation. */
 export class EventPath {
   private readonly server = new ModelWatchServer();
-  readonly checkpoints: MemoryStreamCheckpoints;
+  /** The cluster-level checkpoint store every run shares (one lease and one item of resume points per cluster). */
+  readonly checkpoints: MemoryCheckpoints;
   private readonly streams = watchStreams(CONTROLLER_KINDS);
   private readonly runs: PumpRun[] = [];
   private runCount = 0;
@@ -133,7 +169,9 @@ export class EventPath {
   private readonly seen = new Map<string, Map<string, JsonObject>>();
   private pending: PendingChange[] = [];
   private seq = 0;
-  private epoch = 0;
+  /** The runs' pending waits on the simulated clock, fired by {@link quiesce} once the clock reaches them. */
+  private timers: SimTimer[] = [];
+  private timerSeq = 0;
   /** Calls that change the state of a run (not a refused acquire): the quiescence check's fixpoint. */
   private activity = 0;
   /** Wakes {@link quiesce}'s wait: a run called something, a watch was parked, a stream ended. */
@@ -149,7 +187,7 @@ export class EventPath {
     admission: boolean,
     private readonly mutant?: EventMutantKind,
   ) {
-    this.checkpoints = new MemoryStreamCheckpoints(() => host.now());
+    this.checkpoints = new MemoryCheckpoints(() => host.now());
     this.server.onChange = () => this.wake();
     this.nextRunAt = host.now();
     this.lastResync = host.now();
@@ -306,50 +344,86 @@ export class EventPath {
     this.pending = this.pending.filter((p) => !(keys.has(p.key) && p.seq < seq));
   }
 
-  /** A pump run's view of the checkpoint store: records refusals, checks each save, dies when killed. */
-  private checkpointsFor(run: PumpRun): StreamCheckpoints {
+  /**
+   * A pump run's view of the cluster's checkpoint store: notes whether it holds the lease or waits for it, checks the
+   * resume point of every stream in each write of them (E1: a save, or the release that carries them), dies at such
+   * a write when a `kill` fault says so, counts the writes that find the lease another run's, and refuses everything
+   * once the run is dead.
+   */
+  private checkpointsFor(run: PumpRun): WatchCheckpoints {
     const real = this.checkpoints;
-    const gate = () => {
+    const gate = (): void => {
       if (run.dead) throw new KilledError();
     };
+    /** One write of the run's resume points, `apply` being the store's. */
+    const write = async (points: ResumePoints, apply: () => Promise<void>): Promise<void> => {
+      if (run.killAtSave === false) this.kill(run, 'before its checkpoint save');
+      this.checkResumePoints(run, points);
+      try {
+        await apply();
+      } catch (e) {
+        if (e instanceof FencedOutError) this.host.fired('pump fenced out');
+        throw e;
+      }
+      if (run.held.length > 0) this.deliver(run, run.held.splice(0));
+      if (run.killAtSave === true) this.kill(run, 'after its checkpoint save');
+    };
     return {
-      acquire: async (cluster, resource, holder, durationMs, nowMs) => {
+      acquire: async (cluster, holder, durationMs, nowMs) => {
         gate();
-        const r = await real.acquire(cluster, resource, holder, durationMs, nowMs);
-        const s = run.streams.find((x) => x.stream.resource === resource);
-        if (r.acquired) this.touch();
-        else if (s) {
-          s.refusedAt = this.epoch;
+        run.refused = false;
+        const r = await real.acquire(cluster, holder, durationMs, nowMs);
+        if (r.acquired) {
+          run.acquired = true;
+          this.touch();
+        } else {
+          // not activity: a run waiting for the lease polls it once a step, and the step's fixpoint must come
+          run.refused = true;
           this.wake();
         }
         return r;
       },
-      save: async (cluster, resource, holder, token, resourceVersion) => {
+      save: async (cluster, holder, token, points) => {
         gate();
         this.touch();
-        if (run.killAtSave === false) return this.kill(run, 'before its checkpoint save');
-        const path = this.streams.find((s) => s.resource === resource)?.path;
-        const rv = Number(resourceVersion);
-        for (const p of this.pending)
-          if (p.path === path && p.rv <= rv) {
-            this.host.violation(
-              `pump ${run.holder} saved the ${resource} checkpoint at rv ${rv} past ${p.what}, which no pump run published after it`,
-            );
-            this.pending = this.pending.filter((x) => x !== p);
-          }
-        await real.save(cluster, resource, holder, token, resourceVersion);
-        if (run.held.length > 0) this.deliver(run, run.held.splice(0));
-        if (run.killAtSave === true) this.kill(run, 'after its checkpoint save');
+        await write(points, () => real.save(cluster, holder, token, points));
       },
-      release: async (cluster, resource, holder, token) => {
+      release: async (cluster, holder, token, points) => {
         gate();
         this.touch();
-        await real.release(cluster, resource, holder, token);
+        if (points === undefined) return real.release(cluster, holder, token);
+        await write(points, () => real.release(cluster, holder, token, points));
+      },
+      legacyResumePoint: async (cluster, resource) => {
+        gate();
+        return real.legacyResumePoint(cluster, resource);
       },
     };
   }
 
-  /** The run's process is gone: nothing it calls reaches anyone; Lambda retries it under its request id. */
+  /**
+   * E1 for one write of a run's resume points: no stream's point is at or past a change of that stream that no pump
+   * run published after it happened.
+   */
+  private checkResumePoints(run: PumpRun, points: ResumePoints): void {
+    for (const [resource, resourceVersion] of Object.entries(points)) {
+      const path = this.streams.find((s) => s.resource === resource)?.path;
+      const rv = Number(resourceVersion);
+      for (const p of this.pending)
+        if (p.path === path && p.rv <= rv) {
+          this.host.violation(
+            `pump ${run.holder} saved the ${resource} checkpoint at rv ${rv} past ${p.what}, which no pump run published after it`,
+          );
+          this.pending = this.pending.filter((x) => x !== p);
+        }
+    }
+  }
+
+  /**
+   * The run's process is gone: nothing it calls reaches anyone, its streams stop (its signal is aborted, so that it
+   * ends within the step; what it still calls fails), its lease stays until it runs out; Lambda retries it under its
+   * request id.
+   */
   private kill(run: PumpRun, when: string): never {
     run.dead = true;
     run.killAtSave = undefined;
@@ -361,6 +435,7 @@ export class EventPath {
         holder: run.holder,
         retries: run.retries + 1,
       });
+    run.abort.abort();
     throw new KilledError();
   }
 
@@ -374,7 +449,39 @@ export class EventPath {
     };
   }
 
-  /** Start a pump run now (a scheduled watch invocation) under `holder`. */
+  /**
+   * The run's timer (the pump's `timer`: its handover poll, reopen backoff, flushes and checkpoint writes): a wait
+   * fires when the simulated clock has reached it, in {@link quiesce}, never on its own.
+   */
+  private timerFor(run: PumpRun): Timer {
+    return (fn, ms) => {
+      const t: SimTimer = { run, due: this.host.now() + ms, seq: ++this.timerSeq, fn };
+      this.timers.push(t);
+      this.wake();
+      return () => {
+        this.timers = this.timers.filter((x) => x !== t);
+      };
+    };
+  }
+
+  /**
+   * Fire the earliest wait the simulated clock has reached (by due time, then creation), if any.
+   * @returns whether one fired
+   */
+  private fireDue(): boolean {
+    const now = this.host.now();
+    let next: SimTimer | undefined;
+    for (const t of this.timers)
+      if (t.due <= now && (!next || t.due < next.due || (t.due === next.due && t.seq < next.seq))) next = t;
+    if (!next) return false;
+    const fired = next;
+    this.timers = this.timers.filter((x) => x !== fired);
+    this.touch();
+    fired.fn();
+    return true;
+  }
+
+  /** Start a pump run now (a scheduled watch invocation) under `holder`: `pumpCluster` over the cluster's streams. */
   private startRun(holder: string, retries = 0): void {
     const id = `r${++this.runCount}`;
     const now = this.host.now();
@@ -385,13 +492,16 @@ export class EventPath {
       abort: new AbortController(),
       dead: false,
       retries,
-      streams: this.streams.map((stream) => ({ stream, done: false })),
+      streams: this.streams.map((stream) => ({ stream, ended: false })),
+      acquired: false,
+      refused: false,
+      done: false,
       settled: Promise.resolve(),
       held: [],
     };
     this.touch();
     this.runs.push(run);
-    const deps = {
+    const deps: ClusterPumpDeps = {
       cluster: 'chaos',
       kc: this.server.kubeConfig(id),
       kube: this.kubeFor(run),
@@ -403,29 +513,37 @@ export class EventPath {
       leaseDurationMs: WATCH_TIMEOUT_MS + LEASE_SLACK_MS,
       watchTimeoutSeconds: 50,
       flushIntervalMs: 3_600_000, // flushed at the end of each watch only: the step decides when
-      checkpointIntervalMs: 10_000,
-      handoverPollMs: 1,
+      checkpointIntervalMs: CHECKPOINT_INTERVAL_MS,
       relistPageSize: RELIST_PAGE_SIZE,
       log: silentLogger,
       signal: run.abort.signal,
+      timer: this.timerFor(run),
+      onStream: (resource, pause) => {
+        const s = run.streams.find((x) => x.stream.resource === resource);
+        if (!s) return;
+        if (pause.state === 'ended') s.ended = true;
+        else {
+          s.reopenAt = this.host.now() + pause.inMs;
+          if (!run.dead) this.host.fired('pump stream reopened');
+        }
+        this.touch();
+      },
     };
-    run.settled = Promise.all(
-      run.streams.map((s) =>
-        pumpStream(deps, s.stream)
-          .then(
-            (r) => {
-              if (r.error) this.host.fired('pump stream failed');
-            },
-            (e: unknown) => {
-              if (!(e instanceof KilledError) && !run.dead) this.host.fired('pump stream failed');
-            },
-          )
-          .finally(() => {
-            s.done = true;
-            this.touch();
-          }),
-      ),
-    );
+    run.settled = pumpCluster(deps, this.streams)
+      .then(
+        (results) => {
+          // a stream out of time for another reopen, or every stream of a run that lost the lease
+          if (!run.dead) for (const r of results) if (r.error) this.host.fired('pump stream failed');
+        },
+        (e: unknown) => {
+          if (!(e instanceof KilledError) && !run.dead) this.host.fired('pump run failed');
+        },
+      )
+      .finally(() => {
+        run.done = true;
+        this.timers = this.timers.filter((t) => t.run !== run);
+        this.touch();
+      });
   }
 
   /** Count a call that changes a run's state, and wake the wait for quiescence. */
@@ -434,25 +552,41 @@ export class EventPath {
     this.wake();
   }
 
-  /** Whether every stream of every run is parked: in a watch, polling a held lease this epoch, or ended. */
+  /**
+   * Whether every run is parked, with no wait of any run due: done; waiting for the lease (refused, its handover
+   * poll pending on the simulated clock); or holding it with each stream in a watch, waiting to be reopened, or
+   * ended (not all of them ended: then its release is under way).
+   */
   private quiet(): boolean {
-    return this.runs.every((run) =>
-      run.streams.every(
-        (s) => s.done || this.server.isParked(run.id, s.stream.path) || s.refusedAt === this.epoch,
-      ),
-    );
+    const now = this.host.now();
+    if (this.timers.some((t) => t.due <= now)) return false;
+    return this.runs.every((run) => {
+      if (run.done) return true;
+      if (!run.acquired) return run.refused && this.timers.some((t) => t.run === run);
+      if (run.streams.every((s) => s.ended)) return false;
+      return run.streams.every(
+        (s) => s.ended || this.server.isParked(run.id, s.stream.path) || (s.reopenAt ?? 0) > now,
+      );
+    });
   }
 
-  /** Wait until the runs are parked and a further wait changes nothing (a fixpoint; see {@link quiet}). */
+  /**
+   * Wait until the runs are parked and a further wait changes nothing (a fixpoint; see {@link quiet}), firing each
+   * wait of a run the simulated clock has reached on the way.
+   */
   private async quiesce(): Promise<void> {
     const started = Date.now();
     for (;;) {
-      this.epoch++;
       const before = this.activity;
       while (!this.quiet()) {
         if (Date.now() - started > QUIESCE_REAL_MS) {
           this.host.violation(`a pump run did not park within ${QUIESCE_REAL_MS} ms`);
           return;
+        }
+        if (this.fireDue()) {
+          // what the wait's end set going (a write, a poll, a reopen) runs before the next look
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          continue;
         }
         // woken by the next call of a run or park of a watch; the timer only bounds a wait nothing announces
         await new Promise<void>((resolve) => {
@@ -466,8 +600,7 @@ export class EventPath {
       }
       if (this.activity === before) break;
     }
-    for (let i = this.runs.length - 1; i >= 0; i--)
-      if (this.runs[i].streams.every((s) => s.done)) this.runs.splice(i, 1);
+    for (let i = this.runs.length - 1; i >= 0; i--) if (this.runs[i].done) this.runs.splice(i, 1);
   }
 
   // ── one step ──────────────────────────────────────────────────────────────────────────────────────────
