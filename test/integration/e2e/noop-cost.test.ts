@@ -4,7 +4,9 @@
  *
  * API calls are read from the embedded pipeline's own counters (`embedded.counts.kube`, as `npm run demo` does):
  * once the watch pump has made its relist LISTs (when its streams start, before anything is measured), only the
- * reconciler uses the KubeClient. DynamoDB operations cannot be read from `embedded.counts.dynamo`
+ * reconciler uses the KubeClient — as long as no pod changes elsewhere in the cluster: a pod event makes the pump
+ * LIST the PodUnavailableBudgets of the pod's namespace, so the measurement waits until the namespaces of the suites
+ * run before it are gone (their pods deleted; it failed once in CI on such a LIST, 2026-12-07). DynamoDB operations cannot be read from `embedded.counts.dynamo`
  * without noise: the running watch pump re-saves its three checkpoints about once a second even when nothing
  * changes, and those UpdateItems land in the same counter. So the same
  * reconcile handler is invoked on the same cluster objects with state stores on a second dynalite whose client
@@ -54,7 +56,15 @@ const PODS_EACH = 2;
 beforeAll(async () => {
   embedded = await startPipeline(ctx.namespace);
   await applySeedAndSettle(ctx.custom, ctx.namespace, embedded);
-}, STEP_TIMEOUT_MS);
+  // the namespaces earlier suites deleted: their pods' deletions are pod events the pump maps (see above)
+  await waitFor('no namespace terminating', 180_000, async () => {
+    const terminating = (await ctx.core.listNamespace()).items.filter(
+      (n) => n.status?.phase === 'Terminating',
+    );
+    return terminating.length === 0 ? true : undefined;
+  });
+  await settle(embedded);
+}, 300_000);
 
 afterAll(async () => {
   await embedded?.stop();
