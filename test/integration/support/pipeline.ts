@@ -9,7 +9,7 @@
  * detail-type, rule names and retry policies stay exactly as declared.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { CoreV1Api, CoreV1Event, CustomObjectsApi } from '@kubernetes/client-node';
@@ -76,20 +76,49 @@ export function namespaceScopedServerlessYml(namespace: string): string {
   return JSON.stringify({ service: 'kruiseless-e2e', functions });
 }
 
-/** A Powertools logger that prints nothing and records every warn/error call (the "clear log line"). */
+/**
+ * Environment variable naming a file to which every {@link RecordingLogger} appends each log call (every level, one
+ * JSON line with the time, level, message and fields): the pipeline's own account of a failed integration test.
+ */
+export const TEST_LOG_ENV = 'KRUISELESS_TEST_LOG';
+
+/**
+ * A Powertools logger that prints nothing and records every warn/error call (the "clear log line"); with
+ * {@link TEST_LOG_ENV} set it also appends every call to that file.
+ */
 export class RecordingLogger extends Logger {
   readonly records: { level: 'warn' | 'error'; message: string; extra: unknown[] }[] = [];
+  private readonly traceFile = process.env[TEST_LOG_ENV];
 
   constructor() {
     super({ serviceName: 'kruiseless-e2e', logLevel: 'SILENT' });
   }
 
+  override debug(input: unknown, ...extra: unknown[]): void {
+    this.appendTrace('debug', input, extra);
+  }
+
+  override info(input: unknown, ...extra: unknown[]): void {
+    this.appendTrace('info', input, extra);
+  }
+
   override warn(input: unknown, ...extra: unknown[]): void {
+    this.appendTrace('warn', input, extra);
     this.records.push({ level: 'warn', message: messageOf(input), extra });
   }
 
   override error(input: unknown, ...extra: unknown[]): void {
+    this.appendTrace('error', input, extra);
     this.records.push({ level: 'error', message: messageOf(input), extra });
+  }
+
+  private appendTrace(level: string, input: unknown, extra: unknown[]): void {
+    if (!this.traceFile) return;
+    const line = { at: new Date().toISOString(), level, message: messageOf(input), extra };
+    appendFileSync(
+      this.traceFile,
+      `${JSON.stringify(line, (_k, v: unknown) => (v instanceof Error ? v.message : v))}\n`,
+    );
   }
 }
 
