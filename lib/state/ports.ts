@@ -174,6 +174,12 @@ export interface Expectations {
    * Absent: not known (kept by none but the CloneSet's pass, and not by items written before it was), so read.
    */
   ownsClaims?: boolean;
+  /**
+   * `metadata.uid` of the object these were recorded for (lib/reconcile/pods/expectationsOwner.ts): a later object
+   * of the same name reads them as empty. Absent in items written before it was kept, and for an object read without
+   * a UID.
+   */
+  ownerUid?: string;
 }
 
 /** The expectations port (docs/architecture.md#expectations). */
@@ -206,6 +212,11 @@ export interface ScaleDownIntent {
    * spec is unchanged (docs/architecture.md#ledger). Absent in intents recorded before it was kept.
    */
   generation?: number;
+  /**
+   * `metadata.uid` of the CloneSet the pods were chosen for: a CloneSet of the same name created later does not
+   * finish it. Absent in intents recorded before it was kept.
+   */
+  ownerUid?: string;
 }
 
 /** The scale-down ledger port (docs/architecture.md#ledger). */

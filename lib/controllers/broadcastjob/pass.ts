@@ -6,6 +6,7 @@
  * nothing is written, look again shortly, as upstream returns early) → read the Nodes unless the job has finished →
  * plan (./plan, pure) → delete the job after its TTL, or execute (./execute.ts).
  */
+import { ownedExpectationStore, ownExpectations } from '../../reconcile/pods/expectationsOwner.js';
 import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import { randomSuffix } from '../../reconcile/pods/randomSuffix.js';
 import type { Pod } from '../../api/types.js';
@@ -108,15 +109,17 @@ export async function runPass(
     await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
     return { gone: true, writes: 0, acted: false };
   }
-  const pods = await listJobPods(deps.kube, namespace, key.name, job.metadata.uid ?? '');
+  const uid = job.metadata.uid ?? '';
+  const expectations = ownedExpectationStore(deps.expectations, uid);
+  const pods = await listJobPods(deps.kube, namespace, key.name, uid);
   const observed = observeExpectations(
-    stored,
+    ownExpectations(stored, uid),
     pods,
     [],
     deps.clock(),
     (deps.expectationTimeoutSeconds ?? EXPECTATION_TIMEOUT_SECONDS) * 1000,
   );
-  if (observed.changed) await deps.expectations.put(lease, observed.pending);
+  if (observed.changed) await expectations.put(lease, observed.pending);
   if (!isSatisfied(observed.pending)) {
     return { gone: false, writes: 0, acted: false, requeueAfterSeconds: pendingRecheckSeconds(observed) };
   }
@@ -163,7 +166,7 @@ export async function runPass(
     {
       kube: deps.kube,
       lease,
-      expectations: deps.expectations,
+      expectations,
       job,
       pending: observed.pending,
       clock: deps.clock,

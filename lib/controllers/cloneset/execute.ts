@@ -487,6 +487,7 @@ async function applyChanges(ctx: ExecuteContext, plan: Plan, expected: Expectati
           ...(ctx.cloneSet.metadata.generation !== undefined
             ? { generation: ctx.cloneSet.metadata.generation }
             : {}),
+          ...(ctx.cloneSet.metadata.uid ? { ownerUid: ctx.cloneSet.metadata.uid } : {}),
           pods: deletions.map((d) => ({ name: d.pod.name, uid: d.pod.uid, reason: d.reason })),
         });
       }

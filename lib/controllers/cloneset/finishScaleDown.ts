@@ -52,11 +52,14 @@ export interface IntentContext {
 }
 
 /**
- * Whether a recorded intent still belongs to the CloneSet as it is now: chosen for the same `metadata.generation`
- * (or recorded without one). Once the user has changed the spec, the victims may be wanted again — OpenKruise
- * chooses afresh on every reconcile — so a stale intent is cleared and the pass plans anew.
+ * Whether a recorded intent still belongs to the CloneSet as it is now: chosen for this CloneSet (`ownerUid`, not a
+ * deleted one of the same name; lib/reconcile/pods/expectationsOwner.ts) and for the same `metadata.generation`
+ * (either recorded without one counts as the same). Once the user has changed the spec, the victims may be wanted
+ * again — OpenKruise chooses afresh on every reconcile — so a stale intent is cleared and the pass plans anew.
  */
 export function intentIsCurrent(intent: ScaleDownIntent, cloneSet: CloneSet): boolean {
+  const uid = cloneSet.metadata.uid;
+  if (intent.ownerUid !== undefined && uid && intent.ownerUid !== uid) return false;
   return intent.generation === undefined || intent.generation === cloneSet.metadata.generation;
 }
 

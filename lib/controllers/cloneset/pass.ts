@@ -4,6 +4,7 @@
  * strings them together. As one call of OpenKruise's `ReconcileCloneSet.doReconcile`, with the informer cache
  * replaced by quorum reads and the in-memory expectations by the durable ones.
  */
+import { ownedExpectationStore, ownExpectations } from '../../reconcile/pods/expectationsOwner.js';
 import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import { randomUUID } from 'node:crypto';
 import { randomSuffix } from '../../reconcile/pods/randomSuffix.js';
@@ -145,7 +146,7 @@ function selectorOf(cs: CloneSet): string | undefined {
  * invocation's floors (docs/architecture.md#reads and #list-floors for why the cache's possibly stale answer is not
  * used).
  * @param pendingRead the stored expectations, or their read (awaited beside the CloneSet's GET: only this invocation, the
- *   lease holder, writes them)
+ *   lease holder, writes them), read as {@link ownExpectations} for the CloneSet read
  * @param options planner options: with image pre-download on, the namespace's ImagePullJobs are listed too
  * @returns undefined when the CloneSet does not exist
  * @throws InvalidObjectKeyError when the key has no namespace (CloneSets are namespaced)
@@ -159,12 +160,13 @@ export async function readWorld(
   options?: Partial<PlannerOptions>,
 ): Promise<World | undefined> {
   const namespace = namespaceOf(key);
-  const [cloneSet, pending] = await Promise.all([
+  const [cloneSet, stored] = await Promise.all([
     kube.get(CLONESET_RESOURCE, { namespace, name: key.name }),
     pendingRead,
   ]);
   if (!cloneSet) return undefined;
   const uid = cloneSet.metadata.uid ?? '';
+  const pending = ownExpectations(stored, uid);
   const selector = selectorOf(cloneSet);
   const narrow = scope === 'selector' && selector !== undefined;
   const hasTemplates = (cloneSet.spec.volumeClaimTemplates ?? []).length > 0;
@@ -242,7 +244,8 @@ export async function readObserved(
   key: ObjectKey,
   world: World,
 ): Promise<ObservedExpectations> {
-  return observedFrom(deps, await deps.expectations.get(key), world);
+  const stored = await deps.expectations.get(key);
+  return observedFrom(deps, ownExpectations(stored, world.cloneSet.metadata.uid ?? ''), world);
 }
 
 /**
@@ -380,11 +383,14 @@ export async function runPass(
     log.warn('nodes not read: their pods get no topology-spread rank at scale-in', {
       nodes: world.unreadNodes,
     });
-  const observed = await observe(deps, lease, stored, world);
+  const uid = world.cloneSet.metadata.uid ?? '';
+  const expectations = ownedExpectationStore(deps.expectations, uid);
+  const mine = ownExpectations(stored, uid);
+  const observed = await observe({ ...deps, expectations }, lease, mine, world);
   // what the read learnt of the CloneSet's PVCs rides on the pass's next store of its expectations (a PVC create
   // records its expectation first, so a template's `true` is stored before it); a pass that stores none stores it
   // at its end
-  const claims = claimsKeeper(deps.expectations, lease, stored, world, observed);
+  const claims = claimsKeeper(expectations, lease, mine, world, observed);
   const result = await act({ ...deps, expectations: claims.store }, key, lease, world, observed, {
     recordedEvents,
     eventCorrelation,
@@ -446,9 +452,10 @@ async function act(
   const { kube, log } = deps;
   const intent = await deps.ledger.get(key);
   if (intent && !intentIsCurrent(intent, world.cloneSet)) {
-    log.info('scale-down intent recorded for an older spec: cleared, planning anew', {
+    log.info('scale-down intent recorded for an older spec or a deleted CloneSet: cleared, planning anew', {
       intentId: intent.intentId,
       generation: intent.generation,
+      ownerUid: intent.ownerUid,
     });
     await deps.ledger.clear(lease, intent.intentId);
   } else if (intent && isSatisfied(observed.pending)) {

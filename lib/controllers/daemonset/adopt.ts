@@ -12,7 +12,9 @@
  * Before its first adoption a pass reads the DaemonSet again (a quorum GET) and adopts nothing if it is gone, being
  * deleted or another object by now, as upstream's `RecheckDeletionTimestamp`: the pass read the DaemonSet before its
  * pods, and a `--cascade=orphan` delete in between leaves orphans that must not get the deleted set's reference back
- * (the garbage collector would then delete them).
+ * (the garbage collector would then delete them). The pass then plans nothing from that read (`withdrawn`): without the
+ * orphans it would see nodes without a pod and create pods for the deleted set, which the garbage collector removes
+ * before any later pass sees them.
  */
 import { isEmptySelector, selectorMatches } from '../../api/selector.js';
 import type { ControllerRevision, OwnerReference, Pod } from '../../api/types.js';
@@ -32,6 +34,12 @@ export interface Claimed {
   revisions: ControllerRevision[];
   /** Pod and revision writes made (adoptions and releases). */
   writes: number;
+  /**
+   * The read again before the first adoption found the DaemonSet gone, being deleted or another object: nothing was
+   * adopted, and the pass must not plan from this read (its orphans look like nodes without a pod). Upstream's
+   * `ClaimPods` then fails the sync.
+   */
+  withdrawn?: true;
 }
 
 /** `o` with `ref` added to its owner references. */
@@ -87,11 +95,13 @@ export async function claimOrphans(
   );
   const adopted = new Set<string>();
   const refused = new Set<string>();
+  let withdrawn = false;
   for (const a of actions) {
     if (a.type !== 'PatchPod') continue;
     const adoption = isAdoption(a);
     if (adoption && !(await mayAdopt())) {
       refused.add(a.pod.name);
+      withdrawn = true;
       continue;
     }
     writes += (await writePodPatch(kube, namespace, a)).writes;
@@ -108,11 +118,14 @@ export async function claimOrphans(
       continue;
     }
     if (controllerRef(r.metadata.ownerReferences) || !selectorMatches(selector, r.metadata.labels)) continue;
-    if (!(await mayAdopt())) continue;
+    if (!(await mayAdopt())) {
+      withdrawn = true;
+      continue;
+    }
     const taken = withOwner(r, ref);
     await kube.replace(RESOURCES.controllerrevisions, taken);
     writes++;
     revisions.push(taken);
   }
-  return { pods, revisions, writes };
+  return { pods, revisions, writes, ...(withdrawn ? { withdrawn: true as const } : {}) };
 }

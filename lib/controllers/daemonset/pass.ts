@@ -25,6 +25,7 @@ import {
   observeExpectations,
   pendingRecheckSeconds,
 } from '../../reconcile/pods/observeExpectations.js';
+import { ownedExpectationStore, ownExpectations } from '../../reconcile/pods/expectationsOwner.js';
 import { reportFailedValidation } from '../../reconcile/failedValidation.js';
 import type { ReconcileReason } from '../../requests/schema.js';
 import type { ExpectationStore, Lease } from '../../state/index.js';
@@ -149,16 +150,28 @@ export async function runPass(
     await deps.expectations.put(lease, { creates: [], deletes: [], updates: [] });
     return { gone: true, writes: 0, acted: false };
   }
-  const listed = await listOwnedOrOrphan(deps.kube, namespace, ds.metadata.uid ?? '');
-  const { pods, revisions, writes: claimWrites } = await claimOrphans(deps.kube, ds, listed);
+  const uid = ds.metadata.uid ?? '';
+  const expectations = ownedExpectationStore(deps.expectations, uid);
+  const listed = await listOwnedOrOrphan(deps.kube, namespace, uid);
+  const { pods, revisions, writes: claimWrites, withdrawn } = await claimOrphans(deps.kube, ds, listed);
+  if (withdrawn) {
+    // as upstream, whose claim then fails the sync: the next pass reads the DaemonSet as it is now
+    deps.log.info(
+      'DaemonSet gone, being deleted or replaced since it was read: nothing adopted, passing again',
+      {
+        key: objectKeyText(key),
+      },
+    );
+    return { gone: false, writes: claimWrites, acted: true };
+  }
   const observed = observeExpectations(
-    stored,
+    ownExpectations(stored, uid),
     pods,
     [],
     deps.clock(),
     (deps.expectationTimeoutSeconds ?? EXPECTATION_TIMEOUT_SECONDS) * 1000,
   );
-  if (observed.changed) await deps.expectations.put(lease, observed.pending);
+  if (observed.changed) await expectations.put(lease, observed.pending);
   if (!isSatisfied(observed.pending)) {
     return {
       gone: false,
@@ -208,7 +221,7 @@ export async function runPass(
     {
       kube: deps.kube,
       lease,
-      expectations: deps.expectations,
+      expectations,
       ds,
       pending: observed.pending,
       clock: deps.clock,

@@ -4,6 +4,7 @@
  * planning step ({@link readNodesAndPlan}), with no lease taken and nothing written — the orphans it would adopt are
  * claimed in memory only. The read side of `kruiseless plan ds/<name>` (docs/cli.md#plan).
  */
+import { ownExpectations } from '../../reconcile/pods/expectationsOwner.js';
 import type { Node } from '../../api/node.js';
 import type { ControllerRevision, Pod } from '../../api/types.js';
 import { namespaceOf, type ObjectKey } from '../../core/objectKey.js';
@@ -81,7 +82,7 @@ export async function previewDaemonSetPass(
   const listed = await listOwnedOrOrphan(deps.kube, namespace, ds.metadata.uid ?? '');
   const claimed = await claimOrphans(withoutWrites(deps.kube), ds, listed);
   const observed = observeExpectations(
-    stored,
+    ownExpectations(stored, ds.metadata.uid ?? ''),
     claimed.pods,
     [],
     deps.clock(),

@@ -6,6 +6,7 @@
  * One reconcile pass over one Advanced StatefulSet: read the set, its pods, PVCs and ControllerRevisions → observe
  * the stored expectations → plan (./plan, pure) → execute (./execute.ts) → decide when to look again.
  */
+import { ownedExpectationStore, ownExpectations } from '../../reconcile/pods/expectationsOwner.js';
 import type { PassResult as LoopPassResult } from '../../reconcile/reconcile.js';
 import type { ImagePullJob } from '../../api/imagePullJob.js';
 import { selectorMatches, selectorString } from '../../api/selector.js';
@@ -241,7 +242,11 @@ export async function readPass(
       deps.options?.preDownloadImageForInPlaceUpdate ?? false,
     ),
   ]);
-  return world ? { world, observed: observedFrom(deps, stored, world) } : undefined;
+  if (!world) return undefined;
+  return {
+    world,
+    observed: observedFrom(deps, ownExpectations(stored, world.statefulSet.metadata.uid ?? ''), world),
+  };
 }
 
 /**
@@ -352,10 +357,11 @@ export async function runPass(
     return { gone: true, writes: 0, acted: false };
   }
   const { world, observed } = read;
+  const expectations = ownedExpectationStore(deps.expectations, world.statefulSet.metadata.uid ?? '');
   const { plan, effective, waiting } = planPass(deps, world, observed);
   // what was observed is stored now, unless the plan's first write stores the expectations anyway
   if (observed.changed && (plan.errors.length > 0 || !storesExpectationsFirst(effective)))
-    await deps.expectations.put(lease, observed.pending);
+    await expectations.put(lease, observed.pending);
   if (observed.expired.length > 0)
     deps.log.warn('expectations timed out; re-planning from what the API server shows', {
       expired: observed.expired.map((op) => op.name),
@@ -383,7 +389,7 @@ export async function runPass(
     {
       kube: deps.kube,
       lease,
-      expectations: deps.expectations,
+      expectations,
       statefulSet: world.statefulSet,
       pods: world.pods,
       pvcs: world.pvcs,

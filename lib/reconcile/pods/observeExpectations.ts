@@ -100,9 +100,10 @@ export function observeExpectations(
         return !resourceVersionReached(o.rv, op.resourceVersion);
       }),
     ),
-    // the controller's retry delays and what it knows of its PVCs are not writes to observe: carried as they are
+    // the controller's retry delays, what it knows of its PVCs and whose they are are not writes to observe: carried
     ...(stored.backoffs ? { backoffs: stored.backoffs } : {}),
     ...(stored.ownsClaims !== undefined ? { ownsClaims: stored.ownsClaims } : {}),
+    ...(stored.ownerUid !== undefined ? { ownerUid: stored.ownerUid } : {}),
   };
   const all = [...pending.creates, ...pending.deletes, ...pending.updates];
   const changed =

@@ -1,7 +1,7 @@
 /**
  * Durable expectations (docs/architecture.md#expectations): item `obj#<cluster>#<group>/<Kind>#<ns>#<name>` / `expectations` with the creates,
  * deletes and in-place updates this controller issued but has not yet observed, the retry delays it keeps
- * (`backoffs`, when any), whether the object may own PVCs (`ownsClaims`, when known), plus `fence` (token of the last
+ * (`backoffs`, when any), whether the object may own PVCs (`ownsClaims`, when known), the UID of the object they were recorded for (`ownerUid`), plus `fence` (token of the last
  * writer) and `ttl` (epoch s, 1 day after the last write; GC only).
  */
 import * as z from 'zod';
@@ -23,6 +23,7 @@ const ExpectationsItem = z.object({
   updates: z.array(PendingOpItem).optional(),
   backoffs: z.array(z.object({ key: z.string(), delayMs: z.number(), at: z.number() })).optional(),
   ownsClaims: z.boolean().optional(),
+  ownerUid: z.string().optional(),
 });
 
 function copyOps(ops: readonly PendingOp[]): PendingOp[] {
@@ -44,6 +45,11 @@ function copyOwnsClaims(ownsClaims: boolean | undefined): { ownsClaims?: boolean
   return ownsClaims === undefined ? {} : { ownsClaims };
 }
 
+/** `{ ownerUid }` when known, else nothing (lib/reconcile/pods/expectationsOwner.ts). */
+function copyOwnerUid(ownerUid: string | undefined): { ownerUid?: string } {
+  return ownerUid === undefined ? {} : { ownerUid };
+}
+
 /** {@link ExpectationStore} on the state table. */
 export class DynamoExpectationStore implements ExpectationStore {
   constructor(private readonly table: StateTable) {}
@@ -59,6 +65,7 @@ export class DynamoExpectationStore implements ExpectationStore {
       updates: copyOps(e.updates ?? []),
       ...copyBackoffs(e.backoffs),
       ...copyOwnsClaims(e.ownsClaims),
+      ...copyOwnerUid(e.ownerUid),
     };
   }
 
@@ -73,6 +80,7 @@ export class DynamoExpectationStore implements ExpectationStore {
         updates: copyOps(expectations.updates),
         ...copyBackoffs(expectations.backoffs),
         ...copyOwnsClaims(expectations.ownsClaims),
+        ...copyOwnerUid(expectations.ownerUid),
       },
     );
   }

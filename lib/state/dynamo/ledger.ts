@@ -17,6 +17,7 @@ const IntentItem = z.object({
   createdAt: z.number().optional(),
   pods: z.array(z.object({ name: z.string(), uid: z.string(), reason: z.string() })).optional(),
   generation: z.number().optional(),
+  ownerUid: z.string().optional(),
   fence: z.number().optional(),
 });
 
@@ -36,6 +37,7 @@ export class DynamoScaleDownLedger implements ScaleDownLedger {
       createdAt: i.createdAt ?? 0,
       pods: (i.pods ?? []).map((p) => ({ name: p.name, uid: p.uid, reason: p.reason })),
       ...(i.generation !== undefined ? { generation: i.generation } : {}),
+      ...(i.ownerUid !== undefined ? { ownerUid: i.ownerUid } : {}),
     };
   }
 
@@ -46,6 +48,7 @@ export class DynamoScaleDownLedger implements ScaleDownLedger {
       createdAt: intent.createdAt,
       pods: intent.pods.map((p) => ({ name: p.name, uid: p.uid, reason: p.reason })),
       ...(intent.generation !== undefined ? { generation: intent.generation } : {}),
+      ...(intent.ownerUid !== undefined ? { ownerUid: intent.ownerUid } : {}),
     });
   }
 
@@ -56,7 +59,7 @@ export class DynamoScaleDownLedger implements ScaleDownLedger {
       op,
       pk,
       SK.scaledown,
-      'REMOVE #intentId, #createdAt, #pods, #generation SET #fence = :token, #ttl = :ttl',
+      'REMOVE #intentId, #createdAt, #pods, #generation, #ownerUid SET #fence = :token, #ttl = :ttl',
       {
         condition: `#intentId = :id AND (${FENCE_CONDITION})`,
         names: {
@@ -64,6 +67,7 @@ export class DynamoScaleDownLedger implements ScaleDownLedger {
           '#createdAt': 'createdAt',
           '#pods': 'pods',
           '#generation': 'generation',
+          '#ownerUid': 'ownerUid',
           '#fence': 'fence',
           '#ttl': 'ttl',
         },

@@ -74,6 +74,21 @@ describe(`ExpectationStore on ${testDynamoBackend()} (docs/architecture.md#expec
     expect('ownsClaims' in (await f.stores.expectations.get(KEY))).toBe(false);
   });
 
+  test('the UID of the object they were recorded for is stored with the expectations, and absent when not given', async () => {
+    const f = await fx.fresh(() => WALL);
+    const l = await lease(f, 'inv-a', T0);
+    await f.stores.expectations.put(l, { ...EXPECTATIONS, ownerUid: 'uid-1' });
+    await expect(f.stores.expectations.get(KEY)).resolves.toEqual({ ...EXPECTATIONS, ownerUid: 'uid-1' });
+    expect(await f.item(PK, 'expectations')).toEqual({
+      ...EXPECTATIONS,
+      ownerUid: 'uid-1',
+      fence: 1,
+      ttl: ttlOf(WALL),
+    });
+    await f.stores.expectations.put(l, EXPECTATIONS);
+    expect('ownerUid' in (await f.stores.expectations.get(KEY))).toBe(false);
+  });
+
   test('put replaces the whole item', async () => {
     const f = await fx.fresh(() => WALL);
     const l = await lease(f, 'inv-a', T0);
@@ -153,6 +168,17 @@ describe(`ScaleDownLedger on ${testDynamoBackend()} (docs/architecture.md#ledger
     await f.stores.ledger.record(l, INTENT);
     await expect(f.stores.ledger.get(KEY)).resolves.toEqual(INTENT);
     expect(await f.item(PK, 'scaledown')).toEqual({ ...INTENT, fence: 1, ttl: ttlOf(WALL) });
+  });
+
+  test('the generation and the UID the pods were chosen for are recorded with the intent and cleared with it', async () => {
+    const f = await fx.fresh(() => WALL);
+    const l = await lease(f, 'inv-a', T0);
+    const owned = { ...INTENT, generation: 4, ownerUid: 'cs-uid' };
+    await f.stores.ledger.record(l, owned);
+    await expect(f.stores.ledger.get(KEY)).resolves.toEqual(owned);
+    expect(await f.item(PK, 'scaledown')).toEqual({ ...owned, fence: 1, ttl: ttlOf(WALL) });
+    await f.stores.ledger.clear(l, 'intent-1');
+    expect(await f.item(PK, 'scaledown')).toEqual({ fence: 1, ttl: ttlOf(WALL) });
   });
 
   test('clear with another intentId leaves the recorded intent in place', async () => {

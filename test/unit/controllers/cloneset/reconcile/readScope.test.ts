@@ -155,6 +155,7 @@ describe('the reads of one pass', () => {
       deletes: [],
       updates: [],
       ownsClaims: false,
+      ownerUid: 'cs-uid',
     });
   });
 

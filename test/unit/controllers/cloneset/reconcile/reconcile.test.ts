@@ -606,7 +606,11 @@ describe('reconcileCloneSet: the lease', () => {
       'requeue 2s',
       'lease.release',
     ]);
-    expect(await h.stores.expectations.get(KEY)).toEqual({ ...pending, ownsClaims: false });
+    expect(await h.stores.expectations.get(KEY)).toEqual({
+      ...pending,
+      ownsClaims: false,
+      ownerUid: 'cs-uid',
+    });
   });
 
   test('a kill between the requeue and the release (review finding 17): the timer is already scheduled when the release dies', async () => {

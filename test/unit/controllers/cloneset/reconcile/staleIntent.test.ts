@@ -11,6 +11,10 @@
  *   expectation stored first) was deleted a second time: the ledger was finished before the expectations gate,
  *   where OpenKruise's `doReconcile` makes no scale write while `SatisfiedExpectations` is false (invariant 8 of
  *   the randomized fault test, docs/reliability.md#mutants).
+ *
+ * And, found by an integration test's flake: a CloneSet created again under the name of a deleted one inherited
+ * its predecessor's pending creates and scale-down intent (the state items are keyed by name); they are now recorded
+ * with the owner's UID (lib/reconcile/pods/expectationsOwner.ts).
  */
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import { internalError } from './support/recordingKube.js';
@@ -169,5 +173,87 @@ describe('finishing a recorded scale-down', () => {
     expect(h.journal.filter((l) => /^(delete|create) pod/.test(l))).toEqual([]);
     expect([...h.kube.pods.keys()]).toEqual([B]);
     expect(await h.stores.ledger.get(KEY)).toBeUndefined();
+  });
+});
+
+describe('a CloneSet created again under the name of a deleted one', () => {
+  /**
+   * `h`'s CloneSet replaced by one of the same name and a new UID (`cs-uid-2`), `replicas` given; the pods left are
+   * its own (as after adopting the orphans of a `--cascade=orphan` delete).
+   */
+  function createdAgain(h: ReturnType<typeof harness>, replicas: number) {
+    for (const p of h.kube.pods.values())
+      for (const ref of p.metadata.ownerReferences ?? []) ref.uid = 'cs-uid-2';
+    h.kube.cloneSets.delete(REQUEST.name);
+    const cs = seedCloneSet();
+    cs.spec.replicas = replicas;
+    const stored = h.kube.apply(cs);
+    stored.metadata.uid = 'cs-uid-2';
+    return stored;
+  }
+
+  test('does not wait for the creates its predecessor recorded and never made', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    await reconcileCloneSet(h.deps(), REQUEST);
+    h.kube.kubelet();
+    h.clock.now += 30_000;
+    // the first CloneSet recorded a create of C and was deleted (its pods with it) before making it
+    const dead = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
+    if (!dead.acquired) throw new Error('lease');
+    await h.stores.expectations.put(dead.lease, {
+      creates: [{ name: C, at: h.clock.now }],
+      deletes: [],
+      updates: [],
+      ownerUid: 'cs-uid',
+    });
+    h.kube.pods.clear();
+    createdAgain(h, 2);
+    h.clock.now += 2_000;
+    h.journal.length = 0;
+
+    await reconcileCloneSet(h.deps({ holder: 'inv-2', maxPasses: 1 }), REQUEST);
+    // before: `requeue 2s` and no write until C's expectation timed out (5 min)
+    expect(h.journal.filter((l) => /^(create pod|requeue)/.test(l))).toEqual([
+      'create pod cs-no-pvc-sample-ccccc',
+      'create pod cs-no-pvc-sample-ddddd',
+      'requeue 1s',
+    ]);
+    expect(await h.stores.expectations.get(KEY)).toMatchObject({ ownerUid: 'cs-uid-2' });
+  });
+
+  test('does not finish the scale-down its predecessor recorded for the same generation', async () => {
+    const h = harness();
+    h.kube.apply(seedCloneSet());
+    await reconcileCloneSet(h.deps(), REQUEST);
+    h.kube.kubelet();
+    h.clock.now += 30_000;
+    // the first CloneSet chose A at generation 1 and died before deleting it; it is deleted with --cascade=orphan
+    // and created again at 1 replica: it adopts A and B and chooses for itself
+    const dead = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
+    if (!dead.acquired) throw new Error('lease');
+    await h.stores.ledger.record(dead.lease, {
+      intentId: 'i-1',
+      createdAt: h.clock.now,
+      generation: 1,
+      ownerUid: 'cs-uid',
+      pods: [{ name: B, uid: h.kube.pods.get(B)!.metadata.uid!, reason: 'ScaleDown' }],
+    });
+    createdAgain(h, 1);
+    h.clock.now += 2_000;
+    h.journal.length = 0;
+
+    await reconcileCloneSet(h.deps({ holder: 'inv-2', maxPasses: 3 }), REQUEST);
+    // before: the predecessor's B deleted (its intent finished); now cleared, and the CloneSet's own choice is A
+    expect(h.journal.filter((l) => /^(ledger|delete pod)/.test(l))).toEqual([
+      'ledger.get',
+      'ledger.clear',
+      `ledger.record [${A}]`,
+      `delete pod ${A}`,
+      'ledger.clear',
+      'ledger.get',
+      'ledger.get',
+    ]);
+    expect([...h.kube.pods.keys()]).toEqual([B]);
   });
 });
