@@ -197,9 +197,13 @@ function agentFor(kc: KubeConfig, opts: https.RequestOptions, plain: boolean): h
  * its own request — client-node's `Watch` (./watch.ts), which otherwise makes a new agent, so a new TCP connection
  * and TLS handshake (and a TLS context parsed from the CA and key), for every watch. Through the pool a watch the
  * server ended leaves its connection for the next one (a stream's reopen, or any request), and TLS sessions are
- * resumed. `undefined` when the KubeConfig's own proxy agent must be used and it made none.
+ * resumed. `undefined` when the KubeConfig's own proxy agent must be used and it made none. The KubeConfig's TLS
+ * options are read only while the pool does not exist yet (or for a proxy).
  */
 export async function connectionPool(kc: KubeConfig): Promise<http.Agent | undefined> {
+  // the TLS options only shape a new pool; a proxy's agent comes with them each time
+  const pooled = kc.getCurrentCluster()?.proxyUrl ? undefined : agents.get(kc);
+  if (pooled) return pooled;
   const opts: https.RequestOptions = {};
   await kc.applyToHTTPSOptions(opts);
   const server = kc.getCurrentCluster()?.server ?? '';

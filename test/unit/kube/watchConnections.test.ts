@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
-import { closeConnections, requestJson } from '../../../lib/kube/request.js';
+import { closeConnections, connectionPool, requestJson } from '../../../lib/kube/request.js';
 import { watchOnce } from '../../../lib/kube/watch.js';
 import { answer, fakeApiServer, POD_LIST, type FakeApiServer } from './support/fakeApiServer.js';
 
@@ -50,5 +50,24 @@ describe('watchOnce and the connection pool', () => {
       '/api/v1/pods',
     ]);
     expect(srv.connections).toBe(1);
+  });
+
+  it('reads the TLS options once, for the pool it makes; later watches get the same pool without them', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromClusterAndUser(
+      { name: 'fake', server: 'https://127.0.0.1:1', skipTLSVerify: true },
+      { name: 'u', token: 't' },
+    );
+    configs.push(kc);
+    let reads = 0;
+    const apply = kc.applyToHTTPSOptions.bind(kc);
+    kc.applyToHTTPSOptions = async (opts) => {
+      reads++;
+      return apply(opts);
+    };
+    const pools = [await connectionPool(kc), await connectionPool(kc), await connectionPool(kc)];
+    expect(pools[0]).toBeDefined();
+    expect(new Set(pools).size).toBe(1);
+    expect(reads).toBe(1); // 3 before
   });
 });
