@@ -71,6 +71,12 @@ export async function runPass(
   if (ws.metadata.deletionTimestamp || !ws.spec?.targetRef || !workloadSpreadEnabled(deps.options ?? {}))
     return { gone: false, writes: 0, acted: false };
   const targets = await readTargets(deps.kube, ws);
+  if (targets.replicasPathError !== undefined) {
+    // as upstream's sync, which returns the error before any write: retried with backoff
+    const error = `targetFilter.replicasPathList of ${objectKeyText(key)}: ${targets.replicasPathError}`;
+    deps.log.warn('WorkloadSpread target replicas not readable', { key: objectKeyText(key), error });
+    return { gone: false, writes: 0, acted: false, error };
+  }
   const events = (object: WorkloadSpread) => ({
     kube: deps.kube,
     resource: WORKLOADSPREAD_RESOURCE,

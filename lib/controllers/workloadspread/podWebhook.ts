@@ -35,7 +35,7 @@ import {
   type LedgerOperation,
 } from './plan/index.js';
 import { workloadSpreadEnabled, type WorkloadSpreadSettings } from './settings.js';
-import { getSpreadWorkload } from './targets.js';
+import { filteredReplicas, getSpreadWorkload } from './targets.js';
 
 /** The waits between attempts after a conflict, ms (client-go's `retry.DefaultBackoff` without its jitter). */
 export const LEDGER_RETRY_MS = [10, 50, 250, 1250] as const;
@@ -52,6 +52,17 @@ const OWNER_GROUPS: Readonly<Record<string, readonly string[]>> = {
 const isWorkloadOwner = (ref: { apiVersion?: string; kind?: string }) =>
   OWNER_GROUPS[ref.kind ?? '']?.includes(groupOf(ref.apiVersion)) ?? false;
 
+/**
+ * A target's replicas could not be read at the WorkloadSpread's `targetFilter.replicasPathList`; the message is
+ * upstream's (./plan/replicasPath.ts), which its pod webhook answers with HTTP 500.
+ */
+export class WorkloadSpreadReplicasError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkloadSpreadReplicasError';
+  }
+}
+
 /** What the step reads and writes. */
 export interface WorkloadSpreadWebhookDeps {
   /** The WorkloadSpreads of `namespace`; none when the resource is not served. */
@@ -63,7 +74,11 @@ export interface WorkloadSpreadWebhookDeps {
     namespace: string,
     ref: OwnerReference,
   ): Promise<{ metadata: { ownerReferences?: OwnerReference[] } } | undefined>;
-  /** The target's `spec.replicas` (1 when absent; 0 when it does not exist), for percentages. */
+  /**
+   * The target's `spec.replicas` (1 when absent; 0 when it does not exist), or the sum at the WorkloadSpread's
+   * `targetFilter.replicasPathList`, for percentages.
+   * @throws WorkloadSpreadReplicasError when a path cannot be read (upstream then refuses the pod with HTTP 500)
+   */
   targetReplicas(ws: WorkloadSpread): Promise<number>;
   /**
    * Replace the status (its resourceVersion the precondition).
@@ -102,7 +117,10 @@ export function kubeWorkloadSpreadWebhookDeps(
       const ref = ws.spec.targetRef;
       if (!ref) return 0;
       const found = await getSpreadWorkload(kube, ws.metadata.namespace ?? '', ref);
-      return found ? (found.object.spec?.replicas ?? 1) : 0;
+      if (!found) return 0;
+      const counted = filteredReplicas(ws, found.object, found.object.spec?.replicas ?? 1);
+      if ('error' in counted) throw new WorkloadSpreadReplicasError(counted.error);
+      return counted.replicas;
     },
     updateStatus: (ws, status) =>
       kube.replace(WORKLOADSPREAD_RESOURCE, { ...ws, status }, { subresource: 'status' }),
@@ -162,10 +180,11 @@ async function matchingWorkloadSpread(
       if (isNotFound(e)) throw e;
       continue;
     }
-    const filter = ws.spec.targetFilter?.selector;
+    // upstream's `IsPodSelected`: no filter selects every pod, a filter without a selector none (labels.Nothing)
+    const filter = ws.spec.targetFilter;
     let selected: boolean;
     try {
-      selected = !filter || selectorMatches(filter, pod.metadata.labels);
+      selected = !filter || (!!filter.selector && selectorMatches(filter.selector, pod.metadata.labels));
     } catch {
       continue;
     }

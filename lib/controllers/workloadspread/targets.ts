@@ -7,7 +7,8 @@
  * The target workload of a WorkloadSpread and its pods: a CloneSet's, StatefulSet's or Advanced StatefulSet's pods
  * are those its controller reference names (matching its selector); a Deployment's those of the ReplicaSets it
  * controls; a ReplicaSet's its own. A target being deleted has no pods and 0 replicas. The pods the `targetFilter`
- * selector leaves out are not counted. Kruiseless gaps: `targetFilter.replicasPathList` and the other targets
+ * selector leaves out are not counted, and with `targetFilter.replicasPathList` the replicas are the sum at those
+ * paths of the target (./plan/replicasPath.ts), as upstream's `filterWorkload`. Kruiseless gaps: the other targets
  * upstream follows (Jobs, custom workloads).
  */
 import { selectorMatches, selectorString } from '../../api/selector.js';
@@ -26,6 +27,7 @@ import {
 } from './api/resource.js';
 import type { WorkloadSpread } from './api/types.js';
 import { placedBy } from './plan/index.js';
+import { replicasAtPaths, type ReplicasAtPaths } from './plan/replicasPath.js';
 
 /** The reads the resolution makes. */
 export type TargetReads = Pick<KubeClient, 'get' | 'list'>;
@@ -34,7 +36,10 @@ export type TargetReads = Pick<KubeClient, 'get' | 'list'>;
 export interface SpreadTargets {
   /** The target's pods (terminating and finished ones included), minus those `targetFilter` leaves out. */
   pods: Pod[];
-  /** The target's `spec.replicas` (1 when absent); 0 when the target does not exist. */
+  /**
+   * The target's `spec.replicas` (1 when absent), or the sum at `targetFilter.replicasPathList`; 0 when the target
+   * does not exist.
+   */
   replicas: number;
   /** The version the target creates pods of now (`versionIgnored` but for a Deployment or ReplicaSet). */
   latestVersion: string;
@@ -42,6 +47,24 @@ export interface SpreadTargets {
   nodes?: Map<string, Node>;
   /** The target's Kind, undefined when it is not one this cut follows or does not exist. */
   kind?: SpreadWorkloadKind;
+  /**
+   * Why the replicas could not be read at `targetFilter.replicasPathList` (./plan/replicasPath.ts, upstream's
+   * words): the pass then writes nothing, as upstream's sync fails.
+   */
+  replicasPathError?: string;
+}
+
+/**
+ * The replicas of `workload` for `ws`: the sum at its `targetFilter.replicasPathList` when that is set, else
+ * `replicas` (upstream's `filterWorkload` and `getWorkloadReplicas`).
+ */
+export function filteredReplicas(
+  ws: WorkloadSpread,
+  workload: SpreadWorkload,
+  replicas: number,
+): ReplicasAtPaths {
+  const paths = ws.spec.targetFilter?.replicasPathList ?? [];
+  return paths.length > 0 ? replicasAtPaths(workload, paths) : { replicas };
 }
 
 /**
@@ -112,7 +135,13 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
   const found = await getSpreadWorkload(kube, namespace, ref);
   if (!found) return none;
   const { kind, object } = found;
-  if (object.metadata.deletionTimestamp) return { ...none, kind };
+  const counted = filteredReplicas(
+    ws,
+    object,
+    object.metadata.deletionTimestamp ? 0 : (object.spec?.replicas ?? 1),
+  );
+  if ('error' in counted) return { ...none, kind, replicasPathError: counted.error };
+  if (object.metadata.deletionTimestamp) return { ...none, replicas: counted.replicas, kind };
   const replicas = object.spec?.replicas ?? 1;
   let pods: Pod[];
   let latestVersion = VERSION_IGNORED;
@@ -145,5 +174,5 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
   const filter = ws.spec.targetFilter?.selector;
   if (filter) pods = pods.filter((p) => selectorMatches(filter, p.metadata.labels));
   const nodes = await nodesOfUnplaced(kube, ws, pods);
-  return { pods, replicas, latestVersion, kind, nodes };
+  return { pods, replicas: counted.replicas, latestVersion, kind, nodes };
 }

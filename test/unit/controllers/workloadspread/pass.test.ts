@@ -69,6 +69,67 @@ describe('runPass', () => {
     ]);
   });
 
+  describe('targetFilter.replicasPathList (upstream filterWorkload)', () => {
+    /** A pass over CloneSet `web` (2 replicas, revisionHistoryLimit 10) with subset zone-a at 50 %, both pods in it. */
+    async function passWith(paths: string[]) {
+      const calls: string[] = [];
+      const ws = workloadSpread();
+      ws.spec.subsets[0].maxReplicas = '50%';
+      ws.spec.targetFilter = { replicasPathList: paths };
+      const objects: Record<string, unknown> = {
+        'apps.kruise.io/workloadspreads/ws-a': ws,
+        'apps.kruise.io/clonesets/web': {
+          metadata: { name: 'web', namespace: 'ns', uid: 'cs-uid' },
+          spec: { replicas: 2, revisionHistoryLimit: 10, selector: { matchLabels: { app: 'web' } } },
+        },
+      };
+      const write = (what: string) => (r: Resource, o: unknown) => {
+        calls.push(`${what} ${r.plural} ${JSON.stringify((o as { status?: unknown }).status ?? null)}`);
+        return Promise.resolve(o);
+      };
+      const kube = {
+        get: (r: Resource, ref: { name: string }) =>
+          Promise.resolve(objects[`${r.group}/${r.plural}/${ref.name}`]),
+        list: () =>
+          Promise.resolve({ items: [pod('p1', 'zone-a'), pod('p2', 'zone-a')], resourceVersion: '1' }),
+        patch: write('patch'),
+        replace: write('replace'),
+      } as unknown as KubeClient;
+      const result = await runPass(
+        { kube, log: silentLogger, clock: () => Date.parse('2026-12-04T07:30:00Z') },
+        { cluster: 'c', kind: 'apps.kruise.io/WorkloadSpread', namespace: 'ns', name: 'ws-a' },
+        {} as Lease,
+        new Set(),
+      );
+      return { result, calls };
+    }
+
+    it('the percentages count the replicas at the paths, not spec.replicas', async () => {
+      const { result, calls } = await passWith(['spec.revisionHistoryLimit']);
+      expect(result.error).toBeUndefined();
+      // 50 % of 10 is 5, 2 of them there (before: 50 % of spec.replicas 2 is 1, already exceeded: 0 missing)
+      const statuses = [
+        { name: 'zone-a', replicas: 2, missingReplicas: 3 },
+        { name: 'zone-b', replicas: 0, missingReplicas: -1 },
+      ];
+      expect(calls.filter((c) => c.startsWith('replace'))).toEqual([
+        `replace workloadspreads ${JSON.stringify({ observedGeneration: 1, subsetStatuses: statuses, versionedSubsetStatuses: { versionIgnored: statuses } })}`,
+      ]);
+    });
+
+    it('a path the target does not have: no write, the pass fails in upstream’s words (backoff)', async () => {
+      const { result, calls } = await passWith(['spec.replicas', 'spec.template.spec.replicas']);
+      expect(calls).toEqual([]);
+      expect(result).toEqual({
+        gone: false,
+        writes: 0,
+        acted: false,
+        error:
+          'targetFilter.replicasPathList of c/apps.kruise.io/WorkloadSpread/ns/ws-a: path "template" not exists',
+      });
+    });
+  });
+
   describe('the Adaptive strategy', () => {
     const NOW = Date.parse('2026-12-04T07:30:00Z');
     const pending = (name: string, createdAt: string): Pod => {

@@ -11,9 +11,13 @@ import type {
   WorkloadSpreadStatus,
 } from '../../../../lib/controllers/workloadspread/api/types.js';
 import {
+  kubeWorkloadSpreadWebhookDeps,
+  WorkloadSpreadReplicasError,
   workloadSpreadPodStep,
   type WorkloadSpreadWebhookDeps,
 } from '../../../../lib/controllers/workloadspread/podWebhook.js';
+import type { Resource } from '../../../../lib/kube/resource.js';
+import type { KubeClient } from '../../../../lib/kube/types.js';
 import { KubeApiError } from '../../../../lib/kube/errors.js';
 import { pod, workloadSpread } from './fixtures.js';
 import { reviewBody } from '../../support/admissionReview.js';
@@ -124,6 +128,64 @@ describe('workloadSpreadPodStep', () => {
     expect(await workloadSpreadPodStep(d)(pod('web-abcde'), context)).toEqual({
       refuse: { code: 500, message: 'the object has been modified' },
     });
+  });
+});
+
+describe('the target replicas of a percent subset with targetFilter.replicasPathList (upstream getWorkloadReplicas)', () => {
+  const kube = {
+    get: (r: Resource, ref: { name: string }) =>
+      Promise.resolve(
+        `${r.plural}/${ref.name}` === 'clonesets/web'
+          ? {
+              metadata: { name: 'web', namespace: 'ns', uid: 'cs-uid' },
+              spec: { replicas: 2, revisionHistoryLimit: 10 },
+            }
+          : undefined,
+      ),
+  } as unknown as KubeClient;
+  const percent = (paths: string[]) => {
+    const ws = workloadSpread();
+    ws.spec.subsets[0].maxReplicas = '50%';
+    ws.spec.targetFilter = { selector: { matchLabels: { app: 'web' } }, replicasPathList: paths };
+    return ws;
+  };
+
+  it('the sum at the paths; spec.replicas without them', async () => {
+    const read = kubeWorkloadSpreadWebhookDeps(kube);
+    await expect(read.targetReplicas(percent(['spec.revisionHistoryLimit', 'spec.replicas']))).resolves.toBe(
+      12,
+    );
+    await expect(read.targetReplicas(percent([]))).resolves.toBe(2);
+  });
+
+  it('a path the target lacks refuses the pod with 500 in upstream’s words, and writes no record', async () => {
+    const ws = percent(['spec.nope']);
+    await expect(kubeWorkloadSpreadWebhookDeps(kube).targetReplicas(ws)).rejects.toEqual(
+      new WorkloadSpreadReplicasError('path "nope" not exists'),
+    );
+    const writes: WorkloadSpreadStatus[] = [];
+    const d = { ...deps([ws], writes), targetReplicas: kubeWorkloadSpreadWebhookDeps(kube).targetReplicas };
+    expect(await workloadSpreadPodStep(d)(pod('web-abcde'), context)).toEqual({
+      refuse: { code: 500, message: 'path "nope" not exists' },
+    });
+    expect(writes).toEqual([]);
+  });
+});
+
+describe('targetFilter (upstream IsPodSelected)', () => {
+  it('a filter with a selector takes the pods it matches; one without a selector takes none (labels.Nothing)', async () => {
+    const step = (targetFilter: WorkloadSpread['spec']['targetFilter']) => {
+      const ws = workloadSpread();
+      ws.spec.targetFilter = targetFilter;
+      return workloadSpreadPodStep(deps([ws], []))(pod('web-abcde'), context);
+    };
+    expect(placed(await step({ selector: { matchLabels: { app: 'web' } } }))).toBe(
+      '{"name":"ws-a","subset":"zone-a"}',
+    );
+    expect(placed(await step({ selector: { matchLabels: { app: 'other' } } }))).toBeUndefined();
+    // before: a filter of replicas paths only took every pod
+    expect(placed(await step({ replicasPathList: ['spec.replicas'] }))).toBeUndefined();
+    expect(placed(await step(undefined))).toBe('{"name":"ws-a","subset":"zone-a"}');
   });
 });
 
