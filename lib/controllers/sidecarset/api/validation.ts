@@ -38,7 +38,7 @@ import {
   containerUpdateErrors,
   effectiveNamespaceSelector,
 } from './validationConflict.js';
-import { podSpecErrors } from './validationPodSpec.js';
+import { podSpecErrors } from '../../../api/podSpecValidation.js';
 
 export type { FieldError } from '../../../api/errors.js';
 
@@ -322,7 +322,7 @@ function resourcesPolicyErrors(c: SidecarContainer, path: string): FieldError[] 
 /**
  * Upstream `validateContainersForSidecarSet` (path root `""`, as upstream passes it): init containers' resources
  * policy (native sidecars only), containers' inject policy, share-volume policy, transferEnv and resources policy, then
- * Kubernetes' pod validation of them all (./validationPodSpec.ts).
+ * Kubernetes' pod validation of them all (lib/api/podSpecValidation.ts).
  */
 function containersErrors(ss: SidecarSet): FieldError[] {
   const spec = ss.spec;
@@ -355,7 +355,7 @@ function containersErrors(ss: SidecarSet): FieldError[] {
     out.push(...transferEnvErrors(c.transferEnv, `[${i}].transferEnv`));
     out.push(...resourcesPolicyErrors(c, `[${i}].resourcesPolicy`));
   });
-  out.push(...podSpecErrors(spec.volumes ?? [], spec.containers ?? [], spec.initContainers ?? []));
+  out.push(...podSpecErrors(spec, { placeholder: true }));
   return out;
 }
 

@@ -5,24 +5,58 @@
  * (`admission.Errored(http.StatusBadRequest, …)`); with gate `WorkloadSpread` off every write is refused with 403. A
  * write through v1alpha1 reaches it converted to v1beta1 by Kruiseless's `/convert` (the configuration's
  * `matchPolicy: Equivalent`), as upstream converts it first. The other WorkloadSpreads of the namespace (the conflict
- * rule) come from {@link WorkloadSpreadValidationReads}; without them that rule is skipped.
+ * rule) and the target's pod template (the subset patch check) come from {@link WorkloadSpreadValidationReads};
+ * without them those rules are skipped.
  */
 import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import { isNotFound, listAll, type KubeClient } from '../../../kube/index.js';
 import { workloadSpreadEnabled, type WorkloadSpreadSettings } from '../settings.js';
 import { WORKLOADSPREAD_RESOURCE } from './resource.js';
-import type { WorkloadSpread } from './types.js';
-import { validateWorkloadSpread } from './validation.js';
+import type { JsonObject } from '../../../api/types.js';
+import type { Resource } from '../../../kube/resource.js';
+import type { WorkloadSpread, WorkloadSpreadTargetReference } from './types.js';
+import { validateWorkloadSpread, type WorkloadSpreadTargetTemplate } from './validation.js';
 
 /** What the WorkloadSpread validator reads from the cluster, as upstream's handler reads it. */
 export interface WorkloadSpreadValidationReads {
   /** The WorkloadSpreads of `namespace`. @throws KubeApiError */
   workloadSpreads(namespace: string): Promise<WorkloadSpread[]>;
+  /**
+   * The pod template of the target `ref` names in `namespace`, for the subset patch check; undefined when it cannot
+   * be read (upstream skips the check on any error of its GET). Never throws.
+   */
+  targetTemplate?(
+    namespace: string,
+    ref: WorkloadSpreadTargetReference,
+  ): Promise<WorkloadSpreadTargetTemplate | undefined>;
 }
+
+/** A workload as read for its template. */
+interface TemplatedWorkload {
+  metadata: { name?: string };
+  spec?: { template?: JsonObject; volumeClaimTemplates?: { metadata?: { name?: string } }[] };
+}
+
+const templated = (group: string, version: string, plural: string, kind: string) =>
+  ({ group, version, plural, namespaced: true, kind }) as Resource<TemplatedWorkload>;
+
+/**
+ * The object upstream's webhook GETs for each target Kind (by Kind alone: a `StatefulSet` of any group is read as the
+ * `apps/v1` StatefulSet of that name, as upstream's `&appsv1.StatefulSet{}`), and whether it brings claim templates.
+ * Not a Job's: Job targets are not followed yet, and the admission role reads no Jobs (lib/controllers/workloadspread
+ * /access.ts).
+ */
+const TEMPLATE_SOURCES: Readonly<Record<string, { resource: Resource<TemplatedWorkload>; claims: boolean }>> =
+  {
+    CloneSet: { resource: templated('apps.kruise.io', 'v1alpha1', 'clonesets', 'CloneSet'), claims: true },
+    Deployment: { resource: templated('apps', 'v1', 'deployments', 'Deployment'), claims: false },
+    ReplicaSet: { resource: templated('apps', 'v1', 'replicasets', 'ReplicaSet'), claims: false },
+    StatefulSet: { resource: templated('apps', 'v1', 'statefulsets', 'StatefulSet'), claims: true },
+  };
 
 /** {@link WorkloadSpreadValidationReads} over a cluster client; a missing CRD reads as none. */
 export function kubeWorkloadSpreadValidationReads(
-  kube: Pick<KubeClient, 'list'>,
+  kube: Pick<KubeClient, 'list' | 'get'>,
 ): WorkloadSpreadValidationReads {
   return {
     workloadSpreads: (namespace) =>
@@ -33,6 +67,22 @@ export function kubeWorkloadSpreadValidationReads(
           throw e;
         },
       ),
+    async targetTemplate(namespace, ref) {
+      const source = TEMPLATE_SOURCES[ref.kind ?? ''];
+      if (!source || !ref.name) return undefined;
+      try {
+        const found = await kube.get(source.resource, { namespace, name: ref.name });
+        if (!found) return undefined;
+        return {
+          template: found.spec?.template ?? {},
+          ...(source.claims && found.spec?.volumeClaimTemplates
+            ? { volumeClaimTemplates: found.spec.volumeClaimTemplates }
+            : {}),
+        };
+      } catch {
+        return undefined;
+      }
+    },
   };
 }
 
@@ -55,11 +105,16 @@ export function workloadSpreadValidator(
       };
       const ws = read(object);
       const old = operation === 'UPDATE' && oldObject ? read(oldObject) : undefined;
-      const others = options.reads
-        ? await options.reads.workloadSpreads(ws.metadata.namespace ?? '')
-        : undefined;
+      const namespace = ws.metadata.namespace ?? '';
+      const others = options.reads ? await options.reads.workloadSpreads(namespace) : undefined;
+      const ref = ws.spec.targetRef;
+      const target = ref ? await options.reads?.targetTemplate?.(namespace, ref) : undefined;
       return verdictOf(
-        validateWorkloadSpread(ws, { ...(old ? { old } : {}), ...(others ? { others } : {}) }),
+        validateWorkloadSpread(ws, {
+          ...(old ? { old } : {}),
+          ...(others ? { others } : {}),
+          ...(target ? { target } : {}),
+        }),
         400,
       );
     },

@@ -5,8 +5,9 @@
  *
  * The rules of the WorkloadSpread validating webhook (`vworkloadspread.kb.io`), pure: the caller passes the stored
  * object on an update and the other WorkloadSpreads of the namespace when it can read them. Messages are Kubernetes'
- * `field.Error` forms. Kruiseless gaps: a subset `patch` is not checked against the target's pod template (upstream
- * validates the patched pod spec when the target exists), no custom-workload
+ * `field.Error` forms. A subset's `patch` is merged into the target's pod template when the caller read it (upstream
+ * reads the target and skips the check when it cannot) and the result checked by the part of Kubernetes' pod
+ * validation lib/api/podSpecValidation.ts has. Kruiseless gaps: the rest of that validation, no custom-workload
  * whitelist is read (every other Kind is refused, as with an empty whitelist), and object-metadata update rules are
  * left to the API server.
  */
@@ -19,8 +20,20 @@ import {
   required,
 } from '../../../api/fieldValidation.js';
 import type { NodeSelectorTerm } from '../../../api/node.js';
+import { goJson } from '../../../api/goJson.js';
+import { defaultPodTemplate } from '../../../api/podTemplateDefaults.js';
+import { podSpecErrors } from '../../../api/podSpecValidation.js';
 import { tolerationErrors } from '../../../api/tolerationValidation.js';
-import type { IntOrString, LabelSelector } from '../../../api/types.js';
+import type {
+  Container,
+  IntOrString,
+  JsonObject,
+  JsonValue,
+  LabelSelector,
+  PodTemplateSpec,
+  Volume,
+} from '../../../api/types.js';
+import { strategicMergePod } from '../plan/strategicMerge.js';
 import type { WorkloadSpread, WorkloadSpreadSubset, WorkloadSpreadTargetReference } from './types.js';
 
 /** Go's `%#v` of a `v1beta1.TargetReference`. */
@@ -137,7 +150,86 @@ function valueOf100(v: IntOrString): number | undefined {
   return Number(body);
 }
 
-function subsetErrors(ws: WorkloadSpread, subsets: readonly WorkloadSpreadSubset[]): FieldError[] {
+/**
+ * The target's pod template as upstream's webhook reads it for the patch check: the template, with a volume for each
+ * of the target's `volumeClaimTemplates` appended (its `withVolumeClaimTemplates`).
+ */
+export interface WorkloadSpreadTargetTemplate {
+  template: JsonObject;
+  volumeClaimTemplates?: readonly { metadata?: { name?: string } }[];
+}
+
+/** The Go type name of a JSON value, as `json: cannot unmarshal <type> into …` words it. */
+function goJsonType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  return typeof v === 'object' ? 'object' : typeof v;
+}
+
+/**
+ * Upstream's patch check of one subset: the patch merged into the target's template (strategic merge, as for a pod),
+ * read back as a pod, and its spec validated under `path` (lib/api/podSpecValidation.ts). A merged spec whose lists
+ * are not lists is upstream's unmarshal error.
+ */
+function patchErrors(patch: JsonObject, target: WorkloadSpreadTargetTemplate, path: string): FieldError[] {
+  const template = target.template;
+  const spec = (template.spec ?? {}) as JsonObject;
+  const claims = (target.volumeClaimTemplates ?? []).map((c) => ({
+    name: c.metadata?.name ?? '',
+    persistentVolumeClaim: { claimName: c.metadata?.name ?? '' },
+  }));
+  const withClaims: JsonObject = {
+    ...template,
+    spec: { ...spec, volumes: [...((spec.volumes as JsonValue[] | undefined) ?? []), ...claims] },
+  };
+  const merged = strategicMergePod(withClaims, patch);
+  const mergedSpec = merged.spec;
+  const raw = JSON.stringify(goJson(patch));
+  if (
+    mergedSpec !== undefined &&
+    (mergedSpec === null || typeof mergedSpec !== 'object' || Array.isArray(mergedSpec))
+  )
+    return [
+      invalidPrinted(
+        path,
+        raw,
+        `failed to unmarshal: json: cannot unmarshal ${goJsonType(mergedSpec)} into Go struct field Pod.spec of type v1.PodSpec`,
+      ),
+    ];
+  // `convertor.ConvertPod` defaults the pod spec first (OpenKruise's `SetDefaultPodSpec`): a container the patch adds
+  // without a pull or termination-message policy gets them
+  const podSpec = defaultPodTemplate({ spec: (mergedSpec ?? {}) as PodTemplateSpec['spec'] })
+    .spec as unknown as JsonObject;
+  for (const [field, type] of [
+    ['volumes', 'Volume'],
+    ['containers', 'Container'],
+    ['initContainers', 'Container'],
+  ] as const) {
+    const v = podSpec[field];
+    if (v !== undefined && v !== null && !Array.isArray(v))
+      return [
+        invalidPrinted(
+          path,
+          raw,
+          `failed to unmarshal: json: cannot unmarshal ${goJsonType(v)} into Go struct field PodSpec.spec.${field} of type []v1.${type}`,
+        ),
+      ];
+  }
+  return podSpecErrors(
+    {
+      volumes: (podSpec.volumes ?? []) as unknown as Volume[],
+      containers: (podSpec.containers ?? []) as unknown as Container[],
+      initContainers: (podSpec.initContainers ?? []) as unknown as Container[],
+    },
+    { prefix: path },
+  );
+}
+
+function subsetErrors(
+  ws: WorkloadSpread,
+  subsets: readonly WorkloadSpreadSubset[],
+  target: WorkloadSpreadTargetTemplate | undefined,
+): FieldError[] {
   const path = 'spec.subsets';
   if (subsets.length === 0) return [required(path, 'subsets number must >= 1 in WorkloadSpread')];
   const out: FieldError[] = [];
@@ -163,6 +255,8 @@ function subsetErrors(ws: WorkloadSpread, subsets: readonly WorkloadSpreadSubset
       out.push(...nodeSelectorTermErrors(t.preference ?? {}, `${tp}.preference`, false));
     });
     if (subset.tolerations) out.push(...tolerationErrors(subset.tolerations, `${p}.tolerations`));
+    if (subset.patch !== undefined && subset.patch !== null && target)
+      out.push(...patchErrors(subset.patch, target, `${p}.patch`));
     const max = subset.maxReplicas;
     if (max === undefined) continue;
     const type = typeof max === 'number' ? 'int' : 'string';
@@ -279,15 +373,22 @@ export function labelSelectorConversionError(selector: LabelSelector | undefined
  * given), then on an update a changed target.
  * @param options.old the stored object (an UPDATE)
  * @param options.others the WorkloadSpreads of the namespace; absent: the conflict rule is skipped
+ * @param options.target the target's pod template; absent (not read, or not found): the patch check is skipped, as
+ *   upstream skips it for a target it cannot get
  */
 export function validateWorkloadSpread(
   ws: WorkloadSpread,
-  options: { old?: WorkloadSpread; others?: readonly WorkloadSpread[] } = {},
+  options: {
+    old?: WorkloadSpread;
+    others?: readonly WorkloadSpread[];
+    target?: WorkloadSpreadTargetTemplate;
+  } = {},
 ): FieldError[] {
   const spec = ws.spec ?? { subsets: [] };
+  const refErrors = targetRefErrors(spec.targetRef);
   const out = [
-    ...targetRefErrors(spec.targetRef),
-    ...subsetErrors(ws, spec.subsets ?? []),
+    ...refErrors,
+    ...subsetErrors(ws, spec.subsets ?? [], refErrors.length === 0 ? options.target : undefined),
     ...scheduleStrategyErrors({ ...ws, spec: { ...spec, subsets: spec.subsets ?? [] } }),
   ];
   const filterError = spec.targetFilter

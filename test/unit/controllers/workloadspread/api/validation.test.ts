@@ -5,6 +5,7 @@
  * same field, the good ones allowed; and the messages of the cases a user meets, word for word.
  */
 import { aggregateMessage } from '../../../../../lib/api/admission/validation.js';
+import type { JsonObject } from '../../../../../lib/api/types.js';
 import type { WorkloadSpread } from '../../../../../lib/controllers/workloadspread/api/types.js';
 import { validateWorkloadSpread } from '../../../../../lib/controllers/workloadspread/api/validation.js';
 
@@ -232,5 +233,59 @@ describe('validateWorkloadSpread', () => {
     expect(aggregateMessage(validateWorkloadSpread(empty))).toBe(
       '[spec.targetRef: Required value: no targetRef defined in WorkloadSpread, spec.subsets: Required value: subsets number must >= 1 in WorkloadSpread]',
     );
+  });
+});
+
+describe('a subset patch merged into the target pod template (upstream Test_validateWorkloadSpreadSubsets)', () => {
+  /** The template upstream's test gives its CloneSet and StatefulSet: `main` mounts the claim template `vol-1--0`. */
+  const target = (claim = 'vol-1--0') => ({
+    template: {
+      metadata: { labels: { app: 'nginx' } },
+      spec: {
+        containers: [
+          {
+            name: 'main',
+            image: 'img:latest',
+            volumeMounts: [{ name: 'vol-1--0', mountPath: '/logs', subPath: 'logs' }],
+          },
+        ],
+      },
+    },
+    volumeClaimTemplates: [{ metadata: { name: claim } }],
+  });
+  const withPatch = (patch: JsonObject) => {
+    const ws = demo();
+    ws.spec.subsets = [{ name: 'test', patch }];
+    return ws;
+  };
+  const annotation = { metadata: { annotations: { 'some-key': 'some-value' } } };
+
+  it('a template whose claim the container mounts passes; one whose claim is renamed has one error', () => {
+    expect(validateWorkloadSpread(withPatch(annotation), { target: target() })).toEqual([]);
+    expect(validateWorkloadSpread(withPatch(annotation), { target: target('bad-boy') })).toEqual([
+      { path: 'spec.subsets[0].patch.containers[0].volumeMounts[0].name', message: 'Not found: "vol-1--0"' },
+    ]);
+  });
+
+  it('a container the patch adds is defaulted as OpenKruise does, then validated: no image is refused', () => {
+    const added: JsonObject = {
+      spec: { containers: [{ name: 'sidecar', image: 'busybox' }, { name: 'bare' }] },
+    };
+    // the patch's containers come first in the merged list (strategic merge), `main` after them
+    expect(aggregateMessage(validateWorkloadSpread(withPatch(added), { target: target() }))).toBe(
+      'spec.subsets[0].patch.containers[1].image: Required value',
+    );
+    // only a read target is checked: without it (not found, or not read) the patch passes, as upstream skips it
+    expect(validateWorkloadSpread(withPatch(added))).toEqual([]);
+  });
+
+  it('a patch that makes the containers something else than a list: the unmarshal error upstream reports', () => {
+    expect(validateWorkloadSpread(withPatch({ spec: { containers: 'x' } }), { target: target() })).toEqual([
+      {
+        path: 'spec.subsets[0].patch',
+        message:
+          'Invalid value: "{\\"spec\\":{\\"containers\\":\\"x\\"}}": failed to unmarshal: json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container',
+      },
+    ]);
   });
 });

@@ -1,10 +1,10 @@
 /**
- * OpenKruise: the fake pod of `validateContainersForSidecarSet` (`pkg/webhook/sidecarset/validating/
- * sidecarset_create_update_handler.go`), which hands the SidecarSet's volumes, init containers and containers to
- * Kubernetes' `ValidatePodCreate` (a placeholder container `test` stands in when there are no containers). Kubernetes'
- * pod validation is large; this is the part a SidecarSet's containers and volumes meet most, with Kubernetes' messages
- * and order (volumes, then containers, then init containers; paths `spec.volumes[i]`, `spec.containers[i]`,
- * `spec.initContainers[i]`, which are also the SidecarSet's own paths):
+ * The part of Kubernetes' pod validation (`ValidatePodSpec` in `pkg/apis/core/validation`) that the specs OpenKruise's
+ * webhooks hand to it meet most, with Kubernetes' messages and order (volumes, then containers, then init
+ * containers), under a path prefix: `spec` for the fake pod of OpenKruise's SidecarSet webhook
+ * (`validateContainersForSidecarSet`, which hands the SidecarSet's volumes, init containers and containers to
+ * `ValidatePodCreate`, a placeholder container `test` standing in when there are none), `spec.subsets[i].patch` for a
+ * WorkloadSpread subset's patch merged into its target's pod template (`validateWorkloadSpreadSubsets`).
  * - volumes (`ValidateVolumes`): exactly one volume source, name required, a DNS-1123 label and unique; a volume with
  *   an error is not mountable (its mounts are "Not found" too);
  * - containers (`validateContainerCommon`): name required, a DNS-1123 label and unique across containers and init
@@ -12,20 +12,12 @@
  *   (name found, mountPath required and unique, no name or path shared with a volumeDevice) and volumeDevices (name
  *   found and of a persistentVolumeClaim or ephemeral volume, unique, devicePath required, unique, without `..`, no
  *   name or path shared with a volumeMount); `restartPolicy` only on an init container, and only `Always`.
- * Not checked (the API server checks them again on each pod the injection creates): ports, env, envFrom, resources,
- * probes, lifecycle, securityContext, subPath, and each volume source's own fields.
+ * Not checked (the API server checks them again on each pod created): ports, env, envFrom, resources, probes,
+ * lifecycle, securityContext, subPath, each volume source's own fields, and the pod-level fields.
  */
-import type { FieldError } from '../../../api/errors.js';
-import {
-  dns1123LabelErrors,
-  forbidden,
-  invalid,
-  notSupported,
-  required,
-  show,
-} from '../../../api/fieldValidation.js';
-import type { Volume } from '../../../api/types.js';
-import type { SidecarContainer } from './types.js';
+import type { FieldError } from './errors.js';
+import { dns1123LabelErrors, forbidden, invalid, notSupported, required, show } from './fieldValidation.js';
+import type { Container, Volume } from './types.js';
 
 /** Kubernetes' volume source fields, in the order `validateVolumeSource` checks them. */
 const VOLUME_SOURCES = [
@@ -85,11 +77,14 @@ interface Device {
 }
 
 /** The volumes that validated, by name (`ValidateVolumes`' `allCreated`), and the errors of the others. */
-function volumeErrors(volumes: readonly Volume[]): { valid: Map<string, Volume>; errors: FieldError[] } {
+function volumeErrors(
+  volumes: readonly Volume[],
+  prefix: string,
+): { valid: Map<string, Volume>; errors: FieldError[] } {
   const valid = new Map<string, Volume>();
   const errors: FieldError[] = [];
   volumes.forEach((v, i) => {
-    const p = `spec.volumes[${i}]`;
+    const p = `${prefix}.volumes[${i}]`;
     const el: FieldError[] = [];
     const present = VOLUME_SOURCES.filter((k) => v[k] !== undefined && v[k] !== null);
     if (present.length === 0) el.push(required(p, 'must specify a volume type'));
@@ -175,7 +170,7 @@ const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
 /** `validateContainerCommon` and the name uniqueness of `validateContainers` / `validateInitContainers`. */
 function containerErrors(
-  c: SidecarContainer,
+  c: Container,
   p: string,
   names: Set<string>,
   volumes: Map<string, Volume>,
@@ -210,7 +205,7 @@ function containerErrors(
 }
 
 /** The placeholder container OpenKruise's fake pod gets when the SidecarSet has no containers. */
-const PLACEHOLDER: SidecarContainer = {
+const PLACEHOLDER: Container = {
   name: 'test',
   image: 'busybox',
   imagePullPolicy: 'IfNotPresent',
@@ -218,20 +213,30 @@ const PLACEHOLDER: SidecarContainer = {
 };
 
 /**
- * The errors Kubernetes' pod validation finds in the SidecarSet's volumes, containers and init containers (the subset
- * of the module comment), in Kubernetes' order.
+ * The errors Kubernetes' pod validation finds in a pod spec's volumes, containers and init containers (the subset of
+ * the module comment), in Kubernetes' order.
+ * @param spec the pod spec's volumes, containers and init containers
+ * @param options `prefix`: the path of the pod spec (default `spec`); `placeholder`: a container `test` stands in for
+ *   none, as in OpenKruise's SidecarSet webhook (default false: no containers, no container errors)
  */
 export function podSpecErrors(
-  volumes: readonly Volume[],
-  containers: readonly SidecarContainer[],
-  initContainers: readonly SidecarContainer[],
+  spec: {
+    volumes?: readonly Volume[];
+    containers?: readonly Container[];
+    initContainers?: readonly Container[];
+  },
+  options: { prefix?: string; placeholder?: boolean } = {},
 ): FieldError[] {
-  const { valid, errors } = volumeErrors(volumes);
+  const prefix = options.prefix ?? 'spec';
+  const { valid, errors } = volumeErrors(spec.volumes ?? [], prefix);
   const names = new Set<string>();
-  const regular = containers.length > 0 ? containers : [PLACEHOLDER];
-  regular.forEach((c, i) => errors.push(...containerErrors(c, `spec.containers[${i}]`, names, valid, false)));
-  initContainers.forEach((c, i) =>
-    errors.push(...containerErrors(c, `spec.initContainers[${i}]`, names, valid, true)),
+  const containers = spec.containers ?? [];
+  const regular = containers.length > 0 || !options.placeholder ? containers : [PLACEHOLDER];
+  regular.forEach((c, i) =>
+    errors.push(...containerErrors(c, `${prefix}.containers[${i}]`, names, valid, false)),
+  );
+  (spec.initContainers ?? []).forEach((c, i) =>
+    errors.push(...containerErrors(c, `${prefix}.initContainers[${i}]`, names, valid, true)),
   );
   return errors;
 }
