@@ -16,6 +16,7 @@ import type { ObjectRef } from '../../kube/resource.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { ChangeType, MapReads, MapWatch } from '../../source/watchSpec.js';
+import { workloadChangeConcerns } from '../../source/workloadChange.js';
 import { PUB_RESOURCE, PUB_WORKLOAD_RESOURCES, type PubWorkloadKind } from './api/resource.js';
 import type { PodUnavailableBudget } from './api/types.js';
 import { pubForPod } from './plan/targets.js';
@@ -35,13 +36,6 @@ interface WatchedWorkload {
   status?: { observedGeneration?: number };
 }
 
-/** Whether a change of a workload may concern its budget (see the module doc). */
-export function workloadChangeConcernsPub(w: WatchedWorkload, change: ChangeType): boolean {
-  if (change === 'ADDED' || change === 'DELETED') return true;
-  if (change === 'LISTED') return false;
-  return (w.metadata?.generation ?? 0) !== (w.status?.observedGeneration ?? 0);
-}
-
 /**
  * The map function of one workload kind's watch.
  * @throws what the LIST of PUBs throws other than NotFound (the pump logs it and leaves the change to the resync)
@@ -53,7 +47,7 @@ export function pubsForWorkload(kind: PubWorkloadKind): MapWatch['map'] {
     const w = obj as WatchedWorkload;
     const namespace = w.metadata?.namespace ?? '';
     const name = w.metadata?.name ?? '';
-    if (!namespace || !name || !workloadChangeConcernsPub(w, change)) return [];
+    if (!namespace || !name || !workloadChangeConcerns(w, change)) return [];
     let pubs: PodUnavailableBudget[];
     try {
       pubs = (await listAll(reads.kube, PUB_RESOURCE, { namespace, limit: LIST_PAGE_SIZE })).items;
