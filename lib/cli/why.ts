@@ -9,6 +9,7 @@
  * deployment's gates: with `StatefulSetStartOrdinal` on, ordinals count from `spec.ordinals.start`, as the planner
  * counts them.
  */
+import { ownExpectations } from '../reconcile/pods/expectationsOwner.js';
 import type { Command } from 'commander';
 import { CLONESET_KIND } from '../controllers/cloneset/api/kinds.js';
 import { GROUP, KIND } from '../api/keys.js';
@@ -131,7 +132,8 @@ async function why(io: CliIO, podArg: string, opts: WhyOptions): Promise<void> {
     const key = { cluster: state.cluster, kind: CLONESET_KIND, namespace: conn.namespace, name: csName };
     const [intent, expectations] = await Promise.all([state.ledger.get(key), state.expectations.get(key)]);
     if (intent) facts.intent = intent;
-    facts.expectations = expectations;
+    // another CloneSet's of the same name (deleted and created again) are not this one's
+    facts.expectations = cloneSet ? ownExpectations(expectations, cloneSet.metadata.uid ?? '') : expectations;
   }
   io.out(whyReport(facts));
 }

@@ -5,6 +5,7 @@
  * The ordinal range is read under the deployment's gates when `--feature-gates` repeats them (as `plan asts/<name>`),
  * else under OpenKruise v1.9.0's defaults.
  */
+import { ownExpectations } from '../reconcile/pods/expectationsOwner.js';
 import type { Pod } from '../api/types.js';
 import { STATEFULSET_KIND, STATEFULSET_RESOURCE } from '../controllers/statefulset/api/resource.js';
 import type { StatefulSet } from '../controllers/statefulset/api/types.js';
@@ -67,12 +68,15 @@ export async function whyStatefulSetPod(
       : 'not read (no --table): expectations unknown',
     startOrdinalGate: settings.statefulSetStartOrdinal ?? DEFAULT_PLANNER_OPTIONS.statefulSetStartOrdinal,
   };
-  if (state)
-    facts.expectations = await state.expectations.get({
+  if (state) {
+    const stored = await state.expectations.get({
       cluster: state.cluster,
       kind: STATEFULSET_KIND,
       namespace: conn.namespace,
       name: setName,
     });
+    // another set's of the same name (deleted and created again) are not this one's
+    facts.expectations = sts ? ownExpectations(stored, sts.metadata.uid ?? '') : stored;
+  }
   return statefulSetWhyReport(facts);
 }
