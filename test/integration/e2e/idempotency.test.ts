@@ -146,6 +146,8 @@ describe('replayed and concurrent reconcile requests', () => {
         deletes: [],
         updates: [],
         ownsClaims: false,
+        // recorded for this CloneSet (a same-named successor would read them as none)
+        ownerUid: (await getCloneSet(ctx.custom, ctx.namespace)).metadata.uid,
       });
       expect(embedded.deadLetters()).toEqual([]);
     },
@@ -223,6 +225,7 @@ describe('replayed and concurrent reconcile requests', () => {
         deletes: [],
         updates: [],
         ownsClaims: false,
+        ownerUid: cs.metadata.uid,
       });
 
       const uid = cs.metadata.uid ?? '';

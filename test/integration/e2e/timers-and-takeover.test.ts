@@ -446,7 +446,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       ).rejects.toMatchObject({ name: 'FencedOutError', operation: 'ledger.record', token: a.token });
       await expect(stores.leases.renew(a, 2000, Date.now())).rejects.toThrow(FencedOutError);
       await expect(stores.leases.release(a)).rejects.toThrow(FencedOutError);
-      expect(await stores.expectations.get(key)).toEqual(SETTLED);
+      expect(await stores.expectations.get(key)).toEqual({ ...SETTLED, ownerUid: uid });
       expect(await stores.ledger.get(key)).toBeUndefined();
       expect(await storedLease(TAKEOVER)).toEqual(afterB);
 
@@ -518,6 +518,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
         updates: [],
         // carried from the stored item: an earlier pass's PVC LIST found none, so this pass lists none (below)
         ownsClaims: false,
+        ownerUid: uid,
       });
       expect(putsOfC[0].error).toBeInstanceOf(FencedOutError);
       expect(putsOfC[0].error).toMatchObject({ operation: 'expectations.put', token: a.token + 2 });
@@ -528,7 +529,7 @@ describe('timers, relist, takeover and deletion on the real API server', () => {
       });
       expect((await podsOf(uid)).map((p) => p.metadata.name)).not.toContain(`${TAKEOVER}-fxncd`);
       expect(await podsOf(uid)).toHaveLength(2);
-      expect(await stores.expectations.get(key)).toEqual(SETTLED);
+      expect(await stores.expectations.get(key)).toEqual({ ...SETTLED, ownerUid: uid });
       expect(await fenceOf(TAKEOVER, 'expectations')).toBe(a.token + 3);
       expect(await storedLease(TAKEOVER)).toEqual({
         holder: 'successor',
