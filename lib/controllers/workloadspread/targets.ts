@@ -6,7 +6,8 @@
  *
  * The target workload of a WorkloadSpread and its pods: a CloneSet's, StatefulSet's or Advanced StatefulSet's pods
  * are those its controller reference names (matching its selector); a Deployment's those of the ReplicaSets it
- * controls; a ReplicaSet's its own. A target being deleted has no pods and 0 replicas. The pods the `targetFilter`
+ * controls; a ReplicaSet's its own. A target being deleted has no pods and 0 replicas (the sum at its paths with
+ * `targetFilter.replicasPathList`, as upstream reads them from any target it finds). The pods the `targetFilter`
  * selector leaves out are not counted, and with `targetFilter.replicasPathList` the replicas are the sum at those
  * paths of the target (./plan/replicasPath.ts), as upstream's `filterWorkload`. Kruiseless gaps: the other targets
  * upstream follows (Jobs, custom workloads).
