@@ -19,6 +19,7 @@
 import { reconcileCloneSet } from '../../../../../lib/controllers/cloneset/index.js';
 import { internalError } from './support/recordingKube.js';
 import { harness, REQUEST, seedCloneSet } from './support/harness.js';
+import type { Lease } from '../../../../../lib/state/index.js';
 
 const KEY = {
   cluster: REQUEST.cluster,
@@ -30,13 +31,26 @@ const A = 'cs-no-pvc-sample-aaaaa';
 const B = 'cs-no-pvc-sample-bbbbb';
 const C = 'cs-no-pvc-sample-ccccc';
 
+/** The seed CloneSet reconciled to its two pods (A and B), running and Ready, 30 s later. */
+async function twoRunningPods(): Promise<ReturnType<typeof harness>> {
+  const h = harness();
+  h.kube.apply(seedCloneSet());
+  await reconcileCloneSet(h.deps(), REQUEST);
+  h.kube.kubelet();
+  h.clock.now += 30_000;
+  return h;
+}
+
+/** The lease of an invocation (`dead`) that takes it now and dies holding it: its writes record what it chose. */
+async function deadHolder(h: ReturnType<typeof harness>): Promise<Lease> {
+  const taken = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
+  if (!taken.acquired) throw new Error('lease');
+  return taken.lease;
+}
+
 describe('finishing a recorded scale-down', () => {
   test('2 → 0 fails after deleting A; the user scales back to 2 before the retry: B is kept, A is replaced, the stale intent cleared', async () => {
-    const h = harness();
-    h.kube.apply(seedCloneSet());
-    await reconcileCloneSet(h.deps(), REQUEST);
-    h.kube.kubelet();
-    h.clock.now += 30_000;
+    const h = await twoRunningPods();
 
     const zero = seedCloneSet();
     zero.spec.replicas = 0;
@@ -110,19 +124,14 @@ describe('finishing a recorded scale-down', () => {
   });
 
   test('a recorded specified delete of a ready pod waits for the budget, as OpenKruise’s deleteReadyLimit: a surge pod comes first', async () => {
-    const h = harness();
-    h.kube.apply(seedCloneSet());
-    await reconcileCloneSet(h.deps(), REQUEST);
-    h.kube.kubelet();
-    h.clock.now += 30_000;
+    const h = await twoRunningPods();
     const cs = seedCloneSet();
     cs.spec.updateStrategy = { ...cs.spec.updateStrategy, maxSurge: 1, maxUnavailable: 0 };
     cs.spec.scaleStrategy = { podsToDelete: [A] };
     const stored = h.kube.apply(cs);
     // a predecessor chose A for this very spec and died before deleting it
-    const dead = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
-    if (!dead.acquired) throw new Error('lease');
-    await h.stores.ledger.record(dead.lease, {
+    const dead = await deadHolder(h);
+    await h.stores.ledger.record(dead, {
       intentId: 'i-1',
       createdAt: h.clock.now,
       generation: stored.metadata.generation,
@@ -136,26 +145,21 @@ describe('finishing a recorded scale-down', () => {
   });
 
   test('a recorded victim whose delete is still in flight is not deleted again: the successor waits for its expectation, then clears the intent', async () => {
-    const h = harness();
-    h.kube.apply(seedCloneSet());
-    await reconcileCloneSet(h.deps(), REQUEST);
-    h.kube.kubelet();
-    h.clock.now += 30_000;
+    const h = await twoRunningPods();
     const one = seedCloneSet();
     one.spec.replicas = 1;
     const stored = h.kube.apply(one);
     // a predecessor chose A, recorded it and its delete expectation, sent the delete and was killed waiting: the
     // API server has not applied the delete yet
-    const dead = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
-    if (!dead.acquired) throw new Error('lease');
+    const dead = await deadHolder(h);
     const uid = h.kube.pods.get(A)!.metadata.uid!;
-    await h.stores.ledger.record(dead.lease, {
+    await h.stores.ledger.record(dead, {
       intentId: 'i-1',
       createdAt: h.clock.now,
       generation: stored.metadata.generation,
       pods: [{ name: A, uid, reason: 'ScaleDown' }],
     });
-    await h.stores.expectations.put(dead.lease, {
+    await h.stores.expectations.put(dead, {
       creates: [],
       deletes: [{ name: A, uid, at: h.clock.now }],
       updates: [],
@@ -193,15 +197,10 @@ describe('a CloneSet created again under the name of a deleted one', () => {
   }
 
   test('does not wait for the creates its predecessor recorded and never made', async () => {
-    const h = harness();
-    h.kube.apply(seedCloneSet());
-    await reconcileCloneSet(h.deps(), REQUEST);
-    h.kube.kubelet();
-    h.clock.now += 30_000;
+    const h = await twoRunningPods();
     // the first CloneSet recorded a create of C and was deleted (its pods with it) before making it
-    const dead = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
-    if (!dead.acquired) throw new Error('lease');
-    await h.stores.expectations.put(dead.lease, {
+    const dead = await deadHolder(h);
+    await h.stores.expectations.put(dead, {
       creates: [{ name: C, at: h.clock.now }],
       deletes: [],
       updates: [],
@@ -223,16 +222,11 @@ describe('a CloneSet created again under the name of a deleted one', () => {
   });
 
   test('does not finish the scale-down its predecessor recorded for the same generation', async () => {
-    const h = harness();
-    h.kube.apply(seedCloneSet());
-    await reconcileCloneSet(h.deps(), REQUEST);
-    h.kube.kubelet();
-    h.clock.now += 30_000;
+    const h = await twoRunningPods();
     // the first CloneSet chose A at generation 1 and died before deleting it; it is deleted with --cascade=orphan
     // and created again at 1 replica: it adopts A and B and chooses for itself
-    const dead = await h.stores.leases.acquire(KEY, 'dead', 1000, h.clock.now);
-    if (!dead.acquired) throw new Error('lease');
-    await h.stores.ledger.record(dead.lease, {
+    const dead = await deadHolder(h);
+    await h.stores.ledger.record(dead, {
       intentId: 'i-1',
       createdAt: h.clock.now,
       generation: 1,
