@@ -52,7 +52,10 @@ const UNSCALED_WORKLOAD_RULES: readonly PolicyRule[] = [
     apiGroups: ['batch'],
     resources: ['jobs'],
     verbs: ['get'],
-    comment: ['PodUnavailableBudget: a Job a budget targets or whose pods it covers (no scale subresource).'],
+    comment: [
+      'PodUnavailableBudget: a Job a budget targets or whose pods it covers (no scale subresource); WorkloadSpread:',
+      "a Job target, its parallelism and template, and a pod's Job owner.",
+    ],
   },
 ];
 

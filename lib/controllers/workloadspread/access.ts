@@ -3,8 +3,9 @@
  * beside `pkg/controller/workloadspread/workloadspread_controller.go`, narrowed to the calls Kruiseless makes: read
  * WorkloadSpreads and write their status, list pods and patch their deletion cost and (pods created before the
  * WorkloadSpread) their subset, read the target workloads (CloneSets, Deployments, ReplicaSets, StatefulSets of
- * both groups) and the nodes of pods created before the WorkloadSpread. Rows granted by other controllers' rules (pods patch, CloneSet reads,
- * Deployment and ReplicaSet get/list) appear once in the joined manifest (lib/controllers/rbac.ts).
+ * both groups, Jobs) and the nodes of pods created before the WorkloadSpread. Rows granted by other controllers' rules
+ * (pods patch, CloneSet reads, Deployment and ReplicaSet get/list, Job get) appear once in the joined manifest
+ * (lib/controllers/rbac.ts).
  */
 import type { PolicyRule, ResourceAccess } from '../../kube/access.js';
 
@@ -22,6 +23,7 @@ export const WORKLOADSPREAD_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'list', group: 'apps', resource: 'replicasets' },
   { verb: 'get', group: 'apps', resource: 'statefulsets' },
   { verb: 'get', group: KRUISE, resource: 'statefulsets' },
+  { verb: 'get', group: 'batch', resource: 'jobs' },
   { verb: 'get', resource: 'nodes' },
 ];
 
@@ -73,7 +75,8 @@ export const WORKLOADSPREAD_WATCHER_RULES: readonly PolicyRule[] = [
  * The calls WorkloadSpread makes in the pod webhooks as `kruiseless:admission` (./podWebhook.ts
  * `kubeWorkloadSpreadWebhookDeps`, ./podDeletion.ts): its WorkloadSpreads and their status (a created pod takes a
  * subset, a deleted one is recorded), the workloads up a pod's owner chain and a target's replicas, and the deleted
- * pod (the pod GET is PodUnavailableBudget's rule too: lib/controllers/podWebhookAccess.ts grants it once).
+ * pod (the pod and Job GETs are PodUnavailableBudget's rules too: lib/controllers/podWebhookAccess.ts grants them
+ * once).
  */
 export const WORKLOADSPREAD_POD_WEBHOOK_ACCESS: readonly ResourceAccess[] = [
   { verb: 'list', group: KRUISE, resource: 'workloadspreads' },
@@ -84,6 +87,7 @@ export const WORKLOADSPREAD_POD_WEBHOOK_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', group: 'apps', resource: 'replicasets' },
   { verb: 'get', group: 'apps', resource: 'statefulsets' },
   { verb: 'get', group: KRUISE, resource: 'statefulsets' },
+  { verb: 'get', group: 'batch', resource: 'jobs' },
   { verb: 'get', resource: 'pods' },
 ];
 

@@ -24,7 +24,7 @@ import { listAll } from '../../kube/list.js';
 import type { KubeClient } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
 import { isPodActive } from '../../podset/pods.js';
-import { groupOf, isStatefulTarget, WORKLOADSPREAD_RESOURCE } from './api/resource.js';
+import { groupOf, isStatefulTarget, specReplicas, WORKLOADSPREAD_RESOURCE } from './api/resource.js';
 import type { WorkloadSpread, WorkloadSpreadStatus } from './api/types.js';
 import {
   decideLedger,
@@ -75,8 +75,8 @@ export interface WorkloadSpreadWebhookDeps {
     ref: OwnerReference,
   ): Promise<{ metadata: { ownerReferences?: OwnerReference[] } } | undefined>;
   /**
-   * The target's `spec.replicas` (1 when absent; 0 when it does not exist), or the sum at the WorkloadSpread's
-   * `targetFilter.replicasPathList`, for percentages.
+   * The target's `spec.replicas` (a Job's `spec.parallelism`; 1 when absent; 0 when it does not exist), or the sum
+   * at the WorkloadSpread's `targetFilter.replicasPathList`, for percentages.
    * @throws WorkloadSpreadReplicasError when a path cannot be read (upstream then refuses the pod with HTTP 500)
    */
   targetReplicas(ws: WorkloadSpread): Promise<number>;
@@ -118,7 +118,7 @@ export function kubeWorkloadSpreadWebhookDeps(
       if (!ref) return 0;
       const found = await getSpreadWorkload(kube, ws.metadata.namespace ?? '', ref);
       if (!found) return 0;
-      const counted = filteredReplicas(ws, found.object, found.object.spec?.replicas ?? 1);
+      const counted = filteredReplicas(ws, found.object, specReplicas(found.kind, found.object));
       if ('error' in counted) throw new WorkloadSpreadReplicasError(counted.error);
       return counted.replicas;
     },
@@ -148,16 +148,14 @@ async function refersTo(
       return true;
     if (!isWorkloadOwner(owner)) return false;
     const object = await deps.getOwner(namespace, owner);
-    if (!object) {
-      // a kind this cut does not read (Job) has no owner to follow; a missing one refuses, as upstream
-      if (owner.kind === 'Job') return false;
+    if (!object)
+      // a missing owner refuses the pod, as upstream's failed GET
       throw new KubeApiError(
         `get ${owner.kind} ${owner.name}`,
         404,
         'NotFound',
         `${owner.kind} "${owner.name}" not found`,
       );
-    }
     owner = controllerRef(object.metadata.ownerReferences);
   }
   return false;

@@ -1,5 +1,5 @@
 /**
- * OpenKruise: pkg/controller/workloadspread/workloadspread_controller.go `getPodsForWorkloadSpread` /
+ * OpenKruise: pkg/controller/workloadspread/workloadspread_controller.go `getPodsForWorkloadSpread`, `getPodJob` and
  * `filterWorkload` over pkg/util/controllerfinder `GetPodsForRef`, update_pod_deletion_cost.go
  * `getWorkloadLatestVersion` and pkg/util/workloadspread/workloadspread.go `GetWorkloadVersion` (v1.9.0), with the
  * informer cache replaced by quorum reads.
@@ -7,10 +7,12 @@
  * The target workload of a WorkloadSpread and its pods: a CloneSet's, StatefulSet's or Advanced StatefulSet's pods
  * are those its controller reference names (matching its selector); a Deployment's those of the ReplicaSets it
  * controls; a ReplicaSet's its own. A target being deleted has no pods and 0 replicas (the sum at its paths with
- * `targetFilter.replicasPathList`, as upstream reads them from any target it finds). The pods the `targetFilter`
- * selector leaves out are not counted, and with `targetFilter.replicasPathList` the replicas are the sum at those
- * paths of the target (./plan/replicasPath.ts), as upstream's `filterWorkload`. Kruiseless gaps: the other targets
- * upstream follows (Jobs, custom workloads).
+ * `targetFilter.replicasPathList`, as upstream reads them from any target it finds). A Job is read as upstream's
+ * `getPodJob` reads it, not through the controller finder: its replicas are `spec.parallelism`, its pods those
+ * matching its selector with an owner reference to it, also while it is being deleted or at parallelism 0. The pods
+ * the `targetFilter` selector leaves out are not counted, and with `targetFilter.replicasPathList` the replicas are
+ * the sum at those paths of the target (./plan/replicasPath.ts), as upstream's `filterWorkload`. Kruiseless gap: the
+ * custom workloads upstream follows through `kruise-configuration`'s whitelist.
  */
 import { selectorMatches, selectorString } from '../../api/selector.js';
 import type { Node } from '../../api/node.js';
@@ -22,6 +24,7 @@ import { controllerRef } from '../../podset/ownership.js';
 import { LABEL_POD_TEMPLATE_HASH, VERSION_IGNORED } from './api/keys.js';
 import {
   SPREAD_WORKLOAD_RESOURCES,
+  specReplicas,
   spreadWorkloadOf,
   type SpreadWorkload,
   type SpreadWorkloadKind,
@@ -38,8 +41,8 @@ export interface SpreadTargets {
   /** The target's pods (terminating and finished ones included), minus those `targetFilter` leaves out. */
   pods: Pod[];
   /**
-   * The target's `spec.replicas` (1 when absent), or the sum at `targetFilter.replicasPathList`; 0 when the target
-   * does not exist.
+   * The target's `spec.replicas` (a Job's `spec.parallelism`; 1 when absent), or the sum at
+   * `targetFilter.replicasPathList`; 0 when the target does not exist.
    */
   replicas: number;
   /** The version the target creates pods of now (`versionIgnored` but for a Deployment or ReplicaSet). */
@@ -85,11 +88,15 @@ export async function getSpreadWorkload(
 
 const uidOf = (o: { metadata: { uid?: string } }) => o.metadata.uid ?? '';
 
-async function podsControlledBy(
+/**
+ * The pods of `namespace` matching the workload's selector that `owned` keeps (none without a selector).
+ * @throws KubeApiError when the LIST fails
+ */
+async function podsOf(
   kube: TargetReads,
   namespace: string,
   workload: SpreadWorkload,
-  owners: ReadonlySet<string>,
+  owned: (pod: Pod) => boolean,
 ): Promise<Pod[]> {
   const selector = workload.spec?.selector;
   if (!selector) return [];
@@ -97,10 +104,22 @@ async function podsControlledBy(
     kube,
     RESOURCES.pods,
     { namespace, labelSelector: selectorString(selector), limit: LIST_PAGE_SIZE },
-    (p) => owners.has(controllerRef(p.metadata.ownerReferences)?.uid ?? ''),
+    owned,
   );
   return listed.items;
 }
+
+/** The pods whose controller reference is one of `owners` (upstream's controller finder). */
+const controlledBy =
+  (owners: ReadonlySet<string>) =>
+  (p: Pod): boolean =>
+    owners.has(controllerRef(p.metadata.ownerReferences)?.uid ?? '');
+
+/** The pods with any owner reference to `uid` (upstream's `IndexNameForOwnerRefUID` field index). */
+const ownedBy =
+  (uid: string) =>
+  (p: Pod): boolean =>
+    (p.metadata.ownerReferences ?? []).some((o) => o.uid === uid);
 
 /** The nodes of the pods `ws` did not place (upstream reads each from its cache as it takes the pod in). */
 async function nodesOfUnplaced(
@@ -136,14 +155,13 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
   const found = await getSpreadWorkload(kube, namespace, ref);
   if (!found) return none;
   const { kind, object } = found;
-  const counted = filteredReplicas(
-    ws,
-    object,
-    object.metadata.deletionTimestamp ? 0 : (object.spec?.replicas ?? 1),
-  );
+  // upstream's `getPodJob` reads a Job without the controller finder's deletion and zero-replica rules
+  const isJob = kind === 'Job';
+  const deleting = !isJob && !!object.metadata.deletionTimestamp;
+  const replicas = specReplicas(kind, object);
+  const counted = filteredReplicas(ws, object, deleting ? 0 : replicas);
   if ('error' in counted) return { ...none, kind, replicasPathError: counted.error };
-  if (object.metadata.deletionTimestamp) return { ...none, replicas: counted.replicas, kind };
-  const replicas = object.spec?.replicas ?? 1;
+  if (deleting) return { ...none, replicas: counted.replicas, kind };
   let pods: Pod[];
   let latestVersion = VERSION_IGNORED;
   if (kind === 'Deployment') {
@@ -156,7 +174,7 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
           })
         ).items.filter((rs) => controllerRef(rs.metadata.ownerReferences)?.uid === uidOf(object))
       : [];
-    pods = await podsControlledBy(kube, namespace, object, new Set(sets.map(uidOf)));
+    pods = await podsOf(kube, namespace, object, controlledBy(new Set(sets.map(uidOf))));
     const revision = object.metadata.annotations?.[ANNOTATION_DEPLOYMENT_REVISION];
     const latest = sets.find(
       (rs) =>
@@ -166,12 +184,14 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
     );
     // without a ReplicaSet of its revision (none created yet) OpenKruise v1.9.0 still writes the status: as versionIgnored
     if (latest) latestVersion = latest.metadata.labels?.[LABEL_POD_TEMPLATE_HASH] ?? '';
+  } else if (isJob) {
+    pods = await podsOf(kube, namespace, object, ownedBy(uidOf(object)));
   } else {
-    pods = await podsControlledBy(kube, namespace, object, new Set([uidOf(object)]));
+    pods = await podsOf(kube, namespace, object, controlledBy(new Set([uidOf(object)])));
     if (kind === 'ReplicaSet') latestVersion = object.metadata.labels?.[LABEL_POD_TEMPLATE_HASH] ?? '';
   }
   // upstream's `GetPodsForRef` returns no pod for a workload of 0 replicas
-  if (replicas === 0) pods = [];
+  if (replicas === 0 && !isJob) pods = [];
   const filter = ws.spec.targetFilter?.selector;
   if (filter) pods = pods.filter((p) => selectorMatches(filter, p.metadata.labels));
   const nodes = await nodesOfUnplaced(kube, ws, pods);

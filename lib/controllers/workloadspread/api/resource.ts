@@ -31,7 +31,7 @@ export interface SpreadWorkload {
   apiVersion?: string;
   kind?: string;
   metadata: ObjectMeta & { ownerReferences?: OwnerReference[] };
-  spec?: { replicas?: number; selector?: LabelSelector; [key: string]: unknown };
+  spec?: { replicas?: number; parallelism?: number; selector?: LabelSelector; [key: string]: unknown };
   status?: { updateRevision?: string; observedGeneration?: number; [key: string]: unknown };
 }
 
@@ -40,7 +40,8 @@ const workload = (group: string, version: string, plural: string, kind: string) 
 
 /**
  * The workloads a WorkloadSpread targets in this cut, by key: CloneSet, Deployment, the ReplicaSet between a
- * Deployment and its pods, StatefulSet (`apps`) and Advanced StatefulSet (`apps.kruise.io`, Kind `StatefulSet`).
+ * Deployment and its pods, StatefulSet (`apps`), Advanced StatefulSet (`apps.kruise.io`, Kind `StatefulSet`) and Job
+ * (`batch`).
  */
 export const SPREAD_WORKLOAD_RESOURCES = {
   CloneSet: workload(APPS_KRUISE_GROUP, 'v1alpha1', 'clonesets', 'CloneSet'),
@@ -48,6 +49,7 @@ export const SPREAD_WORKLOAD_RESOURCES = {
   ReplicaSet: workload('apps', 'v1', 'replicasets', 'ReplicaSet'),
   StatefulSet: workload('apps', 'v1', 'statefulsets', 'StatefulSet'),
   AdvancedStatefulSet: workload(APPS_KRUISE_GROUP, 'v1beta1', 'statefulsets', 'StatefulSet'),
+  Job: workload('batch', 'v1', 'jobs', 'Job'),
 } as const;
 
 /** One of {@link SPREAD_WORKLOAD_RESOURCES}' keys. */
@@ -62,7 +64,7 @@ export function groupOf(apiVersion: string | undefined): string {
 
 /**
  * The workload key of a reference this cut follows (group and Kind compared, version ignored: an Advanced
- * StatefulSet named through v1alpha1 or v1beta1 alike), or undefined for any other (upstream also follows Jobs and
+ * StatefulSet named through v1alpha1 or v1beta1 alike), or undefined for any other (upstream also follows
  * whitelisted custom workloads).
  */
 export function spreadWorkloadOf(ref: {
@@ -73,6 +75,14 @@ export function spreadWorkloadOf(ref: {
   for (const [key, resource] of Object.entries(SPREAD_WORKLOAD_RESOURCES))
     if (ref.kind === resource.kind && resource.group === group) return key as SpreadWorkloadKind;
   return undefined;
+}
+
+/**
+ * The replicas a workload of `kind` asks for: a Job's `spec.parallelism`, any other's `spec.replicas`, 1 when absent
+ * (the API server defaults both to 1). As upstream's `getPodJob` and `getWorkloadReplicas`.
+ */
+export function specReplicas(kind: SpreadWorkloadKind, workload: SpreadWorkload): number {
+  return (kind === 'Job' ? workload.spec?.parallelism : workload.spec?.replicas) ?? 1;
 }
 
 /**

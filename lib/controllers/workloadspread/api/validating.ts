@@ -43,8 +43,6 @@ const templated = (group: string, version: string, plural: string, kind: string)
 /**
  * The object upstream's webhook GETs for each target Kind (by Kind alone: a `StatefulSet` of any group is read as the
  * `apps/v1` StatefulSet of that name, as upstream's `&appsv1.StatefulSet{}`), and whether it brings claim templates.
- * Not a Job's: Job targets are not followed yet, and the admission role reads no Jobs (lib/controllers/workloadspread
- * /access.ts).
  */
 const TEMPLATE_SOURCES: Readonly<Record<string, { resource: Resource<TemplatedWorkload>; claims: boolean }>> =
   {
@@ -52,6 +50,7 @@ const TEMPLATE_SOURCES: Readonly<Record<string, { resource: Resource<TemplatedWo
     Deployment: { resource: templated('apps', 'v1', 'deployments', 'Deployment'), claims: false },
     ReplicaSet: { resource: templated('apps', 'v1', 'replicasets', 'ReplicaSet'), claims: false },
     StatefulSet: { resource: templated('apps', 'v1', 'statefulsets', 'StatefulSet'), claims: true },
+    Job: { resource: templated('batch', 'v1', 'jobs', 'Job'), claims: false },
   };
 
 /** {@link WorkloadSpreadValidationReads} over a cluster client; a missing CRD reads as none. */
