@@ -8,13 +8,19 @@
  * - volumes (`ValidateVolumes`): exactly one volume source, name required, a DNS-1123 label and unique; a volume with
  *   an error is not mountable (its mounts are "Not found" too);
  * - containers (`validateContainerCommon`): name required, a DNS-1123 label and unique across containers and init
- *   containers; image required; `terminationMessagePolicy` and `imagePullPolicy` required and known; volumeMounts
- *   (name found, mountPath required and unique, no name or path shared with a volumeDevice) and volumeDevices (name
- *   found and of a persistentVolumeClaim or ephemeral volume, unique, devicePath required, unique, without `..`, no
- *   name or path shared with a volumeMount); `restartPolicy` only on an init container, and only `Always`.
- * Not checked (the API server checks them again on each pod created): ports, env, envFrom, resources, probes,
- * lifecycle, securityContext, subPath, each volume source's own fields, and the pod-level fields.
+ *   containers; image required; `terminationMessagePolicy` required and known; ports (./containerPortValidation.ts),
+ *   env and envFrom (./containerEnvValidation.ts); volumeMounts (name found, mountPath required and unique, no name
+ *   or path shared with a volumeDevice) and volumeDevices (name found and of a persistentVolumeClaim or ephemeral
+ *   volume, unique, devicePath required, unique, without `..`, no name or path shared with a volumeMount);
+ *   `imagePullPolicy` required and known;
+ * - regular containers (`validateContainers`): no `restartPolicy`, and no host port shared among them;
+ * - init containers (`validateInitContainers`): `restartPolicy` only `Always`; no host port shared within one; no
+ *   lifecycle or probes unless it restarts always.
+ * Not checked (the API server checks them again on each pod created): resources, the probes' and lifecycle's own
+ * fields, securityContext, subPath, each volume source's own fields, and the pod-level fields.
  */
+import { envErrors, envFromErrors } from './containerEnvValidation.js';
+import { containerPortErrors, hostPortConflicts } from './containerPortValidation.js';
 import type { FieldError } from './errors.js';
 import { dns1123LabelErrors, forbidden, invalid, notSupported, required, show } from './fieldValidation.js';
 import type { Container, Volume } from './types.js';
@@ -168,14 +174,8 @@ function deviceErrors(
 
 const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
-/** `validateContainerCommon` and the name uniqueness of `validateContainers` / `validateInitContainers`. */
-function containerErrors(
-  c: Container,
-  p: string,
-  names: Set<string>,
-  volumes: Map<string, Volume>,
-  init: boolean,
-): FieldError[] {
+/** `validateContainerCommon`: the checks every container gets, in Kubernetes' order. */
+function commonErrors(c: Container, p: string, volumes: Map<string, Volume>): FieldError[] {
   const out: FieldError[] = [];
   const name = c.name ?? '';
   if (name === '') out.push(required(`${p}.name`));
@@ -185,6 +185,9 @@ function containerErrors(
   if (tmp === '') out.push(required(`${p}.terminationMessagePolicy`));
   else if (!(TERMINATION_MESSAGE_POLICIES as readonly string[]).includes(tmp))
     out.push(notSupported(`${p}.terminationMessagePolicy`, tmp, TERMINATION_MESSAGE_POLICIES));
+  out.push(...containerPortErrors(c.ports, `${p}.ports`));
+  out.push(...envErrors(c.env, `${p}.env`));
+  out.push(...envFromErrors(c.envFrom, `${p}.envFrom`));
   const mounts = list<Mount>(c.volumeMounts);
   const devices = list<Device>(c.volumeDevices);
   out.push(...mountErrors(mounts, devices, volumes, `${p}.volumeMounts`));
@@ -193,14 +196,63 @@ function containerErrors(
   if (pull === '') out.push(required(`${p}.imagePullPolicy`));
   else if (!(PULL_POLICIES as readonly string[]).includes(pull))
     out.push(notSupported(`${p}.imagePullPolicy`, pull, PULL_POLICIES));
-  const restartPolicy = c.restartPolicy;
-  if (restartPolicy !== undefined && restartPolicy !== null) {
-    if (!init) out.push(forbidden(`${p}.restartPolicy`, 'may not be set for non-init containers'));
-    else if (restartPolicy !== 'Always')
-      out.push(notSupported(`${p}.restartPolicy`, restartPolicy, ['Always']));
-  }
-  if (names.has(name)) out.push(duplicate(`${p}.name`, name));
-  else names.add(name);
+  return out;
+}
+
+const isSet = (v: unknown) => v !== undefined && v !== null;
+
+/** `validateContainers`: each container's common checks, its name unique, no `restartPolicy`; then host ports. */
+function regularContainerErrors(
+  containers: readonly Container[],
+  p: string,
+  names: Set<string>,
+  volumes: Map<string, Volume>,
+): FieldError[] {
+  const out: FieldError[] = [];
+  containers.forEach((c, i) => {
+    const ip = `${p}[${i}]`;
+    out.push(...commonErrors(c, ip, volumes));
+    const name = c.name ?? '';
+    if (names.has(name)) out.push(duplicate(`${ip}.name`, name));
+    else names.add(name);
+    if (isSet(c.restartPolicy))
+      out.push(forbidden(`${ip}.restartPolicy`, 'may not be set for non-init containers'));
+  });
+  out.push(...hostPortConflicts(containers, p));
+  return out;
+}
+
+/** The fields an init container may have only with `restartPolicy: Always` (a native sidecar). */
+const SIDECAR_ONLY_FIELDS = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+
+/**
+ * `validateInitContainers`: each one's common checks, `restartPolicy` only `Always`, its name unique among regular
+ * and init containers, its own host ports, and no lifecycle or probes unless it restarts always.
+ */
+function initContainerErrors(
+  containers: readonly Container[],
+  p: string,
+  names: Set<string>,
+  volumes: Map<string, Volume>,
+): FieldError[] {
+  const out: FieldError[] = [];
+  containers.forEach((c, i) => {
+    const ip = `${p}[${i}]`;
+    out.push(...commonErrors(c, ip, volumes));
+    const restartPolicy = c.restartPolicy;
+    if (isSet(restartPolicy) && restartPolicy !== 'Always')
+      out.push(notSupported(`${ip}.restartPolicy`, restartPolicy, ['Always']));
+    const name = c.name ?? '';
+    if (names.has(name)) out.push(duplicate(`${ip}.name`, name));
+    else if (name !== '') names.add(name);
+    out.push(...hostPortConflicts([c], p));
+    if (restartPolicy !== 'Always')
+      for (const field of SIDECAR_ONLY_FIELDS)
+        if (isSet(c[field]))
+          out.push(
+            forbidden(`${ip}.${field}`, 'may not be set for init containers without restartPolicy=Always'),
+          );
+  });
   return out;
 }
 
@@ -232,11 +284,7 @@ export function podSpecErrors(
   const names = new Set<string>();
   const containers = spec.containers ?? [];
   const regular = containers.length > 0 || !options.placeholder ? containers : [PLACEHOLDER];
-  regular.forEach((c, i) =>
-    errors.push(...containerErrors(c, `${prefix}.containers[${i}]`, names, valid, false)),
-  );
-  (spec.initContainers ?? []).forEach((c, i) =>
-    errors.push(...containerErrors(c, `${prefix}.initContainers[${i}]`, names, valid, true)),
-  );
+  errors.push(...regularContainerErrors(regular, `${prefix}.containers`, names, valid));
+  errors.push(...initContainerErrors(spec.initContainers ?? [], `${prefix}.initContainers`, names, valid));
   return errors;
 }

@@ -1,0 +1,282 @@
+/**
+ * Container `ports`, `env` and `envFrom` checked as Kubernetes v1.32's pod validation (OpenKruise v1.9.0's build):
+ * the cases of `TestValidatePorts`, `TestValidateEnv` and `TestValidateEnvFrom` (pkg/apis/core/validation
+ * /validation_test.go) with their paths and messages, and the order and host-port rules `podSpecErrors` adds around
+ * them (`validateContainers`, `validateInitContainers`).
+ */
+import { envErrors, envFromErrors } from '../../../lib/api/containerEnvValidation.js';
+import { containerPortErrors } from '../../../lib/api/containerPortValidation.js';
+import { podSpecErrors } from '../../../lib/api/podSpecValidation.js';
+
+const lines = (errs: { path: string; message: string }[]) => errs.map((e) => `${e.path}: ${e.message}`);
+
+const ENV_NAME_MESSAGE =
+  "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+const ENV_FIELDS =
+  'supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"';
+
+describe('containerPortErrors (TestValidatePorts)', () => {
+  it('accepts upstream’s success cases', () => {
+    const ok = [
+      { name: 'abc', containerPort: 80, hostPort: 80, protocol: 'TCP' },
+      { name: 'easy', containerPort: 82, protocol: 'TCP' },
+      { name: 'as', containerPort: 83, protocol: 'UDP' },
+      { name: 'do-re-me', containerPort: 84, protocol: 'SCTP' },
+      { containerPort: 85, protocol: 'TCP' },
+    ];
+    expect(containerPortErrors(ok, 'field')).toEqual([]);
+  });
+
+  it.each([
+    [
+      { name: 'a'.repeat(16), containerPort: 80, protocol: 'TCP' },
+      `field[0].name: Invalid value: "${'a'.repeat(16)}": must be no more than 15 characters`,
+    ],
+    [
+      { name: 'a.b.c', containerPort: 80, protocol: 'TCP' },
+      'field[0].name: Invalid value: "a.b.c": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+    ],
+    [
+      { name: '80', containerPort: 80, protocol: 'TCP' },
+      'field[0].name: Invalid value: "80": must contain at least one letter (a-z)',
+    ],
+    [{ containerPort: 0, protocol: 'TCP' }, 'field[0].containerPort: Required value'],
+    [
+      { containerPort: 65536, protocol: 'TCP' },
+      'field[0].containerPort: Invalid value: 65536: must be between 1 and 65535, inclusive',
+    ],
+    [
+      { containerPort: 80, hostPort: 65536, protocol: 'TCP' },
+      'field[0].hostPort: Invalid value: 65536: must be between 1 and 65535, inclusive',
+    ],
+    [
+      { containerPort: 80, protocol: 'tcp' },
+      'field[0].protocol: Unsupported value: "tcp": supported values: "SCTP", "TCP", "UDP"',
+    ],
+    [{ name: 'abc', containerPort: 80 }, 'field[0].protocol: Required value'],
+  ])('refuses %j', (port, message) => {
+    expect(lines(containerPortErrors([port], 'field'))).toEqual([message]);
+  });
+
+  it('a name used twice in one container is a Duplicate at the second', () => {
+    const ports = [
+      { name: 'abc', containerPort: 80, protocol: 'TCP' },
+      { name: 'abc', containerPort: 81, protocol: 'TCP' },
+    ];
+    expect(lines(containerPortErrors(ports, 'field'))).toEqual(['field[1].name: Duplicate value: "abc"']);
+  });
+});
+
+describe('envErrors (TestValidateEnv)', () => {
+  const fieldRef = (fieldPath: string) => [
+    { name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath } } },
+  ];
+
+  it('accepts names, key references, downward API fields and container resources', () => {
+    const ok = [
+      { name: 'abc', value: 'value' },
+      { name: 'AbC_123', value: 'value' },
+      { name: 'a.b', value: 'value' },
+      { name: 'a-b', value: 'value' },
+      { name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+      { name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['key']" } } },
+      { name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'spec.host' } } },
+      { name: 'abc', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+      { name: 'abc', valueFrom: { resourceFieldRef: { resource: 'requests.hugepages-2Mi' } } },
+      { name: 'abc', valueFrom: { secretKeyRef: { name: 'a-secret', key: 'a-key' } } },
+      { name: 'abc', valueFrom: { configMapKeyRef: { name: 'some-config-map', key: 'some-key' } } },
+    ];
+    expect(envErrors(ok, 'field')).toEqual([]);
+  });
+
+  it.each([
+    ['zero-length name', [{ name: '' }], '[0].name: Required value'],
+    [
+      'a name starting with a digit',
+      [{ name: '1abc' }],
+      `[0].name: Invalid value: "1abc": ${ENV_NAME_MESSAGE}`,
+    ],
+    ['a name of ..', [{ name: '..' }], `[0].name: Invalid value: "..": must not be '..'`],
+    [
+      'value and valueFrom',
+      [
+        {
+          name: 'abc',
+          value: 'foo',
+          valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } },
+        },
+      ],
+      '[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty',
+    ],
+    [
+      'valueFrom without a source',
+      [{ name: 'abc', valueFrom: {} }],
+      '[0].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+    ],
+    [
+      'fieldRef and secretKeyRef',
+      [
+        {
+          name: 'abc',
+          valueFrom: {
+            fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' },
+            secretKeyRef: { name: 'a-secret', key: 'a-key' },
+          },
+        },
+      ],
+      '[0].valueFrom: Invalid value: "": may not have more than one field specified at a time',
+    ],
+    [
+      'missing fieldPath',
+      [{ name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v1' } } }],
+      '[0].valueFrom.fieldRef.fieldPath: Required value',
+    ],
+    [
+      'missing apiVersion',
+      [{ name: 'abc', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+      '[0].valueFrom.fieldRef.apiVersion: Required value',
+    ],
+    [
+      'an unknown fieldPath',
+      fieldRef('metadata.whoops'),
+      '[0].valueFrom.fieldRef.fieldPath: Invalid value: "metadata.whoops": error converting fieldPath: field label not supported: metadata.whoops',
+    ],
+    [
+      'metadata.name with a subscript',
+      fieldRef("metadata.name['key']"),
+      `[0].valueFrom.fieldRef.fieldPath: Invalid value: "metadata.name['key']": error converting fieldPath: field label does not support subscript: metadata.name['key']`,
+    ],
+    [
+      'metadata.labels without a subscript',
+      fieldRef('metadata.labels'),
+      `[0].valueFrom.fieldRef.fieldPath: Unsupported value: "metadata.labels": ${ENV_FIELDS}`,
+    ],
+    [
+      'status.phase',
+      fieldRef('status.phase'),
+      `[0].valueFrom.fieldRef.fieldPath: Unsupported value: "status.phase": ${ENV_FIELDS}`,
+    ],
+    [
+      'a fieldRef of another version',
+      [{ name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v2', fieldPath: 'metadata.name' } } }],
+      '[0].valueFrom.fieldRef.fieldPath: Invalid value: "metadata.name": error converting fieldPath: unsupported pod version: v2',
+    ],
+    [
+      'an unknown resource',
+      [{ name: 'abc', valueFrom: { resourceFieldRef: { resource: 'limits.gpu' } } }],
+      '[0].valueFrom.resourceFieldRef.resource: Unsupported value: "limits.gpu": supported values: "limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"',
+    ],
+    [
+      'a config map key reference without a key',
+      [{ name: 'abc', valueFrom: { configMapKeyRef: { name: 'cm' } } }],
+      '[0].valueFrom.configMapKeyRef.key: Required value',
+    ],
+  ])('%s', (_name, env, message) => {
+    expect(lines(envErrors(env, '')).map((l) => l.replace(/^\./, ''))).toEqual([message]);
+  });
+
+  it('an annotation or label key that is not a qualified name is reported at fieldRef (the annotation’s lower-cased)', () => {
+    expect(lines(envErrors(fieldRef("metadata.annotations['invalid~key']"), 'field'))[0]).toMatch(
+      /^field\[0\]\.valueFrom\.fieldRef: Invalid value: "invalid~key": /,
+    );
+    expect(lines(envErrors(fieldRef("metadata.labels['Www.k8s.io/test']"), 'field'))[0]).toMatch(
+      /^field\[0\]\.valueFrom\.fieldRef: Invalid value: "Www.k8s.io\/test": /,
+    );
+  });
+
+  it('a key reference’s invalid name is reported with the DNS-1123 subdomain rule', () => {
+    const env = [{ name: 'abc', valueFrom: { secretKeyRef: { name: '$%^&*#', key: 'a-key' } } }];
+    expect(lines(envErrors(env, 'field'))).toEqual([
+      `field[0].valueFrom.secretKeyRef.name: Invalid value: "$%^&*#": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+    ]);
+  });
+});
+
+describe('envFromErrors (TestValidateEnvFrom)', () => {
+  it('accepts prefixes and one source each', () => {
+    const ok = [
+      { configMapRef: { name: 'abc' } },
+      { prefix: 'pre_', configMapRef: { name: 'abc' } },
+      { prefix: 'a.b', secretRef: { name: 'abc' } },
+    ];
+    expect(envFromErrors(ok, 'field')).toEqual([]);
+  });
+
+  it('refuses an invalid prefix, no source and two sources (those two at the list’s path)', () => {
+    expect(
+      lines(
+        envFromErrors(
+          [
+            { prefix: '* +,-./0123456789', configMapRef: { name: 'abc' } },
+            { prefix: 'ok' },
+            { configMapRef: { name: 'abc' }, secretRef: { name: 'abc' } },
+            { secretRef: { name: '' } },
+          ],
+          'field',
+        ),
+      ),
+    ).toEqual([
+      `field[0].prefix: Invalid value: "* +,-./0123456789": ${ENV_NAME_MESSAGE}`,
+      'field: Invalid value: "": must specify one of: `configMapRef` or `secretRef`',
+      'field: Invalid value: "": may not have more than one field specified at a time',
+      'field[3].secretRef.name: Required value',
+    ]);
+  });
+});
+
+describe('podSpecErrors around ports and env', () => {
+  const c = (name: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    image: 'nginx',
+    imagePullPolicy: 'Always',
+    terminationMessagePolicy: 'File',
+    ...extra,
+  });
+
+  it('checks ports, env and envFrom after the termination message policy and before the mounts', () => {
+    const spec = {
+      containers: [
+        c('a', {
+          terminationMessagePolicy: 'Nope',
+          ports: [{ containerPort: 0, protocol: 'TCP' }],
+          env: [{ name: '' }],
+          envFrom: [{}],
+          volumeMounts: [{ name: 'gone', mountPath: '/x' }],
+        }),
+      ],
+    };
+    expect(lines(podSpecErrors(spec, { prefix: 'p' }))).toEqual([
+      'p.containers[0].terminationMessagePolicy: Unsupported value: "Nope": supported values: "File", "FallbackToLogsOnError"',
+      'p.containers[0].ports[0].containerPort: Required value',
+      'p.containers[0].env[0].name: Required value',
+      'p.containers[0].envFrom: Invalid value: "": must specify one of: `configMapRef` or `secretRef`',
+      'p.containers[0].volumeMounts[0].name: Not found: "gone"',
+    ]);
+  });
+
+  it('host ports conflict across regular containers, and within each init container alone (reported as [0])', () => {
+    const port = { containerPort: 80, hostPort: 8080, protocol: 'TCP' };
+    const spec = {
+      containers: [c('a', { ports: [port] }), c('b', { ports: [port] })],
+      initContainers: [c('i', { ports: [port] }), c('j', { ports: [port, port] })],
+    };
+    expect(lines(podSpecErrors(spec))).toEqual([
+      'spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8080"',
+      'spec.initContainers[0].ports[1].hostPort: Duplicate value: "TCP//8080"',
+    ]);
+  });
+
+  it('a regular container’s duplicate name comes before its restartPolicy; an init container’s after, with its probes', () => {
+    const spec = {
+      containers: [c('a'), c('a', { restartPolicy: 'Always' })],
+      initContainers: [c('a', { restartPolicy: 'Never', livenessProbe: { exec: { command: ['true'] } } })],
+    };
+    expect(lines(podSpecErrors(spec))).toEqual([
+      'spec.containers[1].name: Duplicate value: "a"',
+      'spec.containers[1].restartPolicy: Forbidden: may not be set for non-init containers',
+      'spec.initContainers[0].restartPolicy: Unsupported value: "Never": supported values: "Always"',
+      'spec.initContainers[0].name: Duplicate value: "a"',
+      'spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers without restartPolicy=Always',
+    ]);
+  });
+});
