@@ -16,11 +16,14 @@
  * - regular containers (`validateContainers`): no `restartPolicy`, and no host port shared among them;
  * - init containers (`validateInitContainers`): `restartPolicy` only `Always`; no host port shared within one; no
  *   lifecycle or probes unless it restarts always.
- * Not checked (the API server checks them again on each pod created): resources, the probes' and lifecycle's own
- * fields, securityContext, subPath, each volume source's own fields, and the pod-level fields.
+ * - hooks and probes (./containerProbeValidation.ts) of regular containers and of init containers that restart
+ *   always.
+ * Not checked (the API server checks them again on each pod created): resources, resizePolicy, securityContext,
+ * subPath, each volume source's own fields, and the pod-level fields.
  */
 import { envErrors, envFromErrors } from './containerEnvValidation.js';
 import { containerPortErrors, hostPortConflicts } from './containerPortValidation.js';
+import { lifecycleErrors, probeErrors, type ProbeField } from './containerProbeValidation.js';
 import type { FieldError } from './errors.js';
 import { dns1123LabelErrors, forbidden, invalid, notSupported, required, show } from './fieldValidation.js';
 import type { Container, Volume } from './types.js';
@@ -201,12 +204,26 @@ function commonErrors(c: Container, p: string, volumes: Map<string, Volume>): Fi
 
 const isSet = (v: unknown) => v !== undefined && v !== null;
 
-/** `validateContainers`: each container's common checks, its name unique, no `restartPolicy`; then host ports. */
+const PROBES: readonly ProbeField[] = ['livenessProbe', 'readinessProbe', 'startupProbe'];
+
+/** The lifecycle hooks and probes of a container that may have them (./containerProbeValidation.ts). */
+function hookAndProbeErrors(c: Container, p: string, gracePeriod: number | undefined): FieldError[] {
+  return [
+    ...lifecycleErrors(c.lifecycle, `${p}.lifecycle`, gracePeriod),
+    ...PROBES.flatMap((f) => probeErrors(f, c[f], `${p}.${f}`, gracePeriod)),
+  ];
+}
+
+/**
+ * `validateContainers`: each container's common checks, its name unique, its hooks and probes, no `restartPolicy`;
+ * then host ports.
+ */
 function regularContainerErrors(
   containers: readonly Container[],
   p: string,
   names: Set<string>,
   volumes: Map<string, Volume>,
+  gracePeriod: number | undefined,
 ): FieldError[] {
   const out: FieldError[] = [];
   containers.forEach((c, i) => {
@@ -215,6 +232,7 @@ function regularContainerErrors(
     const name = c.name ?? '';
     if (names.has(name)) out.push(duplicate(`${ip}.name`, name));
     else names.add(name);
+    out.push(...hookAndProbeErrors(c, ip, gracePeriod));
     if (isSet(c.restartPolicy))
       out.push(forbidden(`${ip}.restartPolicy`, 'may not be set for non-init containers'));
   });
@@ -227,13 +245,15 @@ const SIDECAR_ONLY_FIELDS = ['lifecycle', 'livenessProbe', 'readinessProbe', 'st
 
 /**
  * `validateInitContainers`: each one's common checks, `restartPolicy` only `Always`, its name unique among regular
- * and init containers, its own host ports, and no lifecycle or probes unless it restarts always.
+ * and init containers, its own host ports, and its hooks and probes checked when it restarts always, forbidden
+ * otherwise.
  */
 function initContainerErrors(
   containers: readonly Container[],
   p: string,
   names: Set<string>,
   volumes: Map<string, Volume>,
+  gracePeriod: number | undefined,
 ): FieldError[] {
   const out: FieldError[] = [];
   containers.forEach((c, i) => {
@@ -246,7 +266,8 @@ function initContainerErrors(
     if (names.has(name)) out.push(duplicate(`${ip}.name`, name));
     else if (name !== '') names.add(name);
     out.push(...hostPortConflicts([c], p));
-    if (restartPolicy !== 'Always')
+    if (restartPolicy === 'Always') out.push(...hookAndProbeErrors(c, ip, gracePeriod));
+    else
       for (const field of SIDECAR_ONLY_FIELDS)
         if (isSet(c[field]))
           out.push(
@@ -276,6 +297,8 @@ export function podSpecErrors(
     volumes?: readonly Volume[];
     containers?: readonly Container[];
     initContainers?: readonly Container[];
+    /** The pod's grace period, s (bounds a lifecycle `sleep`); absent: not checked. */
+    terminationGracePeriodSeconds?: number | null;
   },
   options: { prefix?: string; placeholder?: boolean } = {},
 ): FieldError[] {
@@ -284,7 +307,10 @@ export function podSpecErrors(
   const names = new Set<string>();
   const containers = spec.containers ?? [];
   const regular = containers.length > 0 || !options.placeholder ? containers : [PLACEHOLDER];
-  errors.push(...regularContainerErrors(regular, `${prefix}.containers`, names, valid));
-  errors.push(...initContainerErrors(spec.initContainers ?? [], `${prefix}.initContainers`, names, valid));
+  const grace = spec.terminationGracePeriodSeconds ?? undefined;
+  errors.push(...regularContainerErrors(regular, `${prefix}.containers`, names, valid, grace));
+  errors.push(
+    ...initContainerErrors(spec.initContainers ?? [], `${prefix}.initContainers`, names, valid, grace),
+  );
   return errors;
 }

@@ -1,11 +1,13 @@
 /**
- * Container `ports`, `env` and `envFrom` checked as Kubernetes v1.32's pod validation (OpenKruise v1.9.0's build):
- * the cases of `TestValidatePorts`, `TestValidateEnv` and `TestValidateEnvFrom` (pkg/apis/core/validation
- * /validation_test.go) with their paths and messages, and the order and host-port rules `podSpecErrors` adds around
- * them (`validateContainers`, `validateInitContainers`).
+ * Container `ports`, `env`, `envFrom`, probes and lifecycle hooks checked as Kubernetes v1.32's pod validation
+ * (OpenKruise v1.9.0's build): the cases of `TestValidatePorts`, `TestValidateEnv` and `TestValidateEnvFrom`
+ * (pkg/apis/core/validation/validation_test.go) with their paths and messages, the handler and probe rules of
+ * `validateHandler` / `validateProbe`, and the order and host-port rules `podSpecErrors` adds around them
+ * (`validateContainers`, `validateInitContainers`).
  */
 import { envErrors, envFromErrors } from '../../../lib/api/containerEnvValidation.js';
 import { containerPortErrors } from '../../../lib/api/containerPortValidation.js';
+import { lifecycleErrors, probeErrors } from '../../../lib/api/containerProbeValidation.js';
 import { podSpecErrors } from '../../../lib/api/podSpecValidation.js';
 
 const lines = (errs: { path: string; message: string }[]) => errs.map((e) => `${e.path}: ${e.message}`);
@@ -277,6 +279,117 @@ describe('podSpecErrors around ports and env', () => {
       'spec.initContainers[0].restartPolicy: Unsupported value: "Never": supported values: "Always"',
       'spec.initContainers[0].name: Duplicate value: "a"',
       'spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers without restartPolicy=Always',
+    ]);
+  });
+});
+
+describe('probeErrors and lifecycleErrors (validateProbe, validateHandler, validateLifecycle)', () => {
+  const exec = { exec: { command: ['true'] } };
+  const ok = { ...exec, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 };
+
+  it('accepts a defaulted probe of each kind and each handler', () => {
+    for (const field of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const)
+      expect(probeErrors(field, ok, 'p', 30)).toEqual([]);
+    const http = {
+      httpGet: { path: '/', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X-A', value: 'b' }] },
+    };
+    expect(probeErrors('readinessProbe', { ...ok, exec: undefined, ...http }, 'p', 30)).toEqual([]);
+    expect(probeErrors('livenessProbe', { ...ok, exec: undefined, grpc: { port: 9000 } }, 'p', 30)).toEqual(
+      [],
+    );
+    expect(lifecycleErrors({ preStop: { sleep: { seconds: 30 } }, postStart: exec }, 'l', 30)).toEqual([]);
+  });
+
+  it('a probe without a handler and, for liveness, without successThreshold 1', () => {
+    expect(lines(probeErrors('livenessProbe', {}, 'p', 30))).toEqual([
+      'p: Required value: must specify a handler type',
+      'p.successThreshold: Invalid value: 0: must be 1',
+    ]);
+  });
+
+  it('a second handler is forbidden, and the first is checked', () => {
+    expect(
+      lines(
+        probeErrors('readinessProbe', { exec: {}, httpGet: { path: '/' }, tcpSocket: { port: 1 } }, 'p', 30),
+      ),
+    ).toEqual([
+      'p.exec.command: Required value',
+      'p.httpGet: Forbidden: may not specify more than 1 handler type',
+      'p.tcpSocket: Forbidden: may not specify more than 1 handler type',
+    ]);
+  });
+
+  it('an httpGet without path, port and scheme, with a bad header; a tcpSocket port name', () => {
+    expect(
+      lines(probeErrors('readinessProbe', { httpGet: { httpHeaders: [{ name: 'X A' }] } }, 'p', 30)),
+    ).toEqual([
+      'p.httpGet.path: Required value',
+      'p.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive',
+      'p.httpGet.scheme: Unsupported value: "": supported values: "HTTP", "HTTPS"',
+      `p.httpGet.httpHeaders: Invalid value: "X A": a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')`,
+    ]);
+    expect(lines(probeErrors('readinessProbe', { tcpSocket: { port: 'a--b' } }, 'p', 30))).toEqual([
+      'p.tcpSocket.port: Invalid value: "a--b": must not contain consecutive hyphens',
+    ]);
+  });
+
+  it('negative numbers; a probe grace period of 0; readiness with a grace period; startup succeeding at 2', () => {
+    expect(
+      lines(
+        probeErrors(
+          'startupProbe',
+          { ...ok, periodSeconds: -1, successThreshold: 2, terminationGracePeriodSeconds: 0 },
+          'p',
+          30,
+        ),
+      ),
+    ).toEqual([
+      'p.periodSeconds: Invalid value: -1: must be greater than or equal to 0',
+      'p.terminationGracePeriodSeconds: Invalid value: 0: must be greater than 0',
+      'p.successThreshold: Invalid value: 2: must be 1',
+    ]);
+    expect(
+      lines(probeErrors('readinessProbe', { ...ok, terminationGracePeriodSeconds: 5 }, 'p', 30)),
+    ).toEqual(['p.terminationGracePeriodSeconds: Invalid value: 5: must not be set for readinessProbes']);
+  });
+
+  it('a hook sleeps more than 0 and at most the pod’s grace period; a probe cannot sleep', () => {
+    const message =
+      'must be greater than 0 and less than terminationGracePeriodSeconds (30). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.';
+    expect(
+      lines(lifecycleErrors({ postStart: { sleep: {} }, preStop: { sleep: { seconds: 31 } } }, 'l', 30)),
+    ).toEqual([
+      `l.postStart.sleep: Invalid value: 0: ${message}`,
+      `l.preStop.sleep: Invalid value: 31: ${message}`,
+    ]);
+    expect(lifecycleErrors({ preStop: { sleep: { seconds: 99 } } }, 'l', undefined)).toEqual([]);
+    expect(lines(probeErrors('readinessProbe', { sleep: { seconds: 1 } }, 'p', 30))).toEqual([
+      'p: Required value: must specify a handler type',
+    ]);
+  });
+
+  it('podSpecErrors checks hooks and probes after a regular container’s name, and a restartable init container’s', () => {
+    const c = (name: string, extra: Record<string, unknown>) => ({
+      name,
+      image: 'nginx',
+      imagePullPolicy: 'Always',
+      terminationMessagePolicy: 'File',
+      ...extra,
+    });
+    const spec = {
+      terminationGracePeriodSeconds: 10,
+      containers: [
+        c('a', {
+          lifecycle: { preStop: { sleep: { seconds: 11 } } },
+          livenessProbe: { ...ok, successThreshold: 3 },
+        }),
+      ],
+      initContainers: [c('i', { restartPolicy: 'Always', readinessProbe: {} })],
+    };
+    expect(lines(podSpecErrors(spec))).toEqual([
+      'spec.containers[0].lifecycle.preStop.sleep: Invalid value: 11: must be greater than 0 and less than terminationGracePeriodSeconds (10). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.',
+      'spec.containers[0].livenessProbe.successThreshold: Invalid value: 3: must be 1',
+      'spec.initContainers[0].readinessProbe: Required value: must specify a handler type',
     ]);
   });
 });

@@ -39,6 +39,7 @@ import {
   effectiveNamespaceSelector,
 } from './validationConflict.js';
 import { podSpecErrors } from '../../../api/podSpecValidation.js';
+import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from '../../../api/podTemplateDefaults.js';
 
 export type { FieldError } from '../../../api/errors.js';
 
@@ -355,7 +356,13 @@ function containersErrors(ss: SidecarSet): FieldError[] {
     out.push(...transferEnvErrors(c.transferEnv, `[${i}].transferEnv`));
     out.push(...resourcesPolicyErrors(c, `[${i}].resourcesPolicy`));
   });
-  out.push(...podSpecErrors(spec, { placeholder: true }));
+  // OpenKruise's fake pod has the default grace period
+  out.push(
+    ...podSpecErrors(
+      { ...spec, terminationGracePeriodSeconds: DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS },
+      { placeholder: true },
+    ),
+  );
   return out;
 }
 

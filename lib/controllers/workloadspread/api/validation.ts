@@ -220,6 +220,9 @@ function patchErrors(patch: JsonObject, target: WorkloadSpreadTargetTemplate, pa
       volumes: (podSpec.volumes ?? []) as unknown as Volume[],
       containers: (podSpec.containers ?? []) as unknown as Container[],
       initContainers: (podSpec.initContainers ?? []) as unknown as Container[],
+      ...(typeof podSpec.terminationGracePeriodSeconds === 'number'
+        ? { terminationGracePeriodSeconds: podSpec.terminationGracePeriodSeconds }
+        : {}),
     },
     { prefix: path },
   );
