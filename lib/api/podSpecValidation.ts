@@ -12,18 +12,19 @@
  *   env and envFrom (./containerEnvValidation.ts); volumeMounts (name found, mountPath required and unique, no name
  *   or path shared with a volumeDevice) and volumeDevices (name found and of a persistentVolumeClaim or ephemeral
  *   volume, unique, devicePath required, unique, without `..`, no name or path shared with a volumeMount);
- *   `imagePullPolicy` required and known;
+ *   `imagePullPolicy` required and known; resources (./containerResourceValidation.ts);
  * - regular containers (`validateContainers`): no `restartPolicy`, and no host port shared among them;
  * - init containers (`validateInitContainers`): `restartPolicy` only `Always`; no host port shared within one; no
- *   lifecycle or probes unless it restarts always.
+ *   lifecycle or probes unless it restarts always;
  * - hooks and probes (./containerProbeValidation.ts) of regular containers and of init containers that restart
  *   always.
- * Not checked (the API server checks them again on each pod created): resources, resizePolicy, securityContext,
+ * Not checked (the API server checks them again on each pod created): resizePolicy, securityContext,
  * subPath, each volume source's own fields, and the pod-level fields.
  */
 import { envErrors, envFromErrors } from './containerEnvValidation.js';
 import { containerPortErrors, hostPortConflicts } from './containerPortValidation.js';
 import { lifecycleErrors, probeErrors, type ProbeField } from './containerProbeValidation.js';
+import { resourceRequirementsErrors } from './containerResourceValidation.js';
 import type { FieldError } from './errors.js';
 import { dns1123LabelErrors, forbidden, invalid, notSupported, required, show } from './fieldValidation.js';
 import type { Container, Volume } from './types.js';
@@ -199,6 +200,7 @@ function commonErrors(c: Container, p: string, volumes: Map<string, Volume>): Fi
   if (pull === '') out.push(required(`${p}.imagePullPolicy`));
   else if (!(PULL_POLICIES as readonly string[]).includes(pull))
     out.push(notSupported(`${p}.imagePullPolicy`, pull, PULL_POLICIES));
+  out.push(...resourceRequirementsErrors(c.resources, `${p}.resources`));
   return out;
 }
 

@@ -1,13 +1,15 @@
 /**
- * Container `ports`, `env`, `envFrom`, probes and lifecycle hooks checked as Kubernetes v1.32's pod validation
+ * Container `ports`, `env`, `envFrom`, probes, lifecycle hooks and resources checked as Kubernetes v1.32's pod validation
  * (OpenKruise v1.9.0's build): the cases of `TestValidatePorts`, `TestValidateEnv` and `TestValidateEnvFrom`
  * (pkg/apis/core/validation/validation_test.go) with their paths and messages, the handler and probe rules of
- * `validateHandler` / `validateProbe`, and the order and host-port rules `podSpecErrors` adds around them
+ * `validateHandler` / `validateProbe`, the resource cases of `TestValidatePodSpec`'s invalid table and the
+ * request/limit rules of `validateResourceRequirements`, and the order and host-port rules `podSpecErrors` adds around them
  * (`validateContainers`, `validateInitContainers`).
  */
 import { envErrors, envFromErrors } from '../../../lib/api/containerEnvValidation.js';
 import { containerPortErrors } from '../../../lib/api/containerPortValidation.js';
 import { lifecycleErrors, probeErrors } from '../../../lib/api/containerProbeValidation.js';
+import { resourceRequirementsErrors } from '../../../lib/api/containerResourceValidation.js';
 import { podSpecErrors } from '../../../lib/api/podSpecValidation.js';
 
 const lines = (errs: { path: string; message: string }[]) => errs.map((e) => `${e.path}: ${e.message}`);
@@ -390,6 +392,48 @@ describe('probeErrors and lifecycleErrors (validateProbe, validateHandler, valid
       'spec.containers[0].lifecycle.preStop.sleep: Invalid value: 11: must be greater than 0 and less than terminationGracePeriodSeconds (10). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.',
       'spec.containers[0].livenessProbe.successThreshold: Invalid value: 3: must be 1',
       'spec.initContainers[0].readinessProbe: Required value: must specify a handler type',
+    ]);
+  });
+});
+
+describe('resourceRequirementsErrors (validateResourceRequirements, validateContainerResourceName)', () => {
+  const r = (requests: Record<string, string>, limits: Record<string, string> = {}) =>
+    lines(resourceRequirementsErrors({ requests, limits }, 'p'));
+
+  it('accepts standard, hugepages with memory, native-domain and extended resources', () => {
+    expect(r({ cpu: '500m', memory: '1Gi' }, { cpu: '1', memory: '1Gi' })).toEqual([]);
+    expect(r({ 'hugepages-2Mi': '2Mi', memory: '1Gi' }, { 'hugepages-2Mi': '2Mi' })).toEqual([]);
+    expect(r({ 'example.com/a': '2' }, { 'example.com/a': '2' })).toEqual([]);
+    expect(r({ 'kubernetes.io/thing': '1' })).toEqual([]);
+  });
+
+  it('a request above its limit, both printed in Go’s canonical form', () => {
+    expect(r({ cpu: '1500m' }, { cpu: '1000m' })).toEqual([
+      'p.requests: Invalid value: "1500m": must be less than or equal to cpu limit of 1',
+    ]);
+  });
+
+  it('upstream’s invalid cases: a non-standard name (both rules), an extended request not equal to or without its limit', () => {
+    expect(r({ 'invalid-name': '2' }, { 'invalid-name': '2' })).toEqual([
+      'p.limits[invalid-name]: Invalid value: "invalid-name": must be a standard resource type or fully qualified',
+      'p.limits[invalid-name]: Invalid value: "invalid-name": must be a standard resource for containers',
+      'p.requests[invalid-name]: Invalid value: "invalid-name": must be a standard resource type or fully qualified',
+      'p.requests[invalid-name]: Invalid value: "invalid-name": must be a standard resource for containers',
+    ]);
+    expect(r({ 'example.com/a': '1' }, { 'example.com/a': '2' })).toEqual([
+      'p.requests: Invalid value: "1": must be equal to example.com/a limit of 2',
+    ]);
+    expect(r({ 'example.com/a': '2' })).toEqual([
+      'p.limits: Required value: Limit must be set for non overcommitable resources',
+    ]);
+  });
+
+  it('a negative quantity; hugepages without cpu or memory', () => {
+    expect(r({}, { memory: '-1Gi' })).toEqual([
+      'p.limits[memory]: Invalid value: "-1Gi": must be greater than or equal to 0',
+    ]);
+    expect(r({ 'hugepages-2Mi': '2Mi' }, { 'hugepages-2Mi': '2Mi' })).toEqual([
+      'p: Forbidden: HugePages require cpu or memory',
     ]);
   });
 });

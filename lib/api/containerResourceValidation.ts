@@ -1,0 +1,149 @@
+/**
+ * Kubernetes' checks of a container's `resources` (`ValidateContainerResourceRequirements`,
+ * `validateResourceRequirements` and `validateContainerResourceName` in `pkg/apis/core/validation`, v1.32 as
+ * OpenKruise v1.9.0 builds it, with `AllowIndivisibleHugePagesValues` on as in its `DefaultPodValidationOptions`),
+ * with their paths and messages, limits first, then requests:
+ * - a resource name is a qualified name; without a domain it is `cpu`, `memory`, `ephemeral-storage` or
+ *   `hugepages-<size>`; with one outside `kubernetes.io` it is an extended resource name;
+ * - a quantity is not negative (printed in Go's canonical form);
+ * - a request is at most its limit, and equals it for the resources that cannot be overcommitted (extended resources
+ *   and hugepages), which need a limit;
+ * - hugepages come with cpu or memory.
+ * Not checked: that an extended resource is a whole number (Go prints that error's value as a raw struct), and
+ * `claims`. Go walks the two maps in random order, so with several errors OpenKruise's order varies; here they
+ * follow the object's keys. An entry that is not a quantity is left to the API server's decoding.
+ */
+import type { FieldError } from './errors.js';
+import { forbidden, invalid, qualifiedNameErrors, required } from './fieldValidation.js';
+import {
+  cmpQuantity,
+  parseQuantityValue,
+  quantityString,
+  ZERO_QUANTITY,
+  type QuantityValue,
+} from './quantityValue.js';
+
+const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
+/** `standardResources` of Kubernetes' core helpers: the names a domain-less resource may have. */
+const STANDARD_RESOURCES = new Set([
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
+  'resourcequotas',
+  'services',
+  'replicationcontrollers',
+  'secrets',
+  'persistentvolumeclaims',
+  'configmaps',
+  'requests.storage',
+  'services.nodeports',
+  'services.loadbalancers',
+]);
+const HUGEPAGES = 'hugepages-';
+
+const isHugePages = (name: string) => name.startsWith(HUGEPAGES);
+/** `IsNativeResource`: no domain, or one in `kubernetes.io`. */
+const isNative = (name: string) => !name.includes('/') || name.includes('kubernetes.io/');
+/** `IsExtendedResourceName`. */
+const isExtended = (name: string) =>
+  !isNative(name) && !name.startsWith('requests.') && qualifiedNameErrors(`requests.${name}`).length === 0;
+/** `IsOvercommitAllowed`. */
+const overcommitAllowed = (name: string) => isNative(name) && !isHugePages(name);
+
+/** `validateResourceName`: a qualified name, and without a domain a standard (or hugepages quota) one. */
+function resourceNameErrors(name: string, p: string): FieldError[] {
+  const qualified = qualifiedNameErrors(name).map((m) => invalid(p, name, m));
+  if (qualified.length > 0) return qualified;
+  const standard =
+    STANDARD_RESOURCES.has(name) || isHugePages(name) || name.startsWith(`requests.${HUGEPAGES}`);
+  return name.includes('/') || standard
+    ? []
+    : [invalid(p, name, 'must be a standard resource type or fully qualified')];
+}
+
+/** `validateContainerResourceName`: the above, then a container's own rule (both may report). */
+function nameErrors(name: string, p: string): FieldError[] {
+  const out = resourceNameErrors(name, p);
+  if (!name.includes('/')) {
+    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name))
+      out.push(invalid(p, name, 'must be a standard resource for containers'));
+  } else if (!isNative(name) && !isExtended(name))
+    out.push(invalid(p, name, "doesn't follow extended resource name standard"));
+  return out;
+}
+
+/** The entries of a resource list that parse as quantities, in key order. */
+function quantities(list: unknown): [string, QuantityValue][] {
+  if (list === null || typeof list !== 'object' || Array.isArray(list)) return [];
+  const out: [string, QuantityValue][] = [];
+  for (const [name, value] of Object.entries(list as Record<string, unknown>)) {
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    try {
+      out.push([name, parseQuantityValue(String(value))]);
+    } catch {
+      // not a quantity: the API server's decoding refuses it
+    }
+  }
+  return out;
+}
+
+/**
+ * The errors of a container's `resources` (see the module doc).
+ * @param resources the container's `resources` as sent (after the webhook's defaults)
+ * @param p the path of the field, e.g. `spec.containers[0].resources`
+ */
+export function resourceRequirementsErrors(resources: unknown, p: string): FieldError[] {
+  const r = resources !== null && typeof resources === 'object' ? (resources as Record<string, unknown>) : {};
+  const limits = quantities(r.limits);
+  const requests = quantities(r.requests);
+  const limitOf = new Map(limits);
+  const out: FieldError[] = [];
+  const negative = (q: QuantityValue, path: string) =>
+    cmpQuantity(q, ZERO_QUANTITY) < 0
+      ? [invalid(path, quantityString(q), 'must be greater than or equal to 0')]
+      : [];
+  let computeResource = false;
+  let hugePages = false;
+  for (const [name, q] of limits) {
+    const path = `${p}.limits[${name}]`;
+    out.push(...nameErrors(name, path), ...negative(q, path));
+    hugePages ||= isHugePages(name);
+    computeResource ||= name === 'cpu' || name === 'memory';
+  }
+  for (const [name, q] of requests) {
+    const path = `${p}.requests[${name}]`;
+    out.push(...nameErrors(name, path), ...negative(q, path));
+    const limit = limitOf.get(name);
+    if (limit) {
+      const cmp = cmpQuantity(q, limit);
+      if (cmp !== 0 && !overcommitAllowed(name))
+        out.push(
+          invalid(
+            `${p}.requests`,
+            quantityString(q),
+            `must be equal to ${name} limit of ${quantityString(limit)}`,
+          ),
+        );
+      else if (cmp > 0)
+        out.push(
+          invalid(
+            `${p}.requests`,
+            quantityString(q),
+            `must be less than or equal to ${name} limit of ${quantityString(limit)}`,
+          ),
+        );
+    } else if (!overcommitAllowed(name))
+      out.push(required(`${p}.limits`, 'Limit must be set for non overcommitable resources'));
+    hugePages ||= isHugePages(name);
+    computeResource ||= name === 'cpu' || name === 'memory';
+  }
+  if (hugePages && !computeResource) out.push(forbidden(p, 'HugePages require cpu or memory'));
+  return out;
+}
