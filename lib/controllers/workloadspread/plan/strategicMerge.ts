@@ -26,7 +26,7 @@ const OBJECT_FIELDS: Record<StructName, Record<string, StructName>> = {
 
 const CONTAINER_LIST = { key: 'name', element: 'Container' } as const;
 
-/** The `patchMergeKey` tags of k8s.io/api core/v1 and meta/v1 for the structs above. */
+/** The `patchMergeKey` tags of k8s.io/api core/v1 and meta/v1 (v0.32, OpenKruise v1.9.0's) for the structs above. */
 const LIST_FIELDS: Record<StructName, ListFields> = {
   Pod: {},
   ObjectMeta: { finalizers: { key: '' }, ownerReferences: { key: 'uid' } },
@@ -46,7 +46,7 @@ const LIST_FIELDS: Record<StructName, ListFields> = {
     ports: { key: 'containerPort' },
     volumeMounts: { key: 'mountPath' },
     volumeDevices: { key: 'devicePath' },
-    resizePolicy: { key: 'resourceName' },
+    // `resizePolicy` has no merge key in k8s.io/api v0.32 (`+listType=atomic`): a patch replaces it
   },
 };
 

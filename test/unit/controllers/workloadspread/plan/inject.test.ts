@@ -158,4 +158,26 @@ describe('strategicMergePod', () => {
       },
     });
   });
+
+  it('a container’s resizePolicy is replaced, not merged (no merge key in k8s.io/api v0.32)', () => {
+    const pod: JsonObject = {
+      spec: {
+        containers: [{ name: 'x', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }],
+      },
+    };
+    const patch: JsonObject = {
+      spec: {
+        containers: [
+          { name: 'x', resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] },
+        ],
+      },
+    };
+    expect(strategicMergePod(pod, patch)).toEqual({
+      spec: {
+        containers: [
+          { name: 'x', resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] },
+        ],
+      },
+    });
+  });
 });
