@@ -14,7 +14,14 @@
  * follow the object's keys. An entry that is not a quantity is left to the API server's decoding.
  */
 import type { FieldError } from './errors.js';
-import { forbidden, invalid, qualifiedNameErrors, required } from './fieldValidation.js';
+import {
+  forbidden,
+  invalid,
+  invalidPrinted,
+  notSupported,
+  qualifiedNameErrors,
+  required,
+} from './fieldValidation.js';
 import {
   cmpQuantity,
   parseQuantityValue,
@@ -146,4 +153,63 @@ export function resourceRequirementsErrors(resources: unknown, p: string): Field
   }
   if (hugePages && !computeResource) out.push(forbidden(p, 'HugePages require cpu or memory'));
   return out;
+}
+
+const RESIZE_RESOURCES = ['cpu', 'memory'] as const;
+const RESIZE_POLICIES = ['NotRequired', 'RestartContainer'] as const;
+
+interface ResizePolicyShape {
+  resourceName?: string;
+  restartPolicy?: string;
+}
+
+const resizePoliciesOf = (v: unknown): ResizePolicyShape[] =>
+  Array.isArray(v) ? (v as unknown[]).map((p) => (p !== null && typeof p === 'object' ? p : {})) : [];
+
+/**
+ * The errors of a container's `resizePolicy` (`validateResizePolicy`): each resource once, `cpu` or `memory`, each
+ * policy `NotRequired` or `RestartContainer`, and only `NotRequired` in a pod that never restarts. Errors other than
+ * a duplicate are reported at the list's path, as Kubernetes reports them.
+ * @param p the path of the field, e.g. `spec.containers[0].resizePolicy`
+ * @param podRestartPolicy the pod's `restartPolicy` (after defaults)
+ */
+export function resizePolicyErrors(resizePolicy: unknown, p: string, podRestartPolicy: string): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  resizePoliciesOf(resizePolicy).forEach((policy, i) => {
+    const name = typeof policy.resourceName === 'string' ? policy.resourceName : '';
+    const restart = typeof policy.restartPolicy === 'string' ? policy.restartPolicy : '';
+    if (seen.has(name)) out.push({ path: `${p}[${i}]`, message: `Duplicate value: ${JSON.stringify(name)}` });
+    seen.add(name);
+    if (name === '') out.push(required(p));
+    else if (!(RESIZE_RESOURCES as readonly string[]).includes(name))
+      out.push(notSupported(p, name, RESIZE_RESOURCES));
+    if (restart === '') out.push(required(p));
+    else if (!(RESIZE_POLICIES as readonly string[]).includes(restart))
+      out.push(notSupported(p, restart, RESIZE_POLICIES));
+    if (podRestartPolicy === 'Never' && restart !== 'NotRequired')
+      out.push(invalid(p, restart, "must be 'NotRequired' when `restartPolicy` is 'Never'"));
+  });
+  return out;
+}
+
+/**
+ * An init container's `resizePolicy` refused (`validateInitContainers` without `AllowSidecarResizePolicy`), its value
+ * printed as Go's `%#v` of the list; none when the list is empty.
+ * @param p the path of the field
+ */
+export function initResizePolicyErrors(resizePolicy: unknown, p: string): FieldError[] {
+  const policies = resizePoliciesOf(resizePolicy);
+  if (policies.length === 0) return [];
+  const items = policies.map(
+    (x) =>
+      `core.ContainerResizePolicy{ResourceName:${JSON.stringify(x.resourceName ?? '')}, RestartPolicy:${JSON.stringify(x.restartPolicy ?? '')}}`,
+  );
+  return [
+    invalidPrinted(
+      p,
+      `[]core.ContainerResizePolicy{${items.join(', ')}}`,
+      'must not be set for init containers',
+    ),
+  ];
 }

@@ -12,19 +12,25 @@
  *   env and envFrom (./containerEnvValidation.ts); volumeMounts (name found, mountPath required and unique, no name
  *   or path shared with a volumeDevice) and volumeDevices (name found and of a persistentVolumeClaim or ephemeral
  *   volume, unique, devicePath required, unique, without `..`, no name or path shared with a volumeMount);
- *   `imagePullPolicy` required and known; resources (./containerResourceValidation.ts);
+ *   `imagePullPolicy` required and known; resources and resizePolicy (./containerResourceValidation.ts);
+ *   securityContext (./containerSecurityValidation.ts);
  * - regular containers (`validateContainers`): no `restartPolicy`, and no host port shared among them;
  * - init containers (`validateInitContainers`): `restartPolicy` only `Always`; no host port shared within one; no
- *   lifecycle or probes unless it restarts always;
+ *   lifecycle or probes unless it restarts always; no resizePolicy;
  * - hooks and probes (./containerProbeValidation.ts) of regular containers and of init containers that restart
  *   always.
- * Not checked (the API server checks them again on each pod created): resizePolicy, securityContext,
- * subPath, each volume source's own fields, and the pod-level fields.
+ * Not checked (the API server checks them again on each pod created): subPath, each volume source's own fields, the
+ * pod-level fields, and the parts each of those modules names.
  */
 import { envErrors, envFromErrors } from './containerEnvValidation.js';
 import { containerPortErrors, hostPortConflicts } from './containerPortValidation.js';
 import { lifecycleErrors, probeErrors, type ProbeField } from './containerProbeValidation.js';
-import { resourceRequirementsErrors } from './containerResourceValidation.js';
+import {
+  initResizePolicyErrors,
+  resizePolicyErrors,
+  resourceRequirementsErrors,
+} from './containerResourceValidation.js';
+import { securityContextErrors } from './containerSecurityValidation.js';
 import type { FieldError } from './errors.js';
 import { dns1123LabelErrors, forbidden, invalid, notSupported, required, show } from './fieldValidation.js';
 import type { Container, Volume } from './types.js';
@@ -178,8 +184,20 @@ function deviceErrors(
 
 const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
+/** What the container checks need to know of their pod. */
+interface PodContext {
+  volumes: Map<string, Volume>;
+  /** `terminationGracePeriodSeconds`, s; undefined: not known (a hook's sleep is then not bounded). */
+  gracePeriod: number | undefined;
+  /** The pod's `restartPolicy` (after defaults). */
+  restartPolicy: string;
+  /** Whether the pod runs in the host's user namespace (`securityContext.hostUsers` not false). */
+  hostUsers: boolean;
+}
+
 /** `validateContainerCommon`: the checks every container gets, in Kubernetes' order. */
-function commonErrors(c: Container, p: string, volumes: Map<string, Volume>): FieldError[] {
+function commonErrors(c: Container, p: string, pod: PodContext): FieldError[] {
+  const volumes = pod.volumes;
   const out: FieldError[] = [];
   const name = c.name ?? '';
   if (name === '') out.push(required(`${p}.name`));
@@ -201,6 +219,8 @@ function commonErrors(c: Container, p: string, volumes: Map<string, Volume>): Fi
   else if (!(PULL_POLICIES as readonly string[]).includes(pull))
     out.push(notSupported(`${p}.imagePullPolicy`, pull, PULL_POLICIES));
   out.push(...resourceRequirementsErrors(c.resources, `${p}.resources`));
+  out.push(...resizePolicyErrors(c.resizePolicy, `${p}.resizePolicy`, pod.restartPolicy));
+  out.push(...securityContextErrors(c.securityContext, `${p}.securityContext`, pod.hostUsers));
   return out;
 }
 
@@ -224,17 +244,16 @@ function regularContainerErrors(
   containers: readonly Container[],
   p: string,
   names: Set<string>,
-  volumes: Map<string, Volume>,
-  gracePeriod: number | undefined,
+  pod: PodContext,
 ): FieldError[] {
   const out: FieldError[] = [];
   containers.forEach((c, i) => {
     const ip = `${p}[${i}]`;
-    out.push(...commonErrors(c, ip, volumes));
+    out.push(...commonErrors(c, ip, pod));
     const name = c.name ?? '';
     if (names.has(name)) out.push(duplicate(`${ip}.name`, name));
     else names.add(name);
-    out.push(...hookAndProbeErrors(c, ip, gracePeriod));
+    out.push(...hookAndProbeErrors(c, ip, pod.gracePeriod));
     if (isSet(c.restartPolicy))
       out.push(forbidden(`${ip}.restartPolicy`, 'may not be set for non-init containers'));
   });
@@ -254,13 +273,12 @@ function initContainerErrors(
   containers: readonly Container[],
   p: string,
   names: Set<string>,
-  volumes: Map<string, Volume>,
-  gracePeriod: number | undefined,
+  pod: PodContext,
 ): FieldError[] {
   const out: FieldError[] = [];
   containers.forEach((c, i) => {
     const ip = `${p}[${i}]`;
-    out.push(...commonErrors(c, ip, volumes));
+    out.push(...commonErrors(c, ip, pod));
     const restartPolicy = c.restartPolicy;
     if (isSet(restartPolicy) && restartPolicy !== 'Always')
       out.push(notSupported(`${ip}.restartPolicy`, restartPolicy, ['Always']));
@@ -268,13 +286,14 @@ function initContainerErrors(
     if (names.has(name)) out.push(duplicate(`${ip}.name`, name));
     else if (name !== '') names.add(name);
     out.push(...hostPortConflicts([c], p));
-    if (restartPolicy === 'Always') out.push(...hookAndProbeErrors(c, ip, gracePeriod));
+    if (restartPolicy === 'Always') out.push(...hookAndProbeErrors(c, ip, pod.gracePeriod));
     else
       for (const field of SIDECAR_ONLY_FIELDS)
         if (isSet(c[field]))
           out.push(
             forbidden(`${ip}.${field}`, 'may not be set for init containers without restartPolicy=Always'),
           );
+    out.push(...initResizePolicyErrors(c.resizePolicy, `${ip}.resizePolicy`));
   });
   return out;
 }
@@ -301,6 +320,10 @@ export function podSpecErrors(
     initContainers?: readonly Container[];
     /** The pod's grace period, s (bounds a lifecycle `sleep`); absent: not checked. */
     terminationGracePeriodSeconds?: number | null;
+    /** The pod's restart policy (default `Always`, as Kubernetes defaults it). */
+    restartPolicy?: string;
+    /** The pod's security context; `hostUsers: false` allows an `Unmasked` procMount. */
+    securityContext?: { hostUsers?: boolean | null } | null;
   },
   options: { prefix?: string; placeholder?: boolean } = {},
 ): FieldError[] {
@@ -309,10 +332,13 @@ export function podSpecErrors(
   const names = new Set<string>();
   const containers = spec.containers ?? [];
   const regular = containers.length > 0 || !options.placeholder ? containers : [PLACEHOLDER];
-  const grace = spec.terminationGracePeriodSeconds ?? undefined;
-  errors.push(...regularContainerErrors(regular, `${prefix}.containers`, names, valid, grace));
-  errors.push(
-    ...initContainerErrors(spec.initContainers ?? [], `${prefix}.initContainers`, names, valid, grace),
-  );
+  const pod: PodContext = {
+    volumes: valid,
+    gracePeriod: spec.terminationGracePeriodSeconds ?? undefined,
+    restartPolicy: spec.restartPolicy ?? 'Always',
+    hostUsers: spec.securityContext?.hostUsers !== false,
+  };
+  errors.push(...regularContainerErrors(regular, `${prefix}.containers`, names, pod));
+  errors.push(...initContainerErrors(spec.initContainers ?? [], `${prefix}.initContainers`, names, pod));
   return errors;
 }

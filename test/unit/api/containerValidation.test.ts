@@ -1,5 +1,5 @@
 /**
- * Container `ports`, `env`, `envFrom`, probes, lifecycle hooks and resources checked as Kubernetes v1.32's pod validation
+ * Container `ports`, `env`, `envFrom`, probes, lifecycle hooks, resources, resize policies and security contexts checked as Kubernetes v1.32's pod validation
  * (OpenKruise v1.9.0's build): the cases of `TestValidatePorts`, `TestValidateEnv` and `TestValidateEnvFrom`
  * (pkg/apis/core/validation/validation_test.go) with their paths and messages, the handler and probe rules of
  * `validateHandler` / `validateProbe`, the resource cases of `TestValidatePodSpec`'s invalid table and the
@@ -9,7 +9,12 @@
 import { envErrors, envFromErrors } from '../../../lib/api/containerEnvValidation.js';
 import { containerPortErrors } from '../../../lib/api/containerPortValidation.js';
 import { lifecycleErrors, probeErrors } from '../../../lib/api/containerProbeValidation.js';
-import { resourceRequirementsErrors } from '../../../lib/api/containerResourceValidation.js';
+import {
+  initResizePolicyErrors,
+  resizePolicyErrors,
+  resourceRequirementsErrors,
+} from '../../../lib/api/containerResourceValidation.js';
+import { securityContextErrors } from '../../../lib/api/containerSecurityValidation.js';
 import { podSpecErrors } from '../../../lib/api/podSpecValidation.js';
 
 const lines = (errs: { path: string; message: string }[]) => errs.map((e) => `${e.path}: ${e.message}`);
@@ -435,5 +440,129 @@ describe('resourceRequirementsErrors (validateResourceRequirements, validateCont
     expect(r({ 'hugepages-2Mi': '2Mi' }, { 'hugepages-2Mi': '2Mi' })).toEqual([
       'p: Forbidden: HugePages require cpu or memory',
     ]);
+  });
+});
+
+describe('resizePolicyErrors (validateResizePolicy) and an init container’s resizePolicy', () => {
+  it('accepts cpu and memory once each', () => {
+    const ok = [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+    ];
+    expect(resizePolicyErrors(ok, 'p', 'Always')).toEqual([]);
+  });
+
+  it('a repeated, empty or unknown resource and policy; a restart in a pod that never restarts', () => {
+    const policies = [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'cpu', restartPolicy: 'Sometimes' },
+      { restartPolicy: '' },
+      { resourceName: 'gpu', restartPolicy: 'RestartContainer' },
+    ];
+    expect(lines(resizePolicyErrors(policies, 'p', 'Never'))).toEqual([
+      'p[1]: Duplicate value: "cpu"',
+      'p: Unsupported value: "Sometimes": supported values: "NotRequired", "RestartContainer"',
+      `p: Invalid value: "Sometimes": must be 'NotRequired' when \`restartPolicy\` is 'Never'`,
+      'p: Required value',
+      'p: Required value',
+      `p: Invalid value: "": must be 'NotRequired' when \`restartPolicy\` is 'Never'`,
+      'p: Unsupported value: "gpu": supported values: "cpu", "memory"',
+      `p: Invalid value: "RestartContainer": must be 'NotRequired' when \`restartPolicy\` is 'Never'`,
+    ]);
+  });
+
+  it('an init container’s resizePolicy is refused with the list printed as Go prints it', () => {
+    expect(
+      lines(initResizePolicyErrors([{ resourceName: 'cpu', restartPolicy: 'NotRequired' }], 'p')),
+    ).toEqual([
+      'p: Invalid value: []core.ContainerResizePolicy{core.ContainerResizePolicy{ResourceName:"cpu", RestartPolicy:"NotRequired"}}: must not be set for init containers',
+    ]);
+    expect(initResizePolicyErrors([], 'p')).toEqual([]);
+  });
+});
+
+describe('securityContextErrors (ValidateSecurityContext)', () => {
+  it('accepts ids in range, privileged, the known profiles and Unmasked outside the host’s user namespace', () => {
+    const sc = {
+      runAsUser: 0,
+      runAsGroup: 2147483647,
+      privileged: true,
+      procMount: 'Unmasked',
+      seccompProfile: { type: 'Localhost', localhostProfile: 'profiles/audit.json' },
+      appArmorProfile: { type: 'Localhost', localhostProfile: 'k8s-apparmor' },
+    };
+    expect(securityContextErrors(sc, 'p', false)).toEqual([]);
+    expect(securityContextErrors({ seccompProfile: { type: 'RuntimeDefault' } }, 'p', true)).toEqual([]);
+  });
+
+  it('ids out of range, an unknown or host-namespace Unmasked procMount', () => {
+    expect(
+      lines(
+        securityContextErrors({ runAsUser: -1, runAsGroup: 2147483648, procMount: 'Unmasked' }, 'p', true),
+      ),
+    ).toEqual([
+      'p.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive',
+      'p.runAsGroup: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive',
+      'p.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`',
+    ]);
+    expect(lines(securityContextErrors({ procMount: 'Masked' }, 'p', true))).toEqual([
+      'p.procMount: Unsupported value: "Masked": supported values: "Default", "Unmasked"',
+    ]);
+  });
+
+  it('seccomp and AppArmor profiles', () => {
+    expect(lines(securityContextErrors({ seccompProfile: {} }, 'p', true))).toEqual([
+      'p.seccompProfile.type: Required value: type is required when seccompProfile is set',
+    ]);
+    expect(
+      lines(
+        securityContextErrors(
+          { seccompProfile: { type: 'Localhost', localhostProfile: '/x/../y' } },
+          'p',
+          true,
+        ),
+      ),
+    ).toEqual([
+      'p.seccompProfile.localhostProfile: Invalid value: "/x/../y": must be a relative path',
+      `p.seccompProfile.localhostProfile: Invalid value: "/x/../y": must not contain '..'`,
+    ]);
+    expect(lines(securityContextErrors({ seccompProfile: { type: 'Localhost' } }, 'p', true))).toEqual([
+      'p.seccompProfile.localhostProfile: Required value: must be set when seccomp type is Localhost',
+    ]);
+    expect(
+      lines(
+        securityContextErrors({ appArmorProfile: { type: 'Localhost', localhostProfile: ' x' } }, 'p', true),
+      ),
+    ).toEqual([
+      'p.appArmorProfile.localhostProfile: Invalid value: " x": must not be padded with whitespace',
+    ]);
+    expect(
+      lines(
+        securityContextErrors({ appArmorProfile: { type: 'Unconfined', localhostProfile: 'x' } }, 'p', true),
+      ),
+    ).toEqual([
+      'p.appArmorProfile.localhostProfile: Invalid value: "x": can only be set when AppArmor type is Localhost',
+    ]);
+    expect(lines(securityContextErrors({ appArmorProfile: { type: 'Nope' } }, 'p', true))).toEqual([
+      'p.appArmorProfile.type: Unsupported value: "Nope": supported values: "Localhost", "RuntimeDefault", "Unconfined"',
+    ]);
+  });
+
+  it('podSpecErrors checks resizePolicy and securityContext after resources, hostUsers from the pod', () => {
+    const c = {
+      name: 'a',
+      image: 'nginx',
+      imagePullPolicy: 'Always',
+      terminationMessagePolicy: 'File',
+      resources: { requests: { cpu: '2' }, limits: { cpu: '1' } },
+      resizePolicy: [{ resourceName: 'gpu', restartPolicy: 'NotRequired' }],
+      securityContext: { procMount: 'Unmasked' },
+    };
+    expect(lines(podSpecErrors({ containers: [c] }))).toEqual([
+      'spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
+      'spec.containers[0].resizePolicy: Unsupported value: "gpu": supported values: "cpu", "memory"',
+      'spec.containers[0].securityContext.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`',
+    ]);
+    expect(lines(podSpecErrors({ containers: [c], securityContext: { hostUsers: false } }))).toHaveLength(2);
   });
 });

@@ -223,6 +223,10 @@ function patchErrors(patch: JsonObject, target: WorkloadSpreadTargetTemplate, pa
       ...(typeof podSpec.terminationGracePeriodSeconds === 'number'
         ? { terminationGracePeriodSeconds: podSpec.terminationGracePeriodSeconds }
         : {}),
+      ...(typeof podSpec.restartPolicy === 'string' ? { restartPolicy: podSpec.restartPolicy } : {}),
+      ...(podSpec.securityContext !== null && typeof podSpec.securityContext === 'object'
+        ? { securityContext: podSpec.securityContext as { hostUsers?: boolean } }
+        : {}),
     },
     { prefix: path },
   );
