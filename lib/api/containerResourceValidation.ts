@@ -9,6 +9,8 @@
  * - a request is at most its limit, and equals it for the resources that cannot be overcommitted (extended resources
  *   and hugepages), which need a limit;
  * - hugepages come with cpu or memory.
+ * A resource name prints unquoted in a message (`Invalid value: gpu: …`): Kubernetes' `ResourceName` is a
+ * `fmt.Stringer`, which `field.Error` prints with `String()`; plain strings print quoted.
  * Not checked: that an extended resource is a whole number (Go prints that error's value as a raw struct), and
  * `claims`. Go walks the two maps in random order, so with several errors OpenKruise's order varies; here they
  * follow the object's keys. An entry that is not a quantity is left to the API server's decoding.
@@ -64,15 +66,20 @@ const isExtended = (name: string) =>
 /** `IsOvercommitAllowed`. */
 const overcommitAllowed = (name: string) => isNative(name) && !isHugePages(name);
 
+/**
+ * A resource name as a field error prints it: unquoted, since Kubernetes' `ResourceName` is a `fmt.Stringer`.
+ */
+const invalidName = (p: string, name: string, detail: string): FieldError => invalidPrinted(p, name, detail);
+
 /** `validateResourceName`: a qualified name, and without a domain a standard (or hugepages quota) one. */
 function resourceNameErrors(name: string, p: string): FieldError[] {
-  const qualified = qualifiedNameErrors(name).map((m) => invalid(p, name, m));
+  const qualified = qualifiedNameErrors(name).map((m) => invalidName(p, name, m));
   if (qualified.length > 0) return qualified;
   const standard =
     STANDARD_RESOURCES.has(name) || isHugePages(name) || name.startsWith(`requests.${HUGEPAGES}`);
   return name.includes('/') || standard
     ? []
-    : [invalid(p, name, 'must be a standard resource type or fully qualified')];
+    : [invalidName(p, name, 'must be a standard resource type or fully qualified')];
 }
 
 /** `validateContainerResourceName`: the above, then a container's own rule (both may report). */
@@ -80,9 +87,9 @@ function nameErrors(name: string, p: string): FieldError[] {
   const out = resourceNameErrors(name, p);
   if (!name.includes('/')) {
     if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name))
-      out.push(invalid(p, name, 'must be a standard resource for containers'));
+      out.push(invalidName(p, name, 'must be a standard resource for containers'));
   } else if (!isNative(name) && !isExtended(name))
-    out.push(invalid(p, name, "doesn't follow extended resource name standard"));
+    out.push(invalidName(p, name, "doesn't follow extended resource name standard"));
   return out;
 }
 
@@ -179,11 +186,15 @@ export function resizePolicyErrors(resizePolicy: unknown, p: string, podRestartP
   resizePoliciesOf(resizePolicy).forEach((policy, i) => {
     const name = typeof policy.resourceName === 'string' ? policy.resourceName : '';
     const restart = typeof policy.restartPolicy === 'string' ? policy.restartPolicy : '';
-    if (seen.has(name)) out.push({ path: `${p}[${i}]`, message: `Duplicate value: ${JSON.stringify(name)}` });
+    // a resource name prints unquoted (a `fmt.Stringer`)
+    if (seen.has(name)) out.push({ path: `${p}[${i}]`, message: `Duplicate value: ${name}` });
     seen.add(name);
     if (name === '') out.push(required(p));
     else if (!(RESIZE_RESOURCES as readonly string[]).includes(name))
-      out.push(notSupported(p, name, RESIZE_RESOURCES));
+      out.push({
+        path: p,
+        message: `Unsupported value: ${name}: supported values: ${RESIZE_RESOURCES.map((r) => JSON.stringify(r)).join(', ')}`,
+      });
     if (restart === '') out.push(required(p));
     else if (!(RESIZE_POLICIES as readonly string[]).includes(restart))
       out.push(notSupported(p, restart, RESIZE_POLICIES));

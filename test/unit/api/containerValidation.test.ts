@@ -420,10 +420,10 @@ describe('resourceRequirementsErrors (validateResourceRequirements, validateCont
 
   it('upstream’s invalid cases: a non-standard name (both rules), an extended request not equal to or without its limit', () => {
     expect(r({ 'invalid-name': '2' }, { 'invalid-name': '2' })).toEqual([
-      'p.limits[invalid-name]: Invalid value: "invalid-name": must be a standard resource type or fully qualified',
-      'p.limits[invalid-name]: Invalid value: "invalid-name": must be a standard resource for containers',
-      'p.requests[invalid-name]: Invalid value: "invalid-name": must be a standard resource type or fully qualified',
-      'p.requests[invalid-name]: Invalid value: "invalid-name": must be a standard resource for containers',
+      'p.limits[invalid-name]: Invalid value: invalid-name: must be a standard resource type or fully qualified',
+      'p.limits[invalid-name]: Invalid value: invalid-name: must be a standard resource for containers',
+      'p.requests[invalid-name]: Invalid value: invalid-name: must be a standard resource type or fully qualified',
+      'p.requests[invalid-name]: Invalid value: invalid-name: must be a standard resource for containers',
     ]);
     expect(r({ 'example.com/a': '1' }, { 'example.com/a': '2' })).toEqual([
       'p.requests: Invalid value: "1": must be equal to example.com/a limit of 2',
@@ -452,7 +452,7 @@ describe('resizePolicyErrors (validateResizePolicy) and an init container’s re
     expect(resizePolicyErrors(ok, 'p', 'Always')).toEqual([]);
   });
 
-  it('a repeated, empty or unknown resource and policy; a restart in a pod that never restarts', () => {
+  it('a repeated, empty or unknown resource (printed unquoted: a Stringer) and policy; a restart in a pod that never restarts', () => {
     const policies = [
       { resourceName: 'cpu', restartPolicy: 'NotRequired' },
       { resourceName: 'cpu', restartPolicy: 'Sometimes' },
@@ -460,13 +460,13 @@ describe('resizePolicyErrors (validateResizePolicy) and an init container’s re
       { resourceName: 'gpu', restartPolicy: 'RestartContainer' },
     ];
     expect(lines(resizePolicyErrors(policies, 'p', 'Never'))).toEqual([
-      'p[1]: Duplicate value: "cpu"',
+      'p[1]: Duplicate value: cpu',
       'p: Unsupported value: "Sometimes": supported values: "NotRequired", "RestartContainer"',
       `p: Invalid value: "Sometimes": must be 'NotRequired' when \`restartPolicy\` is 'Never'`,
       'p: Required value',
       'p: Required value',
       `p: Invalid value: "": must be 'NotRequired' when \`restartPolicy\` is 'Never'`,
-      'p: Unsupported value: "gpu": supported values: "cpu", "memory"',
+      'p: Unsupported value: gpu: supported values: "cpu", "memory"',
       `p: Invalid value: "RestartContainer": must be 'NotRequired' when \`restartPolicy\` is 'Never'`,
     ]);
   });
@@ -560,7 +560,7 @@ describe('securityContextErrors (ValidateSecurityContext)', () => {
     };
     expect(lines(podSpecErrors({ containers: [c] }))).toEqual([
       'spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
-      'spec.containers[0].resizePolicy: Unsupported value: "gpu": supported values: "cpu", "memory"',
+      'spec.containers[0].resizePolicy: Unsupported value: gpu: supported values: "cpu", "memory"',
       'spec.containers[0].securityContext.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`',
     ]);
     expect(lines(podSpecErrors({ containers: [c], securityContext: { hostUsers: false } }))).toHaveLength(2);
