@@ -174,6 +174,12 @@ function keyRefErrors(s: { name?: string; key?: string }, p: string): FieldError
 
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
+/** A list as Go decodes it: anything not a list is none, an element that is not an object a zero value. */
+const objectsOf = <T extends object>(v: unknown): T[] =>
+  Array.isArray(v)
+    ? (v as unknown[]).map((e) => (e !== null && typeof e === 'object' ? (e as T) : ({} as T)))
+    : [];
+
 interface EnvVarShape {
   name?: string;
   value?: string;
@@ -192,7 +198,7 @@ interface EnvVarShape {
  */
 export function envErrors(env: unknown, p: string): FieldError[] {
   const out: FieldError[] = [];
-  (Array.isArray(env) ? (env as EnvVarShape[]) : []).forEach((ev, i) => {
+  objectsOf<EnvVarShape>(env).forEach((ev, i) => {
     const ip = `${p}[${i}]`;
     const name = ev.name ?? '';
     if (name === '') out.push(required(`${ip}.name`));
@@ -246,7 +252,7 @@ interface EnvFromShape {
  */
 export function envFromErrors(envFrom: unknown, p: string): FieldError[] {
   const out: FieldError[] = [];
-  (Array.isArray(envFrom) ? (envFrom as EnvFromShape[]) : []).forEach((ev, i) => {
+  objectsOf<EnvFromShape>(envFrom).forEach((ev, i) => {
     const ip = `${p}[${i}]`;
     const prefix = ev.prefix ?? '';
     if (prefix !== '') out.push(...envVarNameErrors(prefix).map((m) => invalid(`${ip}.prefix`, prefix, m)));

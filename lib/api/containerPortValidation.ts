@@ -20,7 +20,11 @@ interface PortShape {
   protocol?: string;
 }
 
-const portsOf = (ports: unknown): PortShape[] => (Array.isArray(ports) ? (ports as PortShape[]) : []);
+/** The ports as Go decodes them: anything not a list is none, an element that is not an object a zero port. */
+const portsOf = (ports: unknown): PortShape[] =>
+  Array.isArray(ports)
+    ? (ports as unknown[]).map((p) => (p !== null && typeof p === 'object' ? (p as PortShape) : {}))
+    : [];
 
 /** `IsValidPortName`. */
 export function portNameErrors(name: string): string[] {

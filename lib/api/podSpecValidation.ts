@@ -134,9 +134,9 @@ function mountErrors(
     if (mountPath === '') out.push(required(`${ip}.mountPath`));
     if (paths.has(mountPath)) out.push(invalid(`${ip}.mountPath`, mountPath, 'must be unique'));
     paths.add(mountPath);
-    if (devices.some((d) => d.name === name))
+    if (devices.some((d) => (d.name ?? '') === name))
       out.push(invalid(`${ip}.name`, name, 'must not already exist in volumeDevices'));
-    if (devices.some((d) => d.devicePath === mountPath))
+    if (devices.some((d) => (d.devicePath ?? '') === mountPath))
       out.push(invalid(`${ip}.mountPath`, mountPath, 'must not already exist as a path in volumeDevices'));
   });
   return out;
@@ -173,16 +173,20 @@ function deviceErrors(
     if (devicePath !== '' && devicePath.split('/').includes('..'))
       out.push(invalid(`${ip}.devicePath`, devicePath, "can not contain backsteps ('..')"));
     else paths.add(devicePath);
-    if (mounts.some((m) => m.name === name))
+    if (mounts.some((m) => (m.name ?? '') === name))
       out.push(invalid(`${ip}.name`, name, 'must not already exist in volumeMounts'));
-    if (mounts.some((m) => m.mountPath === devicePath))
+    if (mounts.some((m) => (m.mountPath ?? '') === devicePath))
       out.push(invalid(`${ip}.devicePath`, devicePath, 'must not already exist as a path in volumeMounts'));
     if (name !== '') names.add(name);
   });
   return out;
 }
 
-const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+/** A list as Go decodes it: anything not a list is none, an element that is not an object a zero value. */
+const objects = <T>(v: unknown): T[] =>
+  Array.isArray(v)
+    ? (v as unknown[]).map((e) => (e !== null && typeof e === 'object' ? (e as T) : ({} as T)))
+    : [];
 
 /** What the container checks need to know of their pod. */
 interface PodContext {
@@ -210,8 +214,8 @@ function commonErrors(c: Container, p: string, pod: PodContext): FieldError[] {
   out.push(...containerPortErrors(c.ports, `${p}.ports`));
   out.push(...envErrors(c.env, `${p}.env`));
   out.push(...envFromErrors(c.envFrom, `${p}.envFrom`));
-  const mounts = list<Mount>(c.volumeMounts);
-  const devices = list<Device>(c.volumeDevices);
+  const mounts = objects<Mount>(c.volumeMounts);
+  const devices = objects<Device>(c.volumeDevices);
   out.push(...mountErrors(mounts, devices, volumes, `${p}.volumeMounts`));
   out.push(...deviceErrors(devices, mounts, volumes, `${p}.volumeDevices`));
   const pull = c.imagePullPolicy ?? '';
@@ -328,9 +332,9 @@ export function podSpecErrors(
   options: { prefix?: string; placeholder?: boolean } = {},
 ): FieldError[] {
   const prefix = options.prefix ?? 'spec';
-  const { valid, errors } = volumeErrors(spec.volumes ?? [], prefix);
+  const { valid, errors } = volumeErrors(objects<Volume>(spec.volumes), prefix);
   const names = new Set<string>();
-  const containers = spec.containers ?? [];
+  const containers = objects<Container>(spec.containers);
   const regular = containers.length > 0 || !options.placeholder ? containers : [PLACEHOLDER];
   const pod: PodContext = {
     volumes: valid,
@@ -339,6 +343,8 @@ export function podSpecErrors(
     hostUsers: spec.securityContext?.hostUsers !== false,
   };
   errors.push(...regularContainerErrors(regular, `${prefix}.containers`, names, pod));
-  errors.push(...initContainerErrors(spec.initContainers ?? [], `${prefix}.initContainers`, names, pod));
+  errors.push(
+    ...initContainerErrors(objects<Container>(spec.initContainers), `${prefix}.initContainers`, names, pod),
+  );
   return errors;
 }

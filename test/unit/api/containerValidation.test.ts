@@ -566,3 +566,55 @@ describe('securityContextErrors (ValidateSecurityContext)', () => {
     expect(lines(podSpecErrors({ containers: [c], securityContext: { hostUsers: false } }))).toHaveLength(2);
   });
 });
+
+describe('malformed lists (bad input gets errors, not a crash)', () => {
+  it('null and scalar elements read as Go’s zero values', () => {
+    const spec = {
+      volumes: [null],
+      containers: [
+        {
+          name: 'a',
+          image: 'nginx',
+          imagePullPolicy: 'Always',
+          terminationMessagePolicy: 'File',
+          ports: [null],
+          env: [null, 'x'],
+          envFrom: [null],
+          volumeMounts: [null],
+          volumeDevices: [7],
+        },
+        null,
+      ],
+      initContainers: [null],
+    } as unknown as Parameters<typeof podSpecErrors>[0];
+    expect(lines(podSpecErrors(spec))).toEqual([
+      'spec.volumes[0]: Required value: must specify a volume type',
+      'spec.volumes[0].name: Required value',
+      'spec.containers[0].ports[0].containerPort: Required value',
+      'spec.containers[0].ports[0].protocol: Required value',
+      'spec.containers[0].env[0].name: Required value',
+      'spec.containers[0].env[1].name: Required value',
+      'spec.containers[0].envFrom: Invalid value: "": must specify one of: `configMapRef` or `secretRef`',
+      'spec.containers[0].volumeMounts[0].name: Required value',
+      'spec.containers[0].volumeMounts[0].name: Not found: ""',
+      'spec.containers[0].volumeMounts[0].mountPath: Required value',
+      'spec.containers[0].volumeMounts[0].name: Invalid value: "": must not already exist in volumeDevices',
+      'spec.containers[0].volumeMounts[0].mountPath: Invalid value: "": must not already exist as a path in volumeDevices',
+      'spec.containers[0].volumeDevices[0].name: Required value',
+      'spec.containers[0].volumeDevices[0].name: Not found: ""',
+      'spec.containers[0].volumeDevices[0].devicePath: Required value',
+      'spec.containers[0].volumeDevices[0].name: Invalid value: "": must not already exist in volumeMounts',
+      'spec.containers[0].volumeDevices[0].devicePath: Invalid value: "": must not already exist as a path in volumeMounts',
+      'spec.containers[1].name: Required value',
+      'spec.containers[1].image: Required value',
+      'spec.containers[1].terminationMessagePolicy: Required value',
+      'spec.containers[1].imagePullPolicy: Required value',
+      'spec.initContainers[0].name: Required value',
+      'spec.initContainers[0].image: Required value',
+      'spec.initContainers[0].terminationMessagePolicy: Required value',
+      'spec.initContainers[0].imagePullPolicy: Required value',
+      // the regular containers' names, the empty one included, are taken (validateInitContainers)
+      'spec.initContainers[0].name: Duplicate value: ""',
+    ]);
+  });
+});
