@@ -13,7 +13,9 @@
  */
 import type { FieldError } from './errors.js';
 import {
+  decodedList,
   invalid,
+  isNonNil,
   notSupported,
   qualifiedNameErrors,
   regexError,
@@ -110,8 +112,8 @@ function nameErrors(name: string, prefix: boolean): string[] {
   return subdomainErrors(masked);
 }
 
-/** `SplitMaybeSubscriptedPath`: `metadata.labels['x']` → [`metadata.labels`, `x`]. */
-function splitSubscript(fieldPath: string): [string, string] | undefined {
+/** Kubernetes' `SplitMaybeSubscriptedPath`: `metadata.labels['x']` → [`metadata.labels`, `x`]; undefined without one. */
+export function splitSubscriptedPath(fieldPath: string): [string, string] | undefined {
   if (!fieldPath.endsWith("']")) return undefined;
   const s = fieldPath.slice(0, -2);
   const at = s.indexOf("['");
@@ -130,7 +132,7 @@ function fieldRefErrors(fs: ObjectFieldSelector, p: string): FieldError[] {
   const fieldPath = fs.fieldPath ?? '';
   if (apiVersion === '') return [required(`${p}.apiVersion`)];
   if (fieldPath === '') return [required(`${p}.fieldPath`)];
-  const split = splitSubscript(fieldPath);
+  const split = splitSubscriptedPath(fieldPath);
   const conversion =
     apiVersion !== 'v1'
       ? `unsupported pod version: ${apiVersion}`
@@ -172,14 +174,6 @@ function keyRefErrors(s: { name?: string; key?: string }, p: string): FieldError
   return out;
 }
 
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
-
-/** A list as Go decodes it: anything not a list is none, an element that is not an object a zero value. */
-const objectsOf = <T extends object>(v: unknown): T[] =>
-  Array.isArray(v)
-    ? (v as unknown[]).map((e) => (e !== null && typeof e === 'object' ? (e as T) : ({} as T)))
-    : [];
-
 interface EnvVarShape {
   name?: string;
   value?: string;
@@ -198,7 +192,7 @@ interface EnvVarShape {
  */
 export function envErrors(env: unknown, p: string): FieldError[] {
   const out: FieldError[] = [];
-  objectsOf<EnvVarShape>(env).forEach((ev, i) => {
+  decodedList<EnvVarShape>(env).forEach((ev, i) => {
     const ip = `${p}[${i}]`;
     const name = ev.name ?? '';
     if (name === '') out.push(required(`${ip}.name`));
@@ -207,19 +201,19 @@ export function envErrors(env: unknown, p: string): FieldError[] {
     if (!from) return;
     const vp = `${ip}.valueFrom`;
     let sources = 0;
-    if (isSet(from.fieldRef)) {
+    if (isNonNil(from.fieldRef)) {
       sources++;
       out.push(...fieldRefErrors(from.fieldRef ?? {}, `${vp}.fieldRef`));
     }
-    if (isSet(from.resourceFieldRef)) {
+    if (isNonNil(from.resourceFieldRef)) {
       sources++;
       out.push(...resourceFieldRefErrors(from.resourceFieldRef ?? {}, `${vp}.resourceFieldRef`));
     }
-    if (isSet(from.configMapKeyRef)) {
+    if (isNonNil(from.configMapKeyRef)) {
       sources++;
       out.push(...keyRefErrors(from.configMapKeyRef ?? {}, `${vp}.configMapKeyRef`));
     }
-    if (isSet(from.secretKeyRef)) {
+    if (isNonNil(from.secretKeyRef)) {
       sources++;
       out.push(...keyRefErrors(from.secretKeyRef ?? {}, `${vp}.secretKeyRef`));
     }
@@ -252,14 +246,14 @@ interface EnvFromShape {
  */
 export function envFromErrors(envFrom: unknown, p: string): FieldError[] {
   const out: FieldError[] = [];
-  objectsOf<EnvFromShape>(envFrom).forEach((ev, i) => {
+  decodedList<EnvFromShape>(envFrom).forEach((ev, i) => {
     const ip = `${p}[${i}]`;
     const prefix = ev.prefix ?? '';
     if (prefix !== '') out.push(...envVarNameErrors(prefix).map((m) => invalid(`${ip}.prefix`, prefix, m)));
     let sources = 0;
     for (const kind of ['configMapRef', 'secretRef'] as const) {
       const ref = ev[kind];
-      if (!isSet(ref)) continue;
+      if (!isNonNil(ref)) continue;
       sources++;
       const name = ref?.name ?? '';
       if (name === '') out.push(required(`${ip}.${kind}.name`));

@@ -7,7 +7,7 @@
  * port.
  */
 import type { FieldError } from './errors.js';
-import { invalid, notSupported, required } from './fieldValidation.js';
+import { decodedList, invalid, notSupported, required } from './fieldValidation.js';
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'] as const;
 const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
@@ -20,11 +20,7 @@ interface PortShape {
   protocol?: string;
 }
 
-/** The ports as Go decodes them: anything not a list is none, an element that is not an object a zero port. */
-const portsOf = (ports: unknown): PortShape[] =>
-  Array.isArray(ports)
-    ? (ports as unknown[]).map((p) => (p !== null && typeof p === 'object' ? (p as PortShape) : {}))
-    : [];
+const portsOf = (ports: unknown): PortShape[] => decodedList<PortShape>(ports);
 
 /** `IsValidPortName`. */
 export function portNameErrors(name: string): string[] {
@@ -38,7 +34,10 @@ export function portNameErrors(name: string): string[] {
   return errs;
 }
 
-const outOfRange = (port: number) => !Number.isInteger(port) || port < 1 || port > 65535;
+/** `IsValidPortNum` at `p`: 1 to 65535 (a port given by number). */
+export function portNumberErrors(port: number, p: string): FieldError[] {
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? [] : [invalid(p, port, PORT_RANGE_MESSAGE)];
+}
 
 /**
  * The errors of one container's `ports` (see the module doc; host ports across containers: {@link hostPortConflicts}).
@@ -60,11 +59,9 @@ export function containerPortErrors(ports: unknown, p: string): FieldError[] {
     }
     const containerPort = port.containerPort ?? 0;
     if (containerPort === 0) out.push(required(`${ip}.containerPort`));
-    else if (outOfRange(containerPort))
-      out.push(invalid(`${ip}.containerPort`, containerPort, PORT_RANGE_MESSAGE));
+    else out.push(...portNumberErrors(containerPort, `${ip}.containerPort`));
     const hostPort = port.hostPort ?? 0;
-    if (hostPort !== 0 && outOfRange(hostPort))
-      out.push(invalid(`${ip}.hostPort`, hostPort, PORT_RANGE_MESSAGE));
+    if (hostPort !== 0) out.push(...portNumberErrors(hostPort, `${ip}.hostPort`));
     const protocol = port.protocol ?? '';
     if (protocol === '') out.push(required(`${ip}.protocol`));
     else if (!(PROTOCOLS as readonly string[]).includes(protocol))

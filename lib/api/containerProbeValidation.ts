@@ -15,7 +15,8 @@
  */
 import type { FieldError } from './errors.js';
 import { forbidden, invalid, nonNegative, notSupported, regexError, required } from './fieldValidation.js';
-import { portNameErrors } from './containerPortValidation.js';
+import { portNameErrors, portNumberErrors } from './containerPortValidation.js';
+import { isJsonObject } from './types.js';
 
 /** The three probes of a container, by field. */
 export type ProbeField = 'livenessProbe' | 'readinessProbe' | 'startupProbe';
@@ -28,19 +29,16 @@ const HEADER_NAME_MESSAGE = regexError(
   'X-Header-Name',
 );
 const SCHEMES = ['HTTP', 'HTTPS'] as const;
-const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
 
 type Json = Record<string, unknown>;
-const asObject = (v: unknown): Json | undefined =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
+const asObject = (v: unknown): Json | undefined => (isJsonObject(v) ? v : undefined);
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** `ValidatePortNumOrName`: a number in range, or a service name. */
 function portErrors(port: unknown, p: string): FieldError[] {
   if (typeof port === 'string') return portNameErrors(port).map((m) => invalid(p, port, m));
-  const n = num(port);
-  return Number.isInteger(n) && n >= 1 && n <= 65535 ? [] : [invalid(p, n, PORT_RANGE_MESSAGE)];
+  return portNumberErrors(num(port), p);
 }
 
 /** `validateHTTPGetAction`. */

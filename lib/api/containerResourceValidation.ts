@@ -17,6 +17,7 @@
  */
 import type { FieldError } from './errors.js';
 import {
+  decodedList,
   forbidden,
   invalid,
   invalidPrinted,
@@ -170,8 +171,7 @@ interface ResizePolicyShape {
   restartPolicy?: string;
 }
 
-const resizePoliciesOf = (v: unknown): ResizePolicyShape[] =>
-  Array.isArray(v) ? (v as unknown[]).map((p) => (p !== null && typeof p === 'object' ? p : {})) : [];
+const resizePoliciesOf = (v: unknown): ResizePolicyShape[] => decodedList<ResizePolicyShape>(v);
 
 /**
  * The errors of a container's `resizePolicy` (`validateResizePolicy`): each resource once, `cpu` or `memory`, each

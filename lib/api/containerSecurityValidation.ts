@@ -14,6 +14,7 @@
  */
 import type { FieldError } from './errors.js';
 import { invalid, notSupported, required } from './fieldValidation.js';
+import { isJsonObject } from './types.js';
 
 const MAX_ID = 2147483647;
 const ID_RANGE_MESSAGE = `must be between 0 and ${MAX_ID}, inclusive`;
@@ -21,8 +22,7 @@ const PROC_MOUNTS = ['Default', 'Unmasked'] as const;
 const PROFILE_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'] as const;
 
 type Json = Record<string, unknown>;
-const asObject = (v: unknown): Json | undefined =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
+const asObject = (v: unknown): Json | undefined => (isJsonObject(v) ? v : undefined);
 
 /** `validateLocalDescendingPath`: relative, no `..` segment. */
 function localPathErrors(target: string, p: string): FieldError[] {

@@ -5,7 +5,13 @@
  */
 import type { FieldError } from './errors.js';
 import { InvalidSelectorError, isEmptySelector, selectorMatches } from './selector.js';
-import type { IntOrString, LabelSelector, UpdatePriorityStrategy, UpdateScatterTerm } from './types.js';
+import {
+  isJsonObject,
+  type IntOrString,
+  type LabelSelector,
+  type UpdatePriorityStrategy,
+  type UpdateScatterTerm,
+} from './types.js';
 
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
@@ -267,4 +273,15 @@ export function notMoreThan100PercentErrors(value: IntOrString, path: string): F
   return pct !== undefined && pct > 100
     ? [invalidPrinted(path, goIntOrString(value), 'must not be greater than 100%')]
     : [];
+}
+
+/** A Go pointer or slice that is set: neither absent nor `null` in JSON. */
+export const isNonNil = (v: unknown): boolean => v !== undefined && v !== null;
+
+/**
+ * A list field as Go decodes it for validation: anything that is not a list reads as none, and an element that is not
+ * an object as the element type's zero value (`{}`).
+ */
+export function decodedList<T>(v: unknown): T[] {
+  return Array.isArray(v) ? (v as unknown[]).map((e) => (isJsonObject(e) ? (e as T) : ({} as T))) : [];
 }

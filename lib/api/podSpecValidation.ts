@@ -32,7 +32,16 @@ import {
 } from './containerResourceValidation.js';
 import { securityContextErrors } from './containerSecurityValidation.js';
 import type { FieldError } from './errors.js';
-import { dns1123LabelErrors, forbidden, invalid, notSupported, required, show } from './fieldValidation.js';
+import {
+  decodedList,
+  dns1123LabelErrors,
+  forbidden,
+  invalid,
+  isNonNil,
+  notSupported,
+  required,
+  show,
+} from './fieldValidation.js';
 import type { Container, Volume } from './types.js';
 
 /** Kubernetes' volume source fields, in the order `validateVolumeSource` checks them. */
@@ -182,12 +191,6 @@ function deviceErrors(
   return out;
 }
 
-/** A list as Go decodes it: anything not a list is none, an element that is not an object a zero value. */
-const objects = <T>(v: unknown): T[] =>
-  Array.isArray(v)
-    ? (v as unknown[]).map((e) => (e !== null && typeof e === 'object' ? (e as T) : ({} as T)))
-    : [];
-
 /** What the container checks need to know of their pod. */
 interface PodContext {
   volumes: Map<string, Volume>;
@@ -214,8 +217,8 @@ function commonErrors(c: Container, p: string, pod: PodContext): FieldError[] {
   out.push(...containerPortErrors(c.ports, `${p}.ports`));
   out.push(...envErrors(c.env, `${p}.env`));
   out.push(...envFromErrors(c.envFrom, `${p}.envFrom`));
-  const mounts = objects<Mount>(c.volumeMounts);
-  const devices = objects<Device>(c.volumeDevices);
+  const mounts = decodedList<Mount>(c.volumeMounts);
+  const devices = decodedList<Device>(c.volumeDevices);
   out.push(...mountErrors(mounts, devices, volumes, `${p}.volumeMounts`));
   out.push(...deviceErrors(devices, mounts, volumes, `${p}.volumeDevices`));
   const pull = c.imagePullPolicy ?? '';
@@ -227,8 +230,6 @@ function commonErrors(c: Container, p: string, pod: PodContext): FieldError[] {
   out.push(...securityContextErrors(c.securityContext, `${p}.securityContext`, pod.hostUsers));
   return out;
 }
-
-const isSet = (v: unknown) => v !== undefined && v !== null;
 
 const PROBES: readonly ProbeField[] = ['livenessProbe', 'readinessProbe', 'startupProbe'];
 
@@ -258,7 +259,7 @@ function regularContainerErrors(
     if (names.has(name)) out.push(duplicate(`${ip}.name`, name));
     else names.add(name);
     out.push(...hookAndProbeErrors(c, ip, pod.gracePeriod));
-    if (isSet(c.restartPolicy))
+    if (isNonNil(c.restartPolicy))
       out.push(forbidden(`${ip}.restartPolicy`, 'may not be set for non-init containers'));
   });
   out.push(...hostPortConflicts(containers, p));
@@ -284,7 +285,7 @@ function initContainerErrors(
     const ip = `${p}[${i}]`;
     out.push(...commonErrors(c, ip, pod));
     const restartPolicy = c.restartPolicy;
-    if (isSet(restartPolicy) && restartPolicy !== 'Always')
+    if (isNonNil(restartPolicy) && restartPolicy !== 'Always')
       out.push(notSupported(`${ip}.restartPolicy`, restartPolicy, ['Always']));
     const name = c.name ?? '';
     if (names.has(name)) out.push(duplicate(`${ip}.name`, name));
@@ -293,7 +294,7 @@ function initContainerErrors(
     if (restartPolicy === 'Always') out.push(...hookAndProbeErrors(c, ip, pod.gracePeriod));
     else
       for (const field of SIDECAR_ONLY_FIELDS)
-        if (isSet(c[field]))
+        if (isNonNil(c[field]))
           out.push(
             forbidden(`${ip}.${field}`, 'may not be set for init containers without restartPolicy=Always'),
           );
@@ -332,9 +333,9 @@ export function podSpecErrors(
   options: { prefix?: string; placeholder?: boolean } = {},
 ): FieldError[] {
   const prefix = options.prefix ?? 'spec';
-  const { valid, errors } = volumeErrors(objects<Volume>(spec.volumes), prefix);
+  const { valid, errors } = volumeErrors(decodedList<Volume>(spec.volumes), prefix);
   const names = new Set<string>();
-  const containers = objects<Container>(spec.containers);
+  const containers = decodedList<Container>(spec.containers);
   const regular = containers.length > 0 || !options.placeholder ? containers : [PLACEHOLDER];
   const pod: PodContext = {
     volumes: valid,
@@ -344,7 +345,12 @@ export function podSpecErrors(
   };
   errors.push(...regularContainerErrors(regular, `${prefix}.containers`, names, pod));
   errors.push(
-    ...initContainerErrors(objects<Container>(spec.initContainers), `${prefix}.initContainers`, names, pod),
+    ...initContainerErrors(
+      decodedList<Container>(spec.initContainers),
+      `${prefix}.initContainers`,
+      names,
+      pod,
+    ),
   );
   return errors;
 }

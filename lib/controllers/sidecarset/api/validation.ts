@@ -38,6 +38,7 @@ import {
   containerUpdateErrors,
   effectiveNamespaceSelector,
 } from './validationConflict.js';
+import { splitSubscriptedPath } from '../../../api/containerEnvValidation.js';
 import { podSpecErrors } from '../../../api/podSpecValidation.js';
 import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from '../../../api/podTemplateDefaults.js';
 
@@ -225,15 +226,6 @@ function updateStrategyErrors(us: SidecarSetUpdateStrategy): FieldError[] {
   return out;
 }
 
-/** Kubernetes' `SplitMaybeSubscriptedPath`: `metadata.labels['k']` → `['metadata.labels', 'k']`. */
-function splitSubscripted(fieldPath: string): [string, string] | undefined {
-  if (!fieldPath.endsWith("']")) return undefined;
-  const s = fieldPath.slice(0, -2);
-  const at = s.indexOf("['");
-  if (at <= 0) return undefined;
-  return [s.slice(0, at), s.slice(at + 2)];
-}
-
 /**
  * Upstream `validateDownwardAPI` / `validateObjectFieldSelector` on each `transferEnv` entry read from pod metadata
  * (path `<container>.transferEnv.fieldRef`, no entry index, as upstream): apiVersion and fieldPath required, apiVersion
@@ -253,7 +245,7 @@ function transferEnvErrors(envs: readonly TransferEnvVar[] | undefined, path: st
       out.push(required(`${p}.fieldPath`));
       continue;
     }
-    const split = splitSubscripted(fs.fieldPath);
+    const split = splitSubscriptedPath(fs.fieldPath);
     let convErr: string | undefined;
     if (fs.apiVersion !== 'v1') convErr = `unsupported pod version: ${fs.apiVersion}`;
     else if (!split) convErr = `field label not supported: ${fs.fieldPath}`;
