@@ -8,7 +8,7 @@
  * reports its replicas unknown: {@link findWorkloadObject}.
  */
 import { isForbidden, UnresolvedReferenceError } from './errors.js';
-import type { Resource } from './resource.js';
+import type { KubeObject, Resource } from './resource.js';
 import type { ApiResource, KubeClient } from './types.js';
 
 /** A reference to a workload, as a PodUnavailableBudget's `targetRef` or a pod's owner reference spells it. */
@@ -19,6 +19,9 @@ export interface WorkloadRef {
   /** When given, a workload with another UID is not the one referenced. */
   uid?: string;
 }
+
+/** The replicas of a workload read without a scale subresource (upstream's `ReplicasUnknown`, `getRefUID`). */
+export const REPLICAS_UNKNOWN = -1;
 
 /** What the scale subresource says of a workload. */
 export interface ScaledWorkload {
@@ -150,17 +153,33 @@ export async function findWorkloadObject(
   namespace: string,
   ref: WorkloadRef,
 ): Promise<UnscaledWorkload | typeof SCALED_NOT_FOUND | typeof WORKLOAD_FORBIDDEN | undefined> {
-  const { serverResources } = kube;
-  if (!serverResources || !ref.kind || !ref.name) return undefined;
-  const apiVersion = ref.apiVersion ?? '';
-  const { resource } = await resourceOfKind(serverResources, apiVersion, ref.kind);
+  if (!kube.serverResources || !ref.kind || !ref.name) return undefined;
   let object;
   try {
-    object = await kube.get(resource, { ...(resource.namespaced ? { namespace } : {}), name: ref.name });
+    object = await readWorkloadObject(kube, namespace, ref);
   } catch (e) {
     if (isForbidden(e)) return WORKLOAD_FORBIDDEN;
     throw e;
   }
   if (!object) return SCALED_NOT_FOUND;
-  return { ref: { apiVersion, kind: ref.kind, name: ref.name, uid: object.metadata.uid ?? '' } };
+  return {
+    ref: { apiVersion: ref.apiVersion ?? '', kind: ref.kind, name: ref.name, uid: object.metadata.uid ?? '' },
+  };
+}
+
+/**
+ * The object `ref` names in `namespace`, of any kind the API server serves (the kind resolved by discovery, then
+ * `GET <resource>/<name>`), as upstream reads a custom workload as `unstructured.Unstructured` through its client.
+ * @returns the object; undefined when none of the name exists or the client has no discovery reads
+ * @throws InvalidApiVersionError, UnservedKindError, KubeApiError when a read fails (a 403 when it is not granted)
+ */
+export async function readWorkloadObject(
+  kube: Pick<KubeClient, 'serverResources' | 'get'>,
+  namespace: string,
+  ref: WorkloadRef,
+): Promise<KubeObject | undefined> {
+  const { serverResources } = kube;
+  if (!serverResources || !ref.kind || !ref.name) return undefined;
+  const { resource } = await resourceOfKind(serverResources, ref.apiVersion ?? '', ref.kind);
+  return kube.get(resource, { ...(resource.namespaced ? { namespace } : {}), name: ref.name });
 }

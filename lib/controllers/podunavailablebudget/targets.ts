@@ -29,6 +29,7 @@ import type { KubeClient } from '../../kube/types.js';
 import {
   findScaledWorkload,
   findWorkloadObject,
+  REPLICAS_UNKNOWN,
   SCALED_NOT_FOUND,
   WORKLOAD_FORBIDDEN,
   type ScaleReads,
@@ -46,9 +47,6 @@ import { workloadKindOf } from './plan/targets.js';
  * Kruiseless may not read (lib/kube/scaleFinder.ts `WORKLOAD_FORBIDDEN`); the budget then goes on without it.
  */
 export type TargetLog = Pick<Logger, 'warn'>;
-
-/** Upstream's `ReplicasUnknown`: the replicas of a workload read without a scale subresource (`getRefUID`). */
-export const REPLICAS_UNKNOWN = -1;
 
 /**
  * The object of a workload of a kind without a scale subresource (upstream's `getRefUID`): `gone` when there is none

@@ -3,8 +3,9 @@
  * `PodCreateHandler.Handle`): pkg/webhook/pod/mutating/workloadspread.go over pkg/util/workloadspread/workloadspread.go
  * `HandlePodCreation`, `isReferenceEqual` and `acquireSuitableSubset` (v1.9.0).
  *
- * For an active pod whose controller is a CloneSet, Deployment, ReplicaSet, Job or StatefulSet (not a dry run; gate
- * `WorkloadSpread` on): the first WorkloadSpread of its namespace (list order) whose `targetRef` is the pod's
+ * For an active pod whose controller is a CloneSet, Deployment, ReplicaSet, Job or StatefulSet, or a Kind the
+ * custom-workload whitelist of `kruise-configuration` names as a workload or a sub-resource of one
+ * (./api/customWorkloads.ts; read only for such an owner) (not a dry run; gate `WorkloadSpread` on): the first WorkloadSpread of its namespace (list order) whose `targetRef` is the pod's
  * controller or an owner up its chain (a ReplicaSet's Deployment) and whose `targetFilter` selects it. The pure ledger
  * (./plan/ledger.ts) chooses the subset and, for a subset with a maximum, records the pod in the WorkloadSpread's
  * status, written here before answering — the API server is the ledger. A conflict re-reads the WorkloadSpread and
@@ -24,7 +25,22 @@ import { listAll } from '../../kube/list.js';
 import type { KubeClient } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
 import { isPodActive } from '../../podset/pods.js';
-import { groupOf, isStatefulTarget, specReplicas, WORKLOADSPREAD_RESOURCE } from './api/resource.js';
+import { readWorkloadObject } from '../../kube/scaleFinder.js';
+import { kruiseConfigurationEntry } from '../kruiseConfiguration.js';
+import {
+  CUSTOM_WORKLOAD_WHITELIST_KEY,
+  isWhitelistedOwner,
+  parseCustomWorkloadWhitelist,
+  whitelistedReplicasPathByGroupKind,
+  type CustomWorkload,
+} from './api/customWorkloads.js';
+import {
+  groupOf,
+  isStatefulTarget,
+  specReplicas,
+  spreadWorkloadOf,
+  WORKLOADSPREAD_RESOURCE,
+} from './api/resource.js';
 import type { WorkloadSpread, WorkloadSpreadStatus } from './api/types.js';
 import {
   decideLedger,
@@ -35,6 +51,7 @@ import {
   type LedgerOperation,
 } from './plan/index.js';
 import { workloadSpreadEnabled, type WorkloadSpreadSettings } from './settings.js';
+import { replicasAtPaths } from './plan/replicasPath.js';
 import { filteredReplicas, getSpreadWorkload } from './targets.js';
 
 /** The waits between attempts after a conflict, ms (client-go's `retry.DefaultBackoff` without its jitter). */
@@ -69,14 +86,25 @@ export interface WorkloadSpreadWebhookDeps {
   listWorkloadSpreads(namespace: string): Promise<WorkloadSpread[]>;
   /** The WorkloadSpread `name` of `namespace`; undefined when it does not exist. */
   getWorkloadSpread(namespace: string, name: string): Promise<WorkloadSpread | undefined>;
-  /** The owner `ref` names in `namespace` (its owner references), undefined when not followed or not found. */
+  /**
+   * The owner `ref` names in `namespace` (its owner references), of a built-in kind or any kind discovery resolves;
+   * undefined when not found.
+   * @throws KubeApiError, UnresolvedReferenceError when it cannot be read
+   */
   getOwner(
     namespace: string,
     ref: OwnerReference,
   ): Promise<{ metadata: { ownerReferences?: OwnerReference[] } } | undefined>;
   /**
+   * The custom-workload whitelist of the `kruise-configuration` ConfigMap (./api/customWorkloads.ts); none when it
+   * cannot be read or parsed (upstream's pod webhook then follows the built-in kinds only); absent: none. Never
+   * throws.
+   */
+  customWorkloads?(): Promise<readonly CustomWorkload[]>;
+  /**
    * The target's `spec.replicas` (a Job's `spec.parallelism`; 1 when absent; 0 when it does not exist), or the sum
-   * at the WorkloadSpread's `targetFilter.replicasPathList`, for percentages.
+   * at the WorkloadSpread's `targetFilter.replicasPathList`, for percentages; a custom workload's at its whitelisted
+   * path (0 when it has none or the path cannot be read, as upstream's `GetReplicasFromCustomWorkload`).
    * @throws WorkloadSpreadReplicasError when a path cannot be read (upstream then refuses the pod with HTTP 500)
    */
   targetReplicas(ws: WorkloadSpread): Promise<number>;
@@ -94,12 +122,33 @@ export interface WorkloadSpreadWebhookDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/**
+ * How long the webhook keeps the whitelist it read, ms. Upstream reads it once per process; a change here is seen
+ * within this time, and a pod of a custom owner costs one ConfigMap read per period and process, not one per pod.
+ */
+export const CUSTOM_WORKLOADS_TTL_MS = 10_000;
+
 /** {@link WorkloadSpreadWebhookDeps} over the API server: quorum reads (upstream reads its cache) and a status PUT. */
 export function kubeWorkloadSpreadWebhookDeps(
-  kube: Pick<KubeClient, 'get' | 'list' | 'replace'>,
+  kube: Pick<KubeClient, 'get' | 'list' | 'replace' | 'serverResources'>,
   settings?: WorkloadSpreadSettings,
+  now: () => number = Date.now,
 ): WorkloadSpreadWebhookDeps {
+  let kept: { at: number; whitelist: readonly CustomWorkload[] } | undefined;
+  const customWorkloads = async (): Promise<readonly CustomWorkload[]> => {
+    if (kept && now() - kept.at < CUSTOM_WORKLOADS_TTL_MS) return kept.whitelist;
+    try {
+      const whitelist = parseCustomWorkloadWhitelist(
+        await kruiseConfigurationEntry(kube, CUSTOM_WORKLOAD_WHITELIST_KEY),
+      );
+      kept = { at: now(), whitelist };
+      return whitelist;
+    } catch {
+      return [];
+    }
+  };
   return {
+    customWorkloads,
     async listWorkloadSpreads(namespace) {
       try {
         return (await listAll(kube, WORKLOADSPREAD_RESOURCE, { namespace })).items;
@@ -110,12 +159,14 @@ export function kubeWorkloadSpreadWebhookDeps(
     },
     getWorkloadSpread: (namespace, name) => kube.get(WORKLOADSPREAD_RESOURCE, { namespace, name }),
     async getOwner(namespace, ref) {
+      if (!spreadWorkloadOf(ref)) return readWorkloadObject(kube, namespace, ref);
       const found = await getSpreadWorkload(kube, namespace, ref);
       return found?.object;
     },
     async targetReplicas(ws) {
       const ref = ws.spec.targetRef;
       if (!ref) return 0;
+      if (!spreadWorkloadOf(ref)) return customTargetReplicas(kube, ws, ref, await customWorkloads());
       const found = await getSpreadWorkload(kube, ws.metadata.namespace ?? '', ref);
       if (!found) return 0;
       const counted = filteredReplicas(ws, found.object, specReplicas(found.kind, found.object));
@@ -129,6 +180,33 @@ export function kubeWorkloadSpreadWebhookDeps(
 }
 
 /**
+ * A custom target's replicas for percentages (upstream's `getWorkloadReplicas` over an unstructured object): 0 when
+ * it does not exist; the sum at `targetFilter.replicasPathList` when set; else at its whitelisted path (group and
+ * Kind), 0 when it has none or it cannot be read.
+ * @throws WorkloadSpreadReplicasError when a `targetFilter` path cannot be read; UnresolvedReferenceError,
+ *   KubeApiError when the object cannot be read
+ */
+async function customTargetReplicas(
+  kube: Pick<KubeClient, 'get' | 'serverResources'>,
+  ws: WorkloadSpread,
+  ref: { apiVersion: string; kind: string; name: string },
+  whitelist: readonly CustomWorkload[],
+): Promise<number> {
+  const object = await readWorkloadObject(kube, ws.metadata.namespace ?? '', ref);
+  if (!object) return 0;
+  const paths = ws.spec.targetFilter?.replicasPathList ?? [];
+  if (paths.length > 0) {
+    const counted = replicasAtPaths(object, paths);
+    if ('error' in counted) throw new WorkloadSpreadReplicasError(counted.error);
+    return counted.replicas;
+  }
+  const path = whitelistedReplicasPathByGroupKind(whitelist, ref);
+  if (path === undefined) return 0;
+  const counted = replicasAtPaths(object, [path]);
+  return 'error' in counted ? 0 : counted.replicas;
+}
+
+/**
  * Whether `target` is `owner` or an owner up its controller chain (upstream's `isReferenceEqual`: group, Kind and
  * name compared; only workload owners are followed).
  * @throws KubeApiError when an owner cannot be read; a NotFound owner as KubeApiError 404 (upstream refuses the pod)
@@ -138,6 +216,7 @@ async function refersTo(
   namespace: string,
   target: { apiVersion: string; kind: string; name: string },
   owner: OwnerReference | undefined,
+  whitelist: readonly CustomWorkload[],
 ): Promise<boolean> {
   for (let depth = 0; owner && depth < 8; depth++) {
     if (
@@ -146,7 +225,7 @@ async function refersTo(
       target.name === owner.name
     )
       return true;
-    if (!isWorkloadOwner(owner)) return false;
+    if (!isWorkloadOwner(owner) && !isWhitelistedOwner(whitelist, owner)) return false;
     const object = await deps.getOwner(namespace, owner);
     if (!object)
       // a missing owner refuses the pod, as upstream's failed GET
@@ -167,13 +246,14 @@ async function matchingWorkloadSpread(
   namespace: string,
   pod: Pod,
   owner: OwnerReference,
+  whitelist: readonly CustomWorkload[],
 ): Promise<WorkloadSpread | undefined> {
   for (const ws of await deps.listWorkloadSpreads(namespace)) {
     const target = ws.spec?.targetRef;
     if (!target || ws.metadata.deletionTimestamp) continue;
     let refers: boolean;
     try {
-      refers = await refersTo(deps, namespace, target, owner);
+      refers = await refersTo(deps, namespace, target, owner, whitelist);
     } catch (e) {
       if (isNotFound(e)) throw e;
       continue;
@@ -253,9 +333,12 @@ export function workloadSpreadPodStep(deps: WorkloadSpreadWebhookDeps): PodMutat
   return async (pod, context) => {
     if (!workloadSpreadEnabled(deps.settings ?? {}) || context.dryRun || !isPodActive(pod)) return { pod };
     const owner = controllerRef(pod.metadata.ownerReferences);
-    if (!owner || !isWorkloadOwner(owner)) return { pod };
+    if (!owner) return { pod };
+    // the whitelist is read only for an owner of another kind
+    const whitelist = isWorkloadOwner(owner) ? [] : ((await deps.customWorkloads?.()) ?? []);
+    if (!isWorkloadOwner(owner) && !isWhitelistedOwner(whitelist, owner)) return { pod };
     try {
-      const ws = await matchingWorkloadSpread(deps, context.namespace, pod, owner);
+      const ws = await matchingWorkloadSpread(deps, context.namespace, pod, owner, whitelist);
       if (!ws) return { pod };
       const { subset, uid, ws: latest } = await acquireSubset(deps, ws, pod);
       if (subset === '') return { pod };

@@ -11,16 +11,33 @@
  * `getPodJob` reads it, not through the controller finder: its replicas are `spec.parallelism`, its pods those
  * matching its selector with an owner reference to it, also while it is being deleted or at parallelism 0. The pods
  * the `targetFilter` selector leaves out are not counted, and with `targetFilter.replicasPathList` the replicas are
- * the sum at those paths of the target (./plan/replicasPath.ts), as upstream's `filterWorkload`. Kruiseless gap: the
- * custom workloads upstream follows through `kruise-configuration`'s whitelist.
+ * the sum at those paths of the target (./plan/replicasPath.ts), as upstream's `filterWorkload`. A target of any
+ * other Kind (a custom workload the `kruise-configuration` whitelist lets a WorkloadSpread name,
+ * ./api/customWorkloads.ts) is read as upstream's controller finder reads it: {@link readCustomTargets}. Kruiseless
+ * gap: a built-in Kind that the whitelist also lists with a replicas path is still counted by its own field.
  */
 import { selectorMatches, selectorString } from '../../api/selector.js';
 import type { Node } from '../../api/node.js';
 import type { Pod } from '../../api/types.js';
+import { UnresolvedReferenceError } from '../../kube/errors.js';
 import { listAll, LIST_PAGE_SIZE } from '../../kube/list.js';
+import {
+  findScaledWorkload,
+  findWorkloadObject,
+  readWorkloadObject,
+  REPLICAS_UNKNOWN,
+  SCALED_NOT_FOUND,
+  WORKLOAD_FORBIDDEN,
+} from '../../kube/scaleFinder.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
+import { kruiseConfigurationEntry } from '../kruiseConfiguration.js';
+import {
+  CUSTOM_WORKLOAD_WHITELIST_KEY,
+  parseCustomWorkloadWhitelist,
+  whitelistedReplicasPath,
+} from './api/customWorkloads.js';
 import { LABEL_POD_TEMPLATE_HASH, VERSION_IGNORED } from './api/keys.js';
 import {
   SPREAD_WORKLOAD_RESOURCES,
@@ -33,8 +50,11 @@ import type { WorkloadSpread } from './api/types.js';
 import { placedBy } from './plan/index.js';
 import { replicasAtPaths, type ReplicasAtPaths } from './plan/replicasPath.js';
 
-/** The reads the resolution makes. */
-export type TargetReads = Pick<KubeClient, 'get' | 'list'>;
+/**
+ * The reads the resolution makes: discovery and scale reads, when the client has them, for a custom workload (none:
+ * a custom target reads as gone).
+ */
+export type TargetReads = Pick<KubeClient, 'get' | 'list' | 'serverResources' | 'getScale'>;
 
 /** A WorkloadSpread's target as read: its pods, replicas and latest version. */
 export interface SpreadTargets {
@@ -52,8 +72,8 @@ export interface SpreadTargets {
   /** The target's Kind, undefined when it is not one this cut follows or does not exist. */
   kind?: SpreadWorkloadKind;
   /**
-   * Why the replicas could not be read at `targetFilter.replicasPathList` (./plan/replicasPath.ts, upstream's
-   * words): the pass then writes nothing, as upstream's sync fails.
+   * Why the replicas could not be read at `targetFilter.replicasPathList` or a custom workload's whitelisted path
+   * (./plan/replicasPath.ts, upstream's words): the pass then writes nothing, as upstream's sync fails.
    */
   replicasPathError?: string;
 }
@@ -152,6 +172,7 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
   const ref = ws.spec.targetRef;
   const none: SpreadTargets = { pods: [], replicas: 0, latestVersion: VERSION_IGNORED };
   if (!ref) return none;
+  if (!spreadWorkloadOf(ref)) return readCustomTargets(kube, ws, ref);
   const found = await getSpreadWorkload(kube, namespace, ref);
   if (!found) return none;
   const { kind, object } = found;
@@ -196,4 +217,84 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
   if (filter) pods = pods.filter((p) => selectorMatches(filter, p.metadata.labels));
   const nodes = await nodesOfUnplaced(kube, ws, pods);
   return { pods, replicas: counted.replicas, latestVersion, kind, nodes };
+}
+
+/**
+ * A custom workload's target (upstream's `GetPodsForRef` default branch, then `filterWorkload` with the whitelist's
+ * replicas path): its scale subresource gives the replicas and a selector, else the object itself gives only its UID
+ * (replicas unknown, -1). Gone, or a scale of a workload being deleted: no pods, 0. At 0 replicas: no pods. Else the
+ * pods with an owner reference to it, or with none such, those the scale's selector matches. The replicas are the
+ * sum at `targetFilter.replicasPathList`, else at the whitelist's path for its group, version and Kind (an entry
+ * without a path: 0), else the scale's — read from the object also when it is being deleted or at 0 replicas, and
+ * left as found (pods unfiltered) when the object is gone by then, as upstream's `filterWorkload`.
+ * @throws CustomWorkloadWhitelistError, UnresolvedReferenceError (the kind is not served, its object's read is not
+ *   granted), KubeApiError when a read fails: the pass fails and is backed off, as upstream's sync
+ */
+async function readCustomTargets(
+  kube: TargetReads,
+  ws: WorkloadSpread,
+  ref: { apiVersion: string; kind: string; name: string },
+): Promise<SpreadTargets> {
+  const namespace = ws.metadata.namespace ?? '';
+  const none: SpreadTargets = { pods: [], replicas: 0, latestVersion: VERSION_IGNORED };
+  const whitelist = parseCustomWorkloadWhitelist(
+    await kruiseConfigurationEntry(kube, CUSTOM_WORKLOAD_WHITELIST_KEY),
+  );
+  const found = await customWorkload(kube, namespace, ref);
+  let pods: Pod[] = [];
+  if (found && found.replicas !== 0) {
+    pods = (await listAll(kube, RESOURCES.pods, { namespace, limit: LIST_PAGE_SIZE }, ownedBy(found.uid)))
+      .items;
+    if (pods.length === 0 && found.selector !== undefined)
+      pods = (
+        await listAll(kube, RESOURCES.pods, {
+          namespace,
+          limit: LIST_PAGE_SIZE,
+          labelSelector: found.selector,
+        })
+      ).items;
+  }
+  const filterPaths = ws.spec.targetFilter?.replicasPathList ?? [];
+  const listed = whitelistedReplicasPath(whitelist, ref);
+  const paths = filterPaths.length > 0 ? filterPaths : listed !== undefined ? [listed] : [];
+  let replicas = found?.replicas ?? 0;
+  if (paths.length > 0) {
+    const object = await readWorkloadObject(kube, namespace, ref);
+    // upstream leaves replicas and pods as found when the object is gone by then
+    if (!object) return { ...none, pods, replicas };
+    const counted = replicasAtPaths(object, paths);
+    if ('error' in counted) return { ...none, replicasPathError: counted.error };
+    replicas = counted.replicas;
+  }
+  const filter = ws.spec.targetFilter?.selector;
+  if (filter) pods = pods.filter((p) => selectorMatches(filter, p.metadata.labels));
+  const nodes = await nodesOfUnplaced(kube, ws, pods);
+  return { pods, replicas, latestVersion: VERSION_IGNORED, nodes };
+}
+
+/**
+ * A custom workload as upstream's controller finder reads it: through its scale subresource (replicas, UID,
+ * selector) or, for a kind without one, the object itself (UID; replicas -1). Undefined when it is gone (or its
+ * scale says it is being deleted).
+ * @throws UnresolvedReferenceError (the kind is not served, or its object's read is not granted), KubeApiError
+ */
+async function customWorkload(
+  kube: TargetReads,
+  namespace: string,
+  ref: { apiVersion: string; kind: string; name: string },
+): Promise<{ uid: string; replicas: number; selector?: string } | undefined> {
+  const scaled = await findScaledWorkload(kube, namespace, ref);
+  if (scaled === SCALED_NOT_FOUND) return undefined;
+  if (scaled)
+    return scaled.deleting
+      ? undefined
+      : { uid: scaled.ref.uid, replicas: scaled.replicas, selector: scaled.selector };
+  const object = await findWorkloadObject(kube, namespace, ref);
+  if (object === SCALED_NOT_FOUND || object === undefined) return undefined;
+  if (object === WORKLOAD_FORBIDDEN)
+    throw new UnresolvedReferenceError(
+      `reading ${ref.kind} ${namespace}/${ref.name} is not granted to Kruiseless's role (add a get rule for it, ` +
+        'infra/rbac/README.md)',
+    );
+  return { uid: object.ref.uid, replicas: REPLICAS_UNKNOWN };
 }

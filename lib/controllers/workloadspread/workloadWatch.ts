@@ -7,12 +7,13 @@
  * namespace, not being deleted, whose `targetRef` has its group, Kind and name — so the subsets' maximums follow a
  * target created after its WorkloadSpread, or scaled, before any of its pods changes. These streams are the ones the
  * CloneSet and PodUnavailableBudget controllers follow already. Upstream also maps ReplicaSets (to a WorkloadSpread
- * of the ReplicaSet or of its Deployment), Jobs (a parallelism change) and custom workloads, and a CloneSet's
- * revision change; Kruiseless does not: a Deployment's own change names its WorkloadSpread, and the pods of a new
+ * of the ReplicaSet or of its Deployment), Jobs (a parallelism change) and whitelisted custom workloads (a watch
+ * per Kind added at start), and a CloneSet's revision change; Kruiseless does not: a Deployment's own change names its WorkloadSpread, and the pods of a new
  * revision or of a Job, placed by the pod webhook, name it by their annotation (./podWatch.ts) as they are created,
  * finish or are deleted. No Job stream is opened for that: a Job's status changes with each of its pods, and batch/v1
  * Jobs have no `observedGeneration` to tell a spec change from them. A Job whose parallelism changes while it has no
- * pod to create or delete (suspended) is seen by the resync.
+ * pod to create or delete (suspended), or a custom workload's replicas change that creates or deletes no pod, is
+ * seen by the resync.
  */
 import type { JsonObject } from '../../api/types.js';
 import { isNotFound } from '../../kube/errors.js';

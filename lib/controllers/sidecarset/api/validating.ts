@@ -11,8 +11,8 @@
 import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
 import type { ControllerRevision } from '../../../api/types.js';
 import { isNotFound, listAll, type KubeClient } from '../../../kube/index.js';
-import type { Resource } from '../../../kube/resource.js';
 import { RESOURCES } from '../../../kube/resources.js';
+import { kruiseConfigurationEntry } from '../../kruiseConfiguration.js';
 import { defaultSidecarSet } from './defaults.js';
 import { SIDECARSET_REVISION_NAMESPACE } from './keys.js';
 import { SIDECARSET_RESOURCE } from './resource.js';
@@ -34,17 +34,7 @@ export interface SidecarSetValidationReads {
   patchMetadataWhitelist?(): Promise<PatchMetadataWhitelistRule[] | null>;
 }
 
-/** Core v1 ConfigMaps (`kruise-configuration`). */
-const CONFIGMAP_RESOURCE: Resource = {
-  group: '',
-  version: 'v1',
-  plural: 'configmaps',
-  namespaced: true,
-  kind: 'ConfigMap',
-};
-
-/** The ConfigMap and its entry upstream reads the whitelist from (`pkg/util/configuration`). */
-export const KRUISE_CONFIGURATION = { namespace: 'kruise-system', name: 'kruise-configuration' } as const;
+/** The `kruise-configuration` entry upstream reads the whitelist from (`pkg/util/configuration`). */
 export const PATCH_METADATA_WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';
 
 /** {@link SidecarSetValidationReads} over a cluster client; a missing CRD or namespace reads as empty. */
@@ -69,10 +59,7 @@ export function kubeSidecarSetValidationReads(
       );
     },
     async patchMetadataWhitelist() {
-      const cm = (await kube
-        .get(CONFIGMAP_RESOURCE, KRUISE_CONFIGURATION)
-        .catch((e: unknown) => orEmpty(e, undefined))) as { data?: Record<string, string> } | undefined;
-      const entry = cm?.data?.[PATCH_METADATA_WHITELIST_KEY];
+      const entry = await kruiseConfigurationEntry(kube, PATCH_METADATA_WHITELIST_KEY);
       if (entry === undefined) return null;
       const parsed = JSON.parse(entry) as { rules?: PatchMetadataWhitelistRule[] };
       return parsed.rules ?? [];

@@ -64,8 +64,8 @@ export function groupOf(apiVersion: string | undefined): string {
 
 /**
  * The workload key of a reference this cut follows (group and Kind compared, version ignored: an Advanced
- * StatefulSet named through v1alpha1 or v1beta1 alike), or undefined for any other (upstream also follows
- * whitelisted custom workloads).
+ * StatefulSet named through v1alpha1 or v1beta1 alike), or undefined for any other (a custom workload, read through
+ * discovery: ../targets.ts `readCustomTargets`).
  */
 export function spreadWorkloadOf(ref: {
   apiVersion?: string;

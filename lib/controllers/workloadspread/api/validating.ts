@@ -9,13 +9,25 @@
  * without them those rules are skipped.
  */
 import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
-import { isNotFound, listAll, type KubeClient } from '../../../kube/index.js';
+import { errorMessage } from '../../../core/errors.js';
+import { isNotFound, KubeApiError, listAll, type KubeClient } from '../../../kube/index.js';
+import { kruiseConfigurationEntry } from '../../kruiseConfiguration.js';
+import {
+  CUSTOM_WORKLOAD_WHITELIST_KEY,
+  parseCustomWorkloadWhitelist,
+  type CustomWorkload,
+} from './customWorkloads.js';
 import { workloadSpreadEnabled, type WorkloadSpreadSettings } from '../settings.js';
 import { WORKLOADSPREAD_RESOURCE } from './resource.js';
 import type { JsonObject } from '../../../api/types.js';
 import type { Resource } from '../../../kube/resource.js';
 import type { WorkloadSpread, WorkloadSpreadTargetReference } from './types.js';
-import { validateWorkloadSpread, type WorkloadSpreadTargetTemplate } from './validation.js';
+import {
+  isCustomTargetKind,
+  validateWorkloadSpread,
+  type CustomWorkloadsRead,
+  type WorkloadSpreadTargetTemplate,
+} from './validation.js';
 
 /** What the WorkloadSpread validator reads from the cluster, as upstream's handler reads it. */
 export interface WorkloadSpreadValidationReads {
@@ -29,6 +41,11 @@ export interface WorkloadSpreadValidationReads {
     namespace: string,
     ref: WorkloadSpreadTargetReference,
   ): Promise<WorkloadSpreadTargetTemplate | undefined>;
+  /**
+   * The custom-workload whitelist of the `kruise-configuration` ConfigMap, for a target of another Kind; absent: none.
+   * @throws KubeApiError when the ConfigMap cannot be read, CustomWorkloadWhitelistError when the entry is not JSON
+   */
+  customWorkloads?(): Promise<CustomWorkload[]>;
 }
 
 /** A workload as read for its template. */
@@ -66,6 +83,8 @@ export function kubeWorkloadSpreadValidationReads(
           throw e;
         },
       ),
+    customWorkloads: async () =>
+      parseCustomWorkloadWhitelist(await kruiseConfigurationEntry(kube, CUSTOM_WORKLOAD_WHITELIST_KEY)),
     async targetTemplate(namespace, ref) {
       const source = TEMPLATE_SOURCES[ref.kind ?? ''];
       if (!source || !ref.name) return undefined;
@@ -83,6 +102,18 @@ export function kubeWorkloadSpreadValidationReads(
       }
     },
   };
+}
+
+/** The whitelist through `reads`, or why it could not be had (upstream's webhook answers that as an internal error). */
+async function readCustomWorkloads(
+  reads: WorkloadSpreadValidationReads | undefined,
+): Promise<CustomWorkloadsRead | undefined> {
+  if (!reads?.customWorkloads) return undefined;
+  try {
+    return await reads.customWorkloads();
+  } catch (e) {
+    return { error: e instanceof KubeApiError ? e.apiMessage : errorMessage(e) };
+  }
 }
 
 /** The WorkloadSpread validator (CREATE and UPDATE of v1beta1 `workloadspreads`). */
@@ -108,11 +139,15 @@ export function workloadSpreadValidator(
       const others = options.reads ? await options.reads.workloadSpreads(namespace) : undefined;
       const ref = ws.spec.targetRef;
       const target = ref ? await options.reads?.targetTemplate?.(namespace, ref) : undefined;
+      const customWorkloads = isCustomTargetKind(ref?.kind)
+        ? await readCustomWorkloads(options.reads)
+        : undefined;
       return verdictOf(
         validateWorkloadSpread(ws, {
           ...(old ? { old } : {}),
           ...(others ? { others } : {}),
           ...(target ? { target } : {}),
+          ...(customWorkloads ? { customWorkloads } : {}),
         }),
         400,
       );

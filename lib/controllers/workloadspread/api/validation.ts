@@ -7,9 +7,9 @@
  * object on an update and the other WorkloadSpreads of the namespace when it can read them. Messages are Kubernetes'
  * `field.Error` forms. A subset's `patch` is merged into the target's pod template when the caller read it (upstream
  * reads the target and skips the check when it cannot) and the result checked by the part of Kubernetes' pod
- * validation lib/api/podSpecValidation.ts has. Kruiseless gaps: the rest of that validation, no custom-workload
- * whitelist is read (every other Kind is refused, as with an empty whitelist), and object-metadata update rules are
- * left to the API server.
+ * validation lib/api/podSpecValidation.ts has. A target of another Kind is allowed when the custom-workload whitelist
+ * (./customWorkloads.ts) names its group and Kind. Kruiseless gaps: the rest of that validation, and object-metadata
+ * update rules are left to the API server.
  */
 import type { FieldError } from '../../../api/errors.js';
 import {
@@ -34,6 +34,7 @@ import type {
   Volume,
 } from '../../../api/types.js';
 import { strategicMergePod } from '../plan/strategicMerge.js';
+import { isWhitelistedTarget, type CustomWorkload } from './customWorkloads.js';
 import type { WorkloadSpread, WorkloadSpreadSubset, WorkloadSpreadTargetReference } from './types.js';
 
 /** Go's `%#v` of a `v1beta1.TargetReference`. */
@@ -67,14 +68,31 @@ const TARGET_GROUPS: Readonly<Record<string, readonly string[]>> = {
   StatefulSet: ['apps', 'apps.kruise.io'],
 };
 
-function targetRefErrors(ref: WorkloadSpreadTargetReference | undefined): FieldError[] {
+/** Whether a WorkloadSpread's target is of a Kind outside the built-in ones (the whitelist then decides). */
+export function isCustomTargetKind(kind: string | undefined): boolean {
+  return !TARGET_GROUPS[kind ?? ''];
+}
+
+/** The whitelist as the validator got it: the workloads, or why it could not be read or parsed. */
+export type CustomWorkloadsRead = readonly CustomWorkload[] | { error: string };
+
+function targetRefErrors(
+  ref: WorkloadSpreadTargetReference | undefined,
+  customWorkloads: CustomWorkloadsRead,
+): FieldError[] {
   const path = 'spec.targetRef';
   if (!ref) return [required(path, 'no targetRef defined in WorkloadSpread')];
   if (!ref.apiVersion || !ref.name || !ref.kind)
     return [invalidPrinted(path, goTargetRef(ref), 'empty TargetReference is not valid for WorkloadSpread.')];
   const groups = TARGET_GROUPS[ref.kind];
-  if (!groups)
-    return [invalidPrinted(path, goTargetRef(ref), "TargetReference's GroupKind is not permitted.")];
+  if (!groups) {
+    // upstream's field.InternalError when the whitelist cannot be read
+    if ('error' in customWorkloads) return [{ path, message: `Internal error: ${customWorkloads.error}` }];
+    const group = groupOfVersion(ref.apiVersion);
+    return group !== undefined && isWhitelistedTarget(customWorkloads, group, ref.kind)
+      ? []
+      : [invalidPrinted(path, goTargetRef(ref), "TargetReference's GroupKind is not permitted.")];
+  }
   const group = groupOfVersion(ref.apiVersion);
   return group !== undefined && groups.includes(group)
     ? []
@@ -382,6 +400,8 @@ export function labelSelectorConversionError(selector: LabelSelector | undefined
  * @param options.others the WorkloadSpreads of the namespace; absent: the conflict rule is skipped
  * @param options.target the target's pod template; absent (not read, or not found): the patch check is skipped, as
  *   upstream skips it for a target it cannot get
+ * @param options.customWorkloads the custom-workload whitelist (./customWorkloads.ts), for a target of another Kind;
+ *   absent: none (every other Kind refused)
  */
 export function validateWorkloadSpread(
   ws: WorkloadSpread,
@@ -389,10 +409,11 @@ export function validateWorkloadSpread(
     old?: WorkloadSpread;
     others?: readonly WorkloadSpread[];
     target?: WorkloadSpreadTargetTemplate;
+    customWorkloads?: CustomWorkloadsRead;
   } = {},
 ): FieldError[] {
   const spec = ws.spec ?? { subsets: [] };
-  const refErrors = targetRefErrors(spec.targetRef);
+  const refErrors = targetRefErrors(spec.targetRef, options.customWorkloads ?? []);
   const out = [
     ...refErrors,
     ...subsetErrors(ws, spec.subsets ?? [], refErrors.length === 0 ? options.target : undefined),
