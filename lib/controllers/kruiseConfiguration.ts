@@ -4,6 +4,7 @@
  * custom-workload whitelist, each a JSON document under its own key. Kruiseless reads the same ConfigMap, so an
  * install configured for OpenKruise keeps its meaning. One reader for every controller that uses an entry.
  */
+import type { PolicyRule, ResourceAccess } from '../kube/access.js';
 import { isNotFound } from '../kube/errors.js';
 import { RESOURCES } from '../kube/resources.js';
 import type { KubeClient } from '../kube/types.js';
@@ -29,3 +30,22 @@ export async function kruiseConfigurationEntry(
   }
   return cm?.data?.[key];
 }
+
+/** The one read of the ConfigMap (RBAC: `get` on it by name; every other ConfigMap stays unreadable). */
+export const KRUISE_CONFIGURATION_ACCESS: ResourceAccess = {
+  verb: 'get',
+  resource: 'configmaps',
+  name: KRUISE_CONFIGURATION.name,
+};
+
+/** The ClusterRole rule of that read (a ClusterRole names no namespace: the name alone narrows it). */
+export const KRUISE_CONFIGURATION_RULE: PolicyRule = {
+  apiGroups: [''],
+  resources: ['configmaps'],
+  resourceNames: [KRUISE_CONFIGURATION.name],
+  verbs: ['get'],
+  comment: [
+    "OpenKruise's kruise-system/kruise-configuration ConfigMap, by name only: the WorkloadSpread custom-workload",
+    'whitelist and the SidecarSet patchPodMetadata whitelist. No other ConfigMap can be read.',
+  ],
+};

@@ -38,6 +38,7 @@ function ruleText(r: PolicyRule): string {
   return (
     `${comment}  - apiGroups: ${flow(r.apiGroups)}\n` +
     `    resources: ${flow(r.resources)}\n` +
+    (r.resourceNames ? `    resourceNames: ${flow(r.resourceNames)}\n` : '') +
     `    verbs: ${flow(r.verbs)}\n`
   );
 }

@@ -46,20 +46,13 @@ export interface ValidationReads {
 /**
  * The reads of every validator over one cluster client, as OpenKruise's webhooks read their informers: the SidecarSets
  * and `kruise-system` revisions (SidecarSet conflicts and pins), the pods `podsToDelete` names (CloneSet), the
- * namespace's PodUnavailableBudgets and WorkloadSpreads (their conflict rules), and — where the reader may read
- * ConfigMaps — the SidecarSet `patchPodMetadata` whitelist.
- * @param options.configMaps false for a reader that may not read ConfigMaps (the admission function's role,
- *   lib/controllers/podWebhookAccess.ts): the whitelist rule is then skipped
+ * namespace's PodUnavailableBudgets and WorkloadSpreads (their conflict rules), and the `kruise-configuration`
+ * ConfigMap's whitelists (SidecarSet `patchPodMetadata`, WorkloadSpread custom workloads; every identity that
+ * validates may read that one ConfigMap by name: ./kruiseConfiguration.ts).
  */
-export function clusterValidationReads(
-  kube: Pick<KubeClient, 'list' | 'get'>,
-  options: { configMaps: boolean },
-): ValidationReads {
-  const sidecarSet = kubeSidecarSetValidationReads(kube);
+export function clusterValidationReads(kube: Pick<KubeClient, 'list' | 'get'>): ValidationReads {
   return {
-    sidecarSet: options.configMaps
-      ? sidecarSet
-      : { sidecarSets: () => sidecarSet.sidecarSets(), revisions: () => sidecarSet.revisions() },
+    sidecarSet: kubeSidecarSetValidationReads(kube),
     cloneSet: { getPod: (namespace, name) => kube.get(RESOURCES.pods, { namespace, name }) },
     pub: kubePubValidationReads(kube),
     workloadSpread: kubeWorkloadSpreadValidationReads(kube),

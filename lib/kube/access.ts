@@ -18,6 +18,8 @@ export interface ResourceAccess {
   subresource?: string;
   /** False for cluster-scoped resources; a namespaced check names a namespace. Default true. */
   namespaced?: boolean;
+  /** The one object the call names (a GET of `kruise-configuration`); a rule with `resourceNames` grants only those. */
+  name?: string;
 }
 
 /** The Kubernetes group EKS access entries map the reconcile function's role to. */
@@ -37,6 +39,8 @@ export interface PolicyRule {
   /** Plural resources, `<resource>/<subresource>` for a subresource. */
   resources: readonly string[];
   verbs: readonly string[];
+  /** When set, the rule grants calls naming one of these objects only (never a list, or a call without a name). */
+  resourceNames?: readonly string[];
   /** Written above the rule in the manifest, one `#` line per entry. */
   comment?: readonly string[];
 }
@@ -53,12 +57,17 @@ export const EVENT_RULE: PolicyRule = {
 };
 
 /**
- * Whether `rules` grant `a` (same group, `resource[/subresource]` and verb; `*` is not used by Kruiseless's rules).
+ * Whether `rules` grant `a` (same group, `resource[/subresource]` and verb, and for a rule with `resourceNames` the
+ * call's object among them, as Kubernetes' RBAC authorizer; `*` is not used by Kruiseless's rules).
  */
 export function grants(rules: readonly PolicyRule[], a: ResourceAccess): boolean {
   const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
   return rules.some(
-    (r) => r.apiGroups.includes(a.group ?? '') && r.resources.includes(resource) && r.verbs.includes(a.verb),
+    (r) =>
+      r.apiGroups.includes(a.group ?? '') &&
+      r.resources.includes(resource) &&
+      r.verbs.includes(a.verb) &&
+      (!r.resourceNames || (a.name !== undefined && r.resourceNames.includes(a.name))),
   );
 }
 
@@ -111,10 +120,13 @@ export const DENIED_TO_ALL_SHARED: readonly ResourceAccess[] = [
   },
 ];
 
-/** kubectl-style label of an access, e.g. `patch pods/status`, `update clonesets/status.apps.kruise.io`. */
+/**
+ * kubectl-style label of an access, e.g. `patch pods/status`, `update clonesets/status.apps.kruise.io`, `get
+ * configmaps kruise-configuration` (a named object).
+ */
 export function accessLabel(a: ResourceAccess): string {
   const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-  return `${a.verb} ${a.group ? `${res}.${a.group}` : res}`;
+  return `${a.verb} ${a.group ? `${res}.${a.group}` : res}${a.name !== undefined ? ` ${a.name}` : ''}`;
 }
 
 /** Who a review asks about: a user name and its groups (`system:authenticated` is added). */
@@ -136,6 +148,7 @@ export interface SubjectAccessReviewer {
           resource: string;
           subresource?: string;
           namespace?: string;
+          name?: string;
         };
       };
     };
@@ -165,6 +178,7 @@ export async function reviewAccess(
           resource: a.resource,
           ...(a.subresource ? { subresource: a.subresource } : {}),
           ...(a.namespaced === false ? {} : { namespace }),
+          ...(a.name !== undefined ? { name: a.name } : {}),
         },
       },
     },

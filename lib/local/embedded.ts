@@ -232,10 +232,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
       retry: POD_WEBHOOK_READ_RETRY,
       timeoutMs: POD_WEBHOOK_READ_TIMEOUT_MS,
     });
-    const validators = admissionValidators(
-      opts.settings,
-      clusterValidationReads(webhookClient, { configMaps: true }),
-    );
+    const validators = admissionValidators(opts.settings, clusterValidationReads(webhookClient));
     const podWebhook = opts.podWebhook !== false;
     const podSteps = podMutationSteps(webhookClient, opts.settings);
     const pubSettings = (opts.settings?.podunavailablebudget ?? {}) as PubSettings;

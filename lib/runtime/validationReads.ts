@@ -44,7 +44,7 @@ export function lazyValidationReads(
       through((k) => k.get(resource, ref)),
   };
   return {
-    reads: clusterValidationReads(kube, { configMaps: false }),
+    reads: clusterValidationReads(kube),
     failure: () => failed?.error,
   };
 }

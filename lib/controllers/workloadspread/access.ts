@@ -3,11 +3,14 @@
  * beside `pkg/controller/workloadspread/workloadspread_controller.go`, narrowed to the calls Kruiseless makes: read
  * WorkloadSpreads and write their status, list pods and patch their deletion cost and (pods created before the
  * WorkloadSpread) their subset, read the target workloads (CloneSets, Deployments, ReplicaSets, StatefulSets of
- * both groups, Jobs) and the nodes of pods created before the WorkloadSpread. Rows granted by other controllers' rules
+ * both groups, Jobs), the nodes of pods created before the WorkloadSpread and the `kruise-configuration` ConfigMap
+ * by name (the custom-workload whitelist; a custom workload's own reads are the user's to grant, infra/rbac/README.md).
+ * Rows granted by other controllers' rules
  * (pods patch, CloneSet reads, Deployment and ReplicaSet get/list, Job get) appear once in the joined manifest
  * (lib/controllers/rbac.ts).
  */
 import type { PolicyRule, ResourceAccess } from '../../kube/access.js';
+import { KRUISE_CONFIGURATION_ACCESS, KRUISE_CONFIGURATION_RULE } from '../kruiseConfiguration.js';
 
 const KRUISE = 'apps.kruise.io';
 
@@ -25,6 +28,7 @@ export const WORKLOADSPREAD_CONTROLLER_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', group: KRUISE, resource: 'statefulsets' },
   { verb: 'get', group: 'batch', resource: 'jobs' },
   { verb: 'get', resource: 'nodes' },
+  KRUISE_CONFIGURATION_ACCESS,
 ];
 
 /** The watch pump's and the resync's reads: WorkloadSpreads and pods. */
@@ -64,6 +68,7 @@ export const WORKLOADSPREAD_CONTROLLER_RULES: readonly PolicyRule[] = [
       'WorkloadSpread status through the status subresource (replace, resourceVersion as precondition).',
     ],
   },
+  KRUISE_CONFIGURATION_RULE,
 ];
 
 /** The watcher's ClusterRole rules for WorkloadSpreads (pods: CloneSet's rule grants them). */
@@ -89,6 +94,7 @@ export const WORKLOADSPREAD_POD_WEBHOOK_ACCESS: readonly ResourceAccess[] = [
   { verb: 'get', group: KRUISE, resource: 'statefulsets' },
   { verb: 'get', group: 'batch', resource: 'jobs' },
   { verb: 'get', resource: 'pods' },
+  KRUISE_CONFIGURATION_ACCESS,
 ];
 
 /** The admission function's ClusterRole rules for WorkloadSpread (infra/rbac/kruiseless-rbac.yaml). */
@@ -120,4 +126,5 @@ export const WORKLOADSPREAD_POD_WEBHOOK_RULES: readonly PolicyRule[] = [
     ],
   },
   { apiGroups: ['apps'], resources: ['deployments', 'replicasets', 'statefulsets'], verbs: ['get'] },
+  KRUISE_CONFIGURATION_RULE,
 ];

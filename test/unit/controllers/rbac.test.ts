@@ -8,6 +8,10 @@ import { describe, expect, it } from '@jest/globals';
 import { parseAllDocuments } from 'yaml';
 import { accessOf } from '../../../lib/controllers/access.js';
 import { CONTROLLERS } from '../../../lib/controllers/index.js';
+import {
+  KRUISE_CONFIGURATION_ACCESS,
+  KRUISE_CONFIGURATION_RULE,
+} from '../../../lib/controllers/kruiseConfiguration.js';
 import { rbacManifest } from '../../../lib/controllers/rbac.js';
 import {
   ADMISSION_ACCESS,
@@ -60,6 +64,7 @@ describe('the RBAC manifest', () => {
       'get statefulsets.apps.kruise.io',
       'get jobs.batch',
       'get pods',
+      'get configmaps kruise-configuration',
       'list sidecarsets.apps.kruise.io',
       'get namespaces',
       'get controllerrevisions.apps',
@@ -79,7 +84,13 @@ describe('the RBAC manifest', () => {
     // no rule grants more than the rows ask for: each verb of each rule is one row
     const granted = ADMISSION_RULES.flatMap((r) =>
       r.apiGroups.flatMap((g) =>
-        r.resources.flatMap((res) => r.verbs.map((v) => `${v} ${res}${g ? `.${g}` : ''}`)),
+        r.resources.flatMap((res) =>
+          r.verbs.flatMap((v) =>
+            (r.resourceNames ?? [undefined]).map(
+              (name) => `${v} ${res}${g ? `.${g}` : ''}${name !== undefined ? ` ${name}` : ''}`,
+            ),
+          ),
+        ),
       ),
     );
     expect(granted.sort()).toEqual(ADMISSION_ACCESS.map(accessLabel).sort());
@@ -92,6 +103,19 @@ describe('the RBAC manifest', () => {
         '    app.kubernetes.io/component: admission\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n' +
         '  name: kruiseless-admission\nsubjects:\n  - apiGroup: rbac.authorization.k8s.io\n    kind: Group\n' +
         '    name: kruiseless:admission\n',
+    );
+  });
+});
+
+describe('a rule narrowed to named objects (resourceNames)', () => {
+  it('grants a call naming kruise-configuration, and neither a nameless call nor another ConfigMap', () => {
+    const rules = [KRUISE_CONFIGURATION_RULE];
+    expect(grants(rules, KRUISE_CONFIGURATION_ACCESS)).toBe(true);
+    expect(grants(rules, { verb: 'get', resource: 'configmaps' })).toBe(false);
+    expect(grants(rules, { verb: 'get', resource: 'configmaps', name: 'kube-root-ca.crt' })).toBe(false);
+    expect(grants(rules, { verb: 'list', resource: 'configmaps', name: 'kruise-configuration' })).toBe(false);
+    expect(rbacManifest()).toContain(
+      "  - apiGroups: ['']\n    resources: [configmaps]\n    resourceNames: [kruise-configuration]\n    verbs: [get]\n",
     );
   });
 });
