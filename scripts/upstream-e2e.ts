@@ -4,8 +4,10 @@
  * `test/e2e/apps/v1alpha1/cloneset.go`, for Advanced DaemonSet both `apps/v1alpha1/daemonset.go` and
  * `apps/v1beta1/daemonset.go`, run as one suite run) run against OpenKruise v1.9.0 (the reference, `npm run reference:up`) and
  * against Kruiseless (`kruiseless local` on its own control plane), one after the other, with the gates OpenKruise's
- * own install uses (`AllAlpha=true,AllBeta=true`). Prints progress per spec with an ETA, the table spec → result per
- * controller, and `--kind <kind>` ends with `upstream-e2e: <n> specs, OpenKruise <a> passed, Kruiseless <b> passed,
+ * own install uses (`AllAlpha=true,AllBeta=true`), each side first given the kind's share of upstream's e2e setup
+ * (its `upstreamE2e.manifests`, e.g. WorkloadSpread's TFJob CRD and `test/kruise-e2e-config.yaml`:
+ * test/parity/upstreamE2eSetup.ts, one `[upstream-e2e] <side>: applied <kind>/<name>` line per object). Prints
+ * progress per spec with an ETA, the table spec → result per controller, and `--kind <kind>` ends with `upstream-e2e: <n> specs, OpenKruise <a> passed, Kruiseless <b> passed,
  * <c> pass on OpenKruise only`; without `--kind` every kind with specs runs, and the run ends with one
  * `upstream-e2e <kind>: …` line per kind and the total line last. Each kind's report goes to
  * `<parity state dir>/upstream-e2e/<kind>/report.txt` too. Exit code 2 (one line) on an unknown kind or a failure.
@@ -21,6 +23,11 @@ import { ensureOpenKruiseE2e } from '../infra/reference/build.js';
 import type { ParityKind } from '../test/parity/kind.js';
 import { selectKinds, UnknownKindError } from '../test/parity/kinds/index.js';
 import { runUpstreamE2e } from '../test/parity/upstreamE2e.js';
+import {
+  applyUpstreamE2eSetup,
+  readUpstreamE2eManifests,
+  type SetupManifestFile,
+} from '../test/parity/upstreamE2eSetup.js';
 import { startExtraControllers, type ExtraControllers } from '../test/parity/extraControllers.js';
 import {
   parseGinkgoReport,
@@ -85,6 +92,7 @@ async function runOn(
   name: 'openkruise' | 'kruiseless',
   binary: string,
   gates: Record<string, boolean>,
+  setup: readonly SetupManifestFile[],
 ): Promise<SpecResult[]> {
   const t0 = Date.now();
   const specs = specsOf(kind);
@@ -93,6 +101,7 @@ async function runOn(
   let extra: ExtraControllers | undefined;
   try {
     console.log(`[upstream-e2e] ${side.detail} up in ${Math.round((Date.now() - t0) / 1000)} s`);
+    await applyUpstreamE2eSetup(side.kubeconfig, setup, name, (l) => console.log(l));
     const suffix = narrowed ? '-focus' : '';
     if (specs.kcmControllers) {
       const log = path.join(outDir(kind), `${name}${suffix}-kcm.log`);
@@ -141,14 +150,17 @@ function lastFullRun(kind: ParityKind, name: 'openkruise' | 'kruiseless'): SpecR
 async function runKind(
   kind: ParityKind,
   binary: string,
+  moduleDir: string,
   gates: Record<string, boolean>,
 ): Promise<UpstreamE2eRuns> {
   mkdirSync(outDir(kind), { recursive: true });
+  // read (and downloaded) before a side starts, so that a missing module or file fails the run at once
+  const setup = await readUpstreamE2eManifests(specsOf(kind).manifests ?? [], { openKruiseDir: moduleDir });
   const runs: UpstreamE2eRuns = {};
   const notes: string[] = [];
   for (const name of ['openkruise', 'kruiseless'] as const) {
     if (opts.controller === name || opts.controller === 'both')
-      runs[name] = await runOn(kind, name, binary, gates);
+      runs[name] = await runOn(kind, name, binary, gates, setup);
     else if (!narrowed && (runs[name] = lastFullRun(kind, name))) {
       notes.push(`(${name}: last full run, ${path.join(outDir(kind), `${name}.json`)})`);
     }
@@ -172,9 +184,9 @@ async function main(): Promise<number> {
   if (opts.kind) for (const k of selected) specsOf(k);
   const kinds = selected.filter((k) => k.upstreamE2e);
   const gates = gateMap(opts.gates);
-  const { binary } = await ensureOpenKruiseE2e();
+  const { binary, moduleDir } = await ensureOpenKruiseE2e();
   const perKind: [ParityKind, UpstreamE2eRuns][] = [];
-  for (const kind of kinds) perKind.push([kind, await runKind(kind, binary, gates)]);
+  for (const kind of kinds) perKind.push([kind, await runKind(kind, binary, moduleDir, gates)]);
   if (!opts.kind) for (const [kind, runs] of perKind) console.log(upstreamE2eSummary(runs, kind.name));
   console.log(upstreamE2eSummary(perKind.map(([, runs]) => runs)));
   return 0;

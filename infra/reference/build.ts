@@ -57,15 +57,16 @@ function e2eTarget(version: string): GoModuleTarget {
  * Builds OpenKruise's e2e suite binary of `version` (exactly; no fallback) into the cache unless it is there,
  * building kruise-manager (and its module copy) first when missing. Logs why it builds, progress every 15 s and
  * one summary line.
- * @returns the binary's path and whether this call built it
+ * @returns the binary's path, the module copy it was built in (`<cache>/openkruise-<version>/src`, whose files, e.g.
+ *   `test/kruise-e2e-config.yaml`, upstream's e2e setup applies) and whether this call built it
  * @throws Error with go's output tail when the download or a build fails
  */
 export async function ensureOpenKruiseE2e(
   opts: { version?: string; log?: Log } = {},
-): Promise<{ binary: string; built: boolean }> {
+): Promise<{ binary: string; moduleDir: string; built: boolean }> {
   const t = e2eTarget(opts.version ?? requestedVersion());
   const built = await ensureGoModule(t, opts.log ?? console.log);
-  return { binary: t.binary, built };
+  return { binary: t.binary, moduleDir: t.src, built };
 }
 
 /** What ensureOpenKruise hands back. */

@@ -24,7 +24,27 @@ export interface UpstreamE2eSpecs {
    * (./extraControllers.ts)
    */
   kcmControllers?: string[];
+  /**
+   * Manifest files applied to each side after it is up and before the suite runs, in order, as upstream's own e2e
+   * setup applies them before its suite (tools/hack/run-kruise-e2e-test.sh, its CI workflows): e.g. WorkloadSpread's
+   * TFJob CRD and `test/kruise-e2e-config.yaml`. Applied server-side by ./upstreamE2eSetup.ts, a CRD waited for
+   * until Established, a missing namespace created. Absent: nothing is applied.
+   */
+  manifests?: UpstreamE2eManifest[];
 }
+
+/**
+ * One manifest file of an upstream e2e setup ({@link UpstreamE2eSpecs.manifests}), read from a Go module, never from
+ * the network at large or a copy in this repository:
+ * - `openkruise`: a file of the OpenKruise module the suite is built from (its copy in the cache,
+ *   infra/reference/build.ts `ensureOpenKruiseE2e`'s `moduleDir`), e.g. `test/kruise-e2e-config.yaml`;
+ * - `goModule`: a file of another module at a version the Go module proxy serves (`go mod download`, infra/local/build.ts
+ *   `goModDownload`), e.g. `github.com/kubeflow/training-operator` `v1.8.1`
+ *   `manifests/base/crds/kubeflow.org_tfjobs.yaml`.
+ * `file` is relative to the module root, `/`-separated, without `..`.
+ */
+export type UpstreamE2eManifest =
+  { from: 'openkruise'; file: string } | { from: 'goModule'; module: string; version: string; file: string };
 
 /** One kind as the parity harness sees it. */
 export interface ParityKind {

@@ -329,6 +329,8 @@ describe('upstream e2e summary per kind', () => {
     expect(workloadSpread.upstreamE2e).toEqual({
       focusFiles: ['test/e2e/apps/v1alpha1/workloadspread.go', 'test/e2e/apps/v1beta1/workloadspread.go'],
       kcmControllers: ['deployment-controller', 'replicaset-controller', 'statefulset-controller'],
+      // upstream's e2e setup (test/unit/parity/upstreamE2eSetup.test.ts)
+      manifests: expect.any(Array),
     });
   });
 

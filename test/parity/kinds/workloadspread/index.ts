@@ -7,8 +7,8 @@
  * as its target, so the target's pods are `<name>-<instance id>` (CloneSet) or `<name>-<pod-template-hash>-<5>`
  * (Deployment), normalised to `<name>-<id>`. No field names pods to delete. OpenKruise's WorkloadSpread e2e specs:
  * the v1alpha1 file (10 specs) and the v1beta1 one (3), in one suite run, with the Deployment, ReplicaSet and
- * StatefulSet controllers two of them need. Scenarios:
- * `test/parity/scenarios/workloadspread/`.
+ * StatefulSet controllers two of them need, after upstream's e2e setup (the TFJob CRD and test/kruise-e2e-config.yaml).
+ * Scenarios: `test/parity/scenarios/workloadspread/`.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -34,5 +34,18 @@ export const workloadSpread: ParityKind = {
     focusFiles: ['test/e2e/apps/v1alpha1/workloadspread.go', 'test/e2e/apps/v1beta1/workloadspread.go'],
     // `elastic deploy for deployment` spreads a Deployment, `manage statefulset pods only with patch` a StatefulSet
     kcmControllers: ['deployment-controller', 'replicaset-controller', 'statefulset-controller'],
+    // upstream's e2e setup, which `job-like custom workload` needs: the TFJob CRD, as tools/hack/run-kruise-e2e-test.sh
+    // applies it (training-operator's v1.8 branch; v1.8.1 is its release on the Go module proxy), then its CI's
+    // test/kruise-e2e-config.yaml: the `kruise-configuration` whitelist of TFJob and Advanced DaemonSet as custom
+    // workloads, and `get tfjobs` for kruise-manager
+    manifests: [
+      {
+        from: 'goModule',
+        module: 'github.com/kubeflow/training-operator',
+        version: 'v1.8.1',
+        file: 'manifests/base/crds/kubeflow.org_tfjobs.yaml',
+      },
+      { from: 'openkruise', file: 'test/kruise-e2e-config.yaml' },
+    ],
   },
 };
