@@ -3,10 +3,10 @@
  * `PodCreateHandler.Handle`): pkg/webhook/pod/mutating/workloadspread.go over pkg/util/workloadspread/workloadspread.go
  * `HandlePodCreation`, `isReferenceEqual` and `acquireSuitableSubset` (v1.9.0).
  *
- * For an active pod whose controller is a CloneSet, Deployment, ReplicaSet, Job or StatefulSet, or a Kind the
- * custom-workload whitelist of `kruise-configuration` names as a workload or a sub-resource of one
- * (./api/customWorkloads.ts; read only for such an owner) (not a dry run; gate `WorkloadSpread` on): the first WorkloadSpread of its namespace (list order) whose `targetRef` is the pod's
- * controller or an owner up its chain (a ReplicaSet's Deployment) and whose `targetFilter` selects it. The pure ledger
+ * For an active pod (not a dry run; gate `WorkloadSpread` on) whose controller is a CloneSet, Deployment, ReplicaSet,
+ * Job or StatefulSet, or of a Kind the custom-workload whitelist of `kruise-configuration` names as a workload or a
+ * sub-resource of one (./api/customWorkloads.ts; read only for such an owner, kept 10 s): the first WorkloadSpread
+ * of its namespace (list order) whose `targetRef` is the pod's controller or an owner up its chain (a ReplicaSet's Deployment) and whose `targetFilter` selects it. The pure ledger
  * (./plan/ledger.ts) chooses the subset and, for a subset with a maximum, records the pod in the WorkloadSpread's
  * status, written here before answering — the API server is the ledger. A conflict re-reads the WorkloadSpread and
  * decides again, 5 attempts 10/50/250/1250 ms apart as client-go's `retry.DefaultBackoff`. A StatefulSet's pod (an
@@ -128,20 +128,26 @@ export interface WorkloadSpreadWebhookDeps {
  */
 export const CUSTOM_WORKLOADS_TTL_MS = 10_000;
 
+/**
+ * The whitelist each cluster client last read, and when (ms): kept across the deps made per admission request (the
+ * admission function makes them per request over the cluster's one client).
+ */
+const keptWhitelists = new WeakMap<object, { at: number; whitelist: readonly CustomWorkload[] }>();
+
 /** {@link WorkloadSpreadWebhookDeps} over the API server: quorum reads (upstream reads its cache) and a status PUT. */
 export function kubeWorkloadSpreadWebhookDeps(
   kube: Pick<KubeClient, 'get' | 'list' | 'replace' | 'serverResources'>,
   settings?: WorkloadSpreadSettings,
   now: () => number = Date.now,
 ): WorkloadSpreadWebhookDeps {
-  let kept: { at: number; whitelist: readonly CustomWorkload[] } | undefined;
   const customWorkloads = async (): Promise<readonly CustomWorkload[]> => {
+    const kept = keptWhitelists.get(kube);
     if (kept && now() - kept.at < CUSTOM_WORKLOADS_TTL_MS) return kept.whitelist;
     try {
       const whitelist = parseCustomWorkloadWhitelist(
         await kruiseConfigurationEntry(kube, CUSTOM_WORKLOAD_WHITELIST_KEY),
       );
-      kept = { at: now(), whitelist };
+      keptWhitelists.set(kube, { at: now(), whitelist });
       return whitelist;
     } catch {
       return [];
