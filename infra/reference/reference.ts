@@ -55,7 +55,6 @@ export const REFERENCE_ANNOTATION = 'kruiseless.io/reference';
 /** Field manager of the reference's server-side applies. */
 const FIELD_MANAGER = 'kruiseless-reference';
 const CLONESET_CRD = 'clonesets.apps.kruise.io';
-const SIDECARSET_CRD = 'sidecarsets.apps.kruise.io';
 /** The one CloneSet version Kruiseless's CRD (infra/crds) serves and stores. */
 const KRUISELESS_VERSION = 'v1alpha1';
 const PROBE_NAME = 'kruiseless-reference-probe';
@@ -323,7 +322,7 @@ async function installOpenKruiseCrds(
     // Installed by an earlier start. Not re-applied: kruise-manager has since written the conversion webhook's
     // `url` (its own field), and our `service` next to it would make the CRD invalid. A new manager rewrites the url.
     log(`[reference] CRDs of OpenKruise ${version} already installed`);
-    await ensureSidecarSetConversion(paths, kubeconfig, log);
+    await ensureConversions(paths, kubeconfig, log);
     return;
   }
   const crds: CrdShape[] = [];
@@ -333,9 +332,10 @@ async function installOpenKruiseCrds(
     .sort()) {
     crds.push(...(readDocs(path.join(paths.crdBases, f)) as unknown as CrdShape[]));
   }
+  const patches = conversionPatches(paths);
   for (const crd of crds) {
     crd.metadata.annotations = { ...crd.metadata.annotations, [REFERENCE_ANNOTATION]: mark };
-    const patchFile = conversionPatches(paths)[crd.metadata.name];
+    const patchFile = patches[crd.metadata.name];
     if (patchFile && crd.spec.versions.length > 1) crd.spec.conversion = conversionOf(patchFile);
   }
   const cloneSetCrd = crds.find((c) => c.metadata.name === CLONESET_CRD);
@@ -366,9 +366,26 @@ async function installOpenKruiseCrds(
   log(`[reference] ${crds.length} CRDs of OpenKruise ${version} installed`);
 }
 
-/** The CRDs that get the module's conversion settings, each with its patch file. */
-function conversionPatches(paths: OpenKruisePaths): Record<string, string> {
-  return { [CLONESET_CRD]: paths.clonesetConversionPatch, [SIDECARSET_CRD]: paths.sidecarsetConversionPatch };
+/**
+ * The CRDs OpenKruise's install gives a conversion webhook, each with its patch file: the `patches/webhook_in_*.yaml`
+ * entries of the module's `config/crd/kustomization.yaml` (`patchesStrategicMerge`; those it comments out are not
+ * entries), keyed by the CRD name each patch names. In v1.9.0: CloneSets, SidecarSets, Advanced StatefulSets,
+ * UnitedDeployments, Advanced DaemonSets, ContainerRecreateRequests, ResourceDistributions, PersistentPodStates and
+ * WorkloadSpreads.
+ * @throws Error when the kustomization or a patch it lists cannot be read
+ */
+export function conversionPatches(paths: Pick<OpenKruisePaths, 'crdKustomization'>): Record<string, string> {
+  const kustomization = readDocs(paths.crdKustomization)[0] ?? {};
+  const listed = kustomization.patchesStrategicMerge;
+  const out: Record<string, string> = {};
+  for (const entry of Array.isArray(listed) ? listed : []) {
+    if (typeof entry !== 'string' || !/^patches\/webhook_in_[\w.-]+\.yaml$/.test(entry)) continue;
+    const file = path.join(path.dirname(paths.crdKustomization), entry);
+    const name = (readDocs(file)[0] as { metadata?: { name?: unknown } } | undefined)?.metadata?.name;
+    if (typeof name !== 'string') throw new Error(`${file}: no metadata.name`);
+    out[name] = file;
+  }
+  return out;
 }
 
 /**
@@ -389,20 +406,18 @@ function conversionOf(patchFile: string): Record<string, unknown> {
 }
 
 /**
- * A reference installed before the SidecarSet CRD got its conversion settings: adds them (a merge patch) when the
- * CRD serves more than one version and has none. Called while kruise-manager is stopped, which rewrites them to its
- * URL when it starts.
+ * A reference installed before a CRD got its conversion settings (before 2026-12-07 only CloneSets' and
+ * SidecarSets' were set): adds them (a merge patch) to each CRD of {@link conversionPatches} that serves more than
+ * one version and has none. Called while kruise-manager is stopped, which rewrites them to its URL when it starts.
  */
-async function ensureSidecarSetConversion(
-  paths: OpenKruisePaths,
-  kubeconfig: string,
-  log: Log,
-): Promise<void> {
-  const crd = await getCrd(SIDECARSET_CRD, kubeconfig);
-  if (!crd || crd.spec.versions.length < 2 || crd.spec.conversion?.strategy === 'Webhook') return;
-  const patch = JSON.stringify({ spec: { conversion: conversionOf(paths.sidecarsetConversionPatch) } });
-  await kubectl(['patch', 'crd', SIDECARSET_CRD, '--type', 'merge', '-p', patch], kubeconfig);
-  log(`[reference] conversion webhook set on ${SIDECARSET_CRD}`);
+async function ensureConversions(paths: OpenKruisePaths, kubeconfig: string, log: Log): Promise<void> {
+  for (const [name, file] of Object.entries(conversionPatches(paths))) {
+    const crd = await getCrd(name, kubeconfig);
+    if (!crd || crd.spec.versions.length < 2 || crd.spec.conversion?.strategy === 'Webhook') continue;
+    const patch = JSON.stringify({ spec: { conversion: conversionOf(file) } });
+    await kubectl(['patch', 'crd', name, '--type', 'merge', '-p', patch], kubeconfig);
+    log(`[reference] conversion webhook set on ${name}`);
+  }
 }
 
 /** Applies the module's two webhook configurations under OpenKruise's install names, pointed at its service. */

@@ -46,10 +46,11 @@ export interface OpenKruisePaths {
   crdBases: string;
   /** the module's webhook configurations (`config/webhook/manifests.yaml`) */
   webhookManifests: string;
-  /** the module's conversion settings for the CloneSet CRD (`config/crd/patches/webhook_in_clonesets.yaml`) */
-  clonesetConversionPatch: string;
-  /** the module's conversion settings for the SidecarSet CRD (`config/crd/patches/webhook_in_sidecarsets.yaml`) */
-  sidecarsetConversionPatch: string;
+  /**
+   * the module's CRD kustomization (`config/crd/kustomization.yaml`): the `patches/webhook_in_<plural>.yaml` it lists
+   * are the CRDs OpenKruise's install gives a conversion webhook
+   */
+  crdKustomization: string;
 }
 
 /** Cache paths of `version` (nothing is checked or created). */
@@ -65,8 +66,7 @@ export function openKruisePaths(version: string): OpenKruisePaths {
     e2eStamp: path.join(dir, '.e2e-stamp'),
     crdBases: path.join(src, 'config', 'crd', 'bases'),
     webhookManifests: path.join(src, 'config', 'webhook', 'manifests.yaml'),
-    clonesetConversionPatch: path.join(src, 'config', 'crd', 'patches', 'webhook_in_clonesets.yaml'),
-    sidecarsetConversionPatch: path.join(src, 'config', 'crd', 'patches', 'webhook_in_sidecarsets.yaml'),
+    crdKustomization: path.join(src, 'config', 'crd', 'kustomization.yaml'),
   };
 }
 
