@@ -6,7 +6,8 @@
  * test/parity/kinds/index.ts runs, and the run ends with one `parity <kind>: …` line per kind and the total
  * `parity: …` line last. Prints progress with an ETA, the table and the differences per kind.
  * Exit code 0 only when nothing is different; 2 (one line) on an unknown kind or a run that could not be made.
- * `--quick` runs the scenarios marked `quick`; `--if-cached` skips the whole run (exit 0, with the reason printed,
+ * Before a kind's scenarios, each side gets the cluster setup of the kind's upstream e2e runs (its `upstreamE2e.manifests`,
+ * e.g. WorkloadSpread's custom-workload whitelist). `--quick` runs the scenarios marked `quick`; `--if-cached` skips the whole run (exit 0, with the reason printed,
  * recorded as a hollow run: infra/reference/hollow.ts) when the reference binary is not built yet.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { selectKinds, UnknownKindError } from '../test/parity/kinds/index.js';
 import { renderReport, summaryLine } from '../test/parity/report.js';
 import { runScenario } from '../test/parity/run.js';
 import { loadScenarios, type Scenario } from '../test/parity/scenario.js';
+import { applyUpstreamE2eSetup, readUpstreamE2eManifests } from '../test/parity/upstreamE2eSetup.js';
 import {
   gatesFlag,
   kruiselessStateDir,
@@ -28,7 +30,7 @@ import {
 } from '../test/parity/sides.js';
 import { openKruiseNotBuiltReason } from '../infra/reference/build.js';
 import { recordHollow } from '../infra/reference/hollow.js';
-import { requestedVersion } from '../infra/reference/settings.js';
+import { openKruisePaths, requestedVersion } from '../infra/reference/settings.js';
 import { errorMessage } from '../lib/core/errors.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -68,11 +70,23 @@ async function main(): Promise<number> {
     console.log(`[parity] ${kind.name}: ${scenarios.length} scenarios`);
     const mine: Verdict[] = [];
     verdicts.set(kind, mine);
+    // the cluster setup upstream's e2e makes for the kind (its whitelist, CRDs), read before any side starts
+    const setup =
+      scenarios.length > 0 && kind.upstreamE2e?.manifests?.length
+        ? await readUpstreamE2eManifests(kind.upstreamE2e.manifests, {
+            openKruiseDir: openKruisePaths(version).src,
+          })
+        : [];
     for (const group of byGates(scenarios)) {
       const gates = group[0]?.gates ?? {};
       const [reference, ours] = await Promise.all([startOpenKruise(gates), startKruiseless(gates)]);
       try {
         console.log(`[parity] ${reference.detail} vs ${ours.detail}`);
+        const log = (line: string) => console.log(line);
+        await Promise.all([
+          applyUpstreamE2eSetup(reference.kubeconfig, setup, 'openkruise', log, { prefix: '[parity]' }),
+          applyUpstreamE2eSetup(ours.kubeconfig, setup, 'kruiseless', log, { prefix: '[parity]' }),
+        ]);
         for (const s of group) {
           const verdict = await runBoth(kind, s, reference, ours);
           mine.push(verdict);

@@ -28,7 +28,9 @@ export interface UpstreamE2eSpecs {
    * Manifest files applied to each side after it is up and before the suite runs, in order, as upstream's own e2e
    * setup applies them before its suite (tools/hack/run-kruise-e2e-test.sh, its CI workflows): e.g. WorkloadSpread's
    * TFJob CRD and `test/kruise-e2e-config.yaml`. Applied server-side by ./upstreamE2eSetup.ts, a CRD waited for
-   * until Established, a missing namespace created. Absent: nothing is applied.
+   * until Established, a missing namespace created. `npm run parity` applies them too, before the kind's scenarios,
+   * so that both referees see the same cluster (WorkloadSpread's custom-workload scenarios need the whitelist).
+   * Absent: nothing is applied.
    */
   manifests?: UpstreamE2eManifest[];
 }

@@ -219,7 +219,8 @@ async function ensureNamespace(kube: KubeClient, name: string): Promise<boolean>
  * in file order, as upstream's setup does before its suite: the object's namespace created first when missing
  * (`[upstream-e2e] <side>: created Namespace/<name>`), then the object server-side applied (field manager
  * {@link SETUP_FIELD_MANAGER}, conflicts forced, as re-running the setup on a side that has it must succeed), a CRD
- * then waited for until Established; one line `[upstream-e2e] <side>: applied <kind>/<name>` per object.
+ * then waited for until Established; one line `[upstream-e2e] <side>: applied <kind>/<name>` per object (`opts.prefix`
+ * in place of `[upstream-e2e]`: `npm run parity` prints `[parity]`).
  * @param kubeconfig the side's kubeconfig file
  * @param side the side's name in the lines and errors, e.g. `openkruise`
  * @throws UpstreamE2eSetupError `upstream e2e setup on <side>: <file>: <kind>/<name>: <reason>` for the first object
@@ -230,8 +231,9 @@ export async function applyUpstreamE2eSetup(
   files: readonly SetupManifestFile[],
   side: string,
   log: (line: string) => void,
-  opts: { establishedTimeoutMs?: number } = {},
+  opts: { establishedTimeoutMs?: number; prefix?: string } = {},
 ): Promise<void> {
+  const prefix = opts.prefix ?? '[upstream-e2e]';
   if (files.length === 0) return;
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfig);
@@ -241,7 +243,7 @@ export async function applyUpstreamE2eSetup(
     for (const o of objects) {
       try {
         for (const ns of namespacesOf([o]).filter((n) => !ensured.has(n))) {
-          if (await ensureNamespace(kube, ns)) log(`[upstream-e2e] ${side}: created Namespace/${ns}`);
+          if (await ensureNamespace(kube, ns)) log(`${prefix} ${side}: created Namespace/${ns}`);
           ensured.add(ns);
         }
         await applyServerSide(kc, [o], SETUP_FIELD_MANAGER);
@@ -257,7 +259,7 @@ export async function applyUpstreamE2eSetup(
           { cause: e },
         );
       }
-      log(`[upstream-e2e] ${side}: applied ${objectLabel(o)}`);
+      log(`${prefix} ${side}: applied ${objectLabel(o)}`);
     }
   }
 }
