@@ -9,8 +9,10 @@
  *   `config/crd/patches/webhook_in_clonesets.yaml`, pointed at service `kruise-webhook-service` in `kruise-system`,
  *   and so does the SidecarSet CRD (`webhook_in_sidecarsets.yaml`; v1.9.0 stores SidecarSets as v1beta1, whose
  *   conversion turns a v1alpha1 `spec.namespace` into a namespaceSelector — without it the API server's `None`
- *   conversion pruned the field and OpenKruise injected every namespace's pods). OpenKruise's Helm chart installs
- *   its CRDs as `kustomize build config/crd` makes them, with these patches (`scripts/generate_helm_crds.sh`);
+ *   conversion pruned the field and OpenKruise injected every namespace's pods), and every other CRD
+ *   `config/crd/kustomization.yaml` patches so (WorkloadSpreads, Advanced StatefulSets, Advanced DaemonSets, …:
+ *   {@link conversionPatches}). OpenKruise's Helm chart installs its CRDs as `kustomize build config/crd` makes them,
+ *   with these patches (`scripts/generate_helm_crds.sh`);
  * - namespace `kruise-system`;
  * - the webhook configurations of `config/webhook/manifests.yaml`, named `kruise-mutating-webhook-configuration`
  *   and `kruise-validating-webhook-configuration` and pointed at the same service;
