@@ -237,9 +237,6 @@ async function readCustomTargets(
 ): Promise<SpreadTargets> {
   const namespace = ws.metadata.namespace ?? '';
   const none: SpreadTargets = { pods: [], replicas: 0, latestVersion: VERSION_IGNORED };
-  const whitelist = parseCustomWorkloadWhitelist(
-    await kruiseConfigurationEntry(kube, CUSTOM_WORKLOAD_WHITELIST_KEY),
-  );
   const found = await customWorkload(kube, namespace, ref);
   let pods: Pod[] = [];
   if (found && found.replicas !== 0) {
@@ -254,8 +251,15 @@ async function readCustomTargets(
         })
       ).items;
   }
+  // the whitelist is read only when targetFilter gives no paths (upstream's `getReplicasPathList`)
   const filterPaths = ws.spec.targetFilter?.replicasPathList ?? [];
-  const listed = whitelistedReplicasPath(whitelist, ref);
+  const listed =
+    filterPaths.length > 0
+      ? undefined
+      : whitelistedReplicasPath(
+          parseCustomWorkloadWhitelist(await kruiseConfigurationEntry(kube, CUSTOM_WORKLOAD_WHITELIST_KEY)),
+          ref,
+        );
   const paths = filterPaths.length > 0 ? filterPaths : listed !== undefined ? [listed] : [];
   let replicas = found?.replicas ?? 0;
   if (paths.length > 0) {

@@ -339,9 +339,9 @@ describe('readTargets for a custom target', () => {
       nodes: new Map(),
     });
     expect(calls).toEqual([
-      'get /configmaps/kruise-configuration',
       'get kubeflow.org/tfjobs/train',
       'list pods',
+      'get /configmaps/kruise-configuration',
       'get kubeflow.org/tfjobs/train',
       'get /nodes/node-1',
     ]);
@@ -362,6 +362,11 @@ describe('readTargets for a custom target', () => {
     });
     const filtered = await readTargets(fakeKube(cluster({ 'kubeflow.org/tfjobs/f': tfJob('f', 1, 4) })), ws);
     expect([filtered.pods.map((p) => p.metadata.name), filtered.replicas]).toEqual([['w-0'], 4]);
+    // with targetFilter's paths the whitelist is not read: one that is not JSON fails nothing
+    const calls: string[] = [];
+    const broken = { ...cluster({ 'kubeflow.org/tfjobs/f': tfJob('f', 1, 4) }), whitelist: '{', calls };
+    await expect(readTargets(fakeKube(broken), ws)).resolves.toMatchObject({ replicas: 4 });
+    expect(calls.filter((c) => c.includes('configmaps'))).toEqual([]);
     const ds = {
       metadata: { name: 'f', namespace: 'ns', uid: 'f-uid' },
       spec: { selector: { matchLabels: { app: 'f' } } },
@@ -381,10 +386,10 @@ describe('readTargets for a custom target', () => {
     const read = await readTargets(fakeKube({ objects: {}, pods, scales: { g: scale }, calls }), ws);
     expect([read.pods.length, read.replicas]).toEqual([1, 3]);
     expect(calls).toEqual([
-      'get /configmaps/kruise-configuration',
       'get games/g/scale',
       'list pods',
       'list pods game=g',
+      'get /configmaps/kruise-configuration',
       'get /nodes/node-1',
     ]);
     const zero = { ...scale, spec: { replicas: 0 } };
