@@ -139,9 +139,9 @@ export function workloadSpreadValidator(
       const others = options.reads ? await options.reads.workloadSpreads(namespace) : undefined;
       const ref = ws.spec.targetRef;
       const target = ref ? await options.reads?.targetTemplate?.(namespace, ref) : undefined;
-      const customWorkloads = isCustomTargetKind(ref?.kind)
-        ? await readCustomWorkloads(options.reads)
-        : undefined;
+      // read only for a Kind outside the built-in ones (a missing Kind is refused without it)
+      const customWorkloads =
+        ref?.kind && isCustomTargetKind(ref.kind) ? await readCustomWorkloads(options.reads) : undefined;
       return verdictOf(
         validateWorkloadSpread(ws, {
           ...(old ? { old } : {}),
