@@ -31,7 +31,7 @@ export async function kruiseConfigurationEntry(
   return cm?.data?.[key];
 }
 
-/** The one read of the ConfigMap (RBAC: `get` on it by name; every other ConfigMap stays unreadable). */
+/** The one read of the ConfigMap (RBAC: `get` on it by name; a ConfigMap of any other name stays unreadable). */
 export const KRUISE_CONFIGURATION_ACCESS: ResourceAccess = {
   verb: 'get',
   resource: 'configmaps',
@@ -45,7 +45,8 @@ export const KRUISE_CONFIGURATION_RULE: PolicyRule = {
   resourceNames: [KRUISE_CONFIGURATION.name],
   verbs: ['get'],
   comment: [
-    "OpenKruise's kruise-system/kruise-configuration ConfigMap, by name only: the WorkloadSpread custom-workload",
-    'whitelist and the SidecarSet patchPodMetadata whitelist. No other ConfigMap can be read.',
+    "OpenKruise's kruise-system/kruise-configuration ConfigMap, by name: the WorkloadSpread custom-workload and",
+    'SidecarSet patchPodMetadata whitelists. A ClusterRole names no namespace, so it allows a ConfigMap of that name',
+    'in any namespace; Kruiseless reads only kruise-system. No ConfigMap of another name can be read.',
   ],
 };
