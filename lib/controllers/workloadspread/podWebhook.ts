@@ -341,8 +341,9 @@ export function workloadSpreadPodStep(deps: WorkloadSpreadWebhookDeps): PodMutat
     const owner = controllerRef(pod.metadata.ownerReferences);
     if (!owner) return { pod };
     // the whitelist is read only for an owner of another kind
-    const whitelist = isWorkloadOwner(owner) ? [] : ((await deps.customWorkloads?.()) ?? []);
-    if (!isWorkloadOwner(owner) && !isWhitelistedOwner(whitelist, owner)) return { pod };
+    const builtIn = isWorkloadOwner(owner);
+    const whitelist = builtIn ? [] : ((await deps.customWorkloads?.()) ?? []);
+    if (!builtIn && !isWhitelistedOwner(whitelist, owner)) return { pod };
     try {
       const ws = await matchingWorkloadSpread(deps, context.namespace, pod, owner, whitelist);
       if (!ws) return { pod };

@@ -19,6 +19,7 @@ import {
   show,
 } from '../../../api/fieldValidation.js';
 import { goLabelSelector } from '../../../api/goPrint.js';
+import { parseGroupVersion } from '../../../api/groupVersion.js';
 import { parseInt32, parseInt32Error } from '../../../api/int32.js';
 import type { LabelSelector, LabelSelectorRequirement } from '../../../api/types.js';
 import { ANNOTATION_PUB_PROTECT_OPERATIONS } from './keys.js';
@@ -49,19 +50,6 @@ export function goTargetReference(ref: PubTargetReference): string {
   return `v1beta1.TargetReference{APIVersion:${JSON.stringify(ref.apiVersion ?? '')}, Kind:${JSON.stringify(
     ref.kind ?? '',
   )}, Name:${JSON.stringify(ref.name ?? '')}}`;
-}
-
-/**
- * apimachinery `schema.ParseGroupVersion`: `""` and `"/"` are the empty group version, `v` a version of the core
- * group, `g/v` both; more slashes are an error.
- * @returns the group, or an error message (`unexpected GroupVersion string: <s>`)
- */
-export function parseGroupVersion(s: string): { group: string } | { error: string } {
-  if (s === '' || s === '/') return { group: '' };
-  const parts = s.split('/');
-  if (parts.length === 1) return { group: '' };
-  if (parts.length === 2) return { group: parts[0] ?? '' };
-  return { error: `unexpected GroupVersion string: ${s}` };
 }
 
 /**

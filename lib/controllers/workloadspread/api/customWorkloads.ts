@@ -18,6 +18,8 @@
  * group, version and Kind) is where the controller reads its replicas when the WorkloadSpread's `targetFilter` gives
  * no paths — an entry without one counts 0 replicas.
  */
+import { parseGroupVersion } from '../../../api/groupVersion.js';
+import { isJsonObject } from '../../../api/types.js';
 import { UnresolvedReferenceError } from '../../../kube/errors.js';
 import { groupOf } from './resource.js';
 
@@ -58,9 +60,6 @@ function field(obj: Record<string, unknown>, name: string): unknown {
   return value;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** A string field (absent or null: ''). @throws CustomWorkloadWhitelistError for another type */
 function stringField(obj: Record<string, unknown>, name: string, where: string): string {
   const v = field(obj, name);
@@ -80,7 +79,7 @@ function listField(obj: Record<string, unknown>, name: string, where: string): u
 /** A `GroupVersionKind` object (null: all empty). @throws CustomWorkloadWhitelistError for another type */
 function groupVersionKind(v: unknown, where: string): GroupVersionKind {
   if (v === null) return { group: '', version: '', kind: '' };
-  if (!isRecord(v)) throw new CustomWorkloadWhitelistError(`${where} is not an object`);
+  if (!isJsonObject(v)) throw new CustomWorkloadWhitelistError(`${where} is not an object`);
   return {
     group: stringField(v, 'Group', where),
     version: stringField(v, 'Version', where),
@@ -102,11 +101,11 @@ export function parseCustomWorkloadWhitelist(text: string | undefined): CustomWo
     throw new CustomWorkloadWhitelistError(`not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
   if (doc === null) return [];
-  if (!isRecord(doc)) throw new CustomWorkloadWhitelistError('is not a JSON object');
+  if (!isJsonObject(doc)) throw new CustomWorkloadWhitelistError('is not a JSON object');
   return listField(doc, 'workloads', 'workloads').map((w, i) => {
     const where = `workloads[${i}]`;
     const gvk = groupVersionKind(w, where);
-    const obj = isRecord(w) ? w : {};
+    const obj = isJsonObject(w) ? w : {};
     return {
       ...gvk,
       subResources: listField(obj, 'SubResources', where).map((s, j) =>
@@ -144,17 +143,16 @@ export function isWhitelistedTarget(
 
 /**
  * The whitelisted replicas path of the target `ref` names (group, version and Kind all equal, as upstream's
- * `getReplicasPathList`), `''` for an entry without one; undefined when no entry matches.
+ * `getReplicasPathList`), `''` for an entry without one; undefined when no entry matches or the apiVersion does not
+ * parse.
  */
 export function whitelistedReplicasPath(
   whitelist: readonly CustomWorkload[],
   ref: { apiVersion?: string; kind?: string },
 ): string | undefined {
-  const apiVersion = ref.apiVersion ?? '';
-  const slash = apiVersion.indexOf('/');
-  const [group, version] =
-    slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
-  return whitelist.find((w) => w.group === group && w.version === version && w.kind === ref.kind)
+  const gv = parseGroupVersion(ref.apiVersion ?? '');
+  if ('error' in gv) return undefined;
+  return whitelist.find((w) => w.group === gv.group && w.version === gv.version && w.kind === ref.kind)
     ?.replicasPath;
 }
 

@@ -12,6 +12,7 @@
  * update rules are left to the API server.
  */
 import type { FieldError } from '../../../api/errors.js';
+import { parseGroupVersion } from '../../../api/groupVersion.js';
 import {
   goIntOrString,
   invalidPrinted,
@@ -53,10 +54,8 @@ function goStrings(values: readonly string[] | undefined): string {
 
 /** `schema.ParseGroupVersion`'s group, undefined for a string it refuses (more than one slash). */
 function groupOfVersion(apiVersion: string): string | undefined {
-  if (apiVersion === '' || apiVersion === '/') return '';
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return '';
-  return parts.length === 2 ? parts[0] : undefined;
+  const gv = parseGroupVersion(apiVersion);
+  return 'error' in gv ? undefined : gv.group;
 }
 
 /** The groups each targetable Kind may have, and the words of its refusal. */
