@@ -2,7 +2,7 @@
  * Typed errors of the API-server adapter (callers branch on the class and its `reason`, never on message
  * text). Every {@link KubeClient} method turns what `@kubernetes/client-node` throws into a {@link KubeApiError}.
  */
-import { KruiselessError } from '../core/errors.js';
+import { KruiselessError, errorMessage } from '../core/errors.js';
 import { ApiException } from '@kubernetes/client-node/dist/gen/apis/exception.js';
 
 /** Reason used for failures where no HTTP response arrived (connection refused/reset, DNS, TLS, timeout). */
@@ -74,6 +74,14 @@ export class KubeApiError extends KruiselessError {
     this.reason = reason;
     this.apiMessage = apiMessage;
   }
+}
+
+/**
+ * The words a webhook answers or an Event quotes for `e`: the API server's own message of a {@link KubeApiError} (as
+ * OpenKruise passes the client's error on), else the error's message.
+ */
+export function apiErrorMessage(e: unknown): string {
+  return e instanceof KubeApiError ? e.apiMessage : errorMessage(e);
 }
 
 /** A Kubernetes `Status` object as far as this module reads it. */

@@ -20,8 +20,7 @@ import {
   type MutationAnswer,
 } from '../../api/admission/mutation.js';
 import type { JsonObject, Pod } from '../../api/types.js';
-import { errorMessage } from '../../core/errors.js';
-import { isConflict, isNotFound, KubeApiError } from '../../kube/errors.js';
+import { apiErrorMessage, isConflict, isNotFound, KubeApiError } from '../../kube/errors.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
 import { PUB_RESOURCE } from './api/resource.js';
@@ -123,7 +122,7 @@ export async function answerPodValidation(body: string, deps: PubWebhookDeps): P
   try {
     check = await checkOf(req, extras, namespace, deps, deleteGate, updateGate);
   } catch (e) {
-    return refusal(req.uid, 400, e instanceof KubeApiError ? e.apiMessage : errorMessage(e));
+    return refusal(req.uid, 400, apiErrorMessage(e));
   }
   if (!check) return allow(req.uid);
   const verdict = await validatePodForPub(check.pod, check.operation, namespace, deps, check.dryRun);
@@ -154,7 +153,7 @@ export async function validatePodForPub(
     pub = await deps.getPub(namespace, pubName);
     if (exemption(pod, pub, operation)) return { allowed: true };
   } catch (e) {
-    return { allowed: false, code: 400, message: e instanceof KubeApiError ? e.apiMessage : errorMessage(e) };
+    return { allowed: false, code: 400, message: apiErrorMessage(e) };
   }
   return consume(pod, pub as PodUnavailableBudget, operation, dryRun, namespace, deps);
 }
@@ -229,7 +228,7 @@ async function consume(
         return {
           allowed: false,
           code: 403,
-          message: e instanceof KubeApiError ? e.apiMessage : errorMessage(e),
+          message: apiErrorMessage(e),
         };
       }
       if (!pub) return { allowed: true };
@@ -254,7 +253,7 @@ async function consume(
       return { allowed: true };
     } catch (e) {
       if (isNotFound(e)) return { allowed: true };
-      const message = e instanceof KubeApiError ? e.apiMessage : errorMessage(e);
+      const message = apiErrorMessage(e);
       if (!isConflict(e)) return { allowed: false, code: 403, message };
       lastError = message;
     }

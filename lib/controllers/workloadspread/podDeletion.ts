@@ -11,8 +11,7 @@
  */
 import { readAdmissionReview, refusal, type MutationAnswer } from '../../api/admission/mutation.js';
 import { isJsonObject, type Pod } from '../../api/types.js';
-import { errorMessage } from '../../core/errors.js';
-import { KubeApiError } from '../../kube/errors.js';
+import { apiErrorMessage, KubeApiError } from '../../kube/errors.js';
 import { controllerRef } from '../../podset/ownership.js';
 import { isPodActive } from '../../podset/pods.js';
 import { injectedOf, type LedgerOperation } from './plan/index.js';
@@ -71,6 +70,6 @@ export async function recordPodDeletion(
     await acquireSubset(deps, ws, pod, operation, injected.subset);
     return undefined;
   } catch (e) {
-    return refusal(req.uid, 400, e instanceof KubeApiError ? e.apiMessage : errorMessage(e));
+    return refusal(req.uid, 400, apiErrorMessage(e));
   }
 }

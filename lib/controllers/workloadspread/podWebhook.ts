@@ -19,8 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type { PodMutationResult, PodMutationStep } from '../../api/admission/podMutation.js';
 import { selectorMatches } from '../../api/selector.js';
 import type { OwnerReference, Pod } from '../../api/types.js';
-import { errorMessage } from '../../core/errors.js';
-import { isConflict, isNotFound, KubeApiError } from '../../kube/errors.js';
+import { apiErrorMessage, isConflict, isNotFound, KubeApiError } from '../../kube/errors.js';
 import { listAll } from '../../kube/list.js';
 import type { KubeClient } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
@@ -327,7 +326,7 @@ export async function acquireSubset(
 }
 
 const refuse500 = (e: unknown): PodMutationResult => ({
-  refuse: { code: 500, message: e instanceof KubeApiError ? e.apiMessage : errorMessage(e) },
+  refuse: { code: 500, message: apiErrorMessage(e) },
 });
 
 /**

@@ -11,8 +11,7 @@ import type { Pod } from '../../api/types.js';
 import type { StatusPatch } from '../../podset/createdReadiness.js';
 import { runBounded } from '../../core/bounded.js';
 import type { Clock } from '../../core/clock.js';
-import { errorMessage } from '../../core/errors.js';
-import { KubeApiError } from '../../kube/errors.js';
+import { apiErrorMessage } from '../../kube/errors.js';
 import { RESOURCES } from '../../kube/resources.js';
 import type { KubeClient, KubeEvent } from '../../kube/types.js';
 import { controllerRef } from '../../podset/ownership.js';
@@ -97,7 +96,7 @@ export async function createInSlowStartBatches(
           type: 'Warning',
           reason: ctx.reasons.failed,
           // the API server's message, as Go's StatusError prints it
-          message: `Error creating: ${o.reason instanceof KubeApiError ? o.reason.apiMessage : errorMessage(o.reason)}`,
+          message: `Error creating: ${apiErrorMessage(o.reason)}`,
         });
       }
     });

@@ -9,8 +9,8 @@
  * without them those rules are skipped.
  */
 import { verdictOf, withSpecObject, type Validator } from '../../../api/admission/validation.js';
-import { errorMessage } from '../../../core/errors.js';
-import { isNotFound, KubeApiError, listAll, type KubeClient } from '../../../kube/index.js';
+import { apiErrorMessage } from '../../../kube/errors.js';
+import { isNotFound, listAll, type KubeClient } from '../../../kube/index.js';
 import { kruiseConfigurationEntry } from '../../kruiseConfiguration.js';
 import {
   CUSTOM_WORKLOAD_WHITELIST_KEY,
@@ -112,7 +112,7 @@ async function readCustomWorkloads(
   try {
     return await reads.customWorkloads();
   } catch (e) {
-    return { error: e instanceof KubeApiError ? e.apiMessage : errorMessage(e) };
+    return { error: apiErrorMessage(e) };
   }
 }
 
