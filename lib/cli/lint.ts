@@ -10,7 +10,10 @@
  * lib/controllers/sidecarset/api/validation.ts with no other SidecarSet (offline: no conflict, a canary's base is not
  * found), no ControllerRevision lookup and no patch-metadata whitelist check. `policy.kruise.io` PodUnavailableBudgets
  * (v1beta1, or v1alpha1 with its deprecated annotations moved into the spec as the webhook reads them) are checked by
- * lib/controllers/podunavailablebudget/api/validation.ts with no other PUB (offline: no conflict).
+ * lib/controllers/podunavailablebudget/api/validation.ts with no other PUB (offline: no conflict). WorkloadSpreads are
+ * validated by lib/controllers/workloadspread/api/validation.ts with no other WorkloadSpread and no target read. With
+ * `--kruise-configuration` (./kruiseConfigurationFile.ts) the ConfigMap's whitelists apply: a WorkloadSpread may
+ * target a whitelisted custom Kind, and a SidecarSet's `patchPodMetadata` is checked against its rules.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -50,6 +53,11 @@ import { workloadSpreadToV1beta1 } from '../controllers/workloadspread/api/conve
 import type { WorkloadSpread } from '../controllers/workloadspread/api/types.js';
 import { validateWorkloadSpread } from '../controllers/workloadspread/api/validation.js';
 import { CliError, runCommand, type CliIO } from './io.js';
+import {
+  NO_CONFIGURATION,
+  readLintConfiguration,
+  type LintConfiguration,
+} from './kruiseConfigurationFile.js';
 
 /** The result of linting one document. */
 export interface LintResult {
@@ -78,36 +86,46 @@ const WEBHOOK_KINDS = {
   DaemonSet: {
     name: 'daemonset',
     toV1beta1: daemonSetToV1beta1,
-    check: (o: JsonObject) => validateDaemonSet(dsWithDefaults(o as unknown as DaemonSet)),
+    check: (o: JsonObject, _config: LintConfiguration) =>
+      validateDaemonSet(dsWithDefaults(o as unknown as DaemonSet)),
   },
   BroadcastJob: {
     name: 'broadcastjob',
     // v1alpha1 and v1beta1 have the same fields (apis/apps/v1alpha1/broadcastjob_conversion.go)
     toV1beta1: (o: JsonObject) => o,
-    check: (o: JsonObject) => validateBroadcastJob(bcjWithDefaults(o as unknown as BroadcastJob)),
+    check: (o: JsonObject, _config: LintConfiguration) =>
+      validateBroadcastJob(bcjWithDefaults(o as unknown as BroadcastJob)),
   },
   AdvancedCronJob: {
     name: 'advancedcronjob',
     toV1beta1: (o: JsonObject) => o,
-    check: (o: JsonObject) => validateAdvancedCronJob(acjWithDefaults(o as unknown as AdvancedCronJob)),
+    check: (o: JsonObject, _config: LintConfiguration) =>
+      validateAdvancedCronJob(acjWithDefaults(o as unknown as AdvancedCronJob)),
   },
-  // the other WorkloadSpreads of its namespace (the conflict rule) are not read offline
+  // the other WorkloadSpreads of its namespace (the conflict rule) and its target are not read offline
   WorkloadSpread: {
     name: 'workloadspread',
     toV1beta1: workloadSpreadToV1beta1,
-    check: (o: JsonObject) => {
+    check: (o: JsonObject, config: LintConfiguration) => {
       const ws = o as unknown as WorkloadSpread;
-      return validateWorkloadSpread({ ...ws, spec: { ...ws.spec, subsets: ws.spec.subsets ?? [] } });
+      return validateWorkloadSpread(
+        { ...ws, spec: { ...ws.spec, subsets: ws.spec.subsets ?? [] } },
+        { customWorkloads: config.customWorkloads },
+      );
     },
   },
 } as const;
 
 /**
- * Lints one parsed document.
+ * Lints one parsed document, with `config`'s whitelists (default: none, no patch-metadata check).
  * @throws CliError when it is not a CloneSet, Advanced StatefulSet, Advanced DaemonSet, BroadcastJob or
  *   AdvancedCronJob of apps.kruise.io/v1alpha1 or v1beta1, or a SidecarSet of apps.kruise.io/v1alpha1
  */
-export function lintDocument(doc: unknown, index: number): LintResult {
+export function lintDocument(
+  doc: unknown,
+  index: number,
+  config: LintConfiguration = NO_CONFIGURATION,
+): LintResult {
   const obj = (doc ?? {}) as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
   const where = `document ${index + 1}`;
   const webhookKind =
@@ -118,9 +136,9 @@ export function lintDocument(doc: unknown, index: number): LintResult {
     if (typeof o.spec !== 'object' || o.spec === null)
       return { kind: webhookKind.name, name, errors: [{ path: 'spec', message: 'Required value' }] };
     const beta = obj.apiVersion === `${GROUP}/v1alpha1` ? webhookKind.toV1beta1(o) : o;
-    return { kind: webhookKind.name, name, errors: webhookKind.check(beta) };
+    return { kind: webhookKind.name, name, errors: webhookKind.check(beta, config) };
   }
-  if (obj.kind === 'SidecarSet') return lintSidecarSet(doc as JsonObject, where);
+  if (obj.kind === 'SidecarSet') return lintSidecarSet(doc as JsonObject, where, config);
   if (obj.kind === PUB_KIND_NAME) return lintPodUnavailableBudget(doc as JsonObject, where);
   if (obj.kind === STATEFULSET_KIND_NAME && obj.apiVersion === STATEFULSET_API_VERSION)
     return lintStatefulSet(doc as StatefulSet);
@@ -183,7 +201,7 @@ function lintStatefulSet(sts: StatefulSet): LintResult {
  * by OpenKruise's SidecarSet webhook rules (lib/controllers/sidecarset/api/validation.ts) with no other SidecarSet.
  * @throws CliError for another apiVersion (Kruiseless serves SidecarSets as v1alpha1 only)
  */
-function lintSidecarSet(doc: JsonObject, where: string): LintResult {
+function lintSidecarSet(doc: JsonObject, where: string, config: LintConfiguration): LintResult {
   const name = shown((doc.metadata as { name?: unknown } | undefined)?.name, '');
   if (doc.apiVersion !== `${GROUP}/v1alpha1`)
     throw new CliError(
@@ -193,7 +211,16 @@ function lintSidecarSet(doc: JsonObject, where: string): LintResult {
     return { kind: 'sidecarset', name, errors: [{ path: 'spec', message: 'Required value' }] };
   const ss = doc as unknown as SidecarSet;
   const defaulted = defaultSidecarSet({ ...ss, metadata: ss.metadata ?? {} });
-  return { kind: 'sidecarset', name, errors: validateSidecarSet(defaulted, { others: [] }) };
+  return {
+    kind: 'sidecarset',
+    name,
+    errors: validateSidecarSet(defaulted, {
+      others: [],
+      ...(config.patchMetadataWhitelist !== undefined
+        ? { patchMetadataWhitelist: config.patchMetadataWhitelist }
+        : {}),
+    }),
+  };
 }
 
 /**
@@ -246,7 +273,10 @@ function readInput(file: string): string {
 }
 
 /** Lints every non-empty document of the file. */
-async function lint(io: CliIO, opts: { filename: string }): Promise<number> {
+async function lint(io: CliIO, opts: { filename: string; kruiseConfiguration?: string }): Promise<number> {
+  const config = opts.kruiseConfiguration
+    ? readLintConfiguration(opts.kruiseConfiguration)
+    : NO_CONFIGURATION;
   const docs = parseAllDocuments(readInput(opts.filename));
   const list = Array.isArray(docs) ? docs : [docs];
   const results: LintResult[] = [];
@@ -255,7 +285,7 @@ async function lint(io: CliIO, opts: { filename: string }): Promise<number> {
       throw new CliError(`${opts.filename}: ${d.errors[0]?.message ?? 'invalid YAML'}`);
     const value: unknown = d.toJS();
     if (value === null || value === undefined) continue;
-    results.push(lintDocument(value, i));
+    results.push(lintDocument(value, i, config));
   }
   if (results.length === 0) throw new CliError(`${opts.filename}: no object to lint found`);
   let failed = false;
@@ -276,8 +306,14 @@ export function registerLint(program: Command, io: CliIO): void {
   program
     .command('lint')
     .description(
-      "validate CloneSet, Advanced StatefulSet, Advanced DaemonSet, BroadcastJob, AdvancedCronJob and SidecarSet YAML offline with OpenKruise's rules and messages; exit 1 on errors",
+      "validate CloneSet, Advanced StatefulSet, Advanced DaemonSet, BroadcastJob, AdvancedCronJob, SidecarSet, PodUnavailableBudget and WorkloadSpread YAML offline with OpenKruise's rules and messages; exit 1 on errors",
     )
     .requiredOption('-f, --filename <file>', 'the YAML file (- for stdin)')
-    .action((opts: { filename: string }) => runCommand(io, () => lint(io, opts)));
+    .option(
+      '--kruise-configuration <file>',
+      'the kruise-system/kruise-configuration ConfigMap as YAML: apply its WorkloadSpread custom-workload and SidecarSet patchPodMetadata whitelists',
+    )
+    .action((opts: { filename: string; kruiseConfiguration?: string }) =>
+      runCommand(io, () => lint(io, opts)),
+    );
 }

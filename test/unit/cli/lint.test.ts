@@ -289,4 +289,95 @@ spec:
         "spec.subsets[0].requiredNodeSelector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'\nspec.subsets[0].maxReplicas: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"100%\"}: the maxReplicas type must be Int for StatefulSet\n",
     });
   });
+
+  it('--kruise-configuration: the ConfigMap whitelists apply to WorkloadSpread targets and SidecarSet patches', async () => {
+    const tfjob = file(
+      'ws-tfjob.yaml',
+      'apiVersion: apps.kruise.io/v1beta1\nkind: WorkloadSpread\nmetadata: {name: train}\nspec:\n  targetRef: {apiVersion: kubeflow.org/v1, kind: TFJob, name: mnist}\n  subsets:\n    - name: a\n      maxReplicas: 1\n',
+    );
+    const patching = file(
+      'sc-patch.yaml',
+      `apiVersion: apps.kruise.io/v1alpha1
+kind: SidecarSet
+metadata: {name: logger, labels: {team: infra}}
+spec:
+  selector: {matchLabels: {app: web}}
+  containers: [{name: fluentd, image: fluentd:1}]
+  patchPodMetadata: [{annotations: {"oom-score": '{"log-agent": 1}'}, patchPolicy: MergePatchJson}]
+`,
+    );
+    const config = file(
+      'kruise-configuration.yaml',
+      `apiVersion: v1
+kind: ConfigMap
+metadata: {name: kruise-configuration, namespace: kruise-system}
+data:
+  WorkloadSpread_Watch_Custom_Workload_WhiteList: |
+    {"workloads": [{"Group": "kubeflow.org", "Kind": "TFJob", "ReplicasPath": "spec.tfReplicaSpecs.MASTER.replicas"}]}
+  SidecarSet_PatchPodMetadata_WhiteList: |
+    {"rules": [{"selector": {"matchLabels": {"team": "infra"}}, "allowedAnnotationKeyExprs": ["oom-score"]}]}
+`,
+    );
+    const emptyConfig = file(
+      'kruise-configuration-empty.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kruise-configuration}\n',
+    );
+    // without the option: no custom workload (OpenKruise's default), the patch whitelist not checked
+    const without = await runCli(['lint', '-f', tfjob], {});
+    expect(without.code).toBe(1);
+    expect(without.stderr).toMatch(/^spec\.targetRef: /);
+    expect(await runCli(['lint', '-f', patching], {})).toEqual({
+      code: 0,
+      stdout: 'sidecarset "logger" is valid\n',
+      stderr: '',
+    });
+    // with the ConfigMap: the TFJob is a target, the annotation key is allowed
+    expect(await runCli(['lint', '-f', tfjob, '--kruise-configuration', config], {})).toEqual({
+      code: 0,
+      stdout: 'workloadspread "train" is valid\n',
+      stderr: '',
+    });
+    expect(await runCli(['lint', '-f', patching, '--kruise-configuration', config], {})).toEqual({
+      code: 0,
+      stdout: 'sidecarset "logger" is valid\n',
+      stderr: '',
+    });
+    // a ConfigMap without the entries: the target refused as without it, the patch refused for want of a whitelist
+    expect(await runCli(['lint', '-f', tfjob, '--kruise-configuration', emptyConfig], {})).toEqual(without);
+    const noRules = await runCli(['lint', '-f', patching, '--kruise-configuration', emptyConfig], {});
+    expect(noRules.code).toBe(1);
+    expect(noRules.stderr).toMatch(/^spec\.patchPodMetadata/);
+    // a file that is not such a ConfigMap, or whose entries are not JSON: one clear error, nothing linted
+    const notCm = file('not-cm.yaml', 'apiVersion: v1\nkind: Secret\nmetadata: {name: x}\n');
+    expect(await runCli(['lint', '-f', tfjob, '--kruise-configuration', notCm], {})).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${notCm}: not a ConfigMap (kubectl get cm -n kruise-system kruise-configuration -o yaml)\n`,
+    });
+    const badJson = file(
+      'bad-json.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {WorkloadSpread_Watch_Custom_Workload_WhiteList: "{workloads"}\n',
+    );
+    const badWs = await runCli(['lint', '-f', tfjob, '--kruise-configuration', badJson], {});
+    expect(badWs.code).toBe(1);
+    expect(badWs.stderr).toMatch(
+      new RegExp(`^error: ${badJson}: WorkloadSpread_Watch_Custom_Workload_WhiteList: not JSON \\(`),
+    );
+    const badPatch = file(
+      'bad-patch.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {SidecarSet_PatchPodMetadata_WhiteList: "[oops"}\n',
+    );
+    const badSc = await runCli(['lint', '-f', patching, '--kruise-configuration', badPatch], {});
+    expect(badSc.code).toBe(1);
+    expect(badSc.stderr).toMatch(
+      new RegExp(`^error: ${badPatch}: SidecarSet_PatchPodMetadata_WhiteList: not JSON \\(`),
+    );
+    expect(await runCli(['lint', '-f', tfjob, '--kruise-configuration', '/nonexistent-cm.yaml'], {})).toEqual(
+      {
+        code: 1,
+        stdout: '',
+        stderr: 'error: the path "/nonexistent-cm.yaml" does not exist\n',
+      },
+    );
+  });
 });

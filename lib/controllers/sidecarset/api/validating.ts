@@ -37,6 +37,17 @@ export interface SidecarSetValidationReads {
 /** The `kruise-configuration` entry upstream reads the whitelist from (`pkg/util/configuration`). */
 export const PATCH_METADATA_WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';
 
+/**
+ * The rules of a `SidecarSet_PatchPodMetadata_WhiteList` entry (upstream's `GetSidecarSetPatchMetadataWhiteList`);
+ * null when there is no entry (no ConfigMap, no key), as upstream reads a missing whitelist.
+ * @throws SyntaxError when the entry is not JSON
+ */
+export function parsePatchMetadataWhitelist(entry: string | undefined): PatchMetadataWhitelistRule[] | null {
+  if (entry === undefined) return null;
+  const parsed = JSON.parse(entry) as { rules?: PatchMetadataWhitelistRule[] } | null;
+  return parsed?.rules ?? [];
+}
+
 /** {@link SidecarSetValidationReads} over a cluster client; a missing CRD or namespace reads as empty. */
 export function kubeSidecarSetValidationReads(
   kube: Pick<KubeClient, 'list' | 'get'>,
@@ -59,10 +70,7 @@ export function kubeSidecarSetValidationReads(
       );
     },
     async patchMetadataWhitelist() {
-      const entry = await kruiseConfigurationEntry(kube, PATCH_METADATA_WHITELIST_KEY);
-      if (entry === undefined) return null;
-      const parsed = JSON.parse(entry) as { rules?: PatchMetadataWhitelistRule[] };
-      return parsed.rules ?? [];
+      return parsePatchMetadataWhitelist(await kruiseConfigurationEntry(kube, PATCH_METADATA_WHITELIST_KEY));
     },
   };
 }
