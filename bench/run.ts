@@ -25,8 +25,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
-import { costOfFleet, runFleet, type FleetPhase, type FleetResult } from './scenarios/fleet.js';
+import { Command, Option } from 'commander';
+import {
+  costOfFleet,
+  runFleet,
+  type FleetDynamo,
+  type FleetPhase,
+  type FleetResult,
+} from './scenarios/fleet.js';
 import { runNoop, type NoopResult } from './scenarios/noop.js';
 import { missingZips, runPackaging } from './scenarios/packaging.js';
 import { runPlanner } from './scenarios/planner.js';
@@ -89,6 +95,11 @@ const opts = new Command('bench')
   .option('--samples <n>', 'reaction samples per kind and controller (default: 20, --quick 8)')
   .option('--only <list>', `comma-separated parts: ${PARTS.join(',')}`)
   .option('--fleet-clusters <n>', 'cluster registrations of the fleet part (default: 100)')
+  .addOption(
+    new Option('--fleet-dynamo <where>', "the fleet part's dynalite: its own process, or the bench's thread")
+      .choices(['process', 'in-process'])
+      .default('process'),
+  )
   .parse(process.argv)
   .opts<{
     quick?: boolean;
@@ -97,6 +108,7 @@ const opts = new Command('bench')
     samples?: string;
     only?: string;
     fleetClusters?: string;
+    fleetDynamo: FleetDynamo;
   }>();
 
 const sizes = (opts.sizes ?? (opts.quick ? '200' : '100,500,1000')).split(',').map(Number);
@@ -289,7 +301,7 @@ function steps(): Step[] {
           s.ours,
           s.logger,
           { stateDir: benchStateDir(), stopMain: () => s.embedded.stop() },
-          { clusters: fleetClusters, podsEach: 5, rounds: opts.quick ? 3 : 5 },
+          { clusters: fleetClusters, podsEach: 5, rounds: opts.quick ? 3 : 5, dynamo: opts.fleetDynamo },
         )),
     });
   return out;

@@ -19,6 +19,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
 import { startEmbedded, type Embedded } from '../../lib/local/embedded.js';
+import { startDynaliteProcess } from '../../lib/emulator/dynaliteProcess.js';
+import type { LocalDynamo } from '../../lib/emulator/localDynamo.js';
 import { MemoryMetrics } from '../../lib/runtime/metrics.js';
 import { METRIC } from '../../lib/core/metrics.js';
 import type { CallCounts } from '../../lib/runtime/counting.js';
@@ -32,6 +34,13 @@ import { cloneSetKey, invocationsOf, type BenchLogger } from '../support/reconci
 import { Tracker } from '../support/tracker.js';
 import { isControllerWrite, latencies, recorder, settled, type Latencies } from './reaction.js';
 import { workload } from './workload.js';
+
+/**
+ * Where the fleet's DynamoDB (dynalite) runs: `process`, a child process of its own (as DynamoDB is a service beside
+ * Lambda; BENCHMARKS.md#fleet-dynamo), or `in-process`, on the bench's own thread beside the pipeline, the front and
+ * the tracker (the embedded default's arrangement, and every fleet run before 2026-12-07's afternoon).
+ */
+export type FleetDynamo = 'process' | 'in-process';
 
 /** What the fleet's pipeline did in a window (summed counters). */
 export interface FleetCounts {
@@ -55,6 +64,8 @@ export interface FleetCounts {
 export interface FleetResult {
   /** Cluster registrations served by the one pipeline. */
   clusters: number;
+  /** Where its DynamoDB ran. */
+  dynamo: FleetDynamo;
   podsEach: number;
   rounds: number;
   /** Watch streams the pipeline held open through the front once settled. */
@@ -86,6 +97,12 @@ export interface FleetPhase extends FleetCounts {
   reconcilesPerSecond: number;
   /** Invocations that wrote, per second of the rounds (counted once the pipeline is idle again). */
   writingReconcilesPerSecond: number;
+  /**
+   * CPU the bench process (pipeline, front, tracker, and dynalite when in-process) used over the rounds, in cores:
+   * its user + system CPU seconds per second of the rounds. Near 1: its one JavaScript thread was busy throughout, so
+   * the invocations queued behind each other (BENCHMARKS.md#fleet-dynamo).
+   */
+  benchProcessCores: number;
   eventToFirstWrite: Latencies;
   eventToCorrectStatus: Latencies;
 }
@@ -176,13 +193,14 @@ function writeKubeconfigs(frontUrl: string, clusters: number, dir: string): stri
  * @param cluster the control plane (the bench's direct client: namespaces, CloneSets, deletions, the tracker)
  * @param env.stateDir the control plane's state folder (the PKI: the CA and admin client pair the front forwards with)
  * @param env.stopMain stops the bench's one-cluster pipeline (it would serve the fleet's CloneSets too)
+ * @param opts.dynamo where the pipeline's DynamoDB runs ({@link FleetDynamo}, default `process`)
  * @throws Error when the fleet does not settle in time
  */
 export async function runFleet(
   cluster: BenchCluster,
   logger: BenchLogger,
   env: { stateDir: string; stopMain: () => Promise<void> },
-  opts: { clusters: number; podsEach: number; rounds: number },
+  opts: { clusters: number; podsEach: number; rounds: number; dynamo?: FleetDynamo },
 ): Promise<FleetResult> {
   await env.stopMain();
   const stamp = Date.now().toString(36);
@@ -197,6 +215,7 @@ export async function runFleet(
   const dir = path.join(os.tmpdir(), `kruiseless-fleet-${stamp}`);
   mkdirSync(dir, { recursive: true });
   let embedded: Embedded | undefined;
+  let dynamo: LocalDynamo | undefined;
   await tracker.start();
   const allSettled = (): boolean => namespaces.every((ns) => settled(tracker, ns, NAME, opts.podsEach));
   try {
@@ -208,9 +227,11 @@ export async function runFleet(
     const frontUrl = await front.start();
     const files = writeKubeconfigs(frontUrl, opts.clusters, dir);
     const metrics = new MemoryMetrics();
+    if ((opts.dynamo ?? 'process') === 'process') dynamo = await startDynaliteProcess();
     const rss0 = process.memoryUsage().rss;
     const t0 = performance.now();
     embedded = await startEmbedded({
+      ...(dynamo ? { dynamoEndpoint: dynamo.endpoint } : {}),
       kubeconfig: files[0],
       clusterName: fleetClusterName(0),
       moreClusters: files.slice(1).map((kubeconfig, i) => ({ name: fleetClusterName(i + 1), kubeconfig })),
@@ -268,6 +289,7 @@ export async function runFleet(
       const w: number[] = [];
       const st: number[] = [];
       let activeMs = 0;
+      let cpuMicros = 0;
       let writing = 0;
       let counts = NOTHING;
       for (let r = first; r < first + opts.rounds; r++) {
@@ -286,6 +308,7 @@ export async function runFleet(
             doneAt.set(e.namespace, e.at);
         });
         const tRound = performance.now();
+        const cpu0 = process.cpuUsage();
         await Promise.all(
           namespaces.map(async (ns, i) => {
             if (spacingMs > 0) await new Promise((res) => setTimeout(res, i * spacingMs));
@@ -302,6 +325,8 @@ export async function runFleet(
         offDone();
         rec.stop();
         activeMs += end - tRound;
+        const cpu = process.cpuUsage(cpu0);
+        cpuMicros += cpu.user + cpu.system;
         await pipeline.drain(); // invocations still running (a holder's last passes) are counted in this round
         counts = add(counts, add(read(meter), c0, -1));
         writing += invocationsOf(logger.finished.slice(l0), keys).withWrites;
@@ -320,6 +345,7 @@ export async function runFleet(
         deletedPods: opts.clusters * opts.rounds,
         reconcilesPerSecond: perSecond(counts.invocations),
         writingReconcilesPerSecond: perSecond(writing),
+        benchProcessCores: round2(cpuMicros / 1000 / activeMs),
         eventToFirstWrite: latencies(w),
         eventToCorrectStatus: latencies(st),
       };
@@ -329,6 +355,7 @@ export async function runFleet(
     offPods();
     return {
       clusters: opts.clusters,
+      dynamo: opts.dynamo ?? 'process',
       podsEach: opts.podsEach,
       rounds: opts.rounds,
       watchStreams,
@@ -342,6 +369,7 @@ export async function runFleet(
   } finally {
     tracker.stop();
     await embedded?.stop();
+    await dynamo?.close();
     await front.close();
     rmSync(dir, { recursive: true, force: true });
     await Promise.all(namespaces.map((ns) => deleteNamespace(cluster, ns)));
