@@ -4,8 +4,6 @@
  * kruise-configuration -o yaml` prints — so that the offline lint applies the two whitelists the admission webhooks
  * read from the cluster: WorkloadSpread's custom workloads and SidecarSet's `patchPodMetadata` rules.
  */
-import { readFileSync } from 'node:fs';
-import { parseAllDocuments } from 'yaml';
 import { errorMessage } from '../core/errors.js';
 import {
   CUSTOM_WORKLOAD_WHITELIST_KEY,
@@ -18,6 +16,7 @@ import {
 } from '../controllers/sidecarset/api/validating.js';
 import type { PatchMetadataWhitelistRule } from '../controllers/sidecarset/api/validation.js';
 import { CliError } from './io.js';
+import { readInput, yamlDocuments } from './yamlInput.js';
 
 /** The whitelists a lint applies; absent ones are not checked (as without the option). */
 export interface LintConfiguration {
@@ -37,17 +36,9 @@ export const NO_CONFIGURATION: LintConfiguration = { customWorkloads: [] };
  *   not what OpenKruise's manager could read (its words: the key and the JSON error)
  */
 export function parseLintConfiguration(text: string, file: string): LintConfiguration {
-  const docs = parseAllDocuments(text);
-  const list = Array.isArray(docs) ? docs : [docs];
-  const bad = list.find((d) => d.errors.length > 0);
-  if (bad) throw new CliError(`${file}: ${bad.errors[0]?.message ?? 'invalid YAML'}`);
-  let doc: { kind?: unknown; data?: unknown } | undefined;
-  for (const d of list) {
-    const value: unknown = d.toJS();
-    if (value === null || value === undefined) continue;
-    doc = typeof value === 'object' ? value : {};
-    break;
-  }
+  const value = [...yamlDocuments(text, file)][0]?.value;
+  const doc =
+    typeof value === 'object' && value !== null ? (value as { kind?: unknown; data?: unknown }) : undefined;
   if (!doc || doc.kind !== 'ConfigMap')
     throw new CliError(
       `${file}: not a ConfigMap (kubectl get cm -n kruise-system kruise-configuration -o yaml)`,
@@ -78,15 +69,9 @@ export function parseLintConfiguration(text: string, file: string): LintConfigur
 }
 
 /**
- * {@link parseLintConfiguration} of a file.
+ * {@link parseLintConfiguration} of a file (a path, or `-` for stdin).
  * @throws CliError when the file cannot be read, or as {@link parseLintConfiguration}
  */
 export function readLintConfiguration(file: string): LintConfiguration {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new CliError(`the path "${file}" does not exist`);
-  }
-  return parseLintConfiguration(text, file);
+  return parseLintConfiguration(readInput(file), file);
 }

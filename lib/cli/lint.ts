@@ -15,9 +15,7 @@
  * `--kruise-configuration` (./kruiseConfigurationFile.ts) the ConfigMap's whitelists apply: a WorkloadSpread may
  * target a whitelisted custom Kind, and a SidecarSet's `patchPodMetadata` is checked against its rules.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parseAllDocuments } from 'yaml';
 import { checkCloneSet } from '../controllers/cloneset/api/check.js';
 import { checkStatefulSet } from '../controllers/statefulset/api/check.js';
 import { STATEFULSET_API_VERSION, STATEFULSET_KIND_NAME } from '../controllers/statefulset/api/resource.js';
@@ -58,6 +56,7 @@ import {
   readLintConfiguration,
   type LintConfiguration,
 } from './kruiseConfigurationFile.js';
+import { readInput, yamlDocuments } from './yamlInput.js';
 
 /** The result of linting one document. */
 export interface LintResult {
@@ -263,30 +262,14 @@ function lintPodUnavailableBudget(doc: JsonObject, where: string): LintResult {
   }
 }
 
-/** Reads `-f` (a path, or `-` for stdin). @throws CliError when the file does not exist */
-function readInput(file: string): string {
-  try {
-    return readFileSync(file === '-' ? 0 : file, 'utf8');
-  } catch {
-    throw new CliError(`the path "${file}" does not exist`);
-  }
-}
-
 /** Lints every non-empty document of the file. */
 async function lint(io: CliIO, opts: { filename: string; kruiseConfiguration?: string }): Promise<number> {
   const config = opts.kruiseConfiguration
     ? readLintConfiguration(opts.kruiseConfiguration)
     : NO_CONFIGURATION;
-  const docs = parseAllDocuments(readInput(opts.filename));
-  const list = Array.isArray(docs) ? docs : [docs];
   const results: LintResult[] = [];
-  for (const [i, d] of list.entries()) {
-    if (d.errors.length > 0)
-      throw new CliError(`${opts.filename}: ${d.errors[0]?.message ?? 'invalid YAML'}`);
-    const value: unknown = d.toJS();
-    if (value === null || value === undefined) continue;
-    results.push(lintDocument(value, i, config));
-  }
+  for (const { index, value } of yamlDocuments(readInput(opts.filename), opts.filename))
+    results.push(lintDocument(value, index, config));
   if (results.length === 0) throw new CliError(`${opts.filename}: no object to lint found`);
   let failed = false;
   for (const r of results) {
