@@ -3,12 +3,11 @@
  * the DynamoDB API, so that the state protocol's conditional writes are not checked against one emulator's quirks.
  * moto is a Python package (PyPI `moto[server]`); this module only finds its Python and runs moto's server app.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { freeLoopbackPort } from '../core/loopbackPort.js';
 import os from 'node:os';
 import path from 'node:path';
-import { localDynamo, type LocalDynamo } from './localDynamo.js';
+import { startChildServer } from './childServer.js';
+import type { LocalDynamo } from './localDynamo.js';
 
 /** The moto release `npm run moto:install` puts into the cache (PyPI `moto[server]==MOTO_VERSION`). */
 export const MOTO_VERSION = '5.2.5';
@@ -60,40 +59,17 @@ export async function startMoto(startTimeoutMs = 30_000): Promise<LocalDynamo> {
     throw new Error(
       'moto not found: run `npm run moto:install` (PyPI moto[server]), or set KRUISELESS_MOTO_PYTHON to a Python that has it',
     );
-  const port = await freeLoopbackPort();
-  const endpoint = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(python, ['-c', SERIAL_SERVER, '127.0.0.1', String(port)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, MOTO_PORT: String(port) },
-  });
-  let stderr = '';
-  child.stderr?.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) =>
-      reject(new Error(`moto server exited (${code}) before answering:\n${stderr}`)),
-    ),
-  );
-  exited.catch(() => undefined);
-  const deadline = Date.now() + startTimeoutMs;
-  for (;;) {
-    const up = await Promise.race([
+  return startChildServer({
+    name: 'moto server',
+    command: python,
+    args: (port) => ['-c', SERIAL_SERVER, '127.0.0.1', String(port)],
+    env: (port) => ({ ...process.env, MOTO_PORT: String(port) }),
+    ready: (endpoint) =>
       fetch(`${endpoint}/moto-api/`).then(
         (r) => r.ok,
         () => false,
       ),
-      exited,
-    ]);
-    if (up) break;
-    if (Date.now() > deadline) {
-      child.kill();
-      throw new Error(`moto server did not answer on ${endpoint} within ${startTimeoutMs} ms:\n${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return localDynamo(endpoint, 'us-east-1', async () => {
-    if (child.exitCode !== null) return;
-    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    await gone;
+    region: 'us-east-1',
+    startTimeoutMs,
   });
 }
