@@ -203,6 +203,7 @@ export async function runFleet(
   opts: { clusters: number; podsEach: number; rounds: number; dynamo?: FleetDynamo },
 ): Promise<FleetResult> {
   await env.stopMain();
+  const dynamoWhere: FleetDynamo = opts.dynamo ?? 'process';
   const stamp = Date.now().toString(36);
   const namespaces = Array.from({ length: opts.clusters }, (_, i) => `bench-fleet-${i}-${stamp}`);
   const keys = new Set(namespaces.map((ns, i) => cloneSetKey(ns, NAME, fleetClusterName(i))));
@@ -227,7 +228,7 @@ export async function runFleet(
     const frontUrl = await front.start();
     const files = writeKubeconfigs(frontUrl, opts.clusters, dir);
     const metrics = new MemoryMetrics();
-    if ((opts.dynamo ?? 'process') === 'process') dynamo = await startDynaliteProcess();
+    if (dynamoWhere === 'process') dynamo = await startDynaliteProcess();
     const rss0 = process.memoryUsage().rss;
     const t0 = performance.now();
     embedded = await startEmbedded({
@@ -355,7 +356,7 @@ export async function runFleet(
     offPods();
     return {
       clusters: opts.clusters,
-      dynamo: opts.dynamo ?? 'process',
+      dynamo: dynamoWhere,
       podsEach: opts.podsEach,
       rounds: opts.rounds,
       watchStreams,
