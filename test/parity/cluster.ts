@@ -22,6 +22,9 @@ import { IMAGE_PULL_JOBS, releaseImagePullJobs } from './imagePullJobRelease.js'
 import type { ParityKind } from './kind.js';
 import { WORKLOAD_RESOURCES } from './scenario.js';
 
+/** OpenKruise's settings ConfigMap, where both controllers read it. */
+const KRUISE_CONFIGURATION = { namespace: 'kruise-system', name: 'kruise-configuration' } as const;
+
 /** The scenario's object as read (only what the runner looks at is typed). */
 export interface KruiseObject {
   metadata: { name: string; namespace?: string; generation?: number; uid?: string };
@@ -353,6 +356,48 @@ export class ParityCluster {
   }
 
   /** Merge-patches a node (labels, taints, `spec.unschedulable`). */
+  /**
+   * The entries at `keys` of the `kruise-system/kruise-configuration` ConfigMap, null for a key it lacks; undefined
+   * when there is no such ConfigMap.
+   * @throws the client's error for a failed read other than 404
+   */
+  async kruiseConfiguration(keys: readonly string[]): Promise<Record<string, string | null> | undefined> {
+    let cm;
+    try {
+      cm = await this.core.readNamespacedConfigMap({ ...KRUISE_CONFIGURATION });
+    } catch (e) {
+      if (statusCode(e) === 404) return undefined;
+      throw e;
+    }
+    return Object.fromEntries(keys.map((k) => [k, cm.data?.[k] ?? null]));
+  }
+
+  /**
+   * Merges `entries` into the `kruise-system/kruise-configuration` ConfigMap's data (null removes a key), creating
+   * it (and its namespace) when it does not exist.
+   * @throws the client's error for a failed write
+   */
+  async patchKruiseConfiguration(entries: Record<string, string | null>): Promise<void> {
+    const patch = () =>
+      this.core.patchNamespacedConfigMap(
+        { ...KRUISE_CONFIGURATION, body: { data: entries } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    try {
+      await patch();
+    } catch (e) {
+      if (statusCode(e) !== 404) throw e;
+      await this.ensureNamespace(KRUISE_CONFIGURATION.namespace);
+      const data = Object.fromEntries(
+        Object.entries(entries).flatMap(([k, v]) => (v === null ? [] : [[k, v]])),
+      );
+      await this.core.createNamespacedConfigMap({
+        namespace: KRUISE_CONFIGURATION.namespace,
+        body: { metadata: { name: KRUISE_CONFIGURATION.name }, data },
+      });
+    }
+  }
+
   async patchNode(name: string, patch: Record<string, unknown>): Promise<void> {
     await this.core.patchNode(
       { name, body: patch },

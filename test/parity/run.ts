@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { ParityCluster, type ClusterState } from './cluster.js';
 import type { ParityKind } from './kind.js';
 import { NodeLedger, nodeState, taintsWith, taintsWithout } from './nodes.js';
+import { KruiseConfigurationLedger } from './kruiseConfiguration.js';
 import { msUntilClockSecond } from './clockSecond.js';
 import { REPO_ROOT, type PodSelector, type Scenario, type Step } from './scenario.js';
 import { podUids, takeSnapshot, type Snapshot, type TimelinePeaks } from './snapshot.js';
@@ -60,8 +61,9 @@ export interface RunOptions {
 
 /**
  * Runs `scenario` in namespace `opts.namespace`, by default `parity-<name>` (deleted first, and again after the run
- * unless `keep`). Nodes its node steps changed are put back after the run whatever happened, `keep` or not (nodes
- * left in the cluster's journal by a run killed before that are put back first: test/parity/nodes.ts).
+ * unless `keep`). Nodes its node steps changed, and the `kruise-configuration` entries its steps set, are put back
+ * after the run whatever happened, `keep` or not (nodes left in the cluster's journal by a run killed before that are
+ * put back first: test/parity/nodes.ts).
  * Never throws for a failing step: the error is recorded in the result and the checkpoints taken so far are kept; a
  * node that could not be put back is recorded as an error too.
  */
@@ -74,6 +76,7 @@ export async function runScenario(
   const result: ScenarioRun = { checkpoints: {} };
   const nodes = new NodeLedger(cluster, `${cluster.kubeconfig}.parity-nodes.json`);
   if (nodes.loadJournal().length > 0) await nodes.restore();
+  const configuration = new KruiseConfigurationLedger(cluster);
   await cluster.deleteNamespace(namespace);
   await cluster.ensureNamespace(namespace);
   const timeline = new Timeline(cluster, namespace);
@@ -98,7 +101,7 @@ export async function runScenario(
         previous = podUids(state);
         continue;
       }
-      const made = await applyStep(cluster, namespace, name, step, nodes);
+      const made = await applyStep(cluster, namespace, name, step, nodes, configuration);
       if (made !== undefined) created.add(made);
       name = made ?? name;
     }
@@ -114,10 +117,12 @@ export async function runScenario(
         await cluster.deleteNamespace(namespace).catch(() => undefined);
       }
     } finally {
-      // after the namespace is gone, so the controllers do not act on the scenario's object again
-      await nodes.restore().catch((e: unknown) => {
+      const failed = (e: unknown) => {
         result.error = [result.error, errorMessage(e)].filter(Boolean).join('; ');
-      });
+      };
+      // after the namespace is gone, so the controllers do not act on the scenario's object again
+      await nodes.restore().catch(failed);
+      await configuration.restore().catch(failed);
     }
   }
   return result;
@@ -183,8 +188,10 @@ async function applyStep(
   name: string,
   step: Exclude<Step, { checkpoint: string }>,
   nodes: NodeLedger,
+  configuration: KruiseConfigurationLedger,
 ): Promise<string | undefined> {
   if (isNodeStep(step)) return void (await applyNodeStep(cluster, step, nodes));
+  if ('kruiseConfiguration' in step) return void (await configuration.set(step.kruiseConfiguration));
   if ('apply' in step || 'create' in step) {
     const manifest =
       'apply' in step

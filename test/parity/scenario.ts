@@ -173,6 +173,18 @@ export const StepSchema = z.union([
     .strict(),
   z.object({ cordonNode: NodeIndexSchema }).strict(),
   z.object({ uncordonNode: NodeIndexSchema }).strict(),
+  /**
+   * Sets entries of OpenKruise's `kruise-system/kruise-configuration` ConfigMap (text by key; null removes one), e.g.
+   * a WorkloadSpread whitelist naming a built-in Kind. Both controllers read the same ConfigMap; each key is put back
+   * as it was after the scenario, whatever happened (and a killed run's change is undone by the next run's setup,
+   * which re-applies upstream's file with conflicts forced).
+   */
+  z
+    .object({ kruiseConfiguration: z.record(z.string().min(1), z.string().nullable()) })
+    .strict()
+    .refine((s) => Object.keys(s.kruiseConfiguration).length > 0, {
+      message: 'kruiseConfiguration: name at least one key',
+    }),
   z.object({ sleep: z.number().positive().max(120) }).strict(),
   /**
    * Waits until the wall clock's second within its minute is in [from, before) (./clockSecond.ts): at most 60 s, none

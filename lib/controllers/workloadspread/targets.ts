@@ -10,11 +10,11 @@
  * `targetFilter.replicasPathList`, as upstream reads them from any target it finds). A Job is read as upstream's
  * `getPodJob` reads it, not through the controller finder: its replicas are `spec.parallelism`, its pods those
  * matching its selector with an owner reference to it, also while it is being deleted or at parallelism 0. The pods
- * the `targetFilter` selector leaves out are not counted, and with `targetFilter.replicasPathList` the replicas are
- * the sum at those paths of the target (./plan/replicasPath.ts), as upstream's `filterWorkload`. A target of any
- * other Kind (a custom workload the `kruise-configuration` whitelist lets a WorkloadSpread name,
- * ./api/customWorkloads.ts) is read as upstream's controller finder reads it: {@link readCustomTargets}. Kruiseless
- * gap: a built-in Kind that the whitelist also lists with a replicas path is still counted by its own field.
+ * the `targetFilter` selector leaves out are not counted, and the replicas are the sum at the paths
+ * {@link replicasPathList} gives (./plan/replicasPath.ts), as upstream's `filterWorkload`: `targetFilter`'s, else the
+ * `kruise-configuration` whitelist's for the target's group, version and Kind — a built-in Kind too. A target of any
+ * other Kind (a custom workload the whitelist lets a WorkloadSpread name, ./api/customWorkloads.ts) is read as
+ * upstream's controller finder reads it: {@link readCustomTargets}.
  */
 import { selectorMatches, selectorString } from '../../api/selector.js';
 import type { Node } from '../../api/node.js';
@@ -79,8 +79,9 @@ export interface SpreadTargets {
 }
 
 /**
- * The replicas of `workload` for `ws`: the sum at its `targetFilter.replicasPathList` when that is set, else
- * `replicas` (upstream's `filterWorkload` and `getWorkloadReplicas`).
+ * The replicas the pod webhook counts of a built-in `workload` for `ws`: the sum at its
+ * `targetFilter.replicasPathList` when that is set, else `replicas`; no whitelist is read (upstream's webhook
+ * `getWorkloadReplicas`; the controller also reads the whitelist: {@link replicasPathList}).
  */
 export function filteredReplicas(
   ws: WorkloadSpread,
@@ -180,7 +181,8 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
   const isJob = kind === 'Job';
   const deleting = !isJob && !!object.metadata.deletionTimestamp;
   const replicas = specReplicas(kind, object);
-  const counted = filteredReplicas(ws, object, deleting ? 0 : replicas);
+  const paths = await replicasPathList(kube, ws, ref);
+  const counted = paths.length > 0 ? replicasAtPaths(object, paths) : { replicas: deleting ? 0 : replicas };
   if ('error' in counted) return { ...none, kind, replicasPathError: counted.error };
   if (deleting) return { ...none, replicas: counted.replicas, kind };
   let pods: Pod[];
@@ -220,6 +222,30 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
 }
 
 /**
+ * The paths the controller counts the target's replicas at, as upstream's `getReplicasPathList`:
+ * `targetFilter.replicasPathList` when it has any (the ConfigMap is then not read), else the path of the
+ * `kruise-configuration` whitelist's entry for the target's group, version and Kind, whatever the Kind (`['']`, which
+ * counts 0, for an entry without one), else none (the Kind's own replicas count). The pod webhook does not use the
+ * whitelist for a built-in Kind (upstream's `getWorkloadReplicas`): see ./podWebhook.ts.
+ * @returns dotted paths (./plan/replicasPath.ts), in the order to sum them
+ * @throws CustomWorkloadWhitelistError (the entry is not the JSON upstream decodes), KubeApiError when the ConfigMap's
+ *   read fails other than NotFound: the pass fails and is backed off, as upstream's sync fails
+ */
+async function replicasPathList(
+  kube: TargetReads,
+  ws: WorkloadSpread,
+  ref: { apiVersion?: string; kind?: string },
+): Promise<readonly string[]> {
+  const filterPaths = ws.spec.targetFilter?.replicasPathList ?? [];
+  if (filterPaths.length > 0) return filterPaths;
+  const whitelist = parseCustomWorkloadWhitelist(
+    await kruiseConfigurationEntry(kube, CUSTOM_WORKLOAD_WHITELIST_KEY),
+  );
+  const listed = whitelistedReplicasPath(whitelist, ref);
+  return listed === undefined ? [] : [listed];
+}
+
+/**
  * A custom workload's target (upstream's `GetPodsForRef` default branch, then `filterWorkload` with the whitelist's
  * replicas path): its scale subresource gives the replicas and a selector, else the object itself gives only its UID
  * (replicas unknown, -1). Gone, or a scale of a workload being deleted: no pods, 0. At 0 replicas: no pods. Else the
@@ -251,16 +277,7 @@ async function readCustomTargets(
         })
       ).items;
   }
-  // the whitelist is read only when targetFilter gives no paths (upstream's `getReplicasPathList`)
-  const filterPaths = ws.spec.targetFilter?.replicasPathList ?? [];
-  const listed =
-    filterPaths.length > 0
-      ? undefined
-      : whitelistedReplicasPath(
-          parseCustomWorkloadWhitelist(await kruiseConfigurationEntry(kube, CUSTOM_WORKLOAD_WHITELIST_KEY)),
-          ref,
-        );
-  const paths = filterPaths.length > 0 ? filterPaths : listed !== undefined ? [listed] : [];
+  const paths = await replicasPathList(kube, ws, ref);
   let replicas = found?.replicas ?? 0;
   if (paths.length > 0) {
     const object = await readWorkloadObject(kube, namespace, ref);

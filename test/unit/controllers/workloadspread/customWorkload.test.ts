@@ -409,3 +409,103 @@ describe('readTargets for a custom target', () => {
     ).rejects.toThrow('no resource of kind TFJob is served in kubeflow.org/v1');
   });
 });
+
+describe('readTargets for a built-in target the whitelist also lists (upstream’s getReplicasPathList)', () => {
+  const LISTED = (entry: string) => `{"workloads": [${entry}]}`;
+  const CLONESET_READY = LISTED(
+    '{"Group": "apps.kruise.io", "Version": "v1alpha1", "Kind": "CloneSet", "ReplicasPath": "status.readyReplicas"}',
+  );
+  const cloneSet = (deleting = false) => ({
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'CloneSet',
+    metadata: {
+      name: 'web',
+      namespace: 'ns',
+      uid: 'web-uid',
+      ...(deleting ? { deletionTimestamp: '2026-12-07T00:00:00Z' } : {}),
+    },
+    spec: { replicas: 5, selector: { matchLabels: { app: 'web' } } },
+    status: { readyReplicas: 3 },
+  });
+  const webPod = (name: string) =>
+    pod(name, undefined, {
+      labels: { app: 'web' },
+      ownerReferences: [
+        {
+          apiVersion: 'apps.kruise.io/v1alpha1',
+          kind: 'CloneSet',
+          name: 'web',
+          uid: 'web-uid',
+          controller: true,
+        },
+      ],
+    });
+  const read = (whitelist: string | undefined, ws: WorkloadSpread, deleting = false, calls: string[] = []) =>
+    readTargets(
+      fakeKube({
+        objects: { 'apps.kruise.io/clonesets/web': cloneSet(deleting) },
+        pods: [webPod('web-0'), webPod('web-1')],
+        whitelist,
+        calls,
+      }),
+      ws,
+    );
+
+  it('counts at the listed path when group, version and Kind match; else the Kind’s own replicas', async () => {
+    const calls: string[] = [];
+    const listed = await read(
+      CLONESET_READY,
+      spreadOver('apps.kruise.io/v1alpha1', 'CloneSet', 'web', 1, 1),
+      false,
+      calls,
+    );
+    expect([listed.replicas, listed.pods.length, listed.kind]).toEqual([3, 2, 'CloneSet']);
+    expect(calls).toEqual([
+      'get apps.kruise.io/clonesets/web',
+      'get /configmaps/kruise-configuration',
+      'list pods app=web',
+      'get /nodes/node-1',
+    ]);
+    // the entry is for v1alpha1: a target named through v1beta1 is counted by spec.replicas, as upstream
+    const otherVersion = await read(
+      CLONESET_READY,
+      spreadOver('apps.kruise.io/v1beta1', 'CloneSet', 'web', 1, 1),
+    );
+    expect(otherVersion.replicas).toBe(5);
+    // no ConfigMap, or no entry for the Kind
+    expect(
+      (await read(undefined, spreadOver('apps.kruise.io/v1alpha1', 'CloneSet', 'web', 1, 1))).replicas,
+    ).toBe(5);
+    expect(
+      (await read(E2E_WHITELIST, spreadOver('apps.kruise.io/v1alpha1', 'CloneSet', 'web', 1, 1))).replicas,
+    ).toBe(5);
+  });
+
+  it('an entry without a path counts 0; targetFilter’s paths win; a target being deleted is counted at the path', async () => {
+    const ws = spreadOver('apps.kruise.io/v1alpha1', 'CloneSet', 'web', 1, 1);
+    const pathless = LISTED('{"Group": "apps.kruise.io", "Version": "v1alpha1", "Kind": "CloneSet"}');
+    expect((await read(pathless, ws)).replicas).toBe(0);
+    const deleting = await read(CLONESET_READY, ws, true);
+    expect([deleting.replicas, deleting.pods.length]).toEqual([3, 0]);
+    const filtered = spreadOver('apps.kruise.io/v1alpha1', 'CloneSet', 'web', 1, 1);
+    filtered.spec.targetFilter = { replicasPathList: ['spec.replicas'] };
+    const calls: string[] = [];
+    expect((await read('{', filtered, false, calls)).replicas).toBe(5);
+    expect(calls.filter((c) => c.includes('configmaps'))).toEqual([]);
+  });
+
+  it('a whitelist that is not JSON, or a path that cannot be read, fails the built-in target’s pass too', async () => {
+    const ws = spreadOver('apps.kruise.io/v1alpha1', 'CloneSet', 'web', 1, 1);
+    await expect(read('{', ws)).rejects.toThrow(CustomWorkloadWhitelistError);
+    const missing = LISTED(
+      '{"Group": "apps.kruise.io", "Version": "v1alpha1", "Kind": "CloneSet", "ReplicasPath": "status.nothing"}',
+    );
+    expect(await read(missing, ws)).toEqual({
+      pods: [],
+      replicas: 0,
+      latestVersion: 'versionIgnored',
+      kind: 'CloneSet',
+      replicasPathError: 'path "nothing" not exists',
+    });
+  });
+});

@@ -93,6 +93,7 @@ describe('readTargets for a Job (upstream getPodJob)', () => {
     });
     expect(calls).toEqual([
       'get batch/v1/jobs/batch',
+      'get /v1/configmaps/kruise-configuration',
       'list pods batch.kubernetes.io/controller-uid=job-uid',
     ]);
   });

@@ -60,6 +60,7 @@ describe('runPass', () => {
     expect(calls).toEqual([
       'get workloadspreads/ws-a',
       'get clonesets/web',
+      'get configmaps/kruise-configuration',
       'list pods',
       'get nodes/node-1',
       `patch pods/p2 ${JSON.stringify({ metadata: { annotations: { 'apps.kruise.io/matched-workloadspread': annotation } } })}`,

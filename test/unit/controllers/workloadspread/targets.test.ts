@@ -60,7 +60,7 @@ describe('readTargets for StatefulSets', () => {
     expect(read.pods.map((p) => p.metadata.name)).toEqual(['web-0', 'web-1']);
     expect([read.replicas, read.latestVersion, read.kind]).toEqual([2, 'versionIgnored', 'StatefulSet']);
     expect([...(read.nodes?.keys() ?? [])]).toEqual(['n1']);
-    expect(gets).toEqual(['apps/statefulsets/web', '/nodes/n1']);
+    expect(gets).toEqual(['apps/statefulsets/web', '/configmaps/kruise-configuration', '/nodes/n1']);
   });
 
   it('an Advanced StatefulSet named through v1alpha1 is read as v1beta1 statefulsets of apps.kruise.io', async () => {
@@ -74,7 +74,7 @@ describe('readTargets for StatefulSets', () => {
     ws.spec.targetRef = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'StatefulSet', name: 'web' };
     const read = await readTargets(kube, ws);
     expect([read.pods.length, read.kind]).toEqual([1, 'AdvancedStatefulSet']);
-    expect(gets).toEqual(['apps.kruise.io/statefulsets/web']);
+    expect(gets).toEqual(['apps.kruise.io/statefulsets/web', '/configmaps/kruise-configuration']);
   });
 
   it('a StatefulSet being deleted has no pods and 0 replicas', async () => {
