@@ -243,6 +243,7 @@ const BEFORE_CREATION = new Set<string>([
   'resourceQuota',
   'sleep',
   'clockSecond',
+  'kruiseConfiguration',
   ...NODE_STEP_KEYS,
 ]);
 

@@ -6,7 +6,8 @@ import {
   KruiseConfigurationLedger,
   type KruiseConfigurationStore,
 } from '../../parity/kruiseConfiguration.js';
-import { StepSchema } from '../../parity/scenario.js';
+import { workloadSpread } from '../../parity/kinds/workloadspread/index.js';
+import { loadScenarios, StepSchema } from '../../parity/scenario.js';
 
 /** A ConfigMap's data in memory (undefined: no ConfigMap), with every write recorded. */
 function fakeStore(data: Record<string, string> | undefined, failWrites = 0) {
@@ -41,6 +42,11 @@ describe('the kruiseConfiguration step', () => {
     expect(StepSchema.safeParse({ kruiseConfiguration: { a: '{}', b: null } }).success).toBe(true);
     expect(StepSchema.safeParse({ kruiseConfiguration: {} }).success).toBe(false);
     expect(StepSchema.safeParse({ kruiseConfiguration: { a: 1 } }).success).toBe(false);
+  });
+
+  it('may come before the scenario creates its object (every WorkloadSpread scenario loads)', () => {
+    const scenario = loadScenarios(workloadSpread).find((s) => s.name === 'ws-whitelist-builtin');
+    expect(scenario?.steps[0]).toHaveProperty('kruiseConfiguration');
   });
 
   it('puts each key back as it was before the first change, removing the ones that were absent', async () => {
