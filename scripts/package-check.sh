@@ -111,9 +111,16 @@ check(functions.WatchLambdaFunction?.Properties.Timeout === 70, 'watch timeout 7
 check(functions.AdmissionLambdaFunction?.Properties.Timeout === 5, 'admission timeout 5 s');
 
 const rules = ofType('AWS::Events::Rule').map(([, r]) => r.Properties);
-const reconcileRule = rules.find((r) => r.EventPattern);
+const patterned = (type) => rules.find((r) => r.EventPattern?.['detail-type']?.[0] === type);
+const reconcileRule = patterned('Reconcile Requested');
 check(reconcileRule && same(reconcileRule.EventPattern,
   { source: ['kruiseless'], 'detail-type': ['Reconcile Requested'] }), 'reconcile rule pattern');
+// a fleet beyond one watch run: the scheduled run's slices start more runs of the watch function
+const sliceRule = patterned('Watch Slice Requested');
+check(sliceRule && same(sliceRule.EventPattern, { source: ['kruiseless'], 'detail-type': ['Watch Slice Requested'] }) &&
+  same(sliceRule.EventBusName, { Ref: 'EventBus' }) &&
+  same(sliceRule.Targets?.[0]?.Arn, { 'Fn::GetAtt': ['WatchLambdaFunction', 'Arn'] }), 'watch slice rule');
+check(rules.filter((r) => r.EventPattern).length === 2, 'two patterned rules (reconcile requests, watch slices)');
 check(same(reconcileRule?.EventBusName, { Ref: 'EventBus' }), 'reconcile rule on the Kruiseless bus');
 const target = reconcileRule?.Targets?.[0] ?? {};
 check(target.RetryPolicy?.MaximumRetryAttempts >= 0 && target.RetryPolicy?.MaximumEventAgeInSeconds >= 60,
@@ -169,7 +176,7 @@ for (const a of [dlqAlarm, rateAlarm])
   check(same(a.AlarmActions, alarmActions) && same(a.OKActions, alarmActions), 'alarm actions: the alarmTopicArn param, if set');
 // every metric name of lib/core/metrics.ts is on the dashboard, with the DLQ depth and the throttles
 const metricNames = [...readFileSync('lib/core/metrics.ts', 'utf8').matchAll(/: '([a-z_]+_(?:total|seconds))'/g)].map((m) => m[1]);
-check(metricNames.length === 10, `metric names in lib/core/metrics.ts: ${metricNames}`);
+check(metricNames.length === 11, `metric names in lib/core/metrics.ts: ${metricNames}`);
 const [body, vars] = resources.Dashboard?.Properties.DashboardBody?.['Fn::Sub'] ?? [''];
 let dashboard = '';
 try {

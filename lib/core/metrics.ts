@@ -37,6 +37,11 @@ export const METRIC = {
    * (lib/runtime/handlers/watch.ts `LAMBDA_STREAM_BUDGET`); they are watched in later rounds, from their checkpoints.
    */
   watchClustersDeferred: 'kruiseless_watch_clusters_deferred_total',
+  /**
+   * Watch slices a scheduled watch run put on the bus for other runs (lib/source/watchSlices.ts): a fleet beyond one
+   * run's stream budget is watched by one run per slice.
+   */
+  watchSlicesSent: 'kruiseless_watch_slices_sent_total',
 } as const;
 
 /** One of {@link METRIC}'s names. */
@@ -54,6 +59,7 @@ export const METRIC_UNIT: Readonly<Record<MetricName, 'Count' | 'Seconds'>> = {
   [METRIC.eventsCoalesced]: 'Count',
   [METRIC.resyncClustersMissed]: 'Count',
   [METRIC.watchClustersDeferred]: 'Count',
+  [METRIC.watchSlicesSent]: 'Count',
 };
 
 /** The `result` dimension of {@link METRIC.reconcileTotal}, controller-runtime's four values. */

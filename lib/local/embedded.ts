@@ -171,6 +171,9 @@ const LOCAL_FLUSH_INTERVAL_MS = 50;
 /** The serverless.yml function whose schedule the embedded resync follows. */
 const RESYNC_FUNCTION = 'resync';
 
+/** The serverless.yml function the reconcile requests' rule routes to (the webhooks serve its namespaces). */
+const RECONCILE_FUNCTION = 'reconcile';
+
 /**
  * Start the embedded default. The watch pump runs in the background (one round after the other, each as long as the
  * scheduled Lambda's) and the resync once at start and then on its serverless.yml schedule (every 5 minutes), until
@@ -214,7 +217,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const serverlessYml = opts.serverlessYml ?? readFileSync(REPO_SERVERLESS_YML, 'utf8');
   const serverlessRules = loadRulesFromServerless(serverlessYml);
   // the webhooks see the namespaces the rules serve (every namespace unless each rule names its own)
-  const webhookNamespaces = namespaceSelectorFor(servedNamespaces(serverlessRules));
+  const webhookNamespaces = namespaceSelectorFor(
+    servedNamespaces(serverlessRules.filter((r) => r.functionName === RECONCILE_FUNCTION)),
+  );
   let conversion: Embedded['conversion'];
   // the client that registered the defaulting webhook, to take it away at stop
   let mutating: ReturnType<typeof createKubeClient> | undefined;
@@ -330,6 +335,15 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   const rules = bindServerlessRules(serverlessRules, {
     reconcile: async (event) => {
       await reconcile(event);
+    },
+    // the watch-slice rule's function: this process has no stream budget and sends no slice
+    // (lib/source/watchSlices.ts), so an event that reaches it was not sent by Kruiseless
+    watch: (event) => {
+      logger.warn('watch slice event ignored: the embedded default watches every cluster in one round', {
+        source: event.source,
+        detailType: event['detail-type'],
+      });
+      return Promise.resolve();
     },
   });
   const bus = new LocalBus({

@@ -4,7 +4,7 @@
  * clients keep their connections for the container's life (./registryClusters.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import {
   createEventBridgePublisher,
@@ -19,6 +19,7 @@ import { backoffSettings, ConfigError, controllerSettings, flagsOf, loadConfig }
 import { recordApiRequest, type MetricsSink } from './metrics.js';
 import { registryClusters } from './registryClusters.js';
 import type { Runtime } from './types.js';
+import { eventBridgeWatchFanOut } from './watchFanOut.js';
 
 let runtime: Runtime | undefined;
 
@@ -72,6 +73,7 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
     config.KRUISELESS_BACKOFF_BASE_SECONDS,
     config.KRUISELESS_BACKOFF_MAX_SECONDS,
   );
+  const events = new EventBridgeClient(awsClientConfig());
   runtime = {
     stores,
     ...(metrics ? { metrics } : {}),
@@ -79,9 +81,16 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
     writeConcurrency: config.KRUISELESS_WRITE_CONCURRENCY,
     backoff,
     publisher: createEventBridgePublisher({
-      client: new EventBridgeClient(awsClientConfig()),
+      client: events,
       eventBusName: config.EVENT_BUS_NAME,
       concurrency: PUBLISH_CONCURRENCY,
+    }),
+    watchFanOut: eventBridgeWatchFanOut({
+      putEvents: (entries) => events.send(new PutEventsCommand({ Entries: entries })),
+      eventBusName: config.EVENT_BUS_NAME,
+      ...(config.KRUISELESS_WATCH_CONCURRENCY !== undefined
+        ? { concurrency: config.KRUISELESS_WATCH_CONCURRENCY }
+        : {}),
     }),
     requeue: createSchedulerRequeue({
       client: new SchedulerClient(awsClientConfig()),

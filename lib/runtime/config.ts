@@ -21,6 +21,11 @@ const EnvSchema = z.object({
   KRUISELESS_FEATURE_GATES: z.string().default(''),
   /** Writes in flight at most within a create batch or a run of pod patches (lib/controllers/cloneset/execute.ts). */
   KRUISELESS_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(DEFAULT_WRITE_CONCURRENCY),
+  /**
+   * The watch function's reserved concurrency (serverless.yml parameter `watchConcurrency`): a fleet split into
+   * slices needs two runs per slice (lib/source/watchSlices.ts); the scheduled run logs when it has fewer.
+   */
+  KRUISELESS_WATCH_CONCURRENCY: z.coerce.number().int().min(1).optional(),
   /** Delay after an object's first failed write, seconds (docs/reliability.md#backoff). */
   KRUISELESS_BACKOFF_BASE_SECONDS: z.coerce.number().positive().default(DEFAULT_BACKOFF.baseSeconds),
   /** Longest delay between attempts of an object whose writes keep failing, seconds. */

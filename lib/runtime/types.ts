@@ -10,6 +10,7 @@ import type { KubeClient } from '../kube/types.js';
 import type { StateStores } from '../state/index.js';
 import type { BackoffSettings } from '../reconcile/backoff.js';
 import type { MetricsSink } from './metrics.js';
+import type { WatchFanOut } from '../source/watchSlices.js';
 
 /** A cluster the runtime can reach. */
 export interface RuntimeCluster {
@@ -45,6 +46,11 @@ export interface Runtime {
   backoff?: Readonly<BackoffSettings>;
   /** Where each handler invocation's metrics go (README.md#observability); absent: nowhere. */
   metrics?: MetricsSink;
+  /**
+   * Sends the watch slices of a fleet larger than one run holds (lib/source/watchSlices.ts); absent (the embedded
+   * default, which has no stream budget): runs take turns by the minute instead.
+   */
+  watchFanOut?: WatchFanOut;
   /** Shared secret of the admission source's URL path, if the admission source is enabled. */
   admissionSecret(): Promise<string | undefined>;
 }

@@ -1,6 +1,8 @@
 /**
- * The `watch` handler (scheduled every minute): for each registered cluster that fits the run's stream budget
- * ({@link LAMBDA_STREAM_BUDGET}), the watch pump ({@link pumpCluster}) follows
+ * The `watch` handler (scheduled every minute, and started by each watch slice's event): for each cluster of the
+ * run — the fleet's first slice for the scheduled run, which sends the others to runs of their own when the fleet is
+ * beyond one run's stream budget ({@link LAMBDA_STREAM_BUDGET}, lib/source/watchSlices.ts); a slice's clusters for
+ * a slice's run — the watch pump ({@link pumpCluster}) follows
  * the streams of the registered controllers' watches (lib/source/watchSpec.ts) from the stored resourceVersion and
  * publishes reconcile requests, stopping {@link DEADLINE_MARGIN_MS} before the invocation's time budget ends. The
  * runs overlap (serverless.yml: every minute, 70 s timeout): a run waits for the previous one to release each
@@ -15,6 +17,7 @@ import { pumpCluster, type StreamResult } from '../../source/pump.js';
 import { CONTROLLER_KINDS } from '../../controllers/kinds.js';
 import type { ControllerKind } from '../../controllers/controller.js';
 import { watchStreams, type WatchStream } from '../../source/watchSpec.js';
+import { watchSlices, watchTrigger, type WatchFanOut } from '../../source/watchSlices.js';
 import { systemClock } from '../../core/clock.js';
 import type { EventPublisher } from '../../requests/index.js';
 import { InvocationMetrics, meteredPublisher, noMetricsSink, withMetrics } from '../metrics.js';
@@ -47,8 +50,9 @@ export const DEFAULT_FLUSH_INTERVAL_MS = 1000;
  * Watch streams one Lambda invocation opens at most. Each watch holds a connection of its own for its whole life
  * (client-node's `Watch` makes a new agent per call), and a Lambda function gets 1,024 file descriptors, which the
  * DynamoDB, EventBridge and LIST connections share: past that, every connect fails with EMFILE, checkpoint writes
- * included. With 17 streams a cluster (every registered kind) this is 47 clusters a run; the others take turns
- * with them, run by run (see {@link clustersWithinBudget}).
+ * included. With 17 streams a cluster (every registered kind) this is 47 clusters a run; a larger fleet is split
+ * into slices of that many, one run each (lib/source/watchSlices.ts), or without a fan-out takes turns run by run
+ * (see {@link clustersWithinBudget}).
  */
 export const LAMBDA_STREAM_BUDGET = 800;
 
@@ -107,13 +111,32 @@ export function watchHandler(
   const budget = limits.streamBudget ?? LAMBDA_STREAM_BUDGET;
   const now = limits.now ?? Date.now;
   return async (
-    _event?: unknown,
+    event?: unknown,
     context?: Context | Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>,
   ): Promise<Record<string, StreamResult[]>> => {
     if (context && 'functionName' in context) logger.addContext(context);
+    const trigger = watchTrigger(event);
+    if (trigger.kind === 'invalid') {
+      logger.error('watch slice event refused: nothing watched', { error: trigger.error });
+      return {};
+    }
     const runtime = getRuntime();
+    const holder = context?.awsRequestId ?? randomUUID();
     // the sources serve every controller: the metrics name the first (the only one today) as the dimension
     const recorder = new InvocationMetrics(controllers[0]?.name ?? 'none');
+    const within = (names: readonly string[]): string[] => {
+      const share = clustersWithinBudget(names, streams.length, budget, now());
+      if (share.deferred.length > 0) {
+        logger.error('watch stream budget reached: clusters left for a later run', {
+          deferred: share.deferred,
+          watched: share.watched.length,
+          streamsPerCluster: streams.length,
+          streamBudget: budget,
+        });
+        recorder.add(METRIC.watchClustersDeferred, share.deferred.length);
+      }
+      return share.watched;
+    };
     return withMetrics(recorder, runtime.metrics ?? noMetricsSink, () =>
       pumpAll(
         runtime,
@@ -121,41 +144,73 @@ export function watchHandler(
         meteredPublisher(runtime.publisher, recorder),
         logger,
         context,
+        holder,
         signal,
         flushIntervalMs,
-        (names) => {
-          const share = clustersWithinBudget(names, streams.length, budget, now());
-          if (share.deferred.length > 0) {
-            logger.error('watch stream budget reached: clusters left for a later run', {
-              deferred: share.deferred,
-              watched: share.watched.length,
-              streamsPerCluster: streams.length,
-              streamBudget: budget,
-            });
-            recorder.add(METRIC.watchClustersDeferred, share.deferred.length);
-          }
-          return share.watched;
+        async () => {
+          if (trigger.kind === 'slice') return within(trigger.detail.clusters);
+          const names = await runtime.clusterNames();
+          const slices = watchSlices(names, streams.length, budget);
+          const fanOut = runtime.watchFanOut;
+          if (slices.length <= 1 || !fanOut) return within(names);
+          await sendSlices(fanOut, slices, holder, logger, recorder);
+          return slices[0] ?? [];
         },
       ),
     );
   };
 }
 
-/** One pump round over the registered clusters `share` keeps, publishing through `publisher`. */
+/**
+ * Puts the events of every slice but the first (the scheduled run's own) on the bus; logs and counts as deferred the
+ * clusters of a slice not sent, and logs when the function's concurrency cannot hold the fleet's runs.
+ */
+async function sendSlices(
+  fanOut: WatchFanOut,
+  slices: readonly string[][],
+  holder: string,
+  logger: Logger,
+  recorder: InvocationMetrics,
+): Promise<void> {
+  const unsent = await fanOut.send(slices.slice(1), holder);
+  for (const u of unsent) {
+    logger.error('watch slice not sent: its clusters wait for the next run', {
+      clusters: u.clusters,
+      error: u.error,
+    });
+    recorder.add(METRIC.watchClustersDeferred, u.clusters.length);
+  }
+  const sent = slices.length - 1 - unsent.length;
+  recorder.add(METRIC.watchSlicesSent, sent);
+  logger.info('watch fleet split into slices', {
+    slices: slices.length,
+    sent,
+    clustersPerSlice: slices[0]?.length ?? 0,
+  });
+  const needed = 2 * slices.length;
+  if (fanOut.concurrency !== undefined && fanOut.concurrency < needed)
+    logger.error('watch concurrency too low for the fleet: some slices wait for a free run', {
+      slices: slices.length,
+      watchConcurrency: fanOut.concurrency,
+      needed,
+    });
+}
+
+/** One pump round over the clusters `clusters` gives, publishing through `publisher`, as `holder`. */
 async function pumpAll(
   runtime: Runtime,
   streams: readonly WatchStream[],
   publisher: EventPublisher,
   logger: Logger,
-  context: Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'> | undefined,
+  context: Pick<Context, 'getRemainingTimeInMillis'> | undefined,
+  holder: string,
   signal: AbortSignal | undefined,
   flushIntervalMs: number,
-  share: (names: string[]) => string[],
+  clusters: () => Promise<string[]>,
 ): Promise<Record<string, StreamResult[]>> {
   const remaining = context?.getRemainingTimeInMillis() ?? 60_000;
   const deadlineMs = Date.now() + remaining - DEADLINE_MARGIN_MS;
-  const holder = context?.awsRequestId ?? randomUUID();
-  const names = share(await runtime.clusterNames());
+  const names = await clusters();
   // each cluster's pump puts one listener on the caller's signal (lib/source/pump.ts `pumpCluster`): a fleet of more
   // than Node's default 10 would be warned of as a leak
   if (signal) setMaxListeners(Math.max(getMaxListeners(signal), names.length + 10), signal);

@@ -63,7 +63,8 @@ export function namespaceScopedServerlessYml(namespace: string): string {
   const rules = loadRulesFromServerless(readFileSync(REPO_SERVERLESS_YML, 'utf8'));
   if (rules.length === 0) throw new Error('serverless.yml declares no eventBridge rule');
   const functions: Record<string, { events: unknown[] }> = {};
-  for (const rule of rules) {
+  // the reconcile requests' rules only: the watch-slice rule's events come from a Lambda fleet's watch, not here
+  for (const rule of rules.filter((r) => r.functionName === 'reconcile')) {
     const detail = (rule.pattern.detail ?? {}) as Record<string, unknown>;
     (functions[rule.functionName] ??= { events: [] }).events.push({
       eventBridge: {

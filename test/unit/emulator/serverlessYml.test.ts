@@ -54,8 +54,11 @@ function envelope(overrides: Partial<EventBridgeEnvelope> = {}): EventBridgeEnve
 }
 
 describe('serverless.yml EventBridge rules', () => {
-  it('loads, and only the reconcile function is routed from the bus', () => {
-    expect(rules().map((r) => r.functionName)).toEqual(['reconcile']);
+  it('loads: the watch function is routed watch slices, the reconcile function reconcile requests', () => {
+    expect(rules().map((r) => [r.functionName, r.pattern])).toEqual([
+      ['watch', { source: ['kruiseless'], 'detail-type': ['Watch Slice Requested'] }],
+      ['reconcile', { source: ['kruiseless'], 'detail-type': ['Reconcile Requested'] }],
+    ]);
   });
 
   it('routes by source kruiseless and detail-type "Reconcile Requested"', () => {
@@ -102,7 +105,10 @@ describe('serverless.yml EventBridge rules', () => {
   it('delivers a published request to the reconcile target on a local bus built from the file', async () => {
     const delivered: EventBridgeEnvelope[] = [];
     const bus = new LocalBus({
-      rules: bindServerlessRules(rules(), { reconcile: async (e) => void delivered.push(e) }),
+      rules: bindServerlessRules(rules(), {
+        reconcile: async (e) => void delivered.push(e),
+        watch: () => Promise.reject(new Error('a reconcile request reached the watch function')),
+      }),
     });
     await bus.publish([
       {

@@ -21,17 +21,25 @@ import { MemoryMetrics } from '../../../lib/runtime/metrics.js';
 import { METRIC } from '../../../lib/core/metrics.js';
 import type { Runtime } from '../../../lib/runtime/types.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
+import {
+  WATCH_SLICE_DETAIL_TYPE,
+  type UnsentSlice,
+  type WatchFanOut,
+} from '../../../lib/source/watchSlices.js';
 import { CONTROLLER_KINDS } from '../../../lib/controllers/kinds.js';
 import { MemoryCheckpoints } from '../source/support/checkpoints.js';
 
 const STREAMS = watchStreams(CONTROLLER_KINDS).length;
 const names = (n: number): string[] => Array.from({ length: n }, (_, i) => `c${i}`);
 
-/** A logger that keeps its error lines (message and fields). */
+/** A logger that keeps its error lines (message and fields), and its info messages in `infos` when given. */
 class ErrorLines extends Logger {
   readonly lines: { message: string; fields: Record<string, unknown> }[] = [];
-  constructor() {
+  constructor(private readonly infos?: string[]) {
     super({ logLevel: 'SILENT' });
+  }
+  override info(message: unknown, ...extra: unknown[]): void {
+    this.infos?.push(`${String(message)} ${JSON.stringify(Object.assign({}, ...extra))}`);
   }
   override error(message: unknown, ...extra: unknown[]): void {
     this.lines.push({
@@ -45,7 +53,11 @@ class ErrorLines extends Logger {
  * One watch run over `clusters` each held by a live previous run (so each pump waits for its release until the
  * stop), stopped 200 ms in.
  */
-async function round(clusters: string[], limits?: WatchLimits) {
+async function round(
+  clusters: string[],
+  limits?: WatchLimits,
+  opts: { event?: unknown; fanOut?: WatchFanOut; infos?: string[] } = {},
+) {
   const checkpoints = new MemoryCheckpoints(() => Date.now());
   for (const name of clusters) await checkpoints.acquire(name, 'previous-run', 600_000, Date.now());
   const metrics = new MemoryMetrics();
@@ -54,6 +66,7 @@ async function round(clusters: string[], limits?: WatchLimits) {
     metrics,
     publisher: { publish: () => Promise.resolve({ published: 0, calls: 0, retried: 0 }) },
     clusterNames: () => Promise.resolve(clusters),
+    ...(opts.fanOut ? { watchFanOut: opts.fanOut } : {}),
     cluster: (name: string) =>
       Promise.resolve({
         name,
@@ -64,10 +77,10 @@ async function round(clusters: string[], limits?: WatchLimits) {
         },
       }),
   } as unknown as Runtime;
-  const logger = new ErrorLines();
+  const logger = new ErrorLines(opts.infos);
   const stop = new AbortController();
   const handler = watchHandler(() => runtime, logger, stop.signal, 1000, undefined, limits);
-  const run = handler(undefined, { awsRequestId: 'fleet-round', getRemainingTimeInMillis: () => 60_000 });
+  const run = handler(opts.event, { awsRequestId: 'fleet-round', getRemainingTimeInMillis: () => 60_000 });
   await new Promise((r) => setTimeout(r, 200));
   const during = getEventListeners(stop.signal, 'abort').length;
   // Node warns once a signal has more listeners than it allows (jest's sandbox does not pass the warning on)
@@ -81,6 +94,7 @@ async function round(clusters: string[], limits?: WatchLimits) {
     watched: Object.keys(byCluster),
     errors: logger.lines,
     deferredMetric: metrics.total(METRIC.watchClustersDeferred),
+    slicesMetric: metrics.total(METRIC.watchSlicesSent),
   };
 }
 
@@ -134,5 +148,99 @@ describe('clustersWithinBudget', () => {
     expect(clustersWithinBudget(names(47), 17, 800, 123_456)).toEqual({ watched: names(47), deferred: [] });
     expect(clustersWithinBudget(names(3), 900, 800, 0)).toEqual({ watched: ['c0'], deferred: ['c1', 'c2'] });
     expect(clustersWithinBudget([], 17, 800, 0)).toEqual({ watched: [], deferred: [] });
+  });
+});
+
+describe('a fleet beyond one run, split into slices (lib/source/watchSlices.ts)', () => {
+  /** A fan-out that records what it was asked to send and fails the slices `fail` picks. */
+  function recordingFanOut(
+    concurrency?: number,
+    fail: (clusters: string[]) => string | undefined = () => undefined,
+  ) {
+    const sent: { slices: string[][]; sentBy: string }[] = [];
+    const fanOut: WatchFanOut = {
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      send: (slices, sentBy) => {
+        sent.push({ slices: slices.map((x) => [...x]), sentBy });
+        const unsent: UnsentSlice[] = slices.flatMap((x) => {
+          const error = fail([...x]);
+          return error ? [{ clusters: [...x], error }] : [];
+        });
+        return Promise.resolve(unsent);
+      },
+    };
+    return { fanOut, sent };
+  }
+  const fit = Math.floor(LAMBDA_STREAM_BUDGET / STREAMS);
+  const sorted = names(100).sort();
+
+  it('the scheduled run watches the first slice and sends the others, every cluster once, none deferred', async () => {
+    const { fanOut, sent } = recordingFanOut(6);
+    const infos: string[] = [];
+    const r = await round([...names(100)].reverse(), { now: () => 0 }, { fanOut, infos });
+    expect(r.watched).toEqual(sorted.slice(0, fit));
+    expect(sent).toEqual([
+      { slices: [sorted.slice(fit, 2 * fit), sorted.slice(2 * fit)], sentBy: 'fleet-round' },
+    ]);
+    expect(new Set([...r.watched, ...(sent[0]?.slices.flat() ?? [])]).size).toBe(100);
+    expect(r.errors).toEqual([]);
+    expect([r.deferredMetric, r.slicesMetric]).toEqual([0, 2]);
+    expect(infos.filter((l) => l.startsWith('watch fleet split'))).toEqual([
+      `watch fleet split into slices {"slices":3,"sent":2,"clustersPerSlice":${fit}}`,
+    ]);
+  });
+
+  it('a slice’s run watches the clusters its event names, and sends nothing', async () => {
+    const { fanOut, sent } = recordingFanOut();
+    const event = {
+      source: 'kruiseless',
+      'detail-type': WATCH_SLICE_DETAIL_TYPE,
+      detail: { clusters: ['c7', 'c3'] },
+    };
+    const r = await round(names(100), undefined, { event, fanOut });
+    expect(r.watched).toEqual(['c7', 'c3']);
+    expect([sent, r.errors]).toEqual([[], []]);
+  });
+
+  it('a slice event that does not parse is refused, logged, and watches nothing', async () => {
+    const { fanOut, sent } = recordingFanOut();
+    const event = {
+      source: 'kruiseless',
+      'detail-type': WATCH_SLICE_DETAIL_TYPE,
+      detail: { clusters: 'c1' },
+    };
+    const r = await round(names(3), undefined, { event, fanOut });
+    expect([r.watched, sent]).toEqual([[], []]);
+    expect(r.errors).toEqual([
+      {
+        message: 'watch slice event refused: nothing watched',
+        fields: { error: 'detail.clusters: Invalid input: expected array, received string' },
+      },
+    ]);
+  });
+
+  it('a slice not sent is logged and counted as deferred; a concurrency under two runs a slice is logged', async () => {
+    const { fanOut } = recordingFanOut(2, (c) =>
+      c[0] === sorted[2 * fit] ? 'ThrottlingException' : undefined,
+    );
+    const r = await round(names(100), { now: () => 0 }, { fanOut });
+    expect(r.watched).toEqual(sorted.slice(0, fit));
+    expect(r.errors).toEqual([
+      {
+        message: 'watch slice not sent: its clusters wait for the next run',
+        fields: { clusters: sorted.slice(2 * fit), error: 'ThrottlingException' },
+      },
+      {
+        message: 'watch concurrency too low for the fleet: some slices wait for a free run',
+        fields: { slices: 3, watchConcurrency: 2, needed: 6 },
+      },
+    ]);
+    expect([r.deferredMetric, r.slicesMetric]).toEqual([100 - 2 * fit, 1]);
+  });
+
+  it('a fleet that fits one run sends nothing', async () => {
+    const { fanOut, sent } = recordingFanOut(2);
+    const r = await round(names(fit), undefined, { fanOut });
+    expect([r.watched.length, sent, r.errors]).toEqual([fit, [], []]);
   });
 });
