@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { withLock } from './lock.js';
+import { withLock } from '../../lib/core/dirLock.js';
 import { ensureProvisioner } from './provisioner.js';
 import { fmtSecs, goCompileProgress } from './progress.js';
 import {

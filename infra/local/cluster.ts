@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureBinaries, run, type Log } from './build.js';
-import { withLock } from './lock.js';
+import { withLock } from '../../lib/core/dirLock.js';
 import { parseManifests } from '../../lib/kube/apply.js';
 import { freeLoopbackPort, saysAddressInUse } from '../../lib/core/loopbackPort.js';
 import { probe, waitHealthy, type TlsFiles } from './net.js';

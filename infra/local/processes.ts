@@ -17,16 +17,6 @@ export interface PidRecord {
   command: string;
 }
 
-/** True when a process with this pid exists (any owner). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Start time of a process in clock ticks since boot, or undefined when it does not exist (Linux /proc). */
 function startTicks(pid: number): string | undefined {
   try {

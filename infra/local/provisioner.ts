@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { countDeps, goEnv, run, type Log } from './build.js';
-import { withLock } from './lock.js';
+import { withLock } from '../../lib/core/dirLock.js';
 import { fmtSecs, goCompileProgress } from './progress.js';
 import { LOCAL_DIR } from './versions.js';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { goModDownload, run, type Log } from '../local/build.js';
-import { withLock } from '../local/lock.js';
+import { withLock } from '../../lib/core/dirLock.js';
 import { fmtSecs, goCompileProgress } from '../local/progress.js';
 
 export { fmtSecs };

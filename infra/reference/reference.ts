@@ -28,7 +28,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseAllDocuments, stringify } from 'yaml';
 import { binariesUpToDate, run, type Log } from '../local/build.js';
 import { kubectl, type ClusterInfo } from '../local/cluster.js';
-import { withLock } from '../local/lock.js';
+import { withLock } from '../../lib/core/dirLock.js';
 import { provisionerDir, provisionerUpToDate } from '../local/provisioner.js';
 import { freePort, probe, waitHealthy } from '../local/net.js';
 import { isRunning, logTail, readPidFile, startProcess, stopFromPidFile } from '../local/processes.js';

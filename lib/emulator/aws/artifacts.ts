@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { withLock } from '../../core/dirLock.js';
 
 /** The template file `osls package` writes. */
 export const TEMPLATE_FILE = 'cloudformation-template-update-stack.json';
@@ -45,7 +46,8 @@ export function staleReason(root: string, dir: string): string | undefined {
 }
 
 /**
- * Make sure `<root>/.serverless` holds fresh artifacts, running `osls package --stage <stage>` when not.
+ * Make sure `<root>/.serverless` holds fresh artifacts, running `osls package --stage <stage>` when not, one process at
+ * a time (the lock directory `<root>/.serverless.lock`, taken over from a dead owner).
  * @returns the artifact directory
  * @throws Error when osls is not installed or fails (its output is in the message)
  */
@@ -54,6 +56,12 @@ export async function ensureArtifacts(
   log: (line: string) => void,
   stage = 'dev',
 ): Promise<string> {
+  // two test files (or a test and `npm run demo:aws`) may ask at once: one packages, the other then finds it fresh
+  return withLock(path.join(root, '.serverless.lock'), log, () => packageIfStale(root, log, stage));
+}
+
+/** {@link ensureArtifacts} under its lock. */
+async function packageIfStale(root: string, log: (line: string) => void, stage: string): Promise<string> {
   const dir = path.join(root, '.serverless');
   const reason = staleReason(root, dir);
   if (!reason) {

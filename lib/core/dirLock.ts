@@ -1,8 +1,20 @@
-/** A cross-process lock (a directory holding the owner's pid), so that two runs never build or start at once. */
+/**
+ * A cross-process lock (a directory holding the owner's pid), so that two runs never build, package or start at once:
+ * the local control plane's builds and starts (infra/local), the packaged zips (lib/emulator/aws/artifacts.ts).
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isAlive } from './processes.js';
+
+/** True when a process with this pid exists (any owner). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /**
  * Runs `fn` while holding the lock directory `lockDir`. A lock left by a dead process is taken over.
