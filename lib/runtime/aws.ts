@@ -85,6 +85,9 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
       eventBusName: config.EVENT_BUS_NAME,
       concurrency: PUBLISH_CONCURRENCY,
     }),
+    ...(config.KRUISELESS_WATCH_STREAM_BUDGET !== undefined
+      ? { watchStreamBudget: config.KRUISELESS_WATCH_STREAM_BUDGET }
+      : {}),
     watchFanOut: eventBridgeWatchFanOut({
       putEvents: (entries) => events.send(new PutEventsCommand({ Entries: entries })),
       eventBusName: config.EVENT_BUS_NAME,

@@ -51,6 +51,8 @@ export interface Runtime {
    * default, which has no stream budget): runs take turns by the minute instead.
    */
   watchFanOut?: WatchFanOut;
+  /** Watch streams one watch run opens at most; absent: the handler's own (lib/runtime/handlers/watch.ts). */
+  watchStreamBudget?: number;
   /** Shared secret of the admission source's URL path, if the admission source is enabled. */
   admissionSecret(): Promise<string | undefined>;
 }

@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-eventbridge';
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { KruiselessError } from '../../core/errors.js';
+import { DETAIL_TYPE } from '../../requests/schema.js';
 import { sqs, type AwsEndpoint } from './awsCall.js';
 import type { DeployedStack, FunctionSpec } from './stackModel.js';
 import {
@@ -64,8 +65,13 @@ async function createQueue(ctx: DeployContext, name: string, attributes: Record<
   return { url: QueueUrl, arn: Attributes.QueueArn };
 }
 
-/** `pattern` with `extra`'s fields added (objects merged one level deep). */
+/**
+ * `pattern` with `extra`'s fields added (objects merged one level deep), when it routes reconcile requests; any other
+ * rule's pattern (the watch slices', whose detail names clusters, not objects) as it is.
+ */
 function narrow(pattern: Props, extra: Props | undefined): Props {
+  const types = pattern['detail-type'];
+  if (!Array.isArray(types) || !types.includes(DETAIL_TYPE)) return pattern;
   const out = { ...pattern };
   for (const [k, v] of Object.entries(extra ?? {}))
     out[k] =
@@ -248,8 +254,9 @@ export interface DeployOptions {
   /** moto's default account unless told otherwise. */
   accountId?: string;
   /**
-   * Fields added to every rule's `EventPattern`, e.g. `{ detail: { namespace: ['ns'] } }`: tests sharing one
-   * cluster narrow their rule to their namespace, as test/integration/support/pipeline.ts does for the embedded bus.
+   * Fields added to the `EventPattern` of every rule routing reconcile requests, e.g. `{ detail: { namespace: ['ns'] }
+   * }`: tests sharing one cluster narrow their rule to their namespace, as test/integration/support/pipeline.ts does
+   * for the embedded bus.
    */
   narrowPatterns?: Record<string, unknown>;
 }

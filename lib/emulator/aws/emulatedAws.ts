@@ -54,6 +54,17 @@ export interface EmulatedAwsOptions {
   kubeconfig: string;
   /** Registry name of the cluster (default `local`). */
   clusterName?: string;
+  /**
+   * More registry names for the same cluster, each registered as `clusterName` is (a fleet of registrations, e.g. to
+   * split the watch into slices); their objects are the same objects, so a test that uses them must not let two
+   * names reconcile one object.
+   */
+  moreClusterNames?: readonly string[];
+  /**
+   * Environment variables added to a function's, by its logical id (e.g. `WatchLambdaFunction`), over the template's:
+   * what a test sets that a deployment would not.
+   */
+  functionEnv?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Function logs and unpacked zips go here. */
   workDir: string;
   /** Schedule rules run this much faster than their rate (default 1). */
@@ -137,6 +148,7 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
           // the cluster is the authenticating proxy on 127.0.0.1, not an EKS endpoint (serverless.yml param
           // allowNonEksEndpoints, which a real deployment leaves false)
           KRUISELESS_ALLOW_NON_EKS_ENDPOINTS: 'true',
+          ...opts.functionEnv?.[spec.logicalId],
         },
       });
       functions.set(spec.logicalId, fn);
@@ -163,15 +175,15 @@ export async function startEmulatedAws(opts: EmulatedAwsOptions): Promise<Emulat
       tableName: table,
       clusters: { allowNonEksEndpoints: true },
     });
-    await addCluster(stores.clusters, undefined, {
-      name: clusterName,
-      region: ep.region,
-      endpoint: proxy.endpoint,
-      caData: proxy.caData,
-    });
-    log(
-      `cluster ${clusterName} registered: ${proxy.endpoint} (EKS token authentication, RBAC of infra/rbac)`,
-    );
+    for (const name of [clusterName, ...(opts.moreClusterNames ?? [])]) {
+      await addCluster(stores.clusters, undefined, {
+        name,
+        region: ep.region,
+        endpoint: proxy.endpoint,
+        caData: proxy.caData,
+      });
+      log(`cluster ${name} registered: ${proxy.endpoint} (EKS token authentication, RBAC of infra/rbac)`);
+    }
 
     const failures: { fn: string; error: string }[] = [];
     const running = new Map<Promise<AsyncOutcome>, string>();

@@ -85,7 +85,10 @@ export function clustersWithinBudget(
 
 /** Limits of {@link watchHandler}. */
 export interface WatchLimits {
-  /** Streams one run opens at most (default {@link LAMBDA_STREAM_BUDGET}; the embedded default: no limit). */
+  /**
+   * Streams one run opens at most (default: the runtime's `watchStreamBudget`, else {@link LAMBDA_STREAM_BUDGET}; the
+   * embedded default: no limit).
+   */
   streamBudget?: number;
   /** The clock {@link clustersWithinBudget} takes turns by, epoch ms (default `Date.now`). */
   now?: () => number;
@@ -108,7 +111,6 @@ export function watchHandler(
   limits: WatchLimits = {},
 ) {
   const streams = watchStreams(controllers);
-  const budget = limits.streamBudget ?? LAMBDA_STREAM_BUDGET;
   const now = limits.now ?? Date.now;
   return async (
     event?: unknown,
@@ -121,6 +123,7 @@ export function watchHandler(
       return {};
     }
     const runtime = getRuntime();
+    const budget = limits.streamBudget ?? runtime.watchStreamBudget ?? LAMBDA_STREAM_BUDGET;
     const holder = context?.awsRequestId ?? randomUUID();
     // the sources serve every controller: the metrics name the first (the only one today) as the dimension
     const recorder = new InvocationMetrics(controllers[0]?.name ?? 'none');
@@ -148,12 +151,20 @@ export function watchHandler(
         signal,
         flushIntervalMs,
         async () => {
-          if (trigger.kind === 'slice') return within(trigger.detail.clusters);
+          if (trigger.kind === 'slice') {
+            logger.info('watch run started', {
+              trigger: 'slice',
+              clusters: trigger.detail.clusters,
+              sentBy: trigger.detail.sentBy,
+            });
+            return within(trigger.detail.clusters);
+          }
           const names = await runtime.clusterNames();
           const slices = watchSlices(names, streams.length, budget);
           const fanOut = runtime.watchFanOut;
           if (slices.length <= 1 || !fanOut) return within(names);
           await sendSlices(fanOut, slices, holder, logger, recorder);
+          logger.info('watch run started', { trigger: 'scheduled', clusters: slices[0] });
           return slices[0] ?? [];
         },
       ),

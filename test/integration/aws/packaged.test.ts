@@ -10,7 +10,6 @@
  *
  * Skipped, with the reason printed, only when moto cannot be installed (`npm run moto:install` needs PyPI).
  */
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppsV1Api } from '@kubernetes/client-node';
@@ -22,11 +21,11 @@ import type { ControllerRevision } from '../../../lib/api/types.js';
 import { ensureArtifacts } from '../../../lib/emulator/aws/artifacts.js';
 import { SEED_REVISIONS } from '../../../lib/local/seedStory.js';
 import { startEmulatedAws, type EmulatedAws } from '../../../lib/emulator/aws/emulatedAws.js';
-import { findMotoPython } from '../../../lib/emulator/moto.js';
 import { clusterPathSecret } from '../../../lib/source/admissionSecret.js';
 import { stateDir } from '../../../infra/local/versions.js';
 import { ACJ_API, everyMinuteJob, jobNames, nextMinute } from '../support/advancedcronjob.js';
 import { useTestNamespace } from '../support/cluster.js';
+import { motoSuite } from '../support/moto.js';
 import {
   SEED_NAME,
   activePods,
@@ -40,17 +39,7 @@ import { waitFor } from '../support/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-function motoAvailable(): boolean {
-  if (findMotoPython()) return true;
-  const res = spawnSync('bash', [path.join(ROOT, 'scripts', 'moto-install.sh')], { stdio: 'inherit' });
-  if (res.status === 0 && findMotoPython()) return true;
-  console.warn(
-    'SKIPPED test/integration/aws/packaged.test.ts: moto could not be installed (npm run moto:install)',
-  );
-  return false;
-}
-
-const describeIfMoto = motoAvailable() ? describe : describe.skip;
+const describeIfMoto = motoSuite('test/integration/aws/packaged.test.ts');
 const ctx = useTestNamespace('e2e-aws');
 /** A namespace with a CloneSet of its own that this stack must leave alone (its rules are narrowed to `ctx`'s). */
 const bystander = useTestNamespace('e2e-aws-bystander');

@@ -56,7 +56,7 @@ class ErrorLines extends Logger {
 async function round(
   clusters: string[],
   limits?: WatchLimits,
-  opts: { event?: unknown; fanOut?: WatchFanOut; infos?: string[] } = {},
+  opts: { event?: unknown; fanOut?: WatchFanOut; infos?: string[]; watchStreamBudget?: number } = {},
 ) {
   const checkpoints = new MemoryCheckpoints(() => Date.now());
   for (const name of clusters) await checkpoints.acquire(name, 'previous-run', 600_000, Date.now());
@@ -67,6 +67,7 @@ async function round(
     publisher: { publish: () => Promise.resolve({ published: 0, calls: 0, retried: 0 }) },
     clusterNames: () => Promise.resolve(clusters),
     ...(opts.fanOut ? { watchFanOut: opts.fanOut } : {}),
+    ...(opts.watchStreamBudget ? { watchStreamBudget: opts.watchStreamBudget } : {}),
     cluster: (name: string) =>
       Promise.resolve({
         name,
@@ -188,6 +189,9 @@ describe('a fleet beyond one run, split into slices (lib/source/watchSlices.ts)'
     expect(infos.filter((l) => l.startsWith('watch fleet split'))).toEqual([
       `watch fleet split into slices {"slices":3,"sent":2,"clustersPerSlice":${fit}}`,
     ]);
+    expect(infos.filter((l) => l.startsWith('watch run started'))).toEqual([
+      `watch run started ${JSON.stringify({ trigger: 'scheduled', clusters: sorted.slice(0, fit) })}`,
+    ]);
   });
 
   it('a slice’s run watches the clusters its event names, and sends nothing', async () => {
@@ -197,9 +201,13 @@ describe('a fleet beyond one run, split into slices (lib/source/watchSlices.ts)'
       'detail-type': WATCH_SLICE_DETAIL_TYPE,
       detail: { clusters: ['c7', 'c3'] },
     };
-    const r = await round(names(100), undefined, { event, fanOut });
+    const infos: string[] = [];
+    const r = await round(names(100), undefined, { event, fanOut, infos });
     expect(r.watched).toEqual(['c7', 'c3']);
     expect([sent, r.errors]).toEqual([[], []]);
+    expect(infos.filter((l) => l.startsWith('watch run started'))).toEqual([
+      'watch run started {"trigger":"slice","clusters":["c7","c3"]}',
+    ]);
   });
 
   it('a slice event that does not parse is refused, logged, and watches nothing', async () => {
@@ -243,4 +251,10 @@ describe('a fleet beyond one run, split into slices (lib/source/watchSlices.ts)'
     const r = await round(names(fit), undefined, { fanOut });
     expect([r.watched.length, sent, r.errors]).toEqual([fit, [], []]);
   });
+});
+
+it('takes the runtime’s stream budget when the handler is given none (KRUISELESS_WATCH_STREAM_BUDGET)', async () => {
+  const r = await round(names(3), { now: () => 0 }, { watchStreamBudget: STREAMS });
+  expect(r.watched).toEqual(['c0']);
+  expect(r.deferredMetric).toBe(2);
 });
