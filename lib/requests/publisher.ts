@@ -14,6 +14,7 @@ import { PublishError, type FailedEntry } from './errors.js';
 import { canonicalRequest, DETAIL_TYPE, SOURCE, type ReconcileRequest } from './schema.js';
 import { exponentialDelay } from '../core/backoff.js';
 import { runBounded } from '../core/bounded.js';
+import { chunks } from '../core/chunks.js';
 
 /** What one {@link EventPublisher.publish} did. */
 export interface PublishResult {
@@ -99,12 +100,6 @@ export function backoffDelayMs(
   random: number,
 ): number {
   return Math.floor(random * exponentialDelay(attempt, baseDelayMs, maxDelayMs));
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

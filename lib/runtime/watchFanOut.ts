@@ -6,6 +6,7 @@
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { MAX_ENTRIES_PER_CALL, type PutEventsFn } from '../requests/publisher.js';
 import { SOURCE } from '../requests/schema.js';
+import { chunks } from '../core/chunks.js';
 import { errorMessage } from '../core/errors.js';
 import {
   WATCH_SLICE_DETAIL_TYPE,
@@ -48,8 +49,7 @@ export function eventBridgeWatchFanOut(opts: WatchFanOutOptions): WatchFanOut {
     ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
     async send(slices, sentBy) {
       const failed: UnsentSlice[] = [];
-      for (let i = 0; i < slices.length; i += MAX_ENTRIES_PER_CALL) {
-        const chunk = slices.slice(i, i + MAX_ENTRIES_PER_CALL);
+      for (const chunk of chunks(slices, MAX_ENTRIES_PER_CALL)) {
         try {
           const response = await opts.putEvents(chunk.map((s) => sliceEntry(s, sentBy, opts.eventBusName)));
           chunk.forEach((s, j) => {

@@ -7,6 +7,7 @@
  * `ceil(clusters / fit)` minutes. Pure: the event shape and the split.
  */
 import * as z from 'zod';
+import { chunks } from '../core/chunks.js';
 import { SOURCE } from '../requests/schema.js';
 
 /** EventBridge `detail-type` of a slice's event (serverless.yml: the watch function's second rule). */
@@ -65,10 +66,7 @@ export function watchTrigger(event: unknown): WatchTrigger {
  */
 export function watchSlices(names: readonly string[], streamsPerCluster: number, budget: number): string[][] {
   const fit = Math.max(1, Math.floor(budget / Math.max(1, streamsPerCluster)));
-  const sorted = [...names].sort();
-  const out: string[][] = [];
-  for (let i = 0; i < sorted.length; i += fit) out.push(sorted.slice(i, i + fit));
-  return out;
+  return chunks([...names].sort(), fit);
 }
 
 /** A slice whose event the bus did not take. */
