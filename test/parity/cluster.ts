@@ -18,12 +18,10 @@ import {
   type V1PersistentVolumeClaim,
   type V1Pod,
 } from '@kubernetes/client-node';
+import { KRUISE_CONFIGURATION } from '../../lib/controllers/kruiseConfiguration.js';
 import { IMAGE_PULL_JOBS, releaseImagePullJobs } from './imagePullJobRelease.js';
 import type { ParityKind } from './kind.js';
 import { WORKLOAD_RESOURCES } from './scenario.js';
-
-/** OpenKruise's settings ConfigMap, where both controllers read it. */
-const KRUISE_CONFIGURATION = { namespace: 'kruise-system', name: 'kruise-configuration' } as const;
 
 /** The scenario's object as read (only what the runner looks at is typed). */
 export interface KruiseObject {
@@ -378,13 +376,11 @@ export class ParityCluster {
    * @throws the client's error for a failed write
    */
   async patchKruiseConfiguration(entries: Record<string, string | null>): Promise<void> {
-    const patch = () =>
-      this.core.patchNamespacedConfigMap(
+    try {
+      await this.core.patchNamespacedConfigMap(
         { ...KRUISE_CONFIGURATION, body: { data: entries } },
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       );
-    try {
-      await patch();
     } catch (e) {
       if (statusCode(e) !== 404) throw e;
       await this.ensureNamespace(KRUISE_CONFIGURATION.namespace);
