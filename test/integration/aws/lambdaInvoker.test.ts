@@ -4,26 +4,19 @@
  * invocation record in the on-failure queue. The zips are written here (three small handlers) so that each fault
  * is caused for real. Skipped, with the reason printed, only when moto cannot be installed.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { invokeAsync } from '../../../lib/emulator/aws/asyncInvoke.js';
 import { sqs, type AwsEndpoint } from '../../../lib/emulator/aws/awsCall.js';
 import { EmulatedFunction } from '../../../lib/emulator/aws/lambda.js';
 import type { FunctionSpec } from '../../../lib/emulator/aws/stackModel.js';
-import { findMotoPython, startMoto } from '../../../lib/emulator/moto.js';
+import { startMoto } from '../../../lib/emulator/moto.js';
 import type { LocalDynamo } from '../../../lib/emulator/localDynamo.js';
+import { motoSuite } from '../support/moto.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const motoOk =
-  !!findMotoPython() ||
-  (spawnSync('bash', [path.join(ROOT, 'scripts', 'moto-install.sh')], { stdio: 'inherit' }).status === 0 &&
-    !!findMotoPython());
-if (!motoOk)
-  console.warn('SKIPPED lambdaInvoker.test.ts: moto could not be installed (npm run moto:install)');
-const describeIfMoto = motoOk ? describe : describe.skip;
+const describeIfMoto = motoSuite('test/integration/aws/lambdaInvoker.test.ts');
 
 const HANDLERS = `
 let calls = 0; // module state: survives between invocations of one warm instance

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureArtifacts } from '../../../lib/emulator/aws/artifacts.js';
 import { startEmulatedAws, type EmulatedAws } from '../../../lib/emulator/aws/emulatedAws.js';
 import { CONTROLLER_KINDS } from '../../../lib/controllers/kinds.js';
+import { RECONCILE_REASONS } from '../../../lib/requests/schema.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { stateDir } from '../../../infra/local/versions.js';
 import { useTestNamespace } from '../support/cluster.js';
@@ -64,7 +65,7 @@ describeIfMoto('a fleet split into watch slices on moto', () => {
         detail: {
           namespace: [ctx.namespace],
           cluster: ['slices-b'],
-          reason: ['ObjectChanged', 'OwnedObjectChanged', 'MappedObjectChanged', 'Requeue'],
+          reason: RECONCILE_REASONS.filter((r) => r !== 'Resync'),
         },
       },
     });

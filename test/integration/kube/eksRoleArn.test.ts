@@ -5,22 +5,14 @@
  * asks the same question). serverless.yml grants the AssumeRole through the `clusterRoleArns` parameter. Skipped,
  * with the reason printed, only when moto cannot be installed.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sts } from '../../../lib/emulator/aws/awsCall.js';
 import type { LocalDynamo } from '../../../lib/emulator/localDynamo.js';
-import { findMotoPython, startMoto } from '../../../lib/emulator/moto.js';
+import { startMoto } from '../../../lib/emulator/moto.js';
 import { signEksToken } from '../../../lib/kube/config.js';
 import { EKS_TOKEN_PREFIX } from '../../../lib/kube/eksToken.js';
+import { motoSuite } from '../support/moto.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const motoOk =
-  !!findMotoPython() ||
-  (spawnSync('bash', [path.join(ROOT, 'scripts', 'moto-install.sh')], { stdio: 'inherit' }).status === 0 &&
-    !!findMotoPython());
-if (!motoOk) console.warn('SKIPPED eksRoleArn.test.ts: moto could not be installed (npm run moto:install)');
-const describeIfMoto = motoOk ? describe : describe.skip;
+const describeIfMoto = motoSuite('test/integration/kube/eksRoleArn.test.ts');
 
 const ROLE = 'arn:aws:iam::123456789012:role/kruiseless-access';
 const ENV = [
