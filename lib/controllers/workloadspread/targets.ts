@@ -175,7 +175,11 @@ export async function readTargets(kube: TargetReads, ws: WorkloadSpread): Promis
   if (!ref) return none;
   if (!spreadWorkloadOf(ref)) return readCustomTargets(kube, ws, ref);
   const found = await getSpreadWorkload(kube, namespace, ref);
-  if (!found) return none;
+  if (!found) {
+    // upstream's `filterWorkload` reads the paths for a target that is gone too, so a bad whitelist fails the pass
+    await replicasPathList(kube, ws, ref);
+    return none;
+  }
   const { kind, object } = found;
   // upstream's `getPodJob` reads a Job without the controller finder's deletion and zero-replica rules
   const isJob = kind === 'Job';

@@ -508,4 +508,21 @@ describe('readTargets for a built-in target the whitelist also lists (upstreamâ€
       replicasPathError: 'path "nothing" not exists',
     });
   });
+
+  it('a target that does not exist: no pods, 0 replicas, but the whitelist is read and a bad one fails the pass', async () => {
+    const ws = spreadOver('apps.kruise.io/v1alpha1', 'CloneSet', 'gone', 1, 1);
+    const calls: string[] = [];
+    expect(await read(CLONESET_READY, ws, false, calls)).toEqual({
+      pods: [],
+      replicas: 0,
+      latestVersion: 'versionIgnored',
+    });
+    expect(calls).toEqual(['get apps.kruise.io/clonesets/gone', 'get /configmaps/kruise-configuration']);
+    await expect(read('{', ws)).rejects.toThrow(CustomWorkloadWhitelistError);
+    // targetFilter's paths: the ConfigMap is not read
+    ws.spec.targetFilter = { replicasPathList: ['spec.replicas'] };
+    const filteredCalls: string[] = [];
+    expect((await read('{', ws, false, filteredCalls)).replicas).toBe(0);
+    expect(filteredCalls).toEqual(['get apps.kruise.io/clonesets/gone']);
+  });
 });
