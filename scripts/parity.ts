@@ -7,7 +7,8 @@
  * `parity: …` line last. Prints progress with an ETA, the table and the differences per kind.
  * Exit code 0 only when nothing is different; 2 (one line) on an unknown kind or a run that could not be made.
  * Before a kind's scenarios, each side gets the cluster setup of the kind's upstream e2e runs (its `upstreamE2e.manifests`,
- * e.g. WorkloadSpread's custom-workload whitelist). `--quick` runs the scenarios marked `quick`; `--if-cached` skips the whole run (exit 0, with the reason printed,
+ * e.g. WorkloadSpread's custom-workload whitelist); a reused reference whose manager started before a setup object last
+ * changed is restarted (test/parity/upstreamE2eSetup.ts `applySetupToSide`). `--quick` runs the scenarios marked `quick`; `--if-cached` skips the whole run (exit 0, with the reason printed,
  * recorded as a hollow run: infra/reference/hollow.ts) when the reference binary is not built yet.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ import { selectKinds, UnknownKindError } from '../test/parity/kinds/index.js';
 import { renderReport, summaryLine } from '../test/parity/report.js';
 import { runScenario } from '../test/parity/run.js';
 import { loadScenarios, type Scenario } from '../test/parity/scenario.js';
-import { applyUpstreamE2eSetup, readUpstreamE2eManifests } from '../test/parity/upstreamE2eSetup.js';
+import { applySetupToSide, readUpstreamE2eManifests } from '../test/parity/upstreamE2eSetup.js';
 import {
   gatesFlag,
   kruiselessStateDir,
@@ -84,8 +85,8 @@ async function main(): Promise<number> {
         console.log(`[parity] ${reference.detail} vs ${ours.detail}`);
         const log = (line: string) => console.log(line);
         await Promise.all([
-          applyUpstreamE2eSetup(reference.kubeconfig, setup, 'openkruise', log, { prefix: '[parity]' }),
-          applyUpstreamE2eSetup(ours.kubeconfig, setup, 'kruiseless', log, { prefix: '[parity]' }),
+          applySetupToSide(reference, setup, log, { prefix: '[parity]' }),
+          applySetupToSide(ours, setup, log, { prefix: '[parity]' }),
         ]);
         for (const s of group) {
           const verdict = await runBoth(kind, s, reference, ours);

@@ -24,7 +24,7 @@ import type { ParityKind } from '../test/parity/kind.js';
 import { selectKinds, UnknownKindError } from '../test/parity/kinds/index.js';
 import { runUpstreamE2e } from '../test/parity/upstreamE2e.js';
 import {
-  applyUpstreamE2eSetup,
+  applySetupToSide,
   readUpstreamE2eManifests,
   type SetupManifestFile,
 } from '../test/parity/upstreamE2eSetup.js';
@@ -101,7 +101,7 @@ async function runOn(
   let extra: ExtraControllers | undefined;
   try {
     console.log(`[upstream-e2e] ${side.detail} up in ${Math.round((Date.now() - t0) / 1000)} s`);
-    await applyUpstreamE2eSetup(side.kubeconfig, setup, name, (l) => console.log(l));
+    await applySetupToSide(side, setup, (l) => console.log(l));
     const suffix = narrowed ? '-focus' : '';
     if (specs.kcmControllers) {
       const log = path.join(outDir(kind), `${name}${suffix}-kcm.log`);

@@ -33,9 +33,21 @@ program
     '--if-cached',
     'start only when nothing has to be built; else print "not built, skipping: <reason>", exit 0',
   )
+  .option('--restart', 'restart kruise-manager even when the running one has this version and these gates')
   .action(
-    async (o: { version?: string; featureGates?: string; kcmControllers?: string; ifCached?: boolean }) => {
-      const opts = { version: o.version, featureGates: o.featureGates, kcmControllers: o.kcmControllers };
+    async (o: {
+      version?: string;
+      featureGates?: string;
+      kcmControllers?: string;
+      ifCached?: boolean;
+      restart?: boolean;
+    }) => {
+      const opts = {
+        version: o.version,
+        featureGates: o.featureGates,
+        kcmControllers: o.kcmControllers,
+        restart: o.restart,
+      };
       if (o.ifCached) await referenceUpIfCached(opts);
       else await referenceUp(opts);
     },

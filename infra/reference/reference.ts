@@ -94,6 +94,11 @@ export interface ReferenceUpOptions {
    * env KRUISELESS_KCM_CONTROLLERS, e.g. `deployment-controller,replicaset-controller`).
    */
   kcmControllers?: string;
+  /**
+   * Restart kruise-manager even when the running one has this version and these gates (its in-process state is then
+   * new, e.g. the custom-workload whitelist its pod webhook reads once).
+   */
+  restart?: boolean;
   /** progress lines (default console.log) */
   log?: Log;
 }
@@ -149,7 +154,7 @@ export async function referenceInfo(): Promise<ReferenceInfo | undefined> {
 
 /**
  * Builds (cached) and starts OpenKruise on the reference's control plane, or reuses it when the same version runs
- * with the same feature gates (otherwise the manager is restarted). Waits until kruise-manager's /readyz
+ * with the same feature gates and `opts.restart` is not set (otherwise the manager is restarted). Waits until kruise-manager's /readyz
  * answers 200 and a CloneSet can be created, edited and deleted and a pod passes the webhooks (server-side dry run).
  * @returns the running reference and whether this call started kruise-manager
  * @throws Error from the build, the control plane or kubectl, or when kruise-manager exits or is not ready within
@@ -175,6 +180,7 @@ export async function referenceUp(
     const tCluster = Date.now();
     const existing = await referenceInfo();
     if (
+      !opts.restart &&
       existing &&
       existing.version === build.version &&
       existing.featureGates === featureGates &&

@@ -47,18 +47,19 @@ export function parseManifests(text: string, source: string): KubernetesObject[]
  * kubeconfig's user.
  * @param fieldManager e.g. `kruiseless-install`
  * @param opts.dryRun send every object as a server dry run (validated, not stored)
- * @param opts.onApplied called after each object
+ * @param opts.onApplied called after each object with the object as given and as the API server answered (its
+ *   `metadata.resourceVersion` and `managedFields` as stored, or as they would be under a dry run)
  * @throws client-node's ApiException for the first object the API server refuses (the ones before stay applied)
  */
 export async function applyServerSide(
   kc: KubeConfig,
   objects: readonly KubernetesObject[],
   fieldManager: string,
-  opts: { dryRun?: boolean; onApplied?: (o: KubernetesObject) => void } = {},
+  opts: { dryRun?: boolean; onApplied?: (o: KubernetesObject, stored: KubernetesObject) => void } = {},
 ): Promise<void> {
   const api = KubernetesObjectApi.makeApiClient(kc);
   for (const o of objects) {
-    await api.patch(
+    const stored = await api.patch(
       o,
       undefined,
       opts.dryRun ? 'All' : undefined,
@@ -66,6 +67,6 @@ export async function applyServerSide(
       true,
       PatchStrategy.ServerSideApply,
     );
-    opts.onApplied?.(o);
+    opts.onApplied?.(o, stored);
   }
 }

@@ -17,6 +17,13 @@ export interface Side {
   kubeconfig: string;
   /** Free-form description for the report (version, gates). */
   detail: string;
+  /**
+   * ms since the epoch at which the side's controller process started, for a side whose process outlives a run (the
+   * reference's kruise-manager); updated by {@link Side.restart}. Undefined for a side started fresh by each call.
+   */
+  startedAt?: number;
+  /** Restarts the side's controller process in place (same control plane, same gates); the reference's only. */
+  restart?(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -99,18 +106,31 @@ export async function startKruiseless(gates: Readonly<Record<string, boolean>>):
 export async function startOpenKruise(gates: Readonly<Record<string, boolean>>): Promise<Side> {
   const flag = gatesFlag(gates);
   const logFile = path.join(kruiselessStateDir(), 'logs', 'reference-up.log');
-  await runCommand(['infra/reference/cli.ts', 'up', ...(flag ? ['--feature-gates', flag] : [])], {}, logFile);
-  const info = JSON.parse(readFileSync(referenceInfoFile(), 'utf8')) as {
-    kubeconfig: string;
-    version: string;
+  const up = async (
+    restart: boolean,
+  ): Promise<{ kubeconfig: string; version: string; startedAt: number }> => {
+    const args = ['infra/reference/cli.ts', 'up', ...(restart ? ['--restart'] : [])];
+    await runCommand([...args, ...(flag ? ['--feature-gates', flag] : [])], {}, logFile);
+    const info = JSON.parse(readFileSync(referenceInfoFile(), 'utf8')) as {
+      kubeconfig: string;
+      version: string;
+      startedAt: string;
+    };
+    return { ...info, startedAt: new Date(info.startedAt).getTime() };
   };
-  return {
+  const info = await up(false);
+  const side: Side = {
     name: 'openkruise',
     kubeconfig: info.kubeconfig,
     detail: `OpenKruise ${info.version}${flag ? ` --feature-gates=${flag}` : ''}`,
+    startedAt: info.startedAt,
+    restart: async () => {
+      side.startedAt = (await up(true)).startedAt;
+    },
     // the manager is restarted with other gates by the next `up`; `npm run reference:down` stops it all
     stop: async () => undefined,
   };
+  return side;
 }
 
 /** Where `reference:up` records the running reference. */

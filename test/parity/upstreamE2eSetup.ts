@@ -19,6 +19,7 @@ import type { KubeObject, Resource } from '../../lib/kube/resource.js';
 import { CRD_RESOURCE } from '../../lib/kube/resources.js';
 import type { KubeClient } from '../../lib/kube/types.js';
 import type { UpstreamE2eManifest } from './kind.js';
+import type { Side } from './sides.js';
 
 /** The field manager of every object the setup applies (`kubectl get -o yaml --show-managed-fields` shows it). */
 export const SETUP_FIELD_MANAGER = 'kruiseless-upstream-e2e';
@@ -223,6 +224,7 @@ async function ensureNamespace(kube: KubeClient, name: string): Promise<boolean>
  * in place of `[upstream-e2e]`: `npm run parity` prints `[parity]`).
  * @param kubeconfig the side's kubeconfig file
  * @param side the side's name in the lines and errors, e.g. `openkruise`
+ * @returns each object applied, in order, with the time of its latest change as the API server answered the apply
  * @throws UpstreamE2eSetupError `upstream e2e setup on <side>: <file>: <kind>/<name>: <reason>` for the first object
  *   that fails (the ones before stay applied)
  */
@@ -232,9 +234,10 @@ export async function applyUpstreamE2eSetup(
   side: string,
   log: (line: string) => void,
   opts: { establishedTimeoutMs?: number; prefix?: string } = {},
-): Promise<void> {
+): Promise<AppliedSetupObject[]> {
   const prefix = opts.prefix ?? '[upstream-e2e]';
-  if (files.length === 0) return;
+  const applied: AppliedSetupObject[] = [];
+  if (files.length === 0) return applied;
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfig);
   const kube = createKubeClient(kc);
@@ -246,7 +249,9 @@ export async function applyUpstreamE2eSetup(
           if (await ensureNamespace(kube, ns)) log(`${prefix} ${side}: created Namespace/${ns}`);
           ensured.add(ns);
         }
-        await applyServerSide(kc, [o], SETUP_FIELD_MANAGER);
+        await applyServerSide(kc, [o], SETUP_FIELD_MANAGER, {
+          onApplied: (_, stored) => applied.push({ label: objectLabel(o), changedAt: lastChangedAt(stored) }),
+        });
         if (isCrd(o)) {
           const name = o.metadata?.name ?? '';
           await waitEstablished(() => kube.get<CrdWithStatus>(CRD_RESOURCE, { name }), name, {
@@ -262,4 +267,64 @@ export async function applyUpstreamE2eSetup(
       log(`${prefix} ${side}: applied ${objectLabel(o)}`);
     }
   }
+  return applied;
+}
+
+/** One object {@link applyUpstreamE2eSetup} applied. */
+export interface AppliedSetupObject {
+  /** `<kind>/<name>`, as {@link objectLabel} */
+  label: string;
+  /** ms since the epoch of its latest change, see {@link lastChangedAt}; undefined when the server recorded none */
+  changedAt?: number;
+}
+
+/**
+ * When an object last changed as the API server records it: the newest `time` of its `metadata.managedFields` (one
+ * entry per field manager and subresource, stamped at each write that changed what that manager owns; whole seconds;
+ * a Date where client-node decoded the answer into a typed object, the RFC 3339 text where it did not).
+ * @returns ms since the epoch, or undefined when no entry has a time that parses
+ */
+export function lastChangedAt(o: {
+  metadata?: { managedFields?: readonly { time?: Date | string }[] };
+}): number | undefined {
+  const times = (o.metadata?.managedFields ?? [])
+    .map((f) => (f.time === undefined ? NaN : new Date(f.time).getTime()))
+    .filter((t) => !Number.isNaN(t));
+  return times.length ? Math.max(...times) : undefined;
+}
+
+/**
+ * The objects of a setup that changed at or after `sinceMs` (e.g. when a controller process started), by label. The
+ * server's times are whole seconds, so a change in the same second counts as after it; so does an object without a
+ * time, whose change cannot be placed.
+ */
+export function changedSince(applied: readonly AppliedSetupObject[], sinceMs: number): string[] {
+  const second = Math.floor(sinceMs / 1000) * 1000;
+  return applied.filter((a) => a.changedAt === undefined || a.changedAt >= second).map((a) => a.label);
+}
+
+/**
+ * Applies a kind's setup to a started side ({@link applyUpstreamE2eSetup}) and, when the side's controller process
+ * can be restarted and a setup object changed since it started, restarts it with one line naming the objects.
+ * OpenKruise's manager needs this: its pod webhook reads kruise-configuration's custom-workload whitelist once per
+ * process, at the first pod it admits that has an owner (`initializeWorkloadsInWhiteList`), and its WorkloadSpread
+ * controller starts its watches of whitelisted Kinds at start. A reference started for an earlier kind (or an earlier
+ * run) would otherwise keep a whitelist older than the setup.
+ * @throws what applyUpstreamE2eSetup and the side's restart throw
+ */
+export async function applySetupToSide(
+  side: Side,
+  files: readonly SetupManifestFile[],
+  log: (line: string) => void,
+  opts: { establishedTimeoutMs?: number; prefix?: string } = {},
+): Promise<void> {
+  const applied = await applyUpstreamE2eSetup(side.kubeconfig, files, side.name, log, opts);
+  if (!side.restart || side.startedAt === undefined) return;
+  const stale = changedSince(applied, side.startedAt);
+  if (stale.length === 0) return;
+  log(
+    `${opts.prefix ?? '[upstream-e2e]'} ${side.name}: ${stale.join(', ')} changed since its manager started at ` +
+      `${new Date(side.startedAt).toISOString()}; restarting it (it reads the custom-workload whitelist once)`,
+  );
+  await side.restart();
 }

@@ -12,7 +12,9 @@ import { workloadSpread } from '../../parity/kinds/workloadspread/index.js';
 import {
   ESTABLISHED_TIMEOUT_MS,
   UpstreamE2eSetupError,
+  changedSince,
   isCrd,
+  lastChangedAt,
   manifestLabel,
   manifestPath,
   namespacesOf,
@@ -284,5 +286,42 @@ describe('upstream e2e setup: a CRD waited for until Established', () => {
       'CustomResourceDefinition gone.example.io not Established within 60 s (not found)',
     );
     expect(c.now()).toBe(ESTABLISHED_TIMEOUT_MS);
+  });
+});
+
+describe('upstream e2e setup: what changed since a manager started', () => {
+  const at = (...times: (string | undefined)[]) => ({
+    metadata: { name: 'x', managedFields: times.map((time) => ({ manager: 'm', operation: 'Apply', time })) },
+  });
+
+  it('takes the newest managedFields time, whatever the order, and none when the server recorded none', () => {
+    expect(lastChangedAt(at('2026-12-07T20:00:05Z', '2026-12-07T21:30:00Z', '2026-12-07T19:00:00Z'))).toBe(
+      Date.parse('2026-12-07T21:30:00Z'),
+    );
+    expect(lastChangedAt(at(undefined, 'not a time', '2026-12-07T20:00:05Z'))).toBe(
+      Date.parse('2026-12-07T20:00:05Z'),
+    );
+    expect(lastChangedAt(at())).toBeUndefined();
+    expect(lastChangedAt({ metadata: {} })).toBeUndefined();
+  });
+
+  it('names what changed at or after the start; the same second counts, and so does an object without a time', () => {
+    const started = Date.parse('2026-12-07T21:00:00.700Z');
+    const applied = [
+      {
+        label: 'CustomResourceDefinition/tfjobs.kubeflow.org',
+        changedAt: Date.parse('2026-12-07T20:59:59Z'),
+      },
+      { label: 'ConfigMap/kruise-configuration', changedAt: Date.parse('2026-12-07T21:00:00Z') },
+      { label: 'ConfigMap/later', changedAt: Date.parse('2026-12-07T21:05:00Z') },
+      { label: 'ConfigMap/untimed' },
+    ];
+    expect(changedSince(applied, started)).toEqual([
+      'ConfigMap/kruise-configuration',
+      'ConfigMap/later',
+      'ConfigMap/untimed',
+    ]);
+    expect(changedSince(applied.slice(0, 1), started)).toEqual([]);
+    expect(changedSince([], started)).toEqual([]);
   });
 });
