@@ -56,6 +56,7 @@ interface Instance {
 /** One emulated function (see the file comment). */
 export class EmulatedFunction {
   readonly stats: FunctionStats = { invocations: 0, errors: 0, timeouts: 0, coldStarts: 0 };
+  private readonly listeners = new Set<(result: InvokeResult) => void>();
   private readonly idle: Instance[] = [];
   private readonly all = new Set<Instance>();
   private readonly waiting: ((i: Instance | undefined) => void)[] = [];
@@ -72,6 +73,17 @@ export class EmulatedFunction {
   }
 
   /**
+   * Tells `listener` of each invocation as it ends, with its result (`durationMs` from the moment an instance was
+   * free to the answer: a cold start's init included, the wait for a free instance not). A listener that throws is
+   * ignored.
+   * @returns the call that stops telling it
+   */
+  onInvoked(listener: (result: InvokeResult) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
    * Run the handler once with `event` (a synchronous invoke: waits for a free instance when all are busy).
    * @returns the handler's result or its error; never throws for handler faults
    * @throws Error when the function was stopped
@@ -84,7 +96,15 @@ export class EmulatedFunction {
     this.stats.invocations++;
     const done = (r: { ok: true; result: unknown } | { ok: false; error: LambdaError }): InvokeResult => {
       if (!r.ok) this.stats.errors++;
-      return { requestId, durationMs: Date.now() - t0, ...r };
+      const result: InvokeResult = { requestId, durationMs: Date.now() - t0, ...r };
+      for (const listener of this.listeners) {
+        try {
+          listener(result);
+        } catch {
+          // an observer's fault is not the invocation's
+        }
+      }
+      return result;
     };
     try {
       await instance.ready;

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { invokeAsync } from '../../../lib/emulator/aws/asyncInvoke.js';
 import { sqs, type AwsEndpoint } from '../../../lib/emulator/aws/awsCall.js';
-import { EmulatedFunction } from '../../../lib/emulator/aws/lambda.js';
+import { EmulatedFunction, type InvokeResult } from '../../../lib/emulator/aws/lambda.js';
 import type { FunctionSpec } from '../../../lib/emulator/aws/stackModel.js';
 import { startMoto } from '../../../lib/emulator/moto.js';
 import type { LocalDynamo } from '../../../lib/emulator/localDynamo.js';
@@ -75,8 +75,16 @@ describeIfMoto('the emulated Lambda invoker', () => {
 
   test('initialises once, then serves invocations warm with the context and the environment', async () => {
     const f = fn('echo');
+    const observed: InvokeResult[] = [];
+    const unobserve = f.onInvoked((r) => observed.push(r));
+    f.onInvoked(() => {
+      throw new Error('an observer that fails changes nothing');
+    });
     const a = await f.invoke({ n: 1 });
+    unobserve();
     const b = await f.invoke({ n: 2 });
+    // told of the first invocation only, with the result the caller got
+    expect(observed).toEqual([a]);
     for (const [r, n] of [
       [a, 1],
       [b, 2],
