@@ -33,7 +33,7 @@ const setup = (data: Record<string, string>): SetupManifestFile[] => [
   },
 ];
 
-/** A side whose restarts are recorded, started at `startedAt` (ms), restarting "now". */
+/** A side whose restarts are recorded, started at `startedAt` (ms), restarting a second from "now". */
 function side(startedAt: number): Side & { restarts: number } {
   const kubeconfig = path.join(tmp, `kubeconfig-${Math.random().toString(36).slice(2)}`);
   writeFileSync(kubeconfig, t.kc.exportConfig());
@@ -45,6 +45,7 @@ function side(startedAt: number): Side & { restarts: number } {
     restarts: 0,
     restart: async () => {
       s.restarts += 1;
+      // the real manager starts a moment after the old one stopped, as `reference:up --restart` does it
       s.startedAt = Date.now() + 1000;
     },
     stop: async () => undefined,
@@ -66,7 +67,9 @@ describe('parity setup on a reused controller', () => {
     );
     expect(lines).toHaveLength(2);
 
-    // the same setup again: nothing changed since the restart, so no second one
+    // the same setup again, in a later second than the restart: the API server keeps an unchanged object's times,
+    // so no second restart
+    await new Promise((r) => setTimeout(r, 1100));
     await applySetupToSide(reused, setup({ a: '1' }), log, { prefix: '[parity]' });
     expect(reused.restarts).toBe(1);
     expect(lines).toHaveLength(3);
