@@ -6,10 +6,11 @@
  * test/parity/kinds/index.ts runs, and the run ends with one `parity <kind>: …` line per kind and the total
  * `parity: …` line last. Prints progress with an ETA, the table and the differences per kind.
  * Exit code 0 only when nothing is different; 2 (one line) on an unknown kind or a run that could not be made.
- * Before a kind's scenarios, each side gets the cluster setup of the kind's upstream e2e runs (its `upstreamE2e.manifests`,
- * e.g. WorkloadSpread's custom-workload whitelist); a reused reference whose manager started before a setup object last
- * changed is restarted (test/parity/upstreamE2eSetup.ts `applySetupToSide`). `--quick` runs the scenarios marked `quick`; `--if-cached` skips the whole run (exit 0, with the reason printed,
- * recorded as a hollow run: infra/reference/hollow.ts) when the reference binary is not built yet.
+ * Before a kind's scenarios, each side gets the cluster setup of the kind's upstream e2e runs (its
+ * `upstreamE2e.manifests`, e.g. WorkloadSpread's custom-workload whitelist); a reused reference whose manager started
+ * before a setup object last changed is restarted (test/parity/upstreamE2eSetup.ts `applySetupToSide`). `--quick` runs
+ * the scenarios marked `quick`; `--if-cached` skips the whole run (exit 0, with the reason printed, recorded as a hollow
+ * run: infra/reference/hollow.ts) when the reference binary is not built yet.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -154,8 +154,9 @@ export async function referenceInfo(): Promise<ReferenceInfo | undefined> {
 
 /**
  * Builds (cached) and starts OpenKruise on the reference's control plane, or reuses it when the same version runs
- * with the same feature gates and `opts.restart` is not set (otherwise the manager is restarted). Waits until kruise-manager's /readyz
- * answers 200 and a CloneSet can be created, edited and deleted and a pod passes the webhooks (server-side dry run).
+ * with the same feature gates and `opts.restart` is not set (otherwise the manager is restarted). Waits until
+ * kruise-manager's /readyz answers 200 and a CloneSet can be created, edited and deleted and a pod passes the webhooks
+ * (server-side dry run).
  * @returns the running reference and whether this call started kruise-manager
  * @throws Error from the build, the control plane or kubectl, or when kruise-manager exits or is not ready within
  *   3 min (with the tail of its log)
