@@ -19,7 +19,7 @@
  *
  * Options: `--samples N` (each kind, default 20), `--no-reference`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,9 +27,9 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { errorMessage } from '../lib/core/errors.js';
 import { startAwsSession } from '../lib/local/awsSession.js';
-import { referenceInfoFile, runCommand } from '../test/parity/sides.js';
 import { runReactionIn, type Reaction } from './scenarios/reaction.js';
 import { benchCluster, ensureNodes, nodesFor, type BenchCluster } from './support/kube.js';
+import { reuseOrStartReference, type BenchReference } from './support/reference.js';
 import { percentile, ratio } from './support/stats.js';
 import { Tracker } from './support/tracker.js';
 
@@ -47,15 +47,6 @@ type Reactions = { podDeleted: Reaction; cloneSetEdited: Reaction };
 
 /** The settle of a first CloneSet may wait for the first watch run to open its streams. */
 const WARM_UP_SAMPLES = 1;
-
-async function reachable(kubeconfig: string): Promise<boolean> {
-  try {
-    await benchCluster('probe', kubeconfig).request('GET', '/readyz');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Samples on one side, with progress lines. */
 async function sample(c: BenchCluster, label: string, samples: number): Promise<Reactions> {
@@ -77,25 +68,15 @@ async function main(): Promise<number> {
   const session = await startAwsSession({ intervalScale: 1, say, heading: (l) => console.log(l) });
   const ours = benchCluster('kruiseless', session.info.kubeconfig);
   let reference: BenchCluster | undefined;
-  let referenceStarted = false;
+  let started: BenchReference | undefined;
   try {
     const reconcile = session.aws.functions.get('ReconcileLambdaFunction');
     if (!reconcile)
       throw new Error('the packaged template has no reconcile function (ReconcileLambdaFunction)');
     if (opts.reference) {
       console.log("4. OpenKruise's control plane (npm run reference:up; built once)");
-      const readInfo = () => JSON.parse(readFileSync(referenceInfoFile(), 'utf8')) as { kubeconfig: string };
-      let up = false;
-      try {
-        up = await reachable(readInfo().kubeconfig);
-      } catch {
-        up = false;
-      }
-      if (!up) {
-        await runCommand(['infra/reference/cli.ts', 'up'], {}, path.join(logDir, 'reference-up.log'));
-        referenceStarted = true;
-      }
-      reference = benchCluster('openkruise', readInfo().kubeconfig);
+      started = await reuseOrStartReference(logDir, 'bench:reaction-aws');
+      reference = started.cluster;
     }
     const nodes = nodesFor(11);
     for (const c of [ours, ...(reference ? [reference] : [])]) await ensureNodes(c, nodes);
@@ -170,10 +151,7 @@ async function main(): Promise<number> {
     return result.reconcileFunction.errors === 0 ? 0 : 1;
   } finally {
     await session.close();
-    if (referenceStarted)
-      await runCommand(['infra/reference/cli.ts', 'down'], {}, path.join(logDir, 'reference-down.log')).catch(
-        (e: unknown) => console.error(`[bench:reaction-aws] reference down: ${errorMessage(e)}`),
-      );
+    await started?.stop();
   }
 }
 

@@ -25,7 +25,7 @@
  * Options: `--pods N` (timed CREATEs per warm series, default 100), `--cold K` (default 10), `--no-reference`.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -36,8 +36,8 @@ import { startAwsSession } from '../lib/local/awsSession.js';
 import { serveFunctionUrl } from '../lib/local/functionUrl.js';
 import { clusterPathSecret } from '../lib/source/admissionSecret.js';
 import { errorMessage } from '../lib/core/errors.js';
-import { referenceInfoFile, runCommand } from '../test/parity/sides.js';
 import { benchCluster, createNamespace, deleteNamespace, type BenchCluster } from './support/kube.js';
+import { reuseOrStartReference, type BenchReference } from './support/reference.js';
 import { percentile, ratio } from './support/stats.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -137,40 +137,20 @@ async function freshNamespaces(c: BenchCluster): Promise<void> {
   });
 }
 
-async function reachable(kubeconfig: string): Promise<boolean> {
-  try {
-    await benchCluster('probe', kubeconfig).request('GET', '/readyz');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function main(): Promise<number> {
   const logDir = path.join(REPO, '.kruiseless', 'bench-webhook');
   mkdirSync(logDir, { recursive: true });
   const say = (l: string) => console.log(`    ${l}`);
   const session = await startAwsSession({ intervalScale: 1, say, heading: (l) => console.log(l) });
   let reference: BenchCluster | undefined;
-  let referenceStarted = false;
+  let started: BenchReference | undefined;
   const ours = benchCluster('kruiseless', session.info.kubeconfig);
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
     if (opts.reference) {
       console.log("4. OpenKruise's control plane (npm run reference:up; built once)");
-      const infoFile = referenceInfoFile();
-      const readInfo = () => JSON.parse(readFileSync(infoFile, 'utf8')) as { kubeconfig: string };
-      let up = false;
-      try {
-        up = await reachable(readInfo().kubeconfig);
-      } catch {
-        up = false;
-      }
-      if (!up) {
-        await runCommand(['infra/reference/cli.ts', 'up'], {}, path.join(logDir, 'reference-up.log'));
-        referenceStarted = true;
-      }
-      reference = benchCluster('openkruise', readInfo().kubeconfig);
+      started = await reuseOrStartReference(logDir, 'bench:webhook');
+      reference = started.cluster;
     }
 
     console.log('5. the admission function behind a Function URL, the master secret in SSM');
@@ -347,10 +327,7 @@ async function main(): Promise<number> {
     for (const c of cleanups)
       await c().catch((e: unknown) => console.error(`[bench:webhook] cleanup: ${errorMessage(e)}`));
     await session.close();
-    if (referenceStarted)
-      await runCommand(['infra/reference/cli.ts', 'down'], {}, path.join(logDir, 'reference-down.log')).catch(
-        (e: unknown) => console.error(`[bench:webhook] reference down: ${errorMessage(e)}`),
-      );
+    await started?.stop();
   }
 }
 
