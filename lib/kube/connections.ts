@@ -14,6 +14,7 @@ import {
   type ClusterRecord,
   type EksTokenProvider,
 } from './config.js';
+import { disableHttp2Watches } from './http2Session.js';
 import { closeConnections } from './request.js';
 import type { KubeClient } from './types.js';
 
@@ -48,9 +49,15 @@ interface Entry {
  * Builds the connection cache.
  * @param opts.tokenProvider default {@link defaultEksTokenProvider}
  * @param opts.client options of every {@link KubeClient} it builds (`refreshCredentials` is its own: a fresh token)
+ * @param opts.http2Watches `false`: every connection's watches stay on HTTP/1.1 (./http2Session.ts
+ *   `disableHttp2Watches`); default HTTP/2 where the API server offers it
  */
 export function createClusterConnections(
-  opts: { tokenProvider?: EksTokenProvider; client?: Omit<KubeClientOptions, 'refreshCredentials'> } = {},
+  opts: {
+    tokenProvider?: EksTokenProvider;
+    client?: Omit<KubeClientOptions, 'refreshCredentials'>;
+    http2Watches?: boolean;
+  } = {},
 ): ClusterConnections {
   const tokenProvider = opts.tokenProvider ?? defaultEksTokenProvider;
   const entries = new Map<string, Entry>();
@@ -69,6 +76,7 @@ export function createClusterConnections(
       token = t.token;
       return t;
     });
+    if (opts.http2Watches === false) disableHttp2Watches(kc);
     const { auth } = record;
     // a refused token (401): sign a fresh one into the same KubeConfig; the request is then sent once more
     const refreshCredentials =

@@ -16,6 +16,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import pRetry from 'p-retry';
+import { closeHttp2Session } from './http2Session.js';
 import { isRetryable, KubeApiError, kubeApiErrorFromResponse, REASON_NETWORK_ERROR } from './errors.js';
 
 /** Retry policy of a client: `retries` extra attempts, first wait `minTimeoutMs` (ms), doubling, jittered. */
@@ -147,10 +148,12 @@ function urlOf(kc: KubeConfig, call: HttpCall): URL {
 const agents = new WeakMap<KubeConfig, http.Agent>();
 
 /**
- * Closes the connections of `kc`'s pool at once (idle ones; busy ones after their request) and forgets the pool:
- * for a KubeConfig no longer used, e.g. after its cluster's record changed. A later request opens a new pool.
+ * Closes the connections of `kc`'s pool at once (idle ones; busy ones after their request) and its HTTP/2 session
+ * (./http2Session.ts: its open watches run to their end, no new one starts on it), and forgets both: for a
+ * KubeConfig no longer used, e.g. after its cluster's record changed. A later request opens a new pool.
  */
 export function closeConnections(kc: KubeConfig): void {
+  closeHttp2Session(kc);
   agents.get(kc)?.destroy();
   agents.delete(kc);
 }

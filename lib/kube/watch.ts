@@ -7,6 +7,8 @@ import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { Watch } from '@kubernetes/client-node/dist/watch.js';
 import type { JsonObject } from '../api/types.js';
 import { KubeApiError, kubeApiErrorFromResponse, toKubeApiError } from './errors.js';
+import { http2SessionFor } from './http2Session.js';
+import { noResponseError, watchNetworkError, watchOverHttp2, type WatchQuery } from './http2Watch.js';
 import { connectionPool, USER_AGENT } from './request.js';
 
 /** Event types delivered to the callback (`ERROR` events are handled by {@link watchOnce} itself). */
@@ -163,38 +165,43 @@ export function watchOnce(
     const onAbort = (): void => stop();
     if (opts.signal?.aborted) stop();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const query: Record<string, string | number | boolean> = {
+    const query: WatchQuery = {
       allowWatchBookmarks: opts.allowBookmarks,
       timeoutSeconds: opts.timeoutSeconds,
     };
     if (opts.resourceVersion) query.resourceVersion = opts.resourceVersion;
     if (opts.labelSelector) query.labelSelector = opts.labelSelector;
 
-    new Watch(withUserAgent(kc, boundMs))
-      .watch(
-        path,
-        query,
-        (type: string, obj: unknown) => {
-          if (stopped) return;
-          if (type === 'ERROR') {
-            if (isGoneStatus(obj)) {
-              gone = true;
-              stop();
-            } else {
-              const code = (obj as { code?: unknown }).code;
-              stop(kubeApiErrorFromResponse(operation, typeof code === 'number' ? code : 500, obj));
-            }
-            return;
-          }
-          const rv = resourceVersionOf(obj);
-          if (rv) lastRV = rv;
-          try {
-            onEvent(type as WatchEventType, obj as JsonObject);
-          } catch (e) {
-            stop(e);
-          }
-        },
-        (err: unknown) => settle(err),
+    const onWatchEvent = (type: string, obj: unknown): void => {
+      if (stopped) return;
+      if (type === 'ERROR') {
+        if (isGoneStatus(obj)) {
+          gone = true;
+          stop();
+        } else {
+          const code = (obj as { code?: unknown }).code;
+          stop(kubeApiErrorFromResponse(operation, typeof code === 'number' ? code : 500, obj));
+        }
+        return;
+      }
+      const rv = resourceVersionOf(obj);
+      if (rv) lastRV = rv;
+      try {
+        onEvent(type as WatchEventType, obj as JsonObject);
+      } catch (e) {
+        stop(e);
+      }
+    };
+    const done = (err: unknown): void => settle(err);
+    // HTTP/2 where the server speaks it (one connection for all of the cluster's watches), else HTTP/1.1
+    http2SessionFor(kc)
+      .catch((e: unknown) => {
+        throw watchNetworkError(operation, e);
+      })
+      .then((session) =>
+        session
+          ? watchOverHttp2(kc, session, path, query, boundMs, onWatchEvent, done)
+          : new Watch(withUserAgent(kc, boundMs)).watch(path, query, onWatchEvent, done),
       )
       .then(
         (c) => {
@@ -221,7 +228,5 @@ function responseTimeout(e: unknown): boolean {
 
 /** The error of a watch whose response did not come within `boundMs`. */
 function noResponse(operation: string, boundMs: number, cause: unknown): KubeApiError {
-  return new KubeApiError(operation, 0, 'Timeout', `no response to the watch within ${boundMs / 1000} s`, {
-    cause,
-  });
+  return noResponseError(operation, boundMs, cause);
 }

@@ -106,6 +106,7 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
       stores.clusters,
       createClusterConnections({
         client: { onRequest: recordApiRequest, timeoutMs: config.KRUISELESS_REQUEST_TIMEOUT_SECONDS * 1000 },
+        http2Watches: config.KRUISELESS_WATCH_HTTP2 === 'true',
       }),
     ),
     admissionSecret: admissionSecretReader(config.ADMISSION_SECRET_PARAM, readParameter),

@@ -46,6 +46,12 @@ const EnvSchema = z.object({
    * (lib/state/clusters.ts `ClusterRecordPolicy`; the emulated AWS's proxy). A real deployment leaves it false.
    */
   KRUISELESS_ALLOW_NON_EKS_ENDPOINTS: z.enum(['true', 'false']).default('false'),
+  /**
+   * `false`: watches go over HTTP/1.1, one connection each, even where the API server offers HTTP/2 (for a proxy in
+   * front of it that takes `h2` by ALPN yet cannot carry it; lib/kube/http2Session.ts). Default: HTTP/2, one
+   * connection for all of a cluster's watches.
+   */
+  KRUISELESS_WATCH_HTTP2: z.enum(['true', 'false']).default('true'),
 });
 
 /**

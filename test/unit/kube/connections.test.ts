@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createEksTokenProvider, type ClusterRecord, type EksAuth } from '../../../lib/kube/config.js';
 import { createClusterConnections, type ClusterConnections } from '../../../lib/kube/connections.js';
 import type { EksToken } from '../../../lib/kube/eksToken.js';
+import { http1Reason } from '../../../lib/kube/http2Session.js';
 import { RESOURCES } from '../../../lib/kube/resources.js';
 import {
   answer,
@@ -118,5 +119,18 @@ describe('createClusterConnections', () => {
     });
     await kube.list(RESOURCES.pods, { namespace: 'ns' });
     expect(srv.seen[0].authorization).toBe('Bearer x');
+  });
+
+  it('keeps the watches of its connections on HTTP/1.1 when built with http2Watches false', async () => {
+    const record: ClusterRecord = {
+      name: 'dev',
+      endpoint: 'https://127.0.0.1:1',
+      auth: { type: 'token', token: 'x' },
+    };
+    const off = createClusterConnections({ http2Watches: false });
+    const on = createClusterConnections();
+    caches.push(off, on);
+    expect(http1Reason((await off.connect(record)).kc)).toBe('disabled');
+    expect(http1Reason((await on.connect(record)).kc)).toBeUndefined();
   });
 });

@@ -24,7 +24,13 @@ describe('loadConfig', () => {
       KRUISELESS_BACKOFF_MAX_SECONDS: 1000,
       KRUISELESS_REQUEST_TIMEOUT_SECONDS: 20,
       KRUISELESS_ALLOW_NON_EKS_ENDPOINTS: 'false',
+      KRUISELESS_WATCH_HTTP2: 'true',
     });
+  });
+
+  it('reads the watch transport switch as true/false', () => {
+    expect(loadConfig({ ...ENV, KRUISELESS_WATCH_HTTP2: 'false' }).KRUISELESS_WATCH_HTTP2).toBe('false');
+    expect(() => loadConfig({ ...ENV, KRUISELESS_WATCH_HTTP2: 'no' })).toThrow(ConfigError);
   });
 
   it('reads the request timeout as seconds up to 60 and the non-EKS endpoint switch as true/false', () => {
