@@ -16,6 +16,9 @@ import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
  */
 export const HTTP2_IDLE_MS = 90_000;
 
+/** How long the TCP connect and TLS handshake of a new session may take, ms; then the watch fails and the next one tries again. */
+export const HTTP2_CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * Liveness of a session: a PING every {@link HTTP2_PING_INTERVAL_MS}, and a session whose PING is not answered within
  * {@link HTTP2_PING_TIMEOUT_MS} is destroyed, failing its watches at once (the pump reopens them on a new
@@ -100,13 +103,16 @@ export async function http2SessionFor(kc: KubeConfig): Promise<http2.ClientHttp2
   }
 }
 
-/** Closes `kc`'s HTTP/2 session (its open streams end with an error) and forgets what its server speaks. */
+/**
+ * Closes `kc`'s HTTP/2 session gracefully (its open watches run to their end; none starts on it) and forgets what
+ * its server speaks.
+ */
 export function closeHttp2Session(kc: KubeConfig): void {
   const t = transports.get(kc);
   transports.delete(kc);
   if (t?.kind === 'http2')
     void t.session.then(
-      (s) => s?.destroy(),
+      (s) => s?.close(),
       () => undefined,
     );
 }
@@ -168,7 +174,16 @@ async function connect(kc: KubeConfig, server: string): Promise<http2.ClientHttp
       ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
       ALPNProtocols: ['h2', 'http/1.1'],
     });
+    // a handshake that never completes (a peer that accepts and says nothing) must not hold every later watch
+    s.setTimeout(HTTP2_CONNECT_TIMEOUT_MS, () =>
+      s.destroy(
+        Object.assign(new Error(`no TLS handshake within ${HTTP2_CONNECT_TIMEOUT_MS / 1000} s`), {
+          code: 'ETIMEDOUT',
+        }),
+      ),
+    );
     s.once('secureConnect', () => {
+      s.setTimeout(0);
       s.removeListener('error', reject);
       resolve(s);
     });

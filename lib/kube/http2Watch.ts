@@ -39,12 +39,15 @@ async function watchHeaders(kc: KubeConfig, pathAndQuery: string): Promise<http2
 
 /**
  * Starts the watch of `path` with `query` on `session`.
- * @param responseTimeoutMs how long to wait for the response headers; then `done` gets {@link noResponseError}
+ * @param responseTimeoutMs how long to wait for the response headers, and for the body of a refusal; then `done`
+ *   gets {@link noResponseError}
  * @param onEvent each event's `type` and `object`, in order
- * @param done called once: `null` when the server ended the stream or the controller aborted it; a
- *   {@link KubeApiError} for a non-200 answer (its `Status`), a stream or connection failure (`statusCode` 0,
- *   reason `NetworkError`), a line that is not JSON, or no response in time
- * @returns the controller that ends the watch (then `done(null)`), once the response headers came or it failed
+ * @param done called once: `null` when the server ended the stream (its end, and no error code at its close) or
+ *   the controller aborted it; a {@link KubeApiError} for a non-200 answer (its `Status`), a stream that closed
+ *   without the server's end (a lost or closed connection, a reset: `statusCode` 0, reason `NetworkError`), a line
+ *   that is not JSON, or no response in time
+ * @returns the controller that ends the watch (then `done(null)`), as soon as the request is sent, so that an abort
+ *   also ends a watch still waiting for its response
  */
 export async function watchOverHttp2(
   kc: KubeConfig,
@@ -56,115 +59,114 @@ export async function watchOverHttp2(
   done: (err: unknown) => void,
 ): Promise<AbortController> {
   const operation = `watch ${path}`;
-  const server = new URL(kc.getCurrentCluster()?.server ?? 'https://localhost');
-  const params = new URLSearchParams({ watch: 'true' });
-  for (const [k, v] of Object.entries(query)) params.set(k, String(v));
-  const prefix = server.pathname.replace(/\/$/, '');
   const controller = new AbortController();
+  // counted before anything is awaited, so that the session's idle close cannot come between
+  const release = trackStream(session);
   let finished = false;
   const finish = (err: unknown) => {
     if (finished) return;
     finished = true;
     done(err);
   };
-  const headers = await watchHeaders(kc, `${prefix}${path}?${params.toString()}`);
-
   let stream: http2.ClientHttp2Stream;
   try {
+    const server = new URL(kc.getCurrentCluster()?.server ?? 'https://localhost');
+    const params = new URLSearchParams({ watch: 'true' });
+    for (const [k, v] of Object.entries(query)) params.set(k, String(v));
+    const prefix = server.pathname.replace(/\/$/, '');
+    const headers = await watchHeaders(kc, `${prefix}${path}?${params.toString()}`);
     stream = session.request(headers, { endStream: true });
   } catch (e) {
+    release();
     finish(watchNetworkError(operation, e));
     return controller;
   }
-  const release = trackStream(session);
   stream.once('close', release);
 
-  return new Promise<AbortController>((resolve) => {
-    const noResponse = setTimeout(() => {
-      finish(noResponseError(operation, responseTimeoutMs));
+  // until the response and, for a refusal, its whole body
+  let waiting: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
+    finish(noResponseError(operation, responseTimeoutMs));
+    stream.close(http2.constants.NGHTTP2_CANCEL);
+  }, responseTimeoutMs);
+  const stopWaiting = () => {
+    clearTimeout(waiting);
+    waiting = undefined;
+  };
+  controller.signal.addEventListener(
+    'abort',
+    () => {
+      stopWaiting();
+      finish(null);
       stream.close(http2.constants.NGHTTP2_CANCEL);
-      resolve(controller);
-    }, responseTimeoutMs);
-    controller.signal.addEventListener(
-      'abort',
-      () => {
-        finish(null);
-        stream.close(http2.constants.NGHTTP2_CANCEL);
-      },
-      { once: true },
-    );
-    stream.once('error', (e) => {
-      clearTimeout(noResponse);
-      finish(watchNetworkError(operation, e));
-      resolve(controller);
-    });
-    // the server ends a watch with the stream's end, and the stream then closes without an error code; a stream
-    // reset, or a connection lost (Node then ends the stream and closes it with CANCEL), is no end of the watch
-    stream.once('close', () => {
-      clearTimeout(noResponse);
-      const code = stream.rstCode ?? http2.constants.NGHTTP2_NO_ERROR;
-      if (code === http2.constants.NGHTTP2_NO_ERROR) finish(null);
-      else {
-        const why = `the stream closed before the server ended the watch (connection lost or stream reset, HTTP/2 error code ${code})`;
-        finish(watchNetworkError(operation, new Error(why)));
-      }
-      resolve(controller);
-    });
-    stream.once('response', (h) => {
-      clearTimeout(noResponse);
-      const status = Number(h[':status']);
-      stream.setEncoding('utf8');
-      if (status !== 200) {
-        let body = '';
-        stream.on('data', (chunk: string) => {
-          if (body.length < 65_536) body += chunk;
-        });
-        stream.once('end', () => {
-          finish(kubeApiErrorFromResponse(operation, status, body));
-          resolve(controller);
-        });
-        return;
-      }
-      resolve(controller);
-      let pending = '';
+    },
+    { once: true },
+  );
+  stream.once('error', (e) => {
+    stopWaiting();
+    finish(watchNetworkError(operation, e));
+  });
+  // the server ends a watch with the stream's end, and the stream then closes without an error code; a close
+  // without that end, or with a code (Node ends and closes the streams of a lost connection with CANCEL), is none
+  let ended = false;
+  stream.once('close', () => {
+    stopWaiting();
+    const code = stream.rstCode ?? http2.constants.NGHTTP2_NO_ERROR;
+    if (ended && code === http2.constants.NGHTTP2_NO_ERROR) {
+      finish(null);
+      return;
+    }
+    const why = `the stream closed before the server ended the watch (connection lost or closed, or stream reset, HTTP/2 error code ${code})`;
+    finish(watchNetworkError(operation, new Error(why)));
+  });
+  stream.once('response', (h) => {
+    const status = Number(h[':status']);
+    stream.setEncoding('utf8');
+    if (status !== 200) {
+      let body = '';
       stream.on('data', (chunk: string) => {
-        pending += chunk;
-        let nl = pending.indexOf('\n');
-        while (nl >= 0 && !finished) {
-          const line = pending.slice(0, nl).trim();
-          pending = pending.slice(nl + 1);
-          if (line !== '') deliver(line);
-          nl = pending.indexOf('\n');
-        }
+        if (body.length < 65_536) body += chunk;
       });
       stream.once('end', () => {
-        if (pending.trim() !== '') deliver(pending.trim());
+        stopWaiting();
+        finish(kubeApiErrorFromResponse(operation, status, body));
       });
-    });
-
-    /** Parses one line and hands its event on; a line that is not JSON ends the watch. */
-    function deliver(line: string): void {
-      let event: { type?: unknown; object?: unknown };
-      try {
-        event = JSON.parse(line) as { type?: unknown; object?: unknown };
-      } catch (e) {
-        finish(
-          new KubeApiError(
-            operation,
-            200,
-            'InternalError',
-            `a watch line is not JSON: ${line.slice(0, 200)}`,
-            {
-              cause: e,
-            },
-          ),
-        );
-        stream.close(http2.constants.NGHTTP2_CANCEL);
-        return;
-      }
-      onEvent(typeof event.type === 'string' ? event.type : '', event.object);
+      return;
     }
+    stopWaiting();
+    let pending = '';
+    stream.on('data', (chunk: string) => {
+      pending += chunk;
+      let nl = pending.indexOf('\n');
+      while (nl >= 0 && !finished) {
+        const line = pending.slice(0, nl).trim();
+        pending = pending.slice(nl + 1);
+        if (line !== '') deliver(line);
+        nl = pending.indexOf('\n');
+      }
+    });
+    stream.once('end', () => {
+      ended = true;
+      if (pending.trim() !== '' && !finished) deliver(pending.trim());
+    });
   });
+  return controller;
+
+  /** Parses one line and hands its event on; a line that is not JSON ends the watch. */
+  function deliver(line: string): void {
+    let event: { type?: unknown; object?: unknown };
+    try {
+      event = JSON.parse(line) as { type?: unknown; object?: unknown };
+    } catch (e) {
+      finish(
+        new KubeApiError(operation, 200, 'InternalError', `a watch line is not JSON: ${line.slice(0, 200)}`, {
+          cause: e,
+        }),
+      );
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+      return;
+    }
+    onEvent(typeof event.type === 'string' ? event.type : '', event.object);
+  }
 }
 
 /** A failure of the stream or its connection, as a {@link KubeApiError} without response (`statusCode` 0). */

@@ -205,7 +205,8 @@ export function watchOnce(
       )
       .then(
         (c) => {
-          // the response came (or the watch already ended): the server's `timeoutSeconds` runs from here
+          // the response came (HTTP/1.1), the request went out (HTTP/2), or the watch already ended: the server's
+          // `timeoutSeconds` runs from here
           controller = c;
           if (stopped) c.abort();
           else if (!settled)

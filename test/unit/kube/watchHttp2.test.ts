@@ -7,10 +7,14 @@
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import http2 from 'node:http2';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { KubeApiError } from '../../../lib/kube/errors.js';
-import { disableHttp2Watches, http1Reason } from '../../../lib/kube/http2Session.js';
+import {
+  disableHttp2Watches,
+  http1Reason,
+  HTTP2_CONNECT_TIMEOUT_MS,
+} from '../../../lib/kube/http2Session.js';
 import { closeConnections, USER_AGENT } from '../../../lib/kube/request.js';
 import { watchOnce } from '../../../lib/kube/watch.js';
 import { conversionCertificates } from '../../../lib/local/conversionServer.js';
@@ -158,5 +162,100 @@ describe('watches over HTTP/2', () => {
     await watchOnce(kc, '/api/v1/pods', opts, () => undefined);
     expect(srv.sessions).toHaveLength(2);
     expect(srv.seen).toHaveLength(4);
+  });
+});
+
+/** An HTTP/2 server whose streams `onStream` answers as it likes (it may never answer). */
+async function rawH2Server(onStream: (stream: http2.ServerHttp2Stream) => void): Promise<number> {
+  const sessions: http2.ServerHttp2Session[] = [];
+  const server = http2.createSecureServer({ cert: pki.cert, key: pki.key });
+  server.on('session', (s) => sessions.push(s));
+  server.on('stream', onStream);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(
+    () =>
+      new Promise<void>((r) => {
+        for (const session of sessions) session.destroy();
+        server.close(() => r());
+      }),
+  );
+  return (server.address() as AddressInfo).port;
+}
+
+/** How long `p` took to settle, ms, and what it settled with. */
+async function timed(p: Promise<unknown>): Promise<{ ms: number; value: unknown }> {
+  const t0 = Date.now();
+  const value = await p.catch((e: unknown) => e);
+  return { ms: Date.now() - t0, value };
+}
+
+describe('watches over HTTP/2 that go wrong (found in review, 2026-12-08)', () => {
+  it('a stream reset without an error code before any answer is no end of the watch', async () => {
+    const port = await rawH2Server((stream) => stream.close(http2.constants.NGHTTP2_NO_ERROR));
+    const error = await watchOnce(configFor(port), '/api/v1/pods', opts, () => undefined).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(KubeApiError);
+    expect((error as KubeApiError).reason).toBe('NetworkError');
+  });
+
+  it('an abort ends a watch still waiting for its response at once', async () => {
+    const port = await rawH2Server(() => undefined); // never answers
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 200);
+    const { ms, value } = await timed(
+      watchOnce(configFor(port), '/api/v1/pods', { ...opts, signal: stop.signal }, () => undefined),
+    );
+    expect(value).toEqual({ resourceVersion: '', gone: false });
+    expect(ms).toBeLessThan(2_000); // it waited for the whole bound (5 s + grace) before
+  });
+
+  it('a refusal whose body never ends is bounded, and an abort ends it', async () => {
+    const port = await rawH2Server((stream) => {
+      stream.respond({ ':status': 503, 'content-type': 'application/json' });
+      stream.write('{"kind":"Status",');
+    });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 200);
+    const { ms, value } = await timed(
+      watchOnce(configFor(port), '/api/v1/pods', { ...opts, signal: stop.signal }, () => undefined),
+    );
+    expect(value).toEqual({ resourceVersion: '', gone: false });
+    expect(ms).toBeLessThan(2_000); // it never settled before
+  });
+
+  it('a peer that never completes the TLS handshake fails the watch within the connect timeout', async () => {
+    const silent = net.createServer(() => undefined); // accepts, says nothing
+    const sockets: net.Socket[] = [];
+    silent.on('connection', (s) => sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    closers.push(
+      () =>
+        new Promise<void>((r) => {
+          for (const s of sockets) s.destroy();
+          silent.close(() => r());
+        }),
+    );
+    const { ms, value } = await timed(
+      watchOnce(configFor((silent.address() as AddressInfo).port), '/api/v1/pods', opts, () => undefined),
+    );
+    expect(value).toBeInstanceOf(KubeApiError);
+    expect((value as KubeApiError).apiMessage).toBe(
+      `no TLS handshake within ${HTTP2_CONNECT_TIMEOUT_MS / 1000} s`,
+    );
+    expect(ms).toBeLessThan(HTTP2_CONNECT_TIMEOUT_MS + 2_000); // it never settled before
+  }, 30_000);
+
+  it('closing the connections lets an open watch run to the server’s end of it', async () => {
+    const port = await rawH2Server((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/json' });
+      stream.write(`${BOOKMARK}\n`);
+      setTimeout(() => stream.end(), 300);
+    });
+    const kc = configFor(port);
+    const watching = watchOnce(kc, '/api/v1/pods', opts, () => undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    closeConnections(kc);
+    await expect(watching).resolves.toEqual({ resourceVersion: '7', gone: false });
   });
 });
