@@ -4,7 +4,9 @@
  */
 import { awsRuntimeWith } from '../lib/runtime/aws.js';
 import { emfSink } from '../lib/runtime/emf.js';
-import { watchHandler } from '../lib/runtime/handlers/watch.js';
+import { WATCH_POOL_SOCKETS, watchHandler } from '../lib/runtime/handlers/watch.js';
 
-/** The Lambda entry point. */
-export const handler = watchHandler(awsRuntimeWith({ metrics: emfSink() }));
+/** The Lambda entry point: each cluster's LISTs and reads take at most `WATCH_POOL_SOCKETS` connections. */
+export const handler = watchHandler(
+  awsRuntimeWith({ metrics: emfSink(), poolSocketsPerCluster: WATCH_POOL_SOCKETS }),
+);

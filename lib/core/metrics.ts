@@ -33,13 +33,14 @@ export const METRIC = {
    */
   resyncClustersMissed: 'kruiseless_resync_clusters_missed_total',
   /**
-   * Clusters a watch invocation left unwatched because their streams did not fit its stream budget
-   * (lib/runtime/handlers/watch.ts `LAMBDA_STREAM_BUDGET`); they are watched in later rounds, from their checkpoints.
+   * Clusters a watch invocation left unwatched because their connections did not fit its budget
+   * (lib/runtime/handlers/watch.ts `LAMBDA_CONNECTION_BUDGET`); they are watched in later rounds, from their
+   * checkpoints.
    */
   watchClustersDeferred: 'kruiseless_watch_clusters_deferred_total',
   /**
    * Watch slices a scheduled watch run put on the bus for other runs (lib/source/watchSlices.ts): a fleet beyond one
-   * run's stream budget is watched by one run per slice.
+   * run's connection budget is watched by one run per slice.
    */
   watchSlicesSent: 'kruiseless_watch_slices_sent_total',
 } as const;

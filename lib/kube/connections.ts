@@ -15,7 +15,7 @@ import {
   type EksTokenProvider,
 } from './config.js';
 import { disableHttp2Watches } from './http2Session.js';
-import { closeConnections } from './request.js';
+import { closeConnections, limitConnectionPool } from './request.js';
 import type { KubeClient } from './types.js';
 
 /** The kept connection of one cluster. */
@@ -51,12 +51,15 @@ interface Entry {
  * @param opts.client options of every {@link KubeClient} it builds (`refreshCredentials` is its own: a fresh token)
  * @param opts.http2Watches `false`: every connection's watches stay on HTTP/1.1 (./http2Session.ts
  *   `disableHttp2Watches`); default HTTP/2 where the API server offers it
+ * @param opts.poolSockets connections each cluster's request pool opens at most (./request.ts
+ *   `limitConnectionPool`); default no limit
  */
 export function createClusterConnections(
   opts: {
     tokenProvider?: EksTokenProvider;
     client?: Omit<KubeClientOptions, 'refreshCredentials'>;
     http2Watches?: boolean;
+    poolSockets?: number;
   } = {},
 ): ClusterConnections {
   const tokenProvider = opts.tokenProvider ?? defaultEksTokenProvider;
@@ -77,6 +80,7 @@ export function createClusterConnections(
       return t;
     });
     if (opts.http2Watches === false) disableHttp2Watches(kc);
+    if (opts.poolSockets !== undefined) limitConnectionPool(kc, opts.poolSockets);
     const { auth } = record;
     // a refused token (401): sign a fresh one into the same KubeConfig; the request is then sent once more
     const refreshCredentials =

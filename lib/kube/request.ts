@@ -146,6 +146,22 @@ function urlOf(kc: KubeConfig, call: HttpCall): URL {
  * cluster for a Lambda container's life); idle sockets close after {@link IDLE_SOCKET_TIMEOUT_MS}.
  */
 const agents = new WeakMap<KubeConfig, http.Agent>();
+/** Connections a KubeConfig's pool opens at most ({@link limitConnectionPool}); absent: no limit. */
+const poolLimits = new WeakMap<KubeConfig, number>();
+/** The HTTP/1.1 watches' own pool of a KubeConfig whose pool is limited ({@link connectionPool}). */
+const watchAgents = new WeakMap<KubeConfig, http.Agent>();
+
+/**
+ * Limits the connections `kc`'s pool opens to `maxSockets` (more requests at once wait for one to be free), so that
+ * a process serving many clusters can count its file descriptors: the watch function's LISTs (a take-over relists
+ * every stream at once) and reads (lib/runtime/handlers/watch.ts `WATCH_POOL_SOCKETS`). Watches that go over HTTP/1.1
+ * then take a pool of their own, since each holds its connection for a minute. Call it before the first request.
+ * @throws RangeError for a `maxSockets` below 1
+ */
+export function limitConnectionPool(kc: KubeConfig, maxSockets: number): void {
+  if (!(maxSockets >= 1)) throw new RangeError(`a pool needs at least one connection, got ${maxSockets}`);
+  poolLimits.set(kc, Math.floor(maxSockets));
+}
 
 /**
  * Closes the connections of `kc`'s pool at once (idle ones; busy ones after their request) and its HTTP/2 session
@@ -156,6 +172,8 @@ export function closeConnections(kc: KubeConfig): void {
   closeHttp2Session(kc);
   agents.get(kc)?.destroy();
   agents.delete(kc);
+  watchAgents.get(kc)?.destroy();
+  watchAgents.delete(kc);
 }
 
 /**
@@ -166,8 +184,13 @@ export function closeConnections(kc: KubeConfig): void {
 export function keepAliveAgent(
   tls: Pick<https.RequestOptions, 'ca' | 'cert' | 'key' | 'servername' | 'rejectUnauthorized'> | 'plain',
   idleTimeoutMs = IDLE_SOCKET_TIMEOUT_MS,
+  maxSockets?: number,
 ): http.Agent {
-  const pool = { keepAlive: true, timeout: idleTimeoutMs };
+  const pool = {
+    keepAlive: true,
+    timeout: idleTimeoutMs,
+    ...(maxSockets !== undefined ? { maxSockets } : {}),
+  };
   if (tls === 'plain') return new http.Agent(pool);
   return new https.Agent({
     ...pool,
@@ -189,7 +212,7 @@ function agentFor(kc: KubeConfig, opts: https.RequestOptions, plain: boolean): h
   if (kc.getCurrentCluster()?.proxyUrl) return opts.agent instanceof http.Agent ? opts.agent : undefined;
   let agent = agents.get(kc);
   if (!agent) {
-    agent = keepAliveAgent(plain ? 'plain' : opts);
+    agent = keepAliveAgent(plain ? 'plain' : opts, IDLE_SOCKET_TIMEOUT_MS, poolLimits.get(kc));
     agents.set(kc, agent);
   }
   return agent;
@@ -200,17 +223,23 @@ function agentFor(kc: KubeConfig, opts: https.RequestOptions, plain: boolean): h
  * its own request — client-node's `Watch` (./watch.ts), which otherwise makes a new agent, so a new TCP connection
  * and TLS handshake (and a TLS context parsed from the CA and key), for every watch. Through the pool a watch the
  * server ended leaves its connection for the next one (a stream's reopen, or any request), and TLS sessions are
- * resumed. `undefined` when the KubeConfig's own proxy agent must be used and it made none. The KubeConfig's TLS
- * options are read only while the pool does not exist yet (or for a proxy).
+ * resumed. A pool limited by {@link limitConnectionPool} is not shared: the watches get an unlimited pool of their own
+ * (a watch holds its connection for its whole minute and would starve the LISTs). `undefined` when the KubeConfig's
+ * own proxy agent must be used and it made none. The KubeConfig's TLS options are read only while the pool does not
+ * exist yet (or for a proxy).
  */
 export async function connectionPool(kc: KubeConfig): Promise<http.Agent | undefined> {
+  const limited = poolLimits.has(kc);
   // the TLS options only shape a new pool; a proxy's agent comes with them each time
-  const pooled = kc.getCurrentCluster()?.proxyUrl ? undefined : agents.get(kc);
+  const pooled = kc.getCurrentCluster()?.proxyUrl ? undefined : (limited ? watchAgents : agents).get(kc);
   if (pooled) return pooled;
   const opts: https.RequestOptions = {};
   await kc.applyToHTTPSOptions(opts);
   const server = kc.getCurrentCluster()?.server ?? '';
-  return agentFor(kc, opts, server.startsWith('http:'));
+  if (!limited || kc.getCurrentCluster()?.proxyUrl) return agentFor(kc, opts, server.startsWith('http:'));
+  const agent = keepAliveAgent(server.startsWith('http:') ? 'plain' : opts);
+  watchAgents.set(kc, agent);
+  return agent;
 }
 
 /**

@@ -336,7 +336,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
     reconcile: async (event) => {
       await reconcile(event);
     },
-    // the watch-slice rule's function: this process has no stream budget and sends no slice
+    // the watch-slice rule's function: this process has no connection budget and sends no slice
     // (lib/source/watchSlices.ts), so an event that reaches it was not sent by Kruiseless
     watch: (event) => {
       logger.warn('watch slice event ignored: the embedded default watches every cluster in one round', {
@@ -376,7 +376,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Embedded> {
   // events reach the bus within 50 ms, as an in-cluster controller's informer would hand them over; no stream
   // budget: this process is not a Lambda function with its 1,024 file descriptors (the bench's fleet holds 1,700)
   const watch = watchHandler(getRuntime, logger, aborter.signal, LOCAL_FLUSH_INTERVAL_MS, undefined, {
-    streamBudget: Number.POSITIVE_INFINITY,
+    connectionBudget: Number.POSITIVE_INFINITY,
   });
   let stopped = false;
   let stopping: Promise<void> | undefined;

@@ -35,6 +35,11 @@ export interface AwsRuntimeExtras {
   readParameter?: ParameterReader;
   /** Where handler metrics go (the EMF sink of lib/runtime/emf.ts); absent: none. */
   metrics?: MetricsSink;
+  /**
+   * Connections each cluster's request pool opens at most (the watch function's `WATCH_POOL_SOCKETS`, so that its
+   * run can count its file descriptors); absent: no limit (reconcile keeps `writeConcurrency` writes in flight).
+   */
+  poolSocketsPerCluster?: number;
 }
 
 /**
@@ -60,7 +65,7 @@ export function awsRuntimeWith(extras: AwsRuntimeExtras = {}): () => Runtime {
   return () => buildRuntime(extras);
 }
 
-function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
+function buildRuntime({ readParameter, metrics, poolSocketsPerCluster }: AwsRuntimeExtras): Runtime {
   if (runtime) return runtime;
   const config = loadConfig();
   const { settings } = controllerSettings(config.KRUISELESS_FEATURE_GATES, flagsOf(config));
@@ -85,9 +90,10 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
       eventBusName: config.EVENT_BUS_NAME,
       concurrency: PUBLISH_CONCURRENCY,
     }),
-    ...(config.KRUISELESS_WATCH_STREAM_BUDGET !== undefined
-      ? { watchStreamBudget: config.KRUISELESS_WATCH_STREAM_BUDGET }
+    ...(config.KRUISELESS_WATCH_CONNECTION_BUDGET !== undefined
+      ? { watchConnectionBudget: config.KRUISELESS_WATCH_CONNECTION_BUDGET }
       : {}),
+    watchHttp2: config.KRUISELESS_WATCH_HTTP2 === 'true',
     watchFanOut: eventBridgeWatchFanOut({
       putEvents: (entries) => events.send(new PutEventsCommand({ Entries: entries })),
       eventBusName: config.EVENT_BUS_NAME,
@@ -107,6 +113,7 @@ function buildRuntime({ readParameter, metrics }: AwsRuntimeExtras): Runtime {
       createClusterConnections({
         client: { onRequest: recordApiRequest, timeoutMs: config.KRUISELESS_REQUEST_TIMEOUT_SECONDS * 1000 },
         http2Watches: config.KRUISELESS_WATCH_HTTP2 === 'true',
+        ...(poolSocketsPerCluster !== undefined ? { poolSockets: poolSocketsPerCluster } : {}),
       }),
     ),
     admissionSecret: admissionSecretReader(config.ADMISSION_SECRET_PARAM, readParameter),

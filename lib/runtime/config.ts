@@ -27,10 +27,11 @@ const EnvSchema = z.object({
    */
   KRUISELESS_WATCH_CONCURRENCY: z.coerce.number().int().min(1).optional(),
   /**
-   * Watch streams one watch run opens at most (lib/runtime/handlers/watch.ts `LAMBDA_STREAM_BUDGET`, 800, when
-   * unset). Not in serverless.yml: the emulated AWS's test of watch slices sets it low, to split a small fleet.
+   * Connections one watch run opens at most for its clusters (lib/runtime/handlers/watch.ts
+   * `LAMBDA_CONNECTION_BUDGET`, 800, when unset). Not in serverless.yml: the emulated AWS's test of watch slices sets
+   * it low, to split a small fleet.
    */
-  KRUISELESS_WATCH_STREAM_BUDGET: z.coerce.number().int().min(1).optional(),
+  KRUISELESS_WATCH_CONNECTION_BUDGET: z.coerce.number().int().min(1).optional(),
   /** Delay after an object's first failed write, seconds (docs/reliability.md#backoff). */
   KRUISELESS_BACKOFF_BASE_SECONDS: z.coerce.number().positive().default(DEFAULT_BACKOFF.baseSeconds),
   /** Longest delay between attempts of an object whose writes keep failing, seconds. */

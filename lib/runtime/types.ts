@@ -48,11 +48,17 @@ export interface Runtime {
   metrics?: MetricsSink;
   /**
    * Sends the watch slices of a fleet larger than one run holds (lib/source/watchSlices.ts); absent (the embedded
-   * default, which has no stream budget): runs take turns by the minute instead.
+   * default, which has no connection budget): runs take turns by the minute instead.
    */
   watchFanOut?: WatchFanOut;
-  /** Watch streams one watch run opens at most; absent: the handler's own (lib/runtime/handlers/watch.ts). */
-  watchStreamBudget?: number;
+  /** Connections one watch run opens at most; absent: the handler's own (lib/runtime/handlers/watch.ts). */
+  watchConnectionBudget?: number;
+  /**
+   * `true`: the clusters' watches go over HTTP/2 where their API servers offer it, one connection a cluster, and the
+   * watch run budgets a cluster at that (lib/runtime/handlers/watch.ts `connectionsPerCluster`); absent or `false`:
+   * one connection a watch stream.
+   */
+  watchHttp2?: boolean;
   /** Shared secret of the admission source's URL path, if the admission source is enabled. */
   admissionSecret(): Promise<string | undefined>;
 }

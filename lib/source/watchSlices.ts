@@ -1,7 +1,7 @@
 /**
  * A fleet larger than one watch run holds, split over several runs at once (docs/architecture.md#watch-slices). One
- * Lambda invocation opens at most so many watch streams (lib/runtime/handlers/watch.ts `LAMBDA_STREAM_BUDGET`: its
- * 1,024 file descriptors); the scheduled run splits the registered clusters into slices that fit, watches the first
+ * Lambda invocation opens at most so many connections (lib/runtime/handlers/watch.ts `LAMBDA_CONNECTION_BUDGET`: its
+ * 1,024 file descriptors; `connectionsPerCluster` a cluster); the scheduled run splits the registered clusters into slices that fit, watches the first
  * itself and puts one `Watch Slice Requested` event per other slice on the bus, whose rule starts one more run of the
  * watch function per slice. Every cluster is then watched every minute, where runs taking turns watched it once in
  * `ceil(clusters / fit)` minutes. Pure: the event shape and the split.
@@ -14,7 +14,7 @@ import { SOURCE } from '../requests/schema.js';
 export const WATCH_SLICE_DETAIL_TYPE = 'Watch Slice Requested';
 
 /**
- * Most clusters one slice event names: far above what a run holds (47 at 17 streams a cluster), and with names of at
+ * Most clusters one slice event names: far above what a run holds (100 over HTTP/2, 47 over HTTP/1.1), and with names of at
  * most 253 characters the detail stays well under EventBridge's 256 KB per entry.
  */
 export const MAX_SLICE_CLUSTERS = 500;
@@ -57,15 +57,15 @@ export function watchTrigger(event: unknown): WatchTrigger {
 
 /**
  * The registered clusters split into slices of runs: sorted by name (so that a cluster stays in the same slice from
- * minute to minute while the registry is unchanged), then cut every `fit = max(1, floor(budget /
- * streamsPerCluster))` clusters.
+ * minute to minute while the registry is unchanged), then cut every `fit = max(1, floor(budget / perCluster))`
+ * clusters.
  * @param names the registered clusters (any order, each once)
- * @param streamsPerCluster watch streams a cluster takes (every registered kind's)
- * @param budget streams one run opens at most
+ * @param perCluster connections a cluster takes (lib/runtime/handlers/watch.ts `connectionsPerCluster`)
+ * @param budget connections one run opens at most
  * @returns the slices in order, none for no cluster; the first is the scheduled run's own
  */
-export function watchSlices(names: readonly string[], streamsPerCluster: number, budget: number): string[][] {
-  const fit = Math.max(1, Math.floor(budget / Math.max(1, streamsPerCluster)));
+export function watchSlices(names: readonly string[], perCluster: number, budget: number): string[][] {
+  const fit = Math.max(1, Math.floor(budget / Math.max(1, perCluster)));
   return chunks([...names].sort(), fit);
 }
 

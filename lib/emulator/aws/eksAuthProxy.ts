@@ -4,12 +4,15 @@
  * EKS does — the caller is who STS says the signed request came from, and an access entry maps that role to
  * Kubernetes groups (infra/rbac/README.md) — and forwards the request to the API server as that user and those
  * groups (impersonation, with the local admin credentials). RBAC of infra/rbac then decides, as on EKS.
- * Not checked: the signature itself (moto's STS does not verify signatures).
+ * Not checked: the signature itself (moto's STS does not verify signatures). Like EKS's endpoint, it serves HTTP/2
+ * (offered by ALPN) and HTTP/1.1, so the functions' watches share one connection per cluster here as they do on EKS
+ * (lib/kube/http2Session.ts); requests go on to the API server over HTTP/1.1.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import http2 from 'node:http2';
 import https from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +49,8 @@ export interface ProxiedRequest {
   url: string;
   /** Epoch ms at which the proxy had authenticated it and sent it on. */
   forwardedAt: number;
+  /** The caller's HTTP version: `2.0` (a stream of an HTTP/2 connection) or `1.1`. */
+  httpVersion: string;
 }
 
 /**
@@ -148,7 +153,10 @@ export async function startEksAuthProxy(opts: EksAuthProxyOptions): Promise<EksA
   const requests = new Map<string, number>();
   let refused = 0;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (
+    req: IncomingMessage | http2.Http2ServerRequest,
+    res: ServerResponse | http2.Http2ServerResponse,
+  ) => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     let id = cache.get(token);
     if (!id || id.expiresAt < Date.now()) {
@@ -168,13 +176,13 @@ export async function startEksAuthProxy(opts: EksAuthProxyOptions): Promise<EksA
       method: req.method ?? 'GET',
       url: req.url ?? '',
       forwardedAt: Date.now(),
+      httpVersion: req.httpVersion,
     };
     let status = 502;
     opts.observer?.forwarded?.(seen);
     res.once('close', () => opts.observer?.ended?.(seen, { status, at: Date.now() }));
-    const headers = { ...req.headers };
+    const headers = forwardable(req.headers);
     delete headers.authorization;
-    delete headers.host;
     const up = https.request(
       {
         ...tls,
@@ -186,7 +194,7 @@ export async function startEksAuthProxy(opts: EksAuthProxyOptions): Promise<EksA
       },
       (upRes) => {
         status = upRes.statusCode ?? 502;
-        res.writeHead(status, upRes.headers);
+        res.writeHead(status, forwardable(upRes.headers));
         upRes.pipe(res);
       },
     );
@@ -198,11 +206,17 @@ export async function startEksAuthProxy(opts: EksAuthProxyOptions): Promise<EksA
     req.pipe(up);
   };
 
-  const server = https.createServer({ cert, key }, (req, res) => {
+  const server = http2.createSecureServer({ cert, key, allowHTTP1: true }, (req, res) => {
     handle(req, res).catch((e: Error) => {
       if (!res.headersSent) res.writeHead(500);
       res.end(e.message);
     });
+  });
+  // the server's close waits for its connections: both kinds are ended at close
+  const sockets = new Set<{ destroy(): void }>();
+  server.on('secureConnection', (s: { destroy(): void; once(e: 'close', f: () => void): void }) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
@@ -212,8 +226,31 @@ export async function startEksAuthProxy(opts: EksAuthProxyOptions): Promise<EksA
     refused: () => refused,
     close: () =>
       new Promise<void>((r) => {
-        server.closeAllConnections();
         server.close(() => r());
+        for (const s of sockets) s.destroy();
       }),
   };
 }
+
+/**
+ * Headers that may be passed on between an HTTP/2 and an HTTP/1.1 hop: without HTTP/2's pseudo-headers (`:path`, …)
+ * and the per-connection ones (RFC 9113 §8.2.2: `connection`, `keep-alive`, `transfer-encoding`, …), which each hop
+ * sets for itself, and without `host`, which the upstream request sets.
+ */
+function forwardable(headers: IncomingHttpHeaders | http2.IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined || k.startsWith(':') || HOP_BY_HOP.has(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'http2-settings',
+]);

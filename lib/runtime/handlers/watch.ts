@@ -1,7 +1,7 @@
 /**
  * The `watch` handler (scheduled every minute, and started by each watch slice's event): for each cluster of the
  * run — the fleet's first slice for the scheduled run, which sends the others to runs of their own when the fleet is
- * beyond one run's stream budget ({@link LAMBDA_STREAM_BUDGET}, lib/source/watchSlices.ts); a slice's clusters for
+ * beyond one run's connection budget ({@link LAMBDA_CONNECTION_BUDGET}, lib/source/watchSlices.ts); a slice's clusters for
  * a slice's run — the watch pump ({@link pumpCluster}) follows
  * the streams of the registered controllers' watches (lib/source/watchSpec.ts) from the stored resourceVersion and
  * publishes reconcile requests, stopping {@link DEADLINE_MARGIN_MS} before the invocation's time budget ends. The
@@ -47,14 +47,33 @@ export const LEASE_SLACK_MS = 5_000;
 export const DEFAULT_FLUSH_INTERVAL_MS = 1000;
 
 /**
- * Watch streams one Lambda invocation opens at most. Each watch holds a connection of its own for its whole life
- * (client-node's `Watch` makes a new agent per call), and a Lambda function gets 1,024 file descriptors, which the
- * DynamoDB, EventBridge and LIST connections share: past that, every connect fails with EMFILE, checkpoint writes
- * included. With 17 streams a cluster (every registered kind) this is 47 clusters a run; a larger fleet is split
- * into slices of that many, one run each (lib/source/watchSlices.ts), or without a fan-out takes turns run by run
- * (see {@link clustersWithinBudget}).
+ * Connections to the clusters one Lambda invocation of the watch function opens at most: a Lambda function gets
+ * 1,024 file descriptors, and the DynamoDB and EventBridge clients take theirs from the rest; past that, every
+ * connect fails with EMFILE, checkpoint writes included. A cluster costs {@link connectionsPerCluster}: over HTTP/2, 8
+ * (100 clusters a run), else 17, one per watch stream (47 clusters a run). A larger fleet is split into slices of
+ * that many, one run each (lib/source/watchSlices.ts), or without a fan-out takes turns run by run (see
+ * {@link clustersWithinBudget}).
  */
-export const LAMBDA_STREAM_BUDGET = 800;
+export const LAMBDA_CONNECTION_BUDGET = 800;
+
+/**
+ * Connections each cluster's request pool opens at most in the watch function (functions/watch.ts): its relists, the
+ * LISTs of a take-over (every stream of a cluster at once) and mapped watches' reads wait for one of these, so that
+ * a cluster costs a known number of descriptors.
+ */
+export const WATCH_POOL_SOCKETS = 7;
+
+/**
+ * The connections one cluster costs a watch run: with `http2`, the one HTTP/2 connection its watches share
+ * (lib/kube/http2Session.ts) plus its capped request pool ({@link WATCH_POOL_SOCKETS}); else one per watch stream,
+ * the pool's LISTs reusing the connections of watches the server ended (lib/kube/request.ts `connectionPool`). A
+ * cluster whose API server does not take HTTP/2 costs its streams and its pool: a fleet behind such a proxy sets
+ * `watchHttp2=false` (serverless.yml).
+ * @param streams watch streams a cluster takes (every registered kind's)
+ */
+export function connectionsPerCluster(streams: number, http2: boolean): number {
+  return http2 ? 1 + WATCH_POOL_SOCKETS : streams;
+}
 
 /** The clusters one run watches and those it leaves for a later one. */
 export interface WatchShare {
@@ -63,8 +82,8 @@ export interface WatchShare {
 }
 
 /**
- * Which clusters fit `budget` streams at `streamsPerCluster` each (at least one cluster, however many streams it
- * has). Runs take turns: the run of minute m (`nowMs` / 60 s) begins `m × fit` clusters into `names` (wrapping), so
+ * Which clusters fit `budget` connections at `perCluster` each ({@link connectionsPerCluster}; at least one cluster,
+ * however many it takes). Runs take turns: the run of minute m (`nowMs` / 60 s) begins `m × fit` clusters into `names` (wrapping), so
  * consecutive runs watch consecutive slices and every cluster is watched at least once in `ceil(names / fit)` runs.
  * A deferred cluster's changes wait in the API server's history and are delivered from its checkpoint when its turn
  * comes, or after a relist if the checkpoint expired meanwhile (etcd compacts after 5 minutes by default); the
@@ -72,11 +91,11 @@ export interface WatchShare {
  */
 export function clustersWithinBudget(
   names: readonly string[],
-  streamsPerCluster: number,
+  perCluster: number,
   budget: number,
   nowMs: number,
 ): WatchShare {
-  const fit = Math.max(1, Math.floor(budget / Math.max(1, streamsPerCluster)));
+  const fit = Math.max(1, Math.floor(budget / Math.max(1, perCluster)));
   if (names.length <= fit) return { watched: [...names], deferred: [] };
   const start = (Math.floor(nowMs / 60_000) * fit) % names.length;
   const order = [...names.slice(start), ...names.slice(0, start)];
@@ -86,10 +105,10 @@ export function clustersWithinBudget(
 /** Limits of {@link watchHandler}. */
 export interface WatchLimits {
   /**
-   * Streams one run opens at most (default: the runtime's `watchStreamBudget`, else {@link LAMBDA_STREAM_BUDGET}; the
-   * embedded default: no limit).
+   * Connections one run opens at most (default: the runtime's `watchConnectionBudget`, else
+   * {@link LAMBDA_CONNECTION_BUDGET}; the embedded default: no limit).
    */
-  streamBudget?: number;
+  connectionBudget?: number;
   /** The clock {@link clustersWithinBudget} takes turns by, epoch ms (default `Date.now`). */
   now?: () => number;
 }
@@ -99,7 +118,7 @@ export interface WatchLimits {
  * @param signal ends the running watches early (the embedded default's stop); Lambda passes none
  * @param flushIntervalMs see {@link DEFAULT_FLUSH_INTERVAL_MS}
  * @param controllers whose watches to follow (default: the registry)
- * @param limits the stream budget of one run (clusters beyond it are logged, counted and left for a later run)
+ * @param limits the connection budget of one run (clusters beyond it are logged, counted and left for a later run)
  * @returns per watched cluster, what each stream did
  */
 export function watchHandler(
@@ -123,18 +142,19 @@ export function watchHandler(
       return {};
     }
     const runtime = getRuntime();
-    const budget = limits.streamBudget ?? runtime.watchStreamBudget ?? LAMBDA_STREAM_BUDGET;
+    const budget = limits.connectionBudget ?? runtime.watchConnectionBudget ?? LAMBDA_CONNECTION_BUDGET;
+    const perCluster = connectionsPerCluster(streams.length, runtime.watchHttp2 === true);
     const holder = context?.awsRequestId ?? randomUUID();
     // the sources serve every controller: the metrics name the first (the only one today) as the dimension
     const recorder = new InvocationMetrics(controllers[0]?.name ?? 'none');
     const within = (names: readonly string[]): string[] => {
-      const share = clustersWithinBudget(names, streams.length, budget, now());
+      const share = clustersWithinBudget(names, perCluster, budget, now());
       if (share.deferred.length > 0) {
-        logger.error('watch stream budget reached: clusters left for a later run', {
+        logger.error('watch connection budget reached: clusters left for a later run', {
           deferred: share.deferred,
           watched: share.watched.length,
-          streamsPerCluster: streams.length,
-          streamBudget: budget,
+          connectionsPerCluster: perCluster,
+          connectionBudget: budget,
         });
         recorder.add(METRIC.watchClustersDeferred, share.deferred.length);
       }
@@ -160,7 +180,7 @@ export function watchHandler(
             return within(trigger.detail.clusters);
           }
           const names = await runtime.clusterNames();
-          const slices = watchSlices(names, streams.length, budget);
+          const slices = watchSlices(names, perCluster, budget);
           const fanOut = runtime.watchFanOut;
           if (slices.length <= 1 || !fanOut) return within(names);
           await sendSlices(fanOut, slices, holder, logger, recorder);

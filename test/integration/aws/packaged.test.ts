@@ -46,6 +46,8 @@ const bystander = useTestNamespace('e2e-aws-bystander');
 let aws: EmulatedAws;
 /** `<role> <METHOD> <path>` of every request the EKS endpoint forwarded, as its observer saw them. */
 const forwarded: string[] = [];
+/** The HTTP versions the watch function's watches came over (the endpoint offers HTTP/2, as EKS's does). */
+const watchVersions = new Set<string>();
 
 describeIfMoto('the packaged watch and reconcile zips on moto', () => {
   beforeAll(async () => {
@@ -59,8 +61,11 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
       intervalScale: 1 / 6,
       narrowPatterns: { detail: { namespace: [ctx.namespace] } },
       proxyObserver: {
-        forwarded: (r) =>
-          forwarded.push(`${/assumed-role\/kruiseless-(\w+)\//.exec(r.user)?.[1]} ${r.method} ${r.url}`),
+        forwarded: (r) => {
+          const role = /assumed-role\/kruiseless-(\w+)\//.exec(r.user)?.[1];
+          forwarded.push(`${role} ${r.method} ${r.url}`);
+          if (role === 'WatchRole' && /[?&]watch=(true|1)/.test(r.url)) watchVersions.add(r.httpVersion);
+        },
       },
     });
   }, 300_000);
@@ -154,6 +159,8 @@ describeIfMoto('the packaged watch and reconcile zips on moto', () => {
         /^WatchRole GET \/apis\/apps\.kruise\.io\/v1alpha1\/clonesets\?.*watch=(true|1)/.test(f),
       ),
     ).toBe(true);
+    // the watches of the cluster shared one HTTP/2 connection (lib/kube/http2Session.ts)
+    expect([...watchVersions]).toEqual(['2.0']);
     // the rules are narrowed to this file's namespace: the pump saw the bystander CloneSet (its watch and the resync
     // are cluster-wide), but no reconcile reached it — before the emulator passed the narrowing on to the rule, this
     // stack reconciled every CloneSet of the shared cluster and counted into other files' Events

@@ -1,6 +1,6 @@
 /**
  * Watch slices on emulated AWS (lib/source/watchSlices.ts, docs/architecture.md#watch-slices): the packaged watch
- * zip, given a stream budget of one cluster a run, splits a fleet of two registrations (`slices-a`, `slices-b`, the
+ * zip, given a connection budget of one cluster a run, splits a fleet of two registrations (`slices-a`, `slices-b`, the
  * same API server) into two slices; the scheduled run watches `slices-a` and puts a `Watch Slice Requested` event on
  * moto's bus, whose rule (the template's) starts a second run that watches `slices-b`. The reconcile rule is narrowed
  * to `slices-b`'s watch events in this file's namespace (no resync: its requests would reconcile without any watch),
@@ -14,6 +14,7 @@ import { ensureArtifacts } from '../../../lib/emulator/aws/artifacts.js';
 import { startEmulatedAws, type EmulatedAws } from '../../../lib/emulator/aws/emulatedAws.js';
 import { CONTROLLER_KINDS } from '../../../lib/controllers/kinds.js';
 import { RECONCILE_REASONS } from '../../../lib/requests/schema.js';
+import { connectionsPerCluster } from '../../../lib/runtime/handlers/watch.js';
 import { watchStreams } from '../../../lib/source/watchSpec.js';
 import { stateDir } from '../../../infra/local/versions.js';
 import { useTestNamespace } from '../support/cluster.js';
@@ -55,10 +56,12 @@ describeIfMoto('a fleet split into watch slices on moto', () => {
       workDir,
       // the watch every 10 s
       intervalScale: 1 / 6,
-      // one cluster a run: two registrations are two slices
+      // one cluster a run: two registrations are two slices (the emulated EKS endpoint takes HTTP/2, as EKS's does)
       functionEnv: {
         WatchLambdaFunction: {
-          KRUISELESS_WATCH_STREAM_BUDGET: String(watchStreams(CONTROLLER_KINDS).length),
+          KRUISELESS_WATCH_CONNECTION_BUDGET: String(
+            connectionsPerCluster(watchStreams(CONTROLLER_KINDS).length, true),
+          ),
         },
       },
       narrowPatterns: {

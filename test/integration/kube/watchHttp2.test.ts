@@ -148,7 +148,7 @@ describe('watches over HTTP/2', () => {
       expect((error as KubeApiError).statusCode).toBe(0);
       expect((error as KubeApiError).reason).toBe('NetworkError');
       expect((error as KubeApiError).apiMessage).toBe(
-        'the stream closed before the server ended the watch (connection lost or stream reset, HTTP/2 error code 8)',
+        'the stream closed before the server ended the watch (connection lost or closed, or stream reset, HTTP/2 error code 8)',
       );
     }
 

@@ -6,7 +6,12 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
-import { closeConnections, connectionPool, requestJson } from '../../../lib/kube/request.js';
+import {
+  closeConnections,
+  connectionPool,
+  limitConnectionPool,
+  requestJson,
+} from '../../../lib/kube/request.js';
 import { watchOnce } from '../../../lib/kube/watch.js';
 import { answer, fakeApiServer, POD_LIST, type FakeApiServer } from './support/fakeApiServer.js';
 
@@ -69,5 +74,51 @@ describe('watchOnce and the connection pool', () => {
     expect(pools[0]).toBeDefined();
     expect(new Set(pools).size).toBe(1);
     expect(reads).toBe(1); // 3 before
+  });
+
+  it('a limited pool opens at most its connections for many LISTs at once, and its watches take a pool of their own', async () => {
+    let open = 0;
+    let most = 0;
+    const srv = await fakeApiServer((req, res) => {
+      if (req.url?.includes('watch=true')) {
+        // a watch the server holds open until its end
+        res.writeHead(200, { 'content-type': 'application/json' });
+        setTimeout(() => res.end(), 600);
+        return;
+      }
+      open++;
+      most = Math.max(most, open);
+      setTimeout(() => {
+        open--;
+        answer(res, 200, POD_LIST);
+      }, 50);
+    });
+    servers.push(srv);
+    const kc = new KubeConfig();
+    kc.loadFromClusterAndUser(
+      { name: 'fake', server: srv.url, skipTLSVerify: true },
+      { name: 'u', token: 't' },
+    );
+    configs.push(kc);
+    limitConnectionPool(kc, 2);
+    // two watches over HTTP/1.1 (a plain server) hold their connections meanwhile
+    const watches = [1, 2].map(() =>
+      watchOnce(kc, '/api/v1/pods', { timeoutSeconds: 1, allowBookmarks: true }, () => undefined),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        requestJson(
+          kc,
+          `list ${i}`,
+          { retries: 0, minTimeoutMs: 10 },
+          { method: 'GET', path: '/api/v1/pods' },
+        ),
+      ),
+    );
+    await Promise.all(watches);
+    expect(most).toBe(2);
+    expect(srv.connections).toBe(4); // two for the LISTs, one for each watch
+    expect(() => limitConnectionPool(kc, 0)).toThrow(RangeError);
   });
 });

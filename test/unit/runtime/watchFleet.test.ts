@@ -3,9 +3,10 @@
  * - each cluster's pump puts one abort listener on the caller's signal (the embedded default's stop), so a round over
  *   more than 10 clusters made Node print `MaxListenersExceededWarning` (found by the bench's fleet of 100
  *   registrations, bench/scenarios/fleet.ts); the handler now allows one per cluster;
- * - each watch stream holds a connection of its own, and a Lambda function has 1,024 file descriptors: a run opens at
- *   most `LAMBDA_STREAM_BUDGET` streams, and the clusters beyond it take turns with the others, run by run, each
- *   left out logged and counted (before, a run opened every cluster's streams: 1,700 for 100 clusters).
+ * - a Lambda function has 1,024 file descriptors: a run opens at most `LAMBDA_CONNECTION_BUDGET` connections (one a
+ *   watch stream over HTTP/1.1; one a cluster over HTTP/2 plus its capped pool), and the clusters beyond it take turns
+ *   with the others, run by run, each left out logged and counted (before, a run opened every cluster's streams:
+ *   1,700 for 100 clusters).
  */
 import { getEventListeners, getMaxListeners } from 'node:events';
 import { describe, expect, it } from '@jest/globals';
@@ -13,7 +14,9 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { Logger } from '@aws-lambda-powertools/logger';
 import {
   clustersWithinBudget,
-  LAMBDA_STREAM_BUDGET,
+  connectionsPerCluster,
+  LAMBDA_CONNECTION_BUDGET,
+  WATCH_POOL_SOCKETS,
   watchHandler,
   type WatchLimits,
 } from '../../../lib/runtime/handlers/watch.js';
@@ -56,7 +59,13 @@ class ErrorLines extends Logger {
 async function round(
   clusters: string[],
   limits?: WatchLimits,
-  opts: { event?: unknown; fanOut?: WatchFanOut; infos?: string[]; watchStreamBudget?: number } = {},
+  opts: {
+    event?: unknown;
+    fanOut?: WatchFanOut;
+    infos?: string[];
+    watchConnectionBudget?: number;
+    watchHttp2?: boolean;
+  } = {},
 ) {
   const checkpoints = new MemoryCheckpoints(() => Date.now());
   for (const name of clusters) await checkpoints.acquire(name, 'previous-run', 600_000, Date.now());
@@ -67,7 +76,8 @@ async function round(
     publisher: { publish: () => Promise.resolve({ published: 0, calls: 0, retried: 0 }) },
     clusterNames: () => Promise.resolve(clusters),
     ...(opts.fanOut ? { watchFanOut: opts.fanOut } : {}),
-    ...(opts.watchStreamBudget ? { watchStreamBudget: opts.watchStreamBudget } : {}),
+    ...(opts.watchConnectionBudget ? { watchConnectionBudget: opts.watchConnectionBudget } : {}),
+    ...(opts.watchHttp2 !== undefined ? { watchHttp2: opts.watchHttp2 } : {}),
     cluster: (name: string) =>
       Promise.resolve({
         name,
@@ -110,18 +120,18 @@ it('pumps 30 clusters with one listener each on the caller signal, within what N
   }).toEqual({ during: 30, after: 0, withinAllowed: true, clusters: 30, errors: [] });
 });
 
-it('opens at most the stream budget, and logs and counts the clusters left for a later run', async () => {
-  const fit = Math.floor(LAMBDA_STREAM_BUDGET / STREAMS);
+it('opens at most the connection budget, a connection a stream without HTTP/2, and logs and counts the clusters left for a later run', async () => {
+  const fit = Math.floor(LAMBDA_CONNECTION_BUDGET / STREAMS);
   const r = await round(names(60), { now: () => 0 });
   expect(r.watched).toEqual(names(fit));
   expect(r.errors).toEqual([
     {
-      message: 'watch stream budget reached: clusters left for a later run',
+      message: 'watch connection budget reached: clusters left for a later run',
       fields: {
         deferred: names(60).slice(fit),
         watched: fit,
-        streamsPerCluster: STREAMS,
-        streamBudget: LAMBDA_STREAM_BUDGET,
+        connectionsPerCluster: STREAMS,
+        connectionBudget: LAMBDA_CONNECTION_BUDGET,
       },
     },
   ]);
@@ -172,7 +182,7 @@ describe('a fleet beyond one run, split into slices (lib/source/watchSlices.ts)'
     };
     return { fanOut, sent };
   }
-  const fit = Math.floor(LAMBDA_STREAM_BUDGET / STREAMS);
+  const fit = Math.floor(LAMBDA_CONNECTION_BUDGET / STREAMS);
   const sorted = names(100).sort();
 
   it('the scheduled run watches the first slice and sends the others, every cluster once, none deferred', async () => {
@@ -253,8 +263,30 @@ describe('a fleet beyond one run, split into slices (lib/source/watchSlices.ts)'
   });
 });
 
-it('takes the runtime’s stream budget when the handler is given none (KRUISELESS_WATCH_STREAM_BUDGET)', async () => {
-  const r = await round(names(3), { now: () => 0 }, { watchStreamBudget: STREAMS });
+it('takes the runtime’s connection budget when the handler is given none (KRUISELESS_WATCH_CONNECTION_BUDGET)', async () => {
+  const r = await round(names(3), { now: () => 0 }, { watchConnectionBudget: STREAMS });
   expect(r.watched).toEqual(['c0']);
   expect(r.deferredMetric).toBe(2);
+});
+
+it('budgets a cluster at one HTTP/2 connection and its capped pool when the runtime watches over HTTP/2: 100 a run', async () => {
+  const perCluster = 1 + WATCH_POOL_SOCKETS;
+  expect(connectionsPerCluster(STREAMS, true)).toBe(perCluster);
+  expect(connectionsPerCluster(STREAMS, false)).toBe(STREAMS);
+  const fit = Math.floor(LAMBDA_CONNECTION_BUDGET / perCluster);
+  expect(fit).toBe(100);
+  const r = await round(names(120), { now: () => 0 }, { watchHttp2: true });
+  expect(r.watched).toEqual(names(fit));
+  expect(r.errors).toEqual([
+    {
+      message: 'watch connection budget reached: clusters left for a later run',
+      fields: {
+        deferred: names(120).slice(fit),
+        watched: fit,
+        connectionsPerCluster: perCluster,
+        connectionBudget: LAMBDA_CONNECTION_BUDGET,
+      },
+    },
+  ]);
+  expect(r.deferredMetric).toBe(20);
 });

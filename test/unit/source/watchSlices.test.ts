@@ -1,5 +1,5 @@
 /**
- * A fleet beyond one watch run's stream budget split into slices (lib/source/watchSlices.ts): what starts a run, and
+ * A fleet beyond one watch run's connection budget split into slices (lib/source/watchSlices.ts): what starts a run, and
  * the split.
  */
 import { describe, expect, it } from '@jest/globals';
