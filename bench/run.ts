@@ -30,6 +30,7 @@ import {
   costOfFleet,
   runFleet,
   type FleetDynamo,
+  type FleetFront,
   type FleetPhase,
   type FleetResult,
 } from './scenarios/fleet.js';
@@ -100,6 +101,11 @@ const opts = new Command('bench')
       .choices(['process', 'in-process'])
       .default('process'),
   )
+  .addOption(
+    new Option('--fleet-front <speaks>', 'what the fleet front speaks: TLS with HTTP/2, or plain HTTP/1.1')
+      .choices(['h2', 'plain'])
+      .default('h2'),
+  )
   .parse(process.argv)
   .opts<{
     quick?: boolean;
@@ -109,6 +115,7 @@ const opts = new Command('bench')
     only?: string;
     fleetClusters?: string;
     fleetDynamo: FleetDynamo;
+    fleetFront: FleetFront;
   }>();
 
 const sizes = (opts.sizes ?? (opts.quick ? '200' : '100,500,1000')).split(',').map(Number);
@@ -301,7 +308,13 @@ function steps(): Step[] {
           s.ours,
           s.logger,
           { stateDir: benchStateDir(), stopMain: () => s.embedded.stop() },
-          { clusters: fleetClusters, podsEach: 5, rounds: opts.quick ? 3 : 5, dynamo: opts.fleetDynamo },
+          {
+            clusters: fleetClusters,
+            podsEach: 5,
+            rounds: opts.quick ? 3 : 5,
+            dynamo: opts.fleetDynamo,
+            front: opts.fleetFront,
+          },
         )),
     });
   return out;

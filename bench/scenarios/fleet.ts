@@ -28,6 +28,7 @@ import { resyncHandler } from '../../lib/runtime/handlers/resync.js';
 import { dynamoOpsOf, estimateCost, type CostEstimate, type DynamoOps } from '../support/costModel.js';
 import { pkiPaths } from '../../infra/local/pki.js';
 import { proxyTlsOf } from '../../test/faults/proxy.js';
+import { conversionCertificates } from '../../lib/local/conversionServer.js';
 import { ClusterFront } from '../support/clusterFront.js';
 import { createNamespace, deleteNamespace, type BenchCluster } from '../support/kube.js';
 import { cloneSetKey, invocationsOf, type BenchLogger } from '../support/reconciles.js';
@@ -41,6 +42,13 @@ import { workload } from './workload.js';
  * the tracker (the embedded default's arrangement, and every fleet run before 2026-12-07's afternoon).
  */
 export type FleetDynamo = 'process' | 'in-process';
+
+/**
+ * What the front of simulated clusters speaks to them: `h2`, TLS with HTTP/2 and HTTP/1.1 by ALPN, as an EKS endpoint
+ * (each cluster's watches then share one connection, lib/kube/http2Session.ts); `plain`, HTTP/1.1 without TLS (a
+ * connection per watch: every fleet run before 2026-12-08).
+ */
+export type FleetFront = 'h2' | 'plain';
 
 /** What the fleet's pipeline did in a window (summed counters). */
 export interface FleetCounts {
@@ -68,8 +76,17 @@ export interface FleetResult {
   dynamo: FleetDynamo;
   podsEach: number;
   rounds: number;
+  /** What the front spoke to the simulated clusters. */
+  front: FleetFront;
   /** Watch streams the pipeline held open through the front once settled. */
   watchStreams: number;
+  /**
+   * Connections the pipeline held open to the front once settled: all (the watches' and the request pools' kept-alive
+   * ones), the HTTP/2 ones, and the watch streams those carried.
+   */
+  frontConnections: { all: number; http2: number; http2Watches: number };
+  /** Requests that came to the front as HTTP/2 streams, of all, by the end. */
+  http2Requests: { http2: number; all: number };
   /** From the pipeline's start to every cluster's CloneSet settled, seconds. */
   takeOverSeconds: number;
   /** Resident memory the pipeline added to the bench process once settled, MiB. */
@@ -167,17 +184,24 @@ const NOTHING: FleetCounts = {
 
 /**
  * Kubeconfig files of `clusters` simulated clusters, written under `dir`: each names its cluster's URL on the front
- * (plain HTTP on loopback, which client-node accepts only with `insecure-skip-tls-verify`) and no credentials (the
- * front forwards with the admin client pair). @returns their paths, by cluster index
+ * (plain HTTP on loopback, which client-node accepts only with `insecure-skip-tls-verify`, or TLS checked against
+ * `caPem`) and no credentials (the front forwards with the admin client pair). @returns their paths, by cluster index
  */
-function writeKubeconfigs(frontUrl: string, clusters: number, dir: string): string[] {
+function writeKubeconfigs(frontUrl: string, clusters: number, dir: string, caPem?: string): string[] {
   return Array.from({ length: clusters }, (_, i) => {
     const name = fleetClusterName(i);
     const server = ClusterFront.clusterServer(frontUrl, i);
     const config = {
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name, cluster: { server, 'insecure-skip-tls-verify': true } }],
+      clusters: [
+        {
+          name,
+          cluster: caPem
+            ? { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') }
+            : { server, 'insecure-skip-tls-verify': true },
+        },
+      ],
       users: [{ name, user: {} }],
       contexts: [{ name, context: { cluster: name, user: name } }],
       'current-context': name,
@@ -194,16 +218,19 @@ function writeKubeconfigs(frontUrl: string, clusters: number, dir: string): stri
  * @param env.stateDir the control plane's state folder (the PKI: the CA and admin client pair the front forwards with)
  * @param env.stopMain stops the bench's one-cluster pipeline (it would serve the fleet's CloneSets too)
  * @param opts.dynamo where the pipeline's DynamoDB runs ({@link FleetDynamo}, default `process`)
+ * @param opts.front what the front speaks to the simulated clusters ({@link FleetFront}, default `h2`)
  * @throws Error when the fleet does not settle in time
  */
 export async function runFleet(
   cluster: BenchCluster,
   logger: BenchLogger,
   env: { stateDir: string; stopMain: () => Promise<void> },
-  opts: { clusters: number; podsEach: number; rounds: number; dynamo?: FleetDynamo },
+  opts: { clusters: number; podsEach: number; rounds: number; dynamo?: FleetDynamo; front?: FleetFront },
 ): Promise<FleetResult> {
   await env.stopMain();
   const dynamoWhere: FleetDynamo = opts.dynamo ?? 'process';
+  const frontKind: FleetFront = opts.front ?? 'h2';
+  const pki = frontKind === 'h2' ? await conversionCertificates('127.0.0.1') : undefined;
   const stamp = Date.now().toString(36);
   const namespaces = Array.from({ length: opts.clusters }, (_, i) => `bench-fleet-${i}-${stamp}`);
   const keys = new Set(namespaces.map((ns, i) => cloneSetKey(ns, NAME, fleetClusterName(i))));
@@ -212,6 +239,7 @@ export async function runFleet(
     upstream: cluster.kc.getCurrentCluster()?.server ?? '',
     tls: proxyTlsOf(pkiPaths(path.join(env.stateDir, 'pki'))),
     namespaceOf: (i) => namespaces[i],
+    ...(pki ? { serve: { cert: pki.cert, key: pki.key } } : {}),
   });
   const dir = path.join(os.tmpdir(), `kruiseless-fleet-${stamp}`);
   mkdirSync(dir, { recursive: true });
@@ -226,7 +254,7 @@ export async function runFleet(
       await cluster.request('POST', p, body);
     }
     const frontUrl = await front.start();
-    const files = writeKubeconfigs(frontUrl, opts.clusters, dir);
+    const files = writeKubeconfigs(frontUrl, opts.clusters, dir, pki?.caPem);
     const metrics = new MemoryMetrics();
     if (dynamoWhere === 'process') dynamo = await startDynaliteProcess();
     const rss0 = process.memoryUsage().rss;
@@ -263,6 +291,12 @@ export async function runFleet(
     await pipeline.drain();
     const pipelineRssMiB = Math.round((process.memoryUsage().rss - rss0) / 2 ** 20);
     const watchStreams = front.forwarded().openWatches;
+    const settledCounts = front.forwarded();
+    const frontConnections = {
+      all: settledCounts.openConnections,
+      http2: settledCounts.openHttp2Sessions,
+      http2Watches: settledCounts.openHttp2Watches,
+    };
 
     // the standing cost: nothing changes for one window longer than a watch round
     const i0 = read(meter);
@@ -359,7 +393,10 @@ export async function runFleet(
       dynamo: dynamoWhere,
       podsEach: opts.podsEach,
       rounds: opts.rounds,
+      front: frontKind,
       watchStreams,
+      frontConnections,
+      http2Requests: { http2: front.forwarded().http2Requests, all: front.forwarded().requests },
       takeOverSeconds,
       pipelineRssMiB,
       idle,

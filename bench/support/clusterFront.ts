@@ -9,20 +9,27 @@
  * through unchanged: the simulated clusters share them. Which resources are namespaced comes from the API server's
  * discovery, asked once per group version.
  *
- * Towards the simulated clusters' clients the front speaks plain HTTP on loopback; towards the API server, TLS with
- * the admin client pair over kept-alive connections. Serving TLS here cost more than the fleet it fronts: one Node
- * thread completed about 170 server handshakes a second, so 1,700 watches opened at once (100 clusters × 17
- * streams) waited up to 10 s for their connection and outlived their client's deadline; a real fleet's handshakes
- * are spread over as many API servers. What the plain side leaves out is the client's own handshakes
- * (BENCHMARKS.md#fleet).
+ * Towards the simulated clusters' clients the front speaks either plain HTTP on loopback, or (with `serve`) TLS
+ * offering HTTP/2 and HTTP/1.1 by ALPN, as an EKS endpoint does, so that each cluster's watches share one HTTP/2
+ * connection (lib/kube/http2Session.ts); towards the API server, TLS with the admin client pair over kept-alive
+ * connections. Serving TLS to one connection per watch cost more than the fleet it fronts: one Node thread completed
+ * about 170 server handshakes a second, so 1,700 watches opened at once (100 clusters × 17 streams) waited up to 10 s
+ * for their connection and outlived their client's deadline (BENCHMARKS.md#fleet); over HTTP/2 they are 100.
  */
 import { once } from 'node:events';
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ProxyTls } from '../../test/faults/proxy.js';
 import { isWatch } from '../../test/faults/faultPlan.js';
-import { passAnswer, sendUpstream, upstreamAgent } from '../../test/faults/upstream.js';
+import {
+  passAnswer,
+  sendUpstream,
+  upstreamAgent,
+  type FrontRequest,
+  type FrontResponse,
+} from '../../test/faults/upstream.js';
 
 /** A request's path as the front forwards it. */
 export interface FrontRoute {
@@ -78,6 +85,8 @@ export interface ClusterFrontOptions {
   tls: Pick<ProxyTls, 'ca' | 'clientCert' | 'clientKey'>;
   /** The namespace that simulated cluster `i` is (`undefined`: no such cluster, answered 404). */
   namespaceOf: (i: number) => string | undefined;
+  /** Serve TLS with this certificate (PEM) and key, HTTP/2 and HTTP/1.1; absent: plain HTTP/1.1. */
+  serve?: { cert: string; key: string };
 }
 
 /** Requests forwarded so far. */
@@ -90,29 +99,63 @@ export interface FrontCounts {
   openWatches: number;
   /** Collection requests scoped to their cluster's namespace. */
   scoped: number;
+  /** Client connections open now (TCP). */
+  openConnections: number;
+  /** Of the requests, those that came as streams of HTTP/2 connections. */
+  http2Requests: number;
+  /** Of the watches open now, those that are streams of HTTP/2 connections. */
+  openHttp2Watches: number;
+  /** HTTP/2 connections open now (each also counted in `openConnections`). */
+  openHttp2Sessions: number;
 }
 
 /** A running front of simulated clusters. */
 export class ClusterFront {
-  private readonly server: http.Server;
+  private readonly server: http.Server | http2.Http2SecureServer;
+  private readonly sockets = new Set<{ destroy(): void }>();
   private readonly agent: https.Agent;
   private readonly upstream: URL;
   /** Per group version, whether each of its resources is namespaced (from discovery); a promise while asked. */
   private readonly discovery = new Map<string, Promise<Map<string, boolean>>>();
-  private readonly counts: FrontCounts = { requests: 0, watches: 0, openWatches: 0, scoped: 0 };
+  private readonly counts: FrontCounts = {
+    requests: 0,
+    watches: 0,
+    openWatches: 0,
+    scoped: 0,
+    openConnections: 0,
+    http2Requests: 0,
+    openHttp2Watches: 0,
+    openHttp2Sessions: 0,
+  };
 
   constructor(private readonly opts: ClusterFrontOptions) {
     this.upstream = new URL(opts.upstream);
     // no socket limit: every simulated cluster's watches are held open through it
     this.agent = upstreamAgent(opts.tls);
-    this.server = http.createServer((req, res) => void this.handle(req, res));
+    const handler = (req: FrontRequest, res: FrontResponse) => void this.handle(req, res);
+    this.server = opts.serve
+      ? http2.createSecureServer({ ...opts.serve, allowHTTP1: true }, handler)
+      : http.createServer(handler);
+    this.server.on('session', (session: http2.ServerHttp2Session) => {
+      this.counts.openHttp2Sessions += 1;
+      session.once('close', () => (this.counts.openHttp2Sessions -= 1));
+    });
+    this.server.on('connection', (socket: { destroy(): void; once(e: 'close', f: () => void): void }) => {
+      this.sockets.add(socket);
+      this.counts.openConnections += 1;
+      socket.once('close', () => {
+        this.sockets.delete(socket);
+        this.counts.openConnections -= 1;
+      });
+    });
   }
 
-  /** Listens on a free loopback port. @returns the front's URL, `http://127.0.0.1:<port>` */
+  /** Listens on a free loopback port. @returns the front's URL, `http(s)://127.0.0.1:<port>` */
   async start(): Promise<string> {
     this.server.listen(0, '127.0.0.1');
     await once(this.server, 'listening');
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const scheme = this.opts.serve ? 'https' : 'http';
+    return `${scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   /** The URL of simulated cluster `i` for a kubeconfig's `server`. */
@@ -127,16 +170,18 @@ export class ClusterFront {
 
   /** Stops listening and drops every connection, open watches included. */
   async close(): Promise<void> {
-    this.server.closeAllConnections();
+    const closed = new Promise<void>((r) => this.server.close(() => r()));
+    for (const socket of this.sockets) socket.destroy();
     this.agent.destroy();
-    await new Promise<void>((r) => this.server.close(() => r()));
+    await closed;
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  private async handle(req: FrontRequest, res: FrontResponse): Promise<void> {
     const route = routeOf(req.url ?? '/');
     const namespace = route ? this.opts.namespaceOf(route.cluster) : undefined;
     if (!route || namespace === undefined) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('no such simulated cluster\n');
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('no such simulated cluster\n');
       return;
     }
     let path = route.upstreamPath;
@@ -187,12 +232,18 @@ export class ClusterFront {
     });
   }
 
-  private forward(req: http.IncomingMessage, res: http.ServerResponse, path: string): void {
+  private forward(req: FrontRequest, res: FrontResponse, path: string): void {
     this.counts.requests += 1;
+    if (req.httpVersionMajor === 2) this.counts.http2Requests += 1;
     if (isWatch(path)) {
+      const h2 = req.httpVersionMajor === 2;
       this.counts.watches += 1;
       this.counts.openWatches += 1;
-      res.on('close', () => (this.counts.openWatches -= 1));
+      if (h2) this.counts.openHttp2Watches += 1;
+      res.on('close', () => {
+        this.counts.openWatches -= 1;
+        if (h2) this.counts.openHttp2Watches -= 1;
+      });
     }
     sendUpstream(req, res, { upstream: this.upstream, agent: this.agent, path }, (answer) =>
       passAnswer(res, answer),

@@ -3,11 +3,20 @@
  * the bench's front of simulated clusters (bench/support/clusterFront.ts) both do before deciding what to pass back.
  */
 import type http from 'node:http';
+import type http2 from 'node:http2';
 import https from 'node:https';
 import type { ProxyTls } from './proxy.js';
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1) that a proxy does not pass on. */
+/**
+ * Hop-by-hop headers (RFC 9110 §7.6.1) that a proxy does not pass on; an HTTP/2 client's pseudo-headers (`:path`, …)
+ * are not passed on either.
+ */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+/** A request as a front receives it: HTTP/1.1, or a stream of an HTTP/2 connection (Node's compatibility API). */
+export type FrontRequest = http.IncomingMessage | http2.Http2ServerRequest;
+/** The answer to a {@link FrontRequest}. */
+export type FrontResponse = http.ServerResponse | http2.Http2ServerResponse;
 
 /**
  * A kept-alive pool towards the API server: its CA, and the admin client pair every request is sent with. No socket
@@ -25,13 +34,15 @@ export function upstreamAgent(tls: Pick<ProxyTls, 'ca' | 'clientCert' | 'clientK
  * @param path path and query as the API server is to receive them
  */
 export function sendUpstream(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
+  req: FrontRequest,
+  res: FrontResponse,
   to: { upstream: URL; agent: https.Agent; path: string },
   onAnswer: (answer: http.IncomingMessage) => void,
 ): void {
-  const headers: http.OutgoingHttpHeaders = { ...req.headers, host: to.upstream.host };
-  for (const h of HOP_BY_HOP) delete headers[h];
+  const headers: http.OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined && !HOP_BY_HOP.has(k) && !k.startsWith(':')) headers[k] = v;
+  headers.host = to.upstream.host;
   const up = https.request({
     host: to.upstream.hostname,
     port: to.upstream.port,
@@ -40,14 +51,15 @@ export function sendUpstream(
     headers,
     agent: to.agent,
   });
-  up.on('error', () => req.socket.destroy());
+  // an HTTP/1.1 client loses its connection, an HTTP/2 client this stream
+  up.on('error', () => res.destroy());
   res.on('close', () => up.destroy());
   up.on('response', onAnswer);
   req.pipe(up);
 }
 
 /** Pass the API server's `answer` to the client as it came: status, headers less the hop-by-hop ones, body. */
-export function passAnswer(res: http.ServerResponse, answer: http.IncomingMessage): void {
+export function passAnswer(res: FrontResponse, answer: http.IncomingMessage): void {
   const out: http.OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(k)) out[k] = v;
   res.writeHead(answer.statusCode ?? 502, out);

@@ -7,9 +7,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
+import http2 from 'node:http2';
 import type { TLSSocket } from 'node:tls';
 import { startStandIn, type StandIn } from '../faults/support/standIn.js';
 import { ClusterFront, routeOf, scopedPath } from '../../../bench/support/clusterFront.js';
+import { conversionCertificates } from '../../../lib/local/conversionServer.js';
 
 describe('routeOf and scopedPath', () => {
   it('takes the cluster index off the path and keeps the query', () => {
@@ -134,7 +136,52 @@ describe('ClusterFront', () => {
       'GET /apis/unknown.io/v1',
       'GET /apis/unknown.io/v1/things',
     ]);
-    expect(front.forwarded()).toEqual({ requests: 5, watches: 1, openWatches: 0, scoped: 2 });
+    expect(front.forwarded()).toMatchObject({
+      requests: 5,
+      watches: 1,
+      openWatches: 0,
+      scoped: 2,
+      http2Requests: 0,
+    });
+  });
+
+  it('serves TLS with HTTP/2 when given a certificate: the watches of a cluster are streams of one connection', async () => {
+    const pki = await conversionCertificates('127.0.0.1');
+    const tlsFront = new ClusterFront({
+      upstream: upstream.url,
+      tls: upstream.tls,
+      namespaceOf: (i) => (i < 3 ? `fleet-ns-${i}` : undefined),
+      serve: { cert: pki.cert, key: pki.key },
+    });
+    const url = await tlsFront.start();
+    try {
+      expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const session = http2.connect(url, { ca: pki.caPem });
+      const statuses = await Promise.all(
+        ['a', 'b'].map(
+          (label) =>
+            new Promise<number>((resolve, reject) => {
+              const s = session.request({
+                ':path': `/clusters/1/api/v1/pods?watch=true&labelSelector=${label}`,
+              });
+              let status = 0;
+              s.on('response', (h) => (status = Number(h[':status'])));
+              s.on('error', reject);
+              s.resume();
+              s.on('end', () => resolve(status));
+            }),
+        ),
+      );
+      session.close();
+      expect(statuses).toEqual([200, 200]);
+      expect(seen.sort()).toEqual([
+        'GET /api/v1/namespaces/fleet-ns-1/pods?watch=true&labelSelector=a',
+        'GET /api/v1/namespaces/fleet-ns-1/pods?watch=true&labelSelector=b',
+      ]);
+      expect(tlsFront.forwarded()).toMatchObject({ requests: 2, watches: 2, http2Requests: 2 });
+    } finally {
+      await tlsFront.close();
+    }
   });
 
   it('answers 404 for a cluster it does not present, and forwards nothing', async () => {
