@@ -6,6 +6,7 @@
  * does not is remembered per KubeConfig and its watches go over HTTP/1.1 as before (./watch.ts).
  */
 import http2 from 'node:http2';
+import net from 'node:net';
 import type https from 'node:https';
 import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
@@ -161,11 +162,13 @@ async function connect(kc: KubeConfig, server: string): Promise<http2.ClientHttp
   const opts: https.RequestOptions = {};
   await kc.applyToHTTPSOptions(opts);
   const url = new URL(server);
+  const host = url.hostname.replace(/^\[|\]$/g, ''); // an IPv6 address without its brackets
   const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
     const s = tls.connect({
-      host: url.hostname.replace(/^\[|\]$/g, ''),
+      host,
       port: Number(url.port || 443),
-      servername: opts.servername ?? (isIp(url.hostname) ? undefined : url.hostname),
+      // SNI names a host, never an address
+      servername: opts.servername ?? (net.isIP(host) ? undefined : host),
       ca: opts.ca,
       cert: opts.cert,
       key: opts.key,
@@ -234,8 +237,4 @@ function keepAlive(session: http2.ClientHttp2Session): void {
   }, HTTP2_PING_INTERVAL_MS);
   pinger.unref();
   session.once('close', () => clearInterval(pinger));
-}
-
-function isIp(host: string): boolean {
-  return /^[\d.]+$/.test(host) || host.includes(':') || host.startsWith('[');
 }

@@ -9,7 +9,7 @@ import type https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { KubeApiError, kubeApiErrorFromResponse, REASON_NETWORK_ERROR } from './errors.js';
 import { trackStream } from './http2Session.js';
-import { USER_AGENT } from './request.js';
+import { urlOf, USER_AGENT } from './request.js';
 
 /** Query parameters of a watch (`watch=true` is added). */
 export type WatchQuery = Record<string, string | number | boolean>;
@@ -70,11 +70,10 @@ export async function watchOverHttp2(
   };
   let stream: http2.ClientHttp2Stream;
   try {
-    const server = new URL(kc.getCurrentCluster()?.server ?? 'https://localhost');
-    const params = new URLSearchParams({ watch: 'true' });
-    for (const [k, v] of Object.entries(query)) params.set(k, String(v));
-    const prefix = server.pathname.replace(/\/$/, '');
-    const headers = await watchHeaders(kc, `${prefix}${path}?${params.toString()}`);
+    const params: Record<string, string> = { watch: 'true' };
+    for (const [k, v] of Object.entries(query)) params[k] = String(v);
+    const url = urlOf(kc, { path, query: params });
+    const headers = await watchHeaders(kc, `${url.pathname}${url.search}`);
     stream = session.request(headers, { endStream: true });
   } catch (e) {
     release();

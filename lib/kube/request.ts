@@ -131,8 +131,11 @@ interface HttpResponse {
   body: string;
 }
 
-/** The URL of `call` on the current cluster of `kc` (keeps a path prefix of the server URL). */
-function urlOf(kc: KubeConfig, call: HttpCall): URL {
+/**
+ * The URL of `call` on the current cluster of `kc` (keeps a path prefix of the server URL).
+ * @throws Error when the KubeConfig has no current cluster
+ */
+export function urlOf(kc: KubeConfig, call: Pick<HttpCall, 'path' | 'query'>): URL {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error('the kubeconfig has no current cluster');
   const url = new URL(server);
@@ -229,15 +232,17 @@ function agentFor(kc: KubeConfig, opts: https.RequestOptions, plain: boolean): h
  * exist yet (or for a proxy).
  */
 export async function connectionPool(kc: KubeConfig): Promise<http.Agent | undefined> {
-  const limited = poolLimits.has(kc);
+  const cluster = kc.getCurrentCluster();
+  // the watches of a limited pool take one of their own
+  const own = poolLimits.has(kc) && !cluster?.proxyUrl;
   // the TLS options only shape a new pool; a proxy's agent comes with them each time
-  const pooled = kc.getCurrentCluster()?.proxyUrl ? undefined : (limited ? watchAgents : agents).get(kc);
+  const pooled = cluster?.proxyUrl ? undefined : (own ? watchAgents : agents).get(kc);
   if (pooled) return pooled;
   const opts: https.RequestOptions = {};
   await kc.applyToHTTPSOptions(opts);
-  const server = kc.getCurrentCluster()?.server ?? '';
-  if (!limited || kc.getCurrentCluster()?.proxyUrl) return agentFor(kc, opts, server.startsWith('http:'));
-  const agent = keepAliveAgent(server.startsWith('http:') ? 'plain' : opts);
+  const plain = (cluster?.server ?? '').startsWith('http:');
+  if (!own) return agentFor(kc, opts, plain);
+  const agent = keepAliveAgent(plain ? 'plain' : opts);
   watchAgents.set(kc, agent);
   return agent;
 }

@@ -159,7 +159,9 @@ export function watchOnce(
       } else {
         // a failure that is no API error (a programming error) is rethrown as it came, not wrapped
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-        reject(watchError(responseTimeout(cause) ? noResponse(operation, boundMs, cause) : cause, operation));
+        reject(
+          watchError(responseTimeout(cause) ? noResponseError(operation, boundMs, cause) : cause, operation),
+        );
       }
     }
     const onAbort = (): void => stop();
@@ -225,9 +227,4 @@ function responseTimeout(e: unknown): boolean {
   return (
     e instanceof Error && e.name === 'FetchError' && (e as { type?: unknown }).type === 'request-timeout'
   );
-}
-
-/** The error of a watch whose response did not come within `boundMs`. */
-function noResponse(operation: string, boundMs: number, cause: unknown): KubeApiError {
-  return noResponseError(operation, boundMs, cause);
 }

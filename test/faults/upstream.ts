@@ -5,13 +5,8 @@
 import type http from 'node:http';
 import type http2 from 'node:http2';
 import https from 'node:https';
+import { forwardableHeaders } from '../../lib/emulator/forwardHeaders.js';
 import type { ProxyTls } from './proxy.js';
-
-/**
- * Hop-by-hop headers (RFC 9110 §7.6.1) that a proxy does not pass on; an HTTP/2 client's pseudo-headers (`:path`, …)
- * are not passed on either.
- */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 
 /** A request as a front receives it: HTTP/1.1, or a stream of an HTTP/2 connection (Node's compatibility API). */
 export type FrontRequest = http.IncomingMessage | http2.Http2ServerRequest;
@@ -39,10 +34,7 @@ export function sendUpstream(
   to: { upstream: URL; agent: https.Agent; path: string },
   onAnswer: (answer: http.IncomingMessage) => void,
 ): void {
-  const headers: http.OutgoingHttpHeaders = {};
-  for (const [k, v] of Object.entries(req.headers))
-    if (v !== undefined && !HOP_BY_HOP.has(k) && !k.startsWith(':')) headers[k] = v;
-  headers.host = to.upstream.host;
+  const headers = { ...forwardableHeaders(req.headers), host: to.upstream.host };
   const up = https.request({
     host: to.upstream.hostname,
     port: to.upstream.port,
@@ -60,8 +52,6 @@ export function sendUpstream(
 
 /** Pass the API server's `answer` to the client as it came: status, headers less the hop-by-hop ones, body. */
 export function passAnswer(res: FrontResponse, answer: http.IncomingMessage): void {
-  const out: http.OutgoingHttpHeaders = {};
-  for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(k)) out[k] = v;
-  res.writeHead(answer.statusCode ?? 502, out);
+  res.writeHead(answer.statusCode ?? 502, forwardableHeaders(answer.headers));
   answer.pipe(res);
 }

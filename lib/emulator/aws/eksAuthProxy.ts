@@ -12,13 +12,14 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http2 from 'node:http2';
 import https from 'node:https';
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { EKS_TOKEN_PREFIX } from '../../kube/eksToken.js';
+import { forwardableHeaders } from '../forwardHeaders.js';
 import { sts, type AwsEndpoint } from './awsCall.js';
 
 /** An EKS access entry: an IAM role and the Kubernetes groups its sessions get. */
@@ -181,7 +182,7 @@ export async function startEksAuthProxy(opts: EksAuthProxyOptions): Promise<EksA
     let status = 502;
     opts.observer?.forwarded?.(seen);
     res.once('close', () => opts.observer?.ended?.(seen, { status, at: Date.now() }));
-    const headers = forwardable(req.headers);
+    const headers = forwardableHeaders(req.headers);
     delete headers.authorization;
     const up = https.request(
       {
@@ -194,7 +195,7 @@ export async function startEksAuthProxy(opts: EksAuthProxyOptions): Promise<EksA
       },
       (upRes) => {
         status = upRes.statusCode ?? 502;
-        res.writeHead(status, forwardable(upRes.headers));
+        res.writeHead(status, forwardableHeaders(upRes.headers));
         upRes.pipe(res);
       },
     );
@@ -231,26 +232,3 @@ export async function startEksAuthProxy(opts: EksAuthProxyOptions): Promise<EksA
       }),
   };
 }
-
-/**
- * Headers that may be passed on between an HTTP/2 and an HTTP/1.1 hop: without HTTP/2's pseudo-headers (`:path`, …)
- * and the per-connection ones (RFC 9113 §8.2.2: `connection`, `keep-alive`, `transfer-encoding`, …), which each hop
- * sets for itself, and without `host`, which the upstream request sets.
- */
-function forwardable(headers: IncomingHttpHeaders | http2.IncomingHttpHeaders): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined || k.startsWith(':') || HOP_BY_HOP.has(k)) continue;
-    out[k] = v;
-  }
-  return out;
-}
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'http2-settings',
-]);

@@ -22,6 +22,14 @@ afterEach(async () => {
   for (const srv of servers.splice(0)) await srv.close();
 });
 
+/** A KubeConfig of `server` (TLS unchecked, a token), closed after the test. */
+function fakeConfig(server: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromClusterAndUser({ name: 'fake', server, skipTLSVerify: true }, { name: 'u', token: 't' });
+  configs.push(kc);
+  return kc;
+}
+
 describe('watchOnce and the connection pool', () => {
   it('runs three watches one after the other and a LIST on one connection', async () => {
     const srv = await fakeApiServer((req, res) => {
@@ -32,12 +40,7 @@ describe('watchOnce and the connection pool', () => {
       setTimeout(() => res.end(), 20);
     });
     servers.push(srv);
-    const kc = new KubeConfig();
-    kc.loadFromClusterAndUser(
-      { name: 'fake', server: srv.url, skipTLSVerify: true },
-      { name: 'u', token: 't' },
-    );
-    configs.push(kc);
+    const kc = fakeConfig(srv.url);
     for (let i = 0; i < 3; i++)
       await expect(
         watchOnce(kc, '/api/v1/pods', { timeoutSeconds: 1, allowBookmarks: true }, () => undefined),
@@ -58,12 +61,7 @@ describe('watchOnce and the connection pool', () => {
   });
 
   it('reads the TLS options once, for the pool it makes; later watches get the same pool without them', async () => {
-    const kc = new KubeConfig();
-    kc.loadFromClusterAndUser(
-      { name: 'fake', server: 'https://127.0.0.1:1', skipTLSVerify: true },
-      { name: 'u', token: 't' },
-    );
-    configs.push(kc);
+    const kc = fakeConfig('https://127.0.0.1:1');
     let reads = 0;
     const apply = kc.applyToHTTPSOptions.bind(kc);
     kc.applyToHTTPSOptions = async (opts) => {
@@ -94,12 +92,7 @@ describe('watchOnce and the connection pool', () => {
       }, 50);
     });
     servers.push(srv);
-    const kc = new KubeConfig();
-    kc.loadFromClusterAndUser(
-      { name: 'fake', server: srv.url, skipTLSVerify: true },
-      { name: 'u', token: 't' },
-    );
-    configs.push(kc);
+    const kc = fakeConfig(srv.url);
     limitConnectionPool(kc, 2);
     // two watches over HTTP/1.1 (a plain server) hold their connections meanwhile
     const watches = [1, 2].map(() =>

@@ -29,6 +29,22 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
+/**
+ * Listens on a free loopback port; after the test, `drop` ends what the server still holds (Node's servers keep a
+ * connection or session whose client has gone until it times out), then the server closes. @returns the port
+ */
+async function listenForTest(server: net.Server, drop: () => void): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(
+    () =>
+      new Promise<void>((r) => {
+        drop();
+        server.close(() => r());
+      }),
+  );
+  return (server.address() as AddressInfo).port;
+}
+
 /** A KubeConfig for `port` trusting the test CA, with a bearer token. */
 function configFor(port: number): KubeConfig {
   const kc = new KubeConfig();
@@ -70,16 +86,8 @@ async function h2Server(
     setTimeout(() => res.end(), 10);
   });
   server.on('session', (session) => sessions.push(session));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(
-    () =>
-      new Promise<void>((r) => {
-        // Node's server keeps a session whose client has gone until it times out: end them here
-        for (const session of sessions) session.destroy();
-        server.close(() => r());
-      }),
-  );
-  return { port: (server.address() as AddressInfo).port, seen, sessions };
+  const port = await listenForTest(server, () => sessions.forEach((session) => session.destroy()));
+  return { port, seen, sessions };
 }
 
 const BOOKMARK = '{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"7"}}}';
@@ -113,10 +121,7 @@ describe('watches over HTTP/2', () => {
       res.end(`${BOOKMARK}\n`);
     });
     server.on('connection', () => connections++);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    closers.push(() => new Promise<void>((r) => server.close(() => r())));
-    closers.push(() => server.closeAllConnections());
-    const kc = configFor((server.address() as AddressInfo).port);
+    const kc = configFor(await listenForTest(server, () => server.closeAllConnections()));
     for (let i = 0; i < 3; i++)
       await expect(watchOnce(kc, '/api/v1/pods', opts, () => undefined)).resolves.toEqual({
         resourceVersion: '7',
@@ -171,15 +176,7 @@ async function rawH2Server(onStream: (stream: http2.ServerHttp2Stream) => void):
   const server = http2.createSecureServer({ cert: pki.cert, key: pki.key });
   server.on('session', (s) => sessions.push(s));
   server.on('stream', onStream);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(
-    () =>
-      new Promise<void>((r) => {
-        for (const session of sessions) session.destroy();
-        server.close(() => r());
-      }),
-  );
-  return (server.address() as AddressInfo).port;
+  return listenForTest(server, () => sessions.forEach((session) => session.destroy()));
 }
 
 /** How long `p` took to settle, ms, and what it settled with. */
@@ -228,17 +225,8 @@ describe('watches over HTTP/2 that go wrong (found in review, 2026-12-08)', () =
     const silent = net.createServer(() => undefined); // accepts, says nothing
     const sockets: net.Socket[] = [];
     silent.on('connection', (s) => sockets.push(s));
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    closers.push(
-      () =>
-        new Promise<void>((r) => {
-          for (const s of sockets) s.destroy();
-          silent.close(() => r());
-        }),
-    );
-    const { ms, value } = await timed(
-      watchOnce(configFor((silent.address() as AddressInfo).port), '/api/v1/pods', opts, () => undefined),
-    );
+    const port = await listenForTest(silent, () => sockets.forEach((s) => s.destroy()));
+    const { ms, value } = await timed(watchOnce(configFor(port), '/api/v1/pods', opts, () => undefined));
     expect(value).toBeInstanceOf(KubeApiError);
     expect((value as KubeApiError).apiMessage).toBe(
       `no TLS handshake within ${HTTP2_CONNECT_TIMEOUT_MS / 1000} s`,
